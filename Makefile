@@ -1,0 +1,86 @@
+# Makefile for cairn: build, test, play, asan, install, clean, bench.
+# Every library comes from a Debian package found with pkg-config; when one is
+# missing, tools/install-deps installs it (see README).
+
+PREFIX ?= /usr/local
+BUILD ?= build
+CC ?= cc
+OPT ?= -O2
+PKGS := yaml-0.1 lua5.4 libedit
+TEST_PKGS := cmocka
+
+# Install what pkg-config cannot find, once, before anything is compiled.
+MISSING := $(shell for m in $(PKGS) $(TEST_PKGS); do pkg-config --exists $$m 2>/dev/null || echo $$m; done)
+ifneq ($(strip $(MISSING)),)
+$(info cairn: missing libraries: $(MISSING); running tools/install-deps)
+INSTALL_DEPS_STATUS := $(shell tools/install-deps >&2; echo $$?)
+ifneq ($(INSTALL_DEPS_STATUS),0)
+$(error tools/install-deps failed; install $(MISSING) by hand)
+endif
+endif
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS))
+TEST_LIBS := $(shell pkg-config --libs $(TEST_PKGS))
+
+VERSION := 0.1.0
+WARN := -Wall -Wextra -Werror -Wno-unused-parameter
+CFLAGS_ALL := -std=c11 $(OPT) -g $(WARN) -D_XOPEN_SOURCE=700 \
+  -DCAIRN_VERSION='"$(VERSION)"' -DCAIRN_SHARE_DIR='"$(PREFIX)/share/cairn"' \
+  -Iinterpreter $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+LDFLAGS_ALL := $(SAN) $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lm
+
+CORE_SRC := $(filter-out interpreter/main.c,$(wildcard interpreter/*.c))
+CORE_OBJ := $(CORE_SRC:interpreter/%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/unit/test_*.c)
+TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/%)
+
+.PHONY: all test unit-tests ruleset-tests transcript-tests play asan install clean bench fuzz
+
+all: $(BUILD)/cairn cairn
+
+cairn: $(BUILD)/cairn
+	@ln -sf $(BUILD)/cairn cairn
+
+$(BUILD)/cairn: $(BUILD)/main.o $(BUILD)/libcairn.a
+	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(BUILD)/libcairn.a: $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: interpreter/%.c $(wildcard interpreter/*.h) | $(BUILD)
+	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+
+$(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a
+	$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+# make test: unit tests (cmocka), then every shipped ruleset's own tests,
+# then the REPL transcripts. tools/run-tests prints one summary line.
+test: $(BUILD)/cairn $(TEST_BIN)
+	@BUILD=$(BUILD) tools/run-tests
+
+play: $(BUILD)/cairn
+	@tools/play
+
+asan:
+	$(MAKE) BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
+
+install: $(BUILD)/cairn
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cairn $(DESTDIR)$(PREFIX)/share/doc/cairn
+	install -m 755 $(BUILD)/cairn $(DESTDIR)$(PREFIX)/bin/cairn
+	cp -R rulesets schemas $(DESTDIR)$(PREFIX)/share/cairn/
+	install -d $(DESTDIR)$(PREFIX)/share/cairn/lua
+	cp -R interpreter/lua/. $(DESTDIR)$(PREFIX)/share/cairn/lua/
+	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
+
+bench: $(BUILD)/cairn
+	@BUILD=$(BUILD) tools/bench
+
+clean:
+	rm -rf build build-asan cairn

@@ -1,0 +1,254 @@
+/*
+** engine.h
+** A game: ruleset + options + seats + seed + decision log. The engine runs
+** the ruleset's Lua handlers in a sandbox, keeps the committed state as a
+** value tree, applies each decision as a transaction, keeps a snapshot per
+** decision for undo/redo/goto, and reloads rules under a running game.
+**
+** Seats are numbered from 1. Seat 0 means "spectator" wherever a seat is
+** asked for a view. Strings returned in structs are owned by the struct and
+** freed by its _free function; functions returning `char *` return malloc'd
+** text the caller frees. Nothing here prints.
+*/
+#ifndef CAIRN_ENGINE_H
+#define CAIRN_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "rng.h"
+#include "ruleset.h"
+#include "value.h"
+
+typedef struct engine engine;
+
+/* ------------------------------------------------------------ creation */
+
+typedef struct engine_config {
+    const char *ruleset;          /* name (search path) or folder */
+    const char *const *choices;   /* option choices as for ruleset_request */
+    size_t n_choices;
+    const char *preset;           /* NULL: none */
+    int players;                  /* seat count; 0: the manifest's default, else min */
+    const char *const *names;     /* `players` names, or NULL: "Seat 1", ... */
+    const char *const *bots;      /* `players` bot kinds (NULL entry: human), or NULL */
+    uint64_t seed;
+    const char *lang;             /* NULL: the manifest's first language, else "en" */
+    int checks;                   /* validate state schema + run check() after each decision */
+    long budget;                  /* instructions per handler call; 0: CAIRN_LUA_INSTRUCTION_BUDGET */
+    size_t mem_cap;               /* Lua memory cap in bytes; 0: CAIRN_LUA_MEMORY_CAP */
+    const value *scenario;        /* borrowed; non-NULL: start from this state, setup not run */
+    const char *scenario_rng;     /* with scenario: rng state (rng_format); NULL: seeded */
+} engine_config;
+
+/* Loads the ruleset, builds the sandbox, runs setup (or takes the scenario)
+** and asks for the first decisions. Returns NULL after appending errors
+** (ruleset errors, script errors with file:line, bad seat count). */
+engine *engine_new(const engine_config *cfg, cerr_list *errs);
+void engine_free(engine *e); /* NULL-safe */
+
+/* What the game was made from (borrowed, valid until engine_free/reload). */
+const ruleset *engine_ruleset(const engine *e);
+int engine_seat_count(const engine *e);
+const char *engine_seat_name(const engine *e, int seat);   /* NULL if no such seat */
+const char *engine_seat_bot(const engine *e, int seat);    /* NULL: human */
+uint64_t engine_seed(const engine *e);
+const char *engine_lang(const engine *e);
+/* The option choices the game was created with, as given (for saves). */
+const char *const *engine_choices(const engine *e, size_t *n);
+const char *engine_preset(const engine *e);
+/* The scenario the game started from, or NULL (borrowed). */
+const value *engine_scenario(const engine *e);
+const char *engine_scenario_rng(const engine *e);
+/* Turns the post-decision checks on or off (see engine_config.checks). */
+void engine_set_checks(engine *e, int on);
+
+/* ------------------------------------------------------------ decisions */
+
+typedef struct engine_option {
+    char *id;
+    char *label;
+    char *disabled; /* NULL when the option may be chosen, else the reason */
+} engine_option;
+
+typedef struct engine_decision {
+    int seat;
+    char *prompt;
+    int hidden; /* other seats are not told this seat is being asked */
+    engine_option *options;
+    size_t n_options;
+} engine_decision;
+
+typedef struct engine_decision_list {
+    engine_decision *items;
+    size_t n;
+} engine_decision_list;
+
+/* Copies the decisions asked now into out (empty when the game is over).
+** Returns 0, or -1 on OOM (out is then empty). */
+int engine_decisions(const engine *e, engine_decision_list *out);
+void engine_decision_list_free(engine_decision_list *l);
+
+/* 1 when the ruleset asks no one anything (the game is over). */
+int engine_is_over(const engine *e);
+
+/* 1 when `seat` is asked now. */
+int engine_is_asked(const engine *e, int seat);
+
+typedef enum {
+    ENGINE_OK = 0,
+    ENGINE_NOT_ASKED,    /* that seat is not being asked anything now */
+    ENGINE_DISABLED,     /* the option is offered but disabled: why holds the reason */
+    ENGINE_UNKNOWN,      /* no such option: why lists the nearest ids */
+    ENGINE_GAME_OVER,    /* nobody is asked anything */
+    ENGINE_RULES_ERROR,  /* apply() failed (error, budget, memory, bad data,
+                            schema or check): the state is as before */
+    ENGINE_NO_MEMORY
+} engine_status;
+
+/* Why answering `id` for `seat` would be refused now, as one line of text
+** ("column 4 is full", "no option \"drop 9\"; did you mean: drop 1, drop 2"),
+** with *status set; NULL (and ENGINE_OK) when the answer is legal. */
+char *engine_explain(const engine *e, int seat, const char *id, engine_status *status);
+
+/* Applies one answer as a transaction. On success the decision is logged
+** (dropping any redo tail) and ENGINE_OK returned. Otherwise nothing
+** changed and, when why is not NULL, *why gets a malloc'd explanation
+** (for ENGINE_RULES_ERROR: the script error with file:line). */
+engine_status engine_answer(engine *e, int seat, const char *id, char **why);
+
+/* --------------------------------------------------------------- bots */
+
+/* A random bot's choice for seat: uniform over the enabled options of the
+** seat's decision, drawn from a stream derived from the game seed, the
+** decision index and the seat (never the game RNG), so a game with bots
+** replays exactly. Returns a malloc'd id, or NULL if the seat is not asked
+** or has no enabled option. */
+char *engine_bot_choice(const engine *e, int seat);
+
+/* The first asked seat that has a bot kind (engine_seat_bot), or 0. */
+int engine_next_bot_seat(const engine *e);
+
+/* ------------------------------------------------------------- events */
+
+typedef struct engine_event {
+    size_t index;     /* position in the whole log of events, from 0 */
+    size_t decision;  /* decisions applied before it (0: during setup) */
+    char *text;
+    uint32_t to;      /* bit s-1 set: seat s sees it */
+    int is_public;    /* every seat sees it */
+} engine_event;
+
+typedef struct engine_event_list {
+    engine_event *items;
+    size_t n;
+} engine_event_list;
+
+/* Number of events so far (the current position's). */
+size_t engine_event_count(const engine *e);
+
+/* Copies the events with index >= since that `seat` may see (seat 0: only
+** the public ones). Returns 0 or -1 on OOM. */
+int engine_events(const engine *e, size_t since, int seat, engine_event_list *out);
+void engine_event_list_free(engine_event_list *l);
+
+/* ------------------------------------------------------ state and views */
+
+/* The full committed state (borrowed; changes with every decision). */
+const value *engine_state(const engine *e);
+
+/* What `seat` may see (0: spectator), through the visibility rules. A new
+** tree the caller frees; NULL on OOM. */
+value *engine_view(const engine *e, int seat);
+
+/* The ruleset's render(view, seat, g) for seat's view (seat 0: spectator,
+** passed as nil). Returns the text, or NULL after appending the error. */
+char *engine_render(engine *e, int seat, cerr_list *errs);
+
+/* State hash (value_hash of the committed state). */
+uint64_t engine_state_hash(const engine *e);
+
+/* The RNG state now (copy). */
+rng engine_rng(const engine *e);
+
+/* ---------------------------------------------------------------- score */
+
+typedef struct engine_score_item {
+    char *label;
+    int64_t points;
+} engine_score_item;
+
+typedef struct engine_seat_score {
+    int64_t total;
+    int64_t tiebreak;      /* 0 unless has_tiebreak */
+    int has_tiebreak;
+    engine_score_item *items;
+    size_t n_items;
+    int rank;              /* 1 = best; tied seats share a rank */
+} engine_seat_score;
+
+typedef struct engine_score {
+    engine_seat_score *seats; /* seats[i] is seat i+1 */
+    size_t n;
+} engine_score;
+
+/* Runs score(g). Returns 0, or -1 after appending the error (bad shape,
+** script error). Ranks come from `ranking` if the script gives one, else by
+** total then tiebreak, ties sharing a rank. */
+int engine_score_get(engine *e, engine_score *out, cerr_list *errs);
+void engine_score_free(engine_score *s);
+
+/* --------------------------------------------------------------- history */
+
+typedef struct engine_logged {
+    int seat;
+    char *id;
+} engine_logged;
+
+/* Decisions applied now (the current position in the log). */
+size_t engine_position(const engine *e);
+/* The whole log including the redo tail: entries [0, position) are applied,
+** [position, n) can be redone. Borrowed. */
+const engine_logged *engine_log(const engine *e, size_t *n);
+
+/* Step back or forward one decision; 0, or -1 when there is none. */
+int engine_undo(engine *e);
+int engine_redo(engine *e);
+/* Jump to position n (0 = right after setup, up to the log's length). */
+int engine_goto(engine *e, size_t n);
+
+/* ----------------------------------------------------------- hot reload */
+
+typedef struct engine_reload_report {
+    size_t replayed;    /* decisions replayed successfully */
+    size_t total;       /* decisions that were to be replayed (position) */
+    int stopped;        /* 1 when replay stopped before the end */
+    int seat;           /* the decision that failed */
+    char *id;
+    char *reason;       /* why it failed (malloc'd) */
+    double seconds;     /* wall time of the whole reload */
+} engine_reload_report;
+
+/* Re-reads the ruleset from disk (same name, options, seats, seed), builds
+** a fresh sandbox, reruns setup and replays the applied decisions. If the
+** ruleset no longer loads or setup fails, returns -1 with errors and the
+** game is untouched. If a logged decision is refused or fails, the game
+** stops at the last good decision (the rest of the log is kept as the redo
+** tail), rep says which decision and why, and 0 is returned. */
+int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs);
+void engine_reload_report_free(engine_reload_report *rep);
+
+/* ------------------------------------------------------ for save/testrun */
+
+/* Replaces the game's log and position: replays log[0..n) from setup (or
+** the scenario). On the first failure returns -1 with *failed_at set to the
+** index and a message in errs; the engine then sits at the last good
+** decision. */
+int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                  cerr_list *errs);
+
+/* Explanation of a status, e.g. "not asked". */
+const char *engine_status_name(engine_status s);
+
+#endif

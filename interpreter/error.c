@@ -1,0 +1,141 @@
+/*
+** error.c
+** The cairn_error list: recording, formatting and printing errors.
+*/
+#include "error.h"
+#include "limits.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *cairn_strdup(const char *s) {
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static char *vstrfmt(const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (!s) return NULL;
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+char *cairn_strfmt(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vstrfmt(fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+void cerr_init(cerr_list *l, size_t limit) {
+    memset(l, 0, sizeof *l);
+    l->limit = limit ? limit : CAIRN_MAX_ERRORS;
+}
+
+void cerr_clear(cerr_list *l) {
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->items[i].file);
+        free(l->items[i].path);
+        free(l->items[i].message);
+    }
+    l->n = 0;
+    l->dropped = 0;
+    l->oom = 0;
+}
+
+void cerr_free(cerr_list *l) {
+    cerr_clear(l);
+    free(l->items);
+    l->items = NULL;
+    l->cap = 0;
+}
+
+static void add_owned(cerr_list *l, char *file, int line, int col, char *path, char *msg) {
+    if (!msg) {
+        l->oom = 1;
+        free(file);
+        free(path);
+        return;
+    }
+    if (l->n >= l->limit) {
+        l->dropped++;
+        free(file);
+        free(path);
+        free(msg);
+        return;
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 8;
+        cairn_error *items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            l->oom = 1;
+            free(file);
+            free(path);
+            free(msg);
+            return;
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    cairn_error *e = &l->items[l->n++];
+    e->file = file;
+    e->line = line;
+    e->col = col;
+    e->path = path;
+    e->message = msg;
+}
+
+void cerr_add(cerr_list *l, const char *file, int line, int col, const char *path,
+              const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = vstrfmt(fmt, ap);
+    va_end(ap);
+    add_owned(l, cairn_strdup(file), line, col, cairn_strdup(path), msg);
+}
+
+size_t cerr_count(const cerr_list *l) { return l->n + l->dropped; }
+
+void cerr_merge(cerr_list *dst, const cerr_list *src) {
+    for (size_t i = 0; i < src->n; i++) {
+        const cairn_error *e = &src->items[i];
+        add_owned(dst, cairn_strdup(e->file), e->line, e->col, cairn_strdup(e->path),
+                  cairn_strdup(e->message));
+    }
+    dst->dropped += src->dropped;
+    dst->oom |= src->oom;
+}
+
+char *cerr_format(const cairn_error *e) {
+    char where[64] = "";
+    if (e->line > 0 && e->col > 0)
+        snprintf(where, sizeof where, ":%d:%d", e->line, e->col);
+    else if (e->line > 0)
+        snprintf(where, sizeof where, ":%d", e->line);
+    const char *file = e->file ? e->file : "";
+    const char *sep1 = (e->file || where[0]) ? ": " : "";
+    const char *path = (e->path && e->path[0]) ? e->path : "";
+    const char *sep2 = path[0] ? ": " : "";
+    return cairn_strfmt("%s%s%s%s%s%s", file, where, sep1, path, sep2, e->message);
+}
+
+void cerr_print(FILE *out, const cerr_list *l) {
+    for (size_t i = 0; i < l->n; i++) {
+        char *s = cerr_format(&l->items[i]);
+        fprintf(out, "%s\n", s ? s : l->items[i].message);
+        free(s);
+    }
+    if (l->dropped)
+        fprintf(out, "(%zu more error%s not shown)\n", l->dropped, l->dropped == 1 ? "" : "s");
+    if (l->oom) fprintf(out, "(some errors were lost: out of memory)\n");
+}

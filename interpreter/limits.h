@@ -1,0 +1,55 @@
+/*
+** limits.h
+** Every bound cairn enforces, named once. Each may be overridden at build
+** time (-DCAIRN_YAML_MAX_DEPTH=128) and is documented in docs/limits.md.
+*/
+#ifndef CAIRN_LIMITS_H
+#define CAIRN_LIMITS_H
+
+/* Largest YAML file cairn reads. Rulesets and saves are far smaller. */
+#if !defined(CAIRN_YAML_MAX_FILE_BYTES)
+#define CAIRN_YAML_MAX_FILE_BYTES (8L * 1024 * 1024)
+#endif
+
+/* Deepest nesting of lists and maps in one YAML document. */
+#if !defined(CAIRN_YAML_MAX_DEPTH)
+#define CAIRN_YAML_MAX_DEPTH 64
+#endif
+
+/* Longest scalar (string) in bytes. */
+#if !defined(CAIRN_YAML_MAX_STRING)
+#define CAIRN_YAML_MAX_STRING (64L * 1024)
+#endif
+
+/* Most nodes one document may expand to, aliases included: what stops a
+** "billion laughs" file long before it costs memory (~100 bytes a node). */
+#if !defined(CAIRN_YAML_MAX_NODES)
+#define CAIRN_YAML_MAX_NODES 250000L
+#endif
+
+/* Most errors reported for one file; the rest are counted, not listed. */
+#if !defined(CAIRN_MAX_ERRORS)
+#define CAIRN_MAX_ERRORS 50
+#endif
+
+/* Depth of `extends` chains between rulesets. */
+#if !defined(CAIRN_MAX_EXTENDS)
+#define CAIRN_MAX_EXTENDS 16
+#endif
+
+/* Memory one game's Lua state may use. */
+#if !defined(CAIRN_LUA_MEMORY_CAP)
+#define CAIRN_LUA_MEMORY_CAP (64L * 1024 * 1024)
+#endif
+
+/* Lua VM instructions one handler call may run (counted in steps of
+** CAIRN_LUA_HOOK_STEP). No shipped rule comes within 1% of it. */
+#if !defined(CAIRN_LUA_INSTRUCTION_BUDGET)
+#define CAIRN_LUA_INSTRUCTION_BUDGET 200000000L
+#endif
+
+#if !defined(CAIRN_LUA_HOOK_STEP)
+#define CAIRN_LUA_HOOK_STEP 1000
+#endif
+
+#endif

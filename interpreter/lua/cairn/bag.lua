@@ -1,0 +1,110 @@
+-- cairn/bag.lua
+-- A bag of items drawn at random: plain data, a map item -> count.
+--
+-- A bag is a string-keyed map of positive integers ({red = 8, fog = 5}), so it is
+-- valid game state and the `count` visibility policy shows its size. Draws walk the
+-- items in sorted order, so the same rng gives the same draw in every process.
+
+local M = {}
+
+-- M.new(contents) -> bag. contents: a map item -> count, or a list of items.
+function M.new(contents)
+  local bag = {}
+  if contents == nil then return bag end
+  if #contents > 0 then
+    for _, item in ipairs(contents) do M.add(bag, item, 1) end
+  else
+    for item, n in pairs(contents) do M.add(bag, item, n) end
+  end
+  return bag
+end
+
+-- M.add(bag, item, n): put n (default 1) of item into the bag.
+function M.add(bag, item, n)
+  n = n or 1
+  assert(type(item) == "string", "bag items are strings")
+  assert(math.type(n) == "integer" and n >= 0, "bag counts are integers >= 0")
+  if n > 0 then bag[item] = (bag[item] or 0) + n end
+  return bag
+end
+
+-- M.remove(bag, item, n): take n (default 1) of item out; error if there are fewer.
+function M.remove(bag, item, n)
+  n = n or 1
+  local have = bag[item] or 0
+  if have < n then
+    error(string.format("bag holds %d %s, cannot remove %d", have, item, n), 2)
+  end
+  if have == n then bag[item] = nil else bag[item] = have - n end
+  return bag
+end
+
+-- M.count(bag [, item]) -> how many of item, or of everything.
+function M.count(bag, item)
+  if item ~= nil then return bag[item] or 0 end
+  local total = 0
+  for _, n in pairs(bag) do total = total + n end
+  return total
+end
+
+-- M.items(bag) -> the distinct items, sorted.
+function M.items(bag)
+  local list = {}
+  for item, n in pairs(bag) do if n > 0 then list[#list + 1] = item end end
+  table.sort(list)
+  return list
+end
+
+-- M.contents(bag) -> a copy as a map item -> count.
+function M.contents(bag)
+  local copy = {}
+  for item, n in pairs(bag) do if n > 0 then copy[item] = n end end
+  return copy
+end
+
+-- M.list(bag) -> every item once per copy, sorted ({"blue", "red", "red"}).
+function M.list(bag)
+  local list = {}
+  for _, item in ipairs(M.items(bag)) do
+    for _ = 1, bag[item] do list[#list + 1] = item end
+  end
+  return list
+end
+
+-- M.is_empty(bag) -> true when nothing is left.
+function M.is_empty(bag) return next(bag) == nil end
+
+-- M.draw(bag, rng) -> one item drawn uniformly and removed, or nil if the bag is empty.
+-- rng is g.rng (only rng.int is used).
+function M.draw(bag, rng)
+  local total = M.count(bag)
+  if total == 0 then return nil end
+  local r = rng.int(1, total)
+  for _, item in ipairs(M.items(bag)) do
+    r = r - bag[item]
+    if r <= 0 then
+      M.remove(bag, item, 1)
+      return item
+    end
+  end
+  error("bag.draw: unreachable")
+end
+
+-- M.draw_many(bag, rng, n) -> a list of up to n items (fewer if the bag runs out).
+function M.draw_many(bag, rng, n)
+  local out = {}
+  for _ = 1, n do
+    local item = M.draw(bag, rng)
+    if item == nil then break end
+    out[#out + 1] = item
+  end
+  return out
+end
+
+-- M.add_all(bag, items): put every item of a list back.
+function M.add_all(bag, items)
+  for _, item in ipairs(items) do M.add(bag, item, 1) end
+  return bag
+end
+
+return M

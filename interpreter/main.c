@@ -1,0 +1,211 @@
+/*
+** main.c
+** The cairn command line: parses the command and its flags and hands over
+** to the module that does the work. Every command is listed in the table
+** below; `cairn help CMD` prints its entry.
+*/
+#include "error.h"
+#include "ruleset.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if !defined(CAIRN_VERSION)
+#define CAIRN_VERSION "0.0.0"
+#endif
+
+/* Exit codes, documented in docs/cli.md. */
+enum { EXIT_OK = 0, EXIT_RULES = 1, EXIT_USAGE = 2 };
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *usage;
+    const char *summary;
+    const char *help;
+} command;
+
+static int cmd_check(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+static int cmd_list(int argc, char **argv);
+
+static const command commands[] = {
+    {"check", cmd_check, "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N]",
+     "load, resolve and validate a ruleset",
+     "Loads the ruleset (a name found along the search path, or a folder), follows\n"
+     "`extends`, applies the chosen options' overlays, validates every data file\n"
+     "against its schema and prints `ok` with a one-line summary, or every error\n"
+     "with file:line:column and the path inside the document.\n"
+     "Exit status: 0 ok, 1 ruleset errors, 2 usage error.\n"},
+    {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
+     "Prints every ruleset found in ./rulesets, the installed share folder and\n"
+     "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"},
+    {"help", cmd_help, "cairn help [COMMAND]", "show the commands, or one command in detail", ""},
+    {"version", cmd_version, "cairn --version", "print cairn's version", ""},
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static const command *find_command(const char *name) {
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0) return &commands[i];
+    return NULL;
+}
+
+static void print_overview(FILE *out) {
+    fprintf(out, "cairn %s: a rules-as-data board-game interpreter\n\n", CAIRN_VERSION);
+    fprintf(out, "usage: cairn COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n`cairn help COMMAND` explains one command. Docs: docs/ (README.md first).\n");
+}
+
+static int usage_error(const command *c, const char *fmt, const char *arg) {
+    fprintf(stderr, "cairn %s: ", c->name);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nusage: %s\n", c->usage);
+    return EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------- commands */
+
+static int cmd_help(int argc, char **argv) {
+    if (argc < 2) {
+        print_overview(stdout);
+        return EXIT_OK;
+    }
+    const command *c = find_command(argv[1]);
+    if (!c) {
+        fprintf(stderr, "cairn help: no command \"%s\"; `cairn help` lists them\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    printf("usage: %s\n\n%s\n%s", c->usage, c->summary, c->help);
+    return EXIT_OK;
+}
+
+static int cmd_version(int argc, char **argv) {
+    (void)argc;
+    (void)argv;
+    printf("cairn %s\n", CAIRN_VERSION);
+    return EXIT_OK;
+}
+
+static int cmd_list(int argc, char **argv) {
+    (void)argv;
+    if (argc > 1) return usage_error(find_command("list"), "takes no arguments, got \"%s\"", argv[1]);
+    size_t n;
+    char **names = ruleset_list(&n);
+    for (size_t i = 0; i < n; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        ruleset *r = ruleset_load(names[i], NULL, &errs);
+        if (r)
+            printf("%-12s %s (%d-%d players)\n", names[i], r->name, r->min_players, r->max_players);
+        else
+            printf("%-12s (has errors: `cairn check %s`)\n", names[i], names[i]);
+        ruleset_free(r);
+        cerr_free(&errs);
+    }
+    ruleset_list_free(names, n);
+    return EXIT_OK;
+}
+
+/* Collects --option/--preset/--players for commands that load a ruleset.
+** Returns the index of the first unparsed argument or -1 after a usage
+** error has been printed. */
+typedef struct ruleset_args {
+    const char *ruleset;
+    const char **choices;
+    size_t n_choices;
+    const char *preset;
+    int players;
+} ruleset_args;
+
+static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_args *a) {
+    memset(a, 0, sizeof *a);
+    a->choices = calloc((size_t)argc + 1, sizeof *a->choices);
+    if (!a->choices) return -1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--option") == 0 || strcmp(arg, "-o") == 0) {
+            if (++i >= argc) return usage_error(c, "%s needs an option id", arg), -1;
+            a->choices[a->n_choices++] = argv[i];
+        } else if (strncmp(arg, "--option=", 9) == 0) {
+            a->choices[a->n_choices++] = arg + 9;
+        } else if (strcmp(arg, "--preset") == 0) {
+            if (++i >= argc) return usage_error(c, "%s needs a preset name", arg), -1;
+            a->preset = argv[i];
+        } else if (strcmp(arg, "--players") == 0 || strcmp(arg, "-p") == 0) {
+            if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
+            char *end;
+            long n = strtol(argv[i], &end, 10);
+            if (*end || n < 1 || n > 16)
+                return usage_error(c, "--players takes a number from 1 to 16, got \"%s\"", argv[i]), -1;
+            a->players = (int)n;
+        } else if (arg[0] == '-') {
+            return usage_error(c, "unknown flag \"%s\"", arg), -1;
+        } else if (!a->ruleset) {
+            a->ruleset = arg;
+        } else {
+            return usage_error(c, "one ruleset at a time; \"%s\" is one too many", arg), -1;
+        }
+    }
+    if (!a->ruleset) return usage_error(c, "which ruleset?%s", ""), -1;
+    return 0;
+}
+
+static int cmd_check(int argc, char **argv) {
+    const command *c = find_command("check");
+    ruleset_args a;
+    if (parse_ruleset_args(c, argc, argv, &a) != 0) {
+        free(a.choices);
+        return EXIT_USAGE;
+    }
+    ruleset_request req = {a.choices, a.n_choices, a.preset, a.players};
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    ruleset *r = ruleset_load(a.ruleset, &req, &errs);
+    free(a.choices);
+    if (!r) {
+        cerr_print(stderr, &errs);
+        size_t n = cerr_count(&errs);
+        fprintf(stderr, "%s: %zu error%s\n", a.ruleset, n, n == 1 ? "" : "s");
+        cerr_free(&errs);
+        return EXIT_RULES;
+    }
+    size_t on = 0;
+    for (size_t i = 0; i < r->options->u.map.n; i++) {
+        const value *v = r->options->u.map.items[i].val;
+        on += v->type != CV_BOOL || v->u.b;
+    }
+    printf("ok %s %s: %zu files, %zu option%s (%zu on), %zu data table%s, fingerprint %.16s\n",
+           r->id, r->version, r->n_files, r->n_opts, r->n_opts == 1 ? "" : "s", on,
+           value_len(r->data), value_len(r->data) == 1 ? "" : "s", r->fingerprint);
+    ruleset_free(r);
+    cerr_free(&errs);
+    return EXIT_OK;
+}
+
+/* ----------------------------------------------------------------- main */
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        print_overview(stderr);
+        return EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) name = "help";
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-v") == 0) name = "version";
+    const command *c = find_command(name);
+    if (!c) {
+        fprintf(stderr, "cairn: no command \"%s\"; `cairn help` lists them\n", argv[1]);
+        return EXIT_USAGE;
+    }
+    if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {
+        char *args[] = {(char *)"help", (char *)c->name, NULL};
+        return cmd_help(2, args);
+    }
+    return c->run(argc - 1, argv + 1);
+}

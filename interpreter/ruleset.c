@@ -1,0 +1,1072 @@
+/*
+** ruleset.c
+** Ruleset resolution: search path, manifest loading and `extends` chains,
+** option values (defaults, presets, explicit choices, seat-count forcing,
+** requires/excludes), data overlays, schema validation of every data file,
+** the list of scripts to run, and the fingerprint saves are checked against.
+*/
+#include "ruleset.h"
+#include "limits.h"
+#include "schema.h"
+#include "sha256.h"
+#include "yload.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#if !defined(CAIRN_SHARE_DIR)
+#define CAIRN_SHARE_DIR "/usr/local/share/cairn"
+#endif
+
+/* ------------------------------------------------------------ small helpers */
+
+static int is_dir(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int is_file(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* "a/b" + "c" -> "a/b/c"; an absolute rel is kept as it is. */
+static char *path_join(const char *dir, const char *rel) {
+    if (rel[0] == '/' || !dir || !dir[0] || strcmp(dir, ".") == 0) return cairn_strdup(rel);
+    size_t n = strlen(dir);
+    return cairn_strfmt("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", rel);
+}
+
+static const char *file_of(const value *v) { return v && v->file ? v->file->name : NULL; }
+
+/* Levenshtein distance, for "did you mean". Bounded by short strings. */
+static size_t edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return 99;
+    size_t d[65][65];
+    for (size_t i = 0; i <= la; i++) d[i][0] = i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
+    for (size_t i = 1; i <= la; i++)
+        for (size_t j = 1; j <= lb; j++) {
+            size_t best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (sub < best) best = sub;
+            d[i][j] = best;
+        }
+    return d[la][lb];
+}
+
+/* ------------------------------------------------------------- search path */
+
+/* The folders a ruleset name is looked up in, in order. Caller frees. */
+static char **search_dirs(size_t *n) {
+    const char *env = getenv("CAIRN_PATH");
+    size_t cap = 4, count = 0;
+    if (env)
+        for (const char *p = env; *p; p++) cap += (*p == ':');
+    char **dirs = calloc(cap, sizeof *dirs);
+    if (!dirs) return NULL;
+    dirs[count++] = cairn_strdup("rulesets");
+    dirs[count++] = cairn_strdup(CAIRN_SHARE_DIR "/rulesets");
+    if (env) {
+        const char *p = env;
+        while (*p) {
+            const char *end = strchr(p, ':');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            if (len) {
+                char *d = malloc(len + 1);
+                if (d) {
+                    memcpy(d, p, len);
+                    d[len] = '\0';
+                    dirs[count++] = d;
+                }
+            }
+            p += len + (end ? 1 : 0);
+        }
+    }
+    *n = count;
+    return dirs;
+}
+
+static void free_strings(char **s, size_t n) {
+    if (!s) return;
+    for (size_t i = 0; i < n; i++) free(s[i]);
+    free(s);
+}
+
+char *ruleset_find(const char *name) {
+    if (strchr(name, '/') || is_dir(name)) {
+        char *m = path_join(name, "ruleset.yaml");
+        int ok = m && is_file(m);
+        free(m);
+        if (!ok) return NULL;
+        char *d = cairn_strdup(name);
+        size_t n = d ? strlen(d) : 0;
+        while (d && n > 1 && d[n - 1] == '/') d[--n] = '\0';
+        return d;
+    }
+    size_t n;
+    char **dirs = search_dirs(&n);
+    char *found = NULL;
+    for (size_t i = 0; dirs && i < n && !found; i++) {
+        if (!dirs[i]) continue;
+        char *d = path_join(dirs[i], name);
+        char *m = d ? path_join(d, "ruleset.yaml") : NULL;
+        if (m && is_file(m)) found = d;
+        else free(d);
+        free(m);
+    }
+    free_strings(dirs, n);
+    return found;
+}
+
+static int cmp_str(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+char **ruleset_list(size_t *nout) {
+    size_t n, count = 0, cap = 16;
+    char **names = malloc(cap * sizeof *names);
+    char **dirs = search_dirs(&n);
+    *nout = 0;
+    if (!names || !dirs) {
+        free(names);
+        free_strings(dirs, n);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
+        struct dirent *de;
+        while (d && (de = readdir(d))) {
+            if (de->d_name[0] == '.') continue;
+            char *sub = path_join(dirs[i], de->d_name);
+            char *m = sub ? path_join(sub, "ruleset.yaml") : NULL;
+            int ok = m && is_file(m);
+            free(sub);
+            free(m);
+            if (!ok) continue;
+            int dup = 0;
+            for (size_t k = 0; k < count; k++) dup |= strcmp(names[k], de->d_name) == 0;
+            if (dup) continue;
+            if (count == cap) {
+                char **nn = realloc(names, 2 * cap * sizeof *nn);
+                if (!nn) break;
+                names = nn;
+                cap *= 2;
+            }
+            char *copy = cairn_strdup(de->d_name);
+            if (copy) names[count++] = copy;
+        }
+        if (d) closedir(d);
+    }
+    free_strings(dirs, n);
+    qsort(names, count, sizeof *names, cmp_str);
+    *nout = count;
+    return names;
+}
+
+void ruleset_list_free(char **names, size_t n) { free_strings(names, n); }
+
+/* In a checkout (the program run from the repo) the stdlib and schemas are
+** found relative to the working folder; otherwise in the installed share. */
+const char *ruleset_stdlib_dir(void) {
+    return is_dir("interpreter/lua/cairn") ? "interpreter/lua" : CAIRN_SHARE_DIR "/lua";
+}
+
+const char *ruleset_schemas_dir(void) {
+    return is_file("schemas/ruleset.schema.yaml") ? "schemas" : CAIRN_SHARE_DIR "/schemas";
+}
+
+/* --------------------------------------------------- files that took part */
+
+typedef struct {
+    char **paths; /* as opened */
+    char **names; /* as hashed: "<ruleset id>/<path inside the ruleset folder>" */
+    size_t n, cap;
+} file_set;
+
+static void files_add(file_set *fs, const char *path, const char *name) {
+    for (size_t i = 0; i < fs->n; i++)
+        if (strcmp(fs->paths[i], path) == 0) return;
+    if (fs->n == fs->cap) {
+        size_t cap = fs->cap ? fs->cap * 2 : 16;
+        char **p = realloc(fs->paths, cap * sizeof *p);
+        if (!p) return;
+        fs->paths = p;
+        char **q = realloc(fs->names, cap * sizeof *q);
+        if (!q) return;
+        fs->names = q;
+        fs->cap = cap;
+    }
+    char *pc = cairn_strdup(path), *nc = cairn_strdup(name);
+    if (!pc || !nc) {
+        free(pc);
+        free(nc);
+        return;
+    }
+    fs->paths[fs->n] = pc;
+    fs->names[fs->n] = nc;
+    fs->n++;
+}
+
+static void files_free(file_set *fs) {
+    free_strings(fs->paths, fs->n);
+    free_strings(fs->names, fs->n);
+}
+
+/* Every .lua file below dir (scripts may require any of them), skipping
+** tests/: a changed test must not invalidate saved games. */
+static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int depth) {
+    if (depth > 8) return;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.' || strcmp(de->d_name, "tests") == 0) continue;
+        char *p = path_join(dir, de->d_name);
+        char *name = cairn_strfmt("%s/%s", prefix, de->d_name);
+        if (p && name) {
+            size_t len = strlen(de->d_name);
+            if (is_dir(p))
+                files_add_lua(fs, p, name, depth + 1);
+            else if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
+                files_add(fs, p, name);
+        }
+        free(p);
+        free(name);
+    }
+    closedir(d);
+}
+
+/* Hash of (name, size, bytes) of every file, sorted by name, so the same
+** ruleset gives the same fingerprint wherever its folder is. */
+static int fingerprint(file_set *fs, char out[65], cerr_list *errs) {
+    size_t *order = malloc((fs->n ? fs->n : 1) * sizeof *order);
+    if (!order) return -1;
+    for (size_t i = 0; i < fs->n; i++) order[i] = i;
+    /* insertion sort: a ruleset has tens of files */
+    for (size_t i = 1; i < fs->n; i++) {
+        size_t k = order[i], j = i;
+        while (j > 0 && strcmp(fs->names[order[j - 1]], fs->names[k]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+    sha256_ctx c;
+    sha256_init(&c);
+    int rc = 0;
+    for (size_t i = 0; i < fs->n && rc == 0; i++) {
+        const char *path = fs->paths[order[i]], *name = fs->names[order[i]];
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            cerr_add(errs, path, 0, 0, NULL, "cannot read: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        sha256_update(&c, name, strlen(name) + 1);
+        unsigned char buf[8192];
+        size_t got;
+        while ((got = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(&c, buf, got);
+        if (ferror(f)) {
+            cerr_add(errs, path, 0, 0, NULL, "read error");
+            rc = -1;
+        }
+        fclose(f);
+        unsigned char sep = 0;
+        sha256_update(&c, &sep, 1);
+    }
+    unsigned char digest[32];
+    sha256_final(&c, digest);
+    sha256_hex(digest, out);
+    free(order);
+    return rc;
+}
+
+/* --------------------------------------------------------------- manifests */
+
+typedef struct loader {
+    schema_set *schemas;
+    const value *manifest_schema;
+    char *manifest_schema_path;
+    file_set files;
+    cerr_list *errs;
+    char **dirs; /* module dirs, child first */
+    size_t ndirs;
+} loader;
+
+/* Rewrites a string node holding a path relative to dir into dir/path. */
+static int make_path(value *v, const char *dir) {
+    if (!v || v->type != CV_STR) return 0;
+    char *p = path_join(dir, v->u.str.s);
+    if (!p) return -1;
+    free(v->u.str.s);
+    v->u.str.s = p;
+    v->u.str.len = strlen(p);
+    return 0;
+}
+
+static int make_paths_in_list(value *list, const char *dir) {
+    if (!list || list->type != CV_LIST) return 0;
+    for (size_t i = 0; i < list->u.list.n; i++)
+        if (make_path(list->u.list.items[i], dir)) return -1;
+    return 0;
+}
+
+/* Every file reference in a manifest becomes a path from the working
+** folder, so that after an `extends` merge each still names its own file. */
+static int absolutize(value *m, const char *dir) {
+    int rc = 0;
+    rc |= make_path(value_map_get(m, "rules"), dir);
+    rc |= make_path(value_map_get(m, "state_schema"), dir);
+    rc |= make_paths_in_list(value_map_get(m, "tests"), dir);
+    value *data = value_map_get(m, "data");
+    for (size_t i = 0; data && data->type == CV_MAP && i < data->u.map.n; i++) {
+        value *d = data->u.map.items[i].val;
+        if (d->type == CV_STR) rc |= make_path(d, dir);
+        else {
+            rc |= make_path(value_map_get(d, "file"), dir);
+            rc |= make_path(value_map_get(d, "schema"), dir);
+        }
+    }
+    value *text = value_map_get(m, "text");
+    for (size_t i = 0; text && text->type == CV_MAP && i < text->u.map.n; i++)
+        rc |= make_path(text->u.map.items[i].val, dir);
+    value *opts = value_map_get(m, "options");
+    for (size_t i = 0; opts && opts->type == CV_LIST && i < opts->u.list.n; i++) {
+        value *o = opts->u.list.items[i];
+        rc |= make_path(value_map_get(o, "overlay"), dir);
+        rc |= make_paths_in_list(value_map_get(o, "scripts"), dir);
+        value *items = value_map_get(o, "items");
+        for (size_t j = 0; items && items->type == CV_LIST && j < items->u.list.n; j++) {
+            rc |= make_path(value_map_get(items->u.list.items[j], "overlay"), dir);
+            rc |= make_paths_in_list(value_map_get(items->u.list.items[j], "scripts"), dir);
+        }
+    }
+    value *golden = value_map_get(m, "golden");
+    for (size_t i = 0; golden && golden->type == CV_LIST && i < golden->u.list.n; i++)
+        rc |= make_path(value_map_get(golden->u.list.items[i], "file"), dir);
+    return rc ? -1 : 0;
+}
+
+/* In a ruleset that extends nothing, `options: {append: [...]}` has
+** nothing to append to: it is the list itself. */
+static void unwrap_appends(value *m) {
+    static const char *const keys[] = {"options", "presets", "visibility"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        cv_entry *e = value_map_entry(m, keys[i]);
+        if (!e || e->val->type != CV_MAP) continue;
+        cv_entry *a = value_map_entry(e->val, "append");
+        if (!a) continue;
+        value *list = a->val;
+        a->val = value_null();
+        if (!a->val) { a->val = list; continue; }
+        value_free(e->val);
+        e->val = list;
+    }
+}
+
+static int push_dir(loader *ld, const char *dir) {
+    char **d = realloc(ld->dirs, (ld->ndirs + 1) * sizeof *d);
+    if (!d) return -1;
+    ld->dirs = d;
+    ld->dirs[ld->ndirs] = cairn_strdup(dir);
+    if (!ld->dirs[ld->ndirs]) return -1;
+    ld->ndirs++;
+    return 0;
+}
+
+/* Loads dir/ruleset.yaml, validates it, follows `extends` (parents first)
+** and returns the merged manifest. chain holds the folders already on the
+** way down, to refuse cycles. */
+static value *load_manifest(loader *ld, const char *dir, const char **chain, int depth) {
+    char *path = path_join(dir, "ruleset.yaml");
+    if (!path) return NULL;
+    value *m = yload_file(path, ld->errs);
+    if (!m) {
+        free(path);
+        return NULL;
+    }
+    size_t before = cerr_count(ld->errs);
+    schema_validate(ld->schemas, ld->manifest_schema, ld->manifest_schema_path, m, "", ld->errs);
+    if (cerr_count(ld->errs) != before || m->type != CV_MAP) {
+        if (m->type != CV_MAP && cerr_count(ld->errs) == before)
+            cerr_add(ld->errs, path, m->line, m->col, NULL, "a manifest must be a map");
+        value_free(m);
+        free(path);
+        return NULL;
+    }
+    const char *id = value_get_str(m, "id", "ruleset");
+    char *hashed = cairn_strfmt("%s/ruleset.yaml", id);
+    if (hashed) files_add(&ld->files, path, hashed);
+    free(hashed);
+    if (push_dir(ld, dir) != 0 || absolutize(m, dir) != 0) {
+        cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
+        value_free(m);
+        free(path);
+        return NULL;
+    }
+    files_add_lua(&ld->files, dir, id, 0);
+
+    value *ext = value_map_get(m, "extends");
+    if (!ext) {
+        unwrap_appends(m);
+        free(path);
+        return m;
+    }
+    if (depth >= CAIRN_MAX_EXTENDS) {
+        cerr_add(ld->errs, path, ext->line, ext->col, "extends",
+                 "extends chain longer than %d rulesets (limit CAIRN_MAX_EXTENDS)",
+                 CAIRN_MAX_EXTENDS);
+        value_free(m);
+        free(path);
+        return NULL;
+    }
+    /* a relative path is relative to this ruleset; otherwise a name */
+    char *rel = path_join(dir, ext->u.str.s);
+    char *pdir = NULL;
+    if (rel && strchr(ext->u.str.s, '/')) pdir = ruleset_find(rel);
+    if (!pdir) pdir = ruleset_find(ext->u.str.s);
+    free(rel);
+    if (!pdir) {
+        cerr_add(ld->errs, path, ext->line, ext->col, "extends",
+                 "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)",
+                 ext->u.str.s, CAIRN_SHARE_DIR);
+        value_free(m);
+        free(path);
+        return NULL;
+    }
+    char *real = realpath(pdir, NULL);
+    for (int i = 0; i < depth + 1 && real; i++) {
+        if (chain[i] && strcmp(chain[i], real) == 0) {
+            cerr_add(ld->errs, path, ext->line, ext->col, "extends",
+                     "extends cycle: \"%s\" is already being extended", ext->u.str.s);
+            free(real);
+            free(pdir);
+            value_free(m);
+            free(path);
+            return NULL;
+        }
+    }
+    chain[depth + 1] = real;
+    value *parent = load_manifest(ld, pdir, chain, depth + 1);
+    chain[depth + 1] = NULL;
+    free(real);
+    free(pdir);
+    if (!parent) {
+        cerr_add(ld->errs, path, ext->line, ext->col, "extends",
+                 "the ruleset it extends has errors (above)");
+        value_free(m);
+        free(path);
+        return NULL;
+    }
+    value_map_del(m, "extends");
+    if (value_merge(parent, m) != 0) {
+        cerr_add(ld->errs, path, 0, 0, NULL, "out of memory merging over the parent ruleset");
+        value_free(parent);
+        value_free(m);
+        free(path);
+        return NULL;
+    }
+    value_free(m);
+    free(path);
+    return parent;
+}
+
+/* ------------------------------------------------------------------ options */
+
+typedef enum { ORIGIN_DEFAULT, ORIGIN_AUTO, ORIGIN_PRESET, ORIGIN_CHOSEN, ORIGIN_FORCED } origin;
+
+typedef struct opt_state {
+    const value *def;
+    const char *id;
+    ropt_type type;
+    value *val; /* owned: bool or string */
+    origin from;
+    const char *why; /* for ORIGIN_AUTO: the option that required it */
+} opt_state;
+
+static const char *origin_text(origin o) {
+    switch (o) {
+    case ORIGIN_DEFAULT: return "by default";
+    case ORIGIN_AUTO: return "because another option requires it";
+    case ORIGIN_PRESET: return "by the preset";
+    case ORIGIN_CHOSEN: return "as chosen";
+    case ORIGIN_FORCED: return "by the seat count";
+    }
+    return "";
+}
+
+static opt_state *find_opt(opt_state *os, size_t n, const char *id) {
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(os[i].id, id) == 0) return &os[i];
+    return NULL;
+}
+
+static const char *closest_opt(opt_state *os, size_t n, const char *id) {
+    const char *best = NULL;
+    size_t bd = 3;
+    for (size_t i = 0; i < n; i++) {
+        size_t d = edit_distance(id, os[i].id);
+        if (d < bd) {
+            bd = d;
+            best = os[i].id;
+        }
+    }
+    return best;
+}
+
+static int item_exists(const value *def, const char *item) {
+    const value *items = value_map_get(def, "items");
+    for (size_t i = 0; items && i < items->u.list.n; i++)
+        if (strcmp(value_get_str(items->u.list.items[i], "id", ""), item) == 0) return 1;
+    return 0;
+}
+
+static char *items_text(const value *def) {
+    const value *items = value_map_get(def, "items");
+    char *s = cairn_strdup("");
+    for (size_t i = 0; s && items && i < items->u.list.n; i++) {
+        char *t = cairn_strfmt("%s%s%s", s, i ? ", " : "",
+                               value_get_str(items->u.list.items[i], "id", "?"));
+        free(s);
+        s = t;
+    }
+    return s;
+}
+
+/* Parses a value given as text for opt: switch takes true/false/on/off/
+** yes/no/1/0, a choice takes one of its item ids. NULL if invalid. */
+static value *parse_opt_value(const opt_state *o, const char *text) {
+    if (o->type == ROPT_SWITCH) {
+        if (!text || !strcmp(text, "true") || !strcmp(text, "on") || !strcmp(text, "yes") ||
+            !strcmp(text, "1"))
+            return value_bool(1);
+        if (!strcmp(text, "false") || !strcmp(text, "off") || !strcmp(text, "no") ||
+            !strcmp(text, "0"))
+            return value_bool(0);
+        return NULL;
+    }
+    if (!text || !item_exists(o->def, text)) return NULL;
+    return value_str(text);
+}
+
+static value *value_from_yaml_opt(const opt_state *o, const value *v) {
+    if (o->type == ROPT_SWITCH) return v->type == CV_BOOL ? value_bool(v->u.b) : NULL;
+    if (v->type == CV_STR && item_exists(o->def, v->u.str.s)) return value_str(v->u.str.s);
+    return NULL;
+}
+
+static void set_opt(opt_state *o, value *v, origin from) {
+    value_free(o->val);
+    o->val = v;
+    o->from = from;
+}
+
+static int opt_active(const opt_state *o) {
+    return o->type == ROPT_CHOICE || (o->val && o->val->type == CV_BOOL && o->val->u.b);
+}
+
+/* Does a requires/excludes entry ("id" or "id=item") hold? *target gets the
+** option it names; NULL if it names none. */
+static int ref_holds(opt_state *os, size_t n, const char *ref, opt_state **target,
+                     const char **want) {
+    char id[128];
+    const char *eq = strchr(ref, '=');
+    size_t len = eq ? (size_t)(eq - ref) : strlen(ref);
+    if (len >= sizeof id) len = sizeof id - 1;
+    memcpy(id, ref, len);
+    id[len] = '\0';
+    *want = eq ? eq + 1 : NULL;
+    *target = find_opt(os, n, id);
+    if (!*target) return 0;
+    if ((*target)->type == ROPT_SWITCH) return opt_active(*target);
+    return *want ? strcmp((*target)->val->u.str.s, *want) == 0 : 1;
+}
+
+/* Applies requires and excludes until nothing changes. A requirement not
+** met is switched on when the user did not choose otherwise; a conflict
+** between two choices the user made is an error naming both. */
+static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const char *mpath) {
+    for (int round = 0; round < 16; round++) {
+        int changed = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!opt_active(&os[i])) continue;
+            const value *req = value_map_get(os[i].def, "requires");
+            for (size_t k = 0; req && k < req->u.list.n; k++) {
+                const value *r = req->u.list.items[k];
+                opt_state *t;
+                const char *want;
+                if (ref_holds(os, n, r->u.str.s, &t, &want)) continue;
+                if (!t) {
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
+                             "requires unknown option \"%s\"", r->u.str.s);
+                    continue;
+                }
+                if (t->from == ORIGIN_DEFAULT || t->from == ORIGIN_AUTO) {
+                    value *v = t->type == ROPT_SWITCH ? value_bool(1) : value_str(want ? want : "");
+                    set_opt(t, v, ORIGIN_AUTO);
+                    t->why = os[i].id;
+                    changed = 1;
+                } else {
+                    cerr_add(errs, NULL, 0, 0, NULL,
+                             "option \"%s\" requires \"%s\", but \"%s\" is set otherwise %s",
+                             os[i].id, r->u.str.s, t->id, origin_text(t->from));
+                    return;
+                }
+            }
+            const value *exc = value_map_get(os[i].def, "excludes");
+            for (size_t k = 0; exc && k < exc->u.list.n; k++) {
+                const value *r = exc->u.list.items[k];
+                opt_state *t;
+                const char *want;
+                if (!ref_holds(os, n, r->u.str.s, &t, &want)) {
+                    if (!t)
+                        cerr_add(errs, mpath, r->line, r->col, os[i].id,
+                                 "excludes unknown option \"%s\"", r->u.str.s);
+                    continue;
+                }
+                if (t->type == ROPT_SWITCH && (t->from == ORIGIN_DEFAULT || t->from == ORIGIN_AUTO) &&
+                    os[i].from != ORIGIN_DEFAULT) {
+                    set_opt(t, value_bool(0), ORIGIN_AUTO);
+                    t->why = os[i].id;
+                    changed = 1;
+                } else {
+                    cerr_add(errs, NULL, 0, 0, NULL,
+                             "options \"%s\" (%s) and \"%s\" (%s) exclude each other", os[i].id,
+                             origin_text(os[i].from), t->id, origin_text(t->from));
+                    return;
+                }
+            }
+        }
+        if (!changed) return;
+    }
+}
+
+static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *errs,
+                           const char *mpath) {
+    value *opts = value_map_get(r->manifest, "options");
+    size_t n = opts ? opts->u.list.n : 0;
+    size_t before = cerr_count(errs);
+    opt_state *os = calloc(n ? n : 1, sizeof *os);
+    r->opts = calloc(n ? n : 1, sizeof *r->opts);
+    r->options = value_map();
+    if (!os || !r->opts || !r->options) {
+        free(os);
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        return -1;
+    }
+    r->n_opts = n;
+    /* declarations and defaults */
+    for (size_t i = 0; i < n; i++) {
+        const value *def = opts->u.list.items[i];
+        os[i].def = def;
+        os[i].id = value_get_str(def, "id", "?");
+        os[i].type = strcmp(value_get_str(def, "type", "switch"), "choice") == 0 ? ROPT_CHOICE
+                                                                                 : ROPT_SWITCH;
+        r->opts[i].def = def;
+        r->opts[i].id = os[i].id;
+        r->opts[i].name = value_get_str(def, "name", os[i].id);
+        r->opts[i].description = value_get_str(def, "description", "");
+        r->opts[i].type = os[i].type;
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(os[k].id, os[i].id) == 0)
+                cerr_add(errs, mpath, def->line, def->col, "options",
+                         "option \"%s\" is declared twice", os[i].id);
+        const value *d = value_map_get(def, "default");
+        if (os[i].type == ROPT_CHOICE && !value_map_get(def, "items")) {
+            cerr_add(errs, mpath, def->line, def->col, os[i].id,
+                     "a choice option needs `items`");
+            continue;
+        }
+        value *v;
+        if (d) {
+            v = value_from_yaml_opt(&os[i], d);
+            if (!v) {
+                char *items = os[i].type == ROPT_CHOICE ? items_text(def) : NULL;
+                cerr_add(errs, mpath, d->line, d->col, os[i].id,
+                         "default must be %s%s", items ? "one of: " : "true or false",
+                         items ? items : "");
+                free(items);
+                v = os[i].type == ROPT_SWITCH ? value_bool(0) : NULL;
+            }
+        } else if (os[i].type == ROPT_SWITCH) {
+            v = value_bool(0);
+        } else {
+            const value *items = value_map_get(def, "items");
+            v = value_str(value_get_str(items->u.list.items[0], "id", ""));
+        }
+        if (!v) v = value_str("");
+        set_opt(&os[i], v, ORIGIN_DEFAULT);
+    }
+    /* preset */
+    if (req && req->preset) {
+        value *presets = value_map_get(r->manifest, "presets");
+        const value *p = NULL;
+        for (size_t i = 0; presets && i < presets->u.list.n; i++)
+            if (strcmp(value_get_str(presets->u.list.items[i], "id", ""), req->preset) == 0)
+                p = presets->u.list.items[i];
+        if (!p) {
+            cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s", req->preset, r->id);
+        } else {
+            const value *po = value_map_get(p, "options");
+            for (size_t i = 0; po && i < po->u.map.n; i++) {
+                const cv_entry *e = &po->u.map.items[i];
+                opt_state *o = find_opt(os, n, e->key->u.str.s);
+                value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
+                if (!o)
+                    cerr_add(errs, file_of(e->key), e->key->line, e->key->col, req->preset,
+                             "preset names unknown option \"%s\"", e->key->u.str.s);
+                else if (!v)
+                    cerr_add(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
+                             "not a valid value for this option");
+                else
+                    set_opt(o, v, ORIGIN_PRESET);
+            }
+        }
+    }
+    /* explicit choices */
+    for (size_t i = 0; req && i < req->n_choices; i++) {
+        const char *c = req->choices[i];
+        char id[128];
+        const char *eq = strchr(c, '=');
+        size_t len = eq ? (size_t)(eq - c) : strlen(c);
+        if (len >= sizeof id) len = sizeof id - 1;
+        memcpy(id, c, len);
+        id[len] = '\0';
+        opt_state *o = find_opt(os, n, id);
+        if (!o) {
+            const char *near = closest_opt(os, n, id);
+            if (near)
+                cerr_add(errs, NULL, 0, 0, NULL, "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)",
+                         c, id, r->id, near);
+            else
+                cerr_add(errs, NULL, 0, 0, NULL, "--option %s: no option \"%s\" in %s", c, id, r->id);
+            continue;
+        }
+        for (size_t k = 0; k < i; k++)
+            if (strncmp(req->choices[k], id, len) == 0 &&
+                (req->choices[k][len] == '\0' || req->choices[k][len] == '='))
+                cerr_add(errs, NULL, 0, 0, NULL, "--option %s: option \"%s\" is given twice", c, id);
+        value *v = parse_opt_value(o, eq ? eq + 1 : NULL);
+        if (!v) {
+            char *items = o->type == ROPT_CHOICE ? items_text(o->def) : NULL;
+            cerr_add(errs, NULL, 0, 0, NULL, "--option %s: \"%s\" takes %s%s", c, id,
+                     items ? "one of: " : "true or false", items ? items : "");
+            free(items);
+            continue;
+        }
+        set_opt(o, v, ORIGIN_CHOSEN);
+    }
+    /* forced by the seat count */
+    if (req && req->players > 0) {
+        char key[16];
+        snprintf(key, sizeof key, "%d", req->players);
+        for (size_t i = 0; i < n; i++) {
+            const value *f = value_map_get(value_map_get(os[i].def, "forced"), key);
+            if (!f) continue;
+            value *v = value_from_yaml_opt(&os[i], f);
+            if (!v) {
+                cerr_add(errs, file_of(f), f->line, f->col, os[i].id, "not a valid forced value");
+                continue;
+            }
+            if (os[i].from == ORIGIN_CHOSEN && !value_equal(os[i].val, v, 0)) {
+                char *want = value_describe(v);
+                cerr_add(errs, NULL, 0, 0, NULL,
+                         "option \"%s\" is forced to %s with %d players", os[i].id,
+                         want ? want : "?", req->players);
+                free(want);
+            }
+            set_opt(&os[i], v, ORIGIN_FORCED);
+        }
+    }
+    if (cerr_count(errs) == before) settle_constraints(os, n, errs, mpath);
+    for (size_t i = 0; i < n; i++) {
+        if (os[i].val) {
+            if (value_map_set(r->options, os[i].id, os[i].val) != 0)
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        }
+        os[i].val = NULL;
+    }
+    free(os);
+    return cerr_count(errs) == before ? 0 : -1;
+}
+
+const ruleset_option *ruleset_option_find(const ruleset *r, const char *id) {
+    for (size_t i = 0; i < r->n_opts; i++)
+        if (strcmp(r->opts[i].id, id) == 0) return &r->opts[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------- data */
+
+static const char *data_file(const value *d) {
+    return d->type == CV_STR ? d->u.str.s : value_get_str(d, "file", NULL);
+}
+
+static const char *data_schema(const value *d) {
+    return d->type == CV_MAP ? value_get_str(d, "schema", NULL) : NULL;
+}
+
+/* The name under which a file is hashed: its path inside its ruleset. */
+static char *hashed_name(const ruleset *r, loader *ld, const char *path) {
+    for (size_t i = 0; i < ld->ndirs; i++) {
+        size_t n = strlen(ld->dirs[i]);
+        if (strncmp(path, ld->dirs[i], n) == 0 && path[n] == '/')
+            return cairn_strfmt("%zu/%s", i, path + n + 1);
+    }
+    (void)r;
+    return cairn_strdup(path);
+}
+
+static value *load_tracked(ruleset *r, loader *ld, const char *path) {
+    value *v = yload_file(path, ld->errs);
+    if (v) {
+        char *name = hashed_name(r, ld, path);
+        if (name) files_add(&ld->files, path, name);
+        free(name);
+    }
+    return v;
+}
+
+/* Merges one overlay file (a map keyed by data name) over r->data. */
+static void apply_overlay(ruleset *r, loader *ld, const char *path) {
+    value *ov = load_tracked(r, ld, path);
+    if (!ov) return;
+    if (ov->type != CV_MAP) {
+        cerr_add(ld->errs, path, ov->line, ov->col, NULL,
+                 "an overlay must be a map keyed by data name (as in the manifest's `data`)");
+    } else {
+        for (size_t i = 0; i < ov->u.map.n; i++) {
+            const value *k = ov->u.map.items[i].key;
+            if (!value_map_get(r->data, k->u.str.s))
+                cerr_add(ld->errs, path, k->line, k->col, k->u.str.s,
+                         "the manifest declares no data named \"%s\"", k->u.str.s);
+        }
+        if (value_merge(r->data, ov) != 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
+    }
+    value_free(ov);
+}
+
+static void run_overlays(ruleset *r, loader *ld) {
+    for (size_t i = 0; i < r->n_opts; i++) {
+        const value *def = r->opts[i].def;
+        const value *chosen = value_map_get(r->options, r->opts[i].id);
+        if (!chosen) continue;
+        if (r->opts[i].type == ROPT_SWITCH) {
+            if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay"))
+                apply_overlay(r, ld, value_get_str(def, "overlay", ""));
+        } else {
+            const value *items = value_map_get(def, "items");
+            for (size_t k = 0; items && k < items->u.list.n; k++) {
+                const value *it = items->u.list.items[k];
+                if (strcmp(value_get_str(it, "id", ""), chosen->u.str.s) == 0 &&
+                    value_map_get(it, "overlay"))
+                    apply_overlay(r, ld, value_get_str(it, "overlay", ""));
+            }
+        }
+    }
+}
+
+static void load_data(ruleset *r, loader *ld) {
+    r->data = value_map();
+    if (!r->data) return;
+    const value *data = value_map_get(r->manifest, "data");
+    for (size_t i = 0; data && i < data->u.map.n; i++) {
+        const char *name = data->u.map.items[i].key->u.str.s;
+        const char *file = data_file(data->u.map.items[i].val);
+        value *v = file ? load_tracked(r, ld, file) : NULL;
+        if (v && value_map_set(r->data, name, v) != 0)
+            cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+    }
+    run_overlays(r, ld);
+    /* validate after overlays, so an overlay cannot break a table unseen */
+    for (size_t i = 0; data && i < data->u.map.n; i++) {
+        const value *d = data->u.map.items[i].val;
+        const char *sp = data_schema(d);
+        const value *inst = value_map_get(r->data, data->u.map.items[i].key->u.str.s);
+        if (!sp || !inst) continue;
+        const value *sch = schema_load(ld->schemas, sp, ld->errs);
+        if (!sch) continue;
+        char *name = hashed_name(r, ld, sp);
+        if (name) files_add(&ld->files, sp, name);
+        free(name);
+        schema_validate(ld->schemas, sch, sp, inst, "", ld->errs);
+    }
+}
+
+static void load_text(ruleset *r, loader *ld) {
+    r->text = value_map();
+    const value *text = value_map_get(r->manifest, "text");
+    for (size_t i = 0; r->text && text && i < text->u.map.n; i++) {
+        const cv_entry *e = &text->u.map.items[i];
+        value *t = load_tracked(r, ld, e->val->u.str.s);
+        if (!t) continue;
+        if (t->type != CV_MAP) {
+            cerr_add(ld->errs, e->val->u.str.s, t->line, t->col, NULL,
+                     "a text table must be a map of key: text");
+            value_free(t);
+            continue;
+        }
+        value_map_set(r->text, e->key->u.str.s, t);
+    }
+}
+
+static int add_script(ruleset *r, const char *path, const value *at, cerr_list *errs) {
+    if (!is_file(path)) {
+        cerr_add(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL,
+                 "script \"%s\" not found", path);
+        return -1;
+    }
+    char **s = realloc(r->scripts, (r->n_scripts + 1) * sizeof *s);
+    if (!s) return -1;
+    r->scripts = s;
+    r->scripts[r->n_scripts] = cairn_strdup(path);
+    if (!r->scripts[r->n_scripts]) return -1;
+    r->n_scripts++;
+    return 0;
+}
+
+static void add_script_list(ruleset *r, const value *list, cerr_list *errs) {
+    for (size_t i = 0; list && i < list->u.list.n; i++)
+        add_script(r, list->u.list.items[i]->u.str.s, list->u.list.items[i], errs);
+}
+
+static void collect_scripts(ruleset *r, cerr_list *errs) {
+    const value *main = value_map_get(r->manifest, "rules");
+    if (!main) {
+        cerr_add(errs, file_of(r->manifest), 1, 1, NULL,
+                 "missing required key \"rules\" (the main Lua script)");
+        return;
+    }
+    add_script(r, main->u.str.s, main, errs);
+    for (size_t i = 0; i < r->n_opts; i++) {
+        const value *def = r->opts[i].def;
+        const value *chosen = value_map_get(r->options, r->opts[i].id);
+        if (!chosen) continue;
+        if (r->opts[i].type == ROPT_SWITCH) {
+            if (chosen->type == CV_BOOL && chosen->u.b)
+                add_script_list(r, value_map_get(def, "scripts"), errs);
+            continue;
+        }
+        const value *items = value_map_get(def, "items");
+        for (size_t k = 0; items && k < items->u.list.n; k++)
+            if (strcmp(value_get_str(items->u.list.items[k], "id", ""), chosen->u.str.s) == 0)
+                add_script_list(r, value_map_get(items->u.list.items[k], "scripts"), errs);
+    }
+}
+
+/* ------------------------------------------------------------------- load */
+
+void ruleset_free(ruleset *r) {
+    if (!r) return;
+    free(r->id);
+    free(r->name);
+    free(r->version);
+    free(r->dir);
+    free_strings(r->module_dirs, r->n_module_dirs);
+    value_free(r->manifest);
+    value_free(r->data);
+    value_free(r->options);
+    value_free(r->text);
+    free(r->opts);
+    free_strings(r->scripts, r->n_scripts);
+    free(r);
+}
+
+static void check_players(ruleset *r, const ruleset_request *req, cerr_list *errs) {
+    const value *p = value_map_get(r->manifest, "players");
+    r->min_players = (int)value_get_int(p, "min", 1);
+    r->max_players = (int)value_get_int(p, "max", r->min_players);
+    if (r->min_players > r->max_players)
+        cerr_add(errs, file_of(p), p ? p->line : 0, p ? p->col : 0, "players",
+                 "min (%d) is larger than max (%d)", r->min_players, r->max_players);
+    if (req && req->players &&
+        (req->players < r->min_players || req->players > r->max_players))
+        cerr_add(errs, NULL, 0, 0, NULL, "%s is for %d to %d players, not %d", r->id,
+                 r->min_players, r->max_players, req->players);
+}
+
+ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs) {
+    size_t before = cerr_count(errs);
+    char *dir = ruleset_find(name_or_path);
+    if (!dir) {
+        if (strchr(name_or_path, '/') || is_dir(name_or_path))
+            cerr_add(errs, NULL, 0, 0, NULL, "%s: no ruleset.yaml in this folder", name_or_path);
+        else
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     "no ruleset \"%s\" (looked in ./rulesets, %s/rulesets and CAIRN_PATH; "
+                     "`cairn play` lists those found)",
+                     name_or_path, CAIRN_SHARE_DIR);
+        return NULL;
+    }
+    loader ld = {0};
+    ld.errs = errs;
+    ld.schemas = schema_set_new();
+    ld.manifest_schema_path = path_join(ruleset_schemas_dir(), "ruleset.schema.yaml");
+    ruleset *r = calloc(1, sizeof *r);
+    if (!ld.schemas || !ld.manifest_schema_path || !r) {
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        goto fail;
+    }
+    ld.manifest_schema = schema_load(ld.schemas, ld.manifest_schema_path, errs);
+    if (!ld.manifest_schema) goto fail;
+    r->dir = dir;
+    dir = NULL;
+    const char *chain[CAIRN_MAX_EXTENDS + 2] = {0};
+    char *real = realpath(r->dir, NULL);
+    chain[0] = real;
+    r->manifest = load_manifest(&ld, r->dir, chain, 0);
+    free(real);
+    if (!r->manifest) goto fail;
+    r->module_dirs = ld.dirs;
+    r->n_module_dirs = ld.ndirs;
+    ld.dirs = NULL;
+    ld.ndirs = 0;
+    /* hashed names use the module dir index */
+    ld.dirs = r->module_dirs;
+    ld.ndirs = r->n_module_dirs;
+    r->id = cairn_strdup(value_get_str(r->manifest, "id", "?"));
+    r->name = cairn_strdup(value_get_str(r->manifest, "name", r->id));
+    r->version = cairn_strdup(value_get_str(r->manifest, "version", "0"));
+    r->visibility = value_map_get(r->manifest, "visibility");
+    r->players = req ? req->players : 0;
+    char *mpath = path_join(r->dir, "ruleset.yaml");
+    check_players(r, req, errs);
+    resolve_options(r, req, errs, mpath);
+    free(mpath);
+    if (r->options) {
+        load_data(r, &ld);
+        load_text(r, &ld);
+        collect_scripts(r, errs);
+    }
+    ld.dirs = NULL;
+    ld.ndirs = 0;
+    const value *ss = value_map_get(r->manifest, "state_schema");
+    if (ss && ss->type == CV_STR) {
+        if (schema_load(ld.schemas, ss->u.str.s, errs)) {
+            char *name = cairn_strfmt("state/%s", strrchr(ss->u.str.s, '/') ? strrchr(ss->u.str.s, '/') + 1 : ss->u.str.s);
+            if (name) files_add(&ld.files, ss->u.str.s, name);
+            free(name);
+        }
+    }
+    if (cerr_count(errs) != before) goto fail;
+    if (fingerprint(&ld.files, r->fingerprint, errs) != 0) goto fail;
+    r->n_files = ld.files.n;
+    files_free(&ld.files);
+    schema_set_free(ld.schemas);
+    free(ld.manifest_schema_path);
+    return r;
+fail:
+    free(dir);
+    free_strings(ld.dirs, ld.ndirs);
+    files_free(&ld.files);
+    if (ld.schemas) schema_set_free(ld.schemas);
+    free(ld.manifest_schema_path);
+    ruleset_free(r);
+    return NULL;
+}

@@ -1,0 +1,81 @@
+/*
+** ruleset.h
+** Ruleset resolution: find a ruleset folder along the search path, follow
+** `extends`, pick option values (defaults, presets, seat-count forcing,
+** requires/excludes), apply option data overlays, validate every data file
+** against its schema, list the Lua scripts to run, and fingerprint every
+** file that took part. The result is immutable input for a game.
+*/
+#ifndef CAIRN_RULESET_H
+#define CAIRN_RULESET_H
+
+#include <stddef.h>
+#include "error.h"
+#include "value.h"
+
+typedef enum { ROPT_SWITCH, ROPT_CHOICE } ropt_type;
+
+typedef struct ruleset_option {
+    const char *id;          /* points into manifest */
+    const char *name;
+    const char *description;
+    ropt_type type;
+    const value *def;        /* the option's manifest entry */
+} ruleset_option;
+
+typedef struct ruleset {
+    char *id, *name, *version;
+    int min_players, max_players;
+    char *dir;                /* folder of the ruleset asked for */
+    char **module_dirs;       /* this folder, then each extends parent, for require() */
+    size_t n_module_dirs;
+    value *manifest;          /* manifest after extends merge (file refs made absolute) */
+    value *data;              /* map: data name -> contents, overlays applied (g.data) */
+    value *options;           /* map: option id -> chosen value (bool or item id) (g.options) */
+    ruleset_option *opts;     /* every declared option, manifest order */
+    size_t n_opts;
+    char **scripts;           /* main rules script, then each chosen option's scripts */
+    size_t n_scripts;
+    value *text;              /* map: language code -> map key -> text (may be empty) */
+    value *visibility;        /* the manifest's visibility list (borrowed from manifest; may be NULL) */
+    int players;              /* seat count used to force options (0: not given) */
+    char fingerprint[65];     /* hex SHA-256 over every file that took part */
+    size_t n_files;           /* how many files took part */
+} ruleset;
+
+/* What the caller asks for: option choices as "id" (switch on), "id=value"
+** ("id=false" turns a switch off; a choice takes an item id), a preset name
+** and a seat count (0 when unknown). Strings are borrowed. */
+typedef struct ruleset_request {
+    const char *const *choices;
+    size_t n_choices;
+    const char *preset;
+    int players;
+} ruleset_request;
+
+/* Folders searched for a ruleset given by name, in order: ./rulesets, the
+** installed share folder, then each entry of CAIRN_PATH (colon-separated).
+** Returns the folder (malloc'd) or NULL. A name containing '/' is a path. */
+char *ruleset_find(const char *name);
+
+/* Loads, resolves and validates. Returns NULL after appending every error
+** found (all data files are checked, not just the first bad one). */
+ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs);
+void ruleset_free(ruleset *r);
+
+/* The option declared with this id, or NULL. */
+const ruleset_option *ruleset_option_find(const ruleset *r, const char *id);
+
+/* The engine's Lua stdlib folder (interpreter/lua in a checkout, else the
+** installed share folder). Never NULL. */
+const char *ruleset_stdlib_dir(void);
+
+/* The schemas folder (./schemas in a checkout, else installed). Never NULL. */
+const char *ruleset_schemas_dir(void);
+
+/* Every ruleset name found along the search path (malloc'd list of malloc'd
+** strings, sorted, de-duplicated). */
+char **ruleset_list(size_t *n);
+void ruleset_list_free(char **names, size_t n);
+
+#endif

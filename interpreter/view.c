@@ -1,0 +1,363 @@
+/*
+** view.c
+** Per-seat views of a game state from the manifest's visibility rules:
+** path parsing, matching with wildcards, and the five policies.
+*/
+#include "view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { SEG_KEY, SEG_ANYKEY, SEG_INDEX, SEG_ANYINDEX } seg_kind;
+
+typedef struct {
+    seg_kind kind;
+    char *key;    /* SEG_KEY */
+    size_t index; /* SEG_INDEX, 1-based */
+} seg;
+
+typedef struct {
+    seg *segs;
+    size_t n;
+    view_policy policy;
+} rule;
+
+struct view_rules {
+    rule *rules;
+    size_t n;
+};
+
+static const char *const policy_names[] = {"public", "owner", "hidden", "count", "order"};
+
+const char *view_policy_name(view_policy p) {
+    return (unsigned)p < sizeof policy_names / sizeof *policy_names ? policy_names[p] : NULL;
+}
+
+static void rule_clear(rule *ru) {
+    for (size_t i = 0; i < ru->n; i++) free(ru->segs[i].key);
+    free(ru->segs);
+    ru->segs = NULL;
+    ru->n = 0;
+}
+
+void view_rules_free(view_rules *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->n; i++) rule_clear(&r->rules[i]);
+    free(r->rules);
+    free(r);
+}
+
+size_t view_rules_count(const view_rules *r) { return r ? r->n : 0; }
+
+static int push_seg(rule *ru, seg s) {
+    seg *ns = realloc(ru->segs, (ru->n + 1) * sizeof *ns);
+    if (!ns) {
+        free(s.key);
+        return -1;
+    }
+    ru->segs = ns;
+    ru->segs[ru->n++] = s;
+    return 0;
+}
+
+/* Parses `a.b[2][*].*` into segments. Returns NULL on success, else a
+** static message saying what is wrong; *oom set on allocation failure. */
+static const char *parse_path(const char *p, rule *ru, int *oom) {
+    if (!*p) return "empty path";
+    for (;;) {
+        if (*p == '[') {
+            p++;
+            seg s = {SEG_ANYINDEX, NULL, 0};
+            if (*p == '*') {
+                p++;
+            } else {
+                if (*p < '1' || *p > '9') return "list index must be [*] or a number from 1";
+                size_t n = 0;
+                while (*p >= '0' && *p <= '9') {
+                    if (n > 100000000) return "list index too large";
+                    n = n * 10 + (size_t)(*p++ - '0');
+                }
+                s.kind = SEG_INDEX;
+                s.index = n;
+            }
+            if (*p++ != ']') return "missing ']'";
+            if (push_seg(ru, s) != 0) return *oom = 1, "out of memory";
+        } else {
+            size_t len = strcspn(p, ".[]");
+            if (len == 0) return "empty key";
+            seg s = {SEG_KEY, NULL, 0};
+            if (len == 1 && *p == '*') {
+                s.kind = SEG_ANYKEY;
+            } else {
+                s.key = malloc(len + 1);
+                if (!s.key) return *oom = 1, "out of memory";
+                memcpy(s.key, p, len);
+                s.key[len] = '\0';
+            }
+            if (push_seg(ru, s) != 0) return *oom = 1, "out of memory";
+            p += len;
+        }
+        if (!*p) return NULL;
+        if (*p == '.') {
+            p++;
+            if (!*p || *p == '.' || *p == '[') return "empty key after '.'";
+        } else if (*p != '[') {
+            return "unexpected character (expected '.' or '[')";
+        }
+    }
+}
+
+view_rules *view_rules_new(const value *vis, cerr_list *errs) {
+    view_rules *r = calloc(1, sizeof *r);
+    if (!r) {
+        errs->oom = 1;
+        return NULL;
+    }
+    if (!vis || vis->type == CV_NULL) return r;
+    const char *file = vis->file ? vis->file->name : NULL;
+    if (vis->type != CV_LIST) {
+        cerr_add(errs, file, vis->line, vis->col, "visibility", "expected a list of rules");
+        view_rules_free(r);
+        return NULL;
+    }
+    size_t nerr = cerr_count(errs);
+    r->rules = calloc(vis->u.list.n ? vis->u.list.n : 1, sizeof *r->rules);
+    if (!r->rules) {
+        errs->oom = 1;
+        view_rules_free(r);
+        return NULL;
+    }
+    for (size_t i = 0; i < vis->u.list.n; i++) {
+        const value *it = vis->u.list.items[i];
+        char where[48];
+        snprintf(where, sizeof where, "visibility[%zu]", i + 1);
+        const char *path = value_get_str(it, "path", NULL);
+        const char *pol = value_get_str(it, "policy", NULL);
+        if (!path || !pol) {
+            cerr_add(errs, file, it->line, it->col, where, "expected {path: ..., policy: ...}");
+            continue;
+        }
+        int p = -1;
+        for (int k = 0; k < 5; k++)
+            if (strcmp(pol, policy_names[k]) == 0) p = k;
+        if (p < 0) {
+            cerr_add(errs, file, it->line, it->col, where,
+                     "policy \"%s\": expected public, owner, hidden, count or order", pol);
+            continue;
+        }
+        rule *ru = &r->rules[r->n];
+        int oom = 0;
+        const char *bad = parse_path(path, ru, &oom);
+        if (oom) {
+            errs->oom = 1;
+            rule_clear(ru);
+            view_rules_free(r);
+            return NULL;
+        }
+        if (bad) {
+            cerr_add(errs, file, it->line, it->col, where, "path \"%s\": %s", path, bad);
+            rule_clear(ru);
+            continue;
+        }
+        ru->policy = (view_policy)p;
+        r->n++;
+    }
+    if (cerr_count(errs) != nerr) {
+        view_rules_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+/* ------------------------------------------------------------- policies */
+
+static value *question(void) { return value_str("?"); }
+
+/* Replaces *slot by repl (NULL repl means OOM: returns -1, *slot kept). */
+static int replace(value **slot, value *repl) {
+    if (!repl) return -1;
+    value_free(*slot);
+    *slot = repl;
+    return 0;
+}
+
+static int all_ints(const value *m) {
+    for (size_t i = 0; i < m->u.map.n; i++)
+        if (m->u.map.items[i].val->type != CV_INT) return 0;
+    return 1;
+}
+
+static int apply_hidden(value **slot) { return replace(slot, question()); }
+
+static int apply_count(value **slot) {
+    value *v = *slot;
+    if (v->type == CV_LIST) return replace(slot, value_int((int64_t)v->u.list.n));
+    if (v->type == CV_MAP) {
+        if (all_ints(v)) {
+            int64_t sum = 0;
+            for (size_t i = 0; i < v->u.map.n; i++) sum += v->u.map.items[i].val->u.i;
+            return replace(slot, value_int(sum));
+        }
+        return replace(slot, value_int((int64_t)v->u.map.n));
+    }
+    if (v->type == CV_INT) return 0;
+    return apply_hidden(slot);
+}
+
+static int apply_order(value **slot) {
+    value *v = *slot;
+    if (v->type != CV_LIST) return apply_hidden(slot);
+    for (size_t i = 0; i < v->u.list.n; i++)
+        if (replace(&v->u.list.items[i], question()) != 0) return -1;
+    return 0;
+}
+
+/* The seat a wildcard match names: a list index, or a map key that is a
+** decimal seat number. 0 when it names nobody. */
+static int owner_of_key(const char *k) {
+    if (!*k || strlen(k) > 4) return 0;
+    int n = 0;
+    for (const char *p = k; *p; p++) {
+        if (*p < '0' || *p > '9') return 0;
+        n = n * 10 + (*p - '0');
+    }
+    return k[0] == '0' ? 0 : n;
+}
+
+typedef int (*leaf_fn)(value **slot, const rule *ru, int owner, int seat);
+
+/* Walks the path from segment i below *slot and calls fn on every match.
+** owner is -1 until the first wildcard is matched. */
+static int walk(value **slot, const rule *ru, size_t i, int owner, int seat, leaf_fn fn) {
+    if (i == ru->n) return fn(slot, ru, owner, seat);
+    value *v = *slot;
+    const seg *s = &ru->segs[i];
+    switch (s->kind) {
+    case SEG_KEY:
+        if (v->type == CV_MAP) {
+            cv_entry *e = value_map_entry(v, s->key);
+            if (e) return walk(&e->val, ru, i + 1, owner, seat, fn);
+        }
+        return 0;
+    case SEG_ANYKEY:
+        if (v->type != CV_MAP) return 0;
+        for (size_t k = 0; k < v->u.map.n; k++) {
+            int o = owner >= 0 ? owner : owner_of_key(v->u.map.items[k].key->u.str.s);
+            if (walk(&v->u.map.items[k].val, ru, i + 1, o, seat, fn) != 0) return -1;
+        }
+        return 0;
+    case SEG_INDEX:
+        if (v->type == CV_LIST && s->index <= v->u.list.n)
+            return walk(&v->u.list.items[s->index - 1], ru, i + 1, owner, seat, fn);
+        return 0;
+    case SEG_ANYINDEX:
+        if (v->type != CV_LIST) return 0;
+        for (size_t k = 0; k < v->u.list.n; k++) {
+            int o = owner >= 0 ? owner : (int)(k + 1);
+            if (walk(&v->u.list.items[k], ru, i + 1, o, seat, fn) != 0) return -1;
+        }
+        return 0;
+    }
+    return 0;
+}
+
+static int hide_leaf(value **slot, const rule *ru, int owner, int seat) {
+    switch (ru->policy) {
+    case VIEW_PUBLIC: return 0;
+    case VIEW_OWNER: return seat > 0 && owner == seat ? 0 : apply_hidden(slot);
+    case VIEW_HIDDEN: return apply_hidden(slot);
+    case VIEW_COUNT: return apply_count(slot);
+    case VIEW_ORDER: return apply_order(slot);
+    }
+    return 0;
+}
+
+value *view_of(const view_rules *r, const value *state, int seat) {
+    value *v = value_clone(state);
+    if (!v || !r) return v;
+    for (size_t i = 0; i < r->n; i++) {
+        if (walk(&v, &r->rules[i], 0, -1, seat, hide_leaf) != 0) {
+            value_free(v);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+/* ---------------------------------------------------- perturbation (tests) */
+
+/* Changes every leaf below v; grow also changes lengths. */
+static int perturb_all(value **slot, int grow) {
+    value *v = *slot;
+    switch (v->type) {
+    case CV_NULL: return replace(slot, value_str("~"));
+    case CV_BOOL: v->u.b = !v->u.b; return 0;
+    case CV_INT: v->u.i += 1000; return 0;
+    case CV_STR: {
+        char *s = cairn_strfmt("~%s", v->u.str.s);
+        if (!s) return -1;
+        value *n = value_str(s);
+        free(s);
+        return replace(slot, n);
+    }
+    case CV_LIST:
+        for (size_t i = 0; i < v->u.list.n; i++)
+            if (perturb_all(&v->u.list.items[i], grow) != 0) return -1;
+        return grow ? value_list_push(v, value_str("~extra")) : 0;
+    case CV_MAP:
+        for (size_t i = 0; i < v->u.map.n; i++)
+            if (perturb_all(&v->u.map.items[i].val, grow) != 0) return -1;
+        return grow ? value_map_set(v, "~extra", value_str("~")) : 0;
+    }
+    return 0;
+}
+
+static int perturb_leaf(value **slot, const rule *ru, int owner, int seat) {
+    value *v = *slot;
+    switch (ru->policy) {
+    case VIEW_PUBLIC: return 0;
+    case VIEW_OWNER:
+        if (seat > 0 && owner == seat) return 0;
+        return perturb_all(slot, 1);
+    case VIEW_HIDDEN: return perturb_all(slot, 1);
+    case VIEW_ORDER:
+        if (v->type == CV_LIST) return perturb_all(slot, 0);
+        return perturb_all(slot, 1);
+    case VIEW_COUNT:
+        if (v->type == CV_LIST) return perturb_all(slot, 0);
+        if (v->type == CV_MAP && all_ints(v)) {
+            /* keep the sum: move one unit between the first two entries */
+            if (v->u.map.n >= 2 && v->u.map.items[0].val->u.i > 0) {
+                v->u.map.items[0].val->u.i--;
+                v->u.map.items[1].val->u.i++;
+            }
+            return 0;
+        }
+        if (v->type == CV_MAP) {
+            /* keep the number of items and each value's type */
+            for (size_t i = 0; i < v->u.map.n; i++)
+                if (v->u.map.items[i].val->type != CV_INT &&
+                    perturb_all(&v->u.map.items[i].val, 0) != 0)
+                    return -1;
+            return 0;
+        }
+        if (v->type == CV_INT) return 0;
+        return perturb_all(slot, 1);
+    }
+    return 0;
+}
+
+value *view_perturb_secrets(const view_rules *r, const value *state, int seat) {
+    value *v = value_clone(state);
+    if (!v || !r) return v;
+    /* hide-only rules are applied in order by view_of; perturbing in
+    ** reverse order keeps an outer rule from growing a list an inner rule
+    ** relies on matching with the same shape */
+    for (size_t i = r->n; i-- > 0;) {
+        if (walk(&v, &r->rules[i], 0, -1, seat, perturb_leaf) != 0) {
+            value_free(v);
+            return NULL;
+        }
+    }
+    return v;
+}

@@ -1,0 +1,56 @@
+/*
+** view.h
+** Visibility is data: the manifest's `visibility` list (path + policy)
+** turns the full game state into what one seat, or a spectator, may see.
+** The REPL, the log shown to a seat and every bot go through view_of.
+*/
+#ifndef CAIRN_VIEW_H
+#define CAIRN_VIEW_H
+
+#include <stdint.h>
+#include "error.h"
+#include "value.h"
+
+typedef enum {
+    VIEW_PUBLIC, /* everyone sees it (the default for every path) */
+    VIEW_OWNER,  /* the owning seat sees it; everyone else sees "?" */
+    VIEW_HIDDEN, /* nobody sees it: replaced by "?" */
+    VIEW_COUNT,  /* a list or map becomes its number of items (a map of
+                    integers: their sum); an integer stays; else "?" */
+    VIEW_ORDER   /* a list keeps its length, each item "?"; else as hidden */
+} view_policy;
+
+typedef struct view_rules view_rules;
+
+/* Parses a manifest's `visibility` list (NULL or absent: everything is
+** public). Returns NULL after adding errors (bad path or policy, with the
+** rule's file:line) to errs, or on OOM (errs->oom set). Free with
+** view_rules_free. */
+view_rules *view_rules_new(const value *visibility, cerr_list *errs);
+void view_rules_free(view_rules *r); /* NULL-safe */
+
+/* Number of rules parsed. */
+size_t view_rules_count(const view_rules *r);
+
+/* The policy name as written in manifests ("owner"), or NULL. */
+const char *view_policy_name(view_policy p);
+
+/* What `seat` (1-based) may see of state; seat 0 is a spectator, who sees
+** only what every seat sees (owner-protected parts are hidden). Rules apply
+** in manifest order and only ever hide: a rule below an already hidden part
+** matches nothing. Returns a new tree the caller frees, or NULL on OOM.
+**
+** Owner: the first wildcard of the path names the owner: `hands[*]` makes
+** hands[i] belong to seat i; `bids.*` makes bids["2"] belong to seat 2 (a
+** key that is not a seat number belongs to nobody). A path without a
+** wildcard has no owner, so `owner` there hides from everyone. */
+value *view_of(const view_rules *r, const value *state, int seat);
+
+/* For tests of non-interference: a copy of state in which everything
+** `seat` may not see is changed (strings get a prefix, integers move,
+** lists hidden as a whole grow), keeping what the policy reveals (lengths
+** under `order` and `count`). view_of(perturbed, seat) must equal
+** view_of(state, seat). NULL on OOM. */
+value *view_perturb_secrets(const view_rules *r, const value *state, int seat);
+
+#endif

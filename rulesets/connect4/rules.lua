@@ -1,0 +1,126 @@
+-- rules.lua: Connect Four.
+-- grid[1] is the bottom row; a disc dropped in column c lands on the lowest
+-- empty cell of that column.
+
+local rules = {}
+
+local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diagonals
+
+local function board(g) return g.data.board end
+
+local function disc_of(g, seat) return board(g).discs[seat] end
+
+-- The lowest empty row of column c, or nil when the column is full.
+local function landing_row(g, c)
+  local grid, b = g.state.grid, board(g)
+  for r = 1, b.rows do
+    if grid[r][c] == b.empty then return r end
+  end
+  return nil
+end
+
+-- How many discs equal to grid[r][c] lie in a line through (r, c) along (dr, dc).
+local function line_length(g, r, c, dr, dc)
+  local grid, b = g.state.grid, board(g)
+  local disc, n = grid[r][c], 1
+  for _, sign in ipairs({1, -1}) do
+    local rr, cc = r + sign * dr, c + sign * dc
+    while rr >= 1 and rr <= b.rows and cc >= 1 and cc <= b.columns and grid[rr][cc] == disc do
+      n = n + 1
+      rr, cc = rr + sign * dr, cc + sign * dc
+    end
+  end
+  return n
+end
+
+local function connects(g, r, c)
+  for _, d in ipairs(DIRECTIONS) do
+    if line_length(g, r, c, d[1], d[2]) >= board(g).connect then return true end
+  end
+  return false
+end
+
+function rules.setup(g)
+  local b = board(g)
+  local grid = {}
+  for r = 1, b.rows do
+    grid[r] = {}
+    for c = 1, b.columns do grid[r][c] = b.empty end
+  end
+  g.state.grid = grid
+  g.state.turn = 1
+  g.state.moves = 0
+  g.state.winner = 0
+  g.state.over = false
+end
+
+function rules.decisions(g)
+  if g.state.over then return {} end
+  local seat, options = g.state.turn, {}
+  for c = 1, board(g).columns do
+    local option = { id = "drop " .. c, label = g.text("column", c) }
+    if not landing_row(g, c) then option.disabled = g.text("column_full", c) end
+    options[#options + 1] = option
+  end
+  return { { seat = seat, prompt = g.text("prompt", g.seats[seat].name), options = options } }
+end
+
+function rules.apply(g, seat, id)
+  local c = tonumber(id:match("^drop (%d+)$"))
+  local r = c and landing_row(g, c)
+  if not r then error("cannot drop there: " .. id) end
+  g.state.grid[r][c] = disc_of(g, seat)
+  g.state.moves = g.state.moves + 1
+  g.log(g.text("drops", g.seats[seat].name, c))
+  local b = board(g)
+  if connects(g, r, c) then
+    g.state.winner, g.state.over = seat, true
+    g.log(g.text("wins", g.seats[seat].name, b.connect))
+  elseif g.state.moves == b.rows * b.columns then
+    g.state.over = true
+    g.log(g.text("draw"))
+  else
+    g.state.turn = 3 - seat
+  end
+end
+
+function rules.score(g)
+  local scores = {}
+  for seat = 1, #g.seats do
+    local won = g.state.winner == seat and 1 or 0
+    scores[seat] = { total = won, breakdown = { { label = g.text("win"), points = won } } }
+  end
+  return scores
+end
+
+function rules.render(view, seat, g)
+  local b, lines = g.data.board, {}
+  for r = b.rows, 1, -1 do lines[#lines + 1] = "|" .. table.concat(view.grid[r], " ") .. "|" end
+  local numbers = {}
+  for c = 1, b.columns do numbers[c] = tostring(c % 10) end
+  lines[#lines + 1] = " " .. table.concat(numbers, " ")
+  return table.concat(lines, "\n")
+end
+
+-- Invariants: discs alternate (seat 1 has as many as seat 2, or one more),
+-- `moves` counts them, and no disc floats above an empty cell.
+function rules.check(g)
+  local b, count = board(g), { 0, 0 }
+  for r = 1, b.rows do
+    for c = 1, b.columns do
+      local cell = g.state.grid[r][c]
+      if cell ~= b.empty then
+        local seat = cell == b.discs[1] and 1 or 2
+        count[seat] = count[seat] + 1
+        if r > 1 and g.state.grid[r - 1][c] == b.empty then
+          return "floating disc at row " .. r .. " column " .. c
+        end
+      end
+    end
+  end
+  if count[1] + count[2] ~= g.state.moves then return "moves does not count the discs" end
+  if count[1] - count[2] ~= 0 and count[1] - count[2] ~= 1 then return "discs do not alternate" end
+  return nil
+end
+
+return rules

@@ -1,0 +1,58 @@
+-- tests/lua/fake_rng.lua
+-- A deterministic stand-in for g.rng in Lua tests: a 31-bit LCG, integers only.
+--
+-- local rng = require("fake_rng").new(42)     -- seeded generator
+-- local rng = require("fake_rng").script{1, 3} -- int() returns these, in turn (clamped)
+
+local M = {}
+
+local function api(next_int)
+  local rng = {}
+  function rng.int(lo, hi)
+    assert(math.type(lo) == "integer" and math.type(hi) == "integer" and lo <= hi,
+      "rng.int needs integers lo <= hi")
+    return next_int(lo, hi)
+  end
+  function rng.die(sides) return rng.int(1, sides) end
+  function rng.shuffle(list)
+    for i = #list, 2, -1 do
+      local j = rng.int(1, i)
+      list[i], list[j] = list[j], list[i]
+    end
+    return list
+  end
+  function rng.pick(list) return list[rng.int(1, #list)] end
+  function rng.weighted(weights)
+    local total = 0
+    for _, w in ipairs(weights) do total = total + w end
+    local r = rng.int(1, total)
+    for i, w in ipairs(weights) do
+      r = r - w
+      if r <= 0 then return i end
+    end
+  end
+  return rng
+end
+
+-- M.new(seed) -> an rng whose sequence depends only on seed.
+function M.new(seed)
+  local s = (seed or 1) % 2147483648
+  return api(function(lo, hi)
+    s = (s * 1103515245 + 12345) % 2147483648
+    return lo + (s >> 8) % (hi - lo + 1)
+  end)
+end
+
+-- M.script(values) -> an rng whose int() returns values in turn, clamped to [lo, hi];
+-- after the list runs out it returns lo.
+function M.script(values)
+  local i = 0
+  return api(function(lo, hi)
+    i = i + 1
+    local v = values[i] or lo
+    if v < lo then v = lo elseif v > hi then v = hi end
+    return v
+  end)
+end
+
+return M

@@ -1,0 +1,206 @@
+/*
+** test_view.c
+** Visibility policies: path parsing errors, what each seat and a spectator
+** sees, and non-interference (changing what a seat may not see never
+** changes that seat's view).
+*/
+#include "testutil.h"
+#include "view.h"
+
+/* --- tiny builders: L(n, items...), M(n, key, val, ...), I(x), S(s) --- */
+static value *I(int64_t x) { return value_int(x); }
+static value *S(const char *s) { return value_str(s); }
+static value *L(int n, ...) {
+    va_list ap;
+    va_start(ap, n);
+    value *l = value_list();
+    for (int i = 0; i < n; i++) assert_int_equal(value_list_push(l, va_arg(ap, value *)), 0);
+    va_end(ap);
+    return l;
+}
+static value *M(int n, ...) {
+    va_list ap;
+    va_start(ap, n);
+    value *m = value_map();
+    for (int i = 0; i < n; i++) {
+        const char *k = va_arg(ap, const char *);
+        assert_int_equal(value_map_set(m, k, va_arg(ap, value *)), 0);
+    }
+    va_end(ap);
+    return m;
+}
+static value *R(const char *path, const char *policy) {
+    return M(2, "path", S(path), "policy", S(policy));
+}
+
+/* hands: seat 1 holds [1, 2], seat 2 holds [3]; deck of 3 cards; bag of
+** 2 red + 3 blue; a hidden secret; a face-down pile of 2; bids by seat key. */
+static value *sample_state(void) {
+    return M(7, "board", L(2, S("x"), S("o")), "hands", L(2, L(2, I(1), I(2)), L(1, I(3))),
+             "deck", L(3, I(5), I(6), I(7)), "bag", M(2, "red", I(2), "blue", I(3)), "secret",
+             S("treasure"), "pile", L(2, S("a"), S("b")), "bids",
+             M(2, "1", I(3), "2", I(5)));
+}
+
+static view_rules *sample_rules(void) {
+    value *vis = L(6, R("hands[*]", "owner"), R("deck", "count"), R("bag", "count"),
+                   R("secret", "hidden"), R("pile", "order"), R("bids.*", "owner"));
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    view_rules *r = view_rules_new(vis, &errs);
+    assert_non_null(r);
+    assert_int_equal(cerr_count(&errs), 0);
+    assert_int_equal(view_rules_count(r), 6);
+    cerr_free(&errs);
+    value_free(vis);
+    return r;
+}
+
+static void check_yaml(const value *v, const char *expected) {
+    char *y = value_to_yaml(v);
+    assert_non_null(y);
+    assert_string_equal(y, expected);
+    free(y);
+}
+
+static void test_seat_views(void **st) {
+    (void)st;
+    view_rules *r = sample_rules();
+    value *s = sample_state();
+    value *before = value_clone(s);
+
+    /* seat 1: own hand and bid; deck 3 cards; bag 2 + 3 = 5; pile of 2 */
+    value *v1 = view_of(r, s, 1);
+    check_yaml(v1, "board:\n- x\n- o\nhands:\n- - 1\n  - 2\n- \"?\"\ndeck: 3\nbag: 5\n"
+                   "secret: \"?\"\npile:\n- \"?\"\n- \"?\"\nbids:\n  \"1\": 3\n  \"2\": \"?\"\n");
+    /* seat 2: the mirror image */
+    value *v2 = view_of(r, s, 2);
+    check_yaml(v2, "board:\n- x\n- o\nhands:\n- \"?\"\n- - 3\ndeck: 3\nbag: 5\n"
+                   "secret: \"?\"\npile:\n- \"?\"\n- \"?\"\nbids:\n  \"1\": \"?\"\n  \"2\": 5\n");
+    /* spectator: no hand, no bid */
+    value *v0 = view_of(r, s, 0);
+    check_yaml(v0, "board:\n- x\n- o\nhands:\n- \"?\"\n- \"?\"\ndeck: 3\nbag: 5\n"
+                   "secret: \"?\"\npile:\n- \"?\"\n- \"?\"\nbids:\n  \"1\": \"?\"\n  \"2\": \"?\"\n");
+    /* a seat beyond the hands owns nothing */
+    value *v3 = view_of(r, s, 3);
+    assert_true(value_equal(v3, v0, 1));
+    /* the state itself is untouched */
+    assert_true(value_equal(s, before, 1));
+    value_free(v0);
+    value_free(v1);
+    value_free(v2);
+    value_free(v3);
+    value_free(before);
+    value_free(s);
+    view_rules_free(r);
+}
+
+static void test_no_rules_is_public(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    view_rules *r = view_rules_new(NULL, &errs);
+    assert_non_null(r);
+    value *s = sample_state();
+    value *v = view_of(r, s, 1);
+    assert_true(value_equal(v, s, 1));
+    value_free(v);
+    value_free(s);
+    view_rules_free(r);
+    cerr_free(&errs);
+}
+
+/* players[*].hand is the owner's, the rest of each player public; a rule
+** under an already hidden part matches nothing. */
+static void test_nested_and_order_of_rules(void **st) {
+    (void)st;
+    value *vis = L(3, R("players[*].hand", "owner"), R("vault", "hidden"),
+                   R("vault.gold", "count"));
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    view_rules *r = view_rules_new(vis, &errs);
+    assert_non_null(r);
+    value *s = M(2, "players",
+                 L(2, M(2, "name", S("Ann"), "hand", L(1, S("ace"))),
+                   M(2, "name", S("Bob"), "hand", L(1, S("king")))),
+                 "vault", M(1, "gold", L(2, I(1), I(2))));
+    value *v = view_of(r, s, 2);
+    check_yaml(v, "players:\n- name: Ann\n  hand: \"?\"\n- name: Bob\n  hand:\n  - king\n"
+                  "vault: \"?\"\n");
+    value_free(v);
+    value_free(s);
+    value_free(vis);
+    view_rules_free(r);
+    cerr_free(&errs);
+}
+
+static void test_count_forms(void **st) {
+    (void)st;
+    value *vis = L(4, R("a", "count"), R("b", "count"), R("c", "count"), R("d", "count"));
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    view_rules *r = view_rules_new(vis, &errs);
+    assert_non_null(r);
+    /* a: map of non-integers -> 2 items; b: integer stays 7; c: string -> "?";
+    ** d: empty list -> 0 */
+    value *s = M(4, "a", M(2, "x", S("p"), "y", S("q")), "b", I(7), "c", S("z"), "d", L(0));
+    value *v = view_of(r, s, 1);
+    check_yaml(v, "a: 2\nb: 7\nc: \"?\"\nd: 0\n");
+    value_free(v);
+    value_free(s);
+    value_free(vis);
+    view_rules_free(r);
+    cerr_free(&errs);
+}
+
+static void test_bad_rules(void **st) {
+    (void)st;
+    const char *bad_paths[] = {"hands[0]", "a..b", "a[", "a[x]", "", "a.", "a]b", "[2]x"};
+    for (size_t i = 0; i < sizeof bad_paths / sizeof *bad_paths; i++) {
+        value *vis = L(1, R(bad_paths[i], "owner"));
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        view_rules *r = view_rules_new(vis, &errs);
+        assert_null(r);
+        assert_int_equal(cerr_count(&errs), 1);
+        assert_string_equal(errs.items[0].path, "visibility[1]");
+        cerr_free(&errs);
+        value_free(vis);
+    }
+    value *vis = L(2, R("a", "secret"), M(1, "path", S("b")));
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_null(view_rules_new(vis, &errs));
+    assert_int_equal(cerr_count(&errs), 2); /* both rules reported, not just the first */
+    assert_non_null(strstr(errs.items[0].message, "secret"));
+    cerr_free(&errs);
+    value_free(vis);
+}
+
+/* Non-interference: for each seat, changing everything it may not see
+** leaves its view unchanged, while the perturbed state really differs. */
+static void test_non_interference(void **st) {
+    (void)st;
+    view_rules *r = sample_rules();
+    value *s = sample_state();
+    for (int seat = 0; seat <= 2; seat++) {
+        value *p = view_perturb_secrets(r, s, seat);
+        assert_false(value_equal(p, s, 1));
+        value *a = view_of(r, s, seat), *b = view_of(r, p, seat);
+        assert_true(value_equal(a, b, 1));
+        value_free(a);
+        value_free(b);
+        value_free(p);
+    }
+    value_free(s);
+    view_rules_free(r);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seat_views), cmocka_unit_test(test_no_rules_is_public),
+        cmocka_unit_test(test_nested_and_order_of_rules), cmocka_unit_test(test_count_forms),
+        cmocka_unit_test(test_bad_rules), cmocka_unit_test(test_non_interference),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
