@@ -156,6 +156,28 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
     return 0;
 }
 
+/* "expansion, length=long" for the options in effect; "none" if none. */
+static char *options_text(const ruleset *r) {
+    char *s = cairn_strdup("");
+    for (size_t i = 0; s && i < r->options->u.map.n; i++) {
+        const cv_entry *e = &r->options->u.map.items[i];
+        char *t = NULL;
+        if (e->val->type == CV_BOOL && e->val->u.b)
+            t = cairn_strfmt("%s%s%s", s, s[0] ? ", " : "", e->key->u.str.s);
+        else if (e->val->type == CV_STR)
+            t = cairn_strfmt("%s%s%s=%s", s, s[0] ? ", " : "", e->key->u.str.s, e->val->u.str.s);
+        else
+            continue;
+        free(s);
+        s = t;
+    }
+    if (s && !s[0]) {
+        free(s);
+        s = cairn_strdup("none");
+    }
+    return s;
+}
+
 static int cmd_check(int argc, char **argv) {
     const command *c = find_command("check");
     ruleset_args a;
@@ -175,14 +197,11 @@ static int cmd_check(int argc, char **argv) {
         cerr_free(&errs);
         return EXIT_RULES;
     }
-    size_t on = 0;
-    for (size_t i = 0; i < r->options->u.map.n; i++) {
-        const value *v = r->options->u.map.items[i].val;
-        on += v->type != CV_BOOL || v->u.b;
-    }
-    printf("ok %s %s: %zu files, %zu option%s (%zu on), %zu data table%s, fingerprint %.16s\n",
-           r->id, r->version, r->n_files, r->n_opts, r->n_opts == 1 ? "" : "s", on,
-           value_len(r->data), value_len(r->data) == 1 ? "" : "s", r->fingerprint);
+    char *opts = options_text(r);
+    printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
+           r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",
+           opts ? opts : "?", r->fingerprint);
+    free(opts);
     ruleset_free(r);
     cerr_free(&errs);
     return EXIT_OK;

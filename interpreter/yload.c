@@ -1009,12 +1009,16 @@ static void parser_error(loader *L, const yaml_parser_t *p) {
     case YAML_READER_ERROR: {
         int line, col;
         offset_to_mark(L, p->problem_offset, &line, &col);
+        /* libyaml's reader refuses bad UTF-8 (overlong forms, surrogates
+        ** and code points past U+10FFFF included) and control characters */
+        const char *why = p->problem ? p->problem : "unreadable input";
+        const char *hint = strstr(why, "UTF-8") || strstr(why, "Unicode")
+                               ? "; cairn reads UTF-8 only" : "";
         if (p->problem_value != -1)
-            lfatal(L, line, col, AT_NONE, "%s (0x%X at byte %zu; cairn reads UTF-8 only)",
-                   p->problem, (unsigned)p->problem_value, p->problem_offset);
+            lfatal(L, line, col, AT_NONE, "%s (0x%X at byte %zu%s)", why,
+                   (unsigned)p->problem_value, p->problem_offset, hint);
         else
-            lfatal(L, line, col, AT_NONE, "%s (at byte %zu; cairn reads UTF-8 only)", p->problem,
-                   p->problem_offset);
+            lfatal(L, line, col, AT_NONE, "%s (at byte %zu%s)", why, p->problem_offset, hint);
         return;
     }
     case YAML_SCANNER_ERROR:
@@ -1077,6 +1081,98 @@ static void run_parser(loader *L) {
     yaml_parser_delete(&p);
 }
 
+/* ====================================================== alias pre-count */
+
+/* An allocation-free first pass that only counts nodes, so that a file
+** whose aliases expand past max_nodes (a "billion laughs") is refused
+** before a single node is built; without it the real pass would build up
+** to max_nodes nodes (about 25 MB at the default) before noticing. It runs
+** only when the text holds a '*', as without aliases the count is bounded
+** by the text itself. Every other problem, and any limit reached other
+** than by an alias, is left to the real pass. Returns -1 after reporting
+** the node limit (or running out of memory), else 0, with the anchor
+** table emptied again. */
+typedef struct count_frame {
+    long start;
+    char *anchor;
+} count_frame;
+
+static int precount_event(loader *L, const yaml_event_t *ev, count_frame *stack) {
+    const char *aname = NULL;
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        L->nodes++;
+        if (ev->data.scalar.anchor) {
+            char *name = cairn_strdup((const char *)ev->data.scalar.anchor);
+            if (!name) return oom(L), -1;
+            if (anchor_define(L, name, NULL, 1, 0) != 0) return -1;
+        }
+        return 0;
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT:
+        if (L->depth >= L->lim.max_depth) return 1;
+        aname = (const char *)(ev->type == YAML_MAPPING_START_EVENT
+                                    ? ev->data.mapping_start.anchor
+                                    : ev->data.sequence_start.anchor);
+        stack[L->depth].start = L->nodes++;
+        stack[L->depth].anchor = NULL;
+        if (aname && !(stack[L->depth].anchor = cairn_strdup(aname))) return oom(L), -1;
+        L->depth++;
+        return 0;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT: {
+        count_frame *f = &stack[--L->depth];
+        char *name = f->anchor;
+        f->anchor = NULL;
+        if (name && anchor_define(L, name, NULL, L->nodes - f->start, 0) != 0) return -1;
+        return 0;
+    }
+    case YAML_ALIAS_EVENT: {
+        anchor *a = anchor_find(L, (const char *)ev->data.alias.anchor);
+        if (!a) return 0;
+        /* L->depth is the pre-pass's own here, so the error carries no path */
+        int saved = L->depth;
+        L->depth = 0;
+        int rc = charge(L, a->size, mark_line(ev->start_mark), mark_col(ev->start_mark));
+        L->depth = saved;
+        return rc != 0 ? -1 : 0;
+    }
+    case YAML_STREAM_END_EVENT: return 1;
+    case YAML_DOCUMENT_START_EVENT: return ++L->docs > 1;
+    default: return 0;
+    }
+}
+
+static int precount(loader *L) {
+    if (!memchr(L->text, '*', L->len)) return 0;
+    count_frame *stack = calloc((size_t)L->lim.max_depth + 1, sizeof *stack);
+    yaml_parser_t p;
+    int rc = 0;
+    if (!stack || !yaml_parser_initialize(&p)) {
+        oom(L);
+    } else {
+        yaml_parser_set_input_string(&p, (const unsigned char *)L->text, L->len);
+        yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+        for (;;) {
+            yaml_event_t ev;
+            if (!yaml_parser_parse(&p, &ev)) break;
+            rc = precount_event(L, &ev, stack);
+            yaml_event_delete(&ev);
+            if (rc != 0) break;
+        }
+        yaml_parser_delete(&p);
+    }
+    for (int i = 0; i < L->depth; i++) free(stack[i].anchor);
+    free(stack);
+    for (size_t i = 0; i < L->nanchors; i++) free(L->anchors[i].name);
+    L->nanchors = 0;
+    strtab_free(&L->anchor_index);
+    L->depth = 0;
+    L->nodes = 0;
+    L->docs = 0;
+    return L->fatal ? -1 : 0;
+}
+
 /* ============================================================ entry points */
 
 static void loader_free(loader *L) {
@@ -1100,7 +1196,7 @@ static value *load(loader *L) {
     L->graveyard = value_list();
     if (!L->file || !L->graveyard) {
         oom(L);
-    } else {
+    } else if (precount(L) == 0) {
         run_parser(L);
         if (!L->fatal && !L->root && L->docs == 0) {
             /* an empty stream: no document at all */

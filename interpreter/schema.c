@@ -1,0 +1,1922 @@
+/*
+** schema.c
+** JSON Schema (a draft 2020-12 subset, written as YAML): loading and checking
+** schema files, resolving $ref, and validating value trees with messages a
+** modder can act on. The supported keywords are the table below.
+*/
+#if !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700 /* realpath */
+#endif
+#include "schema.h"
+#include "yload.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* No <limits.h>: -Iinterpreter makes that name cairn's own limits.h. */
+#define FAR 1000000 /* an edit distance meaning "not close" */
+#define INT_CAP 2147483647
+
+/* ------------------------------------------------------------ keywords */
+
+/* What a keyword's value must be; checked when a schema is loaded. */
+typedef enum {
+    KW_DIALECT,     /* the draft 2020-12 URI */
+    KW_STRING,      /* any string */
+    KW_ANY,         /* any value (annotations, const) */
+    KW_LIST,        /* any list */
+    KW_ENUM,        /* a non-empty list */
+    KW_SCHEMA,      /* one schema */
+    KW_SCHEMA_MAP,  /* a map of name -> schema */
+    KW_SCHEMA_LIST, /* a non-empty list of schemas */
+    KW_PATTERN_MAP, /* a map of regex -> schema */
+    KW_NONNEG,      /* an integer >= 0 */
+    KW_INT,         /* any integer */
+    KW_POSINT,      /* an integer > 0 */
+    KW_BOOL,        /* true or false */
+    KW_TYPE,        /* a type name or a non-empty list of distinct ones */
+    KW_STRLIST,     /* a list of distinct strings */
+    KW_PATTERN,     /* a regex */
+    KW_REF          /* a reference: [file]#/json/pointer */
+} kw_kind;
+
+/* The whole supported subset. Anything else in a schema is an error, except
+** keys starting with "x-" (extensions, ignored). */
+static const struct keyword {
+    const char *name;
+    kw_kind kind;
+} keywords[] = {
+    {"$schema", KW_DIALECT},
+    {"$id", KW_STRING},
+    {"$defs", KW_SCHEMA_MAP},
+    {"$ref", KW_REF},
+    {"$comment", KW_STRING},
+    {"title", KW_STRING},
+    {"description", KW_STRING},
+    {"default", KW_ANY},
+    {"examples", KW_LIST},
+    {"type", KW_TYPE},
+    {"enum", KW_ENUM},
+    {"const", KW_ANY},
+    {"properties", KW_SCHEMA_MAP},
+    {"required", KW_STRLIST},
+    {"additionalProperties", KW_SCHEMA},
+    {"patternProperties", KW_PATTERN_MAP},
+    {"propertyNames", KW_SCHEMA},
+    {"minProperties", KW_NONNEG},
+    {"maxProperties", KW_NONNEG},
+    {"items", KW_SCHEMA},
+    {"prefixItems", KW_SCHEMA_LIST},
+    {"minItems", KW_NONNEG},
+    {"maxItems", KW_NONNEG},
+    {"uniqueItems", KW_BOOL},
+    {"minimum", KW_INT},
+    {"maximum", KW_INT},
+    {"exclusiveMinimum", KW_INT},
+    {"exclusiveMaximum", KW_INT},
+    {"multipleOf", KW_POSINT},
+    {"minLength", KW_NONNEG},
+    {"maxLength", KW_NONNEG},
+    {"pattern", KW_PATTERN},
+    {"allOf", KW_SCHEMA_LIST},
+    {"anyOf", KW_SCHEMA_LIST},
+    {"oneOf", KW_SCHEMA_LIST},
+    {"not", KW_SCHEMA},
+    {"if", KW_SCHEMA},
+    {"then", KW_SCHEMA},
+    {"else", KW_SCHEMA},
+};
+#define N_KEYWORDS (sizeof keywords / sizeof keywords[0])
+
+/* Real JSON Schema keywords cairn does not implement: refused with a
+** clearer message than "unknown" (a schema relying on them would pass
+** things it means to refuse). */
+static const char *const unsupported[] = {
+    "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$recursiveRef",
+    "$recursiveAnchor", "definitions", "dependencies", "contains", "minContains",
+    "maxContains", "unevaluatedItems", "unevaluatedProperties", "dependentRequired",
+    "dependentSchemas", "format", "contentEncoding", "contentMediaType", "contentSchema",
+    "deprecated", "readOnly", "writeOnly", "additionalItems", NULL};
+
+static const char *const dialect = "https://json-schema.org/draft/2020-12/schema";
+
+/* Type bits, one per cv_type. JSON Schema's "number" means integer here:
+** cairn has no floats. */
+enum { T_NULL = 1, T_BOOL = 2, T_INT = 4, T_STR = 8, T_LIST = 16, T_MAP = 32, T_ALL = 63 };
+
+static const struct type_name {
+    const char *name;
+    int bit;
+} type_names[] = {
+    {"null", T_NULL},      {"boolean", T_BOOL}, {"integer", T_INT}, {"number", T_INT},
+    {"string", T_STR},     {"array", T_LIST},   {"object", T_MAP},
+};
+
+/* ------------------------------------------------------ string building */
+
+typedef struct sb {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sb;
+
+static void sb_putn(sb *b, const char *s, size_t n) {
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (b->n + n + 1 > cap) cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, s, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+static void sb_puts(sb *b, const char *s) { sb_putn(b, s, strlen(s)); }
+
+static void sb_vprintf(sb *b, const char *fmt, va_list ap) {
+    char small[256];
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    if ((size_t)n < sizeof small) {
+        sb_putn(b, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    if (!big) {
+        b->oom = 1;
+        return;
+    }
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    sb_putn(b, big, (size_t)n);
+    free(big);
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void sb_printf(sb *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+static const char *sb_str(const sb *b) { return b->s ? b->s : ""; }
+
+static void sb_cut(sb *b, size_t n) {
+    if (b->s && n <= b->n) {
+        b->n = n;
+        b->s[n] = '\0';
+    }
+}
+
+static void sb_free(sb *b) {
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+/* A string in double quotes, escaped, cut after max bytes. */
+static void sb_quoted(sb *b, const char *s, size_t len, size_t max) {
+    sb_putn(b, "\"", 1);
+    for (size_t i = 0; i < len && i < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            sb_putn(b, "\\", 1);
+            sb_putn(b, &s[i], 1);
+        } else if (c == '\n') {
+            sb_puts(b, "\\n");
+        } else if (c < 0x20 || c == 0x7f) {
+            sb_printf(b, "\\x%02x", c);
+        } else {
+            sb_putn(b, &s[i], 1);
+        }
+    }
+    if (len > max) sb_puts(b, "...");
+    sb_putn(b, "\"", 1);
+}
+
+/* A value written inline as in YAML flow style, for messages: "red", 3,
+** [1, 2], {a: 1}. Deep or long values are cut with "...". */
+static void sb_inline(sb *b, const value *v, int depth) {
+    switch (v->type) {
+    case CV_NULL: sb_puts(b, "null"); break;
+    case CV_BOOL: sb_puts(b, v->u.b ? "true" : "false"); break;
+    case CV_INT: sb_printf(b, "%" PRId64, v->u.i); break;
+    case CV_STR: sb_quoted(b, v->u.str.s, v->u.str.len, 40); break;
+    case CV_LIST:
+        if (depth > 2 && v->u.list.n) {
+            sb_puts(b, "[...]");
+            break;
+        }
+        sb_putn(b, "[", 1);
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            if (i) sb_puts(b, ", ");
+            if (i == 8) {
+                sb_puts(b, "...");
+                break;
+            }
+            sb_inline(b, v->u.list.items[i], depth + 1);
+        }
+        sb_putn(b, "]", 1);
+        break;
+    case CV_MAP:
+        if (depth > 2 && v->u.map.n) {
+            sb_puts(b, "{...}");
+            break;
+        }
+        sb_putn(b, "{", 1);
+        for (size_t i = 0; i < v->u.map.n; i++) {
+            if (i) sb_puts(b, ", ");
+            if (i == 8) {
+                sb_puts(b, "...");
+                break;
+            }
+            sb_puts(b, v->u.map.items[i].key->u.str.s);
+            sb_puts(b, ": ");
+            sb_inline(b, v->u.map.items[i].val, depth + 1);
+        }
+        sb_putn(b, "}", 1);
+        break;
+    }
+}
+
+/* value_describe, appended. */
+static void sb_describe(sb *b, const value *v) {
+    char *d = value_describe(v);
+    if (!d) {
+        b->oom = 1;
+        return;
+    }
+    sb_puts(b, d);
+    free(d);
+}
+
+/* Path segments: `.key` (or `key` first) when the key is a plain word,
+** else `["key"]`; `[3]` for list items. */
+static int plain_key(const char *k) {
+    if (!*k) return 0;
+    for (const char *p = k; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_' || c == '-' || c == '$'))
+            return 0;
+    }
+    return 1;
+}
+
+static size_t path_key(sb *p, const char *key) {
+    size_t old = p->n;
+    if (plain_key(key)) {
+        if (p->n) sb_putn(p, ".", 1);
+        sb_puts(p, key);
+    } else {
+        sb_putn(p, "[", 1);
+        sb_quoted(p, key, strlen(key), SIZE_MAX);
+        sb_putn(p, "]", 1);
+    }
+    return old;
+}
+
+static size_t path_index(sb *p, size_t i) {
+    size_t old = p->n;
+    sb_printf(p, "[%zu]", i);
+    return old;
+}
+
+/* ------------------------------------------------------ did you mean */
+
+/* Optimal string alignment distance (Damerau-Levenshtein without
+** repeated edits of one substring); gives up above 64 bytes. */
+static int edit_distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return FAR;
+    int d[65][65];
+    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
+    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        for (size_t j = 1; j <= lb; j++) {
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best) best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[la][lb];
+}
+
+/* How far a misspelling may be from what was meant: none for words of one
+** or two letters (everything is close to them), 1 up to 5 letters, else 2. */
+static int suggest_limit(const char *word) {
+    size_t n = strlen(word);
+    return n < 3 ? 0 : n < 6 ? 1 : 2;
+}
+
+typedef struct suggest {
+    const char *word, *best;
+    int dist;
+} suggest;
+
+static void suggest_try(suggest *s, const char *cand) {
+    if (strcmp(cand, s->word) == 0) return;
+    int d = edit_distance(s->word, cand);
+    if (d <= suggest_limit(s->word) && d < s->dist) {
+        s->dist = d;
+        s->best = cand;
+    }
+}
+
+/* The key of map m closest to word, or NULL. */
+static const char *suggest_key(const char *word, const value *m) {
+    suggest s = {word, NULL, FAR};
+    if (m && m->type == CV_MAP)
+        for (size_t i = 0; i < m->u.map.n; i++) suggest_try(&s, m->u.map.items[i].key->u.str.s);
+    return s.best;
+}
+
+/* The string item of list l closest to word, or NULL. */
+static const char *suggest_item(const char *word, const value *l) {
+    suggest s = {word, NULL, FAR};
+    if (l && l->type == CV_LIST)
+        for (size_t i = 0; i < l->u.list.n; i++)
+            if (l->u.list.items[i]->type == CV_STR) suggest_try(&s, l->u.list.items[i]->u.str.s);
+    return s.best;
+}
+
+/* ------------------------------------------------------ annotations */
+
+/* What the set knows about a node of a loaded schema, by node address:
+** that it is a checked schema, where a $ref leads, a compiled pattern. */
+enum { ANN_SCHEMA = 1, ANN_REF, ANN_REGEX };
+enum { WHITE = 0, GREY, BLACK };
+
+typedef struct ann {
+    const void *key;     /* NULL: empty slot */
+    unsigned char kind;
+    unsigned char mark;  /* cycle check colour, valid while gen is current */
+    unsigned gen;
+    const value *target; /* ANN_REF: the resolved schema; NULL until resolved */
+    char *where;         /* ANN_REF: schema path of the $ref, for messages */
+    regex_t *re;         /* ANN_REGEX */
+} ann;
+
+typedef struct pvec {
+    const value **v;
+    size_t n, cap;
+} pvec;
+
+static int pvec_push(pvec *p, const value *x) {
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        const value **nv = realloc(p->v, cap * sizeof *nv);
+        if (!nv) return -1;
+        p->v = nv;
+        p->cap = cap;
+    }
+    p->v[p->n++] = x;
+    return 0;
+}
+
+enum { SF_LOADING, SF_OK, SF_FAILED };
+
+/* One schema file (or string) the set holds. */
+typedef struct sfile {
+    char *canon;    /* realpath; NULL for schemas loaded from strings */
+    char *name;     /* as given or joined from a $ref; locations use it */
+    char *dir;      /* name's directory with its '/', or "" */
+    value *root;    /* NULL when the YAML did not load */
+    int state;
+    pvec nodes;     /* every schema node, for the cycle check */
+    pvec refs;      /* every $ref string node, to resolve */
+    cerr_list errs; /* its errors, replayed when it is asked for again */
+} sfile;
+
+struct schema_set {
+    sfile **files;
+    size_t n, cap;
+    ann *tab;
+    size_t tab_n, tab_cap; /* tab_cap is 0 or a power of two */
+    unsigned gen;
+};
+
+static size_t ptr_hash(const void *p) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static ann *ann_find(const schema_set *s, const void *key) {
+    if (!s->tab_cap) return NULL;
+    size_t mask = s->tab_cap - 1;
+    for (size_t i = ptr_hash(key) & mask;; i = (i + 1) & mask) {
+        if (s->tab[i].key == key) return &s->tab[i];
+        if (!s->tab[i].key) return NULL;
+    }
+}
+
+static int ann_grow(schema_set *s) {
+    size_t cap = s->tab_cap ? s->tab_cap * 2 : 256;
+    ann *t = calloc(cap, sizeof *t);
+    if (!t) return -1;
+    for (size_t j = 0; j < s->tab_cap; j++) {
+        if (!s->tab[j].key) continue;
+        size_t i = ptr_hash(s->tab[j].key) & (cap - 1);
+        while (t[i].key) i = (i + 1) & (cap - 1);
+        t[i] = s->tab[j];
+    }
+    free(s->tab);
+    s->tab = t;
+    s->tab_cap = cap;
+    return 0;
+}
+
+/* The annotation of key, created as kind if absent. NULL on OOM. The
+** pointer is valid until the next ann_add. */
+static ann *ann_add(schema_set *s, const void *key, int kind) {
+    ann *a = ann_find(s, key);
+    if (a) return a;
+    if ((s->tab_n + 1) * 2 > s->tab_cap && ann_grow(s) != 0) return NULL;
+    size_t mask = s->tab_cap - 1;
+    size_t i = ptr_hash(key) & mask;
+    while (s->tab[i].key) i = (i + 1) & mask;
+    memset(&s->tab[i], 0, sizeof s->tab[i]);
+    s->tab[i].key = key;
+    s->tab[i].kind = (unsigned char)kind;
+    s->tab_n++;
+    return &s->tab[i];
+}
+
+/* --------------------------------------------------------------- sets */
+
+schema_set *schema_set_new(void) { return calloc(1, sizeof(schema_set)); }
+
+static void sfile_free(sfile *f) {
+    if (!f) return;
+    free(f->canon);
+    free(f->name);
+    free(f->dir);
+    value_free(f->root);
+    free(f->nodes.v);
+    free(f->refs.v);
+    cerr_free(&f->errs);
+    free(f);
+}
+
+void schema_set_free(schema_set *s) {
+    if (!s) return;
+    for (size_t i = 0; i < s->tab_cap; i++) {
+        if (!s->tab[i].key) continue;
+        free(s->tab[i].where);
+        if (s->tab[i].re) {
+            regfree(s->tab[i].re);
+            free(s->tab[i].re);
+        }
+    }
+    free(s->tab);
+    for (size_t i = 0; i < s->n; i++) sfile_free(s->files[i]);
+    free(s->files);
+    free(s);
+}
+
+/* A new file entry, added to the set. NULL on OOM. */
+static sfile *sfile_add(schema_set *s, const char *name, const char *canon) {
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 8;
+        sfile **nf = realloc(s->files, cap * sizeof *nf);
+        if (!nf) return NULL;
+        s->files = nf;
+        s->cap = cap;
+    }
+    sfile *f = calloc(1, sizeof *f);
+    if (!f) return NULL;
+    cerr_init(&f->errs, 0);
+    const char *slash = strrchr(name, '/');
+    size_t dlen = slash ? (size_t)(slash - name) + 1 : 0;
+    f->name = cairn_strdup(name);
+    f->dir = malloc(dlen + 1);
+    f->canon = canon ? cairn_strdup(canon) : NULL;
+    if (!f->name || !f->dir || (canon && !f->canon)) {
+        sfile_free(f);
+        return NULL;
+    }
+    memcpy(f->dir, name, dlen);
+    f->dir[dlen] = '\0';
+    f->state = SF_LOADING;
+    s->files[s->n++] = f;
+    return f;
+}
+
+static sfile *sfile_by_canon(const schema_set *s, const char *canon) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->files[i]->canon && strcmp(s->files[i]->canon, canon) == 0) return s->files[i];
+    return NULL;
+}
+
+/* ------------------------------------------------- checking a schema */
+
+typedef struct cctx {
+    schema_set *set;
+    sfile *f;
+    cerr_list *errs;
+    sb path; /* where we are in the schema file, as an instance path */
+} cctx;
+
+/* A schema error at node `at` (its location; the file's name if built in
+** code) with the current schema path. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static void c_error(cctx *c, const value *at, const char *fmt, ...) {
+    sb msg = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    if (msg.oom || c->path.oom) c->errs->oom = 1;
+    cerr_add(c->errs, at && at->file ? at->file->name : c->f->name, at ? at->line : 0,
+             at ? at->col : 0, sb_str(&c->path), "%s", msg.oom ? "(out of memory)" : sb_str(&msg));
+    sb_free(&msg);
+}
+
+static void c_oom(cctx *c, const value *at) { c_error(c, at, "out of memory while checking the schema"); }
+
+/* "expected <what>, got <description of v>" at v. */
+static void c_expected(cctx *c, const value *v, const char *what) {
+    sb d = {0};
+    sb_describe(&d, v);
+    c_error(c, v, "expected %s, got %s", what, d.oom ? "?" : sb_str(&d));
+    sb_free(&d);
+}
+
+static const struct keyword *keyword_find(const char *name) {
+    for (size_t i = 0; i < N_KEYWORDS; i++)
+        if (strcmp(keywords[i].name, name) == 0) return &keywords[i];
+    return NULL;
+}
+
+static int type_bit(const char *name) {
+    for (size_t i = 0; i < sizeof type_names / sizeof type_names[0]; i++)
+        if (strcmp(type_names[i].name, name) == 0) return type_names[i].bit;
+    return 0;
+}
+
+static void check_schema(cctx *c, const value *node);
+
+static void check_type(cctx *c, const value *v) {
+    if (v->type == CV_STR) {
+        if (!type_bit(v->u.str.s))
+            c_error(c, v,
+                    "unknown type \"%s\" (expected null, boolean, integer, number, string, array "
+                    "or object)",
+                    v->u.str.s);
+        return;
+    }
+    if (v->type != CV_LIST || v->u.list.n == 0) {
+        c_expected(c, v, "a type name or a non-empty list of type names");
+        return;
+    }
+    for (size_t i = 0; i < v->u.list.n; i++) {
+        const value *t = v->u.list.items[i];
+        size_t old = path_index(&c->path, i);
+        if (t->type != CV_STR)
+            c_expected(c, t, "a type name");
+        else if (!type_bit(t->u.str.s))
+            check_type(c, t);
+        else
+            for (size_t j = 0; j < i; j++)
+                if (value_equal(v->u.list.items[j], t, 0))
+                    c_error(c, t, "type \"%s\" is listed twice", t->u.str.s);
+        sb_cut(&c->path, old);
+    }
+}
+
+/* POSIX has no \d: glibc reads it as a plain "d" and the pattern silently
+** means something else. Returns 1 if the pattern uses \d or \D. */
+static int uses_perl_digit(const char *p) {
+    for (; *p; p++) {
+        if (*p != '\\') continue;
+        if (p[1] == 'd' || p[1] == 'D') return 1;
+        if (p[1]) p++;
+    }
+    return 0;
+}
+
+/* Compiles the pattern held by string node re_node (or, for
+** patternProperties, by a key node) and records it. */
+static void check_pattern(cctx *c, const value *re_node) {
+    if (re_node->type != CV_STR) {
+        c_expected(c, re_node, "a regular expression (string)");
+        return;
+    }
+    const char *pat = re_node->u.str.s;
+    if (strlen(pat) != re_node->u.str.len) {
+        c_error(c, re_node, "pattern contains a NUL byte");
+        return;
+    }
+    if (uses_perl_digit(pat)) {
+        c_error(c, re_node,
+                "pattern \"%s\" uses \\d or \\D, which POSIX regular expressions do not have; "
+                "write [0-9] or [^0-9]",
+                pat);
+        return;
+    }
+    regex_t *re = malloc(sizeof *re);
+    if (!re) {
+        c_oom(c, re_node);
+        return;
+    }
+    int rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
+    if (rc != 0) {
+        char why[128];
+        regerror(rc, re, why, sizeof why);
+        free(re);
+        c_error(c, re_node, "invalid pattern \"%s\": %s", pat, why);
+        return;
+    }
+    ann *a = ann_add(c->set, re_node, ANN_REGEX);
+    if (!a) {
+        regfree(re);
+        free(re);
+        c_oom(c, re_node);
+        return;
+    }
+    if (a->re) { /* already compiled (cannot happen: each node is checked once) */
+        regfree(re);
+        free(re);
+        return;
+    }
+    a->re = re;
+}
+
+static void check_schema_map(cctx *c, const value *v) {
+    if (v->type != CV_MAP) {
+        c_expected(c, v, "a map of schemas");
+        return;
+    }
+    for (size_t i = 0; i < v->u.map.n; i++) {
+        size_t old = path_key(&c->path, v->u.map.items[i].key->u.str.s);
+        check_schema(c, v->u.map.items[i].val);
+        sb_cut(&c->path, old);
+    }
+}
+
+static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
+    switch (kw->kind) {
+    case KW_DIALECT:
+        if (v->type != CV_STR ||
+            (strcmp(v->u.str.s, dialect) != 0 &&
+             !(strncmp(v->u.str.s, dialect, strlen(dialect)) == 0 &&
+               strcmp(v->u.str.s + strlen(dialect), "#") == 0)))
+            c_expected(c, v, "\"https://json-schema.org/draft/2020-12/schema\" (the only draft cairn reads)");
+        break;
+    case KW_STRING:
+        if (v->type != CV_STR) c_expected(c, v, "string");
+        break;
+    case KW_ANY: break;
+    case KW_LIST:
+        if (v->type != CV_LIST) c_expected(c, v, "list");
+        break;
+    case KW_ENUM:
+        if (v->type != CV_LIST || v->u.list.n == 0) c_expected(c, v, "non-empty list");
+        break;
+    case KW_SCHEMA: check_schema(c, v); break;
+    case KW_SCHEMA_MAP: check_schema_map(c, v); break;
+    case KW_SCHEMA_LIST:
+        if (v->type != CV_LIST || v->u.list.n == 0) {
+            c_expected(c, v, "non-empty list of schemas");
+            break;
+        }
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            size_t old = path_index(&c->path, i);
+            check_schema(c, v->u.list.items[i]);
+            sb_cut(&c->path, old);
+        }
+        break;
+    case KW_PATTERN_MAP:
+        if (v->type != CV_MAP) {
+            c_expected(c, v, "map of pattern -> schema");
+            break;
+        }
+        for (size_t i = 0; i < v->u.map.n; i++) {
+            size_t old = path_key(&c->path, v->u.map.items[i].key->u.str.s);
+            check_pattern(c, v->u.map.items[i].key);
+            check_schema(c, v->u.map.items[i].val);
+            sb_cut(&c->path, old);
+        }
+        break;
+    case KW_NONNEG:
+        if (v->type != CV_INT || v->u.i < 0) c_expected(c, v, "integer >= 0");
+        break;
+    case KW_INT:
+        if (v->type != CV_INT) c_expected(c, v, "integer");
+        break;
+    case KW_POSINT:
+        if (v->type != CV_INT || v->u.i <= 0) c_expected(c, v, "integer > 0");
+        break;
+    case KW_BOOL:
+        if (v->type != CV_BOOL) c_expected(c, v, "boolean");
+        break;
+    case KW_TYPE: check_type(c, v); break;
+    case KW_STRLIST:
+        if (v->type != CV_LIST) {
+            c_expected(c, v, "list of strings");
+            break;
+        }
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            const value *t = v->u.list.items[i];
+            size_t old = path_index(&c->path, i);
+            if (t->type != CV_STR)
+                c_expected(c, t, "string");
+            else
+                for (size_t j = 0; j < i; j++)
+                    if (value_equal(v->u.list.items[j], t, 0))
+                        c_error(c, t, "\"%s\" is listed twice", t->u.str.s);
+            sb_cut(&c->path, old);
+        }
+        break;
+    case KW_PATTERN: check_pattern(c, v); break;
+    case KW_REF: {
+        if (v->type != CV_STR) {
+            c_expected(c, v, "string (a reference such as \"#/$defs/name\")");
+            break;
+        }
+        char *where = cairn_strdup(sb_str(&c->path));
+        ann *a = where ? ann_add(c->set, v, ANN_REF) : NULL;
+        if (!a || pvec_push(&c->f->refs, v) != 0) {
+            free(where);
+            c_oom(c, v);
+            break;
+        }
+        a->where = where;
+        break;
+    }
+    }
+}
+
+/* Checks that node is a schema of the supported subset, and records it
+** and every schema below it. Recursion is bounded by the YAML depth. */
+static void check_schema(cctx *c, const value *node) {
+    if (node->type != CV_MAP && node->type != CV_BOOL) {
+        c_expected(c, node, "schema (map or boolean)");
+        return;
+    }
+    if (!ann_add(c->set, node, ANN_SCHEMA) || pvec_push(&c->f->nodes, node) != 0) {
+        c_oom(c, node);
+        return;
+    }
+    if (node->type == CV_BOOL) return;
+    for (size_t i = 0; i < node->u.map.n; i++) {
+        const value *k = node->u.map.items[i].key;
+        const char *name = k->u.str.s;
+        if (strncmp(name, "x-", 2) == 0) continue;
+        const struct keyword *kw = keyword_find(name);
+        if (!kw) {
+            int known = 0;
+            for (size_t j = 0; unsupported[j]; j++)
+                if (strcmp(unsupported[j], name) == 0) known = 1;
+            if (known) {
+                c_error(c, k, "schema keyword \"%s\" is not supported by cairn (see docs/schemas.md)",
+                        name);
+                continue;
+            }
+            suggest sg = {name, NULL, FAR};
+            for (size_t j = 0; j < N_KEYWORDS; j++) suggest_try(&sg, keywords[j].name);
+            if (sg.best)
+                c_error(c, k, "unknown schema keyword \"%s\" (did you mean \"%s\"?)", name, sg.best);
+            else
+                c_error(c, k, "unknown schema keyword \"%s\"", name);
+            continue;
+        }
+        size_t old = path_key(&c->path, name);
+        check_keyword(c, kw, node->u.map.items[i].val);
+        sb_cut(&c->path, old);
+    }
+}
+
+/* ------------------------------------------------------ resolving $ref */
+
+static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr_list *errs);
+
+/* Follows the JSON pointer frag ("" or "/$defs/bag"; ~0 ~1 and %XX are
+** decoded) from root. On failure returns NULL and says why in *why. */
+static const value *follow_pointer(const value *root, const char *frag, sb *why) {
+    const value *cur = root;
+    const char *p = frag;
+    if (*p && *p != '/') {
+        sb_puts(why, "a fragment must be a JSON pointer such as #/$defs/name (anchors are not supported)");
+        return NULL;
+    }
+    while (*p == '/') {
+        sb seg = {0};
+        for (p++; *p && *p != '/'; p++) {
+            char ch = *p;
+            if (p[0] == '~' && (p[1] == '0' || p[1] == '1')) {
+                ch = p[1] == '0' ? '~' : '/';
+                p++;
+            } else if (p[0] == '%' && p[1] && p[2] && strchr("0123456789abcdefABCDEF", p[1]) &&
+                       strchr("0123456789abcdefABCDEF", p[2])) {
+                char hex[3] = {p[1], p[2], 0};
+                ch = (char)strtol(hex, NULL, 16);
+                p += 2;
+            }
+            sb_putn(&seg, &ch, 1);
+        }
+        if (seg.oom) {
+            sb_puts(why, "out of memory");
+            return NULL;
+        }
+        const char *k = sb_str(&seg);
+        const value *next = NULL;
+        if (cur->type == CV_MAP) {
+            next = value_map_get(cur, k);
+            if (!next) {
+                const char *hint = suggest_key(k, cur);
+                sb_printf(why, "no key \"%s\"", k);
+                if (hint) sb_printf(why, " (did you mean \"%s\"?)", hint);
+            }
+        } else if (cur->type == CV_LIST) {
+            char *end;
+            errno = 0;
+            unsigned long long ix = strtoull(k, &end, 10);
+            if (*k >= '0' && *k <= '9' && !*end && errno == 0 && ix < cur->u.list.n)
+                next = cur->u.list.items[ix];
+            else
+                sb_printf(why, "no item \"%s\" in a list of %zu", k, cur->u.list.n);
+        } else {
+            sb_printf(why, "cannot look up \"%s\" inside a %s", k, value_type_name(cur->type));
+        }
+        sb_free(&seg);
+        if (!next) return NULL;
+        cur = next;
+    }
+    return cur;
+}
+
+/* Resolves one $ref node of file f, loading the file it names if needed. */
+static void resolve_ref(cctx *c, const value *ref) {
+    const char *text = ref->u.str.s;
+    const char *hash = strchr(text, '#');
+    size_t flen = hash ? (size_t)(hash - text) : strlen(text);
+    const char *frag = hash ? hash + 1 : "";
+    ann *a = ann_find(c->set, ref);
+    sb_cut(&c->path, 0);
+    sb_puts(&c->path, a && a->where ? a->where : "");
+    if (memchr(text, ':', flen)) {
+        c_error(c, ref, "$ref \"%s\": only local files can be referenced, not URIs", text);
+        return;
+    }
+    sfile *tf = c->f;
+    if (flen) {
+        sb name = {0};
+        if (text[0] != '/') sb_puts(&name, c->f->dir);
+        sb_putn(&name, text, flen);
+        if (name.oom) {
+            sb_free(&name);
+            c_oom(c, ref);
+            return;
+        }
+        char *canon = realpath(sb_str(&name), NULL);
+        if (!canon) {
+            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, sb_str(&name), strerror(errno));
+            sb_free(&name);
+            return;
+        }
+        tf = load_file(c->set, sb_str(&name), canon, c->errs);
+        free(canon);
+        if (!tf) {
+            c_oom(c, ref);
+            sb_free(&name);
+            return;
+        }
+        if (tf->state == SF_FAILED || !tf->root) {
+            c_error(c, ref, "$ref \"%s\": schema file %s has errors", text, sb_str(&name));
+            sb_free(&name);
+            return;
+        }
+        sb_free(&name);
+    }
+    sb why = {0};
+    const value *target = follow_pointer(tf->root, frag, &why);
+    if (!target) {
+        c_error(c, ref, "$ref \"%s\" not found: %s", text, why.oom ? "?" : sb_str(&why));
+    } else {
+        ann *t = ann_find(c->set, target);
+        if (!t || t->kind != ANN_SCHEMA) {
+            c_error(c, ref, "$ref \"%s\" does not point at a schema", text);
+        } else {
+            a = ann_find(c->set, ref); /* loading may have moved the table */
+            if (a) a->target = target;
+        }
+    }
+    sb_free(&why);
+}
+
+/* ---------------------------------------------- $ref cycles (no progress) */
+
+/* The idx-th schema applied to the same instance node as sch ($ref, allOf,
+** anyOf, oneOf, not, if, then, else), or NULL past the last. *via is the
+** $ref node when that edge is a $ref. */
+static const value *inplace_child(const schema_set *s, const value *sch, size_t idx,
+                                  const value **via) {
+    *via = NULL;
+    if (sch->type != CV_MAP) return NULL;
+    for (size_t i = 0; i < sch->u.map.n; i++) {
+        const char *k = sch->u.map.items[i].key->u.str.s;
+        const value *v = sch->u.map.items[i].val;
+        if (strcmp(k, "$ref") == 0) {
+            if (idx == 0) {
+                const ann *a = ann_find(s, v);
+                *via = v;
+                return a && a->target ? a->target : sch; /* unresolved: a harmless self-loop marker */
+            }
+            idx--;
+        } else if (strcmp(k, "allOf") == 0 || strcmp(k, "anyOf") == 0 || strcmp(k, "oneOf") == 0) {
+            if (v->type != CV_LIST) continue;
+            if (idx < v->u.list.n) return v->u.list.items[idx];
+            idx -= v->u.list.n;
+        } else if (strcmp(k, "not") == 0 || strcmp(k, "if") == 0 || strcmp(k, "then") == 0 ||
+                   strcmp(k, "else") == 0) {
+            if (idx == 0) return v;
+            idx--;
+        }
+    }
+    return NULL;
+}
+
+typedef struct frame {
+    const value *node;
+    size_t next;      /* index of the next child to visit */
+    const value *via; /* $ref node of the edge being followed from here */
+} frame;
+
+/* Depth-first search over in-place edges from every schema node of f; an
+** edge back to a node on the stack is a cycle that would validate the same
+** instance node forever. Iterative: chains of $ref can be long. */
+static void check_cycles(cctx *c) {
+    schema_set *s = c->set;
+    s->gen++;
+    size_t cap = 64, top = 0;
+    frame *st = malloc(cap * sizeof *st);
+    if (!st) {
+        c_oom(c, NULL);
+        return;
+    }
+    for (size_t n = 0; n < c->f->nodes.n; n++) {
+        ann *a = ann_find(s, c->f->nodes.v[n]);
+        if (!a || (a->gen == s->gen && a->mark != WHITE)) continue;
+        a->gen = s->gen;
+        a->mark = GREY;
+        top = 0;
+        st[top++] = (frame){c->f->nodes.v[n], 0, NULL};
+        while (top) {
+            frame *fr = &st[top - 1];
+            const value *via;
+            const value *child = inplace_child(s, fr->node, fr->next++, &via);
+            if (!child) {
+                ann *d = ann_find(s, fr->node);
+                if (d) d->mark = BLACK;
+                top--;
+                continue;
+            }
+            fr->via = via;
+            if (child == fr->node && via && !ann_find(s, via)->target) continue; /* unresolved */
+            ann *ca = ann_find(s, child);
+            if (!ca) continue;
+            if (ca->gen != s->gen) {
+                ca->gen = s->gen;
+                ca->mark = WHITE;
+            }
+            if (ca->mark == BLACK) continue;
+            if (ca->mark == GREY) {
+                /* report at the first $ref on the loop */
+                const value *ref = NULL;
+                for (size_t i = top; i-- > 0;) {
+                    if (st[i].via) ref = st[i].via;
+                    if (st[i].node == child) break;
+                }
+                if (!ref) ref = via;
+                const ann *ra = ref ? ann_find(s, ref) : NULL;
+                sb_cut(&c->path, 0);
+                sb_puts(&c->path, ra && ra->where ? ra->where : "");
+                c_error(c, ref, "$ref \"%s\" makes a cycle that never descends into the instance",
+                        ref ? ref->u.str.s : "?");
+                continue;
+            }
+            ca->mark = GREY;
+            if (top == cap) {
+                frame *ns = realloc(st, cap * 2 * sizeof *ns);
+                if (!ns) {
+                    c_oom(c, child);
+                    free(st);
+                    return;
+                }
+                st = ns;
+                cap *= 2;
+            }
+            st[top++] = (frame){child, 0, NULL};
+        }
+    }
+    free(st);
+}
+
+/* ----------------------------------------------------------- loading */
+
+/* Copies the errors appended to errs since (n0 stored, c0 counted) into
+** the file's own list, to replay them on a later request. */
+static void keep_errors(sfile *f, const cerr_list *errs, size_t n0, size_t c0) {
+    for (size_t i = n0; i < errs->n; i++) {
+        const cairn_error *e = &errs->items[i];
+        cerr_add(&f->errs, e->file, e->line, e->col, e->path, "%s", e->message);
+    }
+    size_t counted = cerr_count(errs) - c0, stored = errs->n - n0;
+    if (counted > stored) f->errs.dropped += counted - stored;
+}
+
+/* Checks the loaded root of f, resolves its $refs and looks for cycles. */
+static void check_file(schema_set *s, sfile *f, cerr_list *errs) {
+    size_t n0 = errs->n, c0 = cerr_count(errs);
+    if (f->root) {
+        cctx c = {s, f, errs, {0}};
+        check_schema(&c, f->root);
+        for (size_t i = 0; i < f->refs.n; i++) resolve_ref(&c, f->refs.v[i]);
+        if (cerr_count(errs) == c0) check_cycles(&c);
+        if (c.path.oom) errs->oom = 1;
+        sb_free(&c.path);
+    }
+    if (!f->root || cerr_count(errs) != c0 || errs->oom) {
+        f->state = SF_FAILED;
+        keep_errors(f, errs, n0, c0);
+    } else {
+        f->state = SF_OK;
+    }
+}
+
+/* The file entry for canon, loading and checking it on first use. NULL on
+** OOM (after appending an error). A file still loading (a $ref cycle
+** between files) is returned as is: its schema nodes are already known. */
+static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr_list *errs) {
+    sfile *f = sfile_by_canon(s, canon);
+    if (f) return f;
+    f = sfile_add(s, name, canon);
+    if (!f) {
+        cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
+        return NULL;
+    }
+    size_t n0 = errs->n, c0 = cerr_count(errs);
+    f->root = yload_file(name, errs);
+    if (!f->root) {
+        f->state = SF_FAILED;
+        keep_errors(f, errs, n0, c0);
+        return f;
+    }
+    check_file(s, f, errs);
+    return f;
+}
+
+/* The subschema at fragment frag of a loaded file, or NULL with an error. */
+static const value *file_fragment(schema_set *s, sfile *f, const char *frag, cerr_list *errs) {
+    if (!*frag) return f->root;
+    sb why = {0};
+    const value *t = follow_pointer(f->root, frag, &why);
+    const ann *a = t ? ann_find(s, t) : NULL;
+    if (!t)
+        cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" not found: %s", frag, why.oom ? "?" : sb_str(&why));
+    else if (!a || a->kind != ANN_SCHEMA)
+        cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" does not point at a schema", frag);
+    sb_free(&why);
+    return a && a->kind == ANN_SCHEMA ? t : NULL;
+}
+
+const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
+    const char *hash = strchr(path, '#');
+    char *file = hash ? malloc((size_t)(hash - path) + 1) : cairn_strdup(path);
+    if (!file) {
+        cerr_add(errs, path, 0, 0, NULL, "out of memory loading the schema");
+        return NULL;
+    }
+    if (hash) {
+        memcpy(file, path, (size_t)(hash - path));
+        file[hash - path] = '\0';
+    }
+    char *canon = realpath(file, NULL);
+    if (!canon) {
+        cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(errno));
+        free(file);
+        return NULL;
+    }
+    sfile *f = sfile_by_canon(s, canon);
+    const value *result = NULL;
+    if (f) {
+        if (f->state == SF_FAILED) cerr_merge(errs, &f->errs);
+    } else {
+        f = load_file(s, file, canon, errs);
+    }
+    if (f && f->state == SF_OK) result = file_fragment(s, f, hash ? hash + 1 : "", errs);
+    free(canon);
+    free(file);
+    return result;
+}
+
+const value *schema_load_string(schema_set *s, const char *name, const char *text, size_t len,
+                                cerr_list *errs) {
+    sfile *f = sfile_add(s, name, NULL);
+    if (!f) {
+        cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
+        return NULL;
+    }
+    f->root = yload_string(name, text, len, NULL, errs);
+    if (!f->root) {
+        f->state = SF_FAILED;
+        return NULL;
+    }
+    check_file(s, f, errs);
+    return f->state == SF_OK ? f->root : NULL;
+}
+
+/* --------------------------------------------------------- validating */
+
+typedef struct vctx {
+    schema_set *set;
+    cerr_list *errs;   /* where errors go (a scratch list inside anyOf/oneOf/not/if) */
+    sb *path;          /* the instance path so far */
+    const char *key;   /* validating a map key (propertyNames): the key's text */
+    int quick;         /* only valid/invalid matters: stop at the first error */
+    int depth;
+    int *oom;
+} vctx;
+
+static void v_node(vctx *c, const value *sch, const value *inst);
+
+/* One error at instance node `at`, with the current instance path. */
+static void v_emit(vctx *c, const value *at, sb *msg) {
+    if (msg->oom || c->path->oom) *c->oom = 1;
+    const char *text = msg->oom ? "(out of memory)" : sb_str(msg);
+    const char *file = at->file ? at->file->name : NULL;
+    if (c->key)
+        cerr_add(c->errs, file, at->line, at->col, sb_str(c->path), "key \"%s\": %s", c->key, text);
+    else
+        cerr_add(c->errs, file, at->line, at->col, sb_str(c->path), "%s", text);
+    sb_free(msg);
+}
+
+/* "expected <expected>, got <inst>[<tail>]" */
+static void v_expected(vctx *c, const value *inst, sb *expected, const char *tail) {
+    sb msg = {0};
+    sb_puts(&msg, "expected ");
+    sb_puts(&msg, sb_str(expected));
+    sb_puts(&msg, ", got ");
+    sb_describe(&msg, inst);
+    if (tail) sb_puts(&msg, tail);
+    if (expected->oom) msg.oom = 1;
+    sb_free(expected);
+    v_emit(c, inst, &msg);
+}
+
+static int inst_bit(const value *v) {
+    switch (v->type) {
+    case CV_NULL: return T_NULL;
+    case CV_BOOL: return T_BOOL;
+    case CV_INT: return T_INT;
+    case CV_STR: return T_STR;
+    case CV_LIST: return T_LIST;
+    case CV_MAP: return T_MAP;
+    }
+    return 0;
+}
+
+static int type_mask(const value *t) {
+    if (t->type == CV_STR) return type_bit(t->u.str.s);
+    int m = 0;
+    if (t->type == CV_LIST)
+        for (size_t i = 0; i < t->u.list.n; i++)
+            if (t->u.list.items[i]->type == CV_STR) m |= type_bit(t->u.list.items[i]->u.str.s);
+    return m;
+}
+
+static const value *kw_int(const value *sch, const char *k) {
+    const value *v = value_map_get(sch, k);
+    return v && v->type == CV_INT ? v : NULL;
+}
+
+/* " >= 0", " between 1 and 6", " > 0 and multiple of 5": what sch asks of
+** an integer, with a leading space; nothing if it asks nothing. */
+static void int_quals(sb *b, const value *sch) {
+    const value *mn = kw_int(sch, "minimum"), *mx = kw_int(sch, "maximum");
+    const value *xmn = kw_int(sch, "exclusiveMinimum"), *xmx = kw_int(sch, "exclusiveMaximum");
+    const value *mul = kw_int(sch, "multipleOf");
+    const char *sep = " ";
+    if (mn && mx) {
+        sb_printf(b, "%sbetween %" PRId64 " and %" PRId64, sep, mn->u.i, mx->u.i);
+        sep = " and ";
+    } else if (mn) {
+        sb_printf(b, "%s>= %" PRId64, sep, mn->u.i);
+        sep = " and ";
+    }
+    if (xmn) {
+        sb_printf(b, "%s> %" PRId64, sep, xmn->u.i);
+        sep = " and ";
+    }
+    if (mx && !mn) {
+        sb_printf(b, "%s<= %" PRId64, sep, mx->u.i);
+        sep = " and ";
+    }
+    if (xmx) {
+        sb_printf(b, "%s< %" PRId64, sep, xmx->u.i);
+        sep = " and ";
+    }
+    if (mul) sb_printf(b, "%smultiple of %" PRId64, sep, mul->u.i);
+}
+
+static const char *cv_names[] = {"null", "boolean", "integer", "string", "list", "map"};
+
+/* "integer >= 0", "string or null", "null, integer or map". */
+static void describe_types(sb *b, int mask, const value *sch) {
+    int n = 0, total = 0;
+    for (int i = 0; i < 6; i++)
+        if (mask & (1 << i)) total++;
+    for (int i = 0; i < 6; i++) {
+        if (!(mask & (1 << i))) continue;
+        if (n) sb_puts(b, n == total - 1 ? " or " : ", ");
+        sb_puts(b, cv_names[i]);
+        if ((1 << i) == T_INT && sch) int_quals(b, sch);
+        n++;
+    }
+}
+
+/* "at least 2 items", "1 to 3 keys", "exactly 1 character". */
+static void count_phrase(sb *b, const value *mn, const value *mx, const char *one,
+                         const char *many) {
+    if (mn && mx && mn->u.i == mx->u.i)
+        sb_printf(b, "exactly %" PRId64 " %s", mn->u.i, mn->u.i == 1 ? one : many);
+    else if (mn && mx)
+        sb_printf(b, "%" PRId64 " to %" PRId64 " %s", mn->u.i, mx->u.i, many);
+    else if (mn)
+        sb_printf(b, "at least %" PRId64 " %s", mn->u.i, mn->u.i == 1 ? one : many);
+    else
+        sb_printf(b, "at most %" PRId64 " %s", mx->u.i, mx->u.i == 1 ? one : many);
+}
+
+/* A size check shared by strings, lists and maps: "expected list of at
+** least 2 items, got a list of 1 item". */
+static void v_count(vctx *c, const value *sch, const value *inst, int64_t n, const char *kmin,
+                    const char *kmax, const char *what, const char *one, const char *many) {
+    const value *mn = kw_int(sch, kmin), *mx = kw_int(sch, kmax);
+    if ((!mn || n >= mn->u.i) && (!mx || n <= mx->u.i)) return;
+    sb e = {0};
+    sb_printf(&e, "%s of ", what);
+    count_phrase(&e, mn, mx, one, many);
+    v_expected(c, inst, &e, NULL);
+}
+
+static int64_t utf8_length(const char *s, size_t len) {
+    int64_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80) n++;
+    return n;
+}
+
+static void v_int(vctx *c, const value *sch, const value *inst) {
+    int64_t i = inst->u.i;
+    const value *mn = kw_int(sch, "minimum"), *mx = kw_int(sch, "maximum");
+    const value *xmn = kw_int(sch, "exclusiveMinimum"), *xmx = kw_int(sch, "exclusiveMaximum");
+    const value *mul = kw_int(sch, "multipleOf");
+    if ((mn && i < mn->u.i) || (mx && i > mx->u.i) || (xmn && i <= xmn->u.i) ||
+        (xmx && i >= xmx->u.i) || (mul && i % mul->u.i != 0)) {
+        sb e = {0};
+        sb_puts(&e, "integer");
+        int_quals(&e, sch);
+        v_expected(c, inst, &e, NULL);
+    }
+}
+
+static void v_str(vctx *c, const value *sch, const value *inst) {
+    v_count(c, sch, inst, utf8_length(inst->u.str.s, inst->u.str.len), "minLength", "maxLength",
+            "string", "character", "characters");
+    const value *pat = value_map_get(sch, "pattern");
+    const ann *a = pat ? ann_find(c->set, pat) : NULL;
+    if (a && a->re && regexec(a->re, inst->u.str.s, 0, NULL, 0) != 0) {
+        sb e = {0};
+        sb_puts(&e, "string matching ");
+        sb_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
+        v_expected(c, inst, &e, NULL);
+    }
+}
+
+/* Order-independent hash for maps (JSON equality ignores key order), so
+** duplicates can be found by sorting rather than comparing every pair. */
+static uint64_t eq_hash(const value *v) {
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)v->type;
+    switch (v->type) {
+    case CV_NULL: break;
+    case CV_BOOL: h = (h ^ (uint64_t)v->u.b) * 1099511628211ULL; break;
+    case CV_INT: h = (h ^ (uint64_t)v->u.i) * 1099511628211ULL; break;
+    case CV_STR:
+        for (size_t i = 0; i < v->u.str.len; i++)
+            h = (h ^ (unsigned char)v->u.str.s[i]) * 1099511628211ULL;
+        break;
+    case CV_LIST:
+        for (size_t i = 0; i < v->u.list.n; i++) h = (h ^ eq_hash(v->u.list.items[i])) * 1099511628211ULL;
+        break;
+    case CV_MAP: {
+        uint64_t sum = 0;
+        for (size_t i = 0; i < v->u.map.n; i++)
+            sum += eq_hash(v->u.map.items[i].key) * 31 + eq_hash(v->u.map.items[i].val);
+        h = (h ^ sum) * 1099511628211ULL;
+        break;
+    }
+    }
+    return h;
+}
+
+typedef struct hidx {
+    uint64_t h;
+    size_t i;
+} hidx;
+
+static int hidx_cmp(const void *a, const void *b) {
+    const hidx *x = a, *y = b;
+    if (x->h != y->h) return x->h < y->h ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void v_unique(vctx *c, const value *inst) {
+    size_t n = inst->u.list.n;
+    if (n < 2) return;
+    hidx *hs = malloc(n * sizeof *hs);
+    size_t *dup = malloc(n * sizeof *dup);
+    if (!hs || !dup) {
+        free(hs);
+        free(dup);
+        *c->oom = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        hs[i] = (hidx){eq_hash(inst->u.list.items[i]), i};
+        dup[i] = SIZE_MAX;
+    }
+    qsort(hs, n, sizeof *hs, hidx_cmp);
+    for (size_t g = 0; g < n;) {
+        size_t e = g + 1;
+        while (e < n && hs[e].h == hs[g].h) e++;
+        for (size_t j = g + 1; j < e; j++)
+            for (size_t i = g; i < j; i++)
+                if (value_equal(inst->u.list.items[hs[i].i], inst->u.list.items[hs[j].i], 0)) {
+                    dup[hs[j].i] = hs[i].i;
+                    break;
+                }
+        g = e;
+    }
+    for (size_t j = 0; j < n; j++) {
+        if (dup[j] == SIZE_MAX) continue;
+        size_t old = path_index(c->path, j);
+        sb e = {0}, tail = {0};
+        sb_puts(&e, "unique items");
+        sb_printf(&tail, " again (first at [%zu])", dup[j]);
+        v_expected(c, inst->u.list.items[j], &e, tail.oom ? "" : sb_str(&tail));
+        sb_free(&tail);
+        sb_cut(c->path, old);
+        if (c->quick) break;
+    }
+    free(hs);
+    free(dup);
+}
+
+static void v_list(vctx *c, const value *sch, const value *inst) {
+    size_t n = inst->u.list.n;
+    v_count(c, sch, inst, (int64_t)n, "minItems", "maxItems", "list", "item", "items");
+    if (value_get_bool(sch, "uniqueItems", 0)) v_unique(c, inst);
+    const value *prefix = value_map_get(sch, "prefixItems");
+    size_t np = prefix && prefix->type == CV_LIST ? prefix->u.list.n : 0;
+    for (size_t i = 0; i < n && i < np; i++) {
+        size_t old = path_index(c->path, i);
+        v_node(c, prefix->u.list.items[i], inst->u.list.items[i]);
+        sb_cut(c->path, old);
+    }
+    const value *items = value_map_get(sch, "items");
+    if (!items || n <= np) return;
+    if (items->type == CV_BOOL && !items->u.b) {
+        sb e = {0};
+        sb_printf(&e, "list of at most %zu item%s", np, np == 1 ? "" : "s");
+        v_expected(c, inst, &e, NULL);
+        return;
+    }
+    for (size_t i = np; i < n; i++) {
+        size_t old = path_index(c->path, i);
+        v_node(c, items, inst->u.list.items[i]);
+        sb_cut(c->path, old);
+    }
+}
+
+static int regex_match(const vctx *c, const value *re_node, const char *s) {
+    const ann *a = ann_find(c->set, re_node);
+    return a && a->re && regexec(a->re, s, 0, NULL, 0) == 0;
+}
+
+/* Whether key is covered by properties or patternProperties of sch. */
+static int key_declared(const vctx *c, const value *sch, const char *key) {
+    if (value_map_get(value_map_get(sch, "properties"), key)) return 1;
+    const value *pp = value_map_get(sch, "patternProperties");
+    if (pp && pp->type == CV_MAP)
+        for (size_t i = 0; i < pp->u.map.n; i++)
+            if (regex_match(c, pp->u.map.items[i].key, key)) return 1;
+    return 0;
+}
+
+/* Whether a required key is missing only because of a misspelling that
+** the "unknown key" error already points out. */
+static int misspelt_in(const vctx *c, const value *sch, const value *inst, const char *req) {
+    const value *ap = value_map_get(sch, "additionalProperties");
+    if (!ap || ap->type != CV_BOOL || ap->u.b) return 0;
+    const value *props = value_map_get(sch, "properties");
+    for (size_t i = 0; i < inst->u.map.n; i++) {
+        const char *k = inst->u.map.items[i].key->u.str.s;
+        if (key_declared(c, sch, k)) continue;
+        const char *hint = suggest_key(k, props);
+        if (hint && strcmp(hint, req) == 0) return 1;
+    }
+    return 0;
+}
+
+static void v_map(vctx *c, const value *sch, const value *inst) {
+    const value *req = value_map_get(sch, "required");
+    if (req && req->type == CV_LIST)
+        for (size_t i = 0; i < req->u.list.n; i++) {
+            const value *r = req->u.list.items[i];
+            if (r->type != CV_STR || value_map_get(inst, r->u.str.s)) continue;
+            if (misspelt_in(c, sch, inst, r->u.str.s)) continue;
+            sb msg = {0};
+            sb_puts(&msg, "missing required key ");
+            sb_quoted(&msg, r->u.str.s, r->u.str.len, SIZE_MAX);
+            v_emit(c, inst, &msg);
+            if (c->quick) return;
+        }
+    v_count(c, sch, inst, (int64_t)inst->u.map.n, "minProperties", "maxProperties", "map", "key",
+            "keys");
+    const value *names = value_map_get(sch, "propertyNames");
+    if (names)
+        for (size_t i = 0; i < inst->u.map.n; i++) {
+            const char *saved = c->key;
+            c->key = inst->u.map.items[i].key->u.str.s;
+            v_node(c, names, inst->u.map.items[i].key);
+            c->key = saved;
+        }
+    const value *props = value_map_get(sch, "properties");
+    const value *pp = value_map_get(sch, "patternProperties");
+    const value *ap = value_map_get(sch, "additionalProperties");
+    for (size_t i = 0; i < inst->u.map.n; i++) {
+        const value *k = inst->u.map.items[i].key;
+        const value *v = inst->u.map.items[i].val;
+        int matched = 0;
+        size_t old = path_key(c->path, k->u.str.s);
+        const value *ps = value_map_get(props, k->u.str.s);
+        if (ps) {
+            matched = 1;
+            v_node(c, ps, v);
+        }
+        if (pp && pp->type == CV_MAP)
+            for (size_t j = 0; j < pp->u.map.n; j++)
+                if (regex_match(c, pp->u.map.items[j].key, k->u.str.s)) {
+                    matched = 1;
+                    v_node(c, pp->u.map.items[j].val, v);
+                }
+        if (!matched && ap) {
+            if (ap->type == CV_BOOL && !ap->u.b) {
+                sb_cut(c->path, old); /* an unknown key is an error of the map */
+                sb msg = {0};
+                sb_puts(&msg, "unknown key ");
+                sb_quoted(&msg, k->u.str.s, k->u.str.len, 60);
+                const char *hint = suggest_key(k->u.str.s, props);
+                if (hint) sb_printf(&msg, " (did you mean \"%s\"?)", hint);
+                v_emit(c, k, &msg);
+            } else {
+                v_node(c, ap, v);
+            }
+        }
+        sb_cut(c->path, old);
+        if (c->quick && cerr_count(c->errs)) return;
+    }
+}
+
+/* Runs sch on inst into a scratch list; returns the number of errors. With
+** quick set only pass/fail is known. The scratch list is left for the
+** caller to merge or free. */
+static size_t v_into(vctx *c, const value *sch, const value *inst, cerr_list *scratch, int quick) {
+    cerr_list *saved = c->errs;
+    int saved_quick = c->quick;
+    cerr_init(scratch, quick ? 1 : saved->limit);
+    c->errs = scratch;
+    c->quick = quick;
+    v_node(c, sch, inst);
+    c->errs = saved;
+    c->quick = saved_quick;
+    if (scratch->oom) *c->oom = 1;
+    return cerr_count(scratch);
+}
+
+static int v_valid(vctx *c, const value *sch, const value *inst) {
+    cerr_list t;
+    size_t n = v_into(c, sch, inst, &t, 1);
+    cerr_free(&t);
+    return n == 0;
+}
+
+/* Follows a chain of bare $refs to the schema that says something. */
+static const value *deref(const schema_set *s, const value *sch) {
+    for (int i = 0; i < 32 && sch->type == CV_MAP; i++) {
+        const value *r = value_map_get(sch, "$ref");
+        const ann *a = r ? ann_find(s, r) : NULL;
+        if (!a || !a->target) break;
+        sch = a->target;
+    }
+    return sch;
+}
+
+/* The instance types a schema can accept, as far as can be seen cheaply. */
+static int schema_types(const schema_set *s, const value *sch, int depth) {
+    if (sch->type == CV_BOOL) return sch->u.b ? T_ALL : 0;
+    if (sch->type != CV_MAP || depth > 16) return T_ALL;
+    const value *t = value_map_get(sch, "type");
+    if (t) return type_mask(t);
+    const value *k = value_map_get(sch, "const");
+    if (k) return inst_bit(k);
+    const value *e = value_map_get(sch, "enum");
+    if (e && e->type == CV_LIST) {
+        int m = 0;
+        for (size_t i = 0; i < e->u.list.n; i++) m |= inst_bit(e->u.list.items[i]);
+        return m;
+    }
+    const value *r = value_map_get(sch, "$ref");
+    const ann *a = r ? ann_find(s, r) : NULL;
+    if (a && a->target) return schema_types(s, a->target, depth + 1);
+    const value *any[2] = {value_map_get(sch, "anyOf"), value_map_get(sch, "oneOf")};
+    for (int j = 0; j < 2; j++)
+        if (any[j] && any[j]->type == CV_LIST) {
+            int m = 0;
+            for (size_t i = 0; i < any[j]->u.list.n; i++)
+                m |= schema_types(s, any[j]->u.list.items[i], depth + 1);
+            return m;
+        }
+    return T_ALL;
+}
+
+/* For a map instance: 1 if a property of the branch holding const/enum
+** matches the instance (the branch is the one meant), -1 if one does not
+** match (the branch is not meant), 0 if the branch has no say. */
+static int discriminate(const schema_set *s, const value *branch, const value *inst) {
+    if (inst->type != CV_MAP) return 0;
+    const value *props = value_map_get(deref(s, branch), "properties");
+    if (!props || props->type != CV_MAP) return 0;
+    int verdict = 0;
+    for (size_t i = 0; i < props->u.map.n; i++) {
+        const value *ps = deref(s, props->u.map.items[i].val);
+        const value *k = value_map_get(ps, "const");
+        const value *e = value_map_get(ps, "enum");
+        if (!k && !(e && e->type == CV_LIST)) continue;
+        const value *iv = value_map_get(inst, props->u.map.items[i].key->u.str.s);
+        if (!iv) continue;
+        int ok = 0;
+        if (k) ok = value_equal(k, iv, 0);
+        if (e && e->type == CV_LIST)
+            for (size_t j = 0; j < e->u.list.n && !ok; j++) ok = value_equal(e->u.list.items[j], iv, 0);
+        if (!ok) return -1;
+        verdict = 1;
+    }
+    return verdict;
+}
+
+static void label(const schema_set *s, sb *b, const value *sch, size_t index, int depth);
+
+/* The last segment of a $ref: "bag" for "components.schema.yaml#/$defs/bag". */
+static void ref_name(sb *b, const char *ref) {
+    const char *slash = strrchr(ref, '/');
+    const char *hash = strrchr(ref, '#');
+    if (slash && slash[1]) sb_puts(b, slash + 1);
+    else if (hash && hash > ref) sb_putn(b, ref, (size_t)(hash - ref));
+    else sb_puts(b, ref);
+}
+
+/* How a branch of anyOf/oneOf is named in "matches none of": its title,
+** the name of the definition it refers to, its const or enum, its types,
+** the first line of its description, or its position. */
+static void label(const schema_set *s, sb *b, const value *sch, size_t index, int depth) {
+    if (sch->type == CV_BOOL) {
+        sb_puts(b, sch->u.b ? "anything" : "nothing");
+        return;
+    }
+    const char *title = value_get_str(sch, "title", NULL);
+    if (title) {
+        sb_puts(b, title);
+        return;
+    }
+    const value *r = value_map_get(sch, "$ref");
+    if (r && r->type == CV_STR) {
+        const ann *a = ann_find(s, r);
+        const value *t = a ? a->target : NULL;
+        if (t && t->type == CV_MAP && value_get_str(t, "title", NULL)) {
+            sb_puts(b, value_get_str(t, "title", NULL));
+        } else if (t && depth < 8 && !(schema_types(s, t, 0) & (T_LIST | T_MAP))) {
+            label(s, b, t, index, depth + 1); /* a scalar says more by what it is */
+        } else {
+            ref_name(b, r->u.str.s);
+        }
+        return;
+    }
+    const value *k = value_map_get(sch, "const");
+    if (k) {
+        sb_inline(b, k, 0);
+        return;
+    }
+    const value *e = value_map_get(sch, "enum");
+    if (e && e->type == CV_LIST) {
+        sb_puts(b, "one of ");
+        for (size_t i = 0; i < e->u.list.n; i++) {
+            if (i) sb_puts(b, ", ");
+            sb_inline(b, e->u.list.items[i], 0);
+        }
+        return;
+    }
+    const value *t = value_map_get(sch, "type");
+    if (t) {
+        describe_types(b, type_mask(t), sch);
+        return;
+    }
+    const char *d = value_get_str(sch, "description", NULL);
+    if (d) {
+        size_t n = strcspn(d, "\n");
+        if (n > 60) {
+            sb_putn(b, d, 57);
+            sb_puts(b, "...");
+        } else {
+            sb_putn(b, d, n);
+        }
+        return;
+    }
+    sb_printf(b, "option %zu", index + 1);
+}
+
+static void labels(const schema_set *s, sb *b, const value *branches, const size_t *errs_by_branch,
+                   int passing_only) {
+    int first = 1;
+    for (size_t i = 0; i < branches->u.list.n; i++) {
+        if (passing_only && errs_by_branch[i]) continue;
+        if (!first) sb_puts(b, ", ");
+        label(s, b, branches->u.list.items[i], i, 0);
+        first = 0;
+    }
+}
+
+/* anyOf (one = 0) and oneOf (one = 1). When no branch matches, the errors
+** of the branch the author evidently meant are reported (picked by a
+** const/enum property, or for lists and maps by being the only branch of
+** the right type or the one with fewest errors); otherwise one line
+** naming the branches. */
+static void v_choice(vctx *c, const value *branches, const value *inst, int one) {
+    size_t n = branches->u.list.n;
+    if (c->quick) {
+        size_t passing = 0;
+        for (size_t i = 0; i < n && passing < (size_t)(one ? 2 : 1); i++)
+            passing += v_valid(c, branches->u.list.items[i], inst);
+        if (passing == 0 || (one && passing > 1)) cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        return;
+    }
+    cerr_list *scratch = calloc(n, sizeof *scratch);
+    size_t *count = calloc(n, sizeof *count);
+    if (!scratch || !count) {
+        free(scratch);
+        free(count);
+        *c->oom = 1;
+        cerr_add(c->errs, NULL, 0, 0, NULL, "out of memory while validating");
+        return;
+    }
+    size_t passing = 0;
+    for (size_t i = 0; i < n; i++) {
+        count[i] = v_into(c, branches->u.list.items[i], inst, &scratch[i], 0);
+        if (!count[i]) passing++;
+    }
+    if (passing && !(one && passing > 1)) goto done;
+    sb msg = {0};
+    if (passing) {
+        sb_puts(&msg, "matches more than one of: ");
+        labels(c->set, &msg, branches, count, 1);
+        sb_puts(&msg, " (expected exactly one); got ");
+        sb_describe(&msg, inst);
+        v_emit(c, inst, &msg);
+        goto done;
+    }
+    size_t pick = SIZE_MAX, positives = 0, candidates = 0, fewest = SIZE_MAX, nfewest = 0;
+    size_t positive = 0, candidate = 0, least = 0;
+    for (size_t i = 0; i < n; i++) {
+        const value *b = branches->u.list.items[i];
+        int d = discriminate(c->set, b, inst);
+        if (!(schema_types(c->set, b, 0) & inst_bit(inst)) || d < 0) continue;
+        candidates++;
+        candidate = i;
+        if (d > 0) {
+            positives++;
+            positive = i;
+        }
+        if (count[i] < fewest) {
+            fewest = count[i];
+            nfewest = 1;
+            least = i;
+        } else if (count[i] == fewest) {
+            nfewest++;
+        }
+    }
+    if (positives == 1)
+        pick = positive;
+    else if (inst->type == CV_LIST || inst->type == CV_MAP) {
+        if (candidates == 1)
+            pick = candidate;
+        else if (candidates > 1 && nfewest == 1)
+            pick = least;
+    }
+    if (pick != SIZE_MAX) {
+        cerr_merge(c->errs, &scratch[pick]);
+        goto done;
+    }
+    sb_puts(&msg, "matches none of: ");
+    labels(c->set, &msg, branches, count, 0);
+    sb_puts(&msg, "; got ");
+    sb_describe(&msg, inst);
+    v_emit(c, inst, &msg);
+done:
+    for (size_t i = 0; i < n; i++) cerr_free(&scratch[i]);
+    free(scratch);
+    free(count);
+}
+
+/* const and enum; did-you-mean for strings. */
+static void v_const_enum(vctx *c, const value *sch, const value *inst) {
+    const value *k = value_map_get(sch, "const");
+    if (k && !value_equal(k, inst, 0)) {
+        sb e = {0};
+        sb_inline(&e, k, 0);
+        const char *tail = NULL;
+        char buf[128];
+        if (k->type == CV_STR && inst->type == CV_STR && edit_distance(inst->u.str.s, k->u.str.s) <= suggest_limit(inst->u.str.s)) {
+            snprintf(buf, sizeof buf, " (did you mean \"%.100s\"?)", k->u.str.s);
+            tail = buf;
+        }
+        v_expected(c, inst, &e, tail);
+        if (c->quick) return;
+    }
+    const value *en = value_map_get(sch, "enum");
+    if (!en || en->type != CV_LIST) return;
+    for (size_t i = 0; i < en->u.list.n; i++)
+        if (value_equal(en->u.list.items[i], inst, 0)) return;
+    sb e = {0};
+    sb_puts(&e, "one of ");
+    for (size_t i = 0; i < en->u.list.n; i++) {
+        if (i) sb_puts(&e, ", ");
+        if (i == 12) {
+            sb_puts(&e, "...");
+            break;
+        }
+        sb_inline(&e, en->u.list.items[i], 0);
+    }
+    const char *hint = inst->type == CV_STR ? suggest_item(inst->u.str.s, en) : NULL;
+    sb tail = {0};
+    if (hint) sb_printf(&tail, " (did you mean \"%s\"?)", hint);
+    v_expected(c, inst, &e, hint ? sb_str(&tail) : NULL);
+    sb_free(&tail);
+}
+
+/* Applies one schema to one instance node. */
+static void v_node(vctx *c, const value *sch, const value *inst) {
+    size_t base = cerr_count(c->errs);
+#define STOP() if (c->quick && cerr_count(c->errs) > base) goto out
+    if (c->depth >= CAIRN_SCHEMA_MAX_DEPTH) {
+        sb msg = {0};
+        sb_puts(&msg, "schema nesting too deep here");
+        v_emit(c, inst, &msg);
+        return;
+    }
+    c->depth++;
+    if (sch->type == CV_BOOL) {
+        if (!sch->u.b) {
+            sb msg = {0};
+            sb_puts(&msg, "no value is allowed here, got ");
+            sb_describe(&msg, inst);
+            v_emit(c, inst, &msg);
+        }
+        goto out;
+    }
+    if (sch->type != CV_MAP) goto out;
+    const value *t = value_map_get(sch, "type");
+    if (t && !(type_mask(t) & inst_bit(inst))) {
+        /* a wrong type says it all: nothing else at this node is reported */
+        if (value_map_get(sch, "const") || value_map_get(sch, "enum")) {
+            v_const_enum(c, sch, inst);
+        } else {
+            sb e = {0};
+            describe_types(&e, type_mask(t), sch);
+            v_expected(c, inst, &e, NULL);
+        }
+        goto out;
+    }
+    v_const_enum(c, sch, inst);
+    STOP();
+    switch (inst->type) {
+    case CV_INT: v_int(c, sch, inst); break;
+    case CV_STR: v_str(c, sch, inst); break;
+    case CV_LIST: v_list(c, sch, inst); break;
+    case CV_MAP: v_map(c, sch, inst); break;
+    default: break;
+    }
+    STOP();
+    const value *r = value_map_get(sch, "$ref");
+    if (r) {
+        const ann *a = ann_find(c->set, r);
+        if (a && a->target) {
+            v_node(c, a->target, inst);
+        } else {
+            sb msg = {0};
+            sb_printf(&msg, "schema error: $ref \"%s\" is unresolved", r->type == CV_STR ? r->u.str.s : "?");
+            v_emit(c, inst, &msg);
+        }
+        STOP();
+    }
+    const value *all = value_map_get(sch, "allOf");
+    if (all && all->type == CV_LIST)
+        for (size_t i = 0; i < all->u.list.n; i++) {
+            v_node(c, all->u.list.items[i], inst);
+            STOP();
+        }
+    const value *any = value_map_get(sch, "anyOf");
+    if (any && any->type == CV_LIST) v_choice(c, any, inst, 0);
+    STOP();
+    const value *one = value_map_get(sch, "oneOf");
+    if (one && one->type == CV_LIST) v_choice(c, one, inst, 1);
+    STOP();
+    const value *neg = value_map_get(sch, "not");
+    if (neg && v_valid(c, neg, inst)) {
+        sb e = {0};
+        sb_puts(&e, "anything except ");
+        label(c->set, &e, neg, 0, 0);
+        v_expected(c, inst, &e, NULL);
+    }
+    STOP();
+    const value *cond = value_map_get(sch, "if");
+    if (cond) {
+        const value *branch = value_map_get(sch, v_valid(c, cond, inst) ? "then" : "else");
+        if (branch) v_node(c, branch, inst);
+    }
+out:
+    c->depth--;
+#undef STOP
+}
+
+int schema_validate(schema_set *s, const value *schema, const char *schema_path,
+                    const value *instance, const char *root_path, cerr_list *errs) {
+    size_t base = cerr_count(errs);
+    if (!schema) {
+        if (!schema_path) {
+            cerr_add(errs, NULL, 0, 0, NULL, "schema_validate: no schema given");
+            return (int)(cerr_count(errs) - base);
+        }
+        schema = schema_load(s, schema_path, errs);
+        if (!schema) return (int)(cerr_count(errs) - base) ? (int)(cerr_count(errs) - base) : 1;
+    }
+    const ann *a = ann_find(s, schema);
+    if (!a || a->kind != ANN_SCHEMA) {
+        cerr_add(errs, schema_path, 0, 0, NULL,
+                 "schema_validate: the schema was not loaded by this schema set");
+        return (int)(cerr_count(errs) - base);
+    }
+    sb path = {0};
+    sb_puts(&path, root_path ? root_path : "");
+    int oom = 0;
+    vctx c = {s, errs, &path, NULL, 0, 0, &oom};
+    v_node(&c, schema, instance);
+    if (oom || path.oom) {
+        errs->oom = 1;
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory while validating");
+    }
+    sb_free(&path);
+    size_t n = cerr_count(errs) - base;
+    return n > INT_CAP ? INT_CAP : (int)n;
+}

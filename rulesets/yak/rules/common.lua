@@ -1,0 +1,119 @@
+-- rules/common.lua
+-- Yak: lookups shared by every rule step (carts, foods, names) and drawing from the
+-- quarry bag, where fog stones reverse the carts and climb the mountain track.
+
+local bag = require "cairn.bag"
+local tables = require "cairn.tables"
+
+local M = {}
+
+-- M.t(g, key, ...) -> the text for key in the game's language.
+function M.t(g, key, ...) return g.text(key, ...) end
+
+-- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
+function M.food_kinds(data)
+  local list = {}
+  for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
+  return list
+end
+
+-- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.
+function M.food_map(data, from)
+  local map = {}
+  for _, k in ipairs(M.food_kinds(data)) do map[k] = (from and tables.get(from, k)) or 0 end
+  return map
+end
+
+-- M.food_total(food) -> the number of tokens in a food map.
+function M.food_total(food) return tables.sum(food) end
+
+-- M.cart_def(data, id) -> the data record of cart id.
+function M.cart_def(data, id) return assert(tables.by(data.carts.carts, "id", id), id) end
+
+-- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.
+function M.cart_at(state, stop)
+  for i, cart in ipairs(state.carts) do if cart.stop == stop then return cart, i end end
+  return nil
+end
+
+-- M.cart_by_id(state, id) -> the cart with that id and its index.
+function M.cart_by_id(state, id)
+  for i, cart in ipairs(state.carts) do if cart.id == id then return cart, i end end
+  return nil
+end
+
+-- Seat s sits at stop s; with 2 seats the last stop has nobody in front of it.
+function M.cart_of_seat(state, seat) return M.cart_at(state, seat) end
+
+-- M.seat_name(g, seat) -> the seat's player name.
+function M.seat_name(g, seat)
+  local s = g.seats and g.seats[seat]
+  return (s and s.name) or M.t(g, "seat", seat)
+end
+
+function M.food_name(g, kind) return M.t(g, "food." .. kind) end
+function M.stone_name(g, stone) return M.t(g, "stone." .. stone) end
+function M.cart_name(g, id) return M.t(g, "cart." .. id) end
+
+-- M.is_crystal(data, stone) -> true for a crystal.
+function M.is_crystal(data, stone) return stone == data.stones.crystal.id end
+
+-- M.reverse(g): every yak turns round (one global heading; all yaks face the same way).
+function M.reverse(g)
+  g.state.direction = -g.state.direction
+end
+
+-- M.place_fog(g, n): n fog stones set aside during a draw go onto the mountain track;
+-- each time the track fills, the fog.fills entry for that fill says how many go back
+-- into the bag (the rest leave the game). After the last fill fog returns to the bag.
+function M.place_fog(g, n)
+  local fog, rules = g.state.fog, g.data.fog
+  local fog_id = g.data.stones.fog.id
+  for _ = 1, n do
+    fog.aside = fog.aside - 1
+    if fog.fills >= #rules.fills then
+      bag.add(g.state.bag, fog_id, 1)
+      g.log(M.t(g, "log.fog_back"))
+    else
+      fog.track = fog.track + 1
+      if fog.track >= rules.track_length then
+        fog.fills = fog.fills + 1
+        local back = math.min(rules.fills[fog.fills].return_to_bag, fog.track)
+        bag.add(g.state.bag, fog_id, back)
+        fog.out = fog.out + fog.track - back
+        g.log(M.t(g, "log.fog_full", fog.fills, back))
+        fog.track = 0
+      end
+    end
+  end
+end
+
+-- M.draw_stones(g, n) -> up to n real stones from the bag. Each fog stone drawn reverses
+-- the carts and is set aside; a replacement is drawn. When the draw is done the fog goes
+-- onto the mountain track [seed]. An empty bag simply gives fewer stones.
+function M.draw_stones(g, n)
+  local st = g.state
+  local fog_id = g.data.stones.fog.id
+  local out, fogs = {}, 0
+  while #out < n do
+    local stone = bag.draw(st.bag, g.rng)
+    if stone == nil then break end
+    if stone == fog_id then
+      fogs = fogs + 1
+      st.fog.aside = st.fog.aside + 1
+      if g.data.fog.reverse_each or fogs == 1 then M.reverse(g) end
+      g.log(M.t(g, "log.fog_drawn"))
+    else
+      out[#out + 1] = stone
+    end
+  end
+  M.place_fog(g, fogs)
+  return out
+end
+
+-- M.player_room(g, seat) -> how many more food the seat's reserve can hold.
+function M.player_room(g, seat)
+  return g.data.economy.food_cap - M.food_total(g.state.players[seat].food)
+end
+
+return M

@@ -1,0 +1,114 @@
+-- rules/market.lua
+-- Yak, the Market card: take up to 2 food from the market, then draw 3 stones from the
+-- bag, put 1 into any cart with room and return the others to the bag.
+
+local bag = require "cairn.bag"
+local common = require "rules.common"
+
+local M = {}
+
+local function t(g, ...) return common.t(g, ...) end
+
+function M.start(g, seat)
+  g.state.action = { card = "market", seat = seat, step = "take", took = 0, drawn = {},
+    to_put = g.data.economy.market.place }
+end
+
+local function food_options(g, a)
+  local room = common.player_room(g, a.seat)
+  local opts, any = {}, false
+  for _, k in ipairs(common.food_kinds(g.data)) do
+    local o = { id = "take " .. k, label = t(g, "opt.market_take", common.food_name(g, k)) }
+    if g.state.market[k] == 0 then
+      o.disabled = t(g, "why.market_has_none", common.food_name(g, k))
+    elseif room <= 0 then
+      o.disabled = t(g, "why.reserve_full", g.data.economy.food_cap)
+    else
+      any = true
+    end
+    opts[#opts + 1] = o
+  end
+  return opts, any
+end
+
+local function put_options(g, a)
+  local opts, any, seen = {}, false, {}
+  for _, stone in ipairs(a.drawn) do
+    if not seen[stone] then
+      seen[stone] = true
+      for _, cart in ipairs(g.state.carts) do
+        local o = { id = "put " .. stone .. " " .. cart.id,
+          label = t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)) }
+        if #cart.stones >= g.data.carts.capacity.stones then
+          o.disabled = t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
+        else
+          any = true
+        end
+        opts[#opts + 1] = o
+      end
+    end
+  end
+  return opts, any
+end
+
+function M.decision(g)
+  local a = g.state.action
+  if a.step == "take" then
+    local opts = food_options(g, a)
+    opts[#opts + 1] = { id = "done", label = t(g, "opt.market_done") }
+    return { seat = a.seat, prompt = t(g, "prompt.market", a.took, g.data.economy.market.take_food),
+      options = opts }
+  end
+  local opts = put_options(g, a)
+  return { seat = a.seat, prompt = t(g, "prompt.put"), options = opts }
+end
+
+-- return what is left of the drawn stones to the bag; the action is over
+local function finish(g, a)
+  if #a.drawn > 0 then
+    bag.add_all(g.state.bag, a.drawn)
+    g.log(t(g, "log.return_stones", #a.drawn))
+  end
+  a.drawn = {}
+  a.done = true
+end
+
+-- draw, then either ask where to put a stone or, with no cart room, finish
+local function draw(g, a)
+  a.drawn = common.draw_stones(g, g.data.economy.market.draw)
+  local names = {}
+  for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
+  g.log(t(g, "log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", ")))
+  a.step = "put"
+  local _, any = put_options(g, a)
+  if not any or a.to_put <= 0 then finish(g, a) end
+end
+
+function M.apply(g, seat, id)
+  local st = g.state
+  local a = st.action
+  if a.step == "take" then
+    if id ~= "done" then
+      local k = assert(id:match("^take (%a+)$"), "unknown market answer")
+      st.market[k] = st.market[k] - 1
+      st.players[seat].food[k] = st.players[seat].food[k] + 1
+      a.took = a.took + 1
+      g.log(t(g, "log.market_take", common.seat_name(g, seat), common.food_name(g, k)))
+    end
+    local _, any = food_options(g, a)
+    if id == "done" or a.took >= g.data.economy.market.take_food or not any then draw(g, a) end
+    return
+  end
+  local stone, cart_id = id:match("^put (%a+) ([%w_]+)$")
+  assert(stone, "unknown market answer")
+  local cart = assert(common.cart_by_id(st, cart_id), "no such cart")
+  local i = assert(require("cairn.tables").find(a.drawn, stone), "no such stone drawn")
+  table.remove(a.drawn, i)
+  cart.stones[#cart.stones + 1] = stone
+  a.to_put = a.to_put - 1
+  g.log(t(g, "log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id)))
+  local _, any = put_options(g, a)
+  if a.to_put <= 0 or not any then finish(g, a) end
+end
+
+return M

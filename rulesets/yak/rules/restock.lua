@@ -1,0 +1,60 @@
+-- rules/restock.lua
+-- Yak, the Restock card: take all the food of one kind from the cart in front of you (your
+-- reserve holds at most 8; the rest stays in the cart), then draw a stone from the quarry
+-- bag into that cart if it has room.
+
+local common = require "rules.common"
+
+local M = {}
+
+local function t(g, ...) return common.t(g, ...) end
+
+function M.start(g, seat)
+  local cart = common.cart_of_seat(g.state, seat)
+  g.state.action = { card = "restock", seat = seat, step = "take", cart = cart.id }
+end
+
+function M.decision(g)
+  local a = g.state.action
+  local cart = common.cart_by_id(g.state, a.cart)
+  local def = common.cart_def(g.data, a.cart)
+  local room = common.player_room(g, a.seat)
+  local opts, any = {}, false
+  for _, k in ipairs(def.accepts) do
+    local o = { id = "take " .. k, label = t(g, "opt.restock", cart.food[k], common.food_name(g, k)) }
+    if cart.food[k] == 0 then
+      o.disabled = t(g, "why.cart_has_none", common.food_name(g, k))
+    elseif room <= 0 then
+      o.disabled = t(g, "why.reserve_full", g.data.economy.food_cap)
+    else
+      any = true
+    end
+    opts[#opts + 1] = o
+  end
+  if not any then opts[#opts + 1] = { id = "take none", label = t(g, "opt.take_none") } end
+  return { seat = a.seat, prompt = t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
+end
+
+function M.apply(g, seat, id)
+  local st = g.state
+  local a = st.action
+  local cart = common.cart_by_id(st, a.cart)
+  local k = assert(id:match("^take (%a+)$"), "unknown restock answer")
+  if k ~= "none" then
+    local n = math.min(cart.food[k], common.player_room(g, seat))
+    cart.food[k] = cart.food[k] - n
+    st.players[seat].food[k] = st.players[seat].food[k] + n
+    g.log(t(g, "log.restock", common.seat_name(g, seat), n, common.food_name(g, k)))
+  end
+  local room = g.data.carts.capacity.stones - #cart.stones
+  local n = math.min(g.data.economy.restock.draw, room)
+  if n > 0 then
+    for _, s in ipairs(common.draw_stones(g, n)) do
+      cart.stones[#cart.stones + 1] = s
+      g.log(t(g, "log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart)))
+    end
+  end
+  a.done = true
+end
+
+return M

@@ -1,0 +1,123 @@
+-- rules/tower.lua
+-- Yak: the tower, a brick pyramid (rows 5-4-3-2-1 from the bottom). A stone above the
+-- base rests on two stones; a base stone other than the first touches another base stone.
+--
+-- state.players[s].tower is a list of rows (row r of the rulebook is tower[r + 1]), each
+-- a list of cells: false when empty, else the stone ("red", "crystal", ...).
+
+local grid = require "cairn.grid"
+
+local M = {}
+
+-- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0).
+function M.shape(data)
+  return { widths = data.tower.row_widths, layout = "brick", origin = 0 }
+end
+
+-- M.new(data) -> an empty tower.
+function M.new(data)
+  local rows = {}
+  for r, w in ipairs(data.tower.row_widths) do
+    rows[r] = {}
+    for c = 1, w do rows[r][c] = false end
+  end
+  return rows
+end
+
+-- M.get(tower, r, c) -> the stone at row r, column c (both from 0), or false.
+function M.get(tower, r, c)
+  local row = tower[r + 1]
+  if not row then return false end
+  local v = row[c + 1]
+  if v == nil then return false end
+  return v
+end
+
+function M.set(tower, r, c, stone) tower[r + 1][c + 1] = stone end
+
+-- M.count(tower) -> stones in the tower.
+function M.count(tower)
+  local n = 0
+  for _, row in ipairs(tower) do for _, v in ipairs(row) do if v then n = n + 1 end end end
+  return n
+end
+
+-- M.size(tower) -> cells in the tower (15).
+function M.size(tower)
+  local n = 0
+  for _, row in ipairs(tower) do n = n + #row end
+  return n
+end
+
+-- M.cell_id(r, c) -> "r0c3"; M.parse_cell("r0c3") -> 0, 3.
+function M.cell_id(r, c) return "r" .. r .. "c" .. c end
+function M.parse_cell(id)
+  local r, c = id:match("^r(%d+)c(%d+)$")
+  if not r then return nil end
+  return math.tointeger(tonumber(r)), math.tointeger(tonumber(c))
+end
+
+-- M.legal(data, tower, r, c) -> true, or false and the text key of the reason.
+function M.legal(data, tower, r, c)
+  local shape = M.shape(data)
+  if not grid.in_bounds(shape, r, c) then return false, "why.off_tower" end
+  if M.get(tower, r, c) then return false, "why.occupied" end
+  if M.count(tower) == 0 then
+    if r ~= data.tower.first_stone_row then return false, "why.first_on_base" end
+    return true
+  end
+  if r == 0 then
+    if M.get(tower, 0, c - 1) or M.get(tower, 0, c + 1) then return true end
+    return false, "why.must_touch"
+  end
+  for _, b in ipairs(grid.below(shape, r, c)) do
+    if not M.get(tower, b[1], b[2]) then return false, "why.needs_support" end
+  end
+  return true
+end
+
+-- M.legal_cells(data, tower) -> every legal cell {r, c}, row by row.
+function M.legal_cells(data, tower)
+  local out = {}
+  for _, cell in ipairs(grid.cells(M.shape(data))) do
+    if M.legal(data, tower, cell[1], cell[2]) then out[#out + 1] = cell end
+  end
+  return out
+end
+
+-- M.level_complete(tower, level) -> true if rows 0..level-1 are all full.
+function M.level_complete(tower, level)
+  for r = 1, level do
+    local row = tower[r]
+    if not row then return false end
+    for _, v in ipairs(row) do if not v then return false end end
+  end
+  return true
+end
+
+-- M.valid(data, tower) -> nil, or a message: every stone above the base rests on two
+-- stones and the base is one unbroken run.
+function M.valid(data, tower)
+  local widths = data.tower.row_widths
+  if #tower ~= #widths then return "tower has the wrong number of rows" end
+  for r, w in ipairs(widths) do
+    if #tower[r] ~= w then return "tower row " .. (r - 1) .. " has the wrong width" end
+  end
+  for r = 1, #widths - 1 do
+    for c = 0, widths[r + 1] - 1 do
+      if M.get(tower, r, c) and not (M.get(tower, r - 1, c) and M.get(tower, r - 1, c + 1)) then
+        return "stone at " .. M.cell_id(r, c) .. " lacks support"
+      end
+    end
+  end
+  local runs, inside = 0, false
+  for c = 0, widths[1] - 1 do
+    local v = M.get(tower, 0, c) and true or false
+    if v and not inside then runs = runs + 1 end
+    inside = v
+  end
+  if runs > 1 then return "tower base is broken" end
+  return nil
+end
+
+return M
