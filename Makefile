@@ -28,7 +28,7 @@ VERSION := 0.1.0
 WARN := -Wall -Wextra -Werror -Wno-unused-parameter
 CFLAGS_ALL := -std=c11 $(OPT) -g $(WARN) -D_XOPEN_SOURCE=700 \
   -DCAIRN_VERSION='"$(VERSION)"' -DCAIRN_SHARE_DIR='"$(PREFIX)/share/cairn"' \
-  -Iinterpreter $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+  -iquote interpreter $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lm
 
@@ -55,7 +55,7 @@ $(BUILD)/%.o: interpreter/%.c $(wildcard interpreter/*.h) | $(BUILD)
 	$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a
-	$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -Itests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
+	$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
 
 $(BUILD):
 	@mkdir -p $(BUILD)

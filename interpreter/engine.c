@@ -72,7 +72,14 @@ typedef struct game_rt {
     int ref_rules, ref_data, ref_options, ref_seats, ref_state;
 } game_rt;
 
+/* The sandbox's print hook needs a pointer that survives engine_reload
+** swapping the insides of two engines: it gets the hub, which follows. */
+typedef struct engine_hub {
+    engine *e;
+} engine_hub;
+
 struct engine {
+    engine_hub *hub;
     game_cfg cfg;
     game_rt rt;
     rng rng;             /* live: the committed one between calls */
@@ -226,12 +233,14 @@ void engine_free(engine *e) {
     history_free(e);
     rt_free(&e->rt);
     cfg_free(&e->cfg);
+    free(e->hub);
     free(e);
 }
 
 /* ------------------------------------------------------------- accessors */
 
 const ruleset *engine_ruleset(const engine *e) { return e->rt.rs; }
+const char *engine_ruleset_arg(const engine *e) { return e->cfg.ruleset; }
 int engine_seat_count(const engine *e) { return e->cfg.players; }
 const char *engine_seat_name(const engine *e, int seat) {
     return seat >= 1 && seat <= e->cfg.players ? e->cfg.names[seat - 1] : NULL;
@@ -413,7 +422,7 @@ static int l_log(lua_State *L) {
 /* print(...) from a script: a public event, values joined by tabs. Outside
 ** setup/apply there is no event log to write to, so it is dropped. */
 static void on_print(void *ud, const char *text) {
-    engine *e = ud;
+    engine *e = ((engine_hub *)ud)->e;
     if (e->in_apply) (void)push_event(e, text, all_seats(e));
 }
 
@@ -473,7 +482,7 @@ static void push_g(engine *e) {
         lua_pushcclosure(L, f->fn, 1);
         lua_setfield(L, -2, f->name);
     }
-    sandbox_freeze(L, -1);
+    sandbox_freeze(L, -1, "g.rng");
     lua_setfield(L, -2, "rng");
     lua_pushlightuserdata(L, e);
     lua_pushcclosure(L, l_log, 1);
@@ -487,31 +496,139 @@ static void push_g(engine *e) {
 
 /* -------------------------------------------------------- handler calls */
 
+/* The sandbox's contract: every Lua API call that may allocate runs
+** protected, or an allocation at the memory cap aborts the process. So
+** everything the engine pushes (g, the live state, views) is pushed by the
+** p_* functions below, run with lua_pcall; only script code runs through
+** sandbox_call. */
+
+typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER } args_kind;
+
+typedef struct call_ctx {
+    engine *e;
+    const char *handler;
+    args_kind kind;
+    int seat;
+    const char *id;
+    const value *v;  /* render: the view; set_state: the state */
+    int found;       /* out: the handler exists */
+    int ref;         /* out: p_set_state's new reference */
+} call_ctx;
+
 /* Pushes rules[name]. Returns 1 if it is a function, else pops and 0. */
 static int push_handler(engine *e, const char *name) {
     lua_State *L = e->rt.L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_rules);
-    lua_getfield(L, -1, name);
+    lua_pushstring(L, name);
+    lua_rawget(L, -2); /* raw: a metatable on the rules must not run unbudgeted */
     lua_remove(L, -2);
     if (lua_isfunction(L, -1)) return 1;
     lua_pop(L, 1);
     return 0;
 }
 
+/* Protected: pushes g, then (if the handler exists) the handler and its
+** arguments. Returns everything pushed: [g] or [g, fn, args...]. */
+static int p_prepare(lua_State *L) {
+    call_ctx *c = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    luaL_checkstack(L, 10, "engine");
+    push_g(c->e);
+    c->found = push_handler(c->e, c->handler);
+    if (!c->found) return 1;
+    switch (c->kind) {
+    case ARGS_G: lua_pushvalue(L, 1); break;
+    case ARGS_APPLY:
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, c->seat);
+        lua_pushstring(L, c->id);
+        break;
+    case ARGS_RENDER:
+        luaval_push(L, c->v);
+        if (c->seat > 0) lua_pushinteger(L, c->seat);
+        else lua_pushnil(L);
+        lua_pushvalue(L, 1);
+        break;
+    }
+    return lua_gettop(L);
+}
+
+/* Calls rules[handler] with the arguments of kind and nres results left
+** above g: on success the stack gains [g, results...] and 1 is returned;
+** 0 when the handler does not exist (stack gains [g]); -1 on failure (stack
+** unchanged, error in errs). */
+static int call_handler(engine *e, call_ctx *c, int nres, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    c->e = e;
+    lua_pushcfunction(L, p_prepare);
+    lua_pushlightuserdata(L, c);
+    if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%s: %s", c->handler,
+                 lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
+        lua_settop(L, top);
+        return -1;
+    }
+    if (!c->found) return 0;
+    int nargs = lua_gettop(L) - top - 2;
+    if (sandbox_call(e->rt.sb, nargs, nres, errs) != SANDBOX_OK) {
+        lua_settop(L, top);
+        return -1;
+    }
+    return 1;
+}
+
+/* Protected: pushes a fresh Lua copy of the value and refs it. */
+static int p_set_state(lua_State *L) {
+    call_ctx *c = lua_touserdata(L, 1);
+    luaval_push(L, c->v);
+    c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* Protected: refs the table on top (arg 2). */
+static int p_ref(lua_State *L) {
+    call_ctx *c = lua_touserdata(L, 1);
+    lua_settop(L, 2);
+    c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+/* Pops the value on top into the registry; -1 on OOM (value popped). */
+static int ref_top(lua_State *L, int *ref) {
+    call_ctx c = {.ref = LUA_NOREF};
+    lua_pushcfunction(L, p_ref);
+    lua_insert(L, -2);
+    lua_pushlightuserdata(L, &c);
+    lua_insert(L, -2);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    *ref = c.ref;
+    return 0;
+}
+
 /* Replaces the live state table with a fresh copy of v. */
 static int set_live_state(engine *e, const value *v) {
     lua_State *L = e->rt.L;
-    if (!lua_checkstack(L, 8) || luaval_push(L, v) != 0) return -1;
+    call_ctx c = {.e = e, .v = v, .ref = LUA_NOREF};
+    lua_pushcfunction(L, p_set_state);
+    lua_pushlightuserdata(L, &c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
     luaL_unref(L, LUA_REGISTRYINDEX, e->rt.ref_state);
-    e->rt.ref_state = luaL_ref(L, LUA_REGISTRYINDEX);
-    return e->rt.ref_state == LUA_REFNIL ? -1 : 0;
+    e->rt.ref_state = c.ref;
+    return 0;
 }
 
 /* Reads g.state (g at stack index gi) back as a value, validating that it
-** is plain data. On success also makes that table the live one. */
+** is plain data. On success that table becomes the live one. */
 static value *take_state(engine *e, int gi, const char *handler, cerr_list *errs) {
     lua_State *L = e->rt.L;
-    lua_getfield(L, gi, "state");
+    lua_getfield(L, gi, "state"); /* g is a plain table: no metamethod, no allocation */
     if (!lua_istable(L, -1)) {
         cerr_add(errs, NULL, 0, 0, "state", "%s: g.state must be a table, not %s", handler,
                  luaL_typename(L, -1));
@@ -523,8 +640,14 @@ static value *take_state(engine *e, int gi, const char *handler, cerr_list *errs
         lua_pop(L, 1);
         return NULL;
     }
+    int ref;
+    if (ref_top(L, &ref) != 0) {
+        value_free(v);
+        errs->oom = 1;
+        return NULL;
+    }
     luaL_unref(L, LUA_REGISTRYINDEX, e->rt.ref_state);
-    e->rt.ref_state = luaL_ref(L, LUA_REGISTRYINDEX);
+    e->rt.ref_state = ref;
     return v;
 }
 
@@ -615,18 +738,20 @@ fail:
 /* Calls decisions(g) on the live state. */
 static int ask_decisions(engine *e, engine_decision_list *out, cerr_list *errs) {
     lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
     out->items = NULL;
     out->n = 0;
-    if (!push_handler(e, "decisions")) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
+    call_ctx c = {.handler = "decisions", .kind = ARGS_G};
+    int rc = call_handler(e, &c, 1, errs);
+    if (rc <= 0) {
+        if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
+        lua_settop(L, top);
         return -1;
     }
-    push_g(e);
-    if (sandbox_call(e->rt.sb, 1, 1, errs) != 0) return -1;
     value *v = lua_isnil(L, -1) ? value_list() : luaval_to_value(L, -1, "decisions", errs);
-    lua_pop(L, 1);
+    lua_settop(L, top);
     if (!v) return -1;
-    int rc = parse_decisions(e, v, out, errs);
+    rc = parse_decisions(e, v, out, errs);
     value_free(v);
     return rc;
 }
@@ -637,16 +762,20 @@ static int run_checks(engine *e, const value *state, cerr_list *errs) {
         schema_validate(e->rt.schemas, e->rt.state_schema, NULL, state, "state", errs) != 0)
         return -1;
     lua_State *L = e->rt.L;
-    if (!push_handler(e, "check")) return 0;
-    push_g(e);
-    if (sandbox_call(e->rt.sb, 1, 1, errs) != 0) return -1;
-    int rc = 0;
+    int top = lua_gettop(L);
+    call_ctx c = {.handler = "check", .kind = ARGS_G};
+    int rc = call_handler(e, &c, 1, errs);
+    if (rc <= 0) {
+        lua_settop(L, top);
+        return rc;
+    }
+    rc = 0;
     if (!lua_isnil(L, -1) && !(lua_isboolean(L, -1) && !lua_toboolean(L, -1))) {
-        const char *msg = lua_tostring(L, -1);
+        const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
         cerr_add(errs, NULL, 0, 0, NULL, "check: %s", msg ? msg : "invariant broken");
         rc = -1;
     }
-    lua_pop(L, 1);
+    lua_settop(L, top);
     return rc;
 }
 
@@ -797,23 +926,14 @@ static engine_status apply_decision(engine *e, int seat, const char *id, int dro
         errs->oom = 1;
         return ENGINE_NO_MEMORY;
     }
-    if (!push_handler(e, "apply")) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the rules define no apply(g, seat, id) handler");
-        return ENGINE_RULES_ERROR;
-    }
-    push_g(e);
-    int gi = lua_gettop(L);
-    lua_pushvalue(L, gi - 1);
-    lua_remove(L, gi - 1); /* stack: g, apply */
-    gi--;
-    lua_pushvalue(L, gi);
-    lua_pushinteger(L, seat);
-    lua_pushstring(L, id);
+    call_ctx c = {.handler = "apply", .kind = ARGS_APPLY, .seat = seat, .id = id};
     e->in_apply = 1;
     e->cur_decision = e->pos + 1;
-    int rc = sandbox_call(e->rt.sb, 3, 0, errs);
+    int rc = call_handler(e, &c, 0, errs);
     e->in_apply = 0;
-    if (rc != 0) goto fail;
+    if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no apply(g, seat, id) handler");
+    if (rc <= 0) goto fail;
+    int gi = top + 1;
     if (!(nstate = take_state(e, gi, "apply", errs))) goto fail;
     if (e->cfg.checks && run_checks(e, nstate, errs) != 0) goto fail;
     if (ask_decisions(e, &asked, errs) != 0) goto fail;
@@ -968,6 +1088,8 @@ int engine_events(const engine *e, size_t since, int seat, engine_event_list *ou
 
 /* ------------------------------------------------------ views and render */
 
+const struct view_rules *engine_visibility(const engine *e) { return e->rt.vis; }
+
 value *engine_view(const engine *e, int seat) { return view_of(e->rt.vis, e->state, seat); }
 
 char *engine_render(engine *e, int seat, cerr_list *errs) {
@@ -978,27 +1100,18 @@ char *engine_render(engine *e, int seat, cerr_list *errs) {
         errs->oom = 1;
         return NULL;
     }
-    if (!push_handler(e, "render")) {
+    call_ctx c = {.handler = "render", .kind = ARGS_RENDER, .seat = seat, .v = v};
+    int rc = call_handler(e, &c, 1, errs);
+    if (rc == 0) {
         /* no render: the view as YAML is still readable */
         char *y = value_to_yaml(v);
         value_free(v);
         if (!y) errs->oom = 1;
+        lua_settop(L, top);
         return y;
     }
-    int ok = lua_checkstack(L, 4) && luaval_push(L, v) == 0;
     value_free(v);
-    if (!ok) {
-        lua_settop(L, top);
-        errs->oom = 1;
-        return NULL;
-    }
-    if (seat > 0) lua_pushinteger(L, seat);
-    else lua_pushnil(L);
-    push_g(e);
-    if (sandbox_call(e->rt.sb, 3, 1, errs) != 0) {
-        lua_settop(L, top);
-        return NULL;
-    }
+    if (rc < 0) return NULL;
     char *out = NULL;
     if (lua_type(L, -1) != LUA_TSTRING) {
         cerr_add(errs, NULL, 0, 0, NULL, "render must return a string, not %s", luaL_typename(L, -1));
@@ -1030,9 +1143,16 @@ void engine_score_free(engine_score *s) {
     s->n = 0;
 }
 
+/* Pushes t[k] without metamethods (the table comes from a script). */
+static int raw_field(lua_State *L, int idx, const char *k) {
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, k);
+    return lua_rawget(L, idx);
+}
+
 /* Reads an integer field of the table at idx; -1 if present but not an integer. */
 static int int_field(lua_State *L, int idx, const char *k, int64_t *out, int *present) {
-    int t = lua_getfield(L, idx, k);
+    int t = raw_field(L, idx, k);
     *present = t != LUA_TNIL;
     int ok = 1;
     if (*present) *out = lua_tointegerx(L, -1, &ok);
@@ -1072,7 +1192,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
         engine_seat_score *ss = &out->seats[s - 1];
         char where[32];
         snprintf(where, sizeof where, "score[%d]", s);
-        lua_geti(L, si, s);
+        lua_rawgeti(L, si, s);
         int ei = lua_gettop(L), present;
         if (!lua_istable(L, ei)) {
             cerr_add(errs, NULL, 0, 0, where, "each seat needs {total = <integer>, ...}");
@@ -1086,7 +1206,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
             cerr_add(errs, NULL, 0, 0, where, "tiebreak must be an integer");
             return -1;
         }
-        if (lua_getfield(L, ei, "breakdown") == LUA_TTABLE) {
+        if (raw_field(L, ei, "breakdown") == LUA_TTABLE) {
             size_t m = lua_rawlen(L, -1);
             if (m) {
                 ss->items = calloc(m, sizeof *ss->items);
@@ -1096,10 +1216,10 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 }
             }
             for (size_t j = 1; j <= m; j++) {
-                lua_geti(L, -1, (lua_Integer)j);
+                lua_rawgeti(L, -1, (lua_Integer)j);
                 int bi = lua_gettop(L);
                 const char *label = NULL;
-                if (lua_istable(L, bi) && lua_getfield(L, bi, "label") == LUA_TSTRING)
+                if (lua_istable(L, bi) && raw_field(L, bi, "label") == LUA_TSTRING)
                     label = lua_tostring(L, -1);
                 int64_t pts = 0;
                 if (!label || int_field(L, bi, "points", &pts, &present) != 0 || !present) {
@@ -1117,14 +1237,14 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
         }
         lua_settop(L, ei - 1);
     }
-    if (lua_getfield(L, si, "ranking") == LUA_TTABLE) {
+    if (raw_field(L, si, "ranking") == LUA_TTABLE) {
         int ri = lua_gettop(L), next = 1, seen[ENGINE_MAX_SEATS + 1] = {0};
         size_t tiers = lua_rawlen(L, ri);
         for (size_t t = 1; t <= tiers; t++) {
-            lua_geti(L, ri, (lua_Integer)t);
+            lua_rawgeti(L, ri, (lua_Integer)t);
             size_t m = lua_istable(L, -1) ? lua_rawlen(L, -1) : 0;
             for (size_t j = 1; j <= m; j++) {
-                lua_geti(L, -1, (lua_Integer)j);
+                lua_rawgeti(L, -1, (lua_Integer)j);
                 int ok;
                 lua_Integer s = lua_tointegerx(L, -1, &ok);
                 lua_pop(L, 1);
@@ -1149,18 +1269,39 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
     return 0;
 }
 
+typedef struct score_ctx {
+    engine *e;
+    engine_score *out;
+    cerr_list *errs;
+    int rc;
+} score_ctx;
+
+static int p_parse_score(lua_State *L) {
+    score_ctx *c = lua_touserdata(L, 1);
+    c->rc = parse_score(c->e, 2, c->out, c->errs);
+    return 0;
+}
+
 int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
     out->seats = NULL;
     out->n = 0;
-    if (!push_handler(e, "score")) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the rules define no score(g) handler");
-        return -1;
+    call_ctx c = {.handler = "score", .kind = ARGS_G};
+    int rc = call_handler(e, &c, 1, errs);
+    if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no score(g) handler");
+    if (rc > 0) {
+        /* parsing pushes key strings: protected, like every allocation */
+        score_ctx sc = {e, out, errs, -1};
+        lua_pushcfunction(L, p_parse_score);
+        lua_insert(L, -2);
+        lua_pushlightuserdata(L, &sc);
+        lua_insert(L, -2);
+        if (lua_pcall(L, 2, 0, 0) != LUA_OK) errs->oom = 1;
+        rc = sc.rc;
+    } else {
+        rc = -1;
     }
-    push_g(e);
-    int rc = sandbox_call(e->rt.sb, 1, 1, errs);
-    if (rc == 0) rc = parse_score(e, lua_gettop(L), out, errs);
     if (rc != 0) engine_score_free(out);
     lua_settop(L, top);
     return rc;
@@ -1227,11 +1368,24 @@ static int cfg_seats(game_cfg *d, const engine_config *c) {
     return 0;
 }
 
-/* Pushes a read-only copy of v and returns a registry reference. */
-static int frozen_ref(lua_State *L, const value *v, int *ref) {
-    if (!lua_checkstack(L, 8) || luaval_push(L, v) != 0) return -1;
-    sandbox_freeze(L, -1);
-    *ref = luaL_ref(L, LUA_REGISTRYINDEX);
+/* Protected: a read-only copy of c->v named c->id, referenced in c->ref. */
+static int p_frozen(lua_State *L) {
+    call_ctx *c = lua_touserdata(L, 1);
+    luaval_push(L, c->v);
+    if (sandbox_freeze(L, -1, c->id) != 0) return luaL_error(L, "out of memory");
+    c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+static int frozen_ref(lua_State *L, const value *v, const char *name, int *ref) {
+    call_ctx c = {.v = v, .id = name, .ref = LUA_NOREF};
+    lua_pushcfunction(L, p_frozen);
+    lua_pushlightuserdata(L, &c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    *ref = c.ref;
     return 0;
 }
 
@@ -1281,22 +1435,33 @@ static int rt_build(engine *e, game_rt *rt, cerr_list *errs) {
     sandbox_config sc;
     memset(&sc, 0, sizeof sc);
     sc.mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
-    sc.budget = c->budget ? c->budget : CAIRN_LUA_INSTRUCTION_BUDGET;
+    sc.instr_budget = c->budget ? c->budget : CAIRN_LUA_INSTRUCTION_BUDGET;
     sc.module_dirs = (const char *const *)rt->rs->module_dirs;
     sc.n_module_dirs = rt->rs->n_module_dirs;
     sc.stdlib_dir = ruleset_stdlib_dir();
     sc.print = on_print;
-    sc.print_ud = e;
+    sc.print_ud = e->hub;
     if (!(rt->sb = sandbox_new(&sc, errs))) return -1;
-    lua_State *L = rt->L = sandbox_lua(rt->sb);
+    lua_State *L = rt->L = sandbox_state(rt->sb);
     value *seats = seats_value(c);
-    int bad = !seats || frozen_ref(L, rt->rs->data, &rt->ref_data) != 0 ||
-              frozen_ref(L, rt->rs->options, &rt->ref_options) != 0 ||
-              frozen_ref(L, seats, &rt->ref_seats) != 0;
+    value *empty = value_map();
+    int bad = !seats || !empty || frozen_ref(L, rt->rs->data, "g.data", &rt->ref_data) != 0 ||
+              frozen_ref(L, rt->rs->options, "g.options", &rt->ref_options) != 0 ||
+              frozen_ref(L, seats, "g.seats", &rt->ref_seats) != 0;
     value_free(seats);
+    if (!bad) {
+        /* the live state starts as {} for setup */
+        call_ctx sc2 = {.v = empty, .ref = LUA_NOREF};
+        lua_pushcfunction(L, p_set_state);
+        lua_pushlightuserdata(L, &sc2);
+        if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+            lua_pop(L, 1);
+            bad = 1;
+        }
+        rt->ref_state = sc2.ref;
+    }
+    value_free(empty);
     if (bad) return errs->oom = 1, -1;
-    lua_newtable(L);
-    rt->ref_state = luaL_ref(L, LUA_REGISTRYINDEX);
 
     for (size_t i = 0; i < rt->rs->n_scripts; i++) {
         const char *path = rt->rs->scripts[i];
@@ -1332,7 +1497,7 @@ static int rt_build(engine *e, game_rt *rt, cerr_list *errs) {
             } else lua_remove(L, -2);
             luaL_unref(L, LUA_REGISTRYINDEX, rt->ref_rules);
         }
-        rt->ref_rules = luaL_ref(L, LUA_REGISTRYINDEX);
+        if (ref_top(L, &rt->ref_rules) != 0) return errs->oom = 1, -1;
     }
     return 0;
 }
@@ -1360,20 +1525,12 @@ static int start_game(engine *e, cerr_list *errs) {
             return errs->oom = 1, -1;
         }
     } else {
-        if (!push_handler(e, "setup")) {
-            cerr_add(errs, NULL, 0, 0, NULL, "the rules define no setup(g) handler");
-            return -1;
-        }
-        push_g(e);
-        int gi = lua_gettop(L);
-        lua_pushvalue(L, gi - 1);
-        lua_remove(L, gi - 1);
-        gi--;
-        lua_pushvalue(L, gi);
+        call_ctx c = {.handler = "setup", .kind = ARGS_G};
         e->in_apply = 1;
-        int rc = sandbox_call(e->rt.sb, 1, 0, errs);
+        int rc = call_handler(e, &c, 0, errs);
         e->in_apply = 0;
-        if (rc != 0 || !(st = take_state(e, gi, "setup", errs))) {
+        if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no setup(g) handler");
+        if (rc <= 0 || !(st = take_state(e, top + 1, "setup", errs))) {
             lua_settop(L, top);
             return -1;
         }
@@ -1418,6 +1575,8 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
     }
     engine *e = calloc(1, sizeof *e);
     if (!e) return errs->oom = 1, NULL;
+    if (!(e->hub = malloc(sizeof *e->hub))) goto oom;
+    e->hub->e = e;
     if (cfg_copy(&e->cfg, c) != 0) goto oom;
     int players = pick_players(c, errs);
     if (players < 0) goto fail;
@@ -1445,4 +1604,155 @@ oom:
 fail:
     engine_free(e);
     return NULL;
+}
+
+/* ------------------------------------------------------- replay, reload */
+
+/* Appends entries to the log beyond the applied ones (a redo tail). */
+static int append_tail(engine *e, const engine_logged *l, size_t n) {
+    if (grow((void **)&e->log, &e->cap_log, e->n_log + n, sizeof *e->log) != 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        char *id = cairn_strdup(l[i].id);
+        if (!id) return -1;
+        e->log[e->n_log].seat = l[i].seat;
+        e->log[e->n_log].id = id;
+        e->n_log++;
+    }
+    return 0;
+}
+
+static engine_logged *log_copy(const engine_logged *l, size_t n) {
+    engine_logged *c = calloc(n ? n : 1, sizeof *c);
+    if (!c) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        c[i].seat = l[i].seat;
+        if (!(c[i].id = cairn_strdup(l[i].id))) {
+            for (size_t j = 0; j < i; j++) free(c[j].id);
+            free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+static void log_free(engine_logged *l, size_t n) {
+    for (size_t i = 0; l && i < n; i++) free(l[i].id);
+    free(l);
+}
+
+int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                  cerr_list *errs) {
+    engine_logged *copy = log_copy(log, n); /* log may be e's own */
+    if (!copy) return errs->oom = 1, -1;
+    *failed_at = n;
+    if (restore(e, 0) != 0) {
+        log_free(copy, n);
+        return errs->oom = 1, -1;
+    }
+    drop_tail(e, 1);
+    drop_events_from(e, e->snaps[0].n_events);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        engine_status st;
+        char *why = engine_explain(e, copy[i].seat, copy[i].id, &st);
+        if (st == ENGINE_OK) {
+            cerr_list local;
+            cerr_init(&local, 0);
+            st = apply_decision(e, copy[i].seat, copy[i].id, 1, &local);
+            if (st != ENGINE_OK) why = first_error(&local);
+            cerr_free(&local);
+        }
+        if (st != ENGINE_OK) {
+            cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", i + 1, copy[i].seat,
+                     copy[i].id, why ? why : engine_status_name(st));
+            free(why);
+            *failed_at = i;
+            if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
+            rc = -1;
+            break;
+        }
+    }
+    log_free(copy, n);
+    return rc;
+}
+
+int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n) {
+    engine_logged *copy = log_copy(log, n); /* log may be e's own */
+    if (!copy) return -1;
+    drop_tail(e, 1);
+    int rc = append_tail(e, copy, n);
+    log_free(copy, n);
+    return rc;
+}
+
+void engine_reload_report_free(engine_reload_report *rep) {
+    if (!rep) return;
+    free(rep->id);
+    free(rep->reason);
+    rep->id = rep->reason = NULL;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* An engine_config that borrows everything from g (for rebuilding). */
+static engine_config config_of(const game_cfg *g) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = g->ruleset;
+    c.choices = (const char *const *)g->choices;
+    c.n_choices = g->n_choices;
+    c.preset = g->preset;
+    c.players = g->players;
+    c.names = (const char *const *)g->names;
+    c.bots = (const char *const *)g->bots;
+    c.seed = g->seed;
+    c.lang = g->lang;
+    c.checks = g->checks;
+    c.budget = g->budget;
+    c.mem_cap = g->mem_cap;
+    c.scenario = g->scenario;
+    c.scenario_rng = g->scenario_rng;
+    return c;
+}
+
+int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
+    memset(rep, 0, sizeof *rep);
+    double t0 = now_seconds();
+    engine_config c = config_of(&e->cfg);
+    engine *n = engine_new(&c, errs);
+    if (!n) return -1;
+    rep->total = e->pos;
+    size_t failed;
+    cerr_list rerrs;
+    cerr_init(&rerrs, 0);
+    if (engine_replay(n, e->log, e->pos, &failed, &rerrs) != 0) {
+        rep->stopped = 1;
+        rep->replayed = failed;
+        if (failed < e->pos) {
+            rep->seat = e->log[failed].seat;
+            rep->id = cairn_strdup(e->log[failed].id);
+        }
+        rep->reason = first_error(&rerrs);
+    } else {
+        rep->replayed = e->pos;
+    }
+    cerr_free(&rerrs);
+    if (append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
+        engine_free(n);
+        engine_reload_report_free(rep);
+        return errs->oom = 1, -1;
+    }
+    /* swap the insides; the sandbox's print hook follows through e->hub */
+    engine tmp = *e;
+    *e = *n;
+    *n = tmp;
+    e->hub->e = e;
+    n->hub->e = n;
+    engine_free(n);
+    rep->seconds = now_seconds() - t0;
+    return 0;
 }

@@ -50,6 +50,8 @@ void engine_free(engine *e); /* NULL-safe */
 
 /* What the game was made from (borrowed, valid until engine_free/reload). */
 const ruleset *engine_ruleset(const engine *e);
+/* The ruleset name or folder as given in engine_config.ruleset. */
+const char *engine_ruleset_arg(const engine *e);
 int engine_seat_count(const engine *e);
 const char *engine_seat_name(const engine *e, int seat);   /* NULL if no such seat */
 const char *engine_seat_bot(const engine *e, int seat);    /* NULL: human */
@@ -166,6 +168,10 @@ value *engine_view(const engine *e, int seat);
 ** passed as nil). Returns the text, or NULL after appending the error. */
 char *engine_render(engine *e, int seat, cerr_list *errs);
 
+/* The parsed visibility rules (borrowed), for view_perturb_secrets. */
+struct view_rules;
+const struct view_rules *engine_visibility(const engine *e);
+
 /* State hash (value_hash of the committed state). */
 uint64_t engine_state_hash(const engine *e);
 
@@ -247,6 +253,10 @@ void engine_reload_report_free(engine_reload_report *rep);
 ** decision. */
 int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
                   cerr_list *errs);
+
+/* Replaces the redo tail (the log after the current position) with
+** log[0..n). Returns 0 or -1 on OOM. */
+int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n);
 
 /* Explanation of a status, e.g. "not asked". */
 const char *engine_status_name(engine_status s);

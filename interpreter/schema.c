@@ -376,6 +376,7 @@ typedef struct ann {
     unsigned char kind;
     unsigned char mark;  /* cycle check colour, valid while gen is current */
     unsigned gen;
+    struct sfile *owner; /* ANN_SCHEMA, ANN_REF: the file holding the node */
     const value *target; /* ANN_REF: the resolved schema; NULL until resolved */
     char *where;         /* ANN_REF: schema path of the $ref, for messages */
     regex_t *re;         /* ANN_REGEX */
@@ -417,7 +418,10 @@ struct schema_set {
     size_t n, cap;
     ann *tab;
     size_t tab_n, tab_cap; /* tab_cap is 0 or a power of two */
-    unsigned gen;
+    unsigned gen;          /* cycle check generation */
+    int depth;             /* nesting of loads in progress */
+    sfile **batch;         /* files loaded by the outermost load in progress */
+    size_t nbatch, capbatch;
 };
 
 static size_t ptr_hash(const void *p) {
@@ -498,6 +502,7 @@ void schema_set_free(schema_set *s) {
     free(s->tab);
     for (size_t i = 0; i < s->n; i++) sfile_free(s->files[i]);
     free(s->files);
+    free(s->batch);
     free(s);
 }
 
@@ -771,6 +776,7 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
             break;
         }
         a->where = where;
+        a->owner = c->f;
         break;
     }
     }
@@ -783,10 +789,12 @@ static void check_schema(cctx *c, const value *node) {
         c_expected(c, node, "schema (map or boolean)");
         return;
     }
-    if (!ann_add(c->set, node, ANN_SCHEMA) || pvec_push(&c->f->nodes, node) != 0) {
+    ann *a = ann_add(c->set, node, ANN_SCHEMA);
+    if (!a || pvec_push(&c->f->nodes, node) != 0) {
         c_oom(c, node);
         return;
     }
+    a->owner = c->f;
     if (node->type == CV_BOOL) return;
     for (size_t i = 0; i < node->u.map.n; i++) {
         const value *k = node->u.map.items[i].key;
@@ -875,6 +883,41 @@ static const value *follow_pointer(const value *root, const char *frag, sb *why)
     return cur;
 }
 
+/* Removes "." and "dir/.." segments from path, as URI resolution does
+** (and so as editors resolve a $ref): "a/b/../c.yaml" -> "a/c.yaml". */
+static void normalize_path(sb *out, const char *path) {
+    const char *p = path;
+    size_t keep = 0; /* length of the leading "/" or "../" part that cannot be popped */
+    if (*p == '/') {
+        sb_putn(out, "/", 1);
+        keep = 1;
+    }
+    while (*p) {
+        while (*p == '/') p++;
+        const char *end = strchr(p, '/');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n == 0) break;
+        if (n == 1 && p[0] == '.') {
+            /* nothing */
+        } else if (n == 2 && p[0] == '.' && p[1] == '.') {
+            if (out->n > keep) {
+                size_t cut = out->n;
+                while (cut > keep && out->s[cut - 1] != '/') cut--;
+                sb_cut(out, cut > keep ? cut - 1 : keep);
+            } else if (keep != 1 || !out->n || out->s[0] != '/') {
+                if (out->n) sb_putn(out, "/", 1);
+                sb_puts(out, "..");
+                keep = out->n;
+            }
+        } else {
+            if (out->n && out->s[out->n - 1] != '/') sb_putn(out, "/", 1);
+            sb_putn(out, p, n);
+        }
+        p += n;
+    }
+    if (!out->n) sb_puts(out, ".");
+}
+
 /* Resolves one $ref node of file f, loading the file it names if needed. */
 static void resolve_ref(cctx *c, const value *ref) {
     const char *text = ref->u.str.s;
@@ -890,9 +933,12 @@ static void resolve_ref(cctx *c, const value *ref) {
     }
     sfile *tf = c->f;
     if (flen) {
-        sb name = {0};
-        if (text[0] != '/') sb_puts(&name, c->f->dir);
-        sb_putn(&name, text, flen);
+        sb joined = {0}, name = {0};
+        if (text[0] != '/') sb_puts(&joined, c->f->dir);
+        sb_putn(&joined, text, flen);
+        normalize_path(&name, sb_str(&joined));
+        if (joined.oom) name.oom = 1;
+        sb_free(&joined);
         if (name.oom) {
             sb_free(&name);
             c_oom(c, ref);
@@ -972,74 +1018,93 @@ typedef struct frame {
     const value *via; /* $ref node of the edge being followed from here */
 } frame;
 
-/* Depth-first search over in-place edges from every schema node of f; an
-** edge back to a node on the stack is a cycle that would validate the same
-** instance node forever. Iterative: chains of $ref can be long. */
-static void check_cycles(cctx *c) {
-    schema_set *s = c->set;
+/* Marks f failed for a reason found after its own load finished, keeping
+** the error so that asking for f again reports it. */
+static void fail_later(sfile *f, const value *at, const char *where, const char *msg,
+                       cerr_list *errs) {
+    const char *file = at && at->file ? at->file->name : f->name;
+    int line = at ? at->line : 0, col = at ? at->col : 0;
+    f->state = SF_FAILED;
+    cerr_add(&f->errs, file, line, col, where, "%s", msg);
+    if (errs) cerr_add(errs, file, line, col, where, "%s", msg);
+}
+
+/* Depth-first search over in-place edges from every schema node of the
+** files loaded together; an edge back to a node on the stack is a cycle
+** that would validate the same instance node forever. Iterative: chains
+** of $ref can be long. The file holding the $ref that closes a cycle fails. */
+static void check_cycles(schema_set *s, sfile **files, size_t nfiles, cerr_list *errs) {
     s->gen++;
     size_t cap = 64, top = 0;
     frame *st = malloc(cap * sizeof *st);
-    if (!st) {
-        c_oom(c, NULL);
-        return;
-    }
-    for (size_t n = 0; n < c->f->nodes.n; n++) {
-        ann *a = ann_find(s, c->f->nodes.v[n]);
-        if (!a || (a->gen == s->gen && a->mark != WHITE)) continue;
-        a->gen = s->gen;
-        a->mark = GREY;
-        top = 0;
-        st[top++] = (frame){c->f->nodes.v[n], 0, NULL};
-        while (top) {
-            frame *fr = &st[top - 1];
-            const value *via;
-            const value *child = inplace_child(s, fr->node, fr->next++, &via);
-            if (!child) {
-                ann *d = ann_find(s, fr->node);
-                if (d) d->mark = BLACK;
-                top--;
-                continue;
-            }
-            fr->via = via;
-            if (child == fr->node && via && !ann_find(s, via)->target) continue; /* unresolved */
-            ann *ca = ann_find(s, child);
-            if (!ca) continue;
-            if (ca->gen != s->gen) {
-                ca->gen = s->gen;
-                ca->mark = WHITE;
-            }
-            if (ca->mark == BLACK) continue;
-            if (ca->mark == GREY) {
-                /* report at the first $ref on the loop */
-                const value *ref = NULL;
-                for (size_t i = top; i-- > 0;) {
-                    if (st[i].via) ref = st[i].via;
-                    if (st[i].node == child) break;
+    if (!st) goto oom;
+    for (size_t fi = 0; fi < nfiles; fi++) {
+        const sfile *f = files[fi];
+        if (f->state == SF_FAILED) continue;
+        for (size_t n = 0; n < f->nodes.n; n++) {
+            ann *a = ann_find(s, f->nodes.v[n]);
+            if (!a || (a->gen == s->gen && a->mark != WHITE)) continue;
+            a->gen = s->gen;
+            a->mark = GREY;
+            top = 0;
+            st[top++] = (frame){f->nodes.v[n], 0, NULL};
+            while (top) {
+                frame *fr = &st[top - 1];
+                const value *via;
+                const value *child = inplace_child(s, fr->node, fr->next++, &via);
+                if (!child) {
+                    ann *d = ann_find(s, fr->node);
+                    if (d) d->mark = BLACK;
+                    top--;
+                    continue;
                 }
-                if (!ref) ref = via;
-                const ann *ra = ref ? ann_find(s, ref) : NULL;
-                sb_cut(&c->path, 0);
-                sb_puts(&c->path, ra && ra->where ? ra->where : "");
-                c_error(c, ref, "$ref \"%s\" makes a cycle that never descends into the instance",
-                        ref ? ref->u.str.s : "?");
-                continue;
-            }
-            ca->mark = GREY;
-            if (top == cap) {
-                frame *ns = realloc(st, cap * 2 * sizeof *ns);
-                if (!ns) {
-                    c_oom(c, child);
-                    free(st);
-                    return;
+                fr->via = via;
+                ann *ca = ann_find(s, child);
+                if (!ca || ca->kind != ANN_SCHEMA) continue;
+                if (via) {
+                    const ann *ra = ann_find(s, via);
+                    if (!ra || !ra->target) continue; /* unresolved: already an error */
                 }
-                st = ns;
-                cap *= 2;
+                if (ca->gen != s->gen) {
+                    ca->gen = s->gen;
+                    ca->mark = WHITE;
+                }
+                if (ca->mark == BLACK) continue;
+                if (ca->mark == GREY) {
+                    /* report at the first $ref of the loop */
+                    const value *ref = NULL;
+                    for (size_t i = top; i-- > 0;) {
+                        if (st[i].via) ref = st[i].via;
+                        if (st[i].node == child) break;
+                    }
+                    const ann *ra = ref ? ann_find(s, ref) : NULL;
+                    if (!ra || !ra->owner) continue; /* a loop without $ref: cannot be built */
+                    char *msg = cairn_strfmt(
+                        "$ref \"%s\" makes a cycle that never descends into the instance",
+                        ref->u.str.s);
+                    if (!msg) goto oom;
+                    fail_later(ra->owner, ref, ra->where, msg, errs);
+                    free(msg);
+                    continue;
+                }
+                ca->mark = GREY;
+                if (top == cap) {
+                    frame *ns = realloc(st, cap * 2 * sizeof *ns);
+                    if (!ns) goto oom;
+                    st = ns;
+                    cap *= 2;
+                }
+                st[top++] = (frame){child, 0, NULL};
             }
-            st[top++] = (frame){child, 0, NULL};
         }
     }
     free(st);
+    return;
+oom:
+    free(st);
+    for (size_t fi = 0; fi < nfiles; fi++)
+        if (files[fi]->state != SF_FAILED)
+            fail_later(files[fi], NULL, NULL, "out of memory while checking the schema", errs);
 }
 
 /* ----------------------------------------------------------- loading */
@@ -1055,28 +1120,73 @@ static void keep_errors(sfile *f, const cerr_list *errs, size_t n0, size_t c0) {
     if (counted > stored) f->errs.dropped += counted - stored;
 }
 
-/* Checks the loaded root of f, resolves its $refs and looks for cycles. */
-static void check_file(schema_set *s, sfile *f, cerr_list *errs) {
+/* Ends the outermost load: files that $ref each other are only known good
+** together. Looks for cycles across all of them, then fails every file
+** that refers into a failed one, and declares the rest good. */
+static void finish_batch(schema_set *s, cerr_list *errs) {
+    check_cycles(s, s->batch, s->nbatch, errs);
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < s->nbatch; i++) {
+            sfile *f = s->batch[i];
+            if (f->state == SF_FAILED) continue;
+            for (size_t r = 0; r < f->refs.n; r++) {
+                const ann *ra = ann_find(s, f->refs.v[r]);
+                const ann *ta = ra && ra->target ? ann_find(s, ra->target) : NULL;
+                if (!ta || !ta->owner || ta->owner->state != SF_FAILED) continue;
+                char *msg = cairn_strfmt("$ref \"%s\": schema file %s has errors",
+                                         f->refs.v[r]->u.str.s, ta->owner->name);
+                fail_later(f, f->refs.v[r], ra->where, msg ? msg : "out of memory", NULL);
+                free(msg);
+                changed = 1;
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < s->nbatch; i++)
+        if (s->batch[i]->state == SF_LOADING) s->batch[i]->state = SF_OK;
+    s->nbatch = 0;
+}
+
+/* Loads f's YAML (from text, or from the file f->name when text is NULL),
+** checks it and resolves its $refs, loading the files they name. While a
+** load is in progress, files stay SF_LOADING: their schema nodes are known,
+** so files may $ref each other; the outermost load settles them all. */
+static sfile *load_entry(schema_set *s, sfile *f, const char *text, size_t len, cerr_list *errs) {
     size_t n0 = errs->n, c0 = cerr_count(errs);
+    int oom0 = errs->oom;
+    if (s->nbatch == s->capbatch) {
+        size_t cap = s->capbatch ? s->capbatch * 2 : 8;
+        sfile **nb = realloc(s->batch, cap * sizeof *nb);
+        if (!nb) {
+            cerr_add(errs, f->name, 0, 0, NULL, "out of memory loading the schema");
+            f->state = SF_FAILED;
+            keep_errors(f, errs, n0, c0);
+            return f;
+        }
+        s->batch = nb;
+        s->capbatch = cap;
+    }
+    s->batch[s->nbatch++] = f;
+    s->depth++;
+    f->root = text ? yload_string(f->name, text, len, NULL, errs) : yload_file(f->name, errs);
     if (f->root) {
         cctx c = {s, f, errs, {0}};
         check_schema(&c, f->root);
         for (size_t i = 0; i < f->refs.n; i++) resolve_ref(&c, f->refs.v[i]);
-        if (cerr_count(errs) == c0) check_cycles(&c);
         if (c.path.oom) errs->oom = 1;
         sb_free(&c.path);
     }
-    if (!f->root || cerr_count(errs) != c0 || errs->oom) {
+    if (!f->root || cerr_count(errs) != c0 || (errs->oom && !oom0)) {
         f->state = SF_FAILED;
         keep_errors(f, errs, n0, c0);
-    } else {
-        f->state = SF_OK;
     }
+    if (--s->depth == 0) finish_batch(s, errs);
+    return f;
 }
 
-/* The file entry for canon, loading and checking it on first use. NULL on
-** OOM (after appending an error). A file still loading (a $ref cycle
-** between files) is returned as is: its schema nodes are already known. */
+/* The file entry for canon, loading it on first use. NULL on OOM (after
+** appending an error). */
 static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr_list *errs) {
     sfile *f = sfile_by_canon(s, canon);
     if (f) return f;
@@ -1085,15 +1195,7 @@ static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr
         cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
         return NULL;
     }
-    size_t n0 = errs->n, c0 = cerr_count(errs);
-    f->root = yload_file(name, errs);
-    if (!f->root) {
-        f->state = SF_FAILED;
-        keep_errors(f, errs, n0, c0);
-        return f;
-    }
-    check_file(s, f, errs);
-    return f;
+    return load_entry(s, f, NULL, 0, errs);
 }
 
 /* The subschema at fragment frag of a loaded file, or NULL with an error. */
@@ -1147,12 +1249,7 @@ const value *schema_load_string(schema_set *s, const char *name, const char *tex
         cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
         return NULL;
     }
-    f->root = yload_string(name, text, len, NULL, errs);
-    if (!f->root) {
-        f->state = SF_FAILED;
-        return NULL;
-    }
-    check_file(s, f, errs);
+    load_entry(s, f, text, len, errs);
     return f->state == SF_OK ? f->root : NULL;
 }
 
@@ -1584,8 +1681,11 @@ static int schema_types(const schema_set *s, const value *sch, int depth) {
 
 /* For a map instance: 1 if a property of the branch holding const/enum
 ** matches the instance (the branch is the one meant), -1 if one does not
-** match (the branch is not meant), 0 if the branch has no say. */
-static int discriminate(const schema_set *s, const value *branch, const value *inst) {
+** match (the branch is not meant; *key names that property), 0 if the
+** branch has no say. */
+static int discriminate(const schema_set *s, const value *branch, const value *inst,
+                        const char **key) {
+    *key = NULL;
     if (inst->type != CV_MAP) return 0;
     const value *props = value_map_get(deref(s, branch), "properties");
     if (!props || props->type != CV_MAP) return 0;
@@ -1601,10 +1701,70 @@ static int discriminate(const schema_set *s, const value *branch, const value *i
         if (k) ok = value_equal(k, iv, 0);
         if (e && e->type == CV_LIST)
             for (size_t j = 0; j < e->u.list.n && !ok; j++) ok = value_equal(e->u.list.items[j], iv, 0);
-        if (!ok) return -1;
+        if (!ok) {
+            *key = props->u.map.items[i].key->u.str.s;
+            return -1;
+        }
         verdict = 1;
     }
     return verdict;
+}
+
+/* A tagged union where the tag matches no branch: "kind: expected one of
+** "die", "deck", got string "dice"" at the tag. Returns 0 if the branches
+** do not all reject the instance by the same key. */
+static int v_bad_tag(vctx *c, const value *branches, const value *inst) {
+    const char *tag = NULL;
+    for (size_t i = 0; i < branches->u.list.n; i++) {
+        const char *k;
+        if (discriminate(c->set, branches->u.list.items[i], inst, &k) >= 0) return 0;
+        if (tag && strcmp(tag, k) != 0) return 0;
+        tag = k;
+    }
+    if (!tag) return 0;
+    value *allowed = value_list();
+    if (!allowed) {
+        *c->oom = 1;
+        return 0;
+    }
+    for (size_t i = 0; i < branches->u.list.n; i++) {
+        const value *props = value_map_get(deref(c->set, branches->u.list.items[i]), "properties");
+        const value *ps = deref(c->set, value_map_get(props, tag));
+        const value *k = value_map_get(ps, "const");
+        const value *e = value_map_get(ps, "enum");
+        size_t n = k ? 1 : e->u.list.n;
+        for (size_t j = 0; j < n; j++) {
+            const value *x = k ? k : e->u.list.items[j];
+            int seen = 0;
+            for (size_t m = 0; m < allowed->u.list.n && !seen; m++)
+                seen = value_equal(allowed->u.list.items[m], x, 0);
+            value *copy = seen ? NULL : value_clone(x);
+            if (!seen && (!copy || value_list_push(allowed, copy) != 0)) {
+                *c->oom = 1;
+                value_free(allowed);
+                return 0;
+            }
+        }
+    }
+    const value *iv = value_map_get(inst, tag);
+    size_t old = path_key(c->path, tag);
+    sb e = {0}, tail = {0};
+    if (allowed->u.list.n == 1) {
+        sb_inline(&e, allowed->u.list.items[0], 0);
+    } else {
+        sb_puts(&e, "one of ");
+        for (size_t i = 0; i < allowed->u.list.n; i++) {
+            if (i) sb_puts(&e, ", ");
+            sb_inline(&e, allowed->u.list.items[i], 0);
+        }
+    }
+    const char *hint = iv->type == CV_STR ? suggest_item(iv->u.str.s, allowed) : NULL;
+    if (hint) sb_printf(&tail, " (did you mean \"%s\"?)", hint);
+    v_expected(c, iv, &e, hint ? sb_str(&tail) : NULL);
+    sb_free(&tail);
+    sb_cut(c->path, old);
+    value_free(allowed);
+    return 1;
 }
 
 static void label(const schema_set *s, sb *b, const value *sch, size_t index, int depth);
@@ -1667,7 +1827,9 @@ static void label(const schema_set *s, sb *b, const value *sch, size_t index, in
     if (d) {
         size_t n = strcspn(d, "\n");
         if (n > 60) {
-            sb_putn(b, d, 57);
+            n = 57;
+            while (n && ((unsigned char)d[n] & 0xC0) == 0x80) n--; /* whole characters */
+            sb_putn(b, d, n);
             sb_puts(b, "...");
         } else {
             sb_putn(b, d, n);
@@ -1730,7 +1892,8 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
     size_t positive = 0, candidate = 0, least = 0;
     for (size_t i = 0; i < n; i++) {
         const value *b = branches->u.list.items[i];
-        int d = discriminate(c->set, b, inst);
+        const char *tag;
+        int d = discriminate(c->set, b, inst, &tag);
         if (!(schema_types(c->set, b, 0) & inst_bit(inst)) || d < 0) continue;
         candidates++;
         candidate = i;
@@ -1758,6 +1921,7 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         cerr_merge(c->errs, &scratch[pick]);
         goto done;
     }
+    if (v_bad_tag(c, branches, inst)) goto done;
     sb_puts(&msg, "matches none of: ");
     labels(c->set, &msg, branches, count, 0);
     sb_puts(&msg, "; got ");

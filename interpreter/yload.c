@@ -187,12 +187,12 @@ typedef struct frame {
     int merge_vline, merge_vcol; /* where the << value is, for errors */
 } frame;
 
-typedef struct anchor {
+typedef struct anchor_def {
     char *name;        /* owned */
     const value *node; /* borrowed: lives in the tree or the graveyard */
     long size;         /* nodes below it, itself and map keys included */
     int height;        /* collection levels it adds (scalar 0) */
-} anchor;
+} anchor_def;
 
 typedef struct loader {
     const char *name;
@@ -209,13 +209,15 @@ typedef struct loader {
     value *root;
     int docs;
 
-    anchor *anchors;
+    anchor_def *anchors;
     size_t nanchors, capanchors;
     strtab anchor_index;
 
     /* Nodes taken out of the tree (refused keys' values, merge sources)
     ** stay alive here until the end, so no anchor ever dangles. */
     value *graveyard;
+
+    const char *given_path; /* when set, errors take this path (pre-count) */
 
     const char *text; /* the input, to place reader errors */
     size_t len;
@@ -225,16 +227,17 @@ typedef struct loader {
 
 enum { AT_NONE, AT_PARENT, AT_CHILD };
 
-/* Appends the path segment for key to b. */
-static void path_key(sbuf *b, const value *key) {
-    const char *s = key->u.str.s;
-    size_t len = key->u.str.len;
-    int ident = len > 0 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z'));
+/* Appends the path segment for a map key to b: `.name`, or `["odd key"]`
+** when the key is not a plain identifier (the merge key `<<` shows bare). */
+static void path_key(sbuf *b, const char *s, size_t len) {
+    int ident = len > 0 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
+                            (s[0] >= 'A' && s[0] <= 'Z'));
     for (size_t i = 1; ident && i < len; i++) {
         char c = s[i];
         ident = c == '_' || c == '-' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                 (c >= '0' && c <= '9');
     }
+    if (len == 2 && memcmp(s, "<<", 2) == 0) ident = 1;
     if (ident) {
         if (b->n) sb_add(b, ".", 1);
         sb_add(b, s, len);
@@ -248,6 +251,7 @@ static void path_key(sbuf *b, const value *key) {
 /* The instance path of the node being built (AT_CHILD) or of the innermost
 ** open collection (AT_PARENT). NULL for the root or on OOM. */
 static char *path_string(const loader *L, int at) {
+    if (L->given_path) return cairn_strdup(L->given_path);
     int upto = at == AT_CHILD ? L->depth : L->depth - 1;
     sbuf b = {0};
     for (int i = 0; i < upto; i++) {
@@ -257,9 +261,9 @@ static char *path_string(const loader *L, int at) {
             snprintf(seg, sizeof seg, "[%zu]", f->node->u.list.n);
             sb_puts(&b, seg);
         } else if (f->have_key && f->key) {
-            path_key(&b, f->key);
+            path_key(&b, f->key->u.str.s, f->key->u.str.len);
         } else if (f->have_key && f->merge) {
-            sb_puts(&b, b.n ? ".<<" : "<<");
+            path_key(&b, "<<", 2);
         }
     }
     if (b.n == 0) {
@@ -345,6 +349,19 @@ static int check_depth(loader *L, int height, int line, int col, const char *ali
 }
 
 /* ========================================================= tree helpers */
+
+/* "a list", "an integer": a type name with its article, for messages. */
+static const char *a_type(cv_type t) {
+    switch (t) {
+    case CV_NULL: return "null";
+    case CV_BOOL: return "a boolean";
+    case CV_INT: return "an integer";
+    case CV_STR: return "a string";
+    case CV_LIST: return "a list";
+    case CV_MAP: return "a map";
+    }
+    return "?";
+}
 
 /* Appends an entry whose key is known to be new. value_map_set_node would
 ** search the map first, which is quadratic over a large map; the loader
@@ -432,7 +449,7 @@ static int bury(loader *L, value *v) {
 
 /* ============================================================ anchors */
 
-static anchor *anchor_find(loader *L, const char *name) {
+static anchor_def *anchor_find(loader *L, const char *name) {
     int i;
     if (!strtab_get(&L->anchor_index, name, strlen(name), &i)) return NULL;
     return &L->anchors[i];
@@ -441,13 +458,13 @@ static anchor *anchor_find(loader *L, const char *name) {
 /* Records that name now refers to node (a later anchor of the same name
 ** replaces an earlier one, as YAML says). Takes ownership of name. */
 static int anchor_define(loader *L, char *name, const value *node, long size, int height) {
-    anchor *a = anchor_find(L, name);
+    anchor_def *a = anchor_find(L, name);
     if (a) {
         free(name);
     } else {
         if (L->nanchors == L->capanchors) {
             size_t cap = L->capanchors ? L->capanchors * 2 : 16;
-            anchor *na = realloc(L->anchors, cap * sizeof *na);
+            anchor_def *na = realloc(L->anchors, cap * sizeof *na);
             if (!na) goto fail;
             L->anchors = na;
             L->capanchors = cap;
@@ -561,7 +578,9 @@ static rkind resolve_plain(const char *s, size_t len, int *b, int64_t *i) {
 
 #define CORE_TAG "tag:yaml.org,2002:"
 
-typedef enum { T_NONE, T_PLAIN_STR, T_STR, T_INT, T_BOOL, T_NULL, T_FLOAT, T_MAP, T_SEQ, T_BAD } tkind;
+typedef enum {
+    T_NONE, T_PLAIN_STR, T_STR, T_INT, T_BOOL, T_NULL, T_FLOAT, T_MAP, T_SEQ, T_BAD
+} tkind;
 
 /* T_PLAIN_STR is the non-specific tag `!`, which makes a scalar a string. */
 static tkind tag_kind(const char *tag) {
@@ -698,8 +717,7 @@ static int take_key(loader *L, frame *f, value *v, int merge_key) {
     f->merge = 0;
     f->key = NULL;
     if (v->type == CV_LIST || v->type == CV_MAP) {
-        lerr(L, v->line, v->col, AT_PARENT, "map keys must be scalars, got a %s",
-             value_type_name(v->type));
+        lerr(L, v->line, v->col, AT_PARENT, "map keys must be scalars, got %s", a_type(v->type));
         f->discard = 1;
         return bury(L, v);
     }
@@ -795,7 +813,8 @@ static int merge_map(loader *L, frame *f, const value *src, value *out) {
             oom(L);
             return -1;
         }
-        if (map_append(out, kc, vc) != 0 || strtab_put(&f->keys, kc->u.str.s, kc->u.str.len, kc->line) != 0) {
+        if (map_append(out, kc, vc) != 0 ||
+            strtab_put(&f->keys, kc->u.str.s, kc->u.str.len, kc->line) != 0) {
             oom(L);
             return -1;
         }
@@ -823,13 +842,12 @@ static int finish_merge(loader *L, frame *f) {
                 rc = merge_map(L, f, item, merged);
             else
                 lerr(L, item->line, item->col, AT_PARENT,
-                     "the << merge key takes a map or a list of maps, got a list holding a %s",
-                     value_type_name(item->type));
+                     "the << merge key takes a map or a list of maps, got a list holding %s",
+                     a_type(item->type));
         }
     } else {
         lerr(L, f->merge_vline, f->merge_vcol, AT_PARENT,
-             "the << merge key takes a map or a list of maps, got a %s",
-             value_type_name(src->type));
+             "the << merge key takes a map or a list of maps, got %s", a_type(src->type));
     }
     value *m = f->node;
     size_t add = merged->u.map.n;
@@ -954,7 +972,7 @@ static int on_end(loader *L) {
 static int on_alias(loader *L, const yaml_event_t *ev) {
     int line = mark_line(ev->start_mark), col = mark_col(ev->start_mark);
     const char *name = (const char *)ev->data.alias.anchor;
-    anchor *a = anchor_find(L, name);
+    anchor_def *a = anchor_find(L, name);
     if (!a) {
         lerr(L, line, col, AT_CHILD,
              "unknown anchor *%s (an alias must come after its anchor's node is complete)", name);
@@ -1089,53 +1107,126 @@ static void run_parser(loader *L) {
 ** to max_nodes nodes (about 25 MB at the default) before noticing. It runs
 ** only when the text holds a '*', as without aliases the count is bounded
 ** by the text itself. Every other problem, and any limit reached other
-** than by an alias, is left to the real pass. Returns -1 after reporting
-** the node limit (or running out of memory), else 0, with the anchor
-** table emptied again. */
+** than by an alias, is left to the real pass. It tracks just enough of the
+** tree (list indexes, pending keys) to name the path in its error. */
 typedef struct count_frame {
-    long start;
-    char *anchor;
+    long start;   /* node count before this collection */
+    char *anchor; /* owned */
+    int is_map;
+    int want_key;   /* map: the next node is a key */
+    char *key;      /* map: the pending key's text, owned (NULL if not a scalar) */
+    size_t keylen;
+    size_t index;   /* list: items so far */
 } count_frame;
 
-static int precount_event(loader *L, const yaml_event_t *ev, count_frame *stack) {
-    const char *aname = NULL;
+typedef struct counter {
+    count_frame *stack;
+    int depth;
+} counter;
+
+static char *count_path(const counter *c) {
+    sbuf b = {0};
+    for (int i = 0; i < c->depth; i++) {
+        const count_frame *f = &c->stack[i];
+        if (!f->is_map) {
+            char seg[32];
+            snprintf(seg, sizeof seg, "[%zu]", f->index);
+            sb_puts(&b, seg);
+        } else if (!f->want_key && f->key) {
+            path_key(&b, f->key, f->keylen);
+        }
+    }
+    if (b.n == 0) {
+        free(b.s);
+        return NULL;
+    }
+    return sb_take(&b);
+}
+
+/* A node finished inside the top collection. */
+static void count_child_done(counter *c) {
+    if (c->depth == 0) return;
+    count_frame *f = &c->stack[c->depth - 1];
+    if (!f->is_map) {
+        f->index++;
+    } else if (f->want_key) {
+        f->want_key = 0;
+    } else {
+        f->want_key = 1;
+        free(f->key);
+        f->key = NULL;
+    }
+}
+
+static int count_anchor(loader *L, const unsigned char *name, long size) {
+    if (!name) return 0;
+    char *copy = cairn_strdup((const char *)name);
+    if (!copy) {
+        oom(L);
+        return -1;
+    }
+    return anchor_define(L, copy, NULL, size, 0);
+}
+
+/* Returns 0 to go on, 1 to stop quietly, -1 after an error. */
+static int precount_event(loader *L, counter *c, const yaml_event_t *ev) {
+    count_frame *f = c->depth ? &c->stack[c->depth - 1] : NULL;
     switch (ev->type) {
     case YAML_SCALAR_EVENT:
         L->nodes++;
-        if (ev->data.scalar.anchor) {
-            char *name = cairn_strdup((const char *)ev->data.scalar.anchor);
-            if (!name) return oom(L), -1;
-            if (anchor_define(L, name, NULL, 1, 0) != 0) return -1;
+        if (f && f->is_map && f->want_key) {
+            f->key = malloc(ev->data.scalar.length + 1);
+            if (!f->key) {
+                oom(L);
+                return -1;
+            }
+            memcpy(f->key, ev->data.scalar.value, ev->data.scalar.length + 1);
+            f->keylen = ev->data.scalar.length;
         }
+        if (count_anchor(L, ev->data.scalar.anchor, 1) != 0) return -1;
+        count_child_done(c);
         return 0;
     case YAML_SEQUENCE_START_EVENT:
-    case YAML_MAPPING_START_EVENT:
-        if (L->depth >= L->lim.max_depth) return 1;
-        aname = (const char *)(ev->type == YAML_MAPPING_START_EVENT
-                                    ? ev->data.mapping_start.anchor
-                                    : ev->data.sequence_start.anchor);
-        stack[L->depth].start = L->nodes++;
-        stack[L->depth].anchor = NULL;
-        if (aname && !(stack[L->depth].anchor = cairn_strdup(aname))) return oom(L), -1;
-        L->depth++;
+    case YAML_MAPPING_START_EVENT: {
+        if (c->depth >= L->lim.max_depth) return 1;
+        int is_map = ev->type == YAML_MAPPING_START_EVENT;
+        const unsigned char *aname = is_map ? ev->data.mapping_start.anchor
+                                            : ev->data.sequence_start.anchor;
+        count_frame *nf = &c->stack[c->depth];
+        memset(nf, 0, sizeof *nf);
+        nf->start = L->nodes++;
+        nf->is_map = is_map;
+        nf->want_key = 1;
+        c->depth++;
+        if (aname && !(nf->anchor = cairn_strdup((const char *)aname))) {
+            oom(L);
+            return -1;
+        }
         return 0;
+    }
     case YAML_SEQUENCE_END_EVENT:
     case YAML_MAPPING_END_EVENT: {
-        count_frame *f = &stack[--L->depth];
         char *name = f->anchor;
-        f->anchor = NULL;
-        if (name && anchor_define(L, name, NULL, L->nodes - f->start, 0) != 0) return -1;
+        long size = L->nodes - f->start;
+        free(f->key);
+        c->depth--;
+        if (name && anchor_define(L, name, NULL, size, 0) != 0) return -1;
+        count_child_done(c);
         return 0;
     }
     case YAML_ALIAS_EVENT: {
-        anchor *a = anchor_find(L, (const char *)ev->data.alias.anchor);
-        if (!a) return 0;
-        /* L->depth is the pre-pass's own here, so the error carries no path */
-        int saved = L->depth;
-        L->depth = 0;
-        int rc = charge(L, a->size, mark_line(ev->start_mark), mark_col(ev->start_mark));
-        L->depth = saved;
-        return rc != 0 ? -1 : 0;
+        anchor_def *a = anchor_find(L, (const char *)ev->data.alias.anchor);
+        if (a && a->size > L->lim.max_nodes - L->nodes) {
+            char *path = count_path(c);
+            L->given_path = path;
+            charge(L, a->size, mark_line(ev->start_mark), mark_col(ev->start_mark));
+            L->given_path = NULL;
+            free(path);
+            return -1;
+        }
+        if (a) L->nodes += a->size;
+        count_child_done(c);
+        return 0;
     }
     case YAML_STREAM_END_EVENT: return 1;
     case YAML_DOCUMENT_START_EVENT: return ++L->docs > 1;
@@ -1143,12 +1234,14 @@ static int precount_event(loader *L, const yaml_event_t *ev, count_frame *stack)
     }
 }
 
+/* Returns -1 after reporting the node limit (or running out of memory),
+** else 0, with the loader as it was before. */
 static int precount(loader *L) {
     if (!memchr(L->text, '*', L->len)) return 0;
-    count_frame *stack = calloc((size_t)L->lim.max_depth + 1, sizeof *stack);
+    size_t frames = L->lim.max_depth > 0 ? (size_t)L->lim.max_depth + 1 : 1;
+    counter c = {calloc(frames, sizeof(count_frame)), 0};
     yaml_parser_t p;
-    int rc = 0;
-    if (!stack || !yaml_parser_initialize(&p)) {
+    if (!c.stack || !yaml_parser_initialize(&p)) {
         oom(L);
     } else {
         yaml_parser_set_input_string(&p, (const unsigned char *)L->text, L->len);
@@ -1156,18 +1249,20 @@ static int precount(loader *L) {
         for (;;) {
             yaml_event_t ev;
             if (!yaml_parser_parse(&p, &ev)) break;
-            rc = precount_event(L, &ev, stack);
+            int rc = precount_event(L, &c, &ev);
             yaml_event_delete(&ev);
             if (rc != 0) break;
         }
         yaml_parser_delete(&p);
     }
-    for (int i = 0; i < L->depth; i++) free(stack[i].anchor);
-    free(stack);
+    for (int i = 0; i < c.depth; i++) {
+        free(c.stack[i].anchor);
+        free(c.stack[i].key);
+    }
+    free(c.stack);
     for (size_t i = 0; i < L->nanchors; i++) free(L->anchors[i].name);
     L->nanchors = 0;
     strtab_free(&L->anchor_index);
-    L->depth = 0;
     L->nodes = 0;
     L->docs = 0;
     return L->fatal ? -1 : 0;

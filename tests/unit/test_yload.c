@@ -386,16 +386,17 @@ static void test_duplicate_in_large_map(void **state) {
     size_t n = 0;
     for (int i = 0; i < 5000; i++) n += (size_t)snprintf(text + n, cap - n, "k%d: %d\n", i, i);
     snprintf(text + n, cap - n, "k1234: again\n");
-    expect_error(text, NULL, 5001, 1, NULL, NEEDLES("duplicate key \"k1234\" (first at line 1235)"));
+    expect_error(text, NULL, 5001, 1, NULL,
+                 NEEDLES("duplicate key \"k1234\" (first at line 1235)"));
     free(text);
 }
 
 static void test_non_scalar_keys(void **state) {
     (void)state;
-    expect_error("[a, b]: 1\n", NULL, 1, 1, NULL, NEEDLES("map keys must be scalars", "list"));
+    expect_error("[a, b]: 1\n", NULL, 1, 1, NULL, NEEDLES("map keys must be scalars, got a list"));
     cerr_clear(&errs);
     expect_error("x:\n  ? {a: 1}\n  : 2\n", NULL, 2, 5, "x",
-                 NEEDLES("map keys must be scalars", "map"));
+                 NEEDLES("map keys must be scalars, got a map"));
 }
 
 /* ------------------------------------------------------ anchors, aliases */
@@ -427,7 +428,21 @@ static void test_alias_as_key(void **state) {
     assert_loc(m->u.map.items[1].key, 5, 3);
     value_free(v);
     expect_error("l: &l [1]\nm:\n  *l : x\n", NULL, 3, 3, "m",
-                 NEEDLES("map keys must be scalars", "list"));
+                 NEEDLES("map keys must be scalars, got a list"));
+}
+
+static void test_anchor_redefined_and_refused_values(void **state) {
+    (void)state;
+    /* a later anchor of the same name wins from there on */
+    value *v = load_ok("a: &x 1\nb: *x\nc: &x 2\nd: *x\n", NULL);
+    assert_int(value_map_get(v, "b"), 1);
+    assert_int(value_map_get(v, "d"), 2);
+    value_free(v);
+    /* an anchor inside a refused duplicate's value stays usable, so the
+    ** only error is the duplicate itself */
+    expect_error("a: 1\na: &x [1]\nb: *x\n", NULL, 2, 1, NULL,
+                 NEEDLES("duplicate key \"a\" (first at line 1)"));
+    assert_int_equal(cerr_count(&errs), 1);
 }
 
 static void test_unknown_alias(void **state) {
@@ -485,10 +500,12 @@ static void test_merge_inline_and_quoted(void **state) {
 static void test_merge_bad_values(void **state) {
     (void)state;
     expect_error("a:\n  <<: 5\n", NULL, 2, 7, "a",
-                 NEEDLES("<< merge key takes a map or a list of maps", "integer"));
+                 NEEDLES("<< merge key takes a map or a list of maps, got an integer"));
     cerr_clear(&errs);
-    expect_error("m: &m {x: 1}\na:\n  <<: [*m, 2]\n", NULL, 3, 14, "a",
-                 NEEDLES("<< merge key takes a map or a list of maps", "integer"));
+    /* "  <<: [*m, 2]": the 2 is at column 12 */
+    expect_error("m: &m {x: 1}\na:\n  <<: [*m, 2]\n", NULL, 3, 12, "a",
+                 NEEDLES("<< merge key takes a map or a list of maps",
+                         "got a list holding an integer"));
     cerr_clear(&errs);
     expect_error("m: &m {x: 1}\na:\n  <<: *m\n  <<: *m\n", NULL, 4, 3, "a",
                  NEEDLES("duplicate key \"<<\" (first at line 3)"));
@@ -503,11 +520,12 @@ static void test_billion_laughs(void **state) {
     value *v = yload_file(FIXTURE("yaml/billion_laughs.yaml"), &errs);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     assert_null(v);
-    /* Counting keys too: a = 1 key + 1 list + 10 strings = 12 nodes (anchor
-    ** size 11); b adds 2 + 10*11 = 112 (size 111); c 1112, d 11112, e
-    ** 111112: 123460 in all. f's key and list make 123462, its first *e
-    ** 234573, and the second *e (line 9, column 11) would reach 345684. */
-    check_error(0, "tests/fixtures/yaml/billion_laughs.yaml", 9, 11, NULL,
+    /* Counting the root map and keys too: a = 1 key + 1 list + 10 strings =
+    ** 12 nodes (anchor size 11); b adds 2 + 10*11 = 112 (size 111); c 1112,
+    ** d 11112, e 111112: 123461 with the root. f's key and list make
+    ** 123463, its first *e 234574, and the second *e (line 9, column 11)
+    ** would reach 345685. */
+    check_error(0, "tests/fixtures/yaml/billion_laughs.yaml", 9, 11, "f[1]",
                 NEEDLES("more than 250000 nodes", "CAIRN_YAML_MAX_NODES"));
     assert_int_equal(cerr_count(&errs), 1);
     /* refused before building anything; generous for sanitizer builds */
@@ -522,10 +540,10 @@ static void test_node_limit_with_small_budget(void **state) {
     l.max_nodes = 1000;
     value *v = yload_file_opts(FIXTURE("yaml/billion_laughs.yaml"), &l, &errs);
     assert_null(v);
-    /* a and b take 124 nodes, c's key and list 126; each *b adds 111, so
-    ** the 7th ends at 903 and the 8th would make 1014. "c: &c [" puts the
-    ** k-th *b at column 8 + 3(k-1): the 8th at 29, on line 6. */
-    check_error(0, "tests/fixtures/yaml/billion_laughs.yaml", 6, 29, NULL,
+    /* the root, a and b take 125 nodes, c's key and list 127; each *b adds
+    ** 111, so the 7th ends at 904 and the 8th would make 1015. "c: &c ["
+    ** puts the k-th *b at column 8 + 3(k-1): the 8th at 29, on line 6. */
+    check_error(0, "tests/fixtures/yaml/billion_laughs.yaml", 6, 29, "c[7]",
                 NEEDLES("more than 1000 nodes", "CAIRN_YAML_MAX_NODES"));
 
     /* without aliases: a list and 3 items is 4 nodes, a 4th item is 5 */
@@ -538,13 +556,14 @@ static void test_node_limit_with_small_budget(void **state) {
 
 static void test_node_limit_counts_merges(void **state) {
     (void)state;
-    /* m: key + map + 2 keys + 2 values = 6 nodes (anchor size 5); a's key
-    ** and map make 8; the << key 9; merging *m is charged 5 -> 14 > 13 */
-    yload_limits l = small(1000, 8, 100, 13);
-    expect_error("m: &m {x: 1, y: 2}\na:\n  <<: *m\n", &l, 3, 7, "a",
-                 NEEDLES("more than 13 nodes"));
+    /* the root map 1; m's key, map, 2 keys and 2 values 6 more (anchor size
+    ** 5): 7; a's key and map 9; the << key 10; merging *m is charged m's
+    ** whole size, 5 -> 15 */
+    yload_limits l = small(1000, 8, 100, 14);
+    expect_error("m: &m {x: 1, y: 2}\na:\n  <<: *m\n", &l, 3, 7, "a.<<",
+                 NEEDLES("more than 14 nodes"));
     cerr_clear(&errs);
-    l.max_nodes = 14;
+    l.max_nodes = 15;
     value *v = load_ok("m: &m {x: 1, y: 2}\na:\n  <<: *m\n", &l);
     value_free(v);
 }
@@ -554,7 +573,7 @@ static void test_depth_limit(void **state) {
     yload_limits l = small(1000, 3, 100, 1000);
     value *v = load_ok("a: {b: [c]}\n", &l); /* map, map, list: 3 levels */
     value_free(v);
-    /* the fourth level opens at the inner "[" (column 10) */
+    /* the fourth level opens at the inner "[" (column 9) */
     expect_error("a: {b: [[c]]}\n", &l, 1, 9, "a.b[0]",
                  NEEDLES("nesting deeper than 3 levels (limit CAIRN_YAML_MAX_DEPTH)"));
     /* an alias may not smuggle in depth: x is 2 levels, placed 2 deep */
@@ -569,11 +588,14 @@ static void test_depth_limit(void **state) {
 static void test_deep_nesting_default(void **state) {
     (void)state;
     /* 65 nested flow lists: the 65th "[" (column 65) is one too many */
-    char text[200];
+    char text[200], path[200];
     memset(text, '[', 65);
     memset(text + 65, ']', 65);
     text[130] = '\0';
-    expect_error(text, NULL, 1, 65, NULL,
+    /* the path is the first item of each of the 64 open lists */
+    for (int i = 0; i < 64; i++) memcpy(path + 3 * i, "[0]", 3);
+    path[192] = '\0';
+    expect_error(text, NULL, 1, 65, path,
                  NEEDLES("nesting deeper than 64 levels (limit CAIRN_YAML_MAX_DEPTH)"));
 }
 
@@ -690,7 +712,7 @@ static void test_one_document_only(void **state) {
     check_error(0, "tests/fixtures/yaml/two_documents.yaml", 2, 1, NULL,
                 NEEDLES("second document", "exactly one document"));
     cerr_clear(&errs);
-    expect_error("a: 1\n...\nb: 2\n", NULL, 3, 1, NULL, NEEDLES("second document"));
+    expect_error("a: 1\n...\n--- b\n", NULL, 3, 1, NULL, NEEDLES("second document"));
     /* an explicit start and end marker around one document is fine */
     cerr_clear(&errs);
     v = load_ok("---\na: 1\n...\n", NULL);
@@ -743,6 +765,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_non_scalar_keys, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aliases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alias_as_key, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_anchor_redefined_and_refused_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_alias, setup, teardown),
         cmocka_unit_test_setup_teardown(test_merge_precedence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_merge_inline_and_quoted, setup, teardown),

@@ -1,0 +1,286 @@
+/*
+** markup.c
+** Colour markup to ANSI or plain text, display widths and wrapping. The
+** tags are a table below; adding a colour is one line.
+*/
+#include "markup.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* The tags a ruleset may write, and their SGR codes. "/" resets. */
+static const struct {
+    const char *name;
+    const char *sgr;
+} tags[] = {
+    {"red", "31"},  {"green", "32"},   {"yellow", "33"}, {"blue", "34"},
+    {"magenta", "35"}, {"cyan", "36"}, {"white", "37"},  {"grey", "90"},
+    {"bold", "1"},  {"dim", "2"},      {"/", "0"},
+};
+
+#define N_TAGS (sizeof tags / sizeof tags[0])
+#define MARKUP_MIN_WIDTH 20
+
+/* ------------------------------------------------------------- buffer */
+
+static void buf_grow(markup_buf *b, size_t more) {
+    if (b->oom) return;
+    if (b->len + more + 1 <= b->cap) return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + more + 1) {
+        if (cap > SIZE_MAX / 2) {
+            b->oom = 1;
+            return;
+        }
+        cap *= 2;
+    }
+    char *s = realloc(b->s, cap);
+    if (!s) {
+        b->oom = 1;
+        return;
+    }
+    b->s = s;
+    b->cap = cap;
+}
+
+void markup_buf_add(markup_buf *b, const char *s, size_t len) {
+    buf_grow(b, len);
+    if (b->oom) return;
+    memcpy(b->s + b->len, s, len);
+    b->len += len;
+    b->s[b->len] = '\0';
+}
+
+void markup_buf_puts(markup_buf *b, const char *s) {
+    markup_buf_add(b, s, strlen(s));
+}
+
+void markup_buf_printf(markup_buf *b, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) {
+        b->oom = 1;
+        return;
+    }
+    buf_grow(b, (size_t)n);
+    if (b->oom) return;
+    va_start(ap, fmt);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+char *markup_buf_take(markup_buf *b) {
+    char *s = b->s;
+    if (b->oom) {
+        free(s);
+        s = NULL;
+    } else if (!s) {
+        s = calloc(1, 1);
+    }
+    memset(b, 0, sizeof *b);
+    return s;
+}
+
+void markup_buf_free(markup_buf *b) {
+    free(b->s);
+    memset(b, 0, sizeof *b);
+}
+
+/* ------------------------------------------------------------- markup */
+
+/* The tag starting at s ("{red}..."), or -1; *len gets its length. */
+static int tag_at(const char *s, size_t *len) {
+    const char *close = strchr(s, '}');
+    if (!close) return -1;
+    size_t n = (size_t)(close - s - 1);
+    for (size_t i = 0; i < N_TAGS; i++) {
+        if (strlen(tags[i].name) == n && memcmp(s + 1, tags[i].name, n) == 0) {
+            *len = n + 2;
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+char *markup_render(const char *src, int ansi) {
+    markup_buf b = {0};
+    int open = 0; /* a style is on: reset at the end */
+    for (const char *p = src; *p;) {
+        if (p[0] == '{' && p[1] == '{') {
+            markup_buf_add(&b, "{", 1);
+            p += 2;
+            continue;
+        }
+        size_t len;
+        int t = p[0] == '{' ? tag_at(p, &len) : -1;
+        if (t < 0) {
+            size_t run = strcspn(p + 1, "{") + 1;
+            markup_buf_add(&b, p, run);
+            p += run;
+            continue;
+        }
+        if (ansi) {
+            markup_buf_printf(&b, "\033[%sm", tags[t].sgr);
+            open = strcmp(tags[t].name, "/") != 0;
+        }
+        p += len;
+    }
+    if (open) markup_buf_puts(&b, "\033[0m");
+    return markup_buf_take(&b);
+}
+
+char *markup_escape(const char *s) {
+    markup_buf b = {0};
+    for (const char *p = s; *p; p++) {
+        if (*p == '{') markup_buf_add(&b, "{", 1);
+        markup_buf_add(&b, p, 1);
+    }
+    return markup_buf_take(&b);
+}
+
+/* ------------------------------------------------------------- widths */
+
+/* Ranges of code points that take two columns (East Asian wide and full
+** width, emoji) and zero columns (combining marks, zero-width joiners). */
+static const uint32_t wide[][2] = {
+    {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
+    {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
+    {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
+    {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
+};
+static const uint32_t zero[][2] = {
+    {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A},
+    {0x064B, 0x065F}, {0x200B, 0x200F}, {0x20D0, 0x20FF}, {0xFE00, 0xFE0F},
+    {0xFE20, 0xFE2F},
+};
+
+static int in_ranges(uint32_t c, const uint32_t (*r)[2], size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (c >= r[i][0] && c <= r[i][1]) return 1;
+    return 0;
+}
+
+static size_t cp_width(uint32_t c) {
+    if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return 0;
+    if (in_ranges(c, zero, sizeof zero / sizeof zero[0])) return 0;
+    if (in_ranges(c, wide, sizeof wide / sizeof wide[0])) return 2;
+    return 1;
+}
+
+/* Decodes one UTF-8 sequence at s (at most n bytes); a bad byte counts as
+** one code point of its own so that broken text still has a width. */
+static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp) {
+    unsigned char c = s[0];
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || len > n) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    uint32_t v = len == 1 ? c : len == 2 ? (c & 0x1Fu) : len == 3 ? (c & 0x0Fu) : (c & 0x07u);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
+        v = (v << 6) | (s[i] & 0x3Fu);
+    }
+    *cp = v;
+    return len;
+}
+
+/* Length of the ANSI escape sequence at s, or 0. */
+static size_t ansi_len(const char *s, size_t n) {
+    if (n < 2 || s[0] != '\033' || s[1] != '[') return 0;
+    size_t i = 2;
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';')) i++;
+    return i < n ? i + 1 : 0;
+}
+
+size_t markup_width(const char *s, size_t len) {
+    size_t w = 0;
+    for (size_t i = 0; i < len;) {
+        size_t esc = ansi_len(s + i, len - i);
+        if (esc) {
+            i += esc;
+            continue;
+        }
+        uint32_t cp;
+        i += utf8_next((const unsigned char *)s + i, len - i, &cp);
+        w += cp_width(cp);
+    }
+    return w;
+}
+
+/* ----------------------------------------------------------- wrapping */
+
+static void add_spaces(markup_buf *b, int n) {
+    for (int i = 0; i < n; i++) markup_buf_add(b, " ", 1);
+}
+
+/* Wraps one line (no newline in it) into b. */
+static void wrap_line(markup_buf *b, const char *line, size_t len, int width, int indent) {
+    if (markup_width(line, len) <= (size_t)width) {
+        markup_buf_add(b, line, len);
+        return;
+    }
+    size_t i = 0, col = 0;
+    while (i < len && line[i] == ' ') i++;
+    markup_buf_add(b, line, i); /* the line's own indentation stays */
+    col = i;
+    size_t start_col = col;
+    while (i < len) {
+        size_t sp = i;
+        while (i < len && line[i] == ' ') i++;
+        size_t word = i;
+        while (i < len && line[i] != ' ') i++;
+        if (word == i) break; /* trailing spaces are dropped */
+        size_t ww = markup_width(line + word, i - word);
+        size_t spaces = word - sp;
+        if (col > start_col && col + spaces + ww > (size_t)width) {
+            markup_buf_add(b, "\n", 1);
+            add_spaces(b, indent);
+            col = start_col = (size_t)indent;
+            spaces = 0;
+        }
+        markup_buf_add(b, line + word - spaces, spaces + (i - word));
+        col += spaces + ww;
+    }
+}
+
+char *markup_wrap(const char *s, int width, int indent) {
+    if (indent < 0) indent = 0;
+    if (width > 0 && indent >= width) indent = width / 2;
+    markup_buf b = {0};
+    for (const char *p = s;;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        if (width > 0)
+            wrap_line(&b, p, len, width, indent);
+        else
+            markup_buf_add(&b, p, len);
+        if (!nl) break;
+        markup_buf_add(&b, "\n", 1);
+        p = nl + 1;
+    }
+    return markup_buf_take(&b);
+}
+
+int markup_term_width(int fd) {
+    int w = 0;
+    struct winsize ws;
+    if (isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) w = ws.ws_col;
+    if (w == 0) {
+        const char *env = getenv("COLUMNS");
+        if (env) w = atoi(env);
+    }
+    if (w <= 0) w = 80;
+    return w < MARKUP_MIN_WIDTH ? MARKUP_MIN_WIDTH : w;
+}

@@ -1,0 +1,1244 @@
+/*
+** repl.c
+** The console session of `cairn play` and `cairn replay`: making games from
+** settings, output (markup, wrapping), whose turn it is, the keyboard
+** passing between secret seats, bots, and the read-eval-print loop. The
+** commands themselves are in repl_cmd.c.
+*/
+#include "repl.h"
+
+#include "engine.h"
+#include "lineedit.h"
+#include "markup.h"
+#include "ruleset.h"
+#include "value.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Most decisions one `run` (or one automatic bot turn) makes before it
+** stops to let the user look: a game whose bots never finish cannot hang
+** the console. */
+#if !defined(REPL_MAX_BOT_RUN)
+#define REPL_MAX_BOT_RUN 100000
+#endif
+
+/* Most files of a ruleset snapshotted for reload reports, and the largest. */
+#if !defined(REPL_MAX_FILES)
+#define REPL_MAX_FILES 2000
+#endif
+#if !defined(REPL_MAX_FILE_BYTES)
+#define REPL_MAX_FILE_BYTES (8L * 1024 * 1024)
+#endif
+
+/* The seed of a game started in script mode without --seed: fixed, so that
+** a transcript gives the same bytes every time. */
+#define REPL_SCRIPT_SEED 1
+
+/* Bot kinds the REPL knows; engine_bot_choice plays them. */
+static const char *const bot_kinds[] = {"random"};
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* ------------------------------------------------------------ output */
+
+static void emit(repl *r, const char *text, int indent, int is_markup, int wrap) {
+    char *rendered = is_markup ? markup_render(text, r->color) : NULL;
+    const char *src = rendered ? rendered : text;
+    char *wrapped = wrap ? markup_wrap(src, r->width, indent) : NULL;
+    fputs(wrapped ? wrapped : src, r->out);
+    fputc('\n', r->out);
+    free(wrapped);
+    free(rendered);
+}
+
+static char *vfmt(const char *fmt, va_list ap) {
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+void repl_say(repl *r, int indent, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vfmt(fmt, ap);
+    va_end(ap);
+    emit(r, s ? s : "(out of memory)", indent, 1, 1);
+    free(s);
+}
+
+void repl_plain(repl *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vfmt(fmt, ap);
+    va_end(ap);
+    emit(r, s ? s : "(out of memory)", 2, 0, 1);
+    free(s);
+}
+
+void repl_fail(repl *r, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = vfmt(fmt, ap);
+    va_end(ap);
+    emit(r, s ? s : "(out of memory)", 2, 0, 1);
+    free(s);
+    r->failures++;
+}
+
+void repl_block(repl *r, const char *markup) {
+    size_t n = strlen(markup);
+    while (n > 0 && markup[n - 1] == '\n') n--; /* one newline at the end, ours */
+    char *t = strndup(markup, n);
+    emit(r, t ? t : markup, 0, 1, 0);
+    free(t);
+}
+
+static void print_errors(FILE *out, const cerr_list *errs) {
+    for (size_t i = 0; i < errs->n; i++) {
+        char *s = cerr_format(&errs->items[i]);
+        fprintf(out, "%s\n", s ? s : errs->items[i].message);
+        free(s);
+    }
+    if (errs->dropped) fprintf(out, "(%zu more errors not shown)\n", errs->dropped);
+}
+
+/* ------------------------------------------------------------- seats */
+
+const char *repl_seat_name(const repl *r, int seat) {
+    if (seat == 0) return "spectator";
+    const char *n = r->e ? engine_seat_name(r->e, seat) : NULL;
+    return n ? n : "?";
+}
+
+int repl_parse_seat(repl *r, const char *s, int allow_zero) {
+    if (allow_zero && (strcmp(s, "spectator") == 0 || strcmp(s, "0") == 0)) return 0;
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s && *end == '\0') {
+        if (n >= 1 && n <= r->n_seats) return (int)n;
+        repl_fail(r, "no seat %s: the seats are 1 to %d%s", s, r->n_seats, allow_zero ? " (0: spectator)" : "");
+        return -1;
+    }
+    for (int i = 1; i <= r->n_seats; i++)
+        if (strcasecmp(s, repl_seat_name(r, i)) == 0) return i;
+    repl_fail(r, "no seat \"%s\": give a seat number (1 to %d) or a seat's name", s, r->n_seats);
+    return -1;
+}
+
+size_t *repl_seen(repl *r, int seat) {
+    /* without secrets everyone shares one screen, so one counter */
+    return &r->seen[r->secret && seat >= 0 && seat <= r->n_seats ? seat : 0];
+}
+
+/* Names a seat with its number unless the name is the default one. */
+static void seat_title(const repl *r, int seat, char *buf, size_t n) {
+    const char *name = repl_seat_name(r, seat);
+    char dflt[32];
+    snprintf(dflt, sizeof dflt, "Seat %d", seat);
+    if (seat == 0 || strcmp(name, dflt) == 0)
+        snprintf(buf, n, "%s", name);
+    else
+        snprintf(buf, n, "%s (seat %d)", name, seat);
+}
+
+static int is_bot(const repl *r, int seat) {
+    return seat >= 1 && seat <= r->n_seats && r->bot[seat] != NULL;
+}
+
+int repl_deciding_seat(const repl *r) {
+    engine_decision_list dl = {0};
+    if (!r->e || engine_decisions(r->e, &dl) != 0) return 0;
+    int seat = 0;
+    for (size_t i = 0; i < dl.n; i++) {
+        int s = dl.items[i].seat;
+        if (is_bot(r, s)) continue;
+        if (s == r->viewer) {
+            seat = s;
+            break;
+        }
+        if (!seat) seat = s;
+    }
+    engine_decision_list_free(&dl);
+    return seat;
+}
+
+/* ----------------------------------------------------- showing things */
+
+void repl_show_events(repl *r, int seat) {
+    size_t *seen = repl_seen(r, seat);
+    size_t count = engine_event_count(r->e);
+    if (*seen > count) *seen = count;
+    engine_event_list ev = {0};
+    if (engine_events(r->e, *seen, seat, &ev) != 0) {
+        repl_fail(r, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < ev.n; i++) repl_say(r, 2, "%s", ev.items[i].text);
+    engine_event_list_free(&ev);
+    *seen = count;
+}
+
+void repl_show_board(repl *r, int seat) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    char *text = engine_render(r->e, seat, &errs);
+    if (!text) {
+        repl_fail(r, "the board cannot be shown: render failed");
+        for (size_t i = 0; i < errs.n; i++) {
+            char *s = cerr_format(&errs.items[i]);
+            repl_plain(r, "  %s", s ? s : errs.items[i].message);
+            free(s);
+        }
+    } else {
+        repl_block(r, text);
+    }
+    free(text);
+    cerr_free(&errs);
+}
+
+static int score_order(const engine_score *s, size_t a, size_t b) {
+    if (s->seats[a].rank != s->seats[b].rank) return s->seats[a].rank - s->seats[b].rank;
+    return (int)a - (int)b;
+}
+
+void repl_show_scores(repl *r, int final) {
+    engine_score sc = {0};
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    if (engine_score_get(r->e, &sc, &errs) != 0) {
+        repl_fail(r, "the scores cannot be shown: score failed");
+        for (size_t i = 0; i < errs.n; i++) {
+            char *s = cerr_format(&errs.items[i]);
+            repl_plain(r, "  %s", s ? s : errs.items[i].message);
+            free(s);
+        }
+        cerr_free(&errs);
+        return;
+    }
+    cerr_free(&errs);
+    size_t *order = malloc((sc.n ? sc.n : 1) * sizeof *order);
+    if (!order) {
+        engine_score_free(&sc);
+        repl_fail(r, "out of memory");
+        return;
+    }
+    for (size_t i = 0; i < sc.n; i++) order[i] = i;
+    for (size_t i = 1; i < sc.n; i++) /* insertion sort: a handful of seats */
+        for (size_t j = i; j > 0 && score_order(&sc, order[j - 1], order[j]) > 0; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    repl_say(r, 0, "{bold}%s{/}", final ? "Final scores" : "Scores");
+    size_t namew = 0;
+    for (size_t i = 0; i < sc.n; i++) {
+        char t[160];
+        seat_title(r, (int)i + 1, t, sizeof t);
+        size_t w = markup_width(t, strlen(t));
+        if (w > namew) namew = w;
+    }
+    for (size_t k = 0; k < sc.n; k++) {
+        size_t i = order[k];
+        const engine_seat_score *s = &sc.seats[i];
+        markup_buf b = {0};
+        char t[160];
+        seat_title(r, (int)i + 1, t, sizeof t);
+        char *et = markup_escape(t);
+        markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
+        free(et);
+        for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
+        markup_buf_printf(&b, "  %4lld", (long long)s->total);
+        for (size_t j = 0; j < s->n_items; j++)
+            markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
+                              (long long)s->items[j].points);
+        if (s->has_tiebreak) markup_buf_printf(&b, "  (tiebreak %lld)", (long long)s->tiebreak);
+        char *line = markup_buf_take(&b);
+        repl_say(r, 8, "%s", line ? line : "(out of memory)");
+        free(line);
+    }
+    if (final) {
+        markup_buf b = {0};
+        size_t winners = 0;
+        for (size_t i = 0; i < sc.n; i++) {
+            if (sc.seats[i].rank != 1) continue;
+            markup_buf_printf(&b, "%s%s", winners ? ", " : "", repl_seat_name(r, (int)i + 1));
+            winners++;
+        }
+        char *w = markup_buf_take(&b);
+        if (winners == sc.n && sc.n > 1)
+            repl_say(r, 2, "{bold}A draw{/} between %s.", w ? w : "?");
+        else
+            repl_say(r, 2, "{bold}%s: %s{/}", winners == 1 ? "Winner" : "Winners", w ? w : "?");
+        free(w);
+    }
+    free(order);
+    engine_score_free(&sc);
+}
+
+/* The decision block for seat: its prompt and the numbered options. */
+static void show_decision(repl *r, int seat) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) {
+        repl_fail(r, "out of memory");
+        return;
+    }
+    const engine_decision *d = NULL;
+    for (size_t i = 0; i < dl.n; i++)
+        if (dl.items[i].seat == seat) d = &dl.items[i];
+    if (!d) {
+        engine_decision_list_free(&dl);
+        return;
+    }
+    char t[160];
+    seat_title(r, seat, t, sizeof t);
+    repl_say(r, 2, "{bold}%s{/}", d->prompt);
+    markup_buf others = {0};
+    size_t n_others = 0;
+    for (size_t i = 0; i < dl.n; i++) {
+        if (dl.items[i].seat == seat || dl.items[i].hidden) continue;
+        markup_buf_printf(&others, "%s%s", n_others++ ? ", " : "", repl_seat_name(r, dl.items[i].seat));
+    }
+    char *o = markup_buf_take(&others);
+    if (n_others) repl_say(r, 2, "{dim}(%s decide%s at the same time){/}", o ? o : "?", n_others == 1 ? "s" : "");
+    free(o);
+    int numw = d->n_options >= 100 ? 3 : d->n_options >= 10 ? 2 : 1;
+    size_t idw = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        size_t w = markup_width(d->options[i].id, strlen(d->options[i].id));
+        if (w > idw) idw = w;
+    }
+    for (size_t i = 0; i < d->n_options; i++) {
+        const engine_option *op = &d->options[i];
+        markup_buf b = {0};
+        char *id = markup_escape(op->id);
+        if (op->disabled) markup_buf_puts(&b, "{dim}");
+        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, id ? id : "?");
+        free(id);
+        int same = op->label && strcmp(op->label, op->id) == 0;
+        if (op->label && !same) {
+            for (size_t w = markup_width(op->id, strlen(op->id)); w < idw; w++) markup_buf_puts(&b, " ");
+            markup_buf_printf(&b, "  %s", op->label);
+        }
+        if (op->disabled) markup_buf_printf(&b, "  (unavailable: %s){/}", op->disabled);
+        char *line = markup_buf_take(&b);
+        repl_say(r, 2 + numw + 2 + (int)idw + 2, "%s", line ? line : "(out of memory)");
+        free(line);
+    }
+    engine_decision_list_free(&dl);
+}
+
+/* Between two seats that must not see each other's screen. */
+static void pass_keyboard(repl *r, int to) {
+    char t[160];
+    seat_title(r, to, t, sizeof t);
+    if (!r->interactive) {
+        repl_say(r, 0, "-- pass the keyboard to %s --", t);
+        return;
+    }
+    repl_say(r, 0, "{bold}-- pass the keyboard to %s, then press Enter --{/}", t);
+    fflush(r->out);
+    lineedit_status st;
+    char *line = lineedit_read(r->le, "", &st);
+    free(line);
+    if (isatty(fileno(r->out))) fputs("\033[H\033[2J", r->out); /* hide the last seat's screen */
+}
+
+/* The viewing seat becomes `seat` (a person about to decide). */
+static void hand_over(repl *r, int seat) {
+    if (seat == r->viewer) return;
+    if (r->secret) pass_keyboard(r, seat);
+    r->viewer = seat;
+}
+
+static void show_turn(repl *r) {
+    if (engine_is_over(r->e)) {
+        if (r->over_shown) return;
+        r->over_shown = 1;
+        repl_show_events(r, r->viewer);
+        repl_show_board(r, r->viewer);
+        repl_show_scores(r, 1);
+        repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
+        return;
+    }
+    int s = repl_deciding_seat(r);
+    if (s == 0) {
+        repl_show_events(r, r->viewer);
+        repl_show_board(r, r->viewer);
+        int b = engine_next_bot_seat(r->e);
+        for (int i = 1; i <= r->n_seats && !b; i++)
+            if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
+        char t[160];
+        seat_title(r, b, t, sizeof t);
+        repl_say(r, 2, "Waiting for %s (bot %s): `run` lets the bots play.", t, b ? r->bot[b] : "?");
+        return;
+    }
+    hand_over(r, s);
+    repl_show_events(r, r->viewer);
+    repl_show_board(r, r->viewer);
+    show_decision(r, s);
+}
+
+size_t repl_run_bots(repl *r, size_t limit) {
+    size_t n = 0;
+    if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
+    while (n < limit && !engine_is_over(r->e)) {
+        int s = 0;
+        for (int i = 1; i <= r->n_seats && !s; i++)
+            if (is_bot(r, i) && engine_is_asked(r->e, i)) s = i;
+        if (!s) break;
+        if (r->interactive && lineedit_interrupted()) {
+            repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
+            break;
+        }
+        char *id = engine_bot_choice(r->e, s);
+        if (!id) {
+            repl_fail(r, "the %s bot of %s has no option it may choose", r->bot[s], repl_seat_name(r, s));
+            break;
+        }
+        char *why = NULL;
+        engine_status st = engine_answer(r->e, s, id, &why);
+        if (st != ENGINE_OK) {
+            repl_fail(r, "the %s bot of %s chose \"%s\", which failed: %s", r->bot[s], repl_seat_name(r, s), id,
+                      why ? why : engine_status_name(st));
+            free(why);
+            free(id);
+            break;
+        }
+        free(why);
+        char t[160];
+        seat_title(r, s, t, sizeof t);
+        char *eid = markup_escape(id);
+        if (r->secret && r->viewer != s)
+            repl_say(r, 2, "{dim}%s (%s) has decided.{/}", t, r->bot[s]);
+        else
+            repl_say(r, 2, "{dim}%s (%s): %s{/}", t, r->bot[s], eid ? eid : id);
+        free(eid);
+        free(id);
+        n++;
+        r->changed = 1;
+        r->dirty = 1;
+        r->over_shown = 0;
+        repl_show_events(r, r->viewer);
+    }
+    if (n == REPL_MAX_BOT_RUN)
+        repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
+                 REPL_MAX_BOT_RUN);
+    return n;
+}
+
+void repl_present(repl *r) {
+    size_t count = engine_event_count(r->e);
+    for (int i = 0; i <= r->n_seats; i++)
+        if (r->seen[i] > count) r->seen[i] = count;
+    show_turn(r);
+}
+
+int repl_answer(repl *r, int seat, const char *id) {
+    char *why = NULL;
+    engine_status st = engine_answer(r->e, seat, id, &why);
+    switch (st) {
+    case ENGINE_OK:
+        break;
+    case ENGINE_DISABLED:
+        repl_fail(r, "\"%s\" is not available: %s", id, why ? why : "disabled");
+        break;
+    case ENGINE_UNKNOWN:
+        repl_fail(r, "%s", why ? why : "no such option");
+        break;
+    case ENGINE_RULES_ERROR:
+        repl_fail(r, "the rules failed on \"%s\" (nothing changed): %s", id, why ? why : "error");
+        break;
+    default:
+        repl_fail(r, "\"%s\" refused: %s", id, why ? why : engine_status_name(st));
+        break;
+    }
+    free(why);
+    if (st != ENGINE_OK) return -1;
+    r->changed = r->answered = 1;
+    r->dirty = 1;
+    r->over_shown = 0;
+    repl_show_events(r, r->viewer == seat || !r->secret ? r->viewer : seat);
+    if (r->auto_bots) repl_run_bots(r, 0);
+    return 0;
+}
+
+/* ------------------------------------------------------ making games */
+
+uint64_t repl_fresh_seed(const repl *r) {
+    if (r->script) return r->set.seed + 1;
+    uint64_t s = 0;
+    int fd = open("/dev/urandom", O_RDONLY);
+    if (fd >= 0) {
+        if (read(fd, &s, sizeof s) != (ssize_t)sizeof s) s = 0;
+        close(fd);
+    }
+    if (s == 0) s = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+    return s % 1000000 + 1; /* short enough to type back */
+}
+
+static int ruleset_has_secrets(const ruleset *rs) {
+    const value *vis = rs->visibility;
+    if (!vis || vis->type != CV_LIST) return 0;
+    for (size_t i = 0; i < vis->u.list.n; i++) {
+        const char *p = value_get_str(vis->u.list.items[i], "policy", "public");
+        if (strcmp(p, "public") != 0) return 1;
+    }
+    return 0;
+}
+
+static uint64_t fnv_file(const char *path, int *ok) {
+    uint64_t h = 1469598103934665603ull;
+    *ok = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    unsigned char buf[4096];
+    size_t n, total = 0;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && total < (size_t)REPL_MAX_FILE_BYTES) {
+        for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ull;
+        total += n;
+    }
+    fclose(f);
+    *ok = 1;
+    return h;
+}
+
+typedef struct file_list {
+    repl_file *items;
+    size_t n, cap;
+} file_list;
+
+static void walk(file_list *fl, const char *dir, const char *shown, int depth) {
+    if (depth > 8) return;
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL && fl->n < REPL_MAX_FILES) {
+        if (de->d_name[0] == '.') continue;
+        char *path = cairn_strfmt("%s/%s", dir, de->d_name);
+        char *name = shown[0] ? cairn_strfmt("%s/%s", shown, de->d_name) : cairn_strdup(de->d_name);
+        struct stat st;
+        if (path && name && stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                walk(fl, path, name, depth + 1);
+            } else if (S_ISREG(st.st_mode)) {
+                int ok;
+                uint64_t h = fnv_file(path, &ok);
+                if (ok && fl->n == fl->cap) {
+                    size_t cap = fl->cap ? fl->cap * 2 : 32;
+                    repl_file *it = realloc(fl->items, cap * sizeof *it);
+                    if (it) {
+                        fl->items = it;
+                        fl->cap = cap;
+                    }
+                }
+                if (ok && fl->n < fl->cap) {
+                    fl->items[fl->n].path = name;
+                    fl->items[fl->n].hash = h;
+                    fl->n++;
+                    name = NULL;
+                }
+            }
+        }
+        free(path);
+        free(name);
+    }
+    closedir(d);
+}
+
+static int file_cmp(const void *a, const void *b) {
+    return strcmp(((const repl_file *)a)->path, ((const repl_file *)b)->path);
+}
+
+void repl_snapshot_files(repl *r, repl_file **out, size_t *n) {
+    file_list fl = {0};
+    const ruleset *rs = engine_ruleset(r->e);
+    for (size_t i = 0; rs && i < rs->n_module_dirs; i++) {
+        const char *base = strrchr(rs->module_dirs[i], '/');
+        base = base ? base + 1 : rs->module_dirs[i];
+        walk(&fl, rs->module_dirs[i], i == 0 ? "" : base, 0);
+    }
+    if (fl.n) qsort(fl.items, fl.n, sizeof *fl.items, file_cmp);
+    *out = fl.items;
+    *n = fl.n;
+}
+
+void repl_free_files(repl_file *f, size_t n) {
+    for (size_t i = 0; i < n; i++) free(f[i].path);
+    free(f);
+}
+
+int repl_adopt_engine(repl *r, engine *e) {
+    int n = engine_seat_count(e);
+    char **bot = calloc((size_t)n + 1, sizeof *bot);
+    size_t *seen = calloc((size_t)n + 1, sizeof *seen);
+    if (!bot || !seen) {
+        free(bot);
+        free(seen);
+        return -1;
+    }
+    for (int i = 1; i <= n; i++) {
+        const char *k = engine_seat_bot(e, i);
+        if (k && !(bot[i] = strdup(k))) {
+            for (int j = 1; j < i; j++) free(bot[j]);
+            free(bot);
+            free(seen);
+            return -1;
+        }
+    }
+    if (r->bot)
+        for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
+    free(r->bot);
+    free(r->seen);
+    engine_free(r->e);
+    repl_free_files(r->files, r->n_files);
+    r->e = e;
+    r->n_seats = n;
+    r->bot = bot;
+    r->seen = seen;
+    r->viewer = 0;
+    for (int i = n; i >= 1; i--)
+        if (!bot[i]) r->viewer = i;
+    r->secret = ruleset_has_secrets(engine_ruleset(e));
+    r->dirty = 0;
+    r->over_shown = 0;
+    r->changed = 1;
+    repl_snapshot_files(r, &r->files, &r->n_files);
+    return 0;
+}
+
+/* Builds the engine for r->set with `players` seats (0: the default, and
+** then no names or bots can be placed yet). */
+static engine *make_engine(repl *r, int players, const value *scenario, cerr_list *errs) {
+    const repl_settings *s = &r->set;
+    const char **names = NULL, **bots = NULL;
+    char **dflt = NULL;
+    if (players > 0 && (s->n_names || s->n_bots)) {
+        names = calloc((size_t)players, sizeof *names);
+        bots = calloc((size_t)players, sizeof *bots);
+        dflt = calloc((size_t)players, sizeof *dflt);
+        int oom = !names || !bots || !dflt;
+        for (int i = 0; i < players && !oom; i++) {
+            names[i] = dflt[i] = cairn_strfmt("Seat %d", i + 1);
+            oom = !dflt[i];
+        }
+        if (oom) {
+            for (int i = 0; dflt && i < players; i++) free(dflt[i]);
+            free(dflt);
+            free(names);
+            free(bots);
+            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+            return NULL;
+        }
+        for (size_t i = 0; i < s->n_names; i++)
+            if (s->name_seat[i] >= 1 && s->name_seat[i] <= players) names[s->name_seat[i] - 1] = s->name_val[i];
+        for (size_t i = 0; i < s->n_bots; i++)
+            if (s->bot_seat[i] >= 1 && s->bot_seat[i] <= players) bots[s->bot_seat[i] - 1] = s->bot_val[i];
+    }
+    engine_config cfg = {0};
+    cfg.ruleset = s->ruleset;
+    cfg.choices = (const char *const *)s->choices;
+    cfg.n_choices = s->n_choices;
+    cfg.preset = s->preset;
+    cfg.players = players;
+    cfg.names = names;
+    cfg.bots = bots;
+    cfg.seed = s->seed;
+    cfg.lang = s->lang;
+    cfg.scenario = scenario;
+    engine *e = engine_new(&cfg, errs);
+    for (int i = 0; dflt && i < players; i++) free(dflt[i]);
+    free(dflt);
+    free(names);
+    free(bots);
+    return e;
+}
+
+int repl_new_game(repl *r, const char *scenario_file) {
+    (void)scenario_file;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = make_engine(r, r->set.players, NULL, &errs);
+    if (e && (r->set.n_names || r->set.n_bots) && r->set.players == 0) {
+        /* the seat count was the ruleset's default: now known, make it again
+        ** with the names and bots in place */
+        int n = engine_seat_count(e);
+        engine_free(e);
+        e = NULL;
+        for (size_t i = 0; i < r->set.n_names; i++)
+            if (r->set.name_seat[i] > n)
+                cerr_add(&errs, NULL, 0, 0, NULL, "--name %d=%s: no seat %d (the game has %d seats)",
+                         r->set.name_seat[i], r->set.name_val[i], r->set.name_seat[i], n);
+        for (size_t i = 0; i < r->set.n_bots; i++)
+            if (r->set.bot_seat[i] > n)
+                cerr_add(&errs, NULL, 0, 0, NULL, "--bot %d=%s: no seat %d (the game has %d seats)",
+                         r->set.bot_seat[i], r->set.bot_val[i], r->set.bot_seat[i], n);
+        if (cerr_count(&errs) == 0) e = make_engine(r, n, NULL, &errs);
+    }
+    if (!e || repl_adopt_engine(r, e) != 0) {
+        if (e) cerr_add(&errs, NULL, 0, 0, NULL, "out of memory");
+        engine_free(e);
+        fflush(r->out);
+        print_errors(r->out, &errs);
+        cerr_free(&errs);
+        r->failures++;
+        return -1;
+    }
+    cerr_free(&errs);
+    return 0;
+}
+
+/* The first lines of a game: what is played, by whom, with which seed. */
+static void show_header(repl *r) {
+    const ruleset *rs = engine_ruleset(r->e);
+    repl_say(r, 2, "{bold}%s{/} %s: %d seats, seed %llu", rs->name, rs->version, r->n_seats,
+             (unsigned long long)engine_seed(r->e));
+    markup_buf b = {0};
+    for (int i = 1; i <= r->n_seats; i++) {
+        char t[160];
+        seat_title(r, i, t, sizeof t);
+        markup_buf_printf(&b, "%s%s %s", i > 1 ? ", " : "", t, r->bot[i] ? r->bot[i] : "(person)");
+        if (r->bot[i]) markup_buf_puts(&b, " bot");
+    }
+    char *s = markup_buf_take(&b);
+    repl_plain(r, "Seats: %s", s ? s : "?");
+    free(s);
+    repl_say(r, 2, "{dim}Type the number or id of an option, or a command (`help` lists them).{/}");
+}
+
+/* Starts play: header, bots that move first, then the first turn. */
+static void start_game(repl *r) {
+    show_header(r);
+    if (r->auto_bots) repl_run_bots(r, 0);
+    repl_present(r);
+}
+
+/* ------------------------------------------------------- input lines */
+
+static char *trim(char *s) {
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1])) s[--n] = '\0';
+    return s;
+}
+
+/* The option of seat's decision that `text` names: an exact id, a number
+** from the list, or a unique prefix. Returns the option index or -1; *why
+** gets a malloc'd reason when text could name an option but does not name
+** one (out of range, ambiguous). */
+static long find_option(repl *r, int seat, const char *text, int exact_only, char **why) {
+    *why = NULL;
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return -1;
+    const engine_decision *d = NULL;
+    for (size_t i = 0; i < dl.n; i++)
+        if (dl.items[i].seat == seat) d = &dl.items[i];
+    long found = -1;
+    if (d) {
+        for (size_t i = 0; i < d->n_options && found < 0; i++)
+            if (strcmp(d->options[i].id, text) == 0) found = (long)i;
+        if (found < 0 && !exact_only) {
+            size_t len = strlen(text);
+            if (len > 0 && strspn(text, "0123456789") == len) {
+                long k = strtol(text, NULL, 10);
+                if (k >= 1 && (size_t)k <= d->n_options)
+                    found = k - 1;
+                else
+                    *why = cairn_strfmt("no option %s: choose 1 to %zu", text, d->n_options);
+            } else {
+                size_t hits = 0;
+                markup_buf b = {0};
+                for (size_t i = 0; i < d->n_options; i++) {
+                    if (strncmp(d->options[i].id, text, len) != 0) continue;
+                    if (hits++ == 0) found = (long)i;
+                    markup_buf_printf(&b, "%s%s", hits > 1 ? ", " : "", d->options[i].id);
+                }
+                char *list = markup_buf_take(&b);
+                if (hits > 1) {
+                    *why = cairn_strfmt("\"%s\" could be %s: type more of it", text, list ? list : "several");
+                    found = -1;
+                }
+                free(list);
+            }
+        }
+    }
+    engine_decision_list_free(&dl);
+    return found;
+}
+
+static char *option_id(repl *r, int seat, long k) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return NULL;
+    char *id = NULL;
+    for (size_t i = 0; i < dl.n; i++)
+        if (dl.items[i].seat == seat && k >= 0 && (size_t)k < dl.items[i].n_options)
+            id = strdup(dl.items[i].options[k].id);
+    engine_decision_list_free(&dl);
+    return id;
+}
+
+/* One `;`-separated part of a line. Returns 0 or -1. */
+static int run_segment(repl *r, char *seg) {
+    char *args = seg + strcspn(seg, " \t");
+    char save = *args;
+    *args = '\0';
+    char word[64];
+    snprintf(word, sizeof word, "%s", seg);
+    *args = save;
+    args = trim(args);
+    int seat = r->replay ? 0 : repl_deciding_seat(r);
+    char *why = NULL;
+    if (seat) {
+        long k = find_option(r, seat, seg, 1, &why);
+        if (k >= 0) {
+            char *id = option_id(r, seat, k);
+            int rc = id ? repl_answer(r, seat, id) : -1;
+            free(id);
+            return rc;
+        }
+    }
+    if (word[0] == ':' || repl_is_command(r, word)) {
+        int rc = repl_command(r, word[0] == ':' ? word + 1 : word, args);
+        if (rc != 1) return rc;
+    }
+    if (seat) {
+        long k = find_option(r, seat, seg, 0, &why);
+        if (k >= 0) {
+            char *id = option_id(r, seat, k);
+            int rc = id ? repl_answer(r, seat, id) : -1;
+            free(id);
+            return rc;
+        }
+        if (why) {
+            repl_fail(r, "%s", why);
+            free(why);
+            return -1;
+        }
+        engine_status st;
+        char *ex = engine_explain(r->e, seat, seg, &st);
+        repl_fail(r, "%s (`help` lists the commands)", ex ? ex : "no such option or command");
+        free(ex);
+        return -1;
+    }
+    if (r->replay)
+        repl_fail(r, "no command \"%s\" (`help` lists the commands)", word);
+    else if (engine_is_over(r->e))
+        repl_fail(r, "no command \"%s\", and the game is over (`help` lists the commands)", word);
+    else
+        repl_fail(r, "no command \"%s\", and no person is asked anything now (`run` lets the bots play)", word);
+    return -1;
+}
+
+static void run_line(repl *r, char *line) {
+    r->changed = r->answered = 0;
+    line = trim(line);
+    if (line[0] == '\0') {
+        if (r->replay) repl_command(r, "next", "");
+        return;
+    }
+    if (line[0] == '!') {
+        repl_command(r, "shell", trim(line + 1));
+    } else if (strncmp(line, "shell ", 6) == 0) {
+        repl_command(r, "shell", trim(line + 6));
+    } else {
+        int secret_seat = r->secret && !r->replay ? repl_deciding_seat(r) : 0;
+        char *p = line;
+        while (p && !r->quit) {
+            char *semi = strchr(p, ';');
+            if (semi) *semi = '\0';
+            char *seg = trim(p);
+            p = semi ? semi + 1 : NULL;
+            if (seg[0] == '\0') continue;
+            if (run_segment(r, seg) != 0) {
+                if (p && *trim(p)) repl_plain(r, "The rest of the line was not run: %s", trim(p));
+                break;
+            }
+            if (p && secret_seat && !engine_is_over(r->e) && repl_deciding_seat(r) != secret_seat &&
+                r->answered) {
+                /* the next answers belong to another seat, who must not see this screen */
+                if (*trim(p)) repl_plain(r, "The rest of the line was not run (another seat's turn): %s", trim(p));
+                break;
+            }
+        }
+    }
+    if (r->changed && !r->quit && !r->replay) repl_present(r);
+}
+
+static char *make_prompt(repl *r) {
+    if (r->replay) {
+        size_t n;
+        engine_log(r->e, &n);
+        return cairn_strfmt("cairn:replay %zu/%zu> ", engine_position(r->e), n);
+    }
+    int s = repl_deciding_seat(r);
+    if (!s) return cairn_strdup("cairn> ");
+    return cairn_strfmt("cairn:%s> ", repl_seat_name(r, s));
+}
+
+/* Asks whether to save a changed game before leaving. Returns 1 to leave. */
+static int confirm_quit(repl *r) {
+    if (!r->interactive || !r->dirty || r->replay) return 1;
+    repl_say(r, 0, "The game changed since it was last saved.");
+    lineedit_status st;
+    char *line = lineedit_read(r->le, "Save it to (file name; Enter: quit without saving): ", &st);
+    if (st == LINEEDIT_INTERRUPT) {
+        free(line);
+        return 0;
+    }
+    int leave = 1;
+    if (line && *trim(line)) leave = repl_command(r, "save", trim(line)) == 0;
+    free(line);
+    return leave;
+}
+
+static void session_loop(repl *r) {
+    while (!r->quit) {
+        char *prompt = make_prompt(r);
+        fflush(r->out);
+        lineedit_status st;
+        char *line = lineedit_read(r->le, prompt ? prompt : "cairn> ", &st);
+        if (st == LINEEDIT_INTERRUPT) {
+            free(prompt);
+            continue;
+        }
+        if (st != LINEEDIT_LINE) {
+            free(prompt);
+            if (r->interactive) fputc('\n', r->out);
+            if (confirm_quit(r)) break;
+            continue;
+        }
+        if (r->script) fprintf(r->out, "%s%s\n", prompt ? prompt : "cairn> ", line);
+        free(prompt);
+        lineedit_history_add(r->le, line);
+        run_line(r, line);
+        free(line);
+        if (r->quit && !confirm_quit(r)) r->quit = 0;
+    }
+    fflush(r->out);
+}
+
+/* --------------------------------------------------------- arguments */
+
+static void settings_free(repl_settings *s) {
+    free(s->ruleset);
+    for (size_t i = 0; i < s->n_choices; i++) free(s->choices[i]);
+    free(s->choices);
+    free(s->preset);
+    for (size_t i = 0; i < s->n_names; i++) free(s->name_val[i]);
+    free(s->name_seat);
+    free(s->name_val);
+    for (size_t i = 0; i < s->n_bots; i++) free(s->bot_val[i]);
+    free(s->bot_seat);
+    free(s->bot_val);
+    free(s->lang);
+    memset(s, 0, sizeof *s);
+}
+
+typedef struct play_args {
+    const char *load;
+    const char *script;
+    int strict;
+    int seed_given;
+} play_args;
+
+static int usage(const char *cmd, const char *usage_text, const char *fmt, const char *arg) {
+    fprintf(stderr, "cairn %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nusage: %s\n", usage_text);
+    return EXIT_USAGE;
+}
+
+/* SEAT=VALUE into the pair arrays. Returns 0, or -1 (bad), -2 (OOM). */
+static int add_pair(const char *arg, int **seats, char ***vals, size_t *n) {
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1]) return -1;
+    char *end;
+    long seat = strtol(arg, &end, 10);
+    if (end != eq || seat < 1 || seat > 64) return -1;
+    int *s2 = realloc(*seats, (*n + 1) * sizeof *s2);
+    if (!s2) return -2;
+    *seats = s2;
+    char **v2 = realloc(*vals, (*n + 1) * sizeof *v2);
+    if (!v2) return -2;
+    *vals = v2;
+    if (!((*vals)[*n] = strdup(eq + 1))) return -2;
+    (*seats)[*n] = (int)seat;
+    (*n)++;
+    return 0;
+}
+
+static int known_bot(const char *kind) {
+    for (size_t i = 0; i < sizeof bot_kinds / sizeof bot_kinds[0]; i++)
+        if (strcmp(bot_kinds[i], kind) == 0) return 1;
+    return 0;
+}
+
+static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a) {
+    const char *cmd = "play";
+#define NEED(what)                                                              \
+    do {                                                                        \
+        if (++i >= argc) return usage(cmd, REPL_PLAY_USAGE, "%s needs " what, arg); \
+    } while (0)
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = NULL;
+        if (strcmp(arg, "--strict") == 0) {
+            a->strict = 1;
+        } else if (strcmp(arg, "--players") == 0 || strcmp(arg, "-p") == 0) {
+            NEED("a number");
+            char *end;
+            long n = strtol(argv[i], &end, 10);
+            if (*end || n < 1 || n > 16)
+                return usage(cmd, REPL_PLAY_USAGE, "--players takes a number from 1 to 16, got \"%s\"", argv[i]);
+            s->players = (int)n;
+        } else if (strcmp(arg, "--option") == 0 || strcmp(arg, "-o") == 0 ||
+                   strncmp(arg, "--option=", 9) == 0) {
+            if (arg[8] == '=') {
+                val = arg + 9;
+            } else {
+                NEED("an option id");
+                val = argv[i];
+            }
+            char **c = realloc(s->choices, (s->n_choices + 1) * sizeof *c);
+            if (!c) return EXIT_FAIL;
+            s->choices = c;
+            if (!(c[s->n_choices] = strdup(val))) return EXIT_FAIL;
+            s->n_choices++;
+        } else if (strcmp(arg, "--preset") == 0) {
+            NEED("a preset name");
+            free(s->preset);
+            if (!(s->preset = strdup(argv[i]))) return EXIT_FAIL;
+        } else if (strcmp(arg, "--seed") == 0) {
+            NEED("a number");
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(argv[i], &end, 10);
+            if (*end || !argv[i][0] || argv[i][0] == '-' || errno)
+                return usage(cmd, REPL_PLAY_USAGE, "--seed takes a number, got \"%s\"", argv[i]);
+            s->seed = v;
+            a->seed_given = 1;
+        } else if (strcmp(arg, "--bot") == 0) {
+            NEED("SEAT=KIND");
+            int rc = add_pair(argv[i], &s->bot_seat, &s->bot_val, &s->n_bots);
+            if (rc == -2) return EXIT_FAIL;
+            if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--bot takes SEAT=KIND (2=random), got \"%s\"", argv[i]);
+            if (!known_bot(s->bot_val[s->n_bots - 1]))
+                return usage(cmd, REPL_PLAY_USAGE, "no bot kind \"%s\"; the kinds are: random",
+                             s->bot_val[s->n_bots - 1]);
+        } else if (strcmp(arg, "--name") == 0) {
+            NEED("SEAT=NAME");
+            int rc = add_pair(argv[i], &s->name_seat, &s->name_val, &s->n_names);
+            if (rc == -2) return EXIT_FAIL;
+            if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--name takes SEAT=NAME (1=Ann), got \"%s\"", argv[i]);
+        } else if (strcmp(arg, "--lang") == 0) {
+            NEED("a language code");
+            free(s->lang);
+            if (!(s->lang = strdup(argv[i]))) return EXIT_FAIL;
+        } else if (strcmp(arg, "--load") == 0) {
+            NEED("a save file");
+            a->load = argv[i];
+        } else if (strcmp(arg, "--script") == 0) {
+            NEED("a file");
+            a->script = argv[i];
+        } else if (arg[0] == '-' && arg[1]) {
+            return usage(cmd, REPL_PLAY_USAGE, "unknown flag \"%s\"", arg);
+        } else if (!s->ruleset) {
+            if (!(s->ruleset = strdup(arg))) return EXIT_FAIL;
+        } else {
+            return usage(cmd, REPL_PLAY_USAGE, "one ruleset at a time; \"%s\" is one too many", arg);
+        }
+    }
+#undef NEED
+    if (a->load && s->ruleset)
+        return usage(cmd, REPL_PLAY_USAGE, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
+    return EXIT_OK;
+}
+
+/* ------------------------------------------------------------ sessions */
+
+/* Sets up output and input for a session. Returns 0 or -1. */
+static int open_session(repl *r, const char *script, int strict) {
+    r->out = stdout;
+    r->strict = strict;
+    r->auto_bots = 1;
+    if (script) {
+        r->in = fopen(script, "r");
+        if (!r->in) {
+            fprintf(stderr, "cairn: cannot read %s: %s\n", script, strerror(errno));
+            return -1;
+        }
+    } else {
+        r->in = stdin;
+    }
+    r->interactive = !script && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    r->script = !r->interactive;
+    const char *nc = getenv("NO_COLOR");
+    r->color = r->interactive && isatty(STDOUT_FILENO) && !(nc && nc[0]);
+    r->width = markup_term_width(STDOUT_FILENO);
+    char *hist = r->interactive ? lineedit_history_path() : NULL;
+    r->le = lineedit_new("cairn", r->in, r->interactive, hist, repl_complete, r);
+    free(hist);
+    if (!r->le) {
+        fprintf(stderr, "cairn: cannot start the line editor\n");
+        return -1;
+    }
+    if (r->interactive) lineedit_catch_interrupt();
+    return 0;
+}
+
+static void close_session(repl *r) {
+    lineedit_free(r->le);
+    if (r->in && r->in != stdin) fclose(r->in);
+    if (r->bot)
+        for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
+    free(r->bot);
+    free(r->seen);
+    engine_free(r->e);
+    repl_free_files(r->files, r->n_files);
+    free(r->save_path);
+    settings_free(&r->set);
+}
+
+static int session_status(const repl *r) {
+    return r->strict && r->failures ? EXIT_FAIL : EXIT_OK;
+}
+
+/* `cairn play` with no ruleset: list those found and ask which. Returns
+** the name chosen (malloc'd) or NULL. */
+static char *choose_ruleset(repl *r) {
+    size_t n;
+    char **names = ruleset_list(&n);
+    if (n == 0) {
+        fprintf(stderr, "cairn play: no ruleset found (looked in ./rulesets, the installed share folder "
+                        "and CAIRN_PATH)\n");
+        ruleset_list_free(names, n);
+        return NULL;
+    }
+    repl_say(r, 0, "{bold}Rulesets found:{/}");
+    for (size_t i = 0; i < n; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        ruleset *rs = ruleset_load(names[i], NULL, &errs);
+        if (rs)
+            repl_say(r, 6, "  %zu  %-12s %s (%d-%d players)", i + 1, names[i], rs->name, rs->min_players,
+                     rs->max_players);
+        else
+            repl_say(r, 6, "  %zu  %-12s (has errors: `cairn check %s`)", i + 1, names[i], names[i]);
+        ruleset_free(rs);
+        cerr_free(&errs);
+    }
+    char *chosen = NULL;
+    while (!chosen) {
+        fflush(r->out);
+        lineedit_status st;
+        char *line = lineedit_read(r->le, "cairn:ruleset> ", &st);
+        if (st == LINEEDIT_INTERRUPT) continue;
+        if (st != LINEEDIT_LINE) break;
+        if (r->script) fprintf(r->out, "cairn:ruleset> %s\n", line);
+        char *t = trim(line);
+        char *end;
+        long k = strtol(t, &end, 10);
+        if (*t && *end == '\0' && k >= 1 && (size_t)k <= n) {
+            chosen = strdup(names[k - 1]);
+        } else if (*t) {
+            for (size_t i = 0; i < n && !chosen; i++)
+                if (strcmp(names[i], t) == 0) chosen = strdup(names[i]);
+            if (!chosen) repl_fail(r, "no ruleset \"%s\": type its number (1 to %zu) or its name", t, n);
+        }
+        free(line);
+    }
+    ruleset_list_free(names, n);
+    return chosen;
+}
+
+int repl_play_main(int argc, char **argv) {
+    repl r;
+    memset(&r, 0, sizeof r);
+    play_args a = {0};
+    int rc = parse_play_args(argc, argv, &r.set, &a);
+    if (rc != EXIT_OK) {
+        if (rc == EXIT_FAIL) fprintf(stderr, "cairn play: out of memory\n");
+        settings_free(&r.set);
+        return rc;
+    }
+    if (open_session(&r, a.script, a.strict) != 0) {
+        close_session(&r);
+        return EXIT_FAIL;
+    }
+    if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
+    if (a.load) {
+        if (repl_command(&r, "load", a.load) != 0) {
+            close_session(&r);
+            return EXIT_FAIL;
+        }
+    } else {
+        if (!r.set.ruleset && !(r.set.ruleset = choose_ruleset(&r))) {
+            close_session(&r);
+            return EXIT_FAIL;
+        }
+        if (repl_new_game(&r, NULL) != 0) {
+            close_session(&r);
+            return EXIT_FAIL;
+        }
+        start_game(&r);
+    }
+    session_loop(&r);
+    rc = session_status(&r);
+    close_session(&r);
+    return rc;
+}
+
+/* ---------------------------------------------- shared with repl_cmd.c */
+
+void repl_start(repl *r) {
+    start_game(r);
+}
+
+int repl_replay_main(int argc, char **argv) {
+    const char *save = NULL, *script = NULL;
+    int strict = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--strict") == 0) {
+            strict = 1;
+        } else if (strcmp(argv[i], "--script") == 0) {
+            if (++i >= argc) return usage("replay", REPL_REPLAY_USAGE, "%s needs a file", argv[i - 1]);
+            script = argv[i];
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return usage("replay", REPL_REPLAY_USAGE, "unknown flag \"%s\"", argv[i]);
+        } else if (!save) {
+            save = argv[i];
+        } else {
+            return usage("replay", REPL_REPLAY_USAGE, "one save at a time; \"%s\" is one too many", argv[i]);
+        }
+    }
+    if (!save) return usage("replay", REPL_REPLAY_USAGE, "which save?%s", "");
+    repl r;
+    memset(&r, 0, sizeof r);
+    if (open_session(&r, script, strict) != 0) {
+        close_session(&r);
+        return EXIT_FAIL;
+    }
+    r.replay = 1;
+    r.auto_bots = 0;
+    if (repl_command(&r, "load", save) != 0) {
+        close_session(&r);
+        return EXIT_FAIL;
+    }
+    session_loop(&r);
+    int rc = session_status(&r);
+    close_session(&r);
+    return rc;
+}

@@ -1,0 +1,190 @@
+/*
+** repl.h
+** The console REPL: `cairn play` (hot-seat humans and bots, undo, saves,
+** hot reload) and `cairn replay` (step through a saved game). The first
+** part is what main.c calls; the second is shared by repl.c (the session:
+** output, seats, turns) and repl_cmd.c (the command table).
+*/
+#ifndef CAIRN_REPL_H
+#define CAIRN_REPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ------------------------------------------------------ for main.c */
+
+/* `cairn play ...` and `cairn replay SAVE`; argv[0] is the command name.
+** Exit status: 0 ok, 1 the game could not start (or, with --strict, a
+** command failed), 2 usage error. */
+int repl_play_main(int argc, char **argv);
+int repl_replay_main(int argc, char **argv);
+
+#define REPL_PLAY_USAGE                                                                     \
+    "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
+    "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
+    "                  [--script FILE] [--strict]\n"                                         \
+    "       cairn play --load SAVE [--script FILE] [--strict]\n"                             \
+    "       cairn play            (lists the rulesets found and asks which)"
+#define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
+#define REPL_PLAY_HELP                                                                        \
+    "Starts a game and a console to play it. Whenever a person must decide, the\n"            \
+    "options are listed: type the number, the option id or a unique prefix of it;\n"          \
+    "several answers can go on one line separated by `;`. Commands (`help` lists\n"           \
+    "them) show the board, state, log and scores, undo/redo, save/load, reload\n"             \
+    "the rules from disk, and put bots in seats. docs/repl.md has a sample session.\n"        \
+    "\n"                                                                                      \
+    "  --players N          seat count (default: the ruleset's)\n"                           \
+    "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"           \
+    "  --preset NAME        a named bundle of options\n"                                     \
+    "  --seed S             the game's seed (default: random; 1 in script mode)\n"           \
+    "  --bot SEAT=KIND      a bot plays SEAT (KIND: random)\n"                               \
+    "  --name SEAT=NAME     the name shown for SEAT\n"                                       \
+    "  --lang CODE          language of the ruleset's texts (default: its first)\n"          \
+    "  --load SAVE          continue a saved game\n"                                         \
+    "  --script FILE        read commands from FILE (script mode)\n"                         \
+    "  --strict             exit with status 1 if any command failed\n"                      \
+    "\n"                                                                                      \
+    "Script mode (stdin not a terminal, or --script): each command is echoed after\n"         \
+    "its prompt, nothing is coloured and the output is the same on every run.\n"              \
+    "Colour is used on a terminal unless NO_COLOR is set. History is kept in\n"               \
+    "$XDG_STATE_HOME/cairn/history (~/.local/state/cairn/history).\n"
+
+#define REPL_REPLAY_USAGE "cairn replay SAVE [--script FILE] [--strict]"
+#define REPL_REPLAY_SUMMARY "step forward and back through a saved game"
+#define REPL_REPLAY_HELP                                                                      \
+    "Loads a saved game and goes back to its start. Enter (or `next`) applies the\n"          \
+    "next decision and shows it with its events and the board; `back` steps back,\n"         \
+    "`goto N` jumps, `show SEAT`/`view SEAT` look through a seat's eyes, `play`\n"            \
+    "continues the game from the current decision. `help` lists the commands.\n"
+
+/* ------------------------------------ shared by repl.c and repl_cmd.c */
+
+struct engine;
+struct lineedit;
+
+/* How a game is (re)made: everything `new`, `restart` and `reload` need.
+** All strings owned. */
+typedef struct repl_settings {
+    char *ruleset;
+    char **choices;
+    size_t n_choices;
+    char *preset;
+    int players;       /* 0: the ruleset's default */
+    int *name_seat;    /* --name SEAT=NAME pairs */
+    char **name_val;
+    size_t n_names;
+    int *bot_seat;     /* --bot SEAT=KIND pairs */
+    char **bot_val;
+    size_t n_bots;
+    uint64_t seed;
+    char *lang;
+} repl_settings;
+
+/* One file of the ruleset as last read, to say what a reload changed. */
+typedef struct repl_file {
+    char *path;    /* as shown: relative to the ruleset folder */
+    uint64_t hash;
+} repl_file;
+
+typedef struct repl {
+    repl_settings set;
+    struct engine *e;
+    int n_seats;
+    char **bot;        /* [n_seats + 1]: each seat's bot kind, NULL: human (index 0 unused) */
+    size_t *seen;      /* [n_seats + 1]: events shown to each seat; [0] the shared screen */
+    int viewer;        /* the seat whose view is shown; 0: spectator */
+    int secret;        /* the ruleset hides something from some seat */
+    int auto_bots;     /* bots move by themselves after a person's move */
+    int dirty;         /* changed since the last save or load */
+    int changed;       /* the game moved during this input line */
+    int answered;      /* a person answered during this input line */
+    int over_shown;    /* final scores shown for this position */
+    char *save_path;   /* the last file saved to or loaded from */
+    repl_file *files;  /* the ruleset's files when the game was made */
+    size_t n_files;
+    /* replay mode (cairn replay) */
+    int replay;
+    /* output */
+    FILE *out;
+    int color;         /* ANSI escapes on */
+    int width;         /* columns */
+    int script;        /* script mode: echo input, no colour, no pauses */
+    int interactive;   /* stdin is a terminal and no --script */
+    int strict;
+    size_t failures;   /* commands that failed */
+    struct lineedit *le;
+    FILE *in;
+    int quit;
+} repl;
+
+/* Output. say: markup (ruleset text and the REPL's own styling) rendered,
+** wrapped at the width, newline added; `indent` for continuation lines.
+** plain: text shown as is (error messages, file names), wrapped. fail: a
+** one-line error, counted for --strict. */
+void repl_say(repl *r, int indent, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void repl_plain(repl *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void repl_fail(repl *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Text (may be several lines) shown unwrapped: boards keep their shape. */
+void repl_block(repl *r, const char *markup);
+
+/* "Ann" or "Seat 2"; never NULL. */
+const char *repl_seat_name(const repl *r, int seat);
+/* Parses a seat given as a number or a name ("0" and "spectator" give 0
+** when allow_zero). Returns the seat or -1 after printing an error. */
+int repl_parse_seat(repl *r, const char *s, int allow_zero);
+
+/* Showing the game. */
+void repl_show_board(repl *r, int seat);
+void repl_show_events(repl *r, int seat);
+void repl_show_scores(repl *r, int final);
+/* After the game moved: events, bots (if after a person's move), the board
+** and whoever must decide next. */
+void repl_present(repl *r);
+/* Starts the game that r now holds (after `new`, `restart`, `load`): the
+** header, bots that move first, the first turn. */
+void repl_start(repl *r);
+/* Lets bots play until a person must decide, the game ends, Ctrl-C, or
+** `limit` decisions (0: no limit). Returns the number of decisions made. */
+size_t repl_run_bots(repl *r, size_t limit);
+/* Makes the game from r->set (replacing the current one). Returns 0, or -1
+** after printing the errors (the current game is then kept). */
+int repl_new_game(repl *r, const char *scenario_file);
+/* Resets per-game REPL state after the engine was replaced. */
+int repl_adopt_engine(repl *r, struct engine *e);
+/* The seat that answers typed option ids now (a person asked now, the
+** viewer first), or 0. */
+int repl_deciding_seat(const repl *r);
+/* Applies one answer for seat; prints what happened. 0 or -1. */
+int repl_answer(repl *r, int seat, const char *id);
+/* Events seen so far by seat (its slot in r->seen). */
+size_t *repl_seen(repl *r, int seat);
+/* Snapshots the ruleset's files (for reload reports). */
+void repl_snapshot_files(repl *r, repl_file **out, size_t *n);
+void repl_free_files(repl_file *f, size_t n);
+uint64_t repl_fresh_seed(const repl *r);
+
+/* ---- repl_cmd.c ---- */
+
+/* Runs one command line segment that starts with a command name. Returns
+** 1 if `word` is no command (nothing done), 0 when it ran, -1 when it
+** failed (already reported). */
+int repl_command(repl *r, const char *word, const char *args);
+/* Candidates for tab completion (see lineedit_complete_fn). */
+size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, size_t *n);
+/* 1 when word names a command. */
+int repl_is_command(const repl *r, const char *word);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+** sandbox.h
+** The Lua sandbox a ruleset runs in: one lua_State per game, allow-listed
+** globals, an instruction budget per call, a memory cap, read-only tables and
+** a deterministic `pairs`. docs/sandbox.md says what scripts can reach.
+*/
+#ifndef CAIRN_SANDBOX_H
+#define CAIRN_SANDBOX_H
+
+#include <stddef.h>
+
+#include <lua.h>
+
+#include "error.h"
+
+typedef struct sandbox sandbox;
+
+/* What a call ended with. SANDBOX_OK is 0; every failure is positive. */
+typedef enum sandbox_status {
+    SANDBOX_OK = 0,
+    SANDBOX_ERR_RUN,    /* the script raised an error */
+    SANDBOX_ERR_SYNTAX, /* a chunk did not compile (also inside require) */
+    SANDBOX_ERR_BUDGET, /* the instruction budget of the call ran out */
+    SANDBOX_ERR_MEMORY, /* the memory cap was reached (or malloc failed) */
+    SANDBOX_ERR_FILE    /* a script file could not be read */
+} sandbox_status;
+
+typedef struct sandbox_config {
+    /* Bytes the whole Lua state may hold. Default CAIRN_LUA_MEMORY_CAP. */
+    size_t mem_cap;
+    /* VM instructions one top-level sandbox_call may run, counted in steps
+    ** of CAIRN_LUA_HOOK_STEP. Must be > 0. Default CAIRN_LUA_INSTRUCTION_BUDGET. */
+    long instr_budget;
+    /* Folders `require` searches, in order: the ruleset, then its extends
+    ** parents. Chunk names are "<dir>/<a/b>.lua", so pass the path a modder
+    ** should read in messages ("rulesets/yak"). Copied by sandbox_new. */
+    const char *const *module_dirs;
+    size_t n_module_dirs;
+    /* The engine's Lua stdlib (interpreter/lua), searched last. Its frames are
+    ** left out of tracebacks unless the error is raised inside it. May be
+    ** NULL. Copied. */
+    const char *stdlib_dir;
+    /* Where `print` goes (the game log). text is NUL-terminated, the
+    ** arguments joined by tabs. The callback must not call into Lua. NULL:
+    ** print output is dropped. */
+    void (*print)(void *ud, const char *text);
+    void *print_ud;
+} sandbox_config;
+
+/* Fills c with the defaults: the caps from limits.h, no module folders, no
+** print callback. */
+void sandbox_default_config(sandbox_config *c);
+
+/* Creates the Lua state with the capped allocator and the allow-listed
+** globals. Returns NULL (with a message in errs) on failure. The caller
+** frees the result with sandbox_free. */
+sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs);
+
+/* Closes the state and frees everything. NULL-safe. */
+void sandbox_free(sandbox *sb);
+
+/* The main thread, for pushing functions and arguments. Contract: every Lua
+** API call that allocates must run inside sandbox_call (or a lua_pcall): at
+** the memory cap an unprotected allocation makes Lua panic and abort. Never
+** call script functions with plain lua_call/lua_pcall either: only
+** sandbox_call applies the budget and makes its errors uncatchable. */
+lua_State *sandbox_state(sandbox *sb);
+
+/* Calls the function below nargs arguments on the stack, like lua_pcall,
+** with a fresh instruction budget. On success leaves nresults results
+** (LUA_MULTRET allowed) and returns SANDBOX_OK. On failure pops the
+** function and arguments, adds one error to errs (may be NULL) naming the
+** ruleset file:line ("instruction budget of N exceeded", "memory cap of N
+** MiB exceeded", or the script's own message) and returns the status; the
+** trimmed traceback is then available from sandbox_traceback.
+** Nested calls (from a C function a script called) share the outer call's
+** budget; the C function should then raise an error to propagate failure. */
+int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs);
+
+/* Loads the text file at path (never bytecode) with chunk name chunkname
+** (NULL: path), in the sandbox environment, and runs it like sandbox_call
+** with no arguments. Results are left on the stack on success. */
+int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int nresults,
+                     cerr_list *errs);
+
+/* Same, for a chunk held in memory (REPL evaluation, tests). */
+int sandbox_run_string(sandbox *sb, const char *code, size_t len, const char *chunkname,
+                       int nresults, cerr_list *errs);
+
+/* "stack traceback:\n\t<file>:<line>: in ..." of the last failed call,
+** trimmed to ruleset frames; "" after a success. Owned by sb, valid until
+** the next call. */
+const char *sandbox_traceback(const sandbox *sb);
+
+/* Pops the value on top of the stack and makes it the global `name`, a
+** library entry scripts cannot replace (the table itself stays writable
+** unless frozen first with sandbox_freeze). For the engine's own API.
+** Returns 0, or -1 on out-of-memory or a bad name (the value is popped
+** either way). */
+int sandbox_set_global(sandbox *sb, const char *name);
+
+/* Replaces the table at idx with a deeply read-only proxy; other values are
+** left as they are. Writes through the proxy (or rawset on it) raise
+** "attempt to modify read-only table <name>.<path> (field 'k')". Nested
+** tables become proxies too (shared tables and cycles keep their shape);
+** the original table is not modified and should no longer be handed out.
+** Reads, #, ipairs, pairs and next behave as on the original; its
+** metatable is not carried over. Works on any state (needs no sandbox).
+** Returns 0, or -1 on out-of-memory (the value at idx is then unchanged). */
+int sandbox_freeze(lua_State *L, int idx, const char *name);
+
+/* If the value at idx is a proxy made by sandbox_freeze, pushes the hidden
+** table holding its contents (nested tables there are proxies too) and
+** returns 1; otherwise pushes nothing and returns 0. Never allocates. */
+int sandbox_readonly_target(lua_State *L, int idx);
+
+/* Bytes the Lua state holds now. */
+size_t sandbox_memory_used(const sandbox *sb);
+
+/* Instructions counted by the last (or running) top-level call, in steps of
+** CAIRN_LUA_HOOK_STEP, plus what C library functions were charged. */
+long sandbox_instructions_used(const sandbox *sb);
+
+/* Forgets every module `require` has loaded, so the next require reads the
+** file again (hot reload). */
+void sandbox_forget_modules(sandbox *sb);
+
+#endif

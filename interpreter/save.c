@@ -1,0 +1,407 @@
+/*
+** save.c
+** Saved games and scenarios: building the save tree, the atomic write,
+** loading with validation and replay, scenario export and start.
+*/
+#include "save.h"
+#include "ruleset.h"
+#include "schema.h"
+#include "yload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if !defined(CAIRN_VERSION)
+#define CAIRN_VERSION "0.0.0"
+#endif
+
+#define SAVE_FORMAT 1
+
+/* Process-wide: set only by the crash-simulation test (see save.h). */
+void (*save_before_rename_hook)(const char *tmp_path) = NULL;
+
+/* ------------------------------------------------------------ building */
+
+/* Small checked builders: each returns -1 once anything failed. */
+static int put(value *m, const char *k, value *v) { return m && v ? value_map_set(m, k, v) : (value_free(v), -1); }
+static int push(value *l, value *v) { return l && v ? value_list_push(l, v) : (value_free(v), -1); }
+
+static value *rng_value(rng r) {
+    char hex[RNG_HEX_LEN + 1];
+    rng_format(&r, hex);
+    return value_str(hex);
+}
+
+static value *choices_value(const engine *e) {
+    size_t n;
+    const char *const *c = engine_choices(e, &n);
+    value *l = value_list();
+    for (size_t i = 0; l && i < n; i++)
+        if (push(l, value_str(c[i])) != 0) {
+            value_free(l);
+            return NULL;
+        }
+    return l;
+}
+
+value *save_to_value(const engine *e) {
+    const ruleset *rs = engine_ruleset(e);
+    value *root = value_map(), *r = value_map(), *opts = value_map(), *seats = value_list();
+    value *log = value_list(), *snap = value_map();
+    int rc = 0;
+    rc |= put(root, "cairn_save", value_int(SAVE_FORMAT));
+    rc |= put(root, "engine", value_str(CAIRN_VERSION));
+    rc |= put(r, "name", value_str(engine_ruleset_arg(e)));
+    rc |= put(r, "id", value_str(rs->id));
+    rc |= put(r, "version", value_str(rs->version));
+    rc |= put(r, "fingerprint", value_str(rs->fingerprint));
+    rc |= put(root, "ruleset", r);
+    rc |= put(opts, "choices", choices_value(e));
+    if (engine_preset(e)) rc |= put(opts, "preset", value_str(engine_preset(e)));
+    rc |= put(opts, "resolved", rs->options ? value_clone(rs->options) : value_map());
+    rc |= put(root, "options", opts);
+    rc |= put(root, "lang", value_str(engine_lang(e)));
+    for (int s = 1; s <= engine_seat_count(e); s++) {
+        value *seat = value_map();
+        rc |= put(seat, "name", value_str(engine_seat_name(e, s)));
+        if (engine_seat_bot(e, s)) rc |= put(seat, "bot", value_str(engine_seat_bot(e, s)));
+        rc |= push(seats, seat);
+    }
+    rc |= put(root, "seats", seats);
+    rc |= put(root, "seed", value_int((int64_t)engine_seed(e)));
+    if (engine_scenario(e)) {
+        value *start = value_map();
+        rc |= put(start, "state", value_clone(engine_scenario(e)));
+        if (engine_scenario_rng(e)) rc |= put(start, "rng", value_str(engine_scenario_rng(e)));
+        rc |= put(root, "start", start);
+    }
+    size_t n;
+    const engine_logged *l = engine_log(e, &n);
+    for (size_t i = 0; i < n; i++) {
+        value *d = value_map();
+        rc |= put(d, "seat", value_int(l[i].seat));
+        rc |= put(d, "id", value_str(l[i].id));
+        rc |= push(log, d);
+    }
+    rc |= put(root, "log", log);
+    rc |= put(root, "position", value_int((int64_t)engine_position(e)));
+    rc |= put(snap, "state", value_clone(engine_state(e)));
+    rc |= put(snap, "rng", rng_value(engine_rng(e)));
+    rc |= put(snap, "events", value_int((int64_t)engine_event_count(e)));
+    rc |= put(root, "snapshot", snap);
+    if (rc) {
+        value_free(root);
+        return NULL;
+    }
+    return root;
+}
+
+/* ------------------------------------------------------- atomic writing */
+
+static char *dir_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    if (!slash) return cairn_strdup(".");
+    if (slash == path) return cairn_strdup("/");
+    char *d = malloc((size_t)(slash - path) + 1);
+    if (!d) return NULL;
+    memcpy(d, path, (size_t)(slash - path));
+    d[slash - path] = '\0';
+    return d;
+}
+
+static int write_all(int fd, const char *s, size_t n) {
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Writes text to path through a temporary file in the same folder, so a
+** crash at any point leaves either the old file or the new one. */
+static int atomic_write(const char *path, const char *text, cerr_list *errs) {
+    char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
+    char *dir = dir_of(path);
+    if (!tmp || !dir) {
+        free(tmp);
+        free(dir);
+        errs->oom = 1;
+        return -1;
+    }
+    const char *step = "create a temporary file";
+    int fd = mkstemp(tmp);
+    if (fd < 0) goto fail;
+    step = "write";
+    if (write_all(fd, text, strlen(text)) != 0) goto fail_fd;
+    step = "sync";
+    if (fsync(fd) != 0) goto fail_fd;
+    step = "close";
+    if (close(fd) != 0) {
+        fd = -1;
+        goto fail_tmp;
+    }
+    fd = -1;
+    if (save_before_rename_hook) save_before_rename_hook(tmp);
+    step = "rename the temporary file";
+    if (rename(tmp, path) != 0) goto fail_tmp;
+    /* make the rename itself durable */
+    int dfd = open(dir, O_RDONLY);
+    if (dfd >= 0) {
+        (void)fsync(dfd);
+        close(dfd);
+    }
+    free(tmp);
+    free(dir);
+    return 0;
+fail_fd:
+    close(fd);
+fail_tmp:
+    cerr_add(errs, path, 0, 0, NULL, "cannot save: %s failed: %s", step, strerror(errno));
+    unlink(tmp);
+    free(tmp);
+    free(dir);
+    return -1;
+fail:
+    cerr_add(errs, path, 0, 0, NULL, "cannot save: %s failed: %s", step, strerror(errno));
+    free(tmp);
+    free(dir);
+    return -1;
+}
+
+static int write_value(const char *path, const char *header, const value *v, cerr_list *errs) {
+    char *body = value_to_yaml(v);
+    char *text = body ? cairn_strfmt("%s%s", header, body) : NULL;
+    free(body);
+    if (!text) {
+        errs->oom = 1;
+        return -1;
+    }
+    int rc = atomic_write(path, text, errs);
+    free(text);
+    return rc;
+}
+
+int save_write(const engine *e, const char *path, cerr_list *errs) {
+    value *v = save_to_value(e);
+    if (!v) {
+        errs->oom = 1;
+        return -1;
+    }
+    const ruleset *rs = engine_ruleset(e);
+    char *header = cairn_strfmt("# cairn saved game: %s %s, %d seats, %zu decisions\n"
+                                "# Load it with `load`; see docs/saves.md.\n",
+                                rs->name, rs->version, engine_seat_count(e), engine_position(e));
+    int rc = header ? write_value(path, header, v, errs) : (errs->oom = 1, -1);
+    free(header);
+    value_free(v);
+    return rc;
+}
+
+int save_export_scenario(const engine *e, const char *path, cerr_list *errs) {
+    value *root = value_map();
+    int rc = 0;
+    rc |= put(root, "cairn_scenario", value_int(1));
+    rc |= put(root, "ruleset", value_str(engine_ruleset_arg(e)));
+    rc |= put(root, "players", value_int(engine_seat_count(e)));
+    rc |= put(root, "options", choices_value(e));
+    rc |= put(root, "rng", rng_value(engine_rng(e)));
+    rc |= put(root, "state", value_clone(engine_state(e)));
+    if (rc) {
+        value_free(root);
+        errs->oom = 1;
+        return -1;
+    }
+    const ruleset *rs = engine_ruleset(e);
+    char *header = cairn_strfmt("# cairn scenario: %s %s, after %zu decisions.\n"
+                                "# Edit the state, then start from it (`cairn play %s --scenario FILE`).\n"
+                                "# Remove `rng` to draw fresh random numbers from the game's seed.\n",
+                                rs->name, rs->version, engine_position(e), engine_ruleset_arg(e));
+    rc = header ? write_value(path, header, root, errs) : (errs->oom = 1, -1);
+    free(header);
+    value_free(root);
+    return rc;
+}
+
+/* ------------------------------------------------------------- loading */
+
+/* Loads path and validates it against the save schema (or a fragment). */
+static value *read_checked(const char *path, const char *fragment, const char *marker,
+                           const char *what, cerr_list *errs) {
+    value *v = yload_file(path, errs);
+    if (!v) return NULL;
+    if (v->type != CV_MAP || !value_map_get(v, marker)) {
+        cerr_add(errs, path, 0, 0, NULL, "not a cairn %s (no `%s:` key)", what, marker);
+        value_free(v);
+        return NULL;
+    }
+    char *schema = cairn_strfmt("%s/save.schema.yaml%s", ruleset_schemas_dir(), fragment);
+    schema_set *set = schema_set_new();
+    int bad = !schema || !set ? (errs->oom = 1, 1) : schema_validate(set, NULL, schema, v, NULL, errs) != 0;
+    schema_set_free(set);
+    free(schema);
+    if (bad) {
+        value_free(v);
+        return NULL;
+    }
+    return v;
+}
+
+static char **str_list(const value *l, size_t *n) {
+    *n = value_len(l);
+    char **out = calloc(*n ? *n : 1, sizeof *out);
+    for (size_t i = 0; out && i < *n; i++)
+        if (!(out[i] = cairn_strdup(l->u.list.items[i]->u.str.s))) {
+            for (size_t j = 0; j < i; j++) free(out[j]);
+            free(out);
+            return NULL;
+        }
+    return out;
+}
+
+static void str_list_free(char **v, size_t n) {
+    for (size_t i = 0; v && i < n; i++) free(v[i]);
+    free(v);
+}
+
+engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
+    save_load_opts dflt = {0, 0, 0, 0};
+    if (!opts) opts = &dflt;
+    if (note) *note = NULL;
+    value *v = read_checked(path, "", "cairn_save", "saved game", errs);
+    if (!v) return NULL;
+    engine *e = NULL;
+    const value *rsv = value_map_get(v, "ruleset"), *o = value_map_get(v, "options");
+    const value *seats = value_map_get(v, "seats"), *log = value_map_get(v, "log");
+    const value *snap = value_map_get(v, "snapshot"), *start = value_map_get(v, "start");
+    size_t n_choices = 0, n_seats = value_len(seats);
+    char **choices = str_list(value_map_get(o, "choices"), &n_choices);
+    const char **names = calloc(n_seats, sizeof *names), **bots = calloc(n_seats, sizeof *bots);
+    size_t n_log = value_len(log);
+    engine_logged *l = calloc(n_log ? n_log : 1, sizeof *l);
+    if (!choices || !names || !bots || !l) {
+        errs->oom = 1;
+        goto done;
+    }
+    for (size_t i = 0; i < n_seats; i++) {
+        names[i] = value_get_str(seats->u.list.items[i], "name", NULL);
+        bots[i] = value_get_str(seats->u.list.items[i], "bot", NULL);
+    }
+    for (size_t i = 0; i < n_log; i++) {
+        l[i].seat = (int)value_get_int(log->u.list.items[i], "seat", 0);
+        l[i].id = (char *)value_get_str(log->u.list.items[i], "id", "");
+    }
+    size_t position = (size_t)value_get_int(v, "position", 0);
+    if (position > n_log) {
+        cerr_add(errs, path, 0, 0, "position", "position %zu is past the end of the log (%zu decisions)",
+                 position, n_log);
+        goto done;
+    }
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = value_get_str(rsv, "name", NULL);
+    c.choices = (const char *const *)choices;
+    c.n_choices = n_choices;
+    c.preset = value_get_str(o, "preset", NULL);
+    c.players = (int)n_seats;
+    c.names = names;
+    c.bots = bots;
+    c.seed = (uint64_t)value_get_int(v, "seed", 0);
+    c.lang = value_get_str(v, "lang", NULL);
+    c.checks = opts->checks;
+    c.budget = opts->budget;
+    c.mem_cap = opts->mem_cap;
+    if (start) {
+        c.scenario = value_map_get(start, "state");
+        c.scenario_rng = value_get_str(start, "rng", NULL);
+    }
+    /* the fingerprint decides between replaying and starting from the snapshot */
+    ruleset_request req = {c.choices, c.n_choices, c.preset, c.players};
+    ruleset *now = ruleset_load(c.ruleset, &req, errs);
+    if (!now) goto done;
+    const char *saved_fp = value_get_str(rsv, "fingerprint", "");
+    int changed = strcmp(now->fingerprint, saved_fp) != 0;
+    if (changed && !opts->as_scenario) {
+        cerr_add(errs, path, 0, 0, "ruleset.fingerprint",
+                 "the ruleset %s changed since this game was saved (fingerprint %.12s..., now %.12s...); "
+                 "load it as a scenario to continue from the saved state with the new rules",
+                 now->id, saved_fp, now->fingerprint);
+        ruleset_free(now);
+        goto done;
+    }
+    ruleset_free(now);
+    if (changed) {
+        c.scenario = value_map_get(snap, "state");
+        c.scenario_rng = value_get_str(snap, "rng", NULL);
+        if (!(e = engine_new(&c, errs))) goto done;
+        if (note) *note = cairn_strdup("loaded as a scenario: the ruleset changed since the save, "
+                                       "so the log was not replayed");
+        goto done;
+    }
+    if (!(e = engine_new(&c, errs))) goto done;
+    size_t failed;
+    if (engine_replay(e, l, position, &failed, errs) != 0) {
+        cerr_add(errs, path, 0, 0, "log", "the saved log does not replay (stopped at decision %zu)", failed + 1);
+        engine_free(e);
+        e = NULL;
+        goto done;
+    }
+    rng want, have = engine_rng(e);
+    if (!value_equal(engine_state(e), value_map_get(snap, "state"), 0) ||
+        rng_parse(&want, value_get_str(snap, "rng", "")) != 0 || memcmp(&want, &have, sizeof want) != 0) {
+        cerr_add(errs, path, 0, 0, "snapshot",
+                 "replaying the log does not reproduce the saved state (the file was edited, or "
+                 "the rules are not deterministic)");
+        engine_free(e);
+        e = NULL;
+        goto done;
+    }
+    if (engine_set_redo_tail(e, l + position, n_log - position) != 0) {
+        errs->oom = 1;
+        engine_free(e);
+        e = NULL;
+    }
+done:
+    str_list_free(choices, n_choices);
+    free(names);
+    free(bots);
+    free(l);
+    value_free(v);
+    return e;
+}
+
+engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
+    value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", "scenario", errs);
+    if (!v) return NULL;
+    engine_config c = *cfg;
+    size_t n_choices = 0;
+    char **choices = NULL;
+    if (!c.ruleset) c.ruleset = value_get_str(v, "ruleset", NULL);
+    if (!c.players) c.players = (int)value_get_int(v, "players", 0);
+    if (!c.choices && value_map_get(v, "options")) {
+        choices = str_list(value_map_get(v, "options"), &n_choices);
+        if (!choices) {
+            errs->oom = 1;
+            value_free(v);
+            return NULL;
+        }
+        c.choices = (const char *const *)choices;
+        c.n_choices = n_choices;
+    }
+    c.scenario = value_map_get(v, "state");
+    c.scenario_rng = value_get_str(v, "rng", NULL);
+    engine *e = engine_new(&c, errs);
+    str_list_free(choices, n_choices);
+    value_free(v);
+    return e;
+}

@@ -1,0 +1,160 @@
+-- rules.lua: Goofspiel.
+-- Each round a prize is turned up; every seat bids one card from hand in
+-- secret (all seats are asked at once); when the last bid is in, the bids
+-- are revealed and the single highest bid takes the prize. A tie for the
+-- highest bid discards the prize. After the last prize, the values won are
+-- added up.
+
+local deck = require "cairn.deck"
+
+local rules = {}
+
+local function seats(g) return #g.seats end
+
+-- Turns up the next prize, or ends the game when the deck is empty.
+local function turn_up_prize(g)
+  local card = deck.draw(g.state.prizes)
+  g.state.prize = card or 0
+  if card then
+    g.state.round = g.state.round + 1
+    g.log(g.text("turned", card))
+  else
+    g.log(g.text("game_over"))
+  end
+end
+
+local function all_bid(g)
+  for seat = 1, seats(g) do
+    if g.state.bids[seat] == 0 then return false end
+  end
+  return true
+end
+
+-- Reveals the bids and gives the prize to the single highest bid.
+local function resolve_round(g)
+  local state, best, winners, shown = g.state, 0, {}, {}
+  for seat = 1, seats(g) do
+    local bid = state.bids[seat]
+    shown[#shown + 1] = g.seats[seat].name .. " " .. bid
+    if bid > best then best, winners = bid, { seat }
+    elseif bid == best then winners[#winners + 1] = seat end
+  end
+  g.log(g.text("reveal", table.concat(shown, ", ")))
+  if #winners == 1 then
+    local won = state.won[winners[1]]
+    won[#won + 1] = state.prize
+    g.log(g.text("takes", g.seats[winners[1]].name, state.prize))
+  else
+    deck.discard(state.prizes, state.prize)
+    g.log(g.text("tie", best, state.prize))
+  end
+  for seat = 1, seats(g) do state.bids[seat] = 0 end
+  turn_up_prize(g)
+end
+
+function rules.setup(g)
+  local n = g.data.game.cards
+  local cards = {}
+  for v = 1, n do cards[v] = v end
+  local state = g.state
+  state.hands, state.bids, state.won = {}, {}, {}
+  for seat = 1, seats(g) do
+    state.hands[seat] = deck.new(cards).draw   -- a copy of 1..n
+    state.bids[seat] = 0
+    state.won[seat] = {}
+  end
+  state.prizes = deck.shuffle(deck.new(cards), g.rng)
+  state.round = 0
+  turn_up_prize(g)
+end
+
+function rules.decisions(g)
+  local state = g.state
+  if state.prize == 0 then return {} end
+  local asked = {}
+  for seat = 1, seats(g) do
+    if state.bids[seat] == 0 then
+      local options = {}
+      for _, card in ipairs(state.hands[seat]) do
+        options[#options + 1] = { id = "bid " .. card, label = g.text("bid", card) }
+      end
+      asked[#asked + 1] = {
+        seat = seat,
+        prompt = g.text("prompt", g.seats[seat].name, state.prize),
+        options = options,
+      }
+    end
+  end
+  return asked
+end
+
+function rules.apply(g, seat, id)
+  local card = tonumber(id:match("^bid (%d+)$"))
+  local hand = g.state.hands[seat]
+  local at
+  for i, c in ipairs(hand) do
+    if c == card then at = i end
+  end
+  if not at then error("seat " .. seat .. " holds no card for " .. id) end
+  table.remove(hand, at)
+  g.state.bids[seat] = card
+  g.log { text = g.text("you_bid", card), to = seat }
+  g.log { text = g.text("has_bid", g.seats[seat].name), except = seat }
+  if all_bid(g) then resolve_round(g) end
+end
+
+function rules.score(g)
+  local scores = {}
+  for seat = 1, #g.seats do
+    local sum = 0
+    for _, v in ipairs(g.state.won[seat]) do sum = sum + v end
+    scores[seat] = { total = sum, breakdown = { { label = g.text("prize_values"), points = sum } } }
+  end
+  return scores
+end
+
+function rules.render(view, seat, g)
+  local lines = {}
+  if view.prize ~= 0 then
+    lines[#lines + 1] = "prize: " .. view.prize .. "   (" .. view.prizes.draw .. " " .. g.text("deck_left") .. ")"
+  end
+  for s = 1, #g.seats do
+    local won = view.won[s]
+    local bid = view.bids[s]
+    local status = bid == 0 and "bidding" or (bid == "?" and "has bid" or "bid " .. bid)
+    lines[#lines + 1] = string.format("%-10s won: %-20s %s", g.seats[s].name, table.concat(won, " "), status)
+  end
+  if seat then
+    local hand = view.hands[seat]
+    lines[#lines + 1] = g.text("hand") .. ": " .. table.concat(hand, " ")
+  end
+  return table.concat(lines, "\n")
+end
+
+-- Invariants: every card 1..n is in exactly one place for each seat (hand,
+-- this round's bid, or already played), hands shrink together, and every
+-- prize is exactly once in the deck, the discard, a won pile or up.
+function rules.check(g)
+  local n, state = g.data.game.cards, g.state
+  local seen = {}
+  local function note(v)
+    if seen[v] then return false end
+    seen[v] = true
+    return true
+  end
+  for _, v in ipairs(state.prizes.draw) do if not note(v) then return "prize " .. v .. " twice" end end
+  for _, v in ipairs(state.prizes.discard) do if not note(v) then return "prize " .. v .. " twice" end end
+  for s = 1, #g.seats do
+    for _, v in ipairs(state.won[s]) do if not note(v) then return "prize " .. v .. " twice" end end
+  end
+  if state.prize ~= 0 and not note(state.prize) then return "prize " .. state.prize .. " twice" end
+  for v = 1, n do if not seen[v] then return "prize " .. v .. " lost" end end
+  for s = 1, #g.seats do
+    local held = #state.hands[s] + (state.bids[s] ~= 0 and 1 or 0)
+    local expected = n - state.round + (state.prize ~= 0 and 1 or 0)
+    if held ~= expected then return "seat " .. s .. " holds " .. held .. " cards, expected " .. expected end
+  end
+  return nil
+end
+
+return rules

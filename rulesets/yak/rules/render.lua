@@ -1,0 +1,188 @@
+-- rules/render.lua
+-- Yak: the board as text for the REPL, 80 columns, with colour markup ({red}...{/}).
+-- Uses only the view (what the seat may see) and g.data / g.text.
+
+local tables = require "cairn.tables"
+local tower = require "rules.tower"
+
+local M = {}
+
+local WIDTH = 80
+local COLUMN = 40      -- two player boards side by side
+
+-- visible width of a line: markup tags do not count, UTF-8 counts once per character
+local function width(s)
+  local plain = s:gsub("{[%a/]*}", "")
+  return utf8.len(plain) or #plain
+end
+
+local function pad(s, w)
+  local n = width(s)
+  if n >= w then return s end
+  return s .. string.rep(" ", w - n)
+end
+
+local function paint(markup, text)
+  local tags = {}
+  for _, tag in ipairs(markup or {}) do tags[#tags + 1] = "{" .. tag .. "}" end
+  if #tags == 0 then return text end
+  return table.concat(tags) .. text .. "{/}"
+end
+
+local function stone_style(data, stone)
+  if stone == data.stones.crystal.id then return data.stones.crystal end
+  if stone == data.stones.fog.id then return data.stones.fog end
+  return tables.by(data.stones.colours, "id", stone) or { letter = "?", markup = {} }
+end
+
+local function stone(data, s)
+  local st = stone_style(data, s)
+  return paint(st.markup, st.letter)
+end
+
+local function food_line(g, food, kinds)
+  local parts = {}
+  for _, k in ipairs(kinds) do
+    parts[#parts + 1] = string.format("%s %d", g.text("food." .. k), food[k] or 0)
+  end
+  return table.concat(parts, "  ")
+end
+
+local function name_of(g, seat)
+  local s = g.seats and g.seats[seat]
+  return (s and s.name) or g.text("seat", seat)
+end
+
+-- the tower as 5 lines, top row first; cell "[R]", brick offset of 2 per row
+local function tower_lines(data, tw)
+  local lines = {}
+  local rows = #data.tower.row_widths
+  for r = rows - 1, 0, -1 do
+    local cells = {}
+    for c = 0, data.tower.row_widths[r + 1] - 1 do
+      local s = tower.get(tw, r, c)
+      cells[#cells + 1] = s and ("[" .. stone(data, s) .. "]") or "{dim}[ ]{/}"
+    end
+    lines[#lines + 1] = string.format("{dim}%d{/} ", r) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
+  end
+  return lines
+end
+
+local function card_text(g, view, seat, viewer)
+  local revealed = view.revealed and view.revealed[seat]
+  if revealed and revealed ~= "?" then
+    return "{bold}" .. g.text("card." .. revealed) .. "{/}"
+  end
+  local chosen = view.chosen and view.chosen[seat]
+  if viewer == seat and chosen and chosen ~= "?" then
+    return g.text("render.your_card", g.text("card." .. chosen))
+  end
+  if view.ready and view.ready[seat] then return g.text("render.card_chosen") end
+  if view.phase == "sunrise" then return "{dim}" .. g.text("render.choosing") .. "{/}" end
+  return "{dim}-{/}"
+end
+
+local function player_block(g, view, seat, viewer, kinds)
+  local data = g.data
+  local p = view.players[seat]
+  local head = "{bold}" .. name_of(g, seat) .. "{/}"
+  if view.holder == seat then head = head .. " {yellow}" .. g.text("render.baby_yak") .. "{/}" end
+  if view.stupa == seat then head = head .. " {cyan}" .. g.text("render.stupa") .. "{/}" end
+  if view.turn and view.turn ~= "?" and view.action and view.action.seat == seat then
+    head = "{green}>{/} " .. head
+  end
+  local total = 0
+  for _, k in ipairs(kinds) do total = total + (p.food[k] or 0) end
+  local info = { card_text(g, view, seat, viewer) }
+  for _, k in ipairs(kinds) do
+    info[#info + 1] = string.format("  %s %d", g.text("food." .. k), p.food[k] or 0)
+  end
+  info[#info + 1] = g.text("render.food", total, data.economy.food_cap)
+  head = head .. " {dim}(" .. g.text("render.stones", tower.count(p.tower)) .. "){/}"
+  local tl = tower_lines(data, p.tower)
+  local out = { head }
+  for i, l in ipairs(tl) do
+    out[#out + 1] = pad(l, 22) .. (info[i] or "")
+  end
+  return out
+end
+
+local function fog_track(data, fog)
+  local cells = {}
+  for i = 1, data.fog.track_length do
+    cells[#cells + 1] = (i <= fog.track) and "{bold}~{/}" or "{dim}.{/}"
+  end
+  return table.concat(cells)
+end
+
+-- M.render(view, seat, g) -> the board.
+function M.render(view, seat, g)
+  local data = g.data
+  local kinds = {}
+  for _, k in ipairs(data.foods.kinds) do kinds[#kinds + 1] = k.id end
+  local lines = {}
+  local function add(s) lines[#lines + 1] = s end
+  local rule = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
+
+  local phase = g.text("phase." .. view.phase)
+  local arrow = view.direction > 0 and g.text("render.dir_next") or g.text("render.dir_prev")
+  add(string.format("{bold}YAK{/}  %s  %s  %s",
+    g.text("render.round", view.round), phase, g.text("render.moving", arrow)))
+  local bagn = type(view.bag) == "table" and tables.sum(view.bag) or view.bag
+  add(string.format("%s   %s   %s %s %s",
+    g.text("render.market", food_line(g, view.market, kinds)),
+    g.text("render.bag", tostring(bagn)),
+    g.text("render.mountain"), fog_track(data, view.fog),
+    g.text("render.fills", view.fog.fills, #data.fog.fills)))
+  local stupa = view.stupa and name_of(g, view.stupa) or g.text("render.unclaimed")
+  local endtxt = view.last_round and g.text("render.last_round", view.last_round) or ""
+  add(g.text("render.stupa_line", stupa) .. "  " .. endtxt)
+  if view.bonus and #view.bonus > 0 then
+    local names = {}
+    for _, id in ipairs(view.bonus) do names[#names + 1] = g.text("bonus." .. id) end
+    add(g.text("render.bonus", table.concat(names, "; ")))
+  end
+  add(rule)
+  -- the carts, in stop order
+  for stop = 1, view.stops do
+    for _, cart in ipairs(view.carts) do
+      if cart.stop == stop then
+        local who = view.players[stop] and name_of(g, stop) or "{dim}" .. g.text("render.nobody") .. "{/}"
+        local st = {}
+        for i = 1, data.carts.capacity.stones do
+          st[#st + 1] = cart.stones[i] and stone(data, cart.stones[i]) or "{dim}.{/}"
+        end
+        local total = 0
+        for _, k in ipairs(kinds) do total = total + (cart.food[k] or 0) end
+        local carried = tables.by(data.carts.carts, "id", cart.id).accepts
+        add(string.format("%s %s %s [%s]  %s",
+          pad(g.text("render.stop", stop), 7), pad(who, 10),
+          pad(g.text("cart." .. cart.id), 18), table.concat(st),
+          pad(food_line(g, cart.food, carried), 26) .. string.format(" %d/%d", total, data.carts.capacity.food)))
+      end
+    end
+  end
+  add(rule)
+  -- the players, two boards per line pair
+  local n = #view.players
+  for s = 1, n, 2 do
+    local a = player_block(g, view, s, seat, kinds)
+    local b = (s + 1 <= n) and player_block(g, view, s + 1, seat, kinds) or {}
+    for i = 1, #a do add(pad(a[i], COLUMN) .. (b[i] or "")) end
+    add("")
+  end
+  -- what is going on
+  local act = view.action
+  if view.phase == "over" then
+    add("{bold}" .. g.text("render.over") .. "{/}")
+  elseif act and act ~= "?" then
+    local held = {}
+    for _, s in ipairs(act.stones or act.drawn or {}) do held[#held + 1] = stone(data, s) end
+    local extra = #held > 0 and ("  " .. g.text("render.in_hand", table.concat(held, " "))) or ""
+    if act.owed and act.owed > 0 then extra = extra .. "  " .. g.text("render.owed", act.owed) end
+    add(g.text("render.acting", name_of(g, act.seat), g.text("card." .. act.card)) .. extra)
+  end
+  return table.concat(lines, "\n")
+end
+
+return M

@@ -1,0 +1,206 @@
+-- rules/score.lua
+-- Yak, the score pad: (1) points per group of 2+ touching stones of one colour, (2) a
+-- bonus for the number of such groups, (3) 1 per single stone, (4) the stupa for
+-- triggering the end, (5) the most food left. Each crystal takes the colour that scores
+-- best, every crystal in a tower a different colour: all assignments are searched.
+
+local grid = require "cairn.grid"
+local tables = require "cairn.tables"
+local common = require "rules.common"
+local tower = require "rules.tower"
+
+local M = {}
+
+-- M.evaluate(data, tw, colour_of) -> points, details for one colouring of a tower.
+-- colour_of(r, c) gives each stone's colour (crystals already assigned).
+function M.evaluate(data, tw, colour_of)
+  local sc = data.scoring
+  local groups = grid.groups(tower.shape(data), colour_of)
+  local d = { groups = {}, singles = 0, group_points = 0 }
+  for _, gr in ipairs(groups) do
+    local size = #gr.cells
+    if size >= 2 then
+      local pts = tables.at_least(sc.group_points, size, { key = "size" })
+      d.groups[#d.groups + 1] = { colour = gr.value, size = size, points = pts }
+      d.group_points = d.group_points + pts
+    else
+      d.singles = d.singles + 1
+    end
+  end
+  table.sort(d.groups, function(a, b)
+    if a.size ~= b.size then return a.size > b.size end
+    return tostring(a.colour) < tostring(b.colour)
+  end)
+  d.count_bonus = tables.at_least(sc.group_count_bonus, #d.groups, { key = "groups" })
+  d.single_points = d.singles * sc.single_stone
+  d.total = d.group_points + d.count_bonus + d.single_points
+  return d.total, d
+end
+
+-- the non-crystal colours touching (r, c), in the data's colour order
+local function neighbour_colours(data, tw, r, c)
+  local near = {}
+  for _, n in ipairs(grid.neighbours(tower.shape(data), r, c)) do
+    local s = tower.get(tw, n[1], n[2])
+    if s and not common.is_crystal(data, s) then near[s] = true end
+  end
+  local list = {}
+  for _, col in ipairs(data.stones.colours) do if near[col.id] then list[#list + 1] = col.id end end
+  return list, near
+end
+
+-- M.tower_score(data, tw) -> details of the best scoring: total, groups, singles,
+-- count_bonus, crystals (the colour given to each crystal, in cell order).
+function M.tower_score(data, tw)
+  local crystals = {}
+  for _, cell in ipairs(grid.cells(tower.shape(data))) do
+    local s = tower.get(tw, cell[1], cell[2])
+    if s and common.is_crystal(data, s) then
+      local cands, near = neighbour_colours(data, tw, cell[1], cell[2])
+      crystals[#crystals + 1] = { r = cell[1], c = cell[2], cands = cands, near = near }
+    end
+  end
+  local all_colours = {}
+  for _, col in ipairs(data.stones.colours) do all_colours[#all_colours + 1] = col.id end
+  local distinct = data.scoring.crystals_distinct
+  if not distinct then
+    -- crystals may share colours and join each other: try every colour
+    for _, x in ipairs(crystals) do x.cands = all_colours end
+  end
+  local LONE = false -- "a colour that touches nothing of its own"
+  local assign, used = {}, {}
+  local at = {}
+  for i, x in ipairs(crystals) do at[x.r .. "," .. x.c] = i end
+  local best, best_d, best_colours = nil, nil, nil
+
+  -- give every lone crystal a real colour: unused, touching none of its colour
+  local function resolve_lone()
+    local colours, taken = {}, {}
+    for i, v in ipairs(assign) do if v then colours[i] = v; taken[v] = true end end
+    for i, v in ipairs(assign) do
+      if not v then
+        for _, col in ipairs(all_colours) do
+          if not (distinct and taken[col]) and not crystals[i].near[col] then
+            colours[i] = col
+            if distinct then taken[col] = true end
+            break
+          end
+        end
+        if not colours[i] then return nil end
+      end
+    end
+    return colours
+  end
+
+  local function colour_of(r, c)
+    local s = tower.get(tw, r, c)
+    if not s then return nil end
+    local i = at[r .. "," .. c]
+    if i then return assign[i] or ("lone " .. i) end
+    return s
+  end
+
+  local function search(i)
+    if i > #crystals then
+      local colours = resolve_lone()
+      if not colours then return end
+      local total, d = M.evaluate(data, tw, colour_of)
+      if best == nil or total > best then best, best_d, best_colours = total, d, colours end
+      return
+    end
+    for _, col in ipairs(crystals[i].cands) do
+      if not (distinct and used[col]) then
+        assign[i] = col
+        used[col] = true
+        search(i + 1)
+        used[col] = nil
+      end
+    end
+    assign[i] = LONE
+    search(i + 1)
+  end
+  search(1)
+  best_d.crystals = best_colours or {}
+  -- a lone crystal's group shows its real colour
+  for _, gr in ipairs(best_d.groups) do
+    local i = tostring(gr.colour):match("^lone (%d+)$")
+    if i then gr.colour = best_d.crystals[math.tointeger(tonumber(i))] end
+  end
+  return best_d
+end
+
+-- M.food_bonus(g) -> a list: the most-food bonus of each seat.
+function M.food_bonus(data, players)
+  local mf = data.scoring.most_food
+  local totals = {}
+  for s, p in ipairs(players) do totals[s] = common.food_total(p.food) end
+  local top, who = tables.max(totals)
+  local out = {}
+  for s = 1, #players do out[s] = 0 end
+  if top and top >= mf.min_food and (mf.ties_share_full or #who == 1) then
+    for _, s in ipairs(who) do out[s] = mf.points end
+  end
+  return out
+end
+
+-- M.tiebreak(data, player) -> an integer, higher wins: scoring.tie_breaks in order.
+function M.tiebreak(data, player)
+  local v = 0
+  for _, key in ipairs(data.scoring.tie_breaks) do
+    local x
+    if key == "food" then x = common.food_total(player.food)
+    elseif key == "tower_stones" then x = tower.count(player.tower)
+    else error("unknown tie-break " .. key) end
+    v = v * 100 + x
+  end
+  return v
+end
+
+local function label(g, key, ...) return common.t(g, key, ...) end
+
+-- M.seat_score(g, seat, food_bonus) -> {total, breakdown, tiebreak, details}
+function M.seat_score(g, seat, food_bonus)
+  local data, st = g.data, g.state
+  local p = st.players[seat]
+  local d = M.tower_score(data, p.tower)
+  local lines = {}
+  local sizes = {}
+  for _, gr in ipairs(d.groups) do
+    sizes[#sizes + 1] = string.format("%s %d", common.stone_name(g, gr.colour), gr.size)
+  end
+  lines[#lines + 1] = { label = label(g, "score.groups", #sizes > 0 and table.concat(sizes, ", ") or "-"),
+    points = d.group_points }
+  lines[#lines + 1] = { label = label(g, "score.group_count", #d.groups), points = d.count_bonus }
+  lines[#lines + 1] = { label = label(g, "score.singles", d.singles), points = d.single_points }
+  if #d.crystals > 0 then
+    local names = {}
+    for _, c in ipairs(d.crystals) do names[#names + 1] = common.stone_name(g, c) end
+    lines[#lines + 1] = { label = label(g, "score.crystals", table.concat(names, ", ")), points = 0 }
+  end
+  lines[#lines + 1] = { label = label(g, "score.stupa"),
+    points = (st.stupa == seat) and data.scoring.stupa_bonus or 0 }
+  lines[#lines + 1] = { label = label(g, "score.food", common.food_total(p.food)), points = food_bonus[seat] }
+  local total = 0
+  for _, l in ipairs(lines) do total = total + l.points end
+  return { total = total, breakdown = lines, tiebreak = M.tiebreak(data, p), details = d }
+end
+
+-- M.score(g) -> one entry per seat (see docs/lua-api.md "Scores").
+function M.score(g)
+  local fb = M.food_bonus(g.data, g.state.players)
+  local out = {}
+  for s = 1, #g.state.players do
+    out[s] = M.seat_score(g, s, fb)
+    out[s].details = nil
+  end
+  return out
+end
+
+-- M.heuristic(g, seat) -> the seat's tower score now, plus its food as a small hedge.
+function M.heuristic(g, seat)
+  local p = g.state.players[seat]
+  return M.tower_score(g.data, p.tower).total + common.food_total(p.food) // 2
+    + ((g.state.stupa == seat) and g.data.scoring.stupa_bonus or 0)
+end
+
+return M

@@ -1,0 +1,74 @@
+-- tests/lua/yak_selfplay.lua
+-- Plays random legal Yak games to the end with the fake g: every seat count, with and
+-- without master builder, checking the invariants after every decision and that every
+-- rendered line fits 80 columns. Prints each game's scores.
+--   lua5.4 -e 'package.path="interpreter/lua/?.lua;"..package.path' tests/lua/yak_selfplay.lua [games] [show]
+
+package.path = "tests/lua/?.lua;" .. package.path
+local fake = require "yak_fake"
+local fake_rng = require "fake_rng"
+
+local games = tonumber(arg and arg[1]) or 3
+local show = arg and arg[2] == "show"
+
+local function visible(s) return utf8.len((s:gsub("{[%a/]*}", ""))) end
+
+local function check_render(g)
+  for seat = 0, #g.seats do
+    local text = g.rules.render(g.state, seat > 0 and seat or nil, g)
+    for line in (text .. "\n"):gmatch("(.-)\n") do
+      assert(visible(line) <= 80, "render line too wide (" .. visible(line) .. "): " .. line)
+    end
+  end
+end
+
+local function play(seats, seed, options)
+  local g = fake.new { seats = seats, seed = seed, options = options }
+  local bots = fake_rng.new(seed * 7919)
+  local steps, cards = 0, {}
+  check_render(g)
+  while true do
+    local ds = g.rules.decisions(g)
+    if #ds == 0 then break end
+    local d = ds[bots.int(1, #ds)]
+    local legal = {}
+    for _, o in ipairs(d.options) do if not o.disabled then legal[#legal + 1] = o.id end end
+    assert(#legal > 0, "a decision with no legal option: " .. d.prompt)
+    local id = legal[bots.int(1, #legal)]
+    if id:match("^card ") then cards[id] = (cards[id] or 0) + 1 end
+    fake.play(g, d.seat, id)
+    steps = steps + 1
+    assert(steps < 20000, "game does not end")
+    if steps % 25 == 0 then check_render(g) end
+  end
+  check_render(g)
+  local scores = g.rules.score(g)
+  return g, scores, steps
+end
+
+local total = 0
+for _, options in ipairs({ {}, { master_builder = true } }) do
+  for seats = 2, 4 do
+    for seed = 1, games do
+      local g, scores, steps = play(seats, seed, options)
+      local parts = {}
+      for s, e in ipairs(scores) do
+        local sum = 0
+        for _, l in ipairs(e.breakdown) do sum = sum + l.points end
+        assert(sum == e.total, "breakdown does not add up")
+        parts[#parts + 1] = string.format("%s %d", g.seats[s].name, e.total)
+      end
+      print(string.format("%d seats%s seed %d: %d rounds, %d decisions, fog fills %d: %s",
+        seats, options.master_builder and " +master" or "", seed, g.state.round, steps,
+        g.state.fog.fills, table.concat(parts, ", ")))
+      if show and seed == 1 then
+        print(g.rules.render(g.state, 1, g))
+        for s, e in ipairs(scores) do
+          for _, l in ipairs(e.breakdown) do print(string.format("  %s  %-40s %3d", g.seats[s].name, l.label, l.points)) end
+        end
+      end
+      total = total + 1
+    end
+  end
+end
+print("yak_selfplay ok: " .. total .. " games")

@@ -1,0 +1,583 @@
+/*
+** test_engine.c
+** The engine on the example rulesets: decisions and refusals, transactions
+** (a failing decision changes nothing), undo/redo/goto with the RNG, events
+** and views per seat, bots, text, options, determinism across processes,
+** and hot reload.
+*/
+#include "testutil.h"
+#include "engine.h"
+#include "view.h"
+
+#include <stdio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const NAMES[] = {"Ann", "Bob", "Cy", "Di"};
+
+/* Budget and memory cap for every game made here (0: the defaults). */
+static long test_budget;
+static size_t test_mem_cap;
+
+static engine *game(const char *rs, int players, uint64_t seed, int checks, const char *const *choices,
+                    size_t n_choices, const char *lang) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.budget = test_budget;
+    c.mem_cap = test_mem_cap;
+    c.ruleset = rs;
+    c.players = players;
+    c.names = NAMES;
+    c.seed = seed;
+    c.checks = checks;
+    c.choices = choices;
+    c.n_choices = n_choices;
+    c.lang = lang;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    if (!e) cerr_print(stderr, &errs);
+    assert_non_null(e);
+    cerr_free(&errs);
+    return e;
+}
+
+static void answer_ok(engine *e, int seat, const char *id) {
+    char *why = NULL;
+    engine_status st = engine_answer(e, seat, id, &why);
+    if (st != ENGINE_OK) fprintf(stderr, "answer %d %s: %s\n", seat, id, why ? why : "?");
+    assert_int_equal(st, ENGINE_OK);
+    assert_null(why);
+}
+
+/* Plays "seat id" strings. */
+static void play(engine *e, const char *const *moves, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        int seat = moves[i][0] - '0';
+        answer_ok(e, seat, moves[i] + 2);
+    }
+}
+
+/* Plays random bots for every seat until the game ends or max decisions. */
+static size_t play_bots(engine *e, size_t max) {
+    size_t n = 0;
+    while (!engine_is_over(e) && n < max) {
+        engine_decision_list d;
+        assert_int_equal(engine_decisions(e, &d), 0);
+        int seat = d.items[0].seat;
+        engine_decision_list_free(&d);
+        char *id = engine_bot_choice(e, seat);
+        assert_non_null(id);
+        answer_ok(e, seat, id);
+        free(id);
+        n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ connect4 */
+
+static void test_connect4_start(void **st) {
+    (void)st;
+    engine *e = game("rulesets/connect4", 2, 1, 1, NULL, 0, NULL);
+    assert_int_equal(engine_seat_count(e), 2);
+    assert_string_equal(engine_seat_name(e, 2), "Bob");
+    assert_false(engine_is_over(e));
+    engine_decision_list d;
+    assert_int_equal(engine_decisions(e, &d), 0);
+    assert_int_equal(d.n, 1);
+    assert_int_equal(d.items[0].seat, 1);
+    assert_string_equal(d.items[0].prompt, "Ann, choose a column");
+    assert_int_equal(d.items[0].n_options, 7);
+    assert_string_equal(d.items[0].options[3].id, "drop 4");
+    assert_string_equal(d.items[0].options[3].label, "column 4");
+    assert_null(d.items[0].options[3].disabled);
+    engine_decision_list_free(&d);
+    assert_true(engine_is_asked(e, 1));
+    assert_false(engine_is_asked(e, 2));
+    engine_free(e);
+}
+
+/* Ann drops in column 1 four times, Bob in column 2 three times between:
+** Ann's four discs stack up column 1 (rows 1-4) and she wins after 7 moves. */
+static void test_connect4_vertical_win(void **st) {
+    (void)st;
+    engine *e = game("rulesets/connect4", 2, 1, 1, NULL, 0, NULL);
+    const char *moves[] = {"1 drop 1", "2 drop 2", "1 drop 1", "2 drop 2",
+                           "1 drop 1", "2 drop 2", "1 drop 1"};
+    play(e, moves, 7);
+    assert_true(engine_is_over(e));
+    assert_int_equal(engine_position(e), 7);
+    assert_int_equal(value_get_int(engine_state(e), "winner", -1), 1);
+    engine_score sc;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_score_get(e, &sc, &errs), 0);
+    assert_int_equal(sc.n, 2);
+    assert_int_equal(sc.seats[0].total, 1); /* the win is worth 1 */
+    assert_int_equal(sc.seats[1].total, 0);
+    assert_int_equal(sc.seats[0].rank, 1);
+    assert_int_equal(sc.seats[1].rank, 2);
+    assert_string_equal(sc.seats[0].items[0].label, "win");
+    engine_score_free(&sc);
+    /* 7 "drops" events plus the win, all public */
+    engine_event_list ev;
+    assert_int_equal(engine_events(e, 0, 0, &ev), 0);
+    assert_int_equal(ev.n, 8);
+    assert_string_equal(ev.items[0].text, "Ann drops a disc in column 1");
+    assert_int_equal(ev.items[0].decision, 1);
+    assert_string_equal(ev.items[7].text, "Ann lines up 4 and wins");
+    engine_event_list_free(&ev);
+    /* the game is over: every answer is refused */
+    char *why = NULL;
+    assert_int_equal(engine_answer(e, 2, "drop 3", &why), ENGINE_GAME_OVER);
+    free(why);
+    char *text = engine_render(e, 1, &errs);
+    assert_non_null(text);
+    /* bottom row: X O . . . . . ; the number line last */
+    assert_non_null(strstr(text, "|X O . . . . .|\n 1 2 3 4 5 6 7"));
+    free(text);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
+static void test_connect4_refusals(void **st) {
+    (void)st;
+    engine *e = game("rulesets/connect4", 2, 1, 1, NULL, 0, NULL);
+    char *why = NULL;
+    engine_status s;
+    uint64_t h = engine_state_hash(e);
+    /* Bob is not asked at the start */
+    assert_int_equal(engine_answer(e, 2, "drop 1", &why), ENGINE_NOT_ASKED);
+    assert_string_equal(why, "Bob is not asked anything now (waiting for Ann)");
+    free(why);
+    /* "drop 9": no such column; every "drop n" is one edit away */
+    assert_int_equal(engine_answer(e, 1, "drop 9", &why), ENGINE_UNKNOWN);
+    assert_string_equal(why, "no option \"drop 9\"; did you mean: drop 1, drop 2, drop 3, drop 4, "
+                             "drop 5, drop 6, drop 7");
+    free(why);
+    /* "dorp 3" is two edits from "drop 3", three from the others */
+    why = engine_explain(e, 1, "dorp 3", &s);
+    assert_int_equal(s, ENGINE_UNKNOWN);
+    assert_string_equal(why, "no option \"dorp 3\"; did you mean: drop 3");
+    free(why);
+    /* a prefix lists what it starts */
+    why = engine_explain(e, 1, "dr", &s);
+    assert_non_null(strstr(why, "did you mean: drop 1,"));
+    free(why);
+    assert_null(engine_explain(e, 1, "drop 3", &s));
+    assert_int_equal(s, ENGINE_OK);
+    assert_true(engine_state_hash(e) == h);
+    /* fill column 1 alternately (X O X O X O: no four) -> disabled */
+    const char *moves[] = {"1 drop 1", "2 drop 1", "1 drop 1", "2 drop 1", "1 drop 1", "2 drop 1"};
+    play(e, moves, 6);
+    h = engine_state_hash(e);
+    assert_int_equal(engine_answer(e, 1, "drop 1", &why), ENGINE_DISABLED);
+    assert_string_equal(why, "column 1 is full");
+    free(why);
+    assert_true(engine_state_hash(e) == h);
+    assert_int_equal(engine_position(e), 6);
+    /* a bot never picks the full column: 50 draws at this position */
+    for (int i = 0; i < 50; i++) {
+        char *id = engine_bot_choice(e, 1);
+        assert_string_not_equal(id, "drop 1");
+        char *again = engine_bot_choice(e, 1);
+        assert_string_equal(id, again); /* same position, same choice */
+        free(id);
+        free(again);
+    }
+    assert_null(engine_bot_choice(e, 2));
+    engine_free(e);
+}
+
+/* Undo/redo/goto restore the exact state; a new answer drops the tail. */
+static void test_undo_redo_goto(void **st) {
+    (void)st;
+    engine *e = game("rulesets/connect4", 2, 1, 1, NULL, 0, NULL);
+    uint64_t h[4];
+    h[0] = engine_state_hash(e);
+    const char *moves[] = {"1 drop 4", "2 drop 3", "1 drop 5"};
+    for (int i = 0; i < 3; i++) {
+        play(e, &moves[i], 1);
+        h[i + 1] = engine_state_hash(e);
+    }
+    assert_int_equal(engine_undo(e), 0);
+    assert_int_equal(engine_undo(e), 0);
+    assert_int_equal(engine_position(e), 1);
+    assert_true(engine_state_hash(e) == h[1]);
+    assert_true(engine_is_asked(e, 2)); /* Bob's turn again */
+    assert_int_equal(engine_event_count(e), 1);
+    assert_int_equal(engine_redo(e), 0);
+    assert_true(engine_state_hash(e) == h[2]);
+    assert_int_equal(engine_goto(e, 0), 0);
+    assert_true(engine_state_hash(e) == h[0]);
+    assert_int_equal(engine_undo(e), -1);
+    assert_int_equal(engine_goto(e, 3), 0);
+    assert_true(engine_state_hash(e) == h[3]);
+    assert_int_equal(engine_redo(e), -1);
+    assert_int_equal(engine_goto(e, 4), -1);
+    size_t n;
+    engine_goto(e, 1);
+    engine_log(e, &n);
+    assert_int_equal(n, 3); /* the tail is kept for redo */
+    answer_ok(e, 2, "drop 7");
+    const engine_logged *log = engine_log(e, &n);
+    assert_int_equal(n, 2); /* a new answer replaced it */
+    assert_string_equal(log[1].id, "drop 7");
+    assert_int_equal(engine_event_count(e), 2);
+    engine_free(e);
+}
+
+/* ---------------------------------------------------------- transactions */
+
+static void test_failing_decisions_change_nothing(void **st) {
+    (void)st;
+    /* a budget of 10^6 instructions stops "loop" in a few ms; a 16 MiB cap
+    ** stops "huge" (1 MiB repeated 1024 times) */
+    test_budget = 1000000;
+    test_mem_cap = 16u << 20;
+    engine *e = game("tests/fixtures/engine/txn", 1, 5, 1, NULL, 0, NULL);
+    test_budget = 0;
+    test_mem_cap = 0;
+    answer_ok(e, 1, "inc");
+    const char *bad[] = {"boom", "float", "func", "mixed", "bad_check", "replace", "loop", "huge"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        uint64_t h = engine_state_hash(e);
+        rng r = engine_rng(e);
+        size_t ev = engine_event_count(e);
+        char *why = NULL;
+        assert_int_equal(engine_answer(e, 1, bad[i], &why), ENGINE_RULES_ERROR);
+        assert_non_null(why);
+        assert_true(engine_state_hash(e) == h);
+        rng r2 = engine_rng(e);
+        assert_memory_equal(&r, &r2, sizeof r);
+        assert_int_equal(engine_event_count(e), ev);
+        assert_int_equal(engine_position(e), 1);
+        free(why);
+        /* and the live Lua table was rebuilt: the next good answer sees n = 1 */
+    }
+    answer_ok(e, 1, "inc");
+    assert_int_equal(value_get_int(engine_state(e), "n", -1), 2); /* 0 + 1 + 1 */
+    assert_int_equal(value_len(value_map_get(engine_state(e), "items")), 4); /* a b inc inc */
+    engine_free(e);
+}
+
+static void test_why_names_the_problem(void **st) {
+    (void)st;
+    engine *e = game("tests/fixtures/engine/txn", 1, 5, 1, NULL, 0, NULL);
+    char *why = NULL;
+    engine_answer(e, 1, "boom", &why);
+    assert_non_null(strstr(why, "boom goes the rule"));
+    assert_non_null(strstr(why, "rules.lua:"));
+    free(why);
+    engine_answer(e, 1, "bad_check", &why);
+    assert_non_null(strstr(why, "n went negative"));
+    free(why);
+    engine_answer(e, 1, "float", &why);
+    assert_non_null(strstr(why, "state"));
+    free(why);
+    /* without checks the invariant is not run and the decision stands */
+    engine_set_checks(e, 0);
+    answer_ok(e, 1, "bad_check");
+    assert_int_equal(value_get_int(engine_state(e), "n", 0), -1);
+    engine_free(e);
+}
+
+/* ------------------------------------------------------------ goofspiel */
+
+/* Secret bids: each seat sees its own hand and bid only; events addressed
+** to one seat reach only it. */
+static void test_goofspiel_views_and_events(void **st) {
+    (void)st;
+    const char *choices[] = {"cards=5"};
+    engine *e = game("rulesets/goofspiel", 2, 7, 1, choices, 1, NULL);
+    assert_true(engine_is_asked(e, 1));
+    assert_true(engine_is_asked(e, 2)); /* simultaneous */
+    size_t ev0 = engine_event_count(e);
+    answer_ok(e, 2, "bid 4");
+    value *v1 = engine_view(e, 1), *v2 = engine_view(e, 2), *v0 = engine_view(e, 0);
+    const value *bids1 = value_map_get(v1, "bids"), *bids2 = value_map_get(v2, "bids");
+    /* Ann has not bid (0), Bob's bid is hidden from her */
+    assert_int_equal(bids1->u.list.items[0]->u.i, 0);
+    assert_string_equal(bids1->u.list.items[1]->u.str.s, "?");
+    assert_int_equal(bids2->u.list.items[1]->u.i, 4);
+    const value *hands1 = value_map_get(v1, "hands");
+    assert_int_equal(value_len(hands1->u.list.items[0]), 5);
+    assert_string_equal(hands1->u.list.items[1]->u.str.s, "?");
+    assert_string_equal(value_map_get(v0, "hands")->u.list.items[0]->u.str.s, "?");
+    /* 5 prizes, one turned up: 4 left face down, shown as a count */
+    assert_int_equal(value_map_get(value_map_get(v1, "prizes"), "draw")->u.i, 4);
+    value_free(v0);
+    value_free(v1);
+    value_free(v2);
+    engine_event_list l1, l2, l0;
+    engine_events(e, ev0, 1, &l1);
+    engine_events(e, ev0, 2, &l2);
+    engine_events(e, ev0, 0, &l0);
+    assert_int_equal(l2.n, 1);
+    assert_string_equal(l2.items[0].text, "You bid 4");
+    assert_int_equal(l1.n, 1);
+    assert_string_equal(l1.items[0].text, "Bob has bid");
+    assert_int_equal(l0.n, 0); /* a spectator sees neither */
+    engine_event_list_free(&l0);
+    engine_event_list_free(&l1);
+    engine_event_list_free(&l2);
+    engine_free(e);
+}
+
+/* Non-interference at several points of seeded games of every shipped
+** ruleset with visibility rules: changing what a seat may not see never
+** changes its view. */
+static void check_views(engine *e) {
+    const struct view_rules *r = engine_visibility(e);
+    for (int seat = 0; seat <= engine_seat_count(e); seat++) {
+        value *p = view_perturb_secrets(r, engine_state(e), seat);
+        value *a = view_of(r, engine_state(e), seat), *b = view_of(r, p, seat);
+        assert_true(value_equal(a, b, 1));
+        value_free(a);
+        value_free(b);
+        value_free(p);
+    }
+}
+
+static void test_no_secrets_leak(void **st) {
+    (void)st;
+    const char *rulesets[] = {"rulesets/connect4", "rulesets/goofspiel"};
+    for (size_t k = 0; k < 2; k++) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            engine *e = game(rulesets[k], k == 1 ? 3 : 2, seed, 1, NULL, 0, NULL);
+            check_views(e);
+            while (!engine_is_over(e)) {
+                play_bots(e, 3);
+                check_views(e);
+            }
+            engine_free(e);
+        }
+    }
+}
+
+/* The seat's hand under `owner`: goofspiel's hands[2] seen by seat 1 is
+** replaced, not merely perturbed, so no card number of it can show. */
+static void test_goofspiel_options_and_text(void **st) {
+    (void)st;
+    const char *choices[] = {"cards=5", "tricks"};
+    engine *e = game("rulesets/goofspiel", 2, 3, 1, choices, 2, "el");
+    assert_string_equal(engine_lang(e), "el");
+    engine_decision_list d;
+    engine_decisions(e, &d);
+    assert_int_equal(d.items[0].n_options, 5);             /* cards=5 overlay */
+    assert_string_equal(d.items[0].options[0].label, "πόνταρε 1"); /* Greek */
+    assert_non_null(strstr(d.items[0].prompt, "Ann"));
+    engine_decision_list_free(&d);
+    /* play to the end by bots; `tricks` scores the number of prizes won */
+    play_bots(e, 100);
+    assert_true(engine_is_over(e));
+    engine_score sc;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_score_get(e, &sc, &errs), 0);
+    const value *won = value_map_get(engine_state(e), "won");
+    for (int s = 0; s < 2; s++) {
+        assert_int_equal(sc.seats[s].total, (int64_t)value_len(won->u.list.items[s]));
+        assert_true(sc.seats[s].has_tiebreak);
+        assert_string_equal(sc.seats[s].items[0].label, "prizes won"); /* English fallback */
+    }
+    engine_score_free(&sc);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
+/* The RNG is part of each snapshot: undoing past the shuffle... the setup
+** shuffle happened before position 0, so check that goto restores the RNG
+** of each position exactly. */
+static void test_rng_in_history(void **st) {
+    (void)st;
+    engine *e = game("rulesets/goofspiel", 2, 11, 1, NULL, 0, NULL);
+    rng r0 = engine_rng(e);
+    rng fresh;
+    rng_seed(&fresh, 11);
+    assert_memory_not_equal(&r0, &fresh, sizeof r0); /* setup shuffled */
+    play_bots(e, 6);
+    rng r6 = engine_rng(e);
+    engine_goto(e, 0);
+    rng back = engine_rng(e);
+    assert_memory_equal(&back, &r0, sizeof r0);
+    engine_goto(e, 6);
+    back = engine_rng(e);
+    assert_memory_equal(&back, &r6, sizeof r6);
+    engine_free(e);
+}
+
+/* ----------------------------------------------------------- determinism */
+
+static uint64_t full_game_hash(const char *rs, int players, uint64_t seed) {
+    engine *e = game(rs, players, seed, 0, NULL, 0, NULL);
+    play_bots(e, 1000);
+    uint64_t h = engine_state_hash(e) ^ (uint64_t)engine_position(e);
+    engine_free(e);
+    return h;
+}
+
+/* Same seed, same game, in this process and in a child process (Lua's
+** string hashing is seeded per state, so iteration order would show). */
+static void test_determinism_two_processes(void **st) {
+    (void)st;
+    uint64_t here = full_game_hash("rulesets/goofspiel", 3, 42);
+    assert_true(here == full_game_hash("rulesets/goofspiel", 3, 42));
+    assert_true(here != full_game_hash("rulesets/goofspiel", 3, 43));
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        uint64_t h = full_game_hash("rulesets/goofspiel", 3, 42);
+        ssize_t w = write(fd[1], &h, sizeof h);
+        _exit(w == (ssize_t)sizeof h ? 0 : 1);
+    }
+    close(fd[1]);
+    uint64_t there = 0;
+    assert_int_equal(read(fd[0], &there, sizeof there), (ssize_t)sizeof there);
+    close(fd[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    assert_true(there == here);
+}
+
+/* ---------------------------------------------------------------- reload */
+
+static void test_reload_same_rules(void **st) {
+    (void)st;
+    engine *e = game("rulesets/goofspiel", 2, 9, 0, NULL, 0, NULL);
+    play_bots(e, 1000); /* a full 13-card game: 26 decisions */
+    assert_int_equal(engine_position(e), 26);
+    uint64_t h = engine_state_hash(e);
+    size_t nev = engine_event_count(e);
+    engine_undo(e); /* keep a redo tail of one */
+    engine_reload_report rep;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_reload(e, &rep, &errs), 0);
+    assert_false(rep.stopped);
+    assert_int_equal(rep.replayed, 25);
+    assert_int_equal(engine_position(e), 25);
+    assert_int_equal(engine_redo(e), 0);
+    assert_true(engine_state_hash(e) == h);
+    assert_int_equal(engine_event_count(e), nev);
+    fprintf(stderr, "reload of a 25-decision goofspiel game: %.1f ms\n", rep.seconds * 1000);
+    assert_true(rep.seconds < 1.0);
+    engine_reload_report_free(&rep);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
+static int copy_tree(const char *from, const char *to) {
+    char *cmd = cairn_strfmt("rm -rf '%s' && cp -R '%s' '%s'", to, from, to);
+    int rc = system(cmd);
+    free(cmd);
+    return rc;
+}
+
+/* Shrinking the board to 3 columns makes "drop 4" illegal: the reload stops
+** right before the first "drop 4" and says why; the rest is the redo tail. */
+static void test_reload_stops_at_illegal_decision(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-reload-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char rs[300];
+    snprintf(rs, sizeof rs, "%s/connect4", dir);
+    assert_int_equal(copy_tree("rulesets/connect4", rs), 0);
+    engine *e = game(rs, 2, 1, 1, NULL, 0, NULL);
+    const char *moves[] = {"1 drop 1", "2 drop 2", "1 drop 4", "2 drop 3"};
+    play(e, moves, 4);
+    uint64_t h2;
+    engine_goto(e, 2);
+    h2 = engine_state_hash(e);
+    engine_goto(e, 4);
+    char path[600];
+    snprintf(path, sizeof path, "%s/data/board.yaml", rs);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("columns: 3\nrows: 6\nconnect: 4\ndiscs: [X, O]\nempty: \".\"\n", f);
+    fclose(f);
+    engine_reload_report rep;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_reload(e, &rep, &errs), 0);
+    assert_true(rep.stopped);
+    assert_int_equal(rep.replayed, 2);
+    assert_int_equal(rep.seat, 1);
+    assert_string_equal(rep.id, "drop 4");
+    assert_non_null(strstr(rep.reason, "decision 3"));
+    assert_non_null(strstr(rep.reason, "no option \"drop 4\""));
+    assert_int_equal(engine_position(e), 2);
+    assert_true(engine_state_hash(e) != h2); /* a 3-column board now */
+    size_t n;
+    engine_log(e, &n);
+    assert_int_equal(n, 4); /* the refused decisions stay as the redo tail */
+    assert_int_equal(engine_redo(e), -1);
+    engine_reload_report_free(&rep);
+    /* a script error: the ruleset no longer loads, the game is untouched */
+    snprintf(path, sizeof path, "%s/rules.lua", rs);
+    f = fopen(path, "w");
+    fputs("local rules = {\nreturn rules\n", f);
+    fclose(f);
+    uint64_t before = engine_state_hash(e);
+    assert_int_equal(engine_reload(e, &rep, &errs), -1);
+    assert_true(cerr_count(&errs) > 0);
+    assert_true(engine_state_hash(e) == before);
+    engine_reload_report_free(&rep);
+    cerr_free(&errs);
+    engine_free(e);
+    char cmd[100];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_bad_configs(void **st) {
+    (void)st;
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    c.ruleset = "rulesets/connect4";
+    c.players = 3; /* connect4 is for 2 */
+    assert_null(engine_new(&c, &errs));
+    assert_true(cerr_count(&errs) > 0);
+    cerr_clear(&errs);
+    c.ruleset = "no-such-ruleset";
+    c.players = 2;
+    assert_null(engine_new(&c, &errs));
+    cerr_clear(&errs);
+    /* players 0: the manifest's default (2) */
+    c.ruleset = "rulesets/connect4";
+    c.players = 0;
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    assert_int_equal(engine_seat_count(e), 2);
+    assert_string_equal(engine_seat_name(e, 1), "Seat 1");
+    assert_string_equal(engine_lang(e), "en");
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_connect4_start),
+        cmocka_unit_test(test_connect4_vertical_win),
+        cmocka_unit_test(test_connect4_refusals),
+        cmocka_unit_test(test_undo_redo_goto),
+        cmocka_unit_test(test_failing_decisions_change_nothing),
+        cmocka_unit_test(test_why_names_the_problem),
+        cmocka_unit_test(test_goofspiel_views_and_events),
+        cmocka_unit_test(test_no_secrets_leak),
+        cmocka_unit_test(test_goofspiel_options_and_text),
+        cmocka_unit_test(test_rng_in_history),
+        cmocka_unit_test(test_determinism_two_processes),
+        cmocka_unit_test(test_reload_same_rules),
+        cmocka_unit_test(test_reload_stops_at_illegal_decision),
+        cmocka_unit_test(test_bad_configs),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,97 @@
+/*
+** test_markup.c
+** The colour markup (ANSI and stripped), literal braces, display widths of
+** UTF-8 and ANSI text, and wrapping.
+*/
+#include "testutil.h"
+#include "markup.h"
+
+static void check_render(const char *src, int ansi, const char *want) {
+    char *got = markup_render(src, ansi);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void test_strip(void **st) {
+    (void)st;
+    check_render("{red}X{/} wins", 0, "X wins");
+    check_render("{bold}{green}ok{/}", 0, "ok");
+    check_render("plain", 0, "plain");
+    check_render("", 0, "");
+}
+
+static void test_ansi(void **st) {
+    (void)st;
+    check_render("{red}X{/} wins", 1, "\033[31mX\033[0m wins");
+    check_render("{grey}a{dim}b{/}", 1, "\033[90ma\033[2mb\033[0m");
+    /* an unclosed style is reset at the end so it cannot bleed */
+    check_render("{bold}loud", 1, "\033[1mloud\033[0m");
+}
+
+static void test_literal_braces(void **st) {
+    (void)st;
+    check_render("{{red}", 1, "{red}");
+    check_render("a {{ b", 0, "a { b");
+    /* unknown tags and Lua-ish tables stay as written */
+    check_render("{1,2} {foo} {", 1, "{1,2} {foo} {");
+    check_render("}", 0, "}");
+    char *e = markup_escape("{red} {{");
+    assert_non_null(e);
+    assert_string_equal(e, "{{red} {{{{");
+    check_render(e, 1, "{red} {{");
+    free(e);
+}
+
+static void test_width(void **st) {
+    (void)st;
+    assert_int_equal(markup_width("abc", 3), 3);
+    assert_int_equal(markup_width("\033[31mab\033[0m", 11), 2);
+    assert_int_equal(markup_width("\xc3\xa9t\xc3\xa9", 5), 3);      /* été */
+    assert_int_equal(markup_width("e\xcc\x81", 3), 1);              /* e + combining acute */
+    assert_int_equal(markup_width("\xe5\xb1\xb1", 3), 2);           /* 山 */
+    assert_int_equal(markup_width("\xff", 1), 1);                   /* broken UTF-8 */
+}
+
+static void check_wrap(const char *src, int width, int indent, const char *want) {
+    char *got = markup_wrap(src, width, indent);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void test_wrap(void **st) {
+    (void)st;
+    check_wrap("short line", 20, 0, "short line");
+    check_wrap("one two three four", 9, 0, "one two\nthree\nfour");
+    check_wrap("one two three four", 9, 2, "one two\n  three\n  four");
+    /* a line's own indentation is kept; a long word is never split */
+    check_wrap("  aa bbbbbbbbbbbb cc", 8, 4, "  aa\n    bbbbbbbbbbbb\n    cc");
+    /* escapes take no room */
+    check_wrap("\033[2mab cd\033[0m", 5, 0, "\033[2mab cd\033[0m");
+    check_wrap("x\ny", 1, 0, "x\ny");
+    check_wrap("a b", 0, 0, "a b");
+}
+
+static void test_buf(void **st) {
+    (void)st;
+    markup_buf b = {0};
+    char *s = markup_buf_take(&b);
+    assert_non_null(s);
+    assert_string_equal(s, "");
+    free(s);
+    markup_buf_puts(&b, "a");
+    markup_buf_printf(&b, "%d-%s", 42, "b");
+    s = markup_buf_take(&b);
+    assert_string_equal(s, "a42-b");
+    free(s);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strip),    cmocka_unit_test(test_ansi),
+        cmocka_unit_test(test_literal_braces), cmocka_unit_test(test_width),
+        cmocka_unit_test(test_wrap),     cmocka_unit_test(test_buf),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
