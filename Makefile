@@ -37,7 +37,7 @@ CORE_OBJ := $(CORE_SRC:interpreter/%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/%)
 
-.PHONY: all test unit-tests ruleset-tests transcript-tests play asan install clean bench fuzz
+.PHONY: all test play asan install clean bench
 
 all: $(BUILD)/cairn cairn
 
@@ -45,17 +45,20 @@ cairn: $(BUILD)/cairn
 	@ln -sf $(BUILD)/cairn cairn
 
 $(BUILD)/cairn: $(BUILD)/main.o $(BUILD)/libcairn.a
-	$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+	@echo "LINK $@"
+	@$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
 $(BUILD)/libcairn.a: $(CORE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	@ar rcs $@ $^
 
 $(BUILD)/%.o: interpreter/%.c $(wildcard interpreter/*.h) | $(BUILD)
-	$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	@echo "CC $<"
+	@$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a
-	$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
+	@echo "LINK $@"
+	@$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -79,8 +82,11 @@ install: $(BUILD)/cairn
 	cp -R interpreter/lua/. $(DESTDIR)$(PREFIX)/share/cairn/lua/
 	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
 
-bench: $(BUILD)/cairn
-	@BUILD=$(BUILD) tools/bench
+bench: $(BUILD)/bench
+	@$(BUILD)/bench
+
+$(BUILD)/bench: tools/bench.c $(BUILD)/libcairn.a
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
 
 clean:
 	rm -rf build build-asan cairn

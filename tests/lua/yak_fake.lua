@@ -196,5 +196,26 @@ function M.noon(g, cards, first)
   for s = 1, #g.seats do M.play(g, s, "card " .. (cards[s] or "restock")) end
 end
 
+-- M.finish_noon(g): play the first enabled option of whoever is asked until noon is over
+function M.finish_noon(g)
+  local round = g.state.round
+  while g.state.phase == "noon" and g.state.round == round do
+    local d = g.rules.decisions(g)[1]
+    for _, o in ipairs(d.options) do
+      if not o.disabled then M.play(g, d.seat, o.id); break end
+    end
+  end
+end
+
+-- M.bag_index(bag, item) -> the rng.int value that makes bag.draw pick item
+function M.bag_index(b, item)
+  local r = 1
+  for _, k in ipairs(tables.keys(b)) do
+    if k == item then return r end
+    r = r + b[k]
+  end
+  error("no " .. item .. " in the bag")
+end
+
 M.fixture = fixture
 return M
