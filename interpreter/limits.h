@@ -52,4 +52,11 @@
 #define CAIRN_LUA_HOOK_STEP 1000
 #endif
 
+/* How deep schema application may nest on one instance node ($ref, allOf,
+** anyOf, oneOf, not, if/then/else chains) plus instance depth. Load-time
+** checks already refuse cycles; this only stops absurdly long chains. */
+#if !defined(CAIRN_SCHEMA_MAX_DEPTH)
+#define CAIRN_SCHEMA_MAX_DEPTH 512
+#endif
+
 #endif

@@ -100,6 +100,11 @@ struct sandbox {
     long budget, count;
     int depth;   /* nesting of sandbox_call */
     int tripped; /* TRIP_*: sticky until the top-level call returns */
+    /* The thread running Lua code now (the main one or a coroutine being
+    ** resumed; always alive), and whether its hook fires at every
+    ** instruction because memory passed half the cap. */
+    lua_State *running;
+    int precise;
 
     /* Where the failing call went wrong, set by the message handler or by a
     ** trip (a trip wins: the handler then sees only our re-raise). */
@@ -146,6 +151,9 @@ static const char ENV_KEY = 'e';   /* marks the global environment */
 
 /* ------------------------------------------------------------ allocator */
 
+static void sb_hook(lua_State *L, lua_Debug *ar);
+#define sb_hook_for_alloc sb_hook
+
 /* The capped allocator. Growth past the cap is refused, which Lua turns into
 ** a "not enough memory" error after one emergency collection. Shrinking
 ** never fails (Lua assumes it cannot). */
@@ -164,6 +172,14 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     void *p = realloc(ptr, nsize);
     if (!p) return nsize <= osize ? ptr : NULL;
     sb->mem_used = sb->mem_used - osize + nsize;
+    if (!sb->precise && sb->running && sb->mem_used > sb->mem_cap / 2) {
+        /* Lua unwinds a memory error without a message handler, so the line
+        ** of the failing allocation is only known if the hook recorded it
+        ** just before: from here on it fires at every instruction.
+        ** lua_sethook is safe here: it may even be called from a signal. */
+        sb->precise = 1;
+        lua_sethook(sb->running, sb_hook_for_alloc, LUA_MASKCOUNT, 1);
+    }
     return p;
 }
 
@@ -344,8 +360,6 @@ static int sb_msgh(lua_State *L) {
 
 /* --------------------------------------------------- budget and trips */
 
-static void sb_hook(lua_State *L, lua_Debug *ar);
-
 /* Raises the error of the current trip. Never returns. */
 static int sb_raise_tripped(lua_State *L) {
     sandbox *sb = SB(L);
@@ -367,11 +381,18 @@ static void sb_trip(lua_State *L, int kind, int level) {
     if (!sb->tripped) {
         sb->tripped = kind;
         sb_capture(sb, L, level, NULL);
+        if (kind == TRIP_MEMORY && sb->precise && sb->last_line > 0) {
+            /* the instruction that allocated, not the pcall that caught it */
+            memcpy(sb->err_file, sb->last_file, sizeof sb->err_file);
+            sb->err_line = sb->last_line;
+            sb->err_found = 1;
+        }
     }
     lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
 }
 
-/* The count hook, every CAIRN_LUA_HOOK_STEP instructions of each thread. */
+/* The count hook, every CAIRN_LUA_HOOK_STEP instructions of each thread
+** (every instruction after a trip, or past half the memory cap). */
 static void sb_hook(lua_State *L, lua_Debug *ar) {
     sandbox *sb = SB(L);
     int step = lua_gethookcount(L);
@@ -379,7 +400,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
         sb_raise_tripped(L);
     }
-    if (step != CAIRN_LUA_HOOK_STEP) /* left at 1 by a trip in an earlier call */
+    if (step != CAIRN_LUA_HOOK_STEP && !sb->precise) /* left at 1 by an earlier call */
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
     sb->count += step;
     if (sb->count > sb->budget) {
@@ -523,7 +544,12 @@ static int sb_auxresume(lua_State *L, lua_State *co, int narg) {
         return -1;
     }
     lua_xmove(L, co, narg);
+    sandbox *sb = SB(L);
+    lua_State *prev = sb->running;
+    sb->running = co;
+    if (sb->precise) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
     int status = lua_resume(co, L, narg, &nres);
+    sb->running = prev;
     if (status == LUA_OK || status == LUA_YIELD) {
         if (SB(L)->tripped) sb_raise_tripped(L);
         if (!lua_checkstack(L, nres + 1)) {
@@ -560,7 +586,11 @@ static int sb_auxwrap(lua_State *L) {
     if (r < 0) {
         int stat = lua_status(co);
         if (stat != LUA_OK && stat != LUA_YIELD) {
+            sandbox *sb = SB(L);
+            lua_State *prev = sb->running;
+            sb->running = co;
             stat = lua_resetthread(co); /* close its to-be-closed variables */
+            sb->running = prev;
             lua_xmove(co, L, 1);
             sb_no_swallow(L, stat);
         }
@@ -1051,6 +1081,7 @@ static int sb_srep(lua_State *L) {
     if (total > sb->mem_cap - sb->mem_used) {
         lua_gc(L, LUA_GCCOLLECT); /* garbage may be what stands in the way */
         if (total > sb->mem_cap - sb->mem_used) {
+            sb->mem_refusals++;
             sb_trip(L, TRIP_MEMORY, 1);
             sb_raise_tripped(L);
         }
@@ -1619,6 +1650,8 @@ static void begin_call(sandbox *sb, int fn) {
     sb->last_src = NULL;
     sb->def_file[0] = '\0';
     sb->def_line = 0;
+    sb->precise = 0;
+    sb->running = L;
     lua_pushvalue(L, fn);
     if (lua_getinfo(L, ">S", &ar) && ar.source[0] != '=') {
         frame_file(&ar, sb->def_file, sizeof sb->def_file);
@@ -1693,7 +1726,11 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     int status = lua_pcall(L, nargs, nresults, fn);
     sb->depth--;
     lua_remove(L, fn);
-    if (top) lua_sethook(L, NULL, 0, 0);
+    if (top) {
+        lua_sethook(L, NULL, 0, 0);
+        sb->running = NULL;
+        sb->precise = 0;
+    }
     if (status == LUA_OK && !(top && sb->tripped)) return SANDBOX_OK;
     if (status == LUA_OK) { /* a trip nothing raised: cannot happen, but fail closed */
         lua_settop(L, fn - 1);

@@ -9,14 +9,9 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "limits.h"
 #include "value.h"
 
-/* How deep schema application may nest on one instance node ($ref, allOf,
-** anyOf, oneOf, not, if/then/else chains) plus instance depth. Load-time
-** checks already refuse cycles; this only stops absurdly long chains. */
-#if !defined(CAIRN_SCHEMA_MAX_DEPTH)
-#define CAIRN_SCHEMA_MAX_DEPTH 512
-#endif
 
 /* A cache of loaded and checked schema files, keyed by canonical path
 ** (realpath). It owns every schema it returns: pointers stay valid until

@@ -13,9 +13,17 @@ local show = arg and arg[2] == "show"
 
 local function visible(s) return utf8.len((s:gsub("{[%a/]*}", ""))) end
 
+-- the view of ruleset.yaml's visibility: chosen[*] owner only, the bag as a count
+local function view_of(g, seat)
+  local v = require("cairn.tables").copy(g.state)
+  for s = 1, #v.chosen do if s ~= seat then v.chosen[s] = "?" end end
+  v.bag = require("cairn.bag").count(v.bag)
+  return v
+end
+
 local function check_render(g)
   for seat = 0, #g.seats do
-    local text = g.rules.render(g.state, seat > 0 and seat or nil, g)
+    local text = g.rules.render(view_of(g, seat > 0 and seat or nil), seat > 0 and seat or nil, g)
     for line in (text .. "\n"):gmatch("(.-)\n") do
       assert(visible(line) <= 80, "render line too wide (" .. visible(line) .. "): " .. line)
     end

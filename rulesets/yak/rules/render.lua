@@ -138,9 +138,8 @@ function M.render(view, seat, g)
   local endtxt = view.last_round and g.text("render.last_round", view.last_round) or ""
   add(g.text("render.stupa_line", stupa) .. "  " .. endtxt)
   if view.bonus and #view.bonus > 0 then
-    local names = {}
-    for _, id in ipairs(view.bonus) do names[#names + 1] = g.text("bonus." .. id) end
-    add(g.text("render.bonus", table.concat(names, "; ")))
+    add(g.text("render.bonus"))
+    for _, id in ipairs(view.bonus) do add("  {cyan}*{/} " .. g.text("bonus." .. id)) end
   end
   add(rule)
   -- the carts, in stop order

@@ -1,0 +1,1195 @@
+/*
+** repl_cmd.c
+** The REPL's commands: one table (name, arguments, one-line summary, the
+** details `help CMD` prints, what its arguments complete to) and one
+** function per command. Tab completion reads the same table.
+*/
+#include "repl.h"
+
+#include "engine.h"
+#include "markup.h"
+#include "ruleset.h"
+#include "save.h"
+#include "value.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+/* Where a command works: while playing, while replaying a save, or both. */
+enum { IN_PLAY = 1, IN_REPLAY = 2, IN_BOTH = 3 };
+
+/* What a command's arguments complete to. */
+typedef enum { ARG_NONE, ARG_FILE, ARG_SEAT, ARG_CMD, ARG_OPTION, ARG_ONOFF, ARG_PEEK } arg_kind;
+
+typedef struct repl_cmd {
+    const char *name;
+    const char *alias; /* another name, or NULL */
+    const char *args;  /* as shown in help */
+    int (*run)(repl *r, const char *args);
+    int where;
+    arg_kind complete;
+    const char *summary;
+    const char *help; /* details for `help CMD` */
+} repl_cmd;
+
+#define DECL(f) static int f(repl *r, const char *args)
+DECL(cmd_help); DECL(cmd_show); DECL(cmd_view); DECL(cmd_state); DECL(cmd_log);
+DECL(cmd_score); DECL(cmd_rules); DECL(cmd_history); DECL(cmd_undo); DECL(cmd_redo);
+DECL(cmd_goto); DECL(cmd_save); DECL(cmd_load); DECL(cmd_export); DECL(cmd_reload);
+DECL(cmd_bot); DECL(cmd_human); DECL(cmd_run); DECL(cmd_auto); DECL(cmd_new);
+DECL(cmd_restart); DECL(cmd_seed); DECL(cmd_shell); DECL(cmd_quit); DECL(cmd_next);
+DECL(cmd_back); DECL(cmd_first); DECL(cmd_last); DECL(cmd_play);
+#undef DECL
+
+static const repl_cmd commands[] = {
+    {"help", NULL, "[CMD]", cmd_help, IN_BOTH, ARG_CMD, "list the commands, or explain one",
+     "`help` lists every command with one line each; `help CMD` explains one.\n"
+     "Anything that is not a command answers the decision on screen: its number,\n"
+     "its id, or a unique prefix of the id. Several answers and commands go on one\n"
+     "line separated by `;` (`drop 4; drop 3`). An option id that is also a command\n"
+     "name is taken as the option; write `:CMD` to mean the command."},
+    {"show", "board", "[SEAT]", cmd_show, IN_BOTH, ARG_SEAT, "show the board as a seat sees it",
+     "`show` draws the board (the ruleset's render) as the viewing seat sees it;\n"
+     "`show SEAT` as that seat (a number or a name) sees it; `show 0` as a\n"
+     "spectator, who sees only what every seat sees."},
+    {"view", "seat", "SEAT", cmd_view, IN_BOTH, ARG_SEAT, "switch the viewing seat (0: spectator)",
+     "Boards, events and `state` are shown through the viewing seat's eyes. The\n"
+     "viewing seat follows the person who must decide; `view SEAT` changes it\n"
+     "until then (in a replay, for good). `view 0` watches as a spectator."},
+    {"state", NULL, "[--peek]", cmd_state, IN_BOTH, ARG_PEEK, "the state as YAML, as the viewing seat sees it",
+     "Prints the game state as YAML through the visibility rules of the viewing\n"
+     "seat. `state --peek` prints the whole state, secrets included, and says so."},
+    {"log", NULL, "[N]", cmd_log, IN_BOTH, ARG_NONE, "the events the viewing seat has seen",
+     "Lists the events visible to the viewing seat since the start (the last N\n"
+     "with a number), each after the number of decisions made before it."},
+    {"score", NULL, "", cmd_score, IN_BOTH, ARG_NONE, "the scores now, with their breakdown",
+     "Runs the ruleset's score() on the current state: each seat's total, its\n"
+     "breakdown and its rank."},
+    {"rules", "options", "[OPTION]", cmd_rules, IN_BOTH, ARG_OPTION, "the ruleset, its options and assumed values",
+     "Shows the ruleset, the options in effect and the values the ruleset assumes\n"
+     "where the rulebook is silent, each with the data key that holds it (edit\n"
+     "that key and `reload` to try another value). `rules OPTION` explains one\n"
+     "option and its choices."},
+    {"history", NULL, "[--peek]", cmd_history, IN_BOTH, ARG_PEEK, "the decisions made, and where the game is",
+     "Lists every decision of the log with its number; `<` marks the current\n"
+     "position; decisions after it were undone and can be redone. When the ruleset\n"
+     "keeps secrets, other seats' choices show as (secret) unless --peek."},
+    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE, "take back your last decision (N: that many)",
+     "Steps back to before the last decision of a person, taking back the bots'\n"
+     "decisions after it too. Undone decisions stay in the history for `redo`\n"
+     "until a new decision is made."},
+    {"redo", NULL, "[N]", cmd_redo, IN_PLAY, ARG_NONE, "make an undone decision again",
+     "Replays the next undone decision of a person, and the bots' after it."},
+    {"goto", NULL, "N", cmd_goto, IN_BOTH, ARG_NONE, "jump to decision N of the history (0: the start)",
+     "Moves to the position after N decisions of the history (`history` numbers\n"
+     "them); later ones stay available for `redo`."},
+    {"save", NULL, "[FILE]", cmd_save, IN_PLAY, ARG_FILE, "save the game (to FILE, or where it was saved)",
+     "Writes the game (ruleset and its fingerprint, options, seats, seed, the\n"
+     "decisions and a snapshot) to FILE atomically. Without FILE, saves to the\n"
+     "file last saved to or loaded from."},
+    {"load", NULL, "FILE", cmd_load, IN_BOTH, ARG_FILE, "load a saved game",
+     "Loads a saved game and replays it. If the file cannot be loaded the game\n"
+     "in memory is kept. `load --scenario FILE` starts from the saved state when\n"
+     "the ruleset changed since the save (or from a file written by `export`)."},
+    {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE, "write the current state as a scenario file",
+     "Writes the state now (with the RNG, ruleset, seats and options) as a\n"
+     "scenario to edit by hand; `load --scenario FILE` starts a game from it."},
+    {"reload", NULL, "", cmd_reload, IN_PLAY, ARG_NONE, "re-read the ruleset from disk and replay the game",
+     "Reads the ruleset's files again, reruns setup and replays the decisions made\n"
+     "so far. Says which files changed, and if a decision no longer works, where\n"
+     "the replay stopped and why (the rest stays available for `redo`). If the\n"
+     "ruleset no longer loads, the errors are shown and the game is kept."},
+    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT, "let a bot play SEAT (KIND: random)",
+     "A bot of KIND (random: uniform over the enabled options, drawn from the\n"
+     "game's seed, so games replay exactly) plays SEAT from now on."},
+    {"human", NULL, "SEAT", cmd_human, IN_PLAY, ARG_SEAT, "let a person play SEAT",
+     "SEAT is played at this keyboard from now on."},
+    {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE, "let the bots play until a person must decide",
+     "Bots make their decisions until a person is asked, the game ends, Ctrl-C,\n"
+     "or N decisions were made."},
+    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF, "whether bots move by themselves",
+     "With auto on (the default) bots move as soon as they are asked. With it off\n"
+     "they wait for `run`."},
+    {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE, "a new game with the same settings",
+     "Starts a new game with the same ruleset, options and seats, and a new seed\n"
+     "(SEED, or a fresh one; in script mode the old seed + 1)."},
+    {"restart", NULL, "", cmd_restart, IN_PLAY, ARG_NONE, "this game again from the start (same seed)",
+     "Starts the game again with the same seed: the same shuffles and the same\n"
+     "bot choices, if the same decisions are made."},
+    {"seed", NULL, "", cmd_seed, IN_BOTH, ARG_NONE, "the game's seed and how to play it again",
+     "Prints the seed and the command line that starts the same game."},
+    {"shell", "!", "CMD", cmd_shell, IN_BOTH, ARG_FILE, "run a shell command (edit a rule, then reload)",
+     "`!CMD` or `shell CMD` runs CMD with /bin/sh (`!$EDITOR rules.lua`), then\n"
+     "comes back; the game is untouched."},
+    {"quit", "exit", "", cmd_quit, IN_BOTH, ARG_NONE, "leave (asks to save a changed game)",
+     "Leaves cairn. On a terminal, a game changed since it was saved asks for a\n"
+     "file name first (Enter leaves without saving). Ctrl-D does the same."},
+    {"next", "n", "[N]", cmd_next, IN_REPLAY, ARG_NONE, "the next decision (Enter does it too)",
+     "Applies the next decision of the save (N of them) and shows it, its events\n"
+     "and the board."},
+    {"back", "b", "[N]", cmd_back, IN_REPLAY, ARG_NONE, "one decision back", "Steps back N decisions (1)."},
+    {"first", NULL, "", cmd_first, IN_REPLAY, ARG_NONE, "back to the start", "Goes back to right after setup."},
+    {"last", NULL, "", cmd_last, IN_REPLAY, ARG_NONE, "to the end of the save", "Applies every decision of the save."},
+    {"play", NULL, "", cmd_play, IN_REPLAY, ARG_NONE, "play on from here",
+     "Leaves the replay and plays the game from the current decision; the rest of\n"
+     "the save stays available for `redo`."},
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static int available(const repl *r, const repl_cmd *c) {
+    return (c->where & (r->replay ? IN_REPLAY : IN_PLAY)) != 0;
+}
+
+static const repl_cmd *find_cmd(const repl *r, const char *name) {
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        const repl_cmd *c = &commands[i];
+        if (!available(r, c)) continue;
+        if (strcmp(c->name, name) == 0 || (c->alias && strcmp(c->alias, name) == 0)) return c;
+    }
+    return NULL;
+}
+
+int repl_is_command(const repl *r, const char *word) {
+    return find_cmd(r, word) != NULL;
+}
+
+int repl_command(repl *r, const char *word, const char *args) {
+    const repl_cmd *c = find_cmd(r, word);
+    if (!c) {
+        for (size_t i = 0; i < N_COMMANDS; i++)
+            if (strcmp(commands[i].name, word) == 0) {
+                repl_fail(r, "`%s` works only %s", word, r->replay ? "while playing (`play` first)" : "in a replay");
+                return -1;
+            }
+        return 1;
+    }
+    return c->run(r, args);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* A non-negative count from args; dflt when empty. -1 after an error. */
+static long count_arg(repl *r, const char *cmd, const char *args, long dflt) {
+    if (!args[0]) return dflt;
+    char *end;
+    long n = strtol(args, &end, 10);
+    if (*end || n < 0 || !isdigit((unsigned char)args[0])) {
+        repl_fail(r, "%s: expected a number, got \"%s\"", cmd, args);
+        return -1;
+    }
+    return n;
+}
+
+static int no_args(repl *r, const char *cmd, const char *args) {
+    if (!args[0]) return 0;
+    repl_fail(r, "%s takes no arguments, got \"%s\"", cmd, args);
+    return -1;
+}
+
+static size_t log_length(const repl *r) {
+    size_t n = 0;
+    engine_log(r->e, &n);
+    return n;
+}
+
+static int seat_is_bot(const repl *r, int seat) {
+    return seat >= 1 && seat <= r->n_seats && r->bot[seat];
+}
+
+static int any_person(const repl *r) {
+    for (int i = 1; i <= r->n_seats; i++)
+        if (!r->bot[i]) return 1;
+    return 0;
+}
+
+/* "Ann: drop 4", keeping another seat's choice secret when it must be. */
+static char *describe_logged(const repl *r, const engine_logged *l, int peek) {
+    const char *name = repl_seat_name(r, l->seat);
+    if (r->secret && !peek && l->seat != r->viewer) return cairn_strfmt("%s: (secret)", name);
+    return cairn_strfmt("%s: %s", name, l->id);
+}
+
+static void mark_moved(repl *r) {
+    r->changed = 1;
+    r->dirty = 1;
+    r->over_shown = 0;
+}
+
+/* ----------------------------------------------------------- commands */
+
+static int cmd_help(repl *r, const char *args) {
+    if (args[0]) {
+        const repl_cmd *c = find_cmd(r, args);
+        if (!c) {
+            repl_fail(r, "no command \"%s\" (`help` lists them)", args);
+            return -1;
+        }
+        repl_plain(r, "%s %s", c->name, c->args);
+        if (c->alias) repl_plain(r, "  (also: %s)", c->alias);
+        fprintf(r->out, "%s\n", c->help);
+        return 0;
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (!available(r, &commands[i])) continue;
+        size_t n = strlen(commands[i].name) + 1 + strlen(commands[i].args);
+        if (n > w) w = n;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        const repl_cmd *c = &commands[i];
+        if (!available(r, c)) continue;
+        char head[64];
+        snprintf(head, sizeof head, "%s %s", c->name, c->args);
+        fprintf(r->out, "  %-*s  %s\n", (int)w, head, c->summary);
+    }
+    if (r->replay)
+        repl_plain(r, "Enter steps to the next decision.");
+    else
+        repl_plain(r, "To decide, type an option's number, its id or a unique prefix; `;` separates several. "
+                      "`help CMD` explains one command.");
+    return 0;
+}
+
+static int cmd_show(repl *r, const char *args) {
+    int seat = r->viewer;
+    if (args[0] && (seat = repl_parse_seat(r, args, 1)) < 0) return -1;
+    if (seat != r->viewer && seat != 0 && r->secret)
+        repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+    repl_show_board(r, seat);
+    return 0;
+}
+
+static int cmd_view(repl *r, const char *args) {
+    if (!args[0]) {
+        repl_plain(r, "Viewing as %s; `view SEAT` changes it.", repl_seat_name(r, r->viewer));
+        return 0;
+    }
+    int seat = repl_parse_seat(r, args, 1);
+    if (seat < 0) return -1;
+    r->viewer = seat;
+    repl_plain(r, "Viewing as %s.", repl_seat_name(r, seat));
+    repl_show_events(r, seat);
+    repl_show_board(r, seat);
+    return 0;
+}
+
+static int print_yaml(repl *r, const value *v) {
+    char *y = value_to_yaml(v);
+    if (!y) {
+        repl_fail(r, "out of memory");
+        return -1;
+    }
+    fputs(y, r->out);
+    if (y[0] && y[strlen(y) - 1] != '\n') fputc('\n', r->out);
+    free(y);
+    return 0;
+}
+
+static int cmd_state(repl *r, const char *args) {
+    if (strcmp(args, "--peek") == 0) {
+        repl_say(r, 0, "{bold}peek:{/} the whole state, with what the seats may not see");
+        return print_yaml(r, engine_state(r->e));
+    }
+    if (args[0]) {
+        repl_fail(r, "state takes only --peek, got \"%s\"", args);
+        return -1;
+    }
+    value *v = engine_view(r->e, r->viewer);
+    if (!v) {
+        repl_fail(r, "out of memory");
+        return -1;
+    }
+    repl_plain(r, "# the state as %s sees it", repl_seat_name(r, r->viewer));
+    int rc = print_yaml(r, v);
+    value_free(v);
+    return rc;
+}
+
+static int cmd_log(repl *r, const char *args) {
+    long last = count_arg(r, "log", args, 0);
+    if (last < 0) return -1;
+    engine_event_list ev = {0};
+    if (engine_events(r->e, 0, r->viewer, &ev) != 0) {
+        repl_fail(r, "out of memory");
+        return -1;
+    }
+    size_t from = last > 0 && (size_t)last < ev.n ? ev.n - (size_t)last : 0;
+    if (ev.n == 0) repl_plain(r, "No events yet.");
+    for (size_t i = from; i < ev.n; i++) repl_say(r, 6, "%4zu  %s", ev.items[i].decision, ev.items[i].text);
+    engine_event_list_free(&ev);
+    return 0;
+}
+
+static int cmd_score(repl *r, const char *args) {
+    if (no_args(r, "score", args)) return -1;
+    repl_show_scores(r, engine_is_over(r->e));
+    return 0;
+}
+
+/* The value at a dotted data key ("board.connect", "carts.2.capacity"). */
+static const value *data_at(const value *v, const char *key) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", key);
+    char *save = NULL;
+    for (char *part = strtok_r(buf, ".", &save); part && v; part = strtok_r(NULL, ".", &save)) {
+        if (v->type == CV_MAP) {
+            v = value_map_get(v, part);
+        } else if (v->type == CV_LIST) {
+            char *end;
+            long k = strtol(part, &end, 10);
+            v = *end == '\0' && k >= 1 && (size_t)k <= v->u.list.n ? v->u.list.items[k - 1] : NULL;
+        } else {
+            v = NULL;
+        }
+    }
+    return v;
+}
+
+static char *scalar_text(const value *v) {
+    if (!v) return cairn_strdup("(missing)");
+    switch (v->type) {
+    case CV_BOOL: return cairn_strdup(v->u.b ? "on" : "off");
+    case CV_INT: return cairn_strfmt("%lld", (long long)v->u.i);
+    case CV_STR: return cairn_strdup(v->u.str.s);
+    case CV_NULL: return cairn_strdup("null");
+    default: return value_describe(v);
+    }
+}
+
+static int show_option(repl *r, const ruleset *rs, const ruleset_option *o) {
+    char *cur = scalar_text(value_map_get(rs->options, o->id));
+    repl_plain(r, "%s: %s = %s (%s)", o->id, o->name ? o->name : o->id, cur ? cur : "?",
+               o->type == ROPT_SWITCH ? "a switch" : "a choice");
+    free(cur);
+    if (o->description) repl_plain(r, "  %s", o->description);
+    const value *items = value_map_get(o->def, "items");
+    for (size_t i = 0; items && items->type == CV_LIST && i < items->u.list.n; i++) {
+        const value *it = items->u.list.items[i];
+        repl_plain(r, "  %-8s %s", value_get_str(it, "id", "?"), value_get_str(it, "name", ""));
+    }
+    const char *keys[] = {"requires", "excludes"};
+    for (size_t k = 0; k < 2; k++) {
+        const value *l = value_map_get(o->def, keys[k]);
+        for (size_t i = 0; l && l->type == CV_LIST && i < l->u.list.n; i++)
+            if (l->u.list.items[i]->type == CV_STR) repl_plain(r, "  %s %s", keys[k], l->u.list.items[i]->u.str.s);
+    }
+    return 0;
+}
+
+static int cmd_rules(repl *r, const char *args) {
+    const ruleset *rs = engine_ruleset(r->e);
+    if (args[0]) {
+        const ruleset_option *o = ruleset_option_find(rs, args);
+        if (!o) {
+            repl_fail(r, "no option \"%s\" in %s (`rules` lists them)", args, rs->id);
+            return -1;
+        }
+        return show_option(r, rs, o);
+    }
+    repl_say(r, 2, "{bold}%s{/} %s (%s): %d seats (%d to %d)", rs->name, rs->version, rs->id, r->n_seats,
+             rs->min_players, rs->max_players);
+    const char *desc = value_get_str(rs->manifest, "description", NULL);
+    if (desc) repl_plain(r, "%s", desc);
+    if (rs->n_opts == 0) {
+        repl_plain(r, "Options: none.");
+    } else {
+        repl_plain(r, "Options:");
+        size_t w = 0;
+        for (size_t i = 0; i < rs->n_opts; i++)
+            if (strlen(rs->opts[i].id) > w) w = strlen(rs->opts[i].id);
+        for (size_t i = 0; i < rs->n_opts; i++) {
+            const ruleset_option *o = &rs->opts[i];
+            char *cur = scalar_text(value_map_get(rs->options, o->id));
+            repl_plain(r, "  %-*s = %-5s  %s", (int)w, o->id, cur ? cur : "?", o->name ? o->name : "");
+            free(cur);
+        }
+    }
+    const char *preset = engine_preset(r->e);
+    if (preset) repl_plain(r, "Preset: %s", preset);
+    const value *as = value_map_get(rs->manifest, "assumptions");
+    if (as && as->type == CV_LIST && as->u.list.n) {
+        repl_plain(r, "Assumed values (where the rulebook is silent):");
+        for (size_t i = 0; i < as->u.list.n; i++) {
+            const value *a = as->u.list.items[i];
+            const char *key = value_get_str(a, "key", "?");
+            char *cur = scalar_text(data_at(rs->data, key));
+            repl_plain(r, "  %s = %s: %s", key, cur ? cur : "?", value_get_str(a, "text", ""));
+            const char *src = value_get_str(a, "source", NULL);
+            if (src) repl_plain(r, "    (source: %s)", src);
+            free(cur);
+        }
+    } else {
+        repl_plain(r, "Assumed values: none declared.");
+    }
+    repl_plain(r, "Fingerprint %.16s (%zu files).", rs->fingerprint, rs->n_files);
+    return 0;
+}
+
+static int cmd_history(repl *r, const char *args) {
+    int peek = strcmp(args, "--peek") == 0;
+    if (args[0] && !peek) {
+        repl_fail(r, "history takes only --peek, got \"%s\"", args);
+        return -1;
+    }
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t pos = engine_position(r->e);
+    if (n == 0) {
+        repl_plain(r, "No decisions yet.");
+        return 0;
+    }
+    if (pos == 0) repl_plain(r, "     < (the start)");
+    for (size_t i = 0; i < n; i++) {
+        char *d = describe_logged(r, &log[i], peek);
+        char *ed = d ? markup_escape(d) : NULL;
+        if (i < pos)
+            repl_say(r, 7, "%4zu  %s%s", i + 1, ed ? ed : "?", i + 1 == pos ? "  <" : "");
+        else
+            repl_say(r, 7, "{dim}%4zu  %s  (undone){/}", i + 1, ed ? ed : "?");
+        free(ed);
+        free(d);
+    }
+    return 0;
+}
+
+/* Takes back one person's decision and the bots' after it. Returns the
+** entry undone last (a person's), or NULL when there was nothing. */
+static const engine_logged *undo_once(repl *r) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t pos = engine_position(r->e);
+    if (pos == 0) return NULL;
+    int skip_bots = any_person(r);
+    while (skip_bots && pos > 1 && seat_is_bot(r, log[pos - 1].seat)) {
+        if (engine_undo(r->e) != 0) return NULL;
+        pos--;
+    }
+    if (engine_undo(r->e) != 0) return NULL;
+    log = engine_log(r->e, &n);
+    return &log[pos - 1];
+}
+
+static int cmd_undo(repl *r, const char *args) {
+    long k = count_arg(r, "undo", args, 1);
+    if (k < 0) return -1;
+    if (engine_position(r->e) == 0) {
+        repl_fail(r, "nothing to undo: this is the start of the game");
+        return -1;
+    }
+    for (long i = 0; i < k; i++) {
+        const engine_logged *l = undo_once(r);
+        if (!l) break;
+        char *d = describe_logged(r, l, 0);
+        repl_plain(r, "Undone: %s", d ? d : "?");
+        free(d);
+    }
+    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
+    mark_moved(r);
+    return 0;
+}
+
+static int cmd_redo(repl *r, const char *args) {
+    long k = count_arg(r, "redo", args, 1);
+    if (k < 0) return -1;
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    if (engine_position(r->e) >= n) {
+        repl_fail(r, "nothing to redo");
+        return -1;
+    }
+    for (long i = 0; i < k && engine_position(r->e) < n; i++) {
+        size_t pos = engine_position(r->e);
+        char *d = describe_logged(r, &log[pos], 0);
+        if (engine_redo(r->e) != 0) {
+            free(d);
+            repl_fail(r, "redo failed at decision %zu", pos + 1);
+            break;
+        }
+        repl_plain(r, "Redone: %s", d ? d : "?");
+        free(d);
+        log = engine_log(r->e, &n);
+        while (any_person(r) && engine_position(r->e) < n && seat_is_bot(r, log[engine_position(r->e)].seat)) {
+            if (engine_redo(r->e) != 0) break;
+            log = engine_log(r->e, &n);
+        }
+    }
+    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
+    mark_moved(r);
+    return 0;
+}
+
+static void replay_show_position(repl *r);
+
+static int cmd_goto(repl *r, const char *args) {
+    if (!args[0]) {
+        repl_fail(r, "goto N: which decision? (0 to %zu)", log_length(r));
+        return -1;
+    }
+    long k = count_arg(r, "goto", args, 0);
+    if (k < 0) return -1;
+    size_t n = log_length(r);
+    if ((size_t)k > n || engine_goto(r->e, (size_t)k) != 0) {
+        repl_fail(r, "no decision %ld: the history has 0 to %zu", k, n);
+        return -1;
+    }
+    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
+    mark_moved(r);
+    if (r->replay) replay_show_position(r);
+    return 0;
+}
+
+static int cmd_save(repl *r, const char *args) {
+    const char *path = args[0] ? args : r->save_path;
+    if (!path) {
+        repl_fail(r, "save where? `save FILE`");
+        return -1;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    if (save_write(r->e, path, &errs) != 0) {
+        char *s = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "save failed: %s", s ? s : path);
+        free(s);
+        cerr_free(&errs);
+        return -1;
+    }
+    cerr_free(&errs);
+    char *p = strdup(path);
+    if (p) {
+        free(r->save_path);
+        r->save_path = p;
+    }
+    r->dirty = 0;
+    repl_plain(r, "Saved to %s (decision %zu).", path, engine_position(r->e));
+    return 0;
+}
+
+/* Takes the settings of a loaded game, so `new` and `restart` make the
+** same kind of game. Returns 0 or -1 on OOM. */
+static int settings_from_engine(repl *r, engine *e) {
+    repl_settings s = {0};
+    const ruleset *rs = engine_ruleset(e);
+    size_t nc = 0;
+    const char *const *ch = engine_choices(e, &nc);
+    int n = engine_seat_count(e);
+    int oom = !(s.ruleset = strdup(rs->dir));
+    s.choices = calloc(nc ? nc : 1, sizeof *s.choices);
+    s.name_seat = calloc((size_t)n + 1, sizeof *s.name_seat);
+    s.name_val = calloc((size_t)n + 1, sizeof *s.name_val);
+    s.bot_seat = calloc((size_t)n + 1, sizeof *s.bot_seat);
+    s.bot_val = calloc((size_t)n + 1, sizeof *s.bot_val);
+    oom |= !s.choices || !s.name_seat || !s.name_val || !s.bot_seat || !s.bot_val;
+    for (size_t i = 0; !oom && i < nc; i++) oom |= !(s.choices[s.n_choices++] = strdup(ch[i]));
+    if (!oom && engine_preset(e)) oom |= !(s.preset = strdup(engine_preset(e)));
+    if (!oom && engine_lang(e)) oom |= !(s.lang = strdup(engine_lang(e)));
+    for (int i = 1; !oom && i <= n; i++) {
+        s.name_seat[s.n_names] = i;
+        oom |= !(s.name_val[s.n_names++] = strdup(repl_seat_name(r, i)));
+        if (!oom && engine_seat_bot(e, i)) {
+            s.bot_seat[s.n_bots] = i;
+            oom |= !(s.bot_val[s.n_bots++] = strdup(engine_seat_bot(e, i)));
+        }
+    }
+    s.players = n;
+    s.seed = engine_seed(e);
+    repl_settings old = r->set;
+    r->set = s;
+    /* free whichever set is not kept */
+    repl_settings *drop = oom ? &r->set : &old;
+    free(drop->ruleset);
+    for (size_t i = 0; i < drop->n_choices; i++) free(drop->choices[i]);
+    free(drop->choices);
+    free(drop->preset);
+    for (size_t i = 0; i < drop->n_names; i++) free(drop->name_val[i]);
+    free(drop->name_seat);
+    free(drop->name_val);
+    for (size_t i = 0; i < drop->n_bots; i++) free(drop->bot_val[i]);
+    free(drop->bot_seat);
+    free(drop->bot_val);
+    free(drop->lang);
+    if (oom) r->set = old;
+    return oom ? -1 : 0;
+}
+
+static void replay_show_position(repl *r) {
+    repl_show_board(r, r->viewer);
+}
+
+static int cmd_load(repl *r, const char *args) {
+    int scenario = 0;
+    if (strncmp(args, "--scenario", 10) == 0 && (args[10] == ' ' || args[10] == '\0')) {
+        scenario = 1;
+        args += 10;
+        while (*args == ' ') args++;
+    }
+    if (!args[0]) {
+        repl_fail(r, "load which file? `load FILE`");
+        return -1;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    char *note = NULL;
+    save_load_opts opts = {0};
+    opts.as_scenario = scenario;
+    engine *e = save_load(args, &opts, &note, &errs);
+    if (!e && scenario) {
+        /* not a save: maybe a scenario written by `export` */
+        cerr_list errs2;
+        cerr_init(&errs2, 0);
+        engine_config cfg = {0};
+        cfg.seed = r->set.seed;
+        e = save_start_scenario(args, &cfg, &errs2);
+        if (e) {
+            cerr_clear(&errs);
+            free(note);
+            note = cairn_strdup("started from the scenario");
+        }
+        cerr_free(&errs2);
+    }
+    if (!e) {
+        repl_fail(r, "cannot load %s%s", args, r->e ? "; the game in memory is kept:" : ":");
+        for (size_t i = 0; i < errs.n; i++) {
+            char *s = cerr_format(&errs.items[i]);
+            repl_plain(r, "  %s", s ? s : errs.items[i].message);
+            free(s);
+        }
+        cerr_free(&errs);
+        free(note);
+        return -1;
+    }
+    cerr_free(&errs);
+    if (repl_adopt_engine(r, e) != 0 || settings_from_engine(r, e) != 0) {
+        if (r->e != e) engine_free(e);
+        free(note);
+        repl_fail(r, "out of memory");
+        return -1;
+    }
+    char *p = strdup(args);
+    if (p) {
+        free(r->save_path);
+        r->save_path = p;
+    }
+    if (r->replay) {
+        size_t n = log_length(r);
+        engine_goto(r->e, 0);
+        r->viewer = 0;
+        const ruleset *rs = engine_ruleset(r->e);
+        repl_say(r, 2, "{bold}%s{/} %s: %d seats, seed %llu, %zu decisions", rs->name, rs->version, r->n_seats,
+                 (unsigned long long)engine_seed(r->e), n);
+        if (note) repl_plain(r, "(%s)", note);
+        repl_plain(r, "Replaying %s from the start: Enter for the next decision, `help` for the commands.", args);
+        repl_show_events(r, r->viewer);
+        repl_show_board(r, r->viewer);
+    } else {
+        repl_plain(r, "Loaded %s: decision %zu of %zu.", args, engine_position(r->e), log_length(r));
+        if (note) repl_plain(r, "(%s)", note);
+        /* what happened before the load is not news: show only the board */
+        size_t count = engine_event_count(r->e);
+        for (int i = 0; i <= r->n_seats; i++) r->seen[i] = count;
+        repl_start(r);
+        r->changed = 0;
+    }
+    free(note);
+    return 0;
+}
+
+static int cmd_export(repl *r, const char *args) {
+    if (!args[0]) {
+        repl_fail(r, "export to which file? `export FILE`");
+        return -1;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    if (save_export_scenario(r->e, args, &errs) != 0) {
+        char *s = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "export failed: %s", s ? s : args);
+        free(s);
+        cerr_free(&errs);
+        return -1;
+    }
+    cerr_free(&errs);
+    repl_plain(r, "Wrote the state at decision %zu to %s; `load --scenario %s` starts a game from it.",
+               engine_position(r->e), args, args);
+    return 0;
+}
+
+static void report_file_changes(repl *r, const repl_file *old, size_t n_old, const repl_file *cur, size_t n_cur) {
+    size_t i = 0, j = 0, changes = 0;
+    markup_buf b = {0};
+    while (i < n_old || j < n_cur) {
+        int c = i >= n_old ? 1 : j >= n_cur ? -1 : strcmp(old[i].path, cur[j].path);
+        if (c < 0) {
+            markup_buf_printf(&b, "%s%s (removed)", changes++ ? ", " : "", old[i].path);
+            i++;
+        } else if (c > 0) {
+            markup_buf_printf(&b, "%s%s (new)", changes++ ? ", " : "", cur[j].path);
+            j++;
+        } else {
+            if (old[i].hash != cur[j].hash) markup_buf_printf(&b, "%s%s", changes++ ? ", " : "", cur[j].path);
+            i++;
+            j++;
+        }
+    }
+    char *s = markup_buf_take(&b);
+    if (changes)
+        repl_plain(r, "Changed: %s.", s ? s : "?");
+    else
+        repl_plain(r, "No file changed.");
+    free(s);
+}
+
+static int cmd_reload(repl *r, const char *args) {
+    if (no_args(r, "reload", args)) return -1;
+    engine_reload_report rep = {0};
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    if (engine_reload(r->e, &rep, &errs) != 0) {
+        repl_fail(r, "reload failed; the game goes on with the rules it had:");
+        for (size_t i = 0; i < errs.n; i++) {
+            char *s = cerr_format(&errs.items[i]);
+            repl_plain(r, "  %s", s ? s : errs.items[i].message);
+            free(s);
+        }
+        if (errs.dropped) repl_plain(r, "  (%zu more errors not shown)", errs.dropped);
+        cerr_free(&errs);
+        engine_reload_report_free(&rep);
+        return -1;
+    }
+    cerr_free(&errs);
+    repl_file *files = NULL;
+    size_t n_files = 0;
+    repl_snapshot_files(r, &files, &n_files);
+    report_file_changes(r, r->files, r->n_files, files, n_files);
+    repl_free_files(r->files, r->n_files);
+    r->files = files;
+    r->n_files = n_files;
+    if (rep.stopped) {
+        repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep.replayed + 1, rep.total,
+                   repl_seat_name(r, rep.seat), rep.id ? rep.id : "?", rep.reason ? rep.reason : "refused");
+        repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep.replayed);
+    } else if (r->interactive) {
+        repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep.replayed, rep.replayed == 1 ? "" : "s", rep.seconds);
+    } else {
+        repl_plain(r, "Replayed %zu decision%s.", rep.replayed, rep.replayed == 1 ? "" : "s");
+    }
+    engine_reload_report_free(&rep);
+    r->changed = 1;
+    r->over_shown = 0;
+    return 0;
+}
+
+/* Keeps the settings in step with a seat's kind, for `new` and `restart`. */
+static int settings_set_bot(repl *r, int seat, const char *kind) {
+    repl_settings *s = &r->set;
+    s->players = r->n_seats;
+    for (size_t i = 0; i < s->n_bots; i++) {
+        if (s->bot_seat[i] != seat) continue;
+        free(s->bot_val[i]);
+        s->bot_val[i] = NULL;
+        s->n_bots--;
+        s->bot_seat[i] = s->bot_seat[s->n_bots];
+        s->bot_val[i] = s->bot_val[s->n_bots];
+        break;
+    }
+    if (!kind) return 0;
+    int *bs = realloc(s->bot_seat, (s->n_bots + 1) * sizeof *bs);
+    if (!bs) return -1;
+    s->bot_seat = bs;
+    char **bv = realloc(s->bot_val, (s->n_bots + 1) * sizeof *bv);
+    if (!bv) return -1;
+    s->bot_val = bv;
+    if (!(bv[s->n_bots] = strdup(kind))) return -1;
+    bs[s->n_bots++] = seat;
+    return 0;
+}
+
+static int cmd_bot(repl *r, const char *args) {
+    char seat_s[64] = "", kind[64] = "random";
+    if (sscanf(args, "%63s %63s", seat_s, kind) < 1) {
+        repl_fail(r, "bot SEAT [KIND]: which seat?");
+        return -1;
+    }
+    int seat = repl_parse_seat(r, seat_s, 0);
+    if (seat < 0) return -1;
+    if (strcmp(kind, "random") != 0) {
+        repl_fail(r, "no bot kind \"%s\"; the kinds are: random", kind);
+        return -1;
+    }
+    char *k = strdup(kind);
+    if (!k || settings_set_bot(r, seat, kind) != 0) {
+        free(k);
+        repl_fail(r, "out of memory");
+        return -1;
+    }
+    free(r->bot[seat]);
+    r->bot[seat] = k;
+    repl_plain(r, "%s is played by the %s bot.", repl_seat_name(r, seat), kind);
+    if (r->viewer == seat) {
+        r->viewer = 0;
+        for (int i = r->n_seats; i >= 1; i--)
+            if (!r->bot[i]) r->viewer = i;
+    }
+    if (r->auto_bots && engine_is_asked(r->e, seat)) repl_run_bots(r, 0);
+    r->changed = 1;
+    return 0;
+}
+
+static int cmd_human(repl *r, const char *args) {
+    if (!args[0]) {
+        repl_fail(r, "human SEAT: which seat?");
+        return -1;
+    }
+    int seat = repl_parse_seat(r, args, 0);
+    if (seat < 0) return -1;
+    if (settings_set_bot(r, seat, NULL) != 0) {
+        repl_fail(r, "out of memory");
+        return -1;
+    }
+    free(r->bot[seat]);
+    r->bot[seat] = NULL;
+    repl_plain(r, "%s is played by a person.", repl_seat_name(r, seat));
+    r->changed = 1;
+    return 0;
+}
+
+static int cmd_run(repl *r, const char *args) {
+    long k = count_arg(r, "run", args, 0);
+    if (k < 0) return -1;
+    if (engine_is_over(r->e)) {
+        repl_fail(r, "the game is over");
+        return -1;
+    }
+    size_t n = repl_run_bots(r, (size_t)k);
+    if (n == 0) repl_plain(r, "No bot is asked anything now.");
+    return 0;
+}
+
+static int cmd_auto(repl *r, const char *args) {
+    if (strcmp(args, "on") == 0)
+        r->auto_bots = 1;
+    else if (strcmp(args, "off") == 0)
+        r->auto_bots = 0;
+    else if (args[0]) {
+        repl_fail(r, "auto takes on or off, got \"%s\"", args);
+        return -1;
+    }
+    repl_plain(r, "Bots move by themselves: %s.", r->auto_bots ? "on" : "off (`run` moves them)");
+    return 0;
+}
+
+static int restart_with_seed(repl *r, uint64_t seed) {
+    uint64_t old = r->set.seed;
+    r->set.seed = seed;
+    /* the seats as they are now, with the names they have */
+    r->set.players = r->n_seats;
+    if (repl_new_game(r, NULL) != 0) {
+        r->set.seed = old;
+        return -1;
+    }
+    repl_start(r);
+    r->changed = 0;
+    return 0;
+}
+
+static int cmd_new(repl *r, const char *args) {
+    uint64_t seed;
+    if (args[0]) {
+        char *end;
+        seed = strtoull(args, &end, 10);
+        if (*end || !isdigit((unsigned char)args[0])) {
+            repl_fail(r, "new [SEED]: a seed is a number, got \"%s\"", args);
+            return -1;
+        }
+    } else {
+        seed = repl_fresh_seed(r);
+    }
+    return restart_with_seed(r, seed);
+}
+
+static int cmd_restart(repl *r, const char *args) {
+    if (no_args(r, "restart", args)) return -1;
+    return restart_with_seed(r, engine_seed(r->e));
+}
+
+static int cmd_seed(repl *r, const char *args) {
+    if (no_args(r, "seed", args)) return -1;
+    markup_buf b = {0};
+    markup_buf_printf(&b, "cairn play %s --players %d --seed %llu", engine_ruleset(r->e)->id, r->n_seats,
+                      (unsigned long long)engine_seed(r->e));
+    size_t nc;
+    const char *const *ch = engine_choices(r->e, &nc);
+    for (size_t i = 0; i < nc; i++) markup_buf_printf(&b, " --option %s", ch[i]);
+    if (engine_preset(r->e)) markup_buf_printf(&b, " --preset %s", engine_preset(r->e));
+    for (int i = 1; i <= r->n_seats; i++)
+        if (r->bot[i]) markup_buf_printf(&b, " --bot %d=%s", i, r->bot[i]);
+    char *cmd = markup_buf_take(&b);
+    repl_plain(r, "Seed %llu. The same game: %s", (unsigned long long)engine_seed(r->e), cmd ? cmd : "?");
+    free(cmd);
+    return 0;
+}
+
+static int cmd_shell(repl *r, const char *args) {
+    if (!args[0]) {
+        repl_fail(r, "shell CMD: which command?");
+        return -1;
+    }
+    fflush(r->out);
+    fflush(stderr);
+    int st = system(args);
+    if (st == -1) {
+        repl_fail(r, "shell: cannot run /bin/sh");
+        return -1;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
+        repl_fail(r, "shell: exit status %d", WEXITSTATUS(st));
+        return -1;
+    }
+    if (WIFSIGNALED(st)) {
+        repl_fail(r, "shell: killed by signal %d", WTERMSIG(st));
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_quit(repl *r, const char *args) {
+    if (no_args(r, "quit", args)) return -1;
+    r->quit = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ replays */
+
+static int replay_step(repl *r) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t pos = engine_position(r->e);
+    if (pos >= n) return 1;
+    char *d = describe_logged(r, &log[pos], r->viewer == 0);
+    if (engine_redo(r->e) != 0) {
+        free(d);
+        return -1;
+    }
+    repl_say(r, 2, "{bold}Decision %zu of %zu{/}: %s", pos + 1, n, d ? d : "?");
+    free(d);
+    repl_show_events(r, r->viewer);
+    return 0;
+}
+
+static int cmd_next(repl *r, const char *args) {
+    long k = count_arg(r, "next", args, 1);
+    if (k < 0) return -1;
+    for (long i = 0; i < k; i++) {
+        int rc = replay_step(r);
+        if (rc == 1) {
+            if (i == 0) {
+                repl_plain(r, "The end of the save (decision %zu); `back`, `first` or `quit`.", engine_position(r->e));
+                if (engine_is_over(r->e)) repl_show_scores(r, 1);
+                return 0;
+            }
+            break;
+        }
+        if (rc < 0) {
+            repl_fail(r, "decision %zu could not be replayed", engine_position(r->e) + 1);
+            return -1;
+        }
+    }
+    repl_show_board(r, r->viewer);
+    if (engine_is_over(r->e) && engine_position(r->e) == log_length(r)) repl_show_scores(r, 1);
+    return 0;
+}
+
+static int replay_jump(repl *r, size_t to) {
+    if (engine_goto(r->e, to) != 0) {
+        repl_fail(r, "cannot go to decision %zu", to);
+        return -1;
+    }
+    size_t count = engine_event_count(r->e);
+    for (int i = 0; i <= r->n_seats; i++)
+        if (r->seen[i] > count) r->seen[i] = count;
+    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
+    repl_show_board(r, r->viewer);
+    return 0;
+}
+
+static int cmd_back(repl *r, const char *args) {
+    long k = count_arg(r, "back", args, 1);
+    if (k < 0) return -1;
+    size_t pos = engine_position(r->e);
+    if (pos == 0) {
+        repl_fail(r, "already at the start");
+        return -1;
+    }
+    return replay_jump(r, (size_t)k > pos ? 0 : pos - (size_t)k);
+}
+
+static int cmd_first(repl *r, const char *args) {
+    if (no_args(r, "first", args)) return -1;
+    return replay_jump(r, 0);
+}
+
+static int cmd_last(repl *r, const char *args) {
+    if (no_args(r, "last", args)) return -1;
+    int rc = replay_jump(r, log_length(r));
+    if (rc == 0 && engine_is_over(r->e)) repl_show_scores(r, 1);
+    return rc;
+}
+
+static int cmd_play(repl *r, const char *args) {
+    if (no_args(r, "play", args)) return -1;
+    r->replay = 0;
+    r->auto_bots = 1;
+    repl_plain(r, "Playing on from decision %zu; the rest of the save is kept for `redo`.", engine_position(r->e));
+    r->changed = 1;
+    r->over_shown = 0;
+    repl_present(r);
+    r->changed = 0;
+    return 0;
+}
+
+/* --------------------------------------------------------- completion */
+
+typedef struct cands {
+    char **items;
+    size_t n, cap;
+} cands;
+
+static void cand_add(cands *c, const char *s) {
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 16;
+        char **it = realloc(c->items, cap * sizeof *it);
+        if (!it) return;
+        c->items = it;
+        c->cap = cap;
+    }
+    char *d = strdup(s);
+    if (d) c->items[c->n++] = d;
+}
+
+static void add_files(cands *c, const char *tok) {
+    const char *slash = strrchr(tok, '/');
+    char dir[4096];
+    size_t dlen = slash ? (size_t)(slash - tok + 1) : 0;
+    if (dlen >= sizeof dir) return;
+    memcpy(dir, tok, dlen);
+    dir[dlen] = '\0';
+    const char *base = tok + dlen;
+    DIR *d = opendir(dlen ? dir : ".");
+    if (!d) return;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL && c->n < 1000) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+        if (de->d_name[0] == '.' && base[0] != '.') continue;
+        if (strncmp(de->d_name, base, strlen(base)) != 0) continue;
+        char *full = cairn_strfmt("%s%s", dir, de->d_name);
+        if (!full) continue;
+        struct stat st;
+        int is_dir = stat(full, &st) == 0 && S_ISDIR(st.st_mode);
+        char *shown = is_dir ? cairn_strfmt("%s/", full) : NULL;
+        cand_add(c, shown ? shown : full);
+        free(shown);
+        free(full);
+    }
+    closedir(d);
+}
+
+static void add_option_ids(cands *c, const repl *r) {
+    int seat = r->e && !r->replay ? repl_deciding_seat(r) : 0;
+    if (!seat) return;
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return;
+    for (size_t i = 0; i < dl.n; i++)
+        if (dl.items[i].seat == seat)
+            for (size_t j = 0; j < dl.items[i].n_options; j++)
+                if (!dl.items[i].options[j].disabled) cand_add(c, dl.items[i].options[j].id);
+    engine_decision_list_free(&dl);
+}
+
+size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, size_t *n) {
+    repl *r = ctx;
+    cands c = {0};
+    size_t seg = 0;
+    for (size_t i = 0; i < cursor; i++)
+        if (line[i] == ';') seg = i + 1;
+    while (seg < cursor && line[seg] == ' ') seg++;
+    size_t start = seg;
+    if (!r->e) { /* choosing a ruleset */
+        size_t k;
+        char **names = ruleset_list(&k);
+        for (size_t i = 0; i < k; i++) cand_add(&c, names[i]);
+        ruleset_list_free(names, k);
+    } else if (line[seg] == '!') {
+        start = cursor;
+        while (start > seg + 1 && line[start - 1] != ' ') start--;
+        char *tok = strndup(line + start, cursor - start);
+        if (tok) add_files(&c, tok);
+        free(tok);
+    } else {
+        const char *sp = memchr(line + seg, ' ', cursor - seg);
+        add_option_ids(&c, r); /* ids may hold spaces: matched from the segment start */
+        if (!sp) {
+            for (size_t i = 0; i < N_COMMANDS; i++)
+                if (available(r, &commands[i])) cand_add(&c, commands[i].name);
+        } else {
+            char word[64];
+            size_t wl = (size_t)(sp - (line + seg));
+            snprintf(word, sizeof word, "%.*s", (int)(wl < 63 ? wl : 63), line + seg);
+            const repl_cmd *cmd = find_cmd(r, word);
+            if (cmd) {
+                for (size_t i = 0; i < c.n; i++) free(c.items[i]);
+                c.n = 0;
+                start = cursor;
+                while (start > seg && line[start - 1] != ' ') start--;
+                char *tok = strndup(line + start, cursor - start);
+                /* `bot SEAT KIND`: the second argument is a kind */
+                int second = 0;
+                for (const char *p = sp; p < line + start; p++)
+                    if (*p != ' ' && (p[-1] == ' ')) second++;
+                switch (cmd->complete) {
+                case ARG_FILE:
+                    if (tok) add_files(&c, tok);
+                    break;
+                case ARG_SEAT:
+                    if (strcmp(cmd->name, "bot") == 0 && second >= 1) {
+                        cand_add(&c, "random");
+                        break;
+                    }
+                    for (int i = 0; i <= r->n_seats; i++) {
+                        char num[16];
+                        snprintf(num, sizeof num, "%d", i);
+                        if (i > 0 || strcmp(cmd->name, "show") == 0 || strcmp(cmd->name, "view") == 0)
+                            cand_add(&c, num);
+                    }
+                    break;
+                case ARG_CMD:
+                    for (size_t i = 0; i < N_COMMANDS; i++)
+                        if (available(r, &commands[i])) cand_add(&c, commands[i].name);
+                    break;
+                case ARG_OPTION: {
+                    const ruleset *rs = engine_ruleset(r->e);
+                    for (size_t i = 0; i < rs->n_opts; i++) cand_add(&c, rs->opts[i].id);
+                    break;
+                }
+                case ARG_ONOFF:
+                    cand_add(&c, "on");
+                    cand_add(&c, "off");
+                    break;
+                case ARG_PEEK:
+                    cand_add(&c, "--peek");
+                    break;
+                case ARG_NONE:
+                    break;
+                }
+                if (strcmp(cmd->name, "load") == 0 && tok && tok[0] == '-') cand_add(&c, "--scenario");
+                free(tok);
+            }
+        }
+    }
+    *out = c.items;
+    *n = c.n;
+    return start;
+}
