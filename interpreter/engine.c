@@ -92,6 +92,7 @@ struct engine {
     size_t n_log, cap_log;
     size_t pos;
     int in_apply;        /* g.log is allowed only while setup/apply run */
+    int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
     size_t cur_decision; /* decision index stamped on new events */
 };
 
@@ -312,7 +313,7 @@ static int l_rng_die(lua_State *L) {
 static int l_rng_shuffle(lua_State *L) {
     engine *e = up_engine(L);
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    lua_Integer n = luaL_len(L, 1); /* not raw: read-only data is a proxy */
     /* Fisher-Yates from the top: swap item i with a uniform j in [1, i] */
     for (lua_Integer i = n; i > 1; i--) {
         lua_Integer j = (lua_Integer)rng_below(&e->rng, (uint64_t)i) + 1;
@@ -328,7 +329,7 @@ static int l_rng_shuffle(lua_State *L) {
 static int l_rng_pick(lua_State *L) {
     engine *e = up_engine(L);
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = (lua_Integer)lua_rawlen(L, 1);
+    lua_Integer n = luaL_len(L, 1);
     if (n < 1) return luaL_error(L, "g.rng.pick: the list is empty");
     lua_geti(L, 1, (lua_Integer)rng_below(&e->rng, (uint64_t)n) + 1);
     return 1;
@@ -337,7 +338,8 @@ static int l_rng_pick(lua_State *L) {
 static int l_rng_weighted(lua_State *L) {
     engine *e = up_engine(L);
     luaL_checktype(L, 1, LUA_TTABLE);
-    size_t n = lua_rawlen(L, 1);
+    lua_Integer len = luaL_len(L, 1);
+    size_t n = len > 0 ? (size_t)len : 0;
     if (n == 0 || n > 100000) return luaL_error(L, "g.rng.weighted: needs 1 to 100000 weights");
     int64_t *w = lua_newuserdatauv(L, n * sizeof *w, 0); /* freed by the GC, even on error */
     for (size_t i = 0; i < n; i++) {
@@ -360,7 +362,9 @@ static uint32_t seat_mask_of(lua_State *L, int idx, const char *field, int nseat
     uint32_t m = 0;
     int t = lua_getfield(L, idx, field);
     if (t == LUA_TNUMBER || t == LUA_TTABLE) {
-        int n = t == LUA_TTABLE ? (int)lua_rawlen(L, -1) : 1;
+        lua_Integer len = t == LUA_TTABLE ? luaL_len(L, -1) : 1;
+        if (len > 64) luaL_error(L, "g.log: %s lists more seats than there are", field);
+        int n = (int)len;
         for (int i = 1; i <= n; i++) {
             if (t == LUA_TTABLE) lua_geti(L, -1, i);
             else lua_pushvalue(L, -1);
@@ -463,12 +467,14 @@ static const api_fn rng_api[] = {
     {"pick", l_rng_pick},       {"weighted", l_rng_weighted}, {NULL, NULL},
 };
 
-/* Pushes a fresh g for one handler call: state (the live table), data,
-** options, seats (read-only), rng, log, text, lang. */
-static void push_g(engine *e) {
+/* Pushes a fresh g for one handler call: state (the live table; a
+** read-only view of it for handlers that must not change it), data,
+** options, seats (read-only), rng, log, text, lang. Runs protected. */
+static void push_g(engine *e, int readonly_state) {
     lua_State *L = e->rt.L;
     lua_createtable(L, 0, 8);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+    if (readonly_state && sandbox_freeze(L, -1, "g.state") != 0) luaL_error(L, "out of memory");
     lua_setfield(L, -2, "state");
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_data);
     lua_setfield(L, -2, "data");
@@ -502,7 +508,7 @@ static void push_g(engine *e) {
 ** p_* functions below, run with lua_pcall; only script code runs through
 ** sandbox_call. */
 
-typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER } args_kind;
+typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER, ARGS_SEAT } args_kind;
 
 typedef struct call_ctx {
     engine *e;
@@ -511,6 +517,7 @@ typedef struct call_ctx {
     int seat;
     const char *id;
     const value *v;  /* render: the view; set_state: the state */
+    int readonly;    /* g.state is read-only in this handler */
     int found;       /* out: the handler exists */
     int ref;         /* out: p_set_state's new reference */
 } call_ctx;
@@ -533,7 +540,7 @@ static int p_prepare(lua_State *L) {
     call_ctx *c = lua_touserdata(L, 1);
     lua_settop(L, 0);
     luaL_checkstack(L, 10, "engine");
-    push_g(c->e);
+    push_g(c->e, c->readonly);
     c->found = push_handler(c->e, c->handler);
     if (!c->found) return 1;
     switch (c->kind) {
@@ -543,8 +550,12 @@ static int p_prepare(lua_State *L) {
         lua_pushinteger(L, c->seat);
         lua_pushstring(L, c->id);
         break;
+    case ARGS_SEAT:
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, c->seat);
+        break;
     case ARGS_RENDER:
-        luaval_push(L, c->v);
+        if (luaval_push(L, c->v) != 0) return luaL_error(L, "out of memory");
         if (c->seat > 0) lua_pushinteger(L, c->seat);
         else lua_pushnil(L);
         lua_pushvalue(L, 1);
@@ -557,10 +568,19 @@ static int p_prepare(lua_State *L) {
 ** above g: on success the stack gains [g, results...] and 1 is returned;
 ** 0 when the handler does not exist (stack gains [g]); -1 on failure (stack
 ** unchanged, error in errs). */
+static int set_live_state(engine *e, const value *v);
+
 static int call_handler(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
     c->e = e;
+    if (e->live_stale) {
+        if (set_live_state(e, e->state) != 0) {
+            cerr_add(errs, NULL, 0, 0, NULL, "%s: out of memory rebuilding the state", c->handler);
+            return -1;
+        }
+        e->live_stale = 0;
+    }
     lua_pushcfunction(L, p_prepare);
     lua_pushlightuserdata(L, c);
     if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
@@ -581,7 +601,7 @@ static int call_handler(engine *e, call_ctx *c, int nres, cerr_list *errs) {
 /* Protected: pushes a fresh Lua copy of the value and refs it. */
 static int p_set_state(lua_State *L) {
     call_ctx *c = lua_touserdata(L, 1);
-    luaval_push(L, c->v);
+    if (luaval_push(L, c->v) != 0) return luaL_error(L, "out of memory");
     c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
@@ -624,6 +644,24 @@ static int set_live_state(engine *e, const value *v) {
     return 0;
 }
 
+/* Lua cannot tell an empty list from an empty map, and luaval reads `{}`
+** as a map. In the state, empty piles, hands and lists of things won are
+** far more common than empty maps, so an empty table is kept as an empty
+** list: `hands[2]: []` survives a round trip, and a state schema saying
+** `type: array` holds (docs/lua-api.md). */
+static void empty_tables_as_lists(value *v) {
+    if (v->type == CV_MAP && v->u.map.n == 0) {
+        free(v->u.map.items);
+        v->type = CV_LIST;
+        v->u.list.items = NULL;
+        v->u.list.n = v->u.list.cap = 0;
+    } else if (v->type == CV_MAP) {
+        for (size_t i = 0; i < v->u.map.n; i++) empty_tables_as_lists(v->u.map.items[i].val);
+    } else if (v->type == CV_LIST) {
+        for (size_t i = 0; i < v->u.list.n; i++) empty_tables_as_lists(v->u.list.items[i]);
+    }
+}
+
 /* Reads g.state (g at stack index gi) back as a value, validating that it
 ** is plain data. On success that table becomes the live one. */
 static value *take_state(engine *e, int gi, const char *handler, cerr_list *errs) {
@@ -640,6 +678,7 @@ static value *take_state(engine *e, int gi, const char *handler, cerr_list *errs
         lua_pop(L, 1);
         return NULL;
     }
+    empty_tables_as_lists(v);
     int ref;
     if (ref_top(L, &ref) != 0) {
         value_free(v);
@@ -741,7 +780,7 @@ static int ask_decisions(engine *e, engine_decision_list *out, cerr_list *errs) 
     int top = lua_gettop(L);
     out->items = NULL;
     out->n = 0;
-    call_ctx c = {.handler = "decisions", .kind = ARGS_G};
+    call_ctx c = {.handler = "decisions", .kind = ARGS_G, .readonly = 1};
     int rc = call_handler(e, &c, 1, errs);
     if (rc <= 0) {
         if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
@@ -763,7 +802,7 @@ static int run_checks(engine *e, const value *state, cerr_list *errs) {
         return -1;
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
-    call_ctx c = {.handler = "check", .kind = ARGS_G};
+    call_ctx c = {.handler = "check", .kind = ARGS_G, .readonly = 1};
     int rc = call_handler(e, &c, 1, errs);
     if (rc <= 0) {
         lua_settop(L, top);
@@ -947,7 +986,8 @@ static engine_status apply_decision(engine *e, int seat, const char *id, int dro
     /* commit: move this decision's events down over the dropped tail's */
     size_t n_new = e->n_events - ev_before;
     for (size_t i = ev_keep; i < ev_before; i++) free(e->events[i].text);
-    memmove(&e->events[ev_keep], &e->events[ev_before], n_new * sizeof *e->events);
+    if (n_new && ev_keep != ev_before)
+        memmove(&e->events[ev_keep], &e->events[ev_before], n_new * sizeof *e->events);
     e->n_events = ev_keep + n_new;
     drop_tail(e, drop_log);
     if (!drop_log && e->pos < e->n_log) {
@@ -974,7 +1014,10 @@ fail:
     e->rng = saved_rng;
     drop_events_from(e, ev_before);
     lua_settop(L, top);
-    if (set_live_state(e, e->state) != 0) errs->oom = 1;
+    if (set_live_state(e, e->state) != 0) {
+        e->live_stale = 1;
+        errs->oom = 1;
+    }
     if (errs->oom && st != ENGINE_NO_MEMORY && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
     return st;
 }
@@ -1100,7 +1143,7 @@ char *engine_render(engine *e, int seat, cerr_list *errs) {
         errs->oom = 1;
         return NULL;
     }
-    call_ctx c = {.handler = "render", .kind = ARGS_RENDER, .seat = seat, .v = v};
+    call_ctx c = {.handler = "render", .kind = ARGS_RENDER, .seat = seat, .v = v, .readonly = 1};
     int rc = call_handler(e, &c, 1, errs);
     if (rc == 0) {
         /* no render: the view as YAML is still readable */
@@ -1287,7 +1330,7 @@ int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
     int top = lua_gettop(L);
     out->seats = NULL;
     out->n = 0;
-    call_ctx c = {.handler = "score", .kind = ARGS_G};
+    call_ctx c = {.handler = "score", .kind = ARGS_G, .readonly = 1};
     int rc = call_handler(e, &c, 1, errs);
     if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no score(g) handler");
     if (rc > 0) {
@@ -1321,6 +1364,23 @@ char *engine_bot_choice(const engine *e, int seat) {
     for (size_t i = 0; i < d->n_options; i++)
         if (!d->options[i].disabled && k-- == 0) return cairn_strdup(d->options[i].id);
     return NULL;
+}
+
+int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    call_ctx c = {.handler = "heuristic", .kind = ARGS_SEAT, .seat = seat, .readonly = 1};
+    int rc = call_handler(e, &c, 1, errs);
+    if (rc > 0) {
+        int ok;
+        *out = lua_tointegerx(L, -1, &ok);
+        if (!ok) {
+            cerr_add(errs, NULL, 0, 0, NULL, "heuristic must return an integer, not %s", luaL_typename(L, -1));
+            rc = -1;
+        }
+    }
+    lua_settop(L, top);
+    return rc;
 }
 
 int engine_next_bot_seat(const engine *e) {
@@ -1371,8 +1431,7 @@ static int cfg_seats(game_cfg *d, const engine_config *c) {
 /* Protected: a read-only copy of c->v named c->id, referenced in c->ref. */
 static int p_frozen(lua_State *L) {
     call_ctx *c = lua_touserdata(L, 1);
-    luaval_push(L, c->v);
-    if (sandbox_freeze(L, -1, c->id) != 0) return luaL_error(L, "out of memory");
+    if (luaval_push_readonly(L, c->v, c->id, NULL) != 0) return luaL_error(L, "out of memory");
     c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
@@ -1520,10 +1579,18 @@ static int start_game(engine *e, cerr_list *errs) {
             cerr_add(errs, NULL, 0, 0, "state", "a scenario state must be a map");
             return -1;
         }
-        if (!(st = value_clone(e->cfg.scenario)) || set_live_state(e, st) != 0) {
-            value_free(st);
-            return errs->oom = 1, -1;
+        /* through Lua and back, so the committed state has the same shape
+        ** a decision would give it (no nulls in maps, empty tables as lists) */
+        if (set_live_state(e, e->cfg.scenario) != 0) {
+            cerr_add(errs, NULL, 0, 0, "state", "the scenario state cannot be given to Lua "
+                     "(out of memory, or a null inside a list)");
+            return -1;
         }
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+        st = luaval_to_value(L, -1, "state", errs);
+        lua_pop(L, 1);
+        if (!st) return -1;
+        empty_tables_as_lists(st);
     } else {
         call_ctx c = {.handler = "setup", .kind = ARGS_G};
         e->in_apply = 1;

@@ -129,6 +129,11 @@ engine_status engine_answer(engine *e, int seat, const char *id, char **why);
 ** or has no enabled option. */
 char *engine_bot_choice(const engine *e, int seat);
 
+/* The ruleset's optional heuristic(g, seat): an integer, higher is better
+** for seat (for bots that look ahead). Returns 1 with *out set, 0 when the
+** ruleset has no heuristic, -1 after appending an error. */
+int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs);
+
 /* The first asked seat that has a bot kind (engine_seat_bot), or 0. */
 int engine_next_bot_seat(const engine *e);
 
@@ -247,10 +252,13 @@ void engine_reload_report_free(engine_reload_report *rep);
 
 /* ------------------------------------------------------ for save/testrun */
 
-/* Replaces the game's log and position: replays log[0..n) from setup (or
-** the scenario). On the first failure returns -1 with *failed_at set to the
-** index and a message in errs; the engine then sits at the last good
-** decision. */
+/* Replaces the game's log: goes back to position 0 (setup or the
+** scenario) and applies log[0..n) in order (log may be the engine's own).
+** Returns 0 at position n with no redo tail. On the first refused or
+** failing decision returns -1 with *failed_at set to its index and a
+** message in errs naming it (number, seat, id, why); the engine then sits
+** at the last good decision and log[*failed_at..n) is kept as the redo
+** tail. */
 int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
                   cerr_list *errs);
 

@@ -212,9 +212,10 @@ lineedit *lineedit_new(const char *prog, FILE *in, int interactive, const char *
     el_set(le->el, EL_CLIENTDATA, le);
     el_set(le->el, EL_EDITOR, "emacs");
     el_set(le->el, EL_SIGNAL, 1); /* libedit restores the terminal on signals */
-    el_set(le->el, EL_PROMPT, prompt_fn);
+    el_set(le->el, EL_PROMPT_ESC, prompt_fn, LINEEDIT_PROMPT_IGNORE); /* escapes take no room */
     el_set(le->el, EL_HIST, history, le->hist);
-    el_set(le->el, EL_ADDFN, "cairn-complete", "complete a command, option or file", complete_cb);
+    /* the wide call: narrow EL_ADDFN copies its strings and never frees them */
+    el_wset(le->el, EL_ADDFN, L"cairn-complete", L"complete a command, option or file", complete_cb);
     el_set(le->el, EL_BIND, "^I", "cairn-complete", NULL);
     el_source(le->el, NULL); /* the user's ~/.editrc, as every libedit program */
     return le;

@@ -36,6 +36,9 @@ lineedit *lineedit_new(const char *prog, FILE *in, int interactive, const char *
                        lineedit_complete_fn fn, void *ctx);
 void lineedit_free(lineedit *le); /* NULL-safe */
 
+/* In a prompt, text between two of these (colour escapes) takes no room. */
+#define LINEEDIT_PROMPT_IGNORE '\1'
+
 /* Reads one line after showing prompt (shown only when interactive).
 ** Returns it malloc'd without its newline when *st is LINEEDIT_LINE, NULL
 ** otherwise. */

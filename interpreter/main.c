@@ -5,7 +5,9 @@
 ** below; `cairn help CMD` prints its entry.
 */
 #include "error.h"
+#include "repl.h"
 #include "ruleset.h"
+#include "testrun.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,15 +32,29 @@ static int cmd_check(int argc, char **argv);
 static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 static int cmd_list(int argc, char **argv);
+static int cmd_test(int argc, char **argv) { return testrun_command(argc, argv); }
 
 static const command commands[] = {
-    {"check", cmd_check, "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N]",
-     "load, resolve and validate a ruleset",
+    {"play", repl_play_main, REPL_PLAY_USAGE, REPL_PLAY_SUMMARY, REPL_PLAY_HELP},
+    {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP},
+    {"check", cmd_check,
+     "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]",
+     "load, resolve and validate a ruleset, then smoke-play it",
      "Loads the ruleset (a name found along the search path, or a folder), follows\n"
      "`extends`, applies the chosen options' overlays, validates every data file\n"
      "against its schema and prints `ok` with a one-line summary, or every error\n"
      "with file:line:column and the path inside the document.\n"
-     "Exit status: 0 ok, 1 ruleset errors, 2 usage error.\n"},
+     "Then it smoke-plays N seeded random games (--games N, default 3; 0 skips it)\n"
+     "for every seat count and every combination of options, checking the state\n"
+     "schema and the ruleset's invariants after every decision, and reports the\n"
+     "first failure with its seed and decision index.\n"
+     "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n"},
+    {"test", cmd_test, "cairn test RULESET [--regen] [--verbose]",
+     "run a ruleset's scenario tests and golden playthroughs",
+     "Runs the scenario tests (`tests:` in the manifest) and compares each golden\n"
+     "playthrough (`golden:`) with a fresh seeded game. --regen rewrites the golden\n"
+     "files instead (review the diff). Formats: docs/testing.md.\n"
+     "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
     {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
      "Prints every ruleset found in ./rulesets, the installed share folder and\n"
      "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"},
@@ -121,10 +137,12 @@ typedef struct ruleset_args {
     size_t n_choices;
     const char *preset;
     int players;
+    int games; /* smoke games for check; -1: not given */
 } ruleset_args;
 
 static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_args *a) {
     memset(a, 0, sizeof *a);
+    a->games = -1;
     a->choices = calloc((size_t)argc + 1, sizeof *a->choices);
     if (!a->choices) return -1;
     for (int i = 1; i < argc; i++) {
@@ -144,6 +162,13 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
             if (*end || n < 1 || n > 16)
                 return usage_error(c, "--players takes a number from 1 to 16, got \"%s\"", argv[i]), -1;
             a->players = (int)n;
+        } else if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
+            if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
+            char *end;
+            long n = strtol(argv[i], &end, 10);
+            if (*end || n < 0 || n > 10000)
+                return usage_error(c, "--games takes a number from 0 to 10000, got \"%s\"", argv[i]), -1;
+            a->games = (int)n;
         } else if (arg[0] == '-') {
             return usage_error(c, "unknown flag \"%s\"", arg), -1;
         } else if (!a->ruleset) {
@@ -189,22 +214,32 @@ static int cmd_check(int argc, char **argv) {
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *r = ruleset_load(a.ruleset, &req, &errs);
-    free(a.choices);
     if (!r) {
         cerr_print(stderr, &errs);
         size_t n = cerr_count(&errs);
         fprintf(stderr, "%s: %zu error%s\n", a.ruleset, n, n == 1 ? "" : "s");
         cerr_free(&errs);
+        free(a.choices);
         return EXIT_RULES;
     }
+    free(a.choices);
     char *opts = options_text(r);
     printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
            r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",
            opts ? opts : "?", r->fingerprint);
     free(opts);
     ruleset_free(r);
+    int rc = EXIT_OK;
+    /* smoke play covers every seat count and option combination, the one
+    ** asked about included */
+    if (a.games != 0) {
+        if (testrun_smoke(a.ruleset, a.games < 0 ? 0 : a.games, stdout, &errs) != 0) {
+            cerr_print(stderr, &errs);
+            rc = EXIT_RULES;
+        }
+    }
     cerr_free(&errs);
-    return EXIT_OK;
+    return rc;
 }
 
 /* ----------------------------------------------------------------- main */

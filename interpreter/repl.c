@@ -216,6 +216,36 @@ static int score_order(const engine_score *s, size_t a, size_t b) {
     return (int)a - (int)b;
 }
 
+/* One seat's line of the score table (markup, malloc'd): rank, name padded
+** to namew, total, then the breakdown on the line or, with columns, one
+** item a line with labels padded to lw. */
+static char *score_line(const repl *r, const engine_seat_score *s, int seat, size_t namew, size_t lw,
+                        int columns) {
+    markup_buf b = {0};
+    char t[160];
+    seat_title(r, seat, t, sizeof t);
+    char *et = markup_escape(t);
+    markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
+    free(et);
+    for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
+    markup_buf_printf(&b, "  %4lld", (long long)s->total);
+    if (columns) {
+        if (s->has_tiebreak) markup_buf_printf(&b, "  (tiebreak %lld)", (long long)s->tiebreak);
+        for (size_t j = 0; j < s->n_items; j++) {
+            markup_buf_printf(&b, "\n      %s", s->items[j].label);
+            for (size_t w = markup_width(s->items[j].label, strlen(s->items[j].label)); w < lw; w++)
+                markup_buf_puts(&b, " ");
+            markup_buf_printf(&b, " %4lld", (long long)s->items[j].points);
+        }
+    } else {
+        for (size_t j = 0; j < s->n_items; j++)
+            markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
+                              (long long)s->items[j].points);
+        if (s->has_tiebreak) markup_buf_printf(&b, "  (tiebreak %lld)", (long long)s->tiebreak);
+    }
+    return markup_buf_take(&b);
+}
+
 void repl_show_scores(repl *r, int final) {
     engine_score sc = {0};
     cerr_list errs;
@@ -252,22 +282,23 @@ void repl_show_scores(repl *r, int final) {
         size_t w = markup_width(t, strlen(t));
         if (w > namew) namew = w;
     }
+    size_t lw = 0; /* the widest breakdown label of every seat: one column for all */
+    for (size_t q = 0; q < sc.n; q++)
+        for (size_t j = 0; j < sc.seats[q].n_items; j++) {
+            const char *l = sc.seats[q].items[j].label;
+            size_t w = markup_width(l, strlen(l));
+            if (w > lw) lw = w;
+        }
+    if (lw + 12 > (size_t)r->width) lw = (size_t)r->width > 24 ? (size_t)r->width - 12 : 12;
+    /* each seat on one line if every seat fits, else breakdowns in a column */
+    int columns = 0;
+    for (size_t i = 0; i < sc.n && !columns; i++) {
+        char *line = score_line(r, &sc.seats[i], (int)i + 1, namew, 0, 0);
+        columns = line && markup_width(line, strlen(line)) > (size_t)r->width;
+        free(line);
+    }
     for (size_t k = 0; k < sc.n; k++) {
-        size_t i = order[k];
-        const engine_seat_score *s = &sc.seats[i];
-        markup_buf b = {0};
-        char t[160];
-        seat_title(r, (int)i + 1, t, sizeof t);
-        char *et = markup_escape(t);
-        markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
-        free(et);
-        for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
-        markup_buf_printf(&b, "  %4lld", (long long)s->total);
-        for (size_t j = 0; j < s->n_items; j++)
-            markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
-                              (long long)s->items[j].points);
-        if (s->has_tiebreak) markup_buf_printf(&b, "  (tiebreak %lld)", (long long)s->tiebreak);
-        char *line = markup_buf_take(&b);
+        char *line = score_line(r, &sc.seats[order[k]], (int)order[k] + 1, namew, lw, columns);
         repl_say(r, 8, "%s", line ? line : "(out of memory)");
         free(line);
     }
@@ -355,7 +386,7 @@ static void pass_keyboard(repl *r, int to) {
     lineedit_status st;
     char *line = lineedit_read(r->le, "", &st);
     free(line);
-    if (isatty(fileno(r->out))) fputs("\033[H\033[2J", r->out); /* hide the last seat's screen */
+    if (isatty(fileno(r->out))) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
 }
 
 /* The viewing seat becomes `seat` (a person about to decide). */
@@ -379,12 +410,11 @@ static void show_turn(repl *r) {
     if (s == 0) {
         repl_show_events(r, r->viewer);
         repl_show_board(r, r->viewer);
-        int b = engine_next_bot_seat(r->e);
+        int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
         for (int i = 1; i <= r->n_seats && !b; i++)
             if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
-        char t[160];
-        seat_title(r, b, t, sizeof t);
-        repl_say(r, 2, "Waiting for %s (bot %s): `run` lets the bots play.", t, b ? r->bot[b] : "?");
+        repl_say(r, 2, "Waiting for %s (%s bot): `run` lets the bots play.", repl_seat_name(r, b),
+                 b ? r->bot[b] : "?");
         return;
     }
     hand_over(r, s);
@@ -393,8 +423,28 @@ static void show_turn(repl *r) {
     show_decision(r, s);
 }
 
+/* Whether the viewer was shown any event from index `since` on. */
+static int visible_since(repl *r, size_t since) {
+    engine_event_list ev = {0};
+    if (engine_events(r->e, since, r->viewer, &ev) != 0) return 0;
+    int any = ev.n > 0;
+    engine_event_list_free(&ev);
+    return any;
+}
+
+/* Says that a bot made secret decisions the viewer saw nothing of. */
+static void flush_silent(repl *r, int *seat, size_t *n) {
+    if (*n == 1)
+        repl_say(r, 2, "{dim}%s (%s bot) has decided.{/}", repl_seat_name(r, *seat), r->bot[*seat]);
+    else if (*n > 1)
+        repl_say(r, 2, "{dim}%s (%s bot) made %zu decisions.{/}", repl_seat_name(r, *seat), r->bot[*seat], *n);
+    *seat = 0;
+    *n = 0;
+}
+
 size_t repl_run_bots(repl *r, size_t limit) {
-    size_t n = 0;
+    size_t n = 0, silent_n = 0;
+    int silent_seat = 0;
     if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
     while (n < limit && !engine_is_over(r->e)) {
         int s = 0;
@@ -420,21 +470,30 @@ size_t repl_run_bots(repl *r, size_t limit) {
             break;
         }
         free(why);
-        char t[160];
-        seat_title(r, s, t, sizeof t);
-        char *eid = markup_escape(id);
-        if (r->secret && r->viewer != s)
-            repl_say(r, 2, "{dim}%s (%s) has decided.{/}", t, r->bot[s]);
-        else
-            repl_say(r, 2, "{dim}%s (%s): %s{/}", t, r->bot[s], eid ? eid : id);
-        free(eid);
+        /* the events usually tell what the bot did; if the viewer sees none,
+        ** say that it moved (and what, unless that is a secret; a run of
+        ** secret moves by one bot is said once) */
+        size_t before = *repl_seen(r, r->viewer);
+        if (visible_since(r, before)) {
+            flush_silent(r, &silent_seat, &silent_n);
+            repl_show_events(r, r->viewer);
+        } else if (r->secret && r->viewer != s) {
+            if (silent_seat != s) flush_silent(r, &silent_seat, &silent_n);
+            silent_seat = s;
+            silent_n++;
+        } else {
+            flush_silent(r, &silent_seat, &silent_n);
+            char *eid = markup_escape(id);
+            repl_say(r, 2, "{dim}%s (%s bot): %s{/}", repl_seat_name(r, s), r->bot[s], eid ? eid : id);
+            free(eid);
+        }
         free(id);
         n++;
         r->changed = 1;
         r->dirty = 1;
         r->over_shown = 0;
-        repl_show_events(r, r->viewer);
     }
+    flush_silent(r, &silent_seat, &silent_n);
     if (n == REPL_MAX_BOT_RUN)
         repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
                  REPL_MAX_BOT_RUN);
@@ -668,8 +727,7 @@ static engine *make_engine(repl *r, int players, const value *scenario, cerr_lis
     return e;
 }
 
-int repl_new_game(repl *r, const char *scenario_file) {
-    (void)scenario_file;
+int repl_new_game(repl *r) {
     cerr_list errs;
     cerr_init(&errs, 0);
     engine *e = make_engine(r, r->set.players, NULL, &errs);
@@ -709,10 +767,12 @@ static void show_header(repl *r) {
              (unsigned long long)engine_seed(r->e));
     markup_buf b = {0};
     for (int i = 1; i <= r->n_seats; i++) {
-        char t[160];
-        seat_title(r, i, t, sizeof t);
-        markup_buf_printf(&b, "%s%s %s", i > 1 ? ", " : "", t, r->bot[i] ? r->bot[i] : "(person)");
-        if (r->bot[i]) markup_buf_puts(&b, " bot");
+        char dflt[32];
+        snprintf(dflt, sizeof dflt, "Seat %d", i);
+        const char *name = repl_seat_name(r, i);
+        markup_buf_printf(&b, "%s%s (", i > 1 ? ", " : "", name);
+        if (strcmp(name, dflt) != 0) markup_buf_printf(&b, "seat %d, ", i);
+        markup_buf_printf(&b, "%s%s)", r->bot[i] ? r->bot[i] : "person", r->bot[i] ? " bot" : "");
     }
     char *s = markup_buf_take(&b);
     repl_plain(r, "Seats: %s", s ? s : "?");
@@ -723,6 +783,7 @@ static void show_header(repl *r) {
 /* Starts play: header, bots that move first, then the first turn. */
 static void start_game(repl *r) {
     show_header(r);
+    repl_show_events(r, r->viewer); /* setup's events come before any move */
     if (r->auto_bots) repl_run_bots(r, 0);
     repl_present(r);
 }
@@ -830,14 +891,17 @@ static int run_segment(repl *r, char *seg) {
         }
         engine_status st;
         char *ex = engine_explain(r->e, seat, seg, &st);
-        repl_fail(r, "%s (`help` lists the commands)", ex ? ex : "no such option or command");
+        if (strchr(seg, ' '))
+            repl_fail(r, "%s", ex ? ex : "no such option");
+        else
+            repl_fail(r, "%s (or a command: `help` lists them)", ex ? ex : "no such option");
         free(ex);
         return -1;
     }
     if (r->replay)
         repl_fail(r, "no command \"%s\" (`help` lists the commands)", word);
     else if (engine_is_over(r->e))
-        repl_fail(r, "no command \"%s\", and the game is over (`help` lists the commands)", word);
+        repl_fail(r, "\"%s\": the game is over, nobody is asked anything (`help` lists the commands)", seg);
     else
         repl_fail(r, "no command \"%s\", and no person is asked anything now (`run` lets the bots play)", word);
     return -1;
@@ -907,10 +971,14 @@ static int confirm_quit(repl *r) {
 
 static void session_loop(repl *r) {
     while (!r->quit) {
+        if (r->interactive) r->width = markup_term_width(STDOUT_FILENO); /* it may have been resized */
         char *prompt = make_prompt(r);
         fflush(r->out);
         lineedit_status st;
-        char *line = lineedit_read(r->le, prompt ? prompt : "cairn> ", &st);
+        char *shown = r->color && prompt ? cairn_strfmt("\1\033[1m\1%.*s\1\033[0m\1 ", (int)strlen(prompt) - 1, prompt)
+                                         : NULL;
+        char *line = lineedit_read(r->le, shown ? shown : prompt ? prompt : "cairn> ", &st);
+        free(shown);
         if (st == LINEEDIT_INTERRUPT) {
             free(prompt);
             continue;
@@ -1078,7 +1146,7 @@ static int open_session(repl *r, const char *script, int strict) {
     if (script) {
         r->in = fopen(script, "r");
         if (!r->in) {
-            fprintf(stderr, "cairn: cannot read %s: %s\n", script, strerror(errno));
+            fprintf(stderr, "cairn: cannot read the script %s: %s\n", script, strerror(errno));
             return -1;
         }
     } else {
@@ -1141,6 +1209,8 @@ static char *choose_ruleset(repl *r) {
         ruleset_free(rs);
         cerr_free(&errs);
     }
+    repl_say(r, 2, "Which one? Type its number or name. Every seat is played at this keyboard; "
+                   "then `bot 2` lets a bot play seat 2.");
     char *chosen = NULL;
     while (!chosen) {
         fflush(r->out);
@@ -1190,7 +1260,7 @@ int repl_play_main(int argc, char **argv) {
             close_session(&r);
             return EXIT_FAIL;
         }
-        if (repl_new_game(&r, NULL) != 0) {
+        if (repl_new_game(&r) != 0) {
             close_session(&r);
             return EXIT_FAIL;
         }

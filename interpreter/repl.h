@@ -161,7 +161,7 @@ void repl_start(repl *r);
 size_t repl_run_bots(repl *r, size_t limit);
 /* Makes the game from r->set (replacing the current one). Returns 0, or -1
 ** after printing the errors (the current game is then kept). */
-int repl_new_game(repl *r, const char *scenario_file);
+int repl_new_game(repl *r);
 /* Resets per-game REPL state after the engine was replaced. */
 int repl_adopt_engine(repl *r, struct engine *e);
 /* The seat that answers typed option ids now (a person asked now, the

@@ -155,14 +155,18 @@ static const repl_cmd *find_cmd(const repl *r, const char *name) {
 }
 
 int repl_is_command(const repl *r, const char *word) {
-    return find_cmd(r, word) != NULL;
+    (void)r;
+    for (size_t i = 0; i < N_COMMANDS; i++) /* in any mode: repl_command explains */
+        if (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0))
+            return 1;
+    return 0;
 }
 
 int repl_command(repl *r, const char *word, const char *args) {
     const repl_cmd *c = find_cmd(r, word);
     if (!c) {
         for (size_t i = 0; i < N_COMMANDS; i++)
-            if (strcmp(commands[i].name, word) == 0) {
+            if (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0)) {
                 repl_fail(r, "`%s` works only %s", word, r->replay ? "while playing (`play` first)" : "in a replay");
                 return -1;
             }
@@ -271,6 +275,8 @@ static int cmd_view(repl *r, const char *args) {
     }
     int seat = repl_parse_seat(r, args, 1);
     if (seat < 0) return -1;
+    if (seat != r->viewer && seat != 0 && r->secret && !r->replay)
+        repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
     r->viewer = seat;
     repl_plain(r, "Viewing as %s.", repl_seat_name(r, seat));
     repl_show_events(r, seat);
@@ -350,6 +356,8 @@ static const value *data_at(const value *v, const char *key) {
     return v;
 }
 
+/* A value in one short line: scalars as they are, small lists and maps
+** of scalars inline ([6, 7, 8]), anything bigger described. */
 static char *scalar_text(const value *v) {
     if (!v) return cairn_strdup("(missing)");
     switch (v->type) {
@@ -357,8 +365,26 @@ static char *scalar_text(const value *v) {
     case CV_INT: return cairn_strfmt("%lld", (long long)v->u.i);
     case CV_STR: return cairn_strdup(v->u.str.s);
     case CV_NULL: return cairn_strdup("null");
-    default: return value_describe(v);
+    default: break;
     }
+    markup_buf b = {0};
+    int is_map = v->type == CV_MAP;
+    markup_buf_puts(&b, is_map ? "{" : "[");
+    for (size_t i = 0; i < value_len(v); i++) {
+        const value *it = is_map ? v->u.map.items[i].val : v->u.list.items[i];
+        if (it->type == CV_LIST || it->type == CV_MAP || b.len > 60) {
+            markup_buf_free(&b);
+            return value_describe(v);
+        }
+        char *t = scalar_text(it);
+        if (is_map)
+            markup_buf_printf(&b, "%s%s: %s", i ? ", " : "", v->u.map.items[i].key->u.str.s, t ? t : "?");
+        else
+            markup_buf_printf(&b, "%s%s", i ? ", " : "", t ? t : "?");
+        free(t);
+    }
+    markup_buf_puts(&b, is_map ? "}" : "]");
+    return markup_buf_take(&b);
 }
 
 static int show_option(repl *r, const ruleset *rs, const ruleset_option *o) {
@@ -381,6 +407,13 @@ static int show_option(repl *r, const ruleset *rs, const ruleset_option *o) {
     return 0;
 }
 
+/* Plain text wrapped with its continuation lines indented. */
+static void emit_wrapped(repl *r, const char *text, int indent) {
+    char *w = markup_wrap(text, r->width, indent);
+    fprintf(r->out, "%s\n", w ? w : text);
+    free(w);
+}
+
 static int cmd_rules(repl *r, const char *args) {
     const ruleset *rs = engine_ruleset(r->e);
     if (args[0]) {
@@ -394,7 +427,13 @@ static int cmd_rules(repl *r, const char *args) {
     repl_say(r, 2, "{bold}%s{/} %s (%s): %d seats (%d to %d)", rs->name, rs->version, rs->id, r->n_seats,
              rs->min_players, rs->max_players);
     const char *desc = value_get_str(rs->manifest, "description", NULL);
-    if (desc) repl_plain(r, "%s", desc);
+    if (desc) {
+        char *d = cairn_strdup(desc);
+        size_t n = d ? strlen(d) : 0;
+        while (n > 0 && (d[n - 1] == '\n' || d[n - 1] == ' ')) d[--n] = '\0';
+        if (d) emit_wrapped(r, d, 0);
+        free(d);
+    }
     if (rs->n_opts == 0) {
         repl_plain(r, "Options: none.");
     } else {
@@ -418,20 +457,25 @@ static int cmd_rules(repl *r, const char *args) {
             const value *a = as->u.list.items[i];
             const char *key = value_get_str(a, "key", "?");
             char *cur = scalar_text(data_at(rs->data, key));
-            repl_plain(r, "  %s = %s: %s", key, cur ? cur : "?", value_get_str(a, "text", ""));
             const char *src = value_get_str(a, "source", NULL);
-            if (src) repl_plain(r, "    (source: %s)", src);
+            char *esc = cur ? markup_escape(cur) : NULL;
+            repl_say(r, 6, "  {bold}%s{/} = %s", key, esc ? esc : "?");
+            free(esc);
+            char *text = cairn_strfmt("    %s%s%s%s", value_get_str(a, "text", ""), src ? " (source: " : "",
+                                      src ? src : "", src ? ")" : "");
+            if (text) emit_wrapped(r, text, 4);
+            free(text);
             free(cur);
         }
     } else {
         repl_plain(r, "Assumed values: none declared.");
     }
-    repl_plain(r, "Fingerprint %.16s (%zu files).", rs->fingerprint, rs->n_files);
     return 0;
 }
 
 static int cmd_history(repl *r, const char *args) {
-    int peek = strcmp(args, "--peek") == 0;
+    /* a replay watched as a spectator is an analysis after the game: no secrets */
+    int peek = strcmp(args, "--peek") == 0 || (r->replay && r->viewer == 0);
     if (args[0] && !peek) {
         repl_fail(r, "history takes only --peek, got \"%s\"", args);
         return -1;
@@ -450,7 +494,7 @@ static int cmd_history(repl *r, const char *args) {
         if (i < pos)
             repl_say(r, 7, "%4zu  %s%s", i + 1, ed ? ed : "?", i + 1 == pos ? "  <" : "");
         else
-            repl_say(r, 7, "{dim}%4zu  %s  (undone){/}", i + 1, ed ? ed : "?");
+            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, ed ? ed : "?", r->replay ? "to come" : "undone");
         free(ed);
         free(d);
     }
@@ -462,23 +506,26 @@ static int cmd_history(repl *r, const char *args) {
 static const engine_logged *undo_once(repl *r) {
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
-    size_t pos = engine_position(r->e);
-    if (pos == 0) return NULL;
-    int skip_bots = any_person(r);
-    while (skip_bots && pos > 1 && seat_is_bot(r, log[pos - 1].seat)) {
+    size_t target = engine_position(r->e); /* just after the last person's decision */
+    if (any_person(r))
+        while (target > 0 && seat_is_bot(r, log[target - 1].seat)) target--;
+    if (target == 0) return NULL;
+    while (engine_position(r->e) > target - 1)
         if (engine_undo(r->e) != 0) return NULL;
-        pos--;
-    }
-    if (engine_undo(r->e) != 0) return NULL;
     log = engine_log(r->e, &n);
-    return &log[pos - 1];
+    return &log[target - 1];
 }
 
 static int cmd_undo(repl *r, const char *args) {
     long k = count_arg(r, "undo", args, 1);
     if (k < 0) return -1;
-    if (engine_position(r->e) == 0) {
-        repl_fail(r, "nothing to undo: this is the start of the game");
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t pos = engine_position(r->e);
+    while (pos > 0 && any_person(r) && seat_is_bot(r, log[pos - 1].seat)) pos--;
+    if (pos == 0) {
+        repl_fail(r, "nothing to undo: %s", engine_position(r->e) == 0 ? "this is the start of the game"
+                                                                        : "no person has decided anything yet");
         return -1;
     }
     for (long i = 0; i < k; i++) {
@@ -523,7 +570,7 @@ static int cmd_redo(repl *r, const char *args) {
     return 0;
 }
 
-static void replay_show_position(repl *r);
+static int replay_jump(repl *r, size_t to);
 
 static int cmd_goto(repl *r, const char *args) {
     if (!args[0]) {
@@ -537,9 +584,9 @@ static int cmd_goto(repl *r, const char *args) {
         repl_fail(r, "no decision %ld: the history has 0 to %zu", k, n);
         return -1;
     }
-    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
     mark_moved(r);
-    if (r->replay) replay_show_position(r);
+    if (r->replay) return replay_jump(r, (size_t)k);
+    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
     return 0;
 }
 
@@ -614,10 +661,6 @@ static int settings_from_engine(repl *r, engine *e) {
     free(drop->lang);
     if (oom) r->set = old;
     return oom ? -1 : 0;
-}
-
-static void replay_show_position(repl *r) {
-    repl_show_board(r, r->viewer);
 }
 
 static int cmd_load(repl *r, const char *args) {
@@ -769,8 +812,11 @@ static int cmd_reload(repl *r, const char *args) {
     r->files = files;
     r->n_files = n_files;
     if (rep.stopped) {
-        repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep.replayed + 1, rep.total,
-                   repl_seat_name(r, rep.seat), rep.id ? rep.id : "?", rep.reason ? rep.reason : "refused");
+        if (rep.reason && strstr(rep.reason, "decision"))
+            repl_plain(r, "Replay stopped: %s", rep.reason);
+        else
+            repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep.replayed + 1, rep.total,
+                       repl_seat_name(r, rep.seat), rep.id ? rep.id : "?", rep.reason ? rep.reason : "refused");
         repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep.replayed);
     } else if (r->interactive) {
         repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep.replayed, rep.replayed == 1 ? "" : "s", rep.seconds);
@@ -887,7 +933,7 @@ static int restart_with_seed(repl *r, uint64_t seed) {
     r->set.seed = seed;
     /* the seats as they are now, with the names they have */
     r->set.players = r->n_seats;
-    if (repl_new_game(r, NULL) != 0) {
+    if (repl_new_game(r) != 0) {
         r->set.seed = old;
         return -1;
     }
@@ -925,8 +971,14 @@ static int cmd_seed(repl *r, const char *args) {
     const char *const *ch = engine_choices(r->e, &nc);
     for (size_t i = 0; i < nc; i++) markup_buf_printf(&b, " --option %s", ch[i]);
     if (engine_preset(r->e)) markup_buf_printf(&b, " --preset %s", engine_preset(r->e));
-    for (int i = 1; i <= r->n_seats; i++)
+    for (int i = 1; i <= r->n_seats; i++) {
+        char dflt[32];
+        snprintf(dflt, sizeof dflt, "Seat %d", i);
+        const char *name = repl_seat_name(r, i);
+        if (strcmp(name, dflt) != 0)
+            markup_buf_printf(&b, strpbrk(name, " '\"$`\\") ? " --name '%d=%s'" : " --name %d=%s", i, name);
         if (r->bot[i]) markup_buf_printf(&b, " --bot %d=%s", i, r->bot[i]);
+    }
     char *cmd = markup_buf_take(&b);
     repl_plain(r, "Seed %llu. The same game: %s", (unsigned long long)engine_seed(r->e), cmd ? cmd : "?");
     free(cmd);
@@ -1008,9 +1060,9 @@ static int replay_jump(repl *r, size_t to) {
         repl_fail(r, "cannot go to decision %zu", to);
         return -1;
     }
+    /* a jump is not news: the events up to here count as seen */
     size_t count = engine_event_count(r->e);
-    for (int i = 0; i <= r->n_seats; i++)
-        if (r->seen[i] > count) r->seen[i] = count;
+    for (int i = 0; i <= r->n_seats; i++) r->seen[i] = count;
     repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
     repl_show_board(r, r->viewer);
     return 0;

@@ -122,7 +122,6 @@ struct sandbox {
     ** without calling a message handler). */
     char last_file[SANDBOX_WHERE_MAX];
     int last_line;
-    const char *last_src;
     char def_file[SANDBOX_WHERE_MAX];
     int def_line;
 
@@ -152,7 +151,6 @@ static const char ENV_KEY = 'e';   /* marks the global environment */
 /* ------------------------------------------------------------ allocator */
 
 static void sb_hook(lua_State *L, lua_Debug *ar);
-#define sb_hook_for_alloc sb_hook
 
 /* The capped allocator. Growth past the cap is refused, which Lua turns into
 ** a "not enough memory" error after one emergency collection. Shrinking
@@ -178,7 +176,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         ** just before: from here on it fires at every instruction.
         ** lua_sethook is safe here: it may even be called from a signal. */
         sb->precise = 1;
-        lua_sethook(sb->running, sb_hook_for_alloc, LUA_MASKCOUNT, 1);
+        lua_sethook(sb->running, sb_hook, LUA_MASKCOUNT, 1);
     }
     return p;
 }
@@ -237,10 +235,12 @@ static void sbuf_add(sbuf *b, const char *fmt, ...) {
 /* The chunk name a person reads: the full path for file chunks (Lua's
 ** short_src may cut it), short_src for strings. */
 static void frame_file(const lua_Debug *ar, char *out, size_t size) {
-    if (ar->source && (ar->source[0] == '@' || ar->source[0] == '='))
-        snprintf(out, size, "%s", ar->source + 1);
-    else
-        snprintf(out, size, "%s", ar->short_src);
+    const char *s = ar->source && (ar->source[0] == '@' || ar->source[0] == '=') ? ar->source + 1
+                                                                              : ar->short_src;
+    size_t n = strlen(s);
+    if (n >= size) n = size - 1;
+    memcpy(out, s, n);
+    out[n] = '\0';
 }
 
 static int is_stdlib(const sandbox *sb, const char *file) {
@@ -408,10 +408,8 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         sb_raise_tripped(L);
     }
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
-        if (ar->source != sb->last_src) {
-            frame_file(ar, sb->last_file, sizeof sb->last_file);
-            sb->last_src = ar->source;
-        }
+        /* copied every time: a collected chunk's name may be reused by another */
+        frame_file(ar, sb->last_file, sizeof sb->last_file);
         sb->last_line = ar->currentline;
     }
 }
@@ -462,9 +460,25 @@ static int sb_pcall(lua_State *L) {
     return sb_finishpcall(L, status, 0);
 }
 
+/* The message handler xpcall installs around the script's own (upvalue 1).
+** A trip raised by the hook runs message handlers while Lua has hooks
+** switched off, so the script's handler must not run then: it could loop
+** forever unseen. */
+static int sb_xpcall_handler(lua_State *L) {
+    if (SB(L)->tripped) return 1;
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
 static int sb_xpcall(lua_State *L) {
     int n = lua_gettop(L);
     luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_xpcall_handler, 1);
+    lua_replace(L, 2);
     lua_pushboolean(L, 1);
     lua_pushvalue(L, 1);
     lua_rotate(L, 3, 2);
@@ -499,7 +513,8 @@ static int sb_load(lua_State *L) {
     int env = !lua_isnone(L, 4) ? 4 : 0;
     int status;
     if (strchr(mode, 'b'))
-        return luaL_error(L, "load: binary chunks are not allowed in the sandbox (mode must be \"t\")");
+        return luaL_error(L, "load: binary chunks are not allowed in the sandbox "
+                             "(mode must be \"t\")");
     if (s) {
         const char *chunkname = luaL_optstring(L, 2, s);
         status = luaL_loadbufferx(L, s, l, chunkname, "t");
@@ -585,6 +600,9 @@ static int sb_auxwrap(lua_State *L) {
     int r = sb_auxresume(L, co, lua_gettop(L));
     if (r < 0) {
         int stat = lua_status(co);
+        /* After a trip the coroutine died inside the hook, with hooks off:
+        ** its __close handlers would run unbudgeted, so they do not run. */
+        if (SB(L)->tripped) return lua_error(L);
         if (stat != LUA_OK && stat != LUA_YIELD) {
             sandbox *sb = SB(L);
             lua_State *prev = sb->running;
@@ -805,7 +823,8 @@ static const char *proxy_name(lua_State *L, int idx) {
 
 /* Pushes "field 'k'", "index 3" or "a boolean key" for the key at idx. */
 static const char *key_text(lua_State *L, int idx) {
-    if (lua_type(L, idx) == LUA_TSTRING) return lua_pushfstring(L, "field '%s'", lua_tostring(L, idx));
+    if (lua_type(L, idx) == LUA_TSTRING)
+        return lua_pushfstring(L, "field '%s'", lua_tostring(L, idx));
     if (lua_isinteger(L, idx)) return lua_pushfstring(L, "index %I", lua_tointeger(L, idx));
     return lua_pushfstring(L, "a %s key", luaL_typename(L, idx));
 }
@@ -1179,7 +1198,7 @@ static int sb_tinsert(lua_State *L) {
     case 3:
         pos = luaL_checkinteger(L, 2);
         luaL_argcheck(L, (lua_Unsigned)pos - 1u < (lua_Unsigned)e, 2, "position out of bounds");
-        sb_charge(L, e - pos);
+        if (e > pos) sb_charge(L, e - pos); /* same sign here: no overflow */
         for (lua_Integer i = e; i > pos; i--) {
             lua_geti(L, 1, i - 1);
             lua_seti(L, 1, i);
@@ -1199,7 +1218,7 @@ static int sb_tremove(lua_State *L) {
     if (pos != size)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     lua_geti(L, 1, pos);
-    sb_charge(L, size - pos);
+    if (size > pos) sb_charge(L, size - pos);
     for (; pos < size; pos++) {
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
@@ -1373,7 +1392,8 @@ static int sb_require(lua_State *L) {
     module_file(name, rel);
     int d = find_module(sb, rel, &real);
     free(real); /* only its existence mattered; reopened below */
-    if (d < 0) return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
+    if (d < 0)
+        return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
     lua_pushfstring(L, "%s/%s", sb->canon[d], rel);   /* 4: the file */
     lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel);   /* 5: the chunk name */
     /* from here to load_text nothing may raise: buf is malloc'd */
@@ -1564,7 +1584,9 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         c = &def;
     }
     if (c->mem_cap == 0 || c->instr_budget <= 0) {
-        if (errs) cerr_add(errs, NULL, 0, 0, NULL, "sandbox: the memory cap and the instruction budget must be positive");
+        if (errs)
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     "sandbox: the memory cap and the instruction budget must be positive");
         return NULL;
     }
     sandbox *sb = calloc(1, sizeof *sb);
@@ -1573,7 +1595,8 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         !(sb->canon = calloc(nd + 1, sizeof *sb->canon)))
         goto oom;
     sb->mem_cap = c->mem_cap;
-    sb->budget = c->instr_budget;
+    /* the count may pass the budget by a step and charges: keep it far from overflow */
+    sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
     sb->print = c->print;
     sb->print_ud = c->print_ud;
     for (size_t i = 0; i < c->n_module_dirs; i++)
@@ -1586,7 +1609,9 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     if (!sb->L) {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
-        if (errs) cerr_add(errs, NULL, 0, 0, NULL, "sandbox: cannot create a Lua state within a memory cap of %s", cap);
+        if (errs)
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     "sandbox: cannot create a Lua state within a memory cap of %s", cap);
         sandbox_free(sb);
         return NULL;
     }
@@ -1596,7 +1621,8 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
         if (errs)
-            cerr_add(errs, NULL, 0, 0, NULL, "sandbox: cannot set up the Lua state: %s (memory cap %s)",
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     "sandbox: cannot set up the Lua state: %s (memory cap %s)",
                      lua_tostring(sb->L, -1) ? lua_tostring(sb->L, -1) : "?", cap);
         sandbox_free(sb);
         return NULL;
@@ -1647,11 +1673,14 @@ static void begin_call(sandbox *sb, int fn) {
     sb->traceback = NULL;
     sb->last_file[0] = '\0';
     sb->last_line = 0;
-    sb->last_src = NULL;
     sb->def_file[0] = '\0';
     sb->def_line = 0;
     sb->precise = 0;
     sb->running = L;
+    /* garbage past half the cap would put the hook in its every-instruction
+    ** mode for the whole call; a full collection is cheaper (finalizers
+    ** cannot run scripts: __gc is refused) */
+    if (sb->mem_used > sb->mem_cap / 2) lua_gc(L, LUA_GCCOLLECT);
     lua_pushvalue(L, fn);
     if (lua_getinfo(L, ">S", &ar) && ar.source[0] != '=') {
         frame_file(&ar, sb->def_file, sizeof sb->def_file);
@@ -1702,7 +1731,8 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
     } else {
         kind = SANDBOX_ERR_RUN;
         if (!msg) msg = "(error object is not a string)";
-        size_t strip = (obj && obj == sb->err_msg && sb->err_strip <= strlen(msg)) ? sb->err_strip : 0;
+        size_t strip = 0;
+        if (obj && obj == sb->err_msg && sb->err_strip <= strlen(msg)) strip = sb->err_strip;
         if (errs)
             cerr_add(errs, sb->err_found ? sb->err_file : NULL, sb->err_found ? sb->err_line : 0, 0,
                      NULL, "%s", msg + strip);
@@ -1715,8 +1745,9 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     lua_State *L = sb->L;
     int fn = lua_gettop(L) - nargs;
     int top = sb->depth == 0;
-    if (fn < 1 || !lua_checkstack(L, 4)) {
-        if (errs) cerr_add(errs, NULL, 0, 0, NULL, "sandbox_call: no function to call (or no stack room)");
+    if (nargs < 0 || fn < 1 || !lua_checkstack(L, 4)) {
+        if (errs)
+            cerr_add(errs, NULL, 0, 0, NULL, "sandbox_call: no function to call (or no stack room)");
         return SANDBOX_ERR_RUN;
     }
     if (top) begin_call(sb, fn);
@@ -1780,7 +1811,8 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
     size_t len = 0;
     char *buf = read_source(path, &len, &why);
     if (!buf) {
-        if (errs) cerr_add(errs, chunkname ? chunkname : path, 0, 0, NULL, "cannot read script: %s", why);
+        if (errs)
+            cerr_add(errs, chunkname ? chunkname : path, 0, 0, NULL, "cannot read script: %s", why);
         return SANDBOX_ERR_FILE;
     }
     int r = sandbox_run_string(sb, buf, len, chunkname ? chunkname : path, nresults, errs);

@@ -74,7 +74,9 @@ lua_State *sandbox_state(sandbox *sb);
 ** MiB exceeded", or the script's own message) and returns the status; the
 ** trimmed traceback is then available from sandbox_traceback.
 ** Nested calls (from a C function a script called) share the outer call's
-** budget; the C function should then raise an error to propagate failure. */
+** budget; the C function should then raise an error to propagate failure.
+** Not supported from a C function running inside a coroutine (the call
+** would run on the main thread, which is then suspended in resume). */
 int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs);
 
 /* Loads the text file at path (never bytecode) with chunk name chunkname
@@ -111,7 +113,8 @@ int sandbox_freeze(lua_State *L, int idx, const char *name);
 
 /* If the value at idx is a proxy made by sandbox_freeze, pushes the hidden
 ** table holding its contents (nested tables there are proxies too) and
-** returns 1; otherwise pushes nothing and returns 0. Never allocates. */
+** returns 1; otherwise pushes nothing and returns 0. Never allocates or
+** raises; needs two free stack slots. */
 int sandbox_readonly_target(lua_State *L, int idx);
 
 /* Bytes the Lua state holds now. */

@@ -179,8 +179,180 @@ fail:
     return -1;
 }
 
+/* ---------------------------------------------------- the YAML emitter */
+
+/* Block style like value_dump_yaml, except that a list of scalars that
+** fits on one line is written in flow style (`[X, O, ., .]`), so a board
+** reads as a board and a scenario can be edited by hand. */
+typedef struct ybuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} ybuf;
+
+static void y_put(ybuf *b, const char *t, size_t len) {
+    if (b->oom) return;
+    if (b->n + len + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 4096;
+        while (b->n + len + 1 > cap) cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, t, len);
+    b->n += len;
+    b->s[b->n] = '\0';
+}
+
+static void y_puts(ybuf *b, const char *t) { y_put(b, t, strlen(t)); }
+
+static void y_indent(ybuf *b, int n) {
+    for (int i = 0; i < n; i++) y_put(b, " ", 1);
+}
+
+static int is_scalar(const value *v) {
+    return (v->type != CV_LIST && v->type != CV_MAP) || value_len(v) == 0;
+}
+
+/* A scalar as value_dump_yaml writes it (quoted when needed); in flow
+** context, plain text with , [ ] { } is quoted too. malloc'd. */
+static char *scalar_text(const value *v, int flow) {
+    char *t = value_to_yaml(v);
+    if (!t) return NULL;
+    size_t n = strlen(t);
+    while (n && t[n - 1] == '\n') t[--n] = '\0';
+    if (flow && t[0] != '"' && strpbrk(t, ",[]{}")) {
+        char *q = malloc(2 * n + 3), *o = q;
+        if (!q) {
+            free(t);
+            return NULL;
+        }
+        *o++ = '"';
+        for (const char *p = t; *p; p++) {
+            if (*p == '"' || *p == '\\') *o++ = '\\';
+            *o++ = *p;
+        }
+        *o++ = '"';
+        *o = '\0';
+        free(t);
+        return q;
+    }
+    return t;
+}
+
+/* The flow form of a list of scalars if it fits in `room` columns, else NULL. */
+static char *flow_list(const value *v, int room) {
+    ybuf b = {0};
+    y_puts(&b, "[");
+    for (size_t i = 0; i < v->u.list.n; i++) {
+        if (!is_scalar(v->u.list.items[i])) {
+            free(b.s);
+            return NULL;
+        }
+        char *t = scalar_text(v->u.list.items[i], 1);
+        if (!t) b.oom = 1;
+        else {
+            if (i) y_puts(&b, ", ");
+            y_puts(&b, t);
+        }
+        free(t);
+        if (b.oom || (int)b.n > room) {
+            free(b.s);
+            return NULL;
+        }
+    }
+    y_puts(&b, "]");
+    if (b.oom || (int)b.n > room) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+#define SAVE_LINE_WIDTH 96
+
+static void y_node(ybuf *b, const value *v, int indent, int inline_first);
+
+/* Writes the value after "key:" or "- " (the caller wrote that), at column `col`. */
+static void y_after(ybuf *b, const value *v, int indent, int col, int in_list) {
+    if (is_scalar(v)) {
+        char *t = scalar_text(v, 0);
+        if (!t) b->oom = 1;
+        else {
+            y_puts(b, " ");
+            y_puts(b, t);
+        }
+        free(t);
+        y_puts(b, "\n");
+        return;
+    }
+    if (v->type == CV_LIST) {
+        char *f = flow_list(v, SAVE_LINE_WIDTH - col - 1);
+        if (f) {
+            y_puts(b, " ");
+            y_puts(b, f);
+            y_puts(b, "\n");
+            free(f);
+            return;
+        }
+    }
+    if (in_list) {
+        y_puts(b, " ");
+        y_node(b, v, indent, 1);
+    } else {
+        y_puts(b, "\n");
+        y_node(b, v, v->type == CV_LIST ? indent : indent + 2, 0);
+    }
+}
+
+static void y_node(ybuf *b, const value *v, int indent, int inline_first) {
+    if (v->type == CV_MAP && v->u.map.n) {
+        for (size_t i = 0; i < v->u.map.n; i++) {
+            const cv_entry *e = &v->u.map.items[i];
+            if (i > 0 || !inline_first) y_indent(b, indent);
+            char *k = scalar_text(e->key, 0);
+            if (!k) {
+                b->oom = 1;
+                return;
+            }
+            y_puts(b, k);
+            y_puts(b, ":");
+            y_after(b, e->val, indent, indent + (int)strlen(k) + 1, 0);
+            free(k);
+        }
+    } else if (v->type == CV_LIST && v->u.list.n) {
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            if (i > 0 || !inline_first) y_indent(b, indent);
+            y_puts(b, "-");
+            y_after(b, v->u.list.items[i], indent + 2, indent + 1, 1);
+        }
+    } else {
+        if (!inline_first) y_indent(b, indent);
+        char *t = scalar_text(v, 0);
+        if (!t) b->oom = 1;
+        else y_puts(b, t);
+        free(t);
+        y_puts(b, "\n");
+    }
+}
+
+/* The document text for v; NULL on OOM. */
+static char *save_yaml(const value *v) {
+    ybuf b = {0};
+    y_node(&b, v, 0, 0);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : cairn_strdup("");
+}
+
 static int write_value(const char *path, const char *header, const value *v, cerr_list *errs) {
-    char *body = value_to_yaml(v);
+    char *body = save_yaml(v);
     char *text = body ? cairn_strfmt("%s%s", header, body) : NULL;
     free(body);
     if (!text) {
@@ -224,9 +396,9 @@ int save_export_scenario(const engine *e, const char *path, cerr_list *errs) {
     }
     const ruleset *rs = engine_ruleset(e);
     char *header = cairn_strfmt("# cairn scenario: %s %s, after %zu decisions.\n"
-                                "# Edit the state, then start from it (`cairn play %s --scenario FILE`).\n"
+                                "# Edit the state, then start a game from it (in the REPL: load --scenario FILE).\n"
                                 "# Remove `rng` to draw fresh random numbers from the game's seed.\n",
-                                rs->name, rs->version, engine_position(e), engine_ruleset_arg(e));
+                                rs->name, rs->version, engine_position(e));
     rc = header ? write_value(path, header, root, errs) : (errs->oom = 1, -1);
     free(header);
     value_free(root);
@@ -334,7 +506,8 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     if (changed && !opts->as_scenario) {
         cerr_add(errs, path, 0, 0, "ruleset.fingerprint",
                  "the ruleset %s changed since this game was saved (fingerprint %.12s..., now %.12s...); "
-                 "load it as a scenario to continue from the saved state with the new rules",
+                 "load it as a scenario (in the REPL: load --scenario FILE) to continue from the "
+                 "saved state with the new rules",
                  now->id, saved_fp, now->fingerprint);
         ruleset_free(now);
         goto done;

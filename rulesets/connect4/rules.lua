@@ -102,6 +102,20 @@ function rules.render(view, seat, g)
   return table.concat(lines, "\n")
 end
 
+-- For bots that look ahead: +1000 for a win, -1000 for a loss, else the
+-- number of the seat's discs in the middle column minus the opponent's.
+function rules.heuristic(g, seat)
+  if g.state.winner == seat then return 1000 end
+  if g.state.winner ~= 0 then return -1000 end
+  local b, mid, score = board(g), (board(g).columns + 1) // 2, 0
+  for r = 1, b.rows do
+    local cell = g.state.grid[r][mid]
+    if cell == b.discs[seat] then score = score + 1
+    elseif cell ~= b.empty then score = score - 1 end
+  end
+  return score
+end
+
 -- Invariants: discs alternate (seat 1 has as many as seat 2, or one more),
 -- `moves` counts them, and no disc floats above an empty cell.
 function rules.check(g)

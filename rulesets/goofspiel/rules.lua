@@ -120,9 +120,12 @@ function rules.render(view, seat, g)
   end
   for s = 1, #g.seats do
     local won = view.won[s]
-    local bid = view.bids[s]
-    local status = bid == 0 and "bidding" or (bid == "?" and "has bid" or "bid " .. bid)
-    lines[#lines + 1] = string.format("%-10s won: %-20s %s", g.seats[s].name, table.concat(won, " "), status)
+    local bid, status = view.bids[s], ""
+    if view.prize ~= 0 then   -- bids are all 0 (and hidden) once the game is over
+      status = bid == 0 and "bidding" or (bid == "?" and "has bid" or "bid " .. bid)
+    end
+    local line = string.format("%-10s won: %-20s %s", g.seats[s].name, table.concat(won, " "), status)
+    lines[#lines + 1] = line:gsub("%s+$", "")
   end
   if seat then
     local hand = view.hands[seat]

@@ -37,3 +37,7 @@ assert(bag.count(b, "red") == 1)
 bag.add_all(b, { "red", "red" })
 assert(bag.count(b, "red") == 3)
 print("test_bag ok")
+-- from a bag component of schemas/components.schema.yaml
+local comp = bag.from_component({ contents = { salt = 2, tea = 1 } })
+assert(bag.count(comp) == 3 and bag.count(comp, "salt") == 2)
+print("test_bag component ok")

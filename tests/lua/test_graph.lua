@@ -21,3 +21,10 @@ assert(#graph.components(dg) == 2)
 -- without b: a-c (the weight-5 edge) and d-e
 assert(#graph.components(gr, function(n) return n ~= "b" end) == 2)
 print("test_graph ok")
+-- from a graph_board component: pairs and detailed edges
+local gc = graph.from_component({ nodes = { lhasa = {}, gyantse = {}, shigatse = {} },
+  edges = { { "lhasa", "gyantse" }, { from = "gyantse", to = "shigatse", cost = 2 } } })
+local p, cost = graph.shortest_path(gc, "lhasa", "shigatse")
+assert(table.concat(p, " ") == "lhasa gyantse shigatse" and cost == 3)
+assert(#graph.nodes(gc) == 3)
+print("test_graph component ok")

@@ -40,3 +40,8 @@ local hex = { rows = 3, cols = 3, layout = "offset" }
 assert(keys(grid.neighbours(hex, 2, 2)) == "1,2 1,3 2,1 2,3 3,2 3,3")
 assert(keys(grid.neighbours(hex, 1, 2)) == "1,1 1,3 2,1 2,2")
 print("test_grid ok")
+-- from a grid_board component
+local gb = grid.from_component({ rows = 2, cols = 3, adjacency = "hex" })
+assert(gb.layout == "offset" and #grid.cells(gb) == 6)
+assert(grid.from_component({ rows = 2, cols = 2, adjacency = "diagonal" }).diagonal)
+print("test_grid component ok")

@@ -54,13 +54,20 @@ assert(#g.state.action.drawn == 3, "3 real stones after the replacement")
 assert(fake.option(g, 1, "put " .. first .. " no_milk"), "any cart with room")
 local no_milk = common.cart_by_id(g.state, "no_milk")
 fake.play(g, 1, "put " .. first .. " no_milk")
-assert(#no_milk.stones == 4 and g.state.action == false or g.state.action.seat ~= 1)
+assert(#no_milk.stones == 4, "3 + the one put in")
+assert(g.state.action.seat ~= 1, "Ann's Market is over; the 2 other stones went back")
 --    the reversed heading takes effect at sunset: the cart at stop 2 goes to stop 1
 assert(no_milk.stop == 2)
 fake.finish_noon(g)
 assert(g.state.round == 2 and no_milk.stop == 1, "carts moved the other way")
---    a market with no food left: "take" refused with the reason
-g.state.market = { meat = 0, milk = 0, bread = 0 }
+--    a market short of food: what it lacks is refused with the reason
+g = fake.new { seats = 4, seed = 5 }
+g.state.players[1].food = { meat = 3, milk = 1, bread = 1 }   -- the 2 market meat
+fake.rebalance(g)
+assert(g.state.market.meat == 0)
+fake.noon(g, { "market" })
+assert(fake.option(g, 1, "take meat").disabled == "the market has no meat")
+assert(fake.enabled(g, 1) == "take milk, take bread, done")
 
 -- 4. The mountain track: full after 5 fog; the first fill returns all 5 to the bag, the
 --    second keeps 1 in play (4 leave); after that the last fog goes straight back.

@@ -26,12 +26,13 @@ local function check_render(g)
     local text = g.rules.render(view_of(g, seat > 0 and seat or nil), seat > 0 and seat or nil, g)
     for line in (text .. "\n"):gmatch("(.-)\n") do
       assert(visible(line) <= 80, "render line too wide (" .. visible(line) .. "): " .. line)
+      assert(not line:match(" $"), "render line ends in a space: " .. line)
     end
   end
 end
 
 local function play(seats, seed, options)
-  local g = fake.new { seats = seats, seed = seed, options = options }
+  local g = fake.new { seats = seats, seed = seed, options = options, lang = (seed % 2 == 0) and "el" or "en" }
   local bots = fake_rng.new(seed * 7919)
   local steps, cards = 0, {}
   check_render(g)

@@ -7,6 +7,7 @@
 */
 #include "testutil.h"
 #include "engine.h"
+#include "testrun.h"
 #include "view.h"
 
 #include <stdio.h>
@@ -188,6 +189,19 @@ static void test_connect4_refusals(void **st) {
         free(again);
     }
     assert_null(engine_bot_choice(e, 2));
+    /* column 1 is not the middle: heuristic 0 for both; then Ann takes
+    ** the middle (column 4): +1 for her, -1 for Bob */
+    int64_t hv;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_heuristic(e, 1, &hv, &errs), 1);
+    assert_int_equal(hv, 0);
+    answer_ok(e, 1, "drop 4");
+    assert_int_equal(engine_heuristic(e, 1, &hv, &errs), 1);
+    assert_int_equal(hv, 1);
+    assert_int_equal(engine_heuristic(e, 2, &hv, &errs), 1);
+    assert_int_equal(hv, -1);
+    cerr_free(&errs);
     engine_free(e);
 }
 
@@ -241,7 +255,7 @@ static void test_failing_decisions_change_nothing(void **st) {
     test_budget = 0;
     test_mem_cap = 0;
     answer_ok(e, 1, "inc");
-    const char *bad[] = {"boom", "float", "func", "mixed", "bad_check", "replace", "loop", "huge"};
+    const char *bad[] = {"boom", "float", "func", "mixed", "bad_check", "replace", "loop", "huge", "sneaky"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         uint64_t h = engine_state_hash(e);
         rng r = engine_rng(e);
@@ -276,6 +290,10 @@ static void test_why_names_the_problem(void **st) {
     free(why);
     engine_answer(e, 1, "float", &why);
     assert_non_null(strstr(why, "state"));
+    free(why);
+    /* decisions() writing to g.state fails at the write */
+    engine_answer(e, 1, "sneaky", &why);
+    assert_non_null(strstr(why, "read-only"));
     free(why);
     /* without checks the invariant is not run and the decision stands */
     engine_set_checks(e, 0);
@@ -341,20 +359,51 @@ static void check_views(engine *e) {
     }
 }
 
-static void test_no_secrets_leak(void **st) {
-    (void)st;
-    const char *rulesets[] = {"rulesets/connect4", "rulesets/goofspiel"};
-    for (size_t k = 0; k < 2; k++) {
-        for (uint64_t seed = 1; seed <= 3; seed++) {
-            engine *e = game(rulesets[k], k == 1 ? 3 : 2, seed, 1, NULL, 0, NULL);
+/* Plays seeded bot games of one ruleset for every seat count, checking
+** views at the start and every few decisions. */
+static void no_leaks_in(const char *rs, int min, int max) {
+    for (int players = min; players <= max; players++) {
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            engine *e = game(rs, players, seed, 1, NULL, 0, NULL);
             check_views(e);
-            while (!engine_is_over(e)) {
+            for (int rounds = 0; !engine_is_over(e) && rounds < 200; rounds++) {
                 play_bots(e, 3);
                 check_views(e);
             }
             engine_free(e);
         }
     }
+}
+
+static void test_no_secrets_leak(void **st) {
+    (void)st;
+    no_leaks_in("rulesets/connect4", 2, 2);
+    no_leaks_in("rulesets/goofspiel", 2, 4);
+    /* every other shipped ruleset, when it loads (one being written may not
+    ** yet: `cairn check` reports that) */
+    size_t n;
+    char **names = ruleset_list(&n);
+    for (size_t i = 0; names && i < n; i++) {
+        if (!strcmp(names[i], "connect4") || !strcmp(names[i], "goofspiel")) continue;
+        ruleset_request req = {NULL, 0, NULL, 0};
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        ruleset *r = ruleset_load(names[i], &req, &errs);
+        engine_config c;
+        memset(&c, 0, sizeof c);
+        c.ruleset = names[i];
+        c.players = r ? r->min_players : 0;
+        engine *e = r ? engine_new(&c, &errs) : NULL;
+        if (!e) {
+            fprintf(stderr, "views: skipping %s (it does not start yet)\n", names[i]);
+        } else {
+            engine_free(e);
+            no_leaks_in(names[i], r->min_players, r->max_players);
+        }
+        ruleset_free(r);
+        cerr_free(&errs);
+    }
+    ruleset_list_free(names, n);
 }
 
 /* The seat's hand under `owner`: goofspiel's hands[2] seen by seat 1 is
@@ -535,6 +584,261 @@ static void test_reload_stops_at_illegal_decision(void **st) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* ------------------------------------------------------------ the g API */
+
+static int event_texts_are(const engine *e, int seat, const char *const *want, size_t n) {
+    engine_event_list l;
+    assert_int_equal(engine_events(e, 0, seat, &l), 0);
+    int ok = l.n == n;
+    for (size_t i = 0; ok && i < n; i++) ok = strcmp(l.items[i].text, want[i]) == 0;
+    if (!ok)
+        for (size_t i = 0; i < l.n; i++) fprintf(stderr, "seat %d event %zu: %s\n", seat, i, l.items[i].text);
+    engine_event_list_free(&l);
+    return ok;
+}
+
+static void expect_rules_error(engine *e, const char *id, const char *needle) {
+    uint64_t h = engine_state_hash(e);
+    char *why = NULL;
+    assert_int_equal(engine_answer(e, 1, id, &why), ENGINE_RULES_ERROR);
+    if (!strstr(why, needle)) fprintf(stderr, "%s: %s\n", id, why);
+    assert_non_null(strstr(why, needle));
+    assert_non_null(strstr(why, "rules.lua:")); /* the script's line */
+    assert_true(engine_state_hash(e) == h);
+    free(why);
+}
+
+static void test_g_api(void **st) {
+    (void)st;
+    engine *e = game("tests/fixtures/engine/api", 3, 21, 0, NULL, 0, "fr");
+    const value *s = engine_state(e);
+    /* g.text: French, then English, then the key itself */
+    const value *texts = value_map_get(s, "texts");
+    assert_string_equal(texts->u.list.items[0]->u.str.s, "bonjour Ann");
+    assert_string_equal(texts->u.list.items[1]->u.str.s, "english only 3");
+    assert_string_equal(texts->u.list.items[2]->u.str.s, "missing_key");
+    assert_string_equal(value_get_str(s, "lang", ""), "fr");
+    /* g.rng: ranges, a permutation, a pick from read-only data, weights {0, 5, 0} -> 2 */
+    const value *ints = value_map_get(s, "ints");
+    for (size_t i = 0; i < ints->u.list.n; i++)
+        assert_true(ints->u.list.items[i]->u.i >= -2 && ints->u.list.items[i]->u.i <= 2);
+    int64_t die = value_get_int(s, "die", 0);
+    assert_true(die >= 1 && die <= 6);
+    const value *sh = value_map_get(s, "shuffled");
+    int seen[6] = {0};
+    for (size_t i = 0; i < 5; i++) seen[sh->u.list.items[i]->u.i]++;
+    for (int i = 1; i <= 5; i++) assert_int_equal(seen[i], 1);
+    const char *picked = value_get_str(s, "picked", "");
+    assert_true(!strcmp(picked, "red") || !strcmp(picked, "green") || !strcmp(picked, "blue"));
+    assert_int_equal(value_get_int(s, "weighted", 0), 2);
+    /* same seed, same draws */
+    engine *f = game("tests/fixtures/engine/api", 3, 21, 0, NULL, 0, "fr");
+    assert_true(engine_state_hash(f) == engine_state_hash(e));
+    engine_free(f);
+    /* g.log audiences and print */
+    const char *s1[] = {"public", "to 1 and 3", "printed\t42"};
+    const char *s2[] = {"public", "to 2", "all but 1", "printed\t42"};
+    const char *s3[] = {"public", "to 1 and 3", "all but 1", "printed\t42"};
+    const char *s0[] = {"public", "printed\t42"};
+    assert_true(event_texts_are(e, 1, s1, 3));
+    assert_true(event_texts_are(e, 2, s2, 4));
+    assert_true(event_texts_are(e, 3, s3, 4));
+    assert_true(event_texts_are(e, 0, s0, 2));
+    /* misuse is an error at the script's line, and changes nothing */
+    expect_rules_error(e, "int_empty", "empty range");
+    expect_rules_error(e, "die_zero", "at least one side");
+    expect_rules_error(e, "pick_empty", "empty");
+    expect_rules_error(e, "weights_zero", "add up to 0");
+    expect_rules_error(e, "write_data", "read-only");
+    expect_rules_error(e, "write_seats", "read-only");
+    expect_rules_error(e, "log_bad_seat", "seats 1..3");
+    /* scores: totals 10, 20, 20 -> ranks 3, 1, 1 (a shared first place) */
+    engine_score sc;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_score_get(e, &sc, &errs), 0);
+    assert_int_equal(sc.seats[0].rank, 3);
+    assert_int_equal(sc.seats[1].rank, 1);
+    assert_int_equal(sc.seats[2].rank, 1);
+    assert_int_equal(sc.seats[2].total, 20);
+    engine_score_free(&sc);
+    /* the script's own ranking {{1}, {3, 2}} wins over the totals */
+    answer_ok(e, 1, "rank_script");
+    assert_int_equal(engine_score_get(e, &sc, &errs), 0);
+    assert_int_equal(sc.seats[0].rank, 1);
+    assert_int_equal(sc.seats[1].rank, 2);
+    assert_int_equal(sc.seats[2].rank, 2);
+    engine_score_free(&sc);
+    answer_ok(e, 1, "rank_bad");
+    assert_int_equal(engine_score_get(e, &sc, &errs), -1);
+    assert_non_null(strstr(errs.items[errs.n - 1].message, "each seat 1..3 once"));
+    answer_ok(e, 1, "score_bad");
+    assert_int_equal(engine_score_get(e, &sc, &errs), -1);
+    assert_non_null(strstr(errs.items[errs.n - 1].message, "total must be an integer"));
+    /* render gets nil for a spectator */
+    char *r0 = engine_render(e, 0, &errs), *r2 = engine_render(e, 2, &errs);
+    assert_string_equal(r0, "seat nil");
+    assert_string_equal(r2, "seat 2");
+    free(r0);
+    free(r2);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
+/* A rule that starts failing on replay (not a refused id: a runtime error)
+** stops the reload there too. */
+static void test_reload_stops_at_script_error(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-reload2-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *rs = cairn_strfmt("%s/connect4", dir);
+    assert_int_equal(copy_tree("rulesets/connect4", rs), 0);
+    engine *e = game(rs, 2, 1, 1, NULL, 0, NULL);
+    const char *moves[] = {"1 drop 1", "2 drop 2", "1 drop 5", "2 drop 3"};
+    play(e, moves, 4);
+    char *path = cairn_strfmt("%s/rules.lua", rs);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char text[65536];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    char *ret = strstr(text, "\nreturn rules");
+    assert_non_null(ret);
+    *ret = '\0';
+    /* wrap apply: dropping in column 5 now raises */
+    f = fopen(path, "wb");
+    fprintf(f, "%s\nlocal base_apply = rules.apply\n"
+               "function rules.apply(g, seat, id)\n"
+               "  if id == \"drop 5\" then error(\"column 5 is cursed\") end\n"
+               "  return base_apply(g, seat, id)\n"
+               "end\n"
+               "return rules\n", text);
+    fclose(f);
+    engine_reload_report rep;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_reload(e, &rep, &errs), 0);
+    assert_true(rep.stopped);
+    assert_int_equal(rep.replayed, 2);
+    assert_int_equal(rep.seat, 1);
+    assert_string_equal(rep.id, "drop 5");
+    assert_non_null(strstr(rep.reason, "column 5 is cursed"));
+    assert_non_null(strstr(rep.reason, "rules.lua:"));
+    assert_int_equal(engine_position(e), 2);
+    engine_reload_report_free(&rep);
+    cerr_free(&errs);
+    engine_free(e);
+    free(path);
+    free(rs);
+    char rm[100];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
+}
+
+/* Each way a ruleset can break the contract at the start is reported (and
+** cleaned up: ASan runs this too). */
+static void test_broken_rulesets(void **st) {
+    (void)st;
+    static const struct {
+        const char *mode, *needle;
+    } cases[] = {
+        {"setup-error", "setup fails"},
+        {"no-options", "needs a non-empty list of options"},
+        {"dup-id", "option id \"a\" appears twice"},
+        {"bad-seat", "needs seat = 1..2"},
+        {"twice", "seat 1 is asked twice at once"},
+        {"decisions-error", "decisions fails"},
+        {"not-a-list", "must return a list"},
+        {"state-not-table", "g.state must be a table"},
+        {"state-float", "floats are not allowed"},
+        {"bad-disabled", "disabled must be a string"},
+        {"script-not-function", "must return function(rules)"},
+        {"script-error", "option script fails"},
+        {"script-returns-number", "must return the rules table"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *choice = cairn_strfmt("mode=%s", cases[i].mode);
+        const char *choices[] = {choice};
+        engine_config c;
+        memset(&c, 0, sizeof c);
+        c.ruleset = "tests/fixtures/engine/broken";
+        c.players = 2;
+        c.choices = choices;
+        c.n_choices = 1;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = engine_new(&c, &errs);
+        assert_null(e);
+        int found = 0;
+        for (size_t k = 0; k < errs.n; k++) {
+            char *line = cerr_format(&errs.items[k]);
+            if (strstr(line, cases[i].needle)) found = 1;
+            free(line);
+        }
+        if (!found) {
+            fprintf(stderr, "mode %s:\n", cases[i].mode);
+            cerr_print(stderr, &errs);
+        }
+        assert_true(found);
+        cerr_free(&errs);
+        free(choice);
+    }
+    /* and the fine mode plays */
+    const char *fine[] = {"mode=fine"};
+    engine *e = game("tests/fixtures/engine/broken", 2, 1, 1, fine, 1, NULL);
+    answer_ok(e, 1, "a");
+    engine_free(e);
+}
+
+/* cairn test notices a changed message in scenario tests and golden files;
+** smoke play reports a broken invariant with seed and decision. */
+static void test_testrun_reports_failures(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-testrun-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *rs = cairn_strfmt("%s/goofspiel", dir);
+    assert_int_equal(copy_tree("rulesets/goofspiel", rs), 0);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    FILE *out = tmpfile();
+    assert_int_equal(testrun_ruleset(rs, 0, 0, out, &errs), 0); /* a pristine copy passes */
+    assert_int_equal(testrun_smoke(rs, 1, out, &errs), 0);
+    char *cmd = cairn_strfmt("sed -i 's/Tie at/Tied at/' '%s/text/en.yaml'", rs);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    rewind(out);
+    int failed = testrun_ruleset(rs, 0, 0, out, &errs);
+    assert_true(failed >= 3); /* the two tie scenarios and the 3-seat golden game */
+    char text[8192];
+    fflush(out);
+    rewind(out);
+    size_t n = fread(text, 1, sizeof text - 1, out);
+    text[n] = '\0';
+    assert_non_null(strstr(text, "FAIL golden"));
+    assert_non_null(strstr(text, "Tied at"));
+    /* --regen accepts the new text, then everything but the scenarios passes */
+    assert_int_equal(testrun_ruleset(rs, 1, 0, out, &errs), 2);
+    /* an invariant that breaks in round 3 */
+    cmd = cairn_strfmt("sed -i 's/^function rules.check(g)$/function rules.check(g)\\n"
+                       "  if g.state.round == 3 then return \"round 3 is cursed\" end/' '%s/rules.lua'", rs);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    assert_int_equal(testrun_smoke(rs, 1, out, &errs), -1);
+    char *msg = cerr_format(&errs.items[errs.n - 1]);
+    /* 2 seats, default options first; seed 1; round 3 starts when decision 4 resolves round 2 */
+    assert_non_null(strstr(msg, "smoke game: 2 players"));
+    assert_non_null(strstr(msg, "seed 1, decision 4"));
+    assert_non_null(strstr(msg, "round 3 is cursed"));
+    free(msg);
+    fclose(out);
+    cerr_free(&errs);
+    free(rs);
+    char rm[100];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    assert_int_equal(system(rm), 0);
+}
+
 static void test_bad_configs(void **st) {
     (void)st;
     engine_config c;
@@ -577,6 +881,10 @@ int main(void) {
         cmocka_unit_test(test_determinism_two_processes),
         cmocka_unit_test(test_reload_same_rules),
         cmocka_unit_test(test_reload_stops_at_illegal_decision),
+        cmocka_unit_test(test_g_api),
+        cmocka_unit_test(test_reload_stops_at_script_error),
+        cmocka_unit_test(test_broken_rulesets),
+        cmocka_unit_test(test_testrun_reports_failures),
         cmocka_unit_test(test_bad_configs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -368,6 +368,43 @@ static void test_hand_written_scenario(void **st) {
     cerr_free(&errs);
 }
 
+/* Awkward strings survive export and start: the emitter quotes what flow
+** style would misread. (The txn test ruleset takes any state.) */
+static void test_awkward_strings_round_trip(void **st) {
+    (void)st;
+    const char *text =
+        "cairn_scenario: 1\n"
+        "ruleset: tests/fixtures/engine/txn\n"
+        "players: 1\n"
+        "state:\n"
+        "  n: 0\n"
+        "  items: [a]\n"
+        "  notes: [\"a, b\", \"[x]\", \"#c\", \"\", \"true\", \"- d\", \"é\", \"x: y\", \"{z}\", \"q\\\"uote\", \"7\"]\n"
+        "  nested: [[1, [2, 3]], {k: [\"v, w\"]}]\n";
+    char *path = tmp_path("awkward.yaml"), *out = tmp_path("awkward-out.yaml");
+    spit(path, text, strlen(text));
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = save_start_scenario(path, &c, &errs);
+    if (!e) cerr_print(stderr, &errs);
+    assert_non_null(e);
+    assert_int_equal(save_export_scenario(e, out, &errs), 0);
+    engine *f = save_start_scenario(out, &c, &errs);
+    if (!f) cerr_print(stderr, &errs);
+    assert_non_null(f);
+    assert_true(value_equal(engine_state(e), engine_state(f), 1));
+    const value *notes = value_map_get(engine_state(f), "notes");
+    assert_string_equal(notes->u.list.items[0]->u.str.s, "a, b");
+    assert_string_equal(notes->u.list.items[9]->u.str.s, "q\"uote");
+    engine_free(e);
+    engine_free(f);
+    free(path);
+    free(out);
+    cerr_free(&errs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
@@ -376,6 +413,7 @@ int main(void) {
         cmocka_unit_test(test_changed_ruleset),
         cmocka_unit_test(test_scenario_export_and_start),
         cmocka_unit_test(test_hand_written_scenario),
+        cmocka_unit_test(test_awkward_strings_round_trip),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

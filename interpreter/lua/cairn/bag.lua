@@ -107,4 +107,8 @@ function M.add_all(bag, items)
   return bag
 end
 
+-- M.from_component(def) -> a bag from a `bag` component of schemas/components.schema.yaml
+-- ({contents = {salt = 12, tea = 12}}).
+function M.from_component(def) return M.new(def.contents) end
+
 return M

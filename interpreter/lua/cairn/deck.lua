@@ -77,4 +77,21 @@ function M.peek(deck, n)
   return out
 end
 
+-- M.from_component(def [, rng]) -> a deck from a `deck` component of
+-- schemas/components.schema.yaml: each card an id or {id =, count =}; shuffled with rng
+-- unless def.shuffle is false.
+function M.from_component(def, rng)
+  local cards = {}
+  for _, c in ipairs(def.cards) do
+    if type(c) == "table" then
+      for _ = 1, c.count or 1 do cards[#cards + 1] = c.id end
+    else
+      cards[#cards + 1] = c
+    end
+  end
+  local d = M.new(cards)
+  if rng and def.shuffle ~= false then M.shuffle(d, rng) end
+  return d
+end
+
 return M

@@ -115,4 +115,18 @@ function M.components(graph, keep)
   return out
 end
 
+-- M.from_component(def) -> a graph from a `graph_board` component of
+-- schemas/components.schema.yaml: nodes a map id -> details, edges [a, b] or
+-- {from =, to =, cost =}.
+function M.from_component(def)
+  local edges, nodes = {}, {}
+  for id in pairs(def.nodes) do nodes[#nodes + 1] = id end
+  table.sort(nodes)
+  for _, e in ipairs(def.edges) do
+    if e.from then edges[#edges + 1] = { e.from, e.to, e.cost or 1 }
+    else edges[#edges + 1] = { e[1], e[2] } end
+  end
+  return M.new(edges, def.directed, nodes)
+end
+
 return M

@@ -126,4 +126,14 @@ function M.groups(shape, value)
   return groups
 end
 
+-- M.from_component(def) -> the shape of a `grid_board` component of
+-- schemas/components.schema.yaml: adjacency orthogonal (4), diagonal (8) or hex (offset
+-- rows). Cells the board lacks (null in `cells`) are left to the ruleset's predicates.
+function M.from_component(def)
+  local shape = { rows = def.rows, cols = def.cols }
+  if def.adjacency == "diagonal" then shape.diagonal = true end
+  if def.adjacency == "hex" then shape.layout = "offset" end
+  return shape
+end
+
 return M

@@ -67,4 +67,11 @@ end
 -- M.is_at_end(track, who) -> true if the marker is on the last space.
 function M.is_at_end(track, who) return track.pos[who] == track.max end
 
+-- M.from_component(def) -> an empty track from a `track` component of
+-- schemas/components.schema.yaml ({length = 30, start = 0, loop = true}).
+function M.from_component(def)
+  local start = def.start or 0
+  return M.new(start, start + def.length - 1, def.loop)
+end
+
 return M

@@ -95,11 +95,11 @@ function M.decision(g)
   local seat = a.seat
   if a.step == "take" then
     local opts, any = take_options(g, a)
-    if #a.stones > 0 then
+    if #a.stones >= data.economy.build.min_stones then
       local cost = M.price(data, a.stones)
       table.insert(opts, 1, { id = "buy", label = t(g, "opt.buy", #a.stones, cost) })
-    elseif not any then
-      opts[#opts + 1] = { id = "skip", label = t(g, "opt.build_nothing") }
+    elseif #a.stones == 0 and not any then
+      table.insert(opts, 1, { id = "skip", label = t(g, "opt.build_nothing") })
     end
     local cart_name = common.cart_name(g, a.cart)
     return { seat = seat, prompt = t(g, "prompt.take", cart_name), options = opts }
@@ -191,7 +191,7 @@ function M.apply(g, seat, id)
   elseif id:match("^place ") then
     local r, c = tower.parse_cell(id:sub(7))
     tower.set(player.tower, r, c, table.remove(a.stones, 1))
-    require("rules.round").check_end_trigger(g, seat)
+    common.check_end_trigger(g, seat)
     if #a.stones == 0 then M.finish(g) end
   else
     error("unknown build answer: " .. id)

@@ -40,6 +40,12 @@ function M.check(g)
     end
   end
   for k, v in pairs(st.market) do if v < 0 then return "market " .. k .. " below 0" end end
+  for _, k in ipairs(common.food_kinds(data)) do
+    local kind = st.market[k]
+    for _, p in ipairs(st.players) do kind = kind + p.food[k] end
+    for _, cart in ipairs(st.carts) do kind = kind + cart.food[k] end
+    if kind > data.foods.tokens_per_kind then return "more " .. k .. " in play than the box holds" end
+  end
   local expected = food_in_play(data, n)
   if food ~= expected then
     return string.format("food not conserved: %d in play, expected %d", food, expected)

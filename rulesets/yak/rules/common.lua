@@ -1,9 +1,10 @@
 -- rules/common.lua
--- Yak: lookups shared by every rule step (carts, foods, names) and drawing from the
--- quarry bag, where fog stones reverse the carts and climb the mountain track.
+-- Yak: lookups shared by every rule step (carts, foods, names), drawing from the
+-- quarry bag (fog stones reverse the carts and climb the mountain track), the end trigger.
 
 local bag = require "cairn.bag"
 local tables = require "cairn.tables"
+local tower = require "rules.tower"
 
 local M = {}
 
@@ -114,6 +115,18 @@ end
 -- M.player_room(g, seat) -> how many more food the seat's reserve can hold.
 function M.player_room(g, seat)
   return g.data.economy.food_cap - M.food_total(g.state.players[seat].food)
+end
+
+-- M.check_end_trigger(g, seat): the first tower to complete the trigger level takes the
+-- stupa; the game ends after this round and extra_rounds more.
+function M.check_end_trigger(g, seat)
+  local st = g.state
+  if st.stupa then return end
+  if tower.level_complete(st.players[seat].tower, g.data.tower.end_trigger_level) then
+    st.stupa = seat
+    st.last_round = st.round + g.data.tower.extra_rounds
+    g.log(M.t(g, "log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level))
+  end
 end
 
 return M

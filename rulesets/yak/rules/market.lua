@@ -3,6 +3,7 @@
 -- bag, put 1 into any cart with room and return the others to the bag.
 
 local bag = require "cairn.bag"
+local tables = require "cairn.tables"
 local common = require "rules.common"
 
 local M = {}
@@ -102,7 +103,7 @@ function M.apply(g, seat, id)
   local stone, cart_id = id:match("^put (%a+) ([%w_]+)$")
   assert(stone, "unknown market answer")
   local cart = assert(common.cart_by_id(st, cart_id), "no such cart")
-  local i = assert(require("cairn.tables").find(a.drawn, stone), "no such stone drawn")
+  local i = assert(tables.find(a.drawn, stone), "no such stone drawn")
   table.remove(a.drawn, i)
   cart.stones[#cart.stones + 1] = stone
   a.to_put = a.to_put - 1

@@ -54,14 +54,20 @@ local function name_of(g, seat)
 end
 
 -- the tower as 5 lines, top row first; cell "[R]", brick offset of 2 per row
-local function tower_lines(data, tw)
+local function tower_lines(data, tw, hint)
+  local legal = {}
+  if hint then
+    for _, c in ipairs(tower.legal_cells(data, tw)) do legal[c[1] .. "," .. c[2]] = true end
+  end
   local lines = {}
   local rows = #data.tower.row_widths
   for r = rows - 1, 0, -1 do
     local cells = {}
     for c = 0, data.tower.row_widths[r + 1] - 1 do
       local s = tower.get(tw, r, c)
-      cells[#cells + 1] = s and ("[" .. stone(data, s) .. "]") or "{dim}[ ]{/}"
+      if s then cells[#cells + 1] = "[" .. stone(data, s) .. "]"
+      elseif legal[r .. "," .. c] then cells[#cells + 1] = "{green}[+]{/}"
+      else cells[#cells + 1] = "{dim}[ ]{/}" end
     end
     lines[#lines + 1] = string.format("{dim}%d{/} ", r) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
   end
@@ -98,8 +104,10 @@ local function player_block(g, view, seat, viewer, kinds)
     info[#info + 1] = string.format("  %s %d", g.text("food." .. k), p.food[k] or 0)
   end
   info[#info + 1] = g.text("render.food", total, data.economy.food_cap)
-  head = head .. " {dim}(" .. g.text("render.stones", tower.count(p.tower)) .. "){/}"
-  local tl = tower_lines(data, p.tower)
+  head = head .. " {dim}(" .. g.text("render.stones", tower.count(p.tower), tower.size(p.tower)) .. "){/}"
+  local act = view.action
+  local placing = type(act) == "table" and act.seat == seat and act.step == "place"
+  local tl = tower_lines(data, p.tower, placing)
   local out = { head }
   for i, l in ipairs(tl) do
     out[#out + 1] = pad(l, 22) .. (info[i] or "")
@@ -125,7 +133,11 @@ function M.render(view, seat, g)
   local rule = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
 
   local phase = g.text("phase." .. view.phase)
-  local arrow = view.direction > 0 and g.text("render.dir_next") or g.text("render.dir_prev")
+  local route = {}
+  for i = 0, view.stops do
+    route[#route + 1] = tostring((view.direction > 0) and (i % view.stops + 1) or ((-i) % view.stops + 1))
+  end
+  local arrow = table.concat(route, ">")
   add(string.format("{bold}YAK{/}  %s  %s  %s",
     g.text("render.round", view.round), phase, g.text("render.moving", arrow)))
   local bagn = type(view.bag) == "table" and tables.sum(view.bag) or view.bag
@@ -136,7 +148,7 @@ function M.render(view, seat, g)
     g.text("render.fills", view.fog.fills, #data.fog.fills)))
   local stupa = view.stupa and name_of(g, view.stupa) or g.text("render.unclaimed")
   local endtxt = view.last_round and g.text("render.last_round", view.last_round) or ""
-  add(g.text("render.stupa_line", stupa) .. "  " .. endtxt)
+  add(g.text("render.stupa_line", stupa) .. (endtxt ~= "" and ("  " .. endtxt) or ""))
   if view.bonus and #view.bonus > 0 then
     add(g.text("render.bonus"))
     for _, id in ipairs(view.bonus) do add("  {cyan}*{/} " .. g.text("bonus." .. id)) end
@@ -156,8 +168,8 @@ function M.render(view, seat, g)
         local carried = tables.by(data.carts.carts, "id", cart.id).accepts
         add(string.format("%s %s %s [%s]  %s",
           pad(g.text("render.stop", stop), 7), pad(who, 10),
-          pad(g.text("cart." .. cart.id), 18), table.concat(st),
-          pad(food_line(g, cart.food, carried), 26) .. string.format(" %d/%d", total, data.carts.capacity.food)))
+          pad(g.text("cart." .. cart.id), 20), table.concat(st),
+          pad(food_line(g, cart.food, carried), 24) .. string.format(" %d/%d", total, data.carts.capacity.food)))
       end
     end
   end
@@ -167,7 +179,7 @@ function M.render(view, seat, g)
   for s = 1, n, 2 do
     local a = player_block(g, view, s, seat, kinds)
     local b = (s + 1 <= n) and player_block(g, view, s + 1, seat, kinds) or {}
-    for i = 1, #a do add(pad(a[i], COLUMN) .. (b[i] or "")) end
+    for i = 1, #a do add(b[i] and (pad(a[i], COLUMN) .. b[i]) or a[i]) end
     add("")
   end
   -- what is going on

@@ -67,17 +67,7 @@ function M.setup(g)
   g.log(t(g, "log.setup", n, common.seat_name(g, st.holder)))
 end
 
--- M.check_end_trigger(g, seat): the first tower to complete the trigger level takes the
--- stupa; the game ends after this round and extra_rounds more.
-function M.check_end_trigger(g, seat)
-  local st = g.state
-  if st.stupa then return end
-  if tower.level_complete(st.players[seat].tower, g.data.tower.end_trigger_level) then
-    st.stupa = seat
-    st.last_round = st.round + g.data.tower.extra_rounds
-    g.log(t(g, "log.stupa", common.seat_name(g, seat), g.data.tower.end_trigger_level))
-  end
-end
+M.check_end_trigger = common.check_end_trigger
 
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
 function M.sunrise_decisions(g)

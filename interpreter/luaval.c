@@ -1,0 +1,478 @@
+/*
+** luaval.c
+** Value trees to Lua and back. Pushing runs protected (it allocates in Lua);
+** reading back allocates only with malloc, so it needs no protection and
+** cannot be stopped half-way by a Lua error.
+*/
+#include "luaval.h"
+#include "limits.h"
+#include "sandbox.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+/* ------------------------------------------------------------------ paths */
+
+/* The path of the node being converted, grown and cut as the walk goes. */
+typedef struct vpath {
+    char *s;
+    size_t n, cap;
+    int oom;
+} vpath;
+
+static void path_init(vpath *p, const char *what) {
+    memset(p, 0, sizeof *p);
+    size_t n = strlen(what);
+    p->cap = n + 64;
+    p->s = malloc(p->cap);
+    if (!p->s) {
+        p->oom = 1;
+        p->cap = 0;
+        return;
+    }
+    memcpy(p->s, what, n + 1);
+    p->n = n;
+}
+
+/* Appends a printf-formatted segment; returns the old length, to cut back
+** to with path_cut. */
+static size_t path_add(vpath *p, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static size_t path_add(vpath *p, const char *fmt, ...) {
+    size_t old = p->n;
+    if (p->oom) return old;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(p->s + p->n, p->cap - p->n, fmt, ap);
+    va_end(ap);
+    if (k < 0) {
+        p->oom = 1;
+        return old;
+    }
+    if ((size_t)k >= p->cap - p->n) {
+        size_t cap = p->cap * 2 + (size_t)k;
+        char *s = realloc(p->s, cap);
+        if (!s) {
+            p->oom = 1;
+            return old;
+        }
+        p->s = s;
+        p->cap = cap;
+        va_start(ap, fmt);
+        vsnprintf(p->s + p->n, p->cap - p->n, fmt, ap);
+        va_end(ap);
+    }
+    p->n += (size_t)k;
+    return old;
+}
+
+static void path_cut(vpath *p, size_t n) {
+    if (p->oom || !p->s) return;
+    p->n = n;
+    p->s[n] = '\0';
+}
+
+static const char *path_str(const vpath *p) { return p->oom || !p->s ? "?" : p->s; }
+
+static int is_ident(const char *s, size_t n) {
+    if (n == 0 || !(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!(isalnum((unsigned char)s[i]) || s[i] == '_')) return 0;
+    return 1;
+}
+
+/* Appends the segment for map key k: ".name" or ["odd key"]. */
+static size_t path_key(vpath *p, const char *k, size_t n) {
+    if (is_ident(k, n)) return path_add(p, ".%.*s", (int)n, k);
+    return path_add(p, "[\"%.*s\"]", (int)n, k);
+}
+
+/* -------------------------------------------------------- value -> Lua */
+
+typedef struct push_ctx {
+    const value *root;
+    cerr_list *errs;
+    vpath path;
+    int reported; /* an error was added to errs */
+} push_ctx;
+
+/* Records an error at node v and raises (the caller's lua_pcall catches it;
+** everything malloc'd lives in ctx). */
+static void push_fail(lua_State *L, push_ctx *c, const value *v, const char *msg) {
+    if (c->errs) {
+        cerr_add(c->errs, v && v->file ? v->file->name : NULL, v ? v->line : 0, v ? v->col : 0,
+                 path_str(&c->path), "%s", msg);
+        c->reported = 1;
+    }
+    luaL_error(L, "%s", msg);
+}
+
+static void push_rec(lua_State *L, push_ctx *c, const value *v, int depth) {
+    if (depth > CAIRN_YAML_MAX_DEPTH) push_fail(L, c, v, "nested too deeply");
+    luaL_checkstack(L, 4, "nested too deeply");
+    switch (v->type) {
+    case CV_NULL: lua_pushnil(L); break;
+    case CV_BOOL: lua_pushboolean(L, v->u.b); break;
+    case CV_INT: lua_pushinteger(L, (lua_Integer)v->u.i); break;
+    case CV_STR: lua_pushlstring(L, v->u.str.s, v->u.str.len); break;
+    case CV_LIST: {
+        size_t n = v->u.list.n;
+        if (n > (size_t)INT32_MAX) push_fail(L, c, v, "list too long");
+        lua_createtable(L, (int)n, 0);
+        for (size_t i = 0; i < n; i++) {
+            const value *item = v->u.list.items[i];
+            size_t cut = path_add(&c->path, "[%zu]", i + 1);
+            if (item->type == CV_NULL)
+                push_fail(L, c, item, "a list cannot hold null (Lua would see a hole)");
+            push_rec(L, c, item, depth + 1);
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+            path_cut(&c->path, cut);
+        }
+        break;
+    }
+    case CV_MAP: {
+        size_t n = v->u.map.n;
+        if (n > (size_t)INT32_MAX) push_fail(L, c, v, "map too large");
+        lua_createtable(L, 0, (int)n);
+        for (size_t i = 0; i < n; i++) {
+            const cv_entry *e = &v->u.map.items[i];
+            if (e->val->type == CV_NULL) continue;
+            size_t cut = path_key(&c->path, e->key->u.str.s, e->key->u.str.len);
+            lua_pushlstring(L, e->key->u.str.s, e->key->u.str.len);
+            push_rec(L, c, e->val, depth + 1);
+            lua_rawset(L, -3);
+            path_cut(&c->path, cut);
+        }
+        break;
+    }
+    }
+}
+
+static int push_protected(lua_State *L) {
+    push_ctx *c = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    push_rec(L, c, c->root, 1);
+    return 1;
+}
+
+int luaval_push_checked(lua_State *L, const value *v, const char *what, cerr_list *errs) {
+    push_ctx c = {v, errs, {0}, 0};
+    if (!v) return -1;
+    if (!lua_checkstack(L, 3)) {
+        if (errs) cerr_add(errs, NULL, 0, 0, what, "no room on the Lua stack");
+        return -1;
+    }
+    path_init(&c.path, what ? what : "value");
+    lua_pushcfunction(L, push_protected);
+    lua_pushlightuserdata(L, &c);
+    int status = lua_pcall(L, 1, 1, 0);
+    if (status != LUA_OK) {
+        if (errs && !c.reported)
+            cerr_add(errs, NULL, 0, 0, path_str(&c.path), "cannot convert to Lua: %s",
+                     status == LUA_ERRMEM ? "out of memory (memory cap reached?)"
+                                          : lua_tostring(L, -1) ? lua_tostring(L, -1) : "?");
+        lua_pop(L, 1);
+    }
+    free(c.path.s);
+    return status == LUA_OK ? 0 : -1;
+}
+
+int luaval_push(lua_State *L, const value *v) { return luaval_push_checked(L, v, NULL, NULL); }
+
+int luaval_push_readonly(lua_State *L, const value *v, const char *what, cerr_list *errs) {
+    if (luaval_push_checked(L, v, what, errs) != 0) return -1;
+    if (sandbox_freeze(L, -1, what ? what : "value") != 0) {
+        lua_pop(L, 1);
+        if (errs) cerr_add(errs, NULL, 0, 0, what, "cannot make read-only: out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+/* -------------------------------------------------------- Lua -> value */
+
+typedef struct read_ctx {
+    lua_State *L;
+    cerr_list *errs;
+    vpath path;
+    const void *open[CAIRN_YAML_MAX_DEPTH + 2]; /* tables being read: cycles */
+    int depth;
+    long nodes;
+} read_ctx;
+
+static value *read_fail(read_ctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static value *read_fail(read_ctx *c, const char *fmt, ...) {
+    if (c->errs) {
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        cerr_add(c->errs, NULL, 0, 0, path_str(&c->path), "%s", msg);
+    }
+    return NULL;
+}
+
+/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF. */
+static int utf8_valid(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        size_t k;
+        unsigned cp, min;
+        if (c < 0x80) {
+            i++;
+            continue;
+        } else if ((c & 0xE0) == 0xC0) {
+            k = 1, cp = c & 0x1F, min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            k = 2, cp = c & 0x0F, min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            k = 3, cp = c & 0x07, min = 0x10000;
+        } else {
+            return 0;
+        }
+        if (n - i <= k) return 0; /* truncated */
+        for (size_t j = 1; j <= k; j++) {
+            if ((s[i + j] & 0xC0) != 0x80) return 0;
+            cp = (cp << 6) | (s[i + j] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+/* Checks a string (value or key) can be written to YAML and read back. */
+static int string_ok(read_ctx *c, const char *s, size_t n, int is_key) {
+    if (n > (size_t)CAIRN_YAML_MAX_STRING) {
+        read_fail(c, "%s of %zu bytes is longer than the limit of %ld",
+                  is_key ? "a key" : "a string", n, (long)CAIRN_YAML_MAX_STRING);
+        return 0;
+    }
+    if (!utf8_valid((const unsigned char *)s, n)) {
+        read_fail(c, "%s is not valid UTF-8", is_key ? "a key" : "a string");
+        return 0;
+    }
+    if (is_key && memchr(s, '\0', n)) {
+        read_fail(c, "a key contains a NUL byte");
+        return 0;
+    }
+    return 1;
+}
+
+static value *read_rec(read_ctx *c, int idx);
+
+typedef struct skey {
+    const char *s;
+    size_t len;
+    int slot;
+} skey;
+
+static int skey_cmp(const void *pa, const void *pb) {
+    const skey *a = pa, *b = pb;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int r = memcmp(a->s, b->s, n);
+    if (r) return r < 0 ? -1 : 1;
+    return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static value *read_list(read_ctx *c, int t, lua_Integer n) {
+    lua_State *L = c->L;
+    value *list = value_list();
+    if (!list) return read_fail(c, "out of memory");
+    for (lua_Integer i = 1; i <= n; i++) {
+        size_t cut = path_add(&c->path, "[%lld]", (long long)i);
+        lua_rawgeti(L, t, i);
+        value *item = read_rec(c, lua_gettop(L));
+        lua_pop(L, 1);
+        path_cut(&c->path, cut);
+        if (!item) {
+            value_free(list);
+            return NULL;
+        }
+        if (value_list_push(list, item) != 0) {
+            value_free(list);
+            return read_fail(c, "out of memory");
+        }
+    }
+    return list;
+}
+
+/* Reads a table with n string keys as a map, keys sorted by bytes. */
+static value *read_map(read_ctx *c, int t, lua_Integer n) {
+    lua_State *L = c->L;
+    if (n > CAIRN_YAML_MAX_NODES || !lua_checkstack(L, (int)n + 4))
+        return read_fail(c, "a map of %lld keys is too large", (long long)n);
+    int base = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) { /* keep a copy of each key below the iteration key */
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_insert(L, -2);
+    }
+    skey *ks = malloc((size_t)(n ? n : 1) * sizeof *ks);
+    value *map = value_map();
+    cv_entry *items = malloc((size_t)(n ? n : 1) * sizeof *items);
+    if (!ks || !map || !items) {
+        free(ks);
+        free(items);
+        value_free(map);
+        lua_settop(L, base);
+        return read_fail(c, "out of memory");
+    }
+    for (lua_Integer i = 0; i < n; i++) {
+        ks[i].slot = base + 1 + (int)i;
+        ks[i].s = lua_tolstring(L, ks[i].slot, &ks[i].len); /* keys are strings: no conversion */
+    }
+    qsort(ks, (size_t)n, sizeof *ks, skey_cmp);
+    /* the map owns items from here; n grows as entries are complete */
+    map->u.map.items = items;
+    map->u.map.cap = (size_t)(n ? n : 1);
+    for (lua_Integer i = 0; i < n; i++) {
+        size_t cut = path_key(&c->path, ks[i].s, ks[i].len);
+        if (!string_ok(c, ks[i].s, ks[i].len, 1)) goto fail;
+        value *k = value_strn(ks[i].s, ks[i].len);
+        if (!k) {
+            read_fail(c, "out of memory");
+            goto fail;
+        }
+        lua_pushvalue(L, ks[i].slot);
+        lua_rawget(L, t);
+        value *v = read_rec(c, lua_gettop(L));
+        lua_pop(L, 1);
+        if (!v) {
+            value_free(k);
+            goto fail;
+        }
+        path_cut(&c->path, cut);
+        items[map->u.map.n].key = k;
+        items[map->u.map.n].val = v;
+        map->u.map.n++;
+    }
+    free(ks);
+    lua_settop(L, base);
+    return map;
+fail:
+    free(ks);
+    value_free(map);
+    lua_settop(L, base);
+    return NULL;
+}
+
+static value *read_table(read_ctx *c, int idx) {
+    lua_State *L = c->L;
+    if (c->depth >= CAIRN_YAML_MAX_DEPTH)
+        return read_fail(c, "nested deeper than %d levels", CAIRN_YAML_MAX_DEPTH);
+    if (!lua_checkstack(L, 8)) return read_fail(c, "nested too deeply for the Lua stack");
+    int top = lua_gettop(L);
+    int t = idx;
+    if (sandbox_readonly_target(L, idx)) {
+        t = lua_gettop(L);
+    } else if (lua_getmetatable(L, idx)) {
+        lua_settop(L, top);
+        return read_fail(c, "a table with a metatable is not plain data");
+    }
+    const void *self = lua_topointer(L, t);
+    for (int i = 0; i < c->depth; i++) {
+        if (c->open[i] == self) {
+            lua_settop(L, top);
+            return read_fail(c, "a table that contains itself (a cycle) cannot be stored");
+        }
+    }
+
+    /* what kind of keys */
+    lua_Integer n_int = 0, n_str = 0, max_int = 0, min_int = 0;
+    const char *bad = NULL;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        int kt = lua_type(L, -1);
+        if (kt == LUA_TSTRING) {
+            n_str++;
+        } else if (kt == LUA_TNUMBER && lua_isinteger(L, -1)) {
+            lua_Integer k = lua_tointeger(L, -1);
+            if (n_int == 0 || k > max_int) max_int = k;
+            if (n_int == 0 || k < min_int) min_int = k;
+            n_int++;
+        } else if (!bad) {
+            bad = kt == LUA_TNUMBER ? "float" : lua_typename(L, kt);
+        }
+    }
+    value *r = NULL;
+    if (bad) {
+        r = read_fail(c, "keys must be strings (a map) or integers 1..n (a list); found a %s key", bad);
+    } else if (n_int && n_str) {
+        r = read_fail(c, "a table mixes list items (integer keys) and map fields (string keys)");
+    } else if (n_int && (min_int != 1 || max_int != n_int)) {
+        r = read_fail(c, "not a list: integer keys must be 1..n without holes "
+                         "(found %lld keys from %lld to %lld)",
+                      (long long)n_int, (long long)min_int, (long long)max_int);
+    } else {
+        c->open[c->depth++] = self;
+        r = n_int ? read_list(c, t, n_int) : read_map(c, t, n_str);
+        c->depth--;
+    }
+    lua_settop(L, top);
+    return r;
+}
+
+static value *read_rec(read_ctx *c, int idx) {
+    lua_State *L = c->L;
+    if (++c->nodes > CAIRN_YAML_MAX_NODES)
+        return read_fail(c, "more than %ld values (the limit for a document)", (long)CAIRN_YAML_MAX_NODES);
+    value *v = NULL;
+    switch (lua_type(L, idx)) {
+    case LUA_TNIL: v = value_null(); break;
+    case LUA_TBOOLEAN: v = value_bool(lua_toboolean(L, idx)); break;
+    case LUA_TNUMBER:
+        if (!lua_isinteger(L, idx)) {
+            lua_Number x = lua_tonumber(L, idx);
+            if (x == (lua_Number)(long long)x && x > -1e18 && x < 1e18)
+                return read_fail(c, "floats are not allowed (use integers), got %.1f; "
+                                    "use // or math.tointeger",
+                                 (double)x);
+            return read_fail(c, "floats are not allowed (use integers), got %.14g", (double)x);
+        }
+        v = value_int((int64_t)lua_tointeger(L, idx));
+        break;
+    case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        if (!string_ok(c, s, n, 0)) return NULL;
+        v = value_strn(s, n);
+        break;
+    }
+    case LUA_TTABLE: return read_table(c, idx);
+    default:
+        return read_fail(c, "a %s cannot be stored (state is plain data: maps, lists, strings, "
+                            "integers, booleans)",
+                         luaL_typename(L, idx));
+    }
+    if (!v) return read_fail(c, "out of memory");
+    return v;
+}
+
+value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs) {
+    read_ctx c;
+    memset(&c, 0, sizeof c);
+    c.L = L;
+    c.errs = errs;
+    path_init(&c.path, what ? what : "value");
+    value *v = read_rec(&c, lua_absindex(L, idx));
+    free(c.path.s);
+    return v;
+}

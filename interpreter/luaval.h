@@ -1,0 +1,48 @@
+/*
+** luaval.h
+** Between value trees and Lua: ruleset data and state go into the sandbox
+** as fresh tables; state comes back out as plain data (maps, lists,
+** strings, integers, booleans), checked on the way.
+*/
+#ifndef CAIRN_LUAVAL_H
+#define CAIRN_LUAVAL_H
+
+#include <lua.h>
+
+#include "error.h"
+#include "value.h"
+
+/* Pushes v as a fresh Lua value: null -> nil, bool, integer, string, list
+** -> table 1..n, map -> table with string keys. Map entries whose value is
+** null are left out (Lua cannot hold a nil field). A null inside a list is
+** refused (it would leave a hole). Runs protected: safe at the memory cap.
+** Returns 0 with one value pushed, or -1 with nothing pushed. */
+int luaval_push(lua_State *L, const value *v);
+
+/* Same, reporting why it failed in errs (may be NULL): the path below
+** what ("g.data.carts[2]") and the YAML location of the offending node. */
+int luaval_push_checked(lua_State *L, const value *v, const char *what, cerr_list *errs);
+
+/* Pushes v and freezes it with sandbox_freeze (for g.data): scripts can
+** read it but any write raises "attempt to modify read-only table <what>...".
+** Returns 0 or -1 (nothing pushed). */
+int luaval_push_readonly(lua_State *L, const value *v, const char *what, cerr_list *errs);
+
+/* Reads the Lua value at idx as plain data. Returns a new tree (the caller
+** frees it with value_free), or NULL with one error in errs naming the path
+** below what (Lua indices, 1-based: `state.players[2].food`).
+**
+** The rules: nil -> null; booleans; integers (a float is refused, even 3.0:
+** "floats are not allowed (use integers)"); strings (valid UTF-8, at most
+** CAIRN_YAML_MAX_STRING bytes, so that a save reads back); a table whose
+** keys are exactly 1..n -> list; a table with only string keys -> map, keys
+** sorted by bytes (Lua has no key order; sorting keeps saves identical
+** between runs); an empty table -> empty map. Refused: mixed or sparse
+** integer keys, other key types, functions, threads, userdata, tables with
+** a metatable, cycles, nesting past CAIRN_YAML_MAX_DEPTH and more than
+** CAIRN_YAML_MAX_NODES nodes. Read-only proxies (sandbox_freeze) are read
+** through. Never allocates in Lua and never raises: safe outside a
+** protected call. Needs a few free stack slots per level (checked). */
+value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs);
+
+#endif

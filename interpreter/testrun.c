@@ -1,0 +1,838 @@
+/*
+** testrun.c
+** `cairn test`: scenario tests and golden playthroughs of a ruleset; and the
+** smoke play of `cairn check`. Every game here goes through engine.h.
+*/
+#include "testrun.h"
+#include "engine.h"
+#include "rng.h"
+#include "ruleset.h"
+#include "yload.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ text buffer */
+
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+    int oom;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void sb_add(sbuf *b, const char *fmt, ...) {
+    if (b->oom) return;
+    va_list ap;
+    va_start(ap, fmt);
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0) {
+        va_end(ap);
+        b->oom = 1;
+        return;
+    }
+    if (b->n + (size_t)n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (b->n + (size_t)n + 1 > cap) cap *= 2;
+        char *ns = realloc(b->s, cap);
+        if (!ns) {
+            va_end(ap);
+            b->oom = 1;
+            return;
+        }
+        b->s = ns;
+        b->cap = cap;
+    }
+    vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
+    b->n += (size_t)n;
+    va_end(ap);
+}
+
+/* ------------------------------------------------------------ helpers */
+
+/* The value at a path like `grid[1][4]` or `won[2]` or `prizes.draw`
+** (list indexes from 1), or NULL. */
+static const value *value_at(const value *v, const char *path) {
+    const char *p = path;
+    while (v && *p) {
+        if (*p == '[') {
+            char *end;
+            long i = strtol(p + 1, &end, 10);
+            if (*end != ']' || v->type != CV_LIST || i < 1 || (size_t)i > v->u.list.n) return NULL;
+            v = v->u.list.items[i - 1];
+            p = end + 1;
+        } else {
+            if (*p == '.') p++;
+            size_t len = strcspn(p, ".[");
+            char key[256];
+            if (len == 0 || len >= sizeof key) return NULL;
+            memcpy(key, p, len);
+            key[len] = '\0';
+            v = value_map_get(v, key);
+            p += len;
+        }
+    }
+    return v;
+}
+
+/* "2 bid 4" -> seat 2, id "bid 4". */
+static int parse_play(const char *s, int *seat, const char **id) {
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (end == s || *end != ' ' || n < 1 || n > 64) return -1;
+    *seat = (int)n;
+    *id = end + 1;
+    return 0;
+}
+
+static char **choices_of(const value *opts, size_t *n) {
+    *n = 0;
+    if (!opts || opts->type != CV_LIST || opts->u.list.n == 0) return NULL;
+    char **c = calloc(opts->u.list.n, sizeof *c);
+    if (!c) return NULL;
+    for (size_t i = 0; i < opts->u.list.n; i++) {
+        const value *o = opts->u.list.items[i];
+        c[i] = cairn_strdup(o->type == CV_STR ? o->u.str.s : "?");
+        *n = i + 1;
+    }
+    return c;
+}
+
+static void strs_free(char **v, size_t n) {
+    for (size_t i = 0; v && i < n; i++) free(v[i]);
+    free(v);
+}
+
+static char *describe(const value *v) {
+    if (!v) return cairn_strdup("nothing");
+    char *y = value_to_yaml(v);
+    if (!y) return NULL;
+    size_t n = strlen(y);
+    while (n && y[n - 1] == '\n') y[--n] = '\0';
+    for (char *p = y; *p; p++)
+        if (*p == '\n') *p = ' ';
+    return y;
+}
+
+/* ------------------------------------------------------- scenario tests */
+
+typedef struct tctx {
+    const char *ruleset;
+    const char *file;
+    const char *name;
+    sbuf why; /* the failure, if any */
+} tctx;
+
+static int fail(tctx *t, const char *fmt, const char *a, const char *b) {
+    if (t->why.n) return -1; /* keep the first failure */
+    sb_add(&t->why, fmt, a ? a : "", b ? b : "");
+    return -1;
+}
+
+static engine *start_test(tctx *t, const value *test, const value *scenario_state) {
+    size_t n_choices;
+    char **choices = choices_of(value_map_get(test, "options"), &n_choices);
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = t->ruleset;
+    c.choices = (const char *const *)choices;
+    c.n_choices = n_choices;
+    c.preset = value_get_str(test, "preset", NULL);
+    c.players = (int)value_get_int(test, "players", 0);
+    c.seed = (uint64_t)value_get_int(test, "seed", 1);
+    c.lang = value_get_str(test, "lang", NULL);
+    c.checks = 1;
+    c.scenario = scenario_state;
+    c.scenario_rng = value_get_str(test, "rng", NULL);
+    const value *names = value_map_get(test, "names");
+    const char *nm[16];
+    if (names && names->type == CV_LIST && names->u.list.n <= 16) {
+        for (size_t i = 0; i < names->u.list.n; i++)
+            nm[i] = names->u.list.items[i]->type == CV_STR ? names->u.list.items[i]->u.str.s : "?";
+        if (c.players == 0) c.players = (int)names->u.list.n;
+        if ((size_t)c.players == names->u.list.n) c.names = nm;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    if (!e) {
+        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        fail(t, "the game does not start: %s%s", m ? m : "out of memory", NULL);
+        free(m);
+    }
+    cerr_free(&errs);
+    strs_free(choices, n_choices);
+    return e;
+}
+
+static int check_expect(tctx *t, engine *e, const value *ex, size_t events_from) {
+    const value *v;
+    char num[32];
+    if ((v = value_map_get(ex, "over")) && v->type == CV_BOOL && engine_is_over(e) != v->u.b)
+        return fail(t, "expected the game %s%s", v->u.b ? "to be over" : "not to be over", NULL);
+    if ((v = value_map_get(ex, "asked"))) {
+        engine_decision_list d;
+        if (engine_decisions(e, &d) != 0) return fail(t, "out of memory%s%s", NULL, NULL);
+        value *got = value_list();
+        for (size_t i = 0; got && i < d.n; i++) value_list_push(got, value_int(d.items[i].seat));
+        engine_decision_list_free(&d);
+        int same = got && value_equal(got, v, 0);
+        char *w = describe(v), *g = describe(got);
+        if (!same) fail(t, "expected seats asked: %s, got %s", w, g);
+        free(w);
+        free(g);
+        value_free(got);
+        if (!same) return -1;
+    }
+    if ((v = value_map_get(ex, "state")) && v->type == CV_MAP) {
+        for (size_t i = 0; i < v->u.map.n; i++) {
+            const char *path = v->u.map.items[i].key->u.str.s;
+            const value *got = value_at(engine_state(e), path);
+            if (!got || !value_equal(got, v->u.map.items[i].val, 0)) {
+                char *w = describe(v->u.map.items[i].val), *g = describe(got);
+                char *msg = cairn_strfmt("state %s: expected %s, got %%s%%s", path, w);
+                fail(t, msg ? msg : "state: mismatch%s%s", g, NULL);
+                free(msg);
+                free(w);
+                free(g);
+                return -1;
+            }
+        }
+    }
+    if ((v = value_map_get(ex, "view")) && v->type == CV_MAP) {
+        int seat = (int)value_get_int(v, "seat", 0);
+        const value *paths = value_map_get(v, "paths");
+        value *view = engine_view(e, seat);
+        for (size_t i = 0; view && paths && paths->type == CV_MAP && i < paths->u.map.n; i++) {
+            const char *path = paths->u.map.items[i].key->u.str.s;
+            const value *got = value_at(view, path);
+            if (!got || !value_equal(got, paths->u.map.items[i].val, 0)) {
+                char *w = describe(paths->u.map.items[i].val), *g = describe(got);
+                snprintf(num, sizeof num, "%d", seat);
+                char *msg = cairn_strfmt("seat %s's view of %s: expected %s, got %%s%%s", num, path, w);
+                fail(t, msg ? msg : "view: mismatch%s%s", g, NULL);
+                free(msg);
+                free(w);
+                free(g);
+                value_free(view);
+                return -1;
+            }
+        }
+        value_free(view);
+    }
+    const value *sc = value_map_get(ex, "score"), *rk = value_map_get(ex, "ranking");
+    if (sc || rk) {
+        engine_score s;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        if (engine_score_get(e, &s, &errs) != 0) {
+            char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+            fail(t, "score failed: %s%s", m, NULL);
+            free(m);
+            cerr_free(&errs);
+            return -1;
+        }
+        cerr_free(&errs);
+        value *tot = value_list(), *rank = value_list();
+        for (size_t i = 0; tot && rank && i < s.n; i++) {
+            value_list_push(tot, value_int(s.seats[i].total));
+            value_list_push(rank, value_int(s.seats[i].rank));
+        }
+        engine_score_free(&s);
+        int bad = 0;
+        if (sc && !value_equal(sc, tot, 0)) {
+            char *w = describe(sc), *g = describe(tot);
+            fail(t, "expected scores %s, got %s", w, g);
+            free(w);
+            free(g);
+            bad = 1;
+        }
+        if (!bad && rk && !value_equal(rk, rank, 0)) {
+            char *w = describe(rk), *g = describe(rank);
+            fail(t, "expected ranks %s, got %s", w, g);
+            free(w);
+            free(g);
+            bad = 1;
+        }
+        value_free(tot);
+        value_free(rank);
+        if (bad) return -1;
+    }
+    const value *en = value_map_get(ex, "enabled"), *dis = value_map_get(ex, "disabled");
+    if (en || dis) {
+        int seat = (int)value_get_int(ex, "seat", 0);
+        engine_decision_list d;
+        if (engine_decisions(e, &d) != 0) return fail(t, "out of memory%s%s", NULL, NULL);
+        const engine_decision *dd = NULL;
+        for (size_t i = 0; i < d.n; i++)
+            if (!dd && (seat == 0 || d.items[i].seat == seat)) dd = &d.items[i];
+        value *got = value_list(), *gotd = value_map();
+        for (size_t i = 0; dd && got && gotd && i < dd->n_options; i++) {
+            if (dd->options[i].disabled)
+                value_map_set(gotd, dd->options[i].id, value_str(dd->options[i].disabled));
+            else
+                value_list_push(got, value_str(dd->options[i].id));
+        }
+        engine_decision_list_free(&d);
+        int bad = 0;
+        if (en && !value_equal(en, got, 0)) {
+            char *w = describe(en), *g = describe(got);
+            fail(t, "expected enabled options %s, got %s", w, g);
+            free(w);
+            free(g);
+            bad = 1;
+        }
+        if (!bad && dis && !value_equal(dis, gotd, 0)) {
+            char *w = describe(dis), *g = describe(gotd);
+            fail(t, "expected disabled options %s, got %s", w, g);
+            free(w);
+            free(g);
+            bad = 1;
+        }
+        value_free(got);
+        value_free(gotd);
+        if (bad) return -1;
+    }
+    if ((v = value_map_get(ex, "events")) && v->type == CV_LIST) {
+        int seat = (int)value_get_int(ex, "events_seat", 0);
+        engine_event_list l;
+        if (engine_events(e, events_from, seat, &l) != 0) return fail(t, "out of memory%s%s", NULL, NULL);
+        value *got = value_list();
+        for (size_t i = 0; got && i < l.n; i++) value_list_push(got, value_str(l.items[i].text));
+        engine_event_list_free(&l);
+        int same = got && value_equal(got, v, 0);
+        if (!same) {
+            char *w = describe(v), *g = describe(got);
+            fail(t, "expected events %s, got %s", w, g);
+            free(w);
+            free(g);
+        }
+        value_free(got);
+        if (!same) return -1;
+    }
+    return 0;
+}
+
+static int run_scenario(tctx *t, const value *test) {
+    engine *e = start_test(t, test, value_map_get(test, "state"));
+    if (!e) return -1;
+    size_t events_from = engine_event_count(e);
+    int rc = 0;
+    const value *play = value_map_get(test, "play");
+    for (size_t i = 0; play && play->type == CV_LIST && i < play->u.list.n && rc == 0; i++) {
+        const value *p = play->u.list.items[i];
+        int seat;
+        const char *id;
+        if (p->type != CV_STR || parse_play(p->u.str.s, &seat, &id) != 0) {
+            rc = fail(t, "play: expected \"SEAT ID\" like \"1 drop 4\"%s%s", NULL, NULL);
+            break;
+        }
+        char *why = NULL;
+        if (engine_answer(e, seat, id, &why) != ENGINE_OK) {
+            char idx[32];
+            snprintf(idx, sizeof idx, "%zu", i + 1);
+            char *msg = cairn_strfmt("play %s (\"%s\") refused: %%s%%s", idx, p->u.str.s);
+            rc = fail(t, msg ? msg : "play refused: %s%s", why, NULL);
+            free(msg);
+        }
+        free(why);
+    }
+    if (rc == 0) rc = check_expect(t, e, value_map_get(test, "expect"), events_from);
+    const value *refuse = value_map_get(test, "refuse");
+    for (size_t i = 0; rc == 0 && refuse && refuse->type == CV_LIST && i < refuse->u.list.n; i++) {
+        const value *r = refuse->u.list.items[i];
+        const char *ps = value_get_str(r, "play", "");
+        const char *reason = value_get_str(r, "reason", "");
+        int seat;
+        const char *id;
+        if (parse_play(ps, &seat, &id) != 0) {
+            rc = fail(t, "refuse: expected play: \"SEAT ID\"%s%s", NULL, NULL);
+            break;
+        }
+        uint64_t h = engine_state_hash(e);
+        char *why = NULL;
+        engine_status st = engine_answer(e, seat, id, &why);
+        if (st == ENGINE_OK) rc = fail(t, "expected \"%s\" to be refused, it was accepted%s", ps, NULL);
+        else if (!why || !strstr(why, reason)) {
+            char *msg = cairn_strfmt("\"%s\" refused with \"%%s\", expected a reason containing \"%s\"%%s", ps, reason);
+            rc = fail(t, msg ? msg : "wrong reason %s%s", why, NULL);
+            free(msg);
+        } else if (engine_state_hash(e) != h) {
+            rc = fail(t, "refusing \"%s\" changed the state%s", ps, NULL);
+        }
+        free(why);
+    }
+    engine_free(e);
+    return rc;
+}
+
+/* ------------------------------------------------------ golden playthroughs */
+
+/* Every event from `from`, with its audience: "[all]" or "[to 1,3]". */
+static void add_all_events(sbuf *b, const engine *e, size_t from) {
+    int n = engine_seat_count(e);
+    size_t end = engine_event_count(e);
+    if (from >= end) return;
+    /* seat-by-seat lists, merged by index */
+    engine_event_list *per = calloc((size_t)n + 1, sizeof *per);
+    if (!per) {
+        b->oom = 1;
+        return;
+    }
+    for (int s = 1; s <= n; s++)
+        if (engine_events(e, from, s, &per[s]) != 0) b->oom = 1;
+    for (size_t idx = from; idx < end && !b->oom; idx++) {
+        const engine_event *ev = NULL;
+        for (int s = 1; s <= n && !ev; s++)
+            for (size_t k = 0; k < per[s].n; k++)
+                if (per[s].items[k].index == idx) {
+                    ev = &per[s].items[k];
+                    break;
+                }
+        if (!ev) continue; /* addressed to nobody */
+        if (ev->is_public) {
+            sb_add(b, "  [all] %s\n", ev->text);
+        } else {
+            sb_add(b, "  [to");
+            const char *sep = " ";
+            for (int s = 1; s <= n; s++)
+                if ((ev->to >> (s - 1)) & 1u) {
+                    sb_add(b, "%s%d", sep, s);
+                    sep = ",";
+                }
+            sb_add(b, "] %s\n", ev->text);
+        }
+    }
+    for (int s = 1; s <= n; s++) engine_event_list_free(&per[s]);
+    free(per);
+}
+
+/* Plays a seeded game with random bots for every seat and writes the full
+** transcript. Returns NULL with *err set on failure. */
+static char *golden_transcript(const char *rsname, const value *g, char **err) {
+    size_t n_choices;
+    char **choices = choices_of(value_map_get(g, "options"), &n_choices);
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = rsname;
+    c.choices = (const char *const *)choices;
+    c.n_choices = n_choices;
+    c.players = (int)value_get_int(g, "players", 0);
+    c.seed = (uint64_t)value_get_int(g, "seed", 1);
+    c.checks = 1;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    strs_free(choices, n_choices);
+    if (!e) {
+        *err = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("out of memory");
+        cerr_free(&errs);
+        return NULL;
+    }
+    sbuf b = {0};
+    const ruleset *rs = engine_ruleset(e);
+    sb_add(&b, "# golden playthrough of %s %s: seed %" PRIu64 ", %d players, options:", rs->id,
+           rs->version, engine_seed(e), engine_seat_count(e));
+    const value *o = value_map_get(g, "options");
+    for (size_t i = 0; o && o->type == CV_LIST && i < o->u.list.n; i++)
+        sb_add(&b, " %s", o->u.list.items[i]->type == CV_STR ? o->u.list.items[i]->u.str.s : "?");
+    sb_add(&b, "%s\n# every seat plays the random bot. Regenerate: cairn test %s --regen\n",
+           o && value_len(o) ? "" : " defaults", rs->id);
+    sb_add(&b, "setup:\n");
+    add_all_events(&b, e, 0);
+    size_t k = 0;
+    while (!engine_is_over(e) && k < CAIRN_TEST_MAX_DECISIONS && !*err) {
+        engine_decision_list d;
+        if (engine_decisions(e, &d) != 0) {
+            *err = cairn_strdup("out of memory");
+            break;
+        }
+        int seat = d.items[0].seat;
+        engine_decision_list_free(&d);
+        char *id = engine_bot_choice(e, seat);
+        if (!id) {
+            *err = cairn_strfmt("decision %zu: seat %d is asked but has no enabled option", k + 1, seat);
+            break;
+        }
+        size_t from = engine_event_count(e);
+        char *why = NULL;
+        if (engine_answer(e, seat, id, &why) != ENGINE_OK) {
+            *err = cairn_strfmt("decision %zu (seat %d, \"%s\"): %s", k + 1, seat, id, why ? why : "?");
+        } else {
+            k++;
+            sb_add(&b, "%zu. seat %d: %s\n", k, seat, id);
+            add_all_events(&b, e, from);
+        }
+        free(why);
+        free(id);
+    }
+    if (!*err && !engine_is_over(e))
+        *err = cairn_strfmt("the game did not end within %d decisions", CAIRN_TEST_MAX_DECISIONS);
+    if (!*err) {
+        engine_score s;
+        if (engine_score_get(e, &s, &errs) != 0) {
+            *err = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("score failed");
+        } else {
+            sb_add(&b, "scores:\n");
+            for (size_t i = 0; i < s.n; i++) {
+                sb_add(&b, "  seat %zu: %" PRId64 " (rank %d)", i + 1, s.seats[i].total, s.seats[i].rank);
+                for (size_t j = 0; j < s.seats[i].n_items; j++)
+                    sb_add(&b, "%s%s %" PRId64, j ? ", " : "; ", s.seats[i].items[j].label,
+                           s.seats[i].items[j].points);
+                sb_add(&b, "\n");
+            }
+            engine_score_free(&s);
+        }
+        char *board = *err ? NULL : engine_render(e, 0, &errs);
+        if (board) {
+            sb_add(&b, "final board (spectator):\n");
+            for (char *line = strtok(board, "\n"); line; line = strtok(NULL, "\n"))
+                sb_add(&b, "  | %s\n", line);
+            free(board);
+        } else if (!*err) {
+            *err = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("render failed");
+        }
+    }
+    cerr_free(&errs);
+    engine_free(e);
+    if (b.oom && !*err) *err = cairn_strdup("out of memory");
+    if (*err) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    sbuf b = {0};
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk - 1, f)) > 0) {
+        chunk[n] = '\0';
+        sb_add(&b, "%s", chunk);
+    }
+    fclose(f);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s ? b.s : cairn_strdup("");
+}
+
+/* The first line where a and b differ, as "line N: expected ..., got ...". */
+static char *first_diff(const char *want, const char *got) {
+    int line = 1;
+    const char *a = want, *b = got;
+    while (*a && *b) {
+        size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+        if (la != lb || memcmp(a, b, la) != 0)
+            return cairn_strfmt("line %d: expected \"%.*s\", got \"%.*s\"", line, (int)la, a, (int)lb, b);
+        a += la + (a[la] == '\n');
+        b += lb + (b[lb] == '\n');
+        line++;
+    }
+    return cairn_strfmt("line %d: %s", line, *a ? "the playthrough ended early" : "the playthrough goes on longer");
+}
+
+static int run_golden(const char *rsname, const value *g, int regen, sbuf *why) {
+    const char *file = value_get_str(g, "file", NULL);
+    char *err = NULL;
+    char *t = golden_transcript(rsname, g, &err);
+    if (!t) {
+        sb_add(why, "%s", err ? err : "failed");
+        free(err);
+        return -1;
+    }
+    int rc = 0;
+    if (regen) {
+        FILE *f = fopen(file, "wb");
+        if (!f || fputs(t, f) < 0 || fclose(f) != 0) {
+            sb_add(why, "cannot write %s", file);
+            rc = -1;
+        }
+    } else {
+        char *want = read_text(file);
+        if (!want) {
+            sb_add(why, "cannot read %s (make it with --regen)", file);
+            rc = -1;
+        } else if (strcmp(want, t) != 0) {
+            char *d = first_diff(want, t);
+            sb_add(why, "differs from %s, %s", file, d ? d : "");
+            free(d);
+            rc = -1;
+        }
+        free(want);
+    }
+    free(t);
+    return rc;
+}
+
+/* ----------------------------------------------------------------- driver */
+
+int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_list *errs) {
+    ruleset_request req = {NULL, 0, NULL, 0};
+    ruleset *rs = ruleset_load(name, &req, errs);
+    if (!rs) return -1;
+    int failed = 0, passed = 0;
+    const value *tests = value_map_get(rs->manifest, "tests");
+    for (size_t i = 0; tests && tests->type == CV_LIST && i < tests->u.list.n; i++) {
+        const char *file = tests->u.list.items[i]->u.str.s;
+        value *list = yload_file(file, errs);
+        if (!list) {
+            failed++;
+            continue;
+        }
+        const value *items = list->type == CV_MAP ? value_map_get(list, "tests") : list;
+        if (!items || items->type != CV_LIST) {
+            cerr_add(errs, file, 0, 0, NULL, "expected a list of tests");
+            failed++;
+            value_free(list);
+            continue;
+        }
+        for (size_t j = 0; j < items->u.list.n; j++) {
+            const value *test = items->u.list.items[j];
+            tctx t = {name, file, value_get_str(test, "name", "?"), {0}};
+            int rc = run_scenario(&t, test);
+            if (rc != 0) {
+                failed++;
+                fprintf(out, "FAIL %s:%d: %s: %s\n", file, test->line, t.name,
+                        t.why.s ? t.why.s : "out of memory");
+            } else {
+                passed++;
+                if (verbose) fprintf(out, "ok   %s: %s\n", file, t.name);
+            }
+            free(t.why.s);
+        }
+        value_free(list);
+    }
+    const value *golden = value_map_get(rs->manifest, "golden");
+    for (size_t i = 0; golden && golden->type == CV_LIST && i < golden->u.list.n; i++) {
+        const value *g = golden->u.list.items[i];
+        sbuf why = {0};
+        const char *file = value_get_str(g, "file", "?");
+        if (run_golden(name, g, regen, &why) != 0) {
+            failed++;
+            fprintf(out, "FAIL golden %s: %s\n", file, why.s ? why.s : "out of memory");
+        } else {
+            passed++;
+            if (verbose || regen) fprintf(out, "%s golden %s\n", regen ? "wrote" : "ok  ", file);
+        }
+        free(why.s);
+    }
+    fprintf(out, "%s: %d passed, %d failed\n", rs->id, passed, failed);
+    ruleset_free(rs);
+    return failed;
+}
+
+int testrun_command(int argc, char **argv) {
+    const char *name = NULL;
+    int regen = 0, verbose = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--regen")) regen = 1;
+        else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) verbose = 1;
+        else if (argv[i][0] == '-' || name) {
+            fprintf(stderr, "cairn test: unexpected argument %s\nusage: cairn test RULESET [--regen] [--verbose]\n",
+                    argv[i]);
+            return 2;
+        } else name = argv[i];
+    }
+    if (!name) {
+        fprintf(stderr, "cairn test: which ruleset?\nusage: cairn test RULESET [--regen] [--verbose]\n");
+        return 2;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int failed = testrun_ruleset(name, regen, verbose, stdout, &errs);
+    if (cerr_count(&errs)) cerr_print(stderr, &errs);
+    cerr_free(&errs);
+    return failed == 0 ? 0 : 1;
+}
+
+/* ------------------------------------------------------------------ smoke */
+
+typedef struct combo {
+    char **choices; /* "id=value" per option */
+    size_t n;
+} combo;
+
+/* Every value an option can take, as "id=value" strings. */
+static char **option_values(const ruleset_option *o, size_t *n) {
+    *n = 0;
+    const value *items = value_map_get(o->def, "items");
+    size_t m = o->type == ROPT_SWITCH ? 2 : value_len(items);
+    if (m == 0) return NULL;
+    char **v = calloc(m, sizeof *v);
+    if (!v) return NULL;
+    for (size_t i = 0; i < m; i++) {
+        const char *val = o->type == ROPT_SWITCH ? (i ? "true" : "false")
+                                                 : value_get_str(items->u.list.items[i], "id", "?");
+        v[i] = cairn_strfmt("%s=%s", o->id, val);
+        *n = i + 1;
+        if (!v[i]) break;
+    }
+    return v;
+}
+
+/* One smoke game; returns 0 or -1 with one error appended. */
+static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed, cerr_list *errs) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = name;
+    c.players = players;
+    c.choices = (const char *const *)cb->choices;
+    c.n_choices = cb->n;
+    c.seed = seed;
+    c.checks = 1;
+    cerr_list local;
+    cerr_init(&local, 0);
+    sbuf where = {0};
+    sb_add(&where, "smoke game: %d players, options [", players);
+    for (size_t i = 0; i < cb->n; i++) sb_add(&where, "%s%s", i ? " " : "", cb->choices[i]);
+    sb_add(&where, "], seed %" PRIu64, seed);
+    char *msg = NULL;
+    engine *e = engine_new(&c, &local);
+    if (!e) {
+        char *m = local.n ? cerr_format(&local.items[0]) : NULL;
+        msg = cairn_strfmt("%s: setup failed: %s", where.s, m ? m : "out of memory");
+        free(m);
+        goto done;
+    }
+    for (int s = 0; s <= players && !msg; s++) {
+        char *r = engine_render(e, s, &local);
+        if (!r) {
+            char *m = local.n ? cerr_format(&local.items[0]) : NULL;
+            msg = cairn_strfmt("%s: render for seat %d failed at the start: %s", where.s, s, m ? m : "?");
+            free(m);
+        }
+        free(r);
+    }
+    size_t k = 0;
+    while (!msg && !engine_is_over(e)) {
+        if (k >= CAIRN_TEST_MAX_DECISIONS) {
+            msg = cairn_strfmt("%s: not over after %d decisions", where.s, CAIRN_TEST_MAX_DECISIONS);
+            break;
+        }
+        engine_decision_list d;
+        if (engine_decisions(e, &d) != 0) {
+            msg = cairn_strdup("out of memory");
+            break;
+        }
+        /* pick which asked seat answers first at random, so simultaneous
+        ** phases are tried in different orders */
+        rng r;
+        rng_seed_stream(&r, seed, 0x5eed0000u + k);
+        int seat = d.items[rng_below(&r, d.n)].seat;
+        engine_decision_list_free(&d);
+        char *id = engine_bot_choice(e, seat);
+        if (!id) {
+            msg = cairn_strfmt("%s, decision %zu: seat %d is asked but every option is disabled", where.s,
+                               k + 1, seat);
+            break;
+        }
+        char *why = NULL;
+        if (engine_answer(e, seat, id, &why) != ENGINE_OK)
+            msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): %s", where.s, k + 1, seat, id,
+                               why ? why : "?");
+        free(why);
+        free(id);
+        k++;
+    }
+    if (!msg) {
+        engine_score s;
+        if (engine_score_get(e, &s, &local) != 0) {
+            char *m = local.n ? cerr_format(&local.items[local.n - 1]) : NULL;
+            msg = cairn_strfmt("%s: score failed at the end: %s", where.s, m ? m : "?");
+            free(m);
+        } else {
+            engine_score_free(&s);
+        }
+        char *r = msg ? NULL : engine_render(e, 0, &local);
+        if (!msg && !r) msg = cairn_strfmt("%s: render failed at the end", where.s);
+        free(r);
+    }
+done:
+    if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    free(msg);
+    free(where.s);
+    cerr_free(&local);
+    engine_free(e);
+    return msg ? -1 : 0;
+}
+
+int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
+    ruleset_request req = {NULL, 0, NULL, 0};
+    ruleset *rs = ruleset_load(name, &req, errs);
+    if (!rs) return -1;
+    if (games <= 0) games = CAIRN_SMOKE_GAMES;
+    size_t no = rs->n_opts;
+    char ***vals = calloc(no ? no : 1, sizeof *vals);
+    size_t *nv = calloc(no ? no : 1, sizeof *nv), *digit = calloc(no ? no : 1, sizeof *digit);
+    combo cb = {calloc(no ? no : 1, sizeof(char *)), no};
+    int rc = 0;
+    long played = 0, skipped = 0, combos = 0;
+    if (!vals || !nv || !digit || !cb.choices) {
+        errs->oom = 1;
+        rc = -1;
+        goto done;
+    }
+    for (size_t i = 0; i < no; i++) vals[i] = option_values(&rs->opts[i], &nv[i]);
+    for (;;) {
+        /* the combination named by the mixed-radix counter `digit` */
+        for (size_t i = 0; i < no; i++) cb.choices[i] = nv[i] ? vals[i][digit[i]] : NULL;
+        combo use = cb;
+        size_t m = 0;
+        for (size_t i = 0; i < no; i++)
+            if (cb.choices[i]) cb.choices[m++] = cb.choices[i];
+        use.n = m;
+        if (combos < CAIRN_SMOKE_MAX_COMBINATIONS) {
+            for (int p = rs->min_players; p <= rs->max_players && rc == 0; p++) {
+                /* combinations the ruleset refuses (requires/excludes,
+                ** forced by the seat count) are skipped, not failures */
+                ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p};
+                cerr_list quiet;
+                cerr_init(&quiet, 0);
+                ruleset *probe = ruleset_load(name, &r2, &quiet);
+                cerr_free(&quiet);
+                if (!probe) {
+                    skipped++;
+                    continue;
+                }
+                ruleset_free(probe);
+                for (int s = 1; s <= games && rc == 0; s++) {
+                    if (smoke_game(name, p, &use, (uint64_t)s, errs) != 0) rc = -1;
+                    played++;
+                }
+            }
+        } else {
+            skipped++;
+        }
+        combos++;
+        if (rc) break;
+        size_t i = 0;
+        while (i < no && ++digit[i] >= (nv[i] ? nv[i] : 1)) digit[i++] = 0;
+        if (i == no) break;
+    }
+    if (out)
+        fprintf(out, "smoke: %ld games played (%ld option combinations, %ld skipped): %s\n", played,
+                combos, skipped, rc ? "FAILED" : "ok");
+done:
+    for (size_t i = 0; vals && i < no; i++) strs_free(vals[i], nv[i]);
+    free(vals);
+    free(nv);
+    free(digit);
+    free(cb.choices);
+    ruleset_free(rs);
+    return rc;
+}
