@@ -335,9 +335,14 @@ static void show_decision(repl *r, int seat) {
         engine_decision_list_free(&dl);
         return;
     }
-    char t[160];
-    seat_title(r, seat, t, sizeof t);
-    repl_say(r, 2, "{bold}%s{/}", d->prompt);
+    /* whose decision it is, unless the ruleset's prompt says so already */
+    const char *name = repl_seat_name(r, seat);
+    char *ename = markup_escape(name);
+    if (strstr(d->prompt, name))
+        repl_say(r, 2, "{bold}%s{/}", d->prompt);
+    else
+        repl_say(r, 2, "{bold}%s: %s{/}", ename ? ename : name, d->prompt);
+    free(ename);
     markup_buf others = {0};
     size_t n_others = 0;
     for (size_t i = 0; i < dl.n; i++) {
@@ -801,6 +806,40 @@ static char *trim(char *s) {
 ** from the list, or a unique prefix. Returns the option index or -1; *why
 ** gets a malloc'd reason when text could name an option but does not name
 ** one (out of range, ambiguous). */
+/* Does `text` start `s` (or, with words, one of the words of s)? */
+static int starts(const char *s, const char *text, int fold, int words) {
+    size_t len = strlen(text);
+    for (const char *p = s; p; p = words ? strchr(p, ' ') : NULL) {
+        while (*p == ' ') p++;
+        if ((fold ? strncasecmp(p, text, len) : strncmp(p, text, len)) == 0) return 1;
+        if (!words) break;
+    }
+    return 0;
+}
+
+/* The one option whose id (pass 0) or label or id word (pass 1) starts
+** with text; -1 when none, or several (then *why lists them). */
+static long match_prefix(const engine_decision *d, const char *text, int pass, char **why) {
+    long found = -1;
+    size_t hits = 0;
+    markup_buf b = {0};
+    for (size_t i = 0; i < d->n_options; i++) {
+        const engine_option *o = &d->options[i];
+        int hit = pass == 0 ? starts(o->id, text, 0, 0)
+                            : (o->label && starts(o->label, text, 1, 0)) || starts(o->id, text, 1, 1);
+        if (!hit) continue;
+        if (hits++ == 0) found = (long)i;
+        markup_buf_printf(&b, "%s%s", hits > 1 ? ", " : "", o->id);
+    }
+    char *list = markup_buf_take(&b);
+    if (hits > 1) {
+        *why = cairn_strfmt("\"%s\" could be %s: type more of it", text, list ? list : "several");
+        found = -1;
+    }
+    free(list);
+    return found;
+}
+
 static long find_option(repl *r, int seat, const char *text, int exact_only, char **why) {
     *why = NULL;
     engine_decision_list dl = {0};
@@ -821,19 +860,10 @@ static long find_option(repl *r, int seat, const char *text, int exact_only, cha
                 else
                     *why = cairn_strfmt("no option %s: choose 1 to %zu", text, d->n_options);
             } else {
-                size_t hits = 0;
-                markup_buf b = {0};
-                for (size_t i = 0; i < d->n_options; i++) {
-                    if (strncmp(d->options[i].id, text, len) != 0) continue;
-                    if (hits++ == 0) found = (long)i;
-                    markup_buf_printf(&b, "%s%s", hits > 1 ? ", " : "", d->options[i].id);
-                }
-                char *list = markup_buf_take(&b);
-                if (hits > 1) {
-                    *why = cairn_strfmt("\"%s\" could be %s: type more of it", text, list ? list : "several");
-                    found = -1;
-                }
-                free(list);
+                /* a prefix of the id; failing that, of the label or of a word of the
+                ** id ("build" for `card build`, labelled "Build"), any case */
+                for (int pass = 0; pass < 2 && found < 0 && !*why; pass++)
+                    found = match_prefix(d, text, pass, why);
             }
         }
     }

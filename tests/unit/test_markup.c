@@ -87,11 +87,25 @@ static void test_buf(void **st) {
     free(s);
 }
 
+static void test_term_width(void **st) {
+    (void)st;
+    /* fd -1 is no terminal: $COLUMNS, else 80, never below 20 */
+    assert_int_equal(setenv("COLUMNS", "100", 1), 0);
+    assert_int_equal(markup_term_width(-1), 100);
+    assert_int_equal(setenv("COLUMNS", "5", 1), 0);
+    assert_int_equal(markup_term_width(-1), 20);
+    assert_int_equal(setenv("COLUMNS", "junk", 1), 0);
+    assert_int_equal(markup_term_width(-1), 80);
+    assert_int_equal(unsetenv("COLUMNS"), 0);
+    assert_int_equal(markup_term_width(-1), 80);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strip),    cmocka_unit_test(test_ansi),
         cmocka_unit_test(test_literal_braces), cmocka_unit_test(test_width),
         cmocka_unit_test(test_wrap),     cmocka_unit_test(test_buf),
+        cmocka_unit_test(test_term_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
