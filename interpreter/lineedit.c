@@ -241,6 +241,13 @@ static char *read_plain(lineedit *le, lineedit_status *st) {
     ssize_t n = getline(&line, &cap, le->in);
     if (n < 0) {
         free(line);
+        if (errno == EINTR && interrupted) { /* Ctrl-C at a plain prompt */
+            interrupted = 0;
+            clearerr(le->in);
+            fputc('\n', stdout);
+            *st = LINEEDIT_INTERRUPT;
+            return NULL;
+        }
         *st = errno == ENOMEM ? LINEEDIT_ERROR : LINEEDIT_EOF;
         return NULL;
     }

@@ -378,18 +378,28 @@ static void show_decision(repl *r, int seat) {
     engine_decision_list_free(&dl);
 }
 
+/* Reads a typed answer after `prompt`; libedit shows the prompt on a
+** terminal, else it is printed here (script mode echoes instead). */
+static char *ask(repl *r, const char *prompt, lineedit_status *st) {
+    if (!r->script && !r->interactive) {
+        fputs(prompt, r->out);
+        fflush(r->out);
+    }
+    return lineedit_read(r->le, prompt, st);
+}
+
 /* Between two seats that must not see each other's screen. */
 static void pass_keyboard(repl *r, int to) {
     char t[160];
     seat_title(r, to, t, sizeof t);
-    if (!r->interactive) {
+    if (r->script) {
         repl_say(r, 0, "-- pass the keyboard to %s --", t);
         return;
     }
     repl_say(r, 0, "{bold}-- pass the keyboard to %s, then press Enter --{/}", t);
     fflush(r->out);
     lineedit_status st;
-    char *line = lineedit_read(r->le, "", &st);
+    char *line = ask(r, "", &st);
     free(line);
     if (isatty(fileno(r->out))) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
 }
@@ -456,7 +466,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         for (int i = 1; i <= r->n_seats && !s; i++)
             if (is_bot(r, i) && engine_is_asked(r->e, i)) s = i;
         if (!s) break;
-        if (r->interactive && lineedit_interrupted()) {
+        if (!r->script && lineedit_interrupted()) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
         }
@@ -687,7 +697,7 @@ int repl_adopt_engine(repl *r, engine *e) {
 
 /* Builds the engine for r->set with `players` seats (0: the default, and
 ** then no names or bots can be placed yet). */
-static engine *make_engine(repl *r, int players, const value *scenario, cerr_list *errs) {
+static engine *make_engine(repl *r, int players, cerr_list *errs) {
     const repl_settings *s = &r->set;
     const char **names = NULL, **bots = NULL;
     char **dflt = NULL;
@@ -723,7 +733,6 @@ static engine *make_engine(repl *r, int players, const value *scenario, cerr_lis
     cfg.bots = bots;
     cfg.seed = s->seed;
     cfg.lang = s->lang;
-    cfg.scenario = scenario;
     engine *e = engine_new(&cfg, errs);
     for (int i = 0; dflt && i < players; i++) free(dflt[i]);
     free(dflt);
@@ -735,7 +744,7 @@ static engine *make_engine(repl *r, int players, const value *scenario, cerr_lis
 int repl_new_game(repl *r) {
     cerr_list errs;
     cerr_init(&errs, 0);
-    engine *e = make_engine(r, r->set.players, NULL, &errs);
+    engine *e = make_engine(r, r->set.players, &errs);
     if (e && (r->set.n_names || r->set.n_bots) && r->set.players == 0) {
         /* the seat count was the ruleset's default: now known, make it again
         ** with the names and bots in place */
@@ -750,13 +759,13 @@ int repl_new_game(repl *r) {
             if (r->set.bot_seat[i] > n)
                 cerr_add(&errs, NULL, 0, 0, NULL, "--bot %d=%s: no seat %d (the game has %d seats)",
                          r->set.bot_seat[i], r->set.bot_val[i], r->set.bot_seat[i], n);
-        if (cerr_count(&errs) == 0) e = make_engine(r, n, NULL, &errs);
+        if (cerr_count(&errs) == 0) e = make_engine(r, n, &errs);
     }
     if (!e || repl_adopt_engine(r, e) != 0) {
         if (e) cerr_add(&errs, NULL, 0, 0, NULL, "out of memory");
         engine_free(e);
         fflush(r->out);
-        print_errors(r->out, &errs);
+        print_errors(r->e ? r->out : stderr, &errs); /* before any game: a startup error */
         cerr_free(&errs);
         r->failures++;
         return -1;
@@ -985,10 +994,10 @@ static char *make_prompt(repl *r) {
 
 /* Asks whether to save a changed game before leaving. Returns 1 to leave. */
 static int confirm_quit(repl *r) {
-    if (!r->interactive || !r->dirty || r->replay) return 1;
+    if (r->script || !r->dirty || r->replay) return 1;
     repl_say(r, 0, "The game changed since it was last saved.");
     lineedit_status st;
-    char *line = lineedit_read(r->le, "Save it to (file name; Enter: quit without saving): ", &st);
+    char *line = ask(r, "Save it to (file name; Enter: quit without saving): ", &st);
     if (st == LINEEDIT_INTERRUPT) {
         free(line);
         return 0;
@@ -1007,7 +1016,7 @@ static void session_loop(repl *r) {
         lineedit_status st;
         char *shown = r->color && prompt ? cairn_strfmt("\1\033[1m\1%.*s\1\033[0m\1 ", (int)strlen(prompt) - 1, prompt)
                                          : NULL;
-        char *line = lineedit_read(r->le, shown ? shown : prompt ? prompt : "cairn> ", &st);
+        char *line = ask(r, shown ? shown : prompt ? prompt : "cairn> ", &st);
         free(shown);
         if (st == LINEEDIT_INTERRUPT) {
             free(prompt);
@@ -1015,7 +1024,7 @@ static void session_loop(repl *r) {
         }
         if (st != LINEEDIT_LINE) {
             free(prompt);
-            if (r->interactive) fputc('\n', r->out);
+            if (!r->script) fputc('\n', r->out);
             if (confirm_quit(r)) break;
             continue;
         }
@@ -1182,8 +1191,11 @@ static int open_session(repl *r, const char *script, int strict) {
     } else {
         r->in = stdin;
     }
-    r->interactive = !script && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    r->script = !r->interactive;
+    /* three cases: script mode (input not typed); a terminal on both sides
+    ** (libedit, colour); typed input with the output going elsewhere (`| tee`:
+    ** plain prompts, no echo) */
+    r->script = script || !isatty(STDIN_FILENO);
+    r->interactive = !r->script && isatty(STDOUT_FILENO);
     const char *nc = getenv("NO_COLOR");
     r->color = r->interactive && isatty(STDOUT_FILENO) && !(nc && nc[0]);
     r->width = markup_term_width(STDOUT_FILENO);
@@ -1194,7 +1206,7 @@ static int open_session(repl *r, const char *script, int strict) {
         fprintf(stderr, "cairn: cannot start the line editor\n");
         return -1;
     }
-    if (r->interactive) lineedit_catch_interrupt();
+    if (!r->script) lineedit_catch_interrupt();
     return 0;
 }
 
@@ -1245,7 +1257,7 @@ static char *choose_ruleset(repl *r) {
     while (!chosen) {
         fflush(r->out);
         lineedit_status st;
-        char *line = lineedit_read(r->le, "cairn:ruleset> ", &st);
+        char *line = ask(r, "cairn:ruleset> ", &st);
         if (st == LINEEDIT_INTERRUPT) continue;
         if (st != LINEEDIT_LINE) break;
         if (r->script) fprintf(r->out, "cairn:ruleset> %s\n", line);

@@ -606,13 +606,15 @@ static int cmd_save(repl *r, const char *args) {
         return -1;
     }
     cerr_free(&errs);
-    char *p = strdup(path);
-    if (p) {
-        free(r->save_path);
-        r->save_path = p;
-    }
-    r->dirty = 0;
     repl_plain(r, "Saved to %s (decision %zu).", path, engine_position(r->e));
+    r->dirty = 0;
+    if (path != r->save_path) { /* path may be r->save_path itself: keep it */
+        char *p = strdup(path);
+        if (p) {
+            free(r->save_path);
+            r->save_path = p;
+        }
+    }
     return 0;
 }
 
@@ -822,7 +824,7 @@ static int cmd_reload(repl *r, const char *args) {
             repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep.replayed + 1, rep.total,
                        repl_seat_name(r, rep.seat), rep.id ? rep.id : "?", rep.reason ? rep.reason : "refused");
         repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep.replayed);
-    } else if (r->interactive) {
+    } else if (!r->script) {
         repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep.replayed, rep.replayed == 1 ? "" : "s", rep.seconds);
     } else {
         repl_plain(r, "Replayed %zu decision%s.", rep.replayed, rep.replayed == 1 ? "" : "s");
