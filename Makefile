@@ -86,7 +86,8 @@ bench: $(BUILD)/bench
 	@$(BUILD)/bench
 
 $(BUILD)/bench: tools/bench.c $(BUILD)/libcairn.a
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
+	@echo "LINK $@"
+	@$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
 
 clean:
 	rm -rf build build-asan cairn
