@@ -16,6 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+/* Room for the share folder's path (PATH_MAX is not visible here: our
+** limits.h shadows the system's for the quote-include path). */
+#define SHARE_PATH_MAX 4096
 
 #if !defined(CAIRN_SHARE_DIR)
 #define CAIRN_SHARE_DIR "/usr/local/share/cairn"
@@ -71,7 +76,7 @@ static char **search_dirs(size_t *n) {
     char **dirs = calloc(cap, sizeof *dirs);
     if (!dirs) return NULL;
     dirs[count++] = cairn_strdup("rulesets");
-    dirs[count++] = cairn_strdup(CAIRN_SHARE_DIR "/rulesets");
+    dirs[count++] = path_join(ruleset_share_dir(), "rulesets");
     if (env) {
         const char *p = env;
         while (*p) {
@@ -171,14 +176,42 @@ char **ruleset_list(size_t *nout) {
 
 void ruleset_list_free(char **names, size_t n) { free_strings(names, n); }
 
+/* The installed share folder: next to the program (<bin>/../share/cairn)
+** when it is there, so an installed tree can be moved; else the folder
+** compiled in. Computed once; the static buffer is process-wide on purpose
+** (the answer cannot change while the program runs). */
+const char *ruleset_share_dir(void) {
+    static char dir[SHARE_PATH_MAX];
+    if (dir[0]) return dir;
+    char exe[SHARE_PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = '\0';
+            int len = snprintf(dir, sizeof dir, "%s/../share/cairn", exe);
+            if (len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
+        }
+    }
+    snprintf(dir, sizeof dir, "%s", CAIRN_SHARE_DIR);
+    return dir;
+}
+
 /* In a checkout (the program run from the repo) the stdlib and schemas are
 ** found relative to the working folder; otherwise in the installed share. */
 const char *ruleset_stdlib_dir(void) {
-    return is_dir("interpreter/lua/cairn") ? "interpreter/lua" : CAIRN_SHARE_DIR "/lua";
+    static char dir[SHARE_PATH_MAX + 8];
+    if (is_dir("interpreter/lua/cairn")) return "interpreter/lua";
+    snprintf(dir, sizeof dir, "%s/lua", ruleset_share_dir());
+    return dir;
 }
 
 const char *ruleset_schemas_dir(void) {
-    return is_file("schemas/ruleset.schema.yaml") ? "schemas" : CAIRN_SHARE_DIR "/schemas";
+    static char dir[SHARE_PATH_MAX + 8];
+    if (is_file("schemas/ruleset.schema.yaml")) return "schemas";
+    snprintf(dir, sizeof dir, "%s/schemas", ruleset_share_dir());
+    return dir;
 }
 
 /* --------------------------------------------------- files that took part */
@@ -435,7 +468,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     if (!pdir) {
         cerr_add(ld->errs, path, ext->line, ext->col, "extends",
                  "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)",
-                 ext->u.str.s, CAIRN_SHARE_DIR);
+                 ext->u.str.s, ruleset_share_dir());
         value_free(m);
         free(path);
         return NULL;
@@ -1001,7 +1034,7 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
             cerr_add(errs, NULL, 0, 0, NULL,
                      "no ruleset \"%s\" (looked in ./rulesets, %s/rulesets and CAIRN_PATH; "
                      "`cairn play` lists those found)",
-                     name_or_path, CAIRN_SHARE_DIR);
+                     name_or_path, ruleset_share_dir());
         return NULL;
     }
     loader ld = {0};

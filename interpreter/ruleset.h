@@ -66,6 +66,10 @@ void ruleset_free(ruleset *r);
 /* The option declared with this id, or NULL. */
 const ruleset_option *ruleset_option_find(const ruleset *r, const char *id);
 
+/* The installed share folder (rulesets/, schemas/, lua/): <bin>/../share/cairn
+** when present, else the one compiled in. Never NULL. */
+const char *ruleset_share_dir(void);
+
 /* The engine's Lua stdlib folder (interpreter/lua in a checkout, else the
 ** installed share folder). Never NULL. */
 const char *ruleset_stdlib_dir(void);
