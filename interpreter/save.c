@@ -225,7 +225,8 @@ static char *scalar_text(const value *v, int flow) {
     if (!t) return NULL;
     size_t n = strlen(t);
     while (n && t[n - 1] == '\n') t[--n] = '\0';
-    if (flow && t[0] != '"' && strpbrk(t, ",[]{}")) {
+    /* only a string needs quoting here: an empty list or map is written [] or {} */
+    if (flow && v->type == CV_STR && t[0] != '"' && strpbrk(t, ",[]{}")) {
         char *q = malloc(2 * n + 3), *o = q;
         if (!q) {
             free(t);
