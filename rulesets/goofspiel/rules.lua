@@ -48,7 +48,10 @@ local function resolve_round(g)
     deck.discard(state.prizes, state.prize)
     g.log(g.text("tie", best, state.prize))
   end
-  for seat = 1, seats(g) do state.bids[seat] = 0 end
+  for seat = 1, seats(g) do
+    state.bids[seat] = 0
+    state.has_bid[seat] = false
+  end
   turn_up_prize(g)
 end
 
@@ -57,10 +60,11 @@ function rules.setup(g)
   local cards = {}
   for v = 1, n do cards[v] = v end
   local state = g.state
-  state.hands, state.bids, state.won = {}, {}, {}
+  state.hands, state.bids, state.has_bid, state.won = {}, {}, {}, {}
   for seat = 1, seats(g) do
     state.hands[seat] = deck.new(cards).draw   -- a copy of 1..n
     state.bids[seat] = 0
+    state.has_bid[seat] = false   -- public: everyone sees a card laid face down
     state.won[seat] = {}
   end
   state.prizes = deck.shuffle(deck.new(cards), g.rng)
@@ -98,6 +102,7 @@ function rules.apply(g, seat, id)
   if not at then error("seat " .. seat .. " holds no card for " .. id) end
   table.remove(hand, at)
   g.state.bids[seat] = card
+  g.state.has_bid[seat] = true
   g.log { text = g.text("you_bid", card), to = seat }
   g.log { text = g.text("has_bid", g.seats[seat].name), except = seat }
   if all_bid(g) then resolve_round(g) end
@@ -121,8 +126,11 @@ function rules.render(view, seat, g)
   for s = 1, #g.seats do
     local won = view.won[s]
     local bid, status = view.bids[s], ""
-    if view.prize ~= 0 then   -- bids are all 0 (and hidden) once the game is over
-      status = bid == 0 and "bidding" or (bid == "?" and "has bid" or "bid " .. bid)
+    if view.prize ~= 0 then   -- no bids are pending once the game is over
+      -- another seat's bid reads "?" whether or not it was made: has_bid tells
+      if not view.has_bid[s] then status = "bidding"
+      elseif bid == "?" then status = "has bid"
+      else status = "bid " .. bid end
     end
     local line = string.format("%-10s won: %-20s %s", g.seats[s].name, table.concat(won, " "), status)
     lines[#lines + 1] = line:gsub("%s+$", "")
