@@ -992,20 +992,43 @@ static char *make_prompt(repl *r) {
     return cairn_strfmt("cairn:%s> ", repl_seat_name(r, s));
 }
 
-/* Asks whether to save a changed game before leaving. Returns 1 to leave. */
+/* Asks whether to save a changed game before leaving. Returns 1 to leave.
+** "n"/"no" leaves without saving; Enter, "y" or "yes" saves where the game
+** was last saved (or asks where); anything else is taken as a file name.
+** People answer such questions with y or n, so neither is ever a file name. */
 static int confirm_quit(repl *r) {
     if (r->script || !r->dirty || r->replay) return 1;
     repl_say(r, 0, "The game changed since it was last saved.");
-    lineedit_status st;
-    char *line = ask(r, "Save it to (file name; Enter: quit without saving): ", &st);
-    if (st == LINEEDIT_INTERRUPT) {
+    for (;;) {
+        lineedit_status st;
+        char *line = ask(r, r->save_path ? "Save it before leaving? (y/n, or a file name) [y]: "
+                                         : "Save it before leaving? (n, or a file name): ",
+                         &st);
+        if (st == LINEEDIT_INTERRUPT) {
+            free(line);
+            return 0;
+        }
+        if (st != LINEEDIT_LINE) { /* Ctrl-D again: leave */
+            free(line);
+            return 1;
+        }
+        char *a = trim(line);
+        int leave;
+        if (!strcmp(a, "n") || !strcmp(a, "no") || !strcmp(a, "N") || !strcmp(a, "No")) {
+            leave = 1;
+        } else if (!a[0] || !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") ||
+                   !strcmp(a, "Yes")) {
+            if (!r->save_path) { /* nowhere to save yet: ask again for a name */
+                free(line);
+                continue;
+            }
+            leave = repl_command(r, "save", "") == 0;
+        } else {
+            leave = repl_command(r, "save", a) == 0;
+        }
         free(line);
-        return 0;
+        return leave;
     }
-    int leave = 1;
-    if (line && *trim(line)) leave = repl_command(r, "save", trim(line)) == 0;
-    free(line);
-    return leave;
 }
 
 static void session_loop(repl *r) {

@@ -6,6 +6,7 @@
 #include "save.h"
 #include "ruleset.h"
 #include "schema.h"
+#include "strbuf.h"
 #include "yload.h"
 
 #include <errno.h>
@@ -142,6 +143,13 @@ static int atomic_write(const char *path, const char *text, cerr_list *errs) {
     const char *step = "create a temporary file";
     int fd = mkstemp(tmp);
     if (fd < 0) goto fail;
+    /* mkstemp makes the file 0600; a save is an ordinary document, so give
+    ** it the mode a plain fopen would (0666 less the umask). umask can only
+    ** be read by setting it: put it straight back. */
+    step = "set the file's permissions";
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) goto fail_fd;
     step = "write";
     if (write_all(fd, text, strlen(text)) != 0) goto fail_fd;
     step = "sync";
@@ -184,36 +192,6 @@ fail:
 /* Block style like value_dump_yaml, except that a list of scalars that
 ** fits on one line is written in flow style (`[X, O, ., .]`), so a board
 ** reads as a board and a scenario can be edited by hand. */
-typedef struct ybuf {
-    char *s;
-    size_t n, cap;
-    int oom;
-} ybuf;
-
-static void y_put(ybuf *b, const char *t, size_t len) {
-    if (b->oom) return;
-    if (b->n + len + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 4096;
-        while (b->n + len + 1 > cap) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, t, len);
-    b->n += len;
-    b->s[b->n] = '\0';
-}
-
-static void y_puts(ybuf *b, const char *t) { y_put(b, t, strlen(t)); }
-
-static void y_indent(ybuf *b, int n) {
-    for (int i = 0; i < n; i++) y_put(b, " ", 1);
-}
-
 static int is_scalar(const value *v) {
     return (v->type != CV_LIST && v->type != CV_MAP) || value_len(v) == 0;
 }
@@ -247,109 +225,105 @@ static char *scalar_text(const value *v, int flow) {
 
 /* The flow form of a list of scalars if it fits in `room` columns, else NULL. */
 static char *flow_list(const value *v, int room) {
-    ybuf b = {0};
-    y_puts(&b, "[");
+    strbuf b = {0};
+    strbuf_putc(&b, '[');
     for (size_t i = 0; i < v->u.list.n; i++) {
         if (!is_scalar(v->u.list.items[i])) {
-            free(b.s);
+            strbuf_free(&b);
             return NULL;
         }
         char *t = scalar_text(v->u.list.items[i], 1);
         if (!t) b.oom = 1;
         else {
-            if (i) y_puts(&b, ", ");
-            y_puts(&b, t);
+            if (i) strbuf_puts(&b, ", ");
+            strbuf_puts(&b, t);
         }
         free(t);
         if (b.oom || (int)b.n > room) {
-            free(b.s);
+            strbuf_free(&b);
             return NULL;
         }
     }
-    y_puts(&b, "]");
-    if (b.oom || (int)b.n > room) {
-        free(b.s);
+    strbuf_putc(&b, ']');
+    if ((int)b.n > room) {
+        strbuf_free(&b);
         return NULL;
     }
-    return b.s;
+    return strbuf_take(&b);
 }
 
 #define SAVE_LINE_WIDTH 96
 
-static void y_node(ybuf *b, const value *v, int indent, int inline_first);
+static void y_node(strbuf *b, const value *v, int indent, int inline_first);
 
 /* Writes the value after "key:" or "- " (the caller wrote that), at column `col`. */
-static void y_after(ybuf *b, const value *v, int indent, int col, int in_list) {
+static void y_after(strbuf *b, const value *v, int indent, int col, int in_list) {
     if (is_scalar(v)) {
         char *t = scalar_text(v, 0);
         if (!t) b->oom = 1;
         else {
-            y_puts(b, " ");
-            y_puts(b, t);
+            strbuf_putc(b, ' ');
+            strbuf_puts(b, t);
         }
         free(t);
-        y_puts(b, "\n");
+        strbuf_putc(b, '\n');
         return;
     }
     if (v->type == CV_LIST) {
         char *f = flow_list(v, SAVE_LINE_WIDTH - col - 1);
         if (f) {
-            y_puts(b, " ");
-            y_puts(b, f);
-            y_puts(b, "\n");
+            strbuf_putc(b, ' ');
+            strbuf_puts(b, f);
+            strbuf_putc(b, '\n');
             free(f);
             return;
         }
     }
     if (in_list) {
-        y_puts(b, " ");
+        strbuf_putc(b, ' ');
         y_node(b, v, indent, 1);
     } else {
-        y_puts(b, "\n");
+        strbuf_putc(b, '\n');
         y_node(b, v, v->type == CV_LIST ? indent : indent + 2, 0);
     }
 }
 
-static void y_node(ybuf *b, const value *v, int indent, int inline_first) {
+static void y_node(strbuf *b, const value *v, int indent, int inline_first) {
     if (v->type == CV_MAP && v->u.map.n) {
         for (size_t i = 0; i < v->u.map.n; i++) {
             const cv_entry *e = &v->u.map.items[i];
-            if (i > 0 || !inline_first) y_indent(b, indent);
+            if (i > 0 || !inline_first) strbuf_repeat(b, ' ', indent);
             char *k = scalar_text(e->key, 0);
             if (!k) {
                 b->oom = 1;
                 return;
             }
-            y_puts(b, k);
-            y_puts(b, ":");
+            strbuf_puts(b, k);
+            strbuf_putc(b, ':');
             y_after(b, e->val, indent, indent + (int)strlen(k) + 1, 0);
             free(k);
         }
     } else if (v->type == CV_LIST && v->u.list.n) {
         for (size_t i = 0; i < v->u.list.n; i++) {
-            if (i > 0 || !inline_first) y_indent(b, indent);
-            y_puts(b, "-");
+            if (i > 0 || !inline_first) strbuf_repeat(b, ' ', indent);
+            strbuf_putc(b, '-');
             y_after(b, v->u.list.items[i], indent + 2, indent + 1, 1);
         }
     } else {
-        if (!inline_first) y_indent(b, indent);
+        if (!inline_first) strbuf_repeat(b, ' ', indent);
         char *t = scalar_text(v, 0);
         if (!t) b->oom = 1;
-        else y_puts(b, t);
+        else strbuf_puts(b, t);
         free(t);
-        y_puts(b, "\n");
+        strbuf_putc(b, '\n');
     }
 }
 
 /* The document text for v; NULL on OOM. */
 static char *save_yaml(const value *v) {
-    ybuf b = {0};
+    strbuf b = {0};
     y_node(&b, v, 0, 0);
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s ? b.s : cairn_strdup("");
+    return strbuf_take(&b);
 }
 
 static int write_value(const char *path, const char *header, const value *v, cerr_list *errs) {
