@@ -9,6 +9,7 @@
 #include "save.h"
 
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,6 +84,12 @@ static void test_round_trip_at_start(void **st) {
         cerr_list errs;
         cerr_init(&errs, 0);
         assert_int_equal(save_write(e, path, &errs), 0);
+        /* an ordinary document's mode (0666 less the umask), not mkstemp's 0600 */
+        mode_t mask = umask(022);
+        struct stat sst;
+        assert_int_equal(stat(path, &sst), 0);
+        assert_int_equal(sst.st_mode & 0777, 0666 & ~mask);
+        umask(mask);
         char *note = NULL;
         engine *back = load(path, 0, &errs, &note);
         if (!back) cerr_print(stderr, &errs);
