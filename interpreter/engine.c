@@ -15,6 +15,7 @@
 #include "luaval.h"
 #include "sandbox.h"
 #include "schema.h"
+#include "suggest.h"
 #include "view.h"
 #include "yload.h"
 
@@ -820,22 +821,6 @@ static int run_checks(engine *e, const value *state, cerr_list *errs) {
 
 /* ------------------------------------------------- legality, explanation */
 
-/* Levenshtein distance, capped for long strings (they are never near). */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63) return 99;
-    size_t d[64][64];
-    for (size_t i = 0; i <= la; i++) d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
-            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
-        }
-    return d[la][lb];
-}
-
 static const engine_decision *decision_for(const engine *e, int seat) {
     const engine_decision_list *a = asked_now(e);
     for (size_t i = 0; i < a->n; i++)
@@ -846,23 +831,20 @@ static const engine_decision *decision_for(const engine *e, int seat) {
 /* "did you mean" for an id matching no option: the enabled ids it is a
 ** prefix of, else the enabled ids within a small edit distance, else all
 ** enabled ids (up to 8). */
-static char *suggest(const engine_decision *d, const char *id) {
+static char *unknown_option(const engine_decision *d, const char *id) {
     const size_t MAXN = 8;
     const char *pick[8];
-    size_t n = 0, best = 99;
+    size_t n = 0;
     size_t len = strlen(id);
     for (size_t i = 0; i < d->n_options && n < MAXN; i++)
         if (!d->options[i].disabled && len && strncmp(d->options[i].id, id, len) == 0)
             pick[n++] = d->options[i].id;
     if (n == 0) {
-        size_t limit = len / 3 > 2 ? len / 3 : 2;
-        for (size_t i = 0; i < d->n_options; i++) {
-            if (d->options[i].disabled) continue;
-            size_t dist = edit_distance(id, d->options[i].id);
-            if (dist <= limit && dist < best) best = dist;
-        }
-        for (size_t i = 0; i < d->n_options && n < MAXN && best < 99; i++)
-            if (!d->options[i].disabled && edit_distance(id, d->options[i].id) == best)
+        suggest_nearest near = suggest_start(id, len / 3 > 2 ? len / 3 : 2, 0);
+        for (size_t i = 0; i < d->n_options; i++)
+            if (!d->options[i].disabled) suggest_try(&near, d->options[i].id);
+        for (size_t i = 0; i < d->n_options && n < MAXN && near.best; i++)
+            if (!d->options[i].disabled && suggest_distance(id, d->options[i].id) == near.dist)
                 pick[n++] = d->options[i].id;
     }
     const char *lead = "did you mean";
@@ -913,7 +895,7 @@ char *engine_explain(const engine *e, int seat, const char *id, engine_status *s
         return cairn_strdup(d->options[i].disabled);
     }
     *status = ENGINE_UNKNOWN;
-    return suggest(d, id);
+    return unknown_option(d, id);
 }
 
 /* ------------------------------------------------------------ transactions */

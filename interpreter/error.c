@@ -17,7 +17,7 @@ char *cairn_strdup(const char *s) {
     return d;
 }
 
-static char *vstrfmt(const char *fmt, va_list ap) {
+char *cairn_vstrfmt(const char *fmt, va_list ap) {
     va_list ap2;
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -32,7 +32,7 @@ static char *vstrfmt(const char *fmt, va_list ap) {
 char *cairn_strfmt(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vstrfmt(fmt, ap);
+    char *s = cairn_vstrfmt(fmt, ap);
     va_end(ap);
     return s;
 }
@@ -99,7 +99,7 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
               const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *msg = vstrfmt(fmt, ap);
+    char *msg = cairn_vstrfmt(fmt, ap);
     va_end(ap);
     add_owned(l, cairn_strdup(file), line, col, cairn_strdup(path), msg);
 }

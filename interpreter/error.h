@@ -6,6 +6,7 @@
 #ifndef CAIRN_ERROR_H
 #define CAIRN_ERROR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -57,6 +58,7 @@ char *cairn_strfmt(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+char *cairn_vstrfmt(const char *fmt, va_list ap); /* the same with a va_list */
 char *cairn_strdup(const char *s); /* NULL in, NULL out; NULL on OOM */
 
 #endif

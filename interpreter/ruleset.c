@@ -9,6 +9,7 @@
 #include "limits.h"
 #include "schema.h"
 #include "sha256.h"
+#include "suggest.h"
 #include "yload.h"
 
 #include <dirent.h>
@@ -46,24 +47,6 @@ static char *path_join(const char *dir, const char *rel) {
 }
 
 static const char *file_of(const value *v) { return v && v->file ? v->file->name : NULL; }
-
-/* Levenshtein distance, for "did you mean". Bounded by short strings. */
-static size_t edit_distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64) return 99;
-    size_t d[65][65];
-    for (size_t i = 0; i <= la; i++) d[i][0] = i;
-    for (size_t j = 0; j <= lb; j++) d[0][j] = j;
-    for (size_t i = 1; i <= la; i++)
-        for (size_t j = 1; j <= lb; j++) {
-            size_t best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (sub < best) best = sub;
-            d[i][j] = best;
-        }
-    return d[la][lb];
-}
 
 /* ------------------------------------------------------------- search path */
 
@@ -540,17 +523,11 @@ static opt_state *find_opt(opt_state *os, size_t n, const char *id) {
     return NULL;
 }
 
+/* The option id nearest to a misspelt one (at most 2 edits), or NULL. */
 static const char *closest_opt(opt_state *os, size_t n, const char *id) {
-    const char *best = NULL;
-    size_t bd = 3;
-    for (size_t i = 0; i < n; i++) {
-        size_t d = edit_distance(id, os[i].id);
-        if (d < bd) {
-            bd = d;
-            best = os[i].id;
-        }
-    }
-    return best;
+    suggest_nearest near = suggest_start(id, 2, 0);
+    for (size_t i = 0; i < n; i++) suggest_try(&near, os[i].id);
+    return near.best;
 }
 
 static int item_exists(const value *def, const char *item) {

@@ -8,6 +8,8 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
 #include "schema.h"
+#include "strbuf.h"
+#include "suggest.h"
 #include "yload.h"
 
 #include <errno.h>
@@ -19,7 +21,6 @@
 #include <string.h>
 
 /* No <limits.h>: -Iinterpreter makes that name cairn's own limits.h. */
-#define FAR 1000000 /* an edit distance meaning "not close" */
 #define INT_CAP 2147483647
 
 /* ------------------------------------------------------------ keywords */
@@ -119,153 +120,79 @@ static const struct type_name {
 
 /* ------------------------------------------------------ string building */
 
-typedef struct sb {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sb;
-
-static void sb_putn(sb *b, const char *s, size_t n) {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (b->n + n + 1 > cap) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(sb *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
-static void sb_vprintf(sb *b, const char *fmt, va_list ap) {
-    char small[256];
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(small, sizeof small, fmt, ap2);
-    va_end(ap2);
-    if (n < 0) {
-        b->oom = 1;
-        return;
-    }
-    if ((size_t)n < sizeof small) {
-        sb_putn(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    if (!big) {
-        b->oom = 1;
-        return;
-    }
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    sb_putn(b, big, (size_t)n);
-    free(big);
-}
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static void sb_printf(sb *b, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    sb_vprintf(b, fmt, ap);
-    va_end(ap);
-}
-
-static const char *sb_str(const sb *b) { return b->s ? b->s : ""; }
-
-static void sb_cut(sb *b, size_t n) {
-    if (b->s && n <= b->n) {
-        b->n = n;
-        b->s[n] = '\0';
-    }
-}
-
-static void sb_free(sb *b) {
-    free(b->s);
-    memset(b, 0, sizeof *b);
-}
-
 /* A string in double quotes, escaped, cut after max bytes. */
-static void sb_quoted(sb *b, const char *s, size_t len, size_t max) {
-    sb_putn(b, "\"", 1);
+static void put_quoted(strbuf *b, const char *s, size_t len, size_t max) {
+    strbuf_putc(b, '"');
     for (size_t i = 0; i < len && i < max; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
-            sb_putn(b, "\\", 1);
-            sb_putn(b, &s[i], 1);
+            strbuf_putc(b, '\\');
+            strbuf_putc(b, s[i]);
         } else if (c == '\n') {
-            sb_puts(b, "\\n");
+            strbuf_puts(b, "\\n");
         } else if (c < 0x20 || c == 0x7f) {
-            sb_printf(b, "\\x%02x", c);
+            strbuf_printf(b, "\\x%02x", c);
         } else {
-            sb_putn(b, &s[i], 1);
+            strbuf_putc(b, s[i]);
         }
     }
-    if (len > max) sb_puts(b, "...");
-    sb_putn(b, "\"", 1);
+    if (len > max) strbuf_puts(b, "...");
+    strbuf_putc(b, '"');
 }
 
 /* A value written inline as in YAML flow style, for messages: "red", 3,
 ** [1, 2], {a: 1}. Deep or long values are cut with "...". */
-static void sb_inline(sb *b, const value *v, int depth) {
+static void put_inline(strbuf *b, const value *v, int depth) {
     switch (v->type) {
-    case CV_NULL: sb_puts(b, "null"); break;
-    case CV_BOOL: sb_puts(b, v->u.b ? "true" : "false"); break;
-    case CV_INT: sb_printf(b, "%" PRId64, v->u.i); break;
-    case CV_STR: sb_quoted(b, v->u.str.s, v->u.str.len, 40); break;
+    case CV_NULL: strbuf_puts(b, "null"); break;
+    case CV_BOOL: strbuf_puts(b, v->u.b ? "true" : "false"); break;
+    case CV_INT: strbuf_printf(b, "%" PRId64, v->u.i); break;
+    case CV_STR: put_quoted(b, v->u.str.s, v->u.str.len, 40); break;
     case CV_LIST:
         if (depth > 2 && v->u.list.n) {
-            sb_puts(b, "[...]");
+            strbuf_puts(b, "[...]");
             break;
         }
-        sb_putn(b, "[", 1);
+        strbuf_putc(b, '[');
         for (size_t i = 0; i < v->u.list.n; i++) {
-            if (i) sb_puts(b, ", ");
+            if (i) strbuf_puts(b, ", ");
             if (i == 8) {
-                sb_puts(b, "...");
+                strbuf_puts(b, "...");
                 break;
             }
-            sb_inline(b, v->u.list.items[i], depth + 1);
+            put_inline(b, v->u.list.items[i], depth + 1);
         }
-        sb_putn(b, "]", 1);
+        strbuf_putc(b, ']');
         break;
     case CV_MAP:
         if (depth > 2 && v->u.map.n) {
-            sb_puts(b, "{...}");
+            strbuf_puts(b, "{...}");
             break;
         }
-        sb_putn(b, "{", 1);
+        strbuf_putc(b, '{');
         for (size_t i = 0; i < v->u.map.n; i++) {
-            if (i) sb_puts(b, ", ");
+            if (i) strbuf_puts(b, ", ");
             if (i == 8) {
-                sb_puts(b, "...");
+                strbuf_puts(b, "...");
                 break;
             }
-            sb_puts(b, v->u.map.items[i].key->u.str.s);
-            sb_puts(b, ": ");
-            sb_inline(b, v->u.map.items[i].val, depth + 1);
+            strbuf_puts(b, v->u.map.items[i].key->u.str.s);
+            strbuf_puts(b, ": ");
+            put_inline(b, v->u.map.items[i].val, depth + 1);
         }
-        sb_putn(b, "}", 1);
+        strbuf_putc(b, '}');
         break;
     }
 }
 
 /* value_describe, appended. */
-static void sb_describe(sb *b, const value *v) {
+static void put_description(strbuf *b, const value *v) {
     char *d = value_describe(v);
     if (!d) {
         b->oom = 1;
         return;
     }
-    sb_puts(b, d);
+    strbuf_puts(b, d);
     free(d);
 }
 
@@ -282,82 +209,50 @@ static int plain_key(const char *k) {
     return 1;
 }
 
-static size_t path_key(sb *p, const char *key) {
+static size_t path_key(strbuf *p, const char *key) {
     size_t old = p->n;
     if (plain_key(key)) {
-        if (p->n) sb_putn(p, ".", 1);
-        sb_puts(p, key);
+        if (p->n) strbuf_putc(p, '.');
+        strbuf_puts(p, key);
     } else {
-        sb_putn(p, "[", 1);
-        sb_quoted(p, key, strlen(key), SIZE_MAX);
-        sb_putn(p, "]", 1);
+        strbuf_putc(p, '[');
+        put_quoted(p, key, strlen(key), SIZE_MAX);
+        strbuf_putc(p, ']');
     }
     return old;
 }
 
-static size_t path_index(sb *p, size_t i) {
+static size_t path_index(strbuf *p, size_t i) {
     size_t old = p->n;
-    sb_printf(p, "[%zu]", i);
+    strbuf_printf(p, "[%zu]", i);
     return old;
 }
 
 /* ------------------------------------------------------ did you mean */
 
-/* Optimal string alignment distance (Damerau-Levenshtein without
-** repeated edits of one substring); gives up above 64 bytes. */
-static int edit_distance(const char *a, const char *b) {
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64) return FAR;
-    int d[65][65];
-    for (size_t i = 0; i <= la; i++) d[i][0] = (int)i;
-    for (size_t j = 0; j <= lb; j++) d[0][j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        for (size_t j = 1; j <= lb; j++) {
-            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            int best = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < best) best = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < best)
-                best = d[i - 2][j - 2] + 1;
-            d[i][j] = best;
-        }
-    }
-    return d[la][lb];
-}
-
 /* How far a misspelling may be from what was meant: none for words of one
-** or two letters (everything is close to them), 1 up to 5 letters, else 2. */
-static int suggest_limit(const char *word) {
+** or two letters (everything is close to them), 1 up to 5 letters, else 2.
+** A swap of two neighbouring letters counts as one edit. */
+static size_t hint_limit(const char *word) {
     size_t n = strlen(word);
     return n < 3 ? 0 : n < 6 ? 1 : 2;
 }
 
-typedef struct suggest {
-    const char *word, *best;
-    int dist;
-} suggest;
-
-static void suggest_try(suggest *s, const char *cand) {
-    if (strcmp(cand, s->word) == 0) return;
-    int d = edit_distance(s->word, cand);
-    if (d <= suggest_limit(s->word) && d < s->dist) {
-        s->dist = d;
-        s->best = cand;
-    }
+static suggest_nearest hint_start(const char *word) {
+    return suggest_start(word, hint_limit(word), 1);
 }
 
 /* The key of map m closest to word, or NULL. */
-static const char *suggest_key(const char *word, const value *m) {
-    suggest s = {word, NULL, FAR};
+static const char *hint_key(const char *word, const value *m) {
+    suggest_nearest s = hint_start(word);
     if (m && m->type == CV_MAP)
         for (size_t i = 0; i < m->u.map.n; i++) suggest_try(&s, m->u.map.items[i].key->u.str.s);
     return s.best;
 }
 
 /* The string item of list l closest to word, or NULL. */
-static const char *suggest_item(const char *word, const value *l) {
-    suggest s = {word, NULL, FAR};
+static const char *hint_item(const char *word, const value *l) {
+    suggest_nearest s = hint_start(word);
     if (l && l->type == CV_LIST)
         for (size_t i = 0; i < l->u.list.n; i++)
             if (l->u.list.items[i]->type == CV_STR) suggest_try(&s, l->u.list.items[i]->u.str.s);
@@ -546,7 +441,7 @@ typedef struct cctx {
     schema_set *set;
     sfile *f;
     cerr_list *errs;
-    sb path; /* where we are in the schema file, as an instance path */
+    strbuf path; /* where we are in the schema file, as an instance path */
 } cctx;
 
 /* A schema error at node `at` (its location; the file's name if built in
@@ -555,25 +450,25 @@ typedef struct cctx {
 __attribute__((format(printf, 3, 4)))
 #endif
 static void c_error(cctx *c, const value *at, const char *fmt, ...) {
-    sb msg = {0};
+    strbuf msg = {0};
     va_list ap;
     va_start(ap, fmt);
-    sb_vprintf(&msg, fmt, ap);
+    strbuf_vprintf(&msg, fmt, ap);
     va_end(ap);
     if (msg.oom || c->path.oom) c->errs->oom = 1;
     cerr_add(c->errs, at && at->file ? at->file->name : c->f->name, at ? at->line : 0,
-             at ? at->col : 0, sb_str(&c->path), "%s", msg.oom ? "(out of memory)" : sb_str(&msg));
-    sb_free(&msg);
+             at ? at->col : 0, strbuf_str(&c->path), "%s", msg.oom ? "(out of memory)" : strbuf_str(&msg));
+    strbuf_free(&msg);
 }
 
 static void c_oom(cctx *c, const value *at) { c_error(c, at, "out of memory while checking the schema"); }
 
 /* "expected <what>, got <description of v>" at v. */
 static void c_expected(cctx *c, const value *v, const char *what) {
-    sb d = {0};
-    sb_describe(&d, v);
-    c_error(c, v, "expected %s, got %s", what, d.oom ? "?" : sb_str(&d));
-    sb_free(&d);
+    strbuf d = {0};
+    put_description(&d, v);
+    c_error(c, v, "expected %s, got %s", what, d.oom ? "?" : strbuf_str(&d));
+    strbuf_free(&d);
 }
 
 static const struct keyword *keyword_find(const char *name) {
@@ -614,7 +509,7 @@ static void check_type(cctx *c, const value *v) {
             for (size_t j = 0; j < i; j++)
                 if (value_equal(v->u.list.items[j], t, 0))
                     c_error(c, t, "type \"%s\" is listed twice", t->u.str.s);
-        sb_cut(&c->path, old);
+        strbuf_cut(&c->path, old);
     }
 }
 
@@ -684,7 +579,7 @@ static void check_schema_map(cctx *c, const value *v) {
     for (size_t i = 0; i < v->u.map.n; i++) {
         size_t old = path_key(&c->path, v->u.map.items[i].key->u.str.s);
         check_schema(c, v->u.map.items[i].val);
-        sb_cut(&c->path, old);
+        strbuf_cut(&c->path, old);
     }
 }
 
@@ -717,7 +612,7 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
         for (size_t i = 0; i < v->u.list.n; i++) {
             size_t old = path_index(&c->path, i);
             check_schema(c, v->u.list.items[i]);
-            sb_cut(&c->path, old);
+            strbuf_cut(&c->path, old);
         }
         break;
     case KW_PATTERN_MAP:
@@ -729,7 +624,7 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
             size_t old = path_key(&c->path, v->u.map.items[i].key->u.str.s);
             check_pattern(c, v->u.map.items[i].key);
             check_schema(c, v->u.map.items[i].val);
-            sb_cut(&c->path, old);
+            strbuf_cut(&c->path, old);
         }
         break;
     case KW_NONNEG:
@@ -759,7 +654,7 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
                 for (size_t j = 0; j < i; j++)
                     if (value_equal(v->u.list.items[j], t, 0))
                         c_error(c, t, "\"%s\" is listed twice", t->u.str.s);
-            sb_cut(&c->path, old);
+            strbuf_cut(&c->path, old);
         }
         break;
     case KW_PATTERN: check_pattern(c, v); break;
@@ -768,7 +663,7 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
             c_expected(c, v, "string (a reference such as \"#/$defs/name\")");
             break;
         }
-        char *where = cairn_strdup(sb_str(&c->path));
+        char *where = cairn_strdup(strbuf_str(&c->path));
         ann *a = where ? ann_add(c->set, v, ANN_REF) : NULL;
         if (!a || pvec_push(&c->f->refs, v) != 0) {
             free(where);
@@ -810,7 +705,7 @@ static void check_schema(cctx *c, const value *node) {
                         name);
                 continue;
             }
-            suggest sg = {name, NULL, FAR};
+            suggest_nearest sg = hint_start(name);
             for (size_t j = 0; j < N_KEYWORDS; j++) suggest_try(&sg, keywords[j].name);
             if (sg.best)
                 c_error(c, k, "unknown schema keyword \"%s\" (did you mean \"%s\"?)", name, sg.best);
@@ -820,7 +715,7 @@ static void check_schema(cctx *c, const value *node) {
         }
         size_t old = path_key(&c->path, name);
         check_keyword(c, kw, node->u.map.items[i].val);
-        sb_cut(&c->path, old);
+        strbuf_cut(&c->path, old);
     }
 }
 
@@ -830,15 +725,15 @@ static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr
 
 /* Follows the JSON pointer frag ("" or "/$defs/bag"; ~0 ~1 and %XX are
 ** decoded) from root. On failure returns NULL and says why in *why. */
-static const value *follow_pointer(const value *root, const char *frag, sb *why) {
+static const value *follow_pointer(const value *root, const char *frag, strbuf *why) {
     const value *cur = root;
     const char *p = frag;
     if (*p && *p != '/') {
-        sb_puts(why, "a fragment must be a JSON pointer such as #/$defs/name (anchors are not supported)");
+        strbuf_puts(why, "a fragment must be a JSON pointer such as #/$defs/name (anchors are not supported)");
         return NULL;
     }
     while (*p == '/') {
-        sb seg = {0};
+        strbuf seg = {0};
         for (p++; *p && *p != '/'; p++) {
             char ch = *p;
             if (p[0] == '~' && (p[1] == '0' || p[1] == '1')) {
@@ -850,20 +745,20 @@ static const value *follow_pointer(const value *root, const char *frag, sb *why)
                 ch = (char)strtol(hex, NULL, 16);
                 p += 2;
             }
-            sb_putn(&seg, &ch, 1);
+            strbuf_putc(&seg, ch);
         }
         if (seg.oom) {
-            sb_puts(why, "out of memory");
+            strbuf_puts(why, "out of memory");
             return NULL;
         }
-        const char *k = sb_str(&seg);
+        const char *k = strbuf_str(&seg);
         const value *next = NULL;
         if (cur->type == CV_MAP) {
             next = value_map_get(cur, k);
             if (!next) {
-                const char *hint = suggest_key(k, cur);
-                sb_printf(why, "no key \"%s\"", k);
-                if (hint) sb_printf(why, " (did you mean \"%s\"?)", hint);
+                const char *hint = hint_key(k, cur);
+                strbuf_printf(why, "no key \"%s\"", k);
+                if (hint) strbuf_printf(why, " (did you mean \"%s\"?)", hint);
             }
         } else if (cur->type == CV_LIST) {
             char *end;
@@ -872,11 +767,11 @@ static const value *follow_pointer(const value *root, const char *frag, sb *why)
             if (*k >= '0' && *k <= '9' && !*end && errno == 0 && ix < cur->u.list.n)
                 next = cur->u.list.items[ix];
             else
-                sb_printf(why, "no item \"%s\" in a list of %zu", k, cur->u.list.n);
+                strbuf_printf(why, "no item \"%s\" in a list of %zu", k, cur->u.list.n);
         } else {
-            sb_printf(why, "cannot look up \"%s\" inside a %s", k, value_type_name(cur->type));
+            strbuf_printf(why, "cannot look up \"%s\" inside a %s", k, value_type_name(cur->type));
         }
-        sb_free(&seg);
+        strbuf_free(&seg);
         if (!next) return NULL;
         cur = next;
     }
@@ -885,11 +780,11 @@ static const value *follow_pointer(const value *root, const char *frag, sb *why)
 
 /* Removes "." and "dir/.." segments from path, as URI resolution does
 ** (and so as editors resolve a $ref): "a/b/../c.yaml" -> "a/c.yaml". */
-static void normalize_path(sb *out, const char *path) {
+static void normalize_path(strbuf *out, const char *path) {
     const char *p = path;
     size_t keep = 0; /* length of the leading "/" or "../" part that cannot be popped */
     if (*p == '/') {
-        sb_putn(out, "/", 1);
+        strbuf_putc(out, '/');
         keep = 1;
     }
     while (*p) {
@@ -903,19 +798,19 @@ static void normalize_path(sb *out, const char *path) {
             if (out->n > keep) {
                 size_t cut = out->n;
                 while (cut > keep && out->s[cut - 1] != '/') cut--;
-                sb_cut(out, cut > keep ? cut - 1 : keep);
+                strbuf_cut(out, cut > keep ? cut - 1 : keep);
             } else if (keep != 1 || !out->n || out->s[0] != '/') {
-                if (out->n) sb_putn(out, "/", 1);
-                sb_puts(out, "..");
+                if (out->n) strbuf_putc(out, '/');
+                strbuf_puts(out, "..");
                 keep = out->n;
             }
         } else {
-            if (out->n && out->s[out->n - 1] != '/') sb_putn(out, "/", 1);
-            sb_putn(out, p, n);
+            if (out->n && out->s[out->n - 1] != '/') strbuf_putc(out, '/');
+            strbuf_putn(out, p, n);
         }
         p += n;
     }
-    if (!out->n) sb_puts(out, ".");
+    if (!out->n) strbuf_puts(out, ".");
 }
 
 /* Resolves one $ref node of file f, loading the file it names if needed. */
@@ -925,49 +820,49 @@ static void resolve_ref(cctx *c, const value *ref) {
     size_t flen = hash ? (size_t)(hash - text) : strlen(text);
     const char *frag = hash ? hash + 1 : "";
     ann *a = ann_find(c->set, ref);
-    sb_cut(&c->path, 0);
-    sb_puts(&c->path, a && a->where ? a->where : "");
+    strbuf_cut(&c->path, 0);
+    strbuf_puts(&c->path, a && a->where ? a->where : "");
     if (memchr(text, ':', flen)) {
         c_error(c, ref, "$ref \"%s\": only local files can be referenced, not URIs", text);
         return;
     }
     sfile *tf = c->f;
     if (flen) {
-        sb joined = {0}, name = {0};
-        if (text[0] != '/') sb_puts(&joined, c->f->dir);
-        sb_putn(&joined, text, flen);
-        normalize_path(&name, sb_str(&joined));
+        strbuf joined = {0}, name = {0};
+        if (text[0] != '/') strbuf_puts(&joined, c->f->dir);
+        strbuf_putn(&joined, text, flen);
+        normalize_path(&name, strbuf_str(&joined));
         if (joined.oom) name.oom = 1;
-        sb_free(&joined);
+        strbuf_free(&joined);
         if (name.oom) {
-            sb_free(&name);
+            strbuf_free(&name);
             c_oom(c, ref);
             return;
         }
-        char *canon = realpath(sb_str(&name), NULL);
+        char *canon = realpath(strbuf_str(&name), NULL);
         if (!canon) {
-            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, sb_str(&name), strerror(errno));
-            sb_free(&name);
+            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(errno));
+            strbuf_free(&name);
             return;
         }
-        tf = load_file(c->set, sb_str(&name), canon, c->errs);
+        tf = load_file(c->set, strbuf_str(&name), canon, c->errs);
         free(canon);
         if (!tf) {
             c_oom(c, ref);
-            sb_free(&name);
+            strbuf_free(&name);
             return;
         }
         if (tf->state == SF_FAILED || !tf->root) {
-            c_error(c, ref, "$ref \"%s\": schema file %s has errors", text, sb_str(&name));
-            sb_free(&name);
+            c_error(c, ref, "$ref \"%s\": schema file %s has errors", text, strbuf_str(&name));
+            strbuf_free(&name);
             return;
         }
-        sb_free(&name);
+        strbuf_free(&name);
     }
-    sb why = {0};
+    strbuf why = {0};
     const value *target = follow_pointer(tf->root, frag, &why);
     if (!target) {
-        c_error(c, ref, "$ref \"%s\" not found: %s", text, why.oom ? "?" : sb_str(&why));
+        c_error(c, ref, "$ref \"%s\" not found: %s", text, why.oom ? "?" : strbuf_str(&why));
     } else {
         ann *t = ann_find(c->set, target);
         if (!t || t->kind != ANN_SCHEMA) {
@@ -977,7 +872,7 @@ static void resolve_ref(cctx *c, const value *ref) {
             if (a) a->target = target;
         }
     }
-    sb_free(&why);
+    strbuf_free(&why);
 }
 
 /* ---------------------------------------------- $ref cycles (no progress) */
@@ -1175,7 +1070,7 @@ static sfile *load_entry(schema_set *s, sfile *f, const char *text, size_t len, 
         check_schema(&c, f->root);
         for (size_t i = 0; i < f->refs.n; i++) resolve_ref(&c, f->refs.v[i]);
         if (c.path.oom) errs->oom = 1;
-        sb_free(&c.path);
+        strbuf_free(&c.path);
     }
     if (!f->root || cerr_count(errs) != c0 || (errs->oom && !oom0)) {
         f->state = SF_FAILED;
@@ -1201,14 +1096,14 @@ static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr
 /* The subschema at fragment frag of a loaded file, or NULL with an error. */
 static const value *file_fragment(schema_set *s, sfile *f, const char *frag, cerr_list *errs) {
     if (!*frag) return f->root;
-    sb why = {0};
+    strbuf why = {0};
     const value *t = follow_pointer(f->root, frag, &why);
     const ann *a = t ? ann_find(s, t) : NULL;
     if (!t)
-        cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" not found: %s", frag, why.oom ? "?" : sb_str(&why));
+        cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" not found: %s", frag, why.oom ? "?" : strbuf_str(&why));
     else if (!a || a->kind != ANN_SCHEMA)
         cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" does not point at a schema", frag);
-    sb_free(&why);
+    strbuf_free(&why);
     return a && a->kind == ANN_SCHEMA ? t : NULL;
 }
 
@@ -1258,7 +1153,7 @@ const value *schema_load_string(schema_set *s, const char *name, const char *tex
 typedef struct vctx {
     schema_set *set;
     cerr_list *errs;   /* where errors go (a scratch list inside anyOf/oneOf/not/if) */
-    sb *path;          /* the instance path so far */
+    strbuf *path;      /* the instance path so far */
     const char *key;   /* validating a map key (propertyNames): the key's text */
     int quick;         /* only valid/invalid matters: stop at the first error */
     int depth;
@@ -1268,27 +1163,27 @@ typedef struct vctx {
 static void v_node(vctx *c, const value *sch, const value *inst);
 
 /* One error at instance node `at`, with the current instance path. */
-static void v_emit(vctx *c, const value *at, sb *msg) {
+static void v_emit(vctx *c, const value *at, strbuf *msg) {
     if (msg->oom || c->path->oom) *c->oom = 1;
-    const char *text = msg->oom ? "(out of memory)" : sb_str(msg);
+    const char *text = msg->oom ? "(out of memory)" : strbuf_str(msg);
     const char *file = at->file ? at->file->name : NULL;
     if (c->key)
-        cerr_add(c->errs, file, at->line, at->col, sb_str(c->path), "key \"%s\": %s", c->key, text);
+        cerr_add(c->errs, file, at->line, at->col, strbuf_str(c->path), "key \"%s\": %s", c->key, text);
     else
-        cerr_add(c->errs, file, at->line, at->col, sb_str(c->path), "%s", text);
-    sb_free(msg);
+        cerr_add(c->errs, file, at->line, at->col, strbuf_str(c->path), "%s", text);
+    strbuf_free(msg);
 }
 
 /* "expected <expected>, got <inst>[<tail>]" */
-static void v_expected(vctx *c, const value *inst, sb *expected, const char *tail) {
-    sb msg = {0};
-    sb_puts(&msg, "expected ");
-    sb_puts(&msg, sb_str(expected));
-    sb_puts(&msg, ", got ");
-    sb_describe(&msg, inst);
-    if (tail) sb_puts(&msg, tail);
+static void v_expected(vctx *c, const value *inst, strbuf *expected, const char *tail) {
+    strbuf msg = {0};
+    strbuf_puts(&msg, "expected ");
+    strbuf_puts(&msg, strbuf_str(expected));
+    strbuf_puts(&msg, ", got ");
+    put_description(&msg, inst);
+    if (tail) strbuf_puts(&msg, tail);
     if (expected->oom) msg.oom = 1;
-    sb_free(expected);
+    strbuf_free(expected);
     v_emit(c, inst, &msg);
 }
 
@@ -1320,60 +1215,60 @@ static const value *kw_int(const value *sch, const char *k) {
 
 /* " >= 0", " between 1 and 6", " > 0 and multiple of 5": what sch asks of
 ** an integer, with a leading space; nothing if it asks nothing. */
-static void int_quals(sb *b, const value *sch) {
+static void int_quals(strbuf *b, const value *sch) {
     const value *mn = kw_int(sch, "minimum"), *mx = kw_int(sch, "maximum");
     const value *xmn = kw_int(sch, "exclusiveMinimum"), *xmx = kw_int(sch, "exclusiveMaximum");
     const value *mul = kw_int(sch, "multipleOf");
     const char *sep = " ";
     if (mn && mx) {
-        sb_printf(b, "%sbetween %" PRId64 " and %" PRId64, sep, mn->u.i, mx->u.i);
+        strbuf_printf(b, "%sbetween %" PRId64 " and %" PRId64, sep, mn->u.i, mx->u.i);
         sep = " and ";
     } else if (mn) {
-        sb_printf(b, "%s>= %" PRId64, sep, mn->u.i);
+        strbuf_printf(b, "%s>= %" PRId64, sep, mn->u.i);
         sep = " and ";
     }
     if (xmn) {
-        sb_printf(b, "%s> %" PRId64, sep, xmn->u.i);
+        strbuf_printf(b, "%s> %" PRId64, sep, xmn->u.i);
         sep = " and ";
     }
     if (mx && !mn) {
-        sb_printf(b, "%s<= %" PRId64, sep, mx->u.i);
+        strbuf_printf(b, "%s<= %" PRId64, sep, mx->u.i);
         sep = " and ";
     }
     if (xmx) {
-        sb_printf(b, "%s< %" PRId64, sep, xmx->u.i);
+        strbuf_printf(b, "%s< %" PRId64, sep, xmx->u.i);
         sep = " and ";
     }
-    if (mul) sb_printf(b, "%smultiple of %" PRId64, sep, mul->u.i);
+    if (mul) strbuf_printf(b, "%smultiple of %" PRId64, sep, mul->u.i);
 }
 
 static const char *cv_names[] = {"null", "boolean", "integer", "string", "list", "map"};
 
 /* "integer >= 0", "string or null", "null, integer or map". */
-static void describe_types(sb *b, int mask, const value *sch) {
+static void describe_types(strbuf *b, int mask, const value *sch) {
     int n = 0, total = 0;
     for (int i = 0; i < 6; i++)
         if (mask & (1 << i)) total++;
     for (int i = 0; i < 6; i++) {
         if (!(mask & (1 << i))) continue;
-        if (n) sb_puts(b, n == total - 1 ? " or " : ", ");
-        sb_puts(b, cv_names[i]);
+        if (n) strbuf_puts(b, n == total - 1 ? " or " : ", ");
+        strbuf_puts(b, cv_names[i]);
         if ((1 << i) == T_INT && sch) int_quals(b, sch);
         n++;
     }
 }
 
 /* "at least 2 items", "1 to 3 keys", "exactly 1 character". */
-static void count_phrase(sb *b, const value *mn, const value *mx, const char *one,
+static void count_phrase(strbuf *b, const value *mn, const value *mx, const char *one,
                          const char *many) {
     if (mn && mx && mn->u.i == mx->u.i)
-        sb_printf(b, "exactly %" PRId64 " %s", mn->u.i, mn->u.i == 1 ? one : many);
+        strbuf_printf(b, "exactly %" PRId64 " %s", mn->u.i, mn->u.i == 1 ? one : many);
     else if (mn && mx)
-        sb_printf(b, "%" PRId64 " to %" PRId64 " %s", mn->u.i, mx->u.i, many);
+        strbuf_printf(b, "%" PRId64 " to %" PRId64 " %s", mn->u.i, mx->u.i, many);
     else if (mn)
-        sb_printf(b, "at least %" PRId64 " %s", mn->u.i, mn->u.i == 1 ? one : many);
+        strbuf_printf(b, "at least %" PRId64 " %s", mn->u.i, mn->u.i == 1 ? one : many);
     else
-        sb_printf(b, "at most %" PRId64 " %s", mx->u.i, mx->u.i == 1 ? one : many);
+        strbuf_printf(b, "at most %" PRId64 " %s", mx->u.i, mx->u.i == 1 ? one : many);
 }
 
 /* A size check shared by strings, lists and maps: "expected list of at
@@ -1382,8 +1277,8 @@ static void v_count(vctx *c, const value *sch, const value *inst, int64_t n, con
                     const char *kmax, const char *what, const char *one, const char *many) {
     const value *mn = kw_int(sch, kmin), *mx = kw_int(sch, kmax);
     if ((!mn || n >= mn->u.i) && (!mx || n <= mx->u.i)) return;
-    sb e = {0};
-    sb_printf(&e, "%s of ", what);
+    strbuf e = {0};
+    strbuf_printf(&e, "%s of ", what);
     count_phrase(&e, mn, mx, one, many);
     v_expected(c, inst, &e, NULL);
 }
@@ -1402,8 +1297,8 @@ static void v_int(vctx *c, const value *sch, const value *inst) {
     const value *mul = kw_int(sch, "multipleOf");
     if ((mn && i < mn->u.i) || (mx && i > mx->u.i) || (xmn && i <= xmn->u.i) ||
         (xmx && i >= xmx->u.i) || (mul && i % mul->u.i != 0)) {
-        sb e = {0};
-        sb_puts(&e, "integer");
+        strbuf e = {0};
+        strbuf_puts(&e, "integer");
         int_quals(&e, sch);
         v_expected(c, inst, &e, NULL);
     }
@@ -1415,9 +1310,9 @@ static void v_str(vctx *c, const value *sch, const value *inst) {
     const value *pat = value_map_get(sch, "pattern");
     const ann *a = pat ? ann_find(c->set, pat) : NULL;
     if (a && a->re && regexec(a->re, inst->u.str.s, 0, NULL, 0) != 0) {
-        sb e = {0};
-        sb_puts(&e, "string matching ");
-        sb_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
+        strbuf e = {0};
+        strbuf_puts(&e, "string matching ");
+        put_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
         v_expected(c, inst, &e, NULL);
     }
 }
@@ -1489,12 +1384,12 @@ static void v_unique(vctx *c, const value *inst) {
     for (size_t j = 0; j < n; j++) {
         if (dup[j] == SIZE_MAX) continue;
         size_t old = path_index(c->path, j);
-        sb e = {0}, tail = {0};
-        sb_puts(&e, "unique items");
-        sb_printf(&tail, " again (first at [%zu])", dup[j]);
-        v_expected(c, inst->u.list.items[j], &e, tail.oom ? "" : sb_str(&tail));
-        sb_free(&tail);
-        sb_cut(c->path, old);
+        strbuf e = {0}, tail = {0};
+        strbuf_puts(&e, "unique items");
+        strbuf_printf(&tail, " again (first at [%zu])", dup[j]);
+        v_expected(c, inst->u.list.items[j], &e, tail.oom ? "" : strbuf_str(&tail));
+        strbuf_free(&tail);
+        strbuf_cut(c->path, old);
         if (c->quick) break;
     }
     free(hs);
@@ -1510,20 +1405,20 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     for (size_t i = 0; i < n && i < np; i++) {
         size_t old = path_index(c->path, i);
         v_node(c, prefix->u.list.items[i], inst->u.list.items[i]);
-        sb_cut(c->path, old);
+        strbuf_cut(c->path, old);
     }
     const value *items = value_map_get(sch, "items");
     if (!items || n <= np) return;
     if (items->type == CV_BOOL && !items->u.b) {
-        sb e = {0};
-        sb_printf(&e, "list of at most %zu item%s", np, np == 1 ? "" : "s");
+        strbuf e = {0};
+        strbuf_printf(&e, "list of at most %zu item%s", np, np == 1 ? "" : "s");
         v_expected(c, inst, &e, NULL);
         return;
     }
     for (size_t i = np; i < n; i++) {
         size_t old = path_index(c->path, i);
         v_node(c, items, inst->u.list.items[i]);
-        sb_cut(c->path, old);
+        strbuf_cut(c->path, old);
     }
 }
 
@@ -1551,7 +1446,7 @@ static int misspelt_in(const vctx *c, const value *sch, const value *inst, const
     for (size_t i = 0; i < inst->u.map.n; i++) {
         const char *k = inst->u.map.items[i].key->u.str.s;
         if (key_declared(c, sch, k)) continue;
-        const char *hint = suggest_key(k, props);
+        const char *hint = hint_key(k, props);
         if (hint && strcmp(hint, req) == 0) return 1;
     }
     return 0;
@@ -1564,9 +1459,9 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             const value *r = req->u.list.items[i];
             if (r->type != CV_STR || value_map_get(inst, r->u.str.s)) continue;
             if (misspelt_in(c, sch, inst, r->u.str.s)) continue;
-            sb msg = {0};
-            sb_puts(&msg, "missing required key ");
-            sb_quoted(&msg, r->u.str.s, r->u.str.len, SIZE_MAX);
+            strbuf msg = {0};
+            strbuf_puts(&msg, "missing required key ");
+            put_quoted(&msg, r->u.str.s, r->u.str.len, SIZE_MAX);
             v_emit(c, inst, &msg);
             if (c->quick) return;
         }
@@ -1601,18 +1496,18 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
                 }
         if (!matched && ap) {
             if (ap->type == CV_BOOL && !ap->u.b) {
-                sb_cut(c->path, old); /* an unknown key is an error of the map */
-                sb msg = {0};
-                sb_puts(&msg, "unknown key ");
-                sb_quoted(&msg, k->u.str.s, k->u.str.len, 60);
-                const char *hint = suggest_key(k->u.str.s, props);
-                if (hint) sb_printf(&msg, " (did you mean \"%s\"?)", hint);
+                strbuf_cut(c->path, old); /* an unknown key is an error of the map */
+                strbuf msg = {0};
+                strbuf_puts(&msg, "unknown key ");
+                put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
+                const char *hint = hint_key(k->u.str.s, props);
+                if (hint) strbuf_printf(&msg, " (did you mean \"%s\"?)", hint);
                 v_emit(c, k, &msg);
             } else {
                 v_node(c, ap, v);
             }
         }
-        sb_cut(c->path, old);
+        strbuf_cut(c->path, old);
         if (c->quick && cerr_count(c->errs)) return;
     }
 }
@@ -1748,47 +1643,47 @@ static int v_bad_tag(vctx *c, const value *branches, const value *inst) {
     }
     const value *iv = value_map_get(inst, tag);
     size_t old = path_key(c->path, tag);
-    sb e = {0}, tail = {0};
+    strbuf e = {0}, tail = {0};
     if (allowed->u.list.n == 1) {
-        sb_inline(&e, allowed->u.list.items[0], 0);
+        put_inline(&e, allowed->u.list.items[0], 0);
     } else {
-        sb_puts(&e, "one of ");
+        strbuf_puts(&e, "one of ");
         for (size_t i = 0; i < allowed->u.list.n; i++) {
-            if (i) sb_puts(&e, ", ");
-            sb_inline(&e, allowed->u.list.items[i], 0);
+            if (i) strbuf_puts(&e, ", ");
+            put_inline(&e, allowed->u.list.items[i], 0);
         }
     }
-    const char *hint = iv->type == CV_STR ? suggest_item(iv->u.str.s, allowed) : NULL;
-    if (hint) sb_printf(&tail, " (did you mean \"%s\"?)", hint);
-    v_expected(c, iv, &e, hint ? sb_str(&tail) : NULL);
-    sb_free(&tail);
-    sb_cut(c->path, old);
+    const char *hint = iv->type == CV_STR ? hint_item(iv->u.str.s, allowed) : NULL;
+    if (hint) strbuf_printf(&tail, " (did you mean \"%s\"?)", hint);
+    v_expected(c, iv, &e, hint ? strbuf_str(&tail) : NULL);
+    strbuf_free(&tail);
+    strbuf_cut(c->path, old);
     value_free(allowed);
     return 1;
 }
 
-static void label(const schema_set *s, sb *b, const value *sch, size_t index, int depth);
+static void label(const schema_set *s, strbuf *b, const value *sch, size_t index, int depth);
 
 /* The last segment of a $ref: "bag" for "components.schema.yaml#/$defs/bag". */
-static void ref_name(sb *b, const char *ref) {
+static void ref_name(strbuf *b, const char *ref) {
     const char *slash = strrchr(ref, '/');
     const char *hash = strrchr(ref, '#');
-    if (slash && slash[1]) sb_puts(b, slash + 1);
-    else if (hash && hash > ref) sb_putn(b, ref, (size_t)(hash - ref));
-    else sb_puts(b, ref);
+    if (slash && slash[1]) strbuf_puts(b, slash + 1);
+    else if (hash && hash > ref) strbuf_putn(b, ref, (size_t)(hash - ref));
+    else strbuf_puts(b, ref);
 }
 
 /* How a branch of anyOf/oneOf is named in "matches none of": its title,
 ** the name of the definition it refers to, its const or enum, its types,
 ** the first line of its description, or its position. */
-static void label(const schema_set *s, sb *b, const value *sch, size_t index, int depth) {
+static void label(const schema_set *s, strbuf *b, const value *sch, size_t index, int depth) {
     if (sch->type == CV_BOOL) {
-        sb_puts(b, sch->u.b ? "anything" : "nothing");
+        strbuf_puts(b, sch->u.b ? "anything" : "nothing");
         return;
     }
     const char *title = value_get_str(sch, "title", NULL);
     if (title) {
-        sb_puts(b, title);
+        strbuf_puts(b, title);
         return;
     }
     const value *r = value_map_get(sch, "$ref");
@@ -1796,7 +1691,7 @@ static void label(const schema_set *s, sb *b, const value *sch, size_t index, in
         const ann *a = ann_find(s, r);
         const value *t = a ? a->target : NULL;
         if (t && t->type == CV_MAP && value_get_str(t, "title", NULL)) {
-            sb_puts(b, value_get_str(t, "title", NULL));
+            strbuf_puts(b, value_get_str(t, "title", NULL));
         } else if (t && depth < 8 && !(schema_types(s, t, 0) & (T_LIST | T_MAP))) {
             label(s, b, t, index, depth + 1); /* a scalar says more by what it is */
         } else {
@@ -1806,15 +1701,15 @@ static void label(const schema_set *s, sb *b, const value *sch, size_t index, in
     }
     const value *k = value_map_get(sch, "const");
     if (k) {
-        sb_inline(b, k, 0);
+        put_inline(b, k, 0);
         return;
     }
     const value *e = value_map_get(sch, "enum");
     if (e && e->type == CV_LIST) {
-        sb_puts(b, "one of ");
+        strbuf_puts(b, "one of ");
         for (size_t i = 0; i < e->u.list.n; i++) {
-            if (i) sb_puts(b, ", ");
-            sb_inline(b, e->u.list.items[i], 0);
+            if (i) strbuf_puts(b, ", ");
+            put_inline(b, e->u.list.items[i], 0);
         }
         return;
     }
@@ -1829,22 +1724,22 @@ static void label(const schema_set *s, sb *b, const value *sch, size_t index, in
         if (n > 60) {
             n = 57;
             while (n && ((unsigned char)d[n] & 0xC0) == 0x80) n--; /* whole characters */
-            sb_putn(b, d, n);
-            sb_puts(b, "...");
+            strbuf_putn(b, d, n);
+            strbuf_puts(b, "...");
         } else {
-            sb_putn(b, d, n);
+            strbuf_putn(b, d, n);
         }
         return;
     }
-    sb_printf(b, "option %zu", index + 1);
+    strbuf_printf(b, "option %zu", index + 1);
 }
 
-static void labels(const schema_set *s, sb *b, const value *branches, const size_t *errs_by_branch,
+static void labels(const schema_set *s, strbuf *b, const value *branches, const size_t *errs_by_branch,
                    int passing_only) {
     int first = 1;
     for (size_t i = 0; i < branches->u.list.n; i++) {
         if (passing_only && errs_by_branch[i]) continue;
-        if (!first) sb_puts(b, ", ");
+        if (!first) strbuf_puts(b, ", ");
         label(s, b, branches->u.list.items[i], i, 0);
         first = 0;
     }
@@ -1879,12 +1774,12 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         if (!count[i]) passing++;
     }
     if (passing && !(one && passing > 1)) goto done;
-    sb msg = {0};
+    strbuf msg = {0};
     if (passing) {
-        sb_puts(&msg, "matches more than one of: ");
+        strbuf_puts(&msg, "matches more than one of: ");
         labels(c->set, &msg, branches, count, 1);
-        sb_puts(&msg, " (expected exactly one); got ");
-        sb_describe(&msg, inst);
+        strbuf_puts(&msg, " (expected exactly one); got ");
+        put_description(&msg, inst);
         v_emit(c, inst, &msg);
         goto done;
     }
@@ -1922,10 +1817,10 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         goto done;
     }
     if (v_bad_tag(c, branches, inst)) goto done;
-    sb_puts(&msg, "matches none of: ");
+    strbuf_puts(&msg, "matches none of: ");
     labels(c->set, &msg, branches, count, 0);
-    sb_puts(&msg, "; got ");
-    sb_describe(&msg, inst);
+    strbuf_puts(&msg, "; got ");
+    put_description(&msg, inst);
     v_emit(c, inst, &msg);
 done:
     for (size_t i = 0; i < n; i++) cerr_free(&scratch[i]);
@@ -1937,11 +1832,12 @@ done:
 static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     const value *k = value_map_get(sch, "const");
     if (k && !value_equal(k, inst, 0)) {
-        sb e = {0};
-        sb_inline(&e, k, 0);
+        strbuf e = {0};
+        put_inline(&e, k, 0);
         const char *tail = NULL;
         char buf[128];
-        if (k->type == CV_STR && inst->type == CV_STR && edit_distance(inst->u.str.s, k->u.str.s) <= suggest_limit(inst->u.str.s)) {
+        if (k->type == CV_STR && inst->type == CV_STR &&
+            suggest_distance_swaps(inst->u.str.s, k->u.str.s) <= hint_limit(inst->u.str.s)) {
             snprintf(buf, sizeof buf, " (did you mean \"%.100s\"?)", k->u.str.s);
             tail = buf;
         }
@@ -1952,21 +1848,21 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     if (!en || en->type != CV_LIST) return;
     for (size_t i = 0; i < en->u.list.n; i++)
         if (value_equal(en->u.list.items[i], inst, 0)) return;
-    sb e = {0};
-    sb_puts(&e, "one of ");
+    strbuf e = {0};
+    strbuf_puts(&e, "one of ");
     for (size_t i = 0; i < en->u.list.n; i++) {
-        if (i) sb_puts(&e, ", ");
+        if (i) strbuf_puts(&e, ", ");
         if (i == 12) {
-            sb_puts(&e, "...");
+            strbuf_puts(&e, "...");
             break;
         }
-        sb_inline(&e, en->u.list.items[i], 0);
+        put_inline(&e, en->u.list.items[i], 0);
     }
-    const char *hint = inst->type == CV_STR ? suggest_item(inst->u.str.s, en) : NULL;
-    sb tail = {0};
-    if (hint) sb_printf(&tail, " (did you mean \"%s\"?)", hint);
-    v_expected(c, inst, &e, hint ? sb_str(&tail) : NULL);
-    sb_free(&tail);
+    const char *hint = inst->type == CV_STR ? hint_item(inst->u.str.s, en) : NULL;
+    strbuf tail = {0};
+    if (hint) strbuf_printf(&tail, " (did you mean \"%s\"?)", hint);
+    v_expected(c, inst, &e, hint ? strbuf_str(&tail) : NULL);
+    strbuf_free(&tail);
 }
 
 /* Applies one schema to one instance node. */
@@ -1974,17 +1870,17 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     size_t base = cerr_count(c->errs);
 #define STOP() if (c->quick && cerr_count(c->errs) > base) goto out
     if (c->depth >= CAIRN_SCHEMA_MAX_DEPTH) {
-        sb msg = {0};
-        sb_puts(&msg, "schema nesting too deep here");
+        strbuf msg = {0};
+        strbuf_puts(&msg, "schema nesting too deep here");
         v_emit(c, inst, &msg);
         return;
     }
     c->depth++;
     if (sch->type == CV_BOOL) {
         if (!sch->u.b) {
-            sb msg = {0};
-            sb_puts(&msg, "no value is allowed here, got ");
-            sb_describe(&msg, inst);
+            strbuf msg = {0};
+            strbuf_puts(&msg, "no value is allowed here, got ");
+            put_description(&msg, inst);
             v_emit(c, inst, &msg);
         }
         goto out;
@@ -1996,7 +1892,7 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         if (value_map_get(sch, "const") || value_map_get(sch, "enum")) {
             v_const_enum(c, sch, inst);
         } else {
-            sb e = {0};
+            strbuf e = {0};
             describe_types(&e, type_mask(t), sch);
             v_expected(c, inst, &e, NULL);
         }
@@ -2018,8 +1914,8 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         if (a && a->target) {
             v_node(c, a->target, inst);
         } else {
-            sb msg = {0};
-            sb_printf(&msg, "schema error: $ref \"%s\" is unresolved", r->type == CV_STR ? r->u.str.s : "?");
+            strbuf msg = {0};
+            strbuf_printf(&msg, "schema error: $ref \"%s\" is unresolved", r->type == CV_STR ? r->u.str.s : "?");
             v_emit(c, inst, &msg);
         }
         STOP();
@@ -2038,8 +1934,8 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     STOP();
     const value *neg = value_map_get(sch, "not");
     if (neg && v_valid(c, neg, inst)) {
-        sb e = {0};
-        sb_puts(&e, "anything except ");
+        strbuf e = {0};
+        strbuf_puts(&e, "anything except ");
         label(c->set, &e, neg, 0, 0);
         v_expected(c, inst, &e, NULL);
     }
@@ -2071,8 +1967,8 @@ int schema_validate(schema_set *s, const value *schema, const char *schema_path,
                  "schema_validate: the schema was not loaded by this schema set");
         return (int)(cerr_count(errs) - base);
     }
-    sb path = {0};
-    sb_puts(&path, root_path ? root_path : "");
+    strbuf path = {0};
+    strbuf_puts(&path, root_path ? root_path : "");
     int oom = 0;
     vctx c = {s, errs, &path, NULL, 0, 0, &oom};
     v_node(&c, schema, instance);
@@ -2080,7 +1976,7 @@ int schema_validate(schema_set *s, const value *schema, const char *schema_path,
         errs->oom = 1;
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory while validating");
     }
-    sb_free(&path);
+    strbuf_free(&path);
     size_t n = cerr_count(errs) - base;
     return n > INT_CAP ? INT_CAP : (int)n;
 }

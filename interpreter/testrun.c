@@ -7,56 +7,12 @@
 #include "engine.h"
 #include "rng.h"
 #include "ruleset.h"
+#include "strbuf.h"
 #include "yload.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ text buffer */
-
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void sb_add(sbuf *b, const char *fmt, ...) {
-    if (b->oom) return;
-    va_list ap;
-    va_start(ap, fmt);
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n < 0) {
-        va_end(ap);
-        b->oom = 1;
-        return;
-    }
-    if (b->n + (size_t)n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (b->n + (size_t)n + 1 > cap) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            va_end(ap);
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
-    b->n += (size_t)n;
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------ helpers */
 
@@ -130,12 +86,12 @@ typedef struct tctx {
     const char *ruleset;
     const char *file;
     const char *name;
-    sbuf why; /* the failure, if any */
+    strbuf why; /* the failure, if any */
 } tctx;
 
 static int fail(tctx *t, const char *fmt, const char *a, const char *b) {
     if (t->why.n) return -1; /* keep the first failure */
-    sb_add(&t->why, fmt, a ? a : "", b ? b : "");
+    strbuf_printf(&t->why, fmt, a ? a : "", b ? b : "");
     return -1;
 }
 
@@ -379,7 +335,7 @@ static int run_scenario(tctx *t, const value *test) {
 /* ------------------------------------------------------ golden playthroughs */
 
 /* Every event from `from`, with its audience: "[all]" or "[to 1,3]". */
-static void add_all_events(sbuf *b, const engine *e, size_t from) {
+static void add_all_events(strbuf *b, const engine *e, size_t from) {
     int n = engine_seat_count(e);
     size_t end = engine_event_count(e);
     if (from >= end) return;
@@ -401,16 +357,16 @@ static void add_all_events(sbuf *b, const engine *e, size_t from) {
                 }
         if (!ev) continue; /* addressed to nobody */
         if (ev->is_public) {
-            sb_add(b, "  [all] %s\n", ev->text);
+            strbuf_printf(b, "  [all] %s\n", ev->text);
         } else {
-            sb_add(b, "  [to");
+            strbuf_printf(b, "  [to");
             const char *sep = " ";
             for (int s = 1; s <= n; s++)
                 if ((ev->to >> (s - 1)) & 1u) {
-                    sb_add(b, "%s%d", sep, s);
+                    strbuf_printf(b, "%s%d", sep, s);
                     sep = ",";
                 }
-            sb_add(b, "] %s\n", ev->text);
+            strbuf_printf(b, "] %s\n", ev->text);
         }
     }
     for (int s = 1; s <= n; s++) engine_event_list_free(&per[s]);
@@ -439,16 +395,16 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
         cerr_free(&errs);
         return NULL;
     }
-    sbuf b = {0};
+    strbuf b = {0};
     const ruleset *rs = engine_ruleset(e);
-    sb_add(&b, "# golden playthrough of %s %s: seed %" PRIu64 ", %d players, options:", rs->id,
+    strbuf_printf(&b, "# golden playthrough of %s %s: seed %" PRIu64 ", %d players, options:", rs->id,
            rs->version, engine_seed(e), engine_seat_count(e));
     const value *o = value_map_get(g, "options");
     for (size_t i = 0; o && o->type == CV_LIST && i < o->u.list.n; i++)
-        sb_add(&b, " %s", o->u.list.items[i]->type == CV_STR ? o->u.list.items[i]->u.str.s : "?");
-    sb_add(&b, "%s\n# every seat plays the random bot. Regenerate: cairn test %s --regen\n",
+        strbuf_printf(&b, " %s", o->u.list.items[i]->type == CV_STR ? o->u.list.items[i]->u.str.s : "?");
+    strbuf_printf(&b, "%s\n# every seat plays the random bot. Regenerate: cairn test %s --regen\n",
            o && value_len(o) ? "" : " defaults", rs->id);
-    sb_add(&b, "setup:\n");
+    strbuf_printf(&b, "setup:\n");
     add_all_events(&b, e, 0);
     size_t k = 0;
     while (!engine_is_over(e) && k < CAIRN_TEST_MAX_DECISIONS && !*err) {
@@ -470,7 +426,7 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
             *err = cairn_strfmt("decision %zu (seat %d, \"%s\"): %s", k + 1, seat, id, why ? why : "?");
         } else {
             k++;
-            sb_add(&b, "%zu. seat %d: %s\n", k, seat, id);
+            strbuf_printf(&b, "%zu. seat %d: %s\n", k, seat, id);
             add_all_events(&b, e, from);
         }
         free(why);
@@ -483,21 +439,21 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
         if (engine_score_get(e, &s, &errs) != 0) {
             *err = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("score failed");
         } else {
-            sb_add(&b, "scores:\n");
+            strbuf_printf(&b, "scores:\n");
             for (size_t i = 0; i < s.n; i++) {
-                sb_add(&b, "  seat %zu: %" PRId64 " (rank %d)", i + 1, s.seats[i].total, s.seats[i].rank);
+                strbuf_printf(&b, "  seat %zu: %" PRId64 " (rank %d)", i + 1, s.seats[i].total, s.seats[i].rank);
                 for (size_t j = 0; j < s.seats[i].n_items; j++)
-                    sb_add(&b, "%s%s %" PRId64, j ? ", " : "; ", s.seats[i].items[j].label,
+                    strbuf_printf(&b, "%s%s %" PRId64, j ? ", " : "; ", s.seats[i].items[j].label,
                            s.seats[i].items[j].points);
-                sb_add(&b, "\n");
+                strbuf_printf(&b, "\n");
             }
             engine_score_free(&s);
         }
         char *board = *err ? NULL : engine_render(e, 0, &errs);
         if (board) {
-            sb_add(&b, "final board (spectator):\n");
+            strbuf_printf(&b, "final board (spectator):\n");
             for (char *line = strtok(board, "\n"); line; line = strtok(NULL, "\n"))
-                sb_add(&b, "  | %s\n", line);
+                strbuf_printf(&b, "  | %s\n", line);
             free(board);
         } else if (!*err) {
             *err = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("render failed");
@@ -507,28 +463,24 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
     engine_free(e);
     if (b.oom && !*err) *err = cairn_strdup("out of memory");
     if (*err) {
-        free(b.s);
+        strbuf_free(&b);
         return NULL;
     }
-    return b.s;
+    return strbuf_take(&b);
 }
 
 static char *read_text(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
-    sbuf b = {0};
+    strbuf b = {0};
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk - 1, f)) > 0) {
         chunk[n] = '\0';
-        sb_add(&b, "%s", chunk);
+        strbuf_puts(&b, chunk);
     }
     fclose(f);
-    if (b.oom) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s ? b.s : cairn_strdup("");
+    return strbuf_take(&b);
 }
 
 /* The first line where a and b differ, as "line N: expected ..., got ...". */
@@ -546,12 +498,12 @@ static char *first_diff(const char *want, const char *got) {
     return cairn_strfmt("line %d: %s", line, *a ? "the playthrough ended early" : "the playthrough goes on longer");
 }
 
-static int run_golden(const char *rsname, const value *g, int regen, sbuf *why) {
+static int run_golden(const char *rsname, const value *g, int regen, strbuf *why) {
     const char *file = value_get_str(g, "file", NULL);
     char *err = NULL;
     char *t = golden_transcript(rsname, g, &err);
     if (!t) {
-        sb_add(why, "%s", err ? err : "failed");
+        strbuf_printf(why, "%s", err ? err : "failed");
         free(err);
         return -1;
     }
@@ -559,17 +511,17 @@ static int run_golden(const char *rsname, const value *g, int regen, sbuf *why) 
     if (regen) {
         FILE *f = fopen(file, "wb");
         if (!f || fputs(t, f) < 0 || fclose(f) != 0) {
-            sb_add(why, "cannot write %s", file);
+            strbuf_printf(why, "cannot write %s", file);
             rc = -1;
         }
     } else {
         char *want = read_text(file);
         if (!want) {
-            sb_add(why, "cannot read %s (make it with --regen)", file);
+            strbuf_printf(why, "cannot read %s (make it with --regen)", file);
             rc = -1;
         } else if (strcmp(want, t) != 0) {
             char *d = first_diff(want, t);
-            sb_add(why, "differs from %s, %s", file, d ? d : "");
+            strbuf_printf(why, "differs from %s, %s", file, d ? d : "");
             free(d);
             rc = -1;
         }
@@ -613,14 +565,14 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
                 passed++;
                 if (verbose) fprintf(out, "ok   %s: %s\n", file, t.name);
             }
-            free(t.why.s);
+            strbuf_free(&t.why);
         }
         value_free(list);
     }
     const value *golden = value_map_get(rs->manifest, "golden");
     for (size_t i = 0; golden && golden->type == CV_LIST && i < golden->u.list.n; i++) {
         const value *g = golden->u.list.items[i];
-        sbuf why = {0};
+        strbuf why = {0};
         const char *file = value_get_str(g, "file", "?");
         if (run_golden(name, g, regen, &why) != 0) {
             failed++;
@@ -629,7 +581,7 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
             passed++;
             if (verbose || regen) fprintf(out, "%s golden %s\n", regen ? "wrote" : "ok  ", file);
         }
-        free(why.s);
+        strbuf_free(&why);
     }
     fprintf(out, "%s: %d passed, %d failed\n", rs->id, passed, failed);
     ruleset_free(rs);
@@ -697,10 +649,10 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     c.checks = 1;
     cerr_list local;
     cerr_init(&local, 0);
-    sbuf where = {0};
-    sb_add(&where, "smoke game: %d players, options [", players);
-    for (size_t i = 0; i < cb->n; i++) sb_add(&where, "%s%s", i ? " " : "", cb->choices[i]);
-    sb_add(&where, "], seed %" PRIu64, seed);
+    strbuf where = {0};
+    strbuf_printf(&where, "smoke game: %d players, options [", players);
+    for (size_t i = 0; i < cb->n; i++) strbuf_printf(&where, "%s%s", i ? " " : "", cb->choices[i]);
+    strbuf_printf(&where, "], seed %" PRIu64, seed);
     char *msg = NULL;
     engine *e = engine_new(&c, &local);
     if (!e) {
@@ -765,7 +717,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
 done:
     if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
     free(msg);
-    free(where.s);
+    strbuf_free(&where);
     cerr_free(&local);
     engine_free(e);
     return msg ? -1 : 0;

@@ -5,6 +5,7 @@
 */
 #include "value.h"
 #include "error.h"
+#include "strbuf.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -377,61 +378,26 @@ static int needs_quotes(const char *s, size_t len) {
     return 0;
 }
 
-typedef struct {
-    char *buf;
-    size_t n, cap;
-    int oom;
-} strbuf;
-
-static void sb_putn(strbuf *b, const char *s, size_t n) {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (b->n + n + 1 > cap) cap *= 2;
-        char *nb = realloc(b->buf, cap);
-        if (!nb) {
-            b->oom = 1;
-            return;
-        }
-        b->buf = nb;
-        b->cap = cap;
-    }
-    memcpy(b->buf + b->n, s, n);
-    b->n += n;
-    b->buf[b->n] = '\0';
-}
-
-static void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
-
-static void sb_indent(strbuf *b, int n) {
-    for (int i = 0; i < n; i++) sb_putn(b, " ", 1);
-}
-
 static void dump_string(strbuf *b, const char *s, size_t len) {
     if (!needs_quotes(s, len)) {
-        sb_putn(b, s, len);
+        strbuf_putn(b, s, len);
         return;
     }
-    sb_putn(b, "\"", 1);
+    strbuf_putc(b, '"');
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)s[i];
-        char esc[8];
         switch (c) {
-        case '"': sb_puts(b, "\\\""); break;
-        case '\\': sb_puts(b, "\\\\"); break;
-        case '\n': sb_puts(b, "\\n"); break;
-        case '\t': sb_puts(b, "\\t"); break;
-        case '\r': sb_puts(b, "\\r"); break;
+        case '"': strbuf_puts(b, "\\\""); break;
+        case '\\': strbuf_puts(b, "\\\\"); break;
+        case '\n': strbuf_puts(b, "\\n"); break;
+        case '\t': strbuf_puts(b, "\\t"); break;
+        case '\r': strbuf_puts(b, "\\r"); break;
         default:
-            if (c < 0x20 || c == 0x7f) {
-                snprintf(esc, sizeof esc, "\\x%02x", c);
-                sb_puts(b, esc);
-            } else {
-                sb_putn(b, (const char *)&s[i], 1);
-            }
+            if (c < 0x20 || c == 0x7f) strbuf_printf(b, "\\x%02x", c);
+            else strbuf_putc(b, s[i]);
         }
     }
-    sb_putn(b, "\"", 1);
+    strbuf_putc(b, '"');
 }
 
 static int is_scalar_or_empty(const value *v) {
@@ -439,17 +405,13 @@ static int is_scalar_or_empty(const value *v) {
 }
 
 static void dump_scalar(strbuf *b, const value *v) {
-    char num[32];
     switch (v->type) {
-    case CV_NULL: sb_puts(b, "null"); break;
-    case CV_BOOL: sb_puts(b, v->u.b ? "true" : "false"); break;
-    case CV_INT:
-        snprintf(num, sizeof num, "%" PRId64, v->u.i);
-        sb_puts(b, num);
-        break;
+    case CV_NULL: strbuf_puts(b, "null"); break;
+    case CV_BOOL: strbuf_puts(b, v->u.b ? "true" : "false"); break;
+    case CV_INT: strbuf_printf(b, "%" PRId64, v->u.i); break;
     case CV_STR: dump_string(b, v->u.str.s, v->u.str.len); break;
-    case CV_LIST: sb_puts(b, "[]"); break;
-    case CV_MAP: sb_puts(b, "{}"); break;
+    case CV_LIST: strbuf_puts(b, "[]"); break;
+    case CV_MAP: strbuf_puts(b, "{}"); break;
     }
 }
 
@@ -460,15 +422,15 @@ static void dump_node(strbuf *b, const value *v, int indent, int inline_first);
 static void dump_map_body(strbuf *b, const value *v, int indent, int first_inline) {
     for (size_t i = 0; i < v->u.map.n; i++) {
         const cv_entry *e = &v->u.map.items[i];
-        if (i > 0 || !first_inline) sb_indent(b, indent);
+        if (i > 0 || !first_inline) strbuf_repeat(b, ' ', indent);
         dump_string(b, e->key->u.str.s, e->key->u.str.len);
-        sb_putn(b, ":", 1);
+        strbuf_putc(b, ':');
         if (is_scalar_or_empty(e->val)) {
-            sb_putn(b, " ", 1);
+            strbuf_putc(b, ' ');
             dump_scalar(b, e->val);
-            sb_putn(b, "\n", 1);
+            strbuf_putc(b, '\n');
         } else {
-            sb_putn(b, "\n", 1);
+            strbuf_putc(b, '\n');
             dump_node(b, e->val, e->val->type == CV_LIST ? indent : indent + 2, 0);
         }
     }
@@ -477,11 +439,11 @@ static void dump_map_body(strbuf *b, const value *v, int indent, int first_inlin
 static void dump_list_body(strbuf *b, const value *v, int indent, int first_inline) {
     for (size_t i = 0; i < v->u.list.n; i++) {
         const value *item = v->u.list.items[i];
-        if (i > 0 || !first_inline) sb_indent(b, indent);
-        sb_puts(b, "- ");
+        if (i > 0 || !first_inline) strbuf_repeat(b, ' ', indent);
+        strbuf_puts(b, "- ");
         if (is_scalar_or_empty(item)) {
             dump_scalar(b, item);
-            sb_putn(b, "\n", 1);
+            strbuf_putc(b, '\n');
         } else {
             dump_node(b, item, indent + 2, 1);
         }
@@ -494,21 +456,16 @@ static void dump_node(strbuf *b, const value *v, int indent, int inline_first) {
     else if (v->type == CV_LIST && v->u.list.n)
         dump_list_body(b, v, indent, inline_first);
     else {
-        if (!inline_first) sb_indent(b, indent);
+        if (!inline_first) strbuf_repeat(b, ' ', indent);
         dump_scalar(b, v);
-        sb_putn(b, "\n", 1);
+        strbuf_putc(b, '\n');
     }
 }
 
 char *value_to_yaml(const value *v) {
     strbuf b = {0};
     dump_node(&b, v, 0, 0);
-    if (b.oom) {
-        free(b.buf);
-        return NULL;
-    }
-    if (!b.buf) return cairn_strdup("");
-    return b.buf;
+    return strbuf_take(&b);
 }
 
 int value_dump_yaml(FILE *out, const value *v) {

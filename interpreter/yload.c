@@ -6,6 +6,7 @@
 */
 #include "yload.h"
 #include "limits.h"
+#include "strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -100,71 +101,33 @@ static void strtab_free(strtab *t) {
     memset(t, 0, sizeof *t);
 }
 
-/* ========================================================== string buffer */
-
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *s, size_t n) {
-    if (b->oom) return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 64;
-        while (cap < b->n + n + 1) cap *= 2;
-        char *ns = realloc(b->s, cap);
-        if (!ns) {
-            b->oom = 1;
-            return;
-        }
-        b->s = ns;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, s, n);
-    b->n += n;
-    b->s[b->n] = '\0';
-}
-
-static void sb_puts(sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
+/* ================================================================ quoting */
 
 /* Appends s in double quotes, escaping what would garble a one-line
 ** message, and cut after QUOTE_MAX bytes. */
-static void sb_quote(sbuf *b, const char *s, size_t len) {
-    sb_add(b, "\"", 1);
+static void put_quoted(strbuf *b, const char *s, size_t len) {
+    strbuf_putc(b, '"');
     size_t n = len > QUOTE_MAX ? QUOTE_MAX : len;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        char esc[8];
         if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            sb_add(b, esc, 2);
+            strbuf_putc(b, '\\');
+            strbuf_putc(b, (char)c);
         } else if (c < 0x20 || c == 0x7f) {
-            snprintf(esc, sizeof esc, "\\x%02X", c);
-            sb_puts(b, esc);
+            strbuf_printf(b, "\\x%02X", c);
         } else {
-            sb_add(b, (const char *)&c, 1);
+            strbuf_putc(b, (char)c);
         }
     }
-    if (n < len) sb_add(b, "...", 3);
-    sb_add(b, "\"", 1);
-}
-
-/* Returns the buffer's string (caller frees), NULL on OOM. */
-static char *sb_take(sbuf *b) {
-    if (b->oom || !b->s) {
-        free(b->s);
-        return b->oom ? NULL : cairn_strdup("");
-    }
-    return b->s;
+    if (n < len) strbuf_puts(b, "...");
+    strbuf_putc(b, '"');
 }
 
 /* A quoted excerpt of s for messages (caller frees; NULL on OOM). */
 static char *quoted(const char *s, size_t len) {
-    sbuf b = {0};
-    sb_quote(&b, s, len);
-    return sb_take(&b);
+    strbuf b = {0};
+    put_quoted(&b, s, len);
+    return strbuf_take(&b);
 }
 
 /* ========================================================== loader state */
@@ -229,7 +192,7 @@ enum { AT_NONE, AT_PARENT, AT_CHILD };
 
 /* Appends the path segment for a map key to b: `.name`, or `["odd key"]`
 ** when the key is not a plain identifier (the merge key `<<` shows bare). */
-static void path_key(sbuf *b, const char *s, size_t len) {
+static void path_key(strbuf *b, const char *s, size_t len) {
     int ident = len > 0 && (s[0] == '_' || (s[0] >= 'a' && s[0] <= 'z') ||
                             (s[0] >= 'A' && s[0] <= 'Z'));
     for (size_t i = 1; ident && i < len; i++) {
@@ -239,12 +202,12 @@ static void path_key(sbuf *b, const char *s, size_t len) {
     }
     if (len == 2 && memcmp(s, "<<", 2) == 0) ident = 1;
     if (ident) {
-        if (b->n) sb_add(b, ".", 1);
-        sb_add(b, s, len);
+        if (b->n) strbuf_putc(b, '.');
+        strbuf_putn(b, s, len);
     } else {
-        sb_add(b, "[", 1);
-        sb_quote(b, s, len);
-        sb_add(b, "]", 1);
+        strbuf_putc(b, '[');
+        put_quoted(b, s, len);
+        strbuf_putc(b, ']');
     }
 }
 
@@ -253,13 +216,11 @@ static void path_key(sbuf *b, const char *s, size_t len) {
 static char *path_string(const loader *L, int at) {
     if (L->given_path) return cairn_strdup(L->given_path);
     int upto = at == AT_CHILD ? L->depth : L->depth - 1;
-    sbuf b = {0};
+    strbuf b = {0};
     for (int i = 0; i < upto; i++) {
         const frame *f = &L->stack[i];
         if (f->node->type == CV_LIST) {
-            char seg[32];
-            snprintf(seg, sizeof seg, "[%zu]", f->node->u.list.n);
-            sb_puts(&b, seg);
+            strbuf_printf(&b, "[%zu]", f->node->u.list.n);
         } else if (f->have_key && f->key) {
             path_key(&b, f->key->u.str.s, f->key->u.str.len);
         } else if (f->have_key && f->merge) {
@@ -267,20 +228,15 @@ static char *path_string(const loader *L, int at) {
         }
     }
     if (b.n == 0) {
-        free(b.s);
+        strbuf_free(&b);
         return NULL;
     }
-    return sb_take(&b);
+    return strbuf_take(&b);
 }
 
 static void lerr_v(loader *L, int line, int col, int at, const char *fmt, va_list ap) {
     L->nerr++;
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    char *msg = n < 0 ? NULL : malloc((size_t)n + 1);
-    if (msg) vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    char *msg = cairn_vstrfmt(fmt, ap);
     char *path = at == AT_NONE ? NULL : path_string(L, at);
     cerr_add(L->errs, L->name, line, col, path, "%s", msg ? msg : "out of memory");
     free(path);
@@ -1125,22 +1081,20 @@ typedef struct counter {
 } counter;
 
 static char *count_path(const counter *c) {
-    sbuf b = {0};
+    strbuf b = {0};
     for (int i = 0; i < c->depth; i++) {
         const count_frame *f = &c->stack[i];
         if (!f->is_map) {
-            char seg[32];
-            snprintf(seg, sizeof seg, "[%zu]", f->index);
-            sb_puts(&b, seg);
+            strbuf_printf(&b, "[%zu]", f->index);
         } else if (!f->want_key && f->key) {
             path_key(&b, f->key, f->keylen);
         }
     }
     if (b.n == 0) {
-        free(b.s);
+        strbuf_free(&b);
         return NULL;
     }
-    return sb_take(&b);
+    return strbuf_take(&b);
 }
 
 /* A node finished inside the top collection. */
