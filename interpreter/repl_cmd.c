@@ -49,7 +49,8 @@ static const repl_cmd commands[] = {
     {"help", NULL, "[CMD]", cmd_help, IN_BOTH, ARG_CMD, "list the commands, or explain one",
      "`help` lists every command with one line each; `help CMD` explains one.\n"
      "Anything that is not a command answers the decision on screen: its number,\n"
-     "its id, or a unique prefix of the id. Several answers and commands go on one\n"
+     "its id, or the start of its id (else of its label or of a word of its id,\n"
+     "any case) when only one option has it. Several answers and commands go on one\n"
      "line separated by `;` (`drop 4; drop 3`). An option id that is also a command\n"
      "name is taken as the option; write `:CMD` to mean the command."},
     {"show", "board", "[SEAT]", cmd_show, IN_BOTH, ARG_SEAT, "show the board as a seat sees it",
@@ -254,8 +255,8 @@ static int cmd_help(repl *r, const char *args) {
     if (r->replay)
         repl_plain(r, "Enter steps to the next decision.");
     else
-        repl_plain(r, "To decide, type an option's number, its id or a unique prefix; `;` separates several. "
-                      "`help CMD` explains one command.");
+        repl_plain(r, "To decide, type an option's number, its id, or the start of its id or label; "
+                      "`;` separates several. `help CMD` explains one command.");
     return 0;
 }
 
