@@ -250,6 +250,14 @@ const char *engine_seat_name(const engine *e, int seat) {
 const char *engine_seat_bot(const engine *e, int seat) {
     return seat >= 1 && seat <= e->cfg.players && e->cfg.bots ? e->cfg.bots[seat - 1] : NULL;
 }
+int engine_set_seat_bot(engine *e, int seat, const char *kind) {
+    if (seat < 1 || seat > e->cfg.players || !e->cfg.bots) return -1;
+    char *k = NULL;
+    if (kind && !(k = cairn_strdup(kind))) return -1;
+    free(e->cfg.bots[seat - 1]);
+    e->cfg.bots[seat - 1] = k;
+    return 0;
+}
 uint64_t engine_seed(const engine *e) { return e->cfg.seed; }
 const char *engine_lang(const engine *e) { return e->cfg.lang; }
 const char *const *engine_choices(const engine *e, size_t *n) {

@@ -55,6 +55,11 @@ const char *engine_ruleset_arg(const engine *e);
 int engine_seat_count(const engine *e);
 const char *engine_seat_name(const engine *e, int seat);   /* NULL if no such seat */
 const char *engine_seat_bot(const engine *e, int seat);    /* NULL: human */
+/* Puts a bot of `kind` in seat (NULL: a person). Who plays a seat is not
+** part of the game (rules never see the change; g.seats keeps the kinds the
+** game started with until a reload), but saves record it. 0, or -1 for no
+** such seat or out of memory. */
+int engine_set_seat_bot(engine *e, int seat, const char *kind);
 uint64_t engine_seed(const engine *e);
 const char *engine_lang(const engine *e);
 /* The option choices the game was created with, as given (for saves). */

@@ -874,13 +874,14 @@ static int cmd_bot(repl *r, const char *args) {
         return -1;
     }
     char *k = strdup(kind);
-    if (!k || settings_set_bot(r, seat, kind) != 0) {
+    if (!k || settings_set_bot(r, seat, kind) != 0 || engine_set_seat_bot(r->e, seat, kind) != 0) {
         free(k);
         repl_fail(r, "out of memory");
         return -1;
     }
     free(r->bot[seat]);
     r->bot[seat] = k;
+    r->dirty = 1; /* saves record who plays each seat */
     repl_plain(r, "%s is played by the %s bot.", repl_seat_name(r, seat), kind);
     if (r->viewer == seat) {
         r->viewer = 0;
@@ -899,12 +900,13 @@ static int cmd_human(repl *r, const char *args) {
     }
     int seat = repl_parse_seat(r, args, 0);
     if (seat < 0) return -1;
-    if (settings_set_bot(r, seat, NULL) != 0) {
+    if (settings_set_bot(r, seat, NULL) != 0 || engine_set_seat_bot(r->e, seat, NULL) != 0) {
         repl_fail(r, "out of memory");
         return -1;
     }
     free(r->bot[seat]);
     r->bot[seat] = NULL;
+    r->dirty = 1; /* saves record who plays each seat */
     repl_plain(r, "%s is played by a person.", repl_seat_name(r, seat));
     r->changed = 1;
     return 0;
