@@ -61,21 +61,10 @@ static void emit(repl *r, const char *text, int indent, int is_markup, int wrap)
     free(rendered);
 }
 
-static char *vfmt(const char *fmt, va_list ap) {
-    va_list ap2;
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (n < 0) return NULL;
-    char *s = malloc((size_t)n + 1);
-    if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
-    return s;
-}
-
 void repl_say(repl *r, int indent, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vfmt(fmt, ap);
+    char *s = cairn_vstrfmt(fmt, ap);
     va_end(ap);
     emit(r, s ? s : "(out of memory)", indent, 1, 1);
     free(s);
@@ -84,7 +73,7 @@ void repl_say(repl *r, int indent, const char *fmt, ...) {
 void repl_plain(repl *r, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vfmt(fmt, ap);
+    char *s = cairn_vstrfmt(fmt, ap);
     va_end(ap);
     emit(r, s ? s : "(out of memory)", 2, 0, 1);
     free(s);
@@ -93,7 +82,7 @@ void repl_plain(repl *r, const char *fmt, ...) {
 void repl_fail(repl *r, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = vfmt(fmt, ap);
+    char *s = cairn_vstrfmt(fmt, ap);
     va_end(ap);
     emit(r, s ? s : "(out of memory)", 2, 0, 1);
     free(s);
