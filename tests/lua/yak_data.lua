@@ -435,7 +435,7 @@ return {
       ["opt.put"] = "put the %s stone into the %s",
       ["opt.restock"] = "take the %d %s",
       ["opt.take_none"] = "take nothing",
-      ["opt.take_stone"] = "take a %s stone",
+      ["opt.take_stone"] = "take one %s stone",
       ["phase.noon"] = "noon",
       ["phase.over"] = "the game is over",
       ["phase.sunrise"] = "sunrise",
