@@ -208,8 +208,14 @@ static int score_order(const engine_score *s, size_t a, size_t b) {
 /* One seat's line of the score table (markup, malloc'd): rank, name padded
 ** to namew, total, then the breakdown on the line or, with columns, one
 ** item a line with labels padded to lw. */
-static char *score_line(const repl *r, const engine_seat_score *s, int seat, size_t namew, size_t lw,
+static char *score_line(const repl *r, const engine_score *sc, int seat, size_t namew, size_t lw,
                         int columns) {
+    const engine_seat_score *s = &sc->seats[seat - 1];
+    /* a tie-break value means nothing on its own: show it only where it decides */
+    int tied = 0;
+    for (size_t i = 0; i < sc->n; i++)
+        if ((int)i != seat - 1 && sc->seats[i].total == s->total) tied = 1;
+    int show_tb = s->has_tiebreak && tied;
     markup_buf b = {0};
     char t[160];
     seat_title(r, seat, t, sizeof t);
@@ -219,7 +225,7 @@ static char *score_line(const repl *r, const engine_seat_score *s, int seat, siz
     for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
     markup_buf_printf(&b, "  %4lld", (long long)s->total);
     if (columns) {
-        if (s->has_tiebreak) markup_buf_printf(&b, "  (tiebreak %lld)", (long long)s->tiebreak);
+        if (show_tb) markup_buf_printf(&b, "  (tie-break %lld)", (long long)s->tiebreak);
         for (size_t j = 0; j < s->n_items; j++) {
             markup_buf_printf(&b, "\n      %s", s->items[j].label);
             for (size_t w = markup_width(s->items[j].label, strlen(s->items[j].label)); w < lw; w++)
@@ -230,7 +236,7 @@ static char *score_line(const repl *r, const engine_seat_score *s, int seat, siz
         for (size_t j = 0; j < s->n_items; j++)
             markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
                               (long long)s->items[j].points);
-        if (s->has_tiebreak) markup_buf_printf(&b, "  (tiebreak %lld)", (long long)s->tiebreak);
+        if (show_tb) markup_buf_printf(&b, "  (tie-break %lld)", (long long)s->tiebreak);
     }
     return markup_buf_take(&b);
 }
@@ -282,12 +288,12 @@ void repl_show_scores(repl *r, int final) {
     /* each seat on one line if every seat fits, else breakdowns in a column */
     int columns = 0;
     for (size_t i = 0; i < sc.n && !columns; i++) {
-        char *line = score_line(r, &sc.seats[i], (int)i + 1, namew, 0, 0);
+        char *line = score_line(r, &sc, (int)i + 1, namew, 0, 0);
         columns = line && markup_width(line, strlen(line)) > (size_t)r->width;
         free(line);
     }
     for (size_t k = 0; k < sc.n; k++) {
-        char *line = score_line(r, &sc.seats[order[k]], (int)order[k] + 1, namew, lw, columns);
+        char *line = score_line(r, &sc, (int)order[k] + 1, namew, lw, columns);
         repl_say(r, 8, "%s", line ? line : "(out of memory)");
         free(line);
     }
