@@ -52,6 +52,18 @@
 #define CAIRN_LUA_HOOK_STEP 1000
 #endif
 
+/* Largest script file `require` or sandbox_run_file reads. */
+#if !defined(CAIRN_LUA_MAX_SOURCE_BYTES)
+#define CAIRN_LUA_MAX_SOURCE_BYTES (4L * 1024 * 1024)
+#endif
+
+/* Longest pattern string.find, match, gmatch and gsub accept, in bytes.
+** Their worst case is charged to the instruction budget before they run
+** (docs/sandbox.md); this keeps that estimate quick to make. */
+#if !defined(CAIRN_LUA_MAX_PATTERN)
+#define CAIRN_LUA_MAX_PATTERN 256
+#endif
+
 /* How deep schema application may nest on one instance node ($ref, allOf,
 ** anyOf, oneOf, not, if/then/else chains) plus instance depth. Load-time
 ** checks already refuse cycles; this only stops absurdly long chains. */

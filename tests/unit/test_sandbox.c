@@ -10,7 +10,9 @@
 #include "sandbox.h"
 
 #include <lauxlib.h>
+#include <lualib.h>
 #include <stdio.h>
+#include <time.h>
 
 #define RULESET "tests/fixtures/lua/ruleset"
 #define PARENT "tests/fixtures/lua/parent"
@@ -261,6 +263,186 @@ static void budget_counts_c_loops(void **state) {
                  SANDBOX_ERR_BUDGET, "instruction budget");
     /* 10^15 copies of nothing is nothing, at once */
     expect_true(f, "return string.rep('', 1 << 50) == '' and string.rep('ab', 3, ',') == 'ab,ab,ab'");
+}
+
+/* ------------------------------------------------------ patterns */
+
+static double seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A pattern that backtracks for hours in C: 20 lazy items over 5000 bytes. */
+#define BAD_PATTERN "local s, p = string.rep('a', 5000), string.rep('a-', 20) .. 'b'\n"
+
+static void pattern_backtracking_is_budgeted(void **state) {
+    fx *f = *state;
+    double t0 = seconds();
+    expect_error(f, BAD_PATTERN "return s:find(p)", SANDBOX_ERR_BUDGET,
+                 CHUNK ":2: instruction budget of 1000000 exceeded");
+    assert_true(seconds() - t0 < 0.1);
+    assert_non_null(strstr(sandbox_traceback(f->sb), CHUNK ":2: in main chunk"));
+    expect_error(f, BAD_PATTERN "return s:match(p)", SANDBOX_ERR_BUDGET,
+                 CHUNK ":2: instruction budget of 1000000 exceeded");
+    expect_error(f, BAD_PATTERN "for x in s:gmatch(p) do end", SANDBOX_ERR_BUDGET,
+                 CHUNK ":2: instruction budget of 1000000 exceeded");
+    expect_error(f, BAD_PATTERN "return s:gsub(p, '')", SANDBOX_ERR_BUDGET,
+                 CHUNK ":2: instruction budget of 1000000 exceeded");
+    /* no pcall, xpcall or coroutine swallows it */
+    expect_error(f, BAD_PATTERN "local ok = pcall(string.find, s, p)\nreturn 'escaped'",
+                 SANDBOX_ERR_BUDGET, "instruction budget of 1000000 exceeded");
+    expect_error(f, BAD_PATTERN "pcall(function() for x in s:gmatch(p) do end end)\nreturn 'escaped'",
+                 SANDBOX_ERR_BUDGET, "instruction budget");
+    expect_error(f, BAD_PATTERN "xpcall(string.gsub, function(e) return e end, s, p, '')\n"
+                                "return 'escaped'",
+                 SANDBOX_ERR_BUDGET, "instruction budget");
+    expect_error(f, BAD_PATTERN "pcall(coroutine.wrap(function() return s:match(p) end))\n"
+                                "return 'escaped'",
+                 SANDBOX_ERR_BUDGET, "instruction budget");
+    /* milder, still far past the budget: six greedy items, a quadratic search */
+    expect_error(f, "return string.rep('a', 200):find('a*a*a*a*a*a*b')", SANDBOX_ERR_BUDGET,
+                 "instruction budget");
+    expect_error(f, "return string.rep('x', 100000):find('.-y')", SANDBOX_ERR_BUDGET,
+                 "instruction budget");
+    /* escaped and class items, sets, %z: each class is measured as Lua reads it */
+    static const char *const bad[] = {
+        "return string.rep('.', 3000):find(string.rep('%.-', 10) .. 'x')",
+        "return string.rep('+', 3000):find(string.rep('%+*', 10) .. 'x')",
+        "return string.rep('7', 3000):find(string.rep('%d-', 10) .. 'x')",
+        "return string.rep('A', 3000):find(string.rep('%L-', 10) .. 'x')",
+        "return string.rep('a', 3000):find(string.rep('[%a_]-', 10) .. 'x')",
+        "return string.rep(']', 3000):find(string.rep('[]]-', 10) .. 'x')",
+        "return string.rep('-', 3000):find(string.rep('[a-]-', 10) .. 'x')",
+        "return string.rep('\\0', 3000):find(string.rep('%z-', 10) .. 'x')",
+        "return string.rep('q', 3000):find(string.rep('[^x]-', 10) .. 'x')",
+        "return string.rep('a', 3000):find(string.rep('(a-)', 10) .. 'x')",
+        "return string.rep('a', 3000):find('(a*)%1%1x')",
+        "return string.rep('(', 3000):find('%b()')",
+        NULL};
+    for (int i = 0; bad[i]; i++) expect_error(f, bad[i], SANDBOX_ERR_BUDGET, "instruction budget");
+    assert_true(seconds() - t0 < 0.5);
+}
+
+/* Runs code (which must return true) and returns what it was charged. */
+static long cost_of(fx *f, const char *code) {
+    expect_true(f, code);
+    return sandbox_instructions_used(f->sb);
+}
+
+static void ordinary_patterns_cost_little(void **state) {
+    fx *f = *state;
+    /* decision ids, as rulesets match them */
+    assert_true(cost_of(f, "local r, c = ('place r0c3'):match('^place r(%d+)c(%d+)$') "
+                           "return r == '0' and c == '3'") < 200);
+    assert_true(cost_of(f, "return ('take wood'):match('^take (%a+)$') == 'wood' "
+                           "and ('bid 12'):find('^bid (%d+)$') == 1") < 200);
+    /* a rendered text of ~450 bytes, ten lines */
+    expect_true(f, "local t = {} for i = 1, 10 do t[i] = '{b}Cart ' .. i .. '{/b}: wood, wood and "
+                   "stone; ' .. i .. ' left  ' end text = table.concat(t, '\\n') .. '\\n' "
+                   "return #text > 400");
+    long lines = cost_of(f, "local n = 0 for l in text:gmatch('(.-)\\n') do n = n + 1 end "
+                            "return n == 10");
+    long lines2 = cost_of(f, "local n = 0 for l in text:gmatch('[^\\n]+') do n = n + 1 end "
+                             "return n == 10");
+    long words = cost_of(f, "local n = 0 for w in text:gmatch('%a+') do n = n + 1 end return n == 80");
+    long tags = cost_of(f, "local s, k = text:gsub('{[%a/]*}', '') return k == 20 and not s:find('{')");
+    long trail = cost_of(f, "local s, k = text:gsub(' +\\n', '\\n') return k == 10");
+    long first = cost_of(f, "return text:match('^(.-)\\n') == '{b}Cart 1{/b}: wood, wood and "
+                            "stone; 1 left  '");
+    print_message("charged: gmatch (.-)\\n %ld, [^\\n]+ %ld, %%a+ %ld; gsub tags %ld, "
+                  "trailing spaces %ld; first line %ld\n",
+                  lines, lines2, words, tags, trail, first);
+    /* next to nothing: each well under 0.1% of the default budget */
+    assert_true(lines < 50000 && lines2 < 10000 && words < 10000);
+    assert_true(tags < 50000 && trail < 10000 && first < 10000);
+    /* a long text split on a class that cannot cross the line costs by its
+    ** longest line; the first line of a long text costs by that line too */
+    expect_true(f, "big = string.rep(text, 100) return #big > 40000");
+    assert_true(cost_of(f, "local n = 0 for l in big:gmatch('([^\\n]*)\\n') do n = n + 1 end "
+                           "return n == 1000") < 500000);
+    assert_true(cost_of(f, "return #big:match('^(.-)\\n') < 50") < 500000);
+    /* a search whose worst case passes the budget tries its starts one at a
+    ** time: a near match is found, cheaply; starts where the first item
+    ** cannot match cost next to nothing */
+    assert_true(cost_of(f, "local s = 'ab' .. string.rep('x', 3000) .. 'b' "
+                           "return s:find('a.-b') == 1 and s:match('x.-b') == string.rep('x', 3000) .. 'b'")
+                < 50000);
+    assert_true(cost_of(f, "local s = string.rep('x', 100000) .. 'ab' return s:find('a.-b') == 100001")
+                < 200000);
+}
+
+static void long_patterns_are_refused(void **state) {
+    fx *f = *state;
+    static const char *const fns[] = {"find", "match", "gmatch", "gsub"};
+    char code[256], needle[128];
+    for (int i = 0; i < 4; i++) {
+        snprintf(code, sizeof code, "return string.%s('x', string.rep('x', %d), %s)", fns[i],
+                 CAIRN_LUA_MAX_PATTERN + 1, i == 3 ? "''" : "1");
+        snprintf(needle, sizeof needle,
+                 "string.%s: pattern longer than %d bytes (limit CAIRN_LUA_MAX_PATTERN)", fns[i],
+                 CAIRN_LUA_MAX_PATTERN);
+        expect_error(f, code, SANDBOX_ERR_RUN, needle);
+    }
+    snprintf(code, sizeof code, "return ('x'):rep(%d):find(('x'):rep(%d)) == 1",
+             CAIRN_LUA_MAX_PATTERN, CAIRN_LUA_MAX_PATTERN);
+    expect_true(f, code);
+    /* a plain find has no pattern */
+    expect_true(f, "return ('x'):rep(1000):find(('x'):rep(1000), 1, true) == 1");
+}
+
+/* The searches, the same in the sandbox and in a plain Lua state: results,
+** init, captures, anchors, gmatch's empty matches, errors with file:line. */
+static const char PATTERN_CASES[] =
+    "local cases = {\n"
+    "  {'hello world', 'o'}, {'hello world', '(o)(r)'}, {'hello', ''}, {'hello', '()'},\n"
+    "  {'hello', '()ll()'}, {'abc', '^a'}, {'abc', '^b'}, {'^a^b', '^^'}, {'^a^b', '^'},\n"
+    "  {'aaa', 'a-'}, {'aaa', 'a*'}, {'aaa', 'a?'}, {'a,b,,c', '[^,]*'}, {'a,b,,c', ',?'},\n"
+    "  {'place r0c3', '^place r(%d+)c(%d+)$'}, {'x = 1, y = 22', '(%w+) = (%d+)'},\n"
+    "  {'THE (quick) fox', '%f[%a]%a+'}, {'f(a(b)c)d', '%b()'}, {'hello', 'l+', -3},\n"
+    "  {'hello', 'l', 10}, {'hello', '', 6}, {'hello', '', 7}, {'', ''}, {'', 'x*'},\n"
+    "  {'hello', '(%a)%1'}, {'line1\\nline2\\n', '(.-)\\n'}, {'a.b.c', '[^%.]+'},\n"
+    "  {'a+b', 'a+b'}, {'a+b', 'a%+b', 2}, {'[x]]', '[]]'}, {'a-b', '[a-]+'}, {'x$y', '$y'},\n"
+    "  {'xy', 'y$'}, {'abc', '.-', -1}, {'12ab', '%x+', 0}, {'hello', 'l', -100},\n"
+    "  {'caf\\195\\169!', '[\\128-\\255]+'}, {'  a b  ', '^%s*(.-)%s*$'}, {'aXb', '%u'}, {'xyz', 'a)'},\n"
+    "}\n"
+    "local function ser(...)\n"
+    "  local t, r = table.pack(...), {}\n"
+    "  for i = 1, t.n do r[i] = type(t[i]) .. ':' .. tostring(t[i]) end\n"
+    "  return table.concat(r, ',')\n"
+    "end\n"
+    "local out = {}\n"
+    "for _, c in ipairs(cases) do\n"
+    "  local s, p, i = c[1], c[2], c[3]\n"
+    "  local g = {}\n"
+    "  for a, b in s:gmatch(p, i) do g[#g + 1] = ser(a, b) end\n"
+    "  out[#out + 1] = ser(s:find(p, i)) .. '|' .. ser(s:find(p, i, true)) .. '|' ..\n"
+    "    ser(s:match(p, i)) .. '|' .. table.concat(g, ';') .. '|' .. ser(s:gsub(p, '<%0>'))\n"
+    "end\n"
+    "out[#out + 1] = ser(string.find(12345, 34), string.match(12345, '%d%d'))\n"
+    "out[#out + 1] = ser(('abc'):gsub('%w', {a = 1, b = false}), ('abc'):gsub('b', function() end))\n"
+    "for _, p in ipairs({'%', '[a', '(a', 'a)', '%b', '%f', '%1'}) do\n"
+    "  out[#out + 1] = select(2, pcall(function() return ('abc'):find(p) end))\n"
+    "  out[#out + 1] = select(2, pcall(function() return ('abc'):match(p) end))\n"
+    "  out[#out + 1] = select(2, pcall(function() for x in ('abc'):gmatch(p) do end end))\n"
+    "  out[#out + 1] = select(2, pcall(function() return ('abc'):gsub(p, 'x') end))\n"
+    "end\n"
+    "out[#out + 1] = select(2, pcall(function() return ('abc'):gsub('b', '%2') end))\n"
+    "return table.concat(out, '\\n')\n";
+
+static void patterns_answer_as_lua_does(void **state) {
+    fx *f = *state;
+    assert_int_equal(run(f, PATTERN_CASES), SANDBOX_OK);
+    const char *got = lua_tostring(f->L, -1);
+    assert_non_null(got);
+    lua_State *plain = luaL_newstate();
+    assert_non_null(plain);
+    luaL_openlibs(plain);
+    assert_int_equal(luaL_loadbuffer(plain, PATTERN_CASES, strlen(PATTERN_CASES), "@" CHUNK), LUA_OK);
+    assert_int_equal(lua_pcall(plain, 0, 1, 0), LUA_OK);
+    assert_string_equal(got, lua_tostring(plain, -1));
+    assert_non_null(strstr(got, CHUNK ":29: malformed pattern (ends with '%')"));
+    lua_close(plain);
 }
 
 /* ------------------------------------------------------ the memory cap */
@@ -581,6 +763,10 @@ int main(void) {
         cmocka_unit_test_setup_teardown(budget_cannot_be_caught, setup, teardown),
         cmocka_unit_test_setup_teardown(budget_holds_inside_coroutines, setup, teardown),
         cmocka_unit_test_setup_teardown(budget_counts_c_loops, setup, teardown),
+        cmocka_unit_test_setup_teardown(pattern_backtracking_is_budgeted, setup, teardown),
+        cmocka_unit_test_setup_teardown(ordinary_patterns_cost_little, setup, teardown),
+        cmocka_unit_test_setup_teardown(long_patterns_are_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(patterns_answer_as_lua_does, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_cap_stops_string_rep, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_cap_stops_growth_bombs, setup, teardown),
         cmocka_unit_test_setup_teardown(memory_cap_is_configurable, setup, teardown),
