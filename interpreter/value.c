@@ -129,7 +129,7 @@ value *value_clone(const value *v) {
                 value_free(c);
                 return NULL;
             }
-            if (value_map_set_node(c, k, val) != 0) {
+            if (value_map_append(c, k, val) != 0) { /* a copy's keys are unique */
                 value_free(c);
                 return NULL;
             }
@@ -175,19 +175,11 @@ value *value_map_get(const value *m, const char *key) {
     return e ? e->val : NULL;
 }
 
-int value_map_set_node(value *m, value *key, value *val) {
+int value_map_append(value *m, value *key, value *val) {
     if (m->type != CV_MAP || key->type != CV_STR) {
         value_free(key);
         value_free(val);
         return -1;
-    }
-    cv_entry *e = value_map_entry(m, key->u.str.s);
-    if (e) {
-        value_free(e->key);
-        value_free(e->val);
-        e->key = key;
-        e->val = val;
-        return 0;
     }
     if (m->u.map.n == m->u.map.cap) {
         size_t cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
@@ -204,6 +196,23 @@ int value_map_set_node(value *m, value *key, value *val) {
     m->u.map.items[m->u.map.n].val = val;
     m->u.map.n++;
     return 0;
+}
+
+int value_map_set_node(value *m, value *key, value *val) {
+    if (m->type != CV_MAP || key->type != CV_STR) {
+        value_free(key);
+        value_free(val);
+        return -1;
+    }
+    cv_entry *e = value_map_entry(m, key->u.str.s);
+    if (e) {
+        value_free(e->key);
+        value_free(e->val);
+        e->key = key;
+        e->val = val;
+        return 0;
+    }
+    return value_map_append(m, key, val);
 }
 
 int value_map_set(value *m, const char *key, value *val) {

@@ -66,7 +66,7 @@ void value_set_loc(value *v, cv_file *file, int line, int col);
 /* Frees v and everything below it. NULL-safe. */
 void value_free(value *v);
 
-/* Deep copy, locations included. NULL on OOM. */
+/* Deep copy, locations included; linear in the size of v. NULL on OOM. */
 value *value_clone(const value *v);
 
 /* --- lists --- */
@@ -88,6 +88,11 @@ int value_map_set(value *m, const char *key, value *val);
 /* Same, with a key node (ownership passes; must be CV_STR) so the key keeps
 ** its location. */
 int value_map_set_node(value *m, value *key, value *val);
+/* Appends key (CV_STR; ownership passes) and val WITHOUT looking for an
+** existing entry: the caller guarantees the key is new (a copy of a map, a
+** loader that checks duplicates itself). Linear where value_map_set_node is
+** quadratic over a whole map. 0, or -1 on OOM (key and val are freed). */
+int value_map_append(value *m, value *key, value *val);
 /* Removes key if present; returns 1 if removed. */
 int value_map_del(value *m, const char *key);
 

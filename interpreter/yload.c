@@ -319,68 +319,6 @@ static const char *a_type(cv_type t) {
     return "?";
 }
 
-/* Appends an entry whose key is known to be new. value_map_set_node would
-** search the map first, which is quadratic over a large map; the loader
-** keeps its own key index. Takes both nodes; -1 on OOM (both freed). */
-static int map_append(value *m, value *key, value *val) {
-    if (m->u.map.n == m->u.map.cap) {
-        size_t cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
-        cv_entry *items = realloc(m->u.map.items, cap * sizeof *items);
-        if (!items) {
-            value_free(key);
-            value_free(val);
-            return -1;
-        }
-        m->u.map.items = items;
-        m->u.map.cap = cap;
-    }
-    m->u.map.items[m->u.map.n].key = key;
-    m->u.map.items[m->u.map.n].val = val;
-    m->u.map.n++;
-    return 0;
-}
-
-/* Deep copy keeping locations. Unlike value_clone, map entries are appended
-** without a lookup (the source has no duplicate keys), so copying a big map
-** is linear. Recursion depth is bounded by max_depth. NULL on OOM. */
-static value *clone_tree(const value *v) {
-    value *c = NULL;
-    switch (v->type) {
-    case CV_NULL: c = value_null(); break;
-    case CV_BOOL: c = value_bool(v->u.b); break;
-    case CV_INT: c = value_int(v->u.i); break;
-    case CV_STR: c = value_strn(v->u.str.s, v->u.str.len); break;
-    case CV_LIST:
-        if (!(c = value_list())) return NULL;
-        for (size_t i = 0; i < v->u.list.n; i++) {
-            value *item = clone_tree(v->u.list.items[i]);
-            if (!item || value_list_push(c, item) != 0) {
-                value_free(c);
-                return NULL;
-            }
-        }
-        break;
-    case CV_MAP:
-        if (!(c = value_map())) return NULL;
-        for (size_t i = 0; i < v->u.map.n; i++) {
-            value *k = clone_tree(v->u.map.items[i].key);
-            value *val = k ? clone_tree(v->u.map.items[i].val) : NULL;
-            if (!val) {
-                value_free(k);
-                value_free(c);
-                return NULL;
-            }
-            if (map_append(c, k, val) != 0) {
-                value_free(c);
-                return NULL;
-            }
-        }
-        break;
-    }
-    if (c) value_set_loc(c, v->file, v->line, v->col);
-    return c;
-}
-
 /* Nodes in v, map keys included, counting no further than cap + 1. */
 static long count_nodes(const value *v, long cap) {
     long n = 1;
@@ -731,7 +669,7 @@ static int take_value(loader *L, frame *f, value *v) {
     }
     value *key = f->key;
     f->key = NULL;
-    if (map_append(f->node, key, v) != 0) {
+    if (value_map_append(f->node, key, v) != 0) {
         oom(L);
         return -1;
     }
@@ -762,14 +700,14 @@ static int merge_map(loader *L, frame *f, const value *src, value *out) {
     for (size_t i = 0; i < src->u.map.n; i++) {
         const value *k = src->u.map.items[i].key;
         if (strtab_get(&f->keys, k->u.str.s, k->u.str.len, NULL)) continue;
-        value *kc = clone_tree(k);
-        value *vc = kc ? clone_tree(src->u.map.items[i].val) : NULL;
+        value *kc = value_clone(k);
+        value *vc = kc ? value_clone(src->u.map.items[i].val) : NULL;
         if (!vc) {
             value_free(kc);
             oom(L);
             return -1;
         }
-        if (map_append(out, kc, vc) != 0 ||
+        if (value_map_append(out, kc, vc) != 0 ||
             strtab_put(&f->keys, kc->u.str.s, kc->u.str.len, kc->line) != 0) {
             oom(L);
             return -1;
@@ -948,7 +886,7 @@ static int on_alias(loader *L, const yaml_event_t *ev) {
     }
     if (check_depth(L, a->height, line, col, name) != 0) return -1;
     if (charge(L, a->size, line, col) != 0) return -1;
-    value *c = clone_tree(a->node);
+    value *c = value_clone(a->node);
     if (!c) {
         oom(L);
         return -1;
