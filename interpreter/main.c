@@ -117,9 +117,11 @@ static int cmd_list(int argc, char **argv) {
         cerr_list errs;
         cerr_init(&errs, 0);
         ruleset *r = ruleset_load(names[i], NULL, &errs);
-        if (r)
-            printf("%-12s %s (%d-%d players)\n", names[i], r->name, r->min_players, r->max_players);
-        else
+        if (r) {
+            char players[32];
+            ruleset_players_text(r, players, sizeof players);
+            printf("%-12s %s (%s)\n", names[i], r->name, players);
+        } else
             printf("%-12s (has errors: `cairn check %s`)\n", names[i], names[i]);
         ruleset_free(r);
         cerr_free(&errs);

@@ -1261,9 +1261,10 @@ static char *choose_ruleset(repl *r) {
         cerr_list errs;
         cerr_init(&errs, 0);
         ruleset *rs = ruleset_load(names[i], NULL, &errs);
+        char players[32];
+        if (rs) ruleset_players_text(rs, players, sizeof players);
         if (rs)
-            repl_say(r, 6, "  %zu  %-12s %s (%d-%d players)", i + 1, names[i], rs->name, rs->min_players,
-                     rs->max_players);
+            repl_say(r, 6, "  %zu  %-12s %s (%s)", i + 1, names[i], rs->name, players);
         else
             repl_say(r, 6, "  %zu  %-12s (has errors: `cairn check %s`)", i + 1, names[i], names[i]);
         ruleset_free(rs);

@@ -806,6 +806,13 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
     return cerr_count(errs) == before ? 0 : -1;
 }
 
+void ruleset_players_text(const ruleset *r, char *buf, size_t n) {
+    if (r->min_players == r->max_players)
+        snprintf(buf, n, "%d player%s", r->min_players, r->min_players == 1 ? "" : "s");
+    else
+        snprintf(buf, n, "%d-%d players", r->min_players, r->max_players);
+}
+
 const ruleset_option *ruleset_option_find(const ruleset *r, const char *id) {
     for (size_t i = 0; i < r->n_opts; i++)
         if (strcmp(r->opts[i].id, id) == 0) return &r->opts[i];

@@ -63,6 +63,9 @@ char *ruleset_find(const char *name);
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs);
 void ruleset_free(ruleset *r);
 
+/* "2 players" or "2-4 players", into buf (always NUL-terminated). */
+void ruleset_players_text(const ruleset *r, char *buf, size_t n);
+
 /* The option declared with this id, or NULL. */
 const ruleset_option *ruleset_option_find(const ruleset *r, const char *id);
 
