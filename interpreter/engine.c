@@ -1168,7 +1168,10 @@ char *engine_render(engine *e, int seat, cerr_list *errs) {
 void engine_score_free(engine_score *s) {
     if (!s || !s->seats) return;
     for (size_t i = 0; i < s->n; i++) {
-        for (size_t j = 0; j < s->seats[i].n_items; j++) free(s->seats[i].items[j].label);
+        for (size_t j = 0; j < s->seats[i].n_items; j++) {
+            free(s->seats[i].items[j].label);
+            free(s->seats[i].items[j].key);
+        }
         free(s->seats[i].items);
     }
     free(s->seats);
@@ -1260,6 +1263,16 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                     return -1;
                 }
                 if (!(ss->items[j - 1].label = cairn_strdup(label))) {
+                    errs->oom = 1;
+                    return -1;
+                }
+                /* optional stable name of the line, for statistics over many games */
+                int kt = raw_field(L, bi, "key");
+                if (kt != LUA_TNIL && kt != LUA_TSTRING) {
+                    cerr_add(errs, NULL, 0, 0, where, "breakdown[%zu].key must be a string", j);
+                    return -1;
+                }
+                if (!(ss->items[j - 1].key = cairn_strdup(kt == LUA_TSTRING ? lua_tostring(L, -1) : label))) {
                     errs->oom = 1;
                     return -1;
                 }

@@ -191,7 +191,8 @@ rng engine_rng(const engine *e);
 /* ---------------------------------------------------------------- score */
 
 typedef struct engine_score_item {
-    char *label;
+    char *label;   /* what a person reads: may carry details ("7 single stones") */
+    char *key;     /* the line's stable name for statistics: the script's `key`, else the label */
     int64_t points;
 } engine_score_item;
 

@@ -7,6 +7,7 @@
 #include "error.h"
 #include "repl.h"
 #include "ruleset.h"
+#include "sim.h"
 #include "testrun.h"
 
 #include <stdio.h>
@@ -55,6 +56,7 @@ static const command commands[] = {
      "playthrough (`golden:`) with a fresh seeded game. --regen rewrites the golden\n"
      "files instead (review the diff). Formats: docs/testing.md.\n"
      "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
+    {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
     {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
      "Prints every ruleset found in ./rulesets, the installed share folder and\n"
      "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"},

@@ -21,7 +21,7 @@ return function(rules)
       for _, id in ipairs(g.state.bonus or {}) do
         local pts = bonus.score_card(g.data, towers, s, id)
         entry.breakdown[#entry.breakdown + 1] =
-          { label = g.text("score.bonus", g.text("bonus." .. id)), points = pts }
+          { key = "bonus " .. id, label = g.text("score.bonus", g.text("bonus." .. id)), points = pts }
         entry.total = entry.total + pts
       end
     end

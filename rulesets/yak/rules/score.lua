@@ -168,18 +168,25 @@ function M.seat_score(g, seat, food_bonus)
   for _, gr in ipairs(d.groups) do
     sizes[#sizes + 1] = string.format("%s %d", common.stone_name(g, gr.colour), gr.size)
   end
-  lines[#lines + 1] = { label = label(g, "score.groups", #sizes > 0 and table.concat(sizes, ", ") or "-"),
+  -- each line has a stable key (statistics add lines up over many games) and a
+  -- label with this game's details
+  lines[#lines + 1] = { key = "groups",
+    label = label(g, "score.groups", #sizes > 0 and table.concat(sizes, ", ") or "-"),
     points = d.group_points }
-  lines[#lines + 1] = { label = label(g, "score.group_count", #d.groups), points = d.count_bonus }
-  lines[#lines + 1] = { label = label(g, "score.singles", d.singles), points = d.single_points }
+  lines[#lines + 1] = { key = "group count", label = label(g, "score.group_count", #d.groups),
+    points = d.count_bonus }
+  lines[#lines + 1] = { key = "single stones", label = label(g, "score.singles", d.singles),
+    points = d.single_points }
   if #d.crystals > 0 then
     local names = {}
     for _, c in ipairs(d.crystals) do names[#names + 1] = common.stone_name(g, c) end
-    lines[#lines + 1] = { label = label(g, "score.crystals", table.concat(names, ", ")), points = 0 }
+    lines[#lines + 1] = { key = "crystals", label = label(g, "score.crystals", table.concat(names, ", ")),
+      points = 0 }
   end
-  lines[#lines + 1] = { label = label(g, "score.stupa"),
+  lines[#lines + 1] = { key = "stupa", label = label(g, "score.stupa"),
     points = (st.stupa == seat) and data.scoring.stupa_bonus or 0 }
-  lines[#lines + 1] = { label = label(g, "score.food", common.food_total(p.food)), points = food_bonus[seat] }
+  lines[#lines + 1] = { key = "most food", label = label(g, "score.food", common.food_total(p.food)),
+    points = food_bonus[seat] }
   local total = 0
   for _, l in ipairs(lines) do total = total + l.points end
   return { total = total, breakdown = lines, tiebreak = M.tiebreak(data, p), details = d }
