@@ -457,10 +457,11 @@ size_t repl_run_bots(repl *r, size_t limit) {
     int silent_seat = 0;
     if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
     while (n < limit && !engine_is_over(r->e)) {
-        int s = 0;
-        for (int i = 1; i <= r->n_seats && !s; i++)
-            if (is_bot(r, i) && engine_is_asked(r->e, i)) s = i;
-        if (!s) break;
+        /* the engine's order (the first bot seat the ruleset asks), as in
+        ** golden playthroughs and `cairn sim`, so the same seed plays the
+        ** same game everywhere */
+        int s = engine_next_bot_seat(r->e);
+        if (!s || !is_bot(r, s)) break;
         if (!r->script && lineedit_interrupted()) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
