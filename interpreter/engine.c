@@ -1487,7 +1487,9 @@ static int rt_build(engine *e, game_rt *rt, cerr_list *errs) {
     if (!(rt->vis = view_rules_new(rt->rs->visibility, errs))) return -1;
     const value *ss = value_map_get(rt->rs->manifest, "state_schema");
     if (ss && ss->type == CV_STR) {
-        if (!(rt->schemas = schema_set_new())) return errs->oom = 1, -1;
+        if (!(rt->schemas = schema_set_new()) ||
+            schema_set_fallback_dir(rt->schemas, ruleset_schemas_dir()) != 0)
+            return errs->oom = 1, -1;
         if (!(rt->state_schema = schema_load(rt->schemas, ss->u.str.s, errs))) return -1;
     }
     value *tl = value_map_get(rt->rs->text, c->lang), *te = value_map_get(rt->rs->text, "en");

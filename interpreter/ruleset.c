@@ -1026,7 +1026,8 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     ld.schemas = schema_set_new();
     ld.manifest_schema_path = path_join(ruleset_schemas_dir(), "ruleset.schema.yaml");
     ruleset *r = calloc(1, sizeof *r);
-    if (!ld.schemas || !ld.manifest_schema_path || !r) {
+    if (!ld.schemas || !ld.manifest_schema_path || !r ||
+        schema_set_fallback_dir(ld.schemas, ruleset_schemas_dir()) != 0) {
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
         goto fail;
     }

@@ -317,6 +317,7 @@ struct schema_set {
     int depth;             /* nesting of loads in progress */
     sfile **batch;         /* files loaded by the outermost load in progress */
     size_t nbatch, capbatch;
+    char *fallback_dir;    /* where a $ref'd file missing beside its schema is looked up by name */
 };
 
 static size_t ptr_hash(const void *p) {
@@ -384,6 +385,14 @@ static void sfile_free(sfile *f) {
     free(f);
 }
 
+int schema_set_fallback_dir(schema_set *s, const char *dir) {
+    char *d = dir ? cairn_strdup(dir) : NULL;
+    if (dir && !d) return -1;
+    free(s->fallback_dir);
+    s->fallback_dir = d;
+    return 0;
+}
+
 void schema_set_free(schema_set *s) {
     if (!s) return;
     for (size_t i = 0; i < s->tab_cap; i++) {
@@ -397,6 +406,7 @@ void schema_set_free(schema_set *s) {
     free(s->tab);
     for (size_t i = 0; i < s->n; i++) sfile_free(s->files[i]);
     free(s->files);
+    free(s->fallback_dir);
     free(s->batch);
     free(s);
 }
@@ -840,6 +850,23 @@ static void resolve_ref(cctx *c, const value *ref) {
             return;
         }
         char *canon = realpath(strbuf_str(&name), NULL);
+        if (!canon && c->set->fallback_dir) {
+            /* a ruleset folder copied out of the tree loses its ../../../schemas:
+            ** look the file up by name among cairn's own schemas */
+            int err = errno;
+            const char *base = strrchr(strbuf_str(&name), '/');
+            base = base ? base + 1 : strbuf_str(&name);
+            strbuf alt = {0};
+            strbuf_printf(&alt, "%s/%s", c->set->fallback_dir, base);
+            canon = alt.oom ? NULL : realpath(strbuf_str(&alt), NULL);
+            if (canon) {
+                strbuf_free(&name);
+                name = alt;
+            } else {
+                strbuf_free(&alt);
+                errno = err;
+            }
+        }
         if (!canon) {
             c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(errno));
             strbuf_free(&name);

@@ -20,6 +20,12 @@ typedef struct schema_set schema_set;
 
 /* NULL on OOM. */
 schema_set *schema_set_new(void);
+/* A folder where a $ref'd file that is missing beside the referring schema
+** is looked up by its name (cairn's own schemas folder), so that a ruleset
+** folder copied out of the tree still finds components.schema.yaml. The
+** string is copied; NULL turns the fallback off. 0, or -1 on OOM. */
+int schema_set_fallback_dir(schema_set *s, const char *dir);
+
 /* Frees the set and every schema loaded into it. NULL-safe. */
 void schema_set_free(schema_set *s);
 

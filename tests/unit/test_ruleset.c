@@ -243,6 +243,32 @@ static void test_search_path_and_fingerprint(void **st) {
     ruleset_free(c);
 }
 
+/* A modder copies a ruleset folder out of the tree: its schemas' $refs to
+** ../../../schemas/components.schema.yaml then point nowhere, and are found
+** by name among cairn's own schemas instead. */
+static void test_copied_out_of_tree(void **st) {
+    (void)st;
+    char tmp[] = "/tmp/cairn-copy-XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "cp -R rulesets/yak %s/yak", tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/yak", tmp);
+    cerr_list errs;
+    ruleset *copy = load(cmd, NULL, 0, NULL, 0, &errs);
+    if (!copy) dump_errors(&errs);
+    assert_non_null(copy);
+    cerr_free(&errs);
+    ruleset *orig = load("rulesets/yak", NULL, 0, NULL, 0, &errs);
+    assert_non_null(orig);
+    cerr_free(&errs);
+    assert_string_equal(copy->fingerprint, orig->fingerprint);
+    ruleset_free(copy);
+    ruleset_free(orig);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -255,6 +281,7 @@ int main(void) {
         cmocka_unit_test(test_extends_cycle),
         cmocka_unit_test(test_broken_reports_every_error),
         cmocka_unit_test(test_search_path_and_fingerprint),
+        cmocka_unit_test(test_copied_out_of_tree),
     };
     return cmocka_run_group_tests_name("ruleset", tests, NULL, NULL);
 }
