@@ -1813,7 +1813,8 @@ int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
         rep->replayed = e->pos;
     }
     cerr_free(&rerrs);
-    if (append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
+    /* e->log is NULL before the first decision: no pointer arithmetic on it */
+    if (e->n_log > e->pos && append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
         engine_free(n);
         engine_reload_report_free(rep);
         return errs->oom = 1, -1;

@@ -298,9 +298,19 @@ static void y_node(strbuf *b, const value *v, int indent, int inline_first) {
                 b->oom = 1;
                 return;
             }
-            strbuf_puts(b, k);
+            size_t klen = strlen(k);
+            if (klen > 1000) {
+                /* past YAML's 1024-character implicit keys: `? key`, then `:` */
+                strbuf_puts(b, "? ");
+                strbuf_puts(b, k);
+                strbuf_putc(b, '\n');
+                strbuf_repeat(b, ' ', indent);
+                klen = 0;
+            } else {
+                strbuf_puts(b, k);
+            }
             strbuf_putc(b, ':');
-            y_after(b, e->val, indent, indent + (int)strlen(k) + 1, 0);
+            y_after(b, e->val, indent, indent + (int)klen + 1, 0);
             free(k);
         }
     } else if (v->type == CV_LIST && v->u.list.n) {

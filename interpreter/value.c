@@ -366,8 +366,19 @@ char *value_describe(const value *v) {
 ** same string: not empty, no leading/trailing space, no indicator at the
 ** start, no ": " or " #", and not something the core schema resolves to
 ** null, a boolean or a number. */
+/* The Unicode line breaks YAML folds (NEL, LS, PS) and the byte-order mark
+** that a reader drops: length of the one at s, else 0. Written as escapes. */
+static size_t yaml_special_char(const unsigned char *s, size_t left) {
+    if (left >= 2 && s[0] == 0xc2 && s[1] == 0x85) return 2;                   /* U+0085 */
+    if (left >= 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9))
+        return 3;                                                              /* U+2028/9 */
+    if (left >= 3 && s[0] == 0xef && s[1] == 0xbb && s[2] == 0xbf) return 3;  /* U+FEFF */
+    return 0;
+}
+
 static int needs_quotes(const char *s, size_t len) {
     if (len == 0) return 1;
+    if (strcmp(s, "<<") == 0) return 1; /* a plain << is a merge key */
     if (strlen(s) != len) return 1;
     if (s[0] == ' ' || s[len - 1] == ' ') return 1;
     if (strchr("-?:,[]{}#&*!|>'\"%@`~", s[0])) return 1;
@@ -376,6 +387,7 @@ static int needs_quotes(const char *s, size_t len) {
         if (c < 0x20 || c == 0x7f) return 1;
         if (c == ':' && (i + 1 == len || s[i + 1] == ' ')) return 1;
         if (c == '#' && i > 0 && s[i - 1] == ' ') return 1;
+        if (c >= 0xc2 && yaml_special_char((const unsigned char *)s + i, len - i)) return 1;
     }
     static const char *const reserved[] = {"null", "Null", "NULL", "true", "True", "TRUE",
                                            "false", "False", "FALSE", "yes", "no", "on", "off",
@@ -401,9 +413,19 @@ static void dump_string(strbuf *b, const char *s, size_t len) {
         case '\n': strbuf_puts(b, "\\n"); break;
         case '\t': strbuf_puts(b, "\\t"); break;
         case '\r': strbuf_puts(b, "\\r"); break;
-        default:
-            if (c < 0x20 || c == 0x7f) strbuf_printf(b, "\\x%02x", c);
-            else strbuf_putc(b, s[i]);
+        default: {
+            size_t special = c >= 0xc2 ? yaml_special_char((const unsigned char *)s + i, len - i) : 0;
+            if (special) {
+                /* \N \L \P \uFEFF: the double-quoted escapes YAML reads back as is */
+                unsigned char last = (unsigned char)s[i + special - 1];
+                strbuf_puts(b, special == 2 ? "\\N" : last == 0xa8 ? "\\L" : last == 0xa9 ? "\\P" : "\\uFEFF");
+                i += special - 1;
+            } else if (c < 0x20 || c == 0x7f) {
+                strbuf_printf(b, "\\x%02x", c);
+            } else {
+                strbuf_putc(b, s[i]);
+            }
+        }
         }
     }
     strbuf_putc(b, '"');
@@ -432,7 +454,21 @@ static void dump_map_body(strbuf *b, const value *v, int indent, int first_inlin
     for (size_t i = 0; i < v->u.map.n; i++) {
         const cv_entry *e = &v->u.map.items[i];
         if (i > 0 || !first_inline) strbuf_repeat(b, ' ', indent);
+        /* YAML allows an implicit key of at most 1024 characters: a longer
+        ** one is written as an explicit `? key` line, then `:` */
+        size_t key_at = b->n;
         dump_string(b, e->key->u.str.s, e->key->u.str.len);
+        if (b->n - key_at > 1000 && !b->oom) {
+            strbuf keyb = {0};
+            strbuf_putn(&keyb, b->s + key_at, b->n - key_at);
+            strbuf_cut(b, key_at);
+            strbuf_puts(b, "? ");
+            strbuf_putn(b, keyb.s ? keyb.s : "", keyb.n);
+            if (keyb.oom) b->oom = 1;
+            strbuf_free(&keyb);
+            strbuf_putc(b, '\n');
+            strbuf_repeat(b, ' ', indent);
+        }
         strbuf_putc(b, ':');
         if (is_scalar_or_empty(e->val)) {
             strbuf_putc(b, ' ');

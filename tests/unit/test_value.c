@@ -5,6 +5,7 @@
 */
 #include "testutil.h"
 #include "value.h"
+#include "yload.h"
 
 static value *map2(const char *k1, value *v1, const char *k2, value *v2) {
     value *m = value_map();
@@ -161,6 +162,50 @@ static void test_describe(void **st) {
     value_free(v);
 }
 
+/* What the fuzzer found: strings YAML would fold, drop or misread unless the
+** dump quotes and escapes them, and keys too long for YAML's implicit form.
+** Each must read back as the same value. */
+static void test_dump_round_trips_awkward_strings(void **st) {
+    (void)st;
+    static const char *const strs[] = {
+        "a\xc2\x85" "b",       /* NEL: YAML folds it into a line break */
+        "\xe2\x80\xa8",       /* LINE SEPARATOR */
+        "x\xe2\x80\xa9y",     /* PARAGRAPH SEPARATOR */
+        "\xef\xbb\xbfstart",  /* a leading byte-order mark is dropped by readers */
+        "<<",                 /* plain, it is a merge key */
+    };
+    value *m = value_map();
+    value *l = value_list();
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+        assert_int_equal(value_list_push(l, value_str(strs[i])), 0);
+        char key[8];
+        snprintf(key, sizeof key, "k%zu", i);
+        assert_int_equal(value_map_set(m, key, value_str(strs[i])), 0);
+    }
+    assert_int_equal(value_map_set(m, "<<", value_int(1)), 0);
+    assert_int_equal(value_map_set(m, "list", l), 0);
+    char longkey[1501];
+    memset(longkey, 'k', 1500);
+    longkey[1500] = '\0';
+    assert_int_equal(value_map_set(m, longkey, value_int(7)), 0);
+    longkey[0] = 'n';
+    value *nested = value_map();
+    assert_int_equal(value_map_set(nested, "a", value_int(1)), 0);
+    assert_int_equal(value_map_set(m, longkey, nested), 0);
+    char *text = value_to_yaml(m);
+    assert_non_null(text);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    value *back = yload_string("dump", text, strlen(text), NULL, &errs);
+    if (!back) cerr_print(stderr, &errs);
+    assert_non_null(back);
+    assert_true(value_equal(m, back, 1));
+    cerr_free(&errs);
+    value_free(back);
+    free(text);
+    value_free(m);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_map_order_and_replace),
@@ -170,6 +215,7 @@ int main(void) {
         cmocka_unit_test(test_dump_nested),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_describe),
+        cmocka_unit_test(test_dump_round_trips_awkward_strings),
     };
     return cmocka_run_group_tests_name("value", tests, NULL, NULL);
 }
