@@ -299,8 +299,17 @@ int engine_is_asked(const engine *e, int seat) {
 ** only through g, rebuilt for each handler call. */
 static engine *up_engine(lua_State *L) { return lua_touserdata(L, lua_upvalueindex(1)); }
 
-static int l_rng_int(lua_State *L) {
+/* Chance is part of the game only where the game moves: a draw from render,
+** decisions, score, check or a heuristic would make the game depend on how
+** often the board was shown, and saves would no longer replay. */
+static engine *rng_engine(lua_State *L, const char *fn) {
     engine *e = up_engine(L);
+    if (!e->in_apply) luaL_error(L, "g.rng.%s: only setup and apply may draw random numbers", fn);
+    return e;
+}
+
+static int l_rng_int(lua_State *L) {
+    engine *e = rng_engine(L, "int");
     lua_Integer lo = luaL_checkinteger(L, 1), hi = luaL_checkinteger(L, 2);
     int64_t x;
     if (rng_range(&e->rng, lo, hi, &x) != 0)
@@ -310,7 +319,7 @@ static int l_rng_int(lua_State *L) {
 }
 
 static int l_rng_die(lua_State *L) {
-    engine *e = up_engine(L);
+    engine *e = rng_engine(L, "die");
     lua_Integer sides = luaL_checkinteger(L, 1);
     int64_t x;
     if (sides < 1 || rng_range(&e->rng, 1, sides, &x) != 0)
@@ -320,7 +329,7 @@ static int l_rng_die(lua_State *L) {
 }
 
 static int l_rng_shuffle(lua_State *L) {
-    engine *e = up_engine(L);
+    engine *e = rng_engine(L, "shuffle");
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 1); /* not raw: read-only data is a proxy */
     /* Fisher-Yates from the top: swap item i with a uniform j in [1, i] */
@@ -336,7 +345,7 @@ static int l_rng_shuffle(lua_State *L) {
 }
 
 static int l_rng_pick(lua_State *L) {
-    engine *e = up_engine(L);
+    engine *e = rng_engine(L, "pick");
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 1);
     if (n < 1) return luaL_error(L, "g.rng.pick: the list is empty");
@@ -345,7 +354,7 @@ static int l_rng_pick(lua_State *L) {
 }
 
 static int l_rng_weighted(lua_State *L) {
-    engine *e = up_engine(L);
+    engine *e = rng_engine(L, "weighted");
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer len = luaL_len(L, 1);
     size_t n = len > 0 ? (size_t)len : 0;

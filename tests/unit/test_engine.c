@@ -635,6 +635,18 @@ static void test_g_api(void **st) {
     engine *f = game("tests/fixtures/engine/api", 3, 21, 0, NULL, 0, "fr");
     assert_true(engine_state_hash(f) == engine_state_hash(e));
     engine_free(f);
+    /* render may not draw (the fixture's render rolls a die for seat 3): the
+    ** game must not depend on how often the board is shown */
+    rng before = engine_rng(e);
+    cerr_list rerrs;
+    cerr_init(&rerrs, 0);
+    char *rolled = engine_render(e, 3, &rerrs);
+    assert_null(rolled);
+    assert_true(rerrs.n > 0);
+    assert_non_null(strstr(rerrs.items[0].message, "only setup and apply may draw"));
+    rng after = engine_rng(e);
+    assert_memory_equal(&before, &after, sizeof before);
+    cerr_free(&rerrs);
     /* g.log audiences and print */
     const char *s1[] = {"public", "to 1 and 3", "printed\t42"};
     const char *s2[] = {"public", "to 2", "all but 1", "printed\t42"};
