@@ -50,15 +50,18 @@ static const char *file_of(const value *v) { return v && v->file ? v->file->name
 
 /* ------------------------------------------------------------- search path */
 
+static const char *checkout_root(void);
+
 /* The folders a ruleset name is looked up in, in order. Caller frees. */
 static char **search_dirs(size_t *n) {
     const char *env = getenv("CAIRN_PATH");
-    size_t cap = 4, count = 0;
+    size_t cap = 5, count = 0;
     if (env)
         for (const char *p = env; *p; p++) cap += (*p == ':');
     char **dirs = calloc(cap, sizeof *dirs);
     if (!dirs) return NULL;
     dirs[count++] = cairn_strdup("rulesets");
+    if (checkout_root()) dirs[count++] = path_join(checkout_root(), "rulesets");
     dirs[count++] = path_join(ruleset_share_dir(), "rulesets");
     if (env) {
         const char *p = env;
@@ -159,41 +162,66 @@ char **ruleset_list(size_t *nout) {
 
 void ruleset_list_free(char **names, size_t n) { free_strings(names, n); }
 
+/* The folder holding the running program, once (static: it cannot change
+** while the program runs). "" when unknown. */
+static const char *exe_dir(void) {
+    static char dir[SHARE_PATH_MAX];
+    static int done;
+    if (done) return dir;
+    done = 1;
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof dir - 1);
+    if (n <= 0) return dir[0] = '\0', dir;
+    dir[n] = '\0';
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else dir[0] = '\0';
+    return dir;
+}
+
+/* The checkout a program built in it runs from (<repo>/build/cairn), so that
+** build/cairn works from any folder; NULL for an installed program. */
+static const char *checkout_root(void) {
+    static char root[SHARE_PATH_MAX];
+    static int done;
+    if (done) return root[0] ? root : NULL;
+    done = 1;
+    char probe[SHARE_PATH_MAX + 64];
+    int len = snprintf(root, sizeof root, "%s/..", exe_dir());
+    if (len <= 0 || (size_t)len >= sizeof root || !exe_dir()[0]) return root[0] = '\0', NULL;
+    snprintf(probe, sizeof probe, "%s/interpreter/lua/cairn", root);
+    int ok = is_dir(probe);
+    snprintf(probe, sizeof probe, "%s/schemas/ruleset.schema.yaml", root);
+    if (!ok || !is_file(probe)) root[0] = '\0';
+    return root[0] ? root : NULL;
+}
+
 /* The installed share folder: next to the program (<bin>/../share/cairn)
 ** when it is there, so an installed tree can be moved; else the folder
-** compiled in. Computed once; the static buffer is process-wide on purpose
-** (the answer cannot change while the program runs). */
+** compiled in. Computed once (static, for the same reason as exe_dir). */
 const char *ruleset_share_dir(void) {
-    static char dir[SHARE_PATH_MAX];
+    static char dir[SHARE_PATH_MAX + 32];
     if (dir[0]) return dir;
-    char exe[SHARE_PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            int len = snprintf(dir, sizeof dir, "%s/../share/cairn", exe);
-            if (len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
-        }
-    }
+    int len = snprintf(dir, sizeof dir, "%s/../share/cairn", exe_dir());
+    if (exe_dir()[0] && len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
     snprintf(dir, sizeof dir, "%s", CAIRN_SHARE_DIR);
     return dir;
 }
 
-/* In a checkout (the program run from the repo) the stdlib and schemas are
-** found relative to the working folder; otherwise in the installed share. */
+/* The stdlib and schemas: the working folder's when it is a checkout, else
+** the checkout the program was built in, else the installed share. */
 const char *ruleset_stdlib_dir(void) {
-    static char dir[SHARE_PATH_MAX + 8];
+    static char dir[SHARE_PATH_MAX + 160];
     if (is_dir("interpreter/lua/cairn")) return "interpreter/lua";
-    snprintf(dir, sizeof dir, "%s/lua", ruleset_share_dir());
+    if (checkout_root()) snprintf(dir, sizeof dir, "%s/interpreter/lua", checkout_root());
+    else snprintf(dir, sizeof dir, "%s/lua", ruleset_share_dir());
     return dir;
 }
 
 const char *ruleset_schemas_dir(void) {
-    static char dir[SHARE_PATH_MAX + 8];
+    static char dir[SHARE_PATH_MAX + 160];
     if (is_file("schemas/ruleset.schema.yaml")) return "schemas";
-    snprintf(dir, sizeof dir, "%s/schemas", ruleset_share_dir());
+    if (checkout_root()) snprintf(dir, sizeof dir, "%s/schemas", checkout_root());
+    else snprintf(dir, sizeof dir, "%s/schemas", ruleset_share_dir());
     return dir;
 }
 
@@ -353,6 +381,7 @@ static int absolutize(value *m, const char *dir) {
     for (size_t i = 0; text && text->type == CV_MAP && i < text->u.map.n; i++)
         rc |= make_path(text->u.map.items[i].val, dir);
     value *opts = value_map_get(m, "options");
+    if (opts && opts->type == CV_MAP) opts = value_map_get(opts, "append"); /* a mod's additions */
     for (size_t i = 0; opts && opts->type == CV_LIST && i < opts->u.list.n; i++) {
         value *o = opts->u.list.items[i];
         rc |= make_path(value_map_get(o, "overlay"), dir);
@@ -835,6 +864,9 @@ static char *hashed_name(const ruleset *r, loader *ld, const char *path) {
         size_t n = strlen(ld->dirs[i]);
         if (strncmp(path, ld->dirs[i], n) == 0 && path[n] == '/')
             return cairn_strfmt("%zu/%s", i, path + n + 1);
+        /* `cairn check .`: path_join left the paths inside "." bare */
+        if (strcmp(ld->dirs[i], ".") == 0 && path[0] != '/' && strncmp(path, "../", 3) != 0)
+            return cairn_strfmt("%zu/%s", i, path);
     }
     (void)r;
     return cairn_strdup(path);

@@ -177,6 +177,14 @@ static void test_extends(void **st) {
     assert_non_null(strstr(r->scripts[0], "mini/rules.lua"));
     ruleset_free(r);
     cerr_free(&errs);
+    /* the appended option's overlay is found beside the mod's manifest */
+    const char *c[] = {"golden"};
+    r = load("tests/fixtures/rulesets/mod", c, 1, NULL, 0, &errs);
+    if (!r) dump_errors(&errs);
+    assert_non_null(r);
+    assert_int_equal(value_get_int(value_map_get(r->data, "scoring"), "rounds", 0), 20);
+    ruleset_free(r);
+    cerr_free(&errs);
 }
 
 static void test_extends_cycle(void **st) {
@@ -229,6 +237,18 @@ static void test_search_path_and_fingerprint(void **st) {
     assert_non_null(b);
     cerr_free(&errs);
     assert_string_equal(a->fingerprint, b->fingerprint);
+    /* ...and so does the same folder named "." (cairn check .) */
+    char cwd[1024];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(cmd, sizeof cmd, "%s/mini", tmp);
+    assert_int_equal(chdir(cmd), 0);
+    ruleset *dot = load(".", NULL, 0, NULL, 0, &errs);
+    assert_int_equal(chdir(cwd), 0);
+    if (!dot) dump_errors(&errs);
+    assert_non_null(dot);
+    cerr_free(&errs);
+    assert_string_equal(a->fingerprint, dot->fingerprint);
+    ruleset_free(dot);
     snprintf(cmd, sizeof cmd, "sed -i 's/rounds: 8/rounds: 9/' %s/mini/scoring.yaml", tmp);
     assert_int_equal(system(cmd), 0);
     snprintf(cmd, sizeof cmd, "%s/mini", tmp);
