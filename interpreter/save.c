@@ -58,7 +58,13 @@ value *save_to_value(const engine *e) {
     int rc = 0;
     rc |= put(root, "cairn_save", value_int(SAVE_FORMAT));
     rc |= put(root, "engine", value_str(CAIRN_VERSION));
-    rc |= put(r, "name", value_str(engine_ruleset_arg(e)));
+    /* a ruleset given as a folder is saved as its full path, so the save
+    ** loads from any working folder; a name stays a name (search path) */
+    const char *arg = engine_ruleset_arg(e);
+    char *real = strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, "..") ? realpath(rs->dir, NULL)
+                                                                             : NULL;
+    rc |= put(r, "name", value_str(real ? real : arg));
+    free(real);
     rc |= put(r, "id", value_str(rs->id));
     rc |= put(r, "version", value_str(rs->version));
     rc |= put(r, "fingerprint", value_str(rs->fingerprint));
@@ -467,6 +473,10 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     engine_config c;
     memset(&c, 0, sizeof c);
     c.ruleset = value_get_str(rsv, "name", NULL);
+    /* a folder that moved since: the ruleset's id along the search path */
+    char *found = c.ruleset ? ruleset_find(c.ruleset) : NULL;
+    if (!found && value_get_str(rsv, "id", NULL)) c.ruleset = value_get_str(rsv, "id", NULL);
+    free(found);
     c.choices = (const char *const *)choices;
     c.n_choices = n_choices;
     c.preset = value_get_str(o, "preset", NULL);
