@@ -533,6 +533,7 @@ typedef struct opt_state {
     value *val; /* owned: bool or string */
     origin from;
     const char *why; /* for ORIGIN_AUTO: the option that required it */
+    const struct opt_state *excluded_by; /* switched off because this option excludes it */
 } opt_state;
 
 static const char *origin_text(origin o) {
@@ -610,28 +611,95 @@ static int opt_active(const opt_state *o) {
     return o->type == ROPT_CHOICE || (o->val && o->val->type == CV_BOOL && o->val->u.b);
 }
 
+static opt_state *find_opt_n(opt_state *os, size_t n, const char *id, size_t len) {
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(os[i].id, id, len) == 0 && os[i].id[len] == '\0') return &os[i];
+    return NULL;
+}
+
 /* Does a requires/excludes entry ("id" or "id=item") hold? *target gets the
-** option it names; NULL if it names none. */
+** option it names; NULL if it names none (check_references reports those). */
 static int ref_holds(opt_state *os, size_t n, const char *ref, opt_state **target,
                      const char **want) {
-    char id[128];
     const char *eq = strchr(ref, '=');
     size_t len = eq ? (size_t)(eq - ref) : strlen(ref);
-    if (len >= sizeof id) len = sizeof id - 1;
-    memcpy(id, ref, len);
-    id[len] = '\0';
     *want = eq ? eq + 1 : NULL;
-    *target = find_opt(os, n, id);
+    *target = find_opt_n(os, n, ref, len);
     if (!*target) return 0;
     if ((*target)->type == ROPT_SWITCH) return opt_active(*target);
     return *want ? strcmp((*target)->val->u.str.s, *want) == 0 : 1;
 }
 
+/* Every requires/excludes entry and every preset must name a real option
+** and a real value, whether or not it is in play this time: `cairn check`
+** reports a typo before a player meets it. */
+static void check_references(opt_state *os, size_t n, const value *presets, cerr_list *errs,
+                             const char *mpath) {
+    static const char *const lists[] = {"requires", "excludes"};
+    for (size_t i = 0; i < n; i++) {
+        for (size_t l = 0; l < 2; l++) {
+            const value *refs = value_map_get(os[i].def, lists[l]);
+            for (size_t k = 0; refs && k < refs->u.list.n; k++) {
+                const value *r = refs->u.list.items[k];
+                const char *eq = strchr(r->u.str.s, '=');
+                size_t len = eq ? (size_t)(eq - r->u.str.s) : strlen(r->u.str.s);
+                opt_state *t = find_opt_n(os, n, r->u.str.s, len);
+                if (!t)
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id, "%s names unknown option \"%.*s\"",
+                             lists[l], (int)len, r->u.str.s);
+                else if (t == &os[i])
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id, "an option cannot %s itself",
+                             l == 0 ? "require" : "exclude");
+                else if (eq && t->type == ROPT_SWITCH)
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
+                             "\"%s\": a switch is named without =VALUE (it means: switched on)",
+                             r->u.str.s);
+                else if (eq && !item_exists(t->def, eq + 1)) {
+                    char *items = items_text(t->def);
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
+                             "\"%s\": \"%s\" has no item \"%s\" (its items: %s)", r->u.str.s, t->id,
+                             eq + 1, items ? items : "?");
+                    free(items);
+                }
+            }
+        }
+    }
+    for (size_t p = 0; presets && presets->type == CV_LIST && p < presets->u.list.n; p++) {
+        const value *pr = presets->u.list.items[p];
+        const value *po = value_map_get(pr, "options");
+        for (size_t i = 0; po && i < po->u.map.n; i++) {
+            const cv_entry *e = &po->u.map.items[i];
+            opt_state *o = find_opt(os, n, e->key->u.str.s);
+            value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
+            if (!o) {
+                cerr_add(errs, file_of(e->key), e->key->line, e->key->col,
+                         value_get_str(pr, "id", "preset"), "preset names unknown option \"%s\"",
+                         e->key->u.str.s);
+            } else if (!v) {
+                char *items = o->type == ROPT_CHOICE ? items_text(o->def) : NULL;
+                cerr_add(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
+                         "not a value for this option: expected %s%s", items ? "one of: " : "true or false",
+                         items ? items : "");
+                free(items);
+            }
+            value_free(v);
+        }
+    }
+}
+
+static int explicit_origin(origin o) {
+    return o == ORIGIN_CHOSEN || o == ORIGIN_PRESET || o == ORIGIN_FORCED;
+}
+
 /* Applies requires and excludes until nothing changes. A requirement not
-** met is switched on when the user did not choose otherwise; a conflict
-** between two choices the user made is an error naming both. */
+** met is switched on when nobody chose otherwise; an option that excludes
+** another is switched off instead when it was only on by default and the
+** other was asked for; a conflict between values someone asked for is an
+** error naming both. Every change switches an option on or off for a
+** reason that only grows stronger, so 2n + 2 rounds settle any manifest;
+** one that still moves then is reported. */
 static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const char *mpath) {
-    for (int round = 0; round < 16; round++) {
+    for (size_t round = 0; round < 2 * n + 2; round++) {
         int changed = 0;
         for (size_t i = 0; i < n; i++) {
             if (!opt_active(&os[i])) continue;
@@ -640,42 +708,43 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                 const value *r = req->u.list.items[k];
                 opt_state *t;
                 const char *want;
-                if (ref_holds(os, n, r->u.str.s, &t, &want)) continue;
-                if (!t) {
+                if (ref_holds(os, n, r->u.str.s, &t, &want) || !t) continue;
+                if (t->excluded_by) {
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
-                             "requires unknown option \"%s\"", r->u.str.s);
-                    continue;
+                             "option \"%s\" requires \"%s\", but \"%s\" (%s) excludes it", os[i].id,
+                             r->u.str.s, t->excluded_by->id, origin_text(t->excluded_by->from));
+                    return;
                 }
-                if (t->from == ORIGIN_DEFAULT || t->from == ORIGIN_AUTO) {
+                if (!explicit_origin(t->from)) {
                     value *v = t->type == ROPT_SWITCH ? value_bool(1) : value_str(want ? want : "");
                     set_opt(t, v, ORIGIN_AUTO);
                     t->why = os[i].id;
                     changed = 1;
                 } else {
-                    cerr_add(errs, NULL, 0, 0, NULL,
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" is set otherwise %s",
                              os[i].id, r->u.str.s, t->id, origin_text(t->from));
                     return;
                 }
             }
             const value *exc = value_map_get(os[i].def, "excludes");
-            for (size_t k = 0; exc && k < exc->u.list.n; k++) {
+            for (size_t k = 0; exc && k < exc->u.list.n && opt_active(&os[i]); k++) {
                 const value *r = exc->u.list.items[k];
                 opt_state *t;
                 const char *want;
-                if (!ref_holds(os, n, r->u.str.s, &t, &want)) {
-                    if (!t)
-                        cerr_add(errs, mpath, r->line, r->col, os[i].id,
-                                 "excludes unknown option \"%s\"", r->u.str.s);
-                    continue;
-                }
-                if (t->type == ROPT_SWITCH && (t->from == ORIGIN_DEFAULT || t->from == ORIGIN_AUTO) &&
-                    os[i].from != ORIGIN_DEFAULT) {
+                if (!ref_holds(os, n, r->u.str.s, &t, &want)) continue;
+                if (t->type == ROPT_SWITCH && !explicit_origin(t->from) && os[i].from != ORIGIN_DEFAULT) {
                     set_opt(t, value_bool(0), ORIGIN_AUTO);
-                    t->why = os[i].id;
+                    t->excluded_by = &os[i];
+                    changed = 1;
+                } else if (os[i].type == ROPT_SWITCH && !explicit_origin(os[i].from) &&
+                           explicit_origin(t->from)) {
+                    /* on only by default, and what it excludes was asked for */
+                    set_opt(&os[i], value_bool(0), ORIGIN_AUTO);
+                    os[i].excluded_by = t;
                     changed = 1;
                 } else {
-                    cerr_add(errs, NULL, 0, 0, NULL,
+                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "options \"%s\" (%s) and \"%s\" (%s) exclude each other", os[i].id,
                              origin_text(os[i].from), t->id, origin_text(t->from));
                     return;
@@ -684,6 +753,17 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
         }
         if (!changed) return;
     }
+    char *moving = cairn_strdup("");
+    for (size_t i = 0; moving && i < n; i++)
+        if (os[i].from == ORIGIN_AUTO) {
+            char *t = cairn_strfmt("%s%s\"%s\"", moving, moving[0] ? ", " : "", os[i].id);
+            free(moving);
+            moving = t;
+        }
+    cerr_add(errs, mpath, 0, 0, "options",
+             "requires and excludes never settle: %s keep switching each other on and off",
+             moving ? moving : "some options");
+    free(moving);
 }
 
 static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *errs,
@@ -742,6 +822,7 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         if (!v) v = value_str("");
         set_opt(&os[i], v, ORIGIN_DEFAULT);
     }
+    check_references(os, n, value_map_get(r->manifest, "presets"), errs, mpath);
     /* preset */
     if (req && req->preset) {
         value *presets = value_map_get(r->manifest, "presets");
@@ -757,24 +838,21 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
                 const cv_entry *e = &po->u.map.items[i];
                 opt_state *o = find_opt(os, n, e->key->u.str.s);
                 value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
-                if (!o)
-                    cerr_add(errs, file_of(e->key), e->key->line, e->key->col, req->preset,
-                             "preset names unknown option \"%s\"", e->key->u.str.s);
-                else if (!v)
-                    cerr_add(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
-                             "not a valid value for this option");
-                else
-                    set_opt(o, v, ORIGIN_PRESET);
+                if (o && v) set_opt(o, v, ORIGIN_PRESET); /* check_references reported the rest */
+                else value_free(v);
             }
         }
     }
     /* explicit choices */
     for (size_t i = 0; req && i < req->n_choices; i++) {
         const char *c = req->choices[i];
-        char id[128];
         const char *eq = strchr(c, '=');
         size_t len = eq ? (size_t)(eq - c) : strlen(c);
-        if (len >= sizeof id) len = sizeof id - 1;
+        char *id = malloc(len + 1);
+        if (!id) {
+            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+            break;
+        }
         memcpy(id, c, len);
         id[len] = '\0';
         opt_state *o = find_opt(os, n, id);
@@ -785,6 +863,7 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
                          c, id, r->id, near);
             else
                 cerr_add(errs, NULL, 0, 0, NULL, "--option %s: no option \"%s\" in %s", c, id, r->id);
+            free(id);
             continue;
         }
         for (size_t k = 0; k < i; k++)
@@ -797,8 +876,10 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             cerr_add(errs, NULL, 0, 0, NULL, "--option %s: \"%s\" takes %s%s", c, id,
                      items ? "one of: " : "true or false", items ? items : "");
             free(items);
+            free(id);
             continue;
         }
+        free(id);
         set_opt(o, v, ORIGIN_CHOSEN);
     }
     /* forced by the seat count */
@@ -810,7 +891,10 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             if (!f) continue;
             value *v = value_from_yaml_opt(&os[i], f);
             if (!v) {
-                cerr_add(errs, file_of(f), f->line, f->col, os[i].id, "not a valid forced value");
+                char *items = os[i].type == ROPT_CHOICE ? items_text(os[i].def) : NULL;
+                cerr_add(errs, file_of(f), f->line, f->col, os[i].id, "forced to a value it cannot take: expected %s%s",
+                         items ? "one of: " : "true or false", items ? items : "");
+                free(items);
                 continue;
             }
             if (os[i].from == ORIGIN_CHOSEN && !value_equal(os[i].val, v, 0)) {
@@ -1034,6 +1118,11 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
     if (r->min_players > r->max_players)
         cerr_add(errs, file_of(p), p ? p->line : 0, p ? p->col : 0, "players",
                  "min (%d) is larger than max (%d)", r->min_players, r->max_players);
+    const value *d = value_map_get(p, "default");
+    if (d && d->type == CV_INT && (d->u.i < r->min_players || d->u.i > r->max_players))
+        cerr_add(errs, file_of(d), d->line, d->col, "players.default",
+                 "default seat count %lld is outside min..max (%d to %d)", (long long)d->u.i,
+                 r->min_players, r->max_players);
     if (req && req->players &&
         (req->players < r->min_players || req->players > r->max_players))
         cerr_add(errs, NULL, 0, 0, NULL, "%s is for %d to %d players, not %d", r->id,

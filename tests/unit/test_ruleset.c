@@ -289,6 +289,57 @@ static void test_copied_out_of_tree(void **st) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* Found in review: requires/excludes that a fixed number of rounds left
+** half-settled, a default-on option blocking a choice, and references
+** (options, items, presets, the default seat count) never checked. */
+static void test_constraints_settle(void **st) {
+    (void)st;
+    cerr_list errs;
+    const char *osc[] = {"aa", "cc"};
+    ruleset *r = load("tests/fixtures/rulesets/constraints", osc, 2, NULL, 0, &errs);
+    assert_null(r);
+    assert_true(has_error(&errs, "option \"aa\" requires \"bb\", but \"cc\" (as chosen) excludes it"));
+    cerr_free(&errs);
+    /* o19 needs o18 ... needs o0: twenty links, all switched on */
+    const char *chain[] = {"o19"};
+    r = load("tests/fixtures/rulesets/constraints", chain, 1, NULL, 0, &errs);
+    if (!r) dump_errors(&errs);
+    assert_non_null(r);
+    for (int i = 0; i <= 19; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "o%d", i);
+        assert_true(value_get_bool(r->options, id, 0));
+    }
+    /* dd is on only by default and excludes ee: asking for ee switches dd off */
+    assert_true(value_get_bool(r->options, "dd", 0));
+    ruleset_free(r);
+    cerr_free(&errs);
+    const char *ee[] = {"ee"};
+    r = load("tests/fixtures/rulesets/constraints", ee, 1, NULL, 0, &errs);
+    if (!r) dump_errors(&errs);
+    assert_non_null(r);
+    assert_true(value_get_bool(r->options, "ee", 0));
+    assert_false(value_get_bool(r->options, "dd", 1));
+    ruleset_free(r);
+    cerr_free(&errs);
+}
+
+static void test_references_checked(void **st) {
+    (void)st;
+    cerr_list errs;
+    ruleset *r = load("tests/fixtures/rulesets/badref", NULL, 0, NULL, 0, &errs);
+    assert_null(r);
+    if (cerr_count(&errs) != 6) dump_errors(&errs);
+    assert_true(has_error(&errs, "badref/ruleset.yaml:5:36: players.default: default seat count 7 is outside min..max (2 to 4)"));
+    assert_true(has_error(&errs, "zz: requires names unknown option \"ghost\""));
+    assert_true(has_error(&errs, "\"length\" has no item \"nope\" (its items: short, long)"));
+    assert_true(has_error(&errs, "\"quiet=true\": a switch is named without =VALUE"));
+    assert_true(has_error(&errs, "length: not a value for this option: expected one of: short, long"));
+    assert_true(has_error(&errs, "p: preset names unknown option \"nosuch\""));
+    assert_int_equal(cerr_count(&errs), 6);
+    cerr_free(&errs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -302,6 +353,8 @@ int main(void) {
         cmocka_unit_test(test_broken_reports_every_error),
         cmocka_unit_test(test_search_path_and_fingerprint),
         cmocka_unit_test(test_copied_out_of_tree),
+        cmocka_unit_test(test_constraints_settle),
+        cmocka_unit_test(test_references_checked),
     };
     return cmocka_run_group_tests_name("ruleset", tests, NULL, NULL);
 }
