@@ -137,25 +137,33 @@ static int write_all(int fd, const char *s, size_t n) {
 
 /* Writes text to path through a temporary file in the same folder, so a
 ** crash at any point leaves either the old file or the new one. */
-static int atomic_write(const char *path, const char *text, cerr_list *errs) {
+static int atomic_write(const char *given, const char *text, cerr_list *errs) {
+    /* overwriting a symlink writes the file it points at, not a new file in
+    ** the link's place; an existing file keeps its permissions */
+    char *real = realpath(given, NULL);
+    const char *path = real ? real : given;
+    struct stat old;
+    int had_old = stat(path, &old) == 0 && S_ISREG(old.st_mode);
     char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
     char *dir = dir_of(path);
     if (!tmp || !dir) {
         free(tmp);
         free(dir);
+        free(real);
         errs->oom = 1;
         return -1;
     }
     const char *step = "create a temporary file";
     int fd = mkstemp(tmp);
     if (fd < 0) goto fail;
-    /* mkstemp makes the file 0600; a save is an ordinary document, so give
-    ** it the mode a plain fopen would (0666 less the umask). umask can only
-    ** be read by setting it: put it straight back. */
+    /* mkstemp makes the file 0600; a new save is an ordinary document, so
+    ** give it the mode a plain fopen would (0666 less the umask; umask can
+    ** only be read by setting it: put it straight back); a save written over
+    ** keeps the mode its owner gave it */
     step = "set the file's permissions";
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0) goto fail_fd;
+    if (fchmod(fd, had_old ? (old.st_mode & 07777) : (0666 & ~mask)) != 0) goto fail_fd;
     step = "write";
     if (write_all(fd, text, strlen(text)) != 0) goto fail_fd;
     step = "sync";
@@ -177,6 +185,7 @@ static int atomic_write(const char *path, const char *text, cerr_list *errs) {
     }
     free(tmp);
     free(dir);
+    free(real);
     return 0;
 fail_fd:
     close(fd);
@@ -185,11 +194,13 @@ fail_tmp:
     unlink(tmp);
     free(tmp);
     free(dir);
+    free(real);
     return -1;
 fail:
     cerr_add(errs, path, 0, 0, NULL, "cannot save: %s failed: %s", step, strerror(errno));
     free(tmp);
     free(dir);
+    free(real);
     return -1;
 }
 

@@ -103,6 +103,36 @@ static void test_round_trip_at_start(void **st) {
     }
 }
 
+/* Found in review: saving over a symlink replaced the link by a file, and
+** saving over an existing save reset the mode its owner gave it. */
+static void test_overwrite_keeps_link_and_mode(void **st) {
+    (void)st;
+    engine *e = game("rulesets/connect4", 2, 5);
+    char *target = tmp_path("target.yaml"), *link = tmp_path("link.yaml");
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(save_write(e, target, &errs), 0);
+    assert_int_equal(chmod(target, 0600), 0);
+    assert_int_equal(symlink(target, link), 0);
+    bots(e, 3);
+    assert_int_equal(save_write(e, link, &errs), 0);
+    struct stat lst, tst;
+    assert_int_equal(lstat(link, &lst), 0);
+    assert_true(S_ISLNK(lst.st_mode));             /* still a link */
+    assert_int_equal(stat(target, &tst), 0);
+    assert_int_equal(tst.st_mode & 0777, 0600);    /* the owner's mode kept */
+    char *note = NULL;
+    engine *back = load(target, 0, &errs, &note);  /* the target got the new save */
+    assert_non_null(back);
+    assert_int_equal(engine_position(back), 3);
+    free(note);
+    engine_free(back);
+    engine_free(e);
+    cerr_free(&errs);
+    free(target);
+    free(link);
+}
+
 static void test_round_trip(void **st) {
     (void)st;
     engine *e = game("rulesets/goofspiel", 3, 77);
@@ -441,6 +471,7 @@ static void test_awkward_strings_round_trip(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_overwrite_keeps_link_and_mode),
         cmocka_unit_test(test_round_trip_at_start),
         cmocka_unit_test(test_atomic_write),
         cmocka_unit_test(test_bad_files_refused),
