@@ -966,6 +966,30 @@ static value *load_tracked(ruleset *r, loader *ld, const char *path) {
     return v;
 }
 
+/* An overlay's `{append: [...]}` only makes sense over a list: over
+** anything else value_merge would quietly replace the value. Reports each
+** such place at the overlay's line; path is the data path so far. */
+static void check_appends(const value *base, const value *ov, const char *path, const char *file,
+                          cerr_list *errs) {
+    if (!base || ov->type != CV_MAP || base->type != CV_MAP) return;
+    for (size_t i = 0; i < ov->u.map.n; i++) {
+        const cv_entry *e = &ov->u.map.items[i];
+        const value *cur = value_map_get(base, e->key->u.str.s);
+        char *sub = cairn_strfmt("%s%s%s", path, path[0] ? "." : "", e->key->u.str.s);
+        if (!sub) return;
+        const value *app = e->val->type == CV_MAP && e->val->u.map.n == 1 ? value_map_get(e->val, "append") : NULL;
+        if (app && cur && cur->type != CV_LIST) {
+            char *got = value_describe(cur);
+            cerr_add(errs, file, e->val->line, e->val->col, sub,
+                     "append needs a list to add to, but the data has %s here", got ? got : "no list");
+            free(got);
+        } else if (!app) {
+            check_appends(cur, e->val, sub, file, errs);
+        }
+        free(sub);
+    }
+}
+
 /* Merges one overlay file (a map keyed by data name) over r->data. */
 static void apply_overlay(ruleset *r, loader *ld, const char *path) {
     value *ov = load_tracked(r, ld, path);
@@ -980,6 +1004,7 @@ static void apply_overlay(ruleset *r, loader *ld, const char *path) {
                 cerr_add(ld->errs, path, k->line, k->col, k->u.str.s,
                          "the manifest declares no data named \"%s\"", k->u.str.s);
         }
+        check_appends(r->data, ov, "", path, ld->errs);
         if (value_merge(r->data, ov) != 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
     }
     value_free(ov);

@@ -340,6 +340,29 @@ static void test_references_checked(void **st) {
     cerr_free(&errs);
 }
 
+/* Found in review: `append` over a value that is not a list replaced it
+** silently. */
+static void test_append_needs_a_list(void **st) {
+    (void)st;
+    char tmp[] = "/tmp/cairn-append-XXXXXX";
+    assert_non_null(mkdtemp(tmp));
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "cp -R " MINI " %s/mini && printf 'scoring:\\n  rounds:\\n    append: [7]\\n' > %s/mini/overlays/short.yaml",
+             tmp, tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s/mini", tmp);
+    cerr_list errs;
+    const char *c[] = {"length=short"};
+    ruleset *r = load(cmd, c, 1, NULL, 0, &errs);
+    assert_null(r);
+    /* short.yaml line 3, column 5: the {append: ...} over `rounds: 8` */
+    assert_true(has_error(&errs, "overlays/short.yaml:3:5: scoring.rounds: append needs a list to add to, but the data has integer 8 here"));
+    cerr_free(&errs);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmp);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -355,6 +378,7 @@ int main(void) {
         cmocka_unit_test(test_copied_out_of_tree),
         cmocka_unit_test(test_constraints_settle),
         cmocka_unit_test(test_references_checked),
+        cmocka_unit_test(test_append_needs_a_list),
     };
     return cmocka_run_group_tests_name("ruleset", tests, NULL, NULL);
 }
