@@ -158,9 +158,11 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
             a->choices[a->n_choices++] = arg + 9;
         } else if (strcmp(arg, "--preset") == 0) {
             if (++i >= argc) return usage_error(c, "%s needs a preset name", arg), -1;
+            if (a->preset) return usage_error(c, "one --preset at a time; \"%s\" is a second", argv[i]), -1;
             a->preset = argv[i];
         } else if (strcmp(arg, "--players") == 0 || strcmp(arg, "-p") == 0) {
             if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
+            if (a->players) return usage_error(c, "--players is given twice (\"%s\")", argv[i]), -1;
             char *end;
             long n = strtol(argv[i], &end, 10);
             if (*end || n < 1 || n > 16)

@@ -89,6 +89,8 @@ static void free_strings(char **s, size_t n) {
     free(s);
 }
 
+static char *find_on_path(const char *name);
+
 char *ruleset_find(const char *name) {
     if (strchr(name, '/') || is_dir(name)) {
         char *m = path_join(name, "ruleset.yaml");
@@ -100,6 +102,12 @@ char *ruleset_find(const char *name) {
         while (d && n > 1 && d[n - 1] == '/') d[--n] = '\0';
         return d;
     }
+    return find_on_path(name);
+}
+
+/* A ruleset name looked up along the search path only (never the working
+** folder), as `extends: base` means wherever cairn runs. */
+static char *find_on_path(const char *name) {
     size_t n;
     char **dirs = search_dirs(&n);
     char *found = NULL;
@@ -475,7 +483,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     char *rel = path_join(dir, ext->u.str.s);
     char *pdir = NULL;
     if (rel && strchr(ext->u.str.s, '/')) pdir = ruleset_find(rel);
-    if (!pdir) pdir = ruleset_find(ext->u.str.s);
+    if (!pdir) pdir = strchr(ext->u.str.s, '/') ? NULL : find_on_path(ext->u.str.s);
     free(rel);
     if (!pdir) {
         cerr_add(ld->errs, path, ext->line, ext->col, "extends",
@@ -1158,7 +1166,11 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     size_t before = cerr_count(errs);
     char *dir = ruleset_find(name_or_path);
     if (!dir) {
-        if (strchr(name_or_path, '/') || is_dir(name_or_path))
+        size_t len = strlen(name_or_path);
+        if (is_file(name_or_path) && len >= 12 && strcmp(name_or_path + len - 12, "ruleset.yaml") == 0)
+            cerr_add(errs, NULL, 0, 0, NULL, "%s: give the ruleset's folder, not its manifest",
+                     name_or_path);
+        else if (strchr(name_or_path, '/') || is_dir(name_or_path))
             cerr_add(errs, NULL, 0, 0, NULL, "%s: no ruleset.yaml in this folder", name_or_path);
         else
             cerr_add(errs, NULL, 0, 0, NULL,
