@@ -1082,13 +1082,21 @@ int engine_redo(engine *e) {
     return rc;
 }
 
-int engine_goto(engine *e, size_t n) {
+int engine_goto_why(engine *e, size_t n, cerr_list *errs) {
     if (n > e->n_log) return -1;
     if (n < e->n_snaps) return restore(e, n);
     if (restore(e, e->n_snaps - 1) != 0) return -1;
     while (e->pos < n)
-        if (engine_redo(e) != 0) return -1;
+        if (redo_one(e, errs) != 0) return -1;
     return 0;
+}
+
+int engine_goto(engine *e, size_t n) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int rc = engine_goto_why(e, n, &errs);
+    cerr_free(&errs);
+    return rc;
 }
 
 /* ------------------------------------------------------------------ events */

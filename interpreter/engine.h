@@ -234,6 +234,9 @@ int engine_undo(engine *e);
 int engine_redo(engine *e);
 /* Jump to position n (0 = right after setup, up to the log's length). */
 int engine_goto(engine *e, size_t n);
+/* Same, appending why a decision that had to be redone failed (the rules
+** changed under it); the engine then stays at the last position reached. */
+int engine_goto_why(engine *e, size_t n, cerr_list *errs);
 
 /* ----------------------------------------------------------- hot reload */
 

@@ -581,10 +581,23 @@ static int cmd_goto(repl *r, const char *args) {
     long k = count_arg(r, "goto", args, 0);
     if (k < 0) return -1;
     size_t n = log_length(r);
-    if ((size_t)k > n || engine_goto(r->e, (size_t)k) != 0) {
+    if ((size_t)k > n) {
         repl_fail(r, "no decision %ld: the history has 0 to %zu", k, n);
         return -1;
     }
+    size_t from = engine_position(r->e);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    if (engine_goto_why(r->e, (size_t)k, &errs) != 0) {
+        char *why = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "decision %zu could not be redone: %s; the game is at decision %zu",
+                  engine_position(r->e) + 1, why ? why : "the rules refused it", engine_position(r->e));
+        free(why);
+        cerr_free(&errs);
+        if (engine_position(r->e) != from) mark_moved(r);
+        return -1;
+    }
+    cerr_free(&errs);
     mark_moved(r);
     if (r->replay) return replay_jump(r, (size_t)k);
     repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
