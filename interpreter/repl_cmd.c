@@ -742,8 +742,8 @@ static int cmd_load(repl *r, const char *args) {
         engine_goto(r->e, 0);
         r->viewer = 0;
         const ruleset *rs = engine_ruleset(r->e);
-        repl_say(r, 2, "{bold}%s{/} %s: %d seats, seed %llu, %zu decisions", rs->name, rs->version, r->n_seats,
-                 (unsigned long long)engine_seed(r->e), n);
+        repl_say(r, 2, "{bold}%s{/} %s: %d seats, seed %llu, %zu decision%s", rs->name, rs->version, r->n_seats,
+                 (unsigned long long)engine_seed(r->e), n, n == 1 ? "" : "s");
         if (note) repl_plain(r, "(%s)", note);
         repl_plain(r, "Replaying %s from the start: Enter for the next decision, `help` for the commands.", args);
         repl_show_events(r, r->viewer);
