@@ -306,7 +306,7 @@ static void test_constraints_settle(void **st) {
     if (!r) dump_errors(&errs);
     assert_non_null(r);
     for (int i = 0; i <= 19; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "o%d", i);
         assert_true(value_get_bool(r->options, id, 0));
     }
