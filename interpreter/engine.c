@@ -430,9 +430,11 @@ static int l_log(lua_State *L) {
         if (lua_getfield(L, 1, "text") != LUA_TSTRING)
             return luaL_error(L, "g.log{...}: text must be a string");
         text = lua_tostring(L, -1);
+        int has_to = lua_getfield(L, 1, "to") != LUA_TNIL;
+        lua_pop(L, 1);
         uint32_t only = seat_mask_of(L, 1, "to", e->cfg.players);
         uint32_t except = seat_mask_of(L, 1, "except", e->cfg.players);
-        if (only) to = only;
+        if (has_to) to = only; /* `to = {}` is nobody: an audience fails closed */
         to &= ~except;
     } else {
         text = luaL_checkstring(L, 1);
@@ -488,12 +490,16 @@ static const api_fn rng_api[] = {
 /* Pushes a fresh g for one handler call: state (the live table; a
 ** read-only view of it for handlers that must not change it), data,
 ** options, seats (read-only), rng, log, text, lang. Runs protected. */
-static void push_g(engine *e, int readonly_state) {
+/* with_state 0 leaves g.state out: render gets its seat's view and nothing
+** more, so a ruleset cannot draw another seat's secrets on the board. */
+static void push_g(engine *e, int readonly_state, int with_state) {
     lua_State *L = e->rt.L;
     lua_createtable(L, 0, 8);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
-    if (readonly_state && sandbox_freeze(L, -1, "g.state") != 0) luaL_error(L, "out of memory");
-    lua_setfield(L, -2, "state");
+    if (with_state) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+        if (readonly_state && sandbox_freeze(L, -1, "g.state") != 0) luaL_error(L, "out of memory");
+        lua_setfield(L, -2, "state");
+    }
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_data);
     lua_setfield(L, -2, "data");
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_options);
@@ -558,7 +564,7 @@ static int p_prepare(lua_State *L) {
     call_ctx *c = lua_touserdata(L, 1);
     lua_settop(L, 0);
     luaL_checkstack(L, 10, "engine");
-    push_g(c->e, c->readonly);
+    push_g(c->e, c->readonly, c->kind != ARGS_RENDER);
     c->found = push_handler(c->e, c->handler);
     if (!c->found) return 1;
     switch (c->kind) {

@@ -647,7 +647,7 @@ static void test_g_api(void **st) {
     rng after = engine_rng(e);
     assert_memory_equal(&before, &after, sizeof before);
     cerr_free(&rerrs);
-    /* g.log audiences and print */
+    /* g.log audiences and print ("to nobody", logged with to = {}, reaches no seat) */
     const char *s1[] = {"public", "to 1 and 3", "printed\t42"};
     const char *s2[] = {"public", "to 2", "all but 1", "printed\t42"};
     const char *s3[] = {"public", "to 1 and 3", "all but 1", "printed\t42"};
@@ -690,7 +690,7 @@ static void test_g_api(void **st) {
     /* render gets nil for a spectator */
     char *r0 = engine_render(e, 0, &errs), *r2 = engine_render(e, 2, &errs);
     assert_string_equal(r0, "seat nil");
-    assert_string_equal(r2, "seat 2");
+    assert_string_equal(r2, "seat 2"); /* not "g.state leaked into render" */
     free(r0);
     free(r2);
     cerr_free(&errs);
