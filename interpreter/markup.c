@@ -110,6 +110,25 @@ static int tag_at(const char *s, size_t *len) {
     return -1;
 }
 
+/* Appends text with terminal control characters removed (C0 but newline and
+** tab, DEL, and C1 as UTF-8): a seat name or a ruleset's text must not be
+** able to move the cursor, retitle the window or hide what follows. */
+static void add_clean(markup_buf *b, const char *p, size_t n) {
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        size_t skip = 0;
+        if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) skip = 1;
+        else if (c == 0xc2 && i + 1 < n && (unsigned char)p[i + 1] >= 0x80 && (unsigned char)p[i + 1] <= 0x9f)
+            skip = 2;
+        if (!skip) continue;
+        markup_buf_add(b, p + start, i - start);
+        i += skip - 1;
+        start = i + 1;
+    }
+    markup_buf_add(b, p + start, n - start);
+}
+
 char *markup_render(const char *src, int ansi) {
     markup_buf b = {0};
     int open = 0; /* a style is on: reset at the end */
@@ -123,7 +142,7 @@ char *markup_render(const char *src, int ansi) {
         int t = p[0] == '{' ? tag_at(p, &len) : -1;
         if (t < 0) {
             size_t run = strcspn(p + 1, "{") + 1;
-            markup_buf_add(&b, p, run);
+            add_clean(&b, p, run);
             p += run;
             continue;
         }

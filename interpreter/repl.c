@@ -561,16 +561,6 @@ uint64_t repl_fresh_seed(const repl *r) {
     return s % 1000000 + 1; /* short enough to type back */
 }
 
-static int ruleset_has_secrets(const ruleset *rs) {
-    const value *vis = rs->visibility;
-    if (!vis || vis->type != CV_LIST) return 0;
-    for (size_t i = 0; i < vis->u.list.n; i++) {
-        const char *p = value_get_str(vis->u.list.items[i], "policy", "public");
-        if (strcmp(p, "public") != 0) return 1;
-    }
-    return 0;
-}
-
 static uint64_t fnv_file(const char *path, int *ok) {
     uint64_t h = 1469598103934665603ull;
     *ok = 0;
@@ -966,8 +956,9 @@ static void run_line(repl *r, char *line) {
                 if (p && *trim(p)) repl_plain(r, "The rest of the line was not run: %s", trim(p));
                 break;
             }
-            if (p && secret_seat && !engine_is_over(r->e) && repl_deciding_seat(r) != secret_seat &&
-                r->answered) {
+            /* any change of who decides (an answer, `bot`, `undo`, `goto`...) ends the
+            ** line: what follows belongs to another seat */
+            if (p && secret_seat && !engine_is_over(r->e) && repl_deciding_seat(r) != secret_seat) {
                 /* the next answers belong to another seat, who must not see this screen */
                 if (*trim(p)) repl_plain(r, "The rest of the line was not run (another seat's turn): %s", trim(p));
                 break;
@@ -1027,6 +1018,17 @@ static int confirm_quit(repl *r) {
     }
 }
 
+/* Does the line start with a command word (rather than an answer)? */
+static int line_is_command(const repl *r, const char *line) {
+    while (*line == ' ' || *line == '\t') line++;
+    char word[32];
+    size_t n = strcspn(line, " \t;");
+    if (n == 0 || n >= sizeof word) return 0;
+    memcpy(word, line, n);
+    word[n] = '\0';
+    return repl_is_command(r, word);
+}
+
 static void session_loop(repl *r) {
     while (!r->quit) {
         if (r->interactive) r->width = markup_term_width(STDOUT_FILENO); /* it may have been resized */
@@ -1049,7 +1051,10 @@ static void session_loop(repl *r) {
         }
         if (r->script) fprintf(r->out, "%s%s\n", prompt ? prompt : "cairn> ", line);
         free(prompt);
-        lineedit_history_add(r->le, line);
+        /* in a game with secrets, an answer must not come back with the up
+        ** arrow for the next seat (nor reach the history file): only
+        ** commands are remembered */
+        if (!r->secret || line_is_command(r, line)) lineedit_history_add(r->le, line);
         run_line(r, line);
         free(line);
         if (r->quit && !confirm_quit(r)) r->quit = 0;

@@ -844,6 +844,17 @@ static int cmd_reload(repl *r, const char *args) {
         repl_plain(r, "Replayed %zu decision%s.", rep.replayed, rep.replayed == 1 ? "" : "s");
     }
     engine_reload_report_free(&rep);
+    /* the edit may have added or removed visibility rules: the keyboard
+    ** passing, secret history and per-seat logs follow the rules now in force */
+    int secret = ruleset_has_secrets(engine_ruleset(r->e));
+    if (secret && !r->secret)
+        for (int i = 1; i <= r->n_seats; i++) r->seen[i] = r->seen[0];
+    if (secret != r->secret) {
+        r->secret = secret;
+        r->viewer = 0; /* the next person to decide gets the keyboard passed */
+        repl_plain(r, "The rules now %s secrets: each seat is shown only its own view%s.",
+                   secret ? "keep" : "keep no", secret ? "" : " (no longer needed)");
+    }
     r->changed = 1;
     r->over_shown = 0;
     return 0;
@@ -874,6 +885,13 @@ static int settings_set_bot(repl *r, int seat, const char *kind) {
     return 0;
 }
 
+/* The first seat a person plays, or 0. */
+static int first_person(const repl *r) {
+    for (int i = 1; i <= r->n_seats; i++)
+        if (!r->bot[i]) return i;
+    return 0;
+}
+
 static int cmd_bot(repl *r, const char *args) {
     char seat_s[64] = "", kind[64] = "random";
     if (sscanf(args, "%63s %63s", seat_s, kind) < 1) {
@@ -896,11 +914,8 @@ static int cmd_bot(repl *r, const char *args) {
     r->bot[seat] = k;
     r->dirty = 1; /* saves record who plays each seat */
     repl_plain(r, "%s is played by the %s bot.", repl_seat_name(r, seat), kind);
-    if (r->viewer == seat) {
-        r->viewer = 0;
-        for (int i = r->n_seats; i >= 1; i--)
-            if (!r->bot[i]) r->viewer = i;
-    }
+    if (r->viewer == seat) /* nobody's screen now: the next person gets the keyboard passed */
+        r->viewer = r->secret ? 0 : first_person(r);
     if (r->auto_bots && engine_is_asked(r->e, seat)) repl_run_bots(r, 0);
     r->changed = 1;
     return 0;

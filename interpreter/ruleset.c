@@ -927,6 +927,16 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
     return cerr_count(errs) == before ? 0 : -1;
 }
 
+int ruleset_has_secrets(const ruleset *r) {
+    const value *vis = r->visibility;
+    if (!vis || vis->type != CV_LIST) return 0;
+    for (size_t i = 0; i < vis->u.list.n; i++) {
+        const char *p = value_get_str(vis->u.list.items[i], "policy", "public");
+        if (strcmp(p, "public") != 0) return 1;
+    }
+    return 0;
+}
+
 void ruleset_players_text(const ruleset *r, char *buf, size_t n) {
     if (r->min_players == r->max_players)
         snprintf(buf, n, "%d player%s", r->min_players, r->min_players == 1 ? "" : "s");

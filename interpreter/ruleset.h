@@ -63,6 +63,9 @@ char *ruleset_find(const char *name);
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs);
 void ruleset_free(ruleset *r);
 
+/* 1 when a visibility rule hides anything (a policy other than public). */
+int ruleset_has_secrets(const ruleset *r);
+
 /* "2 players" or "2-4 players", into buf (always NUL-terminated). */
 void ruleset_players_text(const ruleset *r, char *buf, size_t n);
 

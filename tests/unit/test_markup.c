@@ -100,8 +100,24 @@ static void test_term_width(void **st) {
     assert_int_equal(markup_term_width(-1), 80);
 }
 
+/* Found in review: control bytes in a seat name or a ruleset's text went
+** to the terminal as they were (window retitled, screen cleared). */
+static void test_control_bytes_dropped(void **st) {
+    (void)st;
+    /* ESC, BEL, the C1 CSI (U+009B) and DEL go; tab and newline stay */
+    char *out = markup_render("A\x1b]0;x\x07" "B\xc2\x9b" "C\tD\nE\x7f{red}F", 1);
+    assert_non_null(out);
+    assert_string_equal(out, "A]0;xBC\tD\nE\033[31mF\033[0m");
+    free(out);
+    /* U+00E9 (C3 A9) and U+0100 (C4 80) are text, not controls */
+    out = markup_render("\xc3\xa9\xc4\x80", 0);
+    assert_string_equal(out, "\xc3\xa9\xc4\x80");
+    free(out);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_control_bytes_dropped),
         cmocka_unit_test(test_strip),    cmocka_unit_test(test_ansi),
         cmocka_unit_test(test_literal_braces), cmocka_unit_test(test_width),
         cmocka_unit_test(test_wrap),     cmocka_unit_test(test_buf),
