@@ -1118,6 +1118,30 @@ static int known_bot(const char *kind) {
     return 0;
 }
 
+
+/* Why a seat name cannot be used, or NULL. Names are shown in prompts, on
+** the board and in saves: no markup braces or control bytes (they would
+** colour or rewrite the screen), not blank, at most 40 characters, and not
+** a word the commands give a meaning to ("spectator", "Seat N"). */
+static const char *bad_seat_name(const char *name) {
+    size_t chars = 0;
+    int blank = 1;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) return "control characters are not allowed";
+        if (*p == '{' || *p == '}') return "{ and } are markup, not allowed in a name";
+        if (*p != ' ') blank = 0;
+        if ((*p & 0xc0) != 0x80) chars++;
+    }
+    if (blank) return "a name cannot be blank";
+    if (chars > 40) return "a name has at most 40 characters";
+    if (strcasecmp(name, "spectator") == 0) return "\"spectator\" means seat 0 in commands";
+    int n;
+    char rest;
+    if (sscanf(name, "Seat %d%c", &n, &rest) == 1 || sscanf(name, "seat %d%c", &n, &rest) == 1)
+        return "\"Seat N\" is how seats without a name are called";
+    return NULL;
+}
+
 static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a) {
     const char *cmd = "play";
 #define NEED(what)                                                              \
@@ -1194,6 +1218,18 @@ static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a
         }
     }
 #undef NEED
+    for (size_t i = 0; i < s->n_names; i++) {
+        const char *why = bad_seat_name(s->name_val[i]);
+        for (size_t k = 0; !why && k < i; k++)
+            if (strcasecmp(s->name_val[k], s->name_val[i]) == 0 && s->name_seat[k] != s->name_seat[i])
+                why = "another seat already has this name";
+        if (why) {
+            char *msg = cairn_strfmt("--name %d=%s: %s", s->name_seat[i], s->name_val[i], why);
+            int rc = usage(cmd, REPL_PLAY_USAGE, "%s", msg ? msg : why);
+            free(msg);
+            return rc;
+        }
+    }
     if (a->load && s->ruleset)
         return usage(cmd, REPL_PLAY_USAGE, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
     return EXIT_OK;

@@ -349,9 +349,19 @@ char *value_describe(const value *v) {
     case CV_NULL: return cairn_strdup("null");
     case CV_BOOL: return cairn_strfmt("boolean %s", v->u.b ? "true" : "false");
     case CV_INT: return cairn_strfmt("integer %" PRId64, v->u.i);
-    case CV_STR:
-        if (v->u.str.len > 40) return cairn_strfmt("string \"%.37s...\"", v->u.str.s);
-        return cairn_strfmt("string \"%s\"", v->u.str.s);
+    case CV_STR: {
+        /* messages go to terminals: control bytes are shown as \xNN, never sent */
+        strbuf b = {0};
+        strbuf_puts(&b, "string \"");
+        size_t n = v->u.str.len > 40 ? 37 : v->u.str.len;
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = (unsigned char)v->u.str.s[i];
+            if (c < 0x20 || c == 0x7f) strbuf_printf(&b, "\\x%02x", c);
+            else strbuf_putc(&b, (char)c);
+        }
+        strbuf_puts(&b, v->u.str.len > 40 ? "...\"" : "\"");
+        return strbuf_take(&b);
+    }
     case CV_LIST:
         return cairn_strfmt("a list of %zu item%s", v->u.list.n, v->u.list.n == 1 ? "" : "s");
     case CV_MAP:
