@@ -8,6 +8,7 @@
 #include "rng.h"
 #include "ruleset.h"
 #include "strbuf.h"
+#include "view.h"
 #include "yload.h"
 
 #include <inttypes.h>
@@ -638,7 +639,8 @@ static char **option_values(const ruleset_option *o, size_t *n) {
 }
 
 /* One smoke game; returns 0 or -1 with one error appended. */
-static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed, cerr_list *errs) {
+static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed,
+                      const view_rules *vr, unsigned char *matched, cerr_list *errs) {
     engine_config c;
     memset(&c, 0, sizeof c);
     c.ruleset = name;
@@ -671,6 +673,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         free(r);
     }
     size_t k = 0;
+    view_rules_mark_matches(vr, engine_state(e), matched);
     while (!msg && !engine_is_over(e)) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
             msg = cairn_strfmt("%s: not over after %d decisions", where.s, CAIRN_TEST_MAX_DECISIONS);
@@ -699,6 +702,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
                                why ? why : "?");
         free(why);
         free(id);
+        view_rules_mark_matches(vr, engine_state(e), matched);
         k++;
     }
     if (!msg) {
@@ -734,7 +738,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
     combo cb = {calloc(no ? no : 1, sizeof(char *)), no};
     int rc = 0;
     long played = 0, skipped = 0, combos = 0;
-    if (!vals || !nv || !digit || !cb.choices) {
+    view_rules *vr = view_rules_new(rs->visibility, errs);
+    unsigned char *matched = calloc(vr && view_rules_count(vr) ? view_rules_count(vr) : 1, 1);
+    if (!vals || !nv || !digit || !cb.choices || !vr || !matched) {
         errs->oom = 1;
         rc = -1;
         goto done;
@@ -763,7 +769,7 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 }
                 ruleset_free(probe);
                 for (int s = 1; s <= games && rc == 0; s++) {
-                    if (smoke_game(name, p, &use, (uint64_t)s, errs) != 0) rc = -1;
+                    if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, errs) != 0) rc = -1;
                     played++;
                 }
             }
@@ -776,6 +782,17 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         while (i < no && ++digit[i] >= (nv[i] ? nv[i] : 1)) digit[i++] = 0;
         if (i == no) break;
     }
+    /* a visibility rule that reached nothing in any state of any game hides
+    ** nothing: most likely a misspelt path, and a secret shown to everyone */
+    for (size_t i = 0; rc == 0 && played > 0 && vr && i < view_rules_count(vr); i++) {
+        const value *rule = rs->visibility->u.list.items[i];
+        if (matched[i] || strcmp(value_get_str(rule, "policy", "public"), "public") == 0) continue;
+        cerr_add(errs, rule->file ? rule->file->name : NULL, rule->line, rule->col, "visibility",
+                 "the rule for \"%s\" (%s) matched nothing in any state of %ld smoke games, so it "
+                 "hides nothing: check the path against the state",
+                 value_get_str(rule, "path", "?"), value_get_str(rule, "policy", "?"), played);
+        rc = -1;
+    }
     if (out)
         fprintf(out, "smoke: %ld games played (%ld option combinations, %ld skipped): %s\n", played,
                 combos, skipped, rc ? "FAILED" : "ok");
@@ -785,6 +802,8 @@ done:
     free(nv);
     free(digit);
     free(cb.choices);
+    free(matched);
+    view_rules_free(vr);
     ruleset_free(rs);
     return rc;
 }

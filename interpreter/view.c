@@ -361,3 +361,32 @@ value *view_perturb_secrets(const view_rules *r, const value *state, int seat) {
     }
     return v;
 }
+
+/* Does the path from segment i on reach a node of v? */
+static int path_reaches(const value *v, const rule *ru, size_t i) {
+    if (i == ru->n) return 1;
+    const seg *s = &ru->segs[i];
+    switch (s->kind) {
+    case SEG_KEY: {
+        const value *c = v->type == CV_MAP ? value_map_get(v, s->key) : NULL;
+        return c && path_reaches(c, ru, i + 1);
+    }
+    case SEG_ANYKEY:
+        for (size_t k = 0; v->type == CV_MAP && k < v->u.map.n; k++)
+            if (path_reaches(v->u.map.items[k].val, ru, i + 1)) return 1;
+        return 0;
+    case SEG_INDEX:
+        return v->type == CV_LIST && s->index <= v->u.list.n &&
+               path_reaches(v->u.list.items[s->index - 1], ru, i + 1);
+    case SEG_ANYINDEX:
+        for (size_t k = 0; v->type == CV_LIST && k < v->u.list.n; k++)
+            if (path_reaches(v->u.list.items[k], ru, i + 1)) return 1;
+        return 0;
+    }
+    return 0;
+}
+
+void view_rules_mark_matches(const view_rules *r, const value *state, unsigned char *matched) {
+    for (size_t i = 0; r && state && i < r->n; i++)
+        if (!matched[i] && path_reaches(state, &r->rules[i], 0)) matched[i] = 1;
+}

@@ -46,6 +46,11 @@ const char *view_policy_name(view_policy p);
 ** wildcard has no owner, so `owner` there hides from everyone. */
 value *view_of(const view_rules *r, const value *state, int seat);
 
+/* Sets matched[i] to 1 for every rule i whose path reaches at least one
+** node of state (matched has view_rules_count(r) entries). A rule that
+** never matches hides nothing: `cairn check` reports it. */
+void view_rules_mark_matches(const view_rules *r, const value *state, unsigned char *matched);
+
 /* For tests of non-interference: a copy of state in which everything
 ** `seat` may not see is changed (strings get a prefix, integers move,
 ** lists hidden as a whole grow), keeping what the policy reveals (lengths

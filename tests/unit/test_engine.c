@@ -843,6 +843,18 @@ static void test_testrun_reports_failures(void **st) {
     assert_non_null(strstr(msg, "seed 1, decision 4"));
     assert_non_null(strstr(msg, "round 3 is cursed"));
     free(msg);
+    /* a visibility rule whose path misses the state hides nothing: reported
+    ** (found in review: a misspelt `hand[*]` left every hand public) */
+    cmd = cairn_strfmt("sed -i 's/round == 3 then/round == 99 then/; ' '%s/rules.lua' && "
+                       "sed -i 's/- path: hands\\[\\*\\]/- path: hand[*]/' '%s/ruleset.yaml'", rs, rs);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    cerr_clear(&errs);
+    assert_int_equal(testrun_smoke(rs, 1, out, &errs), -1);
+    msg = cerr_format(&errs.items[errs.n - 1]);
+    assert_non_null(strstr(msg, "ruleset.yaml:"));
+    assert_non_null(strstr(msg, "the rule for \"hand[*]\" (owner) matched nothing"));
+    free(msg);
     fclose(out);
     cerr_free(&errs);
     free(rs);
