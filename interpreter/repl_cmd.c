@@ -13,6 +13,7 @@
 #include "value.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ static const repl_cmd commands[] = {
      "Lists every decision of the log with its number; `<` marks the current\n"
      "position; decisions after it were undone and can be redone. When the ruleset\n"
      "keeps secrets, other seats' choices show as (secret) unless --peek."},
-    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE, "take back your last decision (N: that many)",
+    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE, "take back the last decision of a person (N: that many)",
      "Steps back to before the last decision of a person, taking back the bots'\n"
      "decisions after it too. Undone decisions stay in the history for `redo`\n"
      "until a new decision is made."},
@@ -983,9 +984,10 @@ static int cmd_new(repl *r, const char *args) {
     uint64_t seed;
     if (args[0]) {
         char *end;
+        errno = 0;
         seed = strtoull(args, &end, 10);
-        if (*end || !isdigit((unsigned char)args[0])) {
-            repl_fail(r, "new [SEED]: a seed is a number, got \"%s\"", args);
+        if (*end || !isdigit((unsigned char)args[0]) || errno == ERANGE) {
+            repl_fail(r, "new [SEED]: a seed is a number from 0 to 18446744073709551615, got \"%s\"", args);
             return -1;
         }
     } else {
