@@ -140,6 +140,10 @@ static int write_all(int fd, const char *s, size_t n) {
 static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     /* overwriting a symlink writes the file it points at, not a new file in
     ** the link's place; an existing file keeps its permissions */
+    if (!given || !given[0]) {
+        cerr_add(errs, NULL, 0, 0, NULL, "cannot save: no file name");
+        return -1;
+    }
     char *real = realpath(given, NULL);
     const char *path = real ? real : given;
     struct stat old;
