@@ -137,38 +137,25 @@ static int cmd_list(int argc, char **argv) {
 ** error has been printed. */
 typedef struct ruleset_args {
     const char *ruleset;
-    const char **choices;
-    size_t n_choices;
-    const char *preset;
-    int players;
+    ruleset_flags flags;
     int games; /* smoke games for check; -1: not given */
 } ruleset_args;
 
 static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_args *a) {
     memset(a, 0, sizeof *a);
     a->games = -1;
-    a->choices = calloc((size_t)argc + 1, sizeof *a->choices);
-    if (!a->choices) return -1;
+    if (ruleset_flags_init(&a->flags, argc) != 0) return -1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        if (strcmp(arg, "--option") == 0 || strcmp(arg, "-o") == 0) {
-            if (++i >= argc) return usage_error(c, "%s needs an option id", arg), -1;
-            a->choices[a->n_choices++] = argv[i];
-        } else if (strncmp(arg, "--option=", 9) == 0) {
-            a->choices[a->n_choices++] = arg + 9;
-        } else if (strcmp(arg, "--preset") == 0) {
-            if (++i >= argc) return usage_error(c, "%s needs a preset name", arg), -1;
-            if (a->preset) return usage_error(c, "one --preset at a time; \"%s\" is a second", argv[i]), -1;
-            a->preset = argv[i];
-        } else if (strcmp(arg, "--players") == 0 || strcmp(arg, "-p") == 0) {
-            if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
-            if (a->players) return usage_error(c, "--players is given twice (\"%s\")", argv[i]), -1;
-            char *end;
-            long n = strtol(argv[i], &end, 10);
-            if (*end || n < 1 || n > 16)
-                return usage_error(c, "--players takes a number from 1 to 16, got \"%s\"", argv[i]), -1;
-            a->players = (int)n;
-        } else if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
+        char *why;
+        int taken = ruleset_flags_take(&a->flags, argc, argv, &i, &why);
+        if (taken < 0) {
+            usage_error(c, "%s", why ? why : "out of memory");
+            free(why);
+            return -1;
+        }
+        if (taken) continue;
+        if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
             if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
             char *end;
             long n = strtol(argv[i], &end, 10);
@@ -213,10 +200,10 @@ static int cmd_check(int argc, char **argv) {
     const command *c = find_command("check");
     ruleset_args a;
     if (parse_ruleset_args(c, argc, argv, &a) != 0) {
-        free(a.choices);
+        ruleset_flags_free(&a.flags);
         return EXIT_USAGE;
     }
-    ruleset_request req = {a.choices, a.n_choices, a.preset, a.players};
+    ruleset_request req = ruleset_flags_request(&a.flags);
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *r = ruleset_load(a.ruleset, &req, &errs);
@@ -225,10 +212,10 @@ static int cmd_check(int argc, char **argv) {
         size_t n = cerr_count(&errs);
         fprintf(stderr, "%s: %zu error%s\n", a.ruleset, n, n == 1 ? "" : "s");
         cerr_free(&errs);
-        free(a.choices);
+        ruleset_flags_free(&a.flags);
         return EXIT_RULES;
     }
-    free(a.choices);
+    ruleset_flags_free(&a.flags);
     char *opts = options_text(r);
     printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
            r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",

@@ -1142,41 +1142,55 @@ static const char *bad_seat_name(const char *name) {
     return NULL;
 }
 
+static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *a, ruleset_flags *fl);
+
+/* The choices, preset and seat count read by ruleset_flags_take, copied
+** into the settings (which own their strings). 0 or EXIT_FAIL (OOM). */
+static int settings_take_flags(repl_settings *s, const ruleset_flags *f) {
+    for (size_t i = 0; i < f->n_choices; i++) {
+        char **c = realloc(s->choices, (s->n_choices + 1) * sizeof *c);
+        if (!c) return EXIT_FAIL;
+        s->choices = c;
+        if (!(c[s->n_choices] = strdup(f->choices[i]))) return EXIT_FAIL;
+        s->n_choices++;
+    }
+    if (f->preset) {
+        free(s->preset);
+        if (!(s->preset = strdup(f->preset))) return EXIT_FAIL;
+    }
+    if (f->players) s->players = f->players;
+    return 0;
+}
+
 static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a) {
-    const char *cmd = "play";
 #define NEED(what)                                                              \
     do {                                                                        \
         if (++i >= argc) return usage(cmd, REPL_PLAY_USAGE, "%s needs " what, arg); \
     } while (0)
+    /* --option, --preset and --players are read as check and sim read them,
+    ** then copied into the settings `new` and `restart` reuse */
+    ruleset_flags flags;
+    if (ruleset_flags_init(&flags, argc) != 0) return EXIT_FAIL;
+    int rc = parse_play_flags(argc, argv, s, a, &flags);
+    if (rc == 0) rc = settings_take_flags(s, &flags);
+    ruleset_flags_free(&flags);
+    return rc;
+}
+
+static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *a, ruleset_flags *fl) {
+    const char *cmd = "play";
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *val = NULL;
+        char *why;
+        int taken;
         if (strcmp(arg, "--strict") == 0) {
             a->strict = 1;
-        } else if (strcmp(arg, "--players") == 0 || strcmp(arg, "-p") == 0) {
-            NEED("a number");
-            char *end;
-            long n = strtol(argv[i], &end, 10);
-            if (*end || n < 1 || n > 16)
-                return usage(cmd, REPL_PLAY_USAGE, "--players takes a number from 1 to 16, got \"%s\"", argv[i]);
-            s->players = (int)n;
-        } else if (strcmp(arg, "--option") == 0 || strcmp(arg, "-o") == 0 ||
-                   strncmp(arg, "--option=", 9) == 0) {
-            if (arg[8] == '=') {
-                val = arg + 9;
-            } else {
-                NEED("an option id");
-                val = argv[i];
+        } else if ((taken = ruleset_flags_take(fl, argc, argv, &i, &why)) != 0) {
+            if (taken < 0) {
+                int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
+                free(why);
+                return rc;
             }
-            char **c = realloc(s->choices, (s->n_choices + 1) * sizeof *c);
-            if (!c) return EXIT_FAIL;
-            s->choices = c;
-            if (!(c[s->n_choices] = strdup(val))) return EXIT_FAIL;
-            s->n_choices++;
-        } else if (strcmp(arg, "--preset") == 0) {
-            NEED("a preset name");
-            free(s->preset);
-            if (!(s->preset = strdup(argv[i]))) return EXIT_FAIL;
         } else if (strcmp(arg, "--seed") == 0) {
             NEED("a number");
             char *end;

@@ -1256,3 +1256,50 @@ fail:
     ruleset_free(r);
     return NULL;
 }
+
+/* ---------------------------------------------------------- command line */
+
+int ruleset_flags_init(ruleset_flags *f, int argc) {
+    memset(f, 0, sizeof *f);
+    f->choices = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof *f->choices);
+    return f->choices ? 0 : -1;
+}
+
+void ruleset_flags_free(ruleset_flags *f) {
+    free(f->choices);
+    f->choices = NULL;
+}
+
+int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **why) {
+    const char *arg = argv[*i];
+    const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+    *why = NULL;
+    if (!strcmp(arg, "--option") || !strcmp(arg, "-o")) {
+        if (!next) return *why = cairn_strfmt("%s needs an option id", arg), -1;
+        f->choices[f->n_choices++] = next;
+    } else if (!strncmp(arg, "--option=", 9)) {
+        f->choices[f->n_choices++] = arg + 9;
+        return 1;
+    } else if (!strcmp(arg, "--preset")) {
+        if (!next) return *why = cairn_strfmt("%s needs a preset name", arg), -1;
+        if (f->preset) return *why = cairn_strfmt("one --preset at a time; \"%s\" is a second", next), -1;
+        f->preset = next;
+    } else if (!strcmp(arg, "--players") || !strcmp(arg, "-p")) {
+        if (!next) return *why = cairn_strfmt("%s needs a number", arg), -1;
+        if (f->players) return *why = cairn_strfmt("--players is given twice (\"%s\")", next), -1;
+        char *end;
+        long n = strtol(next, &end, 10);
+        if (*end || !next[0] || n < 1 || n > 16)
+            return *why = cairn_strfmt("--players takes a number from 1 to 16, got \"%s\"", next), -1;
+        f->players = (int)n;
+    } else {
+        return 0;
+    }
+    (*i)++;
+    return 1;
+}
+
+ruleset_request ruleset_flags_request(const ruleset_flags *f) {
+    ruleset_request r = {f->choices, f->n_choices, f->preset, f->players};
+    return r;
+}

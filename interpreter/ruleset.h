@@ -53,6 +53,28 @@ typedef struct ruleset_request {
     int players;
 } ruleset_request;
 
+/* The command-line flags that choose a ruleset's variant, shared by
+** `cairn check`, `play` and `sim` so they read them alike:
+** --option/-o ID[=VALUE] (also --option=ID), --preset NAME, --players/-p N.
+** Strings are borrowed from argv. */
+typedef struct ruleset_flags {
+    const char **choices; /* room for every argument */
+    size_t n_choices;
+    const char *preset;
+    int players; /* 0: not given */
+} ruleset_flags;
+
+/* 0, or -1 on OOM. */
+int ruleset_flags_init(ruleset_flags *f, int argc);
+void ruleset_flags_free(ruleset_flags *f);
+/* Takes the flag at argv[*i] (and its value, advancing *i). Returns 1 when
+** taken, 0 when argv[*i] is not one of these flags, -1 with *why (malloc'd)
+** saying what was expected: a missing value, a seat count outside 1..16,
+** a --preset or --players given twice. */
+int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **why);
+/* The request the flags make (borrows from f). */
+ruleset_request ruleset_flags_request(const ruleset_flags *f);
+
 /* Folders searched for a ruleset given by name, in order: ./rulesets, the
 ** installed share folder, then each entry of CAIRN_PATH (colon-separated).
 ** Returns the folder (malloc'd) or NULL. A name containing '/' is a path. */

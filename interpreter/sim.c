@@ -30,10 +30,7 @@
 
 typedef struct sim_opts {
     const char *ruleset;
-    const char **choices; /* borrowed from argv; the array is owned */
-    size_t n_choices;
-    const char *preset;
-    int players;          /* 0: the ruleset's default */
+    ruleset_flags flags;  /* --option, --preset, --players (0: the ruleset's default) */
     long games;
     uint64_t seed;
     int checks, time;
@@ -66,30 +63,25 @@ static int parse_seed(const char *s, uint64_t *out) {
 }
 
 /* Fills o from argv. Returns 0, 1 when out of memory, or 2 after printing
-** a usage error. o->choices must be freed in every case. */
+** a usage error. o->flags must be freed in every case. */
 static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
     memset(o, 0, sizeof *o);
     o->games = CAIRN_SIM_GAMES;
     o->seed = 1;
-    o->choices = calloc((size_t)argc + 1, sizeof *o->choices);
-    if (!o->choices) return fprintf(err, "cairn sim: out of memory\n"), 1;
+    if (ruleset_flags_init(&o->flags, argc) != 0) return fprintf(err, "cairn sim: out of memory\n"), 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         long n;
-        if (!strcmp(arg, "--option") || !strcmp(arg, "-o")) {
-            if (!next) return usage(err, "%s needs an option id", arg);
-            o->choices[o->n_choices++] = argv[++i];
-        } else if (!strncmp(arg, "--option=", 9)) {
-            o->choices[o->n_choices++] = arg + 9;
-        } else if (!strcmp(arg, "--preset")) {
-            if (!next) return usage(err, "%s needs a preset name", arg);
-            o->preset = argv[++i];
-        } else if (!strcmp(arg, "--players") || !strcmp(arg, "-p")) {
-            if (!next || parse_long(next, 1, SIM_MAX_SEATS, &n) != 0)
-                return usage(err, "--players takes a number from 1 to 16, got \"%s\"", next ? next : "");
-            o->players = (int)n;
-            i++;
+        char *why;
+        int taken = ruleset_flags_take(&o->flags, argc, argv, &i, &why);
+        if (taken < 0) {
+            int rc = usage(err, "%s", why ? why : "out of memory");
+            free(why);
+            return rc;
+        }
+        if (taken) {
+            continue;
         } else if (!strcmp(arg, "--games")) {
             if (!next || parse_long(next, 1, CAIRN_SIM_MAX_GAMES, &n) != 0)
                 return usage(err, "--games takes a number from 1 to 1000000, got \"%s\"", next ? next : "");
@@ -136,9 +128,9 @@ static int sim_play(const sim_opts *o, int players, uint64_t seed, sim_game *g, 
     engine_config c;
     memset(&c, 0, sizeof c);
     c.ruleset = o->ruleset;
-    c.choices = o->choices;
-    c.n_choices = o->n_choices;
-    c.preset = o->preset;
+    c.choices = o->flags.choices;
+    c.n_choices = o->flags.n_choices;
+    c.preset = o->flags.preset;
     c.players = players;
     c.seed = seed;
     c.checks = o->checks;
@@ -347,7 +339,7 @@ static void sim_report(FILE *out, const sim_opts *o, const ruleset *rs, const si
     uint64_t games = (uint64_t)t->games;
     fprintf(out, "%s %s: %ld games, %d players, seeds %" PRIu64 "-%" PRIu64 ", checks %s\n", rs->id,
             rs->version, t->games, n, o->seed, o->seed + games - 1, o->checks ? "on" : "off");
-    print_options(out, rs, o->preset);
+    print_options(out, rs, o->flags.preset);
     fprintf(out, "decisions per game: min %zu, mean %s, max %zu\n", t->dec_min,
             fixed2(mean, sizeof mean, (int64_t)t->dec_sum, games), t->dec_max);
     for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "seat %d", i + 1);
@@ -385,7 +377,7 @@ static double now_seconds(void) {
 
 /* Plays every game into t. Returns 0, or -1 with one error appended. */
 static int sim_games(const sim_opts *o, sim_totals *t, cerr_list *errs) {
-    int players = o->players;
+    int players = o->flags.players;
     for (long i = 0; i < o->games; i++) {
         sim_game g;
         if (sim_play(o, players, o->seed + (uint64_t)i, &g, errs) != 0) return -1;
@@ -411,14 +403,14 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     sim_opts o;
     int rc = sim_parse(argc, argv, &o, err);
     if (rc != 0) {
-        free(o.choices);
+        ruleset_flags_free(&o.flags);
         return rc;
     }
     cerr_list errs;
     cerr_init(&errs, 0);
     /* option and seat-count errors are the ruleset's to find: report them
     ** once, before any game */
-    ruleset_request req = {o.choices, o.n_choices, o.preset, o.players};
+    ruleset_request req = ruleset_flags_request(&o.flags);
     ruleset *rs = ruleset_load(o.ruleset, &req, &errs);
     sim_totals t;
     memset(&t, 0, sizeof t);
@@ -443,7 +435,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     totals_free(&t);
     ruleset_free(rs);
     cerr_free(&errs);
-    free(o.choices);
+    ruleset_flags_free(&o.flags);
     return rc;
 }
 
