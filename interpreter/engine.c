@@ -57,6 +57,7 @@ typedef struct game_cfg {
     int checks;
     long budget;
     size_t mem_cap;
+    int no_budget;
     value *scenario;
     char *scenario_rng;
 } game_cfg;
@@ -95,6 +96,8 @@ struct engine {
     int in_apply;        /* g.log is allowed only while setup/apply run */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
     size_t cur_decision; /* decision index stamped on new events */
+    int profiling;       /* engine_set_profiling */
+    engine_stats stats;
 };
 
 /* ------------------------------------------------------------ utilities */
@@ -615,7 +618,15 @@ static int call_handler(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     }
     if (!c->found) return 0;
     int nargs = lua_gettop(L) - top - 2;
-    if (sandbox_call(e->rt.sb, nargs, nres, errs) != SANDBOX_OK) {
+    struct timespec t0, t1;
+    e->stats.handler_calls++;
+    if (e->profiling) clock_gettime(CLOCK_MONOTONIC, &t0);
+    int st = sandbox_call(e->rt.sb, nargs, nres, errs);
+    if (e->profiling) {
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        e->stats.handler_ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+    }
+    if (st != SANDBOX_OK) {
         lua_settop(L, top);
         return -1;
     }
@@ -1376,6 +1387,11 @@ int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
     return rc;
 }
 
+/* ------------------------------------------------------------ measurement */
+
+void engine_set_profiling(engine *e, int on) { e->profiling = on; }
+void engine_get_stats(const engine *e, engine_stats *out) { *out = e->stats; }
+
 /* ------------------------------------------------------------------- bots */
 
 char *engine_bot_choice(const engine *e, int seat) {
@@ -1431,6 +1447,7 @@ static int cfg_copy(game_cfg *d, const engine_config *c) {
     d->checks = c->checks;
     d->budget = c->budget;
     d->mem_cap = c->mem_cap;
+    d->no_budget = c->no_budget;
     d->scenario = c->scenario ? value_clone(c->scenario) : NULL;
     d->scenario_rng = cairn_strdup(c->scenario_rng);
     if (!d->ruleset || !d->lang || (c->preset && !d->preset) || (c->scenario && !d->scenario) ||
@@ -1523,6 +1540,7 @@ static int rt_build(engine *e, game_rt *rt, cerr_list *errs) {
     memset(&sc, 0, sizeof sc);
     sc.mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
     sc.instr_budget = c->budget ? c->budget : CAIRN_LUA_INSTRUCTION_BUDGET;
+    sc.no_budget = c->no_budget;
     sc.module_dirs = (const char *const *)rt->rs->module_dirs;
     sc.n_module_dirs = rt->rs->n_module_dirs;
     sc.stdlib_dir = ruleset_stdlib_dir();
@@ -1809,6 +1827,7 @@ static engine_config config_of(const game_cfg *g) {
     c.checks = g->checks;
     c.budget = g->budget;
     c.mem_cap = g->mem_cap;
+    c.no_budget = g->no_budget;
     c.scenario = g->scenario;
     c.scenario_rng = g->scenario_rng;
     return c;

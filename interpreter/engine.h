@@ -38,6 +38,8 @@ typedef struct engine_config {
     int checks;                   /* validate state schema + run check() after each decision */
     long budget;                  /* instructions per handler call; 0: CAIRN_LUA_INSTRUCTION_BUDGET */
     size_t mem_cap;               /* Lua memory cap in bytes; 0: CAIRN_LUA_MEMORY_CAP */
+    int no_budget;                /* make bench only: no instruction budget at all, to
+                                     measure what the budget costs; never for play */
     const value *scenario;        /* borrowed; non-NULL: start from this state, setup not run */
     const char *scenario_rng;     /* with scenario: rng state (rng_format); NULL: seeded */
 } engine_config;
@@ -274,6 +276,18 @@ int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_
 /* Replaces the redo tail (the log after the current position) with
 ** log[0..n). Returns 0 or -1 on OOM. */
 int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n);
+
+/* ------------------------------------------------------- measurement */
+
+/* What make bench (tools/bench.c) reads: how much of a game's time went to
+** the ruleset's own handlers. handler_ns is counted only while profiling is
+** on (it costs two clock reads per call). */
+typedef struct engine_stats {
+    uint64_t handler_calls; /* ruleset handler calls made so far */
+    uint64_t handler_ns;    /* wall time inside them while profiling was on */
+} engine_stats;
+void engine_set_profiling(engine *e, int on);
+void engine_get_stats(const engine *e, engine_stats *out);
 
 /* Explanation of a status, e.g. "not asked". */
 const char *engine_status_name(engine_status s);

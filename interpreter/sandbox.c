@@ -107,6 +107,7 @@ struct sandbox {
     unsigned long mem_refusals; /* allocations the cap refused, ever */
     unsigned long refusals_at_call;
     long budget, count;
+    int no_budget; /* sandbox_config.no_budget: calls run without the hook */
     int depth;   /* nesting of sandbox_call */
     int tripped; /* TRIP_*: sticky until the top-level call returns */
     /* The thread running Lua code now (the main one or a coroutine being
@@ -2133,6 +2134,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->mem_cap = c->mem_cap;
     /* the count may pass the budget by a step and charges: keep it far from overflow */
     sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
+    sb->no_budget = c->no_budget;
     sb->print = c->print;
     sb->print_ud = c->print_ud;
     for (size_t i = 0; i < c->n_module_dirs; i++)
@@ -2222,7 +2224,7 @@ static void begin_call(sandbox *sb, int fn) {
         frame_file(&ar, sb->def_file, sizeof sb->def_file);
         sb->def_line = ar.linedefined;
     }
-    lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
+    if (!sb->no_budget) lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
 }
 
 /* Turns a failed call's error object (on top) into one cairn_error. */

@@ -31,6 +31,9 @@ typedef struct sandbox_config {
     /* VM instructions one top-level sandbox_call may run, counted in steps
     ** of CAIRN_LUA_HOOK_STEP. Must be > 0. Default CAIRN_LUA_INSTRUCTION_BUDGET. */
     long instr_budget;
+    /* make bench only: run with no budget and no hook, to measure what the
+    ** budget costs. Never set for a ruleset a person plays. */
+    int no_budget;
     /* Folders `require` searches, in order: the ruleset, then its extends
     ** parents. Chunk names are "<dir>/<a/b>.lua", so pass the path a modder
     ** should read in messages ("rulesets/yak"). Copied by sandbox_new. */
