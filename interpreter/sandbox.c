@@ -153,6 +153,8 @@ static const char LIB_KEY = 'l';     /* library entries of the environment */
 static const char LOADED_KEY = 'm';  /* require's cache */
 static const char LOADING_KEY = 'i'; /* modules being loaded (loops) */
 static const char GUARD_KEY = 'g';   /* metatable of require's close guard */
+static const char CHUNKS_KEY = 'c';  /* compiled chunks by file: load once, run per game */
+static const char ENVMT_KEY = 'v';   /* the environment's metatable, for sandbox_reset */
 /* Metatable keys of read-only proxies and of the environment. */
 static const char PROXY_KEY = 'p'; /* -> the hidden table with the contents */
 static const char PATH_KEY = 'n';  /* -> the name used in messages */
@@ -1895,6 +1897,45 @@ static void registry_table(lua_State *L, const void *key) {
     }
 }
 
+/* The compiled-chunk cache. A file is read and compiled once per state; each
+** game (sandbox_reset) runs the same compiled function again with its own
+** fresh environment as _ENV, which gives exactly what a fresh load would:
+** a main chunk's only upvalue is _ENV, so every local, closure and table it
+** makes is new, and nothing of an earlier game is reachable from it. The
+** files are taken as unchanged for the state's life: hot reload builds a
+** new sandbox. */
+
+/* If the chunk for the file named at key_idx is cached, pushes it with the
+** current environment as its _ENV and returns 1; else pushes nothing, 0. */
+static int push_cached_chunk(lua_State *L, int key_idx) {
+    key_idx = lua_absindex(L, key_idx);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushvalue(L, key_idx);
+    if (lua_rawget(L, -2) != LUA_TFUNCTION) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_remove(L, -2);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    return 1;
+}
+
+/* Stores the function at fn_idx as the compiled chunk of the file named at
+** key_idx. May raise (memory): call protected. */
+static void cache_chunk(lua_State *L, int key_idx, int fn_idx) {
+    key_idx = lua_absindex(L, key_idx);
+    fn_idx = lua_absindex(L, fn_idx);
+    registry_table(L, &CHUNKS_KEY);
+    lua_pushvalue(L, key_idx);
+    lua_pushvalue(L, fn_idx);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
 /* require(name): a/b.lua from the module folders, loaded once per state in
 ** the sandbox environment. */
 static int sb_require(lua_State *L) {
@@ -1925,16 +1966,21 @@ static int sb_require(lua_State *L) {
         return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
     lua_pushfstring(L, "%s/%s", sb->canon[d], rel);   /* 4: the file */
     lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel);   /* 5: the chunk name */
-    /* from here to load_text nothing may raise: buf is malloc'd */
-    const char *why = NULL;
-    size_t n = 0;
-    char *buf = read_source(lua_tostring(L, 4), &n, &why);
-    if (!buf) return luaL_error(L, "require: cannot read %s: %s", lua_tostring(L, 5) + 1, why);
-    int status = load_text(L, buf, n); /* 5: the chunk */
-    free(buf);
-    if (status != LUA_OK) {
-        sb_no_swallow(L, status);
-        return lua_error(L);
+    if (!push_cached_chunk(L, 4)) {
+        /* from here to load_text nothing may raise: buf is malloc'd */
+        const char *why = NULL;
+        size_t n = 0;
+        char *buf = read_source(lua_tostring(L, 4), &n, &why);
+        if (!buf) return luaL_error(L, "require: cannot read %s: %s", lua_tostring(L, 5) + 1, why);
+        int status = load_text(L, buf, n); /* 5: the chunk */
+        free(buf);
+        if (status != LUA_OK) {
+            sb_no_swallow(L, status);
+            return lua_error(L);
+        }
+        cache_chunk(L, 4, 5);
+    } else {
+        lua_replace(L, 5);
     }
 
     /* mark as loading until the chunk returns or fails */
@@ -2089,6 +2135,8 @@ static int sb_setup(lua_State *L) {
     lua_setfield(L, -2, "__metatable");
     lua_pushboolean(L, 1);
     lua_rawsetp(L, -2, &ENV_KEY);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ENVMT_KEY);
     lua_setmetatable(L, env);
     lua_pushvalue(L, env);
     lua_setfield(L, lib, "_G");
@@ -2200,7 +2248,6 @@ void sandbox_forget_modules(sandbox *sb) {
 ** index fn. */
 static void begin_call(sandbox *sb, int fn) {
     lua_State *L = sb->L;
-    lua_Debug ar;
     sb->count = 0;
     sb->tripped = TRIP_NONE;
     sb->refusals_at_call = sb->mem_refusals;
@@ -2219,12 +2266,20 @@ static void begin_call(sandbox *sb, int fn) {
     ** mode for the whole call; a full collection is cheaper (finalizers
     ** cannot run scripts: __gc is refused) */
     if (sb->mem_used > sb->mem_cap / 2) lua_gc(L, LUA_GCCOLLECT);
-    lua_pushvalue(L, fn);
-    if (lua_getinfo(L, ">S", &ar) && ar.source[0] != '=') {
+    (void)fn; /* where it is defined is looked up only if it fails (def_of) */
+    if (!sb->no_budget) lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
+}
+
+/* Records where the function at fn is defined: what a memory error nobody
+** caught is blamed on when no line was seen. Only after a failure: looking
+** it up costs more than many a handler call. */
+static void def_of(sandbox *sb, int fn) {
+    lua_Debug ar;
+    lua_pushvalue(sb->L, fn);
+    if (lua_getinfo(sb->L, ">S", &ar) && ar.source[0] != '=') {
         frame_file(&ar, sb->def_file, sizeof sb->def_file);
         sb->def_line = ar.linedefined;
     }
-    if (!sb->no_budget) lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
 }
 
 /* Turns a failed call's error object (on top) into one cairn_error. */
@@ -2289,11 +2344,17 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
         return SANDBOX_ERR_RUN;
     }
     if (top) begin_call(sb, fn);
-    lua_pushcfunction(L, sb_msgh);
+    /* below the function: a copy of it (for def_of after a failure), then
+    ** the message handler */
+    lua_pushvalue(L, fn);
     lua_insert(L, fn);
+    lua_pushcfunction(L, sb_msgh);
+    lua_insert(L, fn + 1);
     sb->depth++;
-    int status = lua_pcall(L, nargs, nresults, fn);
+    int status = lua_pcall(L, nargs, nresults, fn + 1);
     sb->depth--;
+    lua_remove(L, fn + 1);
+    if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn);
     lua_remove(L, fn);
     if (top) {
         lua_sethook(L, NULL, 0, 0);
@@ -2308,22 +2369,38 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     return report(sb, status, errs);
 }
 
-/* Loads and runs the chunk described by the light userdata argument. */
+/* Loads and runs the chunk described by the light userdata argument. With
+** a key (a file's path) the compiled chunk is cached under it; without buf
+** only the cache is tried, and `missing` says it held nothing. */
 typedef struct chunk_src {
     const char *buf;
     size_t len;
     const char *chunkname;
+    const char *key;
+    int missing;
 } chunk_src;
 
 static int run_chunk(lua_State *L) {
     sandbox *sb = SB(L);
-    const chunk_src *src = lua_touserdata(L, 1);
+    chunk_src *src = lua_touserdata(L, 1);
     lua_settop(L, 0);
-    lua_pushfstring(L, "@%s", src->chunkname);
-    int status = load_text(L, src->buf, src->len);
-    if (status != LUA_OK) {
-        sb_no_swallow(L, status);
-        return lua_error(L);
+    if (src->key) lua_pushstring(L, src->key); /* 1 */
+    if (src->key && push_cached_chunk(L, 1)) {
+        lua_remove(L, 1);
+    } else if (!src->buf) {
+        src->missing = 1;
+        return 0;
+    } else {
+        lua_pushfstring(L, "@%s", src->chunkname);
+        int status = load_text(L, src->buf, src->len);
+        if (status != LUA_OK) {
+            sb_no_swallow(L, status);
+            return lua_error(L);
+        }
+        if (src->key) {
+            cache_chunk(L, 1, 2);
+            lua_remove(L, 1);
+        }
     }
     if (sb->depth == 1) { /* the chunk is what a stray memory error is blamed on */
         snprintf(sb->def_file, sizeof sb->def_file, "%s", src->chunkname);
@@ -2333,18 +2410,27 @@ static int run_chunk(lua_State *L) {
     return lua_gettop(L);
 }
 
-int sandbox_run_string(sandbox *sb, const char *code, size_t len, const char *chunkname,
-                       int nresults, cerr_list *errs) {
-    chunk_src src = {code, len, chunkname ? chunkname : "(string)"};
+static int run_source(sandbox *sb, chunk_src *src, int nresults, cerr_list *errs) {
     if (!lua_checkstack(sb->L, 2)) return SANDBOX_ERR_MEMORY;
     lua_pushcfunction(sb->L, run_chunk);
-    lua_pushlightuserdata(sb->L, &src);
-    int r = sandbox_call(sb, 1, nresults, errs);
-    return r;
+    lua_pushlightuserdata(sb->L, src);
+    return sandbox_call(sb, 1, nresults, errs);
+}
+
+int sandbox_run_string(sandbox *sb, const char *code, size_t len, const char *chunkname,
+                       int nresults, cerr_list *errs) {
+    chunk_src src = {code, len, chunkname ? chunkname : "(string)", NULL, 0};
+    return run_source(sb, &src, nresults, errs);
 }
 
 int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int nresults,
                      cerr_list *errs) {
+    /* compiled before in this state: run it again, no reading */
+    chunk_src cached = {NULL, 0, chunkname ? chunkname : path, path, 0};
+    int top = lua_gettop(sb->L);
+    int r = run_source(sb, &cached, nresults, errs);
+    if (r != SANDBOX_OK || !cached.missing) return r;
+    lua_settop(sb->L, top);
     const char *why = NULL;
     size_t len = 0;
     char *buf = read_source(path, &len, &why);
@@ -2353,9 +2439,40 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
             cerr_add(errs, chunkname ? chunkname : path, 0, 0, NULL, "cannot read script: %s", why);
         return SANDBOX_ERR_FILE;
     }
-    int r = sandbox_run_string(sb, buf, len, chunkname ? chunkname : path, nresults, errs);
+    chunk_src src = {buf, len, chunkname ? chunkname : path, path, 0};
+    r = run_source(sb, &src, nresults, errs);
     free(buf);
     return r;
+}
+
+/* Protected: a fresh environment with the shared metatable, made the one
+** every chunk and require sees; require's caches are emptied. */
+static int p_reset(lua_State *L) {
+    lua_newtable(L);
+    int env = lua_gettop(L);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ENVMT_KEY);
+    lua_setmetatable(L, env);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &LIB_KEY);
+    lua_pushvalue(L, env);
+    lua_setfield(L, -2, "_G");
+    lua_pushvalue(L, env);
+    lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &LOADED_KEY);
+    lua_pushnil(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &LOADING_KEY);
+    return 0;
+}
+
+int sandbox_reset(sandbox *sb) {
+    lua_State *L = sb->L;
+    lua_settop(L, 0);
+    lua_pushcfunction(L, p_reset);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    return 0;
 }
 
 static int set_global(lua_State *L) {

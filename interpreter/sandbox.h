@@ -84,7 +84,8 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs);
 
 /* Loads the text file at path (never bytecode) with chunk name chunkname
 ** (NULL: path), in the sandbox environment, and runs it like sandbox_call
-** with no arguments. Results are left on the stack on success. */
+** with no arguments. Results are left on the stack on success. The compiled
+** chunk is kept: the same path runs again without reading the file. */
 int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int nresults,
                      cerr_list *errs);
 
@@ -126,6 +127,15 @@ size_t sandbox_memory_used(const sandbox *sb);
 /* Instructions counted by the last (or running) top-level call, in steps of
 ** CAIRN_LUA_HOOK_STEP, plus what C library functions were charged. */
 long sandbox_instructions_used(const sandbox *sb);
+
+/* Makes the state as a new one would be for the next game: a fresh global
+** environment (script globals of the last game are gone), require's module
+** cache emptied, so every chunk runs again and makes new locals, closures
+** and tables. Compiled chunks are kept (sandbox_run_file and require do not
+** read or compile a file twice in one state); libraries, g.data proxies and
+** the string metatable are shared, and read-only. Assumes an empty stack
+** (leaves it empty). Returns 0, or -1 out of memory. */
+int sandbox_reset(sandbox *sb);
 
 /* Forgets every module `require` has loaded, so the next require reads the
 ** file again (hot reload). */
