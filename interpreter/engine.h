@@ -23,6 +23,10 @@
 
 typedef struct engine engine;
 
+/* A ruleset loaded, validated and compiled once, for many games in one
+** process (sim, bots, bench): engine_config.rules. */
+typedef struct engine_rules engine_rules;
+
 /* ------------------------------------------------------------ creation */
 
 typedef struct engine_config {
@@ -40,6 +44,14 @@ typedef struct engine_config {
     size_t mem_cap;               /* Lua memory cap in bytes; 0: CAIRN_LUA_MEMORY_CAP */
     int no_budget;                /* make bench only: no instruction budget at all, to
                                      measure what the budget costs; never for play */
+    int fast;                     /* playouts (sim, forks, bench): the plain-data check
+                                     every CAIRN_FAST_CHECK_EVERY decisions and at the end
+                                     instead of after each, decisions() on the live state
+                                     (a write there is part of the decision), no events
+                                     kept, one checkpoint. Play, check and test are strict. */
+    engine_rules *rules;          /* borrowed, outlives the engine; NULL: load ruleset.
+                                     Given, it fixes the ruleset, options, seat count
+                                     (players 0 takes its), lang, budget and cap. */
     const value *scenario;        /* borrowed; non-NULL: start from this state, setup not run */
     const char *scenario_rng;     /* with scenario: rng state (rng_format); NULL: seeded */
 } engine_config;
@@ -49,6 +61,15 @@ typedef struct engine_config {
 ** (ruleset errors, script errors with file:line, bad seat count). */
 engine *engine_new(const engine_config *cfg, cerr_list *errs);
 void engine_free(engine *e); /* NULL-safe */
+
+/* Loads, validates and compiles what engine_new would for cfg (ruleset,
+** choices, preset, players, lang, budget, mem_cap), for many games:
+** engine_config.rules. Games hand their sandboxes back to it when freed, and
+** the next game resets one instead of building it. Not for two threads. */
+engine_rules *engine_rules_new(const engine_config *cfg, cerr_list *errs);
+void engine_rules_free(engine_rules *r); /* NULL-safe; after every game made with it */
+int engine_rules_players(const engine_rules *r);
+const ruleset *engine_rules_ruleset(const engine_rules *r);
 
 /* What the game was made from (borrowed, valid until engine_free/reload). */
 const ruleset *engine_ruleset(const engine *e);
@@ -136,6 +157,12 @@ engine_status engine_answer(engine *e, int seat, const char *id, char **why);
 ** or has no enabled option. */
 char *engine_bot_choice(const engine *e, int seat);
 
+/* The random bot's move for seat, applied: engine_bot_choice then
+** engine_answer without copying the option. ENGINE_OK, or the status of a
+** failure with *why (malloc'd) when why is not NULL; ENGINE_NOT_ASKED when
+** seat has nothing to choose. */
+engine_status engine_bot_move(engine *e, int seat, char **why);
+
 /* The ruleset's optional heuristic(g, seat): an integer, higher is better
 ** for seat (for bots that look ahead). Returns 1 with *out set, 0 when the
 ** ruleset has no heuristic, -1 after appending an error. */
@@ -169,7 +196,9 @@ void engine_event_list_free(engine_event_list *l);
 
 /* ------------------------------------------------------ state and views */
 
-/* The full committed state (borrowed; changes with every decision). */
+/* The full committed state as a tree, made from the live Lua state when
+** asked (borrowed; valid until the position changes). NULL when out of
+** memory, or in a fast game whose state is not plain data. */
 const value *engine_state(const engine *e);
 
 /* What `seat` may see (0: spectator), through the visibility rules. A new

@@ -64,6 +64,18 @@
 #define CAIRN_LUA_MAX_PATTERN 256
 #endif
 
+/* A checkpoint (the whole state kept as a tree) every this many decisions:
+** undo, goto and taking back a failed decision replay at most this many. */
+#if !defined(CAIRN_CHECKPOINT_EVERY)
+#define CAIRN_CHECKPOINT_EVERY 16
+#endif
+
+/* Fast games (sim, forks) check that the state is plain data every this
+** many decisions and when the game ends, instead of after each. */
+#if !defined(CAIRN_FAST_CHECK_EVERY)
+#define CAIRN_FAST_CHECK_EVERY 64
+#endif
+
 /* How deep schema application may nest on one instance node ($ref, allOf,
 ** anyOf, oneOf, not, if/then/else chains) plus instance depth. Load-time
 ** checks already refuse cycles; this only stops absurdly long chains. */

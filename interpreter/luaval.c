@@ -9,6 +9,7 @@
 #include "sandbox.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -475,4 +476,155 @@ value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs)
     value *v = read_rec(&c, lua_absindex(L, idx));
     free(c.path.s);
     return v;
+}
+
+/* ------------------------------------------- checking without building */
+
+/* The plain-data check of the hot path: luaval_to_value's rules, plus "a
+** tree" (no table reachable twice: a copy would come back from a save or a
+** checkpoint as two tables, and the game would no longer replay), walked
+** without allocating in Lua or formatting paths. Only when it fails does
+** luaval_to_value walk again to say where. */
+typedef struct check_ctx {
+    lua_State *L;
+    const void *open[CAIRN_YAML_MAX_DEPTH + 2];
+    int depth;
+    long nodes;
+    const void **seen; /* every table met, for the tree rule: an open-addressing set */
+    size_t seen_cap, seen_n;
+    const void *inline_seen[64];
+    int alias;         /* failed on the tree rule */
+    int oom;
+} check_ctx;
+
+/* Adds p to the set; 1 if it was there already, -1 out of memory. */
+static int seen_add(check_ctx *c, const void *p) {
+    if ((c->seen_n + 1) * 2 > c->seen_cap) {
+        size_t cap = c->seen_cap * 2;
+        const void **s = calloc(cap, sizeof *s);
+        if (!s) return -1;
+        for (size_t i = 0; i < c->seen_cap; i++) {
+            if (!c->seen[i]) continue;
+            size_t h = ((uintptr_t)c->seen[i] >> 4) & (cap - 1);
+            while (s[h]) h = (h + 1) & (cap - 1);
+            s[h] = c->seen[i];
+        }
+        if (c->seen != c->inline_seen) free(c->seen);
+        c->seen = s;
+        c->seen_cap = cap;
+    }
+    size_t h = ((uintptr_t)p >> 4) & (c->seen_cap - 1);
+    while (c->seen[h]) {
+        if (c->seen[h] == p) return 1;
+        h = (h + 1) & (c->seen_cap - 1);
+    }
+    c->seen[h] = p;
+    c->seen_n++;
+    return 0;
+}
+
+static int string_plain(const char *s, size_t n, int is_key) {
+    return n <= (size_t)CAIRN_YAML_MAX_STRING && utf8_valid((const unsigned char *)s, n) &&
+           !(is_key && memchr(s, '\0', n));
+}
+
+static int check_rec(check_ctx *c, int idx);
+
+static int check_table(check_ctx *c, int idx) {
+    lua_State *L = c->L;
+    if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 6)) return -1;
+    int top = lua_gettop(L);
+    int t = idx;
+    if (sandbox_readonly_target(L, idx)) {
+        t = lua_gettop(L);
+    } else if (lua_getmetatable(L, idx)) {
+        lua_settop(L, top);
+        return -1;
+    }
+    const void *self = lua_topointer(L, t);
+    int dup = seen_add(c, self);
+    if (dup != 0) {
+        if (dup < 0) c->oom = 1;
+        else c->alias = 1;
+        lua_settop(L, top);
+        return -1;
+    }
+    c->open[c->depth++] = self;
+    lua_Integer n_int = 0, n_str = 0, max_int = 0, min_int = 0;
+    int rc = 0;
+    lua_pushnil(L);
+    while (rc == 0 && lua_next(L, t)) {
+        int kt = lua_type(L, -2);
+        if (kt == LUA_TSTRING) {
+            size_t n;
+            const char *k = lua_tolstring(L, -2, &n);
+            if (!string_plain(k, n, 1)) rc = -1;
+            n_str++;
+        } else if (kt == LUA_TNUMBER && lua_isinteger(L, -2)) {
+            lua_Integer k = lua_tointeger(L, -2);
+            if (n_int == 0 || k > max_int) max_int = k;
+            if (n_int == 0 || k < min_int) min_int = k;
+            n_int++;
+        } else {
+            rc = -1;
+        }
+        if (rc == 0 && (n_int && n_str)) rc = -1;
+        if (rc == 0) rc = check_rec(c, lua_gettop(L));
+        lua_pop(L, 1);
+    }
+    if (rc == 0 && n_int && (min_int != 1 || max_int != n_int)) rc = -1;
+    c->depth--;
+    lua_settop(L, top);
+    return rc;
+}
+
+static int check_rec(check_ctx *c, int idx) {
+    lua_State *L = c->L;
+    if (++c->nodes > CAIRN_YAML_MAX_NODES) return -1;
+    switch (lua_type(L, idx)) {
+    case LUA_TNIL:
+    case LUA_TBOOLEAN: return 0;
+    case LUA_TNUMBER: return lua_isinteger(L, idx) ? 0 : -1;
+    case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        return string_plain(s, n, 0) ? 0 : -1;
+    }
+    case LUA_TTABLE: return check_table(c, idx);
+    default: return -1;
+    }
+}
+
+int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
+    check_ctx c;
+    c.L = L;
+    c.depth = 0;
+    c.nodes = 0;
+    c.seen = c.inline_seen;
+    c.seen_cap = sizeof c.inline_seen / sizeof c.inline_seen[0];
+    c.seen_n = 0;
+    c.alias = c.oom = 0;
+    memset(c.inline_seen, 0, sizeof c.inline_seen);
+    idx = lua_absindex(L, idx);
+    int rc = check_rec(&c, idx);
+    if (c.seen != c.inline_seen) free(c.seen);
+    if (rc == 0) return 0;
+    if (c.oom) {
+        if (errs) errs->oom = 1;
+        return -1;
+    }
+    /* walk again, the slow way, to say where */
+    cerr_list local;
+    cerr_init(&local, 0);
+    value *v = luaval_to_value(L, idx, what, errs ? errs : &local);
+    cerr_free(&local);
+    if (v) {
+        value_free(v);
+        if (errs)
+            cerr_add(errs, NULL, 0, 0, what,
+                     c.alias ? "the same table is stored twice in it (state must be a tree: "
+                               "store a copy, or an id to look it up by)"
+                             : "not plain data");
+    }
+    return -1;
 }

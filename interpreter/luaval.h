@@ -45,4 +45,10 @@ int luaval_push_readonly(lua_State *L, const value *v, const char *what, cerr_li
 ** protected call. Needs a few free stack slots per level (checked). */
 value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs);
 
+/* Checks, building nothing and allocating nothing in Lua, that the value at
+** idx is what luaval_to_value would accept, and a tree: no table reachable
+** twice. Returns 0, or -1 with one error in errs (may be NULL): the same one
+** luaval_to_value gives, or "the same table is stored twice". Never raises. */
+int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs);
+
 #endif

@@ -15,6 +15,7 @@
 #endif
 
 #include "sandbox.h"
+#include "guard.h"
 #include "limits.h"
 
 #include <ctype.h>
@@ -713,6 +714,11 @@ static int sb_pairs_iter(lua_State *L) {
         lua_rawgeti(L, lua_upvalueindex(2), i);
         lua_pushvalue(L, -1);
         if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) {
+            if (lua_istable(L, lua_upvalueindex(4))) { /* a state view: values as views */
+                lua_pop(L, 1);
+                lua_pushvalue(L, -1);
+                lua_gettable(L, lua_upvalueindex(4));
+            }
             lua_pushinteger(L, i);
             lua_replace(L, lua_upvalueindex(3));
             return 2;
@@ -730,7 +736,12 @@ static int sb_pairs_iter(lua_State *L) {
 ** their contents; a __pairs metamethod is honoured as in Lua 5.4. */
 static int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
-    if (sandbox_readonly_target(L, 1)) {
+    lua_settop(L, 1);
+    int view = 0; /* a view of the state made by guard.c: kept at 2 */
+    if (guard_target(L, 1)) {
+        lua_insert(L, 1);
+        view = 2;
+    } else if (sandbox_readonly_target(L, 1)) {
         lua_replace(L, 1);
     } else if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pushvalue(L, 1);
@@ -738,7 +749,10 @@ static int sb_pairs(lua_State *L) {
         return 3;
     }
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_settop(L, 1);
+    if (!view) {
+        lua_settop(L, 1);
+        lua_pushnil(L); /* 2: no view */
+    }
     lua_Integer n = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -747,8 +761,8 @@ static int sb_pairs(lua_State *L) {
     }
     sb_charge(L, n);
     if (n >= INT_MAX) return luaL_error(L, "pairs: table too large");
-    lua_createtable(L, (int)n, 0); /* 2: keys in raw order */
-    okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 3 */
+    lua_createtable(L, (int)n, 0); /* 3: keys in raw order */
+    okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 4 */
     lua_Integer j = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -757,19 +771,20 @@ static int sb_pairs(lua_State *L) {
         okey_of(L, -1, &ks[j], "pairs");
         ks[j].pos = j + 1;
         lua_pushvalue(L, -1);
-        lua_rawseti(L, 2, ++j);
+        lua_rawseti(L, 3, ++j);
     }
     qsort(ks, (size_t)j, sizeof *ks, okey_qcmp);
-    lua_createtable(L, (int)j, 0); /* 4: keys in order */
+    lua_createtable(L, (int)j, 0); /* 5: keys in order */
     for (lua_Integer i = 0; i < j; i++) {
-        lua_rawgeti(L, 2, ks[i].pos);
-        lua_rawseti(L, 4, i + 1);
+        lua_rawgeti(L, 3, ks[i].pos);
+        lua_rawseti(L, 5, i + 1);
     }
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 5);
     lua_pushinteger(L, 0);
-    lua_pushcclosure(L, sb_pairs_iter, 3);
-    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_pushcclosure(L, sb_pairs_iter, 4);
+    lua_pushvalue(L, view ? 2 : 1);
     lua_pushnil(L);
     return 3;
 }
@@ -780,11 +795,19 @@ static int sb_pairs(lua_State *L) {
 static int sb_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
-    if (sandbox_readonly_target(L, 1)) lua_replace(L, 1);
+    int view = 0; /* a view of the state made by guard.c: at 3, its table at 1 */
+    if (guard_target(L, 1)) {
+        lua_rotate(L, 1, 1); /* T, P, k */
+        lua_rotate(L, 2, 1); /* T, k, P */
+        view = 3;
+    } else if (sandbox_readonly_target(L, 1)) {
+        lua_replace(L, 1);
+    }
     okey prev = {0}, best = {0}, k = {0};
     int has_prev = !lua_isnil(L, 2), has_best = 0;
     if (has_prev) okey_of(L, 2, &prev, "next");
-    lua_pushnil(L); /* 3: the best key so far */
+    lua_pushnil(L); /* the best key so far */
+    int best_slot = lua_gettop(L);
     lua_Integer n = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -795,7 +818,7 @@ static int sb_next(lua_State *L) {
             best = k;
             has_best = 1;
             lua_pushvalue(L, -1);
-            lua_replace(L, 3);
+            lua_replace(L, best_slot);
         }
     }
     sb_charge(L, n);
@@ -803,15 +826,17 @@ static int sb_next(lua_State *L) {
         lua_pushnil(L);
         return 1;
     }
-    lua_pushvalue(L, 3);
-    lua_pushvalue(L, 3);
-    lua_rawget(L, 1);
+    lua_pushvalue(L, best_slot);
+    lua_pushvalue(L, best_slot);
+    if (view) lua_gettable(L, view);
+    else lua_rawget(L, 1);
     return 2;
 }
 
 /* ------------------------------------------------------ read-only tables */
 
 int sandbox_readonly_target(lua_State *L, int idx) {
+    if (guard_target(L, idx)) return 1;
     if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
     if (lua_rawgetp(L, -1, &PROXY_KEY) == LUA_TTABLE) {
         lua_remove(L, -2);
@@ -825,6 +850,10 @@ int sandbox_readonly_target(lua_State *L, int idx) {
 ** environment, else 0. */
 static int protection_of(lua_State *L, int idx) {
     int r = 0;
+    if (guard_target(L, idx)) {
+        lua_pop(L, 1);
+        return 1;
+    }
     if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
     if (lua_rawgetp(L, -1, &PROXY_KEY) != LUA_TNIL)
         r = 1;
@@ -968,6 +997,11 @@ static int sb_rawget(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     luaL_checkany(L, 2);
     lua_settop(L, 2);
+    if (guard_target(L, 1)) { /* a view of the state: the value through it */
+        lua_pop(L, 1);
+        lua_gettable(L, 1);
+        return 1;
+    }
     if (sandbox_readonly_target(L, 1)) lua_replace(L, 1);
     lua_rawget(L, 1);
     return 1;
@@ -2234,6 +2268,11 @@ void sandbox_free(sandbox *sb) {
 }
 
 lua_State *sandbox_state(sandbox *sb) { return sb->L; }
+
+void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud) {
+    sb->print = print;
+    sb->print_ud = ud;
+}
 size_t sandbox_memory_used(const sandbox *sb) { return sb->mem_used; }
 long sandbox_instructions_used(const sandbox *sb) { return sb->count; }
 const char *sandbox_traceback(const sandbox *sb) { return sb->traceback ? sb->traceback : ""; }

@@ -121,6 +121,10 @@ int sandbox_freeze(lua_State *L, int idx, const char *name);
 ** raises; needs two free stack slots. */
 int sandbox_readonly_target(lua_State *L, int idx);
 
+/* Where print goes from now on (as sandbox_config.print), for a state that
+** passes from one game to the next. */
+void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud);
+
 /* Bytes the Lua state holds now. */
 size_t sandbox_memory_used(const sandbox *sb);
 

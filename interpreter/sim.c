@@ -120,20 +120,29 @@ static char *last_error(const cerr_list *l) {
     return l->n ? cerr_format(&l->items[l->n - 1]) : cairn_strdup(l->oom ? "out of memory" : "?");
 }
 
+/* The engine_config every game of the run shares: fast playouts, unless
+** --checks asks for the strict engine and the checks after each decision. */
+static void sim_config(const sim_opts *o, engine_config *c) {
+    memset(c, 0, sizeof *c);
+    c->ruleset = o->ruleset;
+    c->choices = o->flags.choices;
+    c->n_choices = o->flags.n_choices;
+    c->preset = o->flags.preset;
+    c->players = o->flags.players;
+    c->checks = o->checks;
+    c->fast = !o->checks;
+}
+
 /* Plays one game with the random bot in every seat: the first asked seat
 ** answers (answer order never matters, DESIGN.md). Returns 0 with g filled
 ** (free g->score), or -1 with one error appended naming the seed and the
 ** decision. */
-static int sim_play(const sim_opts *o, int players, uint64_t seed, sim_game *g, cerr_list *errs) {
+static int sim_play(const sim_opts *o, engine_rules *rules, uint64_t seed, sim_game *g,
+                    cerr_list *errs) {
     engine_config c;
-    memset(&c, 0, sizeof c);
-    c.ruleset = o->ruleset;
-    c.choices = o->flags.choices;
-    c.n_choices = o->flags.n_choices;
-    c.preset = o->flags.preset;
-    c.players = players;
+    sim_config(o, &c);
+    c.rules = rules;
     c.seed = seed;
-    c.checks = o->checks;
     memset(g, 0, sizeof *g);
     cerr_list local;
     cerr_init(&local, 0);
@@ -154,16 +163,18 @@ static int sim_play(const sim_opts *o, int players, uint64_t seed, sim_game *g, 
             goto done;
         }
         int seat = engine_next_bot_seat(e);
-        char *id = seat ? engine_bot_choice(e, seat) : NULL, *why = NULL;
-        engine_status st = id ? engine_answer(e, seat, id, &why) : ENGINE_NOT_ASKED;
-        if (!id)
+        char *why = NULL;
+        engine_status st = seat ? engine_bot_move(e, seat, &why) : ENGINE_NOT_ASKED;
+        if (st == ENGINE_NOT_ASKED)
             msg = cairn_strfmt("seed %" PRIu64 ", decision %zu: seat %d is asked but has no enabled option",
                                seed, k + 1, seat);
-        else if (st != ENGINE_OK)
-            msg = cairn_strfmt("seed %" PRIu64 ", decision %zu (seat %d, \"%s\"): %s", seed, k + 1, seat, id,
-                               why ? why : engine_status_name(st));
+        else if (st != ENGINE_OK) { /* the game is as before the move: the same pick again */
+            char *id = engine_bot_choice(e, seat);
+            msg = cairn_strfmt("seed %" PRIu64 ", decision %zu (seat %d, \"%s\"): %s", seed, k + 1, seat,
+                               id ? id : "?", why ? why : engine_status_name(st));
+            free(id);
+        }
         free(why);
-        free(id);
         if (st != ENGINE_OK) goto done;
     }
     if (engine_score_get(e, &g->score, &local) != 0) {
@@ -376,16 +387,14 @@ static double now_seconds(void) {
 }
 
 /* Plays every game into t. Returns 0, or -1 with one error appended. */
-static int sim_games(const sim_opts *o, sim_totals *t, cerr_list *errs) {
-    int players = o->flags.players;
+static int sim_games(const sim_opts *o, engine_rules *rules, sim_totals *t, cerr_list *errs) {
+    int players = engine_rules_players(rules);
+    if (players < 1 || players > SIM_MAX_SEATS || totals_init(t, players) != 0)
+        return cerr_add(errs, NULL, 0, 0, NULL, "out of memory"), -1;
     for (long i = 0; i < o->games; i++) {
         sim_game g;
-        if (sim_play(o, players, o->seed + (uint64_t)i, &g, errs) != 0) return -1;
+        if (sim_play(o, rules, o->seed + (uint64_t)i, &g, errs) != 0) return -1;
         int rc = 0;
-        if (i == 0) {
-            players = (int)g.score.n; /* later games skip the default-count look-up */
-            rc = players < 1 || players > SIM_MAX_SEATS || totals_init(t, players) != 0;
-        }
         if (!rc && g.score.n != (size_t)t->seats) { /* the engine scores every seat */
             cerr_add(errs, NULL, 0, 0, NULL, "seed %" PRIu64 ": score has %zu seats, not %d",
                      o->seed + (uint64_t)i, g.score.n, t->seats);
@@ -410,8 +419,10 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     cerr_init(&errs, 0);
     /* option and seat-count errors are the ruleset's to find: report them
     ** once, before any game */
-    ruleset_request req = ruleset_flags_request(&o.flags);
-    ruleset *rs = ruleset_load(o.ruleset, &req, &errs);
+    engine_config c;
+    sim_config(&o, &c);
+    engine_rules *rules = engine_rules_new(&c, &errs); /* loaded once for every game */
+    const ruleset *rs = rules ? engine_rules_ruleset(rules) : NULL;
     sim_totals t;
     memset(&t, 0, sizeof t);
     if (!rs) {
@@ -421,7 +432,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         rc = 1;
     } else {
         double start = now_seconds();
-        if (sim_games(&o, &t, &errs) != 0) {
+        if (sim_games(&o, rules, &t, &errs) != 0) {
             fprintf(err, "cairn sim %s: game %ld of %ld failed\n", o.ruleset, t.games + 1, o.games);
             cerr_print(err, &errs);
             rc = 1;
@@ -433,7 +444,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         }
     }
     totals_free(&t);
-    ruleset_free(rs);
+    engine_rules_free(rules);
     cerr_free(&errs);
     ruleset_flags_free(&o.flags);
     return rc;

@@ -23,7 +23,7 @@ end
 local function line_length(g, r, c, dr, dc)
   local grid, b = g.state.grid, board(g)
   local disc, n = grid[r][c], 1
-  for _, sign in ipairs({1, -1}) do
+  for sign = 1, -1, -2 do
     local rr, cc = r + sign * dr, c + sign * dc
     while rr >= 1 and rr <= b.rows and cc >= 1 and cc <= b.columns and grid[rr][cc] == disc do
       n = n + 1
@@ -40,6 +40,18 @@ local function connects(g, r, c)
   return false
 end
 
+-- The option ids, "drop 1" ... "drop N", made once per game and looked up
+-- both ways: decisions() runs after every move and should not build strings.
+local drop_ids, column_of = {}, {}
+local function drop_id(c)
+  local id = drop_ids[c]
+  if not id then
+    id = "drop " .. c
+    drop_ids[c], column_of[id] = id, c
+  end
+  return id
+end
+
 function rules.setup(g)
   local b = board(g)
   local grid = {}
@@ -54,19 +66,28 @@ function rules.setup(g)
   g.state.over = false
 end
 
+-- The columns, as ids (the fast form): a full column is offered disabled,
+-- and its reason, the labels and the prompt are made only when someone
+-- looks (reason, label, prompt below).
 function rules.decisions(g)
-  if g.state.over then return {} end
-  local seat, options = g.state.turn, {}
-  for c = 1, board(g).columns do
-    local option = { id = "drop " .. c, label = g.text("column", c) }
-    if not landing_row(g, c) then option.disabled = g.text("column_full", c) end
-    options[#options + 1] = option
+  local st = g.state
+  if st.over then return {} end
+  local b, options = board(g), {}
+  local top = st.grid[b.rows]
+  for c = 1, b.columns do
+    options[c] = top[c] == b.empty and drop_id(c) or { id = drop_id(c), disabled = true }
   end
-  return { { seat = seat, prompt = g.text("prompt", g.seats[seat].name), options = options } }
+  return { { seat = st.turn, options = options } }
 end
 
+function rules.prompt(g, seat) return g.text("prompt", g.seats[seat].name) end
+
+function rules.label(g, seat, id) return g.text("column", column_of[id]) end
+
+function rules.reason(g, seat, id) return g.text("column_full", column_of[id]) end
+
 function rules.apply(g, seat, id)
-  local c = tonumber(id:match("^drop (%d+)$"))
+  local c = column_of[id]
   local r = c and landing_row(g, c)
   if not r then error("cannot drop there: " .. id) end
   g.state.grid[r][c] = disc_of(g, seat)

@@ -1,0 +1,420 @@
+/*
+** engine_api.c
+** g, the table every handler gets, and the functions in it: g.rng (the only
+** chance a script has), g.log (events with an audience), g.text (the
+** ruleset's text tables). g is built once per game and handed to every call:
+** three tables, each an empty front with its fields behind __index, so that
+** reading g.state costs a table lookup and no script can add to g or take
+** anything out of it:
+**   g         setup and apply: g.state is the live state (g.state = {...}
+**             replaces it, the one assignment g allows);
+**   g (ro)    decisions, score, check, heuristic, label, prompt, reason:
+**             g.state is a read-only view (guard.c) or, for the engine's
+**             own hot calls in fast mode, the live table;
+**   g (render) render: no state at all, only what the view shows.
+** Every closure reaches the engine through its hub, which engine_reload keeps
+** pointing at the engine that owns the sandbox.
+*/
+#include "engine_internal.h"
+#include "guard.h"
+#include "limits.h"
+#include "luaval.h"
+
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
+
+static engine *up_engine(lua_State *L) {
+    return ((engine_hub *)lua_touserdata(L, lua_upvalueindex(1)))->e;
+}
+
+/* ---------------------------------------------------------------- g.rng */
+
+/* Chance is part of the game only where the game moves: a draw from render,
+** decisions, score, check or a heuristic would make the game depend on how
+** often the board was shown, and saves would no longer replay. */
+static engine *rng_engine(lua_State *L, const char *fn) {
+    engine *e = up_engine(L);
+    if (!e->in_apply) luaL_error(L, "g.rng.%s: only setup and apply may draw random numbers", fn);
+    return e;
+}
+
+static int l_rng_int(lua_State *L) {
+    engine *e = rng_engine(L, "int");
+    lua_Integer lo = luaL_checkinteger(L, 1), hi = luaL_checkinteger(L, 2);
+    int64_t x;
+    if (rng_range(&e->rng, lo, hi, &x) != 0)
+        return luaL_error(L, "g.rng.int(%I, %I): empty range", lo, hi);
+    lua_pushinteger(L, x);
+    return 1;
+}
+
+static int l_rng_die(lua_State *L) {
+    engine *e = rng_engine(L, "die");
+    lua_Integer sides = luaL_checkinteger(L, 1);
+    int64_t x;
+    if (sides < 1 || rng_range(&e->rng, 1, sides, &x) != 0)
+        return luaL_error(L, "g.rng.die(%I): a die needs at least one side", sides);
+    lua_pushinteger(L, x);
+    return 1;
+}
+
+static int l_rng_shuffle(lua_State *L) {
+    engine *e = rng_engine(L, "shuffle");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1); /* not raw: read-only data is a proxy */
+    /* Fisher-Yates from the top: swap item i with a uniform j in [1, i] */
+    for (lua_Integer i = n; i > 1; i--) {
+        lua_Integer j = (lua_Integer)rng_below(&e->rng, (uint64_t)i) + 1;
+        lua_geti(L, 1, i);
+        lua_geti(L, 1, j);
+        lua_seti(L, 1, i);
+        lua_seti(L, 1, j);
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int l_rng_pick(lua_State *L) {
+    engine *e = rng_engine(L, "pick");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1);
+    if (n < 1) return luaL_error(L, "g.rng.pick: the list is empty");
+    lua_geti(L, 1, (lua_Integer)rng_below(&e->rng, (uint64_t)n) + 1);
+    return 1;
+}
+
+static int l_rng_weighted(lua_State *L) {
+    engine *e = rng_engine(L, "weighted");
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer len = luaL_len(L, 1);
+    size_t n = len > 0 ? (size_t)len : 0;
+    if (n == 0 || n > 100000) return luaL_error(L, "g.rng.weighted: needs 1 to 100000 weights");
+    int64_t *w = lua_newuserdatauv(L, n * sizeof *w, 0); /* freed by the GC, even on error */
+    for (size_t i = 0; i < n; i++) {
+        lua_geti(L, 1, (lua_Integer)i + 1);
+        int ok;
+        lua_Integer x = lua_tointegerx(L, -1, &ok);
+        lua_pop(L, 1);
+        if (!ok || x < 0) return luaL_error(L, "g.rng.weighted: weight %d is not an integer >= 0", (int)i + 1);
+        w[i] = x;
+    }
+    long k = rng_weighted(&e->rng, w, n);
+    if (k < 0) return luaL_error(L, "g.rng.weighted: the weights add up to 0 (or overflow)");
+    lua_pushinteger(L, (lua_Integer)k + 1);
+    return 1;
+}
+
+/* ---------------------------------------------------------------- g.log */
+
+/* Reads the audience of an event: `to` (a seat or list of seats) and
+** `except` (a seat or list). Returns the bit mask. */
+static uint32_t seat_mask_of(lua_State *L, int idx, const char *field, int nseats) {
+    uint32_t m = 0;
+    int t = lua_getfield(L, idx, field);
+    if (t == LUA_TNUMBER || t == LUA_TTABLE) {
+        lua_Integer len = t == LUA_TTABLE ? luaL_len(L, -1) : 1;
+        if (len > 64) luaL_error(L, "g.log: %s lists more seats than there are", field);
+        int n = (int)len;
+        for (int i = 1; i <= n; i++) {
+            if (t == LUA_TTABLE) lua_geti(L, -1, i);
+            else lua_pushvalue(L, -1);
+            int ok;
+            lua_Integer s = lua_tointegerx(L, -1, &ok);
+            lua_pop(L, 1);
+            if (!ok || s < 1 || s > nseats)
+                luaL_error(L, "g.log: %s must name seats 1..%d", field, nseats);
+            m |= 1u << (s - 1);
+        }
+    } else if (t != LUA_TNIL) {
+        luaL_error(L, "g.log: %s must be a seat number or a list of them", field);
+    }
+    lua_pop(L, 1);
+    return m;
+}
+
+/* Appends an event; fast games keep none (nobody reads them). */
+static int push_event(engine *e, const char *text, uint32_t to) {
+    if (e->cfg.fast) return 0;
+    if (engine_grow((void **)&e->events, &e->cap_events, e->n_events + 1, sizeof *e->events) != 0)
+        return -1;
+    char *t = cairn_strdup(text);
+    if (!t) return -1;
+    e->events[e->n_events].text = t;
+    e->events[e->n_events].to = to;
+    e->events[e->n_events].decision = e->cur_decision;
+    e->n_events++;
+    return 0;
+}
+
+static uint32_t all_seats(const engine *e) {
+    return e->cfg.players >= 32 ? 0xffffffffu : (1u << e->cfg.players) - 1;
+}
+
+static int l_log(lua_State *L) {
+    engine *e = up_engine(L);
+    if (!e->in_apply) return luaL_error(L, "g.log: events can only be logged in setup and apply");
+    uint32_t to = all_seats(e);
+    const char *text;
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        if (lua_getfield(L, 1, "text") != LUA_TSTRING)
+            return luaL_error(L, "g.log{...}: text must be a string");
+        text = lua_tostring(L, -1);
+        int has_to = lua_getfield(L, 1, "to") != LUA_TNIL;
+        lua_pop(L, 1);
+        uint32_t only = seat_mask_of(L, 1, "to", e->cfg.players);
+        uint32_t except = seat_mask_of(L, 1, "except", e->cfg.players);
+        if (has_to) to = only; /* `to = {}` is nobody: an audience fails closed */
+        to &= ~except;
+    } else {
+        text = luaL_checkstring(L, 1);
+    }
+    if (push_event(e, text, to) != 0) return luaL_error(L, "g.log: out of memory");
+    return 0;
+}
+
+/* print(...) from a script: a public event, values joined by tabs. Outside
+** setup/apply there is no event log to write to, so it is dropped. */
+static void on_print(void *ud, const char *text) {
+    engine *e = ((engine_hub *)ud)->e;
+    if (e->in_apply) (void)push_event(e, text, all_seats(e));
+}
+
+/* --------------------------------------------------------------- g.text */
+
+static const char *text_lookup(const engine *e, const char *key) {
+    const char *s = value_get_str(e->rt.rules->text_lang, key, NULL);
+    if (!s) s = value_get_str(e->rt.rules->text_en, key, NULL);
+    return s;
+}
+
+static int l_text(lua_State *L) {
+    engine *e = up_engine(L);
+    const char *key = luaL_checkstring(L, 1);
+    const char *fmt = text_lookup(e, key);
+    int nargs = lua_gettop(L) - 1;
+    if (!fmt) {
+        lua_settop(L, 1);
+        return 1; /* the key itself */
+    }
+    /* string.format from the string library, reached through the string
+    ** metatable so it works whatever the sandbox's globals are */
+    lua_pushliteral(L, "");
+    if (!luaL_getmetafield(L, -1, "__index")) return luaL_error(L, "g.text: no string library");
+    lua_getfield(L, -1, "format");
+    lua_pushstring(L, fmt);
+    for (int i = 0; i < nargs; i++) lua_pushvalue(L, 2 + i);
+    lua_call(L, nargs + 1, 1);
+    return 1;
+}
+
+/* ------------------------------------------------------------ building g */
+
+typedef struct api_fn {
+    const char *name;
+    lua_CFunction fn;
+} api_fn;
+
+static const api_fn rng_api[] = {
+    {"int", l_rng_int},         {"die", l_rng_die},       {"shuffle", l_rng_shuffle},
+    {"pick", l_rng_pick},       {"weighted", l_rng_weighted}, {NULL, NULL},
+};
+
+/* __newindex of every g: upvalue 1 the fields, 2 whether g.state may be
+** replaced. */
+static int g_newindex(lua_State *L) {
+    const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    if (lua_toboolean(L, lua_upvalueindex(2)) && k && strcmp(k, "state") == 0) {
+        if (!lua_istable(L, 3)) return luaL_error(L, "g.state must be a table, not %s", luaL_typename(L, 3));
+        lua_pushvalue(L, 3);
+        lua_setfield(L, lua_upvalueindex(1), "state");
+        return 0;
+    }
+    if (k) return luaL_error(L, "g.%s cannot be changed (only setup and apply may assign g.state)", k);
+    return luaL_error(L, "g cannot be changed");
+}
+
+/* Pushes the front of fields (at fi): an empty table reading fields. */
+static void push_front(lua_State *L, int fi, int state_writable) {
+    lua_newtable(L);
+    lua_createtable(L, 0, 3);
+    lua_pushvalue(L, fi);
+    lua_setfield(L, -2, "__index");
+    lua_pushvalue(L, fi);
+    lua_pushboolean(L, state_writable);
+    lua_pushcclosure(L, g_newindex, 2);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0); /* getmetatable sees false; setmetatable refuses */
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+}
+
+/* Pushes a fields table with everything but state. */
+static void push_fields(lua_State *L, engine *e, int rng_i, int log_i, int text_i) {
+    game_rt *rt = &e->rt;
+    lua_createtable(L, 0, 8);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_data);
+    lua_setfield(L, -2, "data");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_options);
+    lua_setfield(L, -2, "options");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_seats);
+    lua_setfield(L, -2, "seats");
+    lua_pushvalue(L, rng_i);
+    lua_setfield(L, -2, "rng");
+    lua_pushvalue(L, log_i);
+    lua_setfield(L, -2, "log");
+    lua_pushvalue(L, text_i);
+    lua_setfield(L, -2, "text");
+    lua_pushstring(L, e->cfg.lang);
+    lua_setfield(L, -2, "lang");
+}
+
+static value *seats_value(const game_cfg *c) {
+    value *l = value_list();
+    for (int i = 0; l && i < c->players; i++) {
+        value *m = value_map();
+        if (!m || value_list_push(l, m) != 0 || value_map_set(m, "name", value_str(c->names[i])) != 0 ||
+            (c->bots[i] && value_map_set(m, "bot", value_str(c->bots[i])) != 0)) {
+            value_free(l);
+            return NULL;
+        }
+    }
+    return l;
+}
+
+typedef struct build_ctx {
+    engine *e;
+    const value *seats;
+} build_ctx;
+
+/* Protected: g.seats, g.rng, g.log, g.text, then the three g's. */
+static int p_build(lua_State *L) {
+    build_ctx *c = lua_touserdata(L, 1);
+    engine *e = c->e;
+    game_rt *rt = &e->rt;
+    lua_settop(L, 0);
+    if (luaval_push_readonly(L, c->seats, "g.seats", NULL) != 0) return luaL_error(L, "out of memory");
+    rt->ref_seats = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    lua_createtable(L, 0, 5); /* 1: g.rng */
+    for (const api_fn *f = rng_api; f->name; f++) {
+        lua_pushlightuserdata(L, e->hub);
+        lua_pushcclosure(L, f->fn, 1);
+        lua_setfield(L, -2, f->name);
+    }
+    if (sandbox_freeze(L, 1, "g.rng") != 0) return luaL_error(L, "out of memory");
+    lua_pushlightuserdata(L, e->hub); /* 2: g.log */
+    lua_pushcclosure(L, l_log, 1);
+    lua_pushlightuserdata(L, e->hub); /* 3: g.text */
+    lua_pushcclosure(L, l_text, 1);
+
+    push_fields(L, e, 1, 2, 3); /* 4: g's fields */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+    lua_setfield(L, 4, "state");
+    push_front(L, 4, 1);
+    rt->ref_g = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, 4);
+    rt->ref_gfields = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    push_fields(L, e, 1, 2, 3); /* 5: the read-only g's fields */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+    lua_setfield(L, 5, "state");
+    push_front(L, 5, 0);
+    rt->ref_gro = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, 5);
+    rt->ref_grofields = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    push_fields(L, e, 1, 2, 3); /* 6: render's, without state */
+    push_front(L, 6, 0);
+    rt->ref_grender = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+int gapi_build(engine *e, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    value *seats = seats_value(&e->cfg);
+    if (!seats) return errs->oom = 1, -1;
+    build_ctx c = {e, seats};
+    lua_settop(L, 0);
+    lua_pushcfunction(L, p_build);
+    lua_pushlightuserdata(L, &c);
+    int st = lua_pcall(L, 1, 0, 0);
+    value_free(seats);
+    if (st != LUA_OK) {
+        lua_settop(L, 0);
+        return errs->oom = 1, -1;
+    }
+    return 0;
+}
+
+void gapi_push(engine *e, int writable, int render) {
+    lua_rawgeti(e->rt.L, LUA_REGISTRYINDEX,
+                render ? e->rt.ref_grender : writable ? e->rt.ref_g : e->rt.ref_gro);
+}
+
+/* Protected: makes the fields' state the live table again (arg 1: 1 for
+** g's fields too). */
+static int p_refresh(lua_State *L) {
+    engine *e = lua_touserdata(L, 1);
+    game_rt *rt = &e->rt;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_grofields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+    lua_setfield(L, -2, "state");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_gfields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+    lua_setfield(L, -2, "state");
+    return 0;
+}
+
+int gapi_refresh_state(engine *e) {
+    lua_State *L = e->rt.L;
+    lua_pushcfunction(L, p_refresh);
+    lua_pushlightuserdata(L, e);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Protected: if g.state is no longer the live table, it becomes it. */
+static int p_adopt(lua_State *L) {
+    engine *e = lua_touserdata(L, 1);
+    game_rt *rt = &e->rt;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_gfields);
+    lua_getfield(L, -1, "state");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+    if (lua_rawequal(L, -1, -2)) return 0;
+    lua_pop(L, 1);
+    int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    luaL_unref(L, LUA_REGISTRYINDEX, rt->ref_state);
+    rt->ref_state = ref;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_grofields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+    lua_setfield(L, -2, "state");
+    return 0;
+}
+
+int gapi_adopt_state(engine *e) {
+    lua_State *L = e->rt.L;
+    /* the common case, no allocation: g's fields still hold the live table */
+    if (!lua_checkstack(L, 4)) return -1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_gfields);
+    lua_pushliteral(L, "state"); /* an interned key: no allocation */
+    lua_rawget(L, -2);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 3);
+    if (same) return 0;
+    lua_pushcfunction(L, p_adopt);
+    lua_pushlightuserdata(L, e);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    return 0;
+}
+
+void gapi_bind_print(engine *e) {
+    sandbox_set_print(e->rt.sb, on_print, e->hub);
+}

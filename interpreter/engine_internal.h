@@ -1,0 +1,212 @@
+/*
+** engine_internal.h
+** The inside of a game, shared by the engine's files (as Lua's lstate.h is):
+** engine.c (transactions, decisions asked, views), engine_api.c (g and its
+** functions), engine_score.c, history.c (checkpoints, undo, replay, reload),
+** engine_rules.c (a ruleset loaded once for many games) and fork.c. Nothing
+** outside those files includes it.
+*/
+#ifndef CAIRN_ENGINE_INTERNAL_H
+#define CAIRN_ENGINE_INTERNAL_H
+
+#include "engine.h"
+#include "sandbox.h"
+#include "schema.h"
+#include "view.h"
+
+#include <lua.h>
+
+/* The most seats a game may have: events keep their audience in 32 bits,
+** and the manifest schema allows 16. */
+#define ENGINE_MAX_SEATS 16
+
+typedef struct event_rec {
+    char *text;
+    uint32_t to;
+    size_t decision;
+} event_rec;
+
+/* A position kept whole, for undo/goto and for taking back a failed
+** decision: every CAIRN_CHECKPOINT_EVERY decisions (and position 0). */
+typedef struct checkpoint {
+    size_t pos;
+    value *state;
+    rng rng;
+    size_t n_events;
+} checkpoint;
+
+/* What the game was made from: a deep copy of engine_config. */
+typedef struct game_cfg {
+    char *ruleset;
+    char **choices;
+    size_t n_choices;
+    char *preset;
+    int players;
+    char **names;
+    char **bots;
+    uint64_t seed;
+    char *lang;
+    int checks;
+    long budget;
+    size_t mem_cap;
+    int no_budget;
+    int fast;
+    value *scenario;
+    char *scenario_rng;
+} game_cfg;
+
+/* One decision asked now. Its options are ids[first .. first + n) of the
+** engine's option table (Lua, engine-owned: see asked_set). */
+typedef struct asked_item {
+    int seat;
+    int hidden;
+    size_t first, n;
+    size_t n_enabled;
+} asked_item;
+
+/* The decisions asked now, read from decisions(g) into tables the engine
+** owns (a script cannot change them afterwards): ref_ids holds every
+** option id in order; only the table form fills ref_labels/ref_reasons
+** (by option index) and ref_prompts (by decision index). */
+typedef struct asked_set {
+    asked_item *items;
+    size_t n, cap;
+    size_t n_opts, n_opts_filled; /* ids set now; ids set at most ever (to clear) */
+    unsigned char *disabled;      /* per option: 1 when offered disabled (table form) */
+    size_t cap_opts;
+    int extras;                   /* labels, reasons or prompts were given */
+} asked_set;
+
+/* A ruleset loaded, validated and compiled once for many games
+** (engine_rules.c). */
+struct engine_rules {
+    ruleset *rs;
+    view_rules *vis;
+    schema_set *schemas;
+    const value *state_schema;
+    const value *text_lang, *text_en; /* borrowed from rs->text */
+    char *lang;
+    int players;
+    long budget;
+    size_t mem_cap;
+    int no_budget;
+    /* sandboxes of finished games, kept for the next (sandbox_reset) */
+    struct pooled_sandbox {
+        sandbox *sb;
+        int ref_data, ref_options;
+    } pool[4];
+    int n_pool;
+};
+
+/* The handlers cairn calls, looked up once when a game starts. */
+typedef enum {
+    H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
+    H_LABEL, H_PROMPT, H_REASON, H_COUNT
+} handler_id;
+extern const char *const engine_handler_names[H_COUNT];
+
+/* The Lua side of one game. */
+typedef struct game_rt {
+    engine_rules *rules;
+    int owns_rules;
+    sandbox *sb;
+    lua_State *L;
+    int ref_data, ref_options;   /* frozen g.data and g.options (live with sb) */
+    int ref_rules, ref_seats, ref_state;
+    int ref_g, ref_gfields;      /* g for setup/apply, and the table behind it */
+    int ref_gro, ref_grofields;  /* g for the read-only handlers */
+    int ref_grender;             /* render's g: no state */
+    int ref_ids, ref_labels, ref_reasons, ref_prompts;
+    int ref_h[H_COUNT];          /* the handler functions (LUA_NOREF: none) */
+} game_rt;
+
+/* The sandbox's print hook and every closure in g need a pointer that
+** survives engine_reload swapping the insides of two engines: they get the
+** hub, which follows. */
+typedef struct engine_hub {
+    engine *e;
+} engine_hub;
+
+struct engine {
+    engine_hub *hub;
+    game_cfg cfg;
+    game_rt rt;
+    rng rng;             /* live: the committed one between calls */
+    event_rec *events;   /* the current position's events */
+    size_t n_events, cap_events;
+    engine_logged *log;  /* [0, pos) applied, [pos, n_log) the redo tail */
+    size_t n_log, cap_log;
+    size_t pos;
+    checkpoint *cps;     /* by position, ascending; cps[0] is position 0 */
+    size_t n_cps, cap_cps;
+    asked_set asked;
+    engine_decision_list shown;  /* engine_decisions' labelled copy ... */
+    int shown_valid;             /* ... valid for the current position */
+    value *state_cache;          /* engine_state's tree of the live state ... */
+    int state_cache_valid;       /* ... valid for the current position */
+    int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
+    int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
+    size_t cur_decision; /* decision index stamped on new events */
+    size_t since_check;  /* fast mode: decisions since the last plain-data check */
+    int profiling;
+    engine_stats stats;
+};
+
+/* ---- engine.c */
+/* Calls rules[handler] with g (read-only unless writable) and the extra
+** arguments of kind; see engine.c. */
+typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER, ARGS_SEAT, ARGS_SEAT_ID } args_kind;
+typedef struct call_ctx {
+    engine *e;
+    handler_id h;
+    args_kind kind;
+    int seat;
+    const char *id;   /* ARGS_APPLY / ARGS_SEAT_ID: the id as C text, or ... */
+    int id_index;     /* ... > 0: ids[id_index] of the option table */
+    const value *v;   /* render: the view */
+    int writable;     /* g.state is the live table (setup, apply) */
+    int found;        /* out: the handler exists */
+} call_ctx;
+int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
+#define engine_has_handler(e, h) ((e)->rt.ref_h[h] != LUA_NOREF)
+/* Asks decisions(g) on the live state into e->asked. */
+int engine_ask(engine *e, cerr_list *errs);
+/* Runs apply for ids (id or the option index) as a transaction. */
+engine_status engine_apply(engine *e, int seat, const char *id, int id_index, int keep_log,
+                           cerr_list *errs);
+/* The live table from a value (setup of a checkpoint or scenario). */
+int engine_set_live(engine *e, const value *v);
+/* Drops what engine_state and engine_decisions cached: the position moved. */
+void engine_moved(engine *e);
+void engine_drop_events_from(engine *e, size_t from);
+char *engine_first_error(const cerr_list *errs);
+int engine_grow(void **p, size_t *cap, size_t need, size_t size);
+int engine_check_plain(engine *e, const char *what, cerr_list *errs);
+
+/* ---- engine_api.c */
+/* Builds g (three tables) for a new game, after the rules table. */
+int gapi_build(engine *e, cerr_list *errs);
+/* Pushes the g a call gets; protected. */
+void gapi_push(engine *e, int writable, int render);
+/* After setup/apply: adopts a table the script put in g.state. */
+int gapi_adopt_state(engine *e);
+/* Keeps g.state pointing at the live table (after engine_set_live). */
+int gapi_refresh_state(engine *e);
+/* Sends the sandbox's print to this game's events. */
+void gapi_bind_print(engine *e);
+
+/* ---- history.c */
+int history_checkpoint(engine *e, cerr_list *errs);
+void history_drop_after(engine *e, size_t pos);
+void history_free(engine *e);
+/* Back to position p: the nearest checkpoint, then replay. */
+int history_restore(engine *e, size_t p, cerr_list *errs);
+
+/* ---- engine_rules.c */
+/* A sandbox for a game of these rules: from the pool (reset) or new, with
+** g.data and g.options. */
+int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs);
+/* Gives a game's sandbox back to the pool (or frees it). */
+void rules_give_sandbox(engine_rules *r, game_rt *rt);
+
+#endif

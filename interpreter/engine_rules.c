@@ -1,0 +1,168 @@
+/*
+** engine_rules.c
+** Load once, play many: a ruleset resolved, validated and compiled once
+** (manifest, data, schemas, visibility rules, text), shared by every game a
+** process plays with it, plus a small pool of sandboxes that finished games
+** hand back. A new game takes a pooled sandbox and resets it
+** (sandbox_reset: a fresh environment, the compiled chunks run again), so
+** nothing a script kept in a global or an upvalue reaches the next game.
+*/
+#include "engine_internal.h"
+#include "limits.h"
+#include "luaval.h"
+
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POOL_MAX ((int)(sizeof ((engine_rules *)0)->pool / sizeof ((engine_rules *)0)->pool[0]))
+
+/* The seat count: asked for, else the manifest's default, else its min. */
+static ruleset *load_for_players(const engine_config *c, int *players, cerr_list *errs) {
+    ruleset_request req = {c->choices, c->n_choices, c->preset, c->players};
+    ruleset *rs = ruleset_load(c->ruleset, &req, errs);
+    if (!rs || c->players) {
+        *players = c->players;
+        return rs;
+    }
+    const value *p = value_map_get(rs->manifest, "players");
+    int n = (int)value_get_int(p, "default", rs->min_players);
+    ruleset_free(rs);
+    req.players = n; /* options forced by the seat count depend on it */
+    *players = n;
+    return ruleset_load(c->ruleset, &req, errs);
+}
+
+engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
+    if (!c || !c->ruleset) {
+        cerr_add(errs, NULL, 0, 0, NULL, "no ruleset given");
+        return NULL;
+    }
+    engine_rules *r = calloc(1, sizeof *r);
+    if (!r) return errs->oom = 1, NULL;
+    if (!(r->rs = load_for_players(c, &r->players, errs))) goto fail;
+    if (r->players < 1 || r->players > ENGINE_MAX_SEATS) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", r->players, ENGINE_MAX_SEATS);
+        goto fail;
+    }
+    if (!(r->vis = view_rules_new(r->rs->visibility, errs))) goto fail;
+    const value *ss = value_map_get(r->rs->manifest, "state_schema");
+    if (ss && ss->type == CV_STR) {
+        if (!(r->schemas = schema_set_new()) ||
+            schema_set_fallback_dir(r->schemas, ruleset_schemas_dir()) != 0)
+            goto oom;
+        if (!(r->state_schema = schema_load(r->schemas, ss->u.str.s, errs))) goto fail;
+    }
+    const char *lang = c->lang && *c->lang ? c->lang : NULL;
+    if (!lang) {
+        const value *langs = value_map_get(r->rs->manifest, "languages");
+        lang = langs && langs->type == CV_LIST && langs->u.list.n &&
+                       langs->u.list.items[0]->type == CV_STR
+                   ? langs->u.list.items[0]->u.str.s : "en";
+    }
+    if (!(r->lang = cairn_strdup(lang))) goto oom;
+    r->text_lang = value_map_get(r->rs->text, r->lang);
+    r->text_en = value_map_get(r->rs->text, "en");
+    r->budget = c->budget ? c->budget : CAIRN_LUA_INSTRUCTION_BUDGET;
+    r->mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
+    r->no_budget = c->no_budget;
+    return r;
+oom:
+    errs->oom = 1;
+fail:
+    engine_rules_free(r);
+    return NULL;
+}
+
+void engine_rules_free(engine_rules *r) {
+    if (!r) return;
+    for (int i = 0; i < r->n_pool; i++) sandbox_free(r->pool[i].sb);
+    schema_set_free(r->schemas);
+    view_rules_free(r->vis);
+    ruleset_free(r->rs);
+    free(r->lang);
+    free(r);
+}
+
+int engine_rules_players(const engine_rules *r) { return r->players; }
+const ruleset *engine_rules_ruleset(const engine_rules *r) { return r->rs; }
+
+/* Protected: a read-only copy of a value, referenced in *ref. */
+typedef struct frozen_ctx {
+    const value *v;
+    const char *name;
+    int ref;
+} frozen_ctx;
+
+static int p_frozen(lua_State *L) {
+    frozen_ctx *c = lua_touserdata(L, 1);
+    if (luaval_push_readonly(L, c->v, c->name, NULL) != 0) return luaL_error(L, "out of memory");
+    c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+static int frozen_ref(lua_State *L, const value *v, const char *name, int *ref) {
+    frozen_ctx c = {v, name, LUA_NOREF};
+    lua_pushcfunction(L, p_frozen);
+    lua_pushlightuserdata(L, &c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    *ref = c.ref;
+    return 0;
+}
+
+int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs) {
+    if (r->n_pool > 0) {
+        struct pooled_sandbox *p = &r->pool[--r->n_pool];
+        rt->sb = p->sb;
+        rt->L = sandbox_state(p->sb);
+        rt->ref_data = p->ref_data;
+        rt->ref_options = p->ref_options;
+        if (sandbox_reset(rt->sb) != 0) return errs->oom = 1, -1;
+        return 0;
+    }
+    sandbox_config sc;
+    memset(&sc, 0, sizeof sc);
+    sc.mem_cap = r->mem_cap;
+    sc.instr_budget = r->budget;
+    sc.no_budget = r->no_budget;
+    sc.module_dirs = (const char *const *)r->rs->module_dirs;
+    sc.n_module_dirs = r->rs->n_module_dirs;
+    sc.stdlib_dir = ruleset_stdlib_dir();
+    if (!(rt->sb = sandbox_new(&sc, errs))) return -1;
+    rt->L = sandbox_state(rt->sb);
+    if (frozen_ref(rt->L, r->rs->data, "g.data", &rt->ref_data) != 0 ||
+        frozen_ref(rt->L, r->rs->options, "g.options", &rt->ref_options) != 0)
+        return errs->oom = 1, -1;
+    return 0;
+}
+
+void rules_give_sandbox(engine_rules *r, game_rt *rt) {
+    if (!rt->sb) return;
+    lua_State *L = rt->L;
+    int *refs[] = {&rt->ref_rules,   &rt->ref_seats,   &rt->ref_state,     &rt->ref_g,
+                   &rt->ref_gfields, &rt->ref_gro,     &rt->ref_grofields, &rt->ref_grender,
+                   &rt->ref_ids,     &rt->ref_labels,  &rt->ref_reasons,   &rt->ref_prompts};
+    for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
+        luaL_unref(L, LUA_REGISTRYINDEX, *refs[i]); /* allocates nothing */
+        *refs[i] = LUA_NOREF;
+    }
+    for (int h = 0; h < H_COUNT; h++) {
+        luaL_unref(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
+        rt->ref_h[h] = LUA_NOREF;
+    }
+    lua_settop(L, 0);
+    sandbox_set_print(rt->sb, NULL, NULL);
+    if (r && r->n_pool < POOL_MAX && rt->ref_data != LUA_NOREF && rt->ref_options != LUA_NOREF) {
+        r->pool[r->n_pool].sb = rt->sb;
+        r->pool[r->n_pool].ref_data = rt->ref_data;
+        r->pool[r->n_pool].ref_options = rt->ref_options;
+        r->n_pool++;
+    } else {
+        sandbox_free(rt->sb);
+    }
+    rt->sb = NULL;
+    rt->L = NULL;
+}

@@ -1,0 +1,199 @@
+/*
+** engine_score.c
+** score(g): per-seat totals with a breakdown and an optional ranking, read
+** straight from the table the script returns (it mixes a list of seats
+** with a `ranking` key, which plain-data conversion refuses).
+*/
+#include "engine_internal.h"
+
+#include <lauxlib.h>
+#include <stdlib.h>
+#include <string.h>
+
+void engine_score_free(engine_score *s) {
+    if (!s || !s->seats) return;
+    for (size_t i = 0; i < s->n; i++) {
+        for (size_t j = 0; j < s->seats[i].n_items; j++) {
+            free(s->seats[i].items[j].label);
+            free(s->seats[i].items[j].key);
+        }
+        free(s->seats[i].items);
+    }
+    free(s->seats);
+    s->seats = NULL;
+    s->n = 0;
+}
+
+/* Pushes t[k] without metamethods (the table comes from a script). */
+static int raw_field(lua_State *L, int idx, const char *k) {
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, k);
+    return lua_rawget(L, idx);
+}
+
+/* Reads an integer field of the table at idx; -1 if present but not an integer. */
+static int int_field(lua_State *L, int idx, const char *k, int64_t *out, int *present) {
+    int t = raw_field(L, idx, k);
+    *present = t != LUA_TNIL;
+    int ok = 1;
+    if (*present) *out = lua_tointegerx(L, -1, &ok);
+    lua_pop(L, 1);
+    return ok ? 0 : -1;
+}
+
+/* Ranks by total, then tiebreak; equal seats share the better rank. */
+static void rank_by_total(engine_score *s) {
+    for (size_t i = 0; i < s->n; i++) {
+        int better = 0;
+        for (size_t j = 0; j < s->n; j++) {
+            const engine_seat_score *a = &s->seats[j], *b = &s->seats[i];
+            if (a->total > b->total || (a->total == b->total && a->tiebreak > b->tiebreak))
+                better++;
+        }
+        s->seats[i].rank = better + 1;
+    }
+}
+
+/* The score table is read straight from Lua: it mixes a list of seats with
+** a `ranking` key, which plain-data conversion refuses. */
+static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int n = e->cfg.players;
+    if (!lua_istable(L, si)) {
+        cerr_add(errs, NULL, 0, 0, "score", "score(g) must return a table, not %s", luaL_typename(L, si));
+        return -1;
+    }
+    out->seats = calloc((size_t)n, sizeof *out->seats);
+    if (!out->seats) {
+        errs->oom = 1;
+        return -1;
+    }
+    out->n = (size_t)n;
+    for (int s = 1; s <= n; s++) {
+        engine_seat_score *ss = &out->seats[s - 1];
+        char where[32];
+        snprintf(where, sizeof where, "score[%d]", s);
+        lua_rawgeti(L, si, s);
+        int ei = lua_gettop(L), present;
+        if (!lua_istable(L, ei)) {
+            cerr_add(errs, NULL, 0, 0, where, "each seat needs {total = <integer>, ...}");
+            return -1;
+        }
+        if (int_field(L, ei, "total", &ss->total, &present) != 0 || !present) {
+            cerr_add(errs, NULL, 0, 0, where, "total must be an integer");
+            return -1;
+        }
+        if (int_field(L, ei, "tiebreak", &ss->tiebreak, &ss->has_tiebreak) != 0) {
+            cerr_add(errs, NULL, 0, 0, where, "tiebreak must be an integer");
+            return -1;
+        }
+        if (raw_field(L, ei, "breakdown") == LUA_TTABLE) {
+            size_t m = lua_rawlen(L, -1);
+            if (m) {
+                ss->items = calloc(m, sizeof *ss->items);
+                if (!ss->items) {
+                    errs->oom = 1;
+                    return -1;
+                }
+            }
+            for (size_t j = 1; j <= m; j++) {
+                lua_rawgeti(L, -1, (lua_Integer)j);
+                int bi = lua_gettop(L);
+                const char *label = NULL;
+                if (lua_istable(L, bi) && raw_field(L, bi, "label") == LUA_TSTRING)
+                    label = lua_tostring(L, -1);
+                int64_t pts = 0;
+                if (!label || int_field(L, bi, "points", &pts, &present) != 0 || !present) {
+                    cerr_add(errs, NULL, 0, 0, where, "breakdown[%zu] needs label (string) and points (integer)", j);
+                    return -1;
+                }
+                if (!(ss->items[j - 1].label = cairn_strdup(label))) {
+                    errs->oom = 1;
+                    return -1;
+                }
+                /* optional stable name of the line, for statistics over many games */
+                int kt = raw_field(L, bi, "key");
+                if (kt != LUA_TNIL && kt != LUA_TSTRING) {
+                    cerr_add(errs, NULL, 0, 0, where, "breakdown[%zu].key must be a string", j);
+                    return -1;
+                }
+                if (!(ss->items[j - 1].key = cairn_strdup(kt == LUA_TSTRING ? lua_tostring(L, -1) : label))) {
+                    errs->oom = 1;
+                    return -1;
+                }
+                ss->items[j - 1].points = pts;
+                ss->n_items = j;
+                lua_settop(L, bi - 1);
+            }
+        }
+        lua_settop(L, ei - 1);
+    }
+    if (raw_field(L, si, "ranking") == LUA_TTABLE) {
+        int ri = lua_gettop(L), next = 1, seen[ENGINE_MAX_SEATS + 1] = {0};
+        size_t tiers = lua_rawlen(L, ri);
+        for (size_t t = 1; t <= tiers; t++) {
+            lua_rawgeti(L, ri, (lua_Integer)t);
+            size_t m = lua_istable(L, -1) ? lua_rawlen(L, -1) : 0;
+            for (size_t j = 1; j <= m; j++) {
+                lua_rawgeti(L, -1, (lua_Integer)j);
+                int ok;
+                lua_Integer s = lua_tointegerx(L, -1, &ok);
+                lua_pop(L, 1);
+                if (!ok || s < 1 || s > n || seen[s]) {
+                    cerr_add(errs, NULL, 0, 0, "score.ranking", "tier %zu: each seat 1..%d once", t, n);
+                    return -1;
+                }
+                seen[s] = 1;
+                out->seats[s - 1].rank = next;
+            }
+            next += (int)m;
+            lua_pop(L, 1);
+        }
+        for (int s = 1; s <= n; s++)
+            if (!seen[s]) {
+                cerr_add(errs, NULL, 0, 0, "score.ranking", "seat %d is missing from the ranking", s);
+                return -1;
+            }
+    } else {
+        rank_by_total(out);
+    }
+    return 0;
+}
+
+typedef struct score_ctx {
+    engine *e;
+    engine_score *out;
+    cerr_list *errs;
+    int rc;
+} score_ctx;
+
+static int p_parse_score(lua_State *L) {
+    score_ctx *c = lua_touserdata(L, 1);
+    c->rc = parse_score(c->e, 2, c->out, c->errs);
+    return 0;
+}
+
+int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    out->seats = NULL;
+    out->n = 0;
+    call_ctx c = {.h = H_SCORE, .kind = ARGS_G};
+    int rc = engine_call(e, &c, 1, errs);
+    if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no score(g) handler");
+    if (rc > 0) {
+        /* parsing pushes key strings: protected, like every allocation */
+        score_ctx sc = {e, out, errs, -1};
+        lua_pushcfunction(L, p_parse_score);
+        lua_insert(L, -2);
+        lua_pushlightuserdata(L, &sc);
+        lua_insert(L, -2);
+        if (lua_pcall(L, 2, 0, 0) != LUA_OK) errs->oom = 1;
+        rc = sc.rc;
+    } else {
+        rc = -1;
+    }
+    if (rc != 0) engine_score_free(out);
+    lua_settop(L, top);
+    return rc;
+}

@@ -1,0 +1,282 @@
+/*
+** history.c
+** Where a game has been: the decision log, sparse checkpoints (the whole
+** state kept as a tree at position 0 and every CAIRN_CHECKPOINT_EVERY
+** decisions of a strict game) and replay. Going to any position is: the
+** nearest checkpoint at or before it, then the logged decisions after it,
+** applied again (the log replays exactly: chance is the engine's RNG, and
+** bots draw from streams of the seed). Undo, redo, goto, taking back a
+** failed decision, loading a save and hot reload are all that one move.
+*/
+#include "engine_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void history_free(engine *e) {
+    for (size_t i = 0; i < e->n_cps; i++) value_free(e->cps[i].state);
+    free(e->cps);
+    e->cps = NULL;
+    e->n_cps = e->cap_cps = 0;
+}
+
+void history_drop_after(engine *e, size_t pos) {
+    while (e->n_cps > 1 && e->cps[e->n_cps - 1].pos > pos) value_free(e->cps[--e->n_cps].state);
+}
+
+int history_checkpoint(engine *e, cerr_list *errs) {
+    if (e->n_cps && e->cps[e->n_cps - 1].pos == e->pos) return 0; /* replayed onto one kept */
+    const value *st = engine_state(e);
+    value *v = st ? value_clone(st) : NULL;
+    if (!v || engine_grow((void **)&e->cps, &e->cap_cps, e->n_cps + 1, sizeof *e->cps) != 0) {
+        value_free(v);
+        if (!st && cerr_count(errs) == 0) cerr_add(errs, NULL, 0, 0, "state", "not plain data");
+        return errs->oom = 1, -1;
+    }
+    checkpoint *c = &e->cps[e->n_cps++];
+    c->pos = e->pos;
+    c->state = v;
+    c->rng = e->rng;
+    c->n_events = e->n_events;
+    return 0;
+}
+
+/* Applies log[pos] again, the log entry kept. */
+static int redo_one(engine *e, cerr_list *errs) {
+    const engine_logged *l = &e->log[e->pos];
+    engine_status st;
+    char *why = engine_explain(e, l->seat, l->id, &st);
+    if (st == ENGINE_OK) {
+        cerr_list local;
+        cerr_init(&local, 0);
+        st = engine_apply(e, l->seat, l->id, 0, 1, &local);
+        if (st != ENGINE_OK) why = engine_first_error(&local);
+        cerr_free(&local);
+    }
+    if (st == ENGINE_OK) return 0;
+    cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", e->pos + 1, l->seat, l->id,
+             why ? why : engine_status_name(st));
+    free(why);
+    return -1;
+}
+
+int history_restore(engine *e, size_t p, cerr_list *errs) {
+    if (p > e->n_log || e->n_cps == 0) return -1;
+    size_t i = e->n_cps;
+    while (i > 1 && e->cps[i - 1].pos > p) i--;
+    const checkpoint *c = &e->cps[i - 1];
+    if (engine_set_live(e, c->state) != 0) return errs->oom = 1, -1;
+    e->live_stale = 0;
+    e->rng = c->rng;
+    engine_drop_events_from(e, c->n_events);
+    e->pos = c->pos;
+    if (engine_ask(e, errs) != 0) return -1;
+    while (e->pos < p)
+        if (redo_one(e, errs) != 0) return -1;
+    return 0;
+}
+
+int engine_undo(engine *e) {
+    if (e->pos == 0) return -1;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int rc = history_restore(e, e->pos - 1, &errs);
+    cerr_free(&errs);
+    return rc;
+}
+
+int engine_redo(engine *e) {
+    if (e->pos >= e->n_log) return -1;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int rc = redo_one(e, &errs);
+    cerr_free(&errs);
+    return rc;
+}
+
+int engine_goto_why(engine *e, size_t n, cerr_list *errs) {
+    if (n > e->n_log) return -1;
+    if (n >= e->pos) { /* forward from here, or from a kept checkpoint nearer to n */
+        size_t i = e->n_cps;
+        while (i > 1 && e->cps[i - 1].pos > n) i--;
+        if (e->cps[i - 1].pos <= e->pos) {
+            while (e->pos < n)
+                if (redo_one(e, errs) != 0) return -1;
+            return 0;
+        }
+    }
+    return history_restore(e, n, errs);
+}
+
+int engine_goto(engine *e, size_t n) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int rc = engine_goto_why(e, n, &errs);
+    cerr_free(&errs);
+    return rc;
+}
+
+/* --------------------------------------------------------- replay, load */
+
+/* Appends entries to the log beyond the applied ones (a redo tail). */
+static int append_tail(engine *e, const engine_logged *l, size_t n) {
+    if (engine_grow((void **)&e->log, &e->cap_log, e->n_log + n, sizeof *e->log) != 0) return -1;
+    for (size_t i = 0; i < n; i++) {
+        char *id = cairn_strdup(l[i].id);
+        if (!id) return -1;
+        e->log[e->n_log].seat = l[i].seat;
+        e->log[e->n_log].id = id;
+        e->n_log++;
+    }
+    return 0;
+}
+
+static engine_logged *log_copy(const engine_logged *l, size_t n) {
+    engine_logged *c = calloc(n ? n : 1, sizeof *c);
+    if (!c) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        c[i].seat = l[i].seat;
+        if (!(c[i].id = cairn_strdup(l[i].id))) {
+            for (size_t j = 0; j < i; j++) free(c[j].id);
+            free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+static void log_free(engine_logged *l, size_t n) {
+    for (size_t i = 0; l && i < n; i++) free(l[i].id);
+    free(l);
+}
+
+/* Drops the log after the position and the checkpoints only it reached. */
+static void drop_tail(engine *e) {
+    for (size_t i = e->pos; i < e->n_log; i++) free(e->log[i].id);
+    if (e->n_log > e->pos) e->n_log = e->pos;
+    history_drop_after(e, e->pos);
+}
+
+int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                  cerr_list *errs) {
+    engine_logged *copy = log_copy(log, n); /* log may be e's own */
+    if (!copy) return errs->oom = 1, -1;
+    *failed_at = n;
+    e->pos = 0;
+    drop_tail(e);
+    if (history_restore(e, 0, errs) != 0) {
+        log_free(copy, n);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        engine_status st;
+        char *why = engine_explain(e, copy[i].seat, copy[i].id, &st);
+        if (st == ENGINE_OK) {
+            cerr_list local;
+            cerr_init(&local, 0);
+            st = engine_apply(e, copy[i].seat, copy[i].id, 0, 0, &local);
+            if (st != ENGINE_OK) why = engine_first_error(&local);
+            cerr_free(&local);
+        }
+        if (st != ENGINE_OK) {
+            cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", i + 1, copy[i].seat,
+                     copy[i].id, why ? why : engine_status_name(st));
+            free(why);
+            *failed_at = i;
+            if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
+            rc = -1;
+            break;
+        }
+    }
+    log_free(copy, n);
+    return rc;
+}
+
+int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n) {
+    engine_logged *copy = log_copy(log, n); /* log may be e's own */
+    if (!copy) return -1;
+    drop_tail(e);
+    int rc = append_tail(e, copy, n);
+    log_free(copy, n);
+    return rc;
+}
+
+/* ----------------------------------------------------------- hot reload */
+
+void engine_reload_report_free(engine_reload_report *rep) {
+    if (!rep) return;
+    free(rep->id);
+    free(rep->reason);
+    rep->id = rep->reason = NULL;
+}
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* An engine_config that borrows everything from g (for rebuilding). The
+** rules are read from disk again: reload is for rules that changed. */
+static engine_config config_of(const game_cfg *g) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = g->ruleset;
+    c.choices = (const char *const *)g->choices;
+    c.n_choices = g->n_choices;
+    c.preset = g->preset;
+    c.players = g->players;
+    c.names = (const char *const *)g->names;
+    c.bots = (const char *const *)g->bots;
+    c.seed = g->seed;
+    c.lang = g->lang;
+    c.checks = g->checks;
+    c.budget = g->budget;
+    c.mem_cap = g->mem_cap;
+    c.no_budget = g->no_budget;
+    c.fast = g->fast;
+    c.scenario = g->scenario;
+    c.scenario_rng = g->scenario_rng;
+    return c;
+}
+
+int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
+    memset(rep, 0, sizeof *rep);
+    double t0 = now_seconds();
+    engine_config c = config_of(&e->cfg);
+    engine *n = engine_new(&c, errs);
+    if (!n) return -1;
+    rep->total = e->pos;
+    size_t failed;
+    cerr_list rerrs;
+    cerr_init(&rerrs, 0);
+    if (engine_replay(n, e->log, e->pos, &failed, &rerrs) != 0) {
+        rep->stopped = 1;
+        rep->replayed = failed;
+        if (failed < e->pos) {
+            rep->seat = e->log[failed].seat;
+            rep->id = cairn_strdup(e->log[failed].id);
+        }
+        rep->reason = engine_first_error(&rerrs);
+    } else {
+        rep->replayed = e->pos;
+    }
+    cerr_free(&rerrs);
+    /* e->log is NULL before the first decision: no pointer arithmetic on it */
+    if (e->n_log > e->pos && append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
+        engine_free(n);
+        engine_reload_report_free(rep);
+        return errs->oom = 1, -1;
+    }
+    /* swap the insides; the closures and print hook follow through the hubs */
+    engine tmp = *e;
+    *e = *n;
+    *n = tmp;
+    e->hub->e = e;
+    n->hub->e = n;
+    engine_free(n);
+    rep->seconds = now_seconds() - t0;
+    return 0;
+}
