@@ -234,7 +234,10 @@ static int p_prepare(lua_State *L) {
 
 /* Calls the handler c->h with nres results left on the stack: 1 on success,
 ** 0 when the ruleset has no such handler (nothing pushed), -1 on failure
-** (nothing pushed, the error in errs with the script's file:line). */
+** (nothing pushed, the error in errs with the script's file:line), -2 when a
+** call that may have changed the state ran long under the budget's timer
+** (sandbox_set_timed): the caller takes the decision back and runs it again
+** counted. A call that changed nothing is run again here. */
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     lua_State *L = e->rt.L;
     c->e = e;
@@ -253,38 +256,51 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     }
     int top = lua_gettop(L);
     int guard = guarded(c);
-    if (!guard && c->kind != ARGS_RENDER && (c->kind < ARGS_APPLY || c->id_index > 0 ||
-                                             c->kind == ARGS_SEAT) && lua_checkstack(L, 8)) {
-        push_call(c, 0);
-    } else {
-        lua_pushcfunction(L, p_prepare);
-        lua_pushlightuserdata(L, c);
-        if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
-            cerr_add(errs, NULL, 0, 0, NULL, "%s: %s", engine_handler_names[c->h],
-                     lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
+    int counted = 0; /* run again with the exact count */
+    for (;;) {
+        if (!guard && c->kind != ARGS_RENDER && (c->kind < ARGS_APPLY || c->id_index > 0 ||
+                                                 c->kind == ARGS_SEAT) && lua_checkstack(L, 8)) {
+            push_call(c, 0);
+        } else {
+            lua_pushcfunction(L, p_prepare);
+            lua_pushlightuserdata(L, c);
+            if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
+                cerr_add(errs, NULL, 0, 0, NULL, "%s: %s", engine_handler_names[c->h],
+                         lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
+                lua_settop(L, top);
+                if (counted) sandbox_set_timed(e->rt.sb, 1);
+                return -1;
+            }
+        }
+        int nargs = lua_gettop(L) - top - 1;
+        struct timespec t0, t1;
+        e->stats.handler_calls++;
+        if (e->profiling) clock_gettime(CLOCK_MONOTONIC, &t0);
+        int st = sandbox_call(e->rt.sb, nargs, nres, errs);
+        if (e->profiling) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            e->stats.handler_ns +=
+                (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+        }
+        if (guard) {
+            guard_end(L);
+            if (gapi_refresh_state(e) != 0) e->live_stale = 1;
+        }
+        if (st == SANDBOX_RETRY) {
+            e->stats.recounted++;
+            lua_settop(L, top);
+            if (c->writable || !guard) return -2;
+            counted = 1;
+            sandbox_set_timed(e->rt.sb, 0);
+            continue;
+        }
+        if (counted) sandbox_set_timed(e->rt.sb, 1);
+        if (st != SANDBOX_OK) {
             lua_settop(L, top);
             return -1;
         }
+        return 1;
     }
-    int nargs = lua_gettop(L) - top - 1;
-    struct timespec t0, t1;
-    e->stats.handler_calls++;
-    if (e->profiling) clock_gettime(CLOCK_MONOTONIC, &t0);
-    int st = sandbox_call(e->rt.sb, nargs, nres, errs);
-    if (e->profiling) {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        e->stats.handler_ns +=
-            (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
-    }
-    if (guard) {
-        guard_end(L);
-        if (gapi_refresh_state(e) != 0) e->live_stale = 1;
-    }
-    if (st != SANDBOX_OK) {
-        lua_settop(L, top);
-        return -1;
-    }
-    return 1;
 }
 
 /* ------------------------------------------------- the decisions asked */
@@ -467,7 +483,7 @@ int engine_ask(engine *e, cerr_list *errs) {
     int rc = engine_call(e, &c, 1, errs);
     if (rc <= 0) {
         if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
-        return -1;
+        return rc == -2 ? -2 : -1;
     }
     ask_ctx ac;
     memset(&ac, 0, sizeof ac);
@@ -792,7 +808,8 @@ static int settle(engine *e, cerr_list *errs) {
     int fast = e->cfg.fast;
     if (!fast && engine_check_plain(e, "state", errs) != 0) return -1;
     if (e->cfg.checks && run_checks(e, errs) != 0) return -1;
-    if (engine_ask(e, errs) != 0) return -1;
+    int rc = engine_ask(e, errs);
+    if (rc != 0) return rc;
     if (fast && (++e->since_check >= CAIRN_FAST_CHECK_EVERY || e->asked.n == 0)) {
         e->since_check = 0;
         if (engine_check_plain(e, "state", errs) != 0) {
@@ -838,7 +855,11 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     int rc = engine_call(e, &c, 0, errs);
     e->in_apply = 0;
     if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no apply(g, seat, id) handler");
-    if (rc <= 0 || settle(e, errs) != 0) goto fail;
+    if (rc > 0) {
+        int sr = settle(e, errs);
+        rc = sr == 0 ? 1 : sr;
+    }
+    if (rc <= 0) goto fail;
 
     /* commit */
     history_drop_after(e, e->pos);
@@ -866,6 +887,11 @@ fail:
     cerr_init(&local, 0);
     if (history_restore(e, e->pos, &local) != 0) e->live_stale = 1;
     cerr_free(&local);
+    if (rc == -2 && !e->live_stale) { /* it ran long: again, counted from the start */
+        sandbox_set_timed(e->rt.sb, 0);
+        st = engine_apply(e, seat, id, id_index, keep_log, errs);
+        sandbox_set_timed(e->rt.sb, 1);
+    }
     return st;
 }
 
@@ -1242,6 +1268,21 @@ static int start_game(engine *e, cerr_list *errs) {
         e->in_apply = 1;
         int rc = engine_call(e, &c, 0, errs);
         e->in_apply = 0;
+        if (rc == -2) { /* it ran long: from an empty state again, counted */
+            value *empty = value_map();
+            if (!empty || engine_set_live(e, empty) != 0) {
+                value_free(empty);
+                return errs->oom = 1, -1;
+            }
+            value_free(empty);
+            rng_seed(&e->rng, e->cfg.seed);
+            engine_drop_events_from(e, 0);
+            sandbox_set_timed(e->rt.sb, 0);
+            e->in_apply = 1;
+            rc = engine_call(e, &c, 0, errs);
+            e->in_apply = 0;
+            sandbox_set_timed(e->rt.sb, 1);
+        }
         if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no setup(g) handler");
         if (rc <= 0) return -1;
         /* setup is checked strictly in every game: a fast one would
@@ -1295,6 +1336,7 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
         goto oom;
     }
     if (gapi_build(e, errs) != 0) goto fail;
+    sandbox_set_timed(rt->sb, 1); /* handler calls from here on: the budget's CPU timer */
     if (start_game(e, errs) != 0) goto fail;
     return e;
 oom:

@@ -314,6 +314,8 @@ int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n);
 typedef struct engine_stats {
     uint64_t handler_calls; /* ruleset handler calls made so far */
     uint64_t handler_ns;    /* wall time inside them while profiling was on */
+    uint64_t recounted;     /* calls that ran long under the budget's CPU timer and
+                               were run again counted */
 } engine_stats;
 void engine_set_profiling(engine *e, int on);
 void engine_get_stats(const engine *e, engine_stats *out);

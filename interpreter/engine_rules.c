@@ -155,6 +155,7 @@ void rules_give_sandbox(engine_rules *r, game_rt *rt) {
     }
     lua_settop(L, 0);
     sandbox_set_print(rt->sb, NULL, NULL);
+    sandbox_set_timed(rt->sb, 0);
     if (r && r->n_pool < POOL_MAX && rt->ref_data != LUA_NOREF && rt->ref_options != LUA_NOREF) {
         r->pool[r->n_pool].sb = rt->sb;
         r->pool[r->n_pool].ref_data = rt->ref_data;

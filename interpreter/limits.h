@@ -64,6 +64,16 @@
 #define CAIRN_LUA_MAX_PATTERN 256
 #endif
 
+/* The budget's CPU timer: a tick every this many microseconds of CPU time,
+** and what no Lua VM beats: a handler call that used fewer ticks than its
+** budget allows at this speed cannot have passed it (budget.c). */
+#if !defined(CAIRN_BUDGET_TICK_US)
+#define CAIRN_BUDGET_TICK_US 5000
+#endif
+#if !defined(CAIRN_LUA_MIN_NS_PER_INSTRUCTION)
+#define CAIRN_LUA_MIN_NS_PER_INSTRUCTION 0.25
+#endif
+
 /* A checkpoint (the whole state kept as a tree) every this many decisions:
 ** undo, goto and taking back a failed decision replay at most this many. */
 #if !defined(CAIRN_CHECKPOINT_EVERY)

@@ -15,6 +15,7 @@
 #endif
 
 #include "sandbox.h"
+#include "budget.h"
 #include "guard.h"
 #include "limits.h"
 
@@ -100,7 +101,7 @@ static const char *const coroutine_allowed[] = {
 
 /* ------------------------------------------------------------ the state */
 
-enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY };
+enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY };
 
 struct sandbox {
     lua_State *L;
@@ -109,6 +110,12 @@ struct sandbox {
     unsigned long refusals_at_call;
     long budget, count;
     int no_budget; /* sandbox_config.no_budget: calls run without the hook */
+    /* The budget's CPU-time trigger (budget.c): a top-level call runs with no
+    ** count hook while `timed`; a call that runs long trips TRIP_RETRY and
+    ** its caller runs it again counted. Only callers that can take a call
+    ** back ask for it (sandbox_set_timed); tick_limit 0: budget too small. */
+    budget_watch watch;
+    int timed, timed_allowed, tick_limit;
     int depth;   /* nesting of sandbox_call */
     int tripped; /* TRIP_*: sticky until the top-level call returns */
     /* The thread running Lua code now (the main one or a coroutine being
@@ -378,6 +385,8 @@ static int sb_raise_tripped(lua_State *L) {
     sandbox *sb = SB(L);
     if (sb->tripped == TRIP_BUDGET) {
         lua_pushfstring(L, "instruction budget of %I exceeded", (lua_Integer)sb->budget);
+    } else if (sb->tripped == TRIP_RETRY) {
+        lua_pushliteral(L, "long call: to be run again with the budget counted");
     } else {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
@@ -413,6 +422,17 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
         sb_raise_tripped(L);
     }
+    if (sb->timed) { /* no counting: the CPU timer fired, or memory is past half the cap */
+        if (sb->watch.fired) {
+            sb_trip(L, TRIP_RETRY, 0);
+            sb_raise_tripped(L);
+        }
+        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+            frame_file(ar, sb->last_file, sizeof sb->last_file);
+            sb->last_line = ar->currentline;
+        }
+        return;
+    }
     if (step != CAIRN_LUA_HOOK_STEP && !sb->precise) /* left at 1 by an earlier call */
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
     sb->count += step;
@@ -430,10 +450,18 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
 /* Charges n instructions for work a C function does in a loop the hook
 ** cannot see (table.move, sorting, pairs). Raises the budget error when the
 ** budget runs out. */
+/* What the charges may reach: the budget, or half of it in a timed call
+** (the other half is for the instructions the timer bounds; budget.c). */
+static long charge_cap(const sandbox *sb) { return sb->timed ? sb->budget / 2 : sb->budget; }
+
 static void sb_charge(lua_State *L, lua_Integer n) {
     sandbox *sb = SB(L);
     if (n <= 0) return;
-    if (sb->tripped || n > (lua_Integer)(sb->budget - sb->count)) {
+    if (sb->tripped || n > (lua_Integer)(charge_cap(sb) - sb->count)) {
+        if (sb->timed && !sb->tripped) { /* only counting can say where it runs out */
+            sb_trip(L, TRIP_RETRY, 1);
+            sb_raise_tripped(L);
+        }
         sb->count = sb->budget + 1;
         sb_trip(L, TRIP_BUDGET, 1);
         sb_raise_tripped(L);
@@ -444,7 +472,7 @@ static void sb_charge(lua_State *L, lua_Integer n) {
 /* Whether n more instructions fit in what is left of the budget. */
 static int sb_fits(lua_State *L, lua_Integer n) {
     sandbox *sb = SB(L);
-    return !sb->tripped && n <= (lua_Integer)(sb->budget - sb->count);
+    return !sb->tripped && n <= (lua_Integer)(charge_cap(sb) - sb->count);
 }
 
 /* Raises the budget error, as sb_charge would, unless n instructions fit in
@@ -570,7 +598,8 @@ static int sb_cocreate(lua_State *L) {
     ** now, or many short coroutines would run unseen. */
     sb_charge(L, CAIRN_LUA_HOOK_STEP);
     lua_State *co = lua_newthread(L);
-    lua_sethook(co, sb_hook, LUA_MASKCOUNT, SB(L)->tripped ? 1 : CAIRN_LUA_HOOK_STEP);
+    if (SB(L)->tripped || !SB(L)->timed) /* a timed call's coroutines run under the timer */
+        lua_sethook(co, sb_hook, LUA_MASKCOUNT, SB(L)->tripped ? 1 : CAIRN_LUA_HOOK_STEP);
     lua_pushvalue(L, 1);
     lua_xmove(L, co, 1);
     return 1;
@@ -586,10 +615,10 @@ static int sb_auxresume(lua_State *L, lua_State *co, int narg) {
     lua_xmove(L, co, narg);
     sandbox *sb = SB(L);
     lua_State *prev = sb->running;
-    sb->running = co;
-    if (sb->precise) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
+    sb->running = sb->watch.running = co;
+    if (sb->precise || sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
     int status = lua_resume(co, L, narg, &nres);
-    sb->running = prev;
+    sb->running = sb->watch.running = prev;
     if (status == LUA_OK || status == LUA_YIELD) {
         if (SB(L)->tripped) sb_raise_tripped(L);
         if (!lua_checkstack(L, nres + 1)) {
@@ -631,9 +660,9 @@ static int sb_auxwrap(lua_State *L) {
         if (stat != LUA_OK && stat != LUA_YIELD) {
             sandbox *sb = SB(L);
             lua_State *prev = sb->running;
-            sb->running = co;
+            sb->running = sb->watch.running = co;
             stat = lua_resetthread(co); /* close its to-be-closed variables */
-            sb->running = prev;
+            sb->running = sb->watch.running = prev;
             lua_xmove(co, L, 1);
             sb_no_swallow(L, stat);
         }
@@ -2217,6 +2246,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     /* the count may pass the budget by a step and charges: keep it far from overflow */
     sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
     sb->no_budget = c->no_budget;
+    sb->tick_limit = budget_ticks_for(sb->budget);
     sb->print = c->print;
     sb->print_ud = c->print_ud;
     for (size_t i = 0; i < c->n_module_dirs; i++)
@@ -2269,6 +2299,8 @@ void sandbox_free(sandbox *sb) {
 
 lua_State *sandbox_state(sandbox *sb) { return sb->L; }
 
+void sandbox_set_timed(sandbox *sb, int on) { sb->timed_allowed = on; }
+
 void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud) {
     sb->print = print;
     sb->print_ud = ud;
@@ -2301,12 +2333,24 @@ static void begin_call(sandbox *sb, int fn) {
     sb->def_line = 0;
     sb->precise = 0;
     sb->running = L;
+    sb->timed = 0;
     /* garbage past half the cap would put the hook in its every-instruction
     ** mode for the whole call; a full collection is cheaper (finalizers
     ** cannot run scripts: __gc is refused) */
     if (sb->mem_used > sb->mem_cap / 2) lua_gc(L, LUA_GCCOLLECT);
     (void)fn; /* where it is defined is looked up only if it fails (def_of) */
-    if (!sb->no_budget) lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
+    if (sb->no_budget) return;
+    if (sb->timed_allowed && sb->tick_limit) {
+        sb->watch.running = L;
+        sb->watch.hook = sb_hook;
+        sb->watch.limit = sb->tick_limit;
+        if (budget_watch_start(&sb->watch) == 0) {
+            sb->timed = 1;
+            return;
+        }
+    }
+    sb->watch.fired = 0;
+    lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
 }
 
 /* Records where the function at fn is defined: what a memory error nobody
@@ -2329,6 +2373,10 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
     char cap[64];
     int kind;
     cap_text(sb->mem_cap, cap, sizeof cap);
+    if (sb->tripped == TRIP_RETRY) {
+        lua_pop(L, 1);
+        return SANDBOX_RETRY;
+    }
     if (sb->tripped == TRIP_BUDGET) {
         kind = SANDBOX_ERR_BUDGET;
         if (errs)
@@ -2396,8 +2444,9 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn);
     lua_remove(L, fn);
     if (top) {
+        if (sb->timed) budget_watch_stop(&sb->watch);
         lua_sethook(L, NULL, 0, 0);
-        sb->running = NULL;
+        sb->running = sb->watch.running = NULL;
         sb->precise = 0;
     }
     if (status == LUA_OK && !(top && sb->tripped)) return SANDBOX_OK;

@@ -22,7 +22,9 @@ typedef enum sandbox_status {
     SANDBOX_ERR_SYNTAX, /* a chunk did not compile (also inside require) */
     SANDBOX_ERR_BUDGET, /* the instruction budget of the call ran out */
     SANDBOX_ERR_MEMORY, /* the memory cap was reached (or malloc failed) */
-    SANDBOX_ERR_FILE    /* a script file could not be read */
+    SANDBOX_ERR_FILE,   /* a script file could not be read */
+    SANDBOX_RETRY       /* timed calls only: it ran long; take back what it did and
+                           call it again (it then runs with the exact count) */
 } sandbox_status;
 
 typedef struct sandbox_config {
@@ -120,6 +122,14 @@ int sandbox_freeze(lua_State *L, int idx, const char *name);
 ** returns 1; otherwise pushes nothing and returns 0. Never allocates or
 ** raises; needs two free stack slots. */
 int sandbox_readonly_target(lua_State *L, int idx);
+
+/* With on, top-level calls run without the count hook under a CPU-time
+** watch (budget.c): the budget then costs nothing, and a call that runs
+** long enough to have possibly passed it ends with SANDBOX_RETRY, nothing
+** added to errs. The caller takes back what the call did and calls again
+** with timing off, which counts exactly: the verdict is what counting from
+** the start gives. Off by default. */
+void sandbox_set_timed(sandbox *sb, int on);
 
 /* Where print goes from now on (as sandbox_config.print), for a state that
 ** passes from one game to the next. */

@@ -1,0 +1,89 @@
+/*
+** budget.c
+** The CPU-time trigger of the instruction budget: a process-wide profiling
+** timer (setitimer ITIMER_PROF, CAIRN_BUDGET_TICK_US of CPU time a tick)
+** whose signal handler counts ticks and, once the watched call has used its
+** ticks, sets a count hook on the thread running it. sandbox.c then stops
+** the call and runs it again under the exact count.
+**
+** Why it is exact: a call that did not trip ran for less than limit ticks of
+** CPU time, so it executed fewer than limit * tick / MIN_NS instructions,
+** which budget_ticks_for keeps below half the budget; the C functions'
+** charges are held below the other half (sandbox.c). So every call that
+** completes here completes under counting too, with the same result, and
+** every call that would pass the budget trips and is counted.
+*/
+#define _XOPEN_SOURCE 700
+#include "budget.h"
+#include "limits.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <sys/time.h>
+
+/* Global mutable state, on purpose: a signal handler can reach nothing
+** else, and there is one CPU timer per process. Written by the handler
+** (ticks) and by the one thread that runs sandboxes (the rest). */
+static volatile sig_atomic_t ticks;
+static budget_watch *volatile watched;
+static int armed;       /* handler and timer installed in this process */
+static int atfork_set;  /* the child-side reset is registered */
+
+static void on_tick(int sig) {
+    (void)sig;
+    ticks++;
+    budget_watch *w = watched;
+    if (w && !w->fired && ticks - w->start >= w->limit) {
+        w->fired = 1;
+        lua_State *L = w->running;
+        /* lua_sethook may be called from a signal handler (lua.c does) */
+        if (L) lua_sethook(L, w->hook, LUA_MASKCOUNT, 1);
+    }
+}
+
+/* A forked child has no timer (POSIX): install it again on first use. */
+static void child_after_fork(void) {
+    armed = 0;
+    watched = NULL;
+}
+
+int budget_ticks_for(long instructions) {
+    double ns = (double)instructions / 2 * CAIRN_LUA_MIN_NS_PER_INSTRUCTION;
+    double n = ns / (CAIRN_BUDGET_TICK_US * 1000.0);
+    /* not tripped means fewer than limit ticks passed: under limit + 1 ticks of time */
+    int limit = n >= 1e6 ? 1000000 : (int)n - 1;
+    return limit >= 2 ? limit : 0;
+}
+
+static int arm(void) {
+    if (armed) return 0;
+    if (!atfork_set) {
+        if (pthread_atfork(NULL, NULL, child_after_fork) != 0) return -1;
+        atfork_set = 1;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_tick;
+    sa.sa_flags = SA_RESTART; /* a tick must not make a read or write fail */
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGPROF, &sa, NULL) != 0) return -1;
+    struct itimerval it;
+    it.it_interval.tv_sec = 0;
+    it.it_interval.tv_usec = CAIRN_BUDGET_TICK_US;
+    it.it_value = it.it_interval;
+    if (setitimer(ITIMER_PROF, &it, NULL) != 0) return -1;
+    armed = 1;
+    return 0;
+}
+
+int budget_watch_start(budget_watch *w) {
+    if (w->limit <= 0 || arm() != 0) return -1;
+    w->fired = 0;
+    w->start = ticks;
+    watched = w;
+    return 0;
+}
+
+void budget_watch_stop(budget_watch *w) {
+    if (watched == w) watched = NULL;
+}

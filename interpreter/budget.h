@@ -1,0 +1,41 @@
+/*
+** budget.h
+** The instruction budget's CPU-time trigger. Counting instructions with a
+** Lua hook slows every instruction (Lua traps each one while a count hook
+** is set); instead a handler call runs with no hook under a CPU-time
+** watch, and only a call that runs long enough to have possibly passed its
+** budget is stopped and run again with the exact count (sandbox.c), so the
+** verdict is the same as with counting from the start.
+*/
+#ifndef CAIRN_BUDGET_H
+#define CAIRN_BUDGET_H
+
+#include <signal.h>
+
+#include <lua.h>
+
+/* One watched call. `running` is the thread running Lua now (a coroutine
+** while one is resumed); the signal handler sets `hook` on it when the call
+** has used `limit` ticks of CPU time, and raises `fired`. */
+typedef struct budget_watch {
+    lua_State *volatile running;
+    lua_Hook hook;
+    volatile sig_atomic_t start, limit;
+    volatile sig_atomic_t fired;
+} budget_watch;
+
+/* How many CPU ticks a call may use before it is run again with counting,
+** for a budget of `instructions`: what the fastest Lua could not pass in
+** that time, with CAIRN_LUA_MIN_NS_PER_INSTRUCTION. 0 when that is less
+** than two ticks: such small budgets are always counted. */
+int budget_ticks_for(long instructions);
+
+/* Starts watching w (one call at a time in a process). Installs the SIGPROF
+** handler and the CPU timer on first use (and again in a forked child).
+** Returns 0, or -1 when no timer could be had: count instead. */
+int budget_watch_start(budget_watch *w);
+
+/* Stops watching. Never fails. */
+void budget_watch_stop(budget_watch *w);
+
+#endif
