@@ -205,7 +205,7 @@ static void push_call(call_ctx *c, int may_alloc) {
         return;
     }
     if (may_alloc && guarded(c)) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_grofields);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_grofields);
         lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
         guard_push(L, -1);
         lua_setfield(L, -3, "state");
@@ -1240,9 +1240,18 @@ int engine_set_live(engine *e, const value *v) {
     return gapi_refresh_state(e);
 }
 
-/* Runs setup (or takes the scenario), asks the first decisions and keeps
-** checkpoint 0. */
-static int start_game(engine *e, cerr_list *errs) {
+/* Position 0 from nothing: setup on an empty state (or the scenario), then
+** the first decisions. */
+int engine_restart(engine *e, cerr_list *errs) {
+    engine_drop_events_from(e, 0);
+    e->pos = 0;
+    e->since_check = 0;
+    if (!e->cfg.scenario) {
+        value *empty = value_map();
+        int bad = !empty || engine_set_live(e, empty) != 0;
+        value_free(empty);
+        if (bad) return errs->oom = 1, -1;
+    }
     rng_seed(&e->rng, e->cfg.seed);
     if (e->cfg.scenario_rng && rng_parse(&e->rng, e->cfg.scenario_rng) != 0) {
         cerr_add(errs, NULL, 0, 0, "rng", "not a valid RNG state (%d hex digits expected)", RNG_HEX_LEN);
@@ -1270,11 +1279,9 @@ static int start_game(engine *e, cerr_list *errs) {
         e->in_apply = 0;
         if (rc == -2) { /* it ran long: from an empty state again, counted */
             value *empty = value_map();
-            if (!empty || engine_set_live(e, empty) != 0) {
-                value_free(empty);
-                return errs->oom = 1, -1;
-            }
+            int bad = !empty || engine_set_live(e, empty) != 0;
             value_free(empty);
+            if (bad) return errs->oom = 1, -1;
             rng_seed(&e->rng, e->cfg.seed);
             engine_drop_events_from(e, 0);
             sandbox_set_timed(e->rt.sb, 0);
@@ -1291,8 +1298,14 @@ static int start_game(engine *e, cerr_list *errs) {
         if (engine_check_plain(e, "state", errs) != 0) return -1;
         if ((e->cfg.checks && run_checks(e, errs) != 0) || engine_ask(e, errs) != 0) return -1;
     }
-    e->pos = 0;
-    return history_checkpoint(e, errs);
+    return 0;
+}
+
+/* A new game's position 0, kept as checkpoint 0 in a strict game (a fast
+** one takes nothing back but a failed decision: it starts over for that). */
+static int start_game(engine *e, cerr_list *errs) {
+    if (engine_restart(e, errs) != 0) return -1;
+    return e->cfg.fast ? 0 : history_checkpoint(e, errs);
 }
 
 engine *engine_new(const engine_config *c, cerr_list *errs) {
@@ -1303,12 +1316,9 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
     engine *e = calloc(1, sizeof *e);
     if (!e) return errs->oom = 1, NULL;
     game_rt *rt = &e->rt;
-    rt->ref_data = rt->ref_options = rt->ref_rules = rt->ref_seats = rt->ref_state = LUA_NOREF;
-    rt->ref_g = rt->ref_gfields = rt->ref_gro = rt->ref_grofields = rt->ref_grender = LUA_NOREF;
+    rt->ref_rules = rt->ref_state = LUA_NOREF;
     rt->ref_ids = rt->ref_labels = rt->ref_reasons = rt->ref_prompts = LUA_NOREF;
     for (int h = 0; h < H_COUNT; h++) rt->ref_h[h] = LUA_NOREF;
-    if (!(e->hub = malloc(sizeof *e->hub))) goto oom;
-    e->hub->e = e;
     if (cfg_copy(&e->cfg, c) != 0) goto oom;
     if (c->rules) {
         rt->rules = c->rules;
@@ -1321,13 +1331,12 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
         cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", e->cfg.players, ENGINE_MAX_SEATS);
         goto fail;
     }
-    if (!*e->cfg.lang) {
-        free(e->cfg.lang);
-        if (!(e->cfg.lang = cairn_strdup(rt->rules->lang))) goto oom;
-    }
+    free(e->cfg.lang); /* the rules' language: given, found in the manifest, or en */
+    if (!(e->cfg.lang = cairn_strdup(rt->rules->lang))) goto oom;
     if (cfg_seats(&e->cfg, c) != 0) goto oom;
     if (rules_take_sandbox(rt->rules, rt, errs) != 0) goto fail;
-    gapi_bind_print(e);
+    e->hub = rt->kit->hub;
+    e->hub->e = e;
     if (build_rules(e, errs) != 0) goto fail;
     lua_pushcfunction(rt->L, p_handlers);
     lua_pushlightuserdata(rt->L, rt);
@@ -1335,7 +1344,7 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
         lua_pop(rt->L, 1);
         goto oom;
     }
-    if (gapi_build(e, errs) != 0) goto fail;
+    if (gapi_start(e, errs) != 0) goto fail;
     sandbox_set_timed(rt->sb, 1); /* handler calls from here on: the budget's CPU timer */
     if (start_game(e, errs) != 0) goto fail;
     return e;
@@ -1360,6 +1369,5 @@ void engine_free(engine *e) {
     rules_give_sandbox(e->rt.owns_rules ? NULL : e->rt.rules, &e->rt);
     if (e->rt.owns_rules) engine_rules_free(e->rt.rules);
     cfg_free(&e->cfg);
-    free(e->hub);
     free(e);
 }

@@ -246,26 +246,25 @@ static void push_front(lua_State *L, int fi, int state_writable) {
     lua_setfield(L, -2, "__newindex");
     lua_pushboolean(L, 0); /* getmetatable sees false; setmetatable refuses */
     lua_setfield(L, -2, "__metatable");
+    sandbox_mark_readonly(L, -1, fi, "g"); /* rawset refuses it; pairs reads the fields */
     lua_setmetatable(L, -2);
 }
 
-/* Pushes a fields table with everything but state. */
-static void push_fields(lua_State *L, engine *e, int rng_i, int log_i, int text_i) {
-    game_rt *rt = &e->rt;
+/* Pushes a fields table with everything but state and seats. */
+static void push_fields(lua_State *L, const sandbox_kit *k, const char *lang, int rng_i, int log_i,
+                        int text_i) {
     lua_createtable(L, 0, 8);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_data);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_data);
     lua_setfield(L, -2, "data");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_options);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_options);
     lua_setfield(L, -2, "options");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_seats);
-    lua_setfield(L, -2, "seats");
     lua_pushvalue(L, rng_i);
     lua_setfield(L, -2, "rng");
     lua_pushvalue(L, log_i);
     lua_setfield(L, -2, "log");
     lua_pushvalue(L, text_i);
     lua_setfield(L, -2, "text");
-    lua_pushstring(L, e->cfg.lang);
+    lua_pushstring(L, lang);
     lua_setfield(L, -2, "lang");
 }
 
@@ -283,73 +282,107 @@ static value *seats_value(const game_cfg *c) {
 }
 
 typedef struct build_ctx {
-    engine *e;
-    const value *seats;
+    sandbox_kit *k;
+    const engine_rules *r;
 } build_ctx;
 
-/* Protected: g.seats, g.rng, g.log, g.text, then the three g's. */
+/* Protected: g.rng, g.log, g.text, then the three g's, for a new kit. */
 static int p_build(lua_State *L) {
     build_ctx *c = lua_touserdata(L, 1);
-    engine *e = c->e;
-    game_rt *rt = &e->rt;
+    sandbox_kit *k = c->k;
     lua_settop(L, 0);
-    if (luaval_push_readonly(L, c->seats, "g.seats", NULL) != 0) return luaL_error(L, "out of memory");
-    rt->ref_seats = luaL_ref(L, LUA_REGISTRYINDEX);
-
     lua_createtable(L, 0, 5); /* 1: g.rng */
     for (const api_fn *f = rng_api; f->name; f++) {
-        lua_pushlightuserdata(L, e->hub);
+        lua_pushlightuserdata(L, k->hub);
         lua_pushcclosure(L, f->fn, 1);
         lua_setfield(L, -2, f->name);
     }
     if (sandbox_freeze(L, 1, "g.rng") != 0) return luaL_error(L, "out of memory");
-    lua_pushlightuserdata(L, e->hub); /* 2: g.log */
+    lua_pushlightuserdata(L, k->hub); /* 2: g.log */
     lua_pushcclosure(L, l_log, 1);
-    lua_pushlightuserdata(L, e->hub); /* 3: g.text */
+    lua_pushlightuserdata(L, k->hub); /* 3: g.text */
     lua_pushcclosure(L, l_text, 1);
-
-    push_fields(L, e, 1, 2, 3); /* 4: g's fields */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
-    lua_setfield(L, 4, "state");
-    push_front(L, 4, 1);
-    rt->ref_g = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_pushvalue(L, 4);
-    rt->ref_gfields = luaL_ref(L, LUA_REGISTRYINDEX);
-
-    push_fields(L, e, 1, 2, 3); /* 5: the read-only g's fields */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
-    lua_setfield(L, 5, "state");
-    push_front(L, 5, 0);
-    rt->ref_gro = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_pushvalue(L, 5);
-    rt->ref_grofields = luaL_ref(L, LUA_REGISTRYINDEX);
-
-    push_fields(L, e, 1, 2, 3); /* 6: render's, without state */
-    push_front(L, 6, 0);
-    rt->ref_grender = luaL_ref(L, LUA_REGISTRYINDEX);
+    int *fronts[] = {&k->ref_g, &k->ref_gro, &k->ref_grender};
+    int *fields[] = {&k->ref_gfields, &k->ref_grofields, &k->ref_grenderfields};
+    for (int i = 0; i < 3; i++) {
+        push_fields(L, k, c->r->lang, 1, 2, 3); /* 4 */
+        push_front(L, 4, i == 0);
+        *fronts[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+        *fields[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return 0;
 }
 
-int gapi_build(engine *e, cerr_list *errs) {
-    lua_State *L = e->rt.L;
-    value *seats = seats_value(&e->cfg);
-    if (!seats) return errs->oom = 1, -1;
-    build_ctx c = {e, seats};
+int gapi_build_kit(sandbox_kit *k, const engine_rules *r) {
+    lua_State *L = sandbox_state(k->sb);
+    build_ctx c = {k, r};
     lua_settop(L, 0);
     lua_pushcfunction(L, p_build);
     lua_pushlightuserdata(L, &c);
-    int st = lua_pcall(L, 1, 0, 0);
-    value_free(seats);
-    if (st != LUA_OK) {
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
         lua_settop(L, 0);
+        return -1;
+    }
+    sandbox_set_print(k->sb, on_print, k->hub);
+    return 0;
+}
+
+typedef struct start_ctx {
+    engine *e;
+    const value *seats; /* NULL: the kit's g.seats are these seats already */
+} start_ctx;
+
+/* Protected: g.seats (when new) and g.state, in all three g's. */
+static int p_start(lua_State *L) {
+    start_ctx *c = lua_touserdata(L, 1);
+    game_rt *rt = &c->e->rt;
+    sandbox_kit *k = rt->kit;
+    if (c->seats) {
+        if (luaval_push_readonly(L, c->seats, "g.seats", NULL) != 0) return luaL_error(L, "out of memory");
+        int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        luaL_unref(L, LUA_REGISTRYINDEX, k->ref_seats);
+        k->ref_seats = ref;
+    }
+    int fields[] = {k->ref_gfields, k->ref_grofields, k->ref_grenderfields};
+    for (int i = 0; i < 3; i++) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_seats);
+        lua_setfield(L, -2, "seats");
+        if (i < 2) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
+            lua_setfield(L, -2, "state");
+        }
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+int gapi_start(engine *e, cerr_list *errs) {
+    sandbox_kit *k = e->rt.kit;
+    lua_State *L = e->rt.L;
+    value *seats = seats_value(&e->cfg);
+    if (!seats) return errs->oom = 1, -1;
+    int same = k->seats && value_equal(k->seats, seats, 1);
+    start_ctx c = {e, same ? NULL : seats};
+    lua_pushcfunction(L, p_start);
+    lua_pushlightuserdata(L, &c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        value_free(seats);
         return errs->oom = 1, -1;
+    }
+    if (same) {
+        value_free(seats);
+    } else {
+        value_free(k->seats);
+        k->seats = seats;
     }
     return 0;
 }
 
 void gapi_push(engine *e, int writable, int render) {
-    lua_rawgeti(e->rt.L, LUA_REGISTRYINDEX,
-                render ? e->rt.ref_grender : writable ? e->rt.ref_g : e->rt.ref_gro);
+    const sandbox_kit *k = e->rt.kit;
+    lua_rawgeti(e->rt.L, LUA_REGISTRYINDEX, render ? k->ref_grender : writable ? k->ref_g : k->ref_gro);
 }
 
 /* Protected: makes the fields' state the live table again (arg 1: 1 for
@@ -357,10 +390,10 @@ void gapi_push(engine *e, int writable, int render) {
 static int p_refresh(lua_State *L) {
     engine *e = lua_touserdata(L, 1);
     game_rt *rt = &e->rt;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_grofields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_grofields);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
     lua_setfield(L, -2, "state");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_gfields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_gfields);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
     lua_setfield(L, -2, "state");
     return 0;
@@ -381,7 +414,7 @@ int gapi_refresh_state(engine *e) {
 static int p_adopt(lua_State *L) {
     engine *e = lua_touserdata(L, 1);
     game_rt *rt = &e->rt;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_gfields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_gfields);
     lua_getfield(L, -1, "state");
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
     if (lua_rawequal(L, -1, -2)) return 0;
@@ -389,7 +422,7 @@ static int p_adopt(lua_State *L) {
     int ref = luaL_ref(L, LUA_REGISTRYINDEX);
     luaL_unref(L, LUA_REGISTRYINDEX, rt->ref_state);
     rt->ref_state = ref;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_grofields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_grofields);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
     lua_setfield(L, -2, "state");
     return 0;
@@ -399,7 +432,7 @@ int gapi_adopt_state(engine *e) {
     lua_State *L = e->rt.L;
     /* the common case, no allocation: g's fields still hold the live table */
     if (!lua_checkstack(L, 4)) return -1;
-    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_gfields);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.kit->ref_gfields);
     lua_pushliteral(L, "state"); /* an interned key: no allocation */
     lua_rawget(L, -2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
@@ -415,6 +448,4 @@ int gapi_adopt_state(engine *e) {
     return 0;
 }
 
-void gapi_bind_print(engine *e) {
-    sandbox_set_print(e->rt.sb, on_print, e->hub);
-}
+

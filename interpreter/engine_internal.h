@@ -91,12 +91,27 @@ struct engine_rules {
     size_t mem_cap;
     int no_budget;
     /* sandboxes of finished games, kept for the next (sandbox_reset) */
-    struct pooled_sandbox {
-        sandbox *sb;
-        int ref_data, ref_options;
-    } pool[4];
+    struct sandbox_kit *pool[4];
     int n_pool;
 };
+
+/* The sandbox's print hook and every closure in g need a pointer that
+** survives engine_reload swapping the insides of two engines: they get the
+** hub, which follows. It lives as long as its sandbox. */
+typedef struct engine_hub {
+    engine *e;
+} engine_hub;
+
+/* A sandbox and what it keeps from one game to the next: g.data and
+** g.options (frozen), the three g tables with their closures (bound to the
+** hub), and the last g.seats (made again only when the seats differ). */
+typedef struct sandbox_kit {
+    sandbox *sb;
+    engine_hub *hub;
+    int ref_data, ref_options, ref_seats;
+    int ref_g, ref_gfields, ref_gro, ref_grofields, ref_grender, ref_grenderfields;
+    value *seats;
+} sandbox_kit;
 
 /* The handlers cairn calls, looked up once when a game starts. */
 typedef enum {
@@ -109,23 +124,13 @@ extern const char *const engine_handler_names[H_COUNT];
 typedef struct game_rt {
     engine_rules *rules;
     int owns_rules;
-    sandbox *sb;
+    sandbox_kit *kit;
+    sandbox *sb;                 /* kit->sb */
     lua_State *L;
-    int ref_data, ref_options;   /* frozen g.data and g.options (live with sb) */
-    int ref_rules, ref_seats, ref_state;
-    int ref_g, ref_gfields;      /* g for setup/apply, and the table behind it */
-    int ref_gro, ref_grofields;  /* g for the read-only handlers */
-    int ref_grender;             /* render's g: no state */
+    int ref_rules, ref_state;
     int ref_ids, ref_labels, ref_reasons, ref_prompts;
     int ref_h[H_COUNT];          /* the handler functions (LUA_NOREF: none) */
 } game_rt;
-
-/* The sandbox's print hook and every closure in g need a pointer that
-** survives engine_reload swapping the insides of two engines: they get the
-** hub, which follows. */
-typedef struct engine_hub {
-    engine *e;
-} engine_hub;
 
 struct engine {
     engine_hub *hub;
@@ -174,6 +179,8 @@ int engine_ask(engine *e, cerr_list *errs);
 /* Runs apply for ids (id or the option index) as a transaction. */
 engine_status engine_apply(engine *e, int seat, const char *id, int id_index, int keep_log,
                            cerr_list *errs);
+/* Position 0 again, from setup (or the scenario): no checkpoint needed. */
+int engine_restart(engine *e, cerr_list *errs);
 /* The live table from a value (setup of a checkpoint or scenario). */
 int engine_set_live(engine *e, const value *v);
 /* Drops what engine_state and engine_decisions cached: the position moved. */
@@ -184,16 +191,16 @@ int engine_grow(void **p, size_t *cap, size_t need, size_t size);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
 
 /* ---- engine_api.c */
-/* Builds g (three tables) for a new game, after the rules table. */
-int gapi_build(engine *e, cerr_list *errs);
+/* Builds a kit's g tables and closures (once per sandbox). */
+int gapi_build_kit(sandbox_kit *k, const engine_rules *r);
+/* Points g at a new game: its seats and its (empty) live state. */
+int gapi_start(engine *e, cerr_list *errs);
 /* Pushes the g a call gets; protected. */
 void gapi_push(engine *e, int writable, int render);
 /* After setup/apply: adopts a table the script put in g.state. */
 int gapi_adopt_state(engine *e);
 /* Keeps g.state pointing at the live table (after engine_set_live). */
 int gapi_refresh_state(engine *e);
-/* Sends the sandbox's print to this game's events. */
-void gapi_bind_print(engine *e);
 
 /* ---- history.c */
 int history_checkpoint(engine *e, cerr_list *errs);
@@ -206,7 +213,7 @@ int history_restore(engine *e, size_t p, cerr_list *errs);
 /* A sandbox for a game of these rules: from the pool (reset) or new, with
 ** g.data and g.options. */
 int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs);
-/* Gives a game's sandbox back to the pool (or frees it). */
+/* Gives a game's sandbox back to the pool of r (NULL: frees it). */
 void rules_give_sandbox(engine_rules *r, game_rt *rt);
 
 #endif

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void kit_free(sandbox_kit *k);
+
 #define POOL_MAX ((int)(sizeof ((engine_rules *)0)->pool / sizeof ((engine_rules *)0)->pool[0]))
 
 /* The seat count: asked for, else the manifest's default, else its min. */
@@ -76,7 +78,7 @@ fail:
 
 void engine_rules_free(engine_rules *r) {
     if (!r) return;
-    for (int i = 0; i < r->n_pool; i++) sandbox_free(r->pool[i].sb);
+    for (int i = 0; i < r->n_pool; i++) kit_free(r->pool[i]);
     schema_set_free(r->schemas);
     view_rules_free(r->vis);
     ruleset_free(r->rs);
@@ -113,16 +115,24 @@ static int frozen_ref(lua_State *L, const value *v, const char *name, int *ref) 
     return 0;
 }
 
-int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs) {
-    if (r->n_pool > 0) {
-        struct pooled_sandbox *p = &r->pool[--r->n_pool];
-        rt->sb = p->sb;
-        rt->L = sandbox_state(p->sb);
-        rt->ref_data = p->ref_data;
-        rt->ref_options = p->ref_options;
-        if (sandbox_reset(rt->sb) != 0) return errs->oom = 1, -1;
-        return 0;
+static void kit_free(sandbox_kit *k) {
+    if (!k) return;
+    sandbox_free(k->sb);
+    value_free(k->seats);
+    free(k->hub);
+    free(k);
+}
+
+/* A new sandbox with g.data, g.options and the g tables. */
+static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
+    sandbox_kit *k = calloc(1, sizeof *k);
+    if (!k || !(k->hub = calloc(1, sizeof *k->hub))) {
+        free(k);
+        return errs->oom = 1, NULL;
     }
+    k->ref_data = k->ref_options = k->ref_seats = LUA_NOREF;
+    k->ref_g = k->ref_gfields = k->ref_gro = k->ref_grofields = k->ref_grender =
+        k->ref_grenderfields = LUA_NOREF;
     sandbox_config sc;
     memset(&sc, 0, sizeof sc);
     sc.mem_cap = r->mem_cap;
@@ -131,20 +141,42 @@ int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs) {
     sc.module_dirs = (const char *const *)r->rs->module_dirs;
     sc.n_module_dirs = r->rs->n_module_dirs;
     sc.stdlib_dir = ruleset_stdlib_dir();
-    if (!(rt->sb = sandbox_new(&sc, errs))) return -1;
-    rt->L = sandbox_state(rt->sb);
-    if (frozen_ref(rt->L, r->rs->data, "g.data", &rt->ref_data) != 0 ||
-        frozen_ref(rt->L, r->rs->options, "g.options", &rt->ref_options) != 0)
-        return errs->oom = 1, -1;
+    if (!(k->sb = sandbox_new(&sc, errs))) {
+        kit_free(k);
+        return NULL;
+    }
+    lua_State *L = sandbox_state(k->sb);
+    if (frozen_ref(L, r->rs->data, "g.data", &k->ref_data) != 0 ||
+        frozen_ref(L, r->rs->options, "g.options", &k->ref_options) != 0 || gapi_build_kit(k, r) != 0) {
+        kit_free(k);
+        return errs->oom = 1, NULL;
+    }
+    return k;
+}
+
+int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs) {
+    sandbox_kit *k;
+    if (r->n_pool > 0) {
+        k = r->pool[--r->n_pool];
+        if (sandbox_reset(k->sb) != 0) {
+            kit_free(k);
+            return errs->oom = 1, -1;
+        }
+    } else if (!(k = kit_new(r, errs))) {
+        return -1;
+    }
+    rt->kit = k;
+    rt->sb = k->sb;
+    rt->L = sandbox_state(k->sb);
     return 0;
 }
 
 void rules_give_sandbox(engine_rules *r, game_rt *rt) {
-    if (!rt->sb) return;
+    sandbox_kit *k = rt->kit;
+    if (!k) return;
     lua_State *L = rt->L;
-    int *refs[] = {&rt->ref_rules,   &rt->ref_seats,   &rt->ref_state,     &rt->ref_g,
-                   &rt->ref_gfields, &rt->ref_gro,     &rt->ref_grofields, &rt->ref_grender,
-                   &rt->ref_ids,     &rt->ref_labels,  &rt->ref_reasons,   &rt->ref_prompts};
+    int *refs[] = {&rt->ref_rules, &rt->ref_state, &rt->ref_ids, &rt->ref_labels, &rt->ref_reasons,
+                   &rt->ref_prompts};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         luaL_unref(L, LUA_REGISTRYINDEX, *refs[i]); /* allocates nothing */
         *refs[i] = LUA_NOREF;
@@ -154,16 +186,13 @@ void rules_give_sandbox(engine_rules *r, game_rt *rt) {
         rt->ref_h[h] = LUA_NOREF;
     }
     lua_settop(L, 0);
-    sandbox_set_print(rt->sb, NULL, NULL);
-    sandbox_set_timed(rt->sb, 0);
-    if (r && r->n_pool < POOL_MAX && rt->ref_data != LUA_NOREF && rt->ref_options != LUA_NOREF) {
-        r->pool[r->n_pool].sb = rt->sb;
-        r->pool[r->n_pool].ref_data = rt->ref_data;
-        r->pool[r->n_pool].ref_options = rt->ref_options;
-        r->n_pool++;
-    } else {
-        sandbox_free(rt->sb);
-    }
+    sandbox_set_timed(k->sb, 0);
+    k->hub->e = NULL;
+    /* g.state still holds the last game's table until the next game's start:
+    ** nothing runs in between, and sandbox_reset leaves no way to reach it */
+    if (r && r->n_pool < POOL_MAX) r->pool[r->n_pool++] = k;
+    else kit_free(k);
+    rt->kit = NULL;
     rt->sb = NULL;
     rt->L = NULL;
 }

@@ -22,7 +22,7 @@ void history_free(engine *e) {
 }
 
 void history_drop_after(engine *e, size_t pos) {
-    while (e->n_cps > 1 && e->cps[e->n_cps - 1].pos > pos) value_free(e->cps[--e->n_cps].state);
+    while (e->n_cps > 0 && e->cps[e->n_cps - 1].pos > pos) value_free(e->cps[--e->n_cps].state);
 }
 
 int history_checkpoint(engine *e, cerr_list *errs) {
@@ -72,17 +72,27 @@ int history_restore(engine *e, size_t p, cerr_list *errs) {
     return rc;
 }
 
-static int restore(engine *e, size_t p, cerr_list *errs) {
-    if (p > e->n_log || e->n_cps == 0) return -1;
+/* The kept checkpoint nearest before p, or NULL. */
+static const checkpoint *checkpoint_before(const engine *e, size_t p) {
     size_t i = e->n_cps;
-    while (i > 1 && e->cps[i - 1].pos > p) i--;
-    const checkpoint *c = &e->cps[i - 1];
-    if (engine_set_live(e, c->state) != 0) return errs->oom = 1, -1;
-    e->live_stale = 0;
-    e->rng = c->rng;
-    engine_drop_events_from(e, c->n_events);
-    e->pos = c->pos;
-    if (engine_ask(e, errs) != 0) return -1;
+    while (i > 0 && e->cps[i - 1].pos > p) i--;
+    return i ? &e->cps[i - 1] : NULL;
+}
+
+static int restore(engine *e, size_t p, cerr_list *errs) {
+    if (p > e->n_log) return -1;
+    const checkpoint *c = checkpoint_before(e, p);
+    if (!c) { /* a fast game keeps none: from the start */
+        if (engine_restart(e, errs) != 0) return -1;
+        e->live_stale = 0;
+    } else {
+        if (engine_set_live(e, c->state) != 0) return errs->oom = 1, -1;
+        e->live_stale = 0;
+        e->rng = c->rng;
+        engine_drop_events_from(e, c->n_events);
+        e->pos = c->pos;
+        if (engine_ask(e, errs) != 0) return -1;
+    }
     while (e->pos < p)
         if (redo_one(e, errs) != 0) return -1;
     return 0;
@@ -109,9 +119,8 @@ int engine_redo(engine *e) {
 int engine_goto_why(engine *e, size_t n, cerr_list *errs) {
     if (n > e->n_log) return -1;
     if (n >= e->pos) { /* forward from here, or from a kept checkpoint nearer to n */
-        size_t i = e->n_cps;
-        while (i > 1 && e->cps[i - 1].pos > n) i--;
-        if (e->cps[i - 1].pos <= e->pos) {
+        const checkpoint *c = checkpoint_before(e, n);
+        if (!c || c->pos <= e->pos) {
             while (e->pos < n)
                 if (redo_one(e, errs) != 0) return -1;
             return 0;

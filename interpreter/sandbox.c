@@ -1020,6 +1020,15 @@ int sandbox_freeze(lua_State *L, int idx, const char *name) {
     return 0;
 }
 
+void sandbox_mark_readonly(lua_State *L, int mt, int target, const char *name) {
+    mt = lua_absindex(L, mt);
+    target = lua_absindex(L, target);
+    lua_pushvalue(L, target);
+    lua_rawsetp(L, mt, &PROXY_KEY);
+    lua_pushstring(L, name);
+    lua_rawsetp(L, mt, &PATH_KEY);
+}
+
 /* rawget and rawlen see through proxies (scripts get the same answers as
 ** with plain reads). */
 static int sb_rawget(lua_State *L) {

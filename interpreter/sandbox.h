@@ -117,6 +117,12 @@ int sandbox_set_global(sandbox *sb, const char *name);
 ** Returns 0, or -1 on out-of-memory (the value at idx is then unchanged). */
 int sandbox_freeze(lua_State *L, int idx, const char *name);
 
+/* Makes the metatable at mt that of a read-only front for the table at
+** target, as sandbox_freeze's proxies are: rawset refuses it, pairs, next,
+** rawget and rawlen read target, messages call it name. Its own __index and
+** __newindex are the caller's. May raise (memory): call protected. */
+void sandbox_mark_readonly(lua_State *L, int mt, int target, const char *name);
+
 /* If the value at idx is a proxy made by sandbox_freeze, pushes the hidden
 ** table holding its contents (nested tables there are proxies too) and
 ** returns 1; otherwise pushes nothing and returns 0. Never allocates or
