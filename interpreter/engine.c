@@ -169,6 +169,7 @@ void engine_get_stats(const engine *e, engine_stats *out) { *out = e->stats; }
 
 void engine_moved(engine *e) {
     e->state_cache_valid = 0;
+    e->asked_labelled = 0;
     if (e->shown_valid) {
         engine_decision_list_free(&e->shown);
         e->shown_valid = 0;
@@ -591,6 +592,18 @@ static char *reason_of(engine *e, int seat, size_t k, const char *id) {
 ** disabled. Cached for the position. */
 static int build_shown(engine *e) {
     if (e->shown_valid) return 0;
+    if (e->cfg.fast && !e->asked_labelled) {
+        /* a playout asked for ids only (g.labels false): ask again for the
+        ** labels, prompts and reasons a person reads; the same options */
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        size_t n = e->asked.n, opts = e->asked.n_opts;
+        int bad = gapi_set_labels(e, 1) != 0 || engine_ask(e, &errs) != 0;
+        bad |= gapi_set_labels(e, 0) != 0;
+        cerr_free(&errs);
+        if (bad || e->asked.n != n || e->asked.n_opts != opts) return -1;
+        e->asked_labelled = 1;
+    }
     engine_decision_list *l = &e->shown;
     l->n = 0;
     l->items = e->asked.n ? calloc(e->asked.n, sizeof *l->items) : NULL;

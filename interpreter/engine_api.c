@@ -348,6 +348,8 @@ static int p_start(lua_State *L) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
         lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_seats);
         lua_setfield(L, -2, "seats");
+        lua_pushboolean(L, !c->e->cfg.fast);
+        lua_setfield(L, -2, "labels");
         if (i < 2) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
             lua_setfield(L, -2, "state");
@@ -425,6 +427,27 @@ static int p_adopt(lua_State *L) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_grofields);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
     lua_setfield(L, -2, "state");
+    return 0;
+}
+
+/* Protected: g.labels (arg 2) in the read-only g. */
+static int p_labels(lua_State *L) {
+    engine *e = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.kit->ref_grofields);
+    lua_pushboolean(L, lua_toboolean(L, 2));
+    lua_setfield(L, -2, "labels");
+    return 0;
+}
+
+int gapi_set_labels(engine *e, int on) {
+    lua_State *L = e->rt.L;
+    lua_pushcfunction(L, p_labels);
+    lua_pushlightuserdata(L, e);
+    lua_pushboolean(L, on);
+    if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
     return 0;
 }
 

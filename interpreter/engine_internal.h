@@ -147,6 +147,7 @@ struct engine {
     asked_set asked;
     engine_decision_list shown;  /* engine_decisions' labelled copy ... */
     int shown_valid;             /* ... valid for the current position */
+    int asked_labelled;          /* a fast game's asked set was read with g.labels on */
     value *state_cache;          /* engine_state's tree of the live state ... */
     int state_cache_valid;       /* ... valid for the current position */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
@@ -197,6 +198,9 @@ int gapi_build_kit(sandbox_kit *k, const engine_rules *r);
 int gapi_start(engine *e, cerr_list *errs);
 /* Pushes the g a call gets; protected. */
 void gapi_push(engine *e, int writable, int render);
+/* g.labels: whether decisions(g) should give labels, prompts and reasons
+** (a person will see them) or may give only ids (a playout). */
+int gapi_set_labels(engine *e, int on);
 /* After setup/apply: adopts a table the script put in g.state. */
 int gapi_adopt_state(engine *e);
 /* Keeps g.state pointing at the live table (after engine_set_live). */

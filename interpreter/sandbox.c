@@ -41,6 +41,11 @@
 #define SANDBOX_WHERE_MAX 512
 /* Distinct character classes whose longest run in a subject a search
 ** measures to estimate its worst case. */
+/* pairs over at most this many keys iterates with next (no allocation,
+** O(n) a step) instead of sorting the keys up front. */
+#define SANDBOX_PAIRS_SMALL 12
+/* table.sort of at most this many items sorts by insertion on the stack. */
+#define SANDBOX_SORT_SMALL 12
 #define SANDBOX_PATTERN_SCANS 8
 /* The least a call of the matcher is charged: about what the call itself
 ** costs, in the time of VM instructions. */
@@ -760,6 +765,8 @@ static int sb_pairs_iter(lua_State *L) {
     return 1;
 }
 
+static int sb_next(lua_State *L);
+
 /* pairs(t): every key in the fixed order. Costs O(n log n) time and O(n)
 ** memory up front (charged n instructions); read-only proxies iterate
 ** their contents; a __pairs metamethod is honoured as in Lua 5.4. */
@@ -790,6 +797,14 @@ static int sb_pairs(lua_State *L) {
     }
     sb_charge(L, n);
     if (n >= INT_MAX) return luaL_error(L, "pairs: table too large");
+    if (n <= SANDBOX_PAIRS_SMALL) {
+        /* the same order with no allocation: next finds the key after the
+        ** last in the fixed order, a scan of a few keys each step */
+        lua_pushcfunction(L, sb_next);
+        lua_pushvalue(L, view ? 2 : 1);
+        lua_pushnil(L);
+        return 3;
+    }
     lua_createtable(L, (int)n, 0); /* 3: keys in raw order */
     okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 4 */
     lua_Integer j = 0;
@@ -1744,6 +1759,27 @@ static int sb_tsort(lua_State *L) {
     lua_Integer logn = 0;
     for (lua_Integer m = n; m > 1; m >>= 1) logn++;
     sb_charge(L, n * (logn + 1));
+    if (n <= SANDBOX_SORT_SMALL) {
+        /* insertion sort on the stack: stable, and no tables to make */
+        luaL_checkstack(L, (int)n + 4, "sort");
+        int base = lua_gettop(L);
+        for (lua_Integer i = 1; i <= n; i++) lua_geti(L, 1, i);
+        for (int i = 2; i <= (int)n; i++) {
+            int j = i;
+            while (j > 1 && sort_less(L, base + j, base + j - 1)) {
+                lua_pushvalue(L, base + j);
+                lua_copy(L, base + j - 1, base + j);
+                lua_replace(L, base + j - 1);
+                j--;
+            }
+        }
+        for (lua_Integer i = 1; i <= n; i++) {
+            lua_pushvalue(L, base + (int)i);
+            lua_seti(L, 1, i);
+        }
+        lua_settop(L, base);
+        return 0;
+    }
     lua_createtable(L, (int)n, 0); /* 3 */
     lua_createtable(L, (int)n, 0); /* 4 */
     for (lua_Integer i = 1; i <= n; i++) {

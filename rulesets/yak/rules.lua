@@ -13,7 +13,8 @@ local rules = {}
 function rules.setup(g) round.setup(g) end
 
 -- decisions: sunrise asks every seat at once (each answer only sets that seat's hidden
--- card); noon asks the seat whose action is under way.
+-- card); noon asks the seat whose action is under way. Labels, prompts and the reasons
+-- of disabled options are made only when g.labels says a person will read them.
 function rules.decisions(g)
   local st = g.state
   if st.phase == "sunrise" then return round.sunrise_decisions(g) end
@@ -23,23 +24,8 @@ function rules.decisions(g)
   return {}
 end
 
--- find the answer among the options asked of seat; refuse unknown or disabled ones
-local function find_option(g, seat, id)
-  for _, d in ipairs(rules.decisions(g)) do
-    if d.seat == seat then
-      for _, o in ipairs(d.options) do
-        if o.id == id then
-          if o.disabled then error(o.disabled, 0) end
-          return o
-        end
-      end
-    end
-  end
-  error("not an option for seat " .. tostring(seat) .. ": " .. tostring(id), 0)
-end
-
+-- apply: the engine has checked that id is one of seat's enabled options.
 function rules.apply(g, seat, id)
-  find_option(g, seat, id)
   local st = g.state
   if st.phase == "sunrise" then
     round.choose_card(g, seat, id:match("^card (%a+)$"))

@@ -54,7 +54,7 @@ function M.new(o)
   end
   local g = {
     state = {}, data = tables.copy(fixture.data), options = o.options or {},
-    seats = seats, rng = o.rng or fake_rng.new(o.seed or 1), lang = o.lang or "en",
+    seats = seats, rng = o.rng or fake_rng.new(o.seed or 1), lang = o.lang or "en", labels = true,
     events = {},
   }
   local base = require "rules"
@@ -118,9 +118,18 @@ function M.enabled(g, seat)
   return table.concat(ids, ", ")
 end
 
+-- M.check_answer(g, seat, id): refuses as the engine does before apply: an id that is not
+-- offered to seat, or offered disabled (raising the reason)
+function M.check_answer(g, seat, id)
+  local o = M.option(g, seat, id)
+  if not o then error("not an option for seat " .. tostring(seat) .. ": " .. tostring(id), 0) end
+  if o.disabled then error(o.disabled, 0) end
+end
+
 -- M.play(g, seat, id, ...): answer (several answers in turn), checking invariants after each
 function M.play(g, seat, ...)
   for _, id in ipairs({ ... }) do
+    M.check_answer(g, seat, id)
     g.rules.apply(g, seat, id)
     M.assert_plain(g.state)
     local bad = g.rules.check(g)
@@ -132,7 +141,7 @@ end
 -- afterwards, as the engine's transaction would do)
 function M.refused(g, seat, id)
   local saved = tables.copy(g.state)
-  local ok, err = pcall(g.rules.apply, g, seat, id)
+  local ok, err = pcall(function() M.check_answer(g, seat, id); g.rules.apply(g, seat, id) end)
   g.state = saved
   assert(not ok, id .. " should have been refused")
   return err

@@ -70,16 +70,16 @@ local function take_options(g, a)
   for _, stone in ipairs(cart.stones) do
     if not seen[stone] then
       seen[stone] = true
-      local o = { id = "take " .. stone, label = t(g, "opt.take_stone", common.stone_name(g, stone)) }
+      local o = { id = "take " .. stone, label = g.labels and t(g, "opt.take_stone", common.stone_name(g, stone)) }
       local want = with(a.stones, stone)
       if #want > data.economy.build.max_stones then
-        o.disabled = t(g, "why.max_stones", data.economy.build.max_stones)
+        o.disabled = not g.labels or t(g, "why.max_stones", data.economy.build.max_stones)
       elseif #want > room then
-        o.disabled = t(g, "why.tower_room", room)
+        o.disabled = not g.labels or t(g, "why.tower_room", room)
       else
         local cost, crystals = M.price(data, want)
         if cost > can_pay then
-          o.disabled = t(g, "why.cannot_afford", #want, crystals, cost, can_pay)
+          o.disabled = not g.labels or t(g, "why.cannot_afford", #want, crystals, cost, can_pay)
         end
       end
       if not o.disabled then any = true end
@@ -97,12 +97,12 @@ function M.decision(g)
     local opts, any = take_options(g, a)
     if #a.stones >= data.economy.build.min_stones then
       local cost = M.price(data, a.stones)
-      table.insert(opts, 1, { id = "buy", label = t(g, "opt.buy", #a.stones, cost) })
+      table.insert(opts, 1, { id = "buy", label = g.labels and t(g, "opt.buy", #a.stones, cost) })
     elseif #a.stones == 0 and not any then
-      table.insert(opts, 1, { id = "skip", label = t(g, "opt.build_nothing") })
+      table.insert(opts, 1, { id = "skip", label = g.labels and t(g, "opt.build_nothing") })
     end
     local cart_name = common.cart_name(g, a.cart)
-    return { seat = seat, prompt = t(g, "prompt.take", cart_name), options = opts }
+    return { seat = seat, prompt = g.labels and t(g, "prompt.take", cart_name), options = opts }
   elseif a.step == "pay" then
     local player = g.state.players[seat]
     local def = common.cart_def(data, a.cart)
@@ -111,32 +111,32 @@ function M.decision(g)
     for _ in pairs(used) do nused = nused + 1 end
     local opts = {}
     for _, k in ipairs(common.food_kinds(data)) do
-      local o = { id = "pay " .. k, label = t(g, "opt.pay", common.food_name(g, k)) }
+      local o = { id = "pay " .. k, label = g.labels and t(g, "opt.pay", common.food_name(g, k)) }
       if not tables.find(def.accepts, k) then
-        o.disabled = t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
+        o.disabled = not g.labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
-        o.disabled = t(g, "why.no_food", common.food_name(g, k))
+        o.disabled = not g.labels or t(g, "why.no_food", common.food_name(g, k))
       elseif not used[k] and nused >= def.max_kinds then
-        o.disabled = t(g, "why.max_kinds", def.max_kinds)
+        o.disabled = not g.labels or t(g, "why.max_kinds", def.max_kinds)
       else
         local food = tables.copy(player.food)
         food[k] = food[k] - 1
         local u2 = tables.copy(used); u2[k] = true
         if M.max_payable(data, a.cart, food, u2) < a.owed - 1 then
-          o.disabled = t(g, "why.rest_unpayable", a.owed - 1)
+          o.disabled = not g.labels or t(g, "why.rest_unpayable", a.owed - 1)
         end
       end
       opts[#opts + 1] = o
     end
-    return { seat = seat, prompt = t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), options = opts }
+    return { seat = seat, prompt = g.labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), options = opts }
   else -- place
     local stone = a.stones[1]
     local opts = {}
     for _, cell in ipairs(tower.legal_cells(data, g.state.players[seat].tower)) do
       opts[#opts + 1] = { id = "place " .. tower.cell_id(cell[1], cell[2]),
-        label = t(g, "opt.place", cell[1] + 1, cell[2] + 1) }
+        label = g.labels and t(g, "opt.place", cell[1] + 1, cell[2] + 1) }
     end
-    return { seat = seat, prompt = t(g, "prompt.place", common.stone_name(g, stone)), options = opts }
+    return { seat = seat, prompt = g.labels and t(g, "prompt.place", common.stone_name(g, stone)), options = opts }
   end
 end
 

@@ -19,11 +19,11 @@ local function food_options(g, a)
   local room = common.player_room(g, a.seat)
   local opts, any = {}, false
   for _, k in ipairs(common.food_kinds(g.data)) do
-    local o = { id = "take " .. k, label = t(g, "opt.market_take", common.food_name(g, k)) }
+    local o = { id = "take " .. k, label = g.labels and t(g, "opt.market_take", common.food_name(g, k)) }
     if g.state.market[k] == 0 then
-      o.disabled = t(g, "why.market_has_none", common.food_name(g, k))
+      o.disabled = not g.labels or t(g, "why.market_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      o.disabled = t(g, "why.reserve_full", g.data.economy.food_cap)
+      o.disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
     else
       any = true
     end
@@ -39,9 +39,9 @@ local function put_options(g, a)
       seen[stone] = true
       for _, cart in ipairs(g.state.carts) do
         local o = { id = "put " .. stone .. " " .. cart.id,
-          label = t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)) }
+          label = g.labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)) }
         if #cart.stones >= g.data.carts.capacity.stones then
-          o.disabled = t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
+          o.disabled = not g.labels or t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
         else
           any = true
         end
@@ -56,12 +56,12 @@ function M.decision(g)
   local a = g.state.action
   if a.step == "take" then
     local opts = food_options(g, a)
-    opts[#opts + 1] = { id = "done", label = t(g, "opt.market_done") }
-    return { seat = a.seat, prompt = t(g, "prompt.market", a.took, g.data.economy.market.take_food),
+    opts[#opts + 1] = { id = "done", label = g.labels and t(g, "opt.market_done") }
+    return { seat = a.seat, prompt = g.labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food),
       options = opts }
   end
   local opts = put_options(g, a)
-  return { seat = a.seat, prompt = t(g, "prompt.put"), options = opts }
+  return { seat = a.seat, prompt = g.labels and t(g, "prompt.put"), options = opts }
 end
 
 -- return what is left of the drawn stones to the bag; the action is over

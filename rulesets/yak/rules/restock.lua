@@ -21,18 +21,18 @@ function M.decision(g)
   local room = common.player_room(g, a.seat)
   local opts, any = {}, false
   for _, k in ipairs(def.accepts) do
-    local o = { id = "take " .. k, label = t(g, "opt.restock", cart.food[k], common.food_name(g, k)) }
+    local o = { id = "take " .. k, label = g.labels and t(g, "opt.restock", cart.food[k], common.food_name(g, k)) }
     if cart.food[k] == 0 then
-      o.disabled = t(g, "why.cart_has_none", common.food_name(g, k))
+      o.disabled = not g.labels or t(g, "why.cart_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      o.disabled = t(g, "why.reserve_full", g.data.economy.food_cap)
+      o.disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
     else
       any = true
     end
     opts[#opts + 1] = o
   end
-  if not any then opts[#opts + 1] = { id = "take none", label = t(g, "opt.take_none") } end
-  return { seat = a.seat, prompt = t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
+  if not any then opts[#opts + 1] = { id = "take none", label = g.labels and t(g, "opt.take_none") } end
+  return { seat = a.seat, prompt = g.labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
 end
 
 function M.apply(g, seat, id)

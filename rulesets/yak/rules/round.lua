@@ -76,9 +76,9 @@ function M.sunrise_decisions(g)
     if not g.state.ready[s] then
       local opts = {}
       for _, c in ipairs(M.cards) do
-        opts[#opts + 1] = { id = "card " .. c, label = t(g, "card." .. c) }
+        opts[#opts + 1] = { id = "card " .. c, label = g.labels and t(g, "card." .. c) }
       end
-      list[#list + 1] = { seat = s, prompt = t(g, "prompt.card", g.state.round), options = opts }
+      list[#list + 1] = { seat = s, prompt = g.labels and t(g, "prompt.card", g.state.round), options = opts }
     end
   end
   return list
