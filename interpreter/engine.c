@@ -840,6 +840,10 @@ static int settle(engine *e, cerr_list *errs) {
 engine_status engine_apply(engine *e, int seat, const char *id, int id_index, int keep_log,
                            cerr_list *errs) {
     lua_State *L = e->rt.L;
+    if (e->dead) {
+        cerr_add(errs, NULL, 0, 0, NULL, "this fork failed before and is over");
+        return ENGINE_RULES_ERROR;
+    }
     int top = lua_gettop(L);
     rng saved_rng = e->rng;
     size_t ev_before = e->n_events;
@@ -894,6 +898,11 @@ fail:
     free(idc);
     lua_settop(L, top);
     if (errs->oom && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
+    if (e->fork_of_pos != (size_t)-1) { /* a fork is thrown away, not taken back */
+        e->asked.n = 0;
+        e->dead = 1;
+        return st;
+    }
     e->rng = saved_rng;
     engine_drop_events_from(e, ev_before);
     cerr_list local;
@@ -931,7 +940,7 @@ engine_status engine_answer(engine *e, int seat, const char *id, char **why) {
 /* The random bot's pick for seat: an option index, 0 if none. Uniform over
 ** the enabled options, drawn from a stream of the game seed, the decision
 ** index and the seat (never the game RNG), so a game with bots replays. */
-static size_t bot_pick(const engine *e, int seat) {
+size_t engine_bot_pick(const engine *e, int seat) {
     const asked_item *it = item_for(e, seat);
     if (!it || !it->n_enabled) return 0;
     rng r;
@@ -943,14 +952,14 @@ static size_t bot_pick(const engine *e, int seat) {
 }
 
 char *engine_bot_choice(const engine *e, int seat) {
-    size_t k = bot_pick(e, seat), len;
+    size_t k = engine_bot_pick(e, seat), len;
     const char *s = k ? option_id(e, k, &len) : NULL;
     return s ? cairn_strdup(s) : NULL;
 }
 
 engine_status engine_bot_move(engine *e, int seat, char **why) {
     if (why) *why = NULL;
-    size_t k = bot_pick(e, seat);
+    size_t k = engine_bot_pick(e, seat);
     if (!k) return ENGINE_NOT_ASKED;
     cerr_list errs;
     cerr_init(&errs, 0);
@@ -1322,6 +1331,15 @@ static int start_game(engine *e, cerr_list *errs) {
 }
 
 engine *engine_new(const engine_config *c, cerr_list *errs) {
+    engine *e = engine_build(c, errs);
+    if (e && start_game(e, errs) != 0) {
+        engine_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+engine *engine_build(const engine_config *c, cerr_list *errs) {
     if (!c || !c->ruleset) {
         cerr_add(errs, NULL, 0, 0, NULL, "no ruleset given");
         return NULL;
@@ -1332,6 +1350,7 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
     rt->ref_rules = rt->ref_state = LUA_NOREF;
     rt->ref_ids = rt->ref_labels = rt->ref_reasons = rt->ref_prompts = LUA_NOREF;
     for (int h = 0; h < H_COUNT; h++) rt->ref_h[h] = LUA_NOREF;
+    e->fork_of_pos = (size_t)-1;
     if (cfg_copy(&e->cfg, c) != 0) goto oom;
     if (c->rules) {
         rt->rules = c->rules;
@@ -1359,7 +1378,6 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
     }
     if (gapi_start(e, errs) != 0) goto fail;
     sandbox_set_timed(rt->sb, 1); /* handler calls from here on: the budget's CPU timer */
-    if (start_game(e, errs) != 0) goto fail;
     return e;
 oom:
     errs->oom = 1;

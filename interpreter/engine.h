@@ -163,6 +163,33 @@ char *engine_bot_choice(const engine *e, int seat);
 ** seat has nothing to choose. */
 engine_status engine_bot_move(engine *e, int seat, char **why);
 
+/* ------------------------------------------------- forks and playouts */
+
+/* A fast copy of e at its position, for look-ahead (fork.c): the live state
+** and the RNG copied, the same loaded rules (borrowed from e: free the fork
+** before e, and before engine_reload of e), no log, no checkpoints, no
+** events. reseed 0 keeps e's RNG and seed (the fork plays exactly as e
+** would); otherwise chance and the fork's bot streams are drawn afresh from
+** reseed. Whatever happens in the fork never reaches e. A decision that
+** fails ends the fork (nothing is taken back). NULL after appending an
+** error. */
+engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs);
+
+/* A policy for playouts: which of seat's n enabled options (0..n-1) to take. */
+typedef long (*engine_policy)(engine *fork, int seat, size_t n_enabled, void *ud);
+
+/* Plays f on until the game is over or max decisions were made, the first
+** asked seat answering each time: policy's choice, or the random bot's when
+** policy is NULL. Returns the decisions made, or -1 with one error naming
+** the seed, the position forked and the fork's decision. */
+long engine_playout(engine *f, size_t max, engine_policy policy, void *ud, cerr_list *errs);
+
+/* How many options seat may choose now (0: not asked). */
+size_t engine_enabled_count(const engine *e, int seat);
+
+/* The origin's position when f was forked (0 for a game that is no fork). */
+size_t engine_fork_origin(const engine *f);
+
 /* The ruleset's optional heuristic(g, seat): an integer, higher is better
 ** for seat (for bots that look ahead). Returns 1 with *out set, 0 when the
 ** ruleset has no heuristic, -1 after appending an error. */

@@ -156,9 +156,15 @@ struct engine {
     size_t since_check;  /* fast mode: decisions since the last plain-data check */
     int profiling;
     engine_stats stats;
+    size_t fork_of_pos;  /* a fork: the origin's position when forked; else (size_t)-1 */
+    int dead;            /* a fork whose decision failed: it plays no more */
 };
 
 /* ---- engine.c */
+/* engine_new up to, not including, position 0: rules, sandbox, g. */
+engine *engine_build(const engine_config *c, cerr_list *errs);
+/* The random bot's option index for seat (0: none); engine.c. */
+size_t engine_bot_pick(const engine *e, int seat);
 /* Calls rules[handler] with g (read-only unless writable) and the extra
 ** arguments of kind; see engine.c. */
 typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER, ARGS_SEAT, ARGS_SEAT_ID } args_kind;

@@ -628,3 +628,74 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     }
     return -1;
 }
+
+/* ------------------------------------------- copying between two states */
+
+typedef struct copy_ctx {
+    lua_State *from;
+    int idx;
+    int depth;
+    const char *bad; /* what could not be copied */
+} copy_ctx;
+
+/* Pushes onto L (protected) a copy of the value at idx of c->from. Reads
+** from c->from allocate nothing (lua_next, strings as they are). */
+static void copy_rec(lua_State *L, copy_ctx *c, int idx) {
+    lua_State *F = c->from;
+    switch (lua_type(F, idx)) {
+    case LUA_TNIL: lua_pushnil(L); return;
+    case LUA_TBOOLEAN: lua_pushboolean(L, lua_toboolean(F, idx)); return;
+    case LUA_TNUMBER:
+        if (lua_isinteger(F, idx)) lua_pushinteger(L, lua_tointeger(F, idx));
+        else lua_pushnumber(L, lua_tonumber(F, idx));
+        return;
+    case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(F, idx, &n);
+        lua_pushlstring(L, s, n);
+        return;
+    }
+    case LUA_TTABLE: break;
+    default:
+        c->bad = lua_typename(F, lua_type(F, idx));
+        luaL_error(L, "cannot copy a %s", c->bad);
+        return;
+    }
+    if (++c->depth > CAIRN_YAML_MAX_DEPTH || !lua_checkstack(F, 4)) luaL_error(L, "nested too deeply to copy");
+    luaL_checkstack(L, 4, "copy");
+    int top = lua_gettop(F);
+    int t = idx;
+    if (sandbox_readonly_target(F, idx)) t = lua_gettop(F);
+    lua_newtable(L);
+    lua_pushnil(F);
+    while (lua_next(F, t)) {
+        copy_rec(L, c, lua_gettop(F) - 1); /* key */
+        copy_rec(L, c, lua_gettop(F));     /* value */
+        lua_rawset(L, -3);
+        lua_pop(F, 1);
+    }
+    lua_settop(F, top);
+    c->depth--;
+}
+
+static int p_copy(lua_State *L) {
+    copy_ctx *c = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    copy_rec(L, c, c->idx);
+    return 1;
+}
+
+int luaval_copy(lua_State *from, int idx, lua_State *to) {
+    copy_ctx c = {from, lua_absindex(from, idx), 0, NULL};
+    if (!lua_checkstack(to, 3)) return -1;
+    int top = lua_gettop(from);
+    lua_pushcfunction(to, p_copy);
+    lua_pushlightuserdata(to, &c);
+    int st = lua_pcall(to, 1, 1, 0);
+    lua_settop(from, top);
+    if (st != LUA_OK) {
+        lua_pop(to, 1);
+        return -1;
+    }
+    return 0;
+}

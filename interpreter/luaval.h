@@ -51,4 +51,11 @@ value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs)
 ** luaval_to_value gives, or "the same table is stored twice". Never raises. */
 int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs);
 
+/* Pushes onto `to` a deep copy of the value at idx of `from` (another
+** state): tables (read-only proxies read through), strings, numbers,
+** booleans; nothing goes through a value tree. Protected on `to`. Returns
+** 0, or -1 with nothing pushed (out of memory, a function or userdata
+** inside, nesting past CAIRN_YAML_MAX_DEPTH). */
+int luaval_copy(lua_State *from, int idx, lua_State *to);
+
 #endif

@@ -1,0 +1,270 @@
+/*
+** test_playout.c
+** The engine for many games: a ruleset loaded once (engine_rules) and its
+** sandboxes reset between games, fast games playing exactly as strict ones,
+** checkpoints behind undo and goto, read-only views refusing writes at the
+** script's line, forks and playouts that never touch the game they came
+** from, and the budget's CPU timer giving the exact count's verdict.
+*/
+#include "testutil.h"
+#include "engine.h"
+
+#include <stdio.h>
+
+static engine_config config(const char *rs, uint64_t seed, int fast) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = rs;
+    c.seed = seed;
+    c.fast = fast;
+    return c;
+}
+
+static void answer_ok(engine *e, int seat, const char *id) {
+    char *why = NULL;
+    engine_status st = engine_answer(e, seat, id, &why);
+    if (st != ENGINE_OK) fprintf(stderr, "answer %s: %s\n", id, why ? why : "?");
+    free(why);
+    assert_int_equal(st, ENGINE_OK);
+}
+
+/* Plays random bots to the end; returns the decisions made. */
+static size_t play_out(engine *e) {
+    size_t n = 0;
+    while (!engine_is_over(e)) {
+        int seat = 0;
+        for (int s = 1; s <= engine_seat_count(e) && !seat; s++)
+            if (engine_is_asked(e, s)) seat = s;
+        char *why = NULL;
+        engine_status st = engine_bot_move(e, seat, &why);
+        if (st != ENGINE_OK) fprintf(stderr, "bot: %s\n", why ? why : "?");
+        free(why);
+        assert_int_equal(st, ENGINE_OK);
+        n++;
+    }
+    return n;
+}
+
+/* Nothing a script keeps in a global, an upvalue or a module table reaches
+** the next game of the same loaded rules: each game's setup sees zeros,
+** though the first game counted 4 calls in each place. */
+static void test_games_share_nothing(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/leaky"), 1, 1);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_rules *r = engine_rules_new(&c, &errs);
+    assert_non_null(r);
+    c.rules = r;
+    for (int game = 0; game < 3; game++) {
+        engine *e = engine_new(&c, &errs);
+        assert_non_null(e);
+        const value *s = engine_state(e);
+        assert_int_equal(value_get_int(s, "global_seen", -1), 0);
+        assert_int_equal(value_get_int(s, "upvalue_seen", -1), 0);
+        assert_int_equal(value_get_int(s, "module_seen", -1), 0);
+        assert_int_equal(play_out(e), 3); /* setup + 3 steps: 4 calls kept in each place */
+        engine_free(e);
+    }
+    engine_rules_free(r);
+    cerr_free(&errs);
+}
+
+/* A fast game and a strict one with the same seed make the same decisions
+** and end in the same state, on every shipped ruleset. */
+static void test_fast_plays_as_strict(void **st) {
+    (void)st;
+    const char *names[] = {"connect4", "goofspiel", "yak"};
+    for (size_t i = 0; i < 3; i++) {
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            cerr_list errs;
+            cerr_init(&errs, 0);
+            engine_config c = config(names[i], seed, 0);
+            engine *strict = engine_new(&c, &errs);
+            c.fast = 1;
+            engine *fast = engine_new(&c, &errs);
+            assert_non_null(strict);
+            assert_non_null(fast);
+            assert_int_equal(play_out(strict), play_out(fast));
+            assert_true(engine_state_hash(strict) == engine_state_hash(fast));
+            engine_free(strict);
+            engine_free(fast);
+            cerr_free(&errs);
+        }
+    }
+}
+
+/* Undo and goto across several checkpoints (one every 16 decisions) give
+** back exactly the positions passed: state hash and RNG. */
+static void test_checkpoints(void **st) {
+    (void)st;
+    engine_config c = config("yak", 4, 0);
+    c.players = 2;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    enum { N = 60 };
+    uint64_t h[N + 1];
+    h[0] = engine_state_hash(e);
+    for (size_t k = 1; k <= N; k++) {
+        int seat = 0;
+        for (int s = 1; s <= 2 && !seat; s++)
+            if (engine_is_asked(e, s)) seat = s;
+        assert_int_equal(engine_bot_move(e, seat, NULL), ENGINE_OK);
+        h[k] = engine_state_hash(e);
+    }
+    const size_t visits[] = {0, 59, 17, 16, 15, 33, 60, 1, 48};
+    for (size_t i = 0; i < sizeof visits / sizeof *visits; i++) {
+        assert_int_equal(engine_goto(e, visits[i]), 0);
+        assert_int_equal(engine_position(e), visits[i]);
+        assert_true(engine_state_hash(e) == h[visits[i]]);
+    }
+    for (size_t k = 48; k > 30; k--) {
+        assert_int_equal(engine_undo(e), 0);
+        assert_true(engine_state_hash(e) == h[k - 1]);
+    }
+    assert_int_equal(engine_redo(e), 0);
+    assert_true(engine_state_hash(e) == h[31]);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* score, heuristic and label (through pairs) try to write: each is refused
+** at the line of the write, and the state is unchanged. */
+static void test_read_only_views(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/writer"), 1, 0);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    uint64_t h = engine_state_hash(e);
+    engine_score sc;
+    assert_int_equal(engine_score_get(e, &sc, &errs), -1);
+    char *msg = cerr_format(&errs.items[0]);
+    assert_non_null(strstr(msg, "writer/rules.lua:21:")); /* g.state.n = 100 */
+    assert_non_null(strstr(msg, "read-only"));
+    free(msg);
+    cerr_clear(&errs);
+    int64_t v;
+    assert_int_equal(engine_heuristic(e, 1, &v, &errs), -1);
+    msg = cerr_format(&errs.items[0]);
+    assert_non_null(strstr(msg, "writer/rules.lua:27:")); /* deep.list[#deep.list + 1] = 3 */
+    free(msg);
+    cerr_clear(&errs);
+    engine_decision_list l;
+    assert_int_equal(engine_decisions(e, &l), 0);
+    assert_int_equal(l.n, 1);
+    assert_non_null(strstr(l.items[0].options[0].label, "label failed"));
+    assert_non_null(strstr(l.items[0].options[0].label, "rules.lua:13:")); /* v.list[1] = 99 */
+    engine_decision_list_free(&l);
+    assert_true(engine_state_hash(e) == h);
+    answer_ok(e, 1, "inc");
+    assert_int_equal(value_get_int(engine_state(e), "n", -1), 1);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* A fork plays to the end without moving the game it came from; the same
+** reseed plays the same game, and reseed 0 plays as the origin would. */
+static void test_forks(void **st) {
+    (void)st;
+    engine_config c = config("connect4", 7, 0);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    for (int k = 0; k < 5; k++) assert_int_equal(engine_bot_move(e, k % 2 + 1, NULL), ENGINE_OK);
+    uint64_t h = engine_state_hash(e);
+    size_t pos = engine_position(e);
+
+    engine *f = engine_fork(e, 0, &errs);
+    assert_non_null(f);
+    assert_int_equal(engine_fork_origin(f), 5);
+    assert_true(engine_state_hash(f) == h);
+    long made = engine_playout(f, 1000, NULL, NULL, &errs);
+    assert_true(made > 0);
+    assert_true(engine_is_over(f));
+    assert_true(engine_state_hash(e) == h);
+    assert_int_equal(engine_position(e), pos);
+    assert_false(engine_is_over(e));
+    uint64_t end1 = engine_state_hash(f);
+    engine_free(f);
+
+    f = engine_fork(e, 0, &errs); /* the same again */
+    assert_int_equal(engine_playout(f, 1000, NULL, NULL, &errs), made);
+    assert_true(engine_state_hash(f) == end1);
+    engine_free(f);
+
+    /* a fork stopped after 3 decisions stands 3 decisions further on */
+    f = engine_fork(e, 99, &errs);
+    assert_int_equal(engine_playout(f, 3, NULL, NULL, &errs), 3);
+    assert_false(engine_is_over(f));
+    engine_free(f);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* A failing decision inside a fork ends the fork with an error that says
+** where; the game it came from is untouched and plays on. */
+static void test_fork_errors(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/txn"), 3, 0);
+    c.players = 1;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    answer_ok(e, 1, "inc");
+    uint64_t h = engine_state_hash(e);
+    engine *f = engine_fork(e, 0, &errs);
+    assert_non_null(f);
+    char *why = NULL;
+    assert_int_equal(engine_answer(f, 1, "boom", &why), ENGINE_RULES_ERROR);
+    assert_non_null(strstr(why, "boom goes the rule"));
+    free(why);
+    assert_true(engine_is_over(f)); /* a failed fork plays no more */
+    engine_free(f);
+    assert_true(engine_state_hash(e) == h);
+    answer_ok(e, 1, "inc");
+    cerr_free(&errs);
+    engine_free(e);
+}
+
+/* A handler that never ends, under the default budget: the CPU timer stops
+** it, it runs again counted, and the error is the count's, at its line. */
+static void test_budget_timer_is_exact(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/txn"), 3, 0);
+    c.players = 1;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    uint64_t h = engine_state_hash(e);
+    char *why = NULL;
+    assert_int_equal(engine_answer(e, 1, "loop", &why), ENGINE_RULES_ERROR);
+    assert_non_null(strstr(why, "txn/rules.lua:28: instruction budget of 200000000 exceeded"));
+    free(why);
+    engine_stats s;
+    engine_get_stats(e, &s);
+    assert_true(s.recounted >= 1); /* it did run under the timer first */
+    assert_true(engine_state_hash(e) == h);
+    answer_ok(e, 1, "inc");
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_games_share_nothing),
+        cmocka_unit_test(test_fast_plays_as_strict),
+        cmocka_unit_test(test_checkpoints),
+        cmocka_unit_test(test_read_only_views),
+        cmocka_unit_test(test_forks),
+        cmocka_unit_test(test_fork_errors),
+        cmocka_unit_test(test_budget_timer_is_exact),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
