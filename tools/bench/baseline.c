@@ -12,8 +12,8 @@
 #include <lualib.h>
 
 #define BASELINE_LUA "tools/bench/connect4.lua"
-#define BATCH 200           /* games per call into the baseline */
-#define AGREE_GAMES 1000    /* games both play from AGREE_SEED */
+#define BATCH 200        /* games per call into the baseline */
+#define AGREE_GAMES 1000 /* games both play from AGREE_SEED */
 #define AGREE_SEED 42
 
 /* Calls the play function (at stack index 1) for n games from seed. */
@@ -70,8 +70,9 @@ int baseline_run(double seconds, baseline_result *out) {
     c4_native_play(AGREE_GAMES, AGREE_SEED, &out->native_check);
     out->agree = rc == 0 && same(&out->lua_check, &out->native_check);
     if (rc == 0 && !out->agree)
-        bench_fail("the Lua and C baselines disagree on %d games from seed %d: %ld vs %ld decisions",
-                   AGREE_GAMES, AGREE_SEED, out->lua_check.decisions, out->native_check.decisions);
+        bench_fail(
+            "the Lua and C baselines disagree on %d games from seed %d: %ld vs %ld decisions",
+            AGREE_GAMES, AGREE_SEED, out->lua_check.decisions, out->native_check.decisions);
     uint64_t seed = 1;
     double t0 = bench_now();
     while (rc == 0 && bench_now() - t0 < seconds) {

@@ -37,8 +37,8 @@ typedef struct bench_settings {
 
 /* ----------------------------------------------------------- utilities */
 
-double bench_now(void);                  /* monotonic seconds */
-long bench_rss_kib(void);                /* resident set now (/proc/self/statm), -1 unknown */
+double bench_now(void);   /* monotonic seconds */
+long bench_rss_kib(void); /* resident set now (/proc/self/statm), -1 unknown */
 double bench_percentile(double *v, size_t n, double p); /* sorts v; 0 when n == 0 */
 /* Records a failed game or measurement: printed to stderr at once, kept for
 ** bench.json, and makes the exit status 1. */
@@ -60,12 +60,12 @@ typedef struct rate {
     double seconds;
 } rate;
 
-double rate_games(const rate *r);     /* per second; 0 when no time */
+double rate_games(const rate *r); /* per second; 0 when no time */
 double rate_decisions(const rate *r);
 
 typedef struct baseline_result {
     rate lua, native;
-    int agree;           /* both played the same games from the same seed */
+    int agree; /* both played the same games from the same seed */
     c4_tally lua_check, native_check;
 } baseline_result;
 
@@ -81,16 +81,17 @@ typedef struct game_config {
 } game_config;
 
 typedef struct throughput {
-    rate with_budget;     /* unprofiled, budget on: the games/s figure */
-    rate no_budget;       /* the same seeds with cfg.no_budget, interleaved */
-    double budget_ratio;  /* seconds with budget / seconds without */
-    rate profiled;        /* a separate run with engine_set_profiling */
-    double start_seconds; /* of profiled: time inside engine_new */
-    double loop_seconds;  /* of profiled: the decision loop after engine_new */
-    double handler_seconds; /* of profiled: engine_stats.handler_ns */
-    double lua_share;     /* handler / loop */
-    double overhead;      /* loop / handler */
+    rate with_budget;           /* unprofiled, budget on: the games/s figure */
+    rate no_budget;             /* the same seeds with cfg.no_budget, interleaved */
+    double budget_ratio;        /* seconds with budget / seconds without */
+    rate profiled;              /* a separate run with engine_set_profiling */
+    double start_seconds;       /* of profiled: time inside engine_new */
+    double loop_seconds;        /* of profiled: the decision loop after engine_new */
+    double handler_seconds;     /* of profiled: engine_stats.handler_ns */
+    double lua_share;           /* handler / loop */
+    double overhead;            /* loop / handler */
     double overhead_with_start; /* (start + loop) / handler */
+    int ok;                     /* every game ran */
 } throughput;
 
 /* Returns 0, or -1 after bench_fail. */
@@ -100,6 +101,7 @@ typedef struct latency {
     size_t samples;
     long games;
     double p50_ms, p99_ms, max_ms;
+    int ok; /* every game ran */
 } latency;
 
 /* What the REPL does per answer, timed per decision. 0 or -1. */
@@ -107,14 +109,15 @@ int games_repl_latency(const game_config *g, double seconds, latency *out);
 
 typedef struct long_game {
     uint64_t seed;
-    long decisions;       /* the whole game's */
-    int searched;         /* seeds tried */
-    long at;              /* the decision undo/goto were measured at */
+    long decisions;                   /* the whole game's */
+    int searched;                     /* seeds tried */
+    long at;                          /* the decision undo/goto were measured at */
     double undo_ms, redo_ms, goto_ms; /* medians */
-    double reload_ms;     /* median reload at the end of the game */
+    double reload_ms;                 /* median reload at the end of the game */
     long reload_replayed;
-    long peak_rss_kib;    /* of a forked child playing the game */
-    long fork_rss_kib;    /* that child's resident set when it started */
+    long peak_rss_kib; /* of a forked child playing the game */
+    long fork_rss_kib; /* that child's resident set when it started */
+    int timed;         /* undo, redo, goto and reload all ran */
 } long_game;
 
 /* Plays the long game (seed already in out) and times undo, redo and goto at
@@ -134,12 +137,12 @@ long games_play_out(engine *e, const game_config *g, uint64_t seed);
 
 typedef struct rss_growth {
     long target, games;
-    int complete;          /* all target games played within the time cap */
+    int complete; /* all target games played within the time cap */
     double seconds;
     size_t n_samples;
     long sample_games[RSS_MAX_SAMPLES];
     long sample_kib[RSS_MAX_SAMPLES];
-    long warm_games;       /* games played before the first sample */
+    long warm_games;                    /* games played before the first sample */
     long warm_kib, end_kib, growth_kib; /* growth: end - warm */
 } rss_growth;
 
@@ -156,7 +159,7 @@ int memory_long_search_finish(child *c, long_game *out);
 int memory_peak_rss(long_game *out);
 
 typedef struct check_time {
-    double ms;     /* median ruleset_load */
+    double ms; /* median ruleset_load */
     int runs;
 } check_time;
 
@@ -166,13 +169,13 @@ int memory_check_time(const char *name, check_time *out);
 
 typedef struct target {
     char name[64];
-    const char *what;  /* what the figure is, with its unit */
+    const char *what; /* what the figure is, with its unit */
     double figure;
     double limit;
-    double goal;       /* 0: none */
-    int at_least;      /* 1: figure >= limit passes; 0: figure <= limit (or <) */
-    int strict;        /* with !at_least: figure < limit */
-    int measured;      /* 0: the measurement did not run (pass is 0) */
+    double goal;  /* 0: none */
+    int at_least; /* 1: figure >= limit passes; 0: figure <= limit (or <) */
+    int strict;   /* with !at_least: figure < limit */
+    int measured; /* 0: the measurement did not run (pass is 0) */
     int pass;
 } target;
 

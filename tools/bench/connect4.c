@@ -54,7 +54,8 @@ static int connects(grid_t grid, int r, int c) {
 /* connect4.lua: new_grid. */
 static void new_grid(grid_t grid) {
     for (int r = 1; r <= ROWS; r++)
-        for (int c = 1; c <= COLUMNS; c++) grid[r][c] = EMPTY;
+        for (int c = 1; c <= COLUMNS; c++)
+            grid[r][c] = EMPTY;
 }
 
 /* connect4.lua: play_game. Sets the decisions made; returns the winner (0: draw). */
@@ -88,9 +89,12 @@ void c4_native_play(long n, uint64_t seed, c4_tally *out) {
         int winner = play_game(&rng, &moves);
         t.games++;
         t.decisions += moves;
-        if (winner == 1) t.wins1++;
-        else if (winner == 2) t.wins2++;
-        else t.draws++;
+        if (winner == 1)
+            t.wins1++;
+        else if (winner == 2)
+            t.wins2++;
+        else
+            t.draws++;
     }
     *out = t;
 }

@@ -21,7 +21,8 @@ engine *games_start(const game_config *g, uint64_t seed, int no_budget) {
         bench_fail("%s: %d seats is outside 1..%d", g->ruleset, g->seats, MAX_SEATS);
         return NULL;
     }
-    for (int i = 0; i < g->seats; i++) bots[i] = "random";
+    for (int i = 0; i < g->seats; i++)
+        bots[i] = "random";
     engine_config cfg = {0};
     cfg.ruleset = g->ruleset;
     cfg.players = g->seats;
@@ -70,7 +71,8 @@ int games_step(engine *e, const game_config *g, uint64_t seed) {
 long games_play_out(engine *e, const game_config *g, uint64_t seed) {
     long n = 0;
     int rc;
-    while ((rc = games_step(e, g, seed)) == 1) n++;
+    while ((rc = games_step(e, g, seed)) == 1)
+        n++;
     return rc < 0 ? -1 : n;
 }
 
@@ -142,6 +144,7 @@ int games_throughput(const game_config *g, double seconds, throughput *out) {
         out->overhead_with_start = (out->start_seconds + out->loop_seconds) / out->handler_seconds;
     }
     if (out->loop_seconds > 0) out->lua_share = out->handler_seconds / out->loop_seconds;
+    out->ok = 1;
     return 0;
 }
 
@@ -169,8 +172,8 @@ static int repl_answer(engine *e, const game_config *g, uint64_t seed, int seat,
     cerr_init(&errs, 0);
     value *view = engine_view(e, seat);
     char *board = engine_render(e, seat, &errs);
-    int ok = engine_events(e, since, seat, &ev) == 0 && view && board &&
-             engine_decisions(e, &dl) == 0;
+    int ok =
+        engine_events(e, since, seat, &ev) == 0 && view && board && engine_decisions(e, &dl) == 0;
     if (!ok) {
         char *msg = errs.n ? cerr_format(&errs.items[0]) : NULL;
         bench_fail("%s %d seats seed %llu: seat %d: events, view, render or decisions failed: %s",
@@ -207,8 +210,8 @@ int games_repl_latency(const game_config *g, double seconds, latency *out) {
         }
         while (rc == 0 && !engine_is_over(e)) {
             if (engine_position(e) >= CAIRN_TEST_MAX_DECISIONS) {
-                bench_fail("%s %d seats seed %llu: no end after %d decisions", g->ruleset,
-                           g->seats, (unsigned long long)seed, CAIRN_TEST_MAX_DECISIONS);
+                bench_fail("%s %d seats seed %llu: no end after %d decisions", g->ruleset, g->seats,
+                           (unsigned long long)seed, CAIRN_TEST_MAX_DECISIONS);
                 rc = -1;
                 break;
             }
@@ -243,6 +246,7 @@ int games_repl_latency(const game_config *g, double seconds, latency *out) {
     out->p50_ms = bench_percentile(ms, n, 0.50);
     out->p99_ms = bench_percentile(ms, n, 0.99);
     out->max_ms = n ? ms[n - 1] : 0;
+    out->ok = rc == 0;
     free(ms);
     return rc;
 }
@@ -258,7 +262,8 @@ int games_long_timings(long_game *out) {
     engine *e = games_start(&g, out->seed, 0);
     if (!e) return -1;
     int st = 1;
-    while (st == 1 && (long)engine_position(e) < BENCH_LONG_AT) st = games_step(e, &g, out->seed);
+    while (st == 1 && (long)engine_position(e) < BENCH_LONG_AT)
+        st = games_step(e, &g, out->seed);
     if (st < 0) {
         engine_free(e);
         return -1;
@@ -276,8 +281,8 @@ int games_long_timings(long_game *out) {
         undo[i] = (t1 - t0) * 1e3;
         redo[i] = (t2 - t1) * 1e3;
         if (u != 0 || r != 0 || engine_position(e) != at) {
-            bench_fail("%s %d seats seed %llu: undo/redo at decision %zu failed", g.ruleset, g.seats,
-                       (unsigned long long)out->seed, at);
+            bench_fail("%s %d seats seed %llu: undo/redo at decision %zu failed", g.ruleset,
+                       g.seats, (unsigned long long)out->seed, at);
             rc = -1;
         }
     }
@@ -304,7 +309,9 @@ int games_long_timings(long_game *out) {
             char *msg = errs.n ? cerr_format(&errs.items[0]) : NULL;
             bench_fail("%s %d seats seed %llu: reload at the end: %s", g.ruleset, g.seats,
                        (unsigned long long)out->seed,
-                       msg ? msg : rep.reason ? rep.reason : "replay stopped");
+                       msg          ? msg
+                       : rep.reason ? rep.reason
+                                    : "replay stopped");
             free(msg);
             rc = -1;
         }
@@ -318,5 +325,6 @@ int games_long_timings(long_game *out) {
     out->redo_ms = bench_percentile(redo, UNDO_REPS, 0.5);
     out->goto_ms = bench_percentile(jump, GOTO_REPS, 0.5);
     out->reload_ms = bench_percentile(reload, RELOAD_REPS, 0.5);
+    out->timed = 1;
     return 0;
 }

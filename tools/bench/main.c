@@ -54,10 +54,13 @@ static int env_long(const char *name, long dflt, long max, long *out) {
 
 static int read_settings(bench_settings *s) {
     long seeds = 0;
-    int rc = env_double("BENCH_SECONDS", 1.0, &s->seconds) | env_long("BENCH_C4_GAMES", 100000, 10000000, &s->c4_games) |
-             env_double("BENCH_C4_SECONDS", 40.0, &s->c4_seconds) | env_long("BENCH_LONG_SEEDS", 200, 100000, &seeds);
+    int rc = env_double("BENCH_SECONDS", 1.0, &s->seconds) |
+             env_long("BENCH_C4_GAMES", 100000, 10000000, &s->c4_games) |
+             env_double("BENCH_C4_SECONDS", 40.0, &s->c4_seconds) |
+             env_long("BENCH_LONG_SEEDS", 200, 100000, &seeds);
     s->long_seeds = (int)seeds;
-    s->json_path = getenv("BENCH_JSON") && *getenv("BENCH_JSON") ? getenv("BENCH_JSON") : "bench.json";
+    s->json_path =
+        getenv("BENCH_JSON") && *getenv("BENCH_JSON") ? getenv("BENCH_JSON") : "bench.json";
     return rc;
 }
 
@@ -156,16 +159,16 @@ static target *add_target(bench_report *r, const char *what, double figure, doub
     }
     r->targets = grown;
     target *t = &r->targets[r->n_targets++];
-    *t = (target){.what = what, .figure = figure, .limit = limit, .at_least = at_least,
-                  .measured = measured};
+    *t = (target){
+        .what = what, .figure = figure, .limit = limit, .at_least = at_least, .measured = measured};
     t->pass = measured && (at_least ? figure >= limit : figure <= limit);
     return t;
 }
 
-#define TARGET(r, what, figure, limit, at_least, measured, ...)                   \
-    do {                                                                         \
-        target *t_ = add_target(r, what, figure, limit, at_least, measured);     \
-        if (t_) snprintf(t_->name, sizeof t_->name, __VA_ARGS__);                \
+#define TARGET(r, what, figure, limit, at_least, measured, ...)                                    \
+    do {                                                                                           \
+        target *t_ = add_target(r, what, figure, limit, at_least, measured);                       \
+        if (t_) snprintf(t_->name, sizeof t_->name, __VA_ARGS__);                                  \
     } while (0)
 
 /* Strictly below: "p99 < 1 ms". */
@@ -181,7 +184,7 @@ static void judge(bench_report *r) {
         const game_config *g = &r->configs[i];
         const throughput *tp = &r->tp[i];
         double gps = rate_games(&tp->with_budget);
-        int ran = tp->with_budget.games > 0;
+        int ran = tp->ok;
         if (strcmp(g->ruleset, "connect4") == 0 && lua_games > 0) {
             TARGET(r, "games/s vs the plain-Lua baseline (x)", gps / lua_games, 0.5, 1, ran,
                    "%s_%d_vs_lua", g->ruleset, g->seats);
@@ -190,20 +193,20 @@ static void judge(bench_report *r) {
         if (strcmp(g->ruleset, "yak") == 0 && (g->seats == 2 || g->seats == 4))
             TARGET(r, "games/s", gps, g->seats == 2 ? 300 : 150, 1, ran, "%s_%d_games_per_s",
                    g->ruleset, g->seats);
-        TARGET(r, "engine overhead: loop time / handler time (x)", tp->overhead, 1.5, 0, tp->overhead > 0,
+        TARGET(r, "engine overhead: loop time / handler time (x)", tp->overhead, 1.5, 0, ran,
                "%s_%d_overhead", g->ruleset, g->seats);
-        TARGET(r, "budget overhead: time with budget / without (x)", tp->budget_ratio, 1.1, 0, tp->budget_ratio > 0,
+        TARGET(r, "budget overhead: time with budget / without (x)", tp->budget_ratio, 1.1, 0, ran,
                "%s_%d_budget", g->ruleset, g->seats);
-        TARGET(r, "REPL answer p99 (ms)", r->repl[i].p99_ms, 1.0, 0, r->repl[i].samples > 0, "%s_%d_repl_p99", g->ruleset,
-               g->seats);
+        TARGET(r, "REPL answer p99 (ms)", r->repl[i].p99_ms, 1.0, 0, r->repl[i].ok,
+               "%s_%d_repl_p99", g->ruleset, g->seats);
         strict_below(r);
     }
     for (size_t i = 0; i < r->n_rulesets; i++) {
-        TARGET(r, "check without smoke play (ms)", r->check[i].ms, 30, 0, r->check[i].runs > 0, "%s_check",
-               r->rulesets[i]);
+        TARGET(r, "check without smoke play (ms)", r->check[i].ms, 30, 0, r->check[i].runs > 0,
+               "%s_check", r->rulesets[i]);
         strict_below(r);
     }
-    TARGET(r, "undo at the long game's measured decision (ms)", r->lg.undo_ms, 5, 0, r->lg.at > 0,
+    TARGET(r, "undo at the long game's measured decision (ms)", r->lg.undo_ms, 5, 0, r->lg.timed,
            "long_game_undo");
     strict_below(r);
     TARGET(r, "peak RSS of the long game (KiB; 12 MB = 12e6 bytes)", (double)r->lg.peak_rss_kib,
@@ -220,8 +223,8 @@ static void print_table(const bench_report *r) {
     const bench_settings *s = r->settings;
     printf("\ncairn make bench, %s, %d x %s, BENCH_SECONDS=%g\n\n", r->date, r->nproc, r->cpu,
            s->seconds);
-    printf("%-22s %9s %11s %7s %6s %8s %8s %8s %8s %8s\n", "random games", "games/s",
-           "decisions/s", "x Lua", "Lua %", "overhd", "+start", "budget", "p50 ms", "p99 ms");
+    printf("%-22s %9s %11s %7s %6s %8s %8s %8s %8s %8s\n", "random games", "games/s", "decisions/s",
+           "x Lua", "Lua %", "overhd", "+start", "budget", "p50 ms", "p99 ms");
     double lua_g = rate_games(&r->base.lua), lua_d = rate_decisions(&r->base.lua);
     printf("%-22s %9.0f %11.0f %7.2f %6s %8s %8s %8s %8s %8s\n", "plain Lua connect4 2", lua_g,
            lua_d, 1.0, "100", "-", "-", "-", "-", "-");
@@ -241,42 +244,62 @@ static void print_table(const bench_report *r) {
                same_game ? " " : "d", 100 * tp->lua_share, tp->overhead, tp->overhead_with_start,
                tp->budget_ratio, r->repl[i].p50_ms, r->repl[i].p99_ms);
     }
-    printf("  x Lua: games/s over the plain-Lua baseline's (d: decisions/s, another game); Lua %%:\n"
-           "  handler time / loop time; overhd: loop / handler; +start: the same with engine_new;\n"
-           "  budget: time with budget / without; p50/p99: REPL answer (answer, events, view,\n"
-           "  render, decisions)\n\n");
+    printf(
+        "  x Lua: games/s over the plain-Lua baseline's (d: decisions/s, another game); Lua %%:\n"
+        "  handler time / loop time; overhd: loop / handler; +start: the same with engine_new;\n"
+        "  budget: time with budget / without; p50/p99: REPL answer (answer, events, view,\n"
+        "  render, decisions)\n\n");
     printf("check without smoke play (ruleset_load):");
     for (size_t i = 0; i < r->n_rulesets; i++)
         printf(" %s %.2f ms%s", r->rulesets[i], r->check[i].ms, i + 1 < r->n_rulesets ? "," : "\n");
     const long_game *lg = &r->lg;
-    printf("long game %s %d seats seed %llu: %ld decisions (longest of %d seeds%s)\n",
-           BENCH_LONG_RULESET, BENCH_LONG_SEATS, (unsigned long long)lg->seed, lg->decisions,
-           lg->searched, lg->decisions >= BENCH_LONG_AT ? ", first to reach 500" : "; none reached 500");
-    printf("  at decision %ld: undo %.3f ms, redo %.3f ms, goto 0 -> %ld %.3f ms\n", lg->at,
-           lg->undo_ms, lg->redo_ms, lg->at, lg->goto_ms);
-    printf("  at the end: reload (%ld decisions replayed) %.1f ms; peak RSS of the whole game "
-           "%ld KiB (child started at %ld KiB)\n",
-           lg->reload_replayed, lg->reload_ms, lg->peak_rss_kib, lg->fork_rss_kib);
+    if (!lg->seed)
+        printf("long game: the search failed\n");
+    else
+        printf("long game %s %d seats seed %llu: %ld decisions (longest of %d seeds%s)\n",
+               BENCH_LONG_RULESET, BENCH_LONG_SEATS, (unsigned long long)lg->seed, lg->decisions,
+               lg->searched,
+               lg->decisions >= BENCH_LONG_AT ? ", first to reach 500" : "; none reached 500");
+    if (!lg->timed)
+        printf("  undo, redo, goto or reload failed\n");
+    else
+        printf("  at decision %ld: undo %.3f ms, redo %.3f ms, goto 0 -> %ld %.3f ms\n", lg->at,
+               lg->undo_ms, lg->redo_ms, lg->at, lg->goto_ms);
+    if (lg->timed)
+        printf("  at the end: reload (%ld decisions replayed) %.1f ms\n", lg->reload_replayed,
+               lg->reload_ms);
+    if (lg->peak_rss_kib)
+        printf("  peak RSS of the whole game in a forked child %ld KiB (it started at %ld KiB)\n",
+               lg->peak_rss_kib, lg->fork_rss_kib);
     const rss_growth *g = &r->rss;
-    printf("RSS growth: %ld of %ld connect4 games in %.1f s%s: %ld KiB after %ld, %ld KiB at the "
-           "end, growth %ld KiB\n\n",
-           g->games, g->target, g->seconds, g->complete ? "" : " (stopped at BENCH_C4_SECONDS)",
-           g->warm_kib, g->warm_games, g->end_kib, g->growth_kib);
+    if (!g->games)
+        printf("RSS growth: the run failed\n\n");
+    else
+        printf(
+            "RSS growth: %ld of %ld connect4 games in %.1f s%s: %ld KiB after %ld, %ld KiB at the "
+            "end, growth %ld KiB\n\n",
+            g->games, g->target, g->seconds, g->complete ? "" : " (stopped at BENCH_C4_SECONDS)",
+            g->warm_kib, g->warm_games, g->end_kib, g->growth_kib);
     printf("targets:\n");
     for (size_t i = 0; i < r->n_targets; i++) {
         const target *t = &r->targets[i];
         char goal[32] = "";
         if (t->goal > 0) snprintf(goal, sizeof goal, " (goal %g)", t->goal);
-        printf("  %-4s %-22s %10.3f %s %g%s  %s\n", !t->measured ? "n/a" : t->pass ? "pass" : "MISS", t->name, t->figure,
-               t->at_least ? ">=" : t->strict ? "<" : "<=", t->limit, goal, t->what);
+        printf("  %-4s %-22s %10.3f %s %g%s  %s\n",
+               !t->measured ? "n/a"
+               : t->pass    ? "pass"
+                            : "MISS",
+               t->name, t->figure,
+               t->at_least ? ">="
+               : t->strict ? "<"
+                           : "<=",
+               t->limit, goal, t->what);
     }
 }
 
 /* --------------------------------------------------------------- main */
 
-static void progress(const char *what) {
-    fprintf(stderr, "bench: %s\n", what);
-}
+static void progress(const char *what) { fprintf(stderr, "bench: %s\n", what); }
 
 int main(void) {
     bench_settings s;
@@ -289,7 +312,8 @@ int main(void) {
     progress("forking the RSS-growth run and the long-game search");
     child growth, search;
     int growth_ok = memory_rss_growth_start(&s, &growth) == 0;
-    if (memory_long_search_start(&s, &search) == 0 && memory_long_search_finish(&search, &r.lg) == 0) {
+    if (memory_long_search_start(&s, &search) == 0 &&
+        memory_long_search_finish(&search, &r.lg) == 0) {
         progress("long game found; its peak RSS");
         memory_peak_rss(&r.lg);
     }
@@ -299,7 +323,8 @@ int main(void) {
     r.rulesets = shipped_rulesets(&r.n_rulesets);
     r.check = calloc(r.n_rulesets ? r.n_rulesets : 1, sizeof *r.check);
     progress("check times");
-    for (size_t i = 0; r.check && i < r.n_rulesets; i++) memory_check_time(r.rulesets[i], &r.check[i]);
+    for (size_t i = 0; r.check && i < r.n_rulesets; i++)
+        memory_check_time(r.rulesets[i], &r.check[i]);
 
     progress("baselines");
     baseline_run(s.seconds, &r.base);
@@ -328,7 +353,8 @@ int main(void) {
     printf("\nwrote %s%s\n", s.json_path,
            bench_failure_count() ? "; some games or measurements FAILED (see above)" : "");
 
-    for (size_t i = 0; i < r.n_rulesets; i++) free(r.rulesets[i]);
+    for (size_t i = 0; i < r.n_rulesets; i++)
+        free(r.rulesets[i]);
     free(r.rulesets);
     free(r.check);
     free(r.configs);

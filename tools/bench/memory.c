@@ -39,8 +39,8 @@ static int child_start(int (*fn)(const void *arg, void *answer), const void *arg
     }
     if (pid == 0) {
         close(fds[0]);
-        unsigned char answer[sizeof(rss_growth) > sizeof(long_game) ? sizeof(rss_growth)
-                                                                      : sizeof(long_game)];
+        unsigned char
+            answer[sizeof(rss_growth) > sizeof(long_game) ? sizeof(rss_growth) : sizeof(long_game)];
         memset(answer, 0, sizeof answer);
         int rc = size <= sizeof answer ? fn(arg, answer) : -1;
         const unsigned char *p = answer;
@@ -48,7 +48,8 @@ static int child_start(int (*fn)(const void *arg, void *answer), const void *arg
         while (rc == 0 && left > 0) {
             ssize_t w = write(fds[1], p, left);
             if (w < 0 && errno == EINTR) continue;
-            if (w <= 0) rc = -1;
+            if (w <= 0)
+                rc = -1;
             else {
                 p += w;
                 left -= (size_t)w;
@@ -82,7 +83,7 @@ static int child_finish(child *c, void *answer, size_t size, const char *what) {
     }
     if (w < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != size) {
         bench_fail("%s: the child process failed (%s)", what,
-                   w < 0 ? strerror(errno)
+                   w < 0                 ? strerror(errno)
                    : WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
                                          : "no complete answer");
         return -1;
@@ -162,7 +163,9 @@ int memory_peak_rss(long_game *out) {
 /* The games after which the resident set is first sampled: allocator pools,
 ** Lua's string table and the page cache of the ruleset files are settled by
 ** then. */
-static long warm_games(long target) { return target >= 2000 ? 1000 : target / 2 > 0 ? target / 2 : 1; }
+static long warm_games(long target) {
+    return target >= 2000 ? 1000 : target / 2 > 0 ? target / 2 : 1;
+}
 
 static void sample(rss_growth *r) {
     if (r->n_samples == RSS_MAX_SAMPLES) return;
@@ -176,7 +179,8 @@ static int growth_child(const void *arg, void *answer) {
     rss_growth *r = answer;
     const game_config g = {"connect4", 2};
     r->target = s->c4_games;
-    long warm = r->warm_games = warm_games(r->target), step = r->target / 10 > 0 ? r->target / 10 : 1;
+    long warm = r->warm_games = warm_games(r->target),
+         step = r->target / 10 > 0 ? r->target / 10 : 1;
     double t0 = bench_now();
     while (r->games < r->target) {
         uint64_t seed = (uint64_t)r->games + 1;

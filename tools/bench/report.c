@@ -13,17 +13,22 @@
 static void str(FILE *f, const char *s) {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
     }
     fputc('"', f);
 }
 
 /* A number JSON can hold (NaN and infinities become null). */
 static void num(FILE *f, double v) {
-    if (isfinite(v)) fprintf(f, "%.6g", v);
-    else fputs("null", f);
+    if (isfinite(v))
+        fprintf(f, "%.6g", v);
+    else
+        fputs("null", f);
 }
 
 static void key(FILE *f, const char *k, int *first) {
@@ -93,7 +98,8 @@ static void games(FILE *f, const bench_report *r) {
         kv_num(f, "games_per_s", rate_games(&tp->with_budget), &one);
         kv_num(f, "decisions_per_s", rate_decisions(&tp->with_budget), &one);
         kv_num(f, "vs_lua_games", lua_g > 0 ? rate_games(&tp->with_budget) / lua_g : 0, &one);
-        kv_num(f, "vs_lua_decisions", lua_d > 0 ? rate_decisions(&tp->with_budget) / lua_d : 0, &one);
+        kv_num(f, "vs_lua_decisions", lua_d > 0 ? rate_decisions(&tp->with_budget) / lua_d : 0,
+               &one);
         kv_num(f, "start_seconds", tp->start_seconds, &one);
         kv_num(f, "loop_seconds", tp->loop_seconds, &one);
         kv_num(f, "handler_seconds", tp->handler_seconds, &one);

@@ -45,7 +45,9 @@ double bench_percentile(double *v, size_t n, double p) {
 }
 
 double rate_games(const rate *r) { return r->seconds > 0 ? (double)r->games / r->seconds : 0; }
-double rate_decisions(const rate *r) { return r->seconds > 0 ? (double)r->decisions / r->seconds : 0; }
+double rate_decisions(const rate *r) {
+    return r->seconds > 0 ? (double)r->decisions / r->seconds : 0;
+}
 
 #define MAX_FAILURES 64
 
@@ -60,8 +62,10 @@ void bench_fail(const char *fmt, ...) {
     va_end(ap);
     fprintf(stderr, "bench: FAILED: %s\n", buf);
     char *copy = n_failures < MAX_FAILURES ? strdup(buf) : NULL;
-    if (copy) failures[n_failures++] = copy;
-    else n_failures_dropped++;
+    if (copy)
+        failures[n_failures++] = copy;
+    else
+        n_failures_dropped++;
 }
 
 size_t bench_failure_count(void) { return n_failures + n_failures_dropped; }
