@@ -10,221 +10,234 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A JSON writer. Each open object or array knows whether it has a member
+** yet and whether its members go one a line (indented by depth). */
+typedef struct jw {
+    FILE *f;
+    int depth;
+    int first[8], lines[8];
+} jw;
+
 static void str(FILE *f, const char *s) {
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
     }
     fputc('"', f);
 }
 
+static void newline(jw *w, int depth) { fprintf(w->f, "\n%*s", 2 * depth, ""); }
+
+/* The separator before a member, and its key when k is not NULL. */
+static void member(jw *w, const char *k) {
+    if (w->depth == 0) return;
+    if (!w->first[w->depth]) fputs(w->lines[w->depth] ? "," : ", ", w->f);
+    if (w->lines[w->depth]) newline(w, w->depth);
+    w->first[w->depth] = 0;
+    if (k) {
+        str(w->f, k);
+        fputs(": ", w->f);
+    }
+}
+
+/* Opens an object ('{') or array ('[') as member k; lines: its members
+** one a line. */
+static void jopen(jw *w, const char *k, char c, int lines) {
+    member(w, k);
+    fputc(c, w->f);
+    if (w->depth < 7) w->depth++;
+    w->first[w->depth] = 1;
+    w->lines[w->depth] = lines;
+}
+
+static void jclose(jw *w, char c) {
+    if (w->lines[w->depth] && !w->first[w->depth]) newline(w, w->depth - 1);
+    if (w->depth > 0) w->depth--;
+    fputc(c, w->f);
+}
+
 /* A number JSON can hold (NaN and infinities become null). */
-static void num(FILE *f, double v) {
-    if (isfinite(v))
-        fprintf(f, "%.6g", v);
-    else
-        fputs("null", f);
+static void num(jw *w, const char *k, double v) {
+    member(w, k);
+    if (isfinite(v)) fprintf(w->f, "%.6g", v);
+    else fputs("null", w->f);
 }
 
-static void key(FILE *f, const char *k, int *first) {
-    fputs(*first ? "" : ", ", f);
-    *first = 0;
-    str(f, k);
-    fputs(": ", f);
+static void integer(jw *w, const char *k, long v) {
+    member(w, k);
+    fprintf(w->f, "%ld", v);
 }
 
-static void kv_num(FILE *f, const char *k, double v, int *first) {
-    key(f, k, first);
-    num(f, v);
+static void text(jw *w, const char *k, const char *v) {
+    member(w, k);
+    str(w->f, v);
 }
 
-static void kv_int(FILE *f, const char *k, long v, int *first) {
-    key(f, k, first);
-    fprintf(f, "%ld", v);
+static void boolean(jw *w, const char *k, int v) {
+    member(w, k);
+    fputs(v ? "true" : "false", w->f);
 }
 
-static void kv_str(FILE *f, const char *k, const char *v, int *first) {
-    key(f, k, first);
-    str(f, v);
+static void rate_obj(jw *w, const char *k, const rate *r) {
+    jopen(w, k, '{', 0);
+    integer(w, "games", r->games);
+    integer(w, "decisions", r->decisions);
+    num(w, "seconds", r->seconds);
+    num(w, "games_per_s", rate_games(r));
+    num(w, "decisions_per_s", rate_decisions(r));
+    jclose(w, '}');
 }
 
-static void kv_bool(FILE *f, const char *k, int v, int *first) {
-    key(f, k, first);
-    fputs(v ? "true" : "false", f);
+static void tally_obj(jw *w, const char *k, const c4_tally *t) {
+    static const char *const names[] = {"games", "decisions", "wins1", "wins2", "draws"};
+    const long v[] = {t->games, t->decisions, t->wins1, t->wins2, t->draws};
+    jopen(w, k, '{', 0);
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) integer(w, names[i], v[i]);
+    jclose(w, '}');
 }
 
-static void rate_obj(FILE *f, const char *k, const rate *r, int *first) {
-    key(f, k, first);
-    int one = 1;
-    fputc('{', f);
-    kv_int(f, "games", r->games, &one);
-    kv_int(f, "decisions", r->decisions, &one);
-    kv_num(f, "seconds", r->seconds, &one);
-    kv_num(f, "games_per_s", rate_games(r), &one);
-    kv_num(f, "decisions_per_s", rate_decisions(r), &one);
-    fputc('}', f);
-}
-
-static void tally_obj(FILE *f, const char *k, const c4_tally *t, int *first) {
-    key(f, k, first);
-    int one = 1;
-    fputc('{', f);
-    kv_int(f, "games", t->games, &one);
-    kv_int(f, "decisions", t->decisions, &one);
-    kv_int(f, "wins1", t->wins1, &one);
-    kv_int(f, "wins2", t->wins2, &one);
-    kv_int(f, "draws", t->draws, &one);
-    fputc('}', f);
-}
-
-static void games(FILE *f, const bench_report *r) {
+static void games(jw *w, const bench_report *r) {
     double lua_g = rate_games(&r->base.lua), lua_d = rate_decisions(&r->base.lua);
-    fputs(",\n  \"games\": [", f);
+    jopen(w, "games", '[', 1);
     for (size_t i = 0; i < r->n_configs; i++) {
         const throughput *tp = &r->tp[i];
         const latency *l = &r->repl[i];
-        int one = 1;
-        fputs(i ? ",\n    {" : "\n    {", f);
-        kv_str(f, "ruleset", r->configs[i].ruleset, &one);
-        kv_int(f, "seats", r->configs[i].seats, &one);
-        rate_obj(f, "with_budget", &tp->with_budget, &one);
-        rate_obj(f, "no_budget", &tp->no_budget, &one);
-        rate_obj(f, "profiled", &tp->profiled, &one);
-        kv_num(f, "games_per_s", rate_games(&tp->with_budget), &one);
-        kv_num(f, "decisions_per_s", rate_decisions(&tp->with_budget), &one);
-        kv_num(f, "vs_lua_games", lua_g > 0 ? rate_games(&tp->with_budget) / lua_g : 0, &one);
-        kv_num(f, "vs_lua_decisions", lua_d > 0 ? rate_decisions(&tp->with_budget) / lua_d : 0,
-               &one);
-        kv_num(f, "start_seconds", tp->start_seconds, &one);
-        kv_num(f, "loop_seconds", tp->loop_seconds, &one);
-        kv_num(f, "handler_seconds", tp->handler_seconds, &one);
-        kv_num(f, "lua_share", tp->lua_share, &one);
-        kv_num(f, "engine_overhead", tp->overhead, &one);
-        kv_num(f, "engine_overhead_with_start", tp->overhead_with_start, &one);
-        kv_num(f, "budget_overhead", tp->budget_ratio, &one);
-        key(f, "repl", &one);
-        int two = 1;
-        fputc('{', f);
-        kv_int(f, "games", l->games, &two);
-        kv_int(f, "samples", (long)l->samples, &two);
-        kv_num(f, "p50_ms", l->p50_ms, &two);
-        kv_num(f, "p99_ms", l->p99_ms, &two);
-        kv_num(f, "max_ms", l->max_ms, &two);
-        fputs("}}", f);
+        jopen(w, NULL, '{', 0);
+        text(w, "ruleset", r->configs[i].ruleset);
+        integer(w, "seats", r->configs[i].seats);
+        boolean(w, "ok", tp->ok && l->ok);
+        rate_obj(w, "with_budget", &tp->with_budget);
+        rate_obj(w, "no_budget", &tp->no_budget);
+        rate_obj(w, "profiled", &tp->profiled);
+        num(w, "games_per_s", rate_games(&tp->with_budget));
+        num(w, "decisions_per_s", rate_decisions(&tp->with_budget));
+        num(w, "vs_lua_games", lua_g > 0 ? rate_games(&tp->with_budget) / lua_g : 0);
+        num(w, "vs_lua_decisions", lua_d > 0 ? rate_decisions(&tp->with_budget) / lua_d : 0);
+        num(w, "start_seconds", tp->start_seconds);
+        num(w, "loop_seconds", tp->loop_seconds);
+        num(w, "handler_seconds", tp->handler_seconds);
+        num(w, "lua_share", tp->lua_share);
+        num(w, "engine_overhead", tp->overhead);
+        num(w, "engine_overhead_with_start", tp->overhead_with_start);
+        num(w, "budget_overhead", tp->budget_ratio);
+        jopen(w, "repl", '{', 0);
+        integer(w, "games", l->games);
+        integer(w, "samples", (long)l->samples);
+        num(w, "p50_ms", l->p50_ms);
+        num(w, "p99_ms", l->p99_ms);
+        num(w, "max_ms", l->max_ms);
+        jclose(w, '}');
+        jclose(w, '}');
     }
-    fputs("\n  ]", f);
+    jclose(w, ']');
 }
 
-static void memory(FILE *f, const bench_report *r) {
-    fputs(",\n  \"check\": [", f);
+static void memory(jw *w, const bench_report *r) {
+    jopen(w, "check", '[', 1);
     for (size_t i = 0; i < r->n_rulesets; i++) {
-        int one = 1;
-        fputs(i ? ", {" : "{", f);
-        kv_str(f, "ruleset", r->rulesets[i], &one);
-        kv_num(f, "ms", r->check[i].ms, &one);
-        kv_int(f, "runs", r->check[i].runs, &one);
-        fputc('}', f);
+        jopen(w, NULL, '{', 0);
+        text(w, "ruleset", r->rulesets[i]);
+        num(w, "ms", r->check[i].ms);
+        integer(w, "runs", r->check[i].runs);
+        jclose(w, '}');
     }
+    jclose(w, ']');
     const long_game *lg = &r->lg;
-    int one = 1;
-    fputs("],\n  \"long_game\": {", f);
-    kv_str(f, "ruleset", BENCH_LONG_RULESET, &one);
-    kv_int(f, "seats", BENCH_LONG_SEATS, &one);
-    kv_int(f, "seed", (long)lg->seed, &one);
-    kv_int(f, "decisions", lg->decisions, &one);
-    kv_int(f, "seeds_searched", lg->searched, &one);
-    kv_int(f, "measured_at", lg->at, &one);
-    kv_num(f, "undo_ms", lg->undo_ms, &one);
-    kv_num(f, "redo_ms", lg->redo_ms, &one);
-    kv_num(f, "goto_ms", lg->goto_ms, &one);
-    kv_num(f, "reload_ms", lg->reload_ms, &one);
-    kv_int(f, "reload_replayed", lg->reload_replayed, &one);
-    kv_int(f, "peak_rss_kib", lg->peak_rss_kib, &one);
-    kv_int(f, "fork_rss_kib", lg->fork_rss_kib, &one);
+    jopen(w, "long_game", '{', 0);
+    text(w, "ruleset", BENCH_LONG_RULESET);
+    integer(w, "seats", BENCH_LONG_SEATS);
+    integer(w, "seed", (long)lg->seed);
+    integer(w, "decisions", lg->decisions);
+    integer(w, "seeds_searched", lg->searched);
+    integer(w, "measured_at", lg->at);
+    boolean(w, "timed", lg->timed);
+    num(w, "undo_ms", lg->undo_ms);
+    num(w, "redo_ms", lg->redo_ms);
+    num(w, "goto_ms", lg->goto_ms);
+    num(w, "reload_ms", lg->reload_ms);
+    integer(w, "reload_replayed", lg->reload_replayed);
+    integer(w, "peak_rss_kib", lg->peak_rss_kib);
+    integer(w, "fork_rss_kib", lg->fork_rss_kib);
+    jclose(w, '}');
     const rss_growth *g = &r->rss;
-    one = 1;
-    fputs("},\n  \"rss_growth\": {", f);
-    kv_int(f, "target_games", g->target, &one);
-    kv_int(f, "games", g->games, &one);
-    kv_bool(f, "complete", g->complete, &one);
-    kv_num(f, "seconds", g->seconds, &one);
-    kv_int(f, "warm_games", g->warm_games, &one);
-    kv_int(f, "warm_kib", g->warm_kib, &one);
-    kv_int(f, "end_kib", g->end_kib, &one);
-    kv_int(f, "growth_kib", g->growth_kib, &one);
-    key(f, "samples", &one);
-    fputc('[', f);
-    for (size_t i = 0; i < g->n_samples; i++)
-        fprintf(f, "%s[%ld, %ld]", i ? ", " : "", g->sample_games[i], g->sample_kib[i]);
-    fputs("]}", f);
+    jopen(w, "rss_growth", '{', 0);
+    integer(w, "target_games", g->target);
+    integer(w, "games", g->games);
+    boolean(w, "complete", g->complete);
+    num(w, "seconds", g->seconds);
+    integer(w, "warm_games", g->warm_games);
+    integer(w, "warm_kib", g->warm_kib);
+    integer(w, "end_kib", g->end_kib);
+    integer(w, "growth_kib", g->growth_kib);
+    jopen(w, "samples", '[', 0);
+    for (size_t i = 0; i < g->n_samples; i++) {
+        jopen(w, NULL, '[', 0);
+        integer(w, NULL, g->sample_games[i]);
+        integer(w, NULL, g->sample_kib[i]);
+        jclose(w, ']');
+    }
+    jclose(w, ']');
+    jclose(w, '}');
 }
 
-static void targets(FILE *f, const bench_report *r) {
-    fputs(",\n  \"targets\": [", f);
+static void targets(jw *w, const bench_report *r) {
+    jopen(w, "targets", '[', 1);
     for (size_t i = 0; i < r->n_targets; i++) {
         const target *t = &r->targets[i];
-        int one = 1;
-        fputs(i ? ",\n    {" : "\n    {", f);
-        kv_str(f, "name", t->name, &one);
-        kv_str(f, "what", t->what, &one);
-        kv_num(f, "figure", t->figure, &one);
-        kv_str(f, "op", t->at_least ? ">=" : t->strict ? "<" : "<=", &one);
-        kv_num(f, "target", t->limit, &one);
-        if (t->goal > 0) kv_num(f, "goal", t->goal, &one);
-        kv_bool(f, "measured", t->measured, &one);
-        kv_bool(f, "pass", t->pass, &one);
-        fputc('}', f);
+        jopen(w, NULL, '{', 0);
+        text(w, "name", t->name);
+        text(w, "what", t->what);
+        num(w, "figure", t->figure);
+        text(w, "op", t->at_least ? ">=" : t->strict ? "<" : "<=");
+        num(w, "target", t->limit);
+        if (t->goal > 0) num(w, "goal", t->goal);
+        boolean(w, "measured", t->measured);
+        boolean(w, "pass", t->pass);
+        jclose(w, '}');
     }
-    fputs("\n  ]", f);
+    jclose(w, ']');
 }
 
 int report_json(const bench_report *r, const char *path) {
-    FILE *f = fopen(path, "w");
-    if (!f) {
+    jw w = {.f = fopen(path, "w")};
+    if (!w.f) {
         bench_fail("%s: %s", path, strerror(errno));
         return -1;
     }
     const bench_settings *s = r->settings;
-    int one = 1;
-    fputs("{\n  ", f);
-    kv_int(f, "version", 1, &one);
-    kv_str(f, "date", r->date, &one);
-    fputs(",\n  \"machine\": {", f);
-    int m = 1;
-    kv_int(f, "nproc", r->nproc, &m);
-    kv_str(f, "cpu", r->cpu, &m);
-    fputs("},\n  \"settings\": {", f);
-    m = 1;
-    kv_num(f, "bench_seconds", s->seconds, &m);
-    kv_int(f, "c4_games", s->c4_games, &m);
-    kv_num(f, "c4_seconds", s->c4_seconds, &m);
-    kv_int(f, "long_seeds", s->long_seeds, &m);
-    fputs("},\n  \"baselines\": {", f);
-    m = 1;
-    rate_obj(f, "lua", &r->base.lua, &m);
-    rate_obj(f, "native", &r->base.native, &m);
-    kv_bool(f, "agree", r->base.agree, &m);
-    tally_obj(f, "lua_check", &r->base.lua_check, &m);
-    tally_obj(f, "native_check", &r->base.native_check, &m);
-    fputc('}', f);
-    if (r->tp && r->repl) games(f, r);
-    if (r->check) memory(f, r);
-    targets(f, r);
-    fputs(",\n  \"failures\": [", f);
-    for (size_t i = 0; i < bench_failure_count(); i++) {
-        if (i) fputs(", ", f);
-        str(f, bench_failure(i) ? bench_failure(i) : "(more failures, not kept)");
-    }
-    fputs("],\n  ", f);
-    m = 1;
-    kv_bool(f, "ok", bench_failure_count() == 0, &m);
-    fputs("\n}\n", f);
-    if (ferror(f) | fclose(f)) {
+    jopen(&w, NULL, '{', 1);
+    integer(&w, "version", 1);
+    text(&w, "date", r->date);
+    jopen(&w, "machine", '{', 0);
+    integer(&w, "nproc", r->nproc);
+    text(&w, "cpu", r->cpu);
+    jclose(&w, '}');
+    jopen(&w, "settings", '{', 0);
+    num(&w, "bench_seconds", s->seconds);
+    integer(&w, "c4_games", s->c4_games);
+    num(&w, "c4_seconds", s->c4_seconds);
+    integer(&w, "long_seeds", s->long_seeds);
+    jclose(&w, '}');
+    jopen(&w, "baselines", '{', 0);
+    rate_obj(&w, "lua", &r->base.lua);
+    rate_obj(&w, "native", &r->base.native);
+    boolean(&w, "agree", r->base.agree);
+    tally_obj(&w, "lua_check", &r->base.lua_check);
+    tally_obj(&w, "native_check", &r->base.native_check);
+    jclose(&w, '}');
+    if (r->tp && r->repl) games(&w, r);
+    if (r->check) memory(&w, r);
+    targets(&w, r);
+    jopen(&w, "failures", '[', 1);
+    for (size_t i = 0; i < bench_failure_count(); i++)
+        text(&w, NULL, bench_failure(i) ? bench_failure(i) : "(more failures, not kept)");
+    jclose(&w, ']');
+    boolean(&w, "ok", bench_failure_count() == 0);
+    jclose(&w, '}');
+    fputc('\n', w.f);
+    if (ferror(w.f) | fclose(w.f)) {
         bench_fail("%s: write failed", path);
         return -1;
     }
