@@ -11,7 +11,6 @@
 #include <lua.h>
 #include <lualib.h>
 
-#define BASELINE_LUA "tools/bench/connect4.lua"
 #define BATCH 200        /* games per call into the baseline */
 #define AGREE_GAMES 1000 /* games both play from AGREE_SEED */
 #define AGREE_SEED 42
@@ -22,7 +21,7 @@ static int lua_play(lua_State *L, long n, uint64_t seed, c4_tally *out) {
     lua_pushinteger(L, (lua_Integer)n);
     lua_pushinteger(L, (lua_Integer)seed);
     if (lua_pcall(L, 2, 5, 0) != LUA_OK) {
-        bench_fail("%s: %s", BASELINE_LUA, lua_isstring(L, -1) ? lua_tostring(L, -1) : "error");
+        bench_fail("%s: %s", BENCH_BASELINE_LUA, lua_isstring(L, -1) ? lua_tostring(L, -1) : "error");
         lua_settop(L, 1);
         return -1;
     }
@@ -31,7 +30,7 @@ static int lua_play(lua_State *L, long n, uint64_t seed, c4_tally *out) {
         int ok = 0;
         v[i] = (long)lua_tointegerx(L, i - 5, &ok);
         if (!ok) {
-            bench_fail("%s: play() did not return 5 integers", BASELINE_LUA);
+            bench_fail("%s: play() did not return 5 integers", BENCH_BASELINE_LUA);
             lua_settop(L, 1);
             return -1;
         }
@@ -59,9 +58,9 @@ int baseline_run(double seconds, baseline_result *out) {
         return -1;
     }
     luaL_openlibs(L);
-    if (luaL_loadfile(L, BASELINE_LUA) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK ||
+    if (luaL_loadfile(L, BENCH_BASELINE_LUA) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK ||
         !lua_isfunction(L, -1)) {
-        bench_fail("%s: %s", BASELINE_LUA,
+        bench_fail("%s: %s", BENCH_BASELINE_LUA,
                    lua_isstring(L, -1) ? lua_tostring(L, -1) : "does not return a function");
         lua_close(L);
         return -1;

@@ -32,6 +32,9 @@ typedef struct bench_settings {
 #define BENCH_LONG_SEATS 4
 #define BENCH_LONG_AT 500
 
+/* The plain-Lua baseline, read at run time (from the repository root). */
+#define BENCH_BASELINE_LUA "tools/bench/connect4.lua"
+
 /* The bound on RSS growth over the connect4 run (docs/bench.md says why). */
 #define BENCH_RSS_GROWTH_MAX_KIB 1024
 

@@ -4,7 +4,8 @@
 ** plain-Lua and a native-C Connect Four, each printed with its target and a
 ** pass/MISS mark, and written to bench.json (docs/bench.md). It measures,
 ** it does not gate: the exit status is 0 when targets are missed, 1 only
-** when a game or a measurement fails to run, 2 for a bad BENCH_* setting.
+** when a game or a measurement fails to run, 2 for a bad BENCH_* setting
+** or when not run from the repository root.
 ** Run from the repository root (it reads ./rulesets and tools/bench).
 */
 #include "bench.h"
@@ -304,6 +305,11 @@ static void progress(const char *what) { fprintf(stderr, "bench: %s\n", what); }
 int main(void) {
     bench_settings s;
     if (read_settings(&s) != 0) return 2;
+    if (access("rulesets", R_OK) != 0 || access(BENCH_BASELINE_LUA, R_OK) != 0) {
+        fprintf(stderr, "bench: no ./rulesets or %s here: run make bench from the repository root\n",
+                BENCH_BASELINE_LUA);
+        return 2;
+    }
     bench_report r = {.settings = &s};
     machine_facts(&r);
 
