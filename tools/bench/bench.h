@@ -158,8 +158,15 @@ int memory_rss_growth_start(const bench_settings *s, child *c);
 int memory_rss_growth_finish(child *c, rss_growth *out);
 int memory_long_search_start(const bench_settings *s, child *c);
 int memory_long_search_finish(child *c, long_game *out);
-/* Peak RSS of a forked child playing out->seed to the end. 0 or -1. */
-int memory_peak_rss(long_game *out);
+typedef struct peak_rss {
+    long decisions; /* of the game played */
+    long peak_kib;  /* ru_maxrss of the child that played it */
+    long fork_kib;  /* that child's resident set when it started */
+} peak_rss;
+
+/* Peak RSS of a forked child playing seed to the end. 0, or -1 after
+** bench_fail (out is then zero). */
+int memory_peak_rss(const game_config *g, uint64_t seed, peak_rss *out);
 
 typedef struct check_time {
     double ms; /* median ruleset_load */
@@ -192,6 +199,7 @@ typedef struct bench_report {
     size_t n_configs;
     throughput *tp;
     latency *repl;
+    peak_rss *peak; /* one game (seed 1) per ruleset and seat count */
     char **rulesets;
     size_t n_rulesets;
     check_time *check;

@@ -224,14 +224,16 @@ static void print_table(const bench_report *r) {
     const bench_settings *s = r->settings;
     printf("\ncairn make bench, %s, %d x %s, BENCH_SECONDS=%g\n\n", r->date, r->nproc, r->cpu,
            s->seconds);
-    printf("%-22s %9s %11s %7s %6s %8s %8s %8s %8s %8s\n", "random games", "games/s", "decisions/s",
-           "x Lua", "Lua %", "overhd", "+start", "budget", "p50 ms", "p99 ms");
+    printf("%-20s %8s %9s %7s %5s %7s %7s %7s %7s %7s %8s\n", "random games", "games/s", "dec/s",
+           "x Lua", "Lua%", "overhd", "+start", "budget", "p50 ms", "p99 ms", "peak KiB");
     double lua_g = rate_games(&r->base.lua), lua_d = rate_decisions(&r->base.lua);
-    printf("%-22s %9.0f %11.0f %7.2f %6s %8s %8s %8s %8s %8s\n", "plain Lua connect4 2", lua_g,
-           lua_d, 1.0, "100", "-", "-", "-", "-", "-");
-    printf("%-22s %9.0f %11.0f %7.2f %6s %8s %8s %8s %8s %8s\n", "native C connect4 2",
+    const char *dash = "-";
+    printf("%-20s %8.0f %9.0f %7.2f %5s %7s %7s %7s %7s %7s %8s\n", "plain Lua connect4 2", lua_g,
+           lua_d, 1.0, "100", dash, dash, dash, dash, dash, dash);
+    printf("%-20s %8.0f %9.0f %7.2f %5s %7s %7s %7s %7s %7s %8s\n", "native C connect4 2",
            rate_games(&r->base.native), rate_decisions(&r->base.native),
-           lua_g > 0 ? rate_games(&r->base.native) / lua_g : 0, "-", "-", "-", "-", "-", "-");
+           lua_g > 0 ? rate_games(&r->base.native) / lua_g : 0, dash, dash, dash, dash, dash, dash,
+           dash);
     for (size_t i = 0; i < r->n_configs; i++) {
         const throughput *tp = &r->tp[i];
         char label[64];
@@ -240,16 +242,15 @@ static void print_table(const bench_report *r) {
         int same_game = strcmp(r->configs[i].ruleset, "connect4") == 0;
         double x = same_game ? (lua_g > 0 ? rate_games(&tp->with_budget) / lua_g : 0)
                              : (lua_d > 0 ? rate_decisions(&tp->with_budget) / lua_d : 0);
-        printf("%-22s %9.1f %11.0f %6.3f%s %6.1f %7.2fx %7.2fx %7.3fx %8.3f %8.3f\n", label,
+        printf("%-20s %8.1f %9.0f %6.3f%s %5.1f %6.2fx %6.2fx %6.3fx %7.3f %7.3f %8ld\n", label,
                rate_games(&tp->with_budget), rate_decisions(&tp->with_budget), x,
                same_game ? " " : "d", 100 * tp->lua_share, tp->overhead, tp->overhead_with_start,
-               tp->budget_ratio, r->repl[i].p50_ms, r->repl[i].p99_ms);
+               tp->budget_ratio, r->repl[i].p50_ms, r->repl[i].p99_ms, r->peak[i].peak_kib);
     }
-    printf(
-        "  x Lua: games/s over the plain-Lua baseline's (d: decisions/s, another game); Lua %%:\n"
-        "  handler time / loop time; overhd: loop / handler; +start: the same with engine_new;\n"
-        "  budget: time with budget / without; p50/p99: REPL answer (answer, events, view,\n"
-        "  render, decisions)\n\n");
+    printf("  x Lua: games/s over the plain-Lua baseline's (d: decisions/s, another game);\n"
+           "  Lua%%: handler time / loop time; overhd: loop / handler; +start: the same with\n"
+           "  engine_new; budget: time with budget / without; p50/p99: REPL answer (answer,\n"
+           "  events, view, render, decisions); peak KiB: ru_maxrss of a child playing seed 1\n\n");
     printf("check without smoke play (ruleset_load):");
     for (size_t i = 0; i < r->n_rulesets; i++)
         printf(" %s %.2f ms%s", r->rulesets[i], r->check[i].ms, i + 1 < r->n_rulesets ? "," : "\n");
@@ -314,32 +315,48 @@ int main(void) {
     machine_facts(&r);
 
     /* The children first, while this process is small: the RSS-growth run
-    ** and the long-game search measure no time, so they run side by side. */
+    ** and the long-game search measure no time, so they run side by side;
+    ** then the peak RSS of the long game and of one game per ruleset and
+    ** seat count, each in its own child. */
     progress("forking the RSS-growth run and the long-game search");
     child growth, search;
     int growth_ok = memory_rss_growth_start(&s, &growth) == 0;
     if (memory_long_search_start(&s, &search) == 0 &&
         memory_long_search_finish(&search, &r.lg) == 0) {
         progress("long game found; its peak RSS");
-        memory_peak_rss(&r.lg);
+        const game_config long_cfg = {BENCH_LONG_RULESET, BENCH_LONG_SEATS};
+        peak_rss p;
+        if (memory_peak_rss(&long_cfg, r.lg.seed, &p) == 0 && p.decisions != r.lg.decisions)
+            bench_fail("%s %d seats seed %llu: %ld decisions in the peak-RSS child, %ld before",
+                       long_cfg.ruleset, long_cfg.seats, (unsigned long long)r.lg.seed,
+                       p.decisions, r.lg.decisions);
+        else {
+            r.lg.peak_rss_kib = p.peak_kib;
+            r.lg.fork_rss_kib = p.fork_kib;
+        }
     }
+    r.rulesets = shipped_rulesets(&r.n_rulesets);
+    r.configs = game_configs(r.rulesets, r.n_rulesets, &r.n_configs);
+    r.check = calloc(r.n_rulesets ? r.n_rulesets : 1, sizeof *r.check);
+    r.tp = calloc(r.n_configs ? r.n_configs : 1, sizeof *r.tp);
+    r.repl = calloc(r.n_configs ? r.n_configs : 1, sizeof *r.repl);
+    r.peak = calloc(r.n_configs ? r.n_configs : 1, sizeof *r.peak);
+    if (!r.check || !r.tp || !r.repl || !r.peak) {
+        bench_fail("out of memory");
+        return 1;
+    }
+    progress("peak RSS of one game per ruleset and seat count");
+    for (size_t i = 0; i < r.n_configs; i++) memory_peak_rss(&r.configs[i], 1, &r.peak[i]);
     progress("waiting for the RSS-growth run");
     if (growth_ok) memory_rss_growth_finish(&growth, &r.rss);
 
-    r.rulesets = shipped_rulesets(&r.n_rulesets);
-    r.check = calloc(r.n_rulesets ? r.n_rulesets : 1, sizeof *r.check);
     progress("check times");
-    for (size_t i = 0; r.check && i < r.n_rulesets; i++)
-        memory_check_time(r.rulesets[i], &r.check[i]);
+    for (size_t i = 0; i < r.n_rulesets; i++) memory_check_time(r.rulesets[i], &r.check[i]);
 
     progress("baselines");
     baseline_run(s.seconds, &r.base);
 
-    r.configs = game_configs(r.rulesets, r.n_rulesets, &r.n_configs);
-    r.tp = calloc(r.n_configs ? r.n_configs : 1, sizeof *r.tp);
-    r.repl = calloc(r.n_configs ? r.n_configs : 1, sizeof *r.repl);
-    if (!r.check || !r.tp || !r.repl) bench_fail("out of memory");
-    for (size_t i = 0; r.tp && r.repl && i < r.n_configs; i++) {
+    for (size_t i = 0; i < r.n_configs; i++) {
         char what[96];
         snprintf(what, sizeof what, "%s %d seats", r.configs[i].ruleset, r.configs[i].seats);
         progress(what);
@@ -351,10 +368,8 @@ int main(void) {
         games_long_timings(&r.lg);
     }
 
-    if (r.check && r.tp && r.repl) {
-        judge(&r);
-        print_table(&r);
-    }
+    judge(&r);
+    print_table(&r);
     report_json(&r, s.json_path);
     printf("\nwrote %s%s\n", s.json_path,
            bench_failure_count() ? "; some games or measurements FAILED (see above)" : "");
@@ -366,6 +381,7 @@ int main(void) {
     free(r.configs);
     free(r.tp);
     free(r.repl);
+    free(r.peak);
     free(r.targets);
     return bench_failure_count() ? 1 : 0;
 }

@@ -122,14 +122,19 @@ int memory_long_search_finish(child *c, long_game *out) {
     return child_finish(c, out, sizeof *out, "long-game search");
 }
 
+/* What the peak-RSS child is asked, and answers. */
+typedef struct peak_ask {
+    game_config g;
+    uint64_t seed;
+} peak_ask;
+
 static int peak_child(const void *arg, void *answer) {
-    const long_game *in = arg;
-    long_game *lg = answer;
-    const game_config g = {BENCH_LONG_RULESET, BENCH_LONG_SEATS};
-    lg->fork_rss_kib = bench_rss_kib();
-    engine *e = games_start(&g, in->seed, 0);
+    const peak_ask *in = arg;
+    peak_rss *p = answer;
+    p->fork_kib = bench_rss_kib();
+    engine *e = games_start(&in->g, in->seed, 0);
     if (!e) return -1;
-    lg->decisions = games_play_out(e, &g, in->seed);
+    p->decisions = games_play_out(e, &in->g, in->seed);
     struct rusage ru;
     int rc = getrusage(RUSAGE_SELF, &ru);
     engine_free(e);
@@ -137,24 +142,19 @@ static int peak_child(const void *arg, void *answer) {
         bench_fail("getrusage: %s", strerror(errno));
         return -1;
     }
-    lg->peak_rss_kib = ru.ru_maxrss; /* KiB on Linux */
-    return lg->decisions < 0 ? -1 : 0;
+    p->peak_kib = ru.ru_maxrss; /* KiB on Linux */
+    return p->decisions < 0 ? -1 : 0;
 }
 
-int memory_peak_rss(long_game *out) {
+int memory_peak_rss(const game_config *g, uint64_t seed, peak_rss *out) {
     child c;
-    long_game got = {0};
-    if (child_start(peak_child, out, sizeof got, "peak RSS", &c) != 0 ||
-        child_finish(&c, &got, sizeof got, "peak RSS") != 0)
-        return -1;
-    if (got.decisions != out->decisions) {
-        bench_fail("%s %d seats seed %llu: %ld decisions in the peak-RSS child, %ld before",
-                   BENCH_LONG_RULESET, BENCH_LONG_SEATS, (unsigned long long)out->seed,
-                   got.decisions, out->decisions);
+    const peak_ask ask = {*g, seed};
+    *out = (peak_rss){0};
+    if (child_start(peak_child, &ask, sizeof *out, "peak RSS", &c) != 0 ||
+        child_finish(&c, out, sizeof *out, "peak RSS") != 0) {
+        *out = (peak_rss){0};
         return -1;
     }
-    out->peak_rss_kib = got.peak_rss_kib;
-    out->fork_rss_kib = got.fork_rss_kib;
     return 0;
 }
 

@@ -122,6 +122,8 @@ static void games(jw *w, const bench_report *r) {
         num(w, "engine_overhead", tp->overhead);
         num(w, "engine_overhead_with_start", tp->overhead_with_start);
         num(w, "budget_overhead", tp->budget_ratio);
+        integer(w, "peak_rss_kib", r->peak[i].peak_kib);
+        integer(w, "fork_rss_kib", r->peak[i].fork_kib);
         jopen(w, "repl", '{', 0);
         integer(w, "games", l->games);
         integer(w, "samples", (long)l->samples);
@@ -227,7 +229,7 @@ int report_json(const bench_report *r, const char *path) {
     tally_obj(&w, "lua_check", &r->base.lua_check);
     tally_obj(&w, "native_check", &r->base.native_check);
     jclose(&w, '}');
-    if (r->tp && r->repl) games(&w, r);
+    if (r->tp && r->repl && r->peak) games(&w, r);
     if (r->check) memory(&w, r);
     targets(&w, r);
     jopen(&w, "failures", '[', 1);
