@@ -40,7 +40,8 @@ typedef struct bench_settings {
 
 /* ----------------------------------------------------------- utilities */
 
-double bench_now(void);   /* monotonic seconds */
+double bench_now(void);     /* monotonic seconds */
+double bench_cpu_now(void); /* this thread's CPU time, seconds */
 long bench_rss_kib(void); /* resident set now (/proc/self/statm), -1 unknown */
 double bench_percentile(double *v, size_t n, double p); /* sorts v; 0 when n == 0 */
 /* Records a failed game or measurement: printed to stderr at once, kept for
@@ -103,7 +104,8 @@ int games_throughput(const game_config *g, double seconds, throughput *out);
 typedef struct latency {
     size_t samples;
     long games;
-    double p50_ms, p99_ms, max_ms;
+    double p50_ms, p99_ms, max_ms;             /* wall time */
+    double cpu_p50_ms, cpu_p99_ms, cpu_max_ms; /* the thread's CPU time */
     int ok; /* every game ran */
 } latency;
 
@@ -193,6 +195,7 @@ typedef struct bench_report {
     const bench_settings *settings;
     int nproc;
     char cpu[128];
+    double loadavg; /* 1-minute load average when the run started; -1 unknown */
     char date[32];
     baseline_result base;
     game_config *configs;

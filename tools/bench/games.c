@@ -42,30 +42,44 @@ engine *games_start(const game_config *g, uint64_t seed, int no_budget) {
     return e;
 }
 
-int games_step(engine *e, const game_config *g, uint64_t seed) {
-    if (engine_is_over(e)) return 0;
+/* The random bot's choice for the seat asked next (*seat), or NULL after
+** bench_fail: no seat may answer, or the game runs past the decision limit. */
+static char *bot_pick(engine *e, const game_config *g, uint64_t seed, int *seat) {
     size_t at = engine_position(e);
     if (at >= CAIRN_TEST_MAX_DECISIONS) {
         bench_fail("%s %d seats seed %llu: no end after %d decisions", g->ruleset, g->seats,
                    (unsigned long long)seed, CAIRN_TEST_MAX_DECISIONS);
-        return -1;
+        return NULL;
     }
-    int seat = engine_next_bot_seat(e);
-    char *id = seat ? engine_bot_choice(e, seat) : NULL;
-    if (!id) {
+    *seat = engine_next_bot_seat(e);
+    char *id = *seat ? engine_bot_choice(e, *seat) : NULL;
+    if (!id)
         bench_fail("%s %d seats seed %llu decision %zu: no bot seat is asked or seat %d has no "
                    "enabled option",
-                   g->ruleset, g->seats, (unsigned long long)seed, at + 1, seat);
-        return -1;
-    }
+                   g->ruleset, g->seats, (unsigned long long)seed, at + 1, *seat);
+    return id;
+}
+
+/* Answers for seat; 0, or -1 after bench_fail. */
+static int answer(engine *e, const game_config *g, uint64_t seed, int seat, const char *id) {
+    size_t at = engine_position(e);
     char *why = NULL;
     engine_status st = engine_answer(e, seat, id, &why);
     if (st != ENGINE_OK)
         bench_fail("%s %d seats seed %llu decision %zu: seat %d \"%s\": %s", g->ruleset, g->seats,
                    (unsigned long long)seed, at + 1, seat, id, why ? why : engine_status_name(st));
     free(why);
+    return st == ENGINE_OK ? 0 : -1;
+}
+
+int games_step(engine *e, const game_config *g, uint64_t seed) {
+    if (engine_is_over(e)) return 0;
+    int seat = 0;
+    char *id = bot_pick(e, g, seed, &seat);
+    if (!id) return -1;
+    int rc = answer(e, g, seed, seat, id);
     free(id);
-    return st == ENGINE_OK ? 1 : -1;
+    return rc == 0 ? 1 : -1;
 }
 
 long games_play_out(engine *e, const game_config *g, uint64_t seed) {
@@ -158,14 +172,7 @@ int games_throughput(const game_config *g, double seconds, throughput *out) {
 ** decisions asked next. 0, or -1 after bench_fail. */
 static int repl_answer(engine *e, const game_config *g, uint64_t seed, int seat, const char *id) {
     size_t since = engine_event_count(e);
-    char *why = NULL;
-    engine_status st = engine_answer(e, seat, id, &why);
-    if (st != ENGINE_OK) {
-        bench_fail("%s %d seats seed %llu: seat %d \"%s\": %s", g->ruleset, g->seats,
-                   (unsigned long long)seed, seat, id, why ? why : engine_status_name(st));
-        free(why);
-        return -1;
-    }
+    if (answer(e, g, seed, seat, id) != 0) return -1;
     engine_event_list ev = {0};
     engine_decision_list dl = {0};
     cerr_list errs;
@@ -189,11 +196,30 @@ static int repl_answer(engine *e, const game_config *g, uint64_t seed, int seat,
     return ok ? 0 : -1;
 }
 
+/* One REPL answer's cost: wall time, and this thread's CPU time (which
+** leaves out the time other processes held the core). */
+typedef struct sample {
+    double wall, cpu;
+} sample;
+
+static void percentiles(sample *v, size_t n, int cpu, double *p50, double *p99, double *max) {
+    double *x = malloc((n ? n : 1) * sizeof *x);
+    if (!x) {
+        bench_fail("out of memory");
+        return;
+    }
+    for (size_t i = 0; i < n; i++) x[i] = (cpu ? v[i].cpu : v[i].wall) * 1e3;
+    *p50 = bench_percentile(x, n, 0.50);
+    *p99 = bench_percentile(x, n, 0.99);
+    *max = n ? x[n - 1] : 0;
+    free(x);
+}
+
 int games_repl_latency(const game_config *g, double seconds, latency *out) {
     *out = (latency){0};
     size_t cap = 1024, n = 0;
-    double *ms = malloc(cap * sizeof *ms);
-    if (!ms) {
+    sample *v = malloc(cap * sizeof *v);
+    if (!v) {
         bench_fail("out of memory");
         return -1;
     }
@@ -209,45 +235,36 @@ int games_repl_latency(const game_config *g, double seconds, latency *out) {
             break;
         }
         while (rc == 0 && !engine_is_over(e)) {
-            if (engine_position(e) >= CAIRN_TEST_MAX_DECISIONS) {
-                bench_fail("%s %d seats seed %llu: no end after %d decisions", g->ruleset, g->seats,
-                           (unsigned long long)seed, CAIRN_TEST_MAX_DECISIONS);
-                rc = -1;
-                break;
-            }
-            int seat = engine_next_bot_seat(e);
-            char *id = seat ? engine_bot_choice(e, seat) : NULL;
+            int seat = 0;
+            char *id = bot_pick(e, g, seed, &seat);
             if (!id) {
-                bench_fail("%s %d seats seed %llu: no bot may answer", g->ruleset, g->seats,
-                           (unsigned long long)seed);
                 rc = -1;
                 break;
             }
-            double t0 = bench_now();
+            double w0 = bench_now(), c0 = bench_cpu_now();
             rc = repl_answer(e, g, seed, seat, id);
-            double t1 = bench_now();
+            double c1 = bench_cpu_now(), w1 = bench_now();
             free(id);
             if (n == cap) {
-                double *grown = realloc(ms, 2 * cap * sizeof *ms);
+                sample *grown = realloc(v, 2 * cap * sizeof *v);
                 if (!grown) {
                     bench_fail("out of memory");
                     rc = -1;
                     break;
                 }
-                ms = grown;
+                v = grown;
                 cap *= 2;
             }
-            ms[n++] = (t1 - t0) * 1e3;
+            v[n++] = (sample){w1 - w0, c1 - c0};
         }
         engine_free(e);
         out->games++;
     }
     out->samples = n;
-    out->p50_ms = bench_percentile(ms, n, 0.50);
-    out->p99_ms = bench_percentile(ms, n, 0.99);
-    out->max_ms = n ? ms[n - 1] : 0;
+    percentiles(v, n, 0, &out->p50_ms, &out->p99_ms, &out->max_ms);
+    percentiles(v, n, 1, &out->cpu_p50_ms, &out->cpu_p99_ms, &out->cpu_max_ms);
     out->ok = rc == 0;
-    free(ms);
+    free(v);
     return rc;
 }
 

@@ -130,6 +130,9 @@ static void games(jw *w, const bench_report *r) {
         num(w, "p50_ms", l->p50_ms);
         num(w, "p99_ms", l->p99_ms);
         num(w, "max_ms", l->max_ms);
+        num(w, "cpu_p50_ms", l->cpu_p50_ms);
+        num(w, "cpu_p99_ms", l->cpu_p99_ms);
+        num(w, "cpu_max_ms", l->cpu_max_ms);
         jclose(w, '}');
         jclose(w, '}');
     }
@@ -215,6 +218,7 @@ int report_json(const bench_report *r, const char *path) {
     jopen(&w, "machine", '{', 0);
     integer(&w, "nproc", r->nproc);
     text(&w, "cpu", r->cpu);
+    num(&w, "loadavg", r->loadavg);
     jclose(&w, '}');
     jopen(&w, "settings", '{', 0);
     num(&w, "bench_seconds", s->seconds);

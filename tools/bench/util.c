@@ -12,11 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
-double bench_now(void) {
+static double clock_seconds(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+double bench_now(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+double bench_cpu_now(void) { return clock_seconds(CLOCK_THREAD_CPUTIME_ID); }
 
 long bench_rss_kib(void) {
     FILE *f = fopen("/proc/self/statm", "r");
