@@ -61,7 +61,8 @@ void c4_native_play(long n, uint64_t seed, c4_tally *out);
 
 typedef struct rate {
     long games, decisions;
-    double seconds;
+    double seconds;     /* wall time */
+    double cpu_seconds; /* the thread's CPU time (cairn games only) */
 } rate;
 
 double rate_games(const rate *r); /* per second; 0 when no time */
@@ -87,7 +88,7 @@ typedef struct game_config {
 typedef struct throughput {
     rate with_budget;           /* unprofiled, budget on: the games/s figure */
     rate no_budget;             /* the same seeds with cfg.no_budget, interleaved */
-    double budget_ratio;        /* seconds with budget / seconds without */
+    double budget_ratio;        /* CPU seconds with budget / CPU seconds without */
     rate profiled;              /* a separate run with engine_set_profiling */
     double start_seconds;       /* of profiled: time inside engine_new */
     double loop_seconds;        /* of profiled: the decision loop after engine_new */

@@ -199,7 +199,7 @@ static void judge(bench_report *r) {
                    g->ruleset, g->seats);
         TARGET(r, "engine overhead: loop time / handler time (x)", tp->overhead, 1.5, 0, ran,
                "%s_%d_overhead", g->ruleset, g->seats);
-        TARGET(r, "budget overhead: time with budget / without (x)", tp->budget_ratio, 1.1, 0, ran,
+        TARGET(r, "budget overhead: CPU time with budget / without (x)", tp->budget_ratio, 1.1, 0, ran,
                "%s_%d_budget", g->ruleset, g->seats);
         TARGET(r, "REPL answer p99, CPU time (ms)", r->repl[i].cpu_p99_ms, 1.0, 0, r->repl[i].ok,
                "%s_%d_repl_p99", g->ruleset, g->seats);
@@ -254,7 +254,7 @@ static void print_table(const bench_report *r) {
     }
     printf("  x Lua: games/s over the plain-Lua baseline's (d: decisions/s, another game);\n"
            "  Lua%%: handler time / loop time; overhd: loop / handler; +start: the same with\n"
-           "  engine_new; budget: time with budget / without; p50/p99: REPL answer (answer,\n"
+           "  engine_new; budget: CPU time with budget / without; p50/p99: REPL answer (answer,\n"
            "  events, view, render, decisions), wall time; cpu p99: the same in the thread's\n"
            "  CPU time (without other processes' turns); peak KiB: ru_maxrss of a child\n"
            "  playing seed 1\n\n");

@@ -85,6 +85,7 @@ static void rate_obj(jw *w, const char *k, const rate *r) {
     integer(w, "games", r->games);
     integer(w, "decisions", r->decisions);
     num(w, "seconds", r->seconds);
+    num(w, "cpu_seconds", r->cpu_seconds);
     num(w, "games_per_s", rate_games(r));
     num(w, "decisions_per_s", rate_decisions(r));
     jclose(w, '}');
