@@ -82,12 +82,22 @@ install: $(BUILD)/cairn
 	cp -R interpreter/lua/. $(DESTDIR)$(PREFIX)/share/cairn/lua/
 	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
 
+# make bench: tools/bench/*.c (the harness and the native-C Connect Four
+# baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
+BENCH_SRC := $(wildcard tools/bench/*.c)
+BENCH_OBJ := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/bench-obj/%.o)
+
 bench: $(BUILD)/bench
 	@$(BUILD)/bench
 
-$(BUILD)/bench: tools/bench.c $(BUILD)/libcairn.a
+$(BUILD)/bench: $(BENCH_OBJ) $(BUILD)/libcairn.a
 	@echo "LINK $@"
-	@$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
+
+$(BUILD)/bench-obj/%.o: tools/bench/%.c tools/bench/bench.h $(wildcard interpreter/*.h)
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	@$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
 # make fuzz: the libFuzzer harnesses (tests/fuzz/fuzz_*.c) built with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into build-fuzz/, each run
