@@ -83,6 +83,8 @@ int baseline_run(double seconds, baseline_result *out);
 typedef struct game_config {
     const char *ruleset;
     int seats;
+    int playout; /* random playouts as cairn sim plays them: the ruleset loaded once
+                    (engine_rules), fast games, engine_bot_move; 0: as the REPL plays */
 } game_config;
 
 typedef struct throughput {
@@ -136,6 +138,8 @@ engine *games_start(const game_config *g, uint64_t seed, int no_budget);
 int games_step(engine *e, const game_config *g, uint64_t seed);
 /* Plays to the end; returns the decisions made or -1 after bench_fail. */
 long games_play_out(engine *e, const game_config *g, uint64_t seed);
+/* Frees the rulesets loaded for playouts. */
+void games_forget(void);
 
 /* -------------------------------------------------------------- memory */
 

@@ -15,6 +15,32 @@
 
 #define MAX_SEATS 16
 
+/* The rulesets loaded once for playouts, by ruleset, seat count and budget.
+** Global on purpose: the bench is one process measuring many games, and
+** loading once per process is what it measures; freed by games_forget. */
+static struct loaded {
+    const char *ruleset;
+    int seats, no_budget;
+    engine_rules *rules;
+} loaded[64];
+static size_t n_loaded;
+
+static engine_rules *rules_for(const engine_config *cfg, cerr_list *errs) {
+    for (size_t i = 0; i < n_loaded; i++)
+        if (strcmp(loaded[i].ruleset, cfg->ruleset) == 0 && loaded[i].seats == cfg->players &&
+            loaded[i].no_budget == cfg->no_budget)
+            return loaded[i].rules;
+    if (n_loaded == sizeof loaded / sizeof loaded[0]) return NULL;
+    engine_rules *r = engine_rules_new(cfg, errs);
+    if (r) loaded[n_loaded++] = (struct loaded){cfg->ruleset, cfg->players, cfg->no_budget, r};
+    return r;
+}
+
+void games_forget(void) {
+    for (size_t i = 0; i < n_loaded; i++) engine_rules_free(loaded[i].rules);
+    n_loaded = 0;
+}
+
 engine *games_start(const game_config *g, uint64_t seed, int no_budget) {
     const char *bots[MAX_SEATS];
     if (g->seats < 1 || g->seats > MAX_SEATS) {
@@ -31,7 +57,12 @@ engine *games_start(const game_config *g, uint64_t seed, int no_budget) {
     cfg.no_budget = no_budget;
     cerr_list errs;
     cerr_init(&errs, 0);
-    engine *e = engine_new(&cfg, &errs);
+    engine *e = NULL;
+    if (g->playout) {
+        cfg.fast = 1;
+        cfg.rules = rules_for(&cfg, &errs);
+    }
+    if (!g->playout || cfg.rules) e = engine_new(&cfg, &errs);
     if (!e) {
         char *msg = errs.n ? cerr_format(&errs.items[0]) : NULL;
         bench_fail("%s %d seats seed %llu: the game does not start: %s", g->ruleset, g->seats,
@@ -74,6 +105,17 @@ static int answer(engine *e, const game_config *g, uint64_t seed, int seat, cons
 
 int games_step(engine *e, const game_config *g, uint64_t seed) {
     if (engine_is_over(e)) return 0;
+    if (g->playout) { /* as cairn sim: the bot's pick applied without copying it */
+        size_t at = engine_position(e);
+        int seat = at < CAIRN_TEST_MAX_DECISIONS ? engine_next_bot_seat(e) : 0;
+        char *why = NULL;
+        engine_status st = seat ? engine_bot_move(e, seat, &why) : ENGINE_NOT_ASKED;
+        if (st != ENGINE_OK)
+            bench_fail("%s %d seats seed %llu decision %zu: seat %d: %s", g->ruleset, g->seats,
+                       (unsigned long long)seed, at + 1, seat, why ? why : engine_status_name(st));
+        free(why);
+        return st == ENGINE_OK ? 1 : -1;
+    }
     int seat = 0;
     char *id = bot_pick(e, g, seed, &seat);
     if (!id) return -1;
@@ -219,7 +261,10 @@ static void percentiles(sample *v, size_t n, int cpu, double *p50, double *p99, 
     free(x);
 }
 
-int games_repl_latency(const game_config *g, double seconds, latency *out) {
+int games_repl_latency(const game_config *gc, double seconds, latency *out) {
+    game_config as_played = *gc; /* the REPL plays strict games, one at a time */
+    as_played.playout = 0;
+    const game_config *g = &as_played;
     *out = (latency){0};
     size_t cap = 1024, n = 0;
     sample *v = malloc(cap * sizeof *v);
@@ -279,7 +324,7 @@ int games_repl_latency(const game_config *g, double seconds, latency *out) {
 #define RELOAD_REPS 3
 
 int games_long_timings(long_game *out) {
-    const game_config g = {BENCH_LONG_RULESET, BENCH_LONG_SEATS};
+    const game_config g = {BENCH_LONG_RULESET, BENCH_LONG_SEATS, 0};
     engine *e = games_start(&g, out->seed, 0);
     if (!e) return -1;
     int st = 1;

@@ -146,7 +146,7 @@ static game_config *game_configs(char **names, size_t n_names, size_t *n) {
                 return c;
             }
             c = grown;
-            c[(*n)++] = (game_config){names[i], p};
+            c[(*n)++] = (game_config){names[i], p, 1};
         }
     }
     return c;
@@ -331,7 +331,7 @@ int main(void) {
     if (memory_long_search_start(&s, &search) == 0 &&
         memory_long_search_finish(&search, &r.lg) == 0) {
         progress("long game found; its peak RSS");
-        const game_config long_cfg = {BENCH_LONG_RULESET, BENCH_LONG_SEATS};
+        const game_config long_cfg = {BENCH_LONG_RULESET, BENCH_LONG_SEATS, 0};
         peak_rss p;
         if (memory_peak_rss(&long_cfg, r.lg.seed, &p) == 0 && p.decisions != r.lg.decisions)
             bench_fail("%s %d seats seed %llu: %ld decisions in the peak-RSS child, %ld before",
@@ -390,5 +390,6 @@ int main(void) {
     free(r.repl);
     free(r.peak);
     free(r.targets);
+    games_forget();
     return bench_failure_count() ? 1 : 0;
 }

@@ -96,7 +96,7 @@ static int child_finish(child *c, void *answer, size_t size, const char *what) {
 static int long_search(const void *arg, void *answer) {
     const bench_settings *s = arg;
     long_game *lg = answer;
-    const game_config g = {BENCH_LONG_RULESET, BENCH_LONG_SEATS};
+    const game_config g = {BENCH_LONG_RULESET, BENCH_LONG_SEATS, 1};
     for (int seed = 1; seed <= s->long_seeds; seed++) {
         /* game length does not depend on the budget: search without it */
         engine *e = games_start(&g, (uint64_t)seed, 1);
@@ -148,7 +148,8 @@ static int peak_child(const void *arg, void *answer) {
 
 int memory_peak_rss(const game_config *g, uint64_t seed, peak_rss *out) {
     child c;
-    const peak_ask ask = {*g, seed};
+    peak_ask ask = {*g, seed};
+    ask.g.playout = 0; /* a game as a person plays it: strict, with its history */
     *out = (peak_rss){0};
     if (child_start(peak_child, &ask, sizeof *out, "peak RSS", &c) != 0 ||
         child_finish(&c, out, sizeof *out, "peak RSS") != 0) {
@@ -177,7 +178,7 @@ static void sample(rss_growth *r) {
 static int growth_child(const void *arg, void *answer) {
     const bench_settings *s = arg;
     rss_growth *r = answer;
-    const game_config g = {"connect4", 2};
+    const game_config g = {"connect4", 2, 1};
     r->target = s->c4_games;
     long warm = r->warm_games = warm_games(r->target),
          step = r->target / 10 > 0 ? r->target / 10 : 1;
