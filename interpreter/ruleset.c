@@ -270,28 +270,46 @@ static void files_free(file_set *fs) {
     free_strings(fs->names, fs->n);
 }
 
-/* Every .lua file below dir (scripts may require any of them), skipping
-** tests/: a changed test must not invalidate saved games. */
-static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int depth) {
+/* Calls fn(path, name, ud) for every .lua file below dir, named
+** "<prefix>/<path inside dir>", down to 8 levels; tests/ folders only when
+** with_tests. */
+static void walk_lua(const char *dir, const char *prefix, int depth, int with_tests,
+                     void (*fn)(const char *path, const char *name, void *ud), void *ud) {
     if (depth > 8) return;
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || strcmp(de->d_name, "tests") == 0) continue;
+        if (de->d_name[0] == '.' || (!with_tests && strcmp(de->d_name, "tests") == 0)) continue;
         char *p = path_join(dir, de->d_name);
         char *name = cairn_strfmt("%s/%s", prefix, de->d_name);
         if (p && name) {
             size_t len = strlen(de->d_name);
             if (is_dir(p))
-                files_add_lua(fs, p, name, depth + 1);
+                walk_lua(p, name, depth + 1, with_tests, fn, ud);
             else if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
-                files_add(fs, p, name);
+                fn(p, name, ud);
         }
         free(p);
         free(name);
     }
     closedir(d);
+}
+
+static void add_lua_file(const char *path, const char *name, void *ud) { files_add(ud, path, name); }
+
+/* Every .lua file below dir (scripts may require any of them), skipping
+** tests/: a changed test must not invalidate saved games. */
+static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int depth) {
+    walk_lua(dir, prefix, depth, 0, add_lua_file, fs);
+}
+
+char **ruleset_lua_files(const ruleset *r, size_t *n) {
+    file_set fs = {0};
+    for (size_t i = 0; i < r->n_module_dirs; i++) walk_lua(r->module_dirs[i], "", 0, 1, add_lua_file, &fs);
+    free_strings(fs.names, fs.n);
+    *n = fs.n;
+    return fs.paths;
 }
 
 /* Hash of (name, size, bytes) of every file, sorted by name, so the same
@@ -705,8 +723,10 @@ static int explicit_origin(origin o) {
 ** other was asked for; a conflict between values someone asked for is an
 ** error naming both. Every change switches an option on or off for a
 ** reason that only grows stronger, so 2n + 2 rounds settle any manifest;
-** one that still moves then is reported. */
-static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const char *mpath) {
+** one that still moves then is reported. Each conflict it reports counts in
+** *refused: the manifest forbids the combination asked for. */
+static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const char *mpath,
+                               size_t *refused) {
     for (size_t round = 0; round < 2 * n + 2; round++) {
         int changed = 0;
         for (size_t i = 0; i < n; i++) {
@@ -721,6 +741,7 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" (%s) excludes it", os[i].id,
                              r->u.str.s, t->excluded_by->id, origin_text(t->excluded_by->from));
+                    (*refused)++;
                     return;
                 }
                 if (!explicit_origin(t->from)) {
@@ -732,6 +753,7 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" is set otherwise %s",
                              os[i].id, r->u.str.s, t->id, origin_text(t->from));
+                    (*refused)++;
                     return;
                 }
             }
@@ -755,6 +777,7 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "options \"%s\" (%s) and \"%s\" (%s) exclude each other", os[i].id,
                              origin_text(os[i].from), t->id, origin_text(t->from));
+                    (*refused)++;
                     return;
                 }
             }
@@ -772,10 +795,14 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
              "requires and excludes never settle: %s keep switching each other on and off",
              moving ? moving : "some options");
     free(moving);
+    (*refused)++;
 }
 
+/* Decides every option's value for req. Errors that only say the manifest
+** forbids this combination (requires/excludes, seat-count forcing) also
+** count in *refused. */
 static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *errs,
-                           const char *mpath) {
+                           const char *mpath, size_t *refused) {
     value *opts = value_map_get(r->manifest, "options");
     size_t n = opts ? opts->u.list.n : 0;
     size_t before = cerr_count(errs);
@@ -911,11 +938,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
                          "option \"%s\" is forced to %s with %d players", os[i].id,
                          want ? want : "?", req->players);
                 free(want);
+                (*refused)++;
             }
             set_opt(&os[i], v, ORIGIN_FORCED);
         }
     }
-    if (cerr_count(errs) == before) settle_constraints(os, n, errs, mpath);
+    if (cerr_count(errs) == before) settle_constraints(os, n, errs, mpath, refused);
     for (size_t i = 0; i < n; i++) {
         if (os[i].val) {
             if (value_map_set(r->options, os[i].id, os[i].val) != 0)
@@ -1008,8 +1036,16 @@ static void check_appends(const value *base, const value *ov, const char *path, 
     }
 }
 
-/* Merges one overlay file (a map keyed by data name) over r->data. */
-static void apply_overlay(ruleset *r, loader *ld, const char *path) {
+/* Merges one overlay file (a map keyed by data name) over r->data. at is
+** the manifest's `overlay:` node: a file that is not there is reported at
+** the line that names it. */
+static void apply_overlay(ruleset *r, loader *ld, const value *at) {
+    const char *path = at->type == CV_STR ? at->u.str.s : "";
+    if (!is_file(path)) {
+        cerr_add(ld->errs, file_of(at), at->line, at->col, "overlay",
+                 "no overlay file \"%s\" (a path from the manifest's folder)", path);
+        return;
+    }
     value *ov = load_tracked(r, ld, path);
     if (!ov) return;
     if (ov->type != CV_MAP) {
@@ -1035,14 +1071,14 @@ static void run_overlays(ruleset *r, loader *ld) {
         if (!chosen) continue;
         if (r->opts[i].type == ROPT_SWITCH) {
             if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay"))
-                apply_overlay(r, ld, value_get_str(def, "overlay", ""));
+                apply_overlay(r, ld, value_map_get(def, "overlay"));
         } else {
             const value *items = value_map_get(def, "items");
             for (size_t k = 0; items && k < items->u.list.n; k++) {
                 const value *it = items->u.list.items[k];
                 if (strcmp(value_get_str(it, "id", ""), chosen->u.str.s) == 0 &&
                     value_map_get(it, "overlay"))
-                    apply_overlay(r, ld, value_get_str(it, "overlay", ""));
+                    apply_overlay(r, ld, value_map_get(it, "overlay"));
             }
         }
     }
@@ -1154,7 +1190,7 @@ void ruleset_free(ruleset *r) {
     free(r);
 }
 
-static void check_players(ruleset *r, const ruleset_request *req, cerr_list *errs) {
+static void check_players(ruleset *r, const ruleset_request *req, cerr_list *errs, size_t *refused) {
     const value *p = value_map_get(r->manifest, "players");
     r->min_players = (int)value_get_int(p, "min", 1);
     r->max_players = (int)value_get_int(p, "max", r->min_players);
@@ -1168,12 +1204,22 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
                  r->min_players, r->max_players);
     if (req && req->players &&
         (req->players < r->min_players || req->players > r->max_players))
+    {
         cerr_add(errs, NULL, 0, 0, NULL, "%s is for %d to %d players, not %d", r->id,
                  r->min_players, r->max_players, req->players);
+        (*refused)++;
+    }
 }
 
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs) {
-    size_t before = cerr_count(errs);
+    int refused;
+    return ruleset_load_combination(name_or_path, req, &refused, errs);
+}
+
+ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
+                                  cerr_list *errs) {
+    size_t before = cerr_count(errs), refusals = 0;
+    *refused = 0;
     char *dir = ruleset_find(name_or_path);
     if (!dir) {
         size_t len = strlen(name_or_path);
@@ -1222,9 +1268,16 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     r->visibility = value_map_get(r->manifest, "visibility");
     r->players = req ? req->players : 0;
     char *mpath = path_join(r->dir, "ruleset.yaml");
-    check_players(r, req, errs);
-    resolve_options(r, req, errs, mpath);
+    check_players(r, req, errs, &refusals);
+    resolve_options(r, req, errs, mpath, &refusals);
     free(mpath);
+    if (refusals) {
+        /* the combination cannot be played: its data would say nothing */
+        *refused = cerr_count(errs) - before == refusals;
+        ld.dirs = NULL; /* borrowed from r->module_dirs, which ruleset_free frees */
+        ld.ndirs = 0;
+        goto fail;
+    }
     if (r->options) {
         load_data(r, &ld);
         load_text(r, &ld);

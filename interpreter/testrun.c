@@ -727,6 +727,49 @@ done:
     return msg ? -1 : 0;
 }
 
+/* Why combinations were skipped: each distinct reason the manifest gave,
+** with how many combinations it refused. */
+#define SMOKE_MAX_REASONS 4
+typedef struct skip_reasons {
+    char *text[SMOKE_MAX_REASONS];
+    long count[SMOKE_MAX_REASONS];
+    long other; /* refused for a reason beyond the first SMOKE_MAX_REASONS */
+} skip_reasons;
+
+static void skip_note(skip_reasons *sr, const cerr_list *why) {
+    const char *m = why->n ? why->items[0].message : "refused";
+    for (int i = 0; i < SMOKE_MAX_REASONS; i++) {
+        if (!sr->text[i]) {
+            if (!(sr->text[i] = cairn_strdup(m))) break;
+        }
+        if (strcmp(sr->text[i], m) == 0) {
+            sr->count[i]++;
+            return;
+        }
+    }
+    sr->other++;
+}
+
+/* The smoke summary: games played, combinations, and every reason a
+** combination was not played. */
+static void smoke_summary(FILE *out, long played, long combos, long skipped, long capped,
+                          const skip_reasons *sr) {
+    fprintf(out, "smoke: %ld game%s played (%ld option combination%s", played, played == 1 ? "" : "s",
+            combos, combos == 1 ? "" : "s");
+    if (skipped) {
+        fprintf(out, "; %ld seat count and combination pair%s skipped as the manifest forbids them:", skipped,
+                skipped == 1 ? "" : "s");
+        for (int i = 0; i < SMOKE_MAX_REASONS && sr->text[i]; i++)
+            fprintf(out, "%s %s (%ld)", i ? ";" : "", sr->text[i], sr->count[i]);
+        if (sr->other) fprintf(out, "; other reasons (%ld)", sr->other);
+    }
+    if (capped)
+        fprintf(out, "; %ld combination%s beyond CAIRN_SMOKE_MAX_COMBINATIONS (%d) not played, their "
+                     "overlays and scripts checked all the same",
+                capped, capped == 1 ? "" : "s", CAIRN_SMOKE_MAX_COMBINATIONS);
+    fprintf(out, ")\n");
+}
+
 int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
     ruleset_request req = {NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
@@ -737,7 +780,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
     size_t *nv = calloc(no ? no : 1, sizeof *nv), *digit = calloc(no ? no : 1, sizeof *digit);
     combo cb = {calloc(no ? no : 1, sizeof(char *)), no};
     int rc = 0;
-    long played = 0, skipped = 0, combos = 0;
+    long played = 0, skipped = 0, combos = 0, capped = 0;
+    skip_reasons sr;
+    memset(&sr, 0, sizeof sr);
     view_rules *vr = view_rules_new(rs->visibility, errs);
     unsigned char *matched = calloc(vr && view_rules_count(vr) ? view_rules_count(vr) : 1, 1);
     if (!vals || !nv || !digit || !cb.choices || !vr || !matched) {
@@ -756,17 +801,23 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         use.n = m;
         if (combos < CAIRN_SMOKE_MAX_COMBINATIONS) {
             for (int p = rs->min_players; p <= rs->max_players && rc == 0; p++) {
-                /* combinations the ruleset refuses (requires/excludes,
-                ** forced by the seat count) are skipped, not failures */
+                /* only a combination the manifest itself forbids
+                ** (requires/excludes, forced by the seat count) is
+                ** skipped; any other error in it is a failure */
                 ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p};
-                cerr_list quiet;
-                cerr_init(&quiet, 0);
-                ruleset *probe = ruleset_load(name, &r2, &quiet);
-                cerr_free(&quiet);
-                if (!probe) {
+                cerr_list why;
+                cerr_init(&why, 0);
+                int refused = 0;
+                ruleset *probe = ruleset_load_combination(name, &r2, &refused, &why);
+                if (!probe && refused) {
+                    skip_note(&sr, &why);
                     skipped++;
-                    continue;
+                } else if (!probe) {
+                    cerr_merge(errs, &why);
+                    rc = -1;
                 }
+                cerr_free(&why);
+                if (!probe) continue;
                 ruleset_free(probe);
                 for (int s = 1; s <= games && rc == 0; s++) {
                     if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, errs) != 0) rc = -1;
@@ -774,7 +825,7 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 }
             }
         } else {
-            skipped++;
+            capped++;
         }
         combos++;
         if (rc) break;
@@ -793,10 +844,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                  value_get_str(rule, "path", "?"), value_get_str(rule, "policy", "?"), played);
         rc = -1;
     }
-    if (out)
-        fprintf(out, "smoke: %ld games played (%ld option combinations, %ld skipped): %s\n", played,
-                combos, skipped, rc ? "FAILED" : "ok");
+    if (out) smoke_summary(out, played, combos, skipped, capped, &sr);
 done:
+    for (int i = 0; i < SMOKE_MAX_REASONS; i++) free(sr.text[i]);
     for (size_t i = 0; vals && i < no; i++) strs_free(vals[i], nv[i]);
     free(vals);
     free(nv);
