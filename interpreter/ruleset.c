@@ -194,8 +194,13 @@ static const char *checkout_root(void) {
     if (done) return root[0] ? root : NULL;
     done = 1;
     char probe[SHARE_PATH_MAX + 64];
-    int len = snprintf(root, sizeof root, "%s/..", exe_dir());
-    if (len <= 0 || (size_t)len >= sizeof root || !exe_dir()[0]) return root[0] = '\0', NULL;
+    /* the parent folder by name, not "<bin>/..": paths in messages read
+    ** /home/me/cairn/rulesets/yak, never build/../rulesets/yak */
+    int len = snprintf(root, sizeof root, "%s", exe_dir());
+    char *slash = strrchr(root, '/');
+    if (len <= 0 || (size_t)len >= sizeof root || !exe_dir()[0] || !slash) return root[0] = '\0', NULL;
+    if (slash == root) slash[1] = '\0';
+    else *slash = '\0';
     snprintf(probe, sizeof probe, "%s/interpreter/lua/cairn", root);
     int ok = is_dir(probe);
     snprintf(probe, sizeof probe, "%s/schemas/ruleset.schema.yaml", root);
@@ -441,6 +446,39 @@ static void unwrap_appends(value *m) {
     }
 }
 
+/* A mod runs its parent's `tests:` and `golden:` only when its manifest
+** says `inherit: [tests, golden]` (then its own come after the parent's);
+** otherwise the parent's lists are dropped before the merge, so that a
+** mod's `cairn test --regen` never rewrites its parent's golden files. */
+static int inherit_lists(value *parent, value *child) {
+    static const char *const keys[] = {"tests", "golden"};
+    const value *inherit = value_map_get(child, "inherit");
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        int wanted = 0;
+        for (size_t i = 0; inherit && inherit->type == CV_LIST && i < inherit->u.list.n; i++) {
+            const value *it = inherit->u.list.items[i];
+            wanted |= it->type == CV_STR && strcmp(it->u.str.s, keys[k]) == 0;
+        }
+        value *mine = value_map_get(child, keys[k]);
+        value *theirs = value_map_get(parent, keys[k]);
+        if (!wanted) {
+            value_map_del(parent, keys[k]);
+        } else if (mine && theirs && mine->type == CV_LIST && theirs->type == CV_LIST) {
+            /* the parent's, then the mod's own: the merge puts the list in place */
+            value *both = value_clone(theirs);
+            for (size_t i = 0; both && i < mine->u.list.n; i++) {
+                value *c = value_clone(mine->u.list.items[i]);
+                if (!c || value_list_push(both, c) != 0) { /* a failed push freed c */
+                    value_free(both);
+                    both = NULL;
+                }
+            }
+            if (!both || value_map_set(child, keys[k], both) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
 static int push_dir(loader *ld, const char *dir) {
     char **d = realloc(ld->dirs, (ld->ndirs + 1) * sizeof *d);
     if (!d) return -1;
@@ -536,7 +574,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         return NULL;
     }
     value_map_del(m, "extends");
-    if (value_merge(parent, m) != 0) {
+    if (inherit_lists(parent, m) != 0 || value_merge(parent, m) != 0) {
         cerr_add(ld->errs, path, 0, 0, NULL, "out of memory merging over the parent ruleset");
         value_free(parent);
         value_free(m);

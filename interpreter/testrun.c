@@ -7,6 +7,7 @@
 #include "engine.h"
 #include "rng.h"
 #include "ruleset.h"
+#include "save.h"
 #include "strbuf.h"
 #include "view.h"
 #include "yload.h"
@@ -484,9 +485,21 @@ static char *read_text(const char *path) {
     return strbuf_take(&b);
 }
 
-/* The first line where a and b differ, as "line N: expected ..., got ...". */
-static char *first_diff(const char *want, const char *got) {
-    int line = 1;
+/* The transcript after its header ("#" lines at the top): the header names
+** the ruleset that ran it, so a mod that inherits its parent's golden files
+** compares only what was played. *line gets the body's first line number. */
+static const char *golden_body(const char *t, int *line) {
+    *line = 1;
+    while (*t == '#') {
+        const char *nl = strchr(t, '\n');
+        t = nl ? nl + 1 : t + strlen(t);
+        (*line)++;
+    }
+    return t;
+}
+
+/* The first line where two bodies differ, as "line N: expected ..., got ...". */
+static char *first_diff(const char *want, int line, const char *got) {
     const char *a = want, *b = got;
     while (*a && *b) {
         size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
@@ -499,8 +512,33 @@ static char *first_diff(const char *want, const char *got) {
     return cairn_strfmt("line %d: %s", line, *a ? "the playthrough ended early" : "the playthrough goes on longer");
 }
 
-static int run_golden(const char *rsname, const value *g, int regen, strbuf *why) {
+/* 1 when path (a file that may not exist yet) lies inside dir, links
+** resolved: --regen writes nowhere else. */
+static int inside(const char *path, const char *dir) {
+    char *rd = realpath(dir, NULL);
+    char *rp = realpath(path, NULL);
+    if (!rp) { /* a new file: its folder must be inside */
+        const char *slash = strrchr(path, '/');
+        char *parent = slash ? cairn_strfmt("%.*s", (int)(slash - path), path) : cairn_strdup(".");
+        char *rparent = parent ? realpath(parent[0] ? parent : "/", NULL) : NULL;
+        rp = rparent ? cairn_strfmt("%s/%s", rparent, slash ? slash + 1 : path) : NULL;
+        free(parent);
+        free(rparent);
+    }
+    size_t n = rd ? strlen(rd) : 0;
+    int in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
+    free(rd);
+    free(rp);
+    return in;
+}
+
+static int run_golden(const char *rsname, const char *dir, const value *g, int regen, strbuf *why) {
     const char *file = value_get_str(g, "file", NULL);
+    if (regen && !inside(file, dir)) {
+        strbuf_printf(why, "not rewritten: %s is not inside %s (a mod's --regen never writes its "
+                           "parent's files; give the mod its own `golden:` entries)", file, dir);
+        return -1;
+    }
     char *err = NULL;
     char *t = golden_transcript(rsname, g, &err);
     if (!t) {
@@ -510,18 +548,24 @@ static int run_golden(const char *rsname, const value *g, int regen, strbuf *why
     }
     int rc = 0;
     if (regen) {
-        FILE *f = fopen(file, "wb");
-        if (!f || fputs(t, f) < 0 || fclose(f) != 0) {
-            strbuf_printf(why, "cannot write %s", file);
+        cerr_list werr;
+        cerr_init(&werr, 0);
+        if (save_write_text(file, t, &werr) != 0) {
+            char *m = werr.n ? cerr_format(&werr.items[0]) : NULL;
+            strbuf_printf(why, "%s", m ? m : "cannot write the file");
+            free(m);
             rc = -1;
         }
+        cerr_free(&werr);
     } else {
         char *want = read_text(file);
+        int lw = 1, lt = 1;
+        const char *bw = want ? golden_body(want, &lw) : NULL, *bt = golden_body(t, &lt);
         if (!want) {
             strbuf_printf(why, "cannot read %s (make it with --regen)", file);
             rc = -1;
-        } else if (strcmp(want, t) != 0) {
-            char *d = first_diff(want, t);
+        } else if (strcmp(bw, bt) != 0) {
+            char *d = first_diff(bw, lw, bt);
             strbuf_printf(why, "differs from %s, %s", file, d ? d : "");
             free(d);
             rc = -1;
@@ -575,7 +619,7 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
         const value *g = golden->u.list.items[i];
         strbuf why = {0};
         const char *file = value_get_str(g, "file", "?");
-        if (run_golden(name, g, regen, &why) != 0) {
+        if (run_golden(name, rs->dir, g, regen, &why) != 0) {
             failed++;
             fprintf(out, "FAIL golden %s: %s\n", file, why.s ? why.s : "out of memory");
         } else {
@@ -584,6 +628,9 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
         }
         strbuf_free(&why);
     }
+    if (passed + failed == 0)
+        fprintf(out, "%s has no scenario tests or golden playthroughs%s\n", rs->id,
+                rs->n_module_dirs > 1 ? " (a mod runs its parent's only with `inherit: [tests, golden]`)" : "");
     fprintf(out, "%s: %d passed, %d failed\n", rs->id, passed, failed);
     ruleset_free(rs);
     return failed;
