@@ -243,9 +243,12 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
 
 void check_note_tests(const ruleset *r, FILE *out) {
     if (r->n_module_dirs < 2) return;
-    const value *tests = value_map_get(r->manifest, "tests"), *golden = value_map_get(r->manifest, "golden");
-    if ((tests && value_len(tests)) || (golden && value_len(golden))) return;
-    fprintf(out, "note: %s has no scenario tests or golden playthroughs of its own; a mod runs its "
-                 "parent's only with `inherit: [tests, golden]` in its manifest (docs/testing.md)\n",
+    static const char *const keys[] = {"tests", "golden", "unit", "generate"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        const value *v = value_map_get(r->manifest, keys[i]);
+        if (v && value_len(v)) return;
+    }
+    fprintf(out, "note: %s has no tests of its own; a mod runs its parent's only with "
+                 "`inherit: [tests, golden, unit]` in its manifest (docs/testing.md)\n",
             r->id);
 }

@@ -31,8 +31,8 @@ int check_option_values(const char *name, const ruleset *r, FILE *notes, cerr_li
 int check_compile_scripts(const ruleset *r, cerr_list *errs);
 
 /* Prints a line on out when r is a mod (its manifest `extends` another)
-** that runs no scenario tests or golden playthroughs: it inherits its
-** parent's only when its manifest says `inherit: [tests, golden]`. */
+** that has no tests at all (scenario, golden, unit, generated): it
+** inherits its parent's only when its manifest says so (`inherit:`). */
 void check_note_tests(const ruleset *r, FILE *out);
 
 #endif

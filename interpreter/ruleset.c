@@ -399,6 +399,8 @@ static int absolutize(value *m, const char *dir) {
     rc |= make_path(value_map_get(m, "rules"), dir);
     rc |= make_path(value_map_get(m, "state_schema"), dir);
     rc |= make_paths_in_list(value_map_get(m, "tests"), dir);
+    rc |= make_paths_in_list(value_map_get(m, "unit"), dir);
+    rc |= make_paths_in_list(value_map_get(m, "generate"), dir);
     value *data = value_map_get(m, "data");
     for (size_t i = 0; data && data->type == CV_MAP && i < data->u.map.n; i++) {
         value *d = data->u.map.items[i].val;
@@ -446,12 +448,14 @@ static void unwrap_appends(value *m) {
     }
 }
 
-/* A mod runs its parent's `tests:` and `golden:` only when its manifest
-** says `inherit: [tests, golden]` (then its own come after the parent's);
-** otherwise the parent's lists are dropped before the merge, so that a
-** mod's `cairn test --regen` never rewrites its parent's golden files. */
+/* A mod runs its parent's `tests:`, `golden:` and `unit:` only when its
+** manifest says so (`inherit: [tests, golden, unit]`; then its own come
+** after the parent's); otherwise the parent's lists are dropped before the
+** merge, so that a mod's `cairn test --regen` never rewrites its parent's
+** golden files. A parent's `generate:` is never inherited: what it makes
+** belongs in the parent's folder. */
 static int inherit_lists(value *parent, value *child) {
-    static const char *const keys[] = {"tests", "golden"};
+    static const char *const keys[] = {"tests", "golden", "unit"};
     const value *inherit = value_map_get(child, "inherit");
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         int wanted = 0;
@@ -574,6 +578,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         return NULL;
     }
     value_map_del(m, "extends");
+    value_map_del(parent, "generate");
     if (inherit_lists(parent, m) != 0 || value_merge(parent, m) != 0) {
         cerr_add(ld->errs, path, 0, 0, NULL, "out of memory merging over the parent ruleset");
         value_free(parent);

@@ -5,6 +5,7 @@
 */
 #include "testrun.h"
 #include "engine.h"
+#include "luatest.h"
 #include "rng.h"
 #include "ruleset.h"
 #include "save.h"
@@ -576,6 +577,78 @@ static int run_golden(const char *rsname, const char *dir, const value *g, int r
     return rc;
 }
 
+/* ------------------------------------------------- Lua tests, generators */
+
+/* Each file a generator makes is a test: it passes when the file on disk
+** is what the generator makes now; --regen writes those that differ. */
+static void run_generator(const ruleset *rs, const char *name, const char *gen, int regen, int verbose,
+                          FILE *out, int *passed, int *failed) {
+    luatest_file *files;
+    size_t n;
+    strbuf why = {0};
+    if (luatest_run_generator(rs, name, gen, &files, &n, &why) != 0) {
+        (*failed)++;
+        fprintf(out, "FAIL generator %s: %s\n", gen, why.s ? why.s : "out of memory");
+        strbuf_free(&why);
+        return;
+    }
+    if (n == 0) {
+        (*failed)++;
+        fprintf(out, "FAIL generator %s: it returned no files\n", gen);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *path = files[i].path;
+        char *have = read_text(path);
+        int same = have && strcmp(have, files[i].text) == 0;
+        if (same) {
+            (*passed)++;
+            if (verbose) fprintf(out, "ok   %s (made by %s)\n", path, gen);
+        } else if (!regen) {
+            int l1 = 1;
+            char *d = have ? first_diff(have, l1, files[i].text) : NULL;
+            (*failed)++;
+            fprintf(out, "FAIL %s is not what %s makes (%s): run cairn test %s --regen\n", path, gen,
+                    have ? (d ? d : "it differs") : "the file is missing", name);
+            free(d);
+        } else if (!inside(path, rs->dir)) {
+            (*failed)++;
+            fprintf(out, "FAIL %s: not written, it is not inside %s\n", path, rs->dir);
+        } else {
+            cerr_list werr;
+            cerr_init(&werr, 0);
+            if (save_write_text(path, files[i].text, &werr) != 0) {
+                char *m = werr.n ? cerr_format(&werr.items[0]) : NULL;
+                (*failed)++;
+                fprintf(out, "FAIL %s: %s\n", path, m ? m : "cannot write it");
+                free(m);
+            } else {
+                (*passed)++;
+                fprintf(out, "wrote %s (made by %s)\n", path, gen);
+            }
+            cerr_free(&werr);
+        }
+        free(have);
+    }
+    luatest_files_free(files, n);
+    strbuf_free(&why);
+}
+
+static void run_units(const ruleset *rs, const char *name, int verbose, FILE *out, int *passed, int *failed) {
+    const value *units = value_map_get(rs->manifest, "unit");
+    for (size_t i = 0; units && units->type == CV_LIST && i < units->u.list.n; i++) {
+        const char *file = units->u.list.items[i]->u.str.s;
+        strbuf why = {0};
+        if (luatest_run_unit(rs, name, file, &why) != 0) {
+            (*failed)++;
+            fprintf(out, "FAIL %s: %s\n", file, why.s ? why.s : "out of memory");
+        } else {
+            (*passed)++;
+            if (verbose) fprintf(out, "ok   %s\n", file);
+        }
+        strbuf_free(&why);
+    }
+}
+
 /* ----------------------------------------------------------------- driver */
 
 int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_list *errs) {
@@ -583,6 +656,11 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
     int failed = 0, passed = 0;
+    /* generators first: --regen rewrites scenario files before they run */
+    const value *gens = value_map_get(rs->manifest, "generate");
+    for (size_t i = 0; gens && gens->type == CV_LIST && i < gens->u.list.n; i++)
+        run_generator(rs, name, gens->u.list.items[i]->u.str.s, regen, verbose, out, &passed, &failed);
+    run_units(rs, name, verbose, out, &passed, &failed);
     const value *tests = value_map_get(rs->manifest, "tests");
     for (size_t i = 0; tests && tests->type == CV_LIST && i < tests->u.list.n; i++) {
         const char *file = tests->u.list.items[i]->u.str.s;
@@ -629,8 +707,9 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
         strbuf_free(&why);
     }
     if (passed + failed == 0)
-        fprintf(out, "%s has no scenario tests or golden playthroughs%s\n", rs->id,
-                rs->n_module_dirs > 1 ? " (a mod runs its parent's only with `inherit: [tests, golden]`)" : "");
+        fprintf(out, "%s has no tests%s\n", rs->id,
+                rs->n_module_dirs > 1 ? " (a mod runs its parent's only with `inherit: [tests, golden, unit]`)"
+                                      : "");
     fprintf(out, "%s: %d passed, %d failed\n", rs->id, passed, failed);
     ruleset_free(rs);
     return failed;

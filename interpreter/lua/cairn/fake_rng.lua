@@ -1,8 +1,8 @@
--- tests/lua/fake_rng.lua
+-- cairn/fake_rng.lua
 -- A deterministic stand-in for g.rng in Lua tests: a 31-bit LCG, integers only.
 --
--- local rng = require("fake_rng").new(42)     -- seeded generator
--- local rng = require("fake_rng").script{1, 3} -- int() returns these, in turn (clamped)
+-- local rng = require("cairn.fake_rng").new(42)     -- seeded generator
+-- local rng = require("cairn.fake_rng").script{1, 3} -- int() returns these, in turn (clamped)
 
 local M = {}
 
