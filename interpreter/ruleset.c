@@ -526,6 +526,14 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     files_add_lua(&ld->files, dir, id, 0);
 
     value *ext = value_map_get(m, "extends");
+    const value *inh = value_map_get(m, "inherit");
+    if (!ext && inh) {
+        cerr_add(ld->errs, path, inh->line, inh->col, "inherit",
+                 "only a ruleset that extends another inherits its tests: add `extends:` or remove this");
+        value_free(m);
+        free(path);
+        return NULL;
+    }
     if (!ext) {
         unwrap_appends(m);
         free(path);
