@@ -56,10 +56,14 @@ static const command commands[] = {
      "of errors.\n"
      "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n"},
     {"test", cmd_test, "cairn test RULESET [--regen] [--verbose]",
-     "run a ruleset's scenario tests and golden playthroughs",
-     "Runs the scenario tests (`tests:` in the manifest) and compares each golden\n"
-     "playthrough (`golden:`) with a fresh seeded game. --regen rewrites the golden\n"
-     "files instead (review the diff). Formats: docs/testing.md.\n"
+     "run a ruleset's own tests: generated files, Lua unit tests, scenarios, golden games",
+     "Runs the ruleset's generators (`generate:` in the manifest; each file they make\n"
+     "must match the one on disk), its Lua unit tests (`unit:`, in the sandbox with\n"
+     "the data cairn loads), its scenario tests (`tests:`), and compares each golden\n"
+     "playthrough (`golden:`) with a fresh seeded game. --regen rewrites the generated\n"
+     "and golden files instead (review the diff); it writes only inside the ruleset's\n"
+     "own folder, never a parent's. A mod runs its parent's tests only with\n"
+     "`inherit: [tests, golden, unit]`. Formats: docs/testing.md.\n"
      "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
     {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
     {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
