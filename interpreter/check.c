@@ -205,9 +205,35 @@ static int compile_one(lua_State *L, const char *path, cerr_list *errs) {
     return -1;
 }
 
+/* `unit:` and `generate:` name files only `cairn test` opens: each must be
+** there, or check says so at the line that names it. Returns the number
+** missing. */
+static int check_test_scripts(const value *m, path_set *s, cerr_list *errs) {
+    static const char *const keys[] = {"unit", "generate"};
+    int missing = 0;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const value *list = value_map_get(m, keys[k]);
+        for (size_t i = 0; list && list->type == CV_LIST && i < list->u.list.n; i++) {
+            const value *f = list->u.list.items[i];
+            if (f->type != CV_STR) continue;
+            FILE *probe = fopen(f->u.str.s, "rb");
+            if (probe) {
+                fclose(probe);
+                set_add(s, f->u.str.s);
+                continue;
+            }
+            cerr_add(errs, f->file ? f->file->name : NULL, f->line, f->col, keys[k], "no script \"%s\": %s",
+                     f->u.str.s, strerror(errno));
+            missing++;
+        }
+    }
+    return missing;
+}
+
 int check_compile_scripts(const ruleset *r, cerr_list *errs) {
     path_set s = {0};
     const value *m = r->manifest;
+    int failed = check_test_scripts(m, &s, errs);
     set_add(&s, value_get_str(m, "rules", NULL));
     const value *opts = value_map_get(m, "options");
     for (size_t i = 0; opts && opts->type == CV_LIST && i < opts->u.list.n; i++) {
@@ -221,11 +247,10 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
     char **lua = ruleset_lua_files(r, &nl);
     for (size_t i = 0; i < nl; i++) set_add(&s, lua[i]);
     ruleset_list_free(lua, nl);
-    int failed = 0;
     lua_State *L = luaL_newstate();
     if (!L || s.oom) {
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory compiling the scripts");
-        failed = 1;
+        failed++;
     }
     for (size_t i = 0; L && !s.oom && i < s.n; i++) {
         FILE *probe = fopen(s.p[i], "rb");

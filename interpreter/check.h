@@ -24,9 +24,11 @@
 int check_option_values(const char *name, const ruleset *r, FILE *notes, cerr_list *errs);
 
 /* Compiles, without running it, every script the manifest names (the main
-** rules and every option's scripts, chosen or not) and every other .lua
-** file of the ruleset's folders (modules, tests), in text mode as the
-** sandbox does. Appends "file:line: message" for each that does not compile.
+** rules, every option's scripts chosen or not, the `unit:` tests and the
+** `generate:` scripts) and every other .lua file of the ruleset's folders
+** (modules, test helpers), in text mode as the sandbox does. Appends
+** "file:line: message" for each that does not compile, and an error at the
+** manifest's line for a `unit:` or `generate:` file that is not there.
 ** Returns the number of failures. */
 int check_compile_scripts(const ruleset *r, cerr_list *errs);
 

@@ -499,7 +499,8 @@ static const char *golden_body(const char *t, int *line) {
     return t;
 }
 
-/* The first line where two bodies differ, as "line N: expected ..., got ...". */
+/* The first line where two texts differ, as "line N: expected ..., got ...";
+** line is the number of want's first line in its file. */
 static char *first_diff(const char *want, int line, const char *got) {
     const char *a = want, *b = got;
     while (*a && *b) {
@@ -510,7 +511,21 @@ static char *first_diff(const char *want, int line, const char *got) {
         b += lb + (b[lb] == '\n');
         line++;
     }
-    return cairn_strfmt("line %d: %s", line, *a ? "the playthrough ended early" : "the playthrough goes on longer");
+    return cairn_strfmt("line %d: %s", line, *a ? "the new text ends early" : "the new text goes on longer");
+}
+
+/* Writes text to path atomically; 0, or -1 with why. */
+static int write_text(const char *path, const char *text, strbuf *why) {
+    cerr_list werr;
+    cerr_init(&werr, 0);
+    int rc = save_write_text(path, text, &werr);
+    if (rc != 0) {
+        char *m = werr.n ? cerr_format(&werr.items[0]) : NULL;
+        strbuf_printf(why, "%s", m ? m : "cannot write the file");
+        free(m);
+    }
+    cerr_free(&werr);
+    return rc;
 }
 
 /* 1 when path (a file that may not exist yet) lies inside dir, links
@@ -549,18 +564,10 @@ static int run_golden(const char *rsname, const char *dir, const value *g, int r
     }
     int rc = 0;
     if (regen) {
-        cerr_list werr;
-        cerr_init(&werr, 0);
-        if (save_write_text(file, t, &werr) != 0) {
-            char *m = werr.n ? cerr_format(&werr.items[0]) : NULL;
-            strbuf_printf(why, "%s", m ? m : "cannot write the file");
-            free(m);
-            rc = -1;
-        }
-        cerr_free(&werr);
+        rc = write_text(file, t, why);
     } else {
         char *want = read_text(file);
-        int lw = 1, lt = 1;
+        int lw = 1, lt = 1; /* lt: the new header's length, not reported */
         const char *bw = want ? golden_body(want, &lw) : NULL, *bt = golden_body(t, &lt);
         if (!want) {
             strbuf_printf(why, "cannot read %s (make it with --regen)", file);
@@ -604,8 +611,7 @@ static void run_generator(const ruleset *rs, const char *name, const char *gen, 
             (*passed)++;
             if (verbose) fprintf(out, "ok   %s (made by %s)\n", path, gen);
         } else if (!regen) {
-            int l1 = 1;
-            char *d = have ? first_diff(have, l1, files[i].text) : NULL;
+            char *d = have ? first_diff(have, 1, files[i].text) : NULL;
             (*failed)++;
             fprintf(out, "FAIL %s is not what %s makes (%s): run cairn test %s --regen\n", path, gen,
                     have ? (d ? d : "it differs") : "the file is missing", name);
@@ -614,18 +620,15 @@ static void run_generator(const ruleset *rs, const char *name, const char *gen, 
             (*failed)++;
             fprintf(out, "FAIL %s: not written, it is not inside %s\n", path, rs->dir);
         } else {
-            cerr_list werr;
-            cerr_init(&werr, 0);
-            if (save_write_text(path, files[i].text, &werr) != 0) {
-                char *m = werr.n ? cerr_format(&werr.items[0]) : NULL;
+            strbuf werr = {0};
+            if (write_text(path, files[i].text, &werr) != 0) {
                 (*failed)++;
-                fprintf(out, "FAIL %s: %s\n", path, m ? m : "cannot write it");
-                free(m);
+                fprintf(out, "FAIL %s: %s\n", path, werr.s ? werr.s : "cannot write it");
             } else {
                 (*passed)++;
                 fprintf(out, "wrote %s (made by %s)\n", path, gen);
             }
-            cerr_free(&werr);
+            strbuf_free(&werr);
         }
         free(have);
     }
