@@ -13,52 +13,67 @@
 
 #include <lauxlib.h>
 
-/* The option values a test asks for, as "id=value" requests. */
-#define LUATEST_MAX_CHOICES 64
-
 /* ------------------------------------------------------- the test API */
 
 /* test.ruleset([{options = {ID = true|false|"ITEM"}, players = N}]) ->
 ** {id, data, text, options}: the ruleset loaded as `cairn play` would load
 ** it for those choices, as fresh tables (a test may edit its copy). Upvalue
 ** 1: the ruleset's name as the user gave it. Raises the first load error. */
+static void free_choices(char **c, size_t n) {
+    for (size_t i = 0; c && i < n; i++) free(c[i]);
+    free(c);
+}
+
 static int api_ruleset(lua_State *L) {
     const char *name = lua_tostring(L, lua_upvalueindex(1));
     int players = 0;
-    char *choices[LUATEST_MAX_CHOICES];
-    size_t n = 0;
+    char **choices = NULL;
+    size_t n = 0, want = 0;
     if (!lua_isnoneornil(L, 1)) {
         luaL_checktype(L, 1, LUA_TTABLE);
         lua_getfield(L, 1, "players");
         if (!lua_isnil(L, -1)) players = (int)luaL_checkinteger(L, -1);
         lua_pop(L, 1);
-        if (lua_getfield(L, 1, "options") == LUA_TTABLE) {
-            lua_pushnil(L);
-            while (lua_next(L, -2)) {
-                if (n == LUATEST_MAX_CHOICES || lua_type(L, -2) != LUA_TSTRING ||
-                    (!lua_isboolean(L, -1) && lua_type(L, -1) != LUA_TSTRING)) {
-                    for (size_t i = 0; i < n; i++) free(choices[i]);
-                    return luaL_error(L, "test.ruleset: options is {ID = true, false or \"ITEM\"} "
-                                         "(at most %d)", LUATEST_MAX_CHOICES);
-                }
-                const char *id = lua_tostring(L, -2);
-                const char *v = lua_isboolean(L, -1) ? (lua_toboolean(L, -1) ? "true" : "false")
-                                                     : lua_tostring(L, -1);
-                if (!(choices[n] = cairn_strfmt("%s=%s", id, v))) {
-                    for (size_t i = 0; i < n; i++) free(choices[i]);
-                    return luaL_error(L, "test.ruleset: out of memory");
-                }
-                n++;
-                lua_pop(L, 1);
-            }
-        }
-        lua_pop(L, 1);
+        lua_getfield(L, 1, "options");
+    } else {
+        lua_pushnil(L);
     }
+    /* first pass: check every entry (raising allocates nothing of ours) */
+    if (lua_istable(L, -1)) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            if (lua_type(L, -2) != LUA_TSTRING || (!lua_isboolean(L, -1) && lua_type(L, -1) != LUA_TSTRING))
+                return luaL_error(L, "test.ruleset: options is {ID = true, false or \"ITEM\"}");
+            want++;
+            lua_pop(L, 1);
+        }
+    } else if (!lua_isnil(L, -1)) {
+        return luaL_error(L, "test.ruleset: options is {ID = true, false or \"ITEM\"}");
+    }
+    if (want && !(choices = calloc(want, sizeof *choices))) return luaL_error(L, "test.ruleset: out of memory");
+    if (want) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+            const char *id = lua_tostring(L, -2);
+            const char *v = lua_isboolean(L, -1) ? (lua_toboolean(L, -1) ? "true" : "false") : lua_tostring(L, -1);
+            lua_pop(L, 1);
+            if (n == want || !(choices[n] = cairn_strfmt("%s=%s", id, v))) {
+                lua_pop(L, 1);
+                break;
+            }
+            n++;
+        }
+        if (n != want) {
+            free_choices(choices, n);
+            return luaL_error(L, "test.ruleset: out of memory");
+        }
+    }
+    lua_pop(L, 1);
     ruleset_request req = {(const char *const *)choices, n, NULL, players};
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *rs = ruleset_load(name, &req, &errs);
-    for (size_t i = 0; i < n; i++) free(choices[i]);
+    free_choices(choices, n);
     if (!rs) {
         char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
         lua_pushfstring(L, "test.ruleset: %s", m ? m : "the ruleset does not load");
