@@ -214,8 +214,11 @@ static const char *checkout_root(void) {
 const char *ruleset_share_dir(void) {
     static char dir[SHARE_PATH_MAX + 32];
     if (dir[0]) return dir;
-    int len = snprintf(dir, sizeof dir, "%s/../share/cairn", exe_dir());
-    if (exe_dir()[0] && len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
+    /* <bin>/../share/cairn, spelt without the "..": paths in messages read
+    ** /usr/local/share/cairn/rulesets/yak */
+    const char *bin = exe_dir(), *slash = strrchr(bin, '/');
+    int len = slash ? snprintf(dir, sizeof dir, "%.*s/share/cairn", (int)(slash - bin), bin) : -1;
+    if (len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
     snprintf(dir, sizeof dir, "%s", CAIRN_SHARE_DIR);
     return dir;
 }

@@ -658,6 +658,17 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
     ruleset_request req = {NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
+    /* an installed ruleset belongs to the installation, not to this user */
+    char *share = regen ? cairn_strfmt("%s/rulesets", ruleset_share_dir()) : NULL;
+    int installed = share && inside(rs->dir, share);
+    free(share);
+    if (installed) {
+        cerr_add(errs, NULL, 0, 0, NULL,
+                 "%s is the installed copy (%s): --regen does not write there; copy the folder "
+                 "(cp -R %s my-%s) and regenerate the copy", name, rs->dir, rs->dir, rs->id);
+        ruleset_free(rs);
+        return -1;
+    }
     int failed = 0, passed = 0;
     /* generators first: --regen rewrites scenario files before they run */
     const value *gens = value_map_get(rs->manifest, "generate");
