@@ -103,9 +103,10 @@ static int api_ruleset(lua_State *L) {
 }
 
 /* Builds the `test` library inside a protected call (it allocates).
-** Argument 1: the ruleset's name. */
+** Argument 1: the ruleset's name as a light userdata (pushing it
+** allocates nothing, so the call is set up safely outside protection). */
 static int push_api(lua_State *L) {
-    const char *name = lua_tostring(L, 1);
+    const char *name = lua_touserdata(L, 1);
     lua_createtable(L, 0, 2);
     lua_pushstring(L, name);
     lua_pushcclosure(L, api_ruleset, 1);
@@ -160,7 +161,7 @@ static int run_file(const ruleset *rs, const char *name, const char *file, int n
     if (sb) {
         lua_State *L = sandbox_state(sb);
         lua_pushcfunction(L, push_api);
-        lua_pushstring(L, name);
+        lua_pushlightuserdata(L, (void *)name);
         if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
             lua_pop(L, 1);
             cerr_add(&errs, NULL, 0, 0, NULL, "out of memory making the test library");
