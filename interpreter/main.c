@@ -4,6 +4,7 @@
 ** to the module that does the work. Every command is listed in the table
 ** below; `cairn help CMD` prints its entry.
 */
+#include "check.h"
 #include "error.h"
 #include "repl.h"
 #include "ruleset.h"
@@ -42,19 +43,27 @@ static const command commands[] = {
      "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]",
      "load, resolve and validate a ruleset, then smoke-play it",
      "Loads the ruleset (a name found along the search path, or a folder), follows\n"
-     "`extends`, applies the chosen options' overlays, validates every data file\n"
-     "against its schema and prints `ok` with a one-line summary, or every error\n"
-     "with file:line:column and the path inside the document.\n"
-     "Then it smoke-plays N seeded random games (--games N, default 3; 0 skips it)\n"
-     "for every seat count and every combination of options, checking the state\n"
-     "schema and the ruleset's invariants after every decision, and reports the\n"
-     "first failure with its seed and decision index.\n"
+     "`extends`, applies the chosen options' overlays and validates every data file\n"
+     "against its schema. Then, whatever the defaults, it loads every value of\n"
+     "every option (its overlay merged and validated, its scripts found) and\n"
+     "compiles every Lua script without running it. Then it smoke-plays N seeded\n"
+     "random games (--games N, default 3; 0 skips it) for every seat count and\n"
+     "every combination of options the manifest allows, checking the state schema\n"
+     "and the ruleset's invariants after every decision; the first failure is\n"
+     "reported with its seed and decision index.\n"
+     "Errors are printed with file:line:column. The last line is the verdict:\n"
+     "`ok` with a one-line summary only when everything passed, else the count\n"
+     "of errors.\n"
      "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n"},
     {"test", cmd_test, "cairn test RULESET [--regen] [--verbose]",
-     "run a ruleset's scenario tests and golden playthroughs",
-     "Runs the scenario tests (`tests:` in the manifest) and compares each golden\n"
-     "playthrough (`golden:`) with a fresh seeded game. --regen rewrites the golden\n"
-     "files instead (review the diff). Formats: docs/testing.md.\n"
+     "run a ruleset's own tests: generated files, Lua unit tests, scenarios, golden games",
+     "Runs the ruleset's generators (`generate:` in the manifest; each file they make\n"
+     "must match the one on disk), its Lua unit tests (`unit:`, in the sandbox with\n"
+     "the data cairn loads), its scenario tests (`tests:`), and compares each golden\n"
+     "playthrough (`golden:`) with a fresh seeded game. --regen rewrites the generated\n"
+     "and golden files instead (review the diff); it writes only inside the ruleset's\n"
+     "own folder, never a parent's. A mod runs its parent's tests only with\n"
+     "`inherit: [tests, golden, unit]`. Formats: docs/testing.md.\n"
      "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
     {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
     {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
@@ -196,6 +205,15 @@ static char *options_text(const ruleset *r) {
     return s;
 }
 
+/* The closing line of a failed check, always the last line printed. */
+static int check_failed(const char *ruleset, cerr_list *errs) {
+    fflush(stdout);
+    cerr_print(stderr, errs);
+    size_t n = cerr_count(errs);
+    fprintf(stderr, "%s: %zu error%s\n", ruleset, n ? n : 1, n == 1 || n == 0 ? "" : "s");
+    return EXIT_RULES;
+}
+
 static int cmd_check(int argc, char **argv) {
     const command *c = find_command("check");
     ruleset_args a;
@@ -207,30 +225,33 @@ static int cmd_check(int argc, char **argv) {
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *r = ruleset_load(a.ruleset, &req, &errs);
-    if (!r) {
-        cerr_print(stderr, &errs);
-        size_t n = cerr_count(&errs);
-        fprintf(stderr, "%s: %zu error%s\n", a.ruleset, n, n == 1 ? "" : "s");
-        cerr_free(&errs);
-        ruleset_flags_free(&a.flags);
-        return EXIT_RULES;
-    }
     ruleset_flags_free(&a.flags);
-    char *opts = options_text(r);
-    printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
-           r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",
-           opts ? opts : "?", r->fingerprint);
-    free(opts);
-    ruleset_free(r);
     int rc = EXIT_OK;
+    if (!r) {
+        rc = check_failed(a.ruleset, &errs);
+        cerr_free(&errs);
+        return rc;
+    }
+    /* everything that can be checked without playing, whatever the
+    ** defaults: each option value's overlay and scripts, every script's
+    ** syntax; a syntax error is a ruleset error, never a smoke game's */
+    check_option_values(a.ruleset, r, stdout, &errs);
+    check_compile_scripts(r, &errs);
     /* smoke play covers every seat count and option combination, the one
     ** asked about included */
-    if (a.games != 0) {
-        if (testrun_smoke(a.ruleset, a.games < 0 ? 0 : a.games, stdout, &errs) != 0) {
-            cerr_print(stderr, &errs);
-            rc = EXIT_RULES;
-        }
+    if (cerr_count(&errs) == 0 && a.games != 0)
+        testrun_smoke(a.ruleset, a.games < 0 ? 0 : a.games, stdout, &errs);
+    if (cerr_count(&errs) || errs.oom) {
+        rc = check_failed(a.ruleset, &errs);
+    } else {
+        check_note_tests(r, stdout);
+        char *opts = options_text(r);
+        printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
+               r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",
+               opts ? opts : "?", r->fingerprint);
+        free(opts);
     }
+    ruleset_free(r);
     cerr_free(&errs);
     return rc;
 }

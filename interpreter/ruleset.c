@@ -194,8 +194,13 @@ static const char *checkout_root(void) {
     if (done) return root[0] ? root : NULL;
     done = 1;
     char probe[SHARE_PATH_MAX + 64];
-    int len = snprintf(root, sizeof root, "%s/..", exe_dir());
-    if (len <= 0 || (size_t)len >= sizeof root || !exe_dir()[0]) return root[0] = '\0', NULL;
+    /* the parent folder by name, not "<bin>/..": paths in messages read
+    ** /home/me/cairn/rulesets/yak, never build/../rulesets/yak */
+    int len = snprintf(root, sizeof root, "%s", exe_dir());
+    char *slash = strrchr(root, '/');
+    if (len <= 0 || (size_t)len >= sizeof root || !exe_dir()[0] || !slash) return root[0] = '\0', NULL;
+    if (slash == root) slash[1] = '\0';
+    else *slash = '\0';
     snprintf(probe, sizeof probe, "%s/interpreter/lua/cairn", root);
     int ok = is_dir(probe);
     snprintf(probe, sizeof probe, "%s/schemas/ruleset.schema.yaml", root);
@@ -209,8 +214,11 @@ static const char *checkout_root(void) {
 const char *ruleset_share_dir(void) {
     static char dir[SHARE_PATH_MAX + 32];
     if (dir[0]) return dir;
-    int len = snprintf(dir, sizeof dir, "%s/../share/cairn", exe_dir());
-    if (exe_dir()[0] && len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
+    /* <bin>/../share/cairn, spelt without the "..": paths in messages read
+    ** /usr/local/share/cairn/rulesets/yak */
+    const char *bin = exe_dir(), *slash = strrchr(bin, '/');
+    int len = slash ? snprintf(dir, sizeof dir, "%.*s/share/cairn", (int)(slash - bin), bin) : -1;
+    if (len > 0 && (size_t)len < sizeof dir && is_dir(dir)) return dir;
     snprintf(dir, sizeof dir, "%s", CAIRN_SHARE_DIR);
     return dir;
 }
@@ -270,28 +278,46 @@ static void files_free(file_set *fs) {
     free_strings(fs->names, fs->n);
 }
 
-/* Every .lua file below dir (scripts may require any of them), skipping
-** tests/: a changed test must not invalidate saved games. */
-static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int depth) {
+/* Calls fn(path, name, ud) for every .lua file below dir, named
+** "<prefix>/<path inside dir>", down to 8 levels; tests/ folders only when
+** with_tests. */
+static void walk_lua(const char *dir, const char *prefix, int depth, int with_tests,
+                     void (*fn)(const char *path, const char *name, void *ud), void *ud) {
     if (depth > 8) return;
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || strcmp(de->d_name, "tests") == 0) continue;
+        if (de->d_name[0] == '.' || (!with_tests && strcmp(de->d_name, "tests") == 0)) continue;
         char *p = path_join(dir, de->d_name);
         char *name = cairn_strfmt("%s/%s", prefix, de->d_name);
         if (p && name) {
             size_t len = strlen(de->d_name);
             if (is_dir(p))
-                files_add_lua(fs, p, name, depth + 1);
+                walk_lua(p, name, depth + 1, with_tests, fn, ud);
             else if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
-                files_add(fs, p, name);
+                fn(p, name, ud);
         }
         free(p);
         free(name);
     }
     closedir(d);
+}
+
+static void add_lua_file(const char *path, const char *name, void *ud) { files_add(ud, path, name); }
+
+/* Every .lua file below dir (scripts may require any of them), skipping
+** tests/: a changed test must not invalidate saved games. */
+static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int depth) {
+    walk_lua(dir, prefix, depth, 0, add_lua_file, fs);
+}
+
+char **ruleset_lua_files(const ruleset *r, size_t *n) {
+    file_set fs = {0};
+    for (size_t i = 0; i < r->n_module_dirs; i++) walk_lua(r->module_dirs[i], "", 0, 1, add_lua_file, &fs);
+    free_strings(fs.names, fs.n);
+    *n = fs.n;
+    return fs.paths;
 }
 
 /* Hash of (name, size, bytes) of every file, sorted by name, so the same
@@ -376,6 +402,8 @@ static int absolutize(value *m, const char *dir) {
     rc |= make_path(value_map_get(m, "rules"), dir);
     rc |= make_path(value_map_get(m, "state_schema"), dir);
     rc |= make_paths_in_list(value_map_get(m, "tests"), dir);
+    rc |= make_paths_in_list(value_map_get(m, "unit"), dir);
+    rc |= make_paths_in_list(value_map_get(m, "generate"), dir);
     value *data = value_map_get(m, "data");
     for (size_t i = 0; data && data->type == CV_MAP && i < data->u.map.n; i++) {
         value *d = data->u.map.items[i].val;
@@ -423,6 +451,41 @@ static void unwrap_appends(value *m) {
     }
 }
 
+/* A mod runs its parent's `tests:`, `golden:` and `unit:` only when its
+** manifest says so (`inherit: [tests, golden, unit]`; then its own come
+** after the parent's); otherwise the parent's lists are dropped before the
+** merge, so that a mod's `cairn test --regen` never rewrites its parent's
+** golden files. A parent's `generate:` is never inherited: what it makes
+** belongs in the parent's folder. */
+static int inherit_lists(value *parent, value *child) {
+    static const char *const keys[] = {"tests", "golden", "unit"};
+    const value *inherit = value_map_get(child, "inherit");
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        int wanted = 0;
+        for (size_t i = 0; inherit && inherit->type == CV_LIST && i < inherit->u.list.n; i++) {
+            const value *it = inherit->u.list.items[i];
+            wanted |= it->type == CV_STR && strcmp(it->u.str.s, keys[k]) == 0;
+        }
+        value *mine = value_map_get(child, keys[k]);
+        value *theirs = value_map_get(parent, keys[k]);
+        if (!wanted) {
+            value_map_del(parent, keys[k]);
+        } else if (mine && theirs && mine->type == CV_LIST && theirs->type == CV_LIST) {
+            /* the parent's, then the mod's own: the merge puts the list in place */
+            value *both = value_clone(theirs);
+            for (size_t i = 0; both && i < mine->u.list.n; i++) {
+                value *c = value_clone(mine->u.list.items[i]);
+                if (!c || value_list_push(both, c) != 0) { /* a failed push freed c */
+                    value_free(both);
+                    both = NULL;
+                }
+            }
+            if (!both || value_map_set(child, keys[k], both) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
 static int push_dir(loader *ld, const char *dir) {
     char **d = realloc(ld->dirs, (ld->ndirs + 1) * sizeof *d);
     if (!d) return -1;
@@ -466,6 +529,14 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     files_add_lua(&ld->files, dir, id, 0);
 
     value *ext = value_map_get(m, "extends");
+    const value *inh = value_map_get(m, "inherit");
+    if (!ext && inh) {
+        cerr_add(ld->errs, path, inh->line, inh->col, "inherit",
+                 "only a ruleset that extends another inherits its tests: add `extends:` or remove this");
+        value_free(m);
+        free(path);
+        return NULL;
+    }
     if (!ext) {
         unwrap_appends(m);
         free(path);
@@ -518,7 +589,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         return NULL;
     }
     value_map_del(m, "extends");
-    if (value_merge(parent, m) != 0) {
+    value_map_del(parent, "generate");
+    if (inherit_lists(parent, m) != 0 || value_merge(parent, m) != 0) {
         cerr_add(ld->errs, path, 0, 0, NULL, "out of memory merging over the parent ruleset");
         value_free(parent);
         value_free(m);
@@ -705,8 +777,10 @@ static int explicit_origin(origin o) {
 ** other was asked for; a conflict between values someone asked for is an
 ** error naming both. Every change switches an option on or off for a
 ** reason that only grows stronger, so 2n + 2 rounds settle any manifest;
-** one that still moves then is reported. */
-static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const char *mpath) {
+** one that still moves then is reported. Each conflict it reports counts in
+** *refused: the manifest forbids the combination asked for. */
+static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const char *mpath,
+                               size_t *refused) {
     for (size_t round = 0; round < 2 * n + 2; round++) {
         int changed = 0;
         for (size_t i = 0; i < n; i++) {
@@ -721,6 +795,7 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" (%s) excludes it", os[i].id,
                              r->u.str.s, t->excluded_by->id, origin_text(t->excluded_by->from));
+                    (*refused)++;
                     return;
                 }
                 if (!explicit_origin(t->from)) {
@@ -732,6 +807,7 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" is set otherwise %s",
                              os[i].id, r->u.str.s, t->id, origin_text(t->from));
+                    (*refused)++;
                     return;
                 }
             }
@@ -755,6 +831,7 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "options \"%s\" (%s) and \"%s\" (%s) exclude each other", os[i].id,
                              origin_text(os[i].from), t->id, origin_text(t->from));
+                    (*refused)++;
                     return;
                 }
             }
@@ -772,10 +849,14 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
              "requires and excludes never settle: %s keep switching each other on and off",
              moving ? moving : "some options");
     free(moving);
+    (*refused)++;
 }
 
+/* Decides every option's value for req. Errors that only say the manifest
+** forbids this combination (requires/excludes, seat-count forcing) also
+** count in *refused. */
 static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *errs,
-                           const char *mpath) {
+                           const char *mpath, size_t *refused) {
     value *opts = value_map_get(r->manifest, "options");
     size_t n = opts ? opts->u.list.n : 0;
     size_t before = cerr_count(errs);
@@ -911,11 +992,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
                          "option \"%s\" is forced to %s with %d players", os[i].id,
                          want ? want : "?", req->players);
                 free(want);
+                (*refused)++;
             }
             set_opt(&os[i], v, ORIGIN_FORCED);
         }
     }
-    if (cerr_count(errs) == before) settle_constraints(os, n, errs, mpath);
+    if (cerr_count(errs) == before) settle_constraints(os, n, errs, mpath, refused);
     for (size_t i = 0; i < n; i++) {
         if (os[i].val) {
             if (value_map_set(r->options, os[i].id, os[i].val) != 0)
@@ -1008,8 +1090,16 @@ static void check_appends(const value *base, const value *ov, const char *path, 
     }
 }
 
-/* Merges one overlay file (a map keyed by data name) over r->data. */
-static void apply_overlay(ruleset *r, loader *ld, const char *path) {
+/* Merges one overlay file (a map keyed by data name) over r->data. at is
+** the manifest's `overlay:` node: a file that is not there is reported at
+** the line that names it. */
+static void apply_overlay(ruleset *r, loader *ld, const value *at) {
+    const char *path = at->type == CV_STR ? at->u.str.s : "";
+    if (!is_file(path)) {
+        cerr_add(ld->errs, file_of(at), at->line, at->col, "overlay",
+                 "no overlay file \"%s\" (a path from the manifest's folder)", path);
+        return;
+    }
     value *ov = load_tracked(r, ld, path);
     if (!ov) return;
     if (ov->type != CV_MAP) {
@@ -1035,14 +1125,14 @@ static void run_overlays(ruleset *r, loader *ld) {
         if (!chosen) continue;
         if (r->opts[i].type == ROPT_SWITCH) {
             if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay"))
-                apply_overlay(r, ld, value_get_str(def, "overlay", ""));
+                apply_overlay(r, ld, value_map_get(def, "overlay"));
         } else {
             const value *items = value_map_get(def, "items");
             for (size_t k = 0; items && k < items->u.list.n; k++) {
                 const value *it = items->u.list.items[k];
                 if (strcmp(value_get_str(it, "id", ""), chosen->u.str.s) == 0 &&
                     value_map_get(it, "overlay"))
-                    apply_overlay(r, ld, value_get_str(it, "overlay", ""));
+                    apply_overlay(r, ld, value_map_get(it, "overlay"));
             }
         }
     }
@@ -1154,7 +1244,7 @@ void ruleset_free(ruleset *r) {
     free(r);
 }
 
-static void check_players(ruleset *r, const ruleset_request *req, cerr_list *errs) {
+static void check_players(ruleset *r, const ruleset_request *req, cerr_list *errs, size_t *refused) {
     const value *p = value_map_get(r->manifest, "players");
     r->min_players = (int)value_get_int(p, "min", 1);
     r->max_players = (int)value_get_int(p, "max", r->min_players);
@@ -1168,12 +1258,22 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
                  r->min_players, r->max_players);
     if (req && req->players &&
         (req->players < r->min_players || req->players > r->max_players))
+    {
         cerr_add(errs, NULL, 0, 0, NULL, "%s is for %d to %d players, not %d", r->id,
                  r->min_players, r->max_players, req->players);
+        (*refused)++;
+    }
 }
 
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs) {
-    size_t before = cerr_count(errs);
+    int refused;
+    return ruleset_load_combination(name_or_path, req, &refused, errs);
+}
+
+ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
+                                  cerr_list *errs) {
+    size_t before = cerr_count(errs), refusals = 0;
+    *refused = 0;
     char *dir = ruleset_find(name_or_path);
     if (!dir) {
         size_t len = strlen(name_or_path);
@@ -1222,9 +1322,16 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     r->visibility = value_map_get(r->manifest, "visibility");
     r->players = req ? req->players : 0;
     char *mpath = path_join(r->dir, "ruleset.yaml");
-    check_players(r, req, errs);
-    resolve_options(r, req, errs, mpath);
+    check_players(r, req, errs, &refusals);
+    resolve_options(r, req, errs, mpath, &refusals);
     free(mpath);
+    if (refusals) {
+        /* the combination cannot be played: its data would say nothing */
+        *refused = cerr_count(errs) - before == refusals;
+        ld.dirs = NULL; /* borrowed from r->module_dirs, which ruleset_free frees */
+        ld.ndirs = 0;
+        goto fail;
+    }
     if (r->options) {
         load_data(r, &ld);
         load_text(r, &ld);

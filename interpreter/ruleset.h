@@ -83,7 +83,22 @@ char *ruleset_find(const char *name);
 /* Loads, resolves and validates. Returns NULL after appending every error
 ** found (all data files are checked, not just the first bad one). */
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs);
+
+/* The same, for one combination of options and seat count that `cairn
+** check` tries: when the load fails only because the manifest itself
+** forbids the request (requires/excludes that cannot settle, a value forced
+** by the seat count against a choice, a seat count outside min..max),
+** *refused is set to 1 and errs holds the reasons; after any other error
+** (a missing overlay, a schema violation, ...) it is 0. */
+ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
+                                  cerr_list *errs);
 void ruleset_free(ruleset *r);
+
+/* Every .lua file below the ruleset's folder and each extends parent's,
+** tests/ included, as paths from the working folder. The caller frees the
+** list and its strings (ruleset_list_free). *n is 0 and NULL returned when
+** there are none (or out of memory). */
+char **ruleset_lua_files(const ruleset *r, size_t *n);
 
 /* 1 when a visibility rule hides anything (a policy other than public). */
 int ruleset_has_secrets(const ruleset *r);

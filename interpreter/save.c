@@ -208,6 +208,10 @@ fail:
     return -1;
 }
 
+int save_write_text(const char *path, const char *text, cerr_list *errs) {
+    return atomic_write(path, text, errs);
+}
+
 /* ---------------------------------------------------- the YAML emitter */
 
 /* Block style like value_dump_yaml, except that a list of scalars that

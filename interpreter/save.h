@@ -20,6 +20,11 @@ value *save_to_value(const engine *e);
 ** as it was. Returns 0, or -1 with an error naming the path. */
 int save_write(const engine *e, const char *path, cerr_list *errs);
 
+/* Writes text to path atomically, as a save is written (temporary file,
+** fsync, rename): cairn test --regen writes golden files with it. Returns
+** 0, or -1 with an error naming the path (the file is then as it was). */
+int save_write_text(const char *path, const char *text, cerr_list *errs);
+
 typedef struct save_load_opts {
     /* The ruleset changed since the save (fingerprint differs): start a new
     ** game from the saved snapshot as a scenario instead of refusing. */

@@ -5,8 +5,10 @@
 */
 #include "testrun.h"
 #include "engine.h"
+#include "luatest.h"
 #include "rng.h"
 #include "ruleset.h"
+#include "save.h"
 #include "strbuf.h"
 #include "view.h"
 #include "yload.h"
@@ -484,9 +486,22 @@ static char *read_text(const char *path) {
     return strbuf_take(&b);
 }
 
-/* The first line where a and b differ, as "line N: expected ..., got ...". */
-static char *first_diff(const char *want, const char *got) {
-    int line = 1;
+/* The transcript after its header ("#" lines at the top): the header names
+** the ruleset that ran it, so a mod that inherits its parent's golden files
+** compares only what was played. *line gets the body's first line number. */
+static const char *golden_body(const char *t, int *line) {
+    *line = 1;
+    while (*t == '#') {
+        const char *nl = strchr(t, '\n');
+        t = nl ? nl + 1 : t + strlen(t);
+        (*line)++;
+    }
+    return t;
+}
+
+/* The first line where two texts differ, as "line N: expected ..., got ...";
+** line is the number of want's first line in its file. */
+static char *first_diff(const char *want, int line, const char *got) {
     const char *a = want, *b = got;
     while (*a && *b) {
         size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
@@ -496,11 +511,50 @@ static char *first_diff(const char *want, const char *got) {
         b += lb + (b[lb] == '\n');
         line++;
     }
-    return cairn_strfmt("line %d: %s", line, *a ? "the playthrough ended early" : "the playthrough goes on longer");
+    return cairn_strfmt("line %d: %s", line, *a ? "the new text ends early" : "the new text goes on longer");
 }
 
-static int run_golden(const char *rsname, const value *g, int regen, strbuf *why) {
+/* Writes text to path atomically; 0, or -1 with why. */
+static int write_text(const char *path, const char *text, strbuf *why) {
+    cerr_list werr;
+    cerr_init(&werr, 0);
+    int rc = save_write_text(path, text, &werr);
+    if (rc != 0) {
+        char *m = werr.n ? cerr_format(&werr.items[0]) : NULL;
+        strbuf_printf(why, "%s", m ? m : "cannot write the file");
+        free(m);
+    }
+    cerr_free(&werr);
+    return rc;
+}
+
+/* 1 when path (a file that may not exist yet) lies inside dir, links
+** resolved: --regen writes nowhere else. */
+static int inside(const char *path, const char *dir) {
+    char *rd = realpath(dir, NULL);
+    char *rp = realpath(path, NULL);
+    if (!rp) { /* a new file: its folder must be inside */
+        const char *slash = strrchr(path, '/');
+        char *parent = slash ? cairn_strfmt("%.*s", (int)(slash - path), path) : cairn_strdup(".");
+        char *rparent = parent ? realpath(parent[0] ? parent : "/", NULL) : NULL;
+        rp = rparent ? cairn_strfmt("%s/%s", rparent, slash ? slash + 1 : path) : NULL;
+        free(parent);
+        free(rparent);
+    }
+    size_t n = rd ? strlen(rd) : 0;
+    int in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
+    free(rd);
+    free(rp);
+    return in;
+}
+
+static int run_golden(const char *rsname, const char *dir, const value *g, int regen, strbuf *why) {
     const char *file = value_get_str(g, "file", NULL);
+    if (regen && !inside(file, dir)) {
+        strbuf_printf(why, "not rewritten: %s is not inside %s (a mod's --regen never writes its "
+                           "parent's files; give the mod its own `golden:` entries)", file, dir);
+        return -1;
+    }
     char *err = NULL;
     char *t = golden_transcript(rsname, g, &err);
     if (!t) {
@@ -510,18 +564,16 @@ static int run_golden(const char *rsname, const value *g, int regen, strbuf *why
     }
     int rc = 0;
     if (regen) {
-        FILE *f = fopen(file, "wb");
-        if (!f || fputs(t, f) < 0 || fclose(f) != 0) {
-            strbuf_printf(why, "cannot write %s", file);
-            rc = -1;
-        }
+        rc = write_text(file, t, why);
     } else {
         char *want = read_text(file);
+        int lw = 1, lt = 1; /* lt: the new header's length, not reported */
+        const char *bw = want ? golden_body(want, &lw) : NULL, *bt = golden_body(t, &lt);
         if (!want) {
             strbuf_printf(why, "cannot read %s (make it with --regen)", file);
             rc = -1;
-        } else if (strcmp(want, t) != 0) {
-            char *d = first_diff(want, t);
+        } else if (strcmp(bw, bt) != 0) {
+            char *d = first_diff(bw, lw, bt);
             strbuf_printf(why, "differs from %s, %s", file, d ? d : "");
             free(d);
             rc = -1;
@@ -532,13 +584,97 @@ static int run_golden(const char *rsname, const value *g, int regen, strbuf *why
     return rc;
 }
 
+/* ------------------------------------------------- Lua tests, generators */
+
+/* Each file a generator makes is a test: it passes when the file on disk
+** is what the generator makes now; --regen writes those that differ. */
+static void run_generator(const ruleset *rs, const char *name, const char *gen, int regen, int verbose,
+                          FILE *out, int *passed, int *failed) {
+    luatest_file *files;
+    size_t n;
+    strbuf why = {0};
+    if (luatest_run_generator(rs, name, gen, &files, &n, &why) != 0) {
+        (*failed)++;
+        fprintf(out, "FAIL generator %s: %s\n", gen, why.s ? why.s : "out of memory");
+        strbuf_free(&why);
+        return;
+    }
+    if (n == 0) {
+        (*failed)++;
+        fprintf(out, "FAIL generator %s: it returned no files\n", gen);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *path = files[i].path;
+        char *have = read_text(path);
+        int same = have && strcmp(have, files[i].text) == 0;
+        if (same) {
+            (*passed)++;
+            if (verbose) fprintf(out, "ok   %s (made by %s)\n", path, gen);
+        } else if (!regen) {
+            char *d = have ? first_diff(have, 1, files[i].text) : NULL;
+            (*failed)++;
+            fprintf(out, "FAIL %s is not what %s makes (%s): run cairn test %s --regen\n", path, gen,
+                    have ? (d ? d : "it differs") : "the file is missing", name);
+            free(d);
+        } else if (!inside(path, rs->dir)) {
+            (*failed)++;
+            fprintf(out, "FAIL %s: not written, it is not inside %s\n", path, rs->dir);
+        } else {
+            strbuf werr = {0};
+            if (write_text(path, files[i].text, &werr) != 0) {
+                (*failed)++;
+                fprintf(out, "FAIL %s: %s\n", path, werr.s ? werr.s : "cannot write it");
+            } else {
+                (*passed)++;
+                fprintf(out, "wrote %s (made by %s)\n", path, gen);
+            }
+            strbuf_free(&werr);
+        }
+        free(have);
+    }
+    luatest_files_free(files, n);
+    strbuf_free(&why);
+}
+
+static void run_units(const ruleset *rs, const char *name, int verbose, FILE *out, int *passed, int *failed) {
+    const value *units = value_map_get(rs->manifest, "unit");
+    for (size_t i = 0; units && units->type == CV_LIST && i < units->u.list.n; i++) {
+        const char *file = units->u.list.items[i]->u.str.s;
+        strbuf why = {0};
+        if (luatest_run_unit(rs, name, file, &why) != 0) {
+            (*failed)++;
+            fprintf(out, "FAIL %s: %s\n", file, why.s ? why.s : "out of memory");
+        } else {
+            (*passed)++;
+            if (verbose) fprintf(out, "ok   %s\n", file);
+        }
+        strbuf_free(&why);
+    }
+}
+
 /* ----------------------------------------------------------------- driver */
 
 int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_list *errs) {
     ruleset_request req = {NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
+    /* an installed ruleset belongs to the installation, not to this user */
+    char *share = regen ? cairn_strfmt("%s/rulesets", ruleset_share_dir()) : NULL;
+    int installed = share && inside(rs->dir, share);
+    free(share);
+    if (installed) {
+        cerr_add(errs, NULL, 0, 0, NULL,
+                 "%s is the installed copy (%s): --regen does not write there; copy the folder "
+                 "(cp -R %s my-%s) and regenerate the copy", name, rs->dir, rs->dir, rs->id);
+        ruleset_free(rs);
+        return -1;
+    }
     int failed = 0, passed = 0;
+    /* generators first: --regen rewrites scenario files before they run */
+    const value *gens = value_map_get(rs->manifest, "generate");
+    for (size_t i = 0; gens && gens->type == CV_LIST && i < gens->u.list.n; i++)
+        run_generator(rs, name, gens->u.list.items[i]->u.str.s, regen, verbose, out, &passed, &failed);
+    run_units(rs, name, verbose, out, &passed, &failed);
     const value *tests = value_map_get(rs->manifest, "tests");
     for (size_t i = 0; tests && tests->type == CV_LIST && i < tests->u.list.n; i++) {
         const char *file = tests->u.list.items[i]->u.str.s;
@@ -575,7 +711,7 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
         const value *g = golden->u.list.items[i];
         strbuf why = {0};
         const char *file = value_get_str(g, "file", "?");
-        if (run_golden(name, g, regen, &why) != 0) {
+        if (run_golden(name, rs->dir, g, regen, &why) != 0) {
             failed++;
             fprintf(out, "FAIL golden %s: %s\n", file, why.s ? why.s : "out of memory");
         } else {
@@ -584,6 +720,10 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
         }
         strbuf_free(&why);
     }
+    if (passed + failed == 0)
+        fprintf(out, "%s has no tests%s\n", rs->id,
+                rs->n_module_dirs > 1 ? " (a mod runs its parent's only with `inherit: [tests, golden, unit]`)"
+                                      : "");
     fprintf(out, "%s: %d passed, %d failed\n", rs->id, passed, failed);
     ruleset_free(rs);
     return failed;
@@ -727,6 +867,49 @@ done:
     return msg ? -1 : 0;
 }
 
+/* Why combinations were skipped: each distinct reason the manifest gave,
+** with how many combinations it refused. */
+#define SMOKE_MAX_REASONS 4
+typedef struct skip_reasons {
+    char *text[SMOKE_MAX_REASONS];
+    long count[SMOKE_MAX_REASONS];
+    long other; /* refused for a reason beyond the first SMOKE_MAX_REASONS */
+} skip_reasons;
+
+static void skip_note(skip_reasons *sr, const cerr_list *why) {
+    const char *m = why->n ? why->items[0].message : "refused";
+    for (int i = 0; i < SMOKE_MAX_REASONS; i++) {
+        if (!sr->text[i]) {
+            if (!(sr->text[i] = cairn_strdup(m))) break;
+        }
+        if (strcmp(sr->text[i], m) == 0) {
+            sr->count[i]++;
+            return;
+        }
+    }
+    sr->other++;
+}
+
+/* The smoke summary: games played, combinations, and every reason a
+** combination was not played. */
+static void smoke_summary(FILE *out, long played, long combos, long skipped, long capped,
+                          const skip_reasons *sr) {
+    fprintf(out, "smoke: %ld game%s played (%ld option combination%s", played, played == 1 ? "" : "s",
+            combos, combos == 1 ? "" : "s");
+    if (skipped) {
+        fprintf(out, "; %ld seat count and combination pair%s skipped as the manifest forbids them:", skipped,
+                skipped == 1 ? "" : "s");
+        for (int i = 0; i < SMOKE_MAX_REASONS && sr->text[i]; i++)
+            fprintf(out, "%s %s (%ld)", i ? ";" : "", sr->text[i], sr->count[i]);
+        if (sr->other) fprintf(out, "; other reasons (%ld)", sr->other);
+    }
+    if (capped)
+        fprintf(out, "; %ld combination%s beyond CAIRN_SMOKE_MAX_COMBINATIONS (%d) not played, their "
+                     "overlays and scripts checked all the same",
+                capped, capped == 1 ? "" : "s", CAIRN_SMOKE_MAX_COMBINATIONS);
+    fprintf(out, ")\n");
+}
+
 int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
     ruleset_request req = {NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
@@ -737,7 +920,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
     size_t *nv = calloc(no ? no : 1, sizeof *nv), *digit = calloc(no ? no : 1, sizeof *digit);
     combo cb = {calloc(no ? no : 1, sizeof(char *)), no};
     int rc = 0;
-    long played = 0, skipped = 0, combos = 0;
+    long played = 0, skipped = 0, combos = 0, capped = 0;
+    skip_reasons sr;
+    memset(&sr, 0, sizeof sr);
     view_rules *vr = view_rules_new(rs->visibility, errs);
     unsigned char *matched = calloc(vr && view_rules_count(vr) ? view_rules_count(vr) : 1, 1);
     if (!vals || !nv || !digit || !cb.choices || !vr || !matched) {
@@ -756,17 +941,23 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         use.n = m;
         if (combos < CAIRN_SMOKE_MAX_COMBINATIONS) {
             for (int p = rs->min_players; p <= rs->max_players && rc == 0; p++) {
-                /* combinations the ruleset refuses (requires/excludes,
-                ** forced by the seat count) are skipped, not failures */
+                /* only a combination the manifest itself forbids
+                ** (requires/excludes, forced by the seat count) is
+                ** skipped; any other error in it is a failure */
                 ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p};
-                cerr_list quiet;
-                cerr_init(&quiet, 0);
-                ruleset *probe = ruleset_load(name, &r2, &quiet);
-                cerr_free(&quiet);
-                if (!probe) {
+                cerr_list why;
+                cerr_init(&why, 0);
+                int refused = 0;
+                ruleset *probe = ruleset_load_combination(name, &r2, &refused, &why);
+                if (!probe && refused) {
+                    skip_note(&sr, &why);
                     skipped++;
-                    continue;
+                } else if (!probe) {
+                    cerr_merge(errs, &why);
+                    rc = -1;
                 }
+                cerr_free(&why);
+                if (!probe) continue;
                 ruleset_free(probe);
                 for (int s = 1; s <= games && rc == 0; s++) {
                     if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, errs) != 0) rc = -1;
@@ -774,7 +965,7 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 }
             }
         } else {
-            skipped++;
+            capped++;
         }
         combos++;
         if (rc) break;
@@ -793,10 +984,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                  value_get_str(rule, "path", "?"), value_get_str(rule, "policy", "?"), played);
         rc = -1;
     }
-    if (out)
-        fprintf(out, "smoke: %ld games played (%ld option combinations, %ld skipped): %s\n", played,
-                combos, skipped, rc ? "FAILED" : "ok");
+    if (out) smoke_summary(out, played, combos, skipped, capped, &sr);
 done:
+    for (int i = 0; i < SMOKE_MAX_REASONS; i++) free(sr.text[i]);
     for (size_t i = 0; vals && i < no; i++) strs_free(vals[i], nv[i]);
     free(vals);
     free(nv);

@@ -1,10 +1,11 @@
 /*
 ** testrun.h
-** A ruleset's own tests: `cairn test RULESET [--regen]` runs the scenario
-** tests named in the manifest (`tests:`) and its golden playthroughs
-** (`golden:`); `cairn check` smoke-plays seeded random games for every seat
-** count and option combination with the invariants on. Formats are in
-** docs/testing.md.
+** A ruleset's own tests: `cairn test RULESET [--regen]` runs the files its
+** generators make (`generate:`), its Lua unit tests (`unit:`, luatest.c),
+** the scenario tests named in the manifest (`tests:`) and its golden
+** playthroughs (`golden:`); `cairn check` smoke-plays seeded random games
+** for every seat count and option combination with the invariants on.
+** Formats are in docs/testing.md.
 */
 #ifndef CAIRN_TESTRUN_H
 #define CAIRN_TESTRUN_H
@@ -36,18 +37,24 @@
 ** failed or the ruleset has errors, 2 usage. */
 int testrun_command(int argc, char **argv);
 
-/* Runs the scenario tests and golden playthroughs of a ruleset; with regen,
-** (re)writes the golden files instead of comparing. Reports to out. Returns
-** the number of failed tests, or -1 when the ruleset itself does not load
-** (errors appended). */
+/* Runs the generators, Lua unit tests, scenario tests and golden
+** playthroughs of a ruleset; with regen, (re)writes the generated and
+** golden files instead of comparing, and only those inside the ruleset's
+** own folder (a mod's inherited golden files count as failed). Reports to
+** out. Returns the number of failed tests, or -1 when the ruleset itself
+** does not load (errors appended). */
 int testrun_ruleset(const char *ruleset, int regen, int verbose, FILE *out, cerr_list *errs);
 
 /* Smoke play: `games` random games (seeds 1..games) for every seat count
 ** and option combination, with state schema and check() after every
-** decision, render at the start and end, and score at the end. Stops at
-** the first failure and appends one error naming the seat count, options,
-** seed, decision index, seat and id. Prints a one-line summary to out (may
-** be NULL). Returns 0 when every game passed, -1 otherwise. */
+** decision, render at the start and end, and score at the end. A
+** combination is skipped only when the manifest forbids it (requires/
+** excludes, seat-count forcing); one that fails to load for any other
+** reason is a failure. Stops at the first failure and appends one error
+** naming the seat count, options, seed, decision index, seat and id.
+** Prints a one-line summary to out (may be NULL) with the reasons for the
+** skipped combinations and no verdict (the caller's last line is the
+** verdict). Returns 0 when every game passed, -1 otherwise. */
 int testrun_smoke(const char *ruleset, int games, FILE *out, cerr_list *errs);
 
 #endif

@@ -2,7 +2,7 @@
 -- cairn.bag: counts, draws, determinism.
 package.path = "tests/lua/?.lua;" .. package.path
 local bag = require "cairn.bag"
-local fake = require "fake_rng"
+local fake = require "cairn.fake_rng"
 
 local b = bag.new({ red = 2, blue = 1 })
 assert(bag.count(b) == 3 and bag.count(b, "red") == 2 and bag.count(b, "green") == 0)

@@ -1,7 +1,7 @@
 -- tests/lua/test_deck.lua
 package.path = "tests/lua/?.lua;" .. package.path
 local deck = require "cairn.deck"
-local fake = require "fake_rng"
+local fake = require "cairn.fake_rng"
 
 local d = deck.new({ "a", "b", "c" })
 assert(deck.size(d) == 3)

@@ -363,6 +363,51 @@ static void test_append_needs_a_list(void **st) {
     assert_int_equal(system(cmd), 0);
 }
 
+/* A combination the manifest forbids is "refused"; any other error is not,
+** so `cairn check` skips only the first kind. */
+static void test_refused_combinations(void **st) {
+    (void)st;
+    cerr_list errs;
+    int refused = -1;
+    const char *forced[] = {"expansion=false"}; /* forced on with 5 seats */
+    ruleset_request req = {forced, 1, NULL, 5};
+    cerr_init(&errs, 0);
+    assert_null(ruleset_load_combination(MINI, &req, &refused, &errs));
+    assert_int_equal(refused, 1);
+    assert_true(has_error(&errs, "forced to boolean true with 5 players"));
+    cerr_free(&errs);
+
+    const char *both[] = {"quiet", "extra_cart"}; /* quiet excludes extra_cart */
+    ruleset_request req2 = {both, 2, NULL, 2};
+    cerr_init(&errs, 0);
+    refused = -1;
+    assert_null(ruleset_load_combination(MINI, &req2, &refused, &errs));
+    assert_int_equal(refused, 1);
+    assert_true(has_error(&errs, "exclude each other"));
+    cerr_free(&errs);
+
+    /* a real error: an option that does not exist */
+    const char *typo[] = {"big_crts"};
+    ruleset_request req3 = {typo, 1, NULL, 2};
+    cerr_init(&errs, 0);
+    refused = -1;
+    assert_null(ruleset_load_combination(MINI, &req3, &refused, &errs));
+    assert_int_equal(refused, 0);
+    cerr_free(&errs);
+
+    /* an allowed one loads, and says so */
+    const char *fine[] = {"big_carts"};
+    ruleset_request req4 = {fine, 1, NULL, 3};
+    cerr_init(&errs, 0);
+    refused = -1;
+    ruleset *r = ruleset_load_combination(MINI, &req4, &refused, &errs);
+    if (!r) dump_errors(&errs);
+    assert_non_null(r);
+    assert_int_equal(refused, 0);
+    ruleset_free(r);
+    cerr_free(&errs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
@@ -379,6 +424,7 @@ int main(void) {
         cmocka_unit_test(test_constraints_settle),
         cmocka_unit_test(test_references_checked),
         cmocka_unit_test(test_append_needs_a_list),
+        cmocka_unit_test(test_refused_combinations),
     };
     return cmocka_run_group_tests_name("ruleset", tests, NULL, NULL);
 }

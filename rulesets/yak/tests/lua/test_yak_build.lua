@@ -1,7 +1,6 @@
--- tests/lua/test_yak_build.lua
+-- rulesets/yak/tests/lua/test_yak_build.lua
 -- Yak, the Build card: prices, the carts' restrictions and the two-kinds limit with their
 -- reasons, overflow to the market, placement, the refill of an emptied cart.
-package.path = "tests/lua/?.lua;" .. package.path
 local fake = require "yak_fake"
 local build = require "rules.build"
 local tower = require "rules.tower"

@@ -1,4 +1,4 @@
--- tests/lua/yaml_emit.lua
+-- rulesets/yak/tests/lua/yaml_emit.lua
 -- A small YAML writer for plain data (test generators only): maps with sorted keys,
 -- short lists and maps in flow style.
 

@@ -1,8 +1,10 @@
--- tests/lua/fake_rng.lua
+-- cairn/fake_rng.lua
 -- A deterministic stand-in for g.rng in Lua tests: a 31-bit LCG, integers only.
 --
--- local rng = require("fake_rng").new(42)     -- seeded generator
--- local rng = require("fake_rng").script{1, 3} -- int() returns these, in turn (clamped)
+-- local rng = require("cairn.fake_rng").new(42)     -- seeded generator
+-- local rng = require("cairn.fake_rng").script{1, 3} -- int() returns these, in turn (clamped)
+
+local deck = require "cairn.deck"
 
 local M = {}
 
@@ -14,13 +16,8 @@ local function api(next_int)
     return next_int(lo, hi)
   end
   function rng.die(sides) return rng.int(1, sides) end
-  function rng.shuffle(list)
-    for i = #list, 2, -1 do
-      local j = rng.int(1, i)
-      list[i], list[j] = list[j], list[i]
-    end
-    return list
-  end
+  -- the stdlib's own Fisher-Yates, drawing from this rng's int
+  function rng.shuffle(list) return deck.shuffle_list(list, { int = rng.int }) end
   function rng.pick(list) return list[rng.int(1, #list)] end
   function rng.weighted(weights)
     local total = 0

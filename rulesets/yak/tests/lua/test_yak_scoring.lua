@@ -1,8 +1,7 @@
--- tests/lua/test_yak_scoring.lua
+-- rulesets/yak/tests/lua/test_yak_scoring.lua
 -- Yak scoring from worked examples; the arithmetic is in the comments.
 -- Towers are written top row first ("." empty): R red, G green, B blue, Y yellow, O orange,
 -- P purple, W white, K black, * crystal.
-package.path = "tests/lua/?.lua;" .. package.path
 local fake = require "yak_fake"
 local score = require "rules.score"
 local tables = require "cairn.tables"

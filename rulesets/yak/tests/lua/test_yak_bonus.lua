@@ -1,7 +1,6 @@
--- tests/lua/test_yak_bonus.lua
+-- rulesets/yak/tests/lua/test_yak_bonus.lua
 -- Yak, master builder: each of the 8 (modelled) bonus cards, and the option's wrapping
 -- of setup (3 cards revealed) and score (a line per card).
-package.path = "tests/lua/?.lua;" .. package.path
 local fake = require "yak_fake"
 local bonus = require "rules.bonus"
 

@@ -1,12 +1,12 @@
--- tests/lua/gen_yak_scenarios.lua
--- Writes Yak's scenario tests, rulesets/yak/tests/{scoring,build,round}.yaml (the format
--- of interpreter/testrun.c: name, players, names, state, play, expect, refuse). Each start
--- state is built here with the fake g (tests/lua/yak_fake.lua) and dumped in full; the
--- expected values are written by hand with their arithmetic, and checked here against the
--- Lua rules before the file is written, so the files and the rules agree.
---   lua5.4 -e 'package.path="interpreter/lua/?.lua;"..package.path' tests/lua/gen_yak_scenarios.lua
+-- rulesets/yak/tests/lua/gen_scenarios.lua
+-- Makes Yak's scenario tests, tests/{scoring,build,round,master_builder}.yaml of this
+-- ruleset (the format of docs/testing.md: name, players, names, state, play, expect,
+-- refuse). Each start state is built here with the fake g (yak_fake.lua) from the data
+-- cairn loads and dumped in full; the expected values are written by hand with their
+-- arithmetic and checked here against the Lua rules, so the files and the rules agree.
+-- A generator of the manifest (`generate:`): `cairn test yak` fails when a file is not
+-- what this script makes, and `cairn test yak --regen` rewrites it.
 
-package.path = "tests/lua/?.lua;" .. package.path
 local fake = require "yak_fake"
 local Y = require "yaml_emit"
 local tables = require "cairn.tables"
@@ -102,6 +102,8 @@ local function verify(t, g)
   end
 end
 
+local files = {}   -- path inside the ruleset -> text: what this script returns
+
 local function emit(file, header, tests)
   local lines = {}
   for l in header:gmatch("[^\n]+") do lines[#lines + 1] = l end
@@ -137,10 +139,7 @@ local function emit(file, header, tests)
       for _, l in ipairs(Y.block(t.refuse, "    ")) do lines[#lines + 1] = l end
     end
   end
-  local fh = assert(io.open(file, "w"))
-  fh:write(table.concat(lines, "\n"), "\n")
-  fh:close()
-  print("wrote " .. file .. " (" .. #tests .. " tests)")
+  files[file] = table.concat(lines, "\n") .. "\n"
 end
 
 local cards = function(list) local out = {} for s, c in ipairs(list) do out[#out + 1] = s .. " card " .. c end return out end
@@ -151,9 +150,9 @@ local function concat(...)
 end
 
 ---------------------------------------------------------------------------- scoring
-emit("rulesets/yak/tests/scoring.yaml", [[
+emit("tests/scoring.yaml", [[
 # scoring.yaml: Yak's score pad from worked examples (arithmetic in the comments).
-# GENERATED with its checks by tests/lua/gen_yak_scenarios.lua; edit there.
+# GENERATED with its checks by tests/lua/gen_scenarios.lua (cairn test yak --regen); edit there.
 # Towers: rows from the base up (tower[1] is the base), false = empty.]], {
   {
     name = "a group of six scores 16",
@@ -218,9 +217,9 @@ Bob: base R * R * R: both red would be R5 = 11, but they must differ:
 })
 
 ---------------------------------------------------------------------------- master builder
-emit("rulesets/yak/tests/master_builder.yaml", [[
+emit("tests/master_builder.yaml", [[
 # master_builder.yaml: the bonus cards of the master-builder variant (MODELLED cards).
-# GENERATED with its checks by tests/lua/gen_yak_scenarios.lua; edit there.]], {
+# GENERATED with its checks by tests/lua/gen_scenarios.lua (cairn test yak --regen); edit there.]], {
   {
     name = "bonus cards score for every player",
     options = { "master_builder" },
@@ -246,10 +245,10 @@ Bob: base P P O Y *: P2 2, the crystal yellow with the Y: Y2 2, O single 1 = 5; 
 })
 
 ---------------------------------------------------------------------------- build
-emit("rulesets/yak/tests/build.yaml", [[
+emit("tests/build.yaml", [[
 # build.yaml: the Build card: prices, restrictions and the two-kinds limit with their
 # reasons, overflow to the market, placement.
-# GENERATED with its checks by tests/lua/gen_yak_scenarios.lua; edit there.
+# GENERATED with its checks by tests/lua/gen_scenarios.lua (cairn test yak --regen); edit there.
 # Seat s stands at stop s: Ann no-meat, Bob no-milk, Cai no-bread, Dee two-kinds.]], {
   {
     name = "the no-meat cart refuses meat",
@@ -364,11 +363,11 @@ Ann's base holds R R at the left. Her new stone may go next to them (r0c2) or on
 })
 
 ---------------------------------------------------------------------------- round
-emit("rulesets/yak/tests/round.yaml", [[
+emit("tests/round.yaml", [[
 # round.yaml: sunrise secrecy, Restock at the cap, the end trigger plus one more day, fog
 # reversing the carts, the two-seat extra cart. (Fog in a Market draw and the second fill
 # depend on the rng: see tests/lua/test_yak_round.lua.)
-# GENERATED with its checks by tests/lua/gen_yak_scenarios.lua; edit there.]], {
+# GENERATED with its checks by tests/lua/gen_scenarios.lua (cairn test yak --regen); edit there.]], {
   {
     name = "sunrise choices stay secret",
     comment = [[
@@ -459,3 +458,5 @@ nobody. After one day (carts move to the next stop) it stands in front of Ann.]]
     expect = { state = { ["carts[3].id"] = "no_bread", ["carts[3].stop"] = 1, stops = 3 } },
   },
 })
+
+return files

@@ -1,37 +1,21 @@
--- tests/lua/yak_fake.lua
--- A fake g for the Yak rules: the ruleset's data and text from yak_data.lua (generated
--- from the YAML), the deterministic fake rng, a log that collects events. Used by the
--- test_yak_*.lua scripts and by yak_selfplay.lua.
---
--- Run from the repository root with
---   lua5.4 -e 'package.path="interpreter/lua/?.lua;"..package.path' tests/lua/test_yak_scoring.lua
+-- rulesets/yak/tests/lua/yak_fake.lua
+-- A fake g for the Yak rules: the ruleset's data and text as cairn loads them (the
+-- `test` library of `cairn test`, with the chosen options' overlays applied), the
+-- deterministic fake rng, a log that collects events. Used by the test_yak_*.lua unit
+-- tests and gen_scenarios.lua, all run by `cairn test yak` (docs/testing.md).
 
-package.path = "rulesets/yak/?.lua;tests/lua/?.lua;" .. package.path
 
-local fixture = require "yak_data"
-local fake_rng = require "fake_rng"
+local fixture = test.ruleset()   -- the default options: data and text tables
+local fake_rng = require "cairn.fake_rng"
 local tables = require "cairn.tables"
 
 local M = {}
 
--- M.merge(dst, src): the overlay deep merge of docs/ruleset-format.md
-function M.merge(dst, src)
-  for k, v in pairs(src) do
-    if type(v) == "table" and v.append ~= nil and type(dst[k]) == "table" then
-      for _, x in ipairs(v.append) do table.insert(dst[k], tables.copy(x)) end
-    elseif type(v) == "table" and #v == 0 and next(v) ~= nil and type(dst[k]) == "table" then
-      M.merge(dst[k], v)
-    else
-      dst[k] = tables.copy(v)
-    end
-  end
-  return dst
-end
-
--- M.text(lang) -> a g.text function over the fixture's text tables
-function M.text(lang)
+-- M.text(lang[, loaded]) -> a g.text function over the loaded ruleset's text tables
+function M.text(lang, loaded)
+  local text = (loaded or fixture).text
   return function(key, ...)
-    local s = (fixture.text[lang] or {})[key] or fixture.text.en[key] or key
+    local s = (text[lang] or {})[key] or text.en[key] or key
     if select("#", ...) > 0 then return string.format(s, ...) end
     return s
   end
@@ -52,21 +36,20 @@ function M.new(o)
     for i, n in ipairs(seats) do list[i] = { name = n } end
     seats = list
   end
+  -- the data of this game's options and seat count, overlays applied by cairn itself
+  local loaded = test.ruleset { options = o.options, players = #seats }
   local g = {
-    state = {}, data = tables.copy(fixture.data), options = o.options or {},
+    state = {}, data = loaded.data, options = o.options or {},
     seats = seats, rng = o.rng or fake_rng.new(o.seed or 1), lang = o.lang or "en", labels = true,
     events = {},
   }
   local base = require "rules"
   local rules = {}
   for k, v in pairs(base) do rules[k] = v end
-  if g.options.master_builder then
-    M.merge(g.data, fixture.overlays.master_builder)
-    rules = require("options.master_builder")(rules)
-  end
+  if g.options.master_builder then rules = require("options.master_builder")(rules) end
   if o.data then o.data(g.data) end
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
-  g.text = M.text(g.lang)
+  g.text = M.text(g.lang, loaded)
   g.rules = rules
   if o.setup ~= false then rules.setup(g) end
   return g

@@ -1,10 +1,9 @@
--- tests/lua/test_yak_round.lua
+-- rulesets/yak/tests/lua/test_yak_round.lua
 -- Yak, the day and the bag: sunrise choices, Restock at the cap, Market with fog drawn,
 -- fog reversing the carts' movement, the mountain track's fills, the end trigger plus one
 -- more round, the 2-seat extra cart.
-package.path = "tests/lua/?.lua;" .. package.path
 local fake = require "yak_fake"
-local fake_rng = require "fake_rng"
+local fake_rng = require "cairn.fake_rng"
 local common = require "rules.common"
 
 -- 1. Sunrise asks every seat at once; a seat's answer only marks that seat.
