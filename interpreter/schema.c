@@ -8,13 +8,13 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
 #include "schema.h"
+#include "pattern.h"
 #include "strbuf.h"
 #include "suggest.h"
 #include "yload.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -274,7 +274,7 @@ typedef struct ann {
     struct sfile *owner; /* ANN_SCHEMA, ANN_REF: the file holding the node */
     const value *target; /* ANN_REF: the resolved schema; NULL until resolved */
     char *where;         /* ANN_REF: schema path of the $ref, for messages */
-    regex_t *re;         /* ANN_REGEX */
+    pattern *re;         /* ANN_REGEX */
 } ann;
 
 typedef struct pvec {
@@ -398,10 +398,7 @@ void schema_set_free(schema_set *s) {
     for (size_t i = 0; i < s->tab_cap; i++) {
         if (!s->tab[i].key) continue;
         free(s->tab[i].where);
-        if (s->tab[i].re) {
-            regfree(s->tab[i].re);
-            free(s->tab[i].re);
-        }
+        pattern_free(s->tab[i].re);
     }
     free(s->tab);
     for (size_t i = 0; i < s->n; i++) sfile_free(s->files[i]);
@@ -523,17 +520,6 @@ static void check_type(cctx *c, const value *v) {
     }
 }
 
-/* POSIX has no \d: glibc reads it as a plain "d" and the pattern silently
-** means something else. Returns 1 if the pattern uses \d or \D. */
-static int uses_perl_digit(const char *p) {
-    for (; *p; p++) {
-        if (*p != '\\') continue;
-        if (p[1] == 'd' || p[1] == 'D') return 1;
-        if (p[1]) p++;
-    }
-    return 0;
-}
-
 /* Compiles the pattern held by string node re_node (or, for
 ** patternProperties, by a key node) and records it. */
 static void check_pattern(cctx *c, const value *re_node) {
@@ -541,41 +527,23 @@ static void check_pattern(cctx *c, const value *re_node) {
         c_expected(c, re_node, "a regular expression (string)");
         return;
     }
-    const char *pat = re_node->u.str.s;
-    if (strlen(pat) != re_node->u.str.len) {
-        c_error(c, re_node, "pattern contains a NUL byte");
-        return;
-    }
-    if (uses_perl_digit(pat)) {
-        c_error(c, re_node,
-                "pattern \"%s\" uses \\d or \\D, which POSIX regular expressions do not have; "
-                "write [0-9] or [^0-9]",
-                pat);
-        return;
-    }
-    regex_t *re = malloc(sizeof *re);
+    char why[256];
+    pattern *re = pattern_compile(re_node->u.str.s, re_node->u.str.len, why, sizeof why);
     if (!re) {
-        c_oom(c, re_node);
-        return;
-    }
-    int rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, re, why, sizeof why);
-        free(re);
-        c_error(c, re_node, "invalid pattern \"%s\": %s", pat, why);
+        strbuf q = {0};
+        put_quoted(&q, re_node->u.str.s, re_node->u.str.len, 80);
+        c_error(c, re_node, "invalid pattern %s: %s", q.oom ? "?" : strbuf_str(&q), why);
+        strbuf_free(&q);
         return;
     }
     ann *a = ann_add(c->set, re_node, ANN_REGEX);
     if (!a) {
-        regfree(re);
-        free(re);
+        pattern_free(re);
         c_oom(c, re_node);
         return;
     }
     if (a->re) { /* already compiled (cannot happen: each node is checked once) */
-        regfree(re);
-        free(re);
+        pattern_free(re);
         return;
     }
     a->re = re;
@@ -660,6 +628,8 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
             size_t old = path_index(&c->path, i);
             if (t->type != CV_STR)
                 c_expected(c, t, "string");
+            else if (strlen(t->u.str.s) != t->u.str.len)
+                c_error(c, t, "a key name cannot contain a NUL byte");
             else
                 for (size_t j = 0; j < i; j++)
                     if (value_equal(v->u.list.items[j], t, 0))
@@ -1331,12 +1301,22 @@ static void v_int(vctx *c, const value *sch, const value *inst) {
     }
 }
 
+/* Whether the pattern at re_node matches somewhere in string node str
+** (its whole length: NUL bytes are characters). Out of memory counts as a
+** match, after flagging it, so that it does not add a false error. */
+static int regex_match(const vctx *c, const value *re_node, const value *str) {
+    const ann *a = ann_find(c->set, re_node);
+    if (!a || !a->re) return 0;
+    int r = pattern_search(a->re, str->u.str.s, str->u.str.len);
+    if (r < 0) *c->oom = 1;
+    return r != 0;
+}
+
 static void v_str(vctx *c, const value *sch, const value *inst) {
     v_count(c, sch, inst, utf8_length(inst->u.str.s, inst->u.str.len), "minLength", "maxLength",
             "string", "character", "characters");
     const value *pat = value_map_get(sch, "pattern");
-    const ann *a = pat ? ann_find(c->set, pat) : NULL;
-    if (a && a->re && regexec(a->re, inst->u.str.s, 0, NULL, 0) != 0) {
+    if (pat && !regex_match(c, pat, inst)) {
         strbuf e = {0};
         strbuf_puts(&e, "string matching ");
         put_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
@@ -1449,14 +1429,10 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     }
 }
 
-static int regex_match(const vctx *c, const value *re_node, const char *s) {
-    const ann *a = ann_find(c->set, re_node);
-    return a && a->re && regexec(a->re, s, 0, NULL, 0) == 0;
-}
 
 /* Whether key is covered by properties or patternProperties of sch. */
-static int key_declared(const vctx *c, const value *sch, const char *key) {
-    if (value_map_get(value_map_get(sch, "properties"), key)) return 1;
+static int key_declared(const vctx *c, const value *sch, const value *key) {
+    if (value_map_get(value_map_get(sch, "properties"), key->u.str.s)) return 1;
     const value *pp = value_map_get(sch, "patternProperties");
     if (pp && pp->type == CV_MAP)
         for (size_t i = 0; i < pp->u.map.n; i++)
@@ -1471,9 +1447,9 @@ static int misspelt_in(const vctx *c, const value *sch, const value *inst, const
     if (!ap || ap->type != CV_BOOL || ap->u.b) return 0;
     const value *props = value_map_get(sch, "properties");
     for (size_t i = 0; i < inst->u.map.n; i++) {
-        const char *k = inst->u.map.items[i].key->u.str.s;
+        const value *k = inst->u.map.items[i].key;
         if (key_declared(c, sch, k)) continue;
-        const char *hint = hint_key(k, props);
+        const char *hint = hint_key(k->u.str.s, props);
         if (hint && strcmp(hint, req) == 0) return 1;
     }
     return 0;
@@ -1509,6 +1485,17 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
         const value *k = inst->u.map.items[i].key;
         const value *v = inst->u.map.items[i].val;
         int matched = 0;
+        if (strlen(k->u.str.s) != k->u.str.len) {
+            /* only a tree built in code can get here (yload refuses such
+            ** keys): looked up as a C string it would pass as a shorter one */
+            strbuf msg = {0};
+            strbuf_puts(&msg, "key ");
+            put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
+            strbuf_puts(&msg, " contains a NUL byte");
+            v_emit(c, k, &msg);
+            if (c->quick) return;
+            continue;
+        }
         size_t old = path_key(c->path, k->u.str.s);
         const value *ps = value_map_get(props, k->u.str.s);
         if (ps) {
@@ -1517,7 +1504,7 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
         }
         if (pp && pp->type == CV_MAP)
             for (size_t j = 0; j < pp->u.map.n; j++)
-                if (regex_match(c, pp->u.map.items[j].key, k->u.str.s)) {
+                if (regex_match(c, pp->u.map.items[j].key, k)) {
                     matched = 1;
                     v_node(c, pp->u.map.items[j].val, v);
                 }
@@ -1915,10 +1902,13 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     if (sch->type != CV_MAP) goto out;
     const value *t = value_map_get(sch, "type");
     if (t && !(type_mask(t) & inst_bit(inst))) {
-        /* a wrong type says it all: nothing else at this node is reported */
-        if (value_map_get(sch, "const") || value_map_get(sch, "enum")) {
-            v_const_enum(c, sch, inst);
-        } else {
+        /* a wrong type says it all: nothing else at this node is reported.
+        ** With const/enum the list of values says more, but a value they
+        ** accept is still of the wrong type: `{type: string, enum: [a, ~]}`
+        ** refuses null. */
+        size_t before = cerr_count(c->errs);
+        if (value_map_get(sch, "const") || value_map_get(sch, "enum")) v_const_enum(c, sch, inst);
+        if (cerr_count(c->errs) == before) {
             strbuf e = {0};
             describe_types(&e, type_mask(t), sch);
             v_expected(c, inst, &e, NULL);

@@ -153,6 +153,14 @@ static void test_enum(void **st) {
     s = schema("{type: string, enum: [up, down]}");
     assert_string_equal(validate(s, "4"),
                         "i.yaml:1:1: expected one of \"up\", \"down\", got integer 4");
+    /* every keyword applies: the enum accepts null, the type does not */
+    s = schema("{type: string, enum: [low, high, ~]}");
+    assert_string_equal(validate(s, "low"), "");
+    assert_string_equal(validate(s, "~"), "i.yaml:1:1: expected string, got null");
+    s = schema("{type: integer, const: \"3\"}");
+    assert_string_equal(validate(s, "\"3\""), "i.yaml:1:1: expected integer, got string \"3\"");
+    s = schema("{type: [string, \"null\"], enum: [low, ~]}");
+    assert_string_equal(validate(s, "~"), "");
 }
 
 /* ------------------------------------------------------------ integers */
@@ -601,23 +609,16 @@ static void test_bad_regex_refused(void **st) {
     (void)st;
     cerr_clear(&errs);
     assert_null(schema_load(set, FIXTURE("schema/bad_regex.schema.yaml"), &errs));
-    assert_int_equal(errs.n, 3);
-    char *e0 = cerr_format(&errs.items[0]), *e2 = cerr_format(&errs.items[2]);
-    /* the tail is the C library's own regerror text */
-    const char *p0 = "tests/fixtures/schema/bad_regex.schema.yaml:4:31: properties.id.pattern: "
-                     "invalid pattern \"^[a-z(+$\": ";
-    const char *p2 = "tests/fixtures/schema/bad_regex.schema.yaml:7:3: patternProperties[\"(\"]: "
-                     "invalid pattern \"(\": ";
-    assert_memory_equal(e0, p0, strlen(p0));
-    assert_memory_equal(e2, p2, strlen(p2));
-    assert_true(strlen(e0) > strlen(p0));
-    free(e0);
-    free(e2);
-    char *e1 = cerr_format(&errs.items[1]);
-    assert_string_equal(e1, "tests/fixtures/schema/bad_regex.schema.yaml:5:33: properties.code.pattern: "
-                            "pattern \"^\\d+$\" uses \\d or \\D, which POSIX regular expressions do "
-                            "not have; write [0-9] or [^0-9]");
-    free(e1);
+    assert_string_equal(
+        errors(),
+        "tests/fixtures/schema/bad_regex.schema.yaml:4:31: properties.id.pattern: invalid pattern "
+        "\"^[a-z(+$\": [ without its closing ] (at character 2)\n"
+        "tests/fixtures/schema/bad_regex.schema.yaml:5:33: properties.code.pattern: invalid "
+        "pattern \"^[[:digit:]]+$\": POSIX bracket expression [:...:] is not ECMA-262 (there it "
+        "is the characters themselves); write \\s, \\d, \\w or list the characters (at "
+        "character 3)\n"
+        "tests/fixtures/schema/bad_regex.schema.yaml:7:3: patternProperties[\"(\"]: invalid "
+        "pattern \"(\": ( without its closing ) (at character 1)");
 }
 
 static void test_ref_targets_must_exist(void **st) {
