@@ -1209,6 +1209,13 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     r->manifest = load_manifest(&ld, r->dir, chain, 0);
     free(real);
     if (!r->manifest) goto fail;
+    /* a data schema's $ref stays inside the ruleset and its parents (and
+    ** cairn's schemas folder, the fallback): never /etc/passwd */
+    for (size_t i = 0; i < ld.ndirs; i++)
+        if (schema_set_allow_dir(ld.schemas, ld.dirs[i]) != 0) {
+            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+            goto fail;
+        }
     r->module_dirs = ld.dirs;
     r->n_module_dirs = ld.ndirs;
     ld.dirs = NULL;

@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
 #include "schema.h"
+#include "pathcheck.h"
 #include "pattern.h"
 #include "strbuf.h"
 #include "suggest.h"
@@ -318,6 +319,10 @@ struct schema_set {
     sfile **batch;         /* files loaded by the outermost load in progress */
     size_t nbatch, capbatch;
     char *fallback_dir;    /* where a $ref'd file missing beside its schema is looked up by name */
+    char *fallback_canon;  /* its realpath: always a folder $ref may lead into; NULL if missing */
+    char **roots;          /* realpaths of the other folders $ref may lead into */
+    size_t nroots;
+    char *batch_root;      /* with no roots: the folder of the file the caller asked for */
 };
 
 static size_t ptr_hash(const void *p) {
@@ -388,9 +393,58 @@ static void sfile_free(sfile *f) {
 int schema_set_fallback_dir(schema_set *s, const char *dir) {
     char *d = dir ? cairn_strdup(dir) : NULL;
     if (dir && !d) return -1;
+    errno = 0;
+    char *canon = dir ? realpath(dir, NULL) : NULL;
+    if (dir && !canon && errno == ENOMEM) {
+        free(d);
+        return -1;
+    }
     free(s->fallback_dir);
+    free(s->fallback_canon);
     s->fallback_dir = d;
+    s->fallback_canon = canon;
     return 0;
+}
+
+int schema_set_allow_dir(schema_set *s, const char *dir) {
+    errno = 0;
+    char *canon = realpath(dir, NULL);
+    if (!canon) return errno == ENOMEM ? -1 : 0; /* a missing folder holds nothing to read */
+    char **nr = realloc(s->roots, (s->nroots + 1) * sizeof *nr);
+    if (!nr) {
+        free(canon);
+        return -1;
+    }
+    s->roots = nr;
+    s->roots[s->nroots++] = canon;
+    return 0;
+}
+
+/* Whether a $ref may lead to the file at canon (a realpath). */
+static int ref_allowed(const schema_set *s, const char *canon) {
+    if (pathcheck_inside(canon, s->fallback_canon)) return 1;
+    for (size_t i = 0; i < s->nroots; i++)
+        if (pathcheck_inside(canon, s->roots[i])) return 1;
+    return !s->nroots && pathcheck_inside(canon, s->batch_root);
+}
+
+/* Sets batch_root to the realpath of the folder of file (a path; "" or no
+** slash: the current folder). Only the outermost load calls it. */
+static void set_batch_root(schema_set *s, const char *file) {
+    free(s->batch_root);
+    s->batch_root = NULL;
+    const char *slash = strrchr(file, '/');
+    if (!slash) {
+        s->batch_root = realpath(".", NULL);
+        return;
+    }
+    size_t n = slash == file ? 1 : (size_t)(slash - file);
+    char *dir = malloc(n + 1);
+    if (!dir) return; /* then no implicit folder: only the explicit ones are allowed */
+    memcpy(dir, file, n);
+    dir[n] = '\0';
+    s->batch_root = realpath(dir, NULL);
+    free(dir);
 }
 
 void schema_set_free(schema_set *s) {
@@ -404,6 +458,10 @@ void schema_set_free(schema_set *s) {
     for (size_t i = 0; i < s->n; i++) sfile_free(s->files[i]);
     free(s->files);
     free(s->fallback_dir);
+    free(s->fallback_canon);
+    for (size_t i = 0; i < s->nroots; i++) free(s->roots[i]);
+    free(s->roots);
+    free(s->batch_root);
     free(s->batch);
     free(s);
 }
@@ -842,6 +900,16 @@ static void resolve_ref(cctx *c, const value *ref) {
             strbuf_free(&name);
             return;
         }
+        if (!ref_allowed(c->set, canon)) {
+            /* refused before it is opened: its text never reaches a message */
+            c_error(c, ref,
+                    "$ref \"%s\": %s is outside the folders a schema may refer to (the "
+                    "ruleset's folders, or the schema's own folder, and cairn's schemas folder)",
+                    text, strbuf_str(&name));
+            free(canon);
+            strbuf_free(&name);
+            return;
+        }
         tf = load_file(c->set, strbuf_str(&name), canon, c->errs);
         free(canon);
         if (!tf) {
@@ -1121,11 +1189,22 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
         free(file);
         return NULL;
     }
+    if (s->nroots && !ref_allowed(s, canon)) {
+        /* once folders are given, the files asked for are held to them too:
+        ** a manifest's `schema: /etc/passwd` is not read either */
+        cerr_add(errs, file, 0, 0, NULL,
+                 "cannot read schema file: it is outside the folders schemas may be read from "
+                 "(the ruleset's folders and cairn's schemas folder)");
+        free(canon);
+        free(file);
+        return NULL;
+    }
     sfile *f = sfile_by_canon(s, canon);
     const value *result = NULL;
     if (f) {
         if (f->state == SF_FAILED) cerr_merge(errs, &f->errs);
     } else {
+        set_batch_root(s, canon);
         f = load_file(s, file, canon, errs);
     }
     if (f && f->state == SF_OK) result = file_fragment(s, f, hash ? hash + 1 : "", errs);
@@ -1141,6 +1220,7 @@ const value *schema_load_string(schema_set *s, const char *name, const char *tex
         cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
         return NULL;
     }
+    set_batch_root(s, name);
     load_entry(s, f, text, len, errs);
     return f->state == SF_OK ? f->root : NULL;
 }

@@ -4,13 +4,16 @@
 ** the exact messages (they are the product), $ref across files, what is
 ** refused in a schema, did-you-mean, all errors reported, and the error cap.
 */
+#define _XOPEN_SOURCE 700 /* mkdtemp, symlink, realpath */
 #include "testutil.h"
 #include "error.h"
+#include "ruleset.h"
 #include "schema.h"
 #include "value.h"
 #include "yload.h"
 
 #include <stdio.h>
+#include <unistd.h>
 
 static schema_set *set;
 static cerr_list errs;
@@ -20,7 +23,8 @@ static int setup(void **st) {
     (void)st;
     set = schema_set_new();
     cerr_init(&errs, 0);
-    return set ? 0 : -1;
+    /* as cairn does: its own schemas folder is where $refs may always lead */
+    return set && schema_set_fallback_dir(set, "schemas") == 0 ? 0 : -1;
 }
 
 static int teardown(void **st) {
@@ -687,6 +691,169 @@ static void test_ref_cycle_across_files(void **st) {
     assert_string_equal(errors(), cycle);
 }
 
+/* ------------------------------------------------ where $ref may lead */
+
+static void test_ref_outside_refused_unread(void **st) {
+    (void)st;
+    /* the file exists and is readable, but is never opened: no "root:" quoted */
+    assert_string_equal(refused("$ref: \"/etc/passwd\""),
+                        "s.yaml:1:7: $ref: $ref \"/etc/passwd\": /etc/passwd is outside the folders "
+                        "a schema may refer to (the ruleset's folders, or the schema's own folder, "
+                        "and cairn's schemas folder)");
+    /* with no folder given, a schema may reach its own folder and below, and
+    ** cairn's schemas (the fallback): sub/ yes, ../ no */
+    cerr_clear(&errs);
+    assert_non_null(schema_load(set, FIXTURE("schema/carts.schema.yaml"), &errs));
+    const char *up = "properties: {x: {$ref: \"../schema/confine/outside.schema.yaml\"}}";
+    cerr_clear(&errs);
+    assert_null(schema_load_string(set, "tests/fixtures/yaml/up.yaml", up, strlen(up), &errs));
+    assert_string_equal(errors(),
+                        "tests/fixtures/yaml/up.yaml:1:24: properties.x.$ref: $ref "
+                        "\"../schema/confine/outside.schema.yaml\": "
+                        "tests/fixtures/schema/confine/outside.schema.yaml is outside the folders a "
+                        "schema may refer to (the ruleset's folders, or the schema's own folder, and "
+                        "cairn's schemas folder)");
+    /* once the folder is allowed, the same $ref loads */
+    assert_int_equal(schema_set_allow_dir(set, "tests/fixtures/schema"), 0);
+    cerr_clear(&errs);
+    const value *s = schema_load_string(set, "tests/fixtures/yaml/up2.yaml", up, strlen(up), &errs);
+    if (!s) fail_msg("%s", errors());
+    assert_string_equal(validate(s, "{x: 1}"), "");
+    assert_string_equal(validate(s, "{x: a}"), "i.yaml:1:5: x: expected integer, got string \"a\"");
+}
+
+/* realpath is applied before the check: a symlink inside the allowed folder
+** that points out of it is refused as if the $ref named its target. */
+static void test_ref_symlink_out_refused(void **st) {
+    (void)st;
+    char tmpl[] = "/tmp/cairn-schema-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    assert_non_null(dir);
+    char outside[4096], link[4200], main_schema[4200];
+    assert_non_null(realpath(FIXTURE("schema/confine/outside.schema.yaml"), outside));
+    snprintf(link, sizeof link, "%s/link.schema.yaml", dir);
+    snprintf(main_schema, sizeof main_schema, "%s/main.schema.yaml", dir);
+    assert_int_equal(symlink(outside, link), 0);
+    FILE *f = fopen(main_schema, "w");
+    assert_non_null(f);
+    fputs("items: {$ref: \"link.schema.yaml\"}\n", f);
+    fclose(f);
+    assert_int_equal(schema_set_allow_dir(set, dir), 0);
+    cerr_clear(&errs);
+    assert_null(schema_load(set, main_schema, &errs));
+    assert_int_equal(errs.n, 1);
+    assert_non_null(strstr(errs.items[0].message, "link.schema.yaml is outside the folders"));
+    unlink(link);
+    unlink(main_schema);
+    rmdir(dir);
+}
+
+static ruleset *load_rs(const char *path) {
+    ruleset_request req = {0};
+    cerr_clear(&errs);
+    return ruleset_load(path, &req, &errs);
+}
+
+/* cairn check and play: a data schema may $ref into its ruleset, the
+** rulesets it extends and cairn's schemas folder, and nowhere else; nor may
+** the manifest name a schema elsewhere. */
+static void test_ref_confined_to_ruleset_folders(void **st) {
+    (void)st;
+    ruleset *r = load_rs(FIXTURE("schema/confine/child"));
+    if (!r) fail_msg("%s", errors());
+    ruleset_free(r);
+    assert_null(load_rs(FIXTURE("schema/confine/escape")));
+    assert_string_equal(errors(),
+                        "tests/fixtures/schema/confine/escape/schemas/things.schema.yaml:3:15: "
+                        "items.$ref: $ref \"../../outside.schema.yaml\": "
+                        "tests/fixtures/schema/confine/outside.schema.yaml is outside the folders a "
+                        "schema may refer to (the ruleset's folders, or the schema's own folder, and "
+                        "cairn's schemas folder)");
+    char tmpl[] = "/tmp/cairn-rs-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    assert_non_null(dir);
+    char path[4200];
+    const char *files[][2] = {
+        {"ruleset.yaml", "{id: evil, name: Evil, players: {min: 2, max: 2}, rules: rules.lua,\n"
+                         " data: {x: {file: x.yaml, schema: /etc/passwd}}}\n"},
+        {"rules.lua", "return {setup = function() end, decisions = function() return {} end,\n"
+                      " apply = function() end, score = function() return {} end}\n"},
+        {"x.yaml", "[1]\n"}};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        fclose(f);
+    }
+    assert_null(load_rs(dir));
+    assert_string_equal(errors(), "/etc/passwd: cannot read schema file: it is outside the folders "
+                                  "schemas may be read from (the ruleset's folders and cairn's "
+                                  "schemas folder)");
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* ------------------------------------------------------------ NUL bytes */
+
+/* Policy: a map key holding a NUL is refused when the YAML is read (keys are
+** C strings everywhere, and Lua refuses them too); string values may hold
+** NULs, and every check on them (pattern, length, enum, const) uses their
+** whole length. */
+static void test_nul_keys_refused_at_load(void **st) {
+    (void)st;
+    cerr_list e;
+    cerr_init(&e, 0);
+    const char *text = "{\"a\\0b\": 1, ok: 2}";
+    assert_null(yload_string("i.yaml", text, strlen(text), NULL, &e));
+    char *msg = cerr_format(&e.items[0]);
+    assert_string_equal(msg, "i.yaml:1:2: map key \"a\\x00b\" contains a NUL byte");
+    free(msg);
+    cerr_free(&e);
+}
+
+static void test_nul_in_strings_compared_by_length(void **st) {
+    (void)st;
+    /* "a\0b" is three characters; as a C string it would be "a" */
+    const value *s = schema("pattern: \"^a$\"");
+    assert_string_equal(validate(s, "\"a\\0b\""),
+                        "i.yaml:1:1: expected string matching \"^a$\", got string \"a\\x00b\"");
+    s = schema("pattern: \"^a\\\\x00b$\"");
+    assert_string_equal(validate(s, "\"a\\0b\""), "");
+    assert_string_equal(validate(s, "\"a\\0c\""),
+                        "i.yaml:1:1: expected string matching \"^a\\\\x00b$\", got string \"a\\x00c\"");
+    s = schema("maxLength: 2");
+    assert_string_equal(validate(s, "\"a\\0b\""),
+                        "i.yaml:1:1: expected string of at most 2 characters, got string \"a\\x00b\"");
+    s = schema("enum: [\"a\\0b\"]");
+    assert_string_equal(validate(s, "\"a\\0b\""), "");
+    assert_string_equal(validate(s, "\"a\\0c\""),
+                        "i.yaml:1:1: expected one of \"a\\x00b\", got string \"a\\x00c\"");
+    /* a schema may not name a key with a NUL */
+    assert_string_equal(refused("required: [\"a\\0b\"]"),
+                        "s.yaml:1:12: required[0]: a key name cannot contain a NUL byte");
+}
+
+/* A tree built in code can hold such a key; the validator refuses it
+** rather than look it up as the shorter C string. */
+static void test_nul_key_built_in_code(void **st) {
+    (void)st;
+    const value *s = schema("{properties: {a: {type: integer}}, additionalProperties: false}");
+    value *m = value_map();
+    value *k = value_strn("a\0b", 3), *v = value_str("x");
+    assert_non_null(m);
+    assert_non_null(k);
+    assert_non_null(v);
+    assert_int_equal(value_map_append(m, k, v), 0);
+    cerr_clear(&errs);
+    assert_int_equal(schema_validate(set, s, NULL, m, "", &errs), 1);
+    assert_string_equal(errors(), "key \"a\\x00b\" contains a NUL byte");
+    value_free(m);
+}
+
 /* --------------------------------------------- messages and reporting */
 
 static void test_did_you_mean(void **st) {
@@ -906,6 +1073,12 @@ int main(void) {
         T(test_ref_to_broken_file),
         T(test_ref_cycles_refused),
         T(test_ref_cycle_across_files),
+        T(test_ref_outside_refused_unread),
+        T(test_ref_symlink_out_refused),
+        T(test_ref_confined_to_ruleset_folders),
+        T(test_nul_keys_refused_at_load),
+        T(test_nul_in_strings_compared_by_length),
+        T(test_nul_key_built_in_code),
         T(test_did_you_mean),
         T(test_every_error_reported),
         T(test_error_cap),
