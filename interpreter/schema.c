@@ -1189,16 +1189,6 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
         free(file);
         return NULL;
     }
-    if (s->nroots && !ref_allowed(s, canon)) {
-        /* once folders are given, the files asked for are held to them too:
-        ** a manifest's `schema: /etc/passwd` is not read either */
-        cerr_add(errs, file, 0, 0, NULL,
-                 "cannot read schema file: it is outside the folders schemas may be read from "
-                 "(the ruleset's folders and cairn's schemas folder)");
-        free(canon);
-        free(file);
-        return NULL;
-    }
     sfile *f = sfile_by_canon(s, canon);
     const value *result = NULL;
     if (f) {
