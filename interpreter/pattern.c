@@ -466,10 +466,11 @@ static void class_atom(parser *ps, uint32_t *c, char *letter) {
         return;
     }
     if (peek(ps) == '[' && (peek2(ps) == ':' || peek2(ps) == '.' || peek2(ps) == '=')) {
+        int k = peek2(ps);
         fail(ps, at,
-             "POSIX bracket expression [%c...%c] is not ECMA-262 (there it is the characters "
+             "POSIX bracket expression %s is not ECMA-262 (there it is the characters "
              "themselves); write \\s, \\d, \\w or list the characters",
-             peek2(ps), peek2(ps));
+             k == ':' ? "[:name:]" : k == '=' ? "[=x=]" : "[.x.]");
         return;
     }
     *c = read_char(ps);

@@ -242,6 +242,13 @@ static void test_pattern_is_an_unanchored_search(void **st) {
     assert_string_equal(validate(s, "abc1"),
                         "i.yaml:1:1: expected string matching \"^[a-z]+$\", got string \"abc1\"");
     assert_string_equal(validate(s, "12"), ""); /* pattern applies to strings only */
+    /* ECMA-262, as the editor reads it: the backslash escapes the dash */
+    s = schema("pattern: '^[a-z0-9\\-_]+$'");
+    assert_string_equal(validate(s, "a-b"), "");
+    assert_string_equal(validate(s, "a\\b"),
+                        "i.yaml:1:1: expected string matching \"^[a-z0-9\\\\-_]+$\", got string \"a\\b\"");
+    s = schema("patternProperties: {'^\\d+$': {type: integer}}");
+    assert_string_equal(validate(s, "{\"12\": x, a: y}"), "i.yaml:1:8: 12: expected integer, got string \"x\"");
 }
 
 /* ---------------------------------------------------------------- maps */
@@ -618,7 +625,7 @@ static void test_bad_regex_refused(void **st) {
         "tests/fixtures/schema/bad_regex.schema.yaml:4:31: properties.id.pattern: invalid pattern "
         "\"^[a-z(+$\": [ without its closing ] (at character 2)\n"
         "tests/fixtures/schema/bad_regex.schema.yaml:5:33: properties.code.pattern: invalid "
-        "pattern \"^[[:digit:]]+$\": POSIX bracket expression [:...:] is not ECMA-262 (there it "
+        "pattern \"^[[:digit:]]+$\": POSIX bracket expression [:name:] is not ECMA-262 (there it "
         "is the characters themselves); write \\s, \\d, \\w or list the characters (at "
         "character 3)\n"
         "tests/fixtures/schema/bad_regex.schema.yaml:7:3: patternProperties[\"(\"]: invalid "
