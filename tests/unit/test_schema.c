@@ -394,7 +394,8 @@ static void test_any_of(void **st) {
     assert_string_equal(validate(s, "3"), "");
     assert_string_equal(validate(s, "ab"), "");
     assert_string_equal(validate(s, "abc"),
-                        "i.yaml:1:1: matches none of: integer, string; got string \"abc\"");
+                        "i.yaml:1:1: matches none of: integer, string (expected string of at most 2 "
+                        "characters); got string \"abc\"");
     assert_string_equal(validate(s, "[1]"),
                         "i.yaml:1:1: matches none of: integer, string; got a list of 1 item");
 }
@@ -434,7 +435,8 @@ static void test_one_of_discriminated_by_const(void **st) {
                         "i.yaml:1:8: kind: expected one of \"die\", \"deck\", got string \"dice\" "
                         "(did you mean \"die\"?)");
     assert_string_equal(validate(s, "7"),
-                        "i.yaml:1:1: matches none of: map, map; got integer 7");
+                        "i.yaml:1:1: matches none of: {kind: \"die\"} (expected map), {kind: \"deck\"} "
+                        "(expected map); got integer 7");
 }
 
 static void test_one_of_fewest_errors(void **st) {
@@ -449,7 +451,29 @@ static void test_one_of_fewest_errors(void **st) {
     assert_string_equal(validate(s, "{a: x}"), "i.yaml:1:5: a: expected integer, got string \"x\"");
     /* a tie: name the branches by title */
     assert_string_equal(validate(s, "{b: 1}"),
-                        "i.yaml:1:1: matches none of: small cart, big cart; got a map of 1 key");
+                        "i.yaml:1:1: matches none of: small cart (missing required key \"a\"), big cart "
+                        "(missing required key \"a\"); got a map of 1 key");
+}
+
+/* Without a title, a branch is named by what it is, and each says why it
+** failed (its first error, relative to the value). */
+static void test_any_of_says_why_each_branch_failed(void **st) {
+    (void)st;
+    const value *s = schema("anyOf:\n"
+                            "  - {type: object, required: [sides]}\n"
+                            "  - {type: object, required: [faces], properties: {faces: {type: array}}}\n");
+    assert_string_equal(validate(s, "{faces: 3}"),
+                        "i.yaml:1:1: matches none of: map (missing required key \"sides\"), map "
+                        "(faces: expected list, got integer 3); got a map of 1 key");
+    s = schema("anyOf: [{type: string, pattern: \"^[a-z]+$\"}, {type: integer, minimum: 1}]");
+    assert_string_equal(validate(s, "ABC"),
+                        "i.yaml:1:1: matches none of: string (expected string matching "
+                        "\"^[a-z]+$\"), integer >= 1; got string \"ABC\"");
+    s = schema("anyOf: [{minLength: 5}, {maxLength: 1}]");
+    assert_string_equal(validate(s, "abc"),
+                        "i.yaml:1:1: matches none of: option 1 (expected string of at least 5 "
+                        "characters), option 2 (expected string of at most 1 character); got string "
+                        "\"abc\"");
 }
 
 static void test_not(void **st) {
@@ -458,6 +482,169 @@ static void test_not(void **st) {
     assert_string_equal(validate(s, "bob"), "");
     assert_string_equal(validate(s, "admin"),
                         "i.yaml:1:1: expected anything except \"admin\", got string \"admin\"");
+    /* an untitled schema is named by itself, not "option 1" */
+    s = schema("not: {required: [debug]}");
+    assert_string_equal(validate(s, "{release: 1}"), "");
+    assert_string_equal(validate(s, "{debug: 1}"),
+                        "i.yaml:1:1: expected anything except {required: [\"debug\"]}, got a map of 1 key");
+    s = schema("not: {type: string}");
+    assert_string_equal(validate(s, "x"), "i.yaml:1:1: expected anything except string, got string \"x\"");
+    s = schema("not: {title: a debug build, required: [debug]}");
+    assert_string_equal(validate(s, "{debug: 1}"),
+                        "i.yaml:1:1: expected anything except a debug build, got a map of 1 key");
+}
+
+/* ------------------------------------------- contains, dependentRequired */
+
+static void test_contains(void **st) {
+    (void)st;
+    /* "exactly one joker in a deck" */
+    const value *s = schema("{contains: {const: joker}, minContains: 1, maxContains: 1}");
+    assert_string_equal(validate(s, "[ace, joker, king]"), "");
+    assert_string_equal(validate(s, "[ace, king]"),
+                        "i.yaml:1:1: expected list with exactly 1 item matching \"joker\", got a list "
+                        "of 2 items (none matches)");
+    assert_string_equal(validate(s, "[joker, ace, joker]"),
+                        "i.yaml:1:1: expected list with exactly 1 item matching \"joker\", got a list "
+                        "of 3 items (2 match: [0], [2])");
+    assert_string_equal(validate(s, "joker"), ""); /* lists only */
+    /* minContains defaults to 1, so an empty list fails */
+    s = schema("contains: {type: integer}");
+    assert_string_equal(validate(s, "[a, 1]"), "");
+    assert_string_equal(validate(s, "[]"),
+                        "i.yaml:1:1: expected list with at least 1 item matching integer, got a list of "
+                        "0 items (none matches)");
+    s = schema("{contains: {type: integer}, minContains: 2}");
+    assert_string_equal(validate(s, "[1, a]"),
+                        "i.yaml:1:1: expected list with at least 2 items matching integer, got a list "
+                        "of 2 items (1 matches: [0])");
+    s = schema("{contains: {type: integer}, minContains: 0, maxContains: 1}");
+    assert_string_equal(validate(s, "[]"), "");
+    assert_string_equal(validate(s, "[a]"), "");
+    assert_string_equal(validate(s, "[1, 2]"),
+                        "i.yaml:1:1: expected list with at most 1 item matching integer, got a list of "
+                        "2 items (2 match: [0], [1])");
+    /* without contains, minContains and maxContains say nothing */
+    s = schema("{minContains: 5, maxContains: 0}");
+    assert_string_equal(validate(s, "[1]"), "");
+    /* an untitled map schema is shown as written; a tagged one by its tag */
+    s = schema("contains: {required: [joker]}");
+    assert_string_equal(validate(s, "[{a: 1}]"),
+                        "i.yaml:1:1: expected list with at least 1 item matching {required: "
+                        "[\"joker\"]}, got a list of 1 item (none matches)");
+    s = schema("contains: {required: [id], properties: {id: {const: joker}}}");
+    assert_string_equal(validate(s, "[{id: ace}, {id: joker}]"), "");
+    assert_string_equal(validate(s, "[{id: ace}]"),
+                        "i.yaml:1:1: expected list with at least 1 item matching {id: \"joker\"}, got "
+                        "a list of 1 item (none matches)");
+    /* more than 5 matches are cut short */
+    s = schema("{contains: {type: integer}, maxContains: 1}");
+    assert_string_equal(validate(s, "[1, 2, 3, 4, 5, 6, 7]"),
+                        "i.yaml:1:1: expected list with exactly 1 item matching integer, got a list of 7 "
+                        "items (7 match: [0], [1], [2], [3], [4], ...)");
+}
+
+static void test_dependent_required(void **st) {
+    (void)st;
+    const value *s = schema("dependentRequired: {bid: [seat, amount]}");
+    assert_string_equal(validate(s, "{bid: 1, seat: 2, amount: 3}"), "");
+    assert_string_equal(validate(s, "{seat: 2}"), "");
+    assert_string_equal(validate(s, "{bid: 1, amount: 3}"),
+                        "i.yaml:1:1: missing required key \"seat\" (required when \"bid\" is present)");
+    assert_string_equal(validate(s, "{bid: 1}"),
+                        "i.yaml:1:1: missing required key \"seat\" (required when \"bid\" is present)\n"
+                        "i.yaml:1:1: missing required key \"amount\" (required when \"bid\" is present)");
+    assert_string_equal(validate(s, "[bid]"), ""); /* maps only */
+    assert_string_equal(refused("dependentRequired: {a: b}"),
+                        "s.yaml:1:24: dependentRequired.a: expected list of strings, got string \"b\"");
+    assert_string_equal(refused("dependentRequired: [a]"),
+                        "s.yaml:1:20: dependentRequired: expected map of key -> list of keys, got a list "
+                        "of 1 item");
+    assert_string_equal(refused("dependentRequired: {a: [b, b]}"),
+                        "s.yaml:1:28: dependentRequired.a[1]: \"b\" is listed twice");
+}
+
+/* ------------------------------------------------- unevaluatedProperties */
+
+static const char *const extended =
+    "$defs:\n"
+    "  piece: {type: object, required: [id], properties: {id: {type: string}, letter: {type: string}}}\n"
+    "allOf: [{$ref: \"#/$defs/piece\"}]\n"
+    "properties: {count: {type: integer}}\n";
+
+/* Extending a component built with allOf without restating its keys. */
+static void test_unevaluated_properties_extends(void **st) {
+    (void)st;
+    char text[512];
+    snprintf(text, sizeof text, "%sunevaluatedProperties: false\n", extended);
+    const value *s = schema(text);
+    assert_string_equal(validate(s, "{id: a, count: 2}"), "");
+    assert_string_equal(validate(s, "{id: a, letter: x, count: 2}"), "");
+    assert_string_equal(validate(s, "{id: a, cuont: 2}"),
+                        "i.yaml:1:9: unknown key \"cuont\" (did you mean \"count\"?)");
+    /* a misspelt key that leaves a required one missing is one error */
+    assert_string_equal(validate(s, "{ib: a}"), "i.yaml:1:1: missing required key \"id\"\n"
+                                                "i.yaml:1:2: unknown key \"ib\"");
+    assert_string_equal(validate(s, "{count: 1, lettre: x}"),
+                        "i.yaml:1:1: missing required key \"id\"\n"
+                        "i.yaml:1:12: unknown key \"lettre\" (did you mean \"letter\"?)");
+    snprintf(text, sizeof text, "%srequired: [letter]\nunevaluatedProperties: false\n", extended);
+    const value *s2 = schema(text);
+    assert_string_equal(validate(s2, "{id: a, lettre: x}"),
+                        "i.yaml:1:9: unknown key \"lettre\" (did you mean \"letter\"?)");
+    /* the suggestion looks into the allOf branch too */
+    assert_string_equal(validate(s, "{id: a, lettr: x}"),
+                        "i.yaml:1:9: unknown key \"lettr\" (did you mean \"letter\"?)");
+    /* additionalProperties cannot do this: it sees only its own properties */
+    snprintf(text, sizeof text, "%sadditionalProperties: false\n", extended);
+    s = schema(text);
+    assert_string_equal(validate(s, "{id: a, letter: x}"),
+                        "i.yaml:1:2: unknown key \"id\"\ni.yaml:1:9: unknown key \"letter\"");
+    /* as a schema, it applies to the keys nothing else evaluated */
+    s = schema("{properties: {a: {}}, unevaluatedProperties: {type: integer}}");
+    assert_string_equal(validate(s, "{a: x, b: 1}"), "");
+    assert_string_equal(validate(s, "{b: x}"), "i.yaml:1:5: b: expected integer, got string \"x\"");
+    assert_string_equal(validate(s, "[1]"), ""); /* maps only */
+}
+
+/* Which subschemas count, as in 2020-12: anyOf/oneOf branches only when
+** they pass, if with then or else by the condition, $ref beside it, a
+** nested unevaluatedProperties; never what is under not. */
+static void test_unevaluated_properties_annotations(void **st) {
+    (void)st;
+    const value *s = schema("anyOf:\n"
+                            "  - {properties: {a: {type: integer}}, required: [a]}\n"
+                            "  - {properties: {b: {type: integer}}, required: [b]}\n"
+                            "unevaluatedProperties: false\n");
+    assert_string_equal(validate(s, "{a: 1}"), "");
+    assert_string_equal(validate(s, "{a: 1, b: 2}"), "");
+    /* the second branch fails, so it evaluated nothing: b is left over */
+    assert_string_equal(validate(s, "{a: 1, b: x}"), "i.yaml:1:8: unknown key \"b\"");
+    s = schema("if: {properties: {kind: {const: die}}, required: [kind]}\n"
+               "then: {properties: {sides: {type: integer}}}\n"
+               "else: {properties: {faces: {type: array}}}\n"
+               "unevaluatedProperties: false\n");
+    /* kind is evaluated by if when if passes, and then sides by then */
+    assert_string_equal(validate(s, "{kind: die, sides: 6}"), "");
+    /* a failing if evaluated nothing: kind is left over; else took faces */
+    assert_string_equal(validate(s, "{kind: coin, faces: [h, t]}"), "i.yaml:1:2: unknown key \"kind\"");
+    s = schema("properties: {kind: {type: string}}\n"
+               "if: {properties: {kind: {const: die}}, required: [kind]}\n"
+               "then: {properties: {sides: {type: integer}}}\n"
+               "else: {properties: {faces: {type: array}}}\n"
+               "unevaluatedProperties: false\n");
+    assert_string_equal(validate(s, "{kind: coin, faces: [h, t]}"), "");
+    assert_string_equal(validate(s, "{kind: coin, sides: 6}"), "i.yaml:1:14: unknown key \"sides\"");
+    s = schema("{$defs: {p: {properties: {a: {}}}}, $ref: \"#/$defs/p\", unevaluatedProperties: false}");
+    assert_string_equal(validate(s, "{a: 1}"), "");
+    assert_string_equal(validate(s, "{b: 1}"), "i.yaml:1:2: unknown key \"b\"");
+    s = schema("{allOf: [{unevaluatedProperties: true}], unevaluatedProperties: false}");
+    assert_string_equal(validate(s, "{z: 1}"), "");
+    s = schema("{not: {not: {properties: {a: {}}}}, unevaluatedProperties: false}");
+    assert_string_equal(validate(s, "{a: 1}"), "i.yaml:1:2: unknown key \"a\"");
+    s = schema("{patternProperties: {\"^x-\": true}, unevaluatedProperties: false}");
+    assert_string_equal(validate(s, "{x-note: 1}"), "");
+    assert_string_equal(validate(s, "{note: 1}"), "i.yaml:1:2: unknown key \"note\"");
 }
 
 static void test_if_then_else(void **st) {
@@ -1007,7 +1194,7 @@ static void test_components(void **st) {
                         "i.yaml:1:32: tea: matches none of: integer >= 0, \"unlimited\"; got string \"lots\"");
     const value *grid = value_map_get(defs, "grid_board");
     assert_string_equal(validate(grid, "{rows: 1, cols: 2, cells: [[grass, 3]]}"),
-                        "i.yaml:1:36: cells[0][1]: matches none of: id, null; got integer 3");
+                        "i.yaml:1:36: cells[0][1]: matches none of: id (expected string), null; got integer 3");
 }
 
 int main(void) {
@@ -1038,7 +1225,12 @@ int main(void) {
         T(test_one_of_scalars),
         T(test_one_of_discriminated_by_const),
         T(test_one_of_fewest_errors),
+        T(test_any_of_says_why_each_branch_failed),
         T(test_not),
+        T(test_contains),
+        T(test_dependent_required),
+        T(test_unevaluated_properties_extends),
+        T(test_unevaluated_properties_annotations),
         T(test_if_then_else),
         T(test_boolean_schemas),
         T(test_annotations_accepted),
