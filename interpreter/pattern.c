@@ -586,6 +586,19 @@ static int parse_quantifier(parser *ps, uint32_t *min, uint32_t *max) {
     return 1;
 }
 
+/* A new node of type t with kid as its first child. Takes kid; NULL after
+** recording the failure (kid is freed then). */
+static node *node_wrap(parser *ps, ntype t, node *kid) {
+    node *n = node_new(t);
+    if (!n || node_push(n, kid) != 0) {
+        if (!n) node_free(kid);
+        node_free(n);
+        fail_oom(ps);
+        return NULL;
+    }
+    return n;
+}
+
 /* Wraps atom in the quantifier that follows it, if any. Takes atom. */
 static node *quantify(parser *ps, node *atom, int quantifiable) {
     size_t at = ps->i;
@@ -607,13 +620,8 @@ static node *quantify(parser *ps, node *atom, int quantifiable) {
         fail(ps, ps->i, "a quantifier cannot follow another (no possessive *+ or ++)");
         return NULL;
     }
-    node *r = node_new(N_REP);
-    if (!r || node_push(r, atom) != 0) {
-        if (!r) node_free(atom);
-        node_free(r);
-        fail_oom(ps);
-        return NULL;
-    }
+    node *r = node_wrap(ps, N_REP, atom);
+    if (!r) return NULL;
     r->min = min;
     r->max = max;
     return r;
@@ -752,13 +760,8 @@ static node *parse_cat(parser *ps) {
 static node *parse_alt(parser *ps) {
     node *first = parse_cat(ps);
     if (!first || peek(ps) != '|') return first;
-    node *alt = node_new(N_ALT);
-    if (!alt || node_push(alt, first) != 0) {
-        if (!alt) node_free(first);
-        node_free(alt);
-        fail_oom(ps);
-        return NULL;
-    }
+    node *alt = node_wrap(ps, N_ALT, first);
+    if (!alt) return NULL;
     while (peek(ps) == '|') {
         ps->i++;
         node *next = parse_cat(ps);
@@ -776,7 +779,8 @@ static node *parse_alt(parser *ps) {
 static size_t sat_add(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
 static size_t sat_mul(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX : a * b; }
 
-/* Instructions n compiles to (saturating). */
+/* Instructions n compiles to (saturating; at least that many, so that the
+** cap bounds the time compiling takes too). */
 static size_t prog_size(const node *n) {
     size_t s = 0;
     switch (n->t) {
@@ -787,7 +791,10 @@ static size_t prog_size(const node *n) {
         for (size_t i = 0; i < n->nk; i++) s = sat_add(s, prog_size(n->kids[i]));
         return sat_add(s, 2 * (n->nk - 1)); /* a split and a jump per extra alternative */
     case N_REP: {
+        /* an empty body still costs a step per copy: ((){99999}){99999}
+        ** compiles to nothing but would take 10^10 steps to compile */
         size_t e = prog_size(n->kids[0]);
+        if (e == 0) e = 1;
         s = sat_mul(e, n->min);
         if (n->max == REP_INF) return sat_add(s, sat_add(e, 2));
         return sat_add(s, sat_mul(sat_add(e, 1), n->max - n->min));

@@ -358,6 +358,7 @@ static void test_refused_limits(void **st) {
     assert_string_equal(refusal("a{5000}"), expect);
     assert_string_equal(refusal("(a{100}){100}"), expect);
     assert_string_equal(refusal("a{99999999999999999999}"), expect); /* no overflow */
+    assert_string_equal(refusal("((){5000}){5000}"), expect);        /* empty bodies count too */
     assert_int_equal(match("^a{1000}$", ""), 0);
 }
 
