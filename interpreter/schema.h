@@ -46,9 +46,11 @@ void schema_set_free(schema_set *s);
 ** Returns the schema, owned by the set, or NULL after appending errors that
 ** point into the schema file (file:line:col). Checking refuses: a keyword
 ** outside the supported subset (keys starting with "x-" are ignored), a
-** keyword value of the wrong type, a pattern that does not compile, a $ref
-** whose target is missing, and $ref cycles that never descend into the
-** instance. Asking again for a file that failed appends its errors again. */
+** keyword value of the wrong type, a pattern outside the ECMA-262 subset
+** pattern.h accepts, a $ref whose target is missing or outside the allowed
+** folders (schema_set_allow_dir), and $ref cycles that never descend into
+** the instance. Asking again for a file that failed appends its errors
+** again. */
 const value *schema_load(schema_set *s, const char *path, cerr_list *errs);
 
 /* Same, from memory: name is what errors and locations call the text, and
