@@ -165,6 +165,9 @@ static void test_enum(void **st) {
     assert_string_equal(validate(s, "\"3\""), "i.yaml:1:1: expected integer, got string \"3\"");
     s = schema("{type: [string, \"null\"], enum: [low, ~]}");
     assert_string_equal(validate(s, "~"), "");
+    s = schema("{enum: [1, 10], minimum: 5}");
+    assert_string_equal(validate(s, "10"), "");
+    assert_string_equal(validate(s, "1"), "i.yaml:1:1: expected integer >= 5, got integer 1");
 }
 
 /* ------------------------------------------------------------ integers */
@@ -992,6 +995,9 @@ static void test_nul_in_strings_compared_by_length(void **st) {
     assert_string_equal(validate(s, "\"a\\0b\""), "");
     assert_string_equal(validate(s, "\"a\\0c\""),
                         "i.yaml:1:1: expected string matching \"^a\\\\x00b$\", got string \"a\\x00c\"");
+    s = schema("pattern: \"^a\\0b$\""); /* a NUL in the pattern's own text is a character too */
+    assert_string_equal(validate(s, "\"a\\0b\""), "");
+    assert_string_equal(validate(s, "a"), "i.yaml:1:1: expected string matching \"^a\\x00b$\", got string \"a\"");
     s = schema("maxLength: 2");
     assert_string_equal(validate(s, "\"a\\0b\""),
                         "i.yaml:1:1: expected string of at most 2 characters, got string \"a\\x00b\"");
@@ -1197,6 +1203,34 @@ static void test_components(void **st) {
                         "i.yaml:1:36: cells[0][1]: matches none of: id (expected string), null; got integer 3");
 }
 
+/* The shipped yak schemas use contains (one row per seat count) and
+** unevaluatedProperties (special stones extend the piece). */
+static void test_yak_stones_schema(void **st) {
+    (void)st;
+    cerr_clear(&errs);
+    const value *s = schema_load(set, "rulesets/yak/schemas/stones.schema.yaml", &errs);
+    if (!s) fail_msg("%s", errors());
+    const char *good = "colours: [{id: red, letter: r, markup: [red]}]\n"
+                       "per_colour: 9\n"
+                       "colours_by_seats: [{seats: 2, colours: 6}, {seats: 3, colours: 7}, {seats: 4, colours: 8}]\n"
+                       "crystal: {id: crystal, letter: \"*\", markup: [bold], count: 8}\n"
+                       "fog: {id: fog, letter: \"~\", markup: [dim], count: 5}\n";
+    assert_string_equal(validate(s, good), "");
+    const char *bad = "colours: [{id: red, letter: r, markup: [red], count: 2}]\n"
+                      "per_colour: 9\n"
+                      "colours_by_seats: [{seats: 2, colours: 6}, {seats: 2, colours: 7}, {seats: 4, colours: 8}]\n"
+                      "crystal: {id: crystal, lettre: \"*\", markup: [bold], count: 8}\n"
+                      "fog: {id: fog, letter: \"~\", markup: [dim]}\n";
+    assert_string_equal(validate(s, bad),
+                        "i.yaml:1:47: colours[0]: unknown key \"count\"\n"
+                        "i.yaml:3:19: colours_by_seats: expected list with exactly 1 item matching "
+                        "{seats: 2}, got a list of 3 items (2 match: [0], [1])\n"
+                        "i.yaml:3:19: colours_by_seats: expected list with exactly 1 item matching "
+                        "{seats: 3}, got a list of 3 items (none matches)\n"
+                        "i.yaml:4:24: crystal: unknown key \"lettre\" (did you mean \"letter\"?)\n"
+                        "i.yaml:5:6: fog: missing required key \"count\"");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1261,6 +1295,7 @@ int main(void) {
         T(test_validate_by_path),
         T(test_foreign_schema_refused),
         T(test_components),
+        T(test_yak_stones_schema),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
