@@ -1172,6 +1172,12 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
                  r->min_players, r->max_players, req->players);
 }
 
+int ruleset_schema_folders(const ruleset *r, schema_set *s) {
+    for (size_t i = 0; i < r->n_module_dirs; i++)
+        if (schema_set_allow_dir(s, r->module_dirs[i]) != 0) return -1;
+    return schema_set_fallback_dir(s, ruleset_schemas_dir());
+}
+
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs) {
     size_t before = cerr_count(errs);
     char *dir = ruleset_find(name_or_path);
@@ -1209,17 +1215,14 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     r->manifest = load_manifest(&ld, r->dir, chain, 0);
     free(real);
     if (!r->manifest) goto fail;
-    /* a data schema's $ref stays inside the ruleset and its parents (and
-    ** cairn's schemas folder, the fallback): never /etc/passwd */
-    for (size_t i = 0; i < ld.ndirs; i++)
-        if (schema_set_allow_dir(ld.schemas, ld.dirs[i]) != 0) {
-            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
-            goto fail;
-        }
     r->module_dirs = ld.dirs;
     r->n_module_dirs = ld.ndirs;
     ld.dirs = NULL;
     ld.ndirs = 0;
+    if (ruleset_schema_folders(r, ld.schemas) != 0) {
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        goto fail;
+    }
     /* hashed names use the module dir index */
     ld.dirs = r->module_dirs;
     ld.ndirs = r->n_module_dirs;

@@ -30,8 +30,8 @@ int schema_set_fallback_dir(schema_set *s, const char *dir);
 ** and ".." cannot lead out). A $ref'd file must lie inside the fallback
 ** folder or one of these; while none was added, inside the folder of the
 ** file the caller asked for (schema_load's path, schema_load_string's
-** name) instead. A file outside is refused before it is opened. cairn
-** check and play allow the ruleset's folder and its extends parents'. The
+** name) instead. A file outside is refused before it is opened.
+** ruleset_schema_folders (ruleset.h) adds a ruleset's folders. The
 ** files the caller itself asks for are not checked: that is the caller's
 ** choice. A missing folder is ignored. 0, or -1 on OOM. */
 int schema_set_allow_dir(schema_set *s, const char *dir);
