@@ -93,4 +93,18 @@
 #define CAIRN_SCHEMA_MAX_DEPTH 512
 #endif
 
+/* Deepest nesting of groups `(...)` in a schema pattern; the parser and
+** compiler recurse once per level. */
+#if !defined(CAIRN_PATTERN_MAX_DEPTH)
+#define CAIRN_PATTERN_MAX_DEPTH 32
+#endif
+
+/* Largest compiled schema pattern, in matcher steps (roughly one per
+** character, class or assertion, with counted repetitions written out:
+** `[0-9a-f]{64}` is 64). Matching costs the subject's length times this at
+** worst, so it also bounds the time one `pattern` can take. */
+#if !defined(CAIRN_PATTERN_MAX_PROGRAM)
+#define CAIRN_PATTERN_MAX_PROGRAM 4000
+#endif
+
 #endif

@@ -1265,6 +1265,12 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
     }
 }
 
+int ruleset_schema_folders(const ruleset *r, schema_set *s) {
+    for (size_t i = 0; i < r->n_module_dirs; i++)
+        if (schema_set_allow_dir(s, r->module_dirs[i]) != 0) return -1;
+    return schema_set_fallback_dir(s, ruleset_schemas_dir());
+}
+
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs) {
     int refused;
     return ruleset_load_combination(name_or_path, req, &refused, errs);
@@ -1313,6 +1319,10 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
     r->n_module_dirs = ld.ndirs;
     ld.dirs = NULL;
     ld.ndirs = 0;
+    if (ruleset_schema_folders(r, ld.schemas) != 0) {
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        goto fail;
+    }
     /* hashed names use the module dir index */
     ld.dirs = r->module_dirs;
     ld.ndirs = r->n_module_dirs;

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "error.h"
+#include "schema.h"
 #include "value.h"
 
 typedef enum { ROPT_SWITCH, ROPT_CHOICE } ropt_type;
@@ -119,6 +120,12 @@ const char *ruleset_stdlib_dir(void);
 
 /* The schemas folder (./schemas in a checkout, else installed). Never NULL. */
 const char *ruleset_schemas_dir(void);
+
+/* Tells schema set s where this ruleset's schemas may $ref: its folder,
+** its extends parents' and cairn's schemas folder (also the fallback for a
+** $ref'd file missing beside its schema). Give every set that loads the
+** ruleset's schemas the same folders, so that they agree. 0, or -1 on OOM. */
+int ruleset_schema_folders(const ruleset *r, schema_set *s);
 
 /* Every ruleset name found along the search path (malloc'd list of malloc'd
 ** strings, sorted, de-duplicated). */

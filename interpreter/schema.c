@@ -8,13 +8,14 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
 #include "schema.h"
+#include "pathcheck.h"
+#include "pattern.h"
 #include "strbuf.h"
 #include "suggest.h"
 #include "yload.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -43,7 +44,8 @@ typedef enum {
     KW_TYPE,        /* a type name or a non-empty list of distinct ones */
     KW_STRLIST,     /* a list of distinct strings */
     KW_PATTERN,     /* a regex */
-    KW_REF          /* a reference: [file]#/json/pointer */
+    KW_REF,         /* a reference: [file]#/json/pointer */
+    KW_DEPREQ       /* a map of key -> list of distinct key names */
 } kw_kind;
 
 /* The whole supported subset. Anything else in a schema is an error, except
@@ -69,9 +71,14 @@ static const struct keyword {
     {"additionalProperties", KW_SCHEMA},
     {"patternProperties", KW_PATTERN_MAP},
     {"propertyNames", KW_SCHEMA},
+    {"dependentRequired", KW_DEPREQ},
+    {"unevaluatedProperties", KW_SCHEMA},
     {"minProperties", KW_NONNEG},
     {"maxProperties", KW_NONNEG},
     {"items", KW_SCHEMA},
+    {"contains", KW_SCHEMA},
+    {"minContains", KW_NONNEG},
+    {"maxContains", KW_NONNEG},
     {"prefixItems", KW_SCHEMA_LIST},
     {"minItems", KW_NONNEG},
     {"maxItems", KW_NONNEG},
@@ -99,8 +106,7 @@ static const struct keyword {
 ** things it means to refuse). */
 static const char *const unsupported[] = {
     "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$recursiveRef",
-    "$recursiveAnchor", "definitions", "dependencies", "contains", "minContains",
-    "maxContains", "unevaluatedItems", "unevaluatedProperties", "dependentRequired",
+    "$recursiveAnchor", "definitions", "dependencies", "unevaluatedItems",
     "dependentSchemas", "format", "contentEncoding", "contentMediaType", "contentSchema",
     "deprecated", "readOnly", "writeOnly", "additionalItems", NULL};
 
@@ -274,7 +280,7 @@ typedef struct ann {
     struct sfile *owner; /* ANN_SCHEMA, ANN_REF: the file holding the node */
     const value *target; /* ANN_REF: the resolved schema; NULL until resolved */
     char *where;         /* ANN_REF: schema path of the $ref, for messages */
-    regex_t *re;         /* ANN_REGEX */
+    pattern *re;         /* ANN_REGEX */
 } ann;
 
 typedef struct pvec {
@@ -318,6 +324,10 @@ struct schema_set {
     sfile **batch;         /* files loaded by the outermost load in progress */
     size_t nbatch, capbatch;
     char *fallback_dir;    /* where a $ref'd file missing beside its schema is looked up by name */
+    char *fallback_canon;  /* its realpath: always a folder $ref may lead into; NULL if missing */
+    char **roots;          /* realpaths of the other folders $ref may lead into */
+    size_t nroots;
+    char *batch_root;      /* with no roots: the folder of the file the caller asked for */
 };
 
 static size_t ptr_hash(const void *p) {
@@ -388,9 +398,58 @@ static void sfile_free(sfile *f) {
 int schema_set_fallback_dir(schema_set *s, const char *dir) {
     char *d = dir ? cairn_strdup(dir) : NULL;
     if (dir && !d) return -1;
+    errno = 0;
+    char *canon = dir ? realpath(dir, NULL) : NULL;
+    if (dir && !canon && errno == ENOMEM) {
+        free(d);
+        return -1;
+    }
     free(s->fallback_dir);
+    free(s->fallback_canon);
     s->fallback_dir = d;
+    s->fallback_canon = canon;
     return 0;
+}
+
+int schema_set_allow_dir(schema_set *s, const char *dir) {
+    errno = 0;
+    char *canon = realpath(dir, NULL);
+    if (!canon) return errno == ENOMEM ? -1 : 0; /* a missing folder holds nothing to read */
+    char **nr = realloc(s->roots, (s->nroots + 1) * sizeof *nr);
+    if (!nr) {
+        free(canon);
+        return -1;
+    }
+    s->roots = nr;
+    s->roots[s->nroots++] = canon;
+    return 0;
+}
+
+/* Whether a $ref may lead to the file at canon (a realpath). */
+static int ref_allowed(const schema_set *s, const char *canon) {
+    if (pathcheck_inside(canon, s->fallback_canon)) return 1;
+    for (size_t i = 0; i < s->nroots; i++)
+        if (pathcheck_inside(canon, s->roots[i])) return 1;
+    return !s->nroots && pathcheck_inside(canon, s->batch_root);
+}
+
+/* Sets batch_root to the realpath of the folder of file (a path; "" or no
+** slash: the current folder). Only the outermost load calls it. */
+static void set_batch_root(schema_set *s, const char *file) {
+    free(s->batch_root);
+    s->batch_root = NULL;
+    const char *slash = strrchr(file, '/');
+    if (!slash) {
+        s->batch_root = realpath(".", NULL);
+        return;
+    }
+    size_t n = slash == file ? 1 : (size_t)(slash - file);
+    char *dir = malloc(n + 1);
+    if (!dir) return; /* then no implicit folder: only the explicit ones are allowed */
+    memcpy(dir, file, n);
+    dir[n] = '\0';
+    s->batch_root = realpath(dir, NULL);
+    free(dir);
 }
 
 void schema_set_free(schema_set *s) {
@@ -398,15 +457,16 @@ void schema_set_free(schema_set *s) {
     for (size_t i = 0; i < s->tab_cap; i++) {
         if (!s->tab[i].key) continue;
         free(s->tab[i].where);
-        if (s->tab[i].re) {
-            regfree(s->tab[i].re);
-            free(s->tab[i].re);
-        }
+        pattern_free(s->tab[i].re);
     }
     free(s->tab);
     for (size_t i = 0; i < s->n; i++) sfile_free(s->files[i]);
     free(s->files);
     free(s->fallback_dir);
+    free(s->fallback_canon);
+    for (size_t i = 0; i < s->nroots; i++) free(s->roots[i]);
+    free(s->roots);
+    free(s->batch_root);
     free(s->batch);
     free(s);
 }
@@ -523,17 +583,6 @@ static void check_type(cctx *c, const value *v) {
     }
 }
 
-/* POSIX has no \d: glibc reads it as a plain "d" and the pattern silently
-** means something else. Returns 1 if the pattern uses \d or \D. */
-static int uses_perl_digit(const char *p) {
-    for (; *p; p++) {
-        if (*p != '\\') continue;
-        if (p[1] == 'd' || p[1] == 'D') return 1;
-        if (p[1]) p++;
-    }
-    return 0;
-}
-
 /* Compiles the pattern held by string node re_node (or, for
 ** patternProperties, by a key node) and records it. */
 static void check_pattern(cctx *c, const value *re_node) {
@@ -541,41 +590,23 @@ static void check_pattern(cctx *c, const value *re_node) {
         c_expected(c, re_node, "a regular expression (string)");
         return;
     }
-    const char *pat = re_node->u.str.s;
-    if (strlen(pat) != re_node->u.str.len) {
-        c_error(c, re_node, "pattern contains a NUL byte");
-        return;
-    }
-    if (uses_perl_digit(pat)) {
-        c_error(c, re_node,
-                "pattern \"%s\" uses \\d or \\D, which POSIX regular expressions do not have; "
-                "write [0-9] or [^0-9]",
-                pat);
-        return;
-    }
-    regex_t *re = malloc(sizeof *re);
+    char why[256];
+    pattern *re = pattern_compile(re_node->u.str.s, re_node->u.str.len, why, sizeof why);
     if (!re) {
-        c_oom(c, re_node);
-        return;
-    }
-    int rc = regcomp(re, pat, REG_EXTENDED | REG_NOSUB);
-    if (rc != 0) {
-        char why[128];
-        regerror(rc, re, why, sizeof why);
-        free(re);
-        c_error(c, re_node, "invalid pattern \"%s\": %s", pat, why);
+        strbuf q = {0};
+        put_quoted(&q, re_node->u.str.s, re_node->u.str.len, 80);
+        c_error(c, re_node, "invalid pattern %s: %s", q.oom ? "?" : strbuf_str(&q), why);
+        strbuf_free(&q);
         return;
     }
     ann *a = ann_add(c->set, re_node, ANN_REGEX);
     if (!a) {
-        regfree(re);
-        free(re);
+        pattern_free(re);
         c_oom(c, re_node);
         return;
     }
     if (a->re) { /* already compiled (cannot happen: each node is checked once) */
-        regfree(re);
-        free(re);
+        pattern_free(re);
         return;
     }
     a->re = re;
@@ -589,6 +620,27 @@ static void check_schema_map(cctx *c, const value *v) {
     for (size_t i = 0; i < v->u.map.n; i++) {
         size_t old = path_key(&c->path, v->u.map.items[i].key->u.str.s);
         check_schema(c, v->u.map.items[i].val);
+        strbuf_cut(&c->path, old);
+    }
+}
+
+/* A list of distinct key names (required, dependentRequired). */
+static void check_key_list(cctx *c, const value *v) {
+    if (v->type != CV_LIST) {
+        c_expected(c, v, "list of strings");
+        return;
+    }
+    for (size_t i = 0; i < v->u.list.n; i++) {
+        const value *t = v->u.list.items[i];
+        size_t old = path_index(&c->path, i);
+        if (t->type != CV_STR)
+            c_expected(c, t, "string");
+        else if (strlen(t->u.str.s) != t->u.str.len)
+            c_error(c, t, "a key name cannot contain a NUL byte");
+        else
+            for (size_t j = 0; j < i; j++)
+                if (value_equal(v->u.list.items[j], t, 0))
+                    c_error(c, t, "\"%s\" is listed twice", t->u.str.s);
         strbuf_cut(&c->path, old);
     }
 }
@@ -650,20 +702,15 @@ static void check_keyword(cctx *c, const struct keyword *kw, const value *v) {
         if (v->type != CV_BOOL) c_expected(c, v, "boolean");
         break;
     case KW_TYPE: check_type(c, v); break;
-    case KW_STRLIST:
-        if (v->type != CV_LIST) {
-            c_expected(c, v, "list of strings");
+    case KW_STRLIST: check_key_list(c, v); break;
+    case KW_DEPREQ:
+        if (v->type != CV_MAP) {
+            c_expected(c, v, "map of key -> list of keys");
             break;
         }
-        for (size_t i = 0; i < v->u.list.n; i++) {
-            const value *t = v->u.list.items[i];
-            size_t old = path_index(&c->path, i);
-            if (t->type != CV_STR)
-                c_expected(c, t, "string");
-            else
-                for (size_t j = 0; j < i; j++)
-                    if (value_equal(v->u.list.items[j], t, 0))
-                        c_error(c, t, "\"%s\" is listed twice", t->u.str.s);
+        for (size_t i = 0; i < v->u.map.n; i++) {
+            size_t old = path_key(&c->path, v->u.map.items[i].key->u.str.s);
+            check_key_list(c, v->u.map.items[i].val);
             strbuf_cut(&c->path, old);
         }
         break;
@@ -869,6 +916,16 @@ static void resolve_ref(cctx *c, const value *ref) {
         }
         if (!canon) {
             c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(errno));
+            strbuf_free(&name);
+            return;
+        }
+        if (!ref_allowed(c->set, canon)) {
+            /* refused before it is opened: its text never reaches a message */
+            c_error(c, ref,
+                    "$ref \"%s\": %s is outside the folders a schema may refer to (the "
+                    "ruleset's folders, or the schema's own folder, and cairn's schemas folder)",
+                    text, strbuf_str(&name));
+            free(canon);
             strbuf_free(&name);
             return;
         }
@@ -1156,6 +1213,7 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
     if (f) {
         if (f->state == SF_FAILED) cerr_merge(errs, &f->errs);
     } else {
+        set_batch_root(s, canon);
         f = load_file(s, file, canon, errs);
     }
     if (f && f->state == SF_OK) result = file_fragment(s, f, hash ? hash + 1 : "", errs);
@@ -1171,6 +1229,7 @@ const value *schema_load_string(schema_set *s, const char *name, const char *tex
         cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
         return NULL;
     }
+    set_batch_root(s, name);
     load_entry(s, f, text, len, errs);
     return f->state == SF_OK ? f->root : NULL;
 }
@@ -1331,12 +1390,22 @@ static void v_int(vctx *c, const value *sch, const value *inst) {
     }
 }
 
+/* Whether the pattern at re_node matches somewhere in string node str
+** (its whole length: NUL bytes are characters). Out of memory counts as a
+** match, after flagging it, so that it does not add a false error. */
+static int regex_match(const vctx *c, const value *re_node, const value *str) {
+    const ann *a = ann_find(c->set, re_node);
+    if (!a || !a->re) return 0;
+    int r = pattern_search(a->re, str->u.str.s, str->u.str.len);
+    if (r < 0) *c->oom = 1;
+    return r != 0;
+}
+
 static void v_str(vctx *c, const value *sch, const value *inst) {
     v_count(c, sch, inst, utf8_length(inst->u.str.s, inst->u.str.len), "minLength", "maxLength",
             "string", "character", "characters");
     const value *pat = value_map_get(sch, "pattern");
-    const ann *a = pat ? ann_find(c->set, pat) : NULL;
-    if (a && a->re && regexec(a->re, inst->u.str.s, 0, NULL, 0) != 0) {
+    if (pat && !regex_match(c, pat, inst)) {
         strbuf e = {0};
         strbuf_puts(&e, "string matching ");
         put_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
@@ -1423,10 +1492,48 @@ static void v_unique(vctx *c, const value *inst) {
     free(dup);
 }
 
+static int v_valid(vctx *c, const value *sch, const value *inst);
+static void label_or_inline(const schema_set *s, strbuf *b, const value *sch);
+
+/* contains, minContains (default 1), maxContains: how many items match. */
+static void v_contains(vctx *c, const value *sch, const value *inst) {
+    const value *has = value_map_get(sch, "contains");
+    if (!has) return;
+    value one = {0};
+    one.type = CV_INT;
+    one.u.i = 1;
+    const value *mn = kw_int(sch, "minContains"), *mx = kw_int(sch, "maxContains");
+    if (!mn) mn = &one;
+    size_t count = 0;
+    strbuf where = {0};
+    for (size_t i = 0; i < inst->u.list.n; i++) {
+        if (!v_valid(c, has, inst->u.list.items[i])) continue;
+        if (count < 5) strbuf_printf(&where, "%s[%zu]", count ? ", " : "", i);
+        else if (count == 5) strbuf_puts(&where, ", ...");
+        count++;
+    }
+    if ((int64_t)count >= mn->u.i && (!mx || (int64_t)count <= mx->u.i)) {
+        strbuf_free(&where);
+        return;
+    }
+    strbuf e = {0}, tail = {0};
+    strbuf_puts(&e, "list with ");
+    count_phrase(&e, mn->u.i ? mn : NULL, mx, "item", "items");
+    strbuf_puts(&e, " matching ");
+    label_or_inline(c->set, &e, has);
+    if (count == 0) strbuf_puts(&tail, " (none matches)");
+    else strbuf_printf(&tail, " (%zu match%s: %s)", count, count == 1 ? "es" : "", strbuf_str(&where));
+    if (where.oom) tail.oom = 1;
+    v_expected(c, inst, &e, tail.oom ? NULL : strbuf_str(&tail));
+    strbuf_free(&tail);
+    strbuf_free(&where);
+}
+
 static void v_list(vctx *c, const value *sch, const value *inst) {
     size_t n = inst->u.list.n;
     v_count(c, sch, inst, (int64_t)n, "minItems", "maxItems", "list", "item", "items");
     if (value_get_bool(sch, "uniqueItems", 0)) v_unique(c, inst);
+    v_contains(c, sch, inst);
     const value *prefix = value_map_get(sch, "prefixItems");
     size_t np = prefix && prefix->type == CV_LIST ? prefix->u.list.n : 0;
     for (size_t i = 0; i < n && i < np; i++) {
@@ -1449,14 +1556,10 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     }
 }
 
-static int regex_match(const vctx *c, const value *re_node, const char *s) {
-    const ann *a = ann_find(c->set, re_node);
-    return a && a->re && regexec(a->re, s, 0, NULL, 0) == 0;
-}
 
 /* Whether key is covered by properties or patternProperties of sch. */
-static int key_declared(const vctx *c, const value *sch, const char *key) {
-    if (value_map_get(value_map_get(sch, "properties"), key)) return 1;
+static int key_declared(const vctx *c, const value *sch, const value *key) {
+    if (value_map_get(value_map_get(sch, "properties"), key->u.str.s)) return 1;
     const value *pp = value_map_get(sch, "patternProperties");
     if (pp && pp->type == CV_MAP)
         for (size_t i = 0; i < pp->u.map.n; i++)
@@ -1471,12 +1574,21 @@ static int misspelt_in(const vctx *c, const value *sch, const value *inst, const
     if (!ap || ap->type != CV_BOOL || ap->u.b) return 0;
     const value *props = value_map_get(sch, "properties");
     for (size_t i = 0; i < inst->u.map.n; i++) {
-        const char *k = inst->u.map.items[i].key->u.str.s;
+        const value *k = inst->u.map.items[i].key;
         if (key_declared(c, sch, k)) continue;
-        const char *hint = hint_key(k, props);
+        const char *hint = hint_key(k->u.str.s, props);
         if (hint && strcmp(hint, req) == 0) return 1;
     }
     return 0;
+}
+
+/* "unknown key "capcity" (did you mean "capacity"?)" at the key itself. */
+static void v_unknown_key(vctx *c, const value *k, const char *hint) {
+    strbuf msg = {0};
+    strbuf_puts(&msg, "unknown key ");
+    put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
+    if (hint) strbuf_printf(&msg, " (did you mean \"%s\"?)", hint);
+    v_emit(c, k, &msg);
 }
 
 static void v_map(vctx *c, const value *sch, const value *inst) {
@@ -1492,6 +1604,24 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             v_emit(c, inst, &msg);
             if (c->quick) return;
         }
+    const value *dep = value_map_get(sch, "dependentRequired");
+    for (size_t i = 0; dep && dep->type == CV_MAP && i < dep->u.map.n; i++) {
+        const char *if_key = dep->u.map.items[i].key->u.str.s;
+        const value *needs = dep->u.map.items[i].val;
+        if (!value_map_get(inst, if_key) || needs->type != CV_LIST) continue;
+        for (size_t j = 0; j < needs->u.list.n; j++) {
+            const value *r = needs->u.list.items[j];
+            if (r->type != CV_STR || value_map_get(inst, r->u.str.s)) continue;
+            strbuf msg = {0};
+            strbuf_puts(&msg, "missing required key ");
+            put_quoted(&msg, r->u.str.s, r->u.str.len, SIZE_MAX);
+            strbuf_puts(&msg, " (required when ");
+            put_quoted(&msg, if_key, strlen(if_key), SIZE_MAX);
+            strbuf_puts(&msg, " is present)");
+            v_emit(c, inst, &msg);
+            if (c->quick) return;
+        }
+    }
     v_count(c, sch, inst, (int64_t)inst->u.map.n, "minProperties", "maxProperties", "map", "key",
             "keys");
     const value *names = value_map_get(sch, "propertyNames");
@@ -1509,6 +1639,17 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
         const value *k = inst->u.map.items[i].key;
         const value *v = inst->u.map.items[i].val;
         int matched = 0;
+        if (strlen(k->u.str.s) != k->u.str.len) {
+            /* only a tree built in code can get here (yload refuses such
+            ** keys): looked up as a C string it would pass as a shorter one */
+            strbuf msg = {0};
+            strbuf_puts(&msg, "key ");
+            put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
+            strbuf_puts(&msg, " contains a NUL byte");
+            v_emit(c, k, &msg);
+            if (c->quick) return;
+            continue;
+        }
         size_t old = path_key(c->path, k->u.str.s);
         const value *ps = value_map_get(props, k->u.str.s);
         if (ps) {
@@ -1517,19 +1658,14 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
         }
         if (pp && pp->type == CV_MAP)
             for (size_t j = 0; j < pp->u.map.n; j++)
-                if (regex_match(c, pp->u.map.items[j].key, k->u.str.s)) {
+                if (regex_match(c, pp->u.map.items[j].key, k)) {
                     matched = 1;
                     v_node(c, pp->u.map.items[j].val, v);
                 }
         if (!matched && ap) {
             if (ap->type == CV_BOOL && !ap->u.b) {
                 strbuf_cut(c->path, old); /* an unknown key is an error of the map */
-                strbuf msg = {0};
-                strbuf_puts(&msg, "unknown key ");
-                put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
-                const char *hint = hint_key(k->u.str.s, props);
-                if (hint) strbuf_printf(&msg, " (did you mean \"%s\"?)", hint);
-                v_emit(c, k, &msg);
+                v_unknown_key(c, k, hint_key(k->u.str.s, props));
             } else {
                 v_node(c, ap, v);
             }
@@ -1560,6 +1696,131 @@ static int v_valid(vctx *c, const value *sch, const value *inst) {
     size_t n = v_into(c, sch, inst, &t, 1);
     cerr_free(&t);
     return n == 0;
+}
+
+/* Marks seen[i] for every key i of map inst that sch evaluates, as
+** 2020-12 collects annotations: properties, patternProperties,
+** additionalProperties and (below the top, self = 0) unevaluatedProperties
+** of sch itself, then its $ref and allOf, the anyOf/oneOf branches inst
+** satisfies, and if+then or else. A failing allOf branch counts too: the
+** value fails anyway, and its keys should not be reported twice. */
+static void mark_evaluated(vctx *c, const value *sch, const value *inst, unsigned char *seen,
+                           int self, int depth) {
+    if (sch->type != CV_MAP || depth > CAIRN_SCHEMA_MAX_DEPTH) return;
+    const value *props = value_map_get(sch, "properties");
+    const value *pp = value_map_get(sch, "patternProperties");
+    int all = value_map_get(sch, "additionalProperties") ||
+              (!self && value_map_get(sch, "unevaluatedProperties"));
+    for (size_t i = 0; i < inst->u.map.n; i++) {
+        const value *k = inst->u.map.items[i].key;
+        if (seen[i]) continue;
+        if (all || value_map_get(props, k->u.str.s)) {
+            seen[i] = 1;
+            continue;
+        }
+        for (size_t j = 0; pp && pp->type == CV_MAP && j < pp->u.map.n && !seen[i]; j++)
+            if (regex_match(c, pp->u.map.items[j].key, k)) seen[i] = 1;
+    }
+    const value *r = value_map_get(sch, "$ref");
+    const ann *a = r ? ann_find(c->set, r) : NULL;
+    if (a && a->target) mark_evaluated(c, a->target, inst, seen, 0, depth + 1);
+    const value *all_of = value_map_get(sch, "allOf");
+    for (size_t i = 0; all_of && all_of->type == CV_LIST && i < all_of->u.list.n; i++)
+        mark_evaluated(c, all_of->u.list.items[i], inst, seen, 0, depth + 1);
+    const char *choices[] = {"anyOf", "oneOf"};
+    for (int j = 0; j < 2; j++) {
+        const value *l = value_map_get(sch, choices[j]);
+        for (size_t i = 0; l && l->type == CV_LIST && i < l->u.list.n; i++)
+            if (v_valid(c, l->u.list.items[i], inst))
+                mark_evaluated(c, l->u.list.items[i], inst, seen, 0, depth + 1);
+    }
+    const value *cond = value_map_get(sch, "if");
+    if (cond) {
+        int ok = v_valid(c, cond, inst);
+        if (ok) mark_evaluated(c, cond, inst, seen, 0, depth + 1);
+        const value *branch = value_map_get(sch, ok ? "then" : "else");
+        if (branch) mark_evaluated(c, branch, inst, seen, 0, depth + 1);
+    }
+}
+
+/* Offers every property name sch declares in place (properties of sch, its
+** $ref, allOf, anyOf, oneOf, if, then, else) to sg, except word itself:
+** the did-you-mean of an unevaluated key. */
+static void hint_declared(const schema_set *s, const value *sch, const char *word, suggest_nearest *sg,
+                          int depth) {
+    if (sch->type != CV_MAP || depth > 32) return;
+    const value *props = value_map_get(sch, "properties");
+    for (size_t i = 0; props && props->type == CV_MAP && i < props->u.map.n; i++)
+        if (strcmp(props->u.map.items[i].key->u.str.s, word) != 0) /* declared, but not evaluated here */
+            suggest_try(sg, props->u.map.items[i].key->u.str.s);
+    const value *r = value_map_get(sch, "$ref");
+    const ann *a = r ? ann_find(s, r) : NULL;
+    if (a && a->target) hint_declared(s, a->target, word, sg, depth + 1);
+    const char *lists[] = {"allOf", "anyOf", "oneOf"};
+    for (int j = 0; j < 3; j++) {
+        const value *l = value_map_get(sch, lists[j]);
+        for (size_t i = 0; l && l->type == CV_LIST && i < l->u.list.n; i++)
+            hint_declared(s, l->u.list.items[i], word, sg, depth + 1);
+    }
+    const char *one[] = {"if", "then", "else"};
+    for (int j = 0; j < 3; j++) {
+        const value *b = value_map_get(sch, one[j]);
+        if (b) hint_declared(s, b, word, sg, depth + 1);
+    }
+}
+
+/* Removes the error "missing required key "<key>"" reported for inst
+** itself since index first, if there is one: the unknown key about to be
+** reported is its misspelling, and one error says it (as with
+** additionalProperties: false, see misspelt_in). */
+static void drop_missing(vctx *c, const value *inst, const char *key, size_t first) {
+    char *want = cairn_strfmt("missing required key \"%s\"", key);
+    if (!want) return;
+    const char *here = strbuf_str(c->path);
+    cerr_list *l = c->errs;
+    for (size_t i = first; i < l->n; i++) {
+        cairn_error *e = &l->items[i];
+        if (strcmp(e->message, want) != 0 || e->line != inst->line || e->col != inst->col ||
+            strcmp(e->path ? e->path : "", here) != 0)
+            continue;
+        free(e->file);
+        free(e->path);
+        free(e->message);
+        memmove(e, e + 1, (l->n - i - 1) * sizeof *e);
+        l->n--;
+        break;
+    }
+    free(want);
+}
+
+/* unevaluatedProperties: the keys nothing else in sch (in place) looked at.
+** first: where this node's errors start in c->errs. */
+static void v_unevaluated(vctx *c, const value *sch, const value *uep, const value *inst, size_t first) {
+    size_t n = inst->u.map.n;
+    if (!n) return;
+    unsigned char *seen = calloc(n, 1);
+    if (!seen) {
+        *c->oom = 1;
+        cerr_add(c->errs, NULL, 0, 0, NULL, "out of memory while validating");
+        return;
+    }
+    mark_evaluated(c, sch, inst, seen, 1, 0);
+    for (size_t i = 0; i < n; i++) {
+        const value *k = inst->u.map.items[i].key;
+        if (seen[i] || strlen(k->u.str.s) != k->u.str.len) continue;
+        if (uep->type == CV_BOOL && !uep->u.b) {
+            suggest_nearest sg = hint_start(k->u.str.s);
+            hint_declared(c->set, sch, k->u.str.s, &sg, 0);
+            if (sg.best && !value_map_get(inst, sg.best)) drop_missing(c, inst, sg.best, first);
+            v_unknown_key(c, k, sg.best);
+        } else {
+            size_t old = path_key(c->path, k->u.str.s);
+            v_node(c, uep, inst->u.map.items[i].val);
+            strbuf_cut(c->path, old);
+        }
+        if (c->quick && cerr_count(c->errs)) break;
+    }
+    free(seen);
 }
 
 /* Follows a chain of bare $refs to the schema that says something. */
@@ -1700,9 +1961,28 @@ static void ref_name(strbuf *b, const char *ref) {
     else strbuf_puts(b, ref);
 }
 
+/* {kind: "die"}: the const properties of a map schema (a tagged branch),
+** written as the map they select. Returns 1 if there were any. */
+static int put_tags(const schema_set *s, strbuf *b, const value *sch) {
+    const value *props = value_map_get(sch, "properties");
+    int n = 0;
+    for (size_t i = 0; props && props->type == CV_MAP && i < props->u.map.n; i++) {
+        const value *k = value_map_get(deref(s, props->u.map.items[i].val), "const");
+        if (!k) continue;
+        strbuf_puts(b, n ? ", " : "{");
+        strbuf_puts(b, props->u.map.items[i].key->u.str.s);
+        strbuf_puts(b, ": ");
+        put_inline(b, k, 1);
+        n++;
+    }
+    if (n) strbuf_putc(b, '}');
+    return n > 0;
+}
+
 /* How a branch of anyOf/oneOf is named in "matches none of": its title,
-** the name of the definition it refers to, its const or enum, its types,
-** the first line of its description, or its position. */
+** the name of the definition it refers to, its const or enum, its const
+** properties ({kind: "die"}), its types, the first line of its
+** description, or its position (index SIZE_MAX: the schema written inline). */
 static void label(const schema_set *s, strbuf *b, const value *sch, size_t index, int depth) {
     if (sch->type == CV_BOOL) {
         strbuf_puts(b, sch->u.b ? "anything" : "nothing");
@@ -1740,6 +2020,7 @@ static void label(const schema_set *s, strbuf *b, const value *sch, size_t index
         }
         return;
     }
+    if (put_tags(s, b, sch)) return;
     const value *t = value_map_get(sch, "type");
     if (t) {
         describe_types(b, type_mask(t), sch);
@@ -1758,7 +2039,15 @@ static void label(const schema_set *s, strbuf *b, const value *sch, size_t index
         }
         return;
     }
-    strbuf_printf(b, "option %zu", index + 1);
+    if (index == SIZE_MAX)
+        put_inline(b, sch, 0); /* the schema as written: {required: ["debug"]} */
+    else
+        strbuf_printf(b, "option %zu", index + 1);
+}
+
+/* A schema's label, or when it has none, the schema itself written inline. */
+static void label_or_inline(const schema_set *s, strbuf *b, const value *sch) {
+    label(s, b, sch, SIZE_MAX, 0);
 }
 
 static void labels(const schema_set *s, strbuf *b, const value *branches, const size_t *errs_by_branch,
@@ -1772,11 +2061,48 @@ static void labels(const schema_set *s, strbuf *b, const value *branches, const 
     }
 }
 
+/* Appends " (why)" after a branch's label (which starts at msg->s[start]):
+** the branch's first error e, its path made relative to the value's and
+** its ", got <the value>" dropped (the message ends with that once). Says
+** nothing when the reason only restates the label ("expected integer"
+** after "integer"). */
+static void put_reason(const vctx *c, strbuf *msg, size_t start, const cairn_error *e, const value *inst) {
+    const char *here = strbuf_str(c->path);
+    const char *rel = e->path ? e->path : "";
+    size_t hl = strlen(here);
+    if (strncmp(rel, here, hl) == 0) rel += hl;
+    if (*rel == '.') rel++;
+    char *desc = value_describe(inst);
+    strbuf why = {0};
+    if (*rel) {
+        strbuf_puts(&why, rel);
+        strbuf_puts(&why, ": ");
+        strbuf_puts(&why, e->message);
+    } else {
+        const char *text = e->message;
+        const char *got = NULL;
+        if (desc) {
+            strbuf tail = {0};
+            strbuf_puts(&tail, ", got ");
+            strbuf_puts(&tail, desc);
+            got = tail.oom ? NULL : strstr(text, strbuf_str(&tail));
+            strbuf_free(&tail);
+        }
+        strbuf_putn(&why, text, got ? (size_t)(got - text) : strlen(text));
+    }
+    free(desc);
+    const char *w = strbuf_str(&why);
+    const char *lab = msg->s ? msg->s + start : "";
+    int restates = strncmp(w, "expected ", 9) == 0 && strcmp(w + 9, lab) == 0;
+    if (!why.oom && !restates) strbuf_printf(msg, " (%s)", w);
+    strbuf_free(&why);
+}
+
 /* anyOf (one = 0) and oneOf (one = 1). When no branch matches, the errors
 ** of the branch the author evidently meant are reported (picked by a
 ** const/enum property, or for lists and maps by being the only branch of
 ** the right type or the one with fewest errors); otherwise one line
-** naming the branches. */
+** naming the branches, each with its first error. */
 static void v_choice(vctx *c, const value *branches, const value *inst, int one) {
     size_t n = branches->u.list.n;
     if (c->quick) {
@@ -1845,7 +2171,12 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
     }
     if (v_bad_tag(c, branches, inst)) goto done;
     strbuf_puts(&msg, "matches none of: ");
-    labels(c->set, &msg, branches, count, 0);
+    for (size_t i = 0; i < n; i++) {
+        if (i) strbuf_puts(&msg, ", ");
+        size_t start = msg.n;
+        label(c->set, &msg, branches->u.list.items[i], i, 0);
+        if (scratch[i].n) put_reason(c, &msg, start, &scratch[i].items[0], inst);
+    }
     strbuf_puts(&msg, "; got ");
     put_description(&msg, inst);
     v_emit(c, inst, &msg);
@@ -1894,7 +2225,7 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
 
 /* Applies one schema to one instance node. */
 static void v_node(vctx *c, const value *sch, const value *inst) {
-    size_t base = cerr_count(c->errs);
+    size_t base = cerr_count(c->errs), first = c->errs->n;
 #define STOP() if (c->quick && cerr_count(c->errs) > base) goto out
     if (c->depth >= CAIRN_SCHEMA_MAX_DEPTH) {
         strbuf msg = {0};
@@ -1915,10 +2246,13 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     if (sch->type != CV_MAP) goto out;
     const value *t = value_map_get(sch, "type");
     if (t && !(type_mask(t) & inst_bit(inst))) {
-        /* a wrong type says it all: nothing else at this node is reported */
-        if (value_map_get(sch, "const") || value_map_get(sch, "enum")) {
-            v_const_enum(c, sch, inst);
-        } else {
+        /* a wrong type says it all: nothing else at this node is reported.
+        ** With const/enum the list of values says more, but a value they
+        ** accept is still of the wrong type: `{type: string, enum: [a, ~]}`
+        ** refuses null. */
+        size_t before = cerr_count(c->errs);
+        if (value_map_get(sch, "const") || value_map_get(sch, "enum")) v_const_enum(c, sch, inst);
+        if (cerr_count(c->errs) == before) {
             strbuf e = {0};
             describe_types(&e, type_mask(t), sch);
             v_expected(c, inst, &e, NULL);
@@ -1961,9 +2295,10 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     STOP();
     const value *neg = value_map_get(sch, "not");
     if (neg && v_valid(c, neg, inst)) {
+        /* name what was excluded: its label, or the schema itself */
         strbuf e = {0};
         strbuf_puts(&e, "anything except ");
-        label(c->set, &e, neg, 0, 0);
+        label_or_inline(c->set, &e, neg);
         v_expected(c, inst, &e, NULL);
     }
     STOP();
@@ -1972,6 +2307,10 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         const value *branch = value_map_get(sch, v_valid(c, cond, inst) ? "then" : "else");
         if (branch) v_node(c, branch, inst);
     }
+    STOP();
+    /* last: it depends on what every other keyword here evaluated */
+    const value *uep = value_map_get(sch, "unevaluatedProperties");
+    if (uep && inst->type == CV_MAP) v_unevaluated(c, sch, uep, inst, first);
 out:
     c->depth--;
 #undef STOP

@@ -26,6 +26,16 @@ schema_set *schema_set_new(void);
 ** string is copied; NULL turns the fallback off. 0, or -1 on OOM. */
 int schema_set_fallback_dir(schema_set *s, const char *dir);
 
+/* Adds a folder a $ref may lead into (resolved with realpath, so symlinks
+** and ".." cannot lead out). A $ref'd file must lie inside the fallback
+** folder or one of these; while none was added, inside the folder of the
+** file the caller asked for (schema_load's path, schema_load_string's
+** name) instead. A file outside is refused before it is opened.
+** ruleset_schema_folders (ruleset.h) adds a ruleset's folders. The
+** files the caller itself asks for are not checked: that is the caller's
+** choice. A missing folder is ignored. 0, or -1 on OOM. */
+int schema_set_allow_dir(schema_set *s, const char *dir);
+
 /* Frees the set and every schema loaded into it. NULL-safe. */
 void schema_set_free(schema_set *s);
 
@@ -36,9 +46,11 @@ void schema_set_free(schema_set *s);
 ** Returns the schema, owned by the set, or NULL after appending errors that
 ** point into the schema file (file:line:col). Checking refuses: a keyword
 ** outside the supported subset (keys starting with "x-" are ignored), a
-** keyword value of the wrong type, a pattern that does not compile, a $ref
-** whose target is missing, and $ref cycles that never descend into the
-** instance. Asking again for a file that failed appends its errors again. */
+** keyword value of the wrong type, a pattern outside the ECMA-262 subset
+** pattern.h accepts, a $ref whose target is missing or outside the allowed
+** folders (schema_set_allow_dir), and $ref cycles that never descend into
+** the instance. Asking again for a file that failed appends its errors
+** again. */
 const value *schema_load(schema_set *s, const char *path, cerr_list *errs);
 
 /* Same, from memory: name is what errors and locations call the text, and

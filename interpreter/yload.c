@@ -627,6 +627,15 @@ static int take_key(loader *L, frame *f, value *v, int merge_key) {
         }
         return bury(L, v);
     }
+    if (memchr(v->u.str.s, '\0', v->u.str.len)) {
+        /* keys are looked up as C strings everywhere in cairn (and Lua
+        ** refuses them too, luaval.c): "a\0b" would pass as "a" */
+        char *q = quoted(v->u.str.s, v->u.str.len);
+        lerr(L, v->line, v->col, AT_PARENT, "map key %s contains a NUL byte", q ? q : "");
+        free(q);
+        f->discard = 1;
+        return bury(L, v);
+    }
     int first;
     if (strtab_get(&f->keys, v->u.str.s, v->u.str.len, &first)) {
         char *q = quoted(v->u.str.s, v->u.str.len);

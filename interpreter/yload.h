@@ -40,7 +40,9 @@ void yload_default_limits(yload_limits *l);
 **   lists, and the non-specific tag ! (a string). Any other tag is an error.
 ** - map keys must be scalars and become CV_STR holding the key as written
 **   (`3:` gives "3"); an alias to a non-string scalar used as a key gives
-**   its canonical text ("3", "true", "null"). Duplicate keys are errors.
+**   its canonical text ("3", "true", "null"). Duplicate keys are errors,
+**   and so is a key holding a NUL byte ("a\0b"): keys are C strings
+**   everywhere else. String values may hold NULs (str.len says how long).
 ** - anchors and aliases (expanded by deep copy; the copy's root takes the
 **   alias's location, the nodes below keep the anchor's), and `<<` merge
 **   keys whose value is a map or a list of maps: explicit keys win over
