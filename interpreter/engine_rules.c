@@ -51,7 +51,7 @@ engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
     const value *ss = value_map_get(r->rs->manifest, "state_schema");
     if (ss && ss->type == CV_STR) {
         if (!(r->schemas = schema_set_new()) ||
-            schema_set_fallback_dir(r->schemas, ruleset_schemas_dir()) != 0)
+            ruleset_schema_folders(r->rs, r->schemas) != 0)
             goto oom;
         if (!(r->state_schema = schema_load(r->schemas, ss->u.str.s, errs))) goto fail;
     }
