@@ -160,10 +160,18 @@ struct engine {
     int dead;            /* a fork whose decision failed: it plays no more */
 };
 
+/* ---- decisions.c */
+/* The id of option k (1-based, of the engine's option table), borrowed until
+** the next decision; NULL if it is not a string (*len set otherwise). */
+const char *engine_option_id(const engine *e, size_t k, size_t *len);
+/* Why seat may not answer id now (status set, malloc'd text), or NULL with
+** ENGINE_OK and *index the option's index. */
+char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index);
+
 /* ---- engine.c */
 /* engine_new up to, not including, position 0: rules, sandbox, g. */
 engine *engine_build(const engine_config *c, cerr_list *errs);
-/* The random bot's option index for seat (0: none); engine.c. */
+/* The random bot's option index for seat (0: none); decisions.c. */
 size_t engine_bot_pick(const engine *e, int seat);
 /* Calls rules[handler] with g (read-only unless writable) and the extra
 ** arguments of kind; see engine.c. */

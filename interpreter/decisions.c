@@ -1,0 +1,506 @@
+/*
+** decisions.c
+** The decisions asked now: decisions(g)'s result read into tables the
+** engine owns (fast and table forms), lookups by seat and id, labels,
+** prompts and reasons made on demand (the label/prompt/reason handlers, or
+** asking again with g.labels on), explanations of refused answers with the
+** nearest ids, and the random bot's pick.
+*/
+#include "engine_internal.h"
+#include "guard.h"
+#include "suggest.h"
+
+#include <lauxlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int decision_list_copy(engine_decision_list *dst, const engine_decision_list *src) {
+    dst->items = NULL;
+    dst->n = 0;
+    if (src->n == 0) return 0;
+    dst->items = calloc(src->n, sizeof *dst->items);
+    if (!dst->items) return -1;
+    dst->n = src->n;
+    for (size_t i = 0; i < src->n; i++) {
+        const engine_decision *s = &src->items[i];
+        engine_decision *d = &dst->items[i];
+        d->seat = s->seat;
+        d->hidden = s->hidden;
+        d->prompt = cairn_strdup(s->prompt);
+        d->options = calloc(s->n_options ? s->n_options : 1, sizeof *d->options);
+        if (!d->prompt || !d->options) goto fail;
+        d->n_options = s->n_options;
+        for (size_t j = 0; j < s->n_options; j++) {
+            engine_option *o = &d->options[j];
+            o->id = cairn_strdup(s->options[j].id);
+            o->label = cairn_strdup(s->options[j].label);
+            if (s->options[j].disabled) o->disabled = cairn_strdup(s->options[j].disabled);
+            if (!o->id || !o->label || (s->options[j].disabled && !o->disabled)) goto fail;
+        }
+    }
+    return 0;
+fail:
+    engine_decision_list_free(dst);
+    return -1;
+}
+
+/* ------------------------------------------------- the decisions asked */
+
+typedef struct ask_ctx {
+    engine *e;
+    int bad;
+    char where[48];
+    char why[160];
+} ask_ctx;
+
+static int ask_bad(ask_ctx *c, size_t i, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int ask_bad(ask_ctx *c, size_t i, const char *fmt, ...) {
+    if (i) snprintf(c->where, sizeof c->where, "decisions[%zu]", i);
+    else snprintf(c->where, sizeof c->where, "decisions");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->why, sizeof c->why, fmt, ap);
+    va_end(ap);
+    c->bad = 1;
+    return 0;
+}
+
+/* The table at idx, or the live table behind a read-only view of it (a
+** handler may return part of g.state): its index, perhaps pushed. */
+static int see_through(lua_State *L, int idx) {
+    if (guard_target(L, idx)) return lua_gettop(L);
+    return lua_absindex(L, idx);
+}
+
+/* A fresh engine table in place of the one at *ref. */
+static void fresh_table(lua_State *L, int *ref) {
+    lua_newtable(L);
+    int r = luaL_ref(L, LUA_REGISTRYINDEX);
+    luaL_unref(L, LUA_REGISTRYINDEX, *ref);
+    *ref = r;
+}
+
+/* Protected: reads decisions(g)'s result (arg 2) into e->asked. Shape
+** errors are reported in the context, not raised. */
+static int p_read_asked(lua_State *L) {
+    ask_ctx *c = lua_touserdata(L, 1);
+    engine *e = c->e;
+    game_rt *rt = &e->rt;
+    asked_set *a = &e->asked;
+    int strict = !e->cfg.fast;
+    a->n = 0;
+    a->n_opts = 0;
+    if (a->extras) {
+        fresh_table(L, &rt->ref_labels);
+        fresh_table(L, &rt->ref_reasons);
+        fresh_table(L, &rt->ref_prompts);
+        a->extras = 0;
+    }
+    lua_settop(L, 2);
+    enum { IDS = 3, LABELS, REASONS, PROMPTS };
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_ids);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_prompts);
+    size_t k = 0;
+    if (lua_isnil(L, 2)) goto done;
+    if (!lua_istable(L, 2)) return ask_bad(c, 0, "decisions(g) must return a list, not %s", luaL_typename(L, 2));
+    int res = see_through(L, 2);
+    size_t nd = lua_rawlen(L, res);
+    if (nd == 0) {
+        lua_pushnil(L);
+        if (lua_next(L, res)) return ask_bad(c, 0, "decisions(g) must return a list, not a map");
+        goto done;
+    }
+    if (engine_grow((void **)&a->items, &a->cap, nd, sizeof *a->items) != 0)
+        return luaL_error(L, "out of memory");
+    for (size_t i = 1; i <= nd; i++) {
+        int base = lua_gettop(L);
+        lua_rawgeti(L, res, (lua_Integer)i);
+        if (!lua_istable(L, -1)) return ask_bad(c, i, "needs seat = 1..%d", e->cfg.players);
+        int d = see_through(L, -1);
+        lua_pushliteral(L, "seat");
+        int ok, st = lua_rawget(L, d);
+        lua_Integer seat = lua_tointegerx(L, -1, &ok);
+        lua_pop(L, 1);
+        if (!ok || st != LUA_TNUMBER || seat < 1 || seat > e->cfg.players)
+            return ask_bad(c, i, "needs seat = 1..%d", e->cfg.players);
+        for (size_t j = 0; j < a->n; j++)
+            if (a->items[j].seat == seat) return ask_bad(c, i, "seat %d is asked twice at once", (int)seat);
+        asked_item *it = &a->items[a->n];
+        it->seat = (int)seat;
+        it->first = k + 1;
+        it->n = it->n_enabled = 0;
+        lua_pushliteral(L, "hidden");
+        it->hidden = lua_rawget(L, d) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+        lua_pop(L, 1);
+        lua_pushliteral(L, "prompt");
+        if (lua_rawget(L, d) == LUA_TSTRING) {
+            lua_rawseti(L, PROMPTS, (lua_Integer)(a->n + 1));
+            a->extras = 1;
+        } else {
+            lua_pop(L, 1);
+        }
+        lua_pushliteral(L, "options");
+        lua_rawget(L, d);
+        if (!lua_istable(L, -1)) return ask_bad(c, i, "needs a non-empty list of options");
+        int opts = see_through(L, -1);
+        size_t no = lua_rawlen(L, opts);
+        if (no == 0) return ask_bad(c, i, "needs a non-empty list of options");
+        if (engine_grow((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
+            return luaL_error(L, "out of memory");
+        for (size_t j = 1; j <= no; j++) {
+            int top = lua_gettop(L);
+            int t = lua_rawgeti(L, opts, (lua_Integer)j);
+            int dis = 0;
+            if (t == LUA_TSTRING) {
+                if (lua_rawlen(L, -1) == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
+            } else if (t == LUA_TTABLE) {
+                int o = see_through(L, -1);
+                lua_pushliteral(L, "disabled");
+                int dt = lua_rawget(L, o);
+                if (dt != LUA_TNIL && dt != LUA_TSTRING && dt != LUA_TBOOLEAN)
+                    return ask_bad(c, i, "options[%zu].disabled must be a string (the reason)", j);
+                dis = dt == LUA_TSTRING || (dt == LUA_TBOOLEAN && lua_toboolean(L, -1));
+                if (dt == LUA_TSTRING) { /* `disabled = true`: reason(g, seat, id) says why */
+                    lua_rawseti(L, REASONS, (lua_Integer)(k + 1));
+                    a->extras = 1;
+                } else {
+                    lua_pop(L, 1);
+                }
+                lua_pushliteral(L, "label");
+                if (lua_rawget(L, o) == LUA_TSTRING) {
+                    lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
+                    a->extras = 1;
+                } else {
+                    lua_pop(L, 1);
+                }
+                lua_pushliteral(L, "id");
+                if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)
+                    return ask_bad(c, i, "options[%zu] needs a non-empty string id", j);
+            } else {
+                return ask_bad(c, i, "options[%zu] must be an id (a string) or {id = ..., label = ...}", j);
+            }
+            /* the id is on top */
+            if (strict) { /* no id twice in one decision */
+                for (size_t q = it->first; q <= k; q++) {
+                    lua_rawgeti(L, IDS, (lua_Integer)q);
+                    int same = lua_rawequal(L, -1, -2);
+                    lua_pop(L, 1);
+                    if (same) return ask_bad(c, i, "option id \"%s\" appears twice", lua_tostring(L, -1));
+                }
+            }
+            lua_rawseti(L, IDS, (lua_Integer)(++k));
+            a->disabled[k] = (unsigned char)dis;
+            it->n++;
+            it->n_enabled += !dis;
+            lua_settop(L, top);
+        }
+        a->n++;
+        lua_settop(L, base);
+    }
+done:
+    for (size_t q = k + 1; q <= a->n_opts_filled; q++) { /* what the last list left */
+        lua_pushnil(L);
+        lua_rawseti(L, IDS, (lua_Integer)q);
+    }
+    a->n_opts = k;
+    if (k > a->n_opts_filled) a->n_opts_filled = k;
+    return 0;
+}
+
+/* Calls decisions(g) on the live state and reads the result into e->asked
+** (on failure e->asked is empty). */
+int engine_ask(engine *e, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    e->asked.n = 0;
+    call_ctx c = {.h = H_DECISIONS, .kind = ARGS_G};
+    int rc = engine_call(e, &c, 1, errs);
+    if (rc <= 0) {
+        if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
+        return rc == -2 ? -2 : -1;
+    }
+    ask_ctx ac;
+    memset(&ac, 0, sizeof ac);
+    ac.e = e;
+    lua_pushcfunction(L, p_read_asked);
+    lua_insert(L, -2);
+    lua_pushlightuserdata(L, &ac);
+    lua_insert(L, -2);
+    int st = lua_pcall(L, 2, 0, 0);
+    lua_settop(L, top);
+    if (st != LUA_OK) {
+        e->asked.n = 0;
+        return errs->oom = 1, -1;
+    }
+    if (ac.bad) {
+        e->asked.n = 0;
+        cerr_add(errs, NULL, 0, 0, ac.where, "%s", ac.why);
+        return -1;
+    }
+    return 0;
+}
+
+int engine_is_over(const engine *e) { return e->asked.n == 0; }
+
+static const asked_item *item_for(const engine *e, int seat) {
+    for (size_t i = 0; i < e->asked.n; i++)
+        if (e->asked.items[i].seat == seat) return &e->asked.items[i];
+    return NULL;
+}
+
+int engine_is_asked(const engine *e, int seat) { return item_for(e, seat) != NULL; }
+
+int engine_next_bot_seat(const engine *e) {
+    for (size_t i = 0; i < e->asked.n; i++)
+        if (engine_seat_bot(e, e->asked.items[i].seat)) return e->asked.items[i].seat;
+    return 0;
+}
+
+/* The id of option k (1-based, of the engine's table), borrowed until the
+** next decision; NULL if it is not a string (cannot happen: read so). */
+const char *engine_option_id(const engine *e, size_t k, size_t *len) {
+    lua_State *L = e->rt.L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_ids);
+    lua_rawgeti(L, -1, (lua_Integer)k);
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, len) : NULL;
+    lua_pop(L, 2); /* the string stays alive in the engine's table */
+    return s;
+}
+
+/* The option of item whose id is id: its index, or 0. */
+static size_t find_option(const engine *e, const asked_item *it, const char *id) {
+    size_t n = strlen(id);
+    for (size_t k = it->first; k < it->first + it->n; k++) {
+        size_t len;
+        const char *s = engine_option_id(e, k, &len);
+        if (s && len == n && memcmp(s, id, n) == 0) return k;
+    }
+    return 0;
+}
+
+/* Text from the engine table at ref, index k; NULL if none. Borrowed. */
+static const char *engine_text_at(const engine *e, int ref, size_t k) {
+    lua_State *L = e->rt.L;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    lua_rawgeti(L, -1, (lua_Integer)k);
+    const char *s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    lua_pop(L, 2);
+    return s;
+}
+
+/* A read-only handler's text result for seat (and id), malloc'd; NULL when
+** the handler is missing, fails or returns no string (*failed says which;
+** the error goes to why when given). */
+static char *handler_text(engine *e, handler_id h, int seat, const char *id, char **why) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    call_ctx c = {.h = h, .kind = id ? ARGS_SEAT_ID : ARGS_SEAT, .seat = seat, .id = id};
+    int rc = engine_call(e, &c, 1, &errs);
+    char *out = NULL;
+    if (rc > 0 && lua_type(L, -1) == LUA_TSTRING) out = cairn_strdup(lua_tostring(L, -1));
+    else if (rc > 0 && why) *why = cairn_strfmt("%s must return a string, not %s", engine_handler_names[h],
+                                                luaL_typename(L, -1));
+    else if (rc < 0 && why) *why = engine_first_error(&errs);
+    lua_settop(L, top);
+    cerr_free(&errs);
+    return out;
+}
+
+/* Why option k (offered disabled) may not be chosen: the table form's
+** reason, else reason(g, seat, id), else "not available". Malloc'd. */
+static char *reason_of(engine *e, int seat, size_t k, const char *id) {
+    const char *r = e->asked.extras ? engine_text_at(e, e->rt.ref_reasons, k) : NULL;
+    if (r) return cairn_strdup(r);
+    char *why = NULL, *t = engine_has_handler(e, H_REASON) ? handler_text(e, H_REASON, seat, id, &why) : NULL;
+    if (!t) t = why ? cairn_strfmt("not available (reason failed: %s)", why) : cairn_strdup("not available");
+    free(why);
+    return t;
+}
+
+/* The decisions asked now with their prompts and labels, made on demand:
+** from the table form where the rules gave them, else from the prompt and
+** label handlers, else the id; disabled(g, seat) adds what is offered
+** disabled. Cached for the position. */
+static int build_shown(engine *e) {
+    if (e->shown_valid) return 0;
+    if (e->cfg.fast && !e->asked_labelled) {
+        /* a playout asked for ids only (g.labels false): ask again for the
+        ** labels, prompts and reasons a person reads; the same options */
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        size_t n = e->asked.n, opts = e->asked.n_opts;
+        int bad = gapi_set_labels(e, 1) != 0 || engine_ask(e, &errs) != 0;
+        bad |= gapi_set_labels(e, 0) != 0;
+        cerr_free(&errs);
+        if (bad || e->asked.n != n || e->asked.n_opts != opts) return -1;
+        e->asked_labelled = 1;
+    }
+    engine_decision_list *l = &e->shown;
+    l->n = 0;
+    l->items = e->asked.n ? calloc(e->asked.n, sizeof *l->items) : NULL;
+    if (e->asked.n && !l->items) return -1;
+    for (size_t i = 0; i < e->asked.n; i++) {
+        const asked_item *it = &e->asked.items[i];
+        engine_decision *d = &l->items[i];
+        l->n++;
+        d->seat = it->seat;
+        d->hidden = it->hidden;
+        const char *p = e->asked.extras ? engine_text_at(e, e->rt.ref_prompts, i + 1) : NULL;
+        char *why = NULL;
+        d->prompt = p ? cairn_strdup(p)
+                      : engine_has_handler(e, H_PROMPT) ? handler_text(e, H_PROMPT, it->seat, NULL, &why)
+                                                        : cairn_strdup("");
+        if (!d->prompt) d->prompt = why ? cairn_strfmt("(prompt failed: %s)", why) : NULL;
+        free(why);
+        d->options = calloc(it->n, sizeof *d->options);
+        if (!d->prompt || !d->options) goto fail;
+        for (size_t k = it->first; k < it->first + it->n; k++) {
+            engine_option *o = &d->options[d->n_options];
+            size_t len;
+            const char *id = engine_option_id(e, k, &len);
+            const char *label = e->asked.extras ? engine_text_at(e, e->rt.ref_labels, k) : NULL;
+            if (!(o->id = cairn_strdup(id ? id : "?"))) goto fail;
+            d->n_options++;
+            why = NULL;
+            o->label = label ? cairn_strdup(label)
+                       : engine_has_handler(e, H_LABEL) ? handler_text(e, H_LABEL, it->seat, o->id, &why)
+                                                        : NULL;
+            if (!o->label) o->label = why ? cairn_strfmt("%s (label failed: %s)", o->id, why) : cairn_strdup(o->id);
+            free(why);
+            if (!o->label) goto fail;
+            if (e->asked.disabled[k] && !(o->disabled = reason_of(e, it->seat, k, o->id))) goto fail;
+        }
+    }
+    e->shown_valid = 1;
+    return 0;
+fail:
+    engine_decision_list_free(l);
+    return -1;
+}
+
+int engine_decisions(const engine *ce, engine_decision_list *out) {
+    engine *e = (engine *)ce; /* labels are made on demand and cached: logically const */
+    out->items = NULL;
+    out->n = 0;
+    if (build_shown(e) != 0) return -1;
+    return decision_list_copy(out, &e->shown);
+}
+
+/* ------------------------------------------------- legality, explanation */
+
+/* "did you mean" for an id matching no option: the enabled ids it is a
+** prefix of, else the enabled ids within a small edit distance, else all
+** enabled ids (up to 8). */
+static char *unknown_option(const engine *e, const asked_item *it, const char *id) {
+    enum { MAXN = 8 };
+    const char *pick[MAXN];
+    size_t n = 0;
+    size_t len = strlen(id), l;
+    for (size_t k = it->first; k < it->first + it->n && n < MAXN; k++) {
+        const char *s = engine_option_id(e, k, &l);
+        if (s && !e->asked.disabled[k] && len && strncmp(s, id, len) == 0) pick[n++] = s;
+    }
+    if (n == 0) {
+        suggest_nearest near = suggest_start(id, len / 3 > 2 ? len / 3 : 2, 0);
+        for (size_t k = it->first; k < it->first + it->n; k++) {
+            const char *s = engine_option_id(e, k, &l);
+            if (s && !e->asked.disabled[k]) suggest_try(&near, s);
+        }
+        for (size_t k = it->first; k < it->first + it->n && n < MAXN && near.best; k++) {
+            const char *s = engine_option_id(e, k, &l);
+            if (s && !e->asked.disabled[k] && suggest_distance(id, s) == near.dist) pick[n++] = s;
+        }
+    }
+    const char *lead = "did you mean";
+    if (n == 0) {
+        lead = "choose one of";
+        for (size_t k = it->first; k < it->first + it->n && n < MAXN; k++) {
+            const char *s = engine_option_id(e, k, &l);
+            if (s && !e->asked.disabled[k]) pick[n++] = s;
+        }
+    }
+    char *out = cairn_strfmt("no option \"%s\"; %s:", id, lead);
+    for (size_t i = 0; out && i < n; i++) {
+        char *next = cairn_strfmt("%s%s %s", out, i ? "," : "", pick[i]);
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+/* Why seat may not answer id now (status set), or NULL with ENGINE_OK and
+** *index set to the option's index. */
+char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index) {
+    *status = ENGINE_OK;
+    *index = 0;
+    if (engine_is_over(e)) {
+        *status = ENGINE_GAME_OVER;
+        return cairn_strdup("the game is over");
+    }
+    const asked_item *it = item_for(e, seat);
+    if (!it) {
+        *status = ENGINE_NOT_ASKED;
+        char *who = cairn_strdup("");
+        for (size_t i = 0; who && i < e->asked.n; i++) {
+            if (e->asked.items[i].hidden) continue;
+            char *next = cairn_strfmt("%s%s%s", who, *who ? ", " : "",
+                                      engine_seat_name(e, e->asked.items[i].seat));
+            free(who);
+            who = next;
+        }
+        char *msg = who && *who ? cairn_strfmt("%s is not asked anything now (waiting for %s)",
+                                               seat >= 1 && seat <= e->cfg.players
+                                                   ? engine_seat_name(e, seat) : "that seat",
+                                               who)
+                                : cairn_strdup("that seat is not asked anything now");
+        free(who);
+        return msg;
+    }
+    size_t k = find_option(e, it, id);
+    if (k && !e->asked.disabled[k]) {
+        *index = k;
+        return NULL;
+    }
+    if (k) {
+        *status = ENGINE_DISABLED;
+        return reason_of(e, seat, k, id);
+    }
+    *status = ENGINE_UNKNOWN;
+    return unknown_option(e, it, id);
+}
+
+char *engine_explain(const engine *e, int seat, const char *id, engine_status *status) {
+    size_t k;
+    return engine_explain_at((engine *)e, seat, id, status, &k); /* disabled() is cached: logically const */
+}
+
+/* The random bot's pick for seat: an option index, 0 if none. Uniform over
+** the enabled options, drawn from a stream of the game seed, the decision
+** index and the seat (never the game RNG), so a game with bots replays. */
+size_t engine_bot_pick(const engine *e, int seat) {
+    const asked_item *it = item_for(e, seat);
+    if (!it || !it->n_enabled) return 0;
+    rng r;
+    rng_seed_stream(&r, e->cfg.seed, (uint64_t)e->pos * (ENGINE_MAX_SEATS + 1) + (uint64_t)seat);
+    uint64_t k = rng_below(&r, it->n_enabled);
+    for (size_t q = it->first; q < it->first + it->n; q++)
+        if (!e->asked.disabled[q] && k-- == 0) return q;
+    return 0;
+}
+
+char *engine_bot_choice(const engine *e, int seat) {
+    size_t k = engine_bot_pick(e, seat), len;
+    const char *s = k ? engine_option_id(e, k, &len) : NULL;
+    return s ? cairn_strdup(s) : NULL;
+}

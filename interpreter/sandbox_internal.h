@@ -1,0 +1,145 @@
+/*
+** sandbox_internal.h
+** What the sandbox's files share (sandbox.c: the state, budget, errors,
+** require, the environment; sandbox_tables.c: deterministic pairs/next,
+** read-only tables, raw access and the table library; sandbox_pattern.c:
+** string matching charged to the budget). Nothing else includes it.
+*/
+#ifndef CAIRN_SANDBOX_INTERNAL_H
+#define CAIRN_SANDBOX_INTERNAL_H
+
+#include "budget.h"
+#include "sandbox.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+
+/* Room for a chunk name in an error location. */
+#define SANDBOX_WHERE_MAX 512
+
+/* ------------------------------------------------------------ the state */
+
+enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY };
+
+struct sandbox {
+    lua_State *L;
+    size_t mem_used, mem_cap;
+    unsigned long mem_refusals; /* allocations the cap refused, ever */
+    unsigned long refusals_at_call;
+    long budget, count;
+    int no_budget; /* sandbox_config.no_budget: calls run without the hook */
+    /* The budget's CPU-time trigger (budget.c): a top-level call runs with no
+    ** count hook while `timed`; a call that runs long trips TRIP_RETRY and
+    ** its caller runs it again counted. Only callers that can take a call
+    ** back ask for it (sandbox_set_timed); tick_limit 0: budget too small. */
+    budget_watch watch;
+    int timed, timed_allowed, tick_limit;
+    int depth;   /* nesting of sandbox_call */
+    int tripped; /* TRIP_*: sticky until the top-level call returns */
+    /* The thread running Lua code now (the main one or a coroutine being
+    ** resumed; always alive), and whether its hook fires at every
+    ** instruction because memory passed half the cap. */
+    lua_State *running;
+    int precise;
+
+    /* Where the failing call went wrong, set by the message handler or by a
+    ** trip (a trip wins: the handler then sees only our re-raise). */
+    char err_file[SANDBOX_WHERE_MAX];
+    int err_line;
+    int err_found;         /* err_file/err_line are set */
+    size_t err_strip;      /* length of the "file:line: " prefix in the message */
+    const void *err_msg;   /* the message object that prefix was found in */
+    const void *syntax_msg; /* message object of the last compile error */
+    char syntax_file[SANDBOX_WHERE_MAX];
+    char *traceback;       /* malloc'd; NULL when none */
+
+    /* Where the hook last fired, and where the called function starts: the
+    ** best we can say about a memory error nobody caught (Lua unwinds those
+    ** without calling a message handler). */
+    char last_file[SANDBOX_WHERE_MAX];
+    int last_line;
+    char def_file[SANDBOX_WHERE_MAX];
+    int def_line;
+
+    char **dirs;  /* module folders as configured (for chunk names) */
+    char **canon; /* the same, resolved by realpath; NULL when missing */
+    size_t n_dirs;
+    size_t n_stdlib; /* 1 when dirs[n_dirs - 1] is the stdlib */
+
+    void (*print)(void *ud, const char *text);
+    void *print_ud;
+};
+
+/* Every thread of a sandbox's state carries the sandbox pointer in its extra
+** space (lua_newthread copies the main thread's). */
+static inline sandbox *SB(lua_State *L) { return *(sandbox **)lua_getextraspace(L); }
+
+/* Metatable keys of read-only proxies and of the environment: addresses no
+** script can name (sandbox_tables.c). */
+extern const char sandbox_proxy_key, sandbox_path_key, sandbox_env_key;
+#define PROXY_KEY sandbox_proxy_key /* -> the hidden table with the contents */
+#define PATH_KEY sandbox_path_key   /* -> the name used in messages */
+#define ENV_KEY sandbox_env_key     /* marks the global environment */
+
+/* sandbox.c: the budget. sb_charge charges n instructions for work a C
+** function does in a loop the hook cannot see, raising the budget error
+** when it runs out; sb_fits says whether n more fit; sb_afford raises as
+** sb_charge would unless they fit, charging nothing. */
+void sb_charge(lua_State *L, lua_Integer n);
+int sb_fits(lua_State *L, lua_Integer n);
+void sb_afford(lua_State *L, lua_Integer n);
+/* Called with the status of anything that caught an error: a memory error
+** or a trip is raised again, so no script can swallow it. */
+void sb_no_swallow(lua_State *L, int status);
+
+/* Registry keys shared by sandbox.c and sandbox_require.c. */
+extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sandbox_guard_key,
+    sandbox_chunks_key;
+#define LIB_KEY sandbox_lib_key         /* library entries of the environment */
+#define LOADED_KEY sandbox_loaded_key   /* require's cache */
+#define LOADING_KEY sandbox_loading_key /* modules being loaded (loops) */
+#define GUARD_KEY sandbox_guard_key     /* metatable of require's close guard */
+#define CHUNKS_KEY sandbox_chunks_key   /* compiled chunks by file: load once, run per game */
+
+/* sandbox_require.c. sb_read_source reads a whole script file (malloc'd;
+** NULL with *why); sb_load_text compiles buf as text, named by the
+** "@name" string on top, which it replaces with the chunk or the error;
+** sb_push_cached_chunk pushes the chunk compiled before for the file named
+** at key_idx, with the current environment as _ENV (1), or nothing (0);
+** sb_cache_chunk keeps the function at fn_idx for it; sb_registry_table
+** pushes the registry table at key, made if missing; sb_clear_loading is
+** require's close guard; sb_require is require. */
+char *sb_read_source(const char *path, size_t *len, const char **why);
+int sb_load_text(lua_State *L, const char *buf, size_t len);
+int sb_push_cached_chunk(lua_State *L, int key_idx);
+void sb_cache_chunk(lua_State *L, int key_idx, int fn_idx);
+void sb_registry_table(lua_State *L, const void *key);
+int sb_clear_loading(lua_State *L);
+int sb_require(lua_State *L);
+
+/* sandbox_tables.c: the library functions that replace Lua's (pairs, next,
+** rawget, rawlen, rawset, setmetatable, table.sort/insert/remove/move), the
+** environment's __newindex (upvalue 1: the library table) and the freezer
+** store_library uses: pushes the proxy of the table at t, named by the
+** string at name_idx; memo maps tables seen to their proxies. */
+int sb_pairs(lua_State *L);
+int sb_next(lua_State *L);
+int sb_rawget(lua_State *L);
+int sb_rawlen(lua_State *L);
+int sb_rawset(lua_State *L);
+int sb_setmetatable(lua_State *L);
+int sb_env_newindex(lua_State *L);
+void sb_freeze_rec(lua_State *L, int t, int name_idx, int memo, int depth);
+int sb_tsort(lua_State *L);
+int sb_tinsert(lua_State *L);
+int sb_tremove(lua_State *L);
+int sb_tmove(lua_State *L);
+
+/* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's
+** worst case charged before it runs (upvalue 1: Lua's own function). */
+int sb_sfind(lua_State *L);
+int sb_smatch(lua_State *L);
+int sb_gmatch(lua_State *L);
+int sb_sgsub(lua_State *L);
+
+#endif

@@ -1,0 +1,259 @@
+/*
+** sandbox_require.c
+** Loading code: text files only (never bytecode), read whole and bounded;
+** require confined to the ruleset's folders and the stdlib by realpath;
+** compiled chunks kept per state so that a new game (sandbox_reset) runs
+** them again instead of reading and compiling them again.
+*/
+/* realpath is XSI: confining require to its folders needs it */
+#if !defined(_XOPEN_SOURCE)
+#define _XOPEN_SOURCE 700
+#endif
+
+#include "sandbox_internal.h"
+#include "limits.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Longest module name `require` accepts. */
+#define SANDBOX_MODULE_NAME_MAX 128
+
+/* ---------------------------------------------------------------- require */
+
+/* Reads a whole file into a malloc'd buffer. Returns NULL and sets *why
+** (a static string or strerror) on failure. */
+char *sb_read_source(const char *path, size_t *len, const char **why) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        *why = strerror(errno);
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        *why = "out of memory";
+        return NULL;
+    }
+    for (;;) {
+        if (n == cap) {
+            if (cap > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) {
+                free(buf);
+                fclose(f);
+                *why = "file too large for a script";
+                return NULL;
+            }
+            char *b = realloc(buf, cap * 2);
+            if (!b) {
+                free(buf);
+                fclose(f);
+                *why = "out of memory";
+                return NULL;
+            }
+            buf = b;
+            cap *= 2;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad || n > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) {
+        free(buf);
+        *why = bad ? "read error" : "file too large for a script";
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Letters, digits, '_' and '.', no empty part, so that "a.b" can only mean
+** a/b.lua below a module folder ("..", "/" and absolute paths are out). */
+static int valid_module_name(const char *s, size_t n) {
+    if (n == 0 || n > SANDBOX_MODULE_NAME_MAX || s[0] == '.' || s[n - 1] == '.') return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!(isalnum(c) || c == '_' || c == '.')) return 0;
+        if (c == '.' && s[i + 1] == '.') return 0;
+    }
+    return 1;
+}
+
+/* Loads a chunk in text mode, named by the "@<chunk name>" string on top of
+** the stack, which it replaces with the function or the error. Raises
+** nothing (the caller may hold malloc'd memory); a compile error is
+** recorded as such for report(). */
+int sb_load_text(lua_State *L, const char *buf, size_t len) {
+    sandbox *sb = SB(L);
+    int status = luaL_loadbufferx(L, buf, len, lua_tostring(L, -1), "t");
+    if (status == LUA_ERRSYNTAX) {
+        sb->syntax_msg = lua_topointer(L, -1);
+        snprintf(sb->syntax_file, sizeof sb->syntax_file, "%s", lua_tostring(L, -2) + 1);
+    }
+    lua_remove(L, -2);
+    return status;
+}
+
+/* The relative file of module name (validated): "a.b" -> "a/b.lua". */
+static void module_file(const char *name, char rel[SANDBOX_MODULE_NAME_MAX + 8]) {
+    size_t i;
+    for (i = 0; name[i]; i++) rel[i] = name[i] == '.' ? '/' : name[i];
+    memcpy(rel + i, ".lua", 5);
+}
+
+/* Which module folder holds rel: the first where <dir>/<rel> exists and,
+** symlinks resolved, is still inside <dir>. Fills real (malloc'd, the path
+** to open). Returns the folder's index, or -1. Touches no Lua. */
+static int find_module(const sandbox *sb, const char *rel, char **real) {
+    for (size_t d = 0; d < sb->n_dirs; d++) {
+        if (!sb->canon[d]) continue;
+        size_t cl = strlen(sb->canon[d]);
+        size_t pl = cl + 1 + strlen(rel) + 1;
+        char *p = malloc(pl);
+        if (!p) return -1;
+        snprintf(p, pl, "%s/%s", sb->canon[d], rel);
+        *real = realpath(p, NULL);
+        free(p);
+        if (!*real) continue;
+        if (strncmp(*real, sb->canon[d], cl) == 0 && (*real)[cl] == '/') return (int)d;
+        free(*real);
+        *real = NULL;
+    }
+    return -1;
+}
+
+int sb_clear_loading(lua_State *L) {
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &LOADING_KEY);
+    lua_rawgeti(L, 1, 1);
+    lua_pushnil(L);
+    lua_rawset(L, -3);
+    return 0;
+}
+
+/* Pushes the registry table at key, creating it when missing. */
+void sb_registry_table(lua_State *L, const void *key) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_newtable(L);
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+    }
+}
+
+/* The compiled-chunk cache. A file is read and compiled once per state; each
+** game (sandbox_reset) runs the same compiled function again with its own
+** fresh environment as _ENV, which gives exactly what a fresh load would:
+** a main chunk's only upvalue is _ENV, so every local, closure and table it
+** makes is new, and nothing of an earlier game is reachable from it. The
+** files are taken as unchanged for the state's life: hot reload builds a
+** new sandbox. */
+
+/* If the chunk for the file named at key_idx is cached, pushes it with the
+** current environment as its _ENV and returns 1; else pushes nothing, 0. */
+int sb_push_cached_chunk(lua_State *L, int key_idx) {
+    key_idx = lua_absindex(L, key_idx);
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &CHUNKS_KEY) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return 0;
+    }
+    lua_pushvalue(L, key_idx);
+    if (lua_rawget(L, -2) != LUA_TFUNCTION) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_remove(L, -2);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+    return 1;
+}
+
+/* Stores the function at fn_idx as the compiled chunk of the file named at
+** key_idx. May raise (memory): call protected. */
+void sb_cache_chunk(lua_State *L, int key_idx, int fn_idx) {
+    key_idx = lua_absindex(L, key_idx);
+    fn_idx = lua_absindex(L, fn_idx);
+    sb_registry_table(L, &CHUNKS_KEY);
+    lua_pushvalue(L, key_idx);
+    lua_pushvalue(L, fn_idx);
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
+}
+
+/* require(name): a/b.lua from the module folders, loaded once per state in
+** the sandbox environment. */
+int sb_require(lua_State *L) {
+    size_t len;
+    const char *name = luaL_checklstring(L, 1, &len);
+    lua_settop(L, 1);
+    if (!valid_module_name(name, len) || strlen(name) != len)
+        return luaL_error(L, "require: bad module name \"%s\" (letters, digits, '_' and '.' "
+                             "as in \"lib.bag\"; no paths)",
+                          name);
+    sb_registry_table(L, &LOADED_KEY); /* 2 */
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, 2) != LUA_TNIL) return 1;
+    lua_pop(L, 1);
+    sb_registry_table(L, &LOADING_KEY); /* 3 */
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, 3) != LUA_TNIL)
+        return luaL_error(L, "require: module '%s' is already being loaded (require loop)", name);
+    lua_pop(L, 1);
+
+    sandbox *sb = SB(L);
+    char rel[SANDBOX_MODULE_NAME_MAX + 8];
+    char *real = NULL;
+    module_file(name, rel);
+    int d = find_module(sb, rel, &real);
+    free(real); /* only its existence mattered; reopened below */
+    if (d < 0)
+        return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
+    lua_pushfstring(L, "%s/%s", sb->canon[d], rel);   /* 4: the file */
+    lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel);   /* 5: the chunk name */
+    if (!sb_push_cached_chunk(L, 4)) {
+        /* from here to load_text nothing may raise: buf is malloc'd */
+        const char *why = NULL;
+        size_t n = 0;
+        char *buf = sb_read_source(lua_tostring(L, 4), &n, &why);
+        if (!buf) return luaL_error(L, "require: cannot read %s: %s", lua_tostring(L, 5) + 1, why);
+        int status = sb_load_text(L, buf, n); /* 5: the chunk */
+        free(buf);
+        if (status != LUA_OK) {
+            sb_no_swallow(L, status);
+            return lua_error(L);
+        }
+        sb_cache_chunk(L, 4, 5);
+    } else {
+        lua_replace(L, 5);
+    }
+
+    /* mark as loading until the chunk returns or fails */
+    lua_remove(L, 4);
+    lua_createtable(L, 1, 0); /* 5: guard */
+    lua_pushvalue(L, 1);
+    lua_rawseti(L, -2, 1);
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &GUARD_KEY);
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, 1);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, 3);
+    lua_toclose(L, 5);
+
+    lua_pushvalue(L, 4);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1); /* 6 */
+    if (lua_isnil(L, 6)) {
+        lua_pushboolean(L, 1);
+        lua_replace(L, 6);
+    }
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 6);
+    lua_rawset(L, 2);
+    lua_closeslot(L, 5);
+    lua_pushvalue(L, 6);
+    return 1;
+}
