@@ -173,6 +173,22 @@ static int l_log(lua_State *L) {
     return 0;
 }
 
+/* g.log_text(key, ...): g.log(g.text(key, ...)), except that a fast game,
+** which keeps no events, formats nothing. */
+static int l_text(lua_State *L);
+
+static int l_log_text(lua_State *L) {
+    engine *e = up_engine(L);
+    if (!e->in_apply) return luaL_error(L, "g.log_text: events can only be logged in setup and apply");
+    luaL_checkstring(L, 1);
+    if (e->cfg.fast) return 0;
+    l_text(L); /* same upvalue (the hub), same arguments: pushes the text */
+    const char *text = lua_tostring(L, -1);
+    if (!text) return luaL_error(L, "g.log_text: the text is not a string");
+    if (push_event(e, text, all_seats(e)) != 0) return luaL_error(L, "g.log_text: out of memory");
+    return 0;
+}
+
 /* print(...) from a script: a public event, values joined by tabs. Outside
 ** setup/apply there is no event log to write to, so it is dropped. */
 static void on_print(void *ud, const char *text) {
@@ -252,7 +268,7 @@ static void push_front(lua_State *L, int fi, int state_writable) {
 
 /* Pushes a fields table with everything but state and seats. */
 static void push_fields(lua_State *L, const sandbox_kit *k, const char *lang, int rng_i, int log_i,
-                        int text_i) {
+                        int text_i, int log_text_i) {
     lua_createtable(L, 0, 8);
     lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_data);
     lua_setfield(L, -2, "data");
@@ -264,6 +280,8 @@ static void push_fields(lua_State *L, const sandbox_kit *k, const char *lang, in
     lua_setfield(L, -2, "log");
     lua_pushvalue(L, text_i);
     lua_setfield(L, -2, "text");
+    lua_pushvalue(L, log_text_i);
+    lua_setfield(L, -2, "log_text");
     lua_pushstring(L, lang);
     lua_setfield(L, -2, "lang");
 }
@@ -302,11 +320,13 @@ static int p_build(lua_State *L) {
     lua_pushcclosure(L, l_log, 1);
     lua_pushlightuserdata(L, k->hub); /* 3: g.text */
     lua_pushcclosure(L, l_text, 1);
+    lua_pushlightuserdata(L, k->hub); /* 4: g.log_text */
+    lua_pushcclosure(L, l_log_text, 1);
     int *fronts[] = {&k->ref_g, &k->ref_gro, &k->ref_grender};
     int *fields[] = {&k->ref_gfields, &k->ref_grofields, &k->ref_grenderfields};
     for (int i = 0; i < 3; i++) {
-        push_fields(L, k, c->r->lang, 1, 2, 3); /* 4 */
-        push_front(L, 4, i == 0);
+        push_fields(L, k, c->r->lang, 1, 2, 3, 4); /* 5 */
+        push_front(L, 5, i == 0);
         *fronts[i] = luaL_ref(L, LUA_REGISTRYINDEX);
         *fields[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }

@@ -92,14 +92,14 @@ function rules.apply(g, seat, id)
   if not r then error("cannot drop there: " .. id) end
   g.state.grid[r][c] = disc_of(g, seat)
   g.state.moves = g.state.moves + 1
-  g.log(g.text("drops", g.seats[seat].name, c))
+  g.log_text("drops", g.seats[seat].name, c)
   local b = board(g)
   if connects(g, r, c) then
     g.state.winner, g.state.over = seat, true
-    g.log(g.text("wins", g.seats[seat].name, b.connect))
+    g.log_text("wins", g.seats[seat].name, b.connect)
   elseif g.state.moves == b.rows * b.columns then
     g.state.over = true
-    g.log(g.text("draw"))
+    g.log_text("draw")
   else
     g.state.turn = 3 - seat
   end

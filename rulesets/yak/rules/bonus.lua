@@ -139,7 +139,7 @@ function M.reveal(g)
     picked[#picked + 1] = table.remove(ids, g.rng.int(1, #ids))
   end
   g.state.bonus = picked
-  for _, id in ipairs(picked) do g.log(common.t(g, "log.bonus", common.t(g, "bonus." .. id))) end
+  for _, id in ipairs(picked) do g.log_text("log.bonus", common.t(g, "bonus." .. id)) end
 end
 
 return M

@@ -147,7 +147,7 @@ function M.finish(g)
   if #cart.stones == 0 then
     local n = math.min(g.data.carts.refill_when_empty, g.data.carts.capacity.stones)
     for _, s in ipairs(common.draw_stones(g, n)) do cart.stones[#cart.stones + 1] = s end
-    g.log(t(g, "log.refill", common.cart_name(g, a.cart), #cart.stones))
+    g.log_text("log.refill", common.cart_name(g, a.cart), #cart.stones)
   end
   a.done = true
 end
@@ -155,7 +155,7 @@ end
 local function start_paying(g, a)
   a.owed = M.price(g.data, a.stones)
   a.step = "pay"
-  g.log(t(g, "log.buy", common.seat_name(g, a.seat), #a.stones, a.owed))
+  g.log_text("log.buy", common.seat_name(g, a.seat), #a.stones, a.owed)
 end
 
 -- M.apply(g, seat, id): one answer to the current step (ids checked by the caller
@@ -166,7 +166,7 @@ function M.apply(g, seat, id)
   local cart = common.cart_by_id(st, a.cart)
   local player = st.players[seat]
   if id == "skip" then
-    g.log(t(g, "log.build_nothing", common.seat_name(g, seat)))
+    g.log_text("log.build_nothing", common.seat_name(g, seat))
     a.done = true
   elseif id == "buy" then
     start_paying(g, a)
@@ -184,7 +184,7 @@ function M.apply(g, seat, id)
     a.owed = a.owed - 1
     if common.food_total(cart.food) >= data.carts.capacity.food then
       st.market[k] = st.market[k] + 1
-      g.log(t(g, "log.overflow", common.food_name(g, k)))
+      g.log_text("log.overflow", common.food_name(g, k))
     else
       cart.food[k] = cart.food[k] + 1
     end

@@ -74,7 +74,7 @@ function M.place_fog(g, n)
     fog.aside = fog.aside - 1
     if fog.fills >= #rules.fills then
       bag.add(g.state.bag, fog_id, 1)
-      g.log(M.t(g, "log.fog_back"))
+      g.log_text("log.fog_back")
     else
       fog.track = fog.track + 1
       if fog.track >= rules.track_length then
@@ -82,7 +82,7 @@ function M.place_fog(g, n)
         local back = math.min(rules.fills[fog.fills].return_to_bag, fog.track)
         bag.add(g.state.bag, fog_id, back)
         fog.out = fog.out + fog.track - back
-        g.log(M.t(g, "log.fog_full", fog.fills, back))
+        g.log_text("log.fog_full", fog.fills, back)
         fog.track = 0
       end
     end
@@ -103,7 +103,7 @@ function M.draw_stones(g, n)
       fogs = fogs + 1
       st.fog.aside = st.fog.aside + 1
       if g.data.fog.reverse_each or fogs == 1 then M.reverse(g) end
-      g.log(M.t(g, "log.fog_drawn"))
+      g.log_text("log.fog_drawn")
     else
       out[#out + 1] = stone
     end
@@ -125,7 +125,7 @@ function M.check_end_trigger(g, seat)
   if tower.level_complete(st.players[seat].tower, g.data.tower.end_trigger_level) then
     st.stupa = seat
     st.last_round = st.round + g.data.tower.extra_rounds
-    g.log(M.t(g, "log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level))
+    g.log_text("log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level)
   end
 end
 

@@ -68,7 +68,7 @@ end
 local function finish(g, a)
   if #a.drawn > 0 then
     bag.add_all(g.state.bag, a.drawn)
-    g.log(t(g, "log.return_stones", #a.drawn))
+    g.log_text("log.return_stones", #a.drawn)
   end
   a.drawn = {}
   a.done = true
@@ -79,7 +79,7 @@ local function draw(g, a)
   a.drawn = common.draw_stones(g, g.data.economy.market.draw)
   local names = {}
   for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
-  g.log(t(g, "log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", ")))
+  g.log_text("log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", "))
   a.step = "put"
   local _, any = put_options(g, a)
   if not any or a.to_put <= 0 then finish(g, a) end
@@ -94,7 +94,7 @@ function M.apply(g, seat, id)
       st.market[k] = st.market[k] - 1
       st.players[seat].food[k] = st.players[seat].food[k] + 1
       a.took = a.took + 1
-      g.log(t(g, "log.market_take", common.seat_name(g, seat), common.food_name(g, k)))
+      g.log_text("log.market_take", common.seat_name(g, seat), common.food_name(g, k))
     end
     local _, any = food_options(g, a)
     if id == "done" or a.took >= g.data.economy.market.take_food or not any then draw(g, a) end
@@ -107,7 +107,7 @@ function M.apply(g, seat, id)
   table.remove(a.drawn, i)
   cart.stones[#cart.stones + 1] = stone
   a.to_put = a.to_put - 1
-  g.log(t(g, "log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id)))
+  g.log_text("log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id))
   local _, any = put_options(g, a)
   if a.to_put <= 0 or not any then finish(g, a) end
 end

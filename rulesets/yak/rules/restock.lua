@@ -44,14 +44,14 @@ function M.apply(g, seat, id)
     local n = math.min(cart.food[k], common.player_room(g, seat))
     cart.food[k] = cart.food[k] - n
     st.players[seat].food[k] = st.players[seat].food[k] + n
-    g.log(t(g, "log.restock", common.seat_name(g, seat), n, common.food_name(g, k)))
+    g.log_text("log.restock", common.seat_name(g, seat), n, common.food_name(g, k))
   end
   local room = g.data.carts.capacity.stones - #cart.stones
   local n = math.min(g.data.economy.restock.draw, room)
   if n > 0 then
     for _, s in ipairs(common.draw_stones(g, n)) do
       cart.stones[#cart.stones + 1] = s
-      g.log(t(g, "log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart)))
+      g.log_text("log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart))
     end
   end
   a.done = true

@@ -64,7 +64,7 @@ function M.setup(g)
   st.stupa, st.last_round = false, false
   st.turn, st.action = false, false
   st.bonus = {}
-  g.log(t(g, "log.setup", n, common.seat_name(g, st.holder)))
+  g.log_text("log.setup", n, common.seat_name(g, st.holder))
 end
 
 M.check_end_trigger = common.check_end_trigger
@@ -89,7 +89,7 @@ local function start_turn(g, seat)
   local st = g.state
   local card = st.chosen[seat]
   st.revealed[seat], st.chosen[seat] = card, false
-  g.log(t(g, "log.reveal", common.seat_name(g, seat), t(g, "card." .. card)))
+  g.log_text("log.reveal", common.seat_name(g, seat), t(g, "card." .. card))
   M.actions[card].start(g, seat)
 end
 
@@ -100,14 +100,14 @@ function M.sunset(g)
   st.turn, st.action = false, false
   if st.last_round and st.round >= st.last_round then
     st.phase = "over"
-    g.log(t(g, "log.game_over"))
+    g.log_text("log.game_over")
     return
   end
   for _, cart in ipairs(st.carts) do cart.stop = turn.step(cart.stop, st.stops, st.direction) end
   st.holder = turn.next(st.holder, n)
   st.round = st.round + 1
   st.phase = "sunrise"
-  g.log(t(g, "log.sunset", st.round, common.seat_name(g, st.holder)))
+  g.log_text("log.sunset", st.round, common.seat_name(g, st.holder))
 end
 
 -- M.advance(g): move on until someone must decide (next seat at noon, sunset, ...).

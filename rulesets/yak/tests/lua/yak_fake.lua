@@ -49,6 +49,7 @@ function M.new(o)
   if g.options.master_builder then rules = require("options.master_builder")(rules) end
   if o.data then o.data(g.data) end
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
+  g.log_text = function(key, ...) g.log(g.text(key, ...)) end
   g.text = M.text(g.lang, loaded)
   g.rules = rules
   if o.setup ~= false then rules.setup(g) end
