@@ -23,6 +23,7 @@ typedef struct vpath {
     char *s;
     size_t n, cap;
     int oom;
+    int off; /* a first walk keeps no path: one is walked again to say where it failed */
 } vpath;
 
 static void path_init(vpath *p, const char *what) {
@@ -49,7 +50,7 @@ static size_t path_add(vpath *p, const char *fmt, ...)
 
 static size_t path_add(vpath *p, const char *fmt, ...) {
     size_t old = p->n;
-    if (p->oom) return old;
+    if (p->oom || p->off) return old;
     va_list ap;
     va_start(ap, fmt);
     int k = vsnprintf(p->s + p->n, p->cap - p->n, fmt, ap);
@@ -92,6 +93,7 @@ static int is_ident(const char *s, size_t n) {
 
 /* Appends the segment for map key k: ".name" or ["odd key"]. */
 static size_t path_key(vpath *p, const char *k, size_t n) {
+    if (p->off) return p->n;
     if (is_ident(k, n)) return path_add(p, ".%.*s", (int)n, k);
     return path_add(p, "[\"%.*s\"]", (int)n, k);
 }
@@ -164,7 +166,15 @@ static int push_protected(lua_State *L) {
     return 1;
 }
 
+static int push_walk(lua_State *L, const value *v, const char *what, cerr_list *errs, int paths);
+
 int luaval_push_checked(lua_State *L, const value *v, const char *what, cerr_list *errs) {
+    /* as luaval_to_value: paths only for a walk that failed, walked again */
+    if (push_walk(L, v, what, NULL, 0) == 0) return 0;
+    return errs ? push_walk(L, v, what, errs, 1) : -1;
+}
+
+static int push_walk(lua_State *L, const value *v, const char *what, cerr_list *errs, int paths) {
     push_ctx c = {v, errs, {0}, 0};
     if (!v) return -1;
     if (!lua_checkstack(L, 3)) {
@@ -172,6 +182,7 @@ int luaval_push_checked(lua_State *L, const value *v, const char *what, cerr_lis
         return -1;
     }
     path_init(&c.path, what ? what : "value");
+    c.path.off = !paths;
     lua_pushcfunction(L, push_protected);
     lua_pushlightuserdata(L, &c);
     int status = lua_pcall(L, 1, 1, 0);
@@ -467,14 +478,24 @@ static value *read_rec(read_ctx *c, int idx) {
     return v;
 }
 
-value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs) {
+/* One walk; with paths 0 no path is formatted and nothing reported. */
+static value *read_walk(lua_State *L, int idx, const char *what, cerr_list *errs, int paths) {
     read_ctx c;
     memset(&c, 0, sizeof c);
     c.L = L;
-    c.errs = errs;
+    c.errs = paths ? errs : NULL;
     path_init(&c.path, what ? what : "value");
+    c.path.off = !paths;
     value *v = read_rec(&c, lua_absindex(L, idx));
     free(c.path.s);
+    return v;
+}
+
+value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs) {
+    /* formatting the path of every node costs more than the walk: only a
+    ** walk that failed is walked again, with paths, to say where */
+    value *v = read_walk(L, idx, what, errs, 0);
+    if (!v && errs) v = read_walk(L, idx, what, errs, 1);
     return v;
 }
 
