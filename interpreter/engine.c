@@ -136,6 +136,7 @@ const engine_logged *engine_log(const engine *e, size_t *n) {
 }
 void engine_set_profiling(engine *e, int on) { e->profiling = on; }
 void engine_get_stats(const engine *e, engine_stats *out) { *out = e->stats; }
+const char *engine_stats_handler(int i) { return i >= 0 && i < H_COUNT ? engine_handler_names[i] : NULL; }
 
 void engine_moved(engine *e) {
     e->state_cache_valid = 0;
@@ -250,8 +251,10 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         int st = sandbox_call(e->rt.sb, nargs, nres, errs);
         if (e->profiling) {
             clock_gettime(CLOCK_MONOTONIC, &t1);
-            e->stats.handler_ns +=
+            uint64_t ns =
                 (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
+            e->stats.handler_ns += ns;
+            e->stats.ns_by_handler[c->h] += ns;
         }
         if (guard) {
             guard_end(L);

@@ -343,8 +343,11 @@ typedef struct engine_stats {
     uint64_t handler_ns;    /* wall time inside them while profiling was on */
     uint64_t recounted;     /* calls that ran long under the budget's CPU timer and
                                were run again counted */
+    uint64_t ns_by_handler[12]; /* handler_ns by handler, in engine_stats_handler's order */
 } engine_stats;
 void engine_set_profiling(engine *e, int on);
+/* The name of ns_by_handler[i] ("setup", "decisions", "apply", ...), NULL past the last. */
+const char *engine_stats_handler(int i);
 void engine_get_stats(const engine *e, engine_stats *out);
 
 /* Explanation of a status, e.g. "not asked". */
