@@ -9,9 +9,14 @@ local grid = require "cairn.grid"
 
 local M = {}
 
--- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0).
+-- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0). Made
+-- once per game: data does not change during one (a new game runs this file again).
+local shape_of_data, shape
 function M.shape(data)
-  return { widths = data.tower.row_widths, layout = "brick", origin = 0 }
+  if data ~= shape_of_data then
+    shape_of_data, shape = data, { widths = data.tower.row_widths, layout = "brick", origin = 0 }
+  end
+  return shape
 end
 
 -- M.new(data) -> an empty tower.
@@ -57,12 +62,13 @@ function M.parse_cell(id)
   return math.tointeger(tonumber(r)), math.tointeger(tonumber(c))
 end
 
--- M.legal(data, tower, r, c) -> true, or false and the text key of the reason.
-function M.legal(data, tower, r, c)
+-- M.legal(data, tower, r, c [, count]) -> true, or false and the text key of the reason.
+-- count, when given, is M.count(tower) (legal_cells counts once for every cell).
+function M.legal(data, tower, r, c, count)
   local shape = M.shape(data)
   if not grid.in_bounds(shape, r, c) then return false, "why.off_tower" end
   if M.get(tower, r, c) then return false, "why.occupied" end
-  if M.count(tower) == 0 then
+  if (count or M.count(tower)) == 0 then
     if r ~= data.tower.first_stone_row then return false, "why.first_on_base" end
     return true
   end
@@ -78,9 +84,11 @@ end
 
 -- M.legal_cells(data, tower) -> every legal cell {r, c}, row by row.
 function M.legal_cells(data, tower)
-  local out = {}
-  for _, cell in ipairs(grid.cells(M.shape(data))) do
-    if M.legal(data, tower, cell[1], cell[2]) then out[#out + 1] = cell end
+  local out, widths, count = {}, data.tower.row_widths, M.count(tower)
+  for r = 0, #widths - 1 do
+    for c = 0, widths[r + 1] - 1 do
+      if M.legal(data, tower, r, c, count) then out[#out + 1] = { r, c } end
+    end
   end
   return out
 end
