@@ -65,8 +65,8 @@ end
 -- M.legal(data, tower, r, c [, count]) -> true, or false and the text key of the reason.
 -- count, when given, is M.count(tower) (legal_cells counts once for every cell).
 function M.legal(data, tower, r, c, count)
-  local shape = M.shape(data)
-  if not grid.in_bounds(shape, r, c) then return false, "why.off_tower" end
+  local width = data.tower.row_widths[r + 1]
+  if not width or c < 0 or c >= width then return false, "why.off_tower" end
   if M.get(tower, r, c) then return false, "why.occupied" end
   if (count or M.count(tower)) == 0 then
     if r ~= data.tower.first_stone_row then return false, "why.first_on_base" end
@@ -76,9 +76,8 @@ function M.legal(data, tower, r, c, count)
     if M.get(tower, 0, c - 1) or M.get(tower, 0, c + 1) then return true end
     return false, "why.must_touch"
   end
-  for _, b in ipairs(grid.below(shape, r, c)) do
-    if not M.get(tower, b[1], b[2]) then return false, "why.needs_support" end
-  end
+  -- above the base a stone rests on the two stones below it
+  if not (M.get(tower, r - 1, c) and M.get(tower, r - 1, c + 1)) then return false, "why.needs_support" end
   return true
 end
 
