@@ -21,7 +21,7 @@
 #define SANDBOX_FREEZE_MAX_DEPTH 200
 /* pairs over at most this many keys iterates with next (no allocation,
 ** O(n) a step) instead of sorting the keys up front. */
-#define SANDBOX_PAIRS_SMALL 12
+#define SANDBOX_PAIRS_SMALL 4
 /* table.sort of at most this many items sorts by insertion on the stack. */
 #define SANDBOX_SORT_SMALL 12
 
