@@ -782,12 +782,13 @@ int engine_restart(engine *e, cerr_list *errs) {
     engine_drop_events_from(e, 0);
     e->pos = 0;
     e->since_check = 0;
-    if (!e->cfg.scenario) {
+    if (!e->cfg.scenario && e->started) { /* a new game's live state is {} already */
         value *empty = value_map();
         int bad = !empty || engine_set_live(e, empty) != 0;
         value_free(empty);
         if (bad) return errs->oom = 1, -1;
     }
+    e->started = 1;
     rng_seed(&e->rng, e->cfg.seed);
     if (e->cfg.scenario_rng && rng_parse(&e->rng, e->cfg.scenario_rng) != 0) {
         cerr_add(errs, NULL, 0, 0, "rng", "not a valid RNG state (%d hex digits expected)", RNG_HEX_LEN);
@@ -828,10 +829,10 @@ int engine_restart(engine *e, cerr_list *errs) {
         }
         if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no setup(g) handler");
         if (rc <= 0) return -1;
-        /* setup is checked strictly in every game: a fast one would
-        ** otherwise find a bad start only many decisions later */
+        /* a fast game checks what setup made with its first check, as it
+        ** does every decision's (settle) */
         if (gapi_adopt_state(e) != 0) return errs->oom = 1, -1;
-        if (engine_check_plain(e, "state", errs) != 0) return -1;
+        if (!e->cfg.fast && engine_check_plain(e, "state", errs) != 0) return -1;
         if ((e->cfg.checks && run_checks(e, errs) != 0) || engine_ask(e, errs) != 0) return -1;
     }
     return 0;

@@ -158,6 +158,7 @@ struct engine {
     engine_stats stats;
     size_t fork_of_pos;  /* a fork: the origin's position when forked; else (size_t)-1 */
     int dead;            /* a fork whose decision failed: it plays no more */
+    int started;         /* setup has run once (its state is no longer the first {}) */
 };
 
 /* ---- decisions.c */
