@@ -77,10 +77,11 @@ function M.is_empty(bag) return next(bag) == nil end
 -- M.draw(bag, rng) -> one item drawn uniformly and removed, or nil if the bag is empty.
 -- rng is g.rng (only rng.int is used).
 function M.draw(bag, rng)
-  local total = M.count(bag)
+  local items, total = M.items(bag), 0
+  for _, item in ipairs(items) do total = total + bag[item] end
   if total == 0 then return nil end
   local r = rng.int(1, total)
-  for _, item in ipairs(M.items(bag)) do
+  for _, item in ipairs(items) do
     r = r - bag[item]
     if r <= 0 then
       M.remove(bag, item, 1)

@@ -32,13 +32,23 @@ local function food_options(g, a)
   return opts, any
 end
 
+-- "put <stone> <cart>", made once per game for each pair (put_options runs twice a move)
+local put_ids = {}
+local function put_id(stone, cart_id)
+  local by_cart = put_ids[stone]
+  if not by_cart then by_cart = {}; put_ids[stone] = by_cart end
+  local id = by_cart[cart_id]
+  if not id then id = "put " .. stone .. " " .. cart_id; by_cart[cart_id] = id end
+  return id
+end
+
 local function put_options(g, a)
   local opts, any, seen = {}, false, {}
   for _, stone in ipairs(a.drawn) do
     if not seen[stone] then
       seen[stone] = true
       for _, cart in ipairs(g.state.carts) do
-        local o = { id = "put " .. stone .. " " .. cart.id,
+        local o = { id = put_id(stone, cart.id),
           label = g.labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)) }
         if #cart.stones >= g.data.carts.capacity.stones then
           o.disabled = not g.labels or t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
