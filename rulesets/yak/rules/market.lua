@@ -32,7 +32,7 @@ local function food_options(g, a)
   return opts, any
 end
 
--- "put <stone> <cart>", made once per game for each pair (put_options runs twice a move)
+-- "put <stone> <cart>", made once per game for each pair
 local put_ids = {}
 local function put_id(stone, cart_id)
   local by_cart = put_ids[stone]
@@ -40,6 +40,15 @@ local function put_id(stone, cart_id)
   local id = by_cart[cart_id]
   if not id then id = "put " .. stone .. " " .. cart_id; by_cart[cart_id] = id end
   return id
+end
+
+-- whether any cart has room for a stone (all put_options' `any` needs)
+local function any_cart_room(g)
+  local cap = g.data.carts.capacity.stones
+  for _, cart in ipairs(g.state.carts) do
+    if #cart.stones < cap then return true end
+  end
+  return false
 end
 
 local function put_options(g, a)
@@ -91,7 +100,7 @@ local function draw(g, a)
   for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
   g.log_text("log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", "))
   a.step = "put"
-  local _, any = put_options(g, a)
+  local any = #a.drawn > 0 and any_cart_room(g)
   if not any or a.to_put <= 0 then finish(g, a) end
 end
 
@@ -118,7 +127,7 @@ function M.apply(g, seat, id)
   cart.stones[#cart.stones + 1] = stone
   a.to_put = a.to_put - 1
   g.log_text("log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id))
-  local _, any = put_options(g, a)
+  local any = #a.drawn > 0 and any_cart_room(g)
   if a.to_put <= 0 or not any then finish(g, a) end
 end
 
