@@ -16,6 +16,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------ helpers */
 
@@ -779,6 +781,111 @@ static char **option_values(const ruleset_option *o, size_t *n) {
 }
 
 /* One smoke game; returns 0 or -1 with one error appended. */
+/* The forward-model self-test at one position (TAG's ForwardModelTester):
+** every enabled option of every asked seat applied to a fork of e; the fork
+** starts with e's hash, and e's hash never moves; then undo and redo give
+** back the same state. A malloc'd message, or NULL when all is well. */
+static char *fork_every_option(engine *e, const char *where, size_t k) {
+    uint64_t h = engine_state_hash(e);
+    engine_decision_list d;
+    if (engine_decisions(e, &d) != 0) return cairn_strdup("out of memory");
+    char *msg = NULL;
+    for (size_t i = 0; i < d.n && !msg; i++) {
+        for (size_t j = 0; j < d.items[i].n_options && !msg; j++) {
+            const engine_option *o = &d.items[i].options[j];
+            if (o->disabled) continue;
+            cerr_list errs;
+            cerr_init(&errs, 0);
+            engine *f = engine_fork(e, 0, &errs);
+            char *why = NULL;
+            if (!f) {
+                char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+                msg = cairn_strfmt("%s, decision %zu: cannot fork: %s", where, k + 1, m ? m : "out of memory");
+                free(m);
+            } else if (engine_state_hash(f) != h) {
+                msg = cairn_strfmt("%s, decision %zu: a fork does not start from the game's state", where, k + 1);
+            } else if (engine_answer(f, d.items[i].seat, o->id, &why) != ENGINE_OK) {
+                msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"), in a fork: %s", where, k + 1,
+                                   d.items[i].seat, o->id, why ? why : "?");
+            }
+            free(why);
+            engine_free(f);
+            cerr_free(&errs);
+            if (!msg && engine_state_hash(e) != h)
+                msg = cairn_strfmt("%s, decision %zu: playing \"%s\" in a fork changed the game", where, k + 1,
+                                   o->id);
+        }
+    }
+    engine_decision_list_free(&d);
+    if (!msg && engine_position(e) > 0) { /* back and forth: the same state */
+        if (engine_undo(e) != 0 || engine_redo(e) != 0)
+            msg = cairn_strfmt("%s, decision %zu: undo then redo failed", where, k);
+        else if (engine_state_hash(e) != h)
+            msg = cairn_strfmt("%s, decision %zu: undo then redo does not give back the same state "
+                               "(does the ruleset keep state outside g.state, in a global or an "
+                               "upvalue?)", where, k);
+    }
+    return msg;
+}
+
+/* The end of the self-test: the log replayed from the start in a new
+** process (strict: a fresh sandbox, a fresh string hash seed) and played
+** again as a fast game must reach e's final hash. */
+static char *replay_agrees(engine *e, const engine_config *c, const char *where) {
+    uint64_t h = engine_state_hash(e);
+    size_t n;
+    const engine_logged *log = engine_log(e, &n);
+    int fds[2];
+    if (pipe(fds) != 0) return cairn_strdup("cannot make a pipe for the replay");
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return cairn_strdup("cannot fork a process for the replay");
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *r = engine_new(c, &errs);
+        size_t failed;
+        uint64_t got = r && engine_replay(r, log, n, &failed, &errs) == 0 ? engine_state_hash(r) : 0;
+        ssize_t w = write(fds[1], &got, sizeof got);
+        _exit(w == (ssize_t)sizeof got ? 0 : 1);
+    }
+    close(fds[1]);
+    uint64_t got = 0;
+    ssize_t rd = read(fds[0], &got, sizeof got);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (rd != (ssize_t)sizeof got || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != h)
+        return cairn_strfmt("%s: replaying its %zu decisions in a new process does not reach the same "
+                            "state (nondeterminism)", where, n);
+    engine_config fc = *c;
+    fc.fast = 1;
+    fc.checks = 0;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *f = engine_new(&fc, &errs);
+    char *msg = NULL;
+    for (size_t i = 0; f && i < n && !msg; i++) {
+        char *why = NULL;
+        if (engine_answer(f, log[i].seat, log[i].id, &why) != ENGINE_OK)
+            msg = cairn_strfmt("%s: decision %zu (seat %d, \"%s\") fails in a fast game: %s", where, i + 1,
+                               log[i].seat, log[i].id, why ? why : "?");
+        free(why);
+    }
+    if (!f) msg = cairn_strfmt("%s: a fast game does not start", where);
+    else if (!msg && engine_state_hash(f) != h)
+        msg = cairn_strfmt("%s: the same decisions in a fast game reach another state (does decisions() "
+                           "or heuristic() write to g.state?)", where);
+    engine_free(f);
+    cerr_free(&errs);
+    return msg;
+}
+
 static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed,
                       const view_rules *vr, unsigned char *matched, cerr_list *errs) {
     engine_config c;
@@ -836,8 +943,9 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
                                k + 1, seat);
             break;
         }
+        if (k % CAIRN_SMOKE_FORK_EVERY == 0) msg = fork_every_option(e, where.s, k);
         char *why = NULL;
-        if (engine_answer(e, seat, id, &why) != ENGINE_OK)
+        if (!msg && engine_answer(e, seat, id, &why) != ENGINE_OK)
             msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): %s", where.s, k + 1, seat, id,
                                why ? why : "?");
         free(why);
@@ -845,6 +953,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         view_rules_mark_matches(vr, engine_state(e), matched);
         k++;
     }
+    if (!msg) msg = replay_agrees(e, &c, where.s);
     if (!msg) {
         engine_score s;
         if (engine_score_get(e, &s, &local) != 0) {

@@ -27,6 +27,14 @@
 #endif
 
 /* Default number of smoke games per seat count and option combination. */
+/* The forward-model self-test of smoke play: every this many decisions each
+** enabled option is applied to a fork of the position (the game itself must
+** not move), and at the end the log is replayed in a new process (strict)
+** and played again fast (the same hashes). */
+#if !defined(CAIRN_SMOKE_FORK_EVERY)
+#define CAIRN_SMOKE_FORK_EVERY 7
+#endif
+
 #if !defined(CAIRN_SMOKE_GAMES)
 #define CAIRN_SMOKE_GAMES 3
 #endif
