@@ -35,9 +35,16 @@ local function stone_style(data, stone)
   return tables.by(data.stones.colours, "id", stone) or { letter = "?", markup = {} }
 end
 
+-- a stone's letter with its colour markup, made once per game for each kind of stone
+local painted = {}
 local function stone(data, s)
-  local st = stone_style(data, s)
-  return paint(st.markup, st.letter)
+  local text = painted[s]
+  if not text then
+    local st = stone_style(data, s)
+    text = paint(st.markup, st.letter)
+    painted[s] = text
+  end
+  return text
 end
 
 local function food_line(g, food, kinds)
@@ -60,13 +67,13 @@ local function tower_lines(data, tw, hint)
     for _, c in ipairs(tower.legal_cells(data, tw)) do legal[c[1] .. "," .. c[2]] = true end
   end
   local lines = {}
-  local rows = #data.tower.row_widths
-  for r = rows - 1, 0, -1 do
+  local widths = data.tower.row_widths
+  for r = #widths - 1, 0, -1 do
     local cells = {}
-    for c = 0, data.tower.row_widths[r + 1] - 1 do
+    for c = 0, widths[r + 1] - 1 do
       local s = tower.get(tw, r, c)
       if s then cells[#cells + 1] = "[" .. stone(data, s) .. "]"
-      elseif legal[r .. "," .. c] then cells[#cells + 1] = "{green}[+]{/}"
+      elseif hint and legal[r .. "," .. c] then cells[#cells + 1] = "{green}[+]{/}"
       else cells[#cells + 1] = "{dim}[ ]{/}" end
     end
     lines[#lines + 1] = string.format("{dim}%d{/} ", r) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
