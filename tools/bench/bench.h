@@ -176,7 +176,7 @@ typedef struct peak_rss {
 int memory_peak_rss(const game_config *g, uint64_t seed, peak_rss *out);
 
 typedef struct check_time {
-    double ms; /* median ruleset_load */
+    double ms; /* median CPU time of `cairn check NAME --games 0`, a child process */
     int runs;
 } check_time;
 

@@ -258,7 +258,7 @@ static void print_table(const bench_report *r) {
            "  events, view, render, decisions), wall time; cpu p99: the same in the thread's\n"
            "  CPU time (without other processes' turns); peak KiB: ru_maxrss of a child\n"
            "  playing seed 1\n\n");
-    printf("check without smoke play (ruleset_load):");
+    printf("check without smoke play (`cairn check NAME --games 0`, CPU time of the process):");
     for (size_t i = 0; i < r->n_rulesets; i++)
         printf(" %s %.2f ms%s", r->rulesets[i], r->check[i].ms, i + 1 < r->n_rulesets ? "," : "\n");
     const long_game *lg = &r->lg;
