@@ -8,6 +8,7 @@
 #include "error.h"
 #include "repl.h"
 #include "ruleset.h"
+#include "scaffold.h"
 #include "sim.h"
 #include "testrun.h"
 
@@ -66,6 +67,7 @@ static const command commands[] = {
      "`inherit: [tests, golden, unit]`. Formats: docs/testing.md.\n"
      "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
     {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
+    {"new", scaffold_command, SCAFFOLD_USAGE, SCAFFOLD_SUMMARY, SCAFFOLD_HELP},
     {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
      "Prints every ruleset found in ./rulesets, the installed share folder and\n"
      "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"},

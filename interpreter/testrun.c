@@ -535,13 +535,19 @@ static int write_text(const char *path, const char *text, strbuf *why) {
 static int inside(const char *path, const char *dir) {
     char *rd = realpath(dir, NULL);
     char *rp = realpath(path, NULL);
-    if (!rp) { /* a new file: its folder must be inside */
-        const char *slash = strrchr(path, '/');
-        char *parent = slash ? cairn_strfmt("%.*s", (int)(slash - path), path) : cairn_strdup(".");
-        char *rparent = parent ? realpath(parent[0] ? parent : "/", NULL) : NULL;
-        rp = rparent ? cairn_strfmt("%s/%s", rparent, slash ? slash + 1 : path) : NULL;
+    /* a new file, perhaps in new folders: the nearest folder that exists must
+    ** be inside, and what follows it may not climb out with ".." */
+    for (size_t cut = strlen(path); !rp && cut > 0;) {
+        while (cut > 0 && path[cut - 1] != '/') cut--;
+        const char *rest = path + cut;
+        if (strstr(rest, "..")) break;
+        char *parent = cut ? cairn_strfmt("%.*s", (int)(cut > 1 ? cut - 1 : 1), path) : cairn_strdup(".");
+        char *rparent = parent ? realpath(parent, NULL) : NULL;
+        if (rparent) rp = cairn_strfmt("%s/%s", rparent, rest);
         free(parent);
         free(rparent);
+        if (cut) cut--;
+        else break;
     }
     size_t n = rd ? strlen(rd) : 0;
     int in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
