@@ -73,7 +73,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan install clean bench cairn
+.PHONY: all test play asan valgrind install clean bench cairn
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -119,6 +119,13 @@ play: all
 
 asan: all
 	$(MAKE) BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
+
+# make valgrind: every unit test binary and `cairn test` of every shipped
+# ruleset (its scenarios, Lua unit tests and golden playthroughs) under
+# valgrind's memcheck: any leak or error fails (tools/valgrind; not part of
+# make test: it takes minutes).
+valgrind: all $(TEST_BIN)
+	@BUILD=$(BUILD) tools/valgrind
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cairn $(DESTDIR)$(PREFIX)/share/doc/cairn
