@@ -1,0 +1,197 @@
+-- rules/render.lua
+-- Kathmandu: the board as text for the REPL, at most 120 columns, with colour markup.
+-- Draws only from the view (what the seat may see), g.data and g.text: the route as a
+-- grid (landscapes, mountains, cities with goods, temples with offerings, yaks, border
+-- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
+
+local M = {}
+
+local NEEDLE = { north = "↑", east = "→", south = "↓", west = "←" }
+local GLYPH = { mountain = "^", city = "C", temple = "T", start = "x", kathmandu = "K" }
+local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{bold}",
+  start = "{yellow}", kathmandu = "{yellow}{bold}" }
+
+local function width(s)
+  local plain = s:gsub("{[%a/]*}", "")
+  return utf8.len(plain) or #plain
+end
+
+local function pad(s, w)
+  local n = width(s)
+  if n >= w then return s end
+  return s .. string.rep(" ", w - n)
+end
+
+local function name_of(g, seat)
+  local s = g.seats and g.seats[seat]
+  return (s and s.name) or g.text("seat", seat)
+end
+
+local function markup_of(l)
+  local out = {}
+  for _, m in ipairs(l.markup or {}) do out[#out + 1] = "{" .. m .. "}" end
+  return table.concat(out)
+end
+
+local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
+
+-- the route: a header with each board's name and needle, then one line per row
+local function route_lines(g, view)
+  local data = g.data
+  local fields, lands = {}, {}
+  for _, f in ipairs(data.landscapes.fields) do fields[f.letter] = f end
+  for _, l in ipairs(data.landscapes.landscapes) do lands[l.id] = l end
+  local W = data.boards.size.cols
+  local yaks = {}
+  for s, p in ipairs(view.players) do
+    if type(p) == "table" and type(p.pos) == "table" then
+      local k = p.pos[1] .. "," .. p.pos[2]
+      yaks[k] = yaks[k] and "*" or tostring(s)
+    end
+  end
+  local lines = {}
+  local head = { "   " }
+  for b, id in ipairs(view.route) do
+    local needle = view.needles[b] and (" " .. NEEDLE[view.needles[b]]) or ""
+    head[#head + 1] = pad(id .. needle, 2 * W) .. " "
+  end
+  lines[1] = table.concat(head)
+  for r, row in ipairs(view.map) do
+    local out = { string.format("%2d ", r) }
+    for c = 1, #row do
+      local letter = row:sub(c, c)
+      local f = fields[letter]
+      local key = r .. "," .. c
+      local glyph, mk
+      if f.kind == "landscape" or f.kind == "marked" then
+        glyph, mk = letter:upper(), markup_of(lands[f.landscape])
+      else
+        glyph, mk = GLYPH[f.kind], MARKUP[f.kind]
+      end
+      local second = " "
+      if yaks[key] then second = "{bold}{red}" .. yaks[key] .. "{/}"
+      elseif f.kind == "city" and view.cities[key] then second = "{magenta}" .. #view.cities[key] .. "{/}"
+      elseif f.kind == "temple" and view.temples[key] then second = "{red}" .. #view.temples[key] .. "{/}" end
+      out[#out + 1] = mk .. glyph .. "{/}" .. second
+      if c % W == 0 and c < #row then
+        local strip = c // W
+        out[#out + 1] = (strip == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
+      end
+    end
+    if view.wall == 0 then out[1] = string.format("%2d", r) .. "{red}{bold}#{/}" end
+    lines[#lines + 1] = table.concat(out)
+  end
+  return lines
+end
+
+local function legend(g)
+  local data = g.data
+  local parts = {}
+  for _, l in ipairs(data.landscapes.landscapes) do
+    parts[#parts + 1] = markup_of(l) .. l.letter .. "{/} " .. g.text("land." .. l.id)
+  end
+  return g.text("render.legend", table.concat(parts, "  "))
+end
+
+local function list_text(g, prefix, list)
+  if type(list) ~= "table" then return tostring(list) end
+  if #list == 0 then return "-" end
+  local out = {}
+  for _, v in ipairs(list) do
+    if type(v) == "table" then out[#out + 1] = g.text("good." .. v.kind) .. " " .. v.points
+    elseif prefix then out[#out + 1] = g.text(prefix .. v)
+    else out[#out + 1] = v end
+  end
+  return table.concat(out, ", ")
+end
+
+local function dice_text(g, p)
+  local out = {}
+  for _, d in ipairs(g.data.game.dice) do
+    local die = p.dice[d.colour]
+    local s = g.text("die_short." .. d.colour) .. die.pips
+    if die.at == "used" then s = "{dim}[" .. s .. "]{/}"
+    elseif die.at == "aside" then s = "{dim}x" .. s .. "{/}"
+    else s = "{bold}" .. s .. "{/}" end
+    out[#out + 1] = s
+  end
+  return table.concat(out, " ")
+end
+
+local function seat_lines(g, view, s, viewer)
+  local p = view.players[s]
+  local data = g.data
+  local head = (view.turn and view.turn.seat == s) and "{green}>{/} " or "  "
+  head = head .. "{bold}" .. name_of(g, s) .. "{/} [" .. s .. "]"
+  if view.start_player == s then head = head .. " {yellow}" .. g.text("render.start_player") .. "{/}" end
+  if p.character then head = head .. " (" .. g.text("character." .. p.character) .. ")" end
+  local res = {}
+  for _, r in ipairs(data.game.resources) do res[#res + 1] = g.text("res." .. r) .. " " .. p.res[r] end
+  local ex = string.rep("{red}●{/}", p.exhaustion) .. string.rep("{dim}○{/}", data.game.exhaustion.slots - p.exhaustion)
+  local yak
+  if p.arrived > 0 then yak = g.text("render.arrived", p.arrived, p.tile)
+  else yak = g.text("render.yak", p.yak and g.text("land." .. p.yak) or "-", count(p.stack)) end
+  local tents = ""
+  if g.options and g.options.tents then
+    tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
+  end
+  return {
+    pad(head, 30) .. dice_text(g, p) .. "  " .. table.concat(res, " ") .. "  " .. ex .. "  " .. yak,
+    "    " .. g.text("render.cards", list_text(g, "equipment.", p.equipment), list_text(g, "animal.", p.animals),
+      list_text(g, nil, p.halves), list_text(g, nil, p.chests)),
+    "    " .. g.text("render.goods", list_text(g, nil, p.goods), list_text(g, "good.", p.specials),
+      data.game.candles - p.candles) .. tents,
+  }
+end
+
+function M.render(view, seat, g)
+  local data = g.data
+  local lines = {}
+  local function add(s) lines[#lines + 1] = s end
+  local weather = {}
+  for _, w in ipairs(view.weather_seen) do weather[#weather + 1] = g.text("weather." .. w) end
+  for _ = 1, count(view.weather) do weather[#weather + 1] = "?" end
+  local what = ""
+  if view.phase == "over" then what = g.text("render.over")
+  elseif view.phase == "start" then what = g.text("render.choosing_start")
+  elseif view.turn then what = g.text("render.turn_of", name_of(g, view.turn.seat)) end
+  add(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
+    what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))))
+  for _, l in ipairs(route_lines(g, view)) do add(l) end
+  add(legend(g))
+  local cities = {}
+  for _, key in ipairs((function() local k = {}; for x in pairs(view.cities) do k[#k + 1] = x end; table.sort(k); return k end)()) do
+    cities[#cities + 1] = key .. ": " .. list_text(g, nil, view.cities[key])
+  end
+  add(g.text("render.cities", table.concat(cities, "  ")))
+  local specials = {}
+  for _, k in ipairs(data.goods.kinds) do
+    local o = view.specials[k]
+    specials[#specials + 1] = g.text("good." .. k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
+  end
+  add(g.text("render.specials", table.concat(specials, ", ")))
+  local eq = {}
+  for _, id in ipairs(view.equipment) do
+    for _, e in ipairs(data.cards.equipment) do
+      if e.id == id then eq[#eq + 1] = g.text("equipment." .. e.kind) .. " (" .. g.text("land." .. e.landscape) .. ")" end
+    end
+  end
+  local an = {}
+  for _, id in ipairs(view.animals) do
+    for _, a in ipairs(data.cards.animals) do
+      if a.id == id then an[#an + 1] = g.text("animal." .. id) .. " (" .. g.text("land." .. a.landscape) .. ")" end
+    end
+  end
+  add(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)))
+  add(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)))
+  local ks = {}
+  for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
+  add(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"))
+  add("{dim}" .. string.rep("-", 119) .. "{/}")
+  for s = 1, #view.players do
+    for _, l in ipairs(seat_lines(g, view, s, seat)) do add(l) end
+  end
+  return table.concat(lines, "\n")
+end
+
+return M
