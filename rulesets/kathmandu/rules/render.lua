@@ -33,6 +33,22 @@ local function markup_of(l)
   return table.concat(out)
 end
 
+-- wrap(head, parts, indent) -> lines of at most 119 columns: head, then the parts
+local function wrap(head, parts, indent)
+  local lines, cur = {}, head
+  for i, part in ipairs(parts) do
+    local sep = (i == 1) and "" or "  "
+    if width(cur) + #sep + width(part) > 119 and width(cur) > indent then
+      lines[#lines + 1] = cur
+      cur = string.rep(" ", indent) .. part
+    else
+      cur = cur .. sep .. part
+    end
+  end
+  lines[#lines + 1] = cur
+  return lines
+end
+
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
 -- the route: a header with each board's name and needle, then one line per row
@@ -90,7 +106,7 @@ local function legend(g)
   for _, l in ipairs(data.landscapes.landscapes) do
     parts[#parts + 1] = markup_of(l) .. l.letter .. "{/} " .. g.text("land." .. l.id)
   end
-  return g.text("render.legend", table.concat(parts, "  "))
+  return { g.text("render.legend", table.concat(parts, "  ")), g.text("render.legend2") }
 end
 
 local function list_text(g, prefix, list)
@@ -135,13 +151,18 @@ local function seat_lines(g, view, s, viewer)
   if g.options and g.options.tents then
     tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
   end
-  return {
-    pad(head, 30) .. dice_text(g, p) .. "  " .. table.concat(res, " ") .. "  " .. ex .. "  " .. yak,
-    "    " .. g.text("render.cards", list_text(g, "equipment.", p.equipment), list_text(g, "animal.", p.animals),
-      list_text(g, nil, p.halves), list_text(g, nil, p.chests)),
-    "    " .. g.text("render.goods", list_text(g, nil, p.goods), list_text(g, "good.", p.specials),
-      data.game.candles - p.candles) .. tents,
+  local out = { pad(head, 34) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak }
+  local parts = {
+    table.concat(res, " "),
+    g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),
+    g.text("render.animals_held", list_text(g, "animal.", p.animals)),
+    g.text("render.maps_held", list_text(g, nil, p.halves), list_text(g, nil, p.chests)),
+    g.text("render.goods", list_text(g, nil, p.goods), list_text(g, "good.", p.specials)),
+    g.text("render.candles", data.game.candles - p.candles),
   }
+  if tents ~= "" then parts[#parts + 1] = tents:sub(3) end
+  for _, l in ipairs(wrap("    ", parts, 4)) do out[#out + 1] = l end
+  return out
 end
 
 function M.render(view, seat, g)
@@ -158,12 +179,12 @@ function M.render(view, seat, g)
   add(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
     what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))))
   for _, l in ipairs(route_lines(g, view)) do add(l) end
-  add(legend(g))
+  for _, l in ipairs(legend(g)) do add(l) end
   local cities = {}
   for _, key in ipairs((function() local k = {}; for x in pairs(view.cities) do k[#k + 1] = x end; table.sort(k); return k end)()) do
-    cities[#cities + 1] = key .. ": " .. list_text(g, nil, view.cities[key])
+    cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end
-  add(g.text("render.cities", table.concat(cities, "  ")))
+  for _, l in ipairs(wrap(g.text("render.cities"), cities, 8)) do add(l) end
   local specials = {}
   for _, k in ipairs(data.goods.kinds) do
     local o = view.specials[k]
