@@ -1,0 +1,58 @@
+-- rulesets/kathmandu/tests/lua/test_board.lua
+-- Setup: the route (start board, landscape boards, goal board), the extra temples on
+-- marked fields, goods on the cities, start fields chosen in reverse turn order, the
+-- material of each seat, display sizes by seat count, the weather tiles.
+local fake = require "kfake"
+local common = require "rules.common"
+local setup = require "rules.setup"
+
+for _, n in ipairs({ 2, 3, 4 }) do
+  local g = fake.new { seats = n, seed = 11, setup = false }
+  local st = g.state
+  -- the standard route: start + 4 landscape boards + goal = 6 boards of 6 columns
+  assert(#st.route == 6 and st.route[1] == "start" and st.route[6] == "kathmandu" and st.cols == 36)
+  assert(st.needles[1] == "north" and st.needles[6] == false)
+  -- 4 printed temples + 2 extra temples on marked fields; the other marked fields are
+  -- plain landscape: no lower-case letter is left
+  local temples = 0
+  for _ in pairs(st.temples) do temples = temples + 1 end
+  assert(temples == 6, temples)
+  for r = 1, 6 do assert(not st.map[r]:find("[a-z]")) end
+  -- 4 cities with 3 goods each; 24 - 12 = 12 goods stay in the box
+  local cities = 0
+  for _, goods in pairs(st.cities) do cities = cities + 1; assert(#goods == 3) end
+  assert(cities == 4 and #st.goods_supply == 12)
+  -- displays: animals 1 (2 seats) or 2 (3-4 seats); equipment seats + 1; 3 map halves
+  assert(#st.animals == (n == 2 and 1 or 2) and #st.equipment == n + 1 and #st.maps == 3)
+  -- 6 weather tiles face down, 2 left in the box
+  assert(#st.weather == 6 and #st.weather_box == 2)
+  -- each seat: one of each resource, 3 free slots, 10 yak tiles (top shown), 2 start cards,
+  -- 2 map halves of different colours, 9 candles, six rolled dice
+  for s = 1, n do
+    local p = st.players[s]
+    assert(common.resource_total(p) == 5 and p.exhaustion == 0)
+    assert(p.yak and #p.stack == 9)
+    assert(#p.equipment == 2 and p.candles == 9)
+    assert(#p.halves == 2 and p.halves[1]:match("^%a+") ~= p.halves[2]:match("^%a+"))
+    for _, d in pairs(p.dice) do assert(d.pips >= 1 and d.pips <= 6 and d.at == "free") end
+  end
+  -- start fields in reverse turn order: the seat before the start player chooses first
+  assert(st.phase == "start")
+  local order = st.order
+  assert(st.choosing[1] == order[n] and st.choosing[n] == order[1])
+  local fields = setup.start_fields(g)
+  assert(#fields == 4 and fields[1][2] == 1)
+  fake.play(g, order[n], "start 2")
+  if n > 2 then
+    assert(fake.offered(g, order[n - 1], "start 2") == "disabled", "a start field holds one yak")
+    assert(fake.reason(g, order[n - 1], "start 2") == "start field 2 is taken")
+  end
+end
+
+-- the long game: 8 rounds, 6 landscape boards (8 boards), 8 weather tiles, 8 temples
+local g = fake.new { seats = 4, seed = 12, options = { ["long-game"] = true }, setup = false }
+assert(#g.state.route == 8 and #g.state.weather == 8 and #g.state.weather_box == 0)
+assert(g.data.game.rounds == 8)
+local temples = 0
+for _ in pairs(g.state.temples) do temples = temples + 1 end
+assert(temples == 8)
