@@ -37,7 +37,7 @@ end
 local function wrap(head, parts, indent)
   local lines, cur = {}, head
   for i, part in ipairs(parts) do
-    local sep = (i == 1) and "" or "  "
+    local sep = (i == 1) and " " or "  "
     if width(cur) + #sep + width(part) > 119 and width(cur) > indent then
       lines[#lines + 1] = cur
       cur = string.rep(" ", indent) .. part
@@ -181,7 +181,11 @@ function M.render(view, seat, g)
   for _, l in ipairs(route_lines(g, view)) do add(l) end
   for _, l in ipairs(legend(g)) do add(l) end
   local cities = {}
-  for _, key in ipairs((function() local k = {}; for x in pairs(view.cities) do k[#k + 1] = x end; table.sort(k); return k end)()) do
+  local keys = {}
+  for key in pairs(view.cities) do keys[#keys + 1] = key end
+  local function rc(key) local r, c = key:match("^(%d+),(%d+)$"); return tonumber(r) * 1000 + tonumber(c) end
+  table.sort(keys, function(a, b) return rc(a) < rc(b) end)
+  for _, key in ipairs(keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end
   for _, l in ipairs(wrap(g.text("render.cities"), cities, 8)) do add(l) end
