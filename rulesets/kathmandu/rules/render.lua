@@ -37,7 +37,7 @@ end
 local function wrap(head, parts, indent)
   local lines, cur = {}, head
   for i, part in ipairs(parts) do
-    local sep = (i == 1) and " " or "  "
+    local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
     if width(cur) + #sep + width(part) > 119 and width(cur) > indent then
       lines[#lines + 1] = cur
       cur = string.rep(" ", indent) .. part

@@ -56,3 +56,19 @@ assert(g.data.game.rounds == 8)
 local temples = 0
 for _ in pairs(g.state.temples) do temples = temples + 1 end
 assert(temples == 8)
+
+-- the board fits 120 columns: a 4-seat long game with both modules, every seat's view
+local render = require "rules.render"
+g = fake.new { seats = 4, seed = 13, options = { ["long-game"] = true, characters = true, tents = true } }
+for _ = 1, 40 do   -- a few turns in, so that hands and displays hold something
+  local d = g.rules.decisions(g)[1]
+  for _, o in ipairs(d.options) do if type(o) == "string" then fake.play(g, d.seat, o); break end end
+end
+local text = render.render(g.state, 1, g)
+local n = 0
+for line in (text .. "\n"):gmatch("(.-)\n") do
+  local plain = line:gsub("{[%a/]*}", "")
+  assert(utf8.len(plain) <= 120, "too wide (" .. utf8.len(plain) .. "): " .. plain)
+  n = n + 1
+end
+assert(n >= 20 and text:find("#") and text:find("Legend"))
