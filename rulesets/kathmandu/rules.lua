@@ -11,7 +11,6 @@ local round = require "rules.round"
 local common = require "rules.common"
 
 local rules = {}
-local parse = common.parse
 
 function rules.setup(g) setup.setup(g) end
 
@@ -65,16 +64,9 @@ local APPLY = {
   give = function(g, seat, a) destination.give(g, seat, a[2]); destination.after_action(g, seat) end,
 }
 
--- split(id) -> its words (numbers as integers): for ids this sandbox has not made yet
-local function split(id)
-  local a = {}
-  for w in id:gmatch("%S+") do a[#a + 1] = math.tointeger(tonumber(w)) or w end
-  return a
-end
-
 function rules.apply(g, seat, id)
   local st = g.state
-  local a = parse[id] or split(id)
+  local a = common.words(id)
   if st.phase == "turn" then
     APPLY[st.turn.step](g, seat, a)
   elseif st.phase == "start" then

@@ -31,6 +31,16 @@ function M.id(a, b, c, d)
   return s
 end
 
+-- M.words(id) -> the parsed id: from M.parse, or split into words (numbers as integers)
+-- for an id this sandbox has not made yet
+function M.words(id)
+  local a = parse[id]
+  if a then return a end
+  a = {}
+  for w in id:gmatch("%S+") do a[#a + 1] = math.tointeger(tonumber(w)) or w end
+  return a
+end
+
 -- M.info(data) -> tables derived from the data once per game: field letters by byte,
 -- landscapes, dice, cards by id.
 local cached_data, cached = nil, nil

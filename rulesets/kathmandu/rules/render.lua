@@ -151,7 +151,7 @@ local function seat_lines(g, view, s, viewer)
   if g.options and g.options.tents then
     tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
   end
-  local out = { pad(head, 34) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak }
+  local out = { pad(head, 40) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak }
   local parts = {
     table.concat(res, " "),
     g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),

@@ -7,13 +7,7 @@ local turn = require "rules.turn"
 
 local M = {}
 
-local function split(id)
-  local a = common.parse[id]
-  if a then return a end
-  a = {}
-  for w in id:gmatch("%S+") do a[#a + 1] = math.tointeger(tonumber(w)) or w end
-  return a
-end
+local split = common.words
 
 local function res_name(g, r) return g.text("res." .. r) end
 

@@ -21,11 +21,11 @@ function M.new(o)
   local text = loaded.text
   local g = {
     state = {}, data = loaded.data, options = o.options or {}, seats = seats,
-    rng = o.rng or fake_rng.new(o.seed or 1), lang = "en", labels = true, events = {},
+    rng = o.rng or fake_rng.new(o.seed or 1), lang = o.lang or "en", labels = true, events = {},
   }
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
   g.text = function(key, ...)
-    local s = text.en[key] or key
+    local s = (text[g.lang] or {})[key] or text.en[key] or key
     if select("#", ...) > 0 then return string.format(s, ...) end
     return s
   end
@@ -164,6 +164,18 @@ function M.take_from_deck(g, deck, id)
   end
   error("no " .. id .. " in " .. deck)
 end
+
+-- M.ROWS: the hand-drawn route most tests use (needles north, east, none):
+--        board 1   board 2   board 3
+--  col   123456    789012    345678
+M.ROWS = {
+  "SSSSSS|FFFFFF|RRKKRR",   -- row 1: Kathmandu fields at (1,15), (1,16)
+  "SSSMSS|FFFFFF|RRKKRR",   -- row 2: a black mountain at (2,4)
+  "SSSSSS|FFFFFF|RRRRRR",
+  "SSSSSS|FFCFFF|RRRRRR",   -- row 4: a city at (4,9)
+  "SSSSSS|FFFFFF|RRRRRR",
+  "SSSSSS|FTFFFF|RRRRRR",   -- row 6: a temple at (6,8)
+}
 
 M.copy = tables.copy
 return M

@@ -64,11 +64,15 @@ for _ = 1, 40 do   -- a few turns in, so that hands and displays hold something
   local d = g.rules.decisions(g)[1]
   for _, o in ipairs(d.options) do if type(o) == "string" then fake.play(g, d.seat, o); break end end
 end
-local text = render.render(g.state, 1, g)
-local n = 0
-for line in (text .. "\n"):gmatch("(.-)\n") do
-  local plain = line:gsub("{[%a/]*}", "")
-  assert(utf8.len(plain) <= 120, "too wide (" .. utf8.len(plain) .. "): " .. plain)
-  n = n + 1
+-- in English and in German
+for _, lang in ipairs({ "en", "de" }) do
+  g.lang = lang
+  local text = render.render(g.state, 1, g)
+  local n = 0
+  for line in (text .. "\n"):gmatch("(.-)\n") do
+    local plain = line:gsub("{[%a/]*}", "")
+    assert(utf8.len(plain) <= 120, lang .. ": too wide (" .. utf8.len(plain) .. "): " .. plain)
+    n = n + 1
+  end
+  assert(n >= 20 and text:find("#") and text:find(lang == "en" and "Legend" or "Legende"))
 end
-assert(n >= 20 and text:find("#") and text:find("Legend"))

@@ -6,14 +6,7 @@
 local fake = require "kfake"
 local common = require "rules.common"
 
-local ROWS = {
-  "SSSSSS|FFFFFF|RRKKRR",
-  "SSSMSS|FFFFFF|RRKKRR",
-  "SSSSSS|FFFFFF|RRRRRR",
-  "SSSSSS|FFCFFF|RRRRRR",   -- a city at (4,9)
-  "SSSSSS|FFFFFF|RRRRRR",
-  "SSSSSS|FTFFFF|RRRRRR",   -- a temple at (6,8)
-}
+local ROWS = fake.ROWS   -- the hand-drawn route of kfake.lua
 local show
 -- game(): two seats on this route, the animal and equipment displays emptied
 local function game()

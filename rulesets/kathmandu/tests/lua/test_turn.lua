@@ -5,17 +5,8 @@
 local fake = require "kfake"
 local fake_rng = require "cairn.fake_rng"
 
--- The hand-drawn route of these tests: three boards, needles north, east, none.
---        board 1   board 2   board 3
---  col   123456    789012    345678
-local ROWS = {
-  "SSSSSS|FFFFFF|RRKKRR",   -- row 1
-  "SSSMSS|FFFFFF|RRKKRR",   -- row 2: a black mountain at (2,4)
-  "SSSSSS|FFFFFF|RRRRRR",   -- row 3
-  "SSSSSS|FFCFFF|RRRRRR",   -- row 4: a city at (4,9)
-  "SSSSSS|FFFFFF|RRRRRR",   -- row 5
-  "SSSSSS|FTFFFF|RRRRRR",   -- row 6: a temple at (6,8)
-}
+-- The hand-drawn route of these tests (kfake.lua): three boards, needles north, east, none.
+local ROWS = fake.ROWS
 local NEEDLES = { "north", "east", false }
 
 local function game(dice)
