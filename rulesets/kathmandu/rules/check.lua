@@ -34,7 +34,7 @@ function M.check(g)
     local placed = data.game.candles - p.candles
     local temples = 0
     for _, seats in pairs(st.temples) do temples = temples + common.count(seats, s) end
-    if placed < temples or placed > 2 * temples then return "seat " .. s .. "'s candles do not match its temples" end
+    if placed < temples or placed > data.characters.pilgrim_candles * temples then return "seat " .. s .. "'s candles do not match its temples" end
     for key, seats in pairs(st.temples) do
       if common.count(seats, s) > 1 then return "temple " .. key .. " holds two offerings of seat " .. s end
     end

@@ -206,7 +206,8 @@ function M.offer(g, seat)
   local st = g.state
   local p = st.players[seat]
   local temple = st.temples[common.key(p.pos[1], p.pos[2])]
-  local n = (p.character == "pilgrim" and p.candles >= 2) and 2 or 1
+  local double = g.data.characters.pilgrim_candles
+  local n = (p.character == "pilgrim" and p.candles >= double) and double or 1
   temple[#temple + 1] = seat
   p.candles = p.candles - n
   common.log(g, "log.offer", common.seat_name(g, seat), n)

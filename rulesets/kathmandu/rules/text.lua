@@ -109,7 +109,7 @@ function M.prompt(g, seat)
   end
   local t = st.turn
   if t.step == "pay" then return g.text("prompt.pay", name, g.text("why." .. t.owed[1])) end
-  if t.step == "move" then return g.text("prompt.move", name, turn.pips(t)) end
+  if t.step == "move" then return g.text("prompt.move", name, turn.pips(g, t)) end
   return g.text("prompt." .. t.step, name, st.round, #st.players[seat].halves)
 end
 

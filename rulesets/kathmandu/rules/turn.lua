@@ -191,8 +191,10 @@ local function holds(p, kind) return common.has(p.equipment, kind) end
 local function active(t, kind) return common.has(t.active, kind) end
 M.holds, M.active = holds, active
 
--- M.pips(t) -> the fields this turn's move goes (the wind horse doubles them)
-function M.pips(t) return active(t, "wind-horse") and t.pips * 2 or t.pips end
+-- M.pips(g, t) -> the fields this turn's move goes (the wind horse doubles them)
+function M.pips(g, t)
+  return active(t, "wind-horse") and t.pips * g.data.cards.abilities.wind_horse_factor or t.pips
+end
 
 local USABLE = { "trekking-poles", "ice-axe", "sherpa", "wind-horse", "butter-tea" }
 
@@ -200,7 +202,7 @@ function M.move_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local r, c = p.pos[1], p.pos[2]
-  local pips, axe = M.pips(t), active(t, "ice-axe")
+  local pips, axe = M.pips(g, t), active(t, "ice-axe")
   local opts, blocked, any = {}, {}, false
   for _, dir in ipairs(common.DIRECTIONS) do
     local _, _, steps = M.walk(g, r, c, dir, pips, nil, 0, axe)
@@ -211,7 +213,7 @@ function M.move_options(g, seat)
     local s = id("move", dir)
     opts[#opts + 1] = (blocked[dir] and any) and off(s) or s
   end
-  if p.character == "scout" and pips >= 2 then
+  if p.character == "scout" and pips > g.data.characters.scout_short then
     for _, dir in ipairs(common.DIRECTIONS) do opts[#opts + 1] = id("move", dir, "short") end
   end
   if active(t, "sherpa") then
@@ -224,8 +226,9 @@ function M.move_options(g, seat)
   for _, kind in ipairs(USABLE) do
     if holds(p, kind) and not active(t, kind) then
       if kind == "trekking-poles" then
-        if t.pips < g.data.game.die_sides then opts[#opts + 1] = id("use", kind, "up") end
-        if t.pips > 1 then opts[#opts + 1] = id("use", kind, "down") end
+        local step = g.data.cards.abilities.trekking_poles_pips
+        if t.pips + step <= g.data.game.die_sides then opts[#opts + 1] = id("use", kind, "up") end
+        if t.pips - step >= 1 then opts[#opts + 1] = id("use", kind, "down") end
       elseif kind ~= "butter-tea" or p.exhaustion > 0 then
         opts[#opts + 1] = id("use", kind)
       end
@@ -242,10 +245,11 @@ function M.use(g, seat, kind, how)
   st.equipment_discard[#st.equipment_discard + 1] = kind
   t.active[#t.active + 1] = kind
   if kind == "trekking-poles" then
-    t.pips = t.pips + (how == "up" and 1 or -1)
+    local step = g.data.cards.abilities.trekking_poles_pips
+    t.pips = t.pips + (how == "up" and step or -step)
     p.dice[t.die].pips = t.pips
   elseif kind == "butter-tea" then
-    p.exhaustion = math.max(0, p.exhaustion - 2)
+    p.exhaustion = math.max(0, p.exhaustion - g.data.cards.abilities.butter_tea_markers)
   end
   common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. kind))
 end
@@ -254,9 +258,9 @@ end
 function M.plan(g, seat, dir, bend, k)
   local st = g.state
   local p, t = st.players[seat], st.turn
-  local pips = M.pips(t)
+  local pips = M.pips(g, t)
   local n1, dir2, n2 = pips, nil, 0
-  if bend == "short" then n1 = pips - 1
+  if bend == "short" then n1 = pips - g.data.characters.scout_short
   elseif bend then n1, dir2, n2 = k, bend, pips - k end
   return M.walk(g, p.pos[1], p.pos[2], dir, n1, dir2, n2, active(t, "ice-axe"))
 end
