@@ -39,6 +39,10 @@ function M.check(g)
       if common.count(seats, s) > 1 then return "temple " .. key .. " holds two offerings of seat " .. s end
     end
   end
+  local held = sum(ps, common.resource_total)
+  if held ~= st.supply_out then
+    return "resources not conserved: seats hold " .. held .. ", the supply handed out " .. st.supply_out
+  end
   local animals = #st.animal_deck + #st.animals + sum(ps, function(p) return #p.animals end)
   if animals ~= #data.cards.animals then return "animal cards not conserved: " .. animals end
   local equipment = #st.equipment_deck + #st.equipment + #st.equipment_discard

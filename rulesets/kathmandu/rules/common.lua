@@ -104,6 +104,20 @@ function M.exhaust(g, seat, n, why)
   return p.exhaustion - before
 end
 
+-- M.spend(g, seat, res) / M.receive(g, seat, res): a resource back to the supply, or from
+-- it; the supply is unlimited, st.supply_out counts what it has handed out (check.lua)
+function M.spend(g, seat, res)
+  local st = g.state
+  st.players[seat].res[res] = st.players[seat].res[res] - 1
+  st.supply_out = st.supply_out - 1
+end
+
+function M.receive(g, seat, res)
+  local st = g.state
+  st.players[seat].res[res] = st.players[seat].res[res] + 1
+  st.supply_out = st.supply_out + 1
+end
+
 -- M.resource_total(p) -> the resources a seat holds.
 function M.resource_total(p)
   local n = 0

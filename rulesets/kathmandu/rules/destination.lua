@@ -150,7 +150,7 @@ function M.paint(g, seat, animal)
   local p = st.players[seat]
   common.remove(st.animals, animal)
   p.animals[#p.animals + 1] = animal
-  p.res.paint = p.res.paint - 1
+  common.spend(g, seat, "paint")
   st.turn.painted = true
   common.log(g, "log.paint", common.seat_name(g, seat), g.text("animal." .. animal))
 end
@@ -165,7 +165,7 @@ function M.buy(g, seat, what)
     if card.kind == what and matches(g, seat, card.landscape) then
       table.remove(st.equipment, i)
       p.equipment[#p.equipment + 1] = what
-      p.res.backpack = p.res.backpack - 1
+      common.spend(g, seat, "backpack")
       t.bought_equipment = true
       common.log(g, "log.buy_equipment", common.seat_name(g, seat), g.text("equipment." .. what))
       return
@@ -180,7 +180,7 @@ function M.buy(g, seat, what)
   end
   table.remove(st.cities[best_key], best_i)
   p.goods[#p.goods + 1] = best
-  p.res.coin = p.res.coin - 1
+  common.spend(g, seat, "coin")
   t.bought_good = what
   common.log(g, "log.buy_good", common.seat_name(g, seat), g.text("good." .. what), best.points)
 end
@@ -192,7 +192,7 @@ function M.special(g, seat, kind)
   if owner ~= 0 then common.remove(st.players[owner].specials, kind) end
   p.specials[#p.specials + 1] = kind
   st.specials[kind] = seat
-  p.res.coin = p.res.coin - 1
+  common.spend(g, seat, "coin")
   st.turn.special_done = true
   if owner ~= 0 then
     common.log(g, "log.special_from", common.seat_name(g, seat), g.text("good." .. kind), common.seat_name(g, owner))

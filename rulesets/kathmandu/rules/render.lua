@@ -4,6 +4,8 @@
 -- grid (landscapes, mountains, cities with goods, temples with offerings, yaks, border
 -- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
 
+local common = require "rules.common"
+
 local M = {}
 
 local NEEDLE = { north = "↑", east = "→", south = "↓", west = "←" }
@@ -52,11 +54,28 @@ end
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
 -- the route: a header with each board's name and needle, then one line per row
+-- cell_glyphs(data) -> the coloured glyph of every field letter (by byte), made once
+local glyph_data, glyphs
+local function cell_glyphs(data)
+  if glyph_data == data then return glyphs end
+  local info = common.info(data)
+  glyphs = {}
+  for _, f in ipairs(data.landscapes.fields) do
+    local glyph, mk
+    if f.kind == "landscape" or f.kind == "marked" then
+      glyph, mk = f.letter:upper(), markup_of(info.landscape[f.landscape])
+    else
+      glyph, mk = GLYPH[f.kind], MARKUP[f.kind]
+    end
+    glyphs[string.byte(f.letter)] = { text = mk .. glyph .. "{/}", kind = f.kind }
+  end
+  glyph_data = data
+  return glyphs
+end
+
 local function route_lines(g, view)
   local data = g.data
-  local fields, lands = {}, {}
-  for _, f in ipairs(data.landscapes.fields) do fields[f.letter] = f end
-  for _, l in ipairs(data.landscapes.landscapes) do lands[l.id] = l end
+  local cells = cell_glyphs(data)
   local W = data.boards.size.cols
   local yaks = {}
   for s, p in ipairs(view.players) do
@@ -75,20 +94,16 @@ local function route_lines(g, view)
   for r, row in ipairs(view.map) do
     local out = { string.format("%2d ", r) }
     for c = 1, #row do
-      local letter = row:sub(c, c)
-      local f = fields[letter]
-      local key = r .. "," .. c
-      local glyph, mk
-      if f.kind == "landscape" or f.kind == "marked" then
-        glyph, mk = letter:upper(), markup_of(lands[f.landscape])
-      else
-        glyph, mk = GLYPH[f.kind], MARKUP[f.kind]
-      end
+      local cell = cells[row:byte(c)]
+      local kind = cell.kind
       local second = " "
-      if yaks[key] then second = "{bold}{red}" .. yaks[key] .. "{/}"
-      elseif f.kind == "city" and view.cities[key] then second = "{magenta}" .. #view.cities[key] .. "{/}"
-      elseif f.kind == "temple" and view.temples[key] then second = "{red}" .. #view.temples[key] .. "{/}" end
-      out[#out + 1] = mk .. glyph .. "{/}" .. second
+      if kind ~= "mountain" then
+        local key = r .. "," .. c
+        if yaks[key] then second = "{bold}{red}" .. yaks[key] .. "{/}"
+        elseif kind == "city" and view.cities[key] then second = "{magenta}" .. #view.cities[key] .. "{/}"
+        elseif kind == "temple" and view.temples[key] then second = "{red}" .. #view.temples[key] .. "{/}" end
+      end
+      out[#out + 1] = cell.text .. second
       if c % W == 0 and c < #row then
         local strip = c // W
         out[#out + 1] = (strip == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
@@ -195,17 +210,15 @@ function M.render(view, seat, g)
     specials[#specials + 1] = g.text("good." .. k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
   end
   add(g.text("render.specials", table.concat(specials, ", ")))
+  local info = common.info(data)
   local eq = {}
   for _, id in ipairs(view.equipment) do
-    for _, e in ipairs(data.cards.equipment) do
-      if e.id == id then eq[#eq + 1] = g.text("equipment." .. e.kind) .. " (" .. g.text("land." .. e.landscape) .. ")" end
-    end
+    local e = info.equipment[id]
+    eq[#eq + 1] = g.text("equipment." .. e.kind) .. " (" .. g.text("land." .. e.landscape) .. ")"
   end
   local an = {}
   for _, id in ipairs(view.animals) do
-    for _, a in ipairs(data.cards.animals) do
-      if a.id == id then an[#an + 1] = g.text("animal." .. id) .. " (" .. g.text("land." .. a.landscape) .. ")" end
-    end
+    an[#an + 1] = g.text("animal." .. id) .. " (" .. g.text("land." .. info.animal[id].landscape) .. ")"
   end
   add(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)))
   add(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)))

@@ -170,7 +170,7 @@ function M.setup(g)
     g.rng.shuffle(characters)
   end
   -- the seats
-  st.players = {}
+  st.players, st.supply_out = {}, 0
   local info = common.info(data)
   for s = 1, n do
     local p = {
@@ -185,7 +185,10 @@ function M.setup(g)
       p.character = characters[s]
       start = info.character[p.character].start
     end
-    for _, r in ipairs(data.game.resources) do p.res[r] = start[r] or 0 end
+    for _, r in ipairs(data.game.resources) do
+      p.res[r] = start[r] or 0
+      st.supply_out = st.supply_out + p.res[r]
+    end
     local stack = {}
     for _, l in ipairs(data.landscapes.landscapes) do
       for _ = 1, data.game.yak_tiles_per_landscape do stack[#stack + 1] = l.id end

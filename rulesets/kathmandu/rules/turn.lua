@@ -92,8 +92,7 @@ function M.reroll(g, seat, colour)
 end
 
 local function gain(g, seat, res)
-  local p = g.state.players[seat]
-  p.res[res] = p.res[res] + 1
+  common.receive(g, seat, res)
   common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res))
 end
 
@@ -337,7 +336,7 @@ function M.pay(g, seat, verb, what, how)
   local p, t = st.players[seat], st.turn
   local cost = table.remove(t.owed, 1)
   if verb == "pay" then
-    p.res[what] = p.res[what] - 1
+    common.spend(g, seat, what)
     common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. what), g.text("why." .. cost))
   elseif what == "exhaustion" then
     common.exhaust(g, seat, 1, cost)

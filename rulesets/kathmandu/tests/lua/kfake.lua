@@ -143,7 +143,11 @@ end
 
 -- M.res(g, seat, map): set a seat's resources ({compass = 0, ...}; others unchanged)
 function M.res(g, seat, map)
-  for k, v in pairs(map) do g.state.players[seat].res[k] = v end
+  local st = g.state
+  for k, v in pairs(map) do
+    st.supply_out = st.supply_out + v - st.players[seat].res[k]   -- (the supply is unlimited)
+    st.players[seat].res[k] = v
+  end
 end
 
 -- M.events_since(g, n) -> the events logged after the first n, joined with " / "

@@ -76,3 +76,21 @@ for _, lang in ipairs({ "en", "de" }) do
   end
   assert(n >= 20 and text:find("#") and text:find(lang == "en" and "Legend" or "Legende"))
 end
+
+-- the invariants catch what they guard: each broken state is named
+local function broken(edit, want)
+  local h = fake.new { seats = 3, seed = 14 }
+  assert(h.rules.check(h) == nil)
+  edit(h.state)
+  local bad = h.rules.check(h)
+  assert(bad and bad:find(want, 1, true), tostring(bad) .. " / " .. want)
+end
+broken(function(st) st.players[1].res.coin = st.players[1].res.coin + 1 end, "resources not conserved")
+broken(function(st) table.remove(st.animal_deck) end, "animal cards not conserved")
+broken(function(st) st.players[2].equipment[#st.players[2].equipment + 1] = "rope" end, "equipment cards not conserved")
+broken(function(st) table.remove(st.map_pile) end, "map halves not conserved")
+broken(function(st) table.remove(st.goods_supply) end, "goods not conserved")
+broken(function(st) st.players[1].exhaustion = 4 end, "exhaustion markers")
+broken(function(st) st.players[1].pos = { 7, 1 } end, "off the route")
+broken(function(st) st.players[1].pos = { 2, 3 } end, "on a mountain")     -- start board (2,3) is M
+broken(function(st) st.specials.mask = 2 end, "special good mask")
