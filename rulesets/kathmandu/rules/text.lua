@@ -20,7 +20,9 @@ local function move_label(g, seat, a)
   local way = a[3] and (a[3] == "short" and g.text("label.short") or g.text("label.bend", g.text("dir." .. a[3]), a[4])) or ""
   local head = g.text("label.move", steps, g.text("dir." .. a[2]), way, common.key(r, c))
   local f = common.field(g, r, c)
-  head = head .. " (" .. g.text("kind." .. f.kind) .. (f.landscape and (" " .. g.text("land." .. f.landscape)) or "") .. ")"
+  local what = g.text("kind." .. f.kind)
+  if f.kind == "landscape" or f.kind == "marked" then what = g.text("land." .. f.landscape) end
+  head = head .. " (" .. what .. ")"
   local exhaustion = 0
   if needles > 0 then
     local pay = p.res.compass > 0 or turn.holds(p, "lantern")
