@@ -12,20 +12,29 @@ M.BENDS = { north = { "east", "west" }, south = { "east", "west" },
   east = { "north", "south" }, west = { "north", "south" } }
 
 -- Option ids: M.id(a, b, c, d) -> "a b c d", the same string every time, and M.parse[id]
--- -> {a, b, c, d}: apply reads its arguments from there.
+-- -> {a, b, c, d}: apply reads its arguments from there. The strings are kept in a tree
+-- keyed by the arguments, so a lookup builds no string.
 local ids, parse = {}, {}
 M.parse = parse
 function M.id(a, b, c, d)
-  local t = ids[a]
-  if not t then t = {}; ids[a] = t end
-  local key = (b or "") .. "\0" .. (c or "") .. "\0" .. (d or "")
-  local s = t[key]
+  local node = ids[a]
+  if not node then node = {}; ids[a] = node end
+  if b ~= nil then
+    local n = node[b]; if not n then n = {}; node[b] = n end; node = n
+    if c ~= nil then
+      n = node[c]; if not n then n = {}; node[c] = n end; node = n
+      if d ~= nil then
+        n = node[d]; if not n then n = {}; node[d] = n end; node = n
+      end
+    end
+  end
+  local s = node[false]
   if not s then
     s = a
-    if b then s = s .. " " .. b end
-    if c then s = s .. " " .. c end
-    if d then s = s .. " " .. d end
-    t[key] = s
+    if b ~= nil then s = s .. " " .. b end
+    if c ~= nil then s = s .. " " .. c end
+    if d ~= nil then s = s .. " " .. d end
+    node[false] = s
     parse[s] = { a, b, c, d }
   end
   return s
