@@ -77,13 +77,24 @@ local function route_lines(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
   local W = data.boards.size.cols
+  -- what stands on a field, by r * 1000 + c: a yak (or * for several), else goods or offerings
+  local marks = {}
+  for key, list in pairs(view.cities) do
+    local r, c = key:match("^(%d+),(%d+)$")
+    marks[tonumber(r) * 1000 + tonumber(c)] = "{magenta}" .. #list .. "{/}"
+  end
+  for key, list in pairs(view.temples) do
+    local r, c = key:match("^(%d+),(%d+)$")
+    marks[tonumber(r) * 1000 + tonumber(c)] = "{red}" .. #list .. "{/}"
+  end
   local yaks = {}
   for s, p in ipairs(view.players) do
     if type(p) == "table" and type(p.pos) == "table" then
-      local k = p.pos[1] .. "," .. p.pos[2]
+      local k = p.pos[1] * 1000 + p.pos[2]
       yaks[k] = yaks[k] and "*" or tostring(s)
     end
   end
+  for k, y in pairs(yaks) do marks[k] = "{bold}{red}" .. y .. "{/}" end
   local lines = {}
   local head = { "   " }
   for b, id in ipairs(view.route) do
@@ -94,16 +105,7 @@ local function route_lines(g, view)
   for r, row in ipairs(view.map) do
     local out = { string.format("%2d ", r) }
     for c = 1, #row do
-      local cell = cells[row:byte(c)]
-      local kind = cell.kind
-      local second = " "
-      if kind ~= "mountain" then
-        local key = r .. "," .. c
-        if yaks[key] then second = "{bold}{red}" .. yaks[key] .. "{/}"
-        elseif kind == "city" and view.cities[key] then second = "{magenta}" .. #view.cities[key] .. "{/}"
-        elseif kind == "temple" and view.temples[key] then second = "{red}" .. #view.temples[key] .. "{/}" end
-      end
-      out[#out + 1] = cell.text .. second
+      out[#out + 1] = cells[row:byte(c)].text .. (marks[r * 1000 + c] or " ")
       if c % W == 0 and c < #row then
         local strip = c // W
         out[#out + 1] = (strip == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
