@@ -65,6 +65,13 @@ function M.info(data)
   for _, c in ipairs(data.characters.characters) do i.character[c.id] = c end
   i.good = {}
   for _, k in ipairs(data.goods.kinds) do i.good[k] = true end
+  -- plain copies of the numbers the hot paths read (g.data is a read-only proxy)
+  local game = data.game
+  i.colours, i.resources = {}, {}
+  for k, d in ipairs(game.dice) do i.colours[k] = d.colour end
+  for k, r in ipairs(game.resources) do i.resources[k] = r end
+  i.turns_per_round, i.rerolls, i.die_sides = game.turns_per_round, game.rerolls_per_turn, game.die_sides
+  i.slots, i.stop_k = game.exhaustion.slots, game.kathmandu_stops_move
   i.width = data.boards.size.cols
   i.height = data.boards.size.rows
   cached_data, cached = data, i
@@ -109,7 +116,7 @@ function M.exhaust(g, seat, n, why)
   local slots = g.data.game.exhaustion.slots
   local before = p.exhaustion
   p.exhaustion = math.min(slots, p.exhaustion + n)
-  M.log(g, "log.exhausted", M.seat_name(g, seat), g.text("why." .. why), p.exhaustion)
+  if g.labels then M.log(g, "log.exhausted", M.seat_name(g, seat), g.text("why." .. why), p.exhaustion) end
   return p.exhaustion - before
 end
 

@@ -23,7 +23,7 @@ local function kathmandu_arrival(g, seat)
   p.tile = table.remove(st.kathmandu, 1) or 0
   st.arrivals = st.arrivals + 1
   p.arrived = st.arrivals
-  common.log(g, "log.kathmandu", common.seat_name(g, seat), st.arrivals, p.tile)
+  if g.labels then common.log(g, "log.kathmandu", common.seat_name(g, seat), st.arrivals, p.tile) end
 end
 
 -- yak_tile: the revealed yak tile is fulfilled on its landscape; the next one is revealed
@@ -31,7 +31,7 @@ local function yak_tile(g, seat, landscape)
   local p = g.state.players[seat]
   if p.yak and p.yak == landscape then
     p.yak = table.remove(p.stack, 1) or false
-    common.log(g, "log.yak_tile", common.seat_name(g, seat), g.text("land." .. landscape))
+    if g.labels then common.log(g, "log.yak_tile", common.seat_name(g, seat), g.text("land." .. landscape)) end
   end
 end
 
@@ -152,7 +152,7 @@ function M.paint(g, seat, animal)
   p.animals[#p.animals + 1] = animal
   common.spend(g, seat, "paint")
   st.turn.painted = true
-  common.log(g, "log.paint", common.seat_name(g, seat), g.text("animal." .. animal))
+  if g.labels then common.log(g, "log.paint", common.seat_name(g, seat), g.text("animal." .. animal)) end
 end
 
 -- buy: an equipment card of that kind from the display (a matching one), or a good
@@ -167,7 +167,7 @@ function M.buy(g, seat, what)
       p.equipment[#p.equipment + 1] = what
       common.spend(g, seat, "backpack")
       t.bought_equipment = true
-      common.log(g, "log.buy_equipment", common.seat_name(g, seat), g.text("equipment." .. what))
+      if g.labels then common.log(g, "log.buy_equipment", common.seat_name(g, seat), g.text("equipment." .. what)) end
       return
     end
   end
@@ -182,7 +182,7 @@ function M.buy(g, seat, what)
   p.goods[#p.goods + 1] = best
   common.spend(g, seat, "coin")
   t.bought_good = what
-  common.log(g, "log.buy_good", common.seat_name(g, seat), g.text("good." .. what), best.points)
+  if g.labels then common.log(g, "log.buy_good", common.seat_name(g, seat), g.text("good." .. what), best.points) end
 end
 
 function M.special(g, seat, kind)
@@ -195,9 +195,9 @@ function M.special(g, seat, kind)
   common.spend(g, seat, "coin")
   st.turn.special_done = true
   if owner ~= 0 then
-    common.log(g, "log.special_from", common.seat_name(g, seat), g.text("good." .. kind), common.seat_name(g, owner))
+    if g.labels then common.log(g, "log.special_from", common.seat_name(g, seat), g.text("good." .. kind), common.seat_name(g, owner)) end
   else
-    common.log(g, "log.special", common.seat_name(g, seat), g.text("good." .. kind))
+    if g.labels then common.log(g, "log.special", common.seat_name(g, seat), g.text("good." .. kind)) end
   end
 end
 
@@ -210,7 +210,7 @@ function M.offer(g, seat)
   local n = (p.character == "pilgrim" and p.candles >= double) and double or 1
   temple[#temple + 1] = seat
   p.candles = p.candles - n
-  common.log(g, "log.offer", common.seat_name(g, seat), n)
+  if g.labels then common.log(g, "log.offer", common.seat_name(g, seat), n) end
   if #st.maps > 0 or #st.map_pile > 0 then st.turn.step = "map" end
 end
 
@@ -230,11 +230,11 @@ function M.take_map(g, seat, half)
   local p = st.players[seat]
   if half == "pile" then
     p.halves[#p.halves + 1] = table.remove(st.map_pile, 1)
-    common.log(g, "log.map_pile", common.seat_name(g, seat))
+    if g.labels then common.log(g, "log.map_pile", common.seat_name(g, seat)) end
   else
     common.remove(st.maps, half)
     p.halves[#p.halves + 1] = half
-    common.log(g, "log.map", common.seat_name(g, seat), half)
+    if g.labels then common.log(g, "log.map", common.seat_name(g, seat), half) end
   end
   setup.refill_maps(g)
   st.turn.step = "act"
@@ -285,7 +285,7 @@ function M.give(g, seat, half)
   common.remove(st.players[seat].halves, half)
   local theirs = st.players[t.swap_with].halves
   theirs[#theirs + 1] = half
-  common.log(g, "log.swap", common.seat_name(g, seat), t.stolen, common.seat_name(g, t.swap_with), half)
+  if g.labels then common.log(g, "log.swap", common.seat_name(g, seat), t.stolen, common.seat_name(g, t.swap_with), half) end
   t.swapped, t.step, t.stolen, t.swap_with = true, "act", false, 0
 end
 
@@ -296,7 +296,7 @@ function M.chest(g, seat, colour)
   common.remove(p.halves, colour .. "-a")
   common.remove(p.halves, colour .. "-b")
   p.chests[#p.chests + 1] = colour
-  common.log(g, "log.chest", common.seat_name(g, seat), colour)
+  if g.labels then common.log(g, "log.chest", common.seat_name(g, seat), colour) end
 end
 
 -- after an action: more actions, or the turn ends when none is left

@@ -18,7 +18,7 @@ function M.choose_start(g, seat, k)
   local f = setup.start_fields(g)[k]
   st.players[seat].pos = { f[1], f[2] }
   table.remove(st.choosing, 1)
-  common.log(g, "log.start_field", common.seat_name(g, seat), k)
+  if g.labels then common.log(g, "log.start_field", common.seat_name(g, seat), k) end
   if #st.choosing == 0 then
     st.phase = "turn"
     kturn.begin_turn(g, st.order[1])
@@ -59,7 +59,7 @@ end
 function M.game_over(g)
   local st = g.state
   st.phase, st.turn, st.tent_ask = "over", false, false
-  common.log(g, "log.game_over")
+  if g.labels then common.log(g, "log.game_over") end
 end
 
 -- tents: every other seat holding a tent of the landscape the mover ended on is asked
@@ -104,7 +104,7 @@ function M.play_tent(g, seat, play)
   if play then
     common.remove(st.players[seat].tents, ask.landscape)
     st.tent_discard[#st.tent_discard + 1] = ask.landscape
-    common.log(g, "log.tent", common.seat_name(g, seat), g.text("land." .. ask.landscape), common.seat_name(g, ask.seat))
+    if g.labels then common.log(g, "log.tent", common.seat_name(g, seat), g.text("land." .. ask.landscape), common.seat_name(g, ask.seat)) end
     common.exhaust(g, ask.seat, 1, "tent")
   end
   if #ask.queue == 0 then
@@ -150,7 +150,7 @@ local function draw_tent(g, seat)
   if card then
     local tents = st.players[seat].tents
     tents[#tents + 1] = card
-    common.log(g, "log.tent_drawn", common.seat_name(g, seat))
+    if g.labels then common.log(g, "log.tent_drawn", common.seat_name(g, seat)) end
   end
 end
 
@@ -163,7 +163,7 @@ function M.weather(g)
   st.weather_seen[#st.weather_seen + 1] = tile
   if tile ~= "storm" then return common.log(g, "log.sun") end
   st.wall = math.min(st.wall + 1, #st.route - 1)
-  common.log(g, "log.storm", st.wall)
+  if g.labels then common.log(g, "log.storm", st.wall) end
   for s, p in ipairs(st.players) do
     if p.arrived == 0 and common.board_of(g, p.pos[2]) <= st.wall then common.exhaust(g, s, 1, "storm") end
   end
@@ -175,7 +175,7 @@ function M.round_end(g)
   local n = #g.seats
   local first, sum = start_player(g)
   st.start_player = first
-  common.log(g, "log.start_player", common.seat_name(g, first), sum)
+  if g.labels then common.log(g, "log.start_player", common.seat_name(g, first), sum) end
   if g.options.tents then draw_tent(g, first) end
   M.weather(g)
   setup.refill_displays(g)
@@ -184,7 +184,7 @@ function M.round_end(g)
   st.round, st.turn_no = st.round + 1, 0
   st.order = turn.order(first, n)
   for s = 1, n do setup.roll_dice(g, s) end
-  common.log(g, "log.round", st.round, common.seat_name(g, first))
+  if g.labels then common.log(g, "log.round", st.round, common.seat_name(g, first)) end
 end
 
 return M

@@ -219,7 +219,7 @@ function M.setup(g)
   st.phase = "start"
   st.arrivals = 0
   for s = 1, n do M.roll_dice(g, s) end
-  common.log(g, "log.setup", n, #st.route - 2, common.seat_name(g, st.start_player))
+  if g.labels then common.log(g, "log.setup", n, #st.route - 2, common.seat_name(g, st.start_player)) end
   if characters then
     for s = 1, n do common.log(g, "log.character", common.seat_name(g, s), g.text("character." .. st.players[s].character)) end
   end

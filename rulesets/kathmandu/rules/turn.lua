@@ -30,22 +30,23 @@ function M.begin_turn(g, seat)
 end
 
 -- turns_left(g, p) -> this round's turns the seat still takes, the current one included
-local function turns_left(g, p)
+local function turns_left(info, p)
   local used = 0
-  for _, d in ipairs(g.data.game.dice) do if p.dice[d.colour].at == "used" then used = used + 1 end end
-  return g.data.game.turns_per_round - used
+  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "used" then used = used + 1 end end
+  return info.turns_per_round - used
 end
 
-local function free_dice(g, p)
+local function free_dice(info, p)
   local free = 0
-  for _, d in ipairs(g.data.game.dice) do if p.dice[d.colour].at == "free" then free = free + 1 end end
+  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "free" then free = free + 1 end end
   return free
 end
 
 -- M.can_reroll(g, p, t) -> true, or false and the reason's text key
 function M.can_reroll(g, p, t)
-  if t.rerolls >= g.data.game.rerolls_per_turn then return false, "why.rerolled" end
-  if free_dice(g, p) - 1 < turns_left(g, p) then return false, "why.dice_needed" end
+  local info = common.info(g.data)
+  if t.rerolls >= info.rerolls then return false, "why.rerolled" end
+  if free_dice(info, p) - 1 < turns_left(info, p) then return false, "why.dice_needed" end
   return true
 end
 
@@ -54,15 +55,16 @@ function M.die_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local opts = {}
-  local dice = g.data.game.dice
-  for i = 1, #dice do
-    local colour = dice[i].colour
+  local info = common.info(g.data)
+  local colours = info.colours
+  for i = 1, #colours do
+    local colour = colours[i]
     if p.dice[colour].at == "free" then opts[#opts + 1] = id("die", colour) end
   end
-  if t.rerolls < g.data.game.rerolls_per_turn then
+  if t.rerolls < info.rerolls then
     local ok = M.can_reroll(g, p, t)
-    for i = 1, #dice do
-      local colour = dice[i].colour
+    for i = 1, #colours do
+      local colour = colours[i]
       if p.dice[colour].at == "free" then
         local s = id("reroll", colour)
         opts[#opts + 1] = ok and s or off(s)
@@ -87,13 +89,13 @@ function M.reroll(g, seat, colour)
     end
   end
   if g.labels then
-    common.log(g, "log.reroll", common.seat_name(g, seat), g.text("die." .. colour), table.concat(rolled, ", "))
+    if g.labels then common.log(g, "log.reroll", common.seat_name(g, seat), g.text("die." .. colour), table.concat(rolled, ", ")) end
   end
 end
 
 local function gain(g, seat, res)
   common.receive(g, seat, res)
-  common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res))
+  if g.labels then common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res)) end
 end
 
 -- choose a die: its colour gives the resource; in Kathmandu (or black) one of choice
@@ -103,7 +105,7 @@ function M.choose_die(g, seat, colour)
   local die = p.dice[colour]
   die.at = "used"
   t.die, t.pips = colour, die.pips
-  common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips)
+  if g.labels then common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips) end
   local res = common.info(g.data).die[colour].resource
   if res == "any" or common.in_kathmandu(p) then
     t.step = "joker"
@@ -115,7 +117,7 @@ end
 
 function M.joker_options(g)
   local opts = {}
-  for i, r in ipairs(g.data.game.resources) do opts[i] = id("take", r) end
+  for i, r in ipairs(common.info(g.data).resources) do opts[i] = id("take", r) end
   return opts
 end
 
@@ -130,9 +132,9 @@ function M.exhaustion_check(g, seat)
   local st = g.state
   local p = st.players[seat]
   if common.in_kathmandu(p) then return flow("end_turn")(g) end
-  if p.exhaustion >= g.data.game.exhaustion.slots then
+  if p.exhaustion >= common.info(g.data).slots then
     p.exhaustion = 0
-    common.log(g, "log.too_exhausted", common.seat_name(g, seat))
+    if g.labels then common.log(g, "log.too_exhausted", common.seat_name(g, seat)) end
     return flow("end_turn")(g)
   end
   st.turn.step = "move"
@@ -150,7 +152,7 @@ function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
   local info = common.info(g.data)
   local fields, W, map, cols = info.field, info.width, st.map, st.cols
-  local stop_k = g.data.game.kathmandu_stops_move
+  local stop_k = info.stop_k
   local steps, borders, needles, lost, kat = 0, 0, 0, false, false
   local okr, okc, ok_borders = r, c, 0
   local dir, n = dir1, n1
@@ -250,7 +252,7 @@ function M.use(g, seat, kind, how)
   elseif kind == "butter-tea" then
     p.exhaustion = math.max(0, p.exhaustion - g.data.cards.abilities.butter_tea_markers)
   end
-  common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. kind))
+  if g.labels then common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. kind)) end
 end
 
 -- M.plan(g, seat, dir, bend, k) -> the walk of a move option (see M.walk)
@@ -270,7 +272,7 @@ function M.move(g, seat, dir, bend, k)
   local r, c, steps, lost, borders, needles = M.plan(g, seat, dir, bend, k)
   p.pos[1], p.pos[2] = r, c
   t.moved = true
-  common.log(g, "log.move", common.seat_name(g, seat), steps, g.text("dir." .. dir), common.key(r, c))
+  if g.labels then common.log(g, "log.move", common.seat_name(g, seat), steps, g.text("dir." .. dir), common.key(r, c)) end
   local owed = t.owed
   for _ = 1, needles do owed[#owed + 1] = "needle" end
   for _ = 1, borders do owed[#owed + 1] = "border" end
@@ -323,7 +325,7 @@ function M.settle(g, seat)
     table.remove(t.owed, 1)
     if cost == "lost" and p.character == "guide" and not p.ability_used then
       p.ability_used = true
-      common.log(g, "log.guide", common.seat_name(g, seat))
+      if g.labels then common.log(g, "log.guide", common.seat_name(g, seat)) end
     else
       common.exhaust(g, seat, 1, cost)
     end
@@ -337,16 +339,16 @@ function M.pay(g, seat, verb, what, how)
   local cost = table.remove(t.owed, 1)
   if verb == "pay" then
     common.spend(g, seat, what)
-    common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. what), g.text("why." .. cost))
+    if g.labels then common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. what), g.text("why." .. cost)) end
   elseif what == "exhaustion" then
     common.exhaust(g, seat, 1, cost)
   elseif what == "ability" then
     p.ability_used = true
-    common.log(g, "log.herder", common.seat_name(g, seat))
+    if g.labels then common.log(g, "log.herder", common.seat_name(g, seat)) end
   else
     common.remove(p.equipment, what)
     st.equipment_discard[#st.equipment_discard + 1] = what
-    common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. what))
+    if g.labels then common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. what)) end
   end
   M.settle(g, seat)
 end
