@@ -1,0 +1,169 @@
+-- rules/common.lua
+-- Kathmandu: lookups shared by every rule step: the data by name, the option ids (made
+-- once and parsed back by table lookup, never by pattern matching in the hot path), the
+-- fields of the route, resources and exhaustion.
+
+local M = {}
+
+M.DIRECTIONS = { "north", "east", "south", "west" }
+M.DR = { north = -1, east = 0, south = 1, west = 0 }
+M.DC = { north = 0, east = 1, south = 0, west = -1 }
+M.BENDS = { north = { "east", "west" }, south = { "east", "west" },
+  east = { "north", "south" }, west = { "north", "south" } }
+
+-- Option ids: M.id(a, b, c, d) -> "a b c d", the same string every time, and M.parse[id]
+-- -> {a, b, c, d}: apply reads its arguments from there. The strings are kept in a tree
+-- keyed by the arguments, so a lookup builds no string.
+local ids, parse = {}, {}
+M.parse = parse
+function M.id(a, b, c, d)
+  local node = ids[a]
+  if not node then node = {}; ids[a] = node end
+  if b ~= nil then
+    local n = node[b]; if not n then n = {}; node[b] = n end; node = n
+    if c ~= nil then
+      n = node[c]; if not n then n = {}; node[c] = n end; node = n
+      if d ~= nil then
+        n = node[d]; if not n then n = {}; node[d] = n end; node = n
+      end
+    end
+  end
+  local s = node[false]
+  if not s then
+    s = a
+    if b ~= nil then s = s .. " " .. b end
+    if c ~= nil then s = s .. " " .. c end
+    if d ~= nil then s = s .. " " .. d end
+    node[false] = s
+    parse[s] = { a, b, c, d }
+  end
+  return s
+end
+
+-- M.words(id) -> the parsed id: from M.parse, or split into words (numbers as integers)
+-- for an id this sandbox has not made yet
+function M.words(id)
+  local a = parse[id]
+  if a then return a end
+  a = {}
+  for w in id:gmatch("%S+") do a[#a + 1] = math.tointeger(tonumber(w)) or w end
+  return a
+end
+
+-- M.info(data) -> tables derived from the data once per game: field letters by byte,
+-- landscapes, dice, cards by id.
+local cached_data, cached = nil, nil
+function M.info(data)
+  if data == cached_data then return cached end
+  local i
+  i = { field = {}, landscape = {}, die = {}, equipment = {}, animal = {}, character = {} }
+  for _, f in ipairs(data.landscapes.fields) do i.field[string.byte(f.letter)] = f end
+  for _, l in ipairs(data.landscapes.landscapes) do i.landscape[l.id] = l end
+  for _, d in ipairs(data.game.dice) do i.die[d.colour] = d end
+  for _, e in ipairs(data.cards.equipment) do i.equipment[e.id] = e end
+  for _, a in ipairs(data.cards.animals) do i.animal[a.id] = a end
+  for _, c in ipairs(data.characters.characters) do i.character[c.id] = c end
+  i.good = {}
+  for _, k in ipairs(data.goods.kinds) do i.good[k] = true end
+  -- plain copies of the numbers the hot paths read (g.data is a read-only proxy)
+  local game = data.game
+  i.colours, i.resources = {}, {}
+  for k, d in ipairs(game.dice) do i.colours[k] = d.colour end
+  for k, r in ipairs(game.resources) do i.resources[k] = r end
+  i.turns_per_round, i.rerolls, i.die_sides = game.turns_per_round, game.rerolls_per_turn, game.die_sides
+  i.slots, i.stop_k = game.exhaustion.slots, game.kathmandu_stops_move
+  i.width = data.boards.size.cols
+  i.height = data.boards.size.rows
+  cached_data, cached = data, i
+  return i
+end
+
+function M.key(r, c) return r .. "," .. c end
+
+-- M.field(g, r, c) -> the field record at (r, c) (landscapes.yaml), nil off the route.
+function M.field(g, r, c)
+  local st = g.state
+  local row = st.map[r]
+  if not row or c < 1 or c > st.cols then return nil end
+  return M.info(g.data).field[row:byte(c)]
+end
+
+-- M.board_of(g, c) -> the index of the board (1 = start) that column c lies on.
+function M.board_of(g, c) return (c - 1) // M.info(g.data).width + 1 end
+
+-- M.landscape_at(g, r, c) -> the landscape of a field, or nil (city, temple, mountain, ...)
+function M.landscape_at(g, r, c)
+  local f = M.field(g, r, c)
+  return f and f.landscape
+end
+
+function M.seat_name(g, seat)
+  local s = g.seats and g.seats[seat]
+  return (s and s.name) or g.text("seat", seat)
+end
+
+-- M.log(g, key, ...): an event for everyone. Playouts keep no events (docs/lua-api.md,
+-- strict and fast games), so the text is made only when people will read it.
+function M.log(g, key, ...)
+  if g.labels then g.log(g.text(key, ...)) end
+end
+
+function M.in_kathmandu(p) return p.arrived > 0 end
+
+-- M.exhaust(g, seat, n, why): n exhaustion markers, up to the slots (the rest ignored).
+function M.exhaust(g, seat, n, why)
+  local p = g.state.players[seat]
+  local slots = g.data.game.exhaustion.slots
+  local before = p.exhaustion
+  p.exhaustion = math.min(slots, p.exhaustion + n)
+  if g.labels then M.log(g, "log.exhausted", M.seat_name(g, seat), g.text("why." .. why), p.exhaustion) end
+  return p.exhaustion - before
+end
+
+-- M.spend(g, seat, res) / M.receive(g, seat, res): a resource back to the supply, or from
+-- it; the supply is unlimited, st.supply_out counts what it has handed out (check.lua)
+function M.spend(g, seat, res)
+  local st = g.state
+  st.players[seat].res[res] = st.players[seat].res[res] - 1
+  st.supply_out = st.supply_out - 1
+end
+
+function M.receive(g, seat, res)
+  local st = g.state
+  st.players[seat].res[res] = st.players[seat].res[res] + 1
+  st.supply_out = st.supply_out + 1
+end
+
+-- M.resource_total(p) -> the resources a seat holds.
+function M.resource_total(p)
+  local n = 0
+  for _, v in pairs(p.res) do n = n + v end
+  return n
+end
+
+-- M.remove(list, v) -> removes the first v from list; true if found
+function M.remove(list, v)
+  for i = 1, #list do
+    if list[i] == v then table.remove(list, i); return true end
+  end
+  return false
+end
+
+function M.count(list, v)
+  local n = 0
+  for i = 1, #list do if list[i] == v then n = n + 1 end end
+  return n
+end
+
+function M.has(list, v)
+  for i = 1, #list do if list[i] == v then return true end end
+  return false
+end
+
+-- M.other(half) -> the matching half of the pair ("red-a" <-> "red-b") and its colour
+function M.pair_of(half)
+  local colour, side = half:match("^(.-)%-(%a)$")
+  return colour .. (side == "a" and "-b" or "-a"), colour
+end
+
+return M

@@ -1,0 +1,237 @@
+-- rules/render.lua
+-- Kathmandu: the board as text for the REPL, at most 120 columns, with colour markup.
+-- Draws only from the view (what the seat may see), g.data and g.text: the route as a
+-- grid (landscapes, mountains, cities with goods, temples with offerings, yaks, border
+-- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
+
+local common = require "rules.common"
+
+local M = {}
+
+local NEEDLE = { north = "↑", east = "→", south = "↓", west = "←" }
+local GLYPH = { mountain = "^", city = "C", temple = "T", start = "x", kathmandu = "K" }
+local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{bold}",
+  start = "{yellow}", kathmandu = "{yellow}{bold}" }
+
+local function width(s)
+  local plain = s:gsub("{[%a/]*}", "")
+  return utf8.len(plain) or #plain
+end
+
+local function pad(s, w)
+  local n = width(s)
+  if n >= w then return s end
+  return s .. string.rep(" ", w - n)
+end
+
+local function name_of(g, seat)
+  local s = g.seats and g.seats[seat]
+  return (s and s.name) or g.text("seat", seat)
+end
+
+local function markup_of(l)
+  local out = {}
+  for _, m in ipairs(l.markup or {}) do out[#out + 1] = "{" .. m .. "}" end
+  return table.concat(out)
+end
+
+-- wrap(head, parts, indent) -> lines of at most 119 columns: head, then the parts
+local function wrap(head, parts, indent)
+  local lines, cur = {}, head
+  for i, part in ipairs(parts) do
+    local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
+    if width(cur) + #sep + width(part) > 119 and width(cur) > indent then
+      lines[#lines + 1] = cur
+      cur = string.rep(" ", indent) .. part
+    else
+      cur = cur .. sep .. part
+    end
+  end
+  lines[#lines + 1] = cur
+  return lines
+end
+
+local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
+
+-- the route: a header with each board's name and needle, then one line per row
+-- cell_glyphs(data) -> the coloured glyph of every field letter (by byte), made once
+local glyph_data, glyphs
+local function cell_glyphs(data)
+  if glyph_data == data then return glyphs end
+  local info = common.info(data)
+  glyphs = {}
+  for _, f in ipairs(data.landscapes.fields) do
+    local glyph, mk
+    if f.kind == "landscape" or f.kind == "marked" then
+      glyph, mk = f.letter:upper(), markup_of(info.landscape[f.landscape])
+    else
+      glyph, mk = GLYPH[f.kind], MARKUP[f.kind]
+    end
+    glyphs[string.byte(f.letter)] = { text = mk .. glyph .. "{/}", kind = f.kind }
+  end
+  glyph_data = data
+  return glyphs
+end
+
+local function route_lines(g, view)
+  local data = g.data
+  local cells = cell_glyphs(data)
+  local W = data.boards.size.cols
+  -- what stands on a field, by r * 1000 + c: a yak (or * for several), else goods or offerings
+  local marks = {}
+  for key, list in pairs(view.cities) do
+    local r, c = key:match("^(%d+),(%d+)$")
+    marks[tonumber(r) * 1000 + tonumber(c)] = "{magenta}" .. #list .. "{/}"
+  end
+  for key, list in pairs(view.temples) do
+    local r, c = key:match("^(%d+),(%d+)$")
+    marks[tonumber(r) * 1000 + tonumber(c)] = "{red}" .. #list .. "{/}"
+  end
+  local yaks = {}
+  for s, p in ipairs(view.players) do
+    if type(p) == "table" and type(p.pos) == "table" then
+      local k = p.pos[1] * 1000 + p.pos[2]
+      yaks[k] = yaks[k] and "*" or tostring(s)
+    end
+  end
+  for k, y in pairs(yaks) do marks[k] = "{bold}{red}" .. y .. "{/}" end
+  local lines = {}
+  local head = { "   " }
+  for b, id in ipairs(view.route) do
+    local needle = view.needles[b] and (" " .. NEEDLE[view.needles[b]]) or ""
+    head[#head + 1] = pad(id .. needle, 2 * W) .. " "
+  end
+  lines[1] = table.concat(head)
+  for r, row in ipairs(view.map) do
+    local out = { string.format("%2d ", r) }
+    for c = 1, #row do
+      out[#out + 1] = cells[row:byte(c)].text .. (marks[r * 1000 + c] or " ")
+      if c % W == 0 and c < #row then
+        local strip = c // W
+        out[#out + 1] = (strip == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
+      end
+    end
+    if view.wall == 0 then out[1] = string.format("%2d", r) .. "{red}{bold}#{/}" end
+    lines[#lines + 1] = table.concat(out)
+  end
+  return lines
+end
+
+local function legend(g)
+  local data = g.data
+  local parts = {}
+  for _, l in ipairs(data.landscapes.landscapes) do
+    parts[#parts + 1] = markup_of(l) .. l.letter .. "{/} " .. g.text("land." .. l.id)
+  end
+  return { g.text("render.legend", table.concat(parts, "  ")), g.text("render.legend2") }
+end
+
+local function list_text(g, prefix, list)
+  if type(list) ~= "table" then return tostring(list) end
+  if #list == 0 then return "-" end
+  local out = {}
+  for _, v in ipairs(list) do
+    if type(v) == "table" then out[#out + 1] = g.text("good." .. v.kind) .. " " .. v.points
+    elseif prefix then out[#out + 1] = g.text(prefix .. v)
+    else out[#out + 1] = v end
+  end
+  return table.concat(out, ", ")
+end
+
+local function dice_text(g, p)
+  local out = {}
+  for _, d in ipairs(g.data.game.dice) do
+    local die = p.dice[d.colour]
+    local s = g.text("die_short." .. d.colour) .. die.pips
+    if die.at == "used" then s = "{dim}[" .. s .. "]{/}"
+    elseif die.at == "aside" then s = "{dim}x" .. s .. "{/}"
+    else s = "{bold}" .. s .. "{/}" end
+    out[#out + 1] = s
+  end
+  return table.concat(out, " ")
+end
+
+local function seat_lines(g, view, s, viewer)
+  local p = view.players[s]
+  local data = g.data
+  local head = (view.turn and view.turn.seat == s) and "{green}>{/} " or "  "
+  head = head .. "{bold}" .. name_of(g, s) .. "{/} [" .. s .. "]"
+  if view.start_player == s then head = head .. " {yellow}" .. g.text("render.start_player") .. "{/}" end
+  if p.character then head = head .. " (" .. g.text("character." .. p.character) .. ")" end
+  local res = {}
+  for _, r in ipairs(data.game.resources) do res[#res + 1] = g.text("res." .. r) .. " " .. p.res[r] end
+  local ex = string.rep("{red}●{/}", p.exhaustion) .. string.rep("{dim}○{/}", data.game.exhaustion.slots - p.exhaustion)
+  local yak
+  if p.arrived > 0 then yak = g.text("render.arrived", p.arrived, p.tile)
+  else yak = g.text("render.yak", p.yak and g.text("land." .. p.yak) or "-", count(p.stack)) end
+  local tents = ""
+  if g.options and g.options.tents then
+    tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
+  end
+  local out = { pad(head, 40) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak }
+  local parts = {
+    table.concat(res, " "),
+    g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),
+    g.text("render.animals_held", list_text(g, "animal.", p.animals)),
+    g.text("render.maps_held", list_text(g, nil, p.halves), list_text(g, nil, p.chests)),
+    g.text("render.goods", list_text(g, nil, p.goods), list_text(g, "good.", p.specials)),
+    g.text("render.candles", data.game.candles - p.candles),
+  }
+  if tents ~= "" then parts[#parts + 1] = tents:sub(3) end
+  for _, l in ipairs(wrap("    ", parts, 4)) do out[#out + 1] = l end
+  return out
+end
+
+function M.render(view, seat, g)
+  local data = g.data
+  local lines = {}
+  local function add(s) lines[#lines + 1] = s end
+  local weather = {}
+  for _, w in ipairs(view.weather_seen) do weather[#weather + 1] = g.text("weather." .. w) end
+  for _ = 1, count(view.weather) do weather[#weather + 1] = "?" end
+  local what = ""
+  if view.phase == "over" then what = g.text("render.over")
+  elseif view.phase == "start" then what = g.text("render.choosing_start")
+  elseif view.turn then what = g.text("render.turn_of", name_of(g, view.turn.seat)) end
+  add(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
+    what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))))
+  for _, l in ipairs(route_lines(g, view)) do add(l) end
+  for _, l in ipairs(legend(g)) do add(l) end
+  local cities = {}
+  local keys = {}
+  for key in pairs(view.cities) do keys[#keys + 1] = key end
+  local function rc(key) local r, c = key:match("^(%d+),(%d+)$"); return tonumber(r) * 1000 + tonumber(c) end
+  table.sort(keys, function(a, b) return rc(a) < rc(b) end)
+  for _, key in ipairs(keys) do
+    cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
+  end
+  for _, l in ipairs(wrap(g.text("render.cities"), cities, 8)) do add(l) end
+  local specials = {}
+  for _, k in ipairs(data.goods.kinds) do
+    local o = view.specials[k]
+    specials[#specials + 1] = g.text("good." .. k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
+  end
+  add(g.text("render.specials", table.concat(specials, ", ")))
+  local info = common.info(data)
+  local eq = {}
+  for _, id in ipairs(view.equipment) do
+    local e = info.equipment[id]
+    eq[#eq + 1] = g.text("equipment." .. e.kind) .. " (" .. g.text("land." .. e.landscape) .. ")"
+  end
+  local an = {}
+  for _, id in ipairs(view.animals) do
+    an[#an + 1] = g.text("animal." .. id) .. " (" .. g.text("land." .. info.animal[id].landscape) .. ")"
+  end
+  add(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)))
+  add(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)))
+  local ks = {}
+  for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
+  add(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"))
+  add("{dim}" .. string.rep("-", 119) .. "{/}")
+  for s = 1, #view.players do
+    for _, l in ipairs(seat_lines(g, view, s, seat)) do add(l) end
+  end
+  return table.concat(lines, "\n")
+end
+
+return M

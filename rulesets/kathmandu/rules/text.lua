@@ -1,0 +1,147 @@
+-- rules/text.lua
+-- Kathmandu: what a person reads, made only when a person looks (docs/lua-api.md, the
+-- fast decision form): option labels, prompts, and why a disabled option is disabled.
+
+local common = require "rules.common"
+local turn = require "rules.turn"
+
+local M = {}
+
+local split = common.words
+
+local function res_name(g, r) return g.text("res." .. r) end
+
+-- move_label: where the move ends and what it will cost
+local function move_label(g, seat, a)
+  local st = g.state
+  local p = st.players[seat]
+  local r, c, steps, lost, borders, needles, kat = turn.plan(g, seat, a[2], a[3], a[4])
+  local parts = {}
+  local way = a[3] and (a[3] == "short" and g.text("label.short") or g.text("label.bend", g.text("dir." .. a[3]), a[4])) or ""
+  local head = g.text("label.move", steps, g.text("dir." .. a[2]), way, common.key(r, c))
+  local f = common.field(g, r, c)
+  local what = g.text("kind." .. f.kind)
+  if f.kind == "landscape" or f.kind == "marked" then what = g.text("land." .. f.landscape) end
+  head = head .. " (" .. what .. ")"
+  local exhaustion = 0
+  if needles > 0 then
+    local pay = p.res.compass > 0 or turn.holds(p, "lantern")
+    parts[#parts + 1] = g.text(pay and "label.needle_pay" or "label.needle_exhaust")
+    if not pay then exhaustion = exhaustion + 1 end
+  end
+  if borders > 0 then
+    local pay = p.res.food > 0 or turn.holds(p, "fodder-sack")
+    parts[#parts + 1] = g.text(pay and "label.border_pay" or "label.border_exhaust")
+    if not pay then exhaustion = exhaustion + 1 end
+  end
+  if lost then
+    parts[#parts + 1] = g.text("label.lost")
+    exhaustion = exhaustion + 1
+  end
+  if kat then parts[#parts + 1] = g.text("label.kathmandu") end
+  if exhaustion > 0 then parts[#parts + 1] = g.text("label.costs_exhaustion", exhaustion) end
+  if #parts == 0 then return head end
+  return head .. ": " .. table.concat(parts, "; ")
+end
+
+function M.label(g, seat, id)
+  local st = g.state
+  local a = split(id)
+  local verb = a[1]
+  local p = st.players[seat]
+  if verb == "die" then
+    local die = p.dice[a[2]]
+    local res = common.info(g.data).die[a[2]].resource
+    local got = res == "any" and g.text("label.any") or res_name(g, res)
+    if common.in_kathmandu(p) then got = g.text("label.any") end
+    return g.text("label.die", g.text("die." .. a[2]), die.pips, got)
+  elseif verb == "reroll" then
+    return g.text("label.reroll", g.text("die." .. a[2]))
+  elseif verb == "take" then
+    if a[2] == "exhaustion" then return g.text("label.take_exhaustion") end
+    return g.text("label.take", res_name(g, a[2]))
+  elseif verb == "move" then
+    return move_label(g, seat, a)
+  elseif verb == "use" then
+    if a[2] == "ability" then return g.text("label.herder") end
+    return g.text("label.use", g.text("equipment." .. a[2]), g.text("ability." .. a[2] .. (a[3] and ("." .. a[3]) or "")))
+  elseif verb == "pay" then
+    return g.text("label.pay", res_name(g, a[2]), p.res[a[2]])
+  elseif verb == "paint" then
+    return g.text("label.paint", g.text("animal." .. a[2]))
+  elseif verb == "buy" then
+    if common.info(g.data).good[a[2]] then
+      return g.text("label.buy_good", g.text("good." .. a[2]))
+    end
+    return g.text("label.buy_equipment", g.text("equipment." .. a[2]), g.text("ability." .. a[2]))
+  elseif verb == "special" then
+    local owner = st.specials[a[2]]
+    local from = owner == 0 and g.text("label.supply") or common.seat_name(g, owner)
+    return g.text("label.special", g.text("good." .. a[2]), from)
+  elseif verb == "offer" then
+    return g.text("label.offer", p.candles)
+  elseif verb == "map" then
+    if a[2] == "pile" then return g.text("label.map_pile") end
+    return g.text("label.map", a[2])
+  elseif verb == "swap" then
+    return g.text("label.swap", common.seat_name(g, a[2]))
+  elseif verb == "steal" then
+    return g.text("label.steal", a[2])
+  elseif verb == "give" then
+    return g.text("label.give", a[2])
+  elseif verb == "chest" then
+    return g.text("label.chest", a[2])
+  elseif verb == "pass" then
+    return g.text(st.phase == "tent" and "label.no_tent" or "label.pass")
+  elseif verb == "start" then
+    return g.text("label.start", a[2])
+  elseif verb == "tent" then
+    return g.text("label.tent", g.text("land." .. a[2]), common.seat_name(g, st.tent_ask.seat))
+  end
+  return id
+end
+
+function M.prompt(g, seat)
+  local st = g.state
+  local name = common.seat_name(g, seat)
+  if st.phase == "start" then return g.text("prompt.start", name) end
+  if st.phase == "tent" then
+    local ask = st.tent_ask
+    return g.text("prompt.tent", name, common.seat_name(g, ask.seat), g.text("land." .. ask.landscape))
+  end
+  local t = st.turn
+  if t.step == "pay" then return g.text("prompt.pay", name, g.text("why." .. t.owed[1])) end
+  if t.step == "move" then return g.text("prompt.move", name, turn.pips(g, t)) end
+  return g.text("prompt." .. t.step, name, st.round, #st.players[seat].halves)
+end
+
+function M.reason(g, seat, id)
+  local st = g.state
+  local a = split(id)
+  local verb = a[1]
+  local p = st.players[seat]
+  if verb == "reroll" then
+    local _, why = turn.can_reroll(g, p, st.turn)
+    return g.text(why or "why.rerolled")
+  elseif verb == "move" then
+    return g.text("why.blocked", g.text("dir." .. a[2]))
+  elseif verb == "pay" then
+    return g.text("why.none", res_name(g, a[2]))
+  elseif verb == "paint" then
+    return g.text("why.none", res_name(g, "paint"))
+  elseif verb == "buy" then
+    if common.info(g.data).good[a[2]] then
+      return g.text("why.none", res_name(g, "coin"))
+    end
+    return g.text("why.none", res_name(g, "backpack"))
+  elseif verb == "special" then
+    return g.text("why.none", res_name(g, "coin"))
+  elseif verb == "offer" then
+    return g.text("why.no_candles")
+  elseif verb == "start" then
+    return g.text("why.start_taken", a[2])
+  end
+  return g.text("why.unavailable")
+end
+
+return M

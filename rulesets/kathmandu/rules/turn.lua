@@ -1,0 +1,356 @@
+-- rules/turn.lua
+-- Kathmandu, a turn: (1) optionally set one die aside and reroll the others; (2) choose a
+-- die and gain its resource (black: any); (3) the exhaustion check; (4) move exactly the
+-- pips in a straight line, then pay for the needle, the border strips and lost steps.
+-- The destination is rules/destination.lua.
+
+local common = require "rules.common"
+
+local M = {}
+local id, parse = common.id, common.parse
+
+-- a disabled option, made once per id (the engine only reads it)
+local off_cache = {}
+local function off(s)
+  local o = off_cache[s]
+  if not o then o = { id = s, disabled = true }; off_cache[s] = o end
+  return o
+end
+M.off = off
+
+local function flow(name) return require("rules.round")[name] end
+
+-- M.begin_turn(g, seat): the seat's next turn starts with the choice of a die.
+function M.begin_turn(g, seat)
+  g.state.turn = {
+    seat = seat, step = "die", rerolls = 0, die = false, pips = 0, moved = false,
+    owed = {}, active = {}, painted = false, bought_equipment = false, bought_good = false,
+    special_done = false, swapped = false, swap_with = 0, stolen = false,
+  }
+end
+
+-- turns_left(g, p) -> this round's turns the seat still takes, the current one included
+local function turns_left(info, p)
+  local used = 0
+  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "used" then used = used + 1 end end
+  return info.turns_per_round - used
+end
+
+local function free_dice(info, p)
+  local free = 0
+  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "free" then free = free + 1 end end
+  return free
+end
+
+-- M.can_reroll(g, p, t) -> true, or false and the reason's text key
+function M.can_reroll(g, p, t)
+  local info = common.info(g.data)
+  if t.rerolls >= info.rerolls then return false, "why.rerolled" end
+  if free_dice(info, p) - 1 < turns_left(info, p) then return false, "why.dice_needed" end
+  return true
+end
+
+-- 1 and 2: the die step
+function M.die_options(g, seat)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  local opts = {}
+  local info = common.info(g.data)
+  local colours = info.colours
+  for i = 1, #colours do
+    local colour = colours[i]
+    if p.dice[colour].at == "free" then opts[#opts + 1] = id("die", colour) end
+  end
+  if t.rerolls < info.rerolls then
+    local ok = M.can_reroll(g, p, t)
+    for i = 1, #colours do
+      local colour = colours[i]
+      if p.dice[colour].at == "free" then
+        local s = id("reroll", colour)
+        opts[#opts + 1] = ok and s or off(s)
+      end
+    end
+  end
+  return opts
+end
+
+-- reroll: the die set aside cannot be used this round; the other free dice are rolled.
+function M.reroll(g, seat, colour)
+  local st = g.state
+  local p = st.players[seat]
+  p.dice[colour].at = "aside"
+  st.turn.rerolls = st.turn.rerolls + 1
+  local rolled = {}
+  for _, d in ipairs(g.data.game.dice) do
+    local die = p.dice[d.colour]
+    if die.at == "free" then
+      die.pips = g.rng.die(g.data.game.die_sides)
+      if g.labels then rolled[#rolled + 1] = g.text("die." .. d.colour) .. " " .. die.pips end
+    end
+  end
+  if g.labels then
+    if g.labels then common.log(g, "log.reroll", common.seat_name(g, seat), g.text("die." .. colour), table.concat(rolled, ", ")) end
+  end
+end
+
+local function gain(g, seat, res)
+  common.receive(g, seat, res)
+  if g.labels then common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res)) end
+end
+
+-- choose a die: its colour gives the resource; in Kathmandu (or black) one of choice
+function M.choose_die(g, seat, colour)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  local die = p.dice[colour]
+  die.at = "used"
+  t.die, t.pips = colour, die.pips
+  if g.labels then common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips) end
+  local res = common.info(g.data).die[colour].resource
+  if res == "any" or common.in_kathmandu(p) then
+    t.step = "joker"
+    return
+  end
+  gain(g, seat, res)
+  M.exhaustion_check(g, seat)
+end
+
+function M.joker_options(g)
+  local opts = {}
+  for i, r in ipairs(common.info(g.data).resources) do opts[i] = id("take", r) end
+  return opts
+end
+
+function M.take(g, seat, res)
+  gain(g, seat, res)
+  M.exhaustion_check(g, seat)
+end
+
+-- 3. the exhaustion check: with every slot full the turn ends; the markers are discarded.
+-- A yak in Kathmandu only takes its resource.
+function M.exhaustion_check(g, seat)
+  local st = g.state
+  local p = st.players[seat]
+  if common.in_kathmandu(p) then return flow("end_turn")(g) end
+  if p.exhaustion >= common.info(g.data).slots then
+    p.exhaustion = 0
+    if g.labels then common.log(g, "log.too_exhausted", common.seat_name(g, seat)) end
+    return flow("end_turn")(g)
+  end
+  st.turn.step = "move"
+end
+
+-- 4. the move
+local DR, DC = common.DR, common.DC
+
+-- M.walk(g, r, c, dir1, n1, dir2, n2, axe) -> r, c, steps, lost, borders, needles, kathmandu
+-- Steps from (r, c): n1 fields towards dir1, then n2 towards dir2 (a bend; n2 may be 0).
+-- The edge of the route or a black mountain stops the move (lost steps); with the ice axe
+-- mountains are passed over but never stopped on. Each border strip crossed counts; a
+-- segment that goes in the needle's direction of the board it starts on counts a needle.
+function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
+  local st = g.state
+  local info = common.info(g.data)
+  local fields, W, map, cols = info.field, info.width, st.map, st.cols
+  local stop_k = info.stop_k
+  local steps, borders, needles, lost, kat = 0, 0, 0, false, false
+  local okr, okc, ok_borders = r, c, 0
+  local dir, n = dir1, n1
+  for seg = 1, 2 do
+    if seg == 2 then dir, n = dir2, n2 end
+    if n and n > 0 then
+      local dr, dc = DR[dir], DC[dir]
+      local counted = false
+      local board = (c - 1) // W + 1
+      for _ = 1, n do
+        local nr, nc = r + dr, c + dc
+        local row = map[nr]
+        if not row or nc < 1 or nc > cols then lost = true; break end
+        local f = fields[row:byte(nc)]
+        local mountain = f.kind == "mountain"
+        if mountain and not axe then lost = true; break end
+        if not counted then
+          counted = true
+          if st.needles[board] == dir then needles = needles + 1 end
+        end
+        if (nc - 1) // W ~= (c - 1) // W then borders = borders + 1 end
+        r, c, steps = nr, nc, steps + 1
+        if not mountain then okr, okc, ok_borders = r, c, borders end
+        if stop_k and f.kind == "kathmandu" then kat = true; break end
+      end
+      if lost or kat then break end
+    end
+  end
+  if r ~= okr or c ~= okc then
+    -- the ice axe's move ended on a mountain: back to the last field it may stop on
+    lost, r, c, borders = true, okr, okc, ok_borders
+  end
+  return r, c, steps, lost, borders, needles, kat
+end
+
+local function holds(p, kind) return common.has(p.equipment, kind) end
+local function active(t, kind) return common.has(t.active, kind) end
+M.holds, M.active = holds, active
+
+-- M.pips(g, t) -> the fields this turn's move goes (the wind horse doubles them)
+function M.pips(g, t)
+  return active(t, "wind-horse") and t.pips * g.data.cards.abilities.wind_horse_factor or t.pips
+end
+
+local USABLE = { "trekking-poles", "ice-axe", "sherpa", "wind-horse", "butter-tea" }
+
+function M.move_options(g, seat)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  local r, c = p.pos[1], p.pos[2]
+  local pips, axe = M.pips(g, t), active(t, "ice-axe")
+  local opts, blocked, any = {}, {}, false
+  for _, dir in ipairs(common.DIRECTIONS) do
+    local _, _, steps = M.walk(g, r, c, dir, pips, nil, 0, axe)
+    blocked[dir] = steps == 0
+    if steps > 0 then any = true end
+  end
+  for _, dir in ipairs(common.DIRECTIONS) do
+    local s = id("move", dir)
+    opts[#opts + 1] = (blocked[dir] and any) and off(s) or s
+  end
+  if p.character == "scout" and pips > g.data.characters.scout_short then
+    for _, dir in ipairs(common.DIRECTIONS) do opts[#opts + 1] = id("move", dir, "short") end
+  end
+  if active(t, "sherpa") then
+    for _, dir in ipairs(common.DIRECTIONS) do
+      for _, bend in ipairs(common.BENDS[dir]) do
+        for k = 1, pips - 1 do opts[#opts + 1] = id("move", dir, bend, k) end
+      end
+    end
+  end
+  for _, kind in ipairs(USABLE) do
+    if holds(p, kind) and not active(t, kind) then
+      if kind == "trekking-poles" then
+        local step = g.data.cards.abilities.trekking_poles_pips
+        if t.pips + step <= g.data.game.die_sides then opts[#opts + 1] = id("use", kind, "up") end
+        if t.pips - step >= 1 then opts[#opts + 1] = id("use", kind, "down") end
+      elseif kind ~= "butter-tea" or p.exhaustion > 0 then
+        opts[#opts + 1] = id("use", kind)
+      end
+    end
+  end
+  return opts
+end
+
+-- use an equipment card: single use, then discarded
+function M.use(g, seat, kind, how)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  common.remove(p.equipment, kind)
+  st.equipment_discard[#st.equipment_discard + 1] = kind
+  t.active[#t.active + 1] = kind
+  if kind == "trekking-poles" then
+    local step = g.data.cards.abilities.trekking_poles_pips
+    t.pips = t.pips + (how == "up" and step or -step)
+    p.dice[t.die].pips = t.pips
+  elseif kind == "butter-tea" then
+    p.exhaustion = math.max(0, p.exhaustion - g.data.cards.abilities.butter_tea_markers)
+  end
+  if g.labels then common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. kind)) end
+end
+
+-- M.plan(g, seat, dir, bend, k) -> the walk of a move option (see M.walk)
+function M.plan(g, seat, dir, bend, k)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  local pips = M.pips(g, t)
+  local n1, dir2, n2 = pips, nil, 0
+  if bend == "short" then n1 = pips - g.data.characters.scout_short
+  elseif bend then n1, dir2, n2 = k, bend, pips - k end
+  return M.walk(g, p.pos[1], p.pos[2], dir, n1, dir2, n2, active(t, "ice-axe"))
+end
+
+function M.move(g, seat, dir, bend, k)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  local r, c, steps, lost, borders, needles = M.plan(g, seat, dir, bend, k)
+  p.pos[1], p.pos[2] = r, c
+  t.moved = true
+  if g.labels then common.log(g, "log.move", common.seat_name(g, seat), steps, g.text("dir." .. dir), common.key(r, c)) end
+  local owed = t.owed
+  for _ = 1, needles do owed[#owed + 1] = "needle" end
+  for _ = 1, borders do owed[#owed + 1] = "border" end
+  if lost then owed[#owed + 1] = "lost" end
+  t.step = "pay"
+  M.settle(g, seat)
+end
+
+-- the ways to pay a cost: the exhaustion always, a resource or a card or an ability
+local PAY = { needle = "compass", border = "food" }
+local CARD = { needle = "lantern", border = "fodder-sack", lost = "rope" }
+
+local function herder_free(p, cost)
+  return cost == "border" and p.character == "herder" and not p.ability_used
+end
+
+function M.pay_options(g, seat)
+  local st = g.state
+  local p = st.players[seat]
+  local cost = st.turn.owed[1]
+  local opts = {}
+  local res = PAY[cost]
+  if res then
+    local s = id("pay", res)
+    opts[1] = p.res[res] > 0 and s or off(s)
+  end
+  if holds(p, CARD[cost]) then opts[#opts + 1] = id("use", CARD[cost]) end
+  if herder_free(p, cost) then opts[#opts + 1] = id("use", "ability") end
+  opts[#opts + 1] = id("take", "exhaustion")
+  return opts
+end
+
+-- choices(g, p, cost) -> how many ways there are to settle cost
+local function choices(p, cost)
+  local n = 1
+  if PAY[cost] and p.res[PAY[cost]] > 0 then n = n + 1 end
+  if holds(p, CARD[cost]) then n = n + 1 end
+  if herder_free(p, cost) then n = n + 1 end
+  return n
+end
+
+-- M.settle(g, seat): the costs of the move in order (needle, borders, lost steps). A cost
+-- with only one way to settle it is settled at once; otherwise the seat is asked.
+function M.settle(g, seat)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  while #t.owed > 0 do
+    local cost = t.owed[1]
+    if choices(p, cost) > 1 then return end
+    table.remove(t.owed, 1)
+    if cost == "lost" and p.character == "guide" and not p.ability_used then
+      p.ability_used = true
+      if g.labels then common.log(g, "log.guide", common.seat_name(g, seat)) end
+    else
+      common.exhaust(g, seat, 1, cost)
+    end
+  end
+  require("rules.destination").arrive(g, seat)
+end
+
+function M.pay(g, seat, verb, what, how)
+  local st = g.state
+  local p, t = st.players[seat], st.turn
+  local cost = table.remove(t.owed, 1)
+  if verb == "pay" then
+    common.spend(g, seat, what)
+    if g.labels then common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. what), g.text("why." .. cost)) end
+  elseif what == "exhaustion" then
+    common.exhaust(g, seat, 1, cost)
+  elseif what == "ability" then
+    p.ability_used = true
+    if g.labels then common.log(g, "log.herder", common.seat_name(g, seat)) end
+  else
+    common.remove(p.equipment, what)
+    st.equipment_discard[#st.equipment_discard + 1] = what
+    if g.labels then common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. what)) end
+  end
+  M.settle(g, seat)
+end
+
+return M
