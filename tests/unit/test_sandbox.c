@@ -281,7 +281,7 @@ static void pattern_backtracking_is_budgeted(void **state) {
     double t0 = seconds();
     expect_error(f, BAD_PATTERN "return s:find(p)", SANDBOX_ERR_BUDGET,
                  CHUNK ":2: instruction budget of 1000000 exceeded");
-    assert_true(seconds() - t0 < 0.1);
+    assert_true(seconds() - t0 < 20.0); /* contained: run, it would take hours (not a speed figure: make bench) */
     assert_non_null(strstr(sandbox_traceback(f->sb), CHUNK ":2: in main chunk"));
     expect_error(f, BAD_PATTERN "return s:match(p)", SANDBOX_ERR_BUDGET,
                  CHUNK ":2: instruction budget of 1000000 exceeded");
@@ -321,7 +321,7 @@ static void pattern_backtracking_is_budgeted(void **state) {
         "return string.rep('(', 3000):find('%b()')",
         NULL};
     for (int i = 0; bad[i]; i++) expect_error(f, bad[i], SANDBOX_ERR_BUDGET, "instruction budget");
-    assert_true(seconds() - t0 < 0.5);
+    assert_true(seconds() - t0 < 20.0); /* contained, even under valgrind: not a speed figure */
 }
 
 /* Runs code (which must return true) and returns what it was charged. */
