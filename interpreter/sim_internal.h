@@ -1,0 +1,164 @@
+/*
+** sim_internal.h
+** What the modules of `cairn sim` share: a game's record (sim_record.c),
+** the worker processes that play games in order (sim_jobs.c), the totals
+** and comparisons (sim_totals.c), and the report (sim_report.c). Nothing
+** here is for callers outside sim.
+*/
+#ifndef CAIRN_SIM_INTERNAL_H
+#define CAIRN_SIM_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stats.h"
+#include "value.h"
+
+/* Most seats a game may have here (the engine's own bound). */
+#define SIM_MAX_SEATS 16
+
+/* The version of the --json and --csv layouts (docs/simulation.md). */
+#define SIM_FORMAT_VERSION 1
+
+/* ------------------------------------------------------- sim_record.c */
+
+typedef struct sim_item {
+    char *key;
+    int64_t points;
+} sim_item;
+
+typedef struct sim_seatrec {
+    int64_t total;
+    int rank;
+    sim_item *items;
+    size_t n_items;
+} sim_seatrec;
+
+/* One game's result, all a report needs: integers and strings only, so it
+** travels through a pipe or a JSON part without loss. */
+typedef struct sim_rec {
+    long index;          /* 0-based game number in the run */
+    int variant;         /* 0; with --compare, 0 is A and 1 is B */
+    uint64_t seed;
+    int ok;
+    long decisions;      /* decisions made (for a failure: before it) */
+    long rounds;         /* g.state.round at the end; -1 when there is none */
+    int starter;         /* the seat that started (state field); 0 unknown */
+    long branch;         /* enabled options summed over the decisions */
+    int n;               /* seats */
+    sim_seatrec *seats;  /* seats[i] is seat i+1 (ok games only) */
+    char *error;         /* a failure's message */
+} sim_rec;
+
+void sim_rec_free(sim_rec *r); /* the contents; NULL-safe */
+/* r as one line of JSON (no newline), malloc'd; NULL on OOM. */
+char *sim_rec_json(const sim_rec *r);
+/* Fills r from a record's JSON tree. 0, or -1 when v is not one. */
+int sim_rec_from_value(const value *v, sim_rec *r);
+/* The same from one line of text. */
+int sim_rec_parse(const char *line, size_t len, sim_rec *r);
+/* s as a JSON string literal into f. */
+void sim_json_string(FILE *f, const char *s);
+
+/* --------------------------------------------------------- sim_jobs.c */
+
+/* Plays game `index` (variant v) into r; 0, or -1 only when out of memory
+** (a failing game is a record with ok 0). */
+typedef int (*sim_play_fn)(long index, int variant, sim_rec *r, void *ud);
+/* Takes a finished record (ownership passes); 0 to go on. */
+typedef int (*sim_sink_fn)(sim_rec *r, void *ud);
+
+/* Set by the SIGINT handler sim installs for a run: stop after the games
+** finished. Global because a signal handler can reach nothing else. */
+extern volatile int sim_interrupted;
+
+/* Plays games first..last-1, each in `variants` variants, in `jobs` worker
+** processes (1: in this process), and hands the records to sink in the
+** order (index, variant) whatever the jobs. Returns 0, 1 when interrupted
+** (the finished records are handed on first), -1 after printing to err why
+** the workers failed. */
+int sim_jobs_run(long first, long last, int variants, int jobs, sim_play_fn play, sim_sink_fn sink,
+                 void *ud, FILE *err);
+
+/* ------------------------------------------------------- sim_totals.c */
+
+typedef struct sim_hist {
+    int64_t *value;
+    long *count;
+    size_t n, cap;
+} sim_hist;
+
+/* One label's points per seat: a game without the line counts 0. */
+typedef struct sim_label {
+    char *key;
+    double sum[SIM_MAX_SEATS], sumsq[SIM_MAX_SEATS];
+} sim_label;
+
+typedef struct sim_totals {
+    int seats;
+    long games, failed, shared, with_rounds, with_starter;
+    stats_acc decisions, rounds;
+    double branch, margin;
+    stats_acc score[SIM_MAX_SEATS];
+    double share[SIM_MAX_SEATS], sharesq[SIM_MAX_SEATS]; /* wins, a tie split */
+    sim_hist hist[SIM_MAX_SEATS];
+    stats_acc pos_score[SIM_MAX_SEATS];                  /* by turn position */
+    double pos_share[SIM_MAX_SEATS];
+    sim_label *label;
+    size_t n_labels;
+    sim_rec *fails;                                      /* the first few, kept */
+    size_t n_fails;
+} sim_totals;
+
+/* The paired differences B - A, one per figure. */
+typedef struct sim_pair {
+    char *name;   /* "win share", "score", "decisions", "rounds" or a breakdown key */
+    int seat;     /* 0: the whole game */
+    stats_acc a, b, d;
+} sim_pair;
+
+typedef struct sim_compare {
+    sim_totals t[2];
+    sim_pair *pair;
+    size_t n_pairs;
+    long pairs;   /* games both variants finished */
+    sim_rec held; /* variant A of the game whose B is next */
+    int holding;
+} sim_compare;
+
+int sim_totals_init(sim_totals *t, int seats);
+void sim_totals_free(sim_totals *t);
+/* Adds one game (ok or failed). 0, or -1 on OOM. */
+int sim_totals_add(sim_totals *t, const sim_rec *r);
+/* The win share of each seat in the game r, in games (a 2-way tie: 0.5). */
+void sim_rec_shares(const sim_rec *r, double *share);
+int sim_compare_init(sim_compare *c, int seats);
+void sim_compare_free(sim_compare *c);
+/* Adds a record of variant A or B, in game order; B completes the pair. A
+** is kept (moved out of r, which is then empty). 0, or -1 on OOM. */
+int sim_compare_add(sim_compare *c, sim_rec *r);
+
+/* ------------------------------------------------------- sim_report.c */
+
+/* What a report says of the run besides the totals: from the loaded rules,
+** or from a JSON part being merged. Strings borrowed. */
+typedef struct sim_header {
+    const char *ruleset, *id, *version, *fingerprint, *options; /* options: "k=v k=v" */
+    const char *label[2];     /* with --compare: what A and B are */
+    const char *play[2];      /* "cairn play RULESET ..." that replays a game of A (B)
+                                 given --seed S: the flags and bots */
+    const char *starter;      /* the state field that names the first seat */
+    int players, checks, compare;
+    long games;               /* asked for */
+    uint64_t seed;
+    const char *bots;         /* "random,random" */
+} sim_header;
+
+void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int interrupted);
+void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, int interrupted);
+/* The summary object of the JSON layout (after "summary": ). */
+void sim_report_json(FILE *f, const sim_totals *t);
+void sim_report_compare_json(FILE *f, const sim_compare *c);
+
+#endif
