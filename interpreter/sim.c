@@ -248,6 +248,11 @@ static int variant_load(const sim_opts *o, sim_variant *v, const char *spec, FIL
     }
     cerr_free(&errs);
     v->options = options_text(rs);
+    if (v->options && o->flags.preset) {
+        char *with = cairn_strfmt("%s (preset %s)", v->options, o->flags.preset);
+        free(v->options);
+        v->options = with;
+    }
     v->play = play_command(o, v, engine_rules_players(v->rules));
     v->label = v->options ? cairn_strfmt("%s %s, options %s", rs->id, rs->version, v->options) : NULL;
     if (!v->options || !v->play || !v->label) return fprintf(err, "cairn sim: out of memory\n"), 1;
