@@ -114,7 +114,7 @@ typedef struct sim_totals {
 /* The paired differences B - A, one per figure. */
 typedef struct sim_pair {
     char *name;   /* "win share", "score", "decisions", "rounds" or a breakdown key */
-    int seat;     /* 0: the whole game */
+    int seat;     /* 0: the whole game; -1: a breakdown line's mean over the seats */
     stats_acc a, b, d;
 } sim_pair;
 

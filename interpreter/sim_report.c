@@ -61,8 +61,8 @@ static void share_note(FILE *out, const char *what, const double *wins, long gam
     }
     if (!outside)
         fprintf(out, "note: every %s's 95%% interval holds the even share %.1f%%: the differences between "
-                     "%ss are within noise (%ld games)\n",
-                what, 100 * even, what, games);
+                     "%ss are within noise (%ld game%s)\n",
+                what, 100 * even, what, games, games == 1 ? "" : "s");
 }
 
 static void hist_line(FILE *out, int seat, const sim_hist *h) {
@@ -180,7 +180,8 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
 /* ------------------------------------------------------------ compare */
 
 static void pair_name(char *buf, size_t size, const sim_pair *p) {
-    if (!p->seat) snprintf(buf, size, "%s", p->name);
+    if (p->seat < 0) snprintf(buf, size, "any seat: %s", p->name + 1);
+    else if (!p->seat) snprintf(buf, size, "%s", p->name);
     else if (p->name[0] == ':') snprintf(buf, size, "seat %d: %s", p->seat, p->name + 1);
     else snprintf(buf, size, "seat %d %s", p->seat, p->name);
 }
@@ -200,10 +201,12 @@ void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, in
     failures(out, h, &c->t[1], 1);
     if (!c->pairs) return;
     fprintf(out, "%-28s%12s%12s   %s\n", "figure (mean per game)", "A", "B", "B - A [95%]");
+    fprintf(out, "(\"any seat\": a breakdown line's mean per seat; per seat in --json)\n");
     int flagged = 0, shown = 0;
     for (size_t i = 0; i < c->n_pairs; i++) {
         const sim_pair *p = &c->pair[i];
         if (p->a.sumsq == 0 && p->b.sumsq == 0) continue; /* always zero */
+        if (p->name[0] == ':' && p->seat > 0) continue;   /* per seat: in the JSON only */
         shown++;
         char name[96];
         pair_name(name, sizeof name, p);

@@ -175,6 +175,13 @@ static sim_pair *pair_get(sim_compare *c, const char *name, int seat) {
 static double figure(const sim_rec *r, const sim_pair *p, const double *share) {
     if (!strcmp(p->name, "decisions")) return (double)r->decisions;
     if (!strcmp(p->name, "rounds")) return r->rounds < 0 ? 0 : (double)r->rounds;
+    if (p->seat < 0) { /* a breakdown line over every seat: the mean per seat */
+        double x = 0;
+        for (int i = 0; i < r->n; i++)
+            for (size_t j = 0; j < r->seats[i].n_items; j++)
+                if (!strcmp(r->seats[i].items[j].key, p->name + 1)) x += (double)r->seats[i].items[j].points;
+        return x / r->n;
+    }
     if (p->seat < 1) return 0;
     const sim_seatrec *s = &r->seats[p->seat - 1];
     if (!strcmp(p->name, "win share")) return share[p->seat - 1];
@@ -193,7 +200,8 @@ static int pair_names(sim_compare *c, const sim_rec *r) {
     for (int i = 0; i < r->n; i++)
         for (size_t j = 0; j < r->seats[i].n_items; j++) {
             char *name = cairn_strfmt(":%s", r->seats[i].items[j].key);
-            sim_pair *p = name ? pair_get(c, name, i + 1) : NULL;
+            sim_pair *p = name ? pair_get(c, name, -1) : NULL;
+            p = p ? pair_get(c, name, i + 1) : NULL;
             free(name);
             if (!p) return -1;
         }

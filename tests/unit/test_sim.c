@@ -284,7 +284,7 @@ static void test_compare_self(void **st) {
     assert_non_null(strstr(r.out, "paired games: 100 (the same seed in A and B)\n"));
     assert_null(strstr(r.out, "  *"));
     assert_non_null(strstr(r.out, "note: no figure differs beyond noise (100 paired games)\n"));
-    assert_non_null(strstr(r.out, "seat 1: bonus "));
+    assert_non_null(strstr(r.out, "any seat: bonus "));
 }
 
 /* simlab against its mod with the bonus for a 3 doubled (2 -> 4). The bots
@@ -298,9 +298,9 @@ static void test_compare_mod(void **st) {
     sim(&r, args);
     assert_int_equal(r.rc, 0);
     assert_non_null(strstr(r.out, "B: simlab_double 1.0, options flaky=false\n"));
-    for (int seat = 1; seat <= 2; seat++) {
+    {
         char name[32];
-        snprintf(name, sizeof name, "seat %d: bonus ", seat);
+        snprintf(name, sizeof name, "any seat: bonus ");
         const char *line = strstr(r.out, name);
         assert_non_null(line);
         double a, b, d;
@@ -310,7 +310,7 @@ static void test_compare_mod(void **st) {
         assert_true(d > a - 0.011 && d < a + 0.011);
         const char *eol = strchr(line, '\n');
         assert_true(eol - line > 3 && !strncmp(eol - 3, "  *", 3));
-        snprintf(name, sizeof name, "seat %d: picks ", seat);
+        snprintf(name, sizeof name, "any seat: picks ");
         line = strstr(r.out, name);
         assert_non_null(line);
         eol = strchr(line, '\n');
