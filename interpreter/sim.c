@@ -34,6 +34,8 @@ typedef struct sim_opts {
     const char *starter;            /* the state field naming the first seat */
     const char *compare[2];         /* --compare A B; NULL: one variant */
     const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
+    const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
+    int coverage;                   /* --coverage */
 } sim_opts;
 
 static int usage(FILE *err, const char *fmt, const char *arg) {
@@ -95,6 +97,16 @@ static int set_quiet(sim_opts *o, const char *v, FILE *err) { return (void)v, (v
 static int set_time(sim_opts *o, const char *v, FILE *err) { return (void)o, (void)v, (void)err, 0; }
 static int set_json(sim_opts *o, const char *v, FILE *err) { return (void)err, o->json = v, 0; }
 static int set_csv(sim_opts *o, const char *v, FILE *err) { return (void)err, o->csv = v, 0; }
+static int set_coverage(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->coverage = 1, 0; }
+static int set_ban(sim_opts *o, const char *v, FILE *err) {
+    char seat[8];
+    long n;
+    int used = 0;
+    if (sscanf(v, "%7[0-9]:%n", seat, &used) != 1 || !used || !v[used] || parse_long(seat, 1, SIM_MAX_SEATS, &n) != 0)
+        return usage(err, "--ban takes SEAT:PREFIX (2:card stupa), got \"%s\"", v);
+    o->ban[n - 1] = v + used;
+    return 0;
+}
 static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
 
 static const struct sim_flag {
@@ -105,6 +117,7 @@ static const struct sim_flag {
     {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
     {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
     {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
+    {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
     {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
     {"--compare", 2, NULL},        /* two values: read in sim_parse */
 };
@@ -271,14 +284,6 @@ static void variant_free(sim_variant *v) {
 
 /* -------------------------------------------------------------- one game */
 
-/* The move of seat's bot `kind`, applied. The one place a game asks a bot:
-** the bots that look ahead plug in here. */
-static engine_status sim_choose(engine *e, int seat, const char *kind, char **why) {
-    if (!strcmp(kind, "random")) return engine_bot_move(e, seat, why);
-    if (why) *why = cairn_strfmt("no bot kind \"%s\" (known: random)", kind);
-    return ENGINE_RULES_ERROR;
-}
-
 /* What a game needs: the options and the variants (in the workers too). */
 typedef struct sim_ctx {
     const sim_opts *o;
@@ -293,6 +298,72 @@ typedef struct sim_ctx {
     FILE *err;
     int oom;
 } sim_ctx;
+
+/* The decision seat is asked now, from l (NULL when none). */
+static const engine_decision *seat_decision(const engine_decision_list *l, int seat) {
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].seat == seat) return &l->items[i];
+    return NULL;
+}
+
+static int banned(const char *ban, const char *id) { return ban && !strncmp(id, ban, strlen(ban)); }
+
+/* A random pick among seat's enabled options that ban does not match, from
+** a stream of the game seed, the decision and the seat (not the game RNG,
+** so A and B of a comparison draw alike). NULL when ban leaves none, or on
+** OOM (*oom set). */
+static char *pick_unbanned(engine *e, const engine_decision *d, const char *ban, int *oom) {
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_options; i++) n += !d->options[i].disabled && !banned(ban, d->options[i].id);
+    if (!n) return NULL;
+    rng g;
+    rng_seed_stream(&g, engine_seed(e) ^ 0x62616e62616eULL, (uint64_t)engine_position(e) * 64 + (uint64_t)d->seat);
+    uint64_t k = rng_below(&g, n);
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!d->options[i].disabled && !banned(ban, d->options[i].id) && k-- == 0) {
+            char *id = cairn_strdup(d->options[i].id);
+            if (!id) *oom = 1;
+            return id;
+        }
+    return NULL;
+}
+
+/* Counts what seat is offered now into r's coverage. 0, or -1 on OOM. */
+static int count_offers(sim_rec *r, const engine_decision *d) {
+    for (size_t i = 0; d && i < d->n_options; i++) {
+        sim_cov *c = sim_cov_get(&r->cov, &r->n_cov, d->options[i].id);
+        if (!c) return -1;
+        if (d->options[i].disabled) c->disabled++;
+        else c->offered++;
+    }
+    return 0;
+}
+
+/* Seat's move, applied: the one place a game asks a bot, where the bots
+** that look ahead plug in (by the seat's kind). --ban and --coverage need
+** the options offered; otherwise the random bot's move is made directly. */
+static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec *r, char **why) {
+    const char *kind = seat_bot(o, seat), *ban = o->ban[seat - 1];
+    if (strcmp(kind, "random") != 0) {
+        if (why) *why = cairn_strfmt("no bot kind \"%s\" (known: random)", kind);
+        return ENGINE_RULES_ERROR;
+    }
+    if (!ban && !o->coverage) return engine_bot_move(e, seat, why);
+    engine_decision_list l = {0};
+    if (engine_decisions(e, &l) != 0) return ENGINE_NO_MEMORY;
+    const engine_decision *d = seat_decision(&l, seat);
+    int oom = o->coverage && count_offers(r, d) != 0;
+    char *id = ban && d && !oom ? pick_unbanned(e, d, ban, &oom) : NULL;
+    if (!id && !oom) id = engine_bot_choice(e, seat); /* no ban, or it leaves nothing: the random pick */
+    engine_decision_list_free(&l);
+    if (!id) return oom ? ENGINE_NO_MEMORY : ENGINE_NOT_ASKED;
+    sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
+    if (o->coverage && !c) return free(id), ENGINE_NO_MEMORY;
+    engine_status st = engine_answer(e, seat, id, why);
+    if (c && st == ENGINE_OK) c->taken++;
+    free(id);
+    return st;
+}
 
 /* The last error of l as text (malloc'd; NULL on OOM). */
 static char *last_error(const cerr_list *l) {
@@ -358,7 +429,7 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         int seat = engine_next_bot_seat(e);
         r->branch += seat ? (long)engine_enabled_count(e, seat) : 0;
         char *why = NULL;
-        engine_status es = seat ? sim_choose(e, seat, seat_bot(x->o, seat), &why) : ENGINE_NOT_ASKED;
+        engine_status es = seat ? sim_choose(x->o, e, seat, r, &why) : ENGINE_NOT_ASKED;
         if (es == ENGINE_NOT_ASKED)
             msg = cairn_strfmt("seed %" PRIu64 ", decision %ld: seat %d is asked but has no enabled option", seed,
                                k + 1, seat);
@@ -380,8 +451,12 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     else r->ok = 1;
 done:
     r->decisions = k;
-    if (!r->ok) {
+    if (!r->ok) { /* the record of a failure: no scores, the coverage kept */
+        sim_cov *cov = r->cov;
+        size_t n_cov = r->n_cov;
+        r->cov = NULL, r->n_cov = 0;
         sim_rec_free(r);
+        r->cov = cov, r->n_cov = n_cov;
         r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->decisions = k;
         r->error = msg ? msg : cairn_strdup("out of memory");
         msg = NULL;

@@ -23,7 +23,8 @@
 #define SIM_USAGE                                                                              \
     "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
     "                 [--seed S] [--checks] [--compare A B] [--jobs J] [--shard K/N]\n"         \
-    "                 [--json FILE] [--csv FILE] [--starter FIELD] [--quiet]\n"                 \
+    "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
+    "                 [--coverage] [--quiet]\n"                                                \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -50,6 +51,10 @@
     "  --csv FILE           one row per game as CSV (layout version 1)\n"                     \
     "  --starter FIELD      the state field naming the seat that starts (default\n"          \
     "                       start_seat); gives the table by turn position\n"                 \
+    "  --ban SEAT:PREFIX    that seat's bot never takes an option whose id starts with\n"   \
+    "                       PREFIX (unless nothing else is enabled)\n"                       \
+    "  --coverage           how often each option id (up to its first digit) was\n"           \
+    "                       offered and taken; those never taken are listed\n"               \
     "  --quiet              no progress on stderr\n"                                          \
     "\n"                                                                                       \
     "A game that fails is counted and listed with the command that replays it; the\n"        \

@@ -35,6 +35,15 @@ typedef struct sim_seatrec {
     size_t n_items;
 } sim_seatrec;
 
+/* How often options whose id starts with `prefix` (the id up to its first
+** digit: "drop 4" and "build 2 3" count as "drop" and "build", "card stupa"
+** as itself) were offered enabled, offered disabled, and taken. */
+typedef struct sim_cov {
+    char *prefix;
+    long offered, disabled, taken;
+    long games_offered, games_taken; /* in totals: games with any */
+} sim_cov;
+
 /* One game's result, all a report needs: integers and strings only, so it
 ** travels through a pipe or a JSON part without loss. */
 typedef struct sim_rec {
@@ -49,7 +58,13 @@ typedef struct sim_rec {
     int n;               /* seats */
     sim_seatrec *seats;  /* seats[i] is seat i+1 (ok games only) */
     char *error;         /* a failure's message */
+    sim_cov *cov;        /* with --coverage: per option id prefix */
+    size_t n_cov;
 } sim_rec;
+
+/* The entry of id's prefix (up to its first digit) in *cov, added when
+** new. NULL on OOM. */
+sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id);
 
 void sim_rec_free(sim_rec *r); /* the contents; NULL-safe */
 /* r as one line of JSON (no newline), malloc'd; NULL on OOM. */
@@ -107,6 +122,8 @@ typedef struct sim_totals {
     double pos_share[SIM_MAX_SEATS];
     sim_label *label;
     size_t n_labels;
+    sim_cov *cov;                                        /* --coverage, summed */
+    size_t n_cov;
     sim_rec *fails;                                      /* the first few, kept */
     size_t n_fails;
 } sim_totals;

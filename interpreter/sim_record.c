@@ -20,7 +20,27 @@ void sim_rec_free(sim_rec *r) {
     }
     free(r->seats);
     free(r->error);
+    for (size_t i = 0; i < r->n_cov; i++) free(r->cov[i].prefix);
+    free(r->cov);
     memset(r, 0, sizeof *r);
+}
+
+sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id) {
+    size_t len = strcspn(id, "0123456789"); /* numbers are a rule's parameters */
+    while (len && id[len - 1] == ' ') len--;
+    if (!len) len = strlen(id);
+    for (size_t i = 0; i < *n; i++)
+        if (strlen((*cov)[i].prefix) == len && !strncmp((*cov)[i].prefix, id, len)) return &(*cov)[i];
+    sim_cov *nc = realloc(*cov, (*n + 1) * sizeof *nc);
+    if (!nc) return NULL;
+    *cov = nc;
+    sim_cov *c = &nc[*n];
+    memset(c, 0, sizeof *c);
+    if (!(c->prefix = malloc(len + 1))) return NULL;
+    memcpy(c->prefix, id, len);
+    c->prefix[len] = '\0';
+    (*n)++;
+    return c;
 }
 
 void sim_json_string(FILE *f, const char *s) {
@@ -56,6 +76,15 @@ char *sim_rec_json(const sim_rec *r) {
                 fprintf(f, ", %" PRId64 "]", s->items[j].points);
             }
             fputs("]}", f);
+        }
+        fputc(']', f);
+    }
+    if (r->n_cov) {
+        fputs(", \"cov\": [", f);
+        for (size_t i = 0; i < r->n_cov; i++) {
+            fputs(i ? ", [" : "[", f);
+            sim_json_string(f, r->cov[i].prefix);
+            fprintf(f, ", %ld, %ld, %ld]", r->cov[i].offered, r->cov[i].disabled, r->cov[i].taken);
         }
         fputc(']', f);
     }
@@ -103,6 +132,15 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
     r->index = (long)x[0], r->variant = (int)x[1], r->seed = (uint64_t)x[2], r->decisions = (long)x[3];
     r->rounds = (long)x[4], r->starter = (int)x[5], r->branch = (long)x[6];
     r->ok = value_get_bool(v, "ok", 0);
+    const value *cov = value_map_get(v, "cov");
+    for (size_t i = 0; cov && cov->type == CV_LIST && i < cov->u.list.n; i++) {
+        const value *c = cov->u.list.items[i];
+        if (c->type != CV_LIST || c->u.list.n != 4 || c->u.list.items[0]->type != CV_STR) return sim_rec_free(r), -1;
+        sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, c->u.list.items[0]->u.str.s);
+        if (!e) return sim_rec_free(r), -1;
+        e->offered = (long)c->u.list.items[1]->u.i, e->disabled = (long)c->u.list.items[2]->u.i;
+        e->taken = (long)c->u.list.items[3]->u.i;
+    }
     if (!r->ok) {
         const char *e = value_get_str(v, "error", "?");
         return (r->error = cairn_strdup(e)) ? 0 : -1;

@@ -89,6 +89,26 @@ static void length_line(FILE *out, const char *name, const stats_acc *a) {
             i.lo, i.hi, stats_sd(a), a->min, a->max);
 }
 
+/* --coverage: each option id prefix, offered and taken; those never taken
+** are possibly dead. */
+static void coverage(FILE *out, const sim_totals *t) {
+    if (!t->n_cov) return;
+    long games = t->games + t->failed;
+    fprintf(out, "rule coverage (option ids up to the first digit, %ld game%s):\n", games, games == 1 ? "" : "s");
+    fprintf(out, "  %-20s%12s%12s%12s%16s\n", "option", "offered", "disabled", "taken", "games taken");
+    int dead = 0;
+    for (size_t i = 0; i < t->n_cov; i++) {
+        const sim_cov *c = &t->cov[i];
+        fprintf(out, "  %-20s%12ld%12ld%12ld%16ld\n", c->prefix, c->offered, c->disabled, c->taken, c->games_taken);
+        dead += c->taken == 0;
+    }
+    if (!dead) return;
+    fprintf(out, "possibly dead (offered, never taken in %ld games):", games);
+    for (size_t i = 0; i < t->n_cov; i++)
+        if (!t->cov[i].taken) fprintf(out, " %s", t->cov[i].prefix);
+    fputc('\n', out);
+}
+
 static void header(FILE *out, const sim_header *h) {
     fprintf(out, "%s %s: %ld games, %d players, seeds %" PRIu64 "-%" PRIu64 ", checks %s, bots %s\n", h->id,
             h->version, h->games, h->players, h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
@@ -171,6 +191,7 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
         fprintf(out, "score histogram (score:games):\n");
         for (int i = 0; i < n; i++) hist_line(out, i + 1, &t->hist[i]);
     }
+    coverage(out, t);
     length_line(out, "decisions", &t->decisions);
     if (t->with_rounds == g) length_line(out, "rounds", &t->rounds);
     if (t->decisions.sum > 0)
@@ -282,7 +303,14 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     } else {
         fputs("null", f);
     }
-    fputs(", \"failures\": [", f);
+    fputs(", \"coverage\": [", f);
+    for (size_t i = 0; i < t->n_cov; i++) {
+        fputs(i ? ", {\"option\": " : "{\"option\": ", f);
+        sim_json_string(f, t->cov[i].prefix);
+        fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld}", t->cov[i].offered,
+                t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
+    }
+    fputs("], \"failures\": [", f);
     for (size_t i = 0; i < t->n_fails; i++) {
         fprintf(f, "%s{\"seed\": %" PRIu64 ", \"variant\": %d, \"error\": ", i ? ", " : "", t->fails[i].seed,
                 t->fails[i].variant);

@@ -24,6 +24,8 @@ void sim_totals_free(sim_totals *t) {
     for (int i = 0; i < SIM_MAX_SEATS; i++) free(t->hist[i].value), free(t->hist[i].count);
     for (size_t i = 0; i < t->n_labels; i++) free(t->label[i].key);
     free(t->label);
+    for (size_t i = 0; i < t->n_cov; i++) free(t->cov[i].prefix);
+    free(t->cov);
     for (size_t i = 0; i < t->n_fails; i++) sim_rec_free(&t->fails[i]);
     free(t->fails);
     memset(t, 0, sizeof *t);
@@ -98,7 +100,20 @@ static int keep_fail(sim_totals *t, const sim_rec *r) {
     return 0;
 }
 
+/* Coverage counts failed games too: a rule reached before a failure was
+** reached. */
+static int add_cov(sim_totals *t, const sim_rec *r) {
+    for (size_t i = 0; i < r->n_cov; i++) {
+        sim_cov *c = sim_cov_get(&t->cov, &t->n_cov, r->cov[i].prefix);
+        if (!c) return -1;
+        c->offered += r->cov[i].offered, c->disabled += r->cov[i].disabled, c->taken += r->cov[i].taken;
+        c->games_offered += r->cov[i].offered > 0, c->games_taken += r->cov[i].taken > 0;
+    }
+    return 0;
+}
+
 int sim_totals_add(sim_totals *t, const sim_rec *r) {
+    if (add_cov(t, r) != 0) return -1;
     if (!r->ok) return keep_fail(t, r);
     if (r->n != t->seats) { /* the engine scores every seat: a record from elsewhere */
         sim_rec bad = *r;

@@ -223,8 +223,8 @@ static void test_jobs_and_shards(void **st) {
     (void)st;
     char dir[] = "/tmp/cairn-sim-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    static const char *const one[] = {SIMLAB, "--games", "61", "--quiet", "--jobs", "1", NULL};
-    static const char *const two[] = {SIMLAB, "--games", "61", "--quiet", "--jobs", "2", NULL};
+    static const char *const one[] = {SIMLAB, "--games", "61", "--quiet", "--coverage", "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--games", "61", "--quiet", "--coverage", "--jobs", "2", NULL};
     static run a, b, s, m;
     sim(&a, one);
     sim(&b, two);
@@ -239,7 +239,8 @@ static void test_jobs_and_shards(void **st) {
     for (int k = 0; k < 3; k++) {
         snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
         snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
-        const char *args[] = {SIMLAB, "--games", "61", "--quiet", "--shard", shard[k], "--json", part[k], NULL};
+        const char *args[] = {SIMLAB,   "--games", "61",    "--quiet", "--coverage",
+                              "--shard", shard[k], "--json", part[k], NULL};
         sim(&s, args);
         assert_int_equal(s.rc, 0);
         assert_true(json_valid(read_all(part[k])));
@@ -261,7 +262,7 @@ static void test_jobs_and_shards(void **st) {
     assert_non_null(strstr(m.err, "shard 2 of 3 is missing"));
     char other[128];
     snprintf(other, sizeof other, "%s/other.json", dir);
-    const char *oargs[] = {SIMLAB, "--games", "62", "--quiet", "--shard", "2/3", "--json", other, NULL};
+    const char *oargs[] = {SIMLAB, "--games", "62", "--quiet", "--coverage", "--shard", "2/3", "--json", other, NULL};
     sim(&s, oargs);
     const char *mixed[] = {"merge", part[0], other, part[2], NULL};
     sim(&m, mixed);
@@ -343,6 +344,44 @@ static void test_stuck_game(void **st) {
     assert_int_equal(r.rc, 1);
     assert_non_null(strstr(r.out, "games: 0 finished, 2 failed"));
     assert_non_null(strstr(r.out, "seed 1: not over after 10000 decisions"));
+}
+
+/* --ban 1:3: seat 1 never picks 3, so its bonus line (2 points per 3) is 0
+** in every game and left out of nothing but worth 0.00 [0.00, 0.00].
+** --coverage: every decision offers 1, 2 and 3, all enabled: 50 games x 7
+** decisions = 350 offers of each; seat 1 takes 3 never, seat 2 (3 or 4
+** decisions a game) sometimes. */
+static void test_ban_and_coverage(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--games", "50", "--quiet", "--ban", "1:3", "--coverage", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    const char *b = strstr(r.out, "\n  bonus ");
+    assert_non_null(b);
+    double lo, hi, m;
+    assert_int_equal(sscanf(b, "\n  bonus %lf [%lf, %lf]", &m, &lo, &hi), 3);
+    assert_true(m == 0 && lo == 0 && hi == 0);
+    assert_non_null(strstr(r.out, "rule coverage (option ids up to the first digit, 50 games):\n"));
+    long offered[3], taken[3], total = 0;
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "\n  %d ", i + 1);
+        const char *line = strstr(r.out, name);
+        assert_non_null(line);
+        long disabled, games;
+        assert_int_equal(sscanf(line + strlen(name), "%ld %ld %ld %ld", &offered[i], &disabled, &taken[i], &games), 4);
+        assert_int_equal(offered[i], 350);
+        assert_int_equal(disabled, 0);
+        total += taken[i];
+    }
+    assert_int_equal(total, 350);
+    assert_true(taken[2] > 0 && taken[2] < taken[0]); /* only seat 2 takes 3s */
+    assert_null(strstr(r.out, "possibly dead"));
+    static const char *const bad[] = {SIMLAB, "--ban", "x", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--ban takes SEAT:PREFIX"));
 }
 
 /* --csv: a version line, a header, one row per game. */
@@ -470,6 +509,7 @@ int main(void) {
         cmocka_unit_test(test_compare_self),    cmocka_unit_test(test_compare_mod),
         cmocka_unit_test(test_failing_games),   cmocka_unit_test(test_stuck_game),
         cmocka_unit_test(test_csv),             cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_ban_and_coverage),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
