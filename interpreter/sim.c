@@ -23,6 +23,9 @@
 
 /* ----------------------------------------------------------------- flags */
 
+/* Most --set overrides one run (or one --compare variant) takes. */
+#define SIM_MAX_SETS 32
+
 typedef struct sim_opts {
     const char *ruleset;
     ruleset_flags flags;            /* --option, --preset, --players (0: the ruleset's default) */
@@ -36,6 +39,8 @@ typedef struct sim_opts {
     const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
     const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
+    const char *set[SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
+    size_t n_sets;
 } sim_opts;
 
 static int usage(FILE *err, const char *fmt, const char *arg) {
@@ -107,6 +112,13 @@ static int set_ban(sim_opts *o, const char *v, FILE *err) {
     o->ban[n - 1] = v + used;
     return 0;
 }
+static int set_set(sim_opts *o, const char *v, FILE *err) {
+    const char *eq = strchr(v, '='), *dot = strchr(v, '.');
+    if (!eq || !dot || dot > eq) return usage(err, "--set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"", v);
+    if (o->n_sets == SIM_MAX_SETS) return usage(err, "at most 32 --set; \"%s\" is one too many", v);
+    o->set[o->n_sets++] = v;
+    return 0;
+}
 static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
 
 static const struct sim_flag {
@@ -117,7 +129,7 @@ static const struct sim_flag {
     {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
     {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
     {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
-    {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
+    {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
     {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
     {"--compare", 2, NULL},        /* two values: read in sim_parse */
 };
@@ -171,6 +183,10 @@ typedef struct sim_variant {
     const char **choices;
     size_t n_choices;
     char *spec;           /* the variant's own choices, split in place */
+    const char *sets[2 * SIM_MAX_SETS]; /* the run's --set, then the variant's */
+    size_t n_sets;
+    char *mod;            /* the temporary mod the sets made (sim_set.c), or NULL */
+    const char *shown;    /* the ruleset as the user named it */
     engine_rules *rules;
     char *label, *play, *options;
 } sim_variant;
@@ -224,9 +240,10 @@ static char *play_command(const sim_opts *o, const sim_variant *v, int players) 
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     if (!f) return NULL;
-    fprintf(f, "cairn play %s --players %d", v->ruleset, players);
+    fprintf(f, "cairn play %s --players %d", v->shown, players);
     for (size_t i = 0; i < v->n_choices; i++) fprintf(f, " --option %s", v->choices[i]);
     if (o->flags.preset) fprintf(f, " --preset %s", o->flags.preset);
+    for (size_t i = 0; i < v->n_sets; i++) fprintf(f, " --set %s", v->sets[i]); /* play has no --set yet */
     for (int s = 1; s <= players; s++) fprintf(f, " --bot %d=%s", s, seat_bot(o, s));
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
@@ -239,13 +256,21 @@ static int variant_load(const sim_opts *o, sim_variant *v, const char *spec, FIL
     v->choices = calloc(o->flags.n_choices + (spec ? strlen(spec) / 2 + 2 : 1), sizeof *v->choices);
     if (!v->choices) return fprintf(err, "cairn sim: out of memory\n"), 1;
     for (size_t i = 0; i < o->flags.n_choices; i++) v->choices[v->n_choices++] = o->flags.choices[i];
+    for (size_t i = 0; i < o->n_sets; i++) v->sets[v->n_sets++] = o->set[i];
     if (spec && is_folder(spec)) {
         v->ruleset = spec;
-    } else if (spec) { /* "opt1,opt2=x" or "opt1 opt2=x"; "" is the run's own options */
+    } else if (spec) { /* "opt1,opt2=x" or "opt1 opt2=x"; "" is the run's own options; an
+                       ** item whose key has a dot is a data override: scoring.bonus=4 */
         if (!(v->spec = cairn_strdup(spec))) return fprintf(err, "cairn sim: out of memory\n"), 1;
-        for (char *save = NULL, *t = strtok_r(v->spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
-            v->choices[v->n_choices++] = t;
+        for (char *save = NULL, *t = strtok_r(v->spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            char *eq = strchr(t, '='), *dot = strchr(t, '.');
+            if (dot && eq && dot < eq && v->n_sets < 2 * SIM_MAX_SETS) v->sets[v->n_sets++] = t;
+            else v->choices[v->n_choices++] = t;
+        }
     }
+    v->shown = v->ruleset;
+    if (v->n_sets && !(v->mod = sim_set_mod(v->ruleset, v->sets, v->n_sets, err))) return 1;
+    if (v->mod) v->ruleset = v->mod;
     cerr_list errs;
     cerr_init(&errs, 0);
     engine_config c;
@@ -267,6 +292,14 @@ static int variant_load(const sim_opts *o, sim_variant *v, const char *spec, FIL
         v->options = with;
     }
     v->play = play_command(o, v, engine_rules_players(v->rules));
+    char sets[1024] = "";
+    for (size_t i = 0; i < v->n_sets; i++)
+        snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s", i ? " " : ", set ", v->sets[i]);
+    if (v->options && v->n_sets) { /* the header's options line says what was set */
+        char *with = cairn_strfmt("%s%s", v->options, sets);
+        free(v->options);
+        v->options = with;
+    }
     v->label = v->options ? cairn_strfmt("%s %s, options %s", rs->id, rs->version, v->options) : NULL;
     if (!v->options || !v->play || !v->label) return fprintf(err, "cairn sim: out of memory\n"), 1;
     return 0;
@@ -274,6 +307,7 @@ static int variant_load(const sim_opts *o, sim_variant *v, const char *spec, FIL
 
 static void variant_free(sim_variant *v) {
     engine_rules_free(v->rules);
+    sim_set_remove(v->mod);
     free(v->choices);
     free(v->spec);
     free(v->label);

@@ -156,6 +156,15 @@ void sim_compare_free(sim_compare *c);
 ** is kept (moved out of r, which is then empty). 0, or -1 on OOM. */
 int sim_compare_add(sim_compare *c, sim_rec *r);
 
+/* ---------------------------------------------------------- sim_set.c */
+
+/* A temporary mod of ruleset `base` (a name or a folder) with each
+** "DATA.PATH=VALUE" of sets applied to its data files: the folder
+** (malloc'd), or NULL after printing what is wrong and where. */
+char *sim_set_mod(const char *base, const char *const *sets, size_t n_sets, FILE *err);
+/* Removes the folder and frees the string (NULL-safe). */
+void sim_set_remove(char *dir);
+
 /* ------------------------------------------------------- sim_report.c */
 
 /* What a report says of the run besides the totals: from the loaded rules,

@@ -235,7 +235,7 @@ static void test_jobs_and_shards(void **st) {
     drop_time(b.out);
     assert_string_equal(a.out, b.out);
 
-    char part[3][128], shard[3][8];
+    char part[3][128], shard[3][16];
     for (int k = 0; k < 3; k++) {
         snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
         snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
@@ -318,6 +318,36 @@ static void test_compare_mod(void **st) {
         assert_false(!strncmp(eol - 3, "  *", 3));
         assert_non_null(strstr(line, "+0.00 [+0.00, +0.00]\n"));
     }
+}
+
+/* --set scoring.bonus=4 as B makes the same mod simlab_double is (sim_set.c
+** writes it to a temporary folder): the comparison's figures are the same
+** as against the folder, line for line. A path the data does not have is
+** refused, naming it. */
+static void test_compare_set(void **st) {
+    (void)st;
+    static const char *const by_set[] = {SIMLAB, "--games", "60", "--quiet", "--compare", "", "scoring.bonus=4", NULL};
+    static const char *const by_mod[] = {SIMLAB, "--games", "60", "--quiet", "--compare", SIMLAB, DOUBLE, NULL};
+    static run a, b;
+    sim(&a, by_set);
+    sim(&b, by_mod);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(a.out, "B: simlab 1.0, options flaky=false, set scoring.bonus=4\n"));
+    const char *fa = strstr(a.out, "\ndecisions "), *fb = strstr(b.out, "\ndecisions ");
+    assert_non_null(fa);
+    assert_non_null(fb);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(fa, fb);
+    static const char *const bad[] = {SIMLAB, "--games", "2", "--quiet", "--set", "scoring.nope=1", NULL};
+    sim(&a, bad);
+    assert_int_equal(a.rc, 1);
+    assert_non_null(strstr(a.err, "--set scoring.nope=1: no \"nope\" there in the data"));
+    static const char *const worse[] = {SIMLAB, "--set", "bonus", NULL};
+    sim(&a, worse);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--set takes DATA.PATH=VALUE"));
 }
 
 /* Games that fail are counted and listed with the command that replays
@@ -417,7 +447,7 @@ static void test_interrupt(void **st) {
         int fd = mkstemp(json), fo = mkstemp(out);
         assert_true(fd >= 0 && fo >= 0);
         close(fd);
-        char j[4];
+        char j[16];
         snprintf(j, sizeof j, "%d", jobs);
         pid_t pid = fork();
         assert_true(pid >= 0);
@@ -509,7 +539,7 @@ int main(void) {
         cmocka_unit_test(test_compare_self),    cmocka_unit_test(test_compare_mod),
         cmocka_unit_test(test_failing_games),   cmocka_unit_test(test_stuck_game),
         cmocka_unit_test(test_csv),             cmocka_unit_test(test_interrupt),
-        cmocka_unit_test(test_ban_and_coverage),
+        cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
