@@ -22,7 +22,8 @@
 
 #define SIM_USAGE                                                                              \
     "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
-    "                 [--seed S] [--checks] [--compare A B] [--jobs J] [--shard K/N]\n"         \
+    "                 [--seed S] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
+    "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
     "                 [--coverage] [--quiet]\n"                                                \
     "       cairn sim merge PARTS... [--json FILE]"
@@ -43,7 +44,9 @@
     "  --seed S             the first game's seed (default 1)\n"                              \
     "  --checks             check the state schema and check() after every decision\n"        \
     "  --compare A B        play each seed in A and B and report B - A with intervals; A\n"  \
-    "                       and B are option lists (\"\", \"tricks,cards=5\") or ruleset folders\n" \
+    "                       and B are option lists (\"\", \"tricks,cards=5\"), data overrides\n"  \
+    "                       (\"scoring.bonus=4\") or ruleset folders\n"                        \
+    "  --set DATA.PATH=VALUE  a data override for the whole run (repeatable)\n"             \
     "  --jobs J             worker processes (default: the cores)\n"                          \
     "  --shard K/N          play the K-th of N slices of the games and write a JSON part\n"   \
     "                       (--json, default sim-part-K-of-N.json) for cairn sim merge\n"    \
