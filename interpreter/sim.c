@@ -39,6 +39,7 @@ typedef struct sim_opts {
     const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
     const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
+    const char *find;               /* --find EXPR */
     const char *set[SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
     size_t n_sets;
 } sim_opts;
@@ -119,6 +120,7 @@ static int set_set(sim_opts *o, const char *v, FILE *err) {
     o->set[o->n_sets++] = v;
     return 0;
 }
+static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
 static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
 
 static const struct sim_flag {
@@ -129,7 +131,7 @@ static const struct sim_flag {
     {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
     {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
     {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
-    {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
+    {"--find", 1, set_find},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
     {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
     {"--compare", 2, NULL},        /* two values: read in sim_parse */
 };
@@ -324,6 +326,7 @@ typedef struct sim_ctx {
     sim_variant v[2];
     int variants, players;
     FILE *json, *csv;
+    sim_find *find;         /* --find, compiled once before the workers start */
     sim_totals t;
     sim_compare cmp;
     long done, total;       /* records handed on, and expected */
@@ -483,6 +486,12 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     r->rounds = state_int(e, "round", -1);
     if (rec_score(r, &score) != 0) msg = cairn_strdup("out of memory");
     else r->ok = 1;
+    r->decisions = k;
+    if (r->ok && x->find) {
+        const value *final = engine_state(e);
+        r->found = final ? sim_find_eval(x->find, final, r, &r->error) : -1;
+        if (!final) r->error = cairn_strdup("the final state is not plain data");
+    }
 done:
     r->decisions = k;
     if (!r->ok) { /* the record of a failure: no scores, the coverage kept */
@@ -601,7 +610,7 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
     const char *strs[][2] = {{"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
                              {"fingerprint_b", fp_b}, {"options", h->options},         {"label_a", h->label[0]},
                              {"label_b", h->label[1]}, {"play_a", h->play[0]},         {"play_b", h->play[1]},
-                             {"starter", h->starter}, {"bots", h->bots}};
+                             {"starter", h->starter}, {"bots", h->bots},          {"find", h->find ? h->find : ""}};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         fprintf(f, ", \"%s\": ", strs[i][0]);
         sim_json_string(f, strs[i][1]);
@@ -660,9 +669,11 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     const char *json = o->json;
     char part[64];
     if (o->shard_n && !json) snprintf(part, sizeof part, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n), json = part;
+    if (o->find && !(x->find = sim_find_new(o->find, err))) return 2;
     sim_header h;
     make_header(x, &h);
     h.bots = bots;
+    h.find = o->find;
     if (json && !(x->json = open_out(json, err))) return 1;
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
@@ -714,6 +725,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         rc = sim_go(&o, &x, out, err);
         if (x.json) fclose(x.json);
         if (x.csv) fclose(x.csv);
+        sim_find_free(x.find);
         for (int i = 0; i < 2; i++) variant_free(&x.v[i]);
         sim_totals_free(&x.t);
         if (x.variants == 2) sim_compare_free(&x.cmp);

@@ -18,6 +18,9 @@
 /* Most seats a game may have here (the engine's own bound). */
 #define SIM_MAX_SEATS 16
 
+/* Seeds of games where --find held, kept to be listed. */
+#define SIM_KEEP_FOUND 1000
+
 /* The version of the --json and --csv layouts (docs/simulation.md). */
 #define SIM_FORMAT_VERSION 1
 
@@ -57,7 +60,8 @@ typedef struct sim_rec {
     long branch;         /* enabled options summed over the decisions */
     int n;               /* seats */
     sim_seatrec *seats;  /* seats[i] is seat i+1 (ok games only) */
-    char *error;         /* a failure's message */
+    char *error;         /* a failure's message; in a game that finished, --find's */
+    int found;           /* with --find: 1 it held at the end, 0 not, -1 it failed */
     sim_cov *cov;        /* with --coverage: per option id prefix */
     size_t n_cov;
 } sim_rec;
@@ -122,6 +126,10 @@ typedef struct sim_totals {
     double pos_share[SIM_MAX_SEATS];
     sim_label *label;
     size_t n_labels;
+    long found, find_failed;                             /* --find */
+    char *find_error;                                    /* the first failure's message */
+    uint64_t *found_seeds;                               /* the first SIM_KEEP_FOUND */
+    size_t n_found_seeds;
     sim_cov *cov;                                        /* --coverage, summed */
     size_t n_cov;
     sim_rec *fails;                                      /* the first few, kept */
@@ -165,6 +173,17 @@ char *sim_set_mod(const char *base, const char *const *sets, size_t n_sets, FILE
 /* Removes the folder and frees the string (NULL-safe). */
 void sim_set_remove(char *dir);
 
+/* --------------------------------------------------------- sim_find.c */
+
+typedef struct sim_find sim_find;
+/* Compiles EXPR in a sandbox of its own. NULL after printing why. After a
+** fork the copy in each worker is its own. */
+sim_find *sim_find_new(const char *expr, FILE *err);
+void sim_find_free(sim_find *f); /* NULL-safe */
+/* Evaluates EXPR over the game's end (state, r's totals and decisions):
+** 1 it held, 0 it did not, -1 with *why (malloc'd) when it failed. */
+int sim_find_eval(sim_find *f, const value *state, const sim_rec *r, char **why);
+
 /* ------------------------------------------------------- sim_report.c */
 
 /* What a report says of the run besides the totals: from the loaded rules,
@@ -175,6 +194,7 @@ typedef struct sim_header {
     const char *play[2];      /* "cairn play RULESET ..." that replays a game of A (B)
                                  given --seed S: the flags and bots */
     const char *starter;      /* the state field that names the first seat */
+    const char *find;         /* --find EXPR, or NULL */
     int players, checks, compare;
     long games;               /* asked for */
     uint64_t seed;

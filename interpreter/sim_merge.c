@@ -178,7 +178,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             .play = {run_str(run, "play_a"), run_str(run, "play_b")}, .starter = run_str(run, "starter"),
             .players = players, .checks = value_get_bool(run, "checks", 0), .compare = compare,
             .games = (long)value_get_int(run, "games", 0), .seed = (uint64_t)value_get_int(run, "seed", 0),
-            .bots = run_str(run, "bots")};
+            .bots = run_str(run, "bots"), .find = *run_str(run, "find") ? run_str(run, "find") : NULL};
         if (compare) sim_report_compare(out, &h, &c, 0);
         else sim_report_text(out, &h, &t, 0);
         FILE *f = json ? fopen(json, "w") : NULL;

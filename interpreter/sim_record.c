@@ -62,6 +62,11 @@ char *sim_rec_json(const sim_rec *r) {
     fprintf(f, "{\"index\": %ld, \"variant\": %d, \"seed\": %" PRIu64 ", \"ok\": %s, \"decisions\": %ld",
             r->index, r->variant, r->seed, r->ok ? "true" : "false", r->decisions);
     fprintf(f, ", \"rounds\": %ld, \"starter\": %d, \"branch\": %ld", r->rounds, r->starter, r->branch);
+    if (r->found) fprintf(f, ", \"find\": %d", r->found);
+    if (r->ok && r->error) {
+        fputs(", \"find_error\": ", f);
+        sim_json_string(f, r->error);
+    }
     if (!r->ok) {
         fputs(", \"error\": ", f);
         sim_json_string(f, r->error);
@@ -132,6 +137,9 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
     r->index = (long)x[0], r->variant = (int)x[1], r->seed = (uint64_t)x[2], r->decisions = (long)x[3];
     r->rounds = (long)x[4], r->starter = (int)x[5], r->branch = (long)x[6];
     r->ok = value_get_bool(v, "ok", 0);
+    r->found = (int)value_get_int(v, "find", 0);
+    const char *fe = value_get_str(v, "find_error", NULL);
+    if (r->ok && fe && !(r->error = cairn_strdup(fe))) return -1;
     const value *cov = value_map_get(v, "cov");
     for (size_t i = 0; cov && cov->type == CV_LIST && i < cov->u.list.n; i++) {
         const value *c = cov->u.list.items[i];

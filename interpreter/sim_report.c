@@ -125,6 +125,21 @@ static void failures(FILE *out, const sim_header *h, const sim_totals *t, int va
                 t->fails[i].seed);
 }
 
+/* Seeds listed in the text report (the JSON has SIM_KEEP_FOUND). */
+#define FOUND_SHOWN 20
+
+static void find_lines(FILE *out, const sim_header *h, const sim_totals *t) {
+    if (!h->find) return;
+    fprintf(out, "find (%s): held in %ld of %ld games", h->find, t->found, t->games);
+    if (t->find_failed) fprintf(out, "; failed in %ld (%s)", t->find_failed, t->find_error ? t->find_error : "?");
+    fputc('\n', out);
+    if (!t->n_found_seeds) return;
+    fprintf(out, "  seeds:");
+    for (size_t i = 0; i < t->n_found_seeds && i < FOUND_SHOWN; i++) fprintf(out, " %" PRIu64, t->found_seeds[i]);
+    fprintf(out, "%s\n  replay: %s --seed %" PRIu64 "\n", t->n_found_seeds > FOUND_SHOWN ? " ..." : "", h->play[0],
+            t->found_seeds[0]);
+}
+
 void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int interrupted) {
     int n = t->seats;
     long g = t->games;
@@ -192,6 +207,7 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
         for (int i = 0; i < n; i++) hist_line(out, i + 1, &t->hist[i]);
     }
     coverage(out, t);
+    find_lines(out, h, t);
     length_line(out, "decisions", &t->decisions);
     if (t->with_rounds == g) length_line(out, "rounds", &t->rounds);
     if (t->decisions.sum > 0)
@@ -310,7 +326,9 @@ void sim_report_json(FILE *f, const sim_totals *t) {
         fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld}", t->cov[i].offered,
                 t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
     }
-    fputs("], \"failures\": [", f);
+    fprintf(f, "], \"find\": {\"held\": %ld, \"failed\": %ld, \"seeds\": [", t->found, t->find_failed);
+    for (size_t i = 0; i < t->n_found_seeds; i++) fprintf(f, "%s%" PRIu64, i ? ", " : "", t->found_seeds[i]);
+    fputs("]}, \"failures\": [", f);
     for (size_t i = 0; i < t->n_fails; i++) {
         fprintf(f, "%s{\"seed\": %" PRIu64 ", \"variant\": %d, \"error\": ", i ? ", " : "", t->fails[i].seed,
                 t->fails[i].variant);

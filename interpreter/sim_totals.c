@@ -8,6 +8,7 @@
 #include "sim_internal.h"
 #include "error.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,8 @@ void sim_totals_free(sim_totals *t) {
     for (int i = 0; i < SIM_MAX_SEATS; i++) free(t->hist[i].value), free(t->hist[i].count);
     for (size_t i = 0; i < t->n_labels; i++) free(t->label[i].key);
     free(t->label);
+    free(t->found_seeds);
+    free(t->find_error);
     for (size_t i = 0; i < t->n_cov; i++) free(t->cov[i].prefix);
     free(t->cov);
     for (size_t i = 0; i < t->n_fails; i++) sim_rec_free(&t->fails[i]);
@@ -119,6 +122,15 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
         sim_rec bad = *r;
         bad.ok = 0, bad.error = "the record's seat count is not the run's";
         return keep_fail(t, &bad);
+    }
+    if (r->found == 1) {
+        t->found++;
+        if (!t->found_seeds && !(t->found_seeds = malloc(SIM_KEEP_FOUND * sizeof *t->found_seeds))) return -1;
+        if (t->n_found_seeds < SIM_KEEP_FOUND) t->found_seeds[t->n_found_seeds++] = r->seed;
+    } else if (r->found < 0) {
+        t->find_failed++;
+        if (!t->find_error && !(t->find_error = cairn_strfmt("seed %" PRIu64 ": %s", r->seed, r->error ? r->error : "?")))
+            return -1;
     }
     double share[SIM_MAX_SEATS];
     sim_rec_shares(r, share);

@@ -223,8 +223,9 @@ static void test_jobs_and_shards(void **st) {
     (void)st;
     char dir[] = "/tmp/cairn-sim-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    static const char *const one[] = {SIMLAB, "--games", "61", "--quiet", "--coverage", "--jobs", "1", NULL};
-    static const char *const two[] = {SIMLAB, "--games", "61", "--quiet", "--coverage", "--jobs", "2", NULL};
+#define PROBES "--coverage", "--find", "g.totals[1] > 12"
+    static const char *const one[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--jobs", "2", NULL};
     static run a, b, s, m;
     sim(&a, one);
     sim(&b, two);
@@ -234,13 +235,14 @@ static void test_jobs_and_shards(void **st) {
     drop_time(a.out);
     drop_time(b.out);
     assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "find (g.totals[1] > 12): held in "));
+    assert_non_null(strstr(a.out, "rule coverage"));
 
     char part[3][128], shard[3][16];
     for (int k = 0; k < 3; k++) {
         snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
         snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
-        const char *args[] = {SIMLAB,   "--games", "61",    "--quiet", "--coverage",
-                              "--shard", shard[k], "--json", part[k], NULL};
+        const char *args[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--shard", shard[k], "--json", part[k], NULL};
         sim(&s, args);
         assert_int_equal(s.rc, 0);
         assert_true(json_valid(read_all(part[k])));
@@ -262,7 +264,7 @@ static void test_jobs_and_shards(void **st) {
     assert_non_null(strstr(m.err, "shard 2 of 3 is missing"));
     char other[128];
     snprintf(other, sizeof other, "%s/other.json", dir);
-    const char *oargs[] = {SIMLAB, "--games", "62", "--quiet", "--coverage", "--shard", "2/3", "--json", other, NULL};
+    const char *oargs[] = {SIMLAB, "--games", "62", "--quiet", PROBES, "--shard", "2/3", "--json", other, NULL};
     sim(&s, oargs);
     const char *mixed[] = {"merge", part[0], other, part[2], NULL};
     sim(&m, mixed);
@@ -348,6 +350,39 @@ static void test_compare_set(void **st) {
     sim(&a, worse);
     assert_int_equal(a.rc, 2);
     assert_non_null(strstr(a.err, "--set takes DATA.PATH=VALUE"));
+}
+
+/* --find: every simlab game takes 7 decisions (3 rounds of 2 picks, and the
+** starter's extra one), so "g.decisions == 7" holds in all 40 games, seeds
+** 1 to 40 listed from the first; no seat can total over 20 (4 picks of 3,
+** plus 2 for each), so "g.totals[1] > 20" holds in none. An expression
+** that fails is counted with its message; one that does not compile is a
+** usage error. */
+static void test_find(void **st) {
+    (void)st;
+    static const char *const all[] = {SIMLAB, "--games", "40", "--quiet", "--find", "g.decisions == 7", NULL};
+    run r;
+    sim(&r, all);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "find (g.decisions == 7): held in 40 of 40 games\n"
+                                  "  seeds: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 ...\n"
+                                  "  replay: cairn play " SIMLAB " --players 2 --bot 1=random --bot 2=random --seed 1\n"));
+    static const char *const none[] = {SIMLAB, "--games", "40", "--quiet", "--find", "g.totals[1] > 20", NULL};
+    sim(&r, none);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "find (g.totals[1] > 20): held in 0 of 40 games\n"));
+    static const char *const fails[] = {SIMLAB, "--games", "3", "--quiet", "--find", "g.state.nope.x", NULL};
+    sim(&r, fails);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "held in 0 of 3 games; failed in 3 (seed 1: "));
+    assert_non_null(strstr(r.out, "attempt to index a nil value (field 'nope')"));
+    static const char *const bad[] = {SIMLAB, "--find", "g.state ++", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--find \"g.state ++\" is not a Lua expression"));
+    static const char *const escape[] = {SIMLAB, "--games", "1", "--quiet", "--find", "os.execute('true')", NULL};
+    sim(&r, escape);
+    assert_non_null(strstr(r.out, "failed in 1")); /* the sandbox has no os.execute */
 }
 
 /* Games that fail are counted and listed with the command that replays
@@ -540,6 +575,7 @@ int main(void) {
         cmocka_unit_test(test_failing_games),   cmocka_unit_test(test_stuck_game),
         cmocka_unit_test(test_csv),             cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
+        cmocka_unit_test(test_find),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
