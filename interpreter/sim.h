@@ -25,7 +25,7 @@
     "                 [--seed S] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
     "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
-    "                 [--coverage] [--quiet]\n"                                                \
+    "                 [--coverage] [--find EXPR] [--quiet]\n"                                  \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -58,6 +58,8 @@
     "                       PREFIX (unless nothing else is enabled)\n"                       \
     "  --coverage           how often each option id (up to its first digit) was\n"           \
     "                       offered and taken; those never taken are listed\n"               \
+    "  --find EXPR          list the seeds of games where a Lua expression over g.state,\n" \
+    "                       g.totals and g.decisions held at the end (sandboxed)\n"        \
     "  --quiet              no progress on stderr\n"                                          \
     "\n"                                                                                       \
     "A game that fails is counted and listed with the command that replays it; the\n"        \
