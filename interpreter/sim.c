@@ -23,8 +23,6 @@
 
 /* ----------------------------------------------------------------- flags */
 
-/* Most --set overrides one run (or one --compare variant) takes. */
-#define SIM_MAX_SETS 32
 
 typedef struct sim_opts {
     const char *ruleset;
@@ -40,7 +38,7 @@ typedef struct sim_opts {
     const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
     const char *find;               /* --find EXPR */
-    const char *set[SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
+    const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
     size_t n_sets;
 } sim_opts;
 
@@ -116,7 +114,7 @@ static int set_ban(sim_opts *o, const char *v, FILE *err) {
 static int set_set(sim_opts *o, const char *v, FILE *err) {
     const char *eq = strchr(v, '='), *dot = strchr(v, '.');
     if (!eq || !dot || dot > eq) return usage(err, "--set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"", v);
-    if (o->n_sets == SIM_MAX_SETS) return usage(err, "at most 32 --set; \"%s\" is one too many", v);
+    if (o->n_sets == CAIRN_SIM_MAX_SETS) return usage(err, "too many --set (CAIRN_SIM_MAX_SETS); \"%s\" is one too many", v);
     o->set[o->n_sets++] = v;
     return 0;
 }
@@ -185,7 +183,7 @@ typedef struct sim_variant {
     const char **choices;
     size_t n_choices;
     char *spec;           /* the variant's own choices, split in place */
-    const char *sets[2 * SIM_MAX_SETS]; /* the run's --set, then the variant's */
+    const char *sets[2 * CAIRN_SIM_MAX_SETS]; /* the run's --set, then the variant's */
     size_t n_sets;
     char *mod;            /* the temporary mod the sets made (sim_set.c), or NULL */
     const char *shown;    /* the ruleset as the user named it */
@@ -266,7 +264,7 @@ static int variant_load(const sim_opts *o, sim_variant *v, const char *spec, FIL
         if (!(v->spec = cairn_strdup(spec))) return fprintf(err, "cairn sim: out of memory\n"), 1;
         for (char *save = NULL, *t = strtok_r(v->spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
             char *eq = strchr(t, '='), *dot = strchr(t, '.');
-            if (dot && eq && dot < eq && v->n_sets < 2 * SIM_MAX_SETS) v->sets[v->n_sets++] = t;
+            if (dot && eq && dot < eq && v->n_sets < 2 * CAIRN_SIM_MAX_SETS) v->sets[v->n_sets++] = t;
             else v->choices[v->n_choices++] = t;
         }
     }

@@ -12,14 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "sim.h"
 #include "stats.h"
 #include "value.h"
 
 /* Most seats a game may have here (the engine's own bound). */
 #define SIM_MAX_SEATS 16
-
-/* Seeds of games where --find held, kept to be listed. */
-#define SIM_KEEP_FOUND 1000
 
 /* The version of the --json and --csv layouts (docs/simulation.md). */
 #define SIM_FORMAT_VERSION 1
@@ -128,7 +126,7 @@ typedef struct sim_totals {
     size_t n_labels;
     long found, find_failed;                             /* --find */
     char *find_error;                                    /* the first failure's message */
-    uint64_t *found_seeds;                               /* the first SIM_KEEP_FOUND */
+    uint64_t *found_seeds;                               /* the first CAIRN_SIM_KEEP_FOUND */
     size_t n_found_seeds;
     sim_cov *cov;                                        /* --coverage, summed */
     size_t n_cov;

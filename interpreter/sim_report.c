@@ -49,6 +49,7 @@ static const char *ordinal(int p) {
 
 /* The note under a share table: which shares are outside the even share. */
 static void share_note(FILE *out, const char *what, const double *wins, long games, int n) {
+    if (n < 2) return; /* one seat always wins */
     double even = 1.0 / n;
     int outside = 0;
     for (int i = 0; i < n; i++) {
@@ -125,7 +126,7 @@ static void failures(FILE *out, const sim_header *h, const sim_totals *t, int va
                 t->fails[i].seed);
 }
 
-/* Seeds listed in the text report (the JSON has SIM_KEEP_FOUND). */
+/* Seeds listed in the text report (the JSON has CAIRN_SIM_KEEP_FOUND). */
 #define FOUND_SHOWN 20
 
 static void find_lines(FILE *out, const sim_header *h, const sim_totals *t) {

@@ -11,6 +11,7 @@
 #include "ruleset.h"
 #include "yload.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,10 +110,15 @@ static int write_yaml(const char *dir, const char *name, const value *v) {
 
 void sim_set_remove(char *dir) {
     if (!dir) return;
-    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
-    if (cmd && system(cmd) != 0) { /* a folder left in /tmp is no failure of the run */
+    DIR *d = opendir(dir); /* holds only the files sim_set_mod wrote */
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char *p = cairn_strfmt("%s/%s", dir, e->d_name);
+        if (p) unlink(p);
+        free(p);
     }
-    free(cmd);
+    if (d) closedir(d);
+    rmdir(dir); /* a folder left in $TMPDIR is no failure of the run */
     free(dir);
 }
 

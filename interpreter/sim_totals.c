@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Failed games kept to be listed; the rest are only counted. */
-#define SIM_KEEP_FAILS 10
-
 int sim_totals_init(sim_totals *t, int seats) {
     memset(t, 0, sizeof *t);
     t->seats = seats;
@@ -93,8 +90,8 @@ static double margin(const sim_rec *r, const double *share) {
 
 static int keep_fail(sim_totals *t, const sim_rec *r) {
     t->failed++;
-    if (t->n_fails == SIM_KEEP_FAILS) return 0;
-    if (!t->fails && !(t->fails = calloc(SIM_KEEP_FAILS, sizeof *t->fails))) return -1;
+    if (t->n_fails == CAIRN_SIM_KEEP_FAILS) return 0;
+    if (!t->fails && !(t->fails = calloc(CAIRN_SIM_KEEP_FAILS, sizeof *t->fails))) return -1;
     sim_rec *f = &t->fails[t->n_fails];
     *f = (sim_rec){.index = r->index, .variant = r->variant, .seed = r->seed, .decisions = r->decisions,
                    .rounds = -1, .error = cairn_strdup(r->error ? r->error : "?")};
@@ -125,8 +122,8 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
     }
     if (r->found == 1) {
         t->found++;
-        if (!t->found_seeds && !(t->found_seeds = malloc(SIM_KEEP_FOUND * sizeof *t->found_seeds))) return -1;
-        if (t->n_found_seeds < SIM_KEEP_FOUND) t->found_seeds[t->n_found_seeds++] = r->seed;
+        if (!t->found_seeds && !(t->found_seeds = malloc(CAIRN_SIM_KEEP_FOUND * sizeof *t->found_seeds))) return -1;
+        if (t->n_found_seeds < CAIRN_SIM_KEEP_FOUND) t->found_seeds[t->n_found_seeds++] = r->seed;
     } else if (r->found < 0) {
         t->find_failed++;
         if (!t->find_error && !(t->find_error = cairn_strfmt("seed %" PRIu64 ": %s", r->seed, r->error ? r->error : "?")))
