@@ -34,6 +34,7 @@ typedef struct sim_opts {
     const char *json, *csv;
     const char *starter;            /* the state field naming the first seat */
     const char *compare[2];         /* --compare A B; NULL: one variant */
+    const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
     const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
     const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
@@ -118,6 +119,15 @@ static int set_set(sim_opts *o, const char *v, FILE *err) {
     o->set[o->n_sets++] = v;
     return 0;
 }
+static int set_sweep(sim_opts *o, const char *v, FILE *err) {
+    const char *eq = strchr(v, '=');
+    int n = 1;
+    for (const char *p = eq ? eq : v; *p; p++) n += *p == ',';
+    if (!eq || eq == v || !eq[1] || n < 2 || n > SIM_MAX_VARIANTS)
+        return usage(err, "--sweep takes KEY=V1,V2,... (2 to 8 values; KEY an option or DATA.PATH), got \"%s\"", v);
+    o->sweep = v;
+    return 0;
+}
 static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
 static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
 
@@ -129,7 +139,7 @@ static const struct sim_flag {
     {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
     {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
     {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
-    {"--find", 1, set_find},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
+    {"--find", 1, set_find},       {"--sweep", 1, set_sweep},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
     {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
     {"--compare", 2, NULL},        /* two values: read in sim_parse */
 };
@@ -171,6 +181,8 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
         }
     }
     if (!o->ruleset) return usage(err, "which ruleset?%s", "");
+    if (o->sweep && o->compare[0]) return usage(err, "--sweep or --compare, not both%s", "");
+    if (o->sweep && o->shard_n) return usage(err, "--sweep does not shard yet; run one --compare per value%s", "");
     return 0;
 }
 
@@ -321,12 +333,13 @@ static void variant_free(sim_variant *v) {
 /* What a game needs: the options and the variants (in the workers too). */
 typedef struct sim_ctx {
     const sim_opts *o;
-    sim_variant v[2];
+    sim_variant v[SIM_MAX_VARIANTS];
+    char *spec[SIM_MAX_VARIANTS]; /* --sweep: "KEY=Vi" per variant */
     int variants, players;
     FILE *json, *csv;
     sim_find *find;         /* --find, compiled once before the workers start */
     sim_totals t;
-    sim_compare cmp;
+    sim_compare cmp[SIM_MAX_VARIANTS - 1]; /* variant k against variant 0 */
     long done, total;       /* records handed on, and expected */
     double start, last_note;
     int last_tenth;
@@ -542,26 +555,6 @@ static void progress(sim_ctx *x) {
     fflush(x->err);
 }
 
-static void csv_row(FILE *f, const sim_rec *r, int players) {
-    fprintf(f, "%ld,%d,%" PRIu64 ",%d,%ld,%ld,%d,%ld", r->index, r->variant, r->seed, r->ok, r->decisions, r->rounds,
-            r->starter, r->branch);
-    for (int i = 0; i < players; i++) {
-        if (r->ok && i < r->n) fprintf(f, ",%" PRId64, r->seats[i].total);
-        else fputc(',', f);
-    }
-    for (int i = 0; i < players; i++) {
-        if (r->ok && i < r->n) fprintf(f, ",%d", r->seats[i].rank);
-        else fputc(',', f);
-    }
-    fputc(',', f);
-    if (!r->ok) { /* quoted, quotes doubled */
-        fputc('"', f);
-        for (const char *p = r->error; p && *p; p++) fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
-        fputc('"', f);
-    }
-    fputc('\n', f);
-}
-
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
@@ -571,8 +564,25 @@ static int sim_sink(sim_rec *r, void *ud) {
         fprintf(x->json, "%s  %s", x->done ? ",\n" : "", line);
         free(line);
     }
-    if (x->csv) csv_row(x->csv, r, x->players);
-    int rc = x->variants == 2 ? sim_compare_add(&x->cmp, r) : sim_totals_add(&x->t, r);
+    if (x->csv) sim_csv_row(x->csv, r, x->players);
+    int rc = 0;
+    if (x->variants == 1) {
+        rc = sim_totals_add(&x->t, r);
+    } else if (r->variant > 0) {
+        int k = r->variant;
+        r->variant = 1; /* B of the pair (0, k) */
+        rc = sim_compare_add(&x->cmp[k - 1], r);
+        r->variant = k;
+    } else { /* A of every pair: a copy for each but the last */
+        for (int k = 1; k < x->variants && !rc; k++) {
+            sim_rec copy, *a = r;
+            char *line = k < x->variants - 1 ? sim_rec_json(r) : NULL;
+            if (k < x->variants - 1) a = line && sim_rec_parse(line, strlen(line), &copy) == 0 ? &copy : NULL;
+            free(line);
+            rc = a ? sim_compare_add(&x->cmp[k - 1], a) : -1;
+            if (a == &copy) sim_rec_free(&copy);
+        }
+    }
     sim_rec_free(r);
     if (rc) return x->oom = 1, -1;
     x->done++;
@@ -591,12 +601,13 @@ static void make_header(const sim_ctx *x, sim_header *h) {
     memset(h, 0, sizeof *h);
     h->ruleset = x->o->ruleset, h->id = rs->id, h->version = rs->version, h->fingerprint = rs->fingerprint;
     h->options = x->v[0].options;
-    h->label[0] = x->v[0].label;
-    h->label[1] = x->variants == 2 ? x->v[1].label : "";
-    h->play[0] = x->v[0].play;
-    h->play[1] = x->variants == 2 ? x->v[1].play : x->v[0].play;
+    for (int i = 0; i < SIM_MAX_VARIANTS; i++) {
+        h->label[i] = i < x->variants ? x->v[i].label : "";
+        h->play[i] = i < x->variants ? x->v[i].play : x->v[0].play;
+    }
     h->starter = x->o->starter;
-    h->players = x->players, h->checks = x->o->checks, h->compare = x->variants == 2;
+    h->sweep = x->o->sweep;
+    h->players = x->players, h->checks = x->o->checks, h->compare = x->variants >= 2;
     h->games = x->o->games, h->seed = x->o->seed;
 }
 
@@ -608,7 +619,8 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
     const char *strs[][2] = {{"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
                              {"fingerprint_b", fp_b}, {"options", h->options},         {"label_a", h->label[0]},
                              {"label_b", h->label[1]}, {"play_a", h->play[0]},         {"play_b", h->play[1]},
-                             {"starter", h->starter}, {"bots", h->bots},          {"find", h->find ? h->find : ""}};
+                             {"starter", h->starter}, {"bots", h->bots},          {"find", h->find ? h->find : ""},
+                             {"sweep", h->sweep ? h->sweep : ""}};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         fprintf(f, ", \"%s\": ", strs[i][0]);
         sim_json_string(f, strs[i][1]);
@@ -621,7 +633,8 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
 
 static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
     fprintf(f, "\n ],\n \"interrupted\": %s,\n \"summary\": ", interrupted ? "true" : "false");
-    if (x->variants == 2) sim_report_compare_json(f, &x->cmp);
+    if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
+    else if (x->variants == 2) sim_report_compare_json(f, &x->cmp[0]);
     else sim_report_json(f, &x->t);
     fputs("}\n", f);
 }
@@ -640,28 +653,34 @@ static int close_out(FILE *f, const char *path, FILE *err) {
     return 0;
 }
 
-static void csv_head(FILE *f, int players) {
-    fprintf(f, "#cairn-sim csv %d\nindex,variant,seed,ok,decisions,rounds,starter,branch", SIM_FORMAT_VERSION);
-    for (int i = 1; i <= players; i++) fprintf(f, ",total_%d", i);
-    for (int i = 1; i <= players; i++) fprintf(f, ",rank_%d", i);
-    fputs(",error\n", f);
-}
-
 static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     x->variants = o->compare[0] ? 2 : 1;
+    if (o->sweep) { /* KEY=V1,V2,...: the variant specs KEY=V1, KEY=V2, ... */
+        const char *eq = strchr(o->sweep, '='), *p = eq + 1;
+        int klen = (int)(eq - o->sweep);
+        for (x->variants = 0; x->variants < SIM_MAX_VARIANTS; p++) {
+            size_t n = strcspn(p, ",");
+            if (!(x->spec[x->variants++] = cairn_strfmt("%.*s=%.*s", klen, o->sweep, (int)n, p)))
+                return fprintf(err, "cairn sim: out of memory\n"), 1;
+            if (!p[n]) break;
+            p += n;
+        }
+    }
     for (int i = 0; i < x->variants; i++)
-        if (variant_load(o, &x->v[i], o->compare[0] ? o->compare[i] : NULL, err) != 0) return 1;
+        if (variant_load(o, &x->v[i], o->sweep ? x->spec[i] : o->compare[0] ? o->compare[i] : NULL, err) != 0) return 1;
     x->players = engine_rules_players(x->v[0].rules);
-    if (x->variants == 2 && engine_rules_players(x->v[1].rules) != x->players)
-        return fprintf(err, "cairn sim: A plays %d seats and B %d; compare the same seat count\n", x->players,
-                       engine_rules_players(x->v[1].rules)),
-               1;
+    for (int i = 1; i < x->variants; i++)
+        if (engine_rules_players(x->v[i].rules) != x->players)
+            return fprintf(err, "cairn sim: %s plays %d seats and %s %d; compare the same seat count\n", x->v[0].label,
+                           x->players, x->v[i].label, engine_rules_players(x->v[i].rules)),
+                   1;
     if (x->players < 1 || x->players > SIM_MAX_SEATS) return fprintf(err, "cairn sim: too many seats\n"), 1;
     char bots[SIM_MAX_SEATS * 24] = "";
     for (int s = 1; s <= x->players; s++)
         snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
-    if ((x->variants == 2 ? sim_compare_init(&x->cmp, x->players) : sim_totals_init(&x->t, x->players)) != 0)
-        return fprintf(err, "cairn sim: out of memory\n"), 1;
+    int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
+    for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;
+    if (bad_init) return fprintf(err, "cairn sim: out of memory\n"), 1;
     long first = 0, last = o->games;
     if (o->shard_n) first = (long)((o->shard_k - 1) * o->games / o->shard_n), last = (long)(o->shard_k * o->games / o->shard_n);
     const char *json = o->json;
@@ -675,7 +694,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (json && !(x->json = open_out(json, err))) return 1;
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
-    if (x->csv) csv_head(x->csv, x->players);
+    if (x->csv) sim_csv_head(x->csv, x->players);
     x->err = err;
     x->total = (last - first) * x->variants;
     x->start = now_seconds();
@@ -696,17 +715,18 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     int interrupted = rc == 1;
     if (interrupted && !o->quiet) fprintf(err, "\ncairn sim: interrupted; the report of the games finished\n");
     if (o->shard_n) h.games = last - first, h.seed = o->seed + (uint64_t)first;
-    if (x->variants == 2) sim_report_compare(out, &h, &x->cmp, interrupted);
+    double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
+    long failed = x->variants == 1 ? x->t.failed : x->cmp[0].t[0].failed;
+    for (int k = 1; k < x->variants; k++) dec += x->cmp[k - 1].t[1].decisions.sum, failed += x->cmp[k - 1].t[1].failed;
+    if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
+    else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
     else sim_report_text(out, &h, &x->t, interrupted);
-    const sim_totals *t = x->variants == 2 ? &x->cmp.t[0] : &x->t;
-    double dec = t->decisions.sum + (x->variants == 2 ? x->cmp.t[1].decisions.sum : 0);
     fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
             secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
             jobs == 1 ? "" : "s");
     if (x->json) json_end(x->json, x, interrupted);
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
     x->json = x->csv = NULL;
-    long failed = x->variants == 2 ? x->cmp.t[0].failed + x->cmp.t[1].failed : x->t.failed;
     return interrupted ? 130 : bad || failed ? 1 : 0;
 }
 
@@ -724,9 +744,9 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         if (x.json) fclose(x.json);
         if (x.csv) fclose(x.csv);
         sim_find_free(x.find);
-        for (int i = 0; i < 2; i++) variant_free(&x.v[i]);
+        for (int i = 0; i < SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
         sim_totals_free(&x.t);
-        if (x.variants == 2) sim_compare_free(&x.cmp);
+        for (int k = 0; k < SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
     }
     ruleset_flags_free(&o.flags);
     return rc;

@@ -40,7 +40,7 @@
     "                 [--seed S] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
     "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
-    "                 [--coverage] [--find EXPR] [--quiet]\n"                                  \
+    "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--quiet]\n"          \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -62,6 +62,8 @@
     "                       and B are option lists (\"\", \"tricks,cards=5\"), data overrides\n"  \
     "                       (\"scoring.bonus=4\") or ruleset folders\n"                        \
     "  --set DATA.PATH=VALUE  a data override for the whole run (repeatable)\n"             \
+    "  --sweep KEY=V1,V2,...  one column per value (an option or a DATA.PATH), each\n"     \
+    "                       against the first on paired seeds\n"                            \
     "  --jobs J             worker processes (default: the cores)\n"                          \
     "  --shard K/N          play the K-th of N slices of the games and write a JSON part\n"   \
     "                       (--json, default sim-part-K-of-N.json) for cairn sim merge\n"    \

@@ -16,6 +16,9 @@
 #include "stats.h"
 #include "value.h"
 
+/* Most variants one run plays: --compare's two, --sweep's values. */
+#define SIM_MAX_VARIANTS 8
+
 /* Most seats a game may have here (the engine's own bound). */
 #define SIM_MAX_SEATS 16
 
@@ -188,11 +191,12 @@ int sim_find_eval(sim_find *f, const value *state, const sim_rec *r, char **why)
 ** or from a JSON part being merged. Strings borrowed. */
 typedef struct sim_header {
     const char *ruleset, *id, *version, *fingerprint, *options; /* options: "k=v k=v" */
-    const char *label[2];     /* with --compare: what A and B are */
-    const char *play[2];      /* "cairn play RULESET ..." that replays a game of A (B)
+    const char *label[SIM_MAX_VARIANTS]; /* with --compare: what A and B are (--sweep: each value) */
+    const char *play[SIM_MAX_VARIANTS]; /* "cairn play RULESET ..." that replays a game of A (B)
                                  given --seed S: the flags and bots */
     const char *starter;      /* the state field that names the first seat */
     const char *find;         /* --find EXPR, or NULL */
+    const char *sweep;        /* --sweep KEY=V1,..., or NULL */
     int players, checks, compare;
     long games;               /* asked for */
     uint64_t seed;
@@ -204,5 +208,12 @@ void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, in
 /* The summary object of the JSON layout (after "summary": ). */
 void sim_report_json(FILE *f, const sim_totals *t);
 void sim_report_compare_json(FILE *f, const sim_compare *c);
+/* --sweep: one column per variant, each against the first (c[k-1] pairs
+** variant 0 with variant k). */
+void sim_report_sweep(FILE *out, const sim_header *h, const sim_compare *c, int variants, int interrupted);
+void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int variants);
+/* The CSV layout: the version line and the header, then a row per record. */
+void sim_csv_head(FILE *f, int players);
+void sim_csv_row(FILE *f, const sim_rec *r, int players);
 
 #endif

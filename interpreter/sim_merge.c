@@ -155,6 +155,8 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     }
     for (size_t i = 0; i < m.n_parts && !rc; i++) rc = read_part(&m, &m.parts[i], err);
     if (!rc) rc = check_parts(&m, err);
+    if (!rc && *run_str(m.parts[0].run, "sweep"))
+        rc = (fprintf(err, "cairn sim merge: %s is a --sweep run, which merge does not combine yet\n", m.parts[0].path), 1);
     sim_totals t;
     sim_compare c;
     memset(&t, 0, sizeof t);

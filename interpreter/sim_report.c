@@ -114,7 +114,10 @@ static void header(FILE *out, const sim_header *h) {
     fprintf(out, "%s %s: %ld games, %d players, seeds %" PRIu64 "-%" PRIu64 ", checks %s, bots %s\n", h->id,
             h->version, h->games, h->players, h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
             h->bots);
-    if (h->compare) fprintf(out, "A: %s\nB: %s\n", h->label[0], h->label[1]);
+    if (h->sweep)
+        for (int i = 0; i < SIM_MAX_VARIANTS && h->label[i] && *h->label[i]; i++)
+            fprintf(out, "%c: %s\n", 'A' + i, h->label[i]);
+    else if (h->compare) fprintf(out, "A: %s\nB: %s\n", h->label[0], h->label[1]);
     else fprintf(out, "options: %s\n", h->options);
 }
 
@@ -262,6 +265,107 @@ void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, in
                      "%d of %d figures flagged, so about %.1f could be chance alone\n",
                 flagged, shown, 0.05 * shown);
     else fprintf(out, "note: no figure differs beyond noise (%ld paired games)\n", c->pairs);
+}
+
+/* -------------------------------------------------------------- sweep */
+
+static const sim_pair *find_pair(const sim_compare *c, const sim_pair *like) {
+    for (size_t i = 0; i < c->n_pairs; i++)
+        if (c->pair[i].seat == like->seat && !strcmp(c->pair[i].name, like->name)) return &c->pair[i];
+    return NULL;
+}
+
+/* Whether the row of p was printed already: the first comparison holding it
+** comes before k. */
+static int seen_before(const sim_compare *c, int k, const sim_pair *p) {
+    for (int j = 0; j < k; j++)
+        if (find_pair(&c[j], p)) return 1;
+    return 0;
+}
+
+void sim_report_sweep(FILE *out, const sim_header *h, const sim_compare *c, int variants, int interrupted) {
+    header(out, h);
+    if (interrupted) fprintf(out, "interrupted: %ld of %ld games finished\n", c[0].pairs, h->games);
+    fprintf(out, "paired games: %ld (the same seeds in every column); each column against A\n", c[0].pairs);
+    for (int k = 0; k < variants - 1; k++) {
+        if (!k) failures(out, h, &c[0].t[0], 0);
+        failures(out, h, &c[k].t[1], k + 1);
+    }
+    fprintf(out, "%-28s", "figure (mean per game)");
+    for (int v = 0; v < variants; v++) fprintf(out, "%11c  ", 'A' + v);
+    fputc('\n', out);
+    int flagged = 0, cells = 0;
+    for (int k = 0; k < variants - 1; k++)
+        for (size_t i = 0; i < c[k].n_pairs; i++) {
+            const sim_pair *p = &c[k].pair[i];
+            if (p->name[0] == ':' && p->seat > 0) continue; /* per seat: in the JSON only */
+            if (seen_before(c, k, p)) continue;
+            int zero = 1;
+            for (int j = 0; j < variants - 1; j++) {
+                const sim_pair *q = find_pair(&c[j], p);
+                zero &= !q || (q->a.sumsq == 0 && q->b.sumsq == 0);
+            }
+            if (zero) continue; /* always zero */
+            char name[96];
+            pair_name(name, sizeof name, p);
+            double scale = is_share(p) ? 100 : 1;
+            fprintf(out, "%-28s", name);
+            const sim_pair *a = find_pair(&c[0], p);
+            fprintf(out, is_share(p) ? "%10.1f%%  " : "%11.2f  ", a ? scale * stats_mean(&a->a) : 0.0);
+            for (int j = 0; j < variants - 1; j++) {
+                const sim_pair *q = find_pair(&c[j], p);
+                int sig = q && stats_excludes_zero(stats_mean_ci(&q->d));
+                flagged += sig, cells++;
+                fprintf(out, is_share(p) ? "%10.1f%%%s" : "%11.2f%s", q ? scale * stats_mean(&q->b) : 0.0,
+                        sig ? "* " : "  ");
+            }
+            fputc('\n', out);
+        }
+    if (flagged)
+        fprintf(out, "*: differs from A beyond noise (95%% interval of the paired difference excludes 0); "
+                     "%d of %d cells flagged, about %.1f by chance alone; the differences are in --json\n",
+                flagged, cells, 0.05 * cells);
+    else fprintf(out, "note: no column differs from A beyond noise (%ld paired games)\n", c[0].pairs);
+}
+
+void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int variants) {
+    fputs("{\"sweep\": ", f);
+    sim_json_string(f, sweep);
+    fputs(", \"against_a\": [", f);
+    for (int k = 0; k < variants - 1; k++) {
+        fputs(k ? ",\n " : "\n ", f);
+        sim_report_compare_json(f, &c[k]);
+    }
+    fputs("]}", f);
+}
+
+/* ---------------------------------------------------------------- CSV */
+
+void sim_csv_head(FILE *f, int players) {
+    fprintf(f, "#cairn-sim csv %d\nindex,variant,seed,ok,decisions,rounds,starter,branch", SIM_FORMAT_VERSION);
+    for (int i = 1; i <= players; i++) fprintf(f, ",total_%d", i);
+    for (int i = 1; i <= players; i++) fprintf(f, ",rank_%d", i);
+    fputs(",error\n", f);
+}
+
+void sim_csv_row(FILE *f, const sim_rec *r, int players) {
+    fprintf(f, "%ld,%d,%" PRIu64 ",%d,%ld,%ld,%d,%ld", r->index, r->variant, r->seed, r->ok, r->decisions, r->rounds,
+            r->starter, r->branch);
+    for (int i = 0; i < players; i++) {
+        if (r->ok && i < r->n) fprintf(f, ",%" PRId64, r->seats[i].total);
+        else fputc(',', f);
+    }
+    for (int i = 0; i < players; i++) {
+        if (r->ok && i < r->n) fprintf(f, ",%d", r->seats[i].rank);
+        else fputc(',', f);
+    }
+    fputc(',', f);
+    if (!r->ok) { /* quoted, quotes doubled */
+        fputc('"', f);
+        for (const char *p = r->error; p && *p; p++) fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
+        fputc('"', f);
+    }
+    fputc('\n', f);
 }
 
 /* --------------------------------------------------------------- JSON */

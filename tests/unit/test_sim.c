@@ -385,6 +385,43 @@ static void test_find(void **st) {
     assert_non_null(strstr(r.out, "failed in 1")); /* the sandbox has no os.execute */
 }
 
+/* --sweep scoring.bonus=2,3,4: one column per value, each against the first
+** on paired seeds. The picks are the same in every column (the bots see the
+** same options), so the bonus line grows as the value: 1.5 and 2 times A's
+** mean, both flagged, the picks flagged nowhere; --jobs 1 and 2 agree. */
+static void test_sweep(void **st) {
+    (void)st;
+    static const char *const one[] = {SIMLAB, "--games", "50", "--quiet", "--jobs", "1", "--sweep", "scoring.bonus=2,3,4", NULL};
+    static const char *const two[] = {SIMLAB, "--games", "50", "--quiet", "--jobs", "2", "--sweep", "scoring.bonus=2,3,4", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "C: simlab 1.0, options flaky=false, set scoring.bonus=4\n"));
+    const char *line = strstr(a.out, "any seat: bonus ");
+    assert_non_null(line);
+    double x, y, z;
+    assert_int_equal(sscanf(line + strlen("any seat: bonus "), "%lf %lf* %lf*", &x, &y, &z), 3);
+    assert_true(x > 0);
+    assert_true(y > 1.5 * x - 0.011 && y < 1.5 * x + 0.011);
+    assert_true(z > 2 * x - 0.011 && z < 2 * x + 0.011);
+    line = strstr(a.out, "any seat: picks ");
+    assert_non_null(line);
+    assert_null(memchr(line, '*', (size_t)(strchr(line, '\n') - line)));
+    static const char *const both[] = {SIMLAB, "--sweep", "scoring.bonus=2,3", "--compare", "", "", NULL};
+    sim(&a, both);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--sweep or --compare, not both"));
+    static const char *const single[] = {SIMLAB, "--sweep", "scoring.bonus=2", NULL};
+    sim(&a, single);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--sweep takes KEY=V1,V2,... (2 to 8 values"));
+}
+
 /* Games that fail are counted and listed with the command that replays
 ** them; the others are counted and the run ends with status 1. */
 static void test_failing_games(void **st) {
@@ -575,7 +612,7 @@ int main(void) {
         cmocka_unit_test(test_failing_games),   cmocka_unit_test(test_stuck_game),
         cmocka_unit_test(test_csv),             cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
-        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_find),            cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
