@@ -39,6 +39,7 @@ typedef struct sim_opts {
     const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
     const char *find;               /* --find EXPR */
+    int leads;                      /* --leads: score(g) after every decision */
     const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
     size_t n_sets;
 } sim_opts;
@@ -128,6 +129,7 @@ static int set_sweep(sim_opts *o, const char *v, FILE *err) {
     o->sweep = v;
     return 0;
 }
+static int set_leads(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->leads = 1, 0; }
 static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
 static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
 
@@ -139,7 +141,7 @@ static const struct sim_flag {
     {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
     {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
     {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
-    {"--find", 1, set_find},       {"--sweep", 1, set_sweep},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
+    {"--leads", 0, set_leads},     {"--find", 1, set_find},       {"--sweep", 1, set_sweep},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
     {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
     {"--compare", 2, NULL},        /* two values: read in sim_parse */
 };
@@ -442,6 +444,32 @@ static int rec_score(sim_rec *r, const engine_score *s) {
     return 0;
 }
 
+/* The seat alone at the top of the score now: 0 on a tie, -1 when score(g)
+** fails (a ruleset whose score needs a finished game). */
+static int leader(engine *e) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_score s = {0};
+    int top = engine_score_get(e, &s, &errs) == 0 ? 0 : -1;
+    for (size_t i = 0; top >= 0 && i < s.n; i++) {
+        if (s.seats[i].rank != 1) continue;
+        top = top ? 0 : (int)i + 1;
+        if (!top) break; /* a shared first place: nobody leads */
+    }
+    engine_score_free(&s);
+    cerr_free(&errs);
+    return top;
+}
+
+/* Counts a lead change into r when the seat alone on top is not the last
+** one who was. */
+static void track_lead(engine *e, sim_rec *r, int *last) {
+    if (r->leads < 0) return;
+    int now = leader(e);
+    if (now < 0) r->leads = -1;
+    else if (now > 0 && now != *last) r->leads += *last > 0, *last = now;
+}
+
 /* Plays game `index` of variant vi with each seat's bot: the first asked
 ** seat answers (answer order never matters, DESIGN.md). A failure is a
 ** record with ok 0 and a message naming the seed and the decision. */
@@ -453,7 +481,8 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     uint64_t seed = x->o->seed + (uint64_t)index;
     c.seed = seed;
     memset(r, 0, sizeof *r);
-    r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1;
+    r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->leads = x->o->leads ? 0 : -1;
+    int lead = 0;
     cerr_list local;
     cerr_init(&local, 0);
     char *msg = NULL, *m = NULL;
@@ -489,6 +518,7 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         }
         free(why);
         if (es != ENGINE_OK) goto done;
+        track_lead(e, r, &lead);
     }
     if (engine_score_get(e, &score, &local) != 0) {
         msg = cairn_strfmt("seed %" PRIu64 ": score failed at the end: %s", seed, (m = last_error(&local)) ? m : "?");
@@ -511,7 +541,7 @@ done:
         r->cov = NULL, r->n_cov = 0;
         sim_rec_free(r);
         r->cov = cov, r->n_cov = n_cov;
-        r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->decisions = k;
+        r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->decisions = k, r->leads = -1;
         r->error = msg ? msg : cairn_strdup("out of memory");
         msg = NULL;
     }

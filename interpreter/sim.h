@@ -40,7 +40,8 @@
     "                 [--seed S] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
     "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
-    "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--quiet]\n"          \
+    "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
+    "                 [--quiet]\n"                                                             \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -75,6 +76,7 @@
     "                       PREFIX (unless nothing else is enabled)\n"                       \
     "  --coverage           how often each option id (up to its first digit) was\n"           \
     "                       offered and taken; those never taken are listed\n"               \
+    "  --leads              count lead changes (score(g) after every decision: slower)\n"  \
     "  --find EXPR          list the seeds of games where a Lua expression over g.state,\n" \
     "                       g.totals and g.decisions held at the end (sandboxed)\n"        \
     "  --quiet              no progress on stderr\n"                                          \

@@ -63,6 +63,7 @@ typedef struct sim_rec {
     sim_seatrec *seats;  /* seats[i] is seat i+1 (ok games only) */
     char *error;         /* a failure's message; in a game that finished, --find's */
     int found;           /* with --find: 1 it held at the end, 0 not, -1 it failed */
+    long leads;          /* with --leads: lead changes; -1 off, or score(g) failed mid-game */
     sim_cov *cov;        /* with --coverage: per option id prefix */
     size_t n_cov;
 } sim_rec;
@@ -118,7 +119,7 @@ typedef struct sim_label {
 typedef struct sim_totals {
     int seats;
     long games, failed, shared, with_rounds, with_starter;
-    stats_acc decisions, rounds;
+    stats_acc decisions, rounds, leads;
     double branch, margin;
     stats_acc score[SIM_MAX_SEATS];
     double share[SIM_MAX_SEATS], sharesq[SIM_MAX_SEATS]; /* wins, a tie split */

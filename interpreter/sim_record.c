@@ -63,6 +63,7 @@ char *sim_rec_json(const sim_rec *r) {
             r->index, r->variant, r->seed, r->ok ? "true" : "false", r->decisions);
     fprintf(f, ", \"rounds\": %ld, \"starter\": %d, \"branch\": %ld", r->rounds, r->starter, r->branch);
     if (r->found) fprintf(f, ", \"find\": %d", r->found);
+    if (r->leads >= 0) fprintf(f, ", \"leads\": %ld", r->leads);
     if (r->ok && r->error) {
         fputs(", \"find_error\": ", f);
         sim_json_string(f, r->error);
@@ -138,6 +139,7 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
     r->rounds = (long)x[4], r->starter = (int)x[5], r->branch = (long)x[6];
     r->ok = value_get_bool(v, "ok", 0);
     r->found = (int)value_get_int(v, "find", 0);
+    r->leads = (long)value_get_int(v, "leads", -1);
     const char *fe = value_get_str(v, "find_error", NULL);
     if (r->ok && fe && !(r->error = cairn_strdup(fe))) return -1;
     const value *cov = value_map_get(v, "cov");

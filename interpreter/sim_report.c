@@ -214,6 +214,10 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
     find_lines(out, h, t);
     length_line(out, "decisions", &t->decisions);
     if (t->with_rounds == g) length_line(out, "rounds", &t->rounds);
+    if (t->leads.n) {
+        length_line(out, "lead changes", &t->leads);
+        if (t->leads.n < g) fprintf(out, "  (%ld games left out: score(g) failed before the end)\n", g - t->leads.n);
+    }
     if (t->decisions.sum > 0)
         fprintf(out, "branching factor: %.2f options per decision\n", t->branch / t->decisions.sum);
 }
@@ -389,6 +393,9 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     json_acc(f, &t->decisions, 1);
     fputs(", \"rounds\": ", f);
     if (g && t->with_rounds == g) json_acc(f, &t->rounds, 1);
+    else fputs("null", f);
+    fputs(", \"leads\": ", f);
+    if (t->leads.n) json_acc(f, &t->leads, 1);
     else fputs("null", f);
     fprintf(f, ", \"branching\": %.6f, \"margin\": %.6f, \"seats\": [",
             t->decisions.sum > 0 ? t->branch / t->decisions.sum : 0, g ? t->margin / (double)g : 0);

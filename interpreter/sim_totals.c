@@ -134,6 +134,7 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
     t->games++;
     stats_add(&t->decisions, (double)r->decisions);
     if (r->rounds >= 0) t->with_rounds++, stats_add(&t->rounds, (double)r->rounds);
+    if (r->leads >= 0) stats_add(&t->leads, (double)r->leads);
     t->branch += (double)r->branch;
     int k = 0;
     for (int i = 0; i < r->n; i++) k += share[i] > 0;

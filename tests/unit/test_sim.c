@@ -175,6 +175,18 @@ static void test_connect4_report(void **st) {
     assert_null(strstr(a.out, "rounds per game"));
 }
 
+/* --leads: in Connect Four both seats score 0 until a win, so nobody leads
+** alone until the last decision, and the first leader is no change: 0 lead
+** changes in every game. */
+static void test_leads(void **st) {
+    (void)st;
+    static const char *const args[] = {"connect4", "--games", "20", "--quiet", "--leads", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "lead changes per game: mean 0.00 [0.00, 0.00], sd 0.00, min 0, max 0\n"));
+}
+
 /* Checks on, three seats, a preset: 5 rounds of 3 bids each. */
 static void test_goofspiel_three_seats(void **st) {
     (void)st;
@@ -223,7 +235,7 @@ static void test_jobs_and_shards(void **st) {
     (void)st;
     char dir[] = "/tmp/cairn-sim-XXXXXX";
     assert_non_null(mkdtemp(dir));
-#define PROBES "--coverage", "--find", "g.totals[1] > 12"
+#define PROBES "--coverage", "--find", "g.totals[1] > 12", "--leads"
     static const char *const one[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--jobs", "1", NULL};
     static const char *const two[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--jobs", "2", NULL};
     static run a, b, s, m;
@@ -237,6 +249,7 @@ static void test_jobs_and_shards(void **st) {
     assert_string_equal(a.out, b.out);
     assert_non_null(strstr(a.out, "find (g.totals[1] > 12): held in "));
     assert_non_null(strstr(a.out, "rule coverage"));
+    assert_non_null(strstr(a.out, "lead changes per game: mean "));
 
     char part[3][128], shard[3][16];
     for (int k = 0; k < 3; k++) {
@@ -606,7 +619,8 @@ static void test_refusals(void **st) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_goofspiel_three_seats),
+        cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
+        cmocka_unit_test(test_goofspiel_three_seats),
         cmocka_unit_test(test_turn_position),   cmocka_unit_test(test_jobs_and_shards),
         cmocka_unit_test(test_compare_self),    cmocka_unit_test(test_compare_mod),
         cmocka_unit_test(test_failing_games),   cmocka_unit_test(test_stuck_game),
