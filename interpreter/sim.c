@@ -1,39 +1,47 @@
 /*
 ** sim.c
-** `cairn sim`: self-play statistics. Four layers, top to bottom: the flags,
-** one game played by random bots, the running totals, the report. Every
-** number is an integer; means are printed in fixed point, so the report is
-** the same on every machine and every run.
+** `cairn sim`: the balance lab. Top to bottom: the flags (one table), the
+** variants a run plays (one, or A and B with --compare), one game played
+** by the seats' bots into a record, the run (jobs, shards, progress,
+** Ctrl-C, the --json and --csv files) and `cairn sim merge`. The figures
+** are counted in sim_totals.c and printed by sim_report.c.
 */
 #include "sim.h"
 #include "engine.h"
 #include "ruleset.h"
+#include "sim_internal.h"
 #include "testrun.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
-
-/* Most seats a game may have here (the engine's own bound). */
-#define SIM_MAX_SEATS 16
-
-/* A win is counted in 1/SIM_SHARE_UNIT parts: lcm(1..16), so a tie among
-** any number of seats up to 16 splits it exactly. */
-#define SIM_SHARE_UNIT 720720
-
-/* Width of the report's name column; each seat's column is 10 wide. */
-#define SIM_NAME_WIDTH 22
+#include <unistd.h>
 
 /* ----------------------------------------------------------------- flags */
 
+
 typedef struct sim_opts {
     const char *ruleset;
-    ruleset_flags flags;  /* --option, --preset, --players (0: the ruleset's default) */
+    ruleset_flags flags;            /* --option, --preset, --players (0: the ruleset's default) */
     long games;
     uint64_t seed;
-    int checks, time;
+    int checks, quiet, jobs;        /* jobs 0: the cores */
+    long shard_k, shard_n;          /* --shard K/N; 0/0: the whole run */
+    const char *json, *csv;
+    const char *starter;            /* the state field naming the first seat */
+    const char *compare[2];         /* --compare A B; NULL: one variant */
+    const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
+    const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
+    const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
+    int coverage;                   /* --coverage */
+    const char *find;               /* --find EXPR */
+    int leads;                      /* --leads: score(g) after every decision */
+    const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
+    size_t n_sets;
 } sim_opts;
 
 static int usage(FILE *err, const char *fmt, const char *arg) {
@@ -62,17 +70,92 @@ static int parse_seed(const char *s, uint64_t *out) {
     return 0;
 }
 
+/* Each flag sim reads besides the ruleset's own (ruleset_flags_take): a
+** setter gets the value (NULL for a flag without one) and returns 0, or 2
+** after printing the usage error. One table, so that a flag added is one
+** line and one setter. */
+typedef int (*flag_setter)(sim_opts *o, const char *v, FILE *err);
+
+static int set_games(sim_opts *o, const char *v, FILE *err) {
+    if (parse_long(v, 1, CAIRN_SIM_MAX_GAMES, &o->games) != 0)
+        return usage(err, "--games takes a number from 1 to 1000000, got \"%s\"", v);
+    return 0;
+}
+static int set_seed(sim_opts *o, const char *v, FILE *err) {
+    if (parse_seed(v, &o->seed) != 0) return usage(err, "--seed takes a whole number from 0 to 2^64-1, got \"%s\"", v);
+    return 0;
+}
+static int set_jobs(sim_opts *o, const char *v, FILE *err) {
+    long n;
+    if (parse_long(v, 1, 256, &n) != 0) return usage(err, "--jobs takes a number from 1 to 256, got \"%s\"", v);
+    o->jobs = (int)n;
+    return 0;
+}
+static int set_shard(sim_opts *o, const char *v, FILE *err) {
+    char k[24], n[24], extra;
+    if (sscanf(v, "%23[0-9]/%23[0-9]%c", k, n, &extra) != 2 || parse_long(n, 1, 100000, &o->shard_n) != 0 ||
+        parse_long(k, 1, o->shard_n, &o->shard_k) != 0)
+        return usage(err, "--shard takes K/N with 1 <= K <= N (2/8: the second of eight parts), got \"%s\"", v);
+    return 0;
+}
+static int set_checks(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->checks = 1, 0; }
+static int set_quiet(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->quiet = 1, 0; }
+static int set_time(sim_opts *o, const char *v, FILE *err) { return (void)o, (void)v, (void)err, 0; }
+static int set_json(sim_opts *o, const char *v, FILE *err) { return (void)err, o->json = v, 0; }
+static int set_csv(sim_opts *o, const char *v, FILE *err) { return (void)err, o->csv = v, 0; }
+static int set_coverage(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->coverage = 1, 0; }
+static int set_ban(sim_opts *o, const char *v, FILE *err) {
+    char seat[8];
+    long n;
+    int used = 0;
+    if (sscanf(v, "%7[0-9]:%n", seat, &used) != 1 || !used || !v[used] || parse_long(seat, 1, SIM_MAX_SEATS, &n) != 0)
+        return usage(err, "--ban takes SEAT:PREFIX (2:card stupa), got \"%s\"", v);
+    o->ban[n - 1] = v + used;
+    return 0;
+}
+static int set_set(sim_opts *o, const char *v, FILE *err) {
+    const char *eq = strchr(v, '='), *dot = strchr(v, '.');
+    if (!eq || !dot || dot > eq) return usage(err, "--set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"", v);
+    if (o->n_sets == CAIRN_SIM_MAX_SETS) return usage(err, "too many --set (CAIRN_SIM_MAX_SETS); \"%s\" is one too many", v);
+    o->set[o->n_sets++] = v;
+    return 0;
+}
+static int set_sweep(sim_opts *o, const char *v, FILE *err) {
+    const char *eq = strchr(v, '=');
+    int n = 1;
+    for (const char *p = eq ? eq : v; *p; p++) n += *p == ',';
+    if (!eq || eq == v || !eq[1] || n < 2 || n > SIM_MAX_VARIANTS)
+        return usage(err, "--sweep takes KEY=V1,V2,... (2 to 8 values; KEY an option or DATA.PATH), got \"%s\"", v);
+    o->sweep = v;
+    return 0;
+}
+static int set_leads(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->leads = 1, 0; }
+static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
+static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
+
+static const struct sim_flag {
+    const char *name;
+    int values; /* how many arguments follow */
+    flag_setter set;
+} sim_flags[] = {
+    {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
+    {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
+    {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
+    {"--leads", 0, set_leads},     {"--find", 1, set_find},       {"--sweep", 1, set_sweep},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
+    {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
+    {"--compare", 2, NULL},        /* two values: read in sim_parse */
+};
+
 /* Fills o from argv. Returns 0, 1 when out of memory, or 2 after printing
 ** a usage error. o->flags must be freed in every case. */
 static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
     memset(o, 0, sizeof *o);
     o->games = CAIRN_SIM_GAMES;
     o->seed = 1;
+    o->starter = "start_seat";
     if (ruleset_flags_init(&o->flags, argc) != 0) return fprintf(err, "cairn sim: out of memory\n"), 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
         char *why;
         int taken = ruleset_flags_take(&o->flags, argc, argv, &i, &why);
         if (taken < 0) {
@@ -80,22 +163,17 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
             free(why);
             return rc;
         }
-        if (taken) {
-            continue;
-        } else if (!strcmp(arg, "--games")) {
-            if (!next || parse_long(next, 1, CAIRN_SIM_MAX_GAMES, &n) != 0)
-                return usage(err, "--games takes a number from 1 to 1000000, got \"%s\"", next ? next : "");
-            o->games = n;
-            i++;
-        } else if (!strcmp(arg, "--seed")) {
-            if (!next || parse_seed(next, &o->seed) != 0)
-                return usage(err, "--seed takes a whole number from 0 to 2^64-1, got \"%s\"",
-                             next ? next : "");
-            i++;
-        } else if (!strcmp(arg, "--checks")) {
-            o->checks = 1;
-        } else if (!strcmp(arg, "--time")) {
-            o->time = 1;
+        if (taken) continue;
+        const struct sim_flag *f = NULL;
+        for (size_t k = 0; k < sizeof sim_flags / sizeof *sim_flags; k++)
+            if (!strcmp(arg, sim_flags[k].name)) f = &sim_flags[k];
+        if (f) {
+            if (i + f->values >= argc) return usage(err, "%s needs a value", arg);
+            int rc = 0;
+            if (f->set) rc = f->set(o, f->values ? argv[i + 1] : NULL, err);
+            else o->compare[0] = argv[i + 1], o->compare[1] = argv[i + 2];
+            if (rc) return rc;
+            i += f->values;
         } else if (arg[0] == '-') {
             return usage(err, "unknown flag \"%s\"", arg);
         } else if (!o->ruleset) {
@@ -105,280 +183,377 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
         }
     }
     if (!o->ruleset) return usage(err, "which ruleset?%s", "");
+    if (o->sweep && o->compare[0]) return usage(err, "--sweep or --compare, not both%s", "");
+    if (o->sweep && o->shard_n) return usage(err, "--sweep does not shard yet; run one --compare per value%s", "");
     return 0;
+}
+
+/* ----------------------------------------------------------- variants */
+
+/* What one variant plays: the ruleset (the run's, or a folder given to
+** --compare), the option choices (the run's, then the variant's own). */
+typedef struct sim_variant {
+    const char *ruleset;
+    const char **choices;
+    size_t n_choices;
+    char *spec;           /* the variant's own choices, split in place */
+    const char *sets[2 * CAIRN_SIM_MAX_SETS]; /* the run's --set, then the variant's */
+    size_t n_sets;
+    char *mod;            /* the temporary mod the sets made (sim_set.c), or NULL */
+    const char *shown;    /* the ruleset as the user named it */
+    engine_rules *rules;
+    char *label, *play, *options;
+} sim_variant;
+
+/* A --compare value names a ruleset folder when one is there. */
+static int is_folder(const char *s) {
+    struct stat st;
+    char *m = cairn_strfmt("%s/ruleset.yaml", s);
+    int yes = m && stat(m, &st) == 0;
+    free(m);
+    return yes;
+}
+
+/* "cards=13 tricks=false": every option in effect (malloc'd). */
+static char *options_text(const ruleset *rs) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    const value *m = rs->options;
+    size_t n = m && m->type == CV_MAP ? m->u.map.n : 0;
+    for (size_t i = 0; i < n; i++) {
+        const value *v = m->u.map.items[i].val;
+        fprintf(f, "%s%s=%s", i ? " " : "", m->u.map.items[i].key->u.str.s,
+                v->type == CV_STR ? v->u.str.s : v->type == CV_BOOL ? (v->u.b ? "true" : "false") : "?");
+    }
+    if (!n) fputs("none", f);
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+/* The engine_config of every game of v: fast playouts, unless --checks. */
+static void variant_config(const sim_opts *o, const sim_variant *v, engine_config *c) {
+    memset(c, 0, sizeof *c);
+    c->ruleset = v->ruleset;
+    c->choices = v->choices;
+    c->n_choices = v->n_choices;
+    c->preset = o->flags.preset;
+    c->players = o->flags.players;
+    c->checks = o->checks;
+    c->fast = !o->checks;
+    c->rules = v->rules;
+}
+
+static const char *seat_bot(const sim_opts *o, int seat) {
+    return seat <= SIM_MAX_SEATS && o->bot[seat - 1] ? o->bot[seat - 1] : "random";
+}
+
+/* The command that replays a game of v, but for --seed (malloc'd). */
+static char *play_command(const sim_opts *o, const sim_variant *v, int players) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fprintf(f, "cairn play %s --players %d", v->shown, players);
+    for (size_t i = 0; i < v->n_choices; i++) fprintf(f, " --option %s", v->choices[i]);
+    if (o->flags.preset) fprintf(f, " --preset %s", o->flags.preset);
+    for (size_t i = 0; i < v->n_sets; i++) fprintf(f, " --set %s", v->sets[i]); /* play has no --set yet */
+    for (int s = 1; s <= players; s++) fprintf(f, " --bot %d=%s", s, seat_bot(o, s));
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+/* Loads variant v (spec: NULL for the run itself, else a --compare value).
+** 0, or 1 after printing the ruleset's errors. */
+static int variant_load(const sim_opts *o, sim_variant *v, const char *spec, FILE *err) {
+    memset(v, 0, sizeof *v);
+    v->ruleset = o->ruleset;
+    v->choices = calloc(o->flags.n_choices + (spec ? strlen(spec) / 2 + 2 : 1), sizeof *v->choices);
+    if (!v->choices) return fprintf(err, "cairn sim: out of memory\n"), 1;
+    for (size_t i = 0; i < o->flags.n_choices; i++) v->choices[v->n_choices++] = o->flags.choices[i];
+    for (size_t i = 0; i < o->n_sets; i++) v->sets[v->n_sets++] = o->set[i];
+    if (spec && is_folder(spec)) {
+        v->ruleset = spec;
+    } else if (spec) { /* "opt1,opt2=x" or "opt1 opt2=x"; "" is the run's own options; an
+                       ** item whose key has a dot is a data override: scoring.bonus=4 */
+        if (!(v->spec = cairn_strdup(spec))) return fprintf(err, "cairn sim: out of memory\n"), 1;
+        for (char *save = NULL, *t = strtok_r(v->spec, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            char *eq = strchr(t, '='), *dot = strchr(t, '.');
+            if (dot && eq && dot < eq && v->n_sets < 2 * CAIRN_SIM_MAX_SETS) v->sets[v->n_sets++] = t;
+            else v->choices[v->n_choices++] = t;
+        }
+    }
+    v->shown = v->ruleset;
+    if (v->n_sets && !(v->mod = sim_set_mod(v->ruleset, v->sets, v->n_sets, err))) return 1;
+    if (v->mod) v->ruleset = v->mod;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_config c;
+    variant_config(o, v, &c);
+    v->rules = engine_rules_new(&c, &errs); /* loaded once for every game */
+    const ruleset *rs = v->rules ? engine_rules_ruleset(v->rules) : NULL;
+    if (!rs) {
+        cerr_print(err, &errs);
+        size_t n = cerr_count(&errs);
+        fprintf(err, "%s: %zu error%s\n", v->ruleset, n, n == 1 ? "" : "s");
+        cerr_free(&errs);
+        return 1;
+    }
+    cerr_free(&errs);
+    v->options = options_text(rs);
+    if (v->options && o->flags.preset) {
+        char *with = cairn_strfmt("%s (preset %s)", v->options, o->flags.preset);
+        free(v->options);
+        v->options = with;
+    }
+    v->play = play_command(o, v, engine_rules_players(v->rules));
+    char sets[1024] = "";
+    for (size_t i = 0; i < v->n_sets; i++)
+        snprintf(sets + strlen(sets), sizeof sets - strlen(sets), "%s%s", i ? " " : ", set ", v->sets[i]);
+    if (v->options && v->n_sets) { /* the header's options line says what was set */
+        char *with = cairn_strfmt("%s%s", v->options, sets);
+        free(v->options);
+        v->options = with;
+    }
+    v->label = v->options ? cairn_strfmt("%s %s, options %s", rs->id, rs->version, v->options) : NULL;
+    if (!v->options || !v->play || !v->label) return fprintf(err, "cairn sim: out of memory\n"), 1;
+    return 0;
+}
+
+static void variant_free(sim_variant *v) {
+    engine_rules_free(v->rules);
+    sim_set_remove(v->mod);
+    free(v->choices);
+    free(v->spec);
+    free(v->label);
+    free(v->play);
+    free(v->options);
+    memset(v, 0, sizeof *v);
 }
 
 /* -------------------------------------------------------------- one game */
 
-typedef struct sim_game {
-    size_t decisions;
-    engine_score score; /* score.n is the seat count */
-} sim_game;
+/* What a game needs: the options and the variants (in the workers too). */
+typedef struct sim_ctx {
+    const sim_opts *o;
+    sim_variant v[SIM_MAX_VARIANTS];
+    char *spec[SIM_MAX_VARIANTS]; /* --sweep: "KEY=Vi" per variant */
+    int variants, players;
+    FILE *json, *csv;
+    sim_find *find;         /* --find, compiled once before the workers start */
+    sim_totals t;
+    sim_compare cmp[SIM_MAX_VARIANTS - 1]; /* variant k against variant 0 */
+    long done, total;       /* records handed on, and expected */
+    double start, last_note;
+    int last_tenth;
+    FILE *err;
+    int oom;
+} sim_ctx;
+
+/* The decision seat is asked now, from l (NULL when none). */
+static const engine_decision *seat_decision(const engine_decision_list *l, int seat) {
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].seat == seat) return &l->items[i];
+    return NULL;
+}
+
+static int banned(const char *ban, const char *id) { return ban && !strncmp(id, ban, strlen(ban)); }
+
+/* A random pick among seat's enabled options that ban does not match, from
+** a stream of the game seed, the decision and the seat (not the game RNG,
+** so A and B of a comparison draw alike). NULL when ban leaves none, or on
+** OOM (*oom set). */
+static char *pick_unbanned(engine *e, const engine_decision *d, const char *ban, int *oom) {
+    size_t n = 0;
+    for (size_t i = 0; i < d->n_options; i++) n += !d->options[i].disabled && !banned(ban, d->options[i].id);
+    if (!n) return NULL;
+    rng g;
+    rng_seed_stream(&g, engine_seed(e) ^ 0x62616e62616eULL, (uint64_t)engine_position(e) * 64 + (uint64_t)d->seat);
+    uint64_t k = rng_below(&g, n);
+    for (size_t i = 0; i < d->n_options; i++)
+        if (!d->options[i].disabled && !banned(ban, d->options[i].id) && k-- == 0) {
+            char *id = cairn_strdup(d->options[i].id);
+            if (!id) *oom = 1;
+            return id;
+        }
+    return NULL;
+}
+
+/* Counts what seat is offered now into r's coverage. 0, or -1 on OOM. */
+static int count_offers(sim_rec *r, const engine_decision *d) {
+    for (size_t i = 0; d && i < d->n_options; i++) {
+        sim_cov *c = sim_cov_get(&r->cov, &r->n_cov, d->options[i].id);
+        if (!c) return -1;
+        if (d->options[i].disabled) c->disabled++;
+        else c->offered++;
+    }
+    return 0;
+}
+
+/* Seat's move, applied: the one place a game asks a bot, where the bots
+** that look ahead plug in (by the seat's kind). --ban and --coverage need
+** the options offered; otherwise the random bot's move is made directly. */
+static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec *r, char **why) {
+    const char *kind = seat_bot(o, seat), *ban = o->ban[seat - 1];
+    if (strcmp(kind, "random") != 0) {
+        if (why) *why = cairn_strfmt("no bot kind \"%s\" (known: random)", kind);
+        return ENGINE_RULES_ERROR;
+    }
+    if (!ban && !o->coverage) return engine_bot_move(e, seat, why);
+    engine_decision_list l = {0};
+    if (engine_decisions(e, &l) != 0) return ENGINE_NO_MEMORY;
+    const engine_decision *d = seat_decision(&l, seat);
+    int oom = o->coverage && count_offers(r, d) != 0;
+    char *id = ban && d && !oom ? pick_unbanned(e, d, ban, &oom) : NULL;
+    if (!id && !oom) id = engine_bot_choice(e, seat); /* no ban, or it leaves nothing: the random pick */
+    engine_decision_list_free(&l);
+    if (!id) return oom ? ENGINE_NO_MEMORY : ENGINE_NOT_ASKED;
+    sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
+    if (o->coverage && !c) return free(id), ENGINE_NO_MEMORY;
+    engine_status st = engine_answer(e, seat, id, why);
+    if (c && st == ENGINE_OK) c->taken++;
+    free(id);
+    return st;
+}
 
 /* The last error of l as text (malloc'd; NULL on OOM). */
 static char *last_error(const cerr_list *l) {
     return l->n ? cerr_format(&l->items[l->n - 1]) : cairn_strdup(l->oom ? "out of memory" : "?");
 }
 
-/* The engine_config every game of the run shares: fast playouts, unless
-** --checks asks for the strict engine and the checks after each decision. */
-static void sim_config(const sim_opts *o, engine_config *c) {
-    memset(c, 0, sizeof *c);
-    c->ruleset = o->ruleset;
-    c->choices = o->flags.choices;
-    c->n_choices = o->flags.n_choices;
-    c->preset = o->flags.preset;
-    c->players = o->flags.players;
-    c->checks = o->checks;
-    c->fast = !o->checks;
+/* An integer field of the game's state now, or dflt. */
+static int64_t state_int(const engine *e, const char *field, int64_t dflt) {
+    const value *s = engine_state(e);
+    const value *v = s && s->type == CV_MAP ? value_map_get(s, field) : NULL;
+    return v && v->type == CV_INT ? v->u.i : dflt;
 }
 
-/* Plays one game with the random bot in every seat: the first asked seat
-** answers (answer order never matters, DESIGN.md). Returns 0 with g filled
-** (free g->score), or -1 with one error appended naming the seed and the
-** decision. */
-static int sim_play(const sim_opts *o, engine_rules *rules, uint64_t seed, sim_game *g,
-                    cerr_list *errs) {
+static int rec_score(sim_rec *r, const engine_score *s) {
+    if (!(r->seats = calloc(s->n, sizeof *r->seats))) return -1;
+    r->n = (int)s->n;
+    for (size_t i = 0; i < s->n; i++) {
+        sim_seatrec *d = &r->seats[i];
+        d->total = s->seats[i].total;
+        d->rank = s->seats[i].rank;
+        if (s->seats[i].n_items && !(d->items = calloc(s->seats[i].n_items, sizeof *d->items))) return -1;
+        for (size_t j = 0; j < s->seats[i].n_items; j++) {
+            if (!(d->items[j].key = cairn_strdup(s->seats[i].items[j].key))) return -1;
+            d->items[j].points = s->seats[i].items[j].points;
+            d->n_items = j + 1;
+        }
+    }
+    return 0;
+}
+
+/* The seat alone at the top of the score now: 0 on a tie, -1 when score(g)
+** fails (a ruleset whose score needs a finished game). */
+static int leader(engine *e) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_score s = {0};
+    int top = engine_score_get(e, &s, &errs) == 0 ? 0 : -1;
+    for (size_t i = 0; top >= 0 && i < s.n; i++) {
+        if (s.seats[i].rank != 1) continue;
+        top = top ? 0 : (int)i + 1;
+        if (!top) break; /* a shared first place: nobody leads */
+    }
+    engine_score_free(&s);
+    cerr_free(&errs);
+    return top;
+}
+
+/* Counts a lead change into r when the seat alone on top is not the last
+** one who was. */
+static void track_lead(engine *e, sim_rec *r, int *last) {
+    if (r->leads < 0) return;
+    int now = leader(e);
+    if (now < 0) r->leads = -1;
+    else if (now > 0 && now != *last) r->leads += *last > 0, *last = now;
+}
+
+/* Plays game `index` of variant vi with each seat's bot: the first asked
+** seat answers (answer order never matters, DESIGN.md). A failure is a
+** record with ok 0 and a message naming the seed and the decision. */
+static int sim_play(long index, int vi, sim_rec *r, void *ud) {
+    sim_ctx *x = ud;
+    const sim_variant *v = &x->v[vi];
     engine_config c;
-    sim_config(o, &c);
-    c.rules = rules;
+    variant_config(x->o, v, &c);
+    uint64_t seed = x->o->seed + (uint64_t)index;
     c.seed = seed;
-    memset(g, 0, sizeof *g);
+    memset(r, 0, sizeof *r);
+    r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->leads = x->o->leads ? 0 : -1;
+    int lead = 0;
     cerr_list local;
     cerr_init(&local, 0);
     char *msg = NULL, *m = NULL;
-    int failed = 1; /* until the score is in */
-    size_t k = 0;
+    long k = 0;
+    engine_score score = {0};
     engine *e = engine_new(&c, &local);
     if (!e) {
         msg = cairn_strfmt("seed %" PRIu64 ": setup failed: %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;
     }
+    int64_t st = state_int(e, x->o->starter, 0);
+    r->starter = st >= 1 && st <= engine_seat_count(e) ? (int)st : 0;
     for (int s = 1; s <= engine_seat_count(e); s++)
-        if (engine_set_seat_bot(e, s, "random") != 0) goto done;
+        if (engine_set_seat_bot(e, s, seat_bot(x->o, s)) != 0) goto done;
     for (; !engine_is_over(e); k++) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
-            msg = cairn_strfmt("seed %" PRIu64 ": not over after %d decisions (a game that never ends?)",
-                               seed, CAIRN_TEST_MAX_DECISIONS);
+            msg = cairn_strfmt("seed %" PRIu64 ": not over after %d decisions (a game that never ends?)", seed,
+                               CAIRN_TEST_MAX_DECISIONS);
             goto done;
         }
         int seat = engine_next_bot_seat(e);
+        r->branch += seat ? (long)engine_enabled_count(e, seat) : 0;
         char *why = NULL;
-        engine_status st = seat ? engine_bot_move(e, seat, &why) : ENGINE_NOT_ASKED;
-        if (st == ENGINE_NOT_ASKED)
-            msg = cairn_strfmt("seed %" PRIu64 ", decision %zu: seat %d is asked but has no enabled option",
-                               seed, k + 1, seat);
-        else if (st != ENGINE_OK) { /* the game is as before the move: the same pick again */
+        engine_status es = seat ? sim_choose(x->o, e, seat, r, &why) : ENGINE_NOT_ASKED;
+        if (es == ENGINE_NOT_ASKED)
+            msg = cairn_strfmt("seed %" PRIu64 ", decision %ld: seat %d is asked but has no enabled option", seed,
+                               k + 1, seat);
+        else if (es != ENGINE_OK) { /* the game is as before the move: the same pick again */
             char *id = engine_bot_choice(e, seat);
-            msg = cairn_strfmt("seed %" PRIu64 ", decision %zu (seat %d, \"%s\"): %s", seed, k + 1, seat,
-                               id ? id : "?", why ? why : engine_status_name(st));
+            msg = cairn_strfmt("seed %" PRIu64 ", decision %ld (seat %d, \"%s\"): %s", seed, k + 1, seat,
+                               id ? id : "?", why ? why : engine_status_name(es));
             free(id);
         }
         free(why);
-        if (st != ENGINE_OK) goto done;
+        if (es != ENGINE_OK) goto done;
+        track_lead(e, r, &lead);
     }
-    if (engine_score_get(e, &g->score, &local) != 0) {
-        msg = cairn_strfmt("seed %" PRIu64 ": score failed at the end: %s", seed,
-                           (m = last_error(&local)) ? m : "?");
+    if (engine_score_get(e, &score, &local) != 0) {
+        msg = cairn_strfmt("seed %" PRIu64 ": score failed at the end: %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;
     }
-    g->decisions = k;
-    failed = 0;
+    r->rounds = state_int(e, "round", -1);
+    if (rec_score(r, &score) != 0) msg = cairn_strdup("out of memory");
+    else r->ok = 1;
+    r->decisions = k;
+    if (r->ok && x->find) {
+        const value *final = engine_state(e);
+        r->found = final ? sim_find_eval(x->find, final, r, &r->error) : -1;
+        if (!final) r->error = cairn_strdup("the final state is not plain data");
+    }
 done:
-    if (failed) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg ? msg : "out of memory");
+    r->decisions = k;
+    if (!r->ok) { /* the record of a failure: no scores, the coverage kept */
+        sim_cov *cov = r->cov;
+        size_t n_cov = r->n_cov;
+        r->cov = NULL, r->n_cov = 0;
+        sim_rec_free(r);
+        r->cov = cov, r->n_cov = n_cov;
+        r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->decisions = k, r->leads = -1;
+        r->error = msg ? msg : cairn_strdup("out of memory");
+        msg = NULL;
+    }
+    engine_score_free(&score);
     free(m);
     free(msg);
     cerr_free(&local);
     engine_free(e);
-    return failed ? -1 : 0;
+    return r->ok || r->error ? 0 : -1;
 }
 
-/* ---------------------------------------------------------------- totals */
-
-typedef struct sim_seat {
-    int64_t sum, min, max;
-    int64_t share; /* wins in 1/SIM_SHARE_UNIT parts */
-} sim_seat;
-
-typedef struct sim_totals {
-    int seats;
-    long games, shared;  /* shared: games whose win was split */
-    size_t dec_min, dec_max;
-    uint64_t dec_sum;
-    int64_t margin_sum;
-    sim_seat *seat;      /* seat[s - 1] */
-    char *label[CAIRN_SIM_MAX_LABELS];
-    size_t n_labels;
-    int more_labels;     /* a label past CAIRN_SIM_MAX_LABELS was met */
-    int64_t *label_sum;  /* label_sum[label * seats + s - 1] */
-} sim_totals;
-
-static int totals_init(sim_totals *t, int seats) {
-    memset(t, 0, sizeof *t);
-    t->seats = seats;
-    t->seat = calloc((size_t)seats, sizeof *t->seat);
-    t->label_sum = calloc((size_t)seats * CAIRN_SIM_MAX_LABELS, sizeof *t->label_sum);
-    return t->seat && t->label_sum ? 0 : -1;
-}
-
-static void totals_free(sim_totals *t) {
-    for (size_t i = 0; i < t->n_labels; i++) free(t->label[i]);
-    free(t->seat);
-    free(t->label_sum);
-    memset(t, 0, sizeof *t);
-}
-
-/* The index of label, adding it while there is room. -1 when the table is
-** full (more_labels is then set) or out of memory (it is not). */
-static int label_index(sim_totals *t, const char *label) {
-    for (size_t i = 0; i < t->n_labels; i++)
-        if (!strcmp(t->label[i], label)) return (int)i;
-    if (t->n_labels == CAIRN_SIM_MAX_LABELS) return t->more_labels = 1, -1;
-    if (!(t->label[t->n_labels] = cairn_strdup(label))) return -1;
-    return (int)t->n_labels++;
-}
-
-/* Winners are the seats with the best rank; they split the win. The margin
-** is the best winner's total minus the best total among the other seats (0
-** when every seat shares the win). */
-static void add_result(sim_totals *t, const engine_score *s) {
-    int best = s->seats[0].rank, k = 0;
-    for (int i = 1; i < t->seats; i++)
-        if (s->seats[i].rank < best) best = s->seats[i].rank;
-    int64_t win_top = INT64_MIN, other_top = INT64_MIN;
-    for (int i = 0; i < t->seats; i++) {
-        int64_t v = s->seats[i].total;
-        if (s->seats[i].rank == best) {
-            k++;
-            if (v > win_top) win_top = v;
-        } else if (v > other_top) {
-            other_top = v;
-        }
-    }
-    for (int i = 0; i < t->seats; i++)
-        if (s->seats[i].rank == best) t->seat[i].share += SIM_SHARE_UNIT / k;
-    if (k > 1) t->shared++;
-    if (k < t->seats) t->margin_sum += win_top - other_top;
-}
-
-/* Adds one finished game. Returns 0, or -1 on OOM. */
-static int totals_add(sim_totals *t, const sim_game *g) {
-    const engine_score *s = &g->score;
-    if (t->games == 0 || g->decisions < t->dec_min) t->dec_min = g->decisions;
-    if (t->games == 0 || g->decisions > t->dec_max) t->dec_max = g->decisions;
-    t->dec_sum += g->decisions;
-    for (int i = 0; i < t->seats; i++) {
-        int64_t v = s->seats[i].total;
-        sim_seat *st = &t->seat[i];
-        if (t->games == 0 || v < st->min) st->min = v;
-        if (t->games == 0 || v > st->max) st->max = v;
-        st->sum += v;
-        for (size_t j = 0; j < s->seats[i].n_items; j++) {
-            int li = label_index(t, s->seats[i].items[j].key);
-            if (li < 0 && !t->more_labels) return -1;
-            if (li >= 0)
-                t->label_sum[(size_t)li * (size_t)t->seats + (size_t)i] += s->seats[i].items[j].points;
-        }
-    }
-    add_result(t, s);
-    t->games++;
-    return 0;
-}
-
-/* ---------------------------------------------------------------- report */
-
-/* sum / n rounded half away from zero to two decimals, as text in buf.
-** Integer arithmetic only; no overflow for any sum when n < 2^56. */
-static const char *fixed2(char *buf, size_t size, int64_t sum, uint64_t n) {
-    uint64_t mag = sum < 0 ? (uint64_t)0 - (uint64_t)sum : (uint64_t)sum;
-    uint64_t whole = mag / n, cents = ((mag % n) * 100 + n / 2) / n;
-    if (cents == 100) whole++, cents = 0;
-    snprintf(buf, size, "%s%" PRIu64 ".%02" PRIu64, sum < 0 && (whole || cents) ? "-" : "", whole, cents);
-    return buf;
-}
-
-/* Each seat's win share in tenths of a percent, rounded by largest
-** remainder so that the shares add up to exactly 100.0%. */
-static void win_tenths(const sim_totals *t, int64_t *tenths) {
-    uint64_t whole = (uint64_t)SIM_SHARE_UNIT * (uint64_t)t->games, rem[SIM_MAX_SEATS];
-    int64_t left = 1000;
-    for (int i = 0; i < t->seats; i++) {
-        uint64_t x = (uint64_t)t->seat[i].share * 1000;
-        tenths[i] = (int64_t)(x / whole);
-        rem[i] = x % whole;
-        left -= tenths[i];
-    }
-    while (left-- > 0) {
-        int top = 0;
-        for (int i = 1; i < t->seats; i++)
-            if (rem[i] > rem[top]) top = i;
-        tenths[top]++;
-        rem[top] = 0;
-    }
-}
-
-/* One cell of the report's table: a seat's number as text. */
-typedef char sim_cell[32];
-
-/* A table row: the name padded to SIM_NAME_WIDTH, then one 10-wide cell per
-** seat. */
-static void print_row(FILE *out, const char *indent, const char *name, sim_cell *cells, int n) {
-    int w = fprintf(out, "%s%s", indent, name);
-    fprintf(out, "%*s", w < SIM_NAME_WIDTH ? SIM_NAME_WIDTH - w : 1, "");
-    for (int i = 0; i < n; i++) fprintf(out, "%10s", cells[i]);
-    fputc('\n', out);
-}
-
-/* "cards=13 tricks=false": every option in effect, or "none". */
-static void print_options(FILE *out, const ruleset *rs, const char *preset) {
-    const value *m = rs->options;
-    size_t n = m && m->type == CV_MAP ? m->u.map.n : 0;
-    fprintf(out, "options:");
-    for (size_t i = 0; i < n; i++) {
-        const value *v = m->u.map.items[i].val;
-        fprintf(out, " %s=%s", m->u.map.items[i].key->u.str.s,
-                v->type == CV_STR ? v->u.str.s : v->type == CV_BOOL ? (v->u.b ? "true" : "false") : "?");
-    }
-    fprintf(out, "%s", n ? "" : " none");
-    if (preset) fprintf(out, " (preset %s)", preset);
-    fprintf(out, "\n");
-}
-
-static void sim_report(FILE *out, const sim_opts *o, const ruleset *rs, const sim_totals *t) {
-    sim_cell c[SIM_MAX_SEATS], mean;
-    int n = t->seats;
-    uint64_t games = (uint64_t)t->games;
-    fprintf(out, "%s %s: %ld games, %d players, seeds %" PRIu64 "-%" PRIu64 ", checks %s\n", rs->id,
-            rs->version, t->games, n, o->seed, o->seed + games - 1, o->checks ? "on" : "off");
-    print_options(out, rs, o->flags.preset);
-    fprintf(out, "decisions per game: min %zu, mean %s, max %zu\n", t->dec_min,
-            fixed2(mean, sizeof mean, (int64_t)t->dec_sum, games), t->dec_max);
-    for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "seat %d", i + 1);
-    print_row(out, "", "", c, n);
-    for (int i = 0; i < n; i++) fixed2(c[i], sizeof c[i], t->seat[i].sum, games);
-    print_row(out, "", "score mean", c, n);
-    for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "%" PRId64, t->seat[i].min);
-    print_row(out, "", "score min", c, n);
-    for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "%" PRId64, t->seat[i].max);
-    print_row(out, "", "score max", c, n);
-    for (int i = 0; i < n; i++) fixed2(c[i], sizeof c[i], t->seat[i].share, SIM_SHARE_UNIT);
-    print_row(out, "", "wins", c, n);
-    int64_t tenths[SIM_MAX_SEATS];
-    win_tenths(t, tenths);
-    for (int i = 0; i < n; i++)
-        snprintf(c[i], sizeof c[i], "%" PRId64 ".%" PRId64 "%%", tenths[i] / 10, tenths[i] % 10);
-    print_row(out, "", "win share", c, n);
-    fprintf(out, "shared wins: %ld of %ld games\n", t->shared, t->games);
-    fprintf(out, "mean winning margin: %s\n", fixed2(mean, sizeof mean, t->margin_sum, games));
-    if (t->n_labels) fprintf(out, "breakdown, mean points per game:\n");
-    for (size_t l = 0; l < t->n_labels; l++) {
-        for (int i = 0; i < n; i++) fixed2(c[i], sizeof c[i], t->label_sum[l * (size_t)n + (size_t)i], games);
-        print_row(out, "  ", t->label[l], c, n);
-    }
-    if (t->more_labels) fprintf(out, "  (more labels not shown)\n");
-}
-
-/* ------------------------------------------------------------------ run */
+/* ------------------------------------------------------------ the run */
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -386,66 +561,223 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Plays every game into t. Returns 0, or -1 with one error appended. */
-static int sim_games(const sim_opts *o, engine_rules *rules, sim_totals *t, cerr_list *errs) {
-    int players = engine_rules_players(rules);
-    if (players < 1 || players > SIM_MAX_SEATS || totals_init(t, players) != 0)
-        return cerr_add(errs, NULL, 0, 0, NULL, "out of memory"), -1;
-    for (long i = 0; i < o->games; i++) {
-        sim_game g;
-        if (sim_play(o, rules, o->seed + (uint64_t)i, &g, errs) != 0) return -1;
-        int rc = 0;
-        if (!rc && g.score.n != (size_t)t->seats) { /* the engine scores every seat */
-            cerr_add(errs, NULL, 0, 0, NULL, "seed %" PRIu64 ": score has %zu seats, not %d",
-                     o->seed + (uint64_t)i, g.score.n, t->seats);
-            engine_score_free(&g.score);
-            return -1;
-        }
-        rc = rc || totals_add(t, &g) != 0;
-        engine_score_free(&g.score);
-        if (rc) return cerr_add(errs, NULL, 0, 0, NULL, "out of memory"), -1;
+/* On a terminal a bar redrawn at most 10 times a second; elsewhere a line
+** at each tenth. */
+static void progress(sim_ctx *x) {
+    if (x->o->quiet || !x->total) return;
+    double t = now_seconds(), rate = (double)x->done / (t - x->start > 0 ? t - x->start : 1e-9);
+    long games = x->done / x->variants, all = x->total / x->variants;
+    if (isatty(fileno(x->err))) {
+        if (t - x->last_note < 0.1 && x->done < x->total) return;
+        x->last_note = t;
+        int w = (int)(30 * x->done / x->total);
+        fprintf(x->err, "\r[%.*s%*s] %3ld%% %ld/%ld games, %.1f games/s, ETA %.0f s ", w,
+                "##############################", 30 - w, "", 100 * x->done / x->total, games, all,
+                rate / x->variants, (double)(x->total - x->done) / (rate > 0 ? rate : 1));
+        if (x->done == x->total) fputc('\n', x->err);
+    } else {
+        int tenth = (int)(10 * x->done / x->total);
+        if (tenth == x->last_tenth) return;
+        x->last_tenth = tenth;
+        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)\n", 10 * tenth, games, all,
+                rate / x->variants);
     }
+    fflush(x->err);
+}
+
+/* Counts one record (game order), writes it to the files. */
+static int sim_sink(sim_rec *r, void *ud) {
+    sim_ctx *x = ud;
+    if (x->json) {
+        char *line = sim_rec_json(r);
+        if (!line) return x->oom = 1, sim_rec_free(r), -1;
+        fprintf(x->json, "%s  %s", x->done ? ",\n" : "", line);
+        free(line);
+    }
+    if (x->csv) sim_csv_row(x->csv, r, x->players);
+    int rc = 0;
+    if (x->variants == 1) {
+        rc = sim_totals_add(&x->t, r);
+    } else if (r->variant > 0) {
+        int k = r->variant;
+        r->variant = 1; /* B of the pair (0, k) */
+        rc = sim_compare_add(&x->cmp[k - 1], r);
+        r->variant = k;
+    } else { /* A of every pair: a copy for each but the last */
+        for (int k = 1; k < x->variants && !rc; k++) {
+            sim_rec copy, *a = r;
+            char *line = k < x->variants - 1 ? sim_rec_json(r) : NULL;
+            if (k < x->variants - 1) a = line && sim_rec_parse(line, strlen(line), &copy) == 0 ? &copy : NULL;
+            free(line);
+            rc = a ? sim_compare_add(&x->cmp[k - 1], a) : -1;
+            if (a == &copy) sim_rec_free(&copy);
+        }
+    }
+    sim_rec_free(r);
+    if (rc) return x->oom = 1, -1;
+    x->done++;
+    progress(x);
     return 0;
 }
 
-int sim_run(int argc, char **argv, FILE *out, FILE *err) {
-    sim_opts o;
-    int rc = sim_parse(argc, argv, &o, err);
-    if (rc != 0) {
-        ruleset_flags_free(&o.flags);
-        return rc;
+static void on_sigint(int sig) {
+    (void)sig;
+    sim_interrupted = 1;
+}
+
+/* The header of the report, from the loaded variants. */
+static void make_header(const sim_ctx *x, sim_header *h) {
+    const ruleset *rs = engine_rules_ruleset(x->v[0].rules);
+    memset(h, 0, sizeof *h);
+    h->ruleset = x->o->ruleset, h->id = rs->id, h->version = rs->version, h->fingerprint = rs->fingerprint;
+    h->options = x->v[0].options;
+    for (int i = 0; i < SIM_MAX_VARIANTS; i++) {
+        h->label[i] = i < x->variants ? x->v[i].label : "";
+        h->play[i] = i < x->variants ? x->v[i].play : x->v[0].play;
     }
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    /* option and seat-count errors are the ruleset's to find: report them
-    ** once, before any game */
-    engine_config c;
-    sim_config(&o, &c);
-    engine_rules *rules = engine_rules_new(&c, &errs); /* loaded once for every game */
-    const ruleset *rs = rules ? engine_rules_ruleset(rules) : NULL;
-    sim_totals t;
-    memset(&t, 0, sizeof t);
-    if (!rs) {
-        cerr_print(err, &errs);
-        size_t n = cerr_count(&errs);
-        fprintf(err, "%s: %zu error%s\n", o.ruleset, n, n == 1 ? "" : "s");
-        rc = 1;
-    } else {
-        double start = now_seconds();
-        if (sim_games(&o, rules, &t, &errs) != 0) {
-            fprintf(err, "cairn sim %s: game %ld of %ld failed\n", o.ruleset, t.games + 1, o.games);
-            cerr_print(err, &errs);
-            rc = 1;
-        } else {
-            sim_report(out, &o, rs, &t);
-            double s = now_seconds() - start;
-            if (o.time)
-                fprintf(out, "time: %.2f s, %.1f games/second\n", s, s > 0 ? (double)t.games / s : 0.0);
+    h->starter = x->o->starter;
+    h->sweep = x->o->sweep;
+    h->players = x->players, h->checks = x->o->checks, h->compare = x->variants >= 2;
+    h->games = x->o->games, h->seed = x->o->seed;
+}
+
+/* The "run" line of the JSON layout: everything merge checks and prints. */
+static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first, long last) {
+    const char *fp_b = x->variants == 2 ? engine_rules_ruleset(x->v[1].rules)->fingerprint : "";
+    fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
+    sim_json_string(f, h->ruleset);
+    const char *strs[][2] = {{"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
+                             {"fingerprint_b", fp_b}, {"options", h->options},         {"label_a", h->label[0]},
+                             {"label_b", h->label[1]}, {"play_a", h->play[0]},         {"play_b", h->play[1]},
+                             {"starter", h->starter}, {"bots", h->bots},          {"find", h->find ? h->find : ""},
+                             {"sweep", h->sweep ? h->sweep : ""}};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        fprintf(f, ", \"%s\": ", strs[i][0]);
+        sim_json_string(f, strs[i][1]);
+    }
+    fprintf(f, ", \"players\": %d, \"checks\": %s, \"compare\": %s, \"games\": %ld, \"seed\": %" PRIu64
+               ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",
+            h->players, h->checks ? "true" : "false", h->compare ? "true" : "false", h->games, h->seed,
+            x->o->shard_k ? x->o->shard_k : 1, x->o->shard_n ? x->o->shard_n : 1, first, last);
+}
+
+static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
+    fprintf(f, "\n ],\n \"interrupted\": %s,\n \"summary\": ", interrupted ? "true" : "false");
+    if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
+    else if (x->variants == 2) sim_report_compare_json(f, &x->cmp[0]);
+    else sim_report_json(f, &x->t);
+    fputs("}\n", f);
+}
+
+static FILE *open_out(const char *path, FILE *err) {
+    FILE *f = fopen(path, "w");
+    if (!f) fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno));
+    return f;
+}
+
+/* Closes an output file, saying so when the writes failed. 0 or 1. */
+static int close_out(FILE *f, const char *path, FILE *err) {
+    if (!f) return 0;
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) return fprintf(err, "cairn sim: writing %s failed\n", path), 1;
+    return 0;
+}
+
+static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
+    x->variants = o->compare[0] ? 2 : 1;
+    if (o->sweep) { /* KEY=V1,V2,...: the variant specs KEY=V1, KEY=V2, ... */
+        const char *eq = strchr(o->sweep, '='), *p = eq + 1;
+        int klen = (int)(eq - o->sweep);
+        for (x->variants = 0; x->variants < SIM_MAX_VARIANTS; p++) {
+            size_t n = strcspn(p, ",");
+            if (!(x->spec[x->variants++] = cairn_strfmt("%.*s=%.*s", klen, o->sweep, (int)n, p)))
+                return fprintf(err, "cairn sim: out of memory\n"), 1;
+            if (!p[n]) break;
+            p += n;
         }
     }
-    totals_free(&t);
-    engine_rules_free(rules);
-    cerr_free(&errs);
+    for (int i = 0; i < x->variants; i++)
+        if (variant_load(o, &x->v[i], o->sweep ? x->spec[i] : o->compare[0] ? o->compare[i] : NULL, err) != 0) return 1;
+    x->players = engine_rules_players(x->v[0].rules);
+    for (int i = 1; i < x->variants; i++)
+        if (engine_rules_players(x->v[i].rules) != x->players)
+            return fprintf(err, "cairn sim: %s plays %d seats and %s %d; compare the same seat count\n", x->v[0].label,
+                           x->players, x->v[i].label, engine_rules_players(x->v[i].rules)),
+                   1;
+    if (x->players < 1 || x->players > SIM_MAX_SEATS) return fprintf(err, "cairn sim: too many seats\n"), 1;
+    char bots[SIM_MAX_SEATS * 24] = "";
+    for (int s = 1; s <= x->players; s++)
+        snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
+    int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
+    for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;
+    if (bad_init) return fprintf(err, "cairn sim: out of memory\n"), 1;
+    long first = 0, last = o->games;
+    if (o->shard_n) first = (long)((o->shard_k - 1) * o->games / o->shard_n), last = (long)(o->shard_k * o->games / o->shard_n);
+    const char *json = o->json;
+    char part[64];
+    if (o->shard_n && !json) snprintf(part, sizeof part, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n), json = part;
+    if (o->find && !(x->find = sim_find_new(o->find, err))) return 2;
+    sim_header h;
+    make_header(x, &h);
+    h.bots = bots;
+    h.find = o->find;
+    if (json && !(x->json = open_out(json, err))) return 1;
+    if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
+    if (x->json) json_run(x->json, &h, x, first, last);
+    if (x->csv) sim_csv_head(x->csv, x->players);
+    x->err = err;
+    x->total = (last - first) * x->variants;
+    x->start = now_seconds();
+    x->last_tenth = 0;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int jobs = o->jobs ? o->jobs : cores > 0 ? (int)cores : 1;
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sim_interrupted = 0;
+    sigaction(SIGINT, &sa, &old);
+    int rc = sim_jobs_run(first, last, x->variants, jobs, sim_play, sim_sink, x, err);
+    sigaction(SIGINT, &old, NULL);
+    double secs = now_seconds() - x->start;
+    if (x->oom) fprintf(err, "cairn sim: out of memory\n");
+    if (rc < 0) return 1;
+    int interrupted = rc == 1;
+    if (interrupted && !o->quiet) fprintf(err, "\ncairn sim: interrupted; the report of the games finished\n");
+    if (o->shard_n) h.games = last - first, h.seed = o->seed + (uint64_t)first;
+    double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
+    long failed = x->variants == 1 ? x->t.failed : x->cmp[0].t[0].failed;
+    for (int k = 1; k < x->variants; k++) dec += x->cmp[k - 1].t[1].decisions.sum, failed += x->cmp[k - 1].t[1].failed;
+    if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
+    else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
+    else sim_report_text(out, &h, &x->t, interrupted);
+    fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
+            secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
+            jobs == 1 ? "" : "s");
+    if (x->json) json_end(x->json, x, interrupted);
+    int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
+    x->json = x->csv = NULL;
+    return interrupted ? 130 : bad || failed ? 1 : 0;
+}
+
+int sim_merge(int argc, char **argv, FILE *out, FILE *err); /* sim_merge.c */
+
+int sim_run(int argc, char **argv, FILE *out, FILE *err) {
+    if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
+    sim_opts o;
+    int rc = sim_parse(argc, argv, &o, err);
+    if (rc == 0) {
+        sim_ctx x;
+        memset(&x, 0, sizeof x);
+        x.o = &o;
+        rc = sim_go(&o, &x, out, err);
+        if (x.json) fclose(x.json);
+        if (x.csv) fclose(x.csv);
+        sim_find_free(x.find);
+        for (int i = 0; i < SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
+        sim_totals_free(&x.t);
+        for (int k = 0; k < SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
+    }
     ruleset_flags_free(&o.flags);
     return rc;
 }

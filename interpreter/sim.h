@@ -1,8 +1,9 @@
 /*
 ** sim.h
-** `cairn sim`: self-play statistics. Plays many seeded games with a random
-** bot in every seat and reports decisions per game, scores, win shares,
-** winning margins and the score breakdown per seat. docs/sim.md.
+** `cairn sim`: the balance lab. Plays many seeded games with a bot in every
+** seat and reports win shares, scores and breakdowns with 95% intervals,
+** compares two variants on paired seeds, and spreads a run over worker
+** processes or machines (--jobs, --shard, merge). docs/simulation.md.
 */
 #ifndef CAIRN_SIM_H
 #define CAIRN_SIM_H
@@ -19,33 +20,72 @@
 #define CAIRN_SIM_GAMES 100
 #endif
 
-/* Breakdown labels reported (the first ones met, in order); the rest are
-** counted in the report's last line, not shown. */
-#if !defined(CAIRN_SIM_MAX_LABELS)
-#define CAIRN_SIM_MAX_LABELS 10
+/* Failed games listed by name (the rest are counted). */
+#if !defined(CAIRN_SIM_KEEP_FAILS)
+#define CAIRN_SIM_KEEP_FAILS 10
 #endif
 
-#define SIM_USAGE                                                                         \
-    "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n" \
-    "                 [--seed S] [--checks] [--time]"
-#define SIM_SUMMARY "self-play statistics: many random-bot games, scores and win shares"
-#define SIM_HELP                                                                            \
-    "Plays N seeded games with the random bot in every seat (seeds S, S+1, ...) and\n"      \
-    "prints decisions per game, each seat's score (mean, min, max), win share (a tie\n"     \
-    "splits the win), the mean winning margin and the mean points per breakdown\n"          \
-    "label. The report is the same on every run. docs/sim.md explains it.\n"                \
-    "\n"                                                                                    \
-    "  --games N            games to play (default 100, at most 1000000)\n"                 \
-    "  --players N          seat count (default: the ruleset's)\n"                         \
-    "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"         \
-    "  --preset NAME        a named bundle of options\n"                                   \
-    "  --seed S             the first game's seed (default 1)\n"                           \
-    "  --checks             check the state schema and check() after every decision\n"     \
-    "  --time               add the run's wall time and games per second\n"                \
-    "\n"                                                                                    \
-    "A game that fails (a rules error, or no end within the decision limit) stops\n"        \
-    "the run and is reported with its seed and decision index.\n"                           \
-    "Exit status: 0 ok, 1 a game failed or the ruleset has errors, 2 usage error.\n"
+/* Seeds of games where --find held kept for the JSON (the text shows 20). */
+#if !defined(CAIRN_SIM_KEEP_FOUND)
+#define CAIRN_SIM_KEEP_FOUND 1000
+#endif
+
+/* Most --set overrides one run or one --compare variant takes. */
+#if !defined(CAIRN_SIM_MAX_SETS)
+#define CAIRN_SIM_MAX_SETS 32
+#endif
+
+#define SIM_USAGE                                                                              \
+    "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
+    "                 [--seed S] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
+    "                 [--jobs J] [--shard K/N]\n"                                               \
+    "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
+    "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
+    "                 [--quiet]\n"                                                             \
+    "       cairn sim merge PARTS... [--json FILE]"
+#define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
+#define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
+#define SIM_HELP                                                                               \
+    "Plays N seeded games (seeds S, S+1, ...) with a bot in every seat and reports, per\n"     \
+    "seat and per turn position, win shares with 95% Wilson intervals, score mean with\n"      \
+    "its interval, sd, min, max and histogram, each breakdown line's mean, game length\n"     \
+    "in decisions (and rounds when g.state.round exists) and a note saying whether the\n"    \
+    "seats differ beyond noise. The report is the same on every run and for any --jobs.\n"   \
+    "docs/simulation.md explains it.\n"                                                       \
+    "\n"                                                                                       \
+    "  --games N            games to play (default 100, at most 1000000)\n"                    \
+    "  --players N          seat count (default: the ruleset's)\n"                            \
+    "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"            \
+    "  --preset NAME        a named bundle of options\n"                                      \
+    "  --seed S             the first game's seed (default 1)\n"                              \
+    "  --checks             check the state schema and check() after every decision\n"        \
+    "  --compare A B        play each seed in A and B and report B - A with intervals; A\n"  \
+    "                       and B are option lists (\"\", \"tricks,cards=5\"), data overrides\n"  \
+    "                       (\"scoring.bonus=4\") or ruleset folders\n"                        \
+    "  --set DATA.PATH=VALUE  a data override for the whole run (repeatable)\n"             \
+    "  --sweep KEY=V1,V2,...  one column per value (an option or a DATA.PATH), each\n"     \
+    "                       against the first on paired seeds\n"                            \
+    "  --jobs J             worker processes (default: the cores)\n"                          \
+    "  --shard K/N          play the K-th of N slices of the games and write a JSON part\n"   \
+    "                       (--json, default sim-part-K-of-N.json) for cairn sim merge\n"    \
+    "  --json FILE          the games and the figures as JSON (layout version 1)\n"           \
+    "  --csv FILE           one row per game as CSV (layout version 1)\n"                     \
+    "  --starter FIELD      the state field naming the seat that starts (default\n"          \
+    "                       start_seat); gives the table by turn position\n"                 \
+    "  --ban SEAT:PREFIX    that seat's bot never takes an option whose id starts with\n"   \
+    "                       PREFIX (unless nothing else is enabled)\n"                       \
+    "  --coverage           how often each option id (up to its first digit) was\n"           \
+    "                       offered and taken; those never taken are listed\n"               \
+    "  --leads              count lead changes (score(g) after every decision: slower)\n"  \
+    "  --find EXPR          list the seeds of games where a Lua expression over g.state,\n" \
+    "                       g.totals and g.decisions held at the end (sandboxed)\n"        \
+    "  --quiet              no progress on stderr\n"                                          \
+    "\n"                                                                                       \
+    "A game that fails is counted and listed with the command that replays it; the\n"        \
+    "run goes on. Ctrl-C stops the run, prints the report of the games finished and\n"       \
+    "writes the files.\n"                                                                     \
+    "Exit status: 0 ok, 1 a game failed or the ruleset has errors, 2 usage error,\n"         \
+    "130 interrupted.\n"
 
 /* `cairn sim ...`, argv[0] being "sim": the report to stdout, errors to
 ** stderr. Returns the exit status (0 ok, 1 a game failed or the ruleset has

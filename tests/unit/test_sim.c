@@ -1,21 +1,30 @@
 /*
 ** test_sim.c
-** `cairn sim`: the report is the same on every run, its numbers fit the
-** rules (connect4's game lengths, win shares adding up to 100.0%), bad
-** flags and options are refused with a message, and a failing game is
-** reported with its seed and decision; so is one that never ends.
+** `cairn sim`, the balance lab: the report is the same on every run and for
+** any --jobs, three shards merged give the one run's report, --compare of a
+** ruleset against itself flags nothing and against a mod doubling a score
+** value flags that line, a failing game is listed and the run goes on,
+** Ctrl-C leaves a valid JSON file, bad flags are refused with a message.
+** The small game is tests/fixtures/rulesets/simlab (7 decisions a game).
 */
 #include "testutil.h"
 #include "error.h"
 #include "sim.h"
 
+#include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
+
+#define SIMLAB "tests/fixtures/rulesets/simlab"
+#define DOUBLE "tests/fixtures/rulesets/simlab_double"
 
 /* What one sim run printed, and its exit status. */
 typedef struct run {
     int rc;
-    char out[8192], err[8192];
+    char out[32768], err[16384];
 } run;
 
 static void slurp(FILE *f, char *buf, size_t size) {
@@ -28,7 +37,7 @@ static void slurp(FILE *f, char *buf, size_t size) {
 
 /* Runs `cairn sim` with the NULL-terminated arguments after "sim". */
 static void sim(run *r, const char *const *args) {
-    char *argv[32] = {(char *)"sim"};
+    char *argv[40] = {(char *)"sim"};
     int argc = 1;
     while (args[argc - 1]) {
         argv[argc] = (char *)args[argc - 1];
@@ -42,71 +51,518 @@ static void sim(run *r, const char *const *args) {
     slurp(err, r->err, sizeof r->err);
 }
 
-/* The numbers after "name" on the report's line starting with name, as
-** tenths ("57.5%" -> 575); returns how many were read. */
-static int percent_row(const char *report, const char *name, long *tenths, int max) {
-    const char *p = strstr(report, name);
+/* The report without its timing line (the one thing that differs between
+** runs), in place. */
+static void drop_time(char *report) {
+    char *t = strstr(report, "time: ");
+    assert_non_null(t);
+    char *end = strchr(t, '\n');
+    memmove(t, end + 1, strlen(end + 1) + 1);
+}
+
+/* The win shares on the report's "win share" row after `from`, as tenths
+** of a percent ("57.5% [50.1, 64.3]" -> 575); how many were read. */
+static int share_row(const char *from, long *tenths, int max) {
+    const char *p = strstr(from, "\nwin share");
     assert_non_null(p);
-    p += strlen(name);
-    int n = 0;
+    p += strlen("\nwin share");
+    int n = 0, used;
     long whole, tenth;
-    int used;
-    while (n < max && sscanf(p, " %ld.%ld%%%n", &whole, &tenth, &used) == 2) {
+    double lo, hi;
+    while (n < max && sscanf(p, " %ld.%ld%% [%lf, %lf]%n", &whole, &tenth, &lo, &hi, &used) == 4) {
         tenths[n++] = whole * 10 + tenth;
         p += used;
     }
     return n;
 }
 
+static char *read_all(const char *path) {
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* ---- a JSON syntax check (RFC 8259), enough to say a file is whole */
+
+static const char *json_value(const char *p);
+
+static const char *json_ws(const char *p) {
+    while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+    return p;
+}
+
+static const char *json_string(const char *p) {
+    if (*p++ != '"') return NULL;
+    for (; *p && *p != '"'; p++) {
+        if ((unsigned char)*p < 0x20) return NULL;
+        if (*p == '\\' && !*++p) return NULL;
+    }
+    return *p == '"' ? p + 1 : NULL;
+}
+
+static const char *json_items(const char *p, char close, int keyed) {
+    p = json_ws(p + 1);
+    if (*p == close) return p + 1;
+    for (;;) {
+        if (keyed) {
+            if (!(p = json_string(json_ws(p)))) return NULL;
+            p = json_ws(p);
+            if (*p++ != ':') return NULL;
+        }
+        if (!(p = json_value(p))) return NULL;
+        p = json_ws(p);
+        if (*p == close) return p + 1;
+        if (*p++ != ',') return NULL;
+    }
+}
+
+static const char *json_value(const char *p) {
+    p = json_ws(p);
+    if (*p == '{') return json_items(p, '}', 1);
+    if (*p == '[') return json_items(p, ']', 0);
+    if (*p == '"') return json_string(p);
+    if (!strncmp(p, "true", 4) || !strncmp(p, "null", 4)) return p + 4;
+    if (!strncmp(p, "false", 5)) return p + 5;
+    char *end;
+    strtod(p, &end);
+    return end > p ? end : NULL;
+}
+
+static int json_valid(const char *s) {
+    const char *end = json_value(s);
+    return end && !*json_ws(end);
+}
+
+/* -------------------------------------------------------------- tests */
+
 /* Twenty games of Connect Four: the same report twice. Each game takes at
 ** least 7 decisions (seat 1's fourth disc is the 7th drop, the first that
 ** can make four in a row) and at most 42 (the 7x6 grid full). */
 static void test_connect4_report(void **st) {
     (void)st;
-    static const char *const args[] = {"rulesets/connect4", "--games", "20", "--seed", "7", NULL};
+    static const char *const args[] = {"rulesets/connect4", "--games", "20", "--seed", "7", "--quiet", NULL};
     run a, b;
     sim(&a, args);
     sim(&b, args);
     if (a.rc != 0) fprintf(stderr, "%s", a.err);
     assert_int_equal(a.rc, 0);
     assert_int_equal(b.rc, 0);
-    assert_string_equal(a.out, b.out);
     assert_string_equal(a.err, "");
-    assert_non_null(strstr(a.out, "connect4 1.0: 20 games, 2 players, seeds 7-26, checks off\n"));
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "connect4 1.0: 20 games, 2 players, seeds 7-26, checks off, bots random,random\n"));
 
-    const char *d = strstr(a.out, "decisions per game: min ");
+    const char *d = strstr(a.out, "decisions per game: mean ");
     assert_non_null(d);
     unsigned lo, hi;
-    char mean[16];
-    assert_int_equal(sscanf(d, "decisions per game: min %u, mean %15[0-9.], max %u", &lo, mean, &hi), 3);
+    assert_int_equal(sscanf(d, "decisions per game: mean %*f [%*f, %*f], sd %*f, min %u, max %u", &lo, &hi), 2);
     assert_true(lo >= 7);
     assert_true(hi <= 42);
     assert_true(lo <= hi);
-
     long share[2];
-    assert_int_equal(percent_row(a.out, "\nwin share", share, 2), 2);
-    assert_int_equal(share[0] + share[1], 1000);
-    /* connect4's breakdown has one label; its mean is the seat's mean score */
-    assert_non_null(strstr(a.out, "breakdown, mean points per game:\n"));
+    assert_int_equal(share_row(a.out, share, 2), 2);
+    /* no draw in these 20 games: the shares add up to 100.0% (give or take
+    ** the rounding of each to a tenth) */
+    assert_true(share[0] + share[1] >= 999 && share[0] + share[1] <= 1001);
+    /* connect4 has no start_seat field: no table by turn position */
+    assert_null(strstr(a.out, "by turn position"));
+    /* no rounds field either */
+    assert_null(strstr(a.out, "rounds per game"));
 }
 
-/* Checks on, three seats, a preset: goofspiel's shares still add up,
-** three-way ties included (largest-remainder rounding). */
+/* --leads: in Connect Four both seats score 0 until a win, so nobody leads
+** alone until the last decision, and the first leader is no change: 0 lead
+** changes in every game. */
+static void test_leads(void **st) {
+    (void)st;
+    static const char *const args[] = {"connect4", "--games", "20", "--quiet", "--leads", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "lead changes per game: mean 0.00 [0.00, 0.00], sd 0.00, min 0, max 0\n"));
+}
+
+/* Checks on, three seats, a preset: 5 rounds of 3 bids each. */
 static void test_goofspiel_three_seats(void **st) {
     (void)st;
     static const char *const args[] = {"goofspiel", "--players", "3", "--preset", "quick",
-                                       "--games", "12", "--checks", NULL};
+                                       "--games", "12", "--checks", "--quiet", NULL};
     run r;
     sim(&r, args);
     if (r.rc != 0) fprintf(stderr, "%s", r.err);
     assert_int_equal(r.rc, 0);
-    assert_non_null(strstr(r.out, "goofspiel 1.0: 12 games, 3 players, seeds 1-12, checks on\n"));
+    assert_non_null(strstr(r.out, "goofspiel 1.0: 12 games, 3 players, seeds 1-12, checks on"));
     assert_non_null(strstr(r.out, "options: cards=5 tricks=true (preset quick)\n"));
-    /* 5 rounds of 3 bids each */
-    assert_non_null(strstr(r.out, "decisions per game: min 15, mean 15.00, max 15\n"));
+    /* no spread: the interval is the mean itself */
+    assert_non_null(strstr(r.out, "decisions per game: mean 15.00 [15.00, 15.00], sd 0.00, min 15, max 15\n"));
     long share[3];
-    assert_int_equal(percent_row(r.out, "\nwin share", share, 3), 3);
-    assert_int_equal(share[0] + share[1] + share[2], 1000);
+    assert_int_equal(share_row(r.out, share, 3), 3);
+}
+
+/* simlab: seat start_seat picks 4 times, the other 3 times (7 decisions),
+** so the seat that started wins far more often: the table by turn position
+** shows it while the seat columns (the start seat is drawn at random) do
+** not. Its note says so. */
+static void test_turn_position(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--games", "300", "--quiet", "--jobs", "1", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "by turn position (from state.start_seat at the start):\n"));
+    long seat[2], pos[2];
+    assert_int_equal(share_row(r.out, seat, 2), 2);
+    const char *t = strstr(r.out, "by turn position");
+    assert_int_equal(share_row(t, pos, 2), 2);
+    assert_true(pos[0] > 600); /* 4 picks of 1..3 against 3: mean 8 vs 6 */
+    assert_non_null(strstr(r.out, "note: position 1's win share"));
+    assert_non_null(strstr(r.out, "note: every seat's 95% interval holds the even share 50.0%"));
+    /* the two breakdown lines; 3 rounds + the starter's extra pick */
+    assert_non_null(strstr(r.out, "\n  picks "));
+    assert_non_null(strstr(r.out, "\n  bonus "));
+    assert_non_null(strstr(r.out, "decisions per game: mean 7.00 [7.00, 7.00], sd 0.00, min 7, max 7\n"));
+    assert_non_null(strstr(r.out, "branching factor: 3.00 options per decision\n"));
+}
+
+/* --jobs 1, --jobs 2 and three shards merged: the same report, timing
+** aside. A merge refuses a part of another run and a missing shard. */
+static void test_jobs_and_shards(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-sim-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+#define PROBES "--coverage", "--find", "g.totals[1] > 12", "--leads"
+    static const char *const one[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--jobs", "2", NULL};
+    static run a, b, s, m;
+    sim(&a, one);
+    sim(&b, two);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(b.out, ", 2 jobs\n"));
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "find (g.totals[1] > 12): held in "));
+    assert_non_null(strstr(a.out, "rule coverage"));
+    assert_non_null(strstr(a.out, "lead changes per game: mean "));
+
+    char part[3][128], shard[3][16];
+    for (int k = 0; k < 3; k++) {
+        snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
+        snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
+        const char *args[] = {SIMLAB, "--games", "61", "--quiet", PROBES, "--shard", shard[k], "--json", part[k], NULL};
+        sim(&s, args);
+        assert_int_equal(s.rc, 0);
+        assert_true(json_valid(read_all(part[k])));
+    }
+    /* shard 3 of 3 of 61 games: games 2*61/3 = 40 to 60, seeds 41-61 */
+    assert_non_null(strstr(s.out, "simlab 1.0: 21 games, 2 players, seeds 41-61, "));
+    char merged[128];
+    snprintf(merged, sizeof merged, "%s/all.json", dir);
+    const char *margs[] = {"merge", part[2], part[0], part[1], "--json", merged, NULL};
+    sim(&m, margs);
+    if (m.rc) fprintf(stderr, "%s", m.err);
+    assert_int_equal(m.rc, 0);
+    assert_string_equal(m.out, a.out); /* merge prints no timing line */
+    assert_true(json_valid(read_all(merged)));
+
+    const char *missing[] = {"merge", part[0], part[2], NULL};
+    sim(&m, missing);
+    assert_int_equal(m.rc, 1);
+    assert_non_null(strstr(m.err, "shard 2 of 3 is missing"));
+    char other[128];
+    snprintf(other, sizeof other, "%s/other.json", dir);
+    const char *oargs[] = {SIMLAB, "--games", "62", "--quiet", PROBES, "--shard", "2/3", "--json", other, NULL};
+    sim(&s, oargs);
+    const char *mixed[] = {"merge", part[0], other, part[2], NULL};
+    sim(&m, mixed);
+    assert_int_equal(m.rc, 1);
+    assert_non_null(strstr(m.err, "is from another run"));
+    assert_non_null(strstr(m.err, "(its games differ)"));
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
+/* A ruleset against itself: every paired difference is 0 in every game,
+** so each interval is [0, 0] and nothing is flagged. */
+static void test_compare_self(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--games", "100", "--quiet", "--compare", "", "", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "paired games: 100 (the same seed in A and B)\n"));
+    assert_null(strstr(r.out, "  *"));
+    assert_non_null(strstr(r.out, "note: no figure differs beyond noise (100 paired games)\n"));
+    assert_non_null(strstr(r.out, "any seat: bonus "));
+}
+
+/* simlab against its mod with the bonus for a 3 doubled (2 -> 4). The bots
+** see the same options, so they pick the same numbers: "picks" is equal in
+** every game (difference [0, 0], not flagged), while "bonus" in B is twice
+** A's in every game, so its mean difference is A's mean and flagged. */
+static void test_compare_mod(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--games", "100", "--quiet", "--compare", SIMLAB, DOUBLE, NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "B: simlab_double 1.0, options flaky=false\n"));
+    {
+        char name[32];
+        snprintf(name, sizeof name, "any seat: bonus ");
+        const char *line = strstr(r.out, name);
+        assert_non_null(line);
+        double a, b, d;
+        assert_int_equal(sscanf(line + strlen(name), "%lf %lf %lf", &a, &b, &d), 3);
+        assert_true(a > 0);
+        assert_true(b > 2 * a - 0.011 && b < 2 * a + 0.011);
+        assert_true(d > a - 0.011 && d < a + 0.011);
+        const char *eol = strchr(line, '\n');
+        assert_true(eol - line > 3 && !strncmp(eol - 3, "  *", 3));
+        snprintf(name, sizeof name, "any seat: picks ");
+        line = strstr(r.out, name);
+        assert_non_null(line);
+        eol = strchr(line, '\n');
+        assert_false(!strncmp(eol - 3, "  *", 3));
+        assert_non_null(strstr(line, "+0.00 [+0.00, +0.00]\n"));
+    }
+}
+
+/* --set scoring.bonus=4 as B makes the same mod simlab_double is (sim_set.c
+** writes it to a temporary folder): the comparison's figures are the same
+** as against the folder, line for line. A path the data does not have is
+** refused, naming it. */
+static void test_compare_set(void **st) {
+    (void)st;
+    static const char *const by_set[] = {SIMLAB, "--games", "60", "--quiet", "--compare", "", "scoring.bonus=4", NULL};
+    static const char *const by_mod[] = {SIMLAB, "--games", "60", "--quiet", "--compare", SIMLAB, DOUBLE, NULL};
+    static run a, b;
+    sim(&a, by_set);
+    sim(&b, by_mod);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(a.out, "B: simlab 1.0, options flaky=false, set scoring.bonus=4\n"));
+    const char *fa = strstr(a.out, "\ndecisions "), *fb = strstr(b.out, "\ndecisions ");
+    assert_non_null(fa);
+    assert_non_null(fb);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(fa, fb);
+    static const char *const bad[] = {SIMLAB, "--games", "2", "--quiet", "--set", "scoring.nope=1", NULL};
+    sim(&a, bad);
+    assert_int_equal(a.rc, 1);
+    assert_non_null(strstr(a.err, "--set scoring.nope=1: no \"nope\" there in the data"));
+    static const char *const worse[] = {SIMLAB, "--set", "bonus", NULL};
+    sim(&a, worse);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--set takes DATA.PATH=VALUE"));
+}
+
+/* --find: every simlab game takes 7 decisions (3 rounds of 2 picks, and the
+** starter's extra one), so "g.decisions == 7" holds in all 40 games, seeds
+** 1 to 40 listed from the first; no seat can total over 20 (4 picks of 3,
+** plus 2 for each), so "g.totals[1] > 20" holds in none. An expression
+** that fails is counted with its message; one that does not compile is a
+** usage error. */
+static void test_find(void **st) {
+    (void)st;
+    static const char *const all[] = {SIMLAB, "--games", "40", "--quiet", "--find", "g.decisions == 7", NULL};
+    run r;
+    sim(&r, all);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "find (g.decisions == 7): held in 40 of 40 games\n"
+                                  "  seeds: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 ...\n"
+                                  "  replay: cairn play " SIMLAB " --players 2 --bot 1=random --bot 2=random --seed 1\n"));
+    static const char *const none[] = {SIMLAB, "--games", "40", "--quiet", "--find", "g.totals[1] > 20", NULL};
+    sim(&r, none);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "find (g.totals[1] > 20): held in 0 of 40 games\n"));
+    static const char *const fails[] = {SIMLAB, "--games", "3", "--quiet", "--find", "g.state.nope.x", NULL};
+    sim(&r, fails);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "held in 0 of 3 games; failed in 3 (seed 1: "));
+    assert_non_null(strstr(r.out, "attempt to index a nil value (field 'nope')"));
+    static const char *const bad[] = {SIMLAB, "--find", "g.state ++", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--find \"g.state ++\" is not a Lua expression"));
+    static const char *const escape[] = {SIMLAB, "--games", "1", "--quiet", "--find", "os.execute('true')", NULL};
+    sim(&r, escape);
+    assert_non_null(strstr(r.out, "failed in 1")); /* the sandbox has no os.execute */
+}
+
+/* --sweep scoring.bonus=2,3,4: one column per value, each against the first
+** on paired seeds. The picks are the same in every column (the bots see the
+** same options), so the bonus line grows as the value: 1.5 and 2 times A's
+** mean, both flagged, the picks flagged nowhere; --jobs 1 and 2 agree. */
+static void test_sweep(void **st) {
+    (void)st;
+    static const char *const one[] = {SIMLAB, "--games", "50", "--quiet", "--jobs", "1", "--sweep", "scoring.bonus=2,3,4", NULL};
+    static const char *const two[] = {SIMLAB, "--games", "50", "--quiet", "--jobs", "2", "--sweep", "scoring.bonus=2,3,4", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "C: simlab 1.0, options flaky=false, set scoring.bonus=4\n"));
+    const char *line = strstr(a.out, "any seat: bonus ");
+    assert_non_null(line);
+    double x, y, z;
+    assert_int_equal(sscanf(line + strlen("any seat: bonus "), "%lf %lf* %lf*", &x, &y, &z), 3);
+    assert_true(x > 0);
+    assert_true(y > 1.5 * x - 0.011 && y < 1.5 * x + 0.011);
+    assert_true(z > 2 * x - 0.011 && z < 2 * x + 0.011);
+    line = strstr(a.out, "any seat: picks ");
+    assert_non_null(line);
+    assert_null(memchr(line, '*', (size_t)(strchr(line, '\n') - line)));
+    static const char *const both[] = {SIMLAB, "--sweep", "scoring.bonus=2,3", "--compare", "", "", NULL};
+    sim(&a, both);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--sweep or --compare, not both"));
+    static const char *const single[] = {SIMLAB, "--sweep", "scoring.bonus=2", NULL};
+    sim(&a, single);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--sweep takes KEY=V1,V2,... (2 to 8 values"));
+}
+
+/* Games that fail are counted and listed with the command that replays
+** them; the others are counted and the run ends with status 1. */
+static void test_failing_games(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--games", "30", "--quiet", "--option", "flaky", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 1);
+    assert_non_null(strstr(r.out, "games: 23 finished, 7 failed (not counted below)\n"));
+    assert_non_null(strstr(r.out, "  seed 2, decision 4 (seat 1, \"1\"): "));
+    assert_non_null(strstr(r.out, "flaky: this game breaks at its fourth decision\n    replay: cairn play " SIMLAB
+                                  " --players 2 --option flaky --bot 1=random --bot 2=random --seed 2\n"));
+    assert_non_null(strstr(r.out, "\nwin share"));
+}
+
+/* A game that never ends counts as failed once it passes the limit. */
+static void test_stuck_game(void **st) {
+    (void)st;
+    static const char *const args[] = {"tests/fixtures/engine/broken", "--games", "2", "--quiet", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 1);
+    assert_non_null(strstr(r.out, "games: 0 finished, 2 failed"));
+    assert_non_null(strstr(r.out, "seed 1: not over after 10000 decisions"));
+}
+
+/* --ban 1:3: seat 1 never picks 3, so its bonus line (2 points per 3) is 0
+** in every game and left out of nothing but worth 0.00 [0.00, 0.00].
+** --coverage: every decision offers 1, 2 and 3, all enabled: 50 games x 7
+** decisions = 350 offers of each; seat 1 takes 3 never, seat 2 (3 or 4
+** decisions a game) sometimes. */
+static void test_ban_and_coverage(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--games", "50", "--quiet", "--ban", "1:3", "--coverage", NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    const char *b = strstr(r.out, "\n  bonus ");
+    assert_non_null(b);
+    double lo, hi, m;
+    assert_int_equal(sscanf(b, "\n  bonus %lf [%lf, %lf]", &m, &lo, &hi), 3);
+    assert_true(m == 0 && lo == 0 && hi == 0);
+    assert_non_null(strstr(r.out, "rule coverage (option ids up to the first digit, 50 games):\n"));
+    long offered[3], taken[3], total = 0;
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "\n  %d ", i + 1);
+        const char *line = strstr(r.out, name);
+        assert_non_null(line);
+        long disabled, games;
+        assert_int_equal(sscanf(line + strlen(name), "%ld %ld %ld %ld", &offered[i], &disabled, &taken[i], &games), 4);
+        assert_int_equal(offered[i], 350);
+        assert_int_equal(disabled, 0);
+        total += taken[i];
+    }
+    assert_int_equal(total, 350);
+    assert_true(taken[2] > 0 && taken[2] < taken[0]); /* only seat 2 takes 3s */
+    assert_null(strstr(r.out, "possibly dead"));
+    static const char *const bad[] = {SIMLAB, "--ban", "x", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--ban takes SEAT:PREFIX"));
+}
+
+/* --csv: a version line, a header, one row per game. */
+static void test_csv(void **st) {
+    (void)st;
+    char path[] = "/tmp/cairn-sim-csv-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    const char *args[] = {SIMLAB, "--games", "5", "--quiet", "--csv", path, NULL};
+    run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    const char *csv = read_all(path);
+    assert_true(!strncmp(csv, "#cairn-sim csv 1\n"
+                              "index,variant,seed,ok,decisions,rounds,starter,branch,total_1,total_2,rank_1,rank_2,"
+                              "error\n0,0,1,1,7,",
+                         strlen("#cairn-sim csv 1\nindex,variant,seed,ok,decisions,rounds,starter,branch,total_1,"
+                                "total_2,rank_1,rank_2,error\n0,0,1,1,7,")));
+    int lines = 0;
+    for (const char *p = csv; *p; p++) lines += *p == '\n';
+    assert_int_equal(lines, 2 + 5);
+    unlink(path);
+}
+
+/* SIGINT during a long run (goofspiel, 13 rounds, a million games asked):
+** the run stops, prints the report of the games finished and leaves a
+** whole JSON file saying it was interrupted; with one job and with two. */
+static void test_interrupt(void **st) {
+    (void)st;
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char json[] = "/tmp/cairn-sim-int-XXXXXX", out[] = "/tmp/cairn-sim-out-XXXXXX";
+        int fd = mkstemp(json), fo = mkstemp(out);
+        assert_true(fd >= 0 && fo >= 0);
+        close(fd);
+        char j[16];
+        snprintf(j, sizeof j, "%d", jobs);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            char *argv[] = {"sim", "goofspiel", "--games", "1000000", "--quiet", "--jobs", j, "--json", json, NULL};
+            FILE *o = fdopen(fo, "w");
+            if (!o) _exit(99);
+            int rc = sim_run(9, argv, o, stderr);
+            fclose(o);
+            _exit(rc);
+        }
+        close(fo);
+        struct stat sb;
+        for (int i = 0; i < 200 && (stat(json, &sb) != 0 || sb.st_size < 20000); i++)
+            nanosleep(&(struct timespec){0, 20000000}, NULL);
+        assert_int_equal(kill(pid, SIGINT), 0);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 130 & 0xff);
+        const char *text = read_all(json);
+        assert_true(json_valid(text));
+        assert_non_null(strstr(text, "\"interrupted\": true"));
+        const char *report = read_all(out);
+        assert_non_null(strstr(report, "interrupted: "));
+        assert_non_null(strstr(report, " of 1000000 games finished\n"));
+        assert_non_null(strstr(report, "\nwin share"));
+        unlink(json);
+        unlink(out);
+    }
 }
 
 /* Flags sim does not know are usage errors (exit 2); an option the ruleset
@@ -140,73 +596,38 @@ static void test_refusals(void **st) {
     assert_int_equal(r.rc, 2);
     assert_non_null(strstr(r.err, "--seed takes"));
 
+    static const char *const bad_shard[] = {"connect4", "--shard", "4/3", NULL};
+    sim(&r, bad_shard);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--shard takes K/N with 1 <= K <= N"));
+
+    static const char *const half_compare[] = {"connect4", "--compare", "", NULL};
+    sim(&r, half_compare);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--compare needs a value"));
+
     static const char *const none[] = {NULL};
     sim(&r, none);
     assert_int_equal(r.rc, 2);
     assert_non_null(strstr(r.err, "which ruleset?"));
-}
 
-static void write_file(const char *dir, const char *name, const char *text) {
-    char *path = cairn_strfmt("%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    free(path);
-}
-
-/* A ruleset whose fourth decision raises an error: the run stops at the
-** first game, naming its seed and the decision, and exits 1. */
-static void test_failing_game(void **st) {
-    (void)st;
-    char dir[] = "/tmp/cairn-sim-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    write_file(dir, "ruleset.yaml",
-               "id: cursed\nname: Cursed\nversion: \"1\"\nplayers: {min: 1, max: 1}\nrules: rules.lua\n");
-    write_file(dir, "rules.lua",
-               "local rules = {}\n"
-               "function rules.setup(g) g.state.n = 0 end\n"
-               "function rules.decisions(g)\n"
-               "  if g.state.n >= 5 then return {} end\n"
-               "  return { { seat = 1, options = { { id = 'step' } } } }\n"
-               "end\n"
-               "function rules.apply(g, seat, id)\n"
-               "  if g.state.n == 3 then error('the fourth step is cursed') end\n"
-               "  g.state.n = g.state.n + 1\n"
-               "end\n"
-               "function rules.score(g) return { { total = g.state.n, breakdown = {} } } end\n"
-               "return rules\n");
-    const char *args[] = {dir, "--seed", "5", NULL};
-    run r;
-    sim(&r, args);
-    assert_int_equal(r.rc, 1);
-    assert_string_equal(r.out, "");
-    assert_non_null(strstr(r.err, "game 1 of 100 failed"));
-    assert_non_null(strstr(r.err, "seed 5, decision 4 (seat 1, \"step\")"));
-    assert_non_null(strstr(r.err, "the fourth step is cursed"));
-    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
-    free(cmd);
-}
-
-/* A game that never ends stops the run once it passes the decision limit. */
-static void test_stuck_game(void **st) {
-    (void)st;
-    static const char *const args[] = {"tests/fixtures/engine/broken", "--games", "3", NULL};
-    run r;
-    sim(&r, args);
-    assert_int_equal(r.rc, 1);
-    assert_string_equal(r.out, "");
-    assert_non_null(strstr(r.err, "game 1 of 3 failed\nseed 1: not over after 10000 decisions"));
+    static const char *const nothing[] = {"merge", NULL};
+    sim(&r, nothing);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "which parts?"));
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_connect4_report),
+        cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
         cmocka_unit_test(test_goofspiel_three_seats),
+        cmocka_unit_test(test_turn_position),   cmocka_unit_test(test_jobs_and_shards),
+        cmocka_unit_test(test_compare_self),    cmocka_unit_test(test_compare_mod),
+        cmocka_unit_test(test_failing_games),   cmocka_unit_test(test_stuck_game),
+        cmocka_unit_test(test_csv),             cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
+        cmocka_unit_test(test_find),            cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_refusals),
-        cmocka_unit_test(test_failing_game),
-        cmocka_unit_test(test_stuck_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

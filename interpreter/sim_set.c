@@ -1,0 +1,171 @@
+/*
+** sim_set.c
+** `cairn sim --set KEY=VALUE`: a data override without writing a mod. The
+** engine takes option choices but no data overrides, so sim writes the mod
+** a designer would have written: a temporary folder whose manifest extends
+** the ruleset and replaces the data files touched with copies holding the
+** new values. It is removed when the run ends.
+*/
+#include "sim_internal.h"
+#include "error.h"
+#include "ruleset.h"
+#include "yload.h"
+
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* One data file being changed: its name in g.data, and its new contents. */
+typedef struct set_file {
+    const char *name;
+    value *data;
+    int is_map; /* the manifest's entry is {file, schema}, not a file name */
+} set_file;
+
+/* The node at the dotted path below root ("a.b.2.c": maps by key, lists by
+** index from 1, as Lua reads them), with the last step's parent and key. */
+static value *walk(value *root, char *path, value **parent, const char **key, FILE *err, const char *set) {
+    value *v = root;
+    for (char *save = NULL, *k = strtok_r(path, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
+        *parent = v, *key = k;
+        if (v->type == CV_MAP) {
+            v = value_map_get(v, k);
+        } else if (v->type == CV_LIST) {
+            char *end;
+            long i = strtol(k, &end, 10);
+            v = *end || i < 1 || (size_t)i > v->u.list.n ? NULL : v->u.list.items[i - 1];
+        } else {
+            v = NULL;
+        }
+        if (!v) {
+            fprintf(err, "cairn sim: --set %s: no \"%s\" there in the data\n", set, k);
+            return NULL;
+        }
+    }
+    return v;
+}
+
+/* Applies "name.path=VALUE" to the file of `name` (loaded on first use). */
+static int apply_set(const ruleset *rs, set_file *files, size_t *n, const char *set, FILE *err) {
+    const char *eq = strchr(set, '='), *dot = strchr(set, '.');
+    if (!eq || !dot || dot > eq) return fprintf(err, "cairn sim: --set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"\n", set), -1;
+    char *path = strndup(dot + 1, (size_t)(eq - dot - 1)), *name = strndup(set, (size_t)(dot - set));
+    int rc = -1;
+    if (!path || !name) goto done;
+    const value *entry = value_map_get(value_map_get(rs->manifest, "data"), name);
+    if (!entry) {
+        fprintf(err, "cairn sim: --set %s: %s declares no data \"%s\"\n", set, rs->id, name);
+        goto done;
+    }
+    set_file *f = NULL;
+    for (size_t i = 0; i < *n; i++)
+        if (!strcmp(files[i].name, name)) f = &files[i];
+    if (!f) {
+        const char *file = entry->type == CV_STR ? entry->u.str.s : value_get_str(entry, "file", NULL);
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        value *data = file ? yload_file(file, &errs) : NULL;
+        if (!data) cerr_print(err, &errs);
+        cerr_free(&errs);
+        if (!data) goto done;
+        f = &files[(*n)++];
+        f->name = value_map_entry(value_map_get(rs->manifest, "data"), name)->key->u.str.s; /* lives in rs */
+        f->data = data;
+        f->is_map = entry->type == CV_MAP;
+    }
+    value *parent = NULL;
+    const char *key = NULL;
+    if (!walk(f->data, path, &parent, &key, err, set)) goto done;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    value *nv = yload_string("--set", eq + 1, strlen(eq + 1), NULL, &errs);
+    cerr_free(&errs);
+    if (!nv) {
+        fprintf(err, "cairn sim: --set %s: the value does not read as YAML\n", set);
+        goto done;
+    }
+    if (parent->type == CV_MAP) {
+        rc = value_map_set(parent, key, nv) == 0 ? 0 : -1;
+    } else { /* a list item, by index from 1 */
+        size_t i = (size_t)strtol(key, NULL, 10) - 1;
+        value_free(parent->u.list.items[i]);
+        parent->u.list.items[i] = nv;
+        rc = 0;
+    }
+done:
+    free(path);
+    free(name);
+    return rc;
+}
+
+static int write_yaml(const char *dir, const char *name, const value *v) {
+    char *p = cairn_strfmt("%s/%s.yaml", dir, name);
+    FILE *f = p ? fopen(p, "w") : NULL;
+    free(p);
+    if (!f) return -1;
+    int rc = value_dump_yaml(f, v);
+    return fclose(f) != 0 || rc != 0 ? -1 : 0;
+}
+
+void sim_set_remove(char *dir) {
+    if (!dir) return;
+    DIR *d = opendir(dir); /* holds only the files sim_set_mod wrote */
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char *p = cairn_strfmt("%s/%s", dir, e->d_name);
+        if (p) unlink(p);
+        free(p);
+    }
+    if (d) closedir(d);
+    rmdir(dir); /* a folder left in $TMPDIR is no failure of the run */
+    free(dir);
+}
+
+char *sim_set_mod(const char *base, const char *const *sets, size_t n_sets, FILE *err) {
+    char *found = ruleset_find(base), *abs = found ? realpath(found, NULL) : NULL, *dir = NULL;
+    free(found);
+    if (!abs) {
+        fprintf(err, "cairn sim: no ruleset \"%s\" for --set\n", base);
+        return NULL;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    ruleset_request req = {0};
+    ruleset *rs = ruleset_load(abs, &req, &errs);
+    if (!rs) cerr_print(err, &errs);
+    cerr_free(&errs);
+    set_file *files = calloc(n_sets ? n_sets : 1, sizeof *files);
+    size_t n = 0;
+    int rc = rs && files ? 0 : -1;
+    for (size_t i = 0; i < n_sets && rc == 0; i++) rc = apply_set(rs, files, &n, sets[i], err);
+    const char *tmp = getenv("TMPDIR");
+    char *tmpl = rc == 0 ? cairn_strfmt("%s/cairn-set-XXXXXX", tmp && *tmp ? tmp : "/tmp") : NULL;
+    if (rc == 0 && (!tmpl || !mkdtemp(tmpl))) {
+        fprintf(err, "cairn sim: cannot make a folder for --set\n");
+        rc = -1;
+    }
+    if (rc == 0) {
+        dir = tmpl, tmpl = NULL;
+        char *m = cairn_strfmt("%s/ruleset.yaml", dir);
+        FILE *f = m ? fopen(m, "w") : NULL;
+        free(m);
+        if (!f) rc = -1;
+        else {
+            fprintf(f, "# made by cairn sim --set\nid: %s\nname: \"%s, changed\"\nextends: \"%s\"\ndata:\n", rs->id,
+                    rs->id, abs);
+            for (size_t i = 0; i < n; i++)
+                fprintf(f, files[i].is_map ? "  %s: {file: %s.yaml}\n" : "  %s: %s.yaml\n", files[i].name, files[i].name);
+            if (fclose(f) != 0) rc = -1;
+        }
+        for (size_t i = 0; i < n && rc == 0; i++) rc = write_yaml(dir, files[i].name, files[i].data);
+        if (rc) fprintf(err, "cairn sim: cannot write the --set mod in %s\n", dir);
+    }
+    for (size_t i = 0; i < n; i++) value_free(files[i].data);
+    free(files);
+    free(tmpl);
+    ruleset_free(rs);
+    free(abs);
+    if (rc) sim_set_remove(dir), dir = NULL;
+    return dir;
+}

@@ -1,0 +1,259 @@
+/*
+** sim_totals.c
+** The running totals of `cairn sim`: per seat, per turn position and per
+** breakdown label, the game lengths, the failures; with --compare the
+** paired differences B - A of every figure. Records are added in game
+** order, so the same games give the same doubles, bit for bit.
+*/
+#include "sim_internal.h"
+#include "error.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int sim_totals_init(sim_totals *t, int seats) {
+    memset(t, 0, sizeof *t);
+    t->seats = seats;
+    return seats >= 1 && seats <= SIM_MAX_SEATS ? 0 : -1;
+}
+
+void sim_totals_free(sim_totals *t) {
+    for (int i = 0; i < SIM_MAX_SEATS; i++) free(t->hist[i].value), free(t->hist[i].count);
+    for (size_t i = 0; i < t->n_labels; i++) free(t->label[i].key);
+    free(t->label);
+    free(t->found_seeds);
+    free(t->find_error);
+    for (size_t i = 0; i < t->n_cov; i++) free(t->cov[i].prefix);
+    free(t->cov);
+    for (size_t i = 0; i < t->n_fails; i++) sim_rec_free(&t->fails[i]);
+    free(t->fails);
+    memset(t, 0, sizeof *t);
+}
+
+/* Counts v once in h, kept sorted. */
+static int hist_add(sim_hist *h, int64_t v) {
+    size_t lo = 0, hi = h->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (h->value[mid] < v) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < h->n && h->value[lo] == v) return h->count[lo]++, 0;
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 16;
+        int64_t *nv = realloc(h->value, cap * sizeof *nv);
+        if (!nv) return -1;
+        h->value = nv;
+        long *nc = realloc(h->count, cap * sizeof *nc);
+        if (!nc) return -1;
+        h->count = nc, h->cap = cap;
+    }
+    memmove(h->value + lo + 1, h->value + lo, (h->n - lo) * sizeof *h->value);
+    memmove(h->count + lo + 1, h->count + lo, (h->n - lo) * sizeof *h->count);
+    h->value[lo] = v, h->count[lo] = 1, h->n++;
+    return 0;
+}
+
+static sim_label *label_get(sim_totals *t, const char *key) {
+    for (size_t i = 0; i < t->n_labels; i++)
+        if (!strcmp(t->label[i].key, key)) return &t->label[i];
+    sim_label *nl = realloc(t->label, (t->n_labels + 1) * sizeof *nl);
+    if (!nl) return NULL;
+    t->label = nl;
+    sim_label *l = &t->label[t->n_labels];
+    memset(l, 0, sizeof *l);
+    if (!(l->key = cairn_strdup(key))) return NULL;
+    t->n_labels++;
+    return l;
+}
+
+void sim_rec_shares(const sim_rec *r, double *share) {
+    int best = r->seats[0].rank, k = 0;
+    for (int i = 1; i < r->n; i++)
+        if (r->seats[i].rank < best) best = r->seats[i].rank;
+    for (int i = 0; i < r->n; i++) k += r->seats[i].rank == best;
+    for (int i = 0; i < r->n; i++) share[i] = r->seats[i].rank == best ? 1.0 / k : 0.0;
+}
+
+/* The best winner's total minus the best total among the others (0 when
+** every seat shares the win). */
+static double margin(const sim_rec *r, const double *share) {
+    int64_t win = INT64_MIN, other = INT64_MIN;
+    for (int i = 0; i < r->n; i++) {
+        int64_t v = r->seats[i].total;
+        if (share[i] > 0 && v > win) win = v;
+        if (share[i] == 0 && v > other) other = v;
+    }
+    return other == INT64_MIN ? 0.0 : (double)(win - other);
+}
+
+static int keep_fail(sim_totals *t, const sim_rec *r) {
+    t->failed++;
+    if (t->n_fails == CAIRN_SIM_KEEP_FAILS) return 0;
+    if (!t->fails && !(t->fails = calloc(CAIRN_SIM_KEEP_FAILS, sizeof *t->fails))) return -1;
+    sim_rec *f = &t->fails[t->n_fails];
+    *f = (sim_rec){.index = r->index, .variant = r->variant, .seed = r->seed, .decisions = r->decisions,
+                   .rounds = -1, .error = cairn_strdup(r->error ? r->error : "?")};
+    if (!f->error) return -1;
+    t->n_fails++;
+    return 0;
+}
+
+/* Coverage counts failed games too: a rule reached before a failure was
+** reached. */
+static int add_cov(sim_totals *t, const sim_rec *r) {
+    for (size_t i = 0; i < r->n_cov; i++) {
+        sim_cov *c = sim_cov_get(&t->cov, &t->n_cov, r->cov[i].prefix);
+        if (!c) return -1;
+        c->offered += r->cov[i].offered, c->disabled += r->cov[i].disabled, c->taken += r->cov[i].taken;
+        c->games_offered += r->cov[i].offered > 0, c->games_taken += r->cov[i].taken > 0;
+    }
+    return 0;
+}
+
+int sim_totals_add(sim_totals *t, const sim_rec *r) {
+    if (add_cov(t, r) != 0) return -1;
+    if (!r->ok) return keep_fail(t, r);
+    if (r->n != t->seats) { /* the engine scores every seat: a record from elsewhere */
+        sim_rec bad = *r;
+        bad.ok = 0, bad.error = "the record's seat count is not the run's";
+        return keep_fail(t, &bad);
+    }
+    if (r->found == 1) {
+        t->found++;
+        if (!t->found_seeds && !(t->found_seeds = malloc(CAIRN_SIM_KEEP_FOUND * sizeof *t->found_seeds))) return -1;
+        if (t->n_found_seeds < CAIRN_SIM_KEEP_FOUND) t->found_seeds[t->n_found_seeds++] = r->seed;
+    } else if (r->found < 0) {
+        t->find_failed++;
+        if (!t->find_error && !(t->find_error = cairn_strfmt("seed %" PRIu64 ": %s", r->seed, r->error ? r->error : "?")))
+            return -1;
+    }
+    double share[SIM_MAX_SEATS];
+    sim_rec_shares(r, share);
+    t->games++;
+    stats_add(&t->decisions, (double)r->decisions);
+    if (r->rounds >= 0) t->with_rounds++, stats_add(&t->rounds, (double)r->rounds);
+    if (r->leads >= 0) stats_add(&t->leads, (double)r->leads);
+    t->branch += (double)r->branch;
+    int k = 0;
+    for (int i = 0; i < r->n; i++) k += share[i] > 0;
+    if (k > 1) t->shared++;
+    t->margin += margin(r, share);
+    int starter = r->starter >= 1 && r->starter <= r->n ? r->starter : 0;
+    if (starter) t->with_starter++;
+    for (int i = 0; i < r->n; i++) {
+        const sim_seatrec *s = &r->seats[i];
+        stats_add(&t->score[i], (double)s->total);
+        t->share[i] += share[i], t->sharesq[i] += share[i] * share[i];
+        if (hist_add(&t->hist[i], s->total) != 0) return -1;
+        if (starter) {
+            int p = (i + 1 - starter + r->n) % r->n; /* 0: the seat that started */
+            stats_add(&t->pos_score[p], (double)s->total);
+            t->pos_share[p] += share[i];
+        }
+        for (size_t j = 0; j < s->n_items; j++) {
+            sim_label *l = label_get(t, s->items[j].key);
+            if (!l) return -1;
+            double x = (double)s->items[j].points;
+            l->sum[i] += x, l->sumsq[i] += x * x;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ compare */
+
+int sim_compare_init(sim_compare *c, int seats) {
+    memset(c, 0, sizeof *c);
+    if (sim_totals_init(&c->t[0], seats) != 0 || sim_totals_init(&c->t[1], seats) != 0) return -1;
+    return 0;
+}
+
+void sim_compare_free(sim_compare *c) {
+    sim_totals_free(&c->t[0]);
+    sim_totals_free(&c->t[1]);
+    for (size_t i = 0; i < c->n_pairs; i++) free(c->pair[i].name);
+    free(c->pair);
+    sim_rec_free(&c->held);
+    memset(c, 0, sizeof *c);
+}
+
+/* The figure (name, seat), added with zeros for the games before it was
+** first met (a breakdown line one variant never has). */
+static sim_pair *pair_get(sim_compare *c, const char *name, int seat) {
+    for (size_t i = 0; i < c->n_pairs; i++)
+        if (c->pair[i].seat == seat && !strcmp(c->pair[i].name, name)) return &c->pair[i];
+    sim_pair *np = realloc(c->pair, (c->n_pairs + 1) * sizeof *np);
+    if (!np) return NULL;
+    c->pair = np;
+    sim_pair *p = &c->pair[c->n_pairs];
+    memset(p, 0, sizeof *p);
+    if (!(p->name = cairn_strdup(name))) return NULL;
+    p->seat = seat;
+    c->n_pairs++;
+    for (long g = 0; g < c->pairs; g++) stats_add(&p->a, 0), stats_add(&p->b, 0), stats_add(&p->d, 0);
+    return p;
+}
+
+/* The value of one figure in a game. */
+static double figure(const sim_rec *r, const sim_pair *p, const double *share) {
+    if (!strcmp(p->name, "decisions")) return (double)r->decisions;
+    if (!strcmp(p->name, "rounds")) return r->rounds < 0 ? 0 : (double)r->rounds;
+    if (p->seat < 0) { /* a breakdown line over every seat: the mean per seat */
+        double x = 0;
+        for (int i = 0; i < r->n; i++)
+            for (size_t j = 0; j < r->seats[i].n_items; j++)
+                if (!strcmp(r->seats[i].items[j].key, p->name + 1)) x += (double)r->seats[i].items[j].points;
+        return x / r->n;
+    }
+    if (p->seat < 1) return 0;
+    const sim_seatrec *s = &r->seats[p->seat - 1];
+    if (!strcmp(p->name, "win share")) return share[p->seat - 1];
+    if (!strcmp(p->name, "score")) return (double)s->total;
+    double x = 0;
+    for (size_t j = 0; j < s->n_items; j++)
+        if (!strcmp(s->items[j].key, p->name + 1)) x += (double)s->items[j].points; /* after the ':' */
+    return x;
+}
+
+/* Every figure of the pair (a, b) exists in c (breakdown keys as ":key"). */
+static int pair_names(sim_compare *c, const sim_rec *r) {
+    if (!pair_get(c, "decisions", 0) || (r->rounds >= 0 && !pair_get(c, "rounds", 0))) return -1;
+    for (int i = 1; i <= r->n; i++)
+        if (!pair_get(c, "win share", i) || !pair_get(c, "score", i)) return -1;
+    for (int i = 0; i < r->n; i++)
+        for (size_t j = 0; j < r->seats[i].n_items; j++) {
+            char *name = cairn_strfmt(":%s", r->seats[i].items[j].key);
+            sim_pair *p = name ? pair_get(c, name, -1) : NULL;
+            p = p ? pair_get(c, name, i + 1) : NULL;
+            free(name);
+            if (!p) return -1;
+        }
+    return 0;
+}
+
+int sim_compare_add(sim_compare *c, sim_rec *r) {
+    if (sim_totals_add(&c->t[r->variant ? 1 : 0], r) != 0) return -1;
+    if (r->variant == 0) { /* A waits for its B: moved, not copied */
+        sim_rec_free(&c->held);
+        c->holding = r->ok;
+        if (r->ok) c->held = *r, memset(r, 0, sizeof *r);
+        return 0;
+    }
+    const sim_rec *a = &c->held;
+    int paired = c->holding && r->ok && a->index == r->index;
+    c->holding = 0;
+    if (!paired) return 0;
+    if (pair_names(c, a) != 0 || pair_names(c, r) != 0) return -1;
+    double sa[SIM_MAX_SEATS], sb[SIM_MAX_SEATS];
+    sim_rec_shares(a, sa);
+    sim_rec_shares(r, sb);
+    for (size_t i = 0; i < c->n_pairs; i++) {
+        sim_pair *p = &c->pair[i];
+        double x = figure(a, p, sa), y = figure(r, p, sb);
+        stats_add(&p->a, x), stats_add(&p->b, y), stats_add(&p->d, y - x);
+    }
+    c->pairs++;
+    return 0;
+}
