@@ -45,10 +45,13 @@ function M.sort_cubes(data, list)
 end
 
 -- M.level_row(g, v) -> {stupa = points, envoys = count} for village v, with upheaval applied
-local level_cache
+local level_caches = {}
 function M.level_row(g, v)
+  local key = g.options.upheaval and "upheaval" or "base"
+  local level_cache = level_caches[key]
   if not level_cache then
     level_cache = {}
+    level_caches[key] = level_cache
     for _, row in ipairs(g.data.game.levels) do
       level_cache[row.level] = { stupa = row.stupa, envoys = row.envoys, name = row.name }
     end
