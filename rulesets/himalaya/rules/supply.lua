@@ -59,12 +59,13 @@ function M.roll_village(g)
   if not vt then return g.rng.die(g.data.game.die) end
   local v
   if vt.started then
-    v = table.remove(vt.queue, 1)
+    v = table.remove(vt.queue, 1)       -- used, discarded, then the row is topped up
+    vt.discard[#vt.discard + 1] = v
     M.fill_queue(g)
   else
     v = draw_token(g)
+    vt.discard[#vt.discard + 1] = v
   end
-  vt.discard[#vt.discard + 1] = v
   return v
 end
 
