@@ -29,7 +29,7 @@ w("    maxItems: " .. VILLAGES)
 w("    items: {$ref: \"#/$defs/village\"}")
 w("    prefixItems:")
 for v = 1, VILLAGES do
-  w("      - {title: \"village " .. v .. "\", properties: {number: {const: " .. v .. "}}}")
+  w("      - {$ref: \"#/$defs/village\", title: \"village " .. v .. "\", properties: {number: {const: " .. v .. "}}}")
 end
 w("  paths:")
 w("    type: array")
