@@ -12,6 +12,7 @@ local M = {}
 local t = common.t
 
 local function wasted(g, seat, action, why)
+  if not g.labels then return end
   g.log(t(g, "log.wasted", g.state.slot, common.seat_name(g, seat), t(g, "action." .. action), why))
 end
 
@@ -21,7 +22,7 @@ function M.move_caravan(g, seat, kind, storm_before)
   local from = st.caravans[seat]
   local p = b.path[from][kind]
   local here = common.village_name(g, from)
-  if not p then return wasted(g, seat, kind, t(g, "why.no_path", kind, here)) end
+  if not p then return wasted(g, seat, kind, g.labels and t(g, "why.no_path", kind, here)) end
   local to = common.village_name(g, p.to)
   if st.placed.yeti[p.id] then return wasted(g, seat, kind, t(g, "why.yeti", kind, here, to)) end
   if st.placed.snowstorm[p.id] and storm_before ~= p.id then
@@ -30,7 +31,7 @@ function M.move_caravan(g, seat, kind, storm_before)
     return
   end
   st.caravans[seat] = p.to
-  g.log(t(g, "log.move", st.slot, common.seat_name(g, seat), kind, here, to))
+  if g.labels then g.log(t(g, "log.move", st.slot, common.seat_name(g, seat), kind, here, to)) end
 end
 
 -- M.lacking(g, seat, ring) -> nil when seat holds every cube the ring wants, else "needs 2
@@ -54,7 +55,7 @@ function M.take_cube(g, seat, v, kind)
   local p = st.players[seat]
   p.cubes[c] = p.cubes[c] + 1
   st.took[seat] = st.took[seat] | (1 << v)
-  g.log(t(g, "log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes))
+  if g.labels then g.log(t(g, "log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes)) end
 end
 
 -- deliver: the cubes go back into the bag, the ring leaves the village; the rewards follow
@@ -107,7 +108,7 @@ function M.act(g, seat)
   if action == "deal" then
     M.deal(g, seat)
   elseif action == "rest" then
-    g.log(t(g, "log.rest", st.slot, common.seat_name(g, seat)))
+    if g.labels then g.log(t(g, "log.rest", st.slot, common.seat_name(g, seat))) end
   else
     M.move_caravan(g, seat, action, storm_before)
   end
