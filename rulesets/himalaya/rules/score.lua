@@ -200,7 +200,7 @@ function M.finish(g)
     for i = #outs, 1, -1 do tier_list[#tier_list + 1] = { outs[i] } end
     out_tiers[k] = tier_list
     for _, s in ipairs(outs) do
-      note(s, t(g, "line.out", k, t(g, "influence." .. step.influence), m[step.influence][s], tie))
+      note(s, t(g, "line.out", k, t(g, "influence." .. step.influence), m[step.influence][s], s == last and tie or ""))
       alive[s] = false
       if g.data.scoring.remove_pieces_of_eliminated then remove_pieces(g, s) end
     end
