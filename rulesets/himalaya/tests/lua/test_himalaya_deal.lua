@@ -102,3 +102,14 @@ fake.program(g, { [2] = { "deal", "rest", "rest", "rest", "rest", "rest" } })
 assert(fake.enabled(g, 2) == "ring envoys")
 assert(fake.disabled(g, 2) == "ring stupa, stupa envoys")
 assert(g.rules.reason(g, 2, "ring stupa") == "Lukla already has a stupa (Cai's)")
+
+-- 5. Kept rings are behind the screen (game.visibility.kept_rings_public: false): only their
+--    number is public (ring_count); with the switch on, shown_rings copies them.
+g = deliver("ring stupa")
+assert(g.state.players[2].shown_rings == false and g.state.players[2].ring_count == 1)
+g = fake.new { seats = 4, seed = 2 }
+g.data = setmetatable({ game = setmetatable({ visibility = { kept_rings_public = true } }, { __index = g.data.game }) },
+  { __index = g.data })
+g.state.players[1].rings = { "o40" }
+common.show_rings(g, 1)
+assert(g.state.players[1].shown_rings[1] == "o40" and g.state.players[1].ring_count == 1)
