@@ -123,7 +123,7 @@ function M.program(g, progs)
   end
 end
 
--- M.events_since(g, k) -> the events logged after the first k, joined by newlines
+-- M.has_event(g, text) -> whether an event containing text (plain) was logged
 function M.has_event(g, pattern)
   for _, e in ipairs(g.events) do if e:find(pattern, 1, true) then return true end end
   return false
