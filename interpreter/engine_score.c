@@ -5,6 +5,7 @@
 ** with a `ranking` key, which plain-data conversion refuses).
 */
 #include "engine_internal.h"
+#include "guard.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -54,10 +55,20 @@ static void rank_by_total(engine_score *s) {
     }
 }
 
+/* Replaces the value on top with the live table a read-only view shows:
+** score may return parts of g.state (a ranking kept there), which reach it
+** as views, and this file reads tables raw. */
+static void unview_top(lua_State *L) {
+    if (guard_target(L, -1)) lua_replace(L, -2);
+}
+
 /* The score table is read straight from Lua: it mixes a list of seats with
 ** a `ranking` key, which plain-data conversion refuses. */
 static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
     lua_State *L = e->rt.L;
+    lua_pushvalue(L, si);
+    unview_top(L);
+    lua_replace(L, si);
     int n = e->cfg.players;
     if (!lua_istable(L, si)) {
         cerr_add(errs, NULL, 0, 0, "score", "score(g) must return a table, not %s", luaL_typename(L, si));
@@ -74,6 +85,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
         char where[32];
         snprintf(where, sizeof where, "score[%d]", s);
         lua_rawgeti(L, si, s);
+        unview_top(L);
         int ei = lua_gettop(L), present;
         if (!lua_istable(L, ei)) {
             cerr_add(errs, NULL, 0, 0, where, "each seat needs {total = <integer>, ...}");
@@ -88,6 +100,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
             return -1;
         }
         if (raw_field(L, ei, "breakdown") == LUA_TTABLE) {
+            unview_top(L);
             size_t m = lua_rawlen(L, -1);
             if (m) {
                 ss->items = calloc(m, sizeof *ss->items);
@@ -98,6 +111,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
             }
             for (size_t j = 1; j <= m; j++) {
                 lua_rawgeti(L, -1, (lua_Integer)j);
+                unview_top(L);
                 int bi = lua_gettop(L);
                 const char *label = NULL;
                 if (lua_istable(L, bi) && raw_field(L, bi, "label") == LUA_TSTRING)
@@ -129,10 +143,12 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
         lua_settop(L, ei - 1);
     }
     if (raw_field(L, si, "ranking") == LUA_TTABLE) {
+        unview_top(L);
         int ri = lua_gettop(L), next = 1, seen[ENGINE_MAX_SEATS + 1] = {0};
         size_t tiers = lua_rawlen(L, ri);
         for (size_t t = 1; t <= tiers; t++) {
             lua_rawgeti(L, ri, (lua_Integer)t);
+            unview_top(L);
             size_t m = lua_istable(L, -1) ? lua_rawlen(L, -1) : 0;
             for (size_t j = 1; j <= m; j++) {
                 lua_rawgeti(L, -1, (lua_Integer)j);

@@ -1,0 +1,87 @@
+-- rules/program.lua
+-- Himalaya, phase 2: programming. Every seat at once and in secret lays its 6 action pieces
+-- (dirt, ice, stone, deal, rest), one slot per decision; `dirt; ice; deal; rest; stone; deal`
+-- on one console line fills them all. A full program is shown back and may be changed
+-- (`back` takes the last piece off) until the seat says `ready`; the last `ready` reveals
+-- every program and resolution begins. Each answer touches only the seat's own program.
+
+local common = require "rules.common"
+
+local M = {}
+
+-- the option lists, made once: filling (5 actions), full (ready, back; the actions shown
+-- disabled with the reason "the program is full")
+local FILLING = { "dirt", "ice", "stone", "deal", "rest" }
+local FULL = { "ready", "back",
+  { id = "dirt", disabled = true }, { id = "ice", disabled = true }, { id = "stone", disabled = true },
+  { id = "deal", disabled = true }, { id = "rest", disabled = true } }
+M.IS_ACTION = { dirt = true, ice = true, stone = true, deal = true, rest = true }
+
+function M.decisions(g)
+  local st, list = g.state, {}
+  local size = g.data.game.pieces.actions
+  for s = 1, #g.seats do
+    if not st.ready[s] then
+      list[#list + 1] = { seat = s, options = #st.programs[s] < size and FILLING or FULL }
+    end
+  end
+  return list
+end
+
+-- M.apply(g, seat, id) -> true when the last seat is ready (the round resolves)
+function M.apply(g, seat, id)
+  local st = g.state
+  local prog = st.programs[seat]
+  if M.IS_ACTION[id] then
+    prog[#prog + 1] = id
+    -- events are only kept when a person may read them (g.labels is off in playouts)
+    if g.labels then
+      g.log { text = common.t(g, "log.you_program", #prog, common.t(g, "action." .. id), table.concat(prog, " ")), to = seat }
+    end
+  elseif id == "back" then
+    prog[#prog] = nil
+    if g.labels then g.log { text = common.t(g, "log.you_back", table.concat(prog, " ")), to = seat } end
+  else -- ready
+    st.ready[seat] = true
+    if g.labels then
+      g.log { text = common.t(g, "log.you_ready", table.concat(prog, " ")), to = seat }
+      g.log { text = common.t(g, "log.has_programmed", common.seat_name(g, seat)), except = seat }
+    end
+    for s = 1, #g.seats do if not st.ready[s] then return false end end
+    return true
+  end
+  return false
+end
+
+-- M.reveal(g): the screens are lifted: programs become public (revealed), in play order
+function M.reveal(g)
+  local st = g.state
+  local parts = {}
+  for _, s in ipairs(st.order) do
+    st.revealed[s], st.programs[s] = st.programs[s], {}
+    if g.labels then parts[#parts + 1] = common.seat_name(g, s) .. ": " .. table.concat(st.revealed[s], " ") end
+  end
+  if g.labels then g.log(common.t(g, "log.reveal", table.concat(parts, "; "))) end
+end
+
+function M.label(g, seat, id)
+  if M.IS_ACTION[id] then
+    return common.t(g, "opt.action", #g.state.programs[seat] + 1, common.t(g, "action." .. id))
+  end
+  return common.t(g, "opt." .. id, table.concat(g.state.programs[seat], " "))
+end
+
+function M.prompt(g, seat)
+  local prog = g.state.programs[seat]
+  if #prog >= g.data.game.pieces.actions then
+    return common.t(g, "prompt.program_full", common.seat_name(g, seat), table.concat(prog, " "))
+  end
+  return common.t(g, "prompt.program", common.seat_name(g, seat), g.state.month, #prog + 1,
+    #prog > 0 and table.concat(prog, " ") or "-")
+end
+
+function M.reason(g, seat, id)
+  return common.t(g, "why.program_full", g.data.game.pieces.actions, table.concat(g.state.programs[seat], " "))
+end
+
+return M

@@ -1,0 +1,117 @@
+-- rules/supply.lua
+-- Himalaya: resources and orders. The d20 (or, allergic to chaos, the village-token row)
+-- names a village; the next free village in ascending order gets 5 cubes drawn blind from
+-- the bag, or 1 order ring, until the seat count's supply is on the board.
+
+local bag = require "cairn.bag"
+local deck = require "cairn.deck"
+local tables = require "cairn.tables"
+local common = require "rules.common"
+
+local M = {}
+
+function M.supply_row(g)
+  return assert(tables.by(g.data.game.supply, "seats", #g.seats), "no supply row for " .. #g.seats .. " seats")
+end
+
+local function is_free(v) return #v.cubes == 0 and not v.ring end
+
+-- M.next_free(g, from) -> the first free village from `from` upwards (wrapping past the
+-- last when game.refill.wrap), or nil when every village holds something
+function M.next_free(g, from)
+  local vs, n = g.state.villages, #g.state.villages
+  for k = 0, n - 1 do
+    local v = from + k
+    if v > n then
+      if not g.data.game.refill.wrap then return nil end
+      v = v - n
+    end
+    if is_free(vs[v]) then return v end
+  end
+  return nil
+end
+
+-- village tokens (allergic to chaos): pile face down, queue face up (queue[1] is the
+-- furthest from the pile, used first), discards reshuffled when the pile runs out
+local function draw_token(g)
+  local vt = g.state.village_tokens
+  if #vt.pile == 0 then
+    vt.pile, vt.discard = vt.discard, {}
+    g.rng.shuffle(vt.pile)
+    g.log(common.t(g, "log.tokens_reshuffled", #vt.pile))
+  end
+  return table.remove(vt.pile, 1)
+end
+
+function M.fill_queue(g)
+  local vt = g.state.village_tokens
+  local size = g.data.variants.village_tokens.queue
+  while #vt.queue < size do
+    local t = draw_token(g)
+    if not t then break end
+    vt.queue[#vt.queue + 1] = t
+  end
+end
+
+-- M.roll_village(g) -> the village the d20 (or the next village token) names
+function M.roll_village(g)
+  local vt = g.state.village_tokens
+  if not vt then return g.rng.die(g.data.game.die) end
+  local v
+  if vt.started then
+    v = table.remove(vt.queue, 1)       -- used, discarded, then the row is topped up
+    vt.discard[#vt.discard + 1] = v
+    M.fill_queue(g)
+  else
+    v = draw_token(g)
+    vt.discard[#vt.discard + 1] = v
+  end
+  return v
+end
+
+-- M.place_cubes(g) -> the village given cubes, or nil (no free village, or an empty bag)
+function M.place_cubes(g)
+  local st, row = g.state, M.supply_row(g)
+  if bag.count(st.bag) == 0 then return nil end
+  local rolled = M.roll_village(g)
+  local v = M.next_free(g, rolled)
+  if not v then return nil end
+  local cubes = bag.draw_many(st.bag, g.rng, row.cubes)
+  st.villages[v].cubes = common.sort_cubes(g.data, cubes)
+  g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), table.concat(cubes, " ")))
+  return v
+end
+
+-- M.place_order(g) -> the village given a ring, or nil
+function M.place_order(g)
+  local st = g.state
+  if deck.size(st.rings) == 0 and deck.discards(st.rings) == 0 then return nil end
+  local rolled = M.roll_village(g)
+  local v = M.next_free(g, rolled)
+  if not v then return nil end
+  local ring = deck.draw(st.rings, g.rng)
+  st.villages[v].ring = ring
+  g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), common.wants_text(g, ring)))
+  return v
+end
+
+local function count(g, what)
+  local n = 0
+  for _, v in ipairs(g.state.villages) do
+    if (what == "cubes" and #v.cubes > 0) or (what == "ring" and v.ring) then n = n + 1 end
+  end
+  return n
+end
+
+-- M.refill(g): phase 4, cubes first, then orders, up to the supply row
+function M.refill(g)
+  local row = M.supply_row(g)
+  while count(g, "cubes") < row.villages do
+    if not M.place_cubes(g) then break end
+  end
+  while count(g, "ring") < row.orders do
+    if not M.place_order(g) then break end
+  end
+end
+
+return M
