@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
+/* A fork of e with no state yet: the same rules, a sandbox from their
+** pool, fast, e's RNG (reseeded when reseed is not 0). NULL after an error. */
+static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
     engine_config c;
     memset(&c, 0, sizeof c);
     const game_cfg *g = &e->cfg;
@@ -39,6 +41,31 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
     f->fork_of_pos = e->pos;
     f->rng = e->rng;
     if (reseed) rng_seed_stream(&f->rng, reseed, e->pos);
+    return f;
+}
+
+/* Makes the table on top of f's stack the fork's live state (popping it),
+** then asks the first decisions. 0, or -1 after an error (f is then freed
+** by the caller). */
+static int fork_adopt(engine *f, cerr_list *errs) {
+    lua_State *to = f->rt.L;
+    int ref = luaL_ref(to, LUA_REGISTRYINDEX); /* allocates: only a slot, checked */
+    int bad = ref == LUA_REFNIL || ref == LUA_NOREF;
+    if (!bad) {
+        luaL_unref(to, LUA_REGISTRYINDEX, f->rt.ref_state);
+        f->rt.ref_state = ref;
+        bad = gapi_refresh_state(f) != 0;
+    }
+    if (bad) {
+        cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory");
+        return -1;
+    }
+    return engine_ask(f, errs);
+}
+
+engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
+    engine *f = fork_shell(e, reseed, errs);
+    if (!f) return NULL;
     lua_State *from = e->rt.L, *to = f->rt.L;
     int bad = !lua_checkstack(from, 2);
     if (!bad) {
@@ -46,23 +73,12 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
         bad = luaval_copy(from, -1, to) != 0;
         lua_pop(from, 1);
     }
-    if (!bad) {
-        lua_pushvalue(to, -1);
-        int ref = luaL_ref(to, LUA_REGISTRYINDEX); /* allocates: only a slot, checked */
-        lua_pop(to, 1);
-        if (ref == LUA_REFNIL || ref == LUA_NOREF) bad = 1;
-        else {
-            luaL_unref(to, LUA_REGISTRYINDEX, f->rt.ref_state);
-            f->rt.ref_state = ref;
-            bad = gapi_refresh_state(f) != 0;
-        }
-    }
     if (bad) {
-        cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory, or the state is not plain data");
+        cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
         engine_free(f);
         return NULL;
     }
-    if (engine_ask(f, errs) != 0) {
+    if (fork_adopt(f, errs) != 0) {
         engine_free(f);
         return NULL;
     }
@@ -124,4 +140,144 @@ long engine_playout(engine *f, size_t max, engine_policy policy, void *ud, cerr_
         made++;
     }
     return made;
+}
+
+/* ------------------------------------------------ bots' look at a fork */
+
+const char *engine_enabled_id(const engine *f, int seat, size_t k) {
+    size_t n, q = enabled_option(f, seat, k, &n);
+    if (!q || k >= n) return NULL;
+    lua_State *L = f->rt.L;
+    if (!lua_checkstack(L, 2)) return NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, f->rt.ref_ids);
+    lua_rawgeti(L, -1, (lua_Integer)q);
+    const char *s = lua_tostring(L, -1); /* kept alive by the ids table */
+    lua_pop(L, 2);
+    return s;
+}
+
+engine_status engine_answer_enabled(engine *f, int seat, size_t k, char **why) {
+    if (why) *why = NULL;
+    if (engine_is_over(f)) return ENGINE_GAME_OVER;
+    size_t n, q = enabled_option(f, seat, k, &n);
+    if (!q || k >= n) return ENGINE_NOT_ASKED;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_status st = engine_apply(f, seat, NULL, (int)q, 0, &errs);
+    if (st != ENGINE_OK && why) *why = engine_first_error(&errs);
+    cerr_free(&errs);
+    return st;
+}
+
+/* --------------------------------------------------- sampled forks */
+
+int engine_has_determinize(const engine *e) { return engine_has_handler(e, H_DETERMINIZE); }
+
+int engine_has_secrets(const engine *e) { return view_rules_secret(e->rt.rules->vis); }
+
+/* The path of the first place where a and b differ ("chosen[2]", "bag"),
+** into buf; "" when they are equal. */
+static void first_diff(const value *a, const value *b, char *buf, size_t size, size_t at) {
+    if (at >= size) return;
+    buf[at] = '\0';
+    if (value_equal(a, b, 0)) return;
+    if (a->type != b->type || (a->type != CV_LIST && a->type != CV_MAP)) return;
+    if (a->type == CV_LIST) {
+        if (a->u.list.n != b->u.list.n) return;
+        for (size_t i = 0; i < a->u.list.n; i++)
+            if (!value_equal(a->u.list.items[i], b->u.list.items[i], 0)) {
+                int w = snprintf(buf + at, size - at, "[%zu]", i + 1);
+                if (w > 0) first_diff(a->u.list.items[i], b->u.list.items[i], buf, size, at + (size_t)w);
+                return;
+            }
+        return;
+    }
+    for (size_t i = 0; i < a->u.map.n; i++) {
+        const char *key = a->u.map.items[i].key->u.str.s;
+        const value *bv = value_map_get(b, key);
+        if (bv && value_equal(a->u.map.items[i].val, bv, 0)) continue;
+        int w = snprintf(buf + at, size - at, "%s%s", at ? "." : "", key);
+        if (w > 0 && bv) first_diff(a->u.map.items[i].val, bv, buf, size, at + (size_t)w);
+        return;
+    }
+    for (size_t i = 0; i < b->u.map.n; i++) /* a key only b has */
+        if (!value_map_get(a, b->u.map.items[i].key->u.str.s)) {
+            snprintf(buf + at, size - at, "%s%s", at ? "." : "", b->u.map.items[i].key->u.str.s);
+            return;
+        }
+}
+
+/* "rules.lua:12", where the determinize hook is defined, into buf. */
+static void hook_where(engine *f, char *buf, size_t size) {
+    lua_State *L = f->rt.L;
+    lua_Debug ar;
+    snprintf(buf, size, "determinize");
+    if (!lua_checkstack(L, 2)) return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, f->rt.ref_h[H_DETERMINIZE]);
+    if (lua_getinfo(L, ">S", &ar)) snprintf(buf, size, "%s:%d", ar.short_src, ar.linedefined);
+}
+
+engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
+    if (!engine_has_handler(e, H_DETERMINIZE)) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+        return NULL;
+    }
+    engine *f = fork_shell(e, reseed ? reseed : 1, errs);
+    if (!f) return NULL;
+    lua_State *L = f->rt.L;
+    int top = lua_gettop(L);
+    rng before = f->rng;
+    call_ctx c = {.h = H_DETERMINIZE, .kind = ARGS_DETERMINIZE, .seat = seat, .v = view};
+    f->in_apply = 1; /* its g.rng draws, from the fork's own stream */
+    int rc = engine_call(f, &c, 1, errs);
+    if (rc == -2) { /* ran long under the timer: again, counted, from the same draws */
+        f->rng = before;
+        sandbox_set_timed(f->rt.sb, 0);
+        rc = engine_call(f, &c, 1, errs);
+        sandbox_set_timed(f->rt.sb, 1);
+    }
+    f->in_apply = 0;
+    char where[256];
+    hook_where(f, where, sizeof where);
+    if (rc <= 0) {
+        if (rc == -2) cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) ran out of time", where);
+        engine_free(f);
+        return NULL;
+    }
+    if (!lua_istable(L, -1)) {
+        cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) must return a state table, not %s", where,
+                 luaL_typename(L, -1));
+        lua_settop(L, top);
+        engine_free(f);
+        return NULL;
+    }
+    /* the contract: the state sampled shows the seat exactly what it saw */
+    value *got = luaval_to_value(L, -1, "determinize", errs);
+    value *seen = got ? view_of(e->rt.rules->vis, got, seat) : NULL;
+    int same = seen && value_equal(seen, view, 0);
+    if (got && seen && !same) {
+        char path[200];
+        first_diff(view, seen, path, sizeof path, 0);
+        cerr_add(errs, NULL, 0, 0, NULL,
+                 "determinize (%s) returned a state that shows seat %d something else than its view, at %s",
+                 where, seat, path[0] ? path : "the top");
+    } else if (!got || !seen) {
+        cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) returned a state that is not plain data%s", where,
+                 got ? " (out of memory)" : "");
+    }
+    value_free(got);
+    value_free(seen);
+    if (!same) {
+        lua_settop(L, top);
+        engine_free(f);
+        return NULL;
+    }
+    rng_seed_stream(&f->rng, reseed ? reseed : 1, (uint64_t)e->pos + 0x9e3779b97f4a7c15ull);
+    if (fork_adopt(f, errs) != 0) {
+        lua_settop(L, top);
+        engine_free(f);
+        return NULL;
+    }
+    lua_settop(L, top);
+    return f;
 }

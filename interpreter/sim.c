@@ -6,11 +6,13 @@
 ** the same on every machine and every run.
 */
 #include "sim.h"
+#include "bot.h"
 #include "engine.h"
 #include "ruleset.h"
 #include "testrun.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,8 @@ typedef struct sim_opts {
     long games;
     uint64_t seed;
     int checks, time;
+    char *bots[SIM_MAX_SEATS]; /* --bots: one spec per seat (NULL: random) */
+    int n_bots;
 } sim_opts;
 
 static int usage(FILE *err, const char *fmt, const char *arg) {
@@ -60,6 +64,53 @@ static int parse_seed(const char *s, uint64_t *out) {
     if (*s < '0' || *s > '9' || *end || errno) return -1;
     *out = (uint64_t)n;
     return 0;
+}
+
+/* Splits --bots "mcts:iterations=500,depth=20,random" into one spec per
+** seat: a comma starts a new spec unless what follows is PARAM=VALUE
+** (a kind never holds "="). 0, or 2 after a usage error. */
+static int parse_bots(sim_opts *o, const char *arg, FILE *err) {
+    const char *p = arg;
+    while (*p) {
+        const char *end = p;
+        for (;;) {
+            const char *comma = strchr(end, ',');
+            if (!comma) {
+                end += strlen(end);
+                break;
+            }
+            const char *nx = comma + 1, *nc = strchr(nx, ','), *eq = strchr(nx, '=');
+            if (!eq || (nc && eq > nc) || memchr(nx, ':', (size_t)(eq - nx))) {
+                end = comma;
+                break;
+            }
+            end = nc ? nc : nx + strlen(nx);
+            if (!nc) break;
+        }
+        if (o->n_bots == SIM_MAX_SEATS) return usage(err, "--bots names more than 16 seats: \"%s\"", arg);
+        char *spec = strndup(p, (size_t)(end - p));
+        if (!spec) return usage(err, "%s", "out of memory");
+        o->bots[o->n_bots++] = spec;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        if (bot_spec_valid(spec, &errs) != 0) {
+            char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+            int rc = usage(err, "--bots: %s", m ? m : "out of memory");
+            free(m);
+            cerr_free(&errs);
+            return rc;
+        }
+        cerr_free(&errs);
+        p = *end ? end + 1 : end;
+    }
+    if (o->n_bots == 0) return usage(err, "--bots takes KIND,KIND,... (one per seat), got \"%s\"", arg);
+    return 0;
+}
+
+static void sim_opts_free(sim_opts *o) {
+    ruleset_flags_free(&o->flags);
+    for (int i = 0; i < o->n_bots; i++) free(o->bots[i]);
+    o->n_bots = 0;
 }
 
 /* Fills o from argv. Returns 0, 1 when out of memory, or 2 after printing
@@ -91,6 +142,11 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
             if (!next || parse_seed(next, &o->seed) != 0)
                 return usage(err, "--seed takes a whole number from 0 to 2^64-1, got \"%s\"",
                              next ? next : "");
+            i++;
+        } else if (!strcmp(arg, "--bots")) {
+            if (!next) return usage(err, "--bots takes KIND,KIND,... (one per seat)%s", "");
+            int rc = parse_bots(o, next, err);
+            if (rc) return rc;
             i++;
         } else if (!strcmp(arg, "--checks")) {
             o->checks = 1;
@@ -137,7 +193,7 @@ static void sim_config(const sim_opts *o, engine_config *c) {
 ** answers (answer order never matters, DESIGN.md). Returns 0 with g filled
 ** (free g->score), or -1 with one error appended naming the seed and the
 ** decision. */
-static int sim_play(const sim_opts *o, engine_rules *rules, uint64_t seed, sim_game *g,
+static int sim_play(const sim_opts *o, engine_rules *rules, bot **bots, uint64_t seed, sim_game *g,
                     cerr_list *errs) {
     engine_config c;
     sim_config(o, &c);
@@ -155,7 +211,12 @@ static int sim_play(const sim_opts *o, engine_rules *rules, uint64_t seed, sim_g
         goto done;
     }
     for (int s = 1; s <= engine_seat_count(e); s++)
-        if (engine_set_seat_bot(e, s, "random") != 0) goto done;
+        if (engine_set_seat_bot(e, s, bots[s - 1] ? bot_spec(bots[s - 1]) : "random") != 0) goto done;
+    for (int s = 1; s <= engine_seat_count(e); s++)
+        if (bots[s - 1] && bot_check(bots[s - 1], e, &local) != 0) {
+            msg = cairn_strfmt("%s", (m = last_error(&local)) ? m : "?");
+            goto done;
+        }
     for (; !engine_is_over(e); k++) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
             msg = cairn_strfmt("seed %" PRIu64 ": not over after %d decisions (a game that never ends?)",
@@ -164,7 +225,19 @@ static int sim_play(const sim_opts *o, engine_rules *rules, uint64_t seed, sim_g
         }
         int seat = engine_next_bot_seat(e);
         char *why = NULL;
-        engine_status st = seat ? engine_bot_move(e, seat, &why) : ENGINE_NOT_ASKED;
+        engine_status st;
+        if (seat && bots[seat - 1]) { /* a bot of its own; the random ones as always */
+            char *id = bot_choose(bots[seat - 1], e, seat, NULL, &local);
+            if (!id) {
+                msg = cairn_strfmt("seed %" PRIu64 ", decision %zu: the %s bot of seat %d: %s", seed, k + 1,
+                                   bot_spec(bots[seat - 1]), seat, (m = last_error(&local)) ? m : "?");
+                goto done;
+            }
+            st = engine_answer(e, seat, id, &why);
+            free(id);
+        } else {
+            st = seat ? engine_bot_move(e, seat, &why) : ENGINE_NOT_ASKED;
+        }
         if (st == ENGINE_NOT_ASKED)
             msg = cairn_strfmt("seed %" PRIu64 ", decision %zu: seat %d is asked but has no enabled option",
                                seed, k + 1, seat);
@@ -351,6 +424,11 @@ static void sim_report(FILE *out, const sim_opts *o, const ruleset *rs, const si
     fprintf(out, "%s %s: %ld games, %d players, seeds %" PRIu64 "-%" PRIu64 ", checks %s\n", rs->id,
             rs->version, t->games, n, o->seed, o->seed + games - 1, o->checks ? "on" : "off");
     print_options(out, rs, o->flags.preset);
+    if (o->n_bots) {
+        fprintf(out, "bots:");
+        for (int i = 0; i < o->n_bots; i++) fprintf(out, " %d=%s", i + 1, o->bots[i]);
+        fprintf(out, "\n");
+    }
     fprintf(out, "decisions per game: min %zu, mean %s, max %zu\n", t->dec_min,
             fixed2(mean, sizeof mean, (int64_t)t->dec_sum, games), t->dec_max);
     for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "seat %d", i + 1);
@@ -368,6 +446,16 @@ static void sim_report(FILE *out, const sim_opts *o, const ruleset *rs, const si
     for (int i = 0; i < n; i++)
         snprintf(c[i], sizeof c[i], "%" PRId64 ".%" PRId64 "%%", tenths[i] / 10, tenths[i] % 10);
     print_row(out, "", "win share", c, n);
+    if (o->n_bots) { /* strength runs: Wilson's 95% interval of each share */
+        for (int i = 0; i < n; i++) {
+            double p = (double)t->seat[i].share / SIM_SHARE_UNIT / (double)games, z = 1.96, g = (double)games;
+            double mid = (p + z * z / (2 * g)) / (1 + z * z / g);
+            double half = z * sqrt(p * (1 - p) / g + z * z / (4 * g * g)) / (1 + z * z / g);
+            double lo = mid - half < 0 ? 0 : mid - half, hi = mid + half > 1 ? 1 : mid + half;
+            snprintf(c[i], sizeof c[i], "%.1f-%.1f", 100 * lo, 100 * hi);
+        }
+        print_row(out, "", "95% interval", c, n);
+    }
     fprintf(out, "shared wins: %ld of %ld games\n", t->shared, t->games);
     fprintf(out, "mean winning margin: %s\n", fixed2(mean, sizeof mean, t->margin_sum, games));
     if (t->n_labels) fprintf(out, "breakdown, mean points per game:\n");
@@ -387,13 +475,13 @@ static double now_seconds(void) {
 }
 
 /* Plays every game into t. Returns 0, or -1 with one error appended. */
-static int sim_games(const sim_opts *o, engine_rules *rules, sim_totals *t, cerr_list *errs) {
+static int sim_games(const sim_opts *o, engine_rules *rules, bot **bots, sim_totals *t, cerr_list *errs) {
     int players = engine_rules_players(rules);
     if (players < 1 || players > SIM_MAX_SEATS || totals_init(t, players) != 0)
         return cerr_add(errs, NULL, 0, 0, NULL, "out of memory"), -1;
     for (long i = 0; i < o->games; i++) {
         sim_game g;
-        if (sim_play(o, rules, o->seed + (uint64_t)i, &g, errs) != 0) return -1;
+        if (sim_play(o, rules, bots, o->seed + (uint64_t)i, &g, errs) != 0) return -1;
         int rc = 0;
         if (!rc && g.score.n != (size_t)t->seats) { /* the engine scores every seat */
             cerr_add(errs, NULL, 0, 0, NULL, "seed %" PRIu64 ": score has %zu seats, not %d",
@@ -412,7 +500,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     sim_opts o;
     int rc = sim_parse(argc, argv, &o, err);
     if (rc != 0) {
-        ruleset_flags_free(&o.flags);
+        sim_opts_free(&o);
         return rc;
     }
     cerr_list errs;
@@ -425,14 +513,26 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     const ruleset *rs = rules ? engine_rules_ruleset(rules) : NULL;
     sim_totals t;
     memset(&t, 0, sizeof t);
-    if (!rs) {
+    bot *bots[SIM_MAX_SEATS] = {0}; /* NULL: the engine's random bot */
+    int players = rules ? engine_rules_players(rules) : 0;
+    if (rs && o.n_bots && o.n_bots != players) {
+        fprintf(err, "cairn sim: --bots names %d seat%s, the game has %d\n", o.n_bots, o.n_bots == 1 ? "" : "s",
+                players);
+        rs = NULL;
+        rc = 2;
+    }
+    for (int i = 0; rs && i < o.n_bots; i++)
+        if (strcmp(o.bots[i], "random") != 0 && !(bots[i] = bot_new(o.bots[i], &errs))) rs = NULL;
+    if (!rs && rc) {
+        /* reported */
+    } else if (!rs) {
         cerr_print(err, &errs);
         size_t n = cerr_count(&errs);
         fprintf(err, "%s: %zu error%s\n", o.ruleset, n, n == 1 ? "" : "s");
         rc = 1;
     } else {
         double start = now_seconds();
-        if (sim_games(&o, rules, &t, &errs) != 0) {
+        if (sim_games(&o, rules, bots, &t, &errs) != 0) {
             fprintf(err, "cairn sim %s: game %ld of %ld failed\n", o.ruleset, t.games + 1, o.games);
             cerr_print(err, &errs);
             rc = 1;
@@ -444,9 +544,10 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         }
     }
     totals_free(&t);
+    for (int i = 0; i < SIM_MAX_SEATS; i++) bot_free(bots[i]);
     engine_rules_free(rules);
     cerr_free(&errs);
-    ruleset_flags_free(&o.flags);
+    sim_opts_free(&o);
     return rc;
 }
 
