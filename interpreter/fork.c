@@ -175,17 +175,41 @@ int engine_has_determinize(const engine *e) { return engine_has_handler(e, H_DET
 
 int engine_has_secrets(const engine *e) { return view_rules_secret(e->rt.rules->vis); }
 
+/* Structural equality as the state sees it: an empty list and an empty map
+** are one value (Lua cannot tell them apart); map order is ignored. */
+static int same_value(const value *a, const value *b) {
+    int ea = (a->type == CV_LIST && a->u.list.n == 0) || (a->type == CV_MAP && a->u.map.n == 0);
+    int eb = (b->type == CV_LIST && b->u.list.n == 0) || (b->type == CV_MAP && b->u.map.n == 0);
+    if (ea || eb) return ea && eb;
+    if (a->type != b->type) return 0;
+    if (a->type == CV_LIST) {
+        if (a->u.list.n != b->u.list.n) return 0;
+        for (size_t i = 0; i < a->u.list.n; i++)
+            if (!same_value(a->u.list.items[i], b->u.list.items[i])) return 0;
+        return 1;
+    }
+    if (a->type == CV_MAP) {
+        if (a->u.map.n != b->u.map.n) return 0;
+        for (size_t i = 0; i < a->u.map.n; i++) {
+            const value *bv = value_map_get(b, a->u.map.items[i].key->u.str.s);
+            if (!bv || !same_value(a->u.map.items[i].val, bv)) return 0;
+        }
+        return 1;
+    }
+    return value_equal(a, b, 0);
+}
+
 /* The path of the first place where a and b differ ("chosen[2]", "bag"),
 ** into buf; "" when they are equal. */
 static void first_diff(const value *a, const value *b, char *buf, size_t size, size_t at) {
     if (at >= size) return;
     buf[at] = '\0';
-    if (value_equal(a, b, 0)) return;
+    if (same_value(a, b)) return;
     if (a->type != b->type || (a->type != CV_LIST && a->type != CV_MAP)) return;
     if (a->type == CV_LIST) {
         if (a->u.list.n != b->u.list.n) return;
         for (size_t i = 0; i < a->u.list.n; i++)
-            if (!value_equal(a->u.list.items[i], b->u.list.items[i], 0)) {
+            if (!same_value(a->u.list.items[i], b->u.list.items[i])) {
                 int w = snprintf(buf + at, size - at, "[%zu]", i + 1);
                 if (w > 0) first_diff(a->u.list.items[i], b->u.list.items[i], buf, size, at + (size_t)w);
                 return;
@@ -195,7 +219,7 @@ static void first_diff(const value *a, const value *b, char *buf, size_t size, s
     for (size_t i = 0; i < a->u.map.n; i++) {
         const char *key = a->u.map.items[i].key->u.str.s;
         const value *bv = value_map_get(b, key);
-        if (bv && value_equal(a->u.map.items[i].val, bv, 0)) continue;
+        if (bv && same_value(a->u.map.items[i].val, bv)) continue;
         int w = snprintf(buf + at, size - at, "%s%s", at ? "." : "", key);
         if (w > 0 && bv) first_diff(a->u.map.items[i].val, bv, buf, size, at + (size_t)w);
         return;
@@ -254,7 +278,7 @@ engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t res
     /* the contract: the state sampled shows the seat exactly what it saw */
     value *got = luaval_to_value(L, -1, "determinize", errs);
     value *seen = got ? view_of(e->rt.rules->vis, got, seat) : NULL;
-    int same = seen && value_equal(seen, view, 0);
+    int same = seen && same_value(seen, view);
     if (got && seen && !same) {
         char path[200];
         first_diff(view, seen, path, sizeof path, 0);

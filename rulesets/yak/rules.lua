@@ -37,6 +37,7 @@ end
 
 rules.score = score.score
 rules.heuristic = score.heuristic
+rules.determinize = require("rules.common").determinize
 rules.render = render.render
 rules.check = check.check
 
