@@ -24,7 +24,7 @@ static const bot_param search_params[] = {
     {"iterations", "playouts per decision (default 1000; exact and repeatable)"},
     {"time", "seconds per decision (a budget: choices may vary from run to run)"},
     {"c", "UCT's exploration constant (default 1.4)"},
-    {"depth", "rollout decisions before the heuristic scores the position (0: to the end)"},
+    {"depth", "rollout decisions before the heuristic scores the position (default 10; 0: to the end)"},
     {"hscale", "heuristic points that make a clear lead (default 10)"},
     {NULL, NULL},
 };
@@ -108,6 +108,7 @@ bot *bot_new(const char *spec, cerr_list *errs) {
     }
     b->iterations = -1; /* not given */
     b->c = CAIRN_BOT_UCT_C;
+    b->depth = CAIRN_BOT_DEPTH;
     b->hscale = CAIRN_BOT_HSCALE;
     b->samples = CAIRN_BOT_SAMPLES;
     const char *colon = strchr(spec, ':');
@@ -318,6 +319,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
     char **ids = calloc(n, sizeof *ids);
     double *val = calloc(n, sizeof *val);
     char *pick = NULL;
+    engine *f = NULL; /* one fork, started over for each option and sample */
     int bad = !ids || !val || (secret && !view);
     if (bad) errs->oom = 1;
     for (size_t k = 0; k < n && !bad; k++) {
@@ -329,11 +331,12 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
         for (long s = 0; s < samples && !bad; s++) {
             /* the same sampled states for every option: they differ only by the move */
             uint64_t reseed = base + 2 * (uint64_t)s;
-            engine *f = secret ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
-            long q = f ? enabled_index(f, seat, ids[k]) : -1;
+            if (!f) f = secret ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+            else if (engine_fork_refill(f, e, view, seat, reseed, errs) != 0) bad = 1;
+            long q = f && !bad ? enabled_index(f, seat, ids[k]) : -1;
             char *why = NULL;
             double v = 0;
-            if (!f) bad = 1;
+            if (!f || bad) bad = 1;
             else if (q < 0) {
                 cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" is not offered to seat %d in a sampled state "
                          "(the ruleset's determinize?)", ids[k], seat);
@@ -345,7 +348,6 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
                 bad = 1;
             }
             free(why);
-            engine_free(f);
             val[k] += v;
         }
     }
@@ -380,6 +382,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
         }
         bot_set_why(b, strbuf_take(&w));
     }
+    engine_free(f);
     for (size_t k = 0; ids && k < n; k++) free(ids[k]);
     free(ids);
     free(val);

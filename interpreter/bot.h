@@ -31,6 +31,9 @@
 #if !defined(CAIRN_BOT_MAX_TIME)
 #define CAIRN_BOT_MAX_TIME 3600.0 /* seconds per decision */
 #endif
+#if !defined(CAIRN_BOT_DEPTH)
+#define CAIRN_BOT_DEPTH 10 /* rollout decisions before the heuristic scores (0: to the end) */
+#endif
 #if !defined(CAIRN_BOT_UCT_C)
 #define CAIRN_BOT_UCT_C 1.4 /* UCT's exploration constant, rewards in [0, 1] */
 #endif

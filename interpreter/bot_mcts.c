@@ -258,7 +258,7 @@ typedef struct mcts_ctx {
     char err[512];
 } mcts_ctx;
 
-/* Walks the tree of ctx in fork f (consumed), plays out, backs up. 0, or
+/* Walks the tree of ctx in fork f, plays out, backs up. 0, or
 ** -1 after appending an error. */
 static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
     search *t = &x->t;
@@ -386,6 +386,7 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     double start = now_seconds(), last_tick = start;
     long iters = 0;
     int bad = 0, stopped = 0;
+    engine *f = NULL;
     for (;;) {
         if (b->iterations > 0 && iters >= b->iterations) break;
         double now = now_seconds();
@@ -401,12 +402,14 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         rng r;
         rng_seed_stream(&r, base, (uint64_t)iters);
         uint64_t reseed = rng_next(&r) | 1;
-        engine *f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
-        if (!f || iterate(&x, f, &r, errs) != 0) bad = 1;
-        engine_free(f);
+        /* one fork, started over for every iteration (a sandbox costs more than a playout) */
+        if (!f) f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+        else if (engine_fork_refill(f, e, view, seat, reseed, errs) != 0) bad = 1;
+        if (!f || bad || iterate(&x, f, &r, errs) != 0) bad = 1;
         if (bad) break;
         iters++;
     }
+    engine_free(f);
     char *pick = NULL;
     if (!bad) {
         /* the real options (the seat sees its own), most visited; ties:

@@ -219,6 +219,14 @@ int engine_has_determinize(const engine *e);
 ** state or RNG reaches the fork. NULL after appending an error. */
 engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs);
 
+/* Starts fork f (of e, or of e's rules) over at e's position, without
+** building a new sandbox: from e's state (view NULL, as engine_fork) or
+** from one sampled from view (as engine_fork_sampled), with chance drawn
+** from reseed. The forks of one search share the sandbox: what a script
+** keeps in a global reaches the next refill, never the game. 0, or -1
+** after appending an error (f may then only be freed). */
+int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs);
+
 /* The first asked seat that has a bot kind (engine_seat_bot), or 0. */
 int engine_next_bot_seat(const engine *e);
 

@@ -241,15 +241,13 @@ static void hook_where(engine *f, char *buf, size_t size) {
     if (lua_getinfo(L, ">S", &ar)) snprintf(buf, size, "%s:%d", ar.short_src, ar.linedefined);
 }
 
-engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
-    if (!engine_has_handler(e, H_DETERMINIZE)) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
-        return NULL;
-    }
-    engine *f = fork_shell(e, reseed ? reseed : 1, errs);
-    if (!f) return NULL;
+/* Fills the fork f (of e's rules, no state yet or an old one) from
+** determinize(view, seat, rng, g), checked against view. 0, or -1 after
+** an error (f is then unusable). */
+static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
     lua_State *L = f->rt.L;
     int top = lua_gettop(L);
+    rng_seed_stream(&f->rng, reseed, e->pos);
     rng before = f->rng;
     call_ctx c = {.h = H_DETERMINIZE, .kind = ARGS_DETERMINIZE, .seat = seat, .v = view};
     f->in_apply = 1; /* its g.rng draws, from the fork's own stream */
@@ -262,23 +260,24 @@ engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t res
     }
     f->in_apply = 0;
     char where[256];
-    hook_where(f, where, sizeof where);
     if (rc <= 0) {
+        hook_where(f, where, sizeof where);
         if (rc == -2) cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) ran out of time", where);
-        engine_free(f);
-        return NULL;
+        lua_settop(L, top);
+        return -1;
     }
     if (!lua_istable(L, -1)) {
+        hook_where(f, where, sizeof where);
         cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) must return a state table, not %s", where,
                  luaL_typename(L, -1));
         lua_settop(L, top);
-        engine_free(f);
-        return NULL;
+        return -1;
     }
     /* the contract: the state sampled shows the seat exactly what it saw */
     value *got = luaval_to_value(L, -1, "determinize", errs);
     value *seen = got ? view_of(e->rt.rules->vis, got, seat) : NULL;
     int same = seen && same_value(seen, view);
+    if (!same) hook_where(f, where, sizeof where);
     if (got && seen && !same) {
         char path[200];
         first_diff(view, seen, path, sizeof path, 0);
@@ -293,15 +292,62 @@ engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t res
     value_free(seen);
     if (!same) {
         lua_settop(L, top);
-        engine_free(f);
-        return NULL;
+        return -1;
     }
-    rng_seed_stream(&f->rng, reseed ? reseed : 1, (uint64_t)e->pos + 0x9e3779b97f4a7c15ull);
-    if (fork_adopt(f, errs) != 0) {
-        lua_settop(L, top);
-        engine_free(f);
-        return NULL;
-    }
+    rng_seed_stream(&f->rng, reseed, (uint64_t)e->pos + 0x9e3779b97f4a7c15ull);
+    int bad = fork_adopt(f, errs);
     lua_settop(L, top);
+    return bad;
+}
+
+engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
+    if (!engine_has_handler(e, H_DETERMINIZE)) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+        return NULL;
+    }
+    engine *f = fork_shell(e, reseed ? reseed : 1, errs);
+    if (f && fill_sampled(f, e, view, seat, reseed ? reseed : 1, errs) != 0) {
+        engine_free(f);
+        return NULL;
+    }
     return f;
+}
+
+int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
+    if (f->fork_of_pos == (size_t)-1 || f->rt.rules != e->rt.rules) {
+        cerr_add(errs, NULL, 0, 0, NULL, "engine_fork_refill: not a fork of these rules");
+        return -1;
+    }
+    if (!reseed) reseed = 1;
+    /* back to a fork's start: no log, no decision made, alive */
+    for (size_t i = 0; i < f->n_log; i++) free(f->log[i].id);
+    f->n_log = f->pos = 0;
+    f->dead = 0;
+    f->since_check = 0;
+    f->cur_decision = 0;
+    f->live_stale = 0;
+    f->fork_of_pos = e->pos;
+    engine_moved(f);
+    f->cfg.seed = reseed; /* the fork's random bot streams */
+    if (view) {
+        if (!engine_has_handler(e, H_DETERMINIZE)) {
+            cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+            return -1;
+        }
+        return fill_sampled(f, e, view, seat, reseed, errs);
+    }
+    f->rng = e->rng;
+    rng_seed_stream(&f->rng, reseed, e->pos);
+    lua_State *from = e->rt.L, *to = f->rt.L;
+    int bad = !lua_checkstack(from, 2);
+    if (!bad) {
+        lua_rawgeti(from, LUA_REGISTRYINDEX, e->rt.ref_state);
+        bad = luaval_copy(from, -1, to) != 0;
+        lua_pop(from, 1);
+    }
+    if (bad) {
+        cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
+        return -1;
+    }
+    return fork_adopt(f, errs);
 }
