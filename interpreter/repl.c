@@ -1293,7 +1293,7 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
             if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--bot takes SEAT=KIND (2=random), got \"%s\"", argv[i]);
             char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
             if (bad) {
-                int urc = usage(cmd, REPL_PLAY_USAGE, "--bot %s", bad);
+                int urc = usage(cmd, REPL_PLAY_USAGE, "%s", bad);
                 free(bad);
                 return urc;
             }

@@ -22,7 +22,7 @@ int repl_replay_main(int argc, char **argv);
 
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
-    "                  [--bot SEAT=KIND[:PARAM=V,...]]... [--name SEAT=NAME]... [--lang CODE]\n" \
+    "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
     "                  [--script FILE] [--strict]\n"                                         \
     "       cairn play --load SAVE [--script FILE] [--strict]\n"                             \
     "       cairn play            (lists the rulesets found and asks which)"
