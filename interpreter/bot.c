@@ -207,8 +207,12 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: this game is %s, not %s", b->spec, rs->id, b->kind);
             return -1;
         }
-        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s ships no bots", b->spec, rs->id);
-        return -1;
+        if (!engine_has_ruleset_bot(e, b->name)) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s ships no bot \"%s\" (rules.bots.%s)", b->spec, rs->id,
+                     b->name, b->name);
+            return -1;
+        }
+        return 0;
     }
     int search = b->k == BOT_MCTS || b->k == BOT_ISMCTS || b->k == BOT_GREEDY;
     if (search && engine_has_secrets(e) && !engine_has_determinize(e)) {
@@ -407,5 +411,10 @@ char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list 
         return id;
     }
     if (b->k == BOT_GREEDY) return greedy_choose(b, e, seat, errs);
+    if (b->k == BOT_RULESET) {
+        char *id = engine_ruleset_bot(e, b->name, seat, errs);
+        if (id) bot_set_why(b, cairn_strfmt("%s: the ruleset's own bot chose %s", b->spec, id));
+        return id;
+    }
     return bot_mcts_choose(b, e, seat, hooks, errs);
 }

@@ -351,3 +351,102 @@ int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64
     }
     return fork_adopt(f, errs);
 }
+
+/* ------------------------------------------------------- ruleset bots */
+
+typedef struct rbot_ctx {
+    engine *e;
+    const char *name;
+    const value *view;
+    int seat;
+    int found;
+} rbot_ctx;
+
+/* Protected: pushes rules.bots[name], the view, the seat, the enabled ids
+** and render's g (nothing when there is no such bot). */
+static int p_rbot(lua_State *L) {
+    rbot_ctx *c = lua_touserdata(L, 1);
+    engine *e = c->e;
+    lua_settop(L, 0);
+    luaL_checkstack(L, 8, "engine");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_rules);
+    if (lua_type(L, -1) != LUA_TTABLE || lua_getfield(L, -1, "bots") != LUA_TTABLE) return 0;
+    if (lua_getfield(L, -1, c->name) != LUA_TFUNCTION) return 0;
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+    c->found = 1;
+    if (luaval_push(L, c->view) != 0) return luaL_error(L, "out of memory");
+    lua_pushinteger(L, c->seat);
+    size_t n = engine_enabled_count(e, c->seat);
+    lua_createtable(L, (int)n, 0);
+    for (size_t k = 0; k < n; k++) {
+        const char *id = engine_enabled_id(e, c->seat, k);
+        lua_pushstring(L, id ? id : "");
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    gapi_push(e, 0, 1);
+    return lua_gettop(L);
+}
+
+int engine_has_ruleset_bot(engine *e, const char *name) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L), found = 0;
+    if (!lua_checkstack(L, 4)) return 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_rules);
+    if (lua_type(L, -1) == LUA_TTABLE) { /* raw: no metamethod runs unbudgeted */
+        lua_pushstring(L, "bots");
+        if (lua_rawget(L, -2) == LUA_TTABLE) {
+            lua_pushstring(L, name);
+            found = lua_rawget(L, -2) == LUA_TFUNCTION;
+        }
+    }
+    lua_settop(L, top);
+    return found;
+}
+
+char *engine_ruleset_bot(engine *e, const char *name, int seat, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    value *view = engine_view(e, seat);
+    if (!view) return errs->oom = 1, NULL;
+    rbot_ctx c = {e, name, view, seat, 0};
+    char *out = NULL;
+    for (int counted = 0; counted < 2; counted++) {
+        lua_pushcfunction(L, p_rbot);
+        lua_pushlightuserdata(L, &c);
+        if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s", name, lua_isstring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+            break;
+        }
+        if (!c.found) {
+            cerr_add(errs, NULL, 0, 0, NULL, "%s has no bot \"%s\" (rules.bots.%s)", e->rt.rules->rs->id, name, name);
+            break;
+        }
+        if (counted) sandbox_set_timed(e->rt.sb, 0);
+        int st = sandbox_call(e->rt.sb, lua_gettop(L) - top - 1, 1, errs);
+        if (counted) sandbox_set_timed(e->rt.sb, 1);
+        if (st == SANDBOX_RETRY) { /* ran long: again, counted (it changes nothing) */
+            lua_settop(L, top);
+            continue;
+        }
+        if (st != SANDBOX_OK) break;
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s must return one of the option ids, not %s", name,
+                     luaL_typename(L, -1));
+        } else {
+            const char *id = lua_tostring(L, -1);
+            size_t n = engine_enabled_count(e, seat);
+            for (size_t k = 0; k < n && !out; k++) {
+                const char *o = engine_enabled_id(e, seat, k);
+                if (o && !strcmp(o, id) && !(out = cairn_strdup(id))) errs->oom = 1;
+            }
+            if (!out && !errs->oom)
+                cerr_add(errs, NULL, 0, 0, NULL, "bot %s chose \"%s\", which seat %d may not choose now", name, id,
+                         seat);
+        }
+        break;
+    }
+    lua_settop(L, top);
+    value_free(view);
+    return out;
+}

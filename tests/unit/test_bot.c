@@ -259,6 +259,29 @@ static void test_no_cheating_yak(void **st) {
     no_cheating("yak", 2, 2, 21, "mcts:iterations=60,depth=6");
 }
 
+/* A ruleset's own bot: Yak's builder picks Build at the first sunrise (its
+** cart has stones, it has food); a bot the ruleset lacks is refused. */
+static void test_ruleset_bot(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("yak", 2, 2, &errs);
+    char *id = choose("yak:builder", e, 1, NULL);
+    assert_string_equal(id, "card build");
+    free(id);
+    bot *b = bot_new("yak:hoarder", &errs);
+    assert_int_equal(bot_check(b, e, &errs), -1);
+    assert_non_null(strstr(errs.items[0].message, "yak ships no bot \"hoarder\""));
+    bot_free(b);
+    cerr_clear(&errs);
+    b = bot_new("connect4:builder", &errs);
+    assert_int_equal(bot_check(b, e, &errs), -1);
+    assert_non_null(strstr(errs.items[0].message, "this game is yak, not connect4"));
+    bot_free(b);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
 /* cairn sim --bots: one spec per seat (commas inside a spec's parameters
 ** stay with it), the bots line and the 95% intervals in the report. */
 static void test_sim_bots(void **st) {
@@ -289,6 +312,7 @@ int main(void) {
         cmocka_unit_test(test_iterations_repeat),
         cmocka_unit_test(test_no_cheating_goofspiel),
         cmocka_unit_test(test_no_cheating_yak),
+        cmocka_unit_test(test_ruleset_bot),
         cmocka_unit_test(test_sim_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
