@@ -452,7 +452,7 @@ static void sim_report(FILE *out, const sim_opts *o, const ruleset *rs, const si
             double mid = (p + z * z / (2 * g)) / (1 + z * z / g);
             double half = z * sqrt(p * (1 - p) / g + z * z / (4 * g * g)) / (1 + z * z / g);
             double lo = mid - half < 0 ? 0 : mid - half, hi = mid + half > 1 ? 1 : mid + half;
-            snprintf(c[i], sizeof c[i], "%.1f-%.1f", 100 * lo, 100 * hi);
+            snprintf(c[i], sizeof c[i], "%.0f-%.0f%%", 100 * lo, 100 * hi);
         }
         print_row(out, "", "95% interval", c, n);
     }
