@@ -865,6 +865,8 @@ static void show_header(repl *r) {
 /* Starts play: header, bots that move first, then the first turn. */
 static void start_game(repl *r) {
     show_header(r);
+    for (int i = 1; i <= r->n_seats; i++) /* a bot refused for this game says so now */
+        if (is_bot(r, i)) repl_brain(r, i);
     repl_show_events(r, r->viewer); /* setup's events come before any move */
     if (r->auto_bots) repl_run_bots(r, 0);
     repl_present(r);
