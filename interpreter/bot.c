@@ -207,9 +207,20 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: this game is %s, not %s", b->spec, rs->id, b->kind);
             return -1;
         }
+        const value *list = rs->manifest ? value_map_get(rs->manifest, "bots") : NULL;
+        int declared = 0;
+        for (size_t i = 0; list && list->type == CV_LIST && i < list->u.list.n; i++) {
+            const char *id = value_get_str(list->u.list.items[i], "id", NULL);
+            declared |= id && !strcmp(id, b->name);
+        }
+        if (!declared) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares no bot \"%s\" (the manifest's bots:)", b->spec,
+                     rs->id, b->name);
+            return -1;
+        }
         if (!engine_has_ruleset_bot(e, b->name)) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s ships no bot \"%s\" (rules.bots.%s)", b->spec, rs->id,
-                     b->name, b->name);
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares it but its rules have no rules.bots.%s",
+                     b->spec, rs->id, b->name);
             return -1;
         }
         return 0;

@@ -271,7 +271,7 @@ static void test_ruleset_bot(void **st) {
     free(id);
     bot *b = bot_new("yak:hoarder", &errs);
     assert_int_equal(bot_check(b, e, &errs), -1);
-    assert_non_null(strstr(errs.items[0].message, "yak ships no bot \"hoarder\""));
+    assert_non_null(strstr(errs.items[0].message, "yak declares no bot \"hoarder\""));
     bot_free(b);
     cerr_clear(&errs);
     b = bot_new("connect4:builder", &errs);
