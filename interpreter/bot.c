@@ -26,6 +26,8 @@ static const bot_param search_params[] = {
     {"c", "UCT's exploration constant (default 1.4)"},
     {"depth", "rollout decisions before the heuristic scores the position (default 10; 0: to the end)"},
     {"hscale", "heuristic points that make a clear lead (default 10)"},
+    {"rollout", "random (default) or heuristic: each rollout move the best by the heuristic"},
+    {"epsilon", "heuristic rollouts: the share of random moves (default 0.1)"},
     {NULL, NULL},
 };
 static const bot_param greedy_params[] = {
@@ -69,6 +71,14 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
         strbuf_free(&s);
         return -1;
     }
+    if (!strcmp(key, "rollout")) {
+        if (strcmp(val, "random") && strcmp(val, "heuristic")) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: rollout is random or heuristic, not \"%s\"", b->spec, val);
+            return -1;
+        }
+        b->guided = !strcmp(val, "heuristic");
+        return 0;
+    }
     char *end;
     errno = 0;
     double d = strtod(val, &end);
@@ -93,6 +103,8 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
         b->time = d;
     } else if (!strcmp(key, "c")) {
         b->c = d;
+    } else if (!strcmp(key, "epsilon")) {
+        b->epsilon = d > 1 ? 1 : d;
     } else {
         b->hscale = d > 0 ? d : CAIRN_BOT_HSCALE;
     }
@@ -109,6 +121,7 @@ bot *bot_new(const char *spec, cerr_list *errs) {
     b->iterations = -1; /* not given */
     b->c = CAIRN_BOT_UCT_C;
     b->depth = CAIRN_BOT_DEPTH;
+    b->epsilon = 0.1;
     b->hscale = CAIRN_BOT_HSCALE;
     b->samples = CAIRN_BOT_SAMPLES;
     const char *colon = strchr(spec, ':');

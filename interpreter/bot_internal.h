@@ -23,6 +23,8 @@ struct bot {
     long depth;       /* rollout decisions before the heuristic scores (0: to the end) */
     double hscale;    /* heuristic points for a clear lead */
     long samples;     /* greedy: sampled states per option (games with secrets) */
+    int guided;       /* search: rollouts pick by the heuristic (rollout=heuristic) */
+    double epsilon;   /* guided rollouts: the share of random moves */
     char *name;       /* ruleset bot: its name in the manifest */
     char *why;        /* the last choice explained */
 };

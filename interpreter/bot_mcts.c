@@ -255,8 +255,45 @@ typedef struct mcts_ctx {
     search t;
     walk w;
     int seats;
-    char err[512];
+    engine *scratch;  /* guided rollouts: where each option is tried */
+    rng *r;           /* the iteration's stream */
+    cerr_list *errs;
+    int failed;
 } mcts_ctx;
+
+/* engine_policy for rollout=heuristic: with probability epsilon a random
+** option, else the one whose result the heuristic likes best for seat
+** (each tried on the scratch fork, started over from f); ties go to the
+** first. */
+static long guided_pick(engine *f, int seat, size_t n, void *ud) {
+    mcts_ctx *x = ud;
+    if (x->failed) return -1;
+    uint64_t roll = rng_next(x->r);
+    if ((double)(roll >> 11) / 9007199254740992.0 < x->b->epsilon) return (long)rng_below(x->r, n);
+    long best = 0;
+    int64_t best_v = INT64_MIN;
+    for (size_t k = 0; k < n; k++) {
+        int64_t v = 0;
+        char *why = NULL;
+        int rc = -1;
+        if (!x->scratch) x->scratch = engine_fork(f, rng_next(x->r) | 1, x->errs);
+        else if (engine_fork_refill(x->scratch, f, NULL, seat, rng_next(x->r) | 1, x->errs) != 0) goto fail;
+        if (!x->scratch) goto fail;
+        if (engine_answer_enabled(x->scratch, seat, k, &why) != ENGINE_OK) {
+            cerr_add(x->errs, NULL, 0, 0, NULL, "mcts: a guided rollout's move failed: %s", why ? why : "?");
+            free(why);
+            goto fail;
+        }
+        rc = engine_heuristic(x->scratch, seat, &v, x->errs);
+        if (rc < 0) goto fail;
+        if (rc == 0) return (long)rng_below(x->r, n); /* no heuristic: random */
+        if (v > best_v) best_v = v, best = (long)k;
+    }
+    return best;
+fail:
+    x->failed = 1;
+    return -1;
+}
 
 /* Walks the tree of ctx in fork f, plays out, backs up. 0, or
 ** -1 after appending an error. */
@@ -311,7 +348,9 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
     }
     if (!engine_is_over(f)) {
         size_t max = b->depth > 0 ? (size_t)b->depth : (size_t)CAIRN_TEST_MAX_DECISIONS;
-        if (engine_playout(f, max, NULL, NULL, errs) < 0) return -1;
+        x->r = r;
+        x->errs = errs;
+        if (engine_playout(f, max, b->guided ? guided_pick : NULL, x, errs) < 0 || x->failed) return -1;
     }
     double rew[MCTS_MAX_SEATS];
     if (bot_rewards(f, b, rew, errs) != 0) return -1;
@@ -439,6 +478,7 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         bot_set_why(b, explain(&x, seat, iters, now_seconds() - start, sampled, best_sym, stopped));
     }
     free(x.w.steps);
+    engine_free(x.scratch);
     search_free(&x.t);
     value_free(view);
     return pick;

@@ -92,6 +92,7 @@ static void test_specs(void **st) {
     bad_spec("mcts:iterations=2.5", "whole number");
     bad_spec("random:iterations=5", "it takes none");
     bad_spec("mcts:iterations=0", "budget above 0");
+    bad_spec("mcts:rollout=clever", "rollout is random or heuristic");
 }
 
 /* A game that keeps secrets and has no determinize: every search bot is
@@ -171,8 +172,9 @@ static void test_iterations_repeat(void **st) {
     struct { const char *rs, *spec; int players, seat; } cases[] = {
         {"connect4", "mcts:iterations=200", 2, 1},
         {"goofspiel", "mcts:iterations=150,depth=4", 3, 2},
+        {"connect4", "mcts:iterations=60,rollout=heuristic,epsilon=0.2", 2, 1},
     };
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 3; i++) {
         engine *e = game(cases[i].rs, 5, cases[i].players, &errs);
         char *w1, *w2;
         char *a = choose(cases[i].spec, e, cases[i].seat, &w1);
