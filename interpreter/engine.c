@@ -29,7 +29,7 @@
 
 const char *const engine_handler_names[H_COUNT] = {
     "setup", "decisions", "apply", "score", "render", "check", "heuristic",
-    "label", "prompt", "reason",
+    "label", "prompt", "reason", "determinize",
 };
 
 /* ------------------------------------------------------------ utilities */
@@ -158,7 +158,7 @@ void engine_moved(engine *e) {
 
 /* Whether g.state is a read-only view in this call (else the live table). */
 static int guarded(const call_ctx *c) {
-    if (c->writable || c->kind == ARGS_RENDER) return 0;
+    if (c->writable || c->kind == ARGS_RENDER || c->kind == ARGS_DETERMINIZE) return 0;
     return !(c->e->cfg.fast && (c->h == H_DECISIONS || c->h == H_HEURISTIC));
 }
 
@@ -173,6 +173,15 @@ static void push_call(call_ctx *c, int may_alloc) {
         if (luaval_push(L, c->v) != 0) luaL_error(L, "out of memory");
         if (c->seat > 0) lua_pushinteger(L, c->seat);
         else lua_pushnil(L);
+        gapi_push(e, 0, 1);
+        return;
+    }
+    if (c->kind == ARGS_DETERMINIZE) { /* the view, the seat, g.rng, render's g: no state */
+        if (luaval_push(L, c->v) != 0) luaL_error(L, "out of memory");
+        lua_pushinteger(L, c->seat);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_gfields);
+        lua_getfield(L, -1, "rng");
+        lua_remove(L, -2);
         gapi_push(e, 0, 1);
         return;
     }
@@ -488,6 +497,11 @@ int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs) {
     int top = lua_gettop(L);
     call_ctx c = {.h = H_HEURISTIC, .kind = ARGS_SEAT, .seat = seat};
     int rc = engine_call(e, &c, 1, errs);
+    if (rc == -2) { /* ran long under the timer (a fast game's, unguarded): again, counted */
+        sandbox_set_timed(e->rt.sb, 0);
+        rc = engine_call(e, &c, 1, errs);
+        sandbox_set_timed(e->rt.sb, 1);
+    }
     if (rc > 0) {
         int ok;
         *out = lua_tointegerx(L, -1, &ok);

@@ -195,6 +195,46 @@ size_t engine_fork_origin(const engine *f);
 ** ruleset has no heuristic, -1 after appending an error. */
 int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs);
 
+/* The id of seat's k-th enabled option (from 0) now, borrowed until e
+** moves; NULL when there is none. Costs no labels (bots, fast games). */
+const char *engine_enabled_id(const engine *e, int seat, size_t k);
+
+/* Applies seat's k-th enabled option (from 0) as engine_answer would. */
+engine_status engine_answer_enabled(engine *e, int seat, size_t k, char **why);
+
+/* 1 when the visibility rules hide something from some seat: a search bot
+** may then look only through determinize (engine_fork_sampled). */
+int engine_has_secrets(const engine *e);
+
+/* 1 when the ruleset has a determinize(view, seat, rng, g) hook. */
+int engine_has_determinize(const engine *e);
+
+/* A fork of e that does not start from e's state but from one sampled
+** through the ruleset's determinize(view, seat, rng, g): view is what seat
+** sees (engine_view), rng draws from a stream of reseed and g is render's
+** (no state). The hook must return a full state whose view for seat equals
+** view; one that does not (it changed something the seat can see) is
+** refused with the hook's file:line and the first path that differs. The
+** fork's own chance is then drawn afresh from reseed. Nothing of e's
+** state or RNG reaches the fork. NULL after appending an error. */
+engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs);
+
+/* Starts fork f (of e, or of e's rules) over at e's position, without
+** building a new sandbox: from e's state (view NULL, as engine_fork) or
+** from one sampled from view (as engine_fork_sampled), with chance drawn
+** from reseed. The forks of one search share the sandbox: what a script
+** keeps in a global reaches the next refill, never the game. 0, or -1
+** after appending an error (f may then only be freed). */
+int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs);
+
+/* A bot the ruleset ships: rules.bots[name](view, seat, options, g) with
+** seat's view, its enabled option ids and render's g (no state), in the
+** game's sandbox and budget. 1 when the ruleset has it. */
+int engine_has_ruleset_bot(engine *e, const char *name);
+/* Its choice for seat (malloc'd), or NULL after appending an error (a
+** script error with file:line, or an id the seat may not choose now). */
+char *engine_ruleset_bot(engine *e, const char *name, int seat, cerr_list *errs);
+
 /* The first asked seat that has a bot kind (engine_seat_bot), or 0. */
 int engine_next_bot_seat(const engine *e);
 

@@ -116,7 +116,7 @@ typedef struct sandbox_kit {
 /* The handlers cairn calls, looked up once when a game starts. */
 typedef enum {
     H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
-    H_LABEL, H_PROMPT, H_REASON, H_COUNT
+    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_COUNT
 } handler_id;
 extern const char *const engine_handler_names[H_COUNT];
 
@@ -176,7 +176,8 @@ engine *engine_build(const engine_config *c, cerr_list *errs);
 size_t engine_bot_pick(const engine *e, int seat);
 /* Calls rules[handler] with g (read-only unless writable) and the extra
 ** arguments of kind; see engine.c. */
-typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER, ARGS_SEAT, ARGS_SEAT_ID } args_kind;
+/* ARGS_DETERMINIZE: (view, seat, g.rng, g for render): fork.c's sampled forks. */
+typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER, ARGS_SEAT, ARGS_SEAT_ID, ARGS_DETERMINIZE } args_kind;
 typedef struct call_ctx {
     engine *e;
     handler_id h;
@@ -184,7 +185,7 @@ typedef struct call_ctx {
     int seat;
     const char *id;   /* ARGS_APPLY / ARGS_SEAT_ID: the id as C text, or ... */
     int id_index;     /* ... > 0: ids[id_index] of the option table */
-    const value *v;   /* render: the view */
+    const value *v;   /* render, determinize: the view */
     int writable;     /* g.state is the live table (setup, apply) */
     int found;        /* out: the handler exists */
 } call_ctx;

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
+/* A fork of e with no state yet: the same rules, a sandbox from their
+** pool, fast, e's RNG (reseeded when reseed is not 0). NULL after an error. */
+static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
     engine_config c;
     memset(&c, 0, sizeof c);
     const game_cfg *g = &e->cfg;
@@ -39,6 +41,31 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
     f->fork_of_pos = e->pos;
     f->rng = e->rng;
     if (reseed) rng_seed_stream(&f->rng, reseed, e->pos);
+    return f;
+}
+
+/* Makes the table on top of f's stack the fork's live state (popping it),
+** then asks the first decisions. 0, or -1 after an error (f is then freed
+** by the caller). */
+static int fork_adopt(engine *f, cerr_list *errs) {
+    lua_State *to = f->rt.L;
+    int ref = luaL_ref(to, LUA_REGISTRYINDEX); /* allocates: only a slot, checked */
+    int bad = ref == LUA_REFNIL || ref == LUA_NOREF;
+    if (!bad) {
+        luaL_unref(to, LUA_REGISTRYINDEX, f->rt.ref_state);
+        f->rt.ref_state = ref;
+        bad = gapi_refresh_state(f) != 0;
+    }
+    if (bad) {
+        cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory");
+        return -1;
+    }
+    return engine_ask(f, errs);
+}
+
+engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
+    engine *f = fork_shell(e, reseed, errs);
+    if (!f) return NULL;
     lua_State *from = e->rt.L, *to = f->rt.L;
     int bad = !lua_checkstack(from, 2);
     if (!bad) {
@@ -46,23 +73,12 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
         bad = luaval_copy(from, -1, to) != 0;
         lua_pop(from, 1);
     }
-    if (!bad) {
-        lua_pushvalue(to, -1);
-        int ref = luaL_ref(to, LUA_REGISTRYINDEX); /* allocates: only a slot, checked */
-        lua_pop(to, 1);
-        if (ref == LUA_REFNIL || ref == LUA_NOREF) bad = 1;
-        else {
-            luaL_unref(to, LUA_REGISTRYINDEX, f->rt.ref_state);
-            f->rt.ref_state = ref;
-            bad = gapi_refresh_state(f) != 0;
-        }
-    }
     if (bad) {
-        cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory, or the state is not plain data");
+        cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
         engine_free(f);
         return NULL;
     }
-    if (engine_ask(f, errs) != 0) {
+    if (fork_adopt(f, errs) != 0) {
         engine_free(f);
         return NULL;
     }
@@ -124,4 +140,313 @@ long engine_playout(engine *f, size_t max, engine_policy policy, void *ud, cerr_
         made++;
     }
     return made;
+}
+
+/* ------------------------------------------------ bots' look at a fork */
+
+const char *engine_enabled_id(const engine *f, int seat, size_t k) {
+    size_t n, q = enabled_option(f, seat, k, &n);
+    if (!q || k >= n) return NULL;
+    lua_State *L = f->rt.L;
+    if (!lua_checkstack(L, 2)) return NULL;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, f->rt.ref_ids);
+    lua_rawgeti(L, -1, (lua_Integer)q);
+    const char *s = lua_tostring(L, -1); /* kept alive by the ids table */
+    lua_pop(L, 2);
+    return s;
+}
+
+engine_status engine_answer_enabled(engine *f, int seat, size_t k, char **why) {
+    if (why) *why = NULL;
+    if (engine_is_over(f)) return ENGINE_GAME_OVER;
+    size_t n, q = enabled_option(f, seat, k, &n);
+    if (!q || k >= n) return ENGINE_NOT_ASKED;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_status st = engine_apply(f, seat, NULL, (int)q, 0, &errs);
+    if (st != ENGINE_OK && why) *why = engine_first_error(&errs);
+    cerr_free(&errs);
+    return st;
+}
+
+/* --------------------------------------------------- sampled forks */
+
+int engine_has_determinize(const engine *e) { return engine_has_handler(e, H_DETERMINIZE); }
+
+int engine_has_secrets(const engine *e) { return view_rules_secret(e->rt.rules->vis); }
+
+/* Structural equality as the state sees it: an empty list and an empty map
+** are one value (Lua cannot tell them apart); map order is ignored. */
+static int same_value(const value *a, const value *b) {
+    int ea = (a->type == CV_LIST && a->u.list.n == 0) || (a->type == CV_MAP && a->u.map.n == 0);
+    int eb = (b->type == CV_LIST && b->u.list.n == 0) || (b->type == CV_MAP && b->u.map.n == 0);
+    if (ea || eb) return ea && eb;
+    if (a->type != b->type) return 0;
+    if (a->type == CV_LIST) {
+        if (a->u.list.n != b->u.list.n) return 0;
+        for (size_t i = 0; i < a->u.list.n; i++)
+            if (!same_value(a->u.list.items[i], b->u.list.items[i])) return 0;
+        return 1;
+    }
+    if (a->type == CV_MAP) {
+        if (a->u.map.n != b->u.map.n) return 0;
+        for (size_t i = 0; i < a->u.map.n; i++) {
+            const value *bv = value_map_get(b, a->u.map.items[i].key->u.str.s);
+            if (!bv || !same_value(a->u.map.items[i].val, bv)) return 0;
+        }
+        return 1;
+    }
+    return value_equal(a, b, 0);
+}
+
+/* The path of the first place where a and b differ ("chosen[2]", "bag"),
+** into buf; "" when they are equal. */
+static void first_diff(const value *a, const value *b, char *buf, size_t size, size_t at) {
+    if (at >= size) return;
+    buf[at] = '\0';
+    if (same_value(a, b)) return;
+    if (a->type != b->type || (a->type != CV_LIST && a->type != CV_MAP)) return;
+    if (a->type == CV_LIST) {
+        if (a->u.list.n != b->u.list.n) return;
+        for (size_t i = 0; i < a->u.list.n; i++)
+            if (!same_value(a->u.list.items[i], b->u.list.items[i])) {
+                int w = snprintf(buf + at, size - at, "[%zu]", i + 1);
+                if (w > 0) first_diff(a->u.list.items[i], b->u.list.items[i], buf, size, at + (size_t)w);
+                return;
+            }
+        return;
+    }
+    for (size_t i = 0; i < a->u.map.n; i++) {
+        const char *key = a->u.map.items[i].key->u.str.s;
+        const value *bv = value_map_get(b, key);
+        if (bv && same_value(a->u.map.items[i].val, bv)) continue;
+        int w = snprintf(buf + at, size - at, "%s%s", at ? "." : "", key);
+        if (w > 0 && bv) first_diff(a->u.map.items[i].val, bv, buf, size, at + (size_t)w);
+        return;
+    }
+    for (size_t i = 0; i < b->u.map.n; i++) /* a key only b has */
+        if (!value_map_get(a, b->u.map.items[i].key->u.str.s)) {
+            snprintf(buf + at, size - at, "%s%s", at ? "." : "", b->u.map.items[i].key->u.str.s);
+            return;
+        }
+}
+
+/* "rules.lua:12", where the determinize hook is defined, into buf. */
+static void hook_where(engine *f, char *buf, size_t size) {
+    lua_State *L = f->rt.L;
+    lua_Debug ar;
+    snprintf(buf, size, "determinize");
+    if (!lua_checkstack(L, 2)) return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, f->rt.ref_h[H_DETERMINIZE]);
+    if (lua_getinfo(L, ">S", &ar)) snprintf(buf, size, "%s:%d", ar.short_src, ar.linedefined);
+}
+
+/* Fills the fork f (of e's rules, no state yet or an old one) from
+** determinize(view, seat, rng, g), checked against view. 0, or -1 after
+** an error (f is then unusable). */
+static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
+    lua_State *L = f->rt.L;
+    int top = lua_gettop(L);
+    rng_seed_stream(&f->rng, reseed, e->pos);
+    rng before = f->rng;
+    call_ctx c = {.h = H_DETERMINIZE, .kind = ARGS_DETERMINIZE, .seat = seat, .v = view};
+    f->in_apply = 1; /* its g.rng draws, from the fork's own stream */
+    int rc = engine_call(f, &c, 1, errs);
+    if (rc == -2) { /* ran long under the timer: again, counted, from the same draws */
+        f->rng = before;
+        sandbox_set_timed(f->rt.sb, 0);
+        rc = engine_call(f, &c, 1, errs);
+        sandbox_set_timed(f->rt.sb, 1);
+    }
+    f->in_apply = 0;
+    char where[256];
+    if (rc <= 0) {
+        hook_where(f, where, sizeof where);
+        if (rc == -2) cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) ran out of time", where);
+        lua_settop(L, top);
+        return -1;
+    }
+    if (!lua_istable(L, -1)) {
+        hook_where(f, where, sizeof where);
+        cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) must return a state table, not %s", where,
+                 luaL_typename(L, -1));
+        lua_settop(L, top);
+        return -1;
+    }
+    /* the contract: the state sampled shows the seat exactly what it saw */
+    value *got = luaval_to_value(L, -1, "determinize", errs);
+    value *seen = got ? view_of(e->rt.rules->vis, got, seat) : NULL;
+    int same = seen && same_value(seen, view);
+    if (!same) hook_where(f, where, sizeof where);
+    if (got && seen && !same) {
+        char path[200];
+        first_diff(view, seen, path, sizeof path, 0);
+        cerr_add(errs, NULL, 0, 0, NULL,
+                 "determinize (%s) returned a state that shows seat %d something else than its view, at %s",
+                 where, seat, path[0] ? path : "the top");
+    } else if (!got || !seen) {
+        cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) returned a state that is not plain data%s", where,
+                 got ? " (out of memory)" : "");
+    }
+    value_free(got);
+    value_free(seen);
+    if (!same) {
+        lua_settop(L, top);
+        return -1;
+    }
+    rng_seed_stream(&f->rng, reseed, (uint64_t)e->pos + 0x9e3779b97f4a7c15ull);
+    int bad = fork_adopt(f, errs);
+    lua_settop(L, top);
+    return bad;
+}
+
+engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
+    if (!engine_has_handler(e, H_DETERMINIZE)) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+        return NULL;
+    }
+    engine *f = fork_shell(e, reseed ? reseed : 1, errs);
+    if (f && fill_sampled(f, e, view, seat, reseed ? reseed : 1, errs) != 0) {
+        engine_free(f);
+        return NULL;
+    }
+    return f;
+}
+
+int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
+    if (f->fork_of_pos == (size_t)-1 || f->rt.rules != e->rt.rules) {
+        cerr_add(errs, NULL, 0, 0, NULL, "engine_fork_refill: not a fork of these rules");
+        return -1;
+    }
+    if (!reseed) reseed = 1;
+    /* back to a fork's start: no log, no decision made, alive */
+    for (size_t i = 0; i < f->n_log; i++) free(f->log[i].id);
+    f->n_log = f->pos = 0;
+    f->dead = 0;
+    f->since_check = 0;
+    f->cur_decision = 0;
+    f->live_stale = 0;
+    f->fork_of_pos = e->pos;
+    engine_moved(f);
+    f->cfg.seed = reseed; /* the fork's random bot streams */
+    if (view) {
+        if (!engine_has_handler(e, H_DETERMINIZE)) {
+            cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+            return -1;
+        }
+        return fill_sampled(f, e, view, seat, reseed, errs);
+    }
+    f->rng = e->rng;
+    rng_seed_stream(&f->rng, reseed, e->pos);
+    lua_State *from = e->rt.L, *to = f->rt.L;
+    int bad = !lua_checkstack(from, 2);
+    if (!bad) {
+        lua_rawgeti(from, LUA_REGISTRYINDEX, e->rt.ref_state);
+        bad = luaval_copy(from, -1, to) != 0;
+        lua_pop(from, 1);
+    }
+    if (bad) {
+        cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
+        return -1;
+    }
+    return fork_adopt(f, errs);
+}
+
+/* ------------------------------------------------------- ruleset bots */
+
+typedef struct rbot_ctx {
+    engine *e;
+    const char *name;
+    const value *view;
+    int seat;
+    int found;
+} rbot_ctx;
+
+/* Protected: pushes rules.bots[name], the view, the seat, the enabled ids
+** and render's g (nothing when there is no such bot). */
+static int p_rbot(lua_State *L) {
+    rbot_ctx *c = lua_touserdata(L, 1);
+    engine *e = c->e;
+    lua_settop(L, 0);
+    luaL_checkstack(L, 8, "engine");
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_rules);
+    if (lua_type(L, -1) != LUA_TTABLE || lua_getfield(L, -1, "bots") != LUA_TTABLE) return 0;
+    if (lua_getfield(L, -1, c->name) != LUA_TFUNCTION) return 0;
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+    c->found = 1;
+    if (luaval_push(L, c->view) != 0) return luaL_error(L, "out of memory");
+    lua_pushinteger(L, c->seat);
+    size_t n = engine_enabled_count(e, c->seat);
+    lua_createtable(L, (int)n, 0);
+    for (size_t k = 0; k < n; k++) {
+        const char *id = engine_enabled_id(e, c->seat, k);
+        lua_pushstring(L, id ? id : "");
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    gapi_push(e, 0, 1);
+    return lua_gettop(L);
+}
+
+int engine_has_ruleset_bot(engine *e, const char *name) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L), found = 0;
+    if (!lua_checkstack(L, 4)) return 0;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_rules);
+    if (lua_type(L, -1) == LUA_TTABLE) { /* raw: no metamethod runs unbudgeted */
+        lua_pushstring(L, "bots");
+        if (lua_rawget(L, -2) == LUA_TTABLE) {
+            lua_pushstring(L, name);
+            found = lua_rawget(L, -2) == LUA_TFUNCTION;
+        }
+    }
+    lua_settop(L, top);
+    return found;
+}
+
+char *engine_ruleset_bot(engine *e, const char *name, int seat, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    value *view = engine_view(e, seat);
+    if (!view) return errs->oom = 1, NULL;
+    rbot_ctx c = {e, name, view, seat, 0};
+    char *out = NULL;
+    for (int counted = 0; counted < 2; counted++) {
+        lua_pushcfunction(L, p_rbot);
+        lua_pushlightuserdata(L, &c);
+        if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s", name, lua_isstring(L, -1) ? lua_tostring(L, -1) : "out of memory");
+            break;
+        }
+        if (!c.found) {
+            cerr_add(errs, NULL, 0, 0, NULL, "%s has no bot \"%s\" (rules.bots.%s)", e->rt.rules->rs->id, name, name);
+            break;
+        }
+        if (counted) sandbox_set_timed(e->rt.sb, 0);
+        int st = sandbox_call(e->rt.sb, lua_gettop(L) - top - 1, 1, errs);
+        if (counted) sandbox_set_timed(e->rt.sb, 1);
+        if (st == SANDBOX_RETRY) { /* ran long: again, counted (it changes nothing) */
+            lua_settop(L, top);
+            continue;
+        }
+        if (st != SANDBOX_OK) break;
+        if (lua_type(L, -1) != LUA_TSTRING) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s must return one of the option ids, not %s", name,
+                     luaL_typename(L, -1));
+        } else {
+            const char *id = lua_tostring(L, -1);
+            size_t n = engine_enabled_count(e, seat);
+            for (size_t k = 0; k < n && !out; k++) {
+                const char *o = engine_enabled_id(e, seat, k);
+                if (o && !strcmp(o, id) && !(out = cairn_strdup(id))) errs->oom = 1;
+            }
+            if (!out && !errs->oom)
+                cerr_add(errs, NULL, 0, 0, NULL, "bot %s chose \"%s\", which seat %d may not choose now", name, id,
+                         seat);
+        }
+        break;
+    }
+    lua_settop(L, top);
+    value_free(view);
+    return out;
 }

@@ -7,6 +7,7 @@
 */
 #include "repl.h"
 
+#include "bot.h"
 #include "engine.h"
 #include "lineedit.h"
 #include "markup.h"
@@ -44,8 +45,10 @@
 ** a transcript gives the same bytes every time. */
 #define REPL_SCRIPT_SEED 1
 
-/* Bot kinds the REPL knows; engine_bot_choice plays them. */
-static const char *const bot_kinds[] = {"random"};
+/* A bot that thinks longer than this shows a spinner with its iterations. */
+#if !defined(REPL_SPINNER_AFTER)
+#define REPL_SPINNER_AFTER 0.3
+#endif
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -452,11 +455,91 @@ static void flush_silent(repl *r, int *seat, size_t *n) {
     *n = 0;
 }
 
+struct bot *repl_brain(repl *r, int seat) {
+    if (!r->brain && !(r->brain = calloc((size_t)r->n_seats + 1, sizeof *r->brain))) {
+        repl_fail(r, "out of memory");
+        return NULL;
+    }
+    bot *b = r->brain[seat];
+    if (b && strcmp(bot_spec(b), r->bot[seat]) == 0) return b;
+    bot_free(b);
+    r->brain[seat] = NULL;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    b = bot_new(r->bot[seat], &errs);
+    if (b && bot_check(b, r->e, &errs) != 0) {
+        bot_free(b);
+        b = NULL;
+    }
+    if (!b) {
+        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "%s", m ? m : "out of memory");
+        free(m);
+    }
+    cerr_free(&errs);
+    return r->brain[seat] = b;
+}
+
+void repl_free_brains(repl *r) {
+    if (r->brain)
+        for (int i = 0; i <= r->n_seats; i++) bot_free(r->brain[i]);
+    free(r->brain);
+    r->brain = NULL;
+}
+
+/* The spinner and Ctrl-C while a bot thinks (on a terminal only: script
+** output stays the same on every run). */
+typedef struct think_ctx {
+    repl *r;
+    int shown;        /* the spinner is on screen */
+    int interrupted;  /* Ctrl-C: the bot answered with its best so far */
+} think_ctx;
+
+static void think_tick(void *ud, long iterations, double seconds) {
+    think_ctx *t = ud;
+    static const char wheel[] = "|/-\\";
+    if (!t->r->interactive || seconds < REPL_SPINNER_AFTER) return;
+    fprintf(t->r->out, "\r%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)", wheel[(int)(seconds * 10) % 4],
+            iterations, seconds);
+    fflush(t->r->out);
+    t->shown = 1;
+}
+
+static int think_interrupted(void *ud) {
+    think_ctx *t = ud;
+    if (t->r->script || !lineedit_interrupted()) return 0;
+    return t->interrupted = 1;
+}
+
+/* The bot's choice for seat s (malloc'd), or NULL after printing why. */
+static char *bot_pick(repl *r, int s, int *interrupted) {
+    bot *b = repl_brain(r, s);
+    if (!b) return NULL;
+    think_ctx t = {r, 0, 0};
+    bot_hooks h = {think_tick, think_interrupted, &t};
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    char *id = bot_choose(b, r->e, s, &h, &errs);
+    if (t.shown) {
+        fprintf(r->out, "\r\033[K");
+        fflush(r->out);
+    }
+    if (!id) {
+        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "the %s bot of %s could not choose: %s", r->bot[s], repl_seat_name(r, s),
+                  m ? m : "out of memory");
+        free(m);
+    }
+    cerr_free(&errs);
+    *interrupted = t.interrupted;
+    return id;
+}
+
 size_t repl_run_bots(repl *r, size_t limit) {
     size_t n = 0, silent_n = 0;
-    int silent_seat = 0;
+    int silent_seat = 0, stop = 0;
     if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
-    while (n < limit && !engine_is_over(r->e)) {
+    while (n < limit && !engine_is_over(r->e) && !stop) {
         /* the engine's order (the first bot seat the ruleset asks), as in
         ** golden playthroughs and `cairn sim`, so the same seed plays the
         ** same game everywhere */
@@ -466,11 +549,8 @@ size_t repl_run_bots(repl *r, size_t limit) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
         }
-        char *id = engine_bot_choice(r->e, s);
-        if (!id) {
-            repl_fail(r, "the %s bot of %s has no option it may choose", r->bot[s], repl_seat_name(r, s));
-            break;
-        }
+        char *id = bot_pick(r, s, &stop);
+        if (!id) break;
         char *why = NULL;
         engine_status st = engine_answer(r->e, s, id, &why);
         if (st != ENGINE_OK) {
@@ -503,6 +583,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         r->changed = 1;
         r->dirty = 1;
         r->over_shown = 0;
+        if (stop) repl_say(r, 0, "Stopped (Ctrl-C): the bot answered with its best so far; `run` goes on.");
     }
     flush_silent(r, &silent_seat, &silent_n);
     if (n == REPL_MAX_BOT_RUN)
@@ -660,6 +741,7 @@ int repl_adopt_engine(repl *r, engine *e) {
             return -1;
         }
     }
+    repl_free_brains(r);
     if (r->bot)
         for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
     free(r->bot);
@@ -783,6 +865,8 @@ static void show_header(repl *r) {
 /* Starts play: header, bots that move first, then the first turn. */
 static void start_game(repl *r) {
     show_header(r);
+    for (int i = 1; i <= r->n_seats; i++) /* a bot refused for this game says so now */
+        if (is_bot(r, i)) repl_brain(r, i);
     repl_show_events(r, r->viewer); /* setup's events come before any move */
     if (r->auto_bots) repl_run_bots(r, 0);
     repl_present(r);
@@ -1112,10 +1196,14 @@ static int add_pair(const char *arg, int **seats, char ***vals, size_t *n) {
     return 0;
 }
 
-static int known_bot(const char *kind) {
-    for (size_t i = 0; i < sizeof bot_kinds / sizeof bot_kinds[0]; i++)
-        if (strcmp(bot_kinds[i], kind) == 0) return 1;
-    return 0;
+/* Why kind names no bot (malloc'd), or NULL when it does. */
+static char *bad_bot(const char *kind) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    char *m = NULL;
+    if (bot_spec_valid(kind, &errs) != 0) m = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("out of memory");
+    cerr_free(&errs);
+    return m;
 }
 
 
@@ -1205,9 +1293,12 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
             int rc = add_pair(argv[i], &s->bot_seat, &s->bot_val, &s->n_bots);
             if (rc == -2) return EXIT_FAIL;
             if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--bot takes SEAT=KIND (2=random), got \"%s\"", argv[i]);
-            if (!known_bot(s->bot_val[s->n_bots - 1]))
-                return usage(cmd, REPL_PLAY_USAGE, "no bot kind \"%s\"; the kinds are: random",
-                             s->bot_val[s->n_bots - 1]);
+            char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
+            if (bad) {
+                int urc = usage(cmd, REPL_PLAY_USAGE, "%s", bad);
+                free(bad);
+                return urc;
+            }
         } else if (strcmp(arg, "--name") == 0) {
             NEED("SEAT=NAME");
             int rc = add_pair(argv[i], &s->name_seat, &s->name_val, &s->n_names);
@@ -1285,6 +1376,7 @@ static int open_session(repl *r, const char *script, int strict) {
 }
 
 static void close_session(repl *r) {
+    repl_free_brains(r);
     lineedit_free(r->le);
     if (r->in && r->in != stdin) fclose(r->in);
     if (r->bot)

@@ -38,7 +38,9 @@ int repl_replay_main(int argc, char **argv);
     "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"           \
     "  --preset NAME        a named bundle of options\n"                                     \
     "  --seed S             the game's seed (default: random; 1 in script mode)\n"           \
-    "  --bot SEAT=KIND      a bot plays SEAT (KIND: random)\n"                               \
+    "  --bot SEAT=KIND      a bot plays SEAT: random, greedy, mcts, ismcts or RULESET:NAME,\n" \
+    "                       with parameters: 2=mcts:iterations=2000, 2=mcts:time=0.5\n"      \
+    "                       (docs/bots.md)\n"                                                 \
     "  --name SEAT=NAME     the name shown for SEAT\n"                                       \
     "  --lang CODE          language of the ruleset's texts (default: its first)\n"          \
     "  --load SAVE          continue a saved game\n"                                         \
@@ -92,6 +94,7 @@ typedef struct repl {
     struct engine *e;
     int n_seats;
     char **bot;        /* [n_seats + 1]: each seat's bot kind, NULL: human (index 0 unused) */
+    struct bot **brain; /* [n_seats + 1]: the bot playing each seat, made from bot[] when asked */
     size_t *seen;      /* [n_seats + 1]: events shown to each seat; [0] the shared screen */
     int viewer;        /* the seat whose view is shown; 0: spectator */
     int secret;        /* the ruleset hides something from some seat */
@@ -169,6 +172,12 @@ int repl_adopt_engine(repl *r, struct engine *e);
 int repl_deciding_seat(const repl *r);
 /* Applies one answer for seat; prints what happened. 0 or -1. */
 int repl_answer(repl *r, int seat, const char *id);
+/* The bot of seat (made from r->bot[seat], kept while the kind is the
+** same), or NULL after printing why (unknown kind, refused for this game). */
+struct bot *repl_brain(repl *r, int seat);
+/* Frees every seat's bot (a new game, or the end). */
+void repl_free_brains(repl *r);
+
 /* Events seen so far by seat (its slot in r->seen). */
 size_t *repl_seen(repl *r, int seat);
 /* Snapshots the ruleset's files (for reload reports). */

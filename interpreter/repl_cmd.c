@@ -6,6 +6,7 @@
 */
 #include "repl.h"
 
+#include "bot.h"
 #include "engine.h"
 #include "markup.h"
 #include "ruleset.h"
@@ -43,7 +44,7 @@ DECL(cmd_score); DECL(cmd_rules); DECL(cmd_history); DECL(cmd_undo); DECL(cmd_re
 DECL(cmd_goto); DECL(cmd_save); DECL(cmd_load); DECL(cmd_export); DECL(cmd_reload);
 DECL(cmd_bot); DECL(cmd_human); DECL(cmd_run); DECL(cmd_auto); DECL(cmd_new);
 DECL(cmd_restart); DECL(cmd_seed); DECL(cmd_shell); DECL(cmd_quit); DECL(cmd_next);
-DECL(cmd_back); DECL(cmd_first); DECL(cmd_last); DECL(cmd_play);
+DECL(cmd_back); DECL(cmd_first); DECL(cmd_last); DECL(cmd_play); DECL(cmd_why);
 #undef DECL
 
 static const repl_cmd commands[] = {
@@ -105,9 +106,17 @@ static const repl_cmd commands[] = {
      "so far. Says which files changed, and if a decision no longer works, where\n"
      "the replay stopped and why (the rest stays available for `redo`). If the\n"
      "ruleset no longer loads, the errors are shown and the game is kept."},
-    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT, "let a bot play SEAT (KIND: random)",
-     "A bot of KIND (random: uniform over the enabled options, drawn from the\n"
-     "game's seed, so games replay exactly) plays SEAT from now on."},
+    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT, "let a bot play SEAT (random, greedy, mcts...)",
+     "A bot of KIND plays SEAT from now on (default random), also mid-game to\n"
+     "change its strength: random (uniform, from the game's seed), greedy (one\n"
+     "move ahead by the ruleset's heuristic), mcts (tree search: mcts:iterations=2000,\n"
+     "mcts:time=2, depth=20, c=1.4), ismcts (the same on states sampled from the\n"
+     "seat's view; what mcts means in a game with secrets) or RULESET:NAME (a bot\n"
+     "the ruleset ships). Every bot but a timed one replays exactly. docs/bots.md."},
+    {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT, "why a bot made its last choice",
+     "Shows how the bot of SEAT (default: the last bot that moved) chose its last\n"
+     "move: the options it weighed most with their visits and values (search\n"
+     "bots), or their scores (greedy)."},
     {"human", NULL, "SEAT", cmd_human, IN_PLAY, ARG_SEAT, "let a person play SEAT",
      "SEAT is played at this keyboard from now on."},
     {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE, "let the bots play until a person must decide",
@@ -894,17 +903,29 @@ static int first_person(const repl *r) {
 }
 
 static int cmd_bot(repl *r, const char *args) {
-    char seat_s[64] = "", kind[64] = "random";
-    if (sscanf(args, "%63s %63s", seat_s, kind) < 1) {
+    char seat_s[64] = "", kind[256] = "random";
+    if (sscanf(args, "%63s %255s", seat_s, kind) < 1) {
         repl_fail(r, "bot SEAT [KIND]: which seat?");
         return -1;
     }
     int seat = repl_parse_seat(r, seat_s, 0);
     if (seat < 0) return -1;
-    if (strcmp(kind, "random") != 0) {
-        repl_fail(r, "no bot kind \"%s\"; the kinds are: random", kind);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    bot *probe = bot_new(kind, &errs);
+    if (probe && bot_check(probe, r->e, &errs) != 0) {
+        bot_free(probe);
+        probe = NULL;
+    }
+    bot_free(probe);
+    if (!probe) {
+        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "%s", m ? m : "out of memory");
+        free(m);
+        cerr_free(&errs);
         return -1;
     }
+    cerr_free(&errs);
     char *k = strdup(kind);
     if (!k || settings_set_bot(r, seat, kind) != 0 || engine_set_seat_bot(r->e, seat, kind) != 0) {
         free(k);
@@ -919,6 +940,41 @@ static int cmd_bot(repl *r, const char *args) {
         r->viewer = r->secret ? 0 : first_person(r);
     if (r->auto_bots && engine_is_asked(r->e, seat)) repl_run_bots(r, 0);
     r->changed = 1;
+    return 0;
+}
+
+/* The seat of the last decision a bot made, or 0. */
+static int last_bot_seat(const repl *r) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    for (size_t i = engine_position(r->e); i > 0; i--)
+        if (seat_is_bot(r, log[i - 1].seat)) return log[i - 1].seat;
+    return 0;
+}
+
+static int cmd_why(repl *r, const char *args) {
+    int seat = args[0] ? repl_parse_seat(r, args, 0) : last_bot_seat(r);
+    if (seat < 0) return -1;
+    if (seat == 0 || !seat_is_bot(r, seat)) {
+        repl_fail(r, seat ? "%s is played by a person" : "no bot has moved yet%s", seat ? repl_seat_name(r, seat) : "");
+        return -1;
+    }
+    bot *b = r->brain ? r->brain[seat] : NULL;
+    if (!b) {
+        repl_plain(r, "The %s bot of %s has not chosen anything since it took the seat.", r->bot[seat],
+                   repl_seat_name(r, seat));
+        return 0;
+    }
+    if (r->secret && !engine_is_over(r->e)) { /* its reasons would tell its secret choice */
+        repl_fail(r, "this game keeps secrets: a bot's reasons would show its hidden choices, so `why` "
+                     "waits for the end of the game");
+        return -1;
+    }
+    char *w = bot_why(b);
+    char *esc = w ? markup_escape(w) : NULL;
+    repl_block(r, esc ? esc : "out of memory");
+    free(esc);
+    free(w);
     return 0;
 }
 

@@ -7,6 +7,7 @@
 ** are counted in sim_totals.c and printed by sim_report.c.
 */
 #include "sim.h"
+#include "bot.h"
 #include "engine.h"
 #include "ruleset.h"
 #include "sim_internal.h"
@@ -36,6 +37,9 @@ typedef struct sim_opts {
     const char *compare[2];         /* --compare A B; NULL: one variant */
     const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
     const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
+    char *bot_spec[SIM_MAX_SEATS];  /* --bots: the specs, owned (bot[] points at them) */
+    int n_bots;
+    bot *bots[SIM_MAX_SEATS];       /* the search bots, made once before the games (NULL: random) */
     const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
     const char *find;               /* --find EXPR */
@@ -133,6 +137,48 @@ static int set_leads(sim_opts *o, const char *v, FILE *err) { return (void)v, (v
 static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
 static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
 
+/* --bots "mcts:iterations=500,depth=20,random": one spec per seat; a comma
+** starts a new spec unless what follows is PARAM=VALUE (a kind never holds
+** "="). Each spec is checked (bot_spec_valid). */
+static int set_bots(sim_opts *o, const char *arg, FILE *err) {
+    const char *p = arg;
+    while (*p) {
+        const char *end = p;
+        for (;;) {
+            const char *comma = strchr(end, ',');
+            if (!comma) {
+                end += strlen(end);
+                break;
+            }
+            const char *nx = comma + 1, *nc = strchr(nx, ','), *eq = strchr(nx, '=');
+            if (!eq || (nc && eq > nc) || memchr(nx, ':', (size_t)(eq - nx))) {
+                end = comma;
+                break;
+            }
+            end = nc ? nc : nx + strlen(nx);
+            if (!nc) break;
+        }
+        if (o->n_bots == SIM_MAX_SEATS) return usage(err, "--bots names more than 16 seats: \"%s\"", arg);
+        char *spec = cairn_strfmt("%.*s", (int)(end - p), p);
+        if (!spec) return usage(err, "%s", "out of memory");
+        o->bot_spec[o->n_bots] = spec;
+        o->bot[o->n_bots++] = spec;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        if (bot_spec_valid(spec, &errs) != 0) {
+            char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+            int rc = usage(err, "--bots: %s", m ? m : "out of memory");
+            free(m);
+            cerr_free(&errs);
+            return rc;
+        }
+        cerr_free(&errs);
+        p = *end ? end + 1 : end;
+    }
+    if (o->n_bots == 0) return usage(err, "--bots takes KIND,KIND,... (one per seat), got \"%s\"", arg);
+    return 0;
+}
+
 static const struct sim_flag {
     const char *name;
     int values; /* how many arguments follow */
@@ -143,6 +189,7 @@ static const struct sim_flag {
     {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
     {"--leads", 0, set_leads},     {"--find", 1, set_find},       {"--sweep", 1, set_sweep},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
     {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
+    {"--bots", 1, set_bots},
     {"--compare", 2, NULL},        /* two values: read in sim_parse */
 };
 
@@ -394,6 +441,17 @@ static int count_offers(sim_rec *r, const engine_decision *d) {
 ** the options offered; otherwise the random bot's move is made directly. */
 static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec *r, char **why) {
     const char *kind = seat_bot(o, seat), *ban = o->ban[seat - 1];
+    if (o->bots[seat - 1]) { /* a search or ruleset bot (bot.c) */
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        char *id = bot_choose(o->bots[seat - 1], e, seat, NULL, &errs);
+        engine_status st = ENGINE_RULES_ERROR;
+        if (id) st = engine_answer(e, seat, id, why);
+        else if (why) *why = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("the bot chose nothing");
+        free(id);
+        cerr_free(&errs);
+        return st;
+    }
     if (strcmp(kind, "random") != 0) {
         if (why) *why = cairn_strfmt("no bot kind \"%s\" (known: random)", kind);
         return ENGINE_RULES_ERROR;
@@ -495,8 +553,13 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     }
     int64_t st = state_int(e, x->o->starter, 0);
     r->starter = st >= 1 && st <= engine_seat_count(e) ? (int)st : 0;
-    for (int s = 1; s <= engine_seat_count(e); s++)
+    for (int s = 1; s <= engine_seat_count(e); s++) {
         if (engine_set_seat_bot(e, s, seat_bot(x->o, s)) != 0) goto done;
+        if (x->o->bots[s - 1] && bot_check(x->o->bots[s - 1], e, &local) != 0) {
+            msg = cairn_strfmt("seed %" PRIu64 ": seat %d: %s", seed, s, (m = last_error(&local)) ? m : "?");
+            goto done;
+        }
+    }
     for (; !engine_is_over(e); k++) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
             msg = cairn_strfmt("seed %" PRIu64 ": not over after %d decisions (a game that never ends?)", seed,
@@ -766,6 +829,16 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
     sim_opts o;
     int rc = sim_parse(argc, argv, &o, err);
+    for (int i = 0; rc == 0 && i < o.n_bots; i++) { /* the search bots, once for every game */
+        if (strcmp(o.bot_spec[i], "random") == 0) continue;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        if (!(o.bots[i] = bot_new(o.bot_spec[i], &errs))) {
+            cerr_print(err, &errs);
+            rc = 2;
+        }
+        cerr_free(&errs);
+    }
     if (rc == 0) {
         sim_ctx x;
         memset(&x, 0, sizeof x);
@@ -779,6 +852,10 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         for (int k = 0; k < SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
     }
     ruleset_flags_free(&o.flags);
+    for (int i = 0; i < SIM_MAX_SEATS; i++) {
+        bot_free(o.bots[i]);
+        free(o.bot_spec[i]);
+    }
     return rc;
 }
 

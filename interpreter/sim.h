@@ -37,7 +37,7 @@
 
 #define SIM_USAGE                                                                              \
     "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
-    "                 [--seed S] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
+    "                 [--seed S] [--bots KIND,...] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
     "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
@@ -58,6 +58,7 @@
     "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"            \
     "  --preset NAME        a named bundle of options\n"                                      \
     "  --seed S             the first game's seed (default 1)\n"                              \
+    "  --bots KIND,...      one bot per seat (mcts:iterations=500,random; docs/bots.md)\n"   \
     "  --checks             check the state schema and check() after every decision\n"        \
     "  --compare A B        play each seed in A and B and report B - A with intervals; A\n"  \
     "                       and B are option lists (\"\", \"tricks,cards=5\"), data overrides\n"  \

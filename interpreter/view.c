@@ -49,6 +49,12 @@ void view_rules_free(view_rules *r) {
 
 size_t view_rules_count(const view_rules *r) { return r ? r->n : 0; }
 
+int view_rules_secret(const view_rules *r) {
+    for (size_t i = 0; r && i < r->n; i++)
+        if (r->rules[i].policy != VIEW_PUBLIC) return 1;
+    return 0;
+}
+
 static int push_seg(rule *ru, seg s) {
     seg *ns = realloc(ru->segs, (ru->n + 1) * sizeof *ns);
     if (!ns) {

@@ -32,6 +32,10 @@ void view_rules_free(view_rules *r); /* NULL-safe */
 /* Number of rules parsed. */
 size_t view_rules_count(const view_rules *r);
 
+/* 1 when some rule hides something from some seat (a policy other than
+** public): a game with secrets, which search bots may not read. */
+int view_rules_secret(const view_rules *r);
+
 /* The policy name as written in manifests ("owner"), or NULL. */
 const char *view_policy_name(view_policy p);
 

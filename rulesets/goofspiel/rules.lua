@@ -144,6 +144,57 @@ function rules.render(view, seat, g)
   return table.concat(lines, "\n")
 end
 
+-- For bots that look ahead: the prize values the seat has won minus the best other seat's.
+function rules.heuristic(g, seat)
+  local function sum(list)
+    local n = 0
+    for _, v in ipairs(list) do n = n + v end
+    return n
+  end
+  local mine, best = sum(g.state.won[seat]), nil
+  for s = 1, #g.seats do
+    if s ~= seat then
+      local v = sum(g.state.won[s])
+      if not best or v > best then best = v end
+    end
+  end
+  return mine - (best or 0)
+end
+
+-- For bots that search a game with secrets (docs/bots.md): a full state that shows `seat`
+-- exactly its view, the hidden parts drawn from `rng`. What the view hides: the order of
+-- the prize deck (its cards are the ones not up, discarded or won), the other hands and
+-- their bids this round. The state keeps no record of past bids, so another seat's hand
+-- is any cards of the right number.
+function rules.determinize(view, seat, rng, g)
+  local n, st = g.data.game.cards, view
+  local gone = {}
+  for _, v in ipairs(st.prizes.discard) do gone[v] = true end
+  for s = 1, #g.seats do
+    for _, v in ipairs(st.won[s]) do gone[v] = true end
+  end
+  if st.prize ~= 0 then gone[st.prize] = true end
+  local deck_left = {}
+  for v = 1, n do
+    if not gone[v] then deck_left[#deck_left + 1] = v end
+  end
+  st.prizes.draw = rng.shuffle(deck_left)
+  local held = n - st.round + (st.prize ~= 0 and 1 or 0)   -- cards in hand plus this round's bid
+  for s = 1, #g.seats do
+    if s ~= seat then
+      local cards = {}
+      for v = 1, n do cards[v] = v end
+      rng.shuffle(cards)
+      local bid = st.has_bid[s] and cards[held] or 0
+      local hand = {}
+      for i = 1, held - (st.has_bid[s] and 1 or 0) do hand[i] = cards[i] end
+      table.sort(hand)
+      st.hands[s], st.bids[s] = hand, bid
+    end
+  end
+  return st
+end
+
 -- Invariants: every card 1..n is in exactly one place for each seat (hand,
 -- this round's bid, or already played), hands shrink together, and every
 -- prize is exactly once in the deck, the discard, a won pile or up.

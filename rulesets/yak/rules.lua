@@ -37,7 +37,35 @@ end
 
 rules.score = score.score
 rules.heuristic = score.heuristic
+rules.determinize = require("rules.common").determinize
 rules.render = render.render
+
+-- Bots this ruleset ships (`--bot 2=yak:builder`, docs/bots.md): each gets the seat's
+-- view, the seat, its enabled option ids and g without state, and returns one id.
+rules.bots = {}
+
+-- builder: a typical eager player. It picks Build whenever the cart in front of it has
+-- stones and it has food, else Restock; it takes two stones when it can, then buys, pays
+-- and places with the first option offered.
+function rules.bots.builder(view, seat, options, g)
+  local function offered(id)
+    for _, o in ipairs(options) do if o == id then return true end end
+    return false
+  end
+  if view.phase == "sunrise" then
+    local cart = require("rules.common").cart_of_seat(view, seat)
+    local food = 0
+    for _, n in pairs(view.players[seat].food) do food = food + n end
+    if cart and #cart.stones > 0 and food > 0 and offered("card build") then return "card build" end
+    return offered("card restock") and "card restock" or options[1]
+  end
+  local taken = view.action and view.action.stones and #view.action.stones or 0
+  if offered("buy") and taken >= 2 then return "buy" end
+  for _, o in ipairs(options) do
+    if o:match("^take ") then return o end
+  end
+  return offered("buy") and "buy" or options[1]
+end
 rules.check = check.check
 
 return rules

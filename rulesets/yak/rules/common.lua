@@ -1,6 +1,7 @@
 -- rules/common.lua
 -- Yak: lookups shared by every rule step (carts, foods, names), drawing from the
--- quarry bag (fog stones reverse the carts and climb the mountain track), the end trigger.
+-- quarry bag (fog stones reverse the carts and climb the mountain track), the end trigger,
+-- and the hidden parts a bot must sample (determinize).
 
 local bag = require "cairn.bag"
 local tables = require "cairn.tables"
@@ -127,6 +128,41 @@ function M.check_end_trigger(g, seat)
     st.last_round = st.round + g.data.tower.extra_rounds
     g.log_text("log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level)
   end
+end
+
+-- M.determinize(view, seat, rng, g) -> a full state that shows `seat` exactly its view
+-- (docs/bots.md). Hidden: the others' cards picked at sunrise and not yet revealed (drawn
+-- at random), and what the quarry bag holds: every stone not seen elsewhere, so the
+-- bag is worked out from the view, not guessed.
+function M.determinize(view, seat, rng, g)
+  local st, data = view, g.data
+  for s = 1, #g.seats do
+    if s ~= seat then
+      local hidden = st.ready[s] and not st.revealed[s]
+      st.chosen[s] = hidden and rng.pick({ "build", "restock", "market" }) or false
+    end
+  end
+  local left = {}
+  for _, c in ipairs(st.colours) do left[c] = data.stones.per_colour end
+  left[data.stones.crystal.id] = data.stones.crystal.count
+  local function seen(v)   -- every stone outside the bag: towers, carts, the action's hands
+    if type(v) == "string" then
+      if left[v] then left[v] = left[v] - 1 end
+    elseif type(v) == "table" then
+      for _, x in pairs(v) do seen(x) end
+    end
+  end
+  for k, v in pairs(st) do
+    if k ~= "bag" and k ~= "colours" and k ~= "bonus" then seen(v) end
+  end
+  local fog = data.stones.fog.count - st.fog.track - st.fog.out - st.fog.aside
+  local contents = {}
+  for stone, count in pairs(left) do
+    if count > 0 then contents[stone] = count end
+  end
+  if fog > 0 then contents[data.stones.fog.id] = fog end
+  st.bag = contents
+  return st
 end
 
 return M

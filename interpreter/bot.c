@@ -1,0 +1,444 @@
+/*
+** bot.c
+** The bot interface: parsing "KIND[:PARAM=V,...]", which bot may play which
+** game, the bots' own random streams, scoring a fork for every seat, and the
+** kinds that need no tree: random (the engine's), greedy (one ply on forks,
+** by the ruleset's heuristic) and a ruleset's own bots. The search kinds
+** are in bot_mcts.c.
+*/
+#include "bot_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ the kinds */
+
+typedef struct bot_param {
+    const char *name;
+    const char *what; /* for errors and help */
+} bot_param;
+
+static const bot_param search_params[] = {
+    {"iterations", "playouts per decision (default 1000; exact and repeatable)"},
+    {"time", "seconds per decision (a budget: choices may vary from run to run)"},
+    {"c", "UCT's exploration constant (default 1.4)"},
+    {"depth", "rollout decisions before the heuristic scores the position (default 10; 0: to the end)"},
+    {"hscale", "heuristic points that make a clear lead (default 10)"},
+    {"rollout", "random (default) or heuristic: each rollout move the best by the heuristic"},
+    {"epsilon", "heuristic rollouts: the share of random moves (default 0.1)"},
+    {NULL, NULL},
+};
+static const bot_param greedy_params[] = {
+    {"samples", "sampled states per option in a game with secrets (default 4)"},
+    {"hscale", "unused by greedy"},
+    {NULL, NULL},
+};
+static const bot_param no_params[] = {{NULL, NULL}};
+
+typedef struct kind_def {
+    const char *name;
+    bot_kind_id k;
+    const bot_param *params;
+} kind_def;
+
+static const kind_def kinds[] = {
+    {"random", BOT_RANDOM, no_params},
+    {"greedy", BOT_GREEDY, greedy_params},
+    {"mcts", BOT_MCTS, search_params},
+    {"ismcts", BOT_ISMCTS, search_params},
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+
+const char *bot_kinds(void) { return "random, greedy, mcts, ismcts, RULESET:NAME"; }
+
+static const kind_def *find_kind(const char *name, size_t len) {
+    for (size_t i = 0; i < N_KINDS; i++)
+        if (strlen(kinds[i].name) == len && strncmp(kinds[i].name, name, len) == 0) return &kinds[i];
+    return NULL;
+}
+
+/* Sets one parameter; -1 after an error naming the parameter. */
+static int set_param(bot *b, const kind_def *kd, const char *key, const char *val, cerr_list *errs) {
+    int known = 0;
+    for (const bot_param *p = kd->params; p->name; p++) known |= !strcmp(p->name, key);
+    if (!known) {
+        strbuf s = {0};
+        for (const bot_param *p = kd->params; p->name; p++) strbuf_printf(&s, "%s%s", s.n ? ", " : "", p->name);
+        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: no parameter \"%s\"; %s%s", b->spec, key,
+                 s.n ? "it takes: " : "it takes none", s.n ? strbuf_str(&s) : "");
+        strbuf_free(&s);
+        return -1;
+    }
+    if (!strcmp(key, "rollout")) {
+        if (strcmp(val, "random") && strcmp(val, "heuristic")) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: rollout is random or heuristic, not \"%s\"", b->spec, val);
+            return -1;
+        }
+        b->guided = !strcmp(val, "heuristic");
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double d = strtod(val, &end);
+    if (!*val || *end || errno || !(d >= 0) || d > 1e12) {
+        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a number >= 0, got \"%s\"", b->spec, key, val);
+        return -1;
+    }
+    if (!strcmp(key, "iterations") || !strcmp(key, "depth") || !strcmp(key, "samples")) {
+        if (d != floor(d) || d > (double)CAIRN_BOT_MAX_ITERATIONS) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a whole number up to %ld, got \"%s\"", b->spec,
+                     key, CAIRN_BOT_MAX_ITERATIONS, val);
+            return -1;
+        }
+        if (!strcmp(key, "iterations")) b->iterations = (long)d;
+        else if (!strcmp(key, "depth")) b->depth = (long)d;
+        else b->samples = d < 1 ? 1 : (long)d;
+    } else if (!strcmp(key, "time")) {
+        if (d > CAIRN_BOT_MAX_TIME) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: time is at most %g seconds", b->spec, CAIRN_BOT_MAX_TIME);
+            return -1;
+        }
+        b->time = d;
+    } else if (!strcmp(key, "c")) {
+        b->c = d;
+    } else if (!strcmp(key, "epsilon")) {
+        b->epsilon = d > 1 ? 1 : d;
+    } else {
+        b->hscale = d > 0 ? d : CAIRN_BOT_HSCALE;
+    }
+    return 0;
+}
+
+bot *bot_new(const char *spec, cerr_list *errs) {
+    bot *b = calloc(1, sizeof *b);
+    if (!b || !(b->spec = cairn_strdup(spec))) {
+        free(b);
+        errs->oom = 1;
+        return NULL;
+    }
+    b->iterations = -1; /* not given */
+    b->c = CAIRN_BOT_UCT_C;
+    b->depth = CAIRN_BOT_DEPTH;
+    b->epsilon = 0.1;
+    b->hscale = CAIRN_BOT_HSCALE;
+    b->samples = CAIRN_BOT_SAMPLES;
+    const char *colon = strchr(spec, ':');
+    size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
+    const kind_def *kd = find_kind(spec, klen);
+    if (!kd) {
+        /* RULESET:NAME, a bot the ruleset ships (checked against the game) */
+        if (colon && klen > 0 && colon[1] && !strchr(colon + 1, '=')) {
+            b->k = BOT_RULESET;
+            if (!(b->kind = strndup(spec, klen)) || !(b->name = cairn_strdup(colon + 1))) {
+                bot_free(b);
+                errs->oom = 1;
+                return NULL;
+            }
+            return b;
+        }
+        cerr_add(errs, NULL, 0, 0, NULL, "no bot kind \"%.*s\"; the kinds are: %s", (int)klen, spec, bot_kinds());
+        bot_free(b);
+        return NULL;
+    }
+    b->k = kd->k;
+    if (!(b->kind = cairn_strdup(kd->name))) {
+        bot_free(b);
+        errs->oom = 1;
+        return NULL;
+    }
+    /* PARAM=V,... */
+    const char *p = colon ? colon + 1 : NULL;
+    while (p && *p) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[128];
+        if (len == 0 || len >= sizeof item) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: expected PARAM=VALUE after \"%s:\"", spec, kd->name);
+            bot_free(b);
+            return NULL;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        char *eq = strchr(item, '=');
+        if (!eq) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: \"%s\" is not PARAM=VALUE", spec, item);
+            bot_free(b);
+            return NULL;
+        }
+        *eq = '\0';
+        if (set_param(b, kd, item, eq + 1, errs) != 0) {
+            bot_free(b);
+            return NULL;
+        }
+        p = comma ? comma + 1 : NULL;
+    }
+    if (b->iterations < 0) b->iterations = b->time > 0 ? 0 : CAIRN_BOT_ITERATIONS;
+    if ((b->k == BOT_MCTS || b->k == BOT_ISMCTS) && b->iterations == 0 && b->time == 0) {
+        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: give iterations or time a budget above 0", spec);
+        bot_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void bot_free(bot *b) {
+    if (!b) return;
+    free(b->spec);
+    free(b->kind);
+    free(b->name);
+    free(b->why);
+    free(b);
+}
+
+int bot_spec_valid(const char *spec, cerr_list *errs) {
+    bot *b = bot_new(spec, errs);
+    bot_free(b);
+    return b ? 0 : -1;
+}
+
+const char *bot_spec(const bot *b) { return b->spec; }
+const char *bot_kind(const bot *b) { return b->kind; }
+int bot_is_timed(const bot *b) { return (b->k == BOT_MCTS || b->k == BOT_ISMCTS) && b->time > 0; }
+
+void bot_set_why(bot *b, char *s) {
+    free(b->why);
+    b->why = s;
+}
+
+char *bot_why(const bot *b) {
+    return cairn_strdup(b->why ? b->why : "no choice made yet");
+}
+
+/* ------------------------------------------------------------ checking */
+
+int bot_check(const bot *b, engine *e, cerr_list *errs) {
+    const ruleset *rs = engine_ruleset(e);
+    if (b->k == BOT_RULESET) {
+        if (strcmp(b->kind, rs->id) != 0) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: this game is %s, not %s", b->spec, rs->id, b->kind);
+            return -1;
+        }
+        const value *list = rs->manifest ? value_map_get(rs->manifest, "bots") : NULL;
+        int declared = 0;
+        for (size_t i = 0; list && list->type == CV_LIST && i < list->u.list.n; i++) {
+            const char *id = value_get_str(list->u.list.items[i], "id", NULL);
+            declared |= id && !strcmp(id, b->name);
+        }
+        if (!declared) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares no bot \"%s\" (the manifest's bots:)", b->spec,
+                     rs->id, b->name);
+            return -1;
+        }
+        if (!engine_has_ruleset_bot(e, b->name)) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares it but its rules have no rules.bots.%s",
+                     b->spec, rs->id, b->name);
+            return -1;
+        }
+        return 0;
+    }
+    int search = b->k == BOT_MCTS || b->k == BOT_ISMCTS || b->k == BOT_GREEDY;
+    if (search && engine_has_secrets(e) && !engine_has_determinize(e)) {
+        cerr_add(errs, NULL, 0, 0, NULL,
+                 "bot %s: %s keeps secrets (its visibility rules) and has no determinize hook, so a %s "
+                 "bot could only look ahead by reading the true state; it is refused (docs/bots.md)",
+                 b->spec, rs->id, b->kind);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ streams */
+
+uint64_t bot_stream_seed(const engine *e, int seat, uint64_t tag) {
+    rng r;
+    rng_seed_stream(&r, engine_seed(e) ^ tag, (uint64_t)engine_position(e) * 17 + (uint64_t)seat);
+    return rng_next(&r) | 1; /* 0 means "keep the game's RNG" to engine_fork */
+}
+
+/* ------------------------------------------------------------ rewards */
+
+/* The seat's margin mapped into [0, 1]: 0.5 level, near 1 well ahead. */
+static double lead_reward(double mine, double best_other, double scale) {
+    return 0.5 + 0.5 * tanh((mine - best_other) / scale);
+}
+
+int bot_rewards(engine *f, const bot *b, double *r, cerr_list *errs) {
+    int n = engine_seat_count(f);
+    double h[16];
+    if (engine_is_over(f)) {
+        engine_score sc;
+        if (engine_score_get(f, &sc, errs) != 0) return -1;
+        int best = sc.seats[0].rank, k = 0;
+        for (int i = 1; i < n; i++)
+            if (sc.seats[i].rank < best) best = sc.seats[i].rank;
+        for (int i = 0; i < n; i++) k += sc.seats[i].rank == best;
+        for (int i = 0; i < n; i++) r[i] = sc.seats[i].rank == best ? 1.0 / k : 0.0;
+        engine_score_free(&sc);
+        return 0;
+    }
+    int have = 1;
+    for (int s = 1; s <= n && have; s++) {
+        int64_t v;
+        int rc = engine_heuristic(f, s, &v, errs);
+        if (rc < 0) return -1;
+        if (rc == 0) have = 0;
+        h[s - 1] = (double)v;
+    }
+    if (!have) { /* the provisional score */
+        engine_score sc;
+        if (engine_score_get(f, &sc, errs) != 0) return -1;
+        for (int i = 0; i < n; i++) h[i] = (double)sc.seats[i].total;
+        engine_score_free(&sc);
+    }
+    for (int i = 0; i < n; i++) {
+        double other = -INFINITY;
+        for (int j = 0; j < n; j++)
+            if (j != i && h[j] > other) other = h[j];
+        r[i] = n == 1 ? 0.5 : lead_reward(h[i], other, b->hscale);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ greedy */
+
+/* The value of the position in fork f for seat, after its move: the
+** heuristic when the ruleset has one, else the provisional score (its total
+** minus the best other total). */
+static int greedy_value(engine *f, int seat, double *out, cerr_list *errs) {
+    int64_t v;
+    int rc = engine_heuristic(f, seat, &v, errs);
+    if (rc < 0) return -1;
+    if (rc > 0) {
+        *out = (double)v;
+        return 0;
+    }
+    engine_score sc;
+    if (engine_score_get(f, &sc, errs) != 0) return -1;
+    double other = 0;
+    int first = 1;
+    for (size_t i = 0; i < sc.n; i++)
+        if ((int)i + 1 != seat && (first || (double)sc.seats[i].total > other)) {
+            other = (double)sc.seats[i].total;
+            first = 0;
+        }
+    *out = (double)sc.seats[seat - 1].total - other;
+    engine_score_free(&sc);
+    return 0;
+}
+
+/* Index of id among seat's enabled options in f, or -1. */
+static long enabled_index(const engine *f, int seat, const char *id) {
+    size_t n = engine_enabled_count(f, seat);
+    for (size_t k = 0; k < n; k++) {
+        const char *s = engine_enabled_id(f, seat, k);
+        if (s && !strcmp(s, id)) return (long)k;
+    }
+    return -1;
+}
+
+static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
+    size_t n = engine_enabled_count(e, seat);
+    int secret = engine_has_secrets(e);
+    long samples = secret ? b->samples : 1;
+    uint64_t base = bot_stream_seed(e, seat, 0x67726565647931ull); /* "greedy1" */
+    value *view = secret ? engine_view(e, seat) : NULL;
+    char **ids = calloc(n, sizeof *ids);
+    double *val = calloc(n, sizeof *val);
+    char *pick = NULL;
+    engine *f = NULL; /* one fork, started over for each option and sample */
+    int bad = !ids || !val || (secret && !view);
+    if (bad) errs->oom = 1;
+    for (size_t k = 0; k < n && !bad; k++) {
+        const char *id = engine_enabled_id(e, seat, k);
+        if (!id || !(ids[k] = cairn_strdup(id))) {
+            errs->oom = bad = 1;
+            break;
+        }
+        for (long s = 0; s < samples && !bad; s++) {
+            /* the same sampled states for every option: they differ only by the move */
+            uint64_t reseed = base + 2 * (uint64_t)s;
+            if (!f) f = secret ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+            else if (engine_fork_refill(f, e, view, seat, reseed, errs) != 0) bad = 1;
+            long q = f && !bad ? enabled_index(f, seat, ids[k]) : -1;
+            char *why = NULL;
+            double v = 0;
+            if (!f || bad) bad = 1;
+            else if (q < 0) {
+                cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" is not offered to seat %d in a sampled state "
+                         "(the ruleset's determinize?)", ids[k], seat);
+                bad = 1;
+            } else if (engine_answer_enabled(f, seat, (size_t)q, &why) != ENGINE_OK) {
+                cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" failed in a fork: %s", ids[k], why ? why : "?");
+                bad = 1;
+            } else if (greedy_value(f, seat, &v, errs) != 0) {
+                bad = 1;
+            }
+            free(why);
+            val[k] += v;
+        }
+    }
+    if (!bad) {
+        /* the best value; ties drawn from the bot's own stream */
+        size_t best = 0, ties = 0;
+        for (size_t k = 0; k < n; k++) {
+            if (k == 0 || val[k] > val[best]) best = k, ties = 1;
+            else if (val[k] == val[best]) ties++;
+        }
+        rng r;
+        rng_seed_stream(&r, base, 1);
+        uint64_t t = rng_below(&r, ties);
+        for (size_t k = 0; k < n; k++)
+            if (val[k] == val[best] && t-- == 0) {
+                best = k;
+                break;
+            }
+        pick = cairn_strdup(ids[best]);
+        strbuf w = {0};
+        strbuf_printf(&w, "greedy: one move ahead, by %s%s\n",
+                      "the heuristic (else the provisional score)", secret ? ", averaged over sampled states" : "");
+        for (int shown = 0; shown < 5; shown++) { /* the top five */
+            long top = -1;
+            for (size_t k = 0; k < n; k++)
+                if (ids[k] && (top < 0 || val[k] > val[top])) top = (long)k;
+            if (top < 0) break;
+            strbuf_printf(&w, "  %-20s %10.2f%s\n", ids[top], val[top] / (double)samples,
+                          (size_t)top == best ? "  <- chosen" : "");
+            free(ids[top]);
+            ids[top] = NULL;
+        }
+        bot_set_why(b, strbuf_take(&w));
+    }
+    engine_free(f);
+    for (size_t k = 0; ids && k < n; k++) free(ids[k]);
+    free(ids);
+    free(val);
+    value_free(view);
+    return pick;
+}
+
+/* ------------------------------------------------------------ choose */
+
+char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
+    size_t n = engine_enabled_count(e, seat);
+    if (n == 0) {
+        cerr_add(errs, NULL, 0, 0, NULL, "the %s bot of seat %d has no option it may choose", b->spec, seat);
+        return NULL;
+    }
+    if (b->k != BOT_RANDOM && bot_check(b, e, errs) != 0) return NULL;
+    if (n == 1 || b->k == BOT_RANDOM) {
+        char *id = engine_bot_choice(e, seat);
+        if (!id) errs->oom = 1;
+        bot_set_why(b, n == 1 ? cairn_strfmt("%s: the only option", b->spec)
+                              : cairn_strfmt("%s: uniform over the %zu options", b->spec, n));
+        return id;
+    }
+    if (b->k == BOT_GREEDY) return greedy_choose(b, e, seat, errs);
+    if (b->k == BOT_RULESET) {
+        char *id = engine_ruleset_bot(e, b->name, seat, errs);
+        if (id) bot_set_why(b, cairn_strfmt("%s: the ruleset's own bot chose %s", b->spec, id));
+        return id;
+    }
+    return bot_mcts_choose(b, e, seat, hooks, errs);
+}

@@ -1,0 +1,94 @@
+/*
+** bot.h
+** Bots: one interface for every kind of player the program can seat
+** (random, greedy, mcts, ismcts, a ruleset's own), used by REPL seats,
+** `--bot SEAT=KIND[:PARAM=V,...]` and `cairn sim --bots`. A bot sees what
+** its seat may see: its options and its view. For look-ahead it runs the
+** rules on forks: of the real position when the game has no secrets, else
+** of states sampled from its view by the ruleset's determinize hook.
+** docs/bots.md.
+**
+** Determinism: a bot's choice depends only on the game seed, the position,
+** the seat, the view and its parameters; a time budget (`time=`) is the
+** one exception, and says so (bot_is_timed).
+*/
+#ifndef CAIRN_BOT_H
+#define CAIRN_BOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "error.h"
+
+/* Defaults of the search bots, and the bounds of their parameters. */
+#if !defined(CAIRN_BOT_ITERATIONS)
+#define CAIRN_BOT_ITERATIONS 1000 /* mcts and ismcts without a budget */
+#endif
+#if !defined(CAIRN_BOT_MAX_ITERATIONS)
+#define CAIRN_BOT_MAX_ITERATIONS 10000000L
+#endif
+#if !defined(CAIRN_BOT_MAX_TIME)
+#define CAIRN_BOT_MAX_TIME 3600.0 /* seconds per decision */
+#endif
+#if !defined(CAIRN_BOT_DEPTH)
+#define CAIRN_BOT_DEPTH 10 /* rollout decisions before the heuristic scores (0: to the end) */
+#endif
+#if !defined(CAIRN_BOT_UCT_C)
+#define CAIRN_BOT_UCT_C 1.4 /* UCT's exploration constant, rewards in [0, 1] */
+#endif
+#if !defined(CAIRN_BOT_HSCALE)
+#define CAIRN_BOT_HSCALE 10.0 /* heuristic points that make a clear lead at a cut-off */
+#endif
+#if !defined(CAIRN_BOT_SAMPLES)
+#define CAIRN_BOT_SAMPLES 4 /* greedy's sampled states per option in a game with secrets */
+#endif
+
+typedef struct bot bot;
+
+/* What a bot is told while it thinks (the REPL's spinner and Ctrl-C): tick
+** every ~0.1 s with the iterations so far; interrupted() returning 1 makes
+** the bot answer with its best so far. Either may be NULL. */
+typedef struct bot_hooks {
+    void (*tick)(void *ud, long iterations, double seconds);
+    int (*interrupted)(void *ud);
+    void *ud;
+} bot_hooks;
+
+/* Parses "KIND[:PARAM=V,...]" (random, greedy, mcts:iterations=2000,
+** mcts:time=0.5, ismcts, RULESET:NAME for a ruleset's bot). NULL after
+** appending an error that names the kinds or the parameters. Free with
+** bot_free. */
+bot *bot_new(const char *spec, cerr_list *errs);
+void bot_free(bot *b); /* NULL-safe */
+
+/* The spec as given; the kind ("mcts"). Borrowed. */
+const char *bot_spec(const bot *b);
+const char *bot_kind(const bot *b);
+
+/* 1 when the bot's choices follow a time budget and so may differ from
+** run to run. */
+int bot_is_timed(const bot *b);
+
+/* Whether this bot may play game e: 0, or -1 after appending why not (a
+** search bot on a game with secrets and no determinize; a ruleset bot the
+** ruleset does not have). */
+int bot_check(const bot *b, engine *e, cerr_list *errs);
+
+/* The bot's choice for seat in e: a malloc'd option id, or NULL after
+** appending an error (the seat is not asked, a rules error in a fork).
+** The choice's explanation is kept for bot_why. */
+char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);
+
+/* Why the bot made its last choice: the top options with their visits and
+** values (search), scores (greedy), or one line; malloc'd, NULL on OOM. */
+char *bot_why(const bot *b);
+
+/* The kinds, for help and errors: "random, greedy, mcts, ismcts". */
+const char *bot_kinds(void);
+
+/* Checks that every spec names a bot (for flags parsed before any game
+** exists). 0, or -1 after appending the error. */
+int bot_spec_valid(const char *spec, cerr_list *errs);
+
+#endif

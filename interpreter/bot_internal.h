@@ -1,0 +1,48 @@
+/*
+** bot_internal.h
+** The inside of a bot, shared by bot.c (the interface, random, greedy,
+** ruleset bots) and bot_mcts.c (UCT and information-set MCTS). Nothing else
+** includes it.
+*/
+#ifndef CAIRN_BOT_INTERNAL_H
+#define CAIRN_BOT_INTERNAL_H
+
+#include "bot.h"
+#include "rng.h"
+#include "strbuf.h"
+
+typedef enum { BOT_RANDOM, BOT_GREEDY, BOT_MCTS, BOT_ISMCTS, BOT_RULESET } bot_kind_id;
+
+struct bot {
+    char *spec;       /* as given */
+    char *kind;       /* "mcts", or the ruleset's id for a ruleset bot */
+    bot_kind_id k;
+    long iterations;  /* search: the budget (0: none, time alone) */
+    double time;      /* search: seconds per decision (0: none) */
+    double c;         /* UCT exploration */
+    long depth;       /* rollout decisions before the heuristic scores (0: to the end) */
+    double hscale;    /* heuristic points for a clear lead */
+    long samples;     /* greedy: sampled states per option (games with secrets) */
+    int guided;       /* search: rollouts pick by the heuristic (rollout=heuristic) */
+    double epsilon;   /* guided rollouts: the share of random moves */
+    char *name;       /* ruleset bot: its name in the manifest */
+    char *why;        /* the last choice explained */
+};
+
+/* A seed for the bot's own stream at e's position for seat, from the game
+** seed: never time, never the game's RNG. tag keeps kinds apart. */
+uint64_t bot_stream_seed(const engine *e, int seat, uint64_t tag);
+
+/* How good the position of fork f is for each seat, in [0, 1], into r[0..n)
+** (r[s-1] for seat s): the win share at the end of a game, else from the
+** heuristic (or the provisional score) against the best other seat. 0, or
+** -1 after appending an error. */
+int bot_rewards(engine *f, const bot *b, double *r, cerr_list *errs);
+
+/* Replaces b->why (takes s, which may be NULL). */
+void bot_set_why(bot *b, char *s);
+
+/* bot_mcts.c: the mcts and ismcts choice. */
+char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);
+
+#endif

@@ -1,0 +1,485 @@
+/*
+** bot_mcts.c
+** Monte Carlo tree search: UCT (Kocsis & Szepesvari) over forks, and its
+** information-set form (Cowling, Powley & Whitehouse's single-observer
+** ISMCTS) for games with secrets. Each iteration takes a fork (of the real
+** position, or of a state sampled from the bot's view by determinize),
+** walks the tree choosing by UCB1, adds one node, plays the rest at random
+** (to the end, or `depth` decisions and then the heuristic) and backs the
+** rewards up. Where several seats are asked at once every seat chooses by
+** its own statistics (decoupled UCT), so none learns another's hidden
+** choice. Options are statistics per seat and node, counted by how often
+** they were available (the availability count of ISMCTS), so states sampled
+** with other options share one tree. Chance is left to the forks (an
+** open-loop tree). Every draw comes from streams of the game seed and the
+** position: an iteration budget gives the same choice on every run.
+*/
+#include "bot_internal.h"
+#include "testrun.h" /* CAIRN_TEST_MAX_DECISIONS: when a rollout counts as stuck */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Most seats the tree keeps statistics for (the engine's own bound). */
+#define MCTS_MAX_SEATS 16
+/* Options shown by `why`. */
+#define MCTS_WHY_TOP 6
+
+/* ------------------------------------------------------------ the tree */
+
+typedef struct arm {
+    int sym;          /* the option id, interned */
+    uint32_t n;       /* times chosen */
+    uint32_t avail;   /* times offered (ISMCTS's availability count) */
+    double w;         /* rewards summed */
+} arm;
+
+typedef struct seat_arms {
+    int seat;
+    arm *arms;
+    size_t n, cap;
+} seat_arms;
+
+typedef struct kid {
+    uint64_t key;     /* the joint choice that leads there */
+    int node;
+} kid;
+
+typedef struct node {
+    seat_arms *seats;
+    size_t n_seats;
+    kid *kids;
+    size_t n_kids, cap_kids;
+} node;
+
+typedef struct search {
+    node *nodes;
+    size_t n_nodes, cap_nodes;
+    char **syms;      /* interned ids */
+    size_t n_syms, cap_syms;
+    int *slots;       /* open addressing: sym + 1, 0 empty */
+    size_t n_slots;
+    int oom;
+} search;
+
+static int grow(void **p, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap * 2 : 8;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * size);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static uint64_t str_hash(const char *s) {
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* The symbol of id, adding it. -1 on OOM. */
+static int intern(search *t, const char *id) {
+    if (t->n_syms * 2 >= t->n_slots) { /* rehash at half full */
+        size_t ns = t->n_slots ? t->n_slots * 2 : 64;
+        int *sl = calloc(ns, sizeof *sl);
+        if (!sl) return -1;
+        for (size_t i = 0; i < t->n_syms; i++) {
+            size_t h = (size_t)(str_hash(t->syms[i]) & (ns - 1));
+            while (sl[h]) h = (h + 1) & (ns - 1);
+            sl[h] = (int)i + 1;
+        }
+        free(t->slots);
+        t->slots = sl;
+        t->n_slots = ns;
+    }
+    size_t h = (size_t)(str_hash(id) & (t->n_slots - 1));
+    while (t->slots[h]) {
+        int s = t->slots[h] - 1;
+        if (!strcmp(t->syms[s], id)) return s;
+        h = (h + 1) & (t->n_slots - 1);
+    }
+    if (grow((void **)&t->syms, &t->cap_syms, t->n_syms + 1, sizeof *t->syms) != 0) return -1;
+    if (!(t->syms[t->n_syms] = cairn_strdup(id))) return -1;
+    t->slots[h] = (int)t->n_syms + 1;
+    return (int)t->n_syms++;
+}
+
+/* A new empty node; its index or -1. */
+static int new_node(search *t) {
+    if (grow((void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof *t->nodes) != 0) return -1;
+    memset(&t->nodes[t->n_nodes], 0, sizeof *t->nodes);
+    return (int)t->n_nodes++;
+}
+
+static void search_free(search *t) {
+    for (size_t i = 0; i < t->n_nodes; i++) {
+        node *nd = &t->nodes[i];
+        for (size_t s = 0; s < nd->n_seats; s++) free(nd->seats[s].arms);
+        free(nd->seats);
+        free(nd->kids);
+    }
+    free(t->nodes);
+    for (size_t i = 0; i < t->n_syms; i++) free(t->syms[i]);
+    free(t->syms);
+    free(t->slots);
+}
+
+/* The statistics of seat at node nd, added when new; NULL on OOM. */
+static seat_arms *arms_of(node *nd, int seat) {
+    for (size_t i = 0; i < nd->n_seats; i++)
+        if (nd->seats[i].seat == seat) return &nd->seats[i];
+    seat_arms *s = realloc(nd->seats, (nd->n_seats + 1) * sizeof *s);
+    if (!s) return NULL;
+    nd->seats = s;
+    memset(&s[nd->n_seats], 0, sizeof *s);
+    s[nd->n_seats].seat = seat;
+    return &s[nd->n_seats++];
+}
+
+/* The arm of sym, added when new; its index or -1. */
+static long arm_of(seat_arms *sa, int sym) {
+    for (size_t i = 0; i < sa->n; i++)
+        if (sa->arms[i].sym == sym) return (long)i;
+    if (grow((void **)&sa->arms, &sa->cap, sa->n + 1, sizeof *sa->arms) != 0) return -1;
+    memset(&sa->arms[sa->n], 0, sizeof *sa->arms);
+    sa->arms[sa->n].sym = sym;
+    return (long)sa->n++;
+}
+
+static int child_of(const node *nd, uint64_t key) {
+    for (size_t i = 0; i < nd->n_kids; i++)
+        if (nd->kids[i].key == key) return nd->kids[i].node;
+    return -1;
+}
+
+/* ------------------------------------------------------------ one iteration */
+
+/* One seat's choice in one step of the walk: which arm of which seat. */
+typedef struct pick {
+    int seat;
+    long arm;   /* index in the seat's arms at the node */
+    size_t k;   /* which enabled option (from 0) in the fork */
+    int sym;
+} pick;
+
+typedef struct step {
+    int node;
+    pick picks[MCTS_MAX_SEATS];
+    int n_picks;
+} step;
+
+typedef struct walk {
+    step *steps;
+    size_t n, cap;
+} walk;
+
+/* UCB1 with the availability count: the mean plus c * sqrt(ln(avail) / n). */
+static double ucb(const arm *a, double c) {
+    return a->w / a->n + c * sqrt(log((double)a->avail) / a->n);
+}
+
+/* Chooses for seat at node ni of the fork f: an option tried least... by
+** UCB1 among those offered now, an untried one first (drawn from r). Fills
+** p; 0, or -1 on OOM or when the seat has no option. */
+static int choose_arm(search *t, int ni, engine *f, int seat, double c, rng *r, pick *p) {
+    size_t n = engine_enabled_count(f, seat);
+    if (n == 0) return -1;
+    long untried[64];
+    size_t n_untried = 0, seen_untried = 0;
+    long best = -1;
+    size_t best_k = 0;
+    double best_v = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        const char *id = engine_enabled_id(f, seat, k);
+        int sym = id ? intern(t, id) : -1;
+        seat_arms *sa = sym >= 0 ? arms_of(&t->nodes[ni], seat) : NULL;
+        long a = sa ? arm_of(sa, sym) : -1;
+        if (a < 0) return t->oom = 1, -1;
+        arm *am = &sa->arms[a];
+        am->avail++;
+        if (am->n == 0) {
+            /* reservoir of the untried, keeping at most 64 */
+            seen_untried++;
+            if (n_untried < 64) untried[n_untried++] = (long)k;
+            else {
+                uint64_t j = rng_below(r, seen_untried);
+                if (j < 64) untried[j] = (long)k;
+            }
+            continue;
+        }
+        double v = ucb(am, c);
+        if (v > best_v) best_v = v, best = a, best_k = k;
+    }
+    size_t k = best_k;
+    if (n_untried) k = (size_t)untried[rng_below(r, n_untried)];
+    else if (best < 0) return -1;
+    const char *id = engine_enabled_id(f, seat, k);
+    int sym = intern(t, id);
+    seat_arms *sa = arms_of(&t->nodes[ni], seat);
+    p->seat = seat;
+    p->k = k;
+    p->sym = sym;
+    p->arm = arm_of(sa, sym);
+    return p->arm < 0 ? -1 : 0;
+}
+
+/* The key of a joint choice: the (seat, option) pairs mixed (splitmix64).
+** Two joint choices that collide in 64 bits would share a node. */
+static uint64_t joint_key(const step *s) {
+    uint64_t h = 0x9e3779b97f4a7c15ull;
+    for (int i = 0; i < s->n_picks; i++) {
+        uint64_t z = h ^ ((uint64_t)s->picks[i].seat << 40) ^ (uint64_t)(unsigned)s->picks[i].sym;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        h = z ^ (z >> 31);
+    }
+    return h;
+}
+
+/* Index of sym among seat's enabled options in f, or -1. */
+static long find_enabled(search *t, engine *f, int seat, int sym) {
+    size_t n = engine_enabled_count(f, seat);
+    for (size_t k = 0; k < n; k++) {
+        const char *id = engine_enabled_id(f, seat, k);
+        if (id && !strcmp(id, t->syms[sym])) return (long)k;
+    }
+    return -1;
+}
+
+typedef struct mcts_ctx {
+    bot *b;
+    search t;
+    walk w;
+    int seats;
+    engine *scratch;  /* guided rollouts: where each option is tried */
+    rng *r;           /* the iteration's stream */
+    cerr_list *errs;
+    int failed;
+} mcts_ctx;
+
+/* engine_policy for rollout=heuristic: with probability epsilon a random
+** option, else the one whose result the heuristic likes best for seat
+** (each tried on the scratch fork, started over from f); ties go to the
+** first. */
+static long guided_pick(engine *f, int seat, size_t n, void *ud) {
+    mcts_ctx *x = ud;
+    if (x->failed) return -1;
+    uint64_t roll = rng_next(x->r);
+    if ((double)(roll >> 11) / 9007199254740992.0 < x->b->epsilon) return (long)rng_below(x->r, n);
+    long best = 0;
+    int64_t best_v = INT64_MIN;
+    for (size_t k = 0; k < n; k++) {
+        int64_t v = 0;
+        char *why = NULL;
+        int rc = -1;
+        if (!x->scratch) x->scratch = engine_fork(f, rng_next(x->r) | 1, x->errs);
+        else if (engine_fork_refill(x->scratch, f, NULL, seat, rng_next(x->r) | 1, x->errs) != 0) goto fail;
+        if (!x->scratch) goto fail;
+        if (engine_answer_enabled(x->scratch, seat, k, &why) != ENGINE_OK) {
+            cerr_add(x->errs, NULL, 0, 0, NULL, "mcts: a guided rollout's move failed: %s", why ? why : "?");
+            free(why);
+            goto fail;
+        }
+        rc = engine_heuristic(x->scratch, seat, &v, x->errs);
+        if (rc < 0) goto fail;
+        if (rc == 0) return (long)rng_below(x->r, n); /* no heuristic: random */
+        if (v > best_v) best_v = v, best = (long)k;
+    }
+    return best;
+fail:
+    x->failed = 1;
+    return -1;
+}
+
+/* Walks the tree of ctx in fork f, plays out, backs up. 0, or
+** -1 after appending an error. */
+static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
+    search *t = &x->t;
+    const bot *b = x->b;
+    x->w.n = 0;
+    int cur = 0, expanded = 0;
+    while (!engine_is_over(f) && !expanded) {
+        if (grow((void **)&x->w.steps, &x->w.cap, x->w.n + 1, sizeof *x->w.steps) != 0) return errs->oom = 1, -1;
+        step *st = &x->w.steps[x->w.n++];
+        st->node = cur;
+        st->n_picks = 0;
+        for (int s = 1; s <= x->seats; s++) {
+            if (!engine_is_asked(f, s)) continue;
+            if (choose_arm(t, cur, f, s, b->c, r, &st->picks[st->n_picks]) != 0) {
+                if (t->oom) return errs->oom = 1, -1;
+                cerr_add(errs, NULL, 0, 0, NULL, "mcts: seat %d is asked in a fork but has no enabled option", s);
+                return -1;
+            }
+            st->n_picks++;
+        }
+        uint64_t key = joint_key(st);
+        for (int i = 0; i < st->n_picks; i++) {
+            pick *p = &st->picks[i];
+            /* an answer may renumber the next seat's options: find them by id */
+            long k = i == 0 ? (long)p->k : find_enabled(t, f, p->seat, p->sym);
+            if (k < 0) {
+                st->n_picks = i; /* the rest were not played */
+                break;
+            }
+            char *why = NULL;
+            engine_status es = engine_answer_enabled(f, p->seat, (size_t)k, &why);
+            if (es != ENGINE_OK) {
+                cerr_add(errs, NULL, 0, 0, NULL, "mcts: \"%s\" of seat %d failed in a fork: %s", t->syms[p->sym],
+                         p->seat, why ? why : engine_status_name(es));
+                free(why);
+                return -1;
+            }
+        }
+        int next = child_of(&t->nodes[cur], key);
+        if (next < 0) {
+            next = new_node(t);
+            node *nd = &t->nodes[cur];
+            if (next < 0 || grow((void **)&nd->kids, &nd->cap_kids, nd->n_kids + 1, sizeof *nd->kids) != 0)
+                return errs->oom = 1, -1;
+            nd->kids[nd->n_kids].key = key;
+            nd->kids[nd->n_kids++].node = next;
+            expanded = 1;
+        }
+        cur = next;
+    }
+    if (!engine_is_over(f)) {
+        size_t max = b->depth > 0 ? (size_t)b->depth : (size_t)CAIRN_TEST_MAX_DECISIONS;
+        x->r = r;
+        x->errs = errs;
+        if (engine_playout(f, max, b->guided ? guided_pick : NULL, x, errs) < 0 || x->failed) return -1;
+    }
+    double rew[MCTS_MAX_SEATS];
+    if (bot_rewards(f, b, rew, errs) != 0) return -1;
+    for (size_t i = 0; i < x->w.n; i++) {
+        step *st = &x->w.steps[i];
+        node *nd = &t->nodes[st->node];
+        for (int j = 0; j < st->n_picks; j++) {
+            seat_arms *sa = arms_of(nd, st->picks[j].seat);
+            if (!sa) return errs->oom = 1, -1;
+            arm *a = &sa->arms[st->picks[j].arm];
+            a->n++;
+            a->w += rew[st->picks[j].seat - 1];
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ choosing */
+
+static double now_seconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The explanation: budget, then the root's options for seat, most visited
+** first. */
+static char *explain(mcts_ctx *x, int seat, long iters, double secs, int sampled, int chosen, int stopped) {
+    strbuf w = {0};
+    const bot *b = x->b;
+    strbuf_printf(&w, "%s: %ld iterations in %.2f s%s%s", b->spec, iters, secs,
+                  sampled ? " (each on a state sampled from this seat's view)" : "",
+                  stopped ? ", stopped early (Ctrl-C)" : "");
+    if (b->time > 0) strbuf_printf(&w, "; a time budget, so another run may choose otherwise");
+    strbuf_printf(&w, "\n  %-20s %8s %8s\n", "option", "visits", "value");
+    seat_arms *sa = x->t.n_nodes ? arms_of(&x->t.nodes[0], seat) : NULL;
+    size_t n = sa ? sa->n : 0;
+    unsigned char *shown = calloc(n + 1, 1);
+    for (int row = 0; shown && row < MCTS_WHY_TOP; row++) {
+        long top = -1;
+        for (size_t i = 0; i < n; i++)
+            if (!shown[i] && (top < 0 || sa->arms[i].n > sa->arms[top].n)) top = (long)i;
+        if (top < 0) break;
+        shown[top] = 1;
+        const arm *a = &sa->arms[top];
+        strbuf_printf(&w, "  %-20s %8u %7.1f%%%s\n", x->t.syms[a->sym], a->n, a->n ? 100.0 * a->w / a->n : 0.0,
+                      a->sym == chosen ? "  <- chosen" : "");
+    }
+    if (n > MCTS_WHY_TOP) strbuf_printf(&w, "  (%zu more options)\n", n - MCTS_WHY_TOP);
+    free(shown);
+    return strbuf_take(&w);
+}
+
+char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
+    int sampled = engine_has_secrets(e);
+    mcts_ctx x;
+    memset(&x, 0, sizeof x);
+    x.b = b;
+    x.seats = engine_seat_count(e);
+    if (x.seats > MCTS_MAX_SEATS) {
+        cerr_add(errs, NULL, 0, 0, NULL, "mcts: at most %d seats", MCTS_MAX_SEATS);
+        return NULL;
+    }
+    value *view = sampled ? engine_view(e, seat) : NULL;
+    if ((sampled && !view) || new_node(&x.t) != 0) {
+        value_free(view);
+        search_free(&x.t);
+        errs->oom = 1;
+        return NULL;
+    }
+    uint64_t base = bot_stream_seed(e, seat, 0x6d63747331ull); /* "mcts1" */
+    double start = now_seconds(), last_tick = start;
+    long iters = 0;
+    int bad = 0, stopped = 0;
+    engine *f = NULL;
+    for (;;) {
+        if (b->iterations > 0 && iters >= b->iterations) break;
+        double now = now_seconds();
+        if (b->time > 0 && now - start >= b->time) break;
+        if (hooks && hooks->interrupted && iters > 0 && hooks->interrupted(hooks->ud)) {
+            stopped = 1;
+            break;
+        }
+        if (hooks && hooks->tick && now - last_tick >= 0.1) {
+            hooks->tick(hooks->ud, iters, now - start);
+            last_tick = now;
+        }
+        rng r;
+        rng_seed_stream(&r, base, (uint64_t)iters);
+        uint64_t reseed = rng_next(&r) | 1;
+        /* one fork, started over for every iteration (a sandbox costs more than a playout) */
+        if (!f) f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+        else if (engine_fork_refill(f, e, view, seat, reseed, errs) != 0) bad = 1;
+        if (!f || bad || iterate(&x, f, &r, errs) != 0) bad = 1;
+        if (bad) break;
+        iters++;
+    }
+    engine_free(f);
+    char *pick = NULL;
+    if (!bad) {
+        /* the real options (the seat sees its own), most visited; ties:
+        ** the better mean, then the first offered */
+        size_t n = engine_enabled_count(e, seat);
+        seat_arms *sa = arms_of(&x.t.nodes[0], seat);
+        long best_k = -1;
+        const arm *best = NULL;
+        int best_sym = -1;
+        for (size_t k = 0; sa && k < n; k++) {
+            const char *id = engine_enabled_id(e, seat, k);
+            int sym = id ? intern(&x.t, id) : -1;
+            if (sym < 0) break;
+            const arm *a = NULL;
+            for (size_t i = 0; i < sa->n; i++)
+                if (sa->arms[i].sym == sym) a = &sa->arms[i];
+            if (!a) continue;
+            if (!best || a->n > best->n || (a->n == best->n && a->n && a->w / a->n > best->w / best->n))
+                best = a, best_k = (long)k, best_sym = sym;
+        }
+        if (best_k >= 0 && best->n > 0) {
+            pick = cairn_strdup(x.t.syms[best_sym]);
+        } else { /* no iteration reached a choice: the random bot's */
+            pick = engine_bot_choice(e, seat);
+        }
+        if (!pick) errs->oom = 1;
+        bot_set_why(b, explain(&x, seat, iters, now_seconds() - start, sampled, best_sym, stopped));
+    }
+    free(x.w.steps);
+    engine_free(x.scratch);
+    search_free(&x.t);
+    value_free(view);
+    return pick;
+}

@@ -1,0 +1,321 @@
+/*
+** test_bot.c
+** Bots: parsing KIND:PARAM=V, refusing search bots on games with secrets and
+** no determinize, catching a determinize that changes what the seat sees
+** (with the hook's file:line), greedy and mcts finding a win and mcts a
+** block in connect4, iteration budgets giving the same choice every run,
+** no cheating (two true states with one view give one choice, goofspiel
+** and Yak) and `cairn sim --bots`.
+*/
+#include "testutil.h"
+#include "bot.h"
+#include "engine.h"
+#include "sim.h"
+#include "view.h"
+
+#include <stdio.h>
+
+static engine *game(const char *rs, uint64_t seed, int players, cerr_list *errs) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = rs;
+    c.seed = seed;
+    c.players = players;
+    engine *e = engine_new(&c, errs);
+    if (!e && errs->n) fprintf(stderr, "%s\n", errs->items[0].message);
+    assert_non_null(e);
+    return e;
+}
+
+static void answer_ok(engine *e, int seat, const char *id) {
+    char *why = NULL;
+    engine_status st = engine_answer(e, seat, id, &why);
+    if (st != ENGINE_OK) fprintf(stderr, "answer %s: %s\n", id, why ? why : "?");
+    free(why);
+    assert_int_equal(st, ENGINE_OK);
+}
+
+/* The bot's choice, which must succeed. */
+static char *choose(const char *spec, engine *e, int seat, char **why) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    bot *b = bot_new(spec, &errs);
+    assert_non_null(b);
+    char *id = bot_choose(b, e, seat, NULL, &errs);
+    if (!id && errs.n) fprintf(stderr, "%s: %s\n", spec, errs.items[0].message);
+    assert_non_null(id);
+    if (why) {
+        char *w = bot_why(b);
+        /* the first line holds the time taken: only the rest must repeat */
+        char *nl = strchr(w, '\n');
+        *why = strdup(nl ? nl : "");
+        free(w);
+    }
+    bot_free(b);
+    cerr_free(&errs);
+    return id;
+}
+
+/* The first error of a spec that must not parse. */
+static void bad_spec(const char *spec, const char *says) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_null(bot_new(spec, &errs));
+    assert_true(errs.n > 0);
+    if (!strstr(errs.items[0].message, says)) fprintf(stderr, "%s: %s\n", spec, errs.items[0].message);
+    assert_non_null(strstr(errs.items[0].message, says));
+    cerr_free(&errs);
+}
+
+static void test_specs(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    bot *b = bot_new("mcts:iterations=2000,c=2", &errs);
+    assert_non_null(b);
+    assert_string_equal(bot_kind(b), "mcts");
+    assert_false(bot_is_timed(b));
+    bot_free(b);
+    b = bot_new("mcts:time=0.5", &errs);
+    assert_non_null(b);
+    assert_true(bot_is_timed(b));
+    bot_free(b);
+    b = bot_new("yak:builder", &errs);
+    assert_non_null(b);
+    assert_string_equal(bot_kind(b), "yak");
+    bot_free(b);
+    assert_int_equal(errs.n, 0);
+    cerr_free(&errs);
+    bad_spec("nosuch", "the kinds are: random, greedy, mcts");
+    bad_spec("mcts:speed=3", "no parameter \"speed\"; it takes: iterations, time");
+    bad_spec("mcts:iterations=many", "iterations takes a number");
+    bad_spec("mcts:iterations=2.5", "whole number");
+    bad_spec("random:iterations=5", "it takes none");
+    bad_spec("mcts:iterations=0", "budget above 0");
+    bad_spec("mcts:rollout=clever", "rollout is random or heuristic");
+}
+
+/* A game that keeps secrets and has no determinize: every search bot is
+** refused with a message that says why; random plays. */
+static void test_refuses_secrets_without_determinize(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game(FIXTURE("bots/nodet"), 1, 2, &errs);
+    const char *search[] = {"mcts", "ismcts", "greedy"};
+    for (size_t i = 0; i < 3; i++) {
+        bot *b = bot_new(search[i], &errs);
+        assert_non_null(b);
+        assert_int_equal(bot_check(b, e, &errs), -1);
+        assert_null(bot_choose(b, e, 1, NULL, &errs));
+        assert_non_null(strstr(errs.items[0].message, "keeps secrets"));
+        assert_non_null(strstr(errs.items[0].message, "no determinize hook"));
+        cerr_clear(&errs);
+        bot_free(b);
+    }
+    char *id = choose("random", e, 1, NULL);
+    assert_true(!strcmp(id, "high") || !strcmp(id, "low"));
+    free(id);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* A determinize that changes the seat's own card is caught, with the hook's
+** file:line and the path that changed. */
+static void test_bad_determinize_is_caught(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game(FIXTURE("bots/baddet"), 1, 2, &errs);
+    bot *b = bot_new("mcts:iterations=10", &errs);
+    assert_int_equal(bot_check(b, e, &errs), 0);
+    assert_null(bot_choose(b, e, 1, NULL, &errs));
+    assert_true(errs.n > 0);
+    const char *m = errs.items[0].message;
+    if (!strstr(m, "baddet/rules.lua:28")) fprintf(stderr, "%s\n", m);
+    assert_non_null(strstr(m, "baddet/rules.lua:28"));
+    assert_non_null(strstr(m, "at cards[1]"));
+    bot_free(b);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* Connect Four: seat 1 has three in the bottom row; greedy and mcts take
+** the win. One move earlier, mcts as seat 2 blocks it. */
+static void test_connect4_win_and_block(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("connect4", 1, 2, &errs);
+    const char *moves[] = {"drop 1", "drop 7", "drop 2", "drop 7", "drop 3"};
+    for (int i = 0; i < 5; i++) answer_ok(e, i % 2 + 1, moves[i]);
+    char *id = choose("mcts:iterations=1000", e, 2, NULL);
+    assert_string_equal(id, "drop 4");
+    free(id);
+    answer_ok(e, 2, "drop 6");
+    id = choose("greedy", e, 1, NULL);
+    assert_string_equal(id, "drop 4");
+    free(id);
+    id = choose("mcts:iterations=300", e, 1, NULL);
+    assert_string_equal(id, "drop 4");
+    free(id);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* An iteration budget gives the same choice and the same statistics on every
+** run, in a perfect-information game and in one with secrets. */
+static void test_iterations_repeat(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    struct { const char *rs, *spec; int players, seat; } cases[] = {
+        {"connect4", "mcts:iterations=200", 2, 1},
+        {"goofspiel", "mcts:iterations=150,depth=4", 3, 2},
+        {"connect4", "mcts:iterations=60,rollout=heuristic,epsilon=0.2", 2, 1},
+    };
+    for (size_t i = 0; i < 3; i++) {
+        engine *e = game(cases[i].rs, 5, cases[i].players, &errs);
+        char *w1, *w2;
+        char *a = choose(cases[i].spec, e, cases[i].seat, &w1);
+        char *b = choose(cases[i].spec, e, cases[i].seat, &w2);
+        assert_string_equal(a, b);
+        assert_string_equal(w1, w2);
+        assert_non_null(strstr(w1, "visits"));
+        free(a);
+        free(b);
+        free(w1);
+        free(w2);
+        engine_free(e);
+    }
+    cerr_free(&errs);
+}
+
+/* A game started from state s (a scenario) with rng state hex. */
+static engine *from_state(const char *rs, int players, const value *s, const char *hex, cerr_list *errs) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = rs;
+    c.seed = 9;
+    c.players = players;
+    c.scenario = s;
+    c.scenario_rng = hex;
+    engine *e = engine_new(&c, errs);
+    if (!e && errs->n) fprintf(stderr, "%s\n", errs->items[0].message);
+    assert_non_null(e);
+    return e;
+}
+
+/* No cheating: play to a point where `seat` is asked, then make a second
+** true state that differs in everything the seat may not see (other hands,
+** bids, the bag, the RNG). The bot's choice and its statistics are the
+** same in both. */
+static void no_cheating(const char *rs, int players, int seat, size_t moves, const char *spec) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game(rs, 3, players, &errs);
+    for (size_t k = 0; k < moves || !engine_is_asked(e, seat); k++) {
+        int s = 0;
+        for (int i = 1; i <= players && !s; i++)
+            if (engine_is_asked(e, i) && (i != seat || k < moves)) s = i;
+        if (!s) break;
+        assert_int_equal(engine_bot_move(e, s, NULL), ENGINE_OK);
+    }
+    assert_true(engine_is_asked(e, seat));
+    value *truth = value_clone(engine_state(e));
+    value *other = view_perturb_secrets(engine_visibility(e), truth, seat);
+    assert_non_null(other);
+    assert_false(value_equal(truth, other, 1));
+    char hex[RNG_HEX_LEN + 1], hex2[RNG_HEX_LEN + 1];
+    rng r = engine_rng(e);
+    rng_format(&r, hex);
+    rng_next(&r);
+    rng_format(&r, hex2);
+    engine *a = from_state(rs, players, truth, hex, &errs);
+    engine *b = from_state(rs, players, other, hex2, &errs);
+    assert_true(engine_enabled_count(a, seat) > 1); /* a real choice, not a forced one */
+    char *wa, *wb;
+    char *ca = choose(spec, a, seat, &wa), *cb = choose(spec, b, seat, &wb);
+    assert_string_equal(ca, cb);
+    assert_string_equal(wa, wb);
+    free(ca);
+    free(cb);
+    free(wa);
+    free(wb);
+    engine_free(a);
+    engine_free(b);
+    value_free(truth);
+    value_free(other);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+static void test_no_cheating_goofspiel(void **st) {
+    (void)st;
+    no_cheating("goofspiel", 2, 2, 5, "mcts:iterations=120,depth=6"); /* seat 1 has bid, secretly */
+    no_cheating("goofspiel", 2, 1, 6, "greedy");
+}
+
+static void test_no_cheating_yak(void **st) {
+    (void)st;
+    no_cheating("yak", 2, 2, 21, "mcts:iterations=60,depth=6");
+}
+
+/* A ruleset's own bot: Yak's builder picks Build at the first sunrise (its
+** cart has stones, it has food); a bot the ruleset lacks is refused. */
+static void test_ruleset_bot(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("yak", 2, 2, &errs);
+    char *id = choose("yak:builder", e, 1, NULL);
+    assert_string_equal(id, "card build");
+    free(id);
+    bot *b = bot_new("yak:hoarder", &errs);
+    assert_int_equal(bot_check(b, e, &errs), -1);
+    assert_non_null(strstr(errs.items[0].message, "yak declares no bot \"hoarder\""));
+    bot_free(b);
+    cerr_clear(&errs);
+    b = bot_new("connect4:builder", &errs);
+    assert_int_equal(bot_check(b, e, &errs), -1);
+    assert_non_null(strstr(errs.items[0].message, "this game is yak, not connect4"));
+    bot_free(b);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* cairn sim --bots: one spec per seat (commas inside a spec's parameters
+** stay with it), the bots line and the 95% intervals in the report. */
+static void test_sim_bots(void **st) {
+    (void)st;
+    char *argv[] = {"sim", "connect4", "--games", "2", "--bots", "mcts:iterations=40,depth=5,random", NULL};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(sim_run(6, argv, out, stderr), 0);
+    fclose(out);
+    assert_non_null(strstr(buf, "bots: 1=mcts:iterations=40,depth=5 2=random\n"));
+    assert_non_null(strstr(buf, "95% interval"));
+    free(buf);
+    char *bad[] = {"sim", "connect4", "--bots", "mcts:speed=1,random", NULL};
+    FILE *err = open_memstream(&buf, &len);
+    assert_int_equal(sim_run(4, bad, stdout, err), 2);
+    fclose(err);
+    assert_non_null(strstr(buf, "no parameter \"speed\""));
+    free(buf);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_refuses_secrets_without_determinize),
+        cmocka_unit_test(test_bad_determinize_is_caught),
+        cmocka_unit_test(test_connect4_win_and_block),
+        cmocka_unit_test(test_iterations_repeat),
+        cmocka_unit_test(test_no_cheating_goofspiel),
+        cmocka_unit_test(test_no_cheating_yak),
+        cmocka_unit_test(test_ruleset_bot),
+        cmocka_unit_test(test_sim_bots),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
