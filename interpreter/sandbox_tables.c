@@ -109,26 +109,29 @@ int sb_next(lua_State *L);
 
 /* pairs(t): every key in the fixed order. Costs O(n log n) time and O(n)
 ** memory up front (charged n instructions); read-only proxies iterate
-** their contents; a __pairs metamethod is honoured as in Lua 5.4. */
+** their contents; a __pairs metamethod is honoured as in Lua 5.4. The
+** table pairs returns for the loop is t itself, never the hidden table of
+** a proxy (a script holding that could write to read-only data).
+** Stack: 1 the table read, 2 t (handed back), 3 the view or nil. */
 int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
-    int view = 0; /* a view of the state made by guard.c: kept at 2 */
+    int view = 0; /* a view of the state made by guard.c */
     if (guard_target(L, 1)) {
         lua_insert(L, 1);
-        view = 2;
+        view = 1;
     } else if (sandbox_readonly_target(L, 1)) {
-        lua_replace(L, 1);
+        lua_insert(L, 1);
     } else if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pushvalue(L, 1);
         lua_call(L, 1, 3);
         return 3;
+    } else {
+        lua_pushvalue(L, 1);
     }
     luaL_checktype(L, 1, LUA_TTABLE);
-    if (!view) {
-        lua_settop(L, 1);
-        lua_pushnil(L); /* 2: no view */
-    }
+    if (view) lua_pushvalue(L, 2);
+    else lua_pushnil(L); /* 3: no view */
     lua_Integer n = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -141,12 +144,12 @@ int sb_pairs(lua_State *L) {
         /* the same order with no allocation: next finds the key after the
         ** last in the fixed order, a scan of a few keys each step */
         lua_pushcfunction(L, sb_next);
-        lua_pushvalue(L, view ? 2 : 1);
+        lua_pushvalue(L, 2);
         lua_pushnil(L);
         return 3;
     }
-    lua_createtable(L, (int)n, 0); /* 3: keys in raw order */
-    okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 4 */
+    lua_createtable(L, (int)n, 0); /* 4: keys in raw order */
+    okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 5 */
     lua_Integer j = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -155,20 +158,20 @@ int sb_pairs(lua_State *L) {
         okey_of(L, -1, &ks[j], "pairs");
         ks[j].pos = j + 1;
         lua_pushvalue(L, -1);
-        lua_rawseti(L, 3, ++j);
+        lua_rawseti(L, 4, ++j);
     }
     qsort(ks, (size_t)j, sizeof *ks, okey_qcmp);
-    lua_createtable(L, (int)j, 0); /* 5: keys in order */
+    lua_createtable(L, (int)j, 0); /* 6: keys in order */
     for (lua_Integer i = 0; i < j; i++) {
-        lua_rawgeti(L, 3, ks[i].pos);
-        lua_rawseti(L, 5, i + 1);
+        lua_rawgeti(L, 4, ks[i].pos);
+        lua_rawseti(L, 6, i + 1);
     }
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 6);
     lua_pushinteger(L, 0);
-    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
     lua_pushcclosure(L, sb_pairs_iter, 4);
-    lua_pushvalue(L, view ? 2 : 1);
+    lua_pushvalue(L, 2);
     lua_pushnil(L);
     return 3;
 }
