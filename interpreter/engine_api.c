@@ -24,8 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The engine a closure of g belongs to. Its hub follows engine_reload and
+** is cleared when the game ends (its sandbox goes back to the pool): a
+** closure a script kept past that gets an error, never a stale engine. */
 static engine *up_engine(lua_State *L) {
-    return ((engine_hub *)lua_touserdata(L, lua_upvalueindex(1)))->e;
+    engine *e = ((engine_hub *)lua_touserdata(L, lua_upvalueindex(1)))->e;
+    if (!e) luaL_error(L, "g: this function belongs to a game that is over");
+    return e;
 }
 
 /* ---------------------------------------------------------------- g.rng */
@@ -177,7 +182,7 @@ static int l_log(lua_State *L) {
 ** setup/apply there is no event log to write to, so it is dropped. */
 static void on_print(void *ud, const char *text) {
     engine *e = ((engine_hub *)ud)->e;
-    if (e->in_apply) (void)push_event(e, text, all_seats(e));
+    if (e && e->in_apply) (void)push_event(e, text, all_seats(e));
 }
 
 /* --------------------------------------------------------------- g.text */

@@ -57,6 +57,20 @@
 #define CAIRN_LUA_MAX_SOURCE_BYTES (4L * 1024 * 1024)
 #endif
 
+/* Largest chunk `load` compiles (a string, or what a reader function
+** returns in all). */
+#if !defined(CAIRN_LUA_MAX_LOAD_BYTES)
+#define CAIRN_LUA_MAX_LOAD_BYTES (1L * 1024 * 1024)
+#endif
+
+/* Most terms in one chain of a chunk: fields and indices (`a.b.c`), `and`/
+** `or` terms of one expression, `elseif` branches of one `if`. Lua 5.4.4's
+** compiler is quadratic in the last two and its error messages recurse once
+** per field of the first (sandbox_chunk.c). */
+#if !defined(CAIRN_LUA_MAX_CHAIN)
+#define CAIRN_LUA_MAX_CHAIN 1000
+#endif
+
 /* Longest pattern string.find, match, gmatch and gsub accept, in bytes.
 ** Their worst case is charged to the instruction budget before they run
 ** (docs/sandbox.md); this keeps that estimate quick to make. */

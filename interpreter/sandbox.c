@@ -458,46 +458,81 @@ static int sb_xpcall(lua_State *L) {
     return sb_finishpcall(L, status, 2);
 }
 
-#define LOAD_RESERVED 5
-
-/* As lbaselib's generic_reader. */
-static const char *sb_reader(lua_State *L, void *ud, size_t *size) {
-    (void)ud;
-    luaL_checkstack(L, 2, "too many nested functions");
-    lua_pushvalue(L, 1);
-    lua_call(L, 0, 1);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        *size = 0;
-        return NULL;
+/* What load compiles, at most CAIRN_LUA_MAX_LOAD_BYTES: a reader
+** function's pieces are joined first (each call of it is budgeted Lua).
+** Pushes the text and returns it, or pushes nothing and returns NULL with
+** the reason in why. */
+static const char *load_text(lua_State *L, size_t *len, char *why, size_t whysz) {
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        const char *s = lua_tolstring(L, 1, len);
+        if (*len > (size_t)CAIRN_LUA_MAX_LOAD_BYTES) goto too_big;
+        lua_pushvalue(L, 1);
+        return s;
     }
-    if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
-    lua_replace(L, LOAD_RESERVED);
-    return lua_tolstring(L, LOAD_RESERVED, size);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t total = 0;
+    for (;;) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 0, 1);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            break;
+        }
+        if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+        size_t n;
+        lua_tolstring(L, -1, &n);
+        if (n == 0) {
+            lua_pop(L, 1);
+            break;
+        }
+        total += n;
+        if (total > (size_t)CAIRN_LUA_MAX_LOAD_BYTES) {
+            lua_pop(L, 1);
+            goto too_big;
+        }
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    return lua_tolstring(L, -1, len);
+too_big:
+    snprintf(why, whysz, "load: chunk larger than %ld bytes (limit CAIRN_LUA_MAX_LOAD_BYTES)",
+             (long)CAIRN_LUA_MAX_LOAD_BYTES);
+    return NULL;
 }
 
-/* load(chunk [, chunkname [, mode [, env]]]): text chunks only. An env
-** argument is allowed: it can only be a table the script already holds. */
+/* load(chunk [, chunkname [, mode [, env]]]): text chunks only, at most
+** CAIRN_LUA_MAX_LOAD_BYTES, checked by sb_chunk_check and charged a step
+** per 8 bytes (compiling is C work the hook does not see). An env argument
+** is allowed: it can only be a table the script already holds. */
 static int sb_load(lua_State *L) {
-    size_t l;
-    const char *s = lua_tolstring(L, 1, &l);
     const char *mode = luaL_optstring(L, 3, "t");
     int env = !lua_isnone(L, 4) ? 4 : 0;
-    int status;
     if (strchr(mode, 'b'))
         return luaL_error(L, "load: binary chunks are not allowed in the sandbox "
                              "(mode must be \"t\")");
-    if (s) {
-        const char *chunkname = luaL_optstring(L, 2, s);
-        status = luaL_loadbufferx(L, s, l, chunkname, "t");
-    } else {
-        const char *chunkname = luaL_optstring(L, 2, "=(load)");
-        luaL_checktype(L, 1, LUA_TFUNCTION);
-        lua_settop(L, LOAD_RESERVED);
-        status = lua_load(L, sb_reader, NULL, chunkname, "t");
+    const char *chunkname = luaL_optstring(L, 2, lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1)
+                                                                               : "=(load)");
+    char why[200];
+    size_t l;
+    const char *text = load_text(L, &l, why, sizeof why);
+    if (!text) {
+        luaL_pushfail(L);
+        lua_pushstring(L, why);
+        return 2;
     }
+    sb_charge(L, (lua_Integer)(l / 8));
+    char cwhy[160];
+    int status;
+    if (sb_chunk_check(text, l, cwhy, sizeof cwhy) != 0) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "load: line %s", cwhy);
+        return 2;
+    }
+    status = luaL_loadbufferx(L, text, l, chunkname, "t");
     if (status != LUA_OK) {
-        sb_no_swallow(L, status); /* the reader's budget error lands here */
+        sb_no_swallow(L, status);
         luaL_pushfail(L);
         lua_insert(L, -2);
         return 2;

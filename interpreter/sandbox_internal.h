@@ -135,6 +135,11 @@ int sb_tinsert(lua_State *L);
 int sb_tremove(lua_State *L);
 int sb_tmove(lua_State *L);
 
+/* sandbox_chunk.c: checks a text chunk before it is compiled (chains Lua
+** 5.4.4 compiles in quadratic time or whose error messages recurse once per
+** term). Returns 0, or -1 with "LINE: what" in why. Touches no Lua. */
+int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
+
 /* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's
 ** worst case charged before it runs (upvalue 1: Lua's own function). */
 int sb_sfind(lua_State *L);

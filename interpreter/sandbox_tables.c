@@ -387,6 +387,9 @@ void sandbox_mark_readonly(lua_State *L, int mt, int target, const char *name) {
     lua_rawsetp(L, mt, &PATH_KEY);
 }
 
+static int refused_mt_key(lua_State *L, int k);
+static int is_guarded_mt(lua_State *L, int idx);
+
 /* rawget and rawlen see through proxies (scripts get the same answers as
 ** with plain reads). */
 int sb_rawget(lua_State *L) {
@@ -425,13 +428,66 @@ int sb_rawset(lua_State *L) {
         return luaL_error(L, "rawset: attempt to modify read-only table %s", name);
     }
     case 2: lua_settable(L, 1); break;
-    default: lua_rawset(L, 1); break;
+    default:
+        if (refused_mt_key(L, 2) && is_guarded_mt(L, 1))
+            return luaL_error(L, "setmetatable: %s cannot be added to a metatable (weak tables "
+                                 "and finalizers depend on when memory is collected)",
+                              lua_tostring(L, 2));
+        lua_rawset(L, 1);
+        break;
     }
     return 1;
 }
 
 /* Finalizers and weak tables depend on when the collector runs, which is
-** not part of a game: a metatable with __gc or __mode is refused. */
+** not part of a game, and Lua 5.4.4 has a double free when an emergency
+** collection clears a weak table that is being resized (upstream 983bc433):
+** a metatable with __gc or __mode is refused, and neither can be added to
+** it later. A table becomes a metatable here only: it gets MTGUARD as its
+** own metatable, whose __newindex refuses those two keys (every other new
+** key is written as usual), and sb_rawset checks them too. So a table with
+** a metatable of its own (the environment, a proxy, a table with another
+** metatable) cannot be a metatable, and a metatable in use cannot be given
+** one (its __metatable is false). */
+static const char MTGUARD_KEY = 'w'; /* registry: the guard metatable */
+
+static int refused_mt_key(lua_State *L, int k) {
+    if (lua_type(L, k) != LUA_TSTRING) return 0;
+    const char *s = lua_tostring(L, k);
+    return strcmp(s, "__mode") == 0 || strcmp(s, "__gc") == 0;
+}
+
+static int mtguard_newindex(lua_State *L) {
+    if (refused_mt_key(L, 2))
+        return luaL_error(L, "setmetatable: %s cannot be added to a metatable (weak tables and "
+                             "finalizers depend on when memory is collected)", lua_tostring(L, 2));
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* Pushes the guard metatable, made on first use. */
+static void push_mtguard(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &MTGUARD_KEY) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, mtguard_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &MTGUARD_KEY);
+}
+
+/* Whether the table at idx is a metatable in use (guarded). */
+static int is_guarded_mt(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+    push_mtguard(L);
+    int r = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return r;
+}
+
 int sb_setmetatable(lua_State *L) {
     if (lua_type(L, 2) == LUA_TTABLE) {
         static const char *const refused[] = {"__gc", "__mode", NULL};
@@ -443,6 +499,13 @@ int sb_setmetatable(lua_State *L) {
                 return luaL_error(L, "setmetatable: %s is not allowed in the sandbox "
                                      "(it depends on when memory is collected)",
                                   refused[i]);
+        }
+        if (!is_guarded_mt(L, 2)) {
+            if (lua_getmetatable(L, 2))
+                return luaL_error(L, "setmetatable: a table with a metatable of its own cannot be "
+                                     "a metatable in the sandbox");
+            push_mtguard(L);
+            lua_setmetatable(L, 2);
         }
     }
     int n = lua_gettop(L);
