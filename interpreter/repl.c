@@ -1083,6 +1083,7 @@ typedef struct play_args {
     const char *load;
     const char *script;
     int strict;
+    int trust;
     int seed_given;
 } play_args;
 
@@ -1185,6 +1186,8 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
         int taken;
         if (strcmp(arg, "--strict") == 0) {
             a->strict = 1;
+        } else if (strcmp(arg, "--trust") == 0) {
+            a->trust = 1;
         } else if ((taken = ruleset_flags_take(fl, argc, argv, &i, &why)) != 0) {
             if (taken < 0) {
                 int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
@@ -1366,6 +1369,7 @@ int repl_play_main(int argc, char **argv) {
         close_session(&r);
         return EXIT_FAIL;
     }
+    r.trust = a.trust;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
     if (a.load) {
         if (repl_command(&r, "load", a.load) != 0) {
@@ -1397,10 +1401,12 @@ void repl_start(repl *r) {
 
 int repl_replay_main(int argc, char **argv) {
     const char *save = NULL, *script = NULL;
-    int strict = 0;
+    int strict = 0, trust = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--strict") == 0) {
             strict = 1;
+        } else if (strcmp(argv[i], "--trust") == 0) {
+            trust = 1;
         } else if (strcmp(argv[i], "--script") == 0) {
             if (++i >= argc) return usage("replay", REPL_REPLAY_USAGE, "%s needs a file", argv[i - 1]);
             script = argv[i];
@@ -1420,6 +1426,7 @@ int repl_replay_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     r.replay = 1;
+    r.trust = trust;
     r.auto_bots = 0;
     if (repl_command(&r, "load", save) != 0) {
         close_session(&r);

@@ -696,6 +696,7 @@ static int cmd_load(repl *r, const char *args) {
     char *note = NULL;
     save_load_opts opts = {0};
     opts.as_scenario = scenario;
+    opts.trust = r->trust;
     engine *e = save_load(args, &opts, &note, &errs);
     if (!e && scenario) {
         /* not a save: maybe a scenario written by `export` */
@@ -703,6 +704,7 @@ static int cmd_load(repl *r, const char *args) {
         cerr_init(&errs2, 0);
         engine_config cfg = {0};
         cfg.seed = r->set.seed;
+        cfg.trust = r->trust;
         e = save_start_scenario(args, &cfg, &errs2);
         if (e) {
             cerr_clear(&errs);

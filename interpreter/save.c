@@ -4,6 +4,7 @@
 ** loading with validation and replay, scenario export and start.
 */
 #include "save.h"
+#include "pathcheck.h"
 #include "ruleset.h"
 #include "schema.h"
 #include "strbuf.h"
@@ -456,8 +457,31 @@ static void str_list_free(char **v, size_t n) {
     free(v);
 }
 
+int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_list *errs) {
+    if (trust || !ruleset || (!strchr(ruleset, '/') && strcmp(ruleset, ".") && strcmp(ruleset, "..")))
+        return 0;
+    if (ruleset_on_search_path(ruleset)) return 0;
+    char *save_real = realpath(path, NULL);
+    char *dir_real = realpath(ruleset, NULL);
+    int beside = 0;
+    if (save_real && dir_real) {
+        char *slash = strrchr(save_real, '/');
+        if (slash && slash != save_real) *slash = '\0';
+        else if (slash) slash[1] = '\0';
+        beside = pathcheck_inside(dir_real, save_real);
+    }
+    free(save_real);
+    free(dir_real);
+    if (beside) return 0;
+    cerr_add(errs, path, 0, 0, "ruleset.name",
+             "this file opens the ruleset folder %s, which is not on the search path nor beside "
+             "the file, and its Lua would run: move the save next to the ruleset, or run again "
+             "with --trust if you trust that folder", ruleset);
+    return -1;
+}
+
 engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
-    save_load_opts dflt = {0, 0, 0, 0};
+    save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
     value *v = read_checked(path, "", "cairn_save", "saved game", errs);
@@ -496,6 +520,7 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     char *found = c.ruleset ? ruleset_find(c.ruleset) : NULL;
     if (!found && value_get_str(rsv, "id", NULL)) c.ruleset = value_get_str(rsv, "id", NULL);
     free(found);
+    if (save_ruleset_trusted(path, c.ruleset, opts->trust, errs) != 0) goto done;
     c.choices = (const char *const *)choices;
     c.n_choices = n_choices;
     c.preset = value_get_str(o, "preset", NULL);
@@ -573,7 +598,13 @@ engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_lis
     engine_config c = *cfg;
     size_t n_choices = 0;
     char **choices = NULL;
-    if (!c.ruleset) c.ruleset = value_get_str(v, "ruleset", NULL);
+    if (!c.ruleset) {
+        c.ruleset = value_get_str(v, "ruleset", NULL);
+        if (save_ruleset_trusted(path, c.ruleset, cfg->trust, errs) != 0) {
+            value_free(v);
+            return NULL;
+        }
+    }
     if (!c.players) c.players = (int)value_get_int(v, "players", 0);
     if (!c.choices && value_map_get(v, "options")) {
         choices = str_list(value_map_get(v, "options"), &n_choices);
