@@ -5,6 +5,7 @@
 ** passing between secret seats, bots, and the read-eval-print loop. The
 ** commands themselves are in repl_cmd.c.
 */
+#include "termsafe.h"
 #include "repl.h"
 
 #include "engine.h"
@@ -51,14 +52,24 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* ------------------------------------------------------------ output */
 
+/* Every line the REPL shows. The text (ruleset output, events, errors,
+** names: strings from strangers) is made terminal-safe before the REPL's
+** own styling is added, so no escape in it reaches the terminal
+** (termsafe.c); stdout itself lets through only that styling. */
 static void emit(repl *r, const char *text, int indent, int is_markup, int wrap) {
-    char *rendered = is_markup ? markup_render(text, r->color) : NULL;
-    const char *src = rendered ? rendered : text;
+    char *safe = termsafe_text(text);
+    if (!safe) {
+        fputs("(out of memory)\n", r->out);
+        return;
+    }
+    char *rendered = is_markup ? markup_render(safe, r->color) : NULL;
+    const char *src = rendered ? rendered : safe;
     char *wrapped = wrap ? markup_wrap(src, r->width, indent) : NULL;
     fputs(wrapped ? wrapped : src, r->out);
     fputc('\n', r->out);
     free(wrapped);
     free(rendered);
+    free(safe);
 }
 
 void repl_say(repl *r, int indent, const char *fmt, ...) {
@@ -396,7 +407,7 @@ static void pass_keyboard(repl *r, int to) {
     lineedit_status st;
     char *line = ask(r, "", &st);
     free(line);
-    if (isatty(fileno(r->out))) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
+    if (r->interactive) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
 }
 
 /* The viewing seat becomes `seat` (a person about to decide). */
@@ -976,7 +987,10 @@ static char *make_prompt(repl *r) {
     }
     int s = repl_deciding_seat(r);
     if (!s) return cairn_strdup("cairn> ");
-    return cairn_strfmt("cairn:%s> ", repl_seat_name(r, s));
+    char *name = termsafe_text(repl_seat_name(r, s)); /* seat names come from saves */
+    char *p = name ? cairn_strfmt("cairn:%s> ", name) : NULL;
+    free(name);
+    return p;
 }
 
 /* Asks whether to save a changed game before leaving. Returns 1 to leave.
@@ -1049,7 +1063,11 @@ static void session_loop(repl *r) {
             if (confirm_quit(r)) break;
             continue;
         }
-        if (r->script) fprintf(r->out, "%s%s\n", prompt ? prompt : "cairn> ", line);
+        if (r->script) {
+            char *shown_line = termsafe_text(line);
+            fprintf(r->out, "%s%s\n", prompt ? prompt : "cairn> ", shown_line ? shown_line : "");
+            free(shown_line);
+        }
         free(prompt);
         /* in a game with secrets, an answer must not come back with the up
         ** arrow for the next seat (nor reach the history file): only
@@ -1275,6 +1293,9 @@ static int open_session(repl *r, const char *script, int strict) {
     r->interactive = !r->script && isatty(STDOUT_FILENO);
     const char *nc = getenv("NO_COLOR");
     r->color = r->interactive && isatty(STDOUT_FILENO) && !(nc && nc[0]);
+    /* the REPL's own colours and screen clears are the only escapes that
+    ** may reach the terminal, and only a terminal it talks to */
+    termsafe_allow_styling(r->interactive);
     r->width = markup_term_width(STDOUT_FILENO);
     char *hist = r->interactive ? lineedit_history_path() : NULL;
     r->le = lineedit_new("cairn", r->in, r->interactive, hist, repl_complete, r);
