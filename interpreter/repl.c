@@ -899,6 +899,13 @@ static int run_segment(repl *r, char *seg) {
     args = trim(args);
     int seat = r->replay ? 0 : repl_deciding_seat(r);
     char *why = NULL;
+    /* a command that exists here wins over an option id spelt like it
+    ** (an option `undo` is chosen by its number; cairn check refuses such
+    ** ids): what a person types to take a move back must never make one */
+    if (word[0] == ':' || repl_is_command(r, word)) {
+        int rc = repl_command(r, word[0] == ':' ? word + 1 : word, args);
+        if (rc != 1) return rc;
+    }
     if (seat) {
         long k = find_option(r, seat, seg, 1, &why);
         if (k >= 0) {
@@ -907,10 +914,6 @@ static int run_segment(repl *r, char *seg) {
             free(id);
             return rc;
         }
-    }
-    if (word[0] == ':' || repl_is_command(r, word)) {
-        int rc = repl_command(r, word[0] == ':' ? word + 1 : word, args);
-        if (rc != 1) return rc;
     }
     if (seat) {
         long k = find_option(r, seat, seg, 0, &why);

@@ -189,4 +189,8 @@ size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, si
 /* 1 when word names a command. */
 int repl_is_command(const repl *r, const char *word);
 
+/* 1 if the first word of an option id is a REPL command (`undo`, `save 2`):
+** the command would win when typed, so cairn check refuses such ids. */
+int repl_command_word(const char *id);
+
 #endif

@@ -164,6 +164,15 @@ int repl_is_command(const repl *r, const char *word) {
     return 0;
 }
 
+int repl_command_word(const char *id) {
+    char word[64];
+    size_t n = strcspn(id, " \t");
+    if (n == 0 || n >= sizeof word) return 0;
+    memcpy(word, id, n);
+    word[n] = '\0';
+    return repl_is_command(NULL, word);
+}
+
 int repl_command(repl *r, const char *word, const char *args) {
     const repl_cmd *c = find_cmd(r, word);
     if (!c) {

@@ -556,6 +556,24 @@ static int push_dir(loader *ld, const char *dir) {
     return 0;
 }
 
+/* Refuses a NUL byte in any string of a manifest: ids, names and paths are
+** C strings in cairn, so "fast\0evil" would be cut to "fast". Returns the
+** number refused (each reported at its line and column). */
+static int refuse_nul(const value *v, const char *path, cerr_list *errs, int depth) {
+    if (!v || depth > CAIRN_YAML_MAX_DEPTH) return 0;
+    int bad = 0;
+    if (v->type == CV_STR && memchr(v->u.str.s, '\0', v->u.str.len)) {
+        cerr_add(errs, path, v->line, v->col, NULL,
+                 "a NUL byte in a manifest string (ids, names and paths are cut short at it)");
+        return 1;
+    }
+    if (v->type == CV_LIST)
+        for (size_t i = 0; i < v->u.list.n; i++) bad += refuse_nul(v->u.list.items[i], path, errs, depth + 1);
+    if (v->type == CV_MAP)
+        for (size_t i = 0; i < v->u.map.n; i++) bad += refuse_nul(v->u.map.items[i].val, path, errs, depth + 1);
+    return bad;
+}
+
 /* Loads dir/ruleset.yaml, validates it, follows `extends` (parents first)
 ** and returns the merged manifest. chain holds the folders already on the
 ** way down, to refuse cycles. */
@@ -569,6 +587,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     }
     size_t before = cerr_count(ld->errs);
     schema_validate(ld->schemas, ld->manifest_schema, ld->manifest_schema_path, m, "", ld->errs);
+    refuse_nul(m, path, ld->errs, 0);
     if (cerr_count(ld->errs) != before || m->type != CV_MAP) {
         if (m->type != CV_MAP && cerr_count(ld->errs) == before)
             cerr_add(ld->errs, path, m->line, m->col, NULL, "a manifest must be a map");

@@ -136,6 +136,51 @@ static int write_all(int fd, const char *s, size_t n) {
     return 0;
 }
 
+/* The file a save to `given` writes: given itself, or what its symlinks
+** lead to, followed even when the last one dangles (the link stays and the
+** file appears where it points, as docs/saves.md says). NULL with errno
+** ENOENT when given does not exist and is no link (write given itself),
+** ENOTDIR when a link leads into a folder that does not exist, or ENOMEM. At most 40 links are followed, as the kernel does. */
+static char *resolve_target(const char *given) {
+    char *real = realpath(given, NULL);
+    if (real || errno == ENOMEM) return real;
+    char *cur = cairn_strdup(given);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            if (hops == 0) break;
+            /* the end of the chain, missing: its folder must exist */
+            char *dir = dir_of(cur);
+            char *rdir = dir ? realpath(dir, NULL) : NULL;
+            const char *base = strrchr(cur, '/') ? strrchr(cur, '/') + 1 : cur;
+            char *out = rdir ? cairn_strfmt("%s/%s", strcmp(rdir, "/") ? rdir : "", base) : NULL;
+            int no_dir = dir && !rdir;
+            free(dir);
+            free(rdir);
+            free(cur);
+            errno = out ? 0 : no_dir ? ENOTDIR : ENOMEM;
+            return out;
+        }
+        char target[4096];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0) break;
+        target[n] = '\0';
+        char *next;
+        if (target[0] == '/') {
+            next = cairn_strdup(target);
+        } else {
+            char *dir = dir_of(cur);
+            next = dir ? cairn_strfmt("%s/%s", dir, target) : NULL;
+            free(dir);
+        }
+        free(cur);
+        cur = next;
+    }
+    free(cur);
+    errno = ENOENT;
+    return NULL;
+}
+
 /* Writes text to path through a temporary file in the same folder, so a
 ** crash at any point leaves either the old file or the new one. */
 static int atomic_write(const char *given, const char *text, cerr_list *errs) {
@@ -145,10 +190,29 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
         cerr_add(errs, NULL, 0, 0, NULL, "cannot save: no file name");
         return -1;
     }
-    char *real = realpath(given, NULL);
+    char *real = resolve_target(given);
+    if (!real && errno == ENOMEM) {
+        errs->oom = 1;
+        return -1;
+    }
+    if (!real && errno == ENOTDIR) { /* replacing the link would break what the docs promise */
+        cerr_add(errs, given, 0, 0, NULL, "cannot save: %s is a symlink into a folder that does "
+                 "not exist; create the folder or choose another file name", given);
+        return -1;
+    }
     const char *path = real ? real : given;
     struct stat old;
-    int had_old = stat(path, &old) == 0 && S_ISREG(old.st_mode);
+    int exists = stat(path, &old) == 0;
+    if (exists && !S_ISREG(old.st_mode)) {
+        /* rename would replace a device, a FIFO or a socket with a file
+        ** (as root, /dev/null), and cannot replace a folder */
+        cerr_add(errs, path, 0, 0, NULL, "cannot save: %s is not a regular file (%s); choose "
+                 "another file name", path, S_ISDIR(old.st_mode) ? "a folder" : S_ISFIFO(old.st_mode)
+                 ? "a FIFO" : S_ISCHR(old.st_mode) || S_ISBLK(old.st_mode) ? "a device" : "not a file");
+        free(real);
+        return -1;
+    }
+    int had_old = exists;
     char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
     char *dir = dir_of(path);
     if (!tmp || !dir) {

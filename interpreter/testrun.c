@@ -4,6 +4,7 @@
 ** smoke play of `cairn check`. Every game here goes through engine.h.
 */
 #include "testrun.h"
+#include "repl.h"
 #include "engine.h"
 #include "luatest.h"
 #include "rng.h"
@@ -829,7 +830,14 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         rng r;
         rng_seed_stream(&r, seed, 0x5eed0000u + k);
         int seat = d.items[rng_below(&r, d.n)].seat;
+        for (size_t i = 0; i < d.n && !msg; i++)
+            for (size_t j = 0; j < d.items[i].n_options && !msg; j++)
+                if (repl_command_word(d.items[i].options[j].id))
+                    msg = cairn_strfmt("%s, decision %zu: option id \"%s\" starts with a console "
+                                       "command, which would run instead when typed: rename it",
+                                       where.s, k + 1, d.items[i].options[j].id);
         engine_decision_list_free(&d);
+        if (msg) break;
         char *id = engine_bot_choice(e, seat);
         if (!id) {
             msg = cairn_strfmt("%s, decision %zu: seat %d is asked but every option is disabled", where.s,
