@@ -44,10 +44,9 @@ typedef struct okey {
 static void okey_of(lua_State *L, int idx, okey *k, const char *fn) {
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-        if (!lua_isinteger(L, idx))
-            luaL_error(L, "%s: a table with the float key %f has no fixed order "
-                          "(keys must be integers, strings or booleans)",
-                       fn, lua_tonumber(L, idx));
+        if (!lua_isinteger(L, idx)) /* which float is met first depends on addresses: name none */
+            luaL_error(L, "%s: a table with a float key has no fixed order "
+                          "(keys must be integers, strings or booleans)", fn);
         k->rank = 0;
         k->i = lua_tointeger(L, idx);
         break;

@@ -798,6 +798,14 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     strbuf_printf(&where, "], seed %" PRIu64, seed);
     char *msg = NULL;
     engine *e = engine_new(&c, &local);
+    /* the same game again in lockstep, never drawn between decisions: a
+    ** rule that reads what render or decisions left in a global plays
+    ** differently there, and such a game's saves would not load back */
+    engine *twin = e ? engine_new(&c, &local) : NULL;
+    if (e && !twin) {
+        engine_free(e);
+        e = NULL;
+    }
     if (!e) {
         char *m = local.n ? cerr_format(&local.items[0]) : NULL;
         msg = cairn_strfmt("%s: setup failed: %s", where.s, m ? m : "out of memory");
@@ -849,7 +857,35 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
             msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): %s", where.s, k + 1, seat, id,
                                why ? why : "?");
         free(why);
+        why = NULL;
+        if (!msg && (engine_answer(twin, seat, id, &why) != ENGINE_OK ||
+                     engine_state_hash(twin) != engine_state_hash(e)))
+            msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): the game is not deterministic: "
+                               "played again without drawing the board between decisions it %s (a "
+                               "global that render, decisions or score change, read by apply?)",
+                               where.s, k + 1, seat, id, why ? "refused this decision" : "reached another state");
+        free(why);
         free(id);
+        if (!msg && k % 4 == 0) { /* the board for one seat in turn; the twin's never */
+            int who = (int)(k / 4 % (size_t)(players + 1));
+            char *board = engine_render(e, who, &local);
+            if (!board)
+                msg = cairn_strfmt("%s: render for seat %d failed after decision %zu", where.s, who,
+                                   k + 1);
+            free(board);
+        }
+        if (!msg && k % 16 == 15) { /* score, and take the decision back and make it again:
+                                    ** decisions and apply run more often here than in the twin */
+            engine_score sc;
+            if (engine_score_get(e, &sc, &local) == 0) engine_score_free(&sc);
+            if (engine_undo(e) != 0 || engine_redo(e) != 0)
+                msg = cairn_strfmt("%s: undo and redo failed after decision %zu", where.s, k + 1);
+            else if (engine_state_hash(twin) != engine_state_hash(e))
+                msg = cairn_strfmt("%s, decision %zu: the game is not deterministic: taking the "
+                                   "decision back and making it again reached another state (a "
+                                   "global that decisions, render or score change, read by apply?)",
+                                   where.s, k + 1);
+        }
         view_rules_mark_matches(vr, engine_state(e), matched);
         k++;
     }
@@ -872,6 +908,7 @@ done:
     strbuf_free(&where);
     cerr_free(&local);
     engine_free(e);
+    engine_free(twin);
     return msg ? -1 : 0;
 }
 
