@@ -441,8 +441,13 @@ fail:
     engine_drop_events_from(e, ev_before);
     cerr_list local;
     cerr_init(&local, 0);
+    sandbox_set_game_limit(e->rt.sb, 0); /* taking back must work even out of CPU time */
     if (history_restore(e, e->pos, &local) != 0) e->live_stale = 1;
+    sandbox_set_game_limit(e->rt.sb, 1);
     cerr_free(&local);
+    if (rc == -2 && e->live_stale) /* say why, or the caller has no reason to show */
+        cerr_add(errs, NULL, 0, 0, NULL, "apply ran long and the position could not be restored "
+                 "to run it again counted");
     if (rc == -2 && !e->live_stale) { /* it ran long: again, counted from the start */
         sandbox_set_timed(e->rt.sb, 0);
         st = engine_apply(e, seat, id, id_index, keep_log, errs);

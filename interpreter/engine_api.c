@@ -68,6 +68,7 @@ static int l_rng_shuffle(lua_State *L) {
     engine *e = rng_engine(L, "shuffle");
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 1); /* not raw: read-only data is a proxy */
+    if (n > 1) sandbox_charge(L, n); /* a __len of 10^15 would loop in C unseen */
     /* Fisher-Yates from the top: swap item i with a uniform j in [1, i] */
     for (lua_Integer i = n; i > 1; i--) {
         lua_Integer j = (lua_Integer)rng_below(&e->rng, (uint64_t)i) + 1;

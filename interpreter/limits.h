@@ -88,6 +88,27 @@
 #define CAIRN_LUA_MIN_NS_PER_INSTRUCTION 0.25
 #endif
 
+/* CPU time one handler call may take, counted or not, in milliseconds:
+** what stops work the instruction budget cannot see (hash collisions, `==`
+** of long strings, C loops). Not deterministic, so far above any real
+** handler (milliseconds); the environment variable of the same name
+** overrides it. */
+#if !defined(CAIRN_LUA_CALL_CPU_MS)
+#define CAIRN_LUA_CALL_CPU_MS 5000L
+#endif
+
+/* CPU time all handler calls of one game may take together, in ms (a long
+** sim game takes well under a second); the environment overrides it too. */
+#if !defined(CAIRN_LUA_GAME_CPU_MS)
+#define CAIRN_LUA_GAME_CPU_MS 120000L
+#endif
+
+/* CPU time the smoke play of one `cairn check` may take, in ms: past it the
+** remaining games are not played and check fails (environment overrides). */
+#if !defined(CAIRN_CHECK_CPU_MS)
+#define CAIRN_CHECK_CPU_MS 600000L
+#endif
+
 /* A checkpoint (the whole state kept as a tree) every this many decisions:
 ** undo, goto and taking back a failed decision replay at most this many. */
 #if !defined(CAIRN_CHECKPOINT_EVERY)

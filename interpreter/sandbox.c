@@ -33,6 +33,11 @@
 /* Frames kept in a trimmed traceback. */
 #define SANDBOX_TRACEBACK_FRAMES 20
 
+/* C work charged to the budget: one instruction per this many bytes a
+** library function reads or builds (string.upper of 16 MB is one VM
+** instruction, but must not be one unit of the budget). */
+#define CHARGE_BYTES 8
+
 /* ------------------------------------------------------------------------
 ** The allow-lists. A script's global environment is built from these and
 ** nothing else; the functions marked "sandbox version" are defined below.
@@ -306,6 +311,11 @@ static int sb_raise_tripped(lua_State *L) {
         lua_pushfstring(L, "instruction budget of %I exceeded", (lua_Integer)sb->budget);
     } else if (sb->tripped == TRIP_RETRY) {
         lua_pushliteral(L, "long call: to be run again with the budget counted");
+    } else if (sb->tripped == TRIP_CPU) {
+        lua_pushfstring(L, "CPU time limit of %I ms for one handler call exceeded",
+                        (lua_Integer)sb->call_cpu_ms);
+    } else if (sb->tripped == TRIP_GAME_CPU) {
+        lua_pushfstring(L, "the game's CPU time limit of %I ms exceeded", (lua_Integer)sb->game_cpu_ms);
     } else {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
@@ -339,6 +349,10 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
     int step = lua_gethookcount(L);
     if (sb->tripped) {
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
+        sb_raise_tripped(L);
+    }
+    if (sb->watch.expired) { /* the CPU deadline, counted or not: not deterministic, final */
+        sb_trip(L, sb->game_limit_hit ? TRIP_GAME_CPU : TRIP_CPU, 0);
         sb_raise_tripped(L);
     }
     if (sb->timed) { /* no counting: the CPU timer fired, or memory is past half the cap */
@@ -573,6 +587,9 @@ static int sb_auxresume(lua_State *L, lua_State *co, int narg) {
     if (sb->precise || sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
     int status = lua_resume(co, L, narg, &nres);
     sb->running = sb->watch.running = prev;
+    /* the timer may have fired while co ran and set its hook only on co:
+    ** the resumer must stop too, or it runs on unwatched */
+    if (sb->watch.fired || sb->watch.expired) lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
     if (status == LUA_OK || status == LUA_YIELD) {
         if (SB(L)->tripped) sb_raise_tripped(L);
         if (!lua_checkstack(L, nres + 1)) {
@@ -731,12 +748,65 @@ static int sb_srep(lua_State *L) {
             sb_raise_tripped(L);
         }
     }
+    sb_charge(L, (lua_Integer)(total / CHARGE_BYTES)); /* the copying is C work too */
     lua_settop(L, 3);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, 3, 1);
     return 1;
 }
+
+/* ------------------------------------------ C work charged by its size */
+
+/* Work a C library function does on its whole input is charged one
+** instruction per CHARGE_BYTES bytes of its string arguments (or of what
+** it builds): see "C work charged by its size" below. */
+
+static int call_original(lua_State *L) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* upper, lower, reverse, byte, sub, utf8.len, utf8.codepoint: charged by
+** the bytes of their string arguments before they run. */
+static int sb_bytes_charged(lua_State *L) {
+    size_t total = 0;
+    for (int i = 1, n = lua_gettop(L); i <= n; i++)
+        if (lua_type(L, i) == LUA_TSTRING) total += lua_rawlen(L, i);
+    sb_charge(L, (lua_Integer)(total / CHARGE_BYTES));
+    return call_original(L);
+}
+
+/* The items i..j a table function would visit (0 when none), saturated. */
+static lua_Integer range_of(lua_State *L, int tidx, int iidx, int jidx) {
+    lua_Integer i = luaL_optinteger(L, iidx, 1);
+    lua_Integer j = lua_isnoneornil(L, jidx) ? luaL_len(L, tidx) : luaL_checkinteger(L, jidx);
+    if (i > j) return 0;
+    lua_Unsigned cnt = (lua_Unsigned)j - (lua_Unsigned)i + 1u;
+    return cnt > (lua_Unsigned)LUA_MAXINTEGER || cnt == 0 ? LUA_MAXINTEGER : (lua_Integer)cnt;
+}
+
+/* table.concat: one instruction per item before it runs (a concat whose
+** __index is table.concat loops in C, where no hook fires), and the
+** result's bytes after. */
+static int sb_tconcat(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    sb_charge(L, range_of(L, 1, 3, 4));
+    int r = call_original(L);
+    if (lua_type(L, -1) == LUA_TSTRING) sb_charge(L, (lua_Integer)(lua_rawlen(L, -1) / CHARGE_BYTES));
+    return r;
+}
+
+/* table.unpack: one instruction per value. */
+static int sb_tunpack(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE) sb_charge(L, range_of(L, 1, 2, 3));
+    return call_original(L);
+}
+
+void sandbox_charge(lua_State *L, lua_Integer n) { sb_charge(L, n); }
 
 /* --------------------------------------------------- the environment */
 
@@ -812,6 +882,8 @@ static int sb_setup(lua_State *L) {
     wrap_original(L, -2, "rep", sb_srep);
     wrap_original(L, -2, "gsub", sb_sgsub);
     wrap_original(L, -2, "find", sb_sfind);
+    static const char *const by_bytes[] = {"upper", "lower", "reverse", "byte", "sub", NULL};
+    for (int i = 0; by_bytes[i]; i++) wrap_original(L, -2, by_bytes[i], sb_bytes_charged);
     lua_getfield(L, -2, "find"); /* match and gmatch search with find */
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, sb_smatch, 1);
@@ -831,12 +903,16 @@ static int sb_setup(lua_State *L) {
     open_allowed(L, LUA_TABLIBNAME, luaopen_table, table_allowed);
     luaL_setfuncs(L, table_replaced, 0);
     wrap_original(L, -2, "move", sb_tmove);
+    wrap_original(L, -2, "concat", sb_tconcat);
+    wrap_original(L, -2, "unpack", sb_tunpack);
     store_library(L, lib, LUA_TABLIBNAME);
 
     open_allowed(L, LUA_MATHLIBNAME, luaopen_math, math_allowed);
     store_library(L, lib, LUA_MATHLIBNAME);
 
     open_allowed(L, LUA_UTF8LIBNAME, luaopen_utf8, utf8_allowed);
+    wrap_original(L, -2, "len", sb_bytes_charged);
+    wrap_original(L, -2, "codepoint", sb_bytes_charged);
     store_library(L, lib, LUA_UTF8LIBNAME);
 
     open_allowed(L, LUA_COLIBNAME, luaopen_coroutine, coroutine_allowed);
@@ -882,6 +958,17 @@ void sandbox_default_config(sandbox_config *c) {
     c->instr_budget = CAIRN_LUA_INSTRUCTION_BUDGET;
 }
 
+/* A CPU limit in milliseconds: the build's default, or the environment's
+** (for tests and for people who run long simulations; the one running
+** cairn sets it, never a ruleset). */
+static long limit_from_env(const char *name, long dflt) {
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end || n <= 0 ? dflt : n;
+}
+
 static int add_dir(sandbox *sb, const char *dir) {
     sb->dirs[sb->n_dirs] = cairn_strdup(dir);
     if (!sb->dirs[sb->n_dirs]) return -1;
@@ -912,6 +999,10 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
     sb->no_budget = c->no_budget;
     sb->tick_limit = budget_ticks_for(sb->budget);
+    sb->call_cpu_ms = limit_from_env("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
+    sb->game_cpu_ms = limit_from_env("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
+    sb->call_ticks_max = budget_ticks_of_ms(sb->call_cpu_ms);
+    sb->game_ticks_max = budget_ticks_of_ms(sb->game_cpu_ms);
     sb->print = c->print;
     sb->print_ud = c->print_ud;
     for (size_t i = 0; i < c->n_module_dirs; i++)
@@ -966,6 +1057,8 @@ lua_State *sandbox_state(sandbox *sb) { return sb->L; }
 
 void sandbox_set_timed(sandbox *sb, int on) { sb->timed_allowed = on; }
 
+void sandbox_set_game_limit(sandbox *sb, int on) { sb->game_limit_off = !on; }
+
 void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud) {
     sb->print = print;
     sb->print_ud = ud;
@@ -1005,16 +1098,23 @@ static void begin_call(sandbox *sb, int fn) {
     if (sb->mem_used > sb->mem_cap / 2) lua_gc(L, LUA_GCCOLLECT);
     (void)fn; /* where it is defined is looked up only if it fails (def_of) */
     if (sb->no_budget) return;
+    /* the deadline: this call's own CPU limit, or what is left of the game's */
+    long left = sb->game_limit_off ? sb->call_ticks_max : sb->game_ticks_max - sb->game_ticks_used;
+    sb->game_limit_hit = left < sb->call_ticks_max;
+    sb->watch.deadline = (sig_atomic_t)(left < sb->call_ticks_max ? (left > 0 ? left : 1)
+                                                                  : sb->call_ticks_max);
+    sb->watch.running = L;
+    sb->watch.hook = sb_hook;
     if (sb->timed_allowed && sb->tick_limit) {
-        sb->watch.running = L;
-        sb->watch.hook = sb_hook;
         sb->watch.limit = sb->tick_limit;
         if (budget_watch_start(&sb->watch) == 0) {
             sb->timed = 1;
+            sb->watched = 1;
             return;
         }
     }
-    sb->watch.fired = 0;
+    sb->watch.limit = 0; /* counted: the timer keeps only the deadline */
+    sb->watched = budget_watch_start(&sb->watch) == 0;
     lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
 }
 
@@ -1042,7 +1142,22 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         lua_pop(L, 1);
         return SANDBOX_RETRY;
     }
-    if (sb->tripped == TRIP_BUDGET) {
+    if (sb->tripped == TRIP_CPU || sb->tripped == TRIP_GAME_CPU) {
+        kind = SANDBOX_ERR_BUDGET;
+        if (errs) {
+            const char *file = sb->err_found ? sb->err_file : sb->last_line > 0 ? sb->last_file : NULL;
+            int line = sb->err_found ? sb->err_line : sb->last_line;
+            if (sb->tripped == TRIP_CPU)
+                cerr_add(errs, file, line, 0, NULL,
+                         "CPU time limit of %ld ms for one handler call exceeded (limit "
+                         "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget "
+                         "does not see", sb->call_cpu_ms);
+            else
+                cerr_add(errs, file, line, 0, NULL,
+                         "the game's CPU time limit of %ld ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)",
+                         sb->game_cpu_ms);
+        }
+    } else if (sb->tripped == TRIP_BUDGET) {
         kind = SANDBOX_ERR_BUDGET;
         if (errs)
             cerr_add(errs, sb->err_found ? sb->err_file : NULL, sb->err_found ? sb->err_line : 0, 0,
@@ -1109,7 +1224,9 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn);
     lua_remove(L, fn);
     if (top) {
-        if (sb->timed) budget_watch_stop(&sb->watch);
+        if (sb->watched) sb->game_ticks_used += budget_watch_stop(&sb->watch);
+        sb->watched = 0;
+        sb->watch.fired = sb->watch.expired = 0;
         lua_sethook(L, NULL, 0, 0);
         sb->running = sb->watch.running = NULL;
         sb->precise = 0;
@@ -1219,6 +1336,7 @@ static int p_reset(lua_State *L) {
 
 int sandbox_reset(sandbox *sb) {
     lua_State *L = sb->L;
+    sb->game_ticks_used = 0; /* a new game: a new CPU total */
     lua_settop(L, 0);
     lua_pushcfunction(L, p_reset);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {

@@ -19,7 +19,7 @@
 
 /* ------------------------------------------------------------ the state */
 
-enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY };
+enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY, TRIP_CPU, TRIP_GAME_CPU };
 
 struct sandbox {
     lua_State *L;
@@ -34,6 +34,16 @@ struct sandbox {
     ** back ask for it (sandbox_set_timed); tick_limit 0: budget too small. */
     budget_watch watch;
     int timed, timed_allowed, tick_limit;
+    /* CPU time, in timer ticks: the most one call may use (the deadline,
+    ** counted or not), the most all calls since sandbox_new or
+    ** sandbox_reset may use, and what they used (CAIRN_LUA_CALL_CPU_MS,
+    ** CAIRN_LUA_GAME_CPU_MS). The call's deadline is the smaller of its
+    ** own and what is left of the game's; game_limit_hit says which. */
+    long call_ticks_max, game_ticks_max, game_ticks_used;
+    long call_cpu_ms, game_cpu_ms;
+    int game_limit_hit;
+    int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
+    int watched; /* the timer watches the current top-level call */
     int depth;   /* nesting of sandbox_call */
     int tripped; /* TRIP_*: sticky until the top-level call returns */
     /* The thread running Lua code now (the main one or a coroutine being

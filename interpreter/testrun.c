@@ -16,6 +16,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ helpers */
@@ -779,6 +780,13 @@ static char **option_values(const ruleset_option *o, size_t *n) {
     return v;
 }
 
+/* Milliseconds of this process's CPU time since t0 (clock()). */
+static long cpu_ms_since(clock_t t0) {
+    clock_t now = clock();
+    if (now == (clock_t)-1 || t0 == (clock_t)-1) return 0;
+    return (long)((double)(now - t0) * 1000.0 / CLOCKS_PER_SEC);
+}
+
 /* One smoke game; returns 0 or -1 with one error appended. */
 static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed,
                       const view_rules *vr, unsigned char *matched, cerr_list *errs) {
@@ -878,9 +886,13 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
                                     ** decisions and apply run more often here than in the twin */
             engine_score sc;
             if (engine_score_get(e, &sc, &local) == 0) engine_score_free(&sc);
-            if (engine_undo(e) != 0 || engine_redo(e) != 0)
-                msg = cairn_strfmt("%s: undo and redo failed after decision %zu", where.s, k + 1);
-            else if (engine_state_hash(twin) != engine_state_hash(e))
+            size_t at = engine_position(e);
+            if (engine_goto_why(e, at - 1, &local) != 0 || engine_goto_why(e, at, &local) != 0) {
+                char *m = local.n ? cerr_format(&local.items[local.n - 1]) : NULL;
+                msg = cairn_strfmt("%s: taking decision %zu back and making it again failed: %s",
+                                   where.s, k + 1, m ? m : "?");
+                free(m);
+            } else if (engine_state_hash(twin) != engine_state_hash(e))
                 msg = cairn_strfmt("%s, decision %zu: the game is not deterministic: taking the "
                                    "decision back and making it again reached another state (a "
                                    "global that decisions, render or score change, read by apply?)",
@@ -976,6 +988,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         goto done;
     }
     for (size_t i = 0; i < no; i++) vals[i] = option_values(&rs->opts[i], &nv[i]);
+    clock_t t0 = clock();
+    const char *env_ms = getenv("CAIRN_CHECK_CPU_MS"); /* set by whoever runs cairn, for tests */
+    long check_ms = env_ms && atol(env_ms) > 0 ? atol(env_ms) : CAIRN_CHECK_CPU_MS;
     for (;;) {
         /* the combination named by the mixed-radix counter `digit` */
         for (size_t i = 0; i < no; i++) cb.choices[i] = nv[i] ? vals[i][digit[i]] : NULL;
@@ -1005,6 +1020,13 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 if (!probe) continue;
                 ruleset_free(probe);
                 for (int s = 1; s <= games && rc == 0; s++) {
+                    if (cpu_ms_since(t0) > check_ms) {
+                        cerr_add(errs, NULL, 0, 0, NULL,
+                                 "smoke play: CPU time limit of %ld ms for one cairn check exceeded "
+                                 "after %ld games (limit CAIRN_CHECK_CPU_MS)", check_ms, played);
+                        rc = -1;
+                        break;
+                    }
                     if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, errs) != 0) rc = -1;
                     played++;
                 }
