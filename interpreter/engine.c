@@ -280,7 +280,11 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
 /* ------------------------------------------------------------ transactions */
 
 void engine_drop_events_from(engine *e, size_t from) {
-    for (size_t i = from; i < e->n_events; i++) free(e->events[i].text);
+    for (size_t i = from; i < e->n_events; i++) {
+        size_t b = strlen(e->events[i].text) + 1 + sizeof *e->events;
+        e->kept_bytes -= b < e->kept_bytes ? b : e->kept_bytes;
+        free(e->events[i].text);
+    }
     if (from < e->n_events) e->n_events = from;
 }
 

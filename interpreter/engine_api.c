@@ -142,6 +142,8 @@ static uint32_t seat_mask_of(lua_State *L, int idx, const char *field, int nseat
 /* Appends an event; fast games keep none (nobody reads them). */
 static int push_event(engine *e, const char *text, uint32_t to) {
     if (e->cfg.fast) return 0;
+    size_t bytes = strlen(text) + 1 + sizeof *e->events;
+    if (e->kept_bytes + bytes > (size_t)CAIRN_GAME_MEMORY_CAP) return -2;
     if (engine_grow((void **)&e->events, &e->cap_events, e->n_events + 1, sizeof *e->events) != 0)
         return -1;
     char *t = cairn_strdup(text);
@@ -150,6 +152,7 @@ static int push_event(engine *e, const char *text, uint32_t to) {
     e->events[e->n_events].to = to;
     e->events[e->n_events].decision = e->cur_decision;
     e->n_events++;
+    e->kept_bytes += bytes;
     return 0;
 }
 
@@ -175,7 +178,12 @@ static int l_log(lua_State *L) {
     } else {
         text = luaL_checkstring(L, 1);
     }
-    if (push_event(e, text, to) != 0) return luaL_error(L, "g.log: out of memory");
+    int rc = push_event(e, text, to);
+    if (rc == -2)
+        return luaL_error(L, "g.log: the game keeps more than %d MiB of event text and "
+                             "checkpoints (limit CAIRN_GAME_MEMORY_CAP)",
+                          (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
+    if (rc != 0) return luaL_error(L, "g.log: out of memory");
     return 0;
 }
 

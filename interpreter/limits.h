@@ -109,6 +109,12 @@
 #define CAIRN_CHECK_CPU_MS 600000L
 #endif
 
+/* What one game keeps outside its Lua state: event texts (g.log, print)
+** and checkpoints; one score's breakdown texts are held to it too. */
+#if !defined(CAIRN_GAME_MEMORY_CAP)
+#define CAIRN_GAME_MEMORY_CAP (256L * 1024 * 1024)
+#endif
+
 /* A checkpoint (the whole state kept as a tree) every this many decisions:
 ** undo, goto and taking back a failed decision replay at most this many. */
 #if !defined(CAIRN_CHECKPOINT_EVERY)
