@@ -1037,13 +1037,8 @@ static int confirm_quit(repl *r) {
 
 /* Does the line start with a command word (rather than an answer)? */
 static int line_is_command(const repl *r, const char *line) {
-    while (*line == ' ' || *line == '\t') line++;
-    char word[32];
-    size_t n = strcspn(line, " \t;");
-    if (n == 0 || n >= sizeof word) return 0;
-    memcpy(word, line, n);
-    word[n] = '\0';
-    return repl_is_command(r, word);
+    (void)r;
+    return repl_command_word(line);
 }
 
 static void session_loop(repl *r) {

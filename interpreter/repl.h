@@ -189,8 +189,10 @@ size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, si
 /* 1 when word names a command. */
 int repl_is_command(const repl *r, const char *word);
 
-/* 1 if the first word of an option id is a REPL command (`undo`, `save 2`):
-** the command would win when typed, so cairn check refuses such ids. */
-int repl_command_word(const char *id);
+/* 1 if the first word of text (blanks skipped; a word ends at a blank or
+** `;`) is a REPL command: a typed line that is a command, or an option id
+** (`undo`, `save 2`) the command would win over when typed, which cairn
+** check refuses. */
+int repl_command_word(const char *text);
 
 #endif

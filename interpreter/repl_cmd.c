@@ -164,11 +164,12 @@ int repl_is_command(const repl *r, const char *word) {
     return 0;
 }
 
-int repl_command_word(const char *id) {
+int repl_command_word(const char *text) {
+    while (*text == ' ' || *text == '\t') text++;
     char word[64];
-    size_t n = strcspn(id, " \t");
+    size_t n = strcspn(text, " \t;");
     if (n == 0 || n >= sizeof word) return 0;
-    memcpy(word, id, n);
+    memcpy(word, text, n);
     word[n] = '\0';
     return repl_is_command(NULL, word);
 }

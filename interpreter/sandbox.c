@@ -758,10 +758,8 @@ static int sb_srep(lua_State *L) {
 
 /* ------------------------------------------ C work charged by its size */
 
-/* Work a C library function does on its whole input is charged one
-** instruction per CHARGE_BYTES bytes of its string arguments (or of what
-** it builds): see "C work charged by its size" below. */
-
+/* Calls upvalue 1 (the library's own function) with every argument and
+** returns what it returns. */
 static int call_original(lua_State *L) {
     int n = lua_gettop(L);
     lua_pushvalue(L, lua_upvalueindex(1));
