@@ -96,6 +96,27 @@ static const char ENVMT_KEY = 'v'; /* the environment's metatable, for sandbox_r
 
 static void sb_hook(lua_State *L, lua_Debug *ar);
 
+static void frame_file(const lua_Debug *ar, char *out, size_t size);
+
+/* Records the line of the Lua code whose allocation the cap refused: Lua
+** unwinds a memory error without a message handler, so this is the only
+** moment it is known. (The hook used to fire at every instruction past
+** half the cap to know it, which made such a game 17 times slower.) Only
+** lua_getstack and lua_getinfo "Sl", which allocate nothing; the VM saves
+** its pc before every instruction that may allocate. */
+static void refused_at(sandbox *sb) {
+    lua_State *L = sb->running;
+    if (!L || sb->mem_line > 0) return; /* the first refusal of the call is the one */
+    lua_Debug ar;
+    for (int lv = 0; lv < 8 && lua_getstack(L, lv, &ar); lv++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+            frame_file(&ar, sb->mem_file, sizeof sb->mem_file);
+            sb->mem_line = ar.currentline;
+            return;
+        }
+    }
+}
+
 /* The capped allocator. Growth past the cap is refused, which Lua turns into
 ** a "not enough memory" error after one emergency collection. Shrinking
 ** never fails (Lua assumes it cannot). */
@@ -109,19 +130,12 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     if (nsize > osize && nsize - osize > sb->mem_cap - sb->mem_used) {
         sb->mem_refusals++;
+        refused_at(sb);
         return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (!p) return nsize <= osize ? ptr : NULL;
     sb->mem_used = sb->mem_used - osize + nsize;
-    if (!sb->precise && sb->running && sb->mem_used > sb->mem_cap / 2) {
-        /* Lua unwinds a memory error without a message handler, so the line
-        ** of the failing allocation is only known if the hook recorded it
-        ** just before: from here on it fires at every instruction.
-        ** lua_sethook is safe here: it may even be called from a signal. */
-        sb->precise = 1;
-        lua_sethook(sb->running, sb_hook, LUA_MASKCOUNT, 1);
-    }
     return p;
 }
 
@@ -332,10 +346,10 @@ static void sb_trip(lua_State *L, int kind, int level) {
     if (!sb->tripped) {
         sb->tripped = kind;
         sb_capture(sb, L, level, NULL);
-        if (kind == TRIP_MEMORY && sb->precise && sb->last_line > 0) {
+        if (kind == TRIP_MEMORY && sb->mem_line > 0) {
             /* the instruction that allocated, not the pcall that caught it */
-            memcpy(sb->err_file, sb->last_file, sizeof sb->err_file);
-            sb->err_line = sb->last_line;
+            memcpy(sb->err_file, sb->mem_file, sizeof sb->err_file);
+            sb->err_line = sb->mem_line;
             sb->err_found = 1;
         }
     }
@@ -1085,6 +1099,8 @@ static void begin_call(sandbox *sb, int fn) {
     sb->traceback = NULL;
     sb->last_file[0] = '\0';
     sb->last_line = 0;
+    sb->mem_file[0] = '\0';
+    sb->mem_line = 0;
     sb->def_file[0] = '\0';
     sb->def_line = 0;
     sb->precise = 0;
@@ -1167,6 +1183,9 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         if (sb->tripped && sb->err_found) {
             file = sb->err_file;
             line = sb->err_line;
+        } else if (sb->mem_line > 0) {
+            file = sb->mem_file;
+            line = sb->mem_line;
         } else if (sb->last_line > 0) {
             file = sb->last_file;
             line = sb->last_line;

@@ -70,6 +70,9 @@ struct sandbox {
     int last_line;
     char def_file[SANDBOX_WHERE_MAX];
     int def_line;
+    /* Where the first allocation the cap refused in this call was made. */
+    char mem_file[SANDBOX_WHERE_MAX];
+    int mem_line;
 
     char **dirs;  /* module folders as configured (for chunk names) */
     char **canon; /* the same, resolved by realpath; NULL when missing */
