@@ -357,7 +357,7 @@ static void sb_trip(lua_State *L, int kind, int level) {
 }
 
 /* The count hook, every CAIRN_LUA_HOOK_STEP instructions of each thread
-** (every instruction after a trip, or past half the memory cap). */
+** (every instruction after a trip or once the CPU timer fired). */
 static void sb_hook(lua_State *L, lua_Debug *ar) {
     sandbox *sb = SB(L);
     int step = lua_gethookcount(L);
@@ -369,7 +369,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         sb_trip(L, sb->game_limit_hit ? TRIP_GAME_CPU : TRIP_CPU, 0);
         sb_raise_tripped(L);
     }
-    if (sb->timed) { /* no counting: the CPU timer fired, or memory is past half the cap */
+    if (sb->timed) { /* no counting: the CPU timer fired */
         if (sb->watch.fired) {
             sb_trip(L, TRIP_RETRY, 0);
             sb_raise_tripped(L);
@@ -380,7 +380,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         }
         return;
     }
-    if (step != CAIRN_LUA_HOOK_STEP && !sb->precise) /* left at 1 by an earlier call */
+    if (step != CAIRN_LUA_HOOK_STEP) /* left at 1 by an earlier call */
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
     sb->count += step;
     if (sb->count > sb->budget) {
@@ -598,7 +598,7 @@ static int sb_auxresume(lua_State *L, lua_State *co, int narg) {
     sandbox *sb = SB(L);
     lua_State *prev = sb->running;
     sb->running = sb->watch.running = co;
-    if (sb->precise || sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
+    if (sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
     int status = lua_resume(co, L, narg, &nres);
     sb->running = sb->watch.running = prev;
     /* the timer may have fired while co ran and set its hook only on co:
@@ -1103,7 +1103,6 @@ static void begin_call(sandbox *sb, int fn) {
     sb->mem_line = 0;
     sb->def_file[0] = '\0';
     sb->def_line = 0;
-    sb->precise = 0;
     sb->running = L;
     sb->timed = 0;
     /* garbage past half the cap would put the hook in its every-instruction
@@ -1246,8 +1245,7 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
         sb->watch.fired = sb->watch.expired = 0;
         lua_sethook(L, NULL, 0, 0);
         sb->running = sb->watch.running = NULL;
-        sb->precise = 0;
-    }
+        }
     if (status == LUA_OK && !(top && sb->tripped)) return SANDBOX_OK;
     if (status == LUA_OK) { /* a trip nothing raised: cannot happen, but fail closed */
         lua_settop(L, fn - 1);

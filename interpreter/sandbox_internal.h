@@ -47,10 +47,8 @@ struct sandbox {
     int depth;   /* nesting of sandbox_call */
     int tripped; /* TRIP_*: sticky until the top-level call returns */
     /* The thread running Lua code now (the main one or a coroutine being
-    ** resumed; always alive), and whether its hook fires at every
-    ** instruction because memory passed half the cap. */
+    ** resumed; always alive). */
     lua_State *running;
-    int precise;
 
     /* Where the failing call went wrong, set by the message handler or by a
     ** trip (a trip wins: the handler then sees only our re-raise). */
