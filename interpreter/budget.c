@@ -33,11 +33,19 @@ static void on_tick(int sig) {
     (void)sig;
     ticks++;
     budget_watch *w = watched;
-    if (w && !w->fired && ticks - w->start >= w->limit) {
+    if (!w) return;
+    if (w->limit > 0 && !w->fired && ticks - w->start >= w->limit) {
         w->fired = 1;
         lua_State *L = w->running;
         /* lua_sethook may be called from a signal handler (lua.c does) */
         if (L) lua_sethook(L, w->hook, LUA_MASKCOUNT, 1);
+    }
+    if (w->deadline > 0 && !w->expired && ticks - w->start >= w->deadline) {
+        w->expired = 1;
+        lua_State *L = w->running;
+        /* on calls too: a C loop calling C functions (table.concat as its
+        ** own __index) runs no instruction */
+        if (L) lua_sethook(L, w->hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
     }
 }
 
@@ -77,13 +85,21 @@ static int arm(void) {
 }
 
 int budget_watch_start(budget_watch *w) {
-    if (w->limit <= 0 || arm() != 0) return -1;
     w->fired = 0;
+    w->expired = 0;
+    if ((w->limit <= 0 && w->deadline <= 0) || arm() != 0) return -1;
     w->start = ticks;
     watched = w;
     return 0;
 }
 
-void budget_watch_stop(budget_watch *w) {
-    if (watched == w) watched = NULL;
+long budget_watch_stop(budget_watch *w) {
+    if (watched != w) return 0;
+    watched = NULL;
+    return (long)(ticks - w->start);
+}
+
+long budget_ticks_of_ms(long ms) {
+    long t = ms * 1000L / CAIRN_BUDGET_TICK_US;
+    return t > 0 ? t : 1;
 }

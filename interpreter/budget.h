@@ -22,6 +22,11 @@ typedef struct budget_watch {
     lua_Hook hook;
     volatile sig_atomic_t start, limit;
     volatile sig_atomic_t fired;
+    /* The hard limit, counted or not: after `deadline` ticks (0: none) the
+    ** handler sets `expired` and a hook on calls and instructions, which
+    ** ends the call (CAIRN_LUA_CALL_CPU_MS, the game's CPU total). */
+    volatile sig_atomic_t deadline;
+    volatile sig_atomic_t expired;
 } budget_watch;
 
 /* How many CPU ticks a call may use before it is run again with counting,
@@ -30,12 +35,16 @@ typedef struct budget_watch {
 ** than two ticks: such small budgets are always counted. */
 int budget_ticks_for(long instructions);
 
-/* Starts watching w (one call at a time in a process). Installs the SIGPROF
-** handler and the CPU timer on first use (and again in a forked child).
-** Returns 0, or -1 when no timer could be had: count instead. */
+/* Starts watching w (one call at a time in a process): its retry trigger
+** `limit` (0: none, the call is counted) and its `deadline` (0: none).
+** Installs the SIGPROF handler and the CPU timer on first use (and again
+** in a forked child). Returns 0, or -1 when no timer could be had. */
 int budget_watch_start(budget_watch *w);
 
-/* Stops watching. Never fails. */
-void budget_watch_stop(budget_watch *w);
+/* Stops watching. Returns the ticks the call used. Never fails. */
+long budget_watch_stop(budget_watch *w);
+
+/* Ticks for a CPU time in milliseconds (at least 1). */
+long budget_ticks_of_ms(long ms);
 
 #endif

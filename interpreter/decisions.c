@@ -188,7 +188,14 @@ static int p_read_asked(lua_State *L) {
             } else {
                 return ask_bad(c, i, "options[%zu] must be an id (a string) or {id = ..., label = ...}", j);
             }
-            /* the id is on top */
+            /* the id is on top; C sees ids up to a NUL, so one inside would
+            ** make `one\0evil` answer as `one` */
+            {
+                size_t idlen;
+                const char *ids = lua_tolstring(L, -1, &idlen);
+                if (memchr(ids, '\0', idlen))
+                    return ask_bad(c, i, "options[%zu]: an id may not hold a NUL byte", j);
+            }
             if (strict) { /* no id twice in one decision */
                 for (size_t q = it->first; q <= k; q++) {
                     lua_rawgeti(L, IDS, (lua_Integer)q);

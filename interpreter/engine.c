@@ -272,7 +272,10 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         if (st == SANDBOX_RETRY) {
             e->stats.recounted++;
             lua_settop(L, top);
-            if (c->writable || !guard) return -2;
+            /* render reads only its own copy of the view: run it again
+            ** here (returning -2 made every render that ran past the timer,
+            ** a big board or a slow machine, fail with no reason) */
+            if (c->writable || (!guard && c->kind != ARGS_RENDER)) return -2;
             counted = 1;
             sandbox_set_timed(e->rt.sb, 0);
             continue;
@@ -289,7 +292,11 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
 /* ------------------------------------------------------------ transactions */
 
 void engine_drop_events_from(engine *e, size_t from) {
-    for (size_t i = from; i < e->n_events; i++) free(e->events[i].text);
+    for (size_t i = from; i < e->n_events; i++) {
+        size_t b = strlen(e->events[i].text) + 1 + sizeof *e->events;
+        e->kept_bytes -= b < e->kept_bytes ? b : e->kept_bytes;
+        free(e->events[i].text);
+    }
     if (from < e->n_events) e->n_events = from;
 }
 
@@ -450,8 +457,13 @@ fail:
     engine_drop_events_from(e, ev_before);
     cerr_list local;
     cerr_init(&local, 0);
+    sandbox_set_game_limit(e->rt.sb, 0); /* taking back must work even out of CPU time */
     if (history_restore(e, e->pos, &local) != 0) e->live_stale = 1;
+    sandbox_set_game_limit(e->rt.sb, 1);
     cerr_free(&local);
+    if (rc == -2 && e->live_stale) /* say why, or the caller has no reason to show */
+        cerr_add(errs, NULL, 0, 0, NULL, "apply ran long and the position could not be restored "
+                 "to run it again counted");
     if (rc == -2 && !e->live_stale) { /* it ran long: again, counted from the start */
         sandbox_set_timed(e->rt.sb, 0);
         st = engine_apply(e, seat, id, id_index, keep_log, errs);

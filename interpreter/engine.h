@@ -54,6 +54,7 @@ typedef struct engine_config {
                                      (players 0 takes its), lang, budget and cap. */
     const value *scenario;        /* borrowed; non-NULL: start from this state, setup not run */
     const char *scenario_rng;     /* with scenario: rng state (rng_format); NULL: seeded */
+    int trust;                    /* save_start_scenario: the file's ruleset may be any folder */
 } engine_config;
 
 /* Loads the ruleset, builds the sandbox, runs setup (or takes the scenario)

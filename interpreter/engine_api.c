@@ -24,8 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The engine a closure of g belongs to. Its hub follows engine_reload and
+** is cleared when the game ends (its sandbox goes back to the pool): a
+** closure a script kept past that gets an error, never a stale engine. */
 static engine *up_engine(lua_State *L) {
-    return ((engine_hub *)lua_touserdata(L, lua_upvalueindex(1)))->e;
+    engine *e = ((engine_hub *)lua_touserdata(L, lua_upvalueindex(1)))->e;
+    if (!e) luaL_error(L, "g: this function belongs to a game that is over");
+    return e;
 }
 
 /* ---------------------------------------------------------------- g.rng */
@@ -63,6 +68,7 @@ static int l_rng_shuffle(lua_State *L) {
     engine *e = rng_engine(L, "shuffle");
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_Integer n = luaL_len(L, 1); /* not raw: read-only data is a proxy */
+    if (n > 1) sandbox_charge(L, n); /* a __len of 10^15 would loop in C unseen */
     /* Fisher-Yates from the top: swap item i with a uniform j in [1, i] */
     for (lua_Integer i = n; i > 1; i--) {
         lua_Integer j = (lua_Integer)rng_below(&e->rng, (uint64_t)i) + 1;
@@ -136,6 +142,8 @@ static uint32_t seat_mask_of(lua_State *L, int idx, const char *field, int nseat
 /* Appends an event; fast games keep none (nobody reads them). */
 static int push_event(engine *e, const char *text, uint32_t to) {
     if (e->cfg.fast) return 0;
+    size_t bytes = strlen(text) + 1 + sizeof *e->events;
+    if (e->kept_bytes + bytes > (size_t)CAIRN_GAME_MEMORY_CAP) return -2;
     if (engine_grow((void **)&e->events, &e->cap_events, e->n_events + 1, sizeof *e->events) != 0)
         return -1;
     char *t = cairn_strdup(text);
@@ -144,6 +152,7 @@ static int push_event(engine *e, const char *text, uint32_t to) {
     e->events[e->n_events].to = to;
     e->events[e->n_events].decision = e->cur_decision;
     e->n_events++;
+    e->kept_bytes += bytes;
     return 0;
 }
 
@@ -169,7 +178,12 @@ static int l_log(lua_State *L) {
     } else {
         text = luaL_checkstring(L, 1);
     }
-    if (push_event(e, text, to) != 0) return luaL_error(L, "g.log: out of memory");
+    int rc = push_event(e, text, to);
+    if (rc == -2)
+        return luaL_error(L, "g.log: the game keeps more than %d MiB of event text and "
+                             "checkpoints (limit CAIRN_GAME_MEMORY_CAP)",
+                          (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
+    if (rc != 0) return luaL_error(L, "g.log: out of memory");
     return 0;
 }
 
@@ -193,7 +207,7 @@ static int l_log_text(lua_State *L) {
 ** setup/apply there is no event log to write to, so it is dropped. */
 static void on_print(void *ud, const char *text) {
     engine *e = ((engine_hub *)ud)->e;
-    if (e->in_apply) (void)push_event(e, text, all_seats(e));
+    if (e && e->in_apply) (void)push_event(e, text, all_seats(e));
 }
 
 /* --------------------------------------------------------------- g.text */

@@ -30,6 +30,7 @@ typedef struct event_rec {
 ** decision: every CAIRN_CHECKPOINT_EVERY decisions (and position 0). */
 typedef struct checkpoint {
     size_t pos;
+    size_t bytes; /* its share of engine.kept_bytes */
     value *state;
     rng rng;
     size_t n_events;
@@ -144,6 +145,10 @@ struct engine {
     size_t pos;
     checkpoint *cps;     /* by position, ascending; cps[0] is position 0 */
     size_t n_cps, cap_cps;
+    /* What the game keeps outside the Lua state (event texts, checkpoints),
+    ** in bytes, held under CAIRN_GAME_MEMORY_CAP: past it g.log fails and
+    ** checkpoints are skipped (undo then replays further). */
+    size_t kept_bytes;
     asked_set asked;
     engine_decision_list shown;  /* engine_decisions' labelled copy ... */
     int shown_valid;             /* ... valid for the current position */

@@ -6,6 +6,7 @@
 */
 #include "engine_internal.h"
 #include "guard.h"
+#include "limits.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -70,6 +71,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
     unview_top(L);
     lua_replace(L, si);
     int n = e->cfg.players;
+    size_t kept = 0; /* bytes of breakdown text copied, against CAIRN_GAME_MEMORY_CAP */
     if (!lua_istable(L, si)) {
         cerr_add(errs, NULL, 0, 0, "score", "score(g) must return a table, not %s", luaL_typename(L, si));
         return -1;
@@ -119,6 +121,19 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 int64_t pts = 0;
                 if (!label || int_field(L, bi, "points", &pts, &present) != 0 || !present) {
                     cerr_add(errs, NULL, 0, 0, where, "breakdown[%zu] needs label (string) and points (integer)", j);
+                    return -1;
+                }
+                /* the label and the key are copied for every line: a label
+                ** of 64 KB shared by a million lines is 64 GB here */
+                size_t lb = strlen(label) + 1;
+                if (raw_field(L, bi, "key") == LUA_TSTRING) lb += lua_rawlen(L, -1) + 1;
+                else lb += lb;
+                lua_pop(L, 1);
+                kept += lb + sizeof *ss->items;
+                if (kept > (size_t)CAIRN_GAME_MEMORY_CAP) {
+                    cerr_add(errs, NULL, 0, 0, where, "the breakdowns hold more than %d MiB of "
+                             "text (limit CAIRN_GAME_MEMORY_CAP)",
+                             (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
                     return -1;
                 }
                 if (!(ss->items[j - 1].label = cairn_strdup(label))) {

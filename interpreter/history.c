@@ -9,25 +9,53 @@
 ** failed decision, loading a save and hot reload are all that one move.
 */
 #include "engine_internal.h"
+#include "limits.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+/* Roughly the bytes a value tree holds (nodes, arrays, strings). */
+static size_t value_bytes(const value *v, int depth) {
+    if (!v || depth > 2 * CAIRN_YAML_MAX_DEPTH) return 0;
+    size_t n = sizeof *v;
+    if (v->type == CV_STR) n += v->u.str.len + 1;
+    if (v->type == CV_LIST) {
+        n += v->u.list.cap * sizeof *v->u.list.items;
+        for (size_t i = 0; i < v->u.list.n; i++) n += value_bytes(v->u.list.items[i], depth + 1);
+    }
+    if (v->type == CV_MAP) {
+        n += v->u.map.cap * sizeof *v->u.map.items;
+        for (size_t i = 0; i < v->u.map.n; i++)
+            n += value_bytes(v->u.map.items[i].key, depth + 1) + value_bytes(v->u.map.items[i].val, depth + 1);
+    }
+    return n;
+}
+
+static void drop_checkpoint(engine *e, checkpoint *c) {
+    value_free(c->state);
+    c->state = NULL;
+    e->kept_bytes -= c->bytes < e->kept_bytes ? c->bytes : e->kept_bytes;
+}
+
 void history_free(engine *e) {
-    for (size_t i = 0; i < e->n_cps; i++) value_free(e->cps[i].state);
+    for (size_t i = 0; i < e->n_cps; i++) drop_checkpoint(e, &e->cps[i]);
     free(e->cps);
     e->cps = NULL;
     e->n_cps = e->cap_cps = 0;
 }
 
 void history_drop_after(engine *e, size_t pos) {
-    while (e->n_cps > 0 && e->cps[e->n_cps - 1].pos > pos) value_free(e->cps[--e->n_cps].state);
+    while (e->n_cps > 0 && e->cps[e->n_cps - 1].pos > pos) drop_checkpoint(e, &e->cps[--e->n_cps]);
 }
 
 int history_checkpoint(engine *e, cerr_list *errs) {
     if (e->n_cps && e->cps[e->n_cps - 1].pos == e->pos) return 0; /* replayed onto one kept */
     const value *st = engine_state(e);
+    size_t bytes = st ? value_bytes(st, 0) : 0;
+    /* past the game's cap, skip it (position 0 is always kept): undo and
+    ** taking a decision back replay further, nothing else changes */
+    if (st && e->n_cps > 0 && e->kept_bytes + bytes > (size_t)CAIRN_GAME_MEMORY_CAP) return 0;
     value *v = st ? value_clone(st) : NULL;
     if (!v || engine_grow((void **)&e->cps, &e->cap_cps, e->n_cps + 1, sizeof *e->cps) != 0) {
         value_free(v);
@@ -36,6 +64,8 @@ int history_checkpoint(engine *e, cerr_list *errs) {
     }
     checkpoint *c = &e->cps[e->n_cps++];
     c->pos = e->pos;
+    c->bytes = bytes;
+    e->kept_bytes += bytes;
     c->state = v;
     c->rng = e->rng;
     c->n_events = e->n_events;

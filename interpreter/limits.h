@@ -57,6 +57,20 @@
 #define CAIRN_LUA_MAX_SOURCE_BYTES (4L * 1024 * 1024)
 #endif
 
+/* Largest chunk `load` compiles (a string, or what a reader function
+** returns in all). */
+#if !defined(CAIRN_LUA_MAX_LOAD_BYTES)
+#define CAIRN_LUA_MAX_LOAD_BYTES (1L * 1024 * 1024)
+#endif
+
+/* Most terms in one chain of a chunk: fields and indices (`a.b.c`), `and`/
+** `or` terms of one expression, `elseif` branches of one `if`. Lua 5.4.4's
+** compiler is quadratic in the last two and its error messages recurse once
+** per field of the first (sandbox_chunk.c). */
+#if !defined(CAIRN_LUA_MAX_CHAIN)
+#define CAIRN_LUA_MAX_CHAIN 1000
+#endif
+
 /* Longest pattern string.find, match, gmatch and gsub accept, in bytes.
 ** Their worst case is charged to the instruction budget before they run
 ** (docs/sandbox.md); this keeps that estimate quick to make. */
@@ -72,6 +86,33 @@
 #endif
 #if !defined(CAIRN_LUA_MIN_NS_PER_INSTRUCTION)
 #define CAIRN_LUA_MIN_NS_PER_INSTRUCTION 0.25
+#endif
+
+/* CPU time one handler call may take, counted or not, in milliseconds:
+** what stops work the instruction budget cannot see (hash collisions, `==`
+** of long strings, C loops). Not deterministic, so far above any real
+** handler (milliseconds); the environment variable of the same name
+** overrides it. */
+#if !defined(CAIRN_LUA_CALL_CPU_MS)
+#define CAIRN_LUA_CALL_CPU_MS 5000L
+#endif
+
+/* CPU time all handler calls of one game may take together, in ms (a long
+** sim game takes well under a second); the environment overrides it too. */
+#if !defined(CAIRN_LUA_GAME_CPU_MS)
+#define CAIRN_LUA_GAME_CPU_MS 120000L
+#endif
+
+/* CPU time the smoke play of one `cairn check` may take, in ms: past it the
+** remaining games are not played and check fails (environment overrides). */
+#if !defined(CAIRN_CHECK_CPU_MS)
+#define CAIRN_CHECK_CPU_MS 600000L
+#endif
+
+/* What one game keeps outside its Lua state: event texts (g.log, print)
+** and checkpoints; one score's breakdown texts are held to it too. */
+#if !defined(CAIRN_GAME_MEMORY_CAP)
+#define CAIRN_GAME_MEMORY_CAP (256L * 1024 * 1024)
 #endif
 
 /* A checkpoint (the whole state kept as a tree) every this many decisions:

@@ -3,6 +3,7 @@
 ** Line input for the REPL: libedit's native API (<histedit.h>, shipped by
 ** Debian's libedit-dev) on a terminal, getline in script mode.
 */
+#include "termsafe.h"
 #include "lineedit.h"
 #include "markup.h"
 
@@ -203,7 +204,7 @@ lineedit *lineedit_new(const char *prog, FILE *in, int interactive, const char *
     le->ctx = ctx;
     if (!interactive) return le;
     if (history_path && !(le->history_path = strdup(history_path))) goto fail;
-    le->el = el_init(prog, in, stdout, stderr);
+    le->el = el_init(prog, in, termsafe_raw_stdout(), stderr);
     le->hist = history_init();
     if (!le->el || !le->hist) goto fail;
     HistEvent ev;

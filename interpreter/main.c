@@ -4,6 +4,7 @@
 ** to the module that does the work. Every command is listed in the table
 ** below; `cairn help CMD` prints its entry.
 */
+#include "termsafe.h"
 #include "check.h"
 #include "error.h"
 #include "repl.h"
@@ -261,6 +262,11 @@ static int cmd_check(int argc, char **argv) {
 /* ----------------------------------------------------------------- main */
 
 int main(int argc, char **argv) {
+    /* every byte cairn writes to the terminal is made safe (termsafe.c) */
+    if (termsafe_install() != 0) {
+        fprintf(stderr, "cairn: cannot set up the output streams\n");
+        return EXIT_FAILURE;
+    }
     if (argc < 2) {
         print_overview(stderr);
         return EXIT_USAGE;

@@ -94,13 +94,18 @@ void markup_buf_free(markup_buf *b) {
     memset(b, 0, sizeof *b);
 }
 
+/* Longer than any name in tags[] ("magenta" is 7 bytes). */
+#define MARKUP_TAG_MAX 16
+
 /* ------------------------------------------------------------- markup */
 
-/* The tag starting at s ("{red}..."), or -1; *len gets its length. */
+/* The tag starting at s ("{red}..."), or -1; *len gets its length. Looks
+** no further than the longest tag name for the `}`: searching the whole
+** rest made a board of `{a` repeated quadratic (2 MB: 10 s). */
 static int tag_at(const char *s, size_t *len) {
-    const char *close = strchr(s, '}');
-    if (!close) return -1;
-    size_t n = (size_t)(close - s - 1);
+    size_t n = 0;
+    while (n <= MARKUP_TAG_MAX && s[n + 1] && s[n + 1] != '}') n++;
+    if (n > MARKUP_TAG_MAX || s[n + 1] != '}') return -1;
     for (size_t i = 0; i < N_TAGS; i++) {
         if (strlen(tags[i].name) == n && memcmp(s + 1, tags[i].name, n) == 0) {
             *len = n + 2;

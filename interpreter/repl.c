@@ -5,6 +5,7 @@
 ** passing between secret seats, bots, and the read-eval-print loop. The
 ** commands themselves are in repl_cmd.c.
 */
+#include "termsafe.h"
 #include "repl.h"
 
 #include "bot.h"
@@ -54,14 +55,24 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 /* ------------------------------------------------------------ output */
 
+/* Every line the REPL shows. The text (ruleset output, events, errors,
+** names: strings from strangers) is made terminal-safe before the REPL's
+** own styling is added, so no escape in it reaches the terminal
+** (termsafe.c); stdout itself lets through only that styling. */
 static void emit(repl *r, const char *text, int indent, int is_markup, int wrap) {
-    char *rendered = is_markup ? markup_render(text, r->color) : NULL;
-    const char *src = rendered ? rendered : text;
+    char *safe = termsafe_text(text);
+    if (!safe) {
+        fputs("(out of memory)\n", r->out);
+        return;
+    }
+    char *rendered = is_markup ? markup_render(safe, r->color) : NULL;
+    const char *src = rendered ? rendered : safe;
     char *wrapped = wrap ? markup_wrap(src, r->width, indent) : NULL;
     fputs(wrapped ? wrapped : src, r->out);
     fputc('\n', r->out);
     free(wrapped);
     free(rendered);
+    free(safe);
 }
 
 void repl_say(repl *r, int indent, const char *fmt, ...) {
@@ -399,7 +410,7 @@ static void pass_keyboard(repl *r, int to) {
     lineedit_status st;
     char *line = ask(r, "", &st);
     free(line);
-    if (isatty(fileno(r->out))) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
+    if (r->interactive) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
 }
 
 /* The viewing seat becomes `seat` (a person about to decide). */
@@ -972,6 +983,13 @@ static int run_segment(repl *r, char *seg) {
     args = trim(args);
     int seat = r->replay ? 0 : repl_deciding_seat(r);
     char *why = NULL;
+    /* a command that exists here wins over an option id spelt like it
+    ** (an option `undo` is chosen by its number; cairn check refuses such
+    ** ids): what a person types to take a move back must never make one */
+    if (word[0] == ':' || repl_is_command(r, word)) {
+        int rc = repl_command(r, word[0] == ':' ? word + 1 : word, args);
+        if (rc != 1) return rc;
+    }
     if (seat) {
         long k = find_option(r, seat, seg, 1, &why);
         if (k >= 0) {
@@ -980,10 +998,6 @@ static int run_segment(repl *r, char *seg) {
             free(id);
             return rc;
         }
-    }
-    if (word[0] == ':' || repl_is_command(r, word)) {
-        int rc = repl_command(r, word[0] == ':' ? word + 1 : word, args);
-        if (rc != 1) return rc;
     }
     if (seat) {
         long k = find_option(r, seat, seg, 0, &why);
@@ -1060,7 +1074,10 @@ static char *make_prompt(repl *r) {
     }
     int s = repl_deciding_seat(r);
     if (!s) return cairn_strdup("cairn> ");
-    return cairn_strfmt("cairn:%s> ", repl_seat_name(r, s));
+    char *name = termsafe_text(repl_seat_name(r, s)); /* seat names come from saves */
+    char *p = name ? cairn_strfmt("cairn:%s> ", name) : NULL;
+    free(name);
+    return p;
 }
 
 /* Asks whether to save a changed game before leaving. Returns 1 to leave.
@@ -1104,13 +1121,8 @@ static int confirm_quit(repl *r) {
 
 /* Does the line start with a command word (rather than an answer)? */
 static int line_is_command(const repl *r, const char *line) {
-    while (*line == ' ' || *line == '\t') line++;
-    char word[32];
-    size_t n = strcspn(line, " \t;");
-    if (n == 0 || n >= sizeof word) return 0;
-    memcpy(word, line, n);
-    word[n] = '\0';
-    return repl_is_command(r, word);
+    (void)r;
+    return repl_command_word(line);
 }
 
 static void session_loop(repl *r) {
@@ -1133,7 +1145,11 @@ static void session_loop(repl *r) {
             if (confirm_quit(r)) break;
             continue;
         }
-        if (r->script) fprintf(r->out, "%s%s\n", prompt ? prompt : "cairn> ", line);
+        if (r->script) {
+            char *shown_line = termsafe_text(line);
+            fprintf(r->out, "%s%s\n", prompt ? prompt : "cairn> ", shown_line ? shown_line : "");
+            free(shown_line);
+        }
         free(prompt);
         /* in a game with secrets, an answer must not come back with the up
         ** arrow for the next seat (nor reach the history file): only
@@ -1167,6 +1183,7 @@ typedef struct play_args {
     const char *load;
     const char *script;
     int strict;
+    int trust;
     int seed_given;
 } play_args;
 
@@ -1273,6 +1290,8 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
         int taken;
         if (strcmp(arg, "--strict") == 0) {
             a->strict = 1;
+        } else if (strcmp(arg, "--trust") == 0) {
+            a->trust = 1;
         } else if ((taken = ruleset_flags_take(fl, argc, argv, &i, &why)) != 0) {
             if (taken < 0) {
                 int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
@@ -1363,6 +1382,9 @@ static int open_session(repl *r, const char *script, int strict) {
     r->interactive = !r->script && isatty(STDOUT_FILENO);
     const char *nc = getenv("NO_COLOR");
     r->color = r->interactive && isatty(STDOUT_FILENO) && !(nc && nc[0]);
+    /* the REPL's own colours and screen clears are the only escapes that
+    ** may reach the terminal, and only a terminal it talks to */
+    termsafe_allow_styling(r->interactive);
     r->width = markup_term_width(STDOUT_FILENO);
     char *hist = r->interactive ? lineedit_history_path() : NULL;
     r->le = lineedit_new("cairn", r->in, r->interactive, hist, repl_complete, r);
@@ -1458,6 +1480,7 @@ int repl_play_main(int argc, char **argv) {
         close_session(&r);
         return EXIT_FAIL;
     }
+    r.trust = a.trust;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
     if (a.load) {
         if (repl_command(&r, "load", a.load) != 0) {
@@ -1489,10 +1512,12 @@ void repl_start(repl *r) {
 
 int repl_replay_main(int argc, char **argv) {
     const char *save = NULL, *script = NULL;
-    int strict = 0;
+    int strict = 0, trust = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--strict") == 0) {
             strict = 1;
+        } else if (strcmp(argv[i], "--trust") == 0) {
+            trust = 1;
         } else if (strcmp(argv[i], "--script") == 0) {
             if (++i >= argc) return usage("replay", REPL_REPLAY_USAGE, "%s needs a file", argv[i - 1]);
             script = argv[i];
@@ -1512,6 +1537,7 @@ int repl_replay_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     r.replay = 1;
+    r.trust = trust;
     r.auto_bots = 0;
     if (repl_command(&r, "load", save) != 0) {
         close_session(&r);

@@ -24,7 +24,7 @@ int repl_replay_main(int argc, char **argv);
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
     "                  [--script FILE] [--strict]\n"                                         \
-    "       cairn play --load SAVE [--script FILE] [--strict]\n"                             \
+    "       cairn play --load SAVE [--script FILE] [--strict] [--trust]\n"                             \
     "       cairn play            (lists the rulesets found and asks which)"
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
 #define REPL_PLAY_HELP                                                                        \
@@ -46,13 +46,14 @@ int repl_replay_main(int argc, char **argv);
     "  --load SAVE          continue a saved game\n"                                         \
     "  --script FILE        read commands from FILE (script mode)\n"                         \
     "  --strict             exit with status 1 if any command failed\n"                      \
+    "  --trust              a save may open its ruleset from any folder (its Lua runs)\n"                      \
     "\n"                                                                                      \
     "Script mode (stdin not a terminal, or --script): each command is echoed after\n"         \
     "its prompt, nothing is coloured and the output is the same on every run.\n"              \
     "Colour is used on a terminal unless NO_COLOR is set. History is kept in\n"               \
     "$XDG_STATE_HOME/cairn/history (~/.local/state/cairn/history).\n"
 
-#define REPL_REPLAY_USAGE "cairn replay SAVE [--script FILE] [--strict]"
+#define REPL_REPLAY_USAGE "cairn replay SAVE [--script FILE] [--strict] [--trust]"
 #define REPL_REPLAY_SUMMARY "step forward and back through a saved game"
 #define REPL_REPLAY_HELP                                                                      \
     "Loads a saved game and goes back to its start. Enter (or `next`) applies the\n"          \
@@ -115,6 +116,7 @@ typedef struct repl {
     int script;        /* script mode: echo input, no colour, no pauses */
     int interactive;   /* stdin is a terminal and no --script */
     int strict;
+    int trust;         /* --trust: saves may open a ruleset folder anywhere */
     size_t failures;   /* commands that failed */
     struct lineedit *le;
     FILE *in;
@@ -195,5 +197,11 @@ int repl_command(repl *r, const char *word, const char *args);
 size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, size_t *n);
 /* 1 when word names a command. */
 int repl_is_command(const repl *r, const char *word);
+
+/* 1 if the first word of text (blanks skipped; a word ends at a blank or
+** `;`) is a REPL command: a typed line that is a command, or an option id
+** (`undo`, `save 2`) the command would win over when typed, which cairn
+** check refuses. */
+int repl_command_word(const char *text);
 
 #endif

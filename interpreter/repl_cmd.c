@@ -173,6 +173,16 @@ int repl_is_command(const repl *r, const char *word) {
     return 0;
 }
 
+int repl_command_word(const char *text) {
+    while (*text == ' ' || *text == '\t') text++;
+    char word[64];
+    size_t n = strcspn(text, " \t;");
+    if (n == 0 || n >= sizeof word) return 0;
+    memcpy(word, text, n);
+    word[n] = '\0';
+    return repl_is_command(NULL, word);
+}
+
 int repl_command(repl *r, const char *word, const char *args) {
     const repl_cmd *c = find_cmd(r, word);
     if (!c) {
@@ -705,6 +715,7 @@ static int cmd_load(repl *r, const char *args) {
     char *note = NULL;
     save_load_opts opts = {0};
     opts.as_scenario = scenario;
+    opts.trust = r->trust;
     engine *e = save_load(args, &opts, &note, &errs);
     if (!e && scenario) {
         /* not a save: maybe a scenario written by `export` */
@@ -712,6 +723,7 @@ static int cmd_load(repl *r, const char *args) {
         cerr_init(&errs2, 0);
         engine_config cfg = {0};
         cfg.seed = r->set.seed;
+        cfg.trust = r->trust;
         e = save_start_scenario(args, &cfg, &errs2);
         if (e) {
             cerr_clear(&errs);

@@ -7,6 +7,7 @@
 */
 #include "ruleset.h"
 #include "limits.h"
+#include "pathcheck.h"
 #include "schema.h"
 #include "sha256.h"
 #include "suggest.h"
@@ -121,6 +122,22 @@ static char *find_on_path(const char *name) {
     }
     free_strings(dirs, n);
     return found;
+}
+
+int ruleset_on_search_path(const char *dir) {
+    char *real = realpath(dir, NULL);
+    if (!real) return 0;
+    size_t n;
+    char **dirs = search_dirs(&n);
+    int inside = 0;
+    for (size_t i = 0; dirs && i < n && !inside; i++) {
+        char *canon = dirs[i] ? realpath(dirs[i], NULL) : NULL;
+        inside = pathcheck_inside(real, canon);
+        free(canon);
+    }
+    free_strings(dirs, n);
+    free(real);
+    return inside;
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -377,10 +394,51 @@ typedef struct loader {
     size_t ndirs;
 } loader;
 
-/* Rewrites a string node holding a path relative to dir into dir/path. */
-static int make_path(value *v, const char *dir) {
+/* Whether dir/rel, symlinks resolved, stays inside dir (the same realpath
+** test require and the schemas' $ref use). A file that does not exist yet
+** (a golden file --regen will write) is judged by the nearest folder above
+** it that does. An absolute rel never stays inside. */
+static int path_confined(const char *dir, const char *rel) {
+    if (rel[0] == '/') return 0;
+    char *canon = realpath(dir && dir[0] ? dir : ".", NULL);
+    char *p = path_join(dir, rel);
+    int inside = 0;
+    while (canon && p) {
+        char *real = realpath(p, NULL);
+        if (real) {
+            inside = pathcheck_inside(real, canon);
+            free(real);
+            break;
+        }
+        if (errno != ENOENT && errno != ENOTDIR) break;
+        char *slash = strrchr(p, '/');
+        if (!slash || slash == p) break;
+        *slash = '\0'; /* try the folder above */
+    }
+    free(p);
+    free(canon);
+    return inside;
+}
+
+typedef struct pathctx {
+    const char *dir, *mpath;
+    cerr_list *errs;
+    int bad; /* paths refused */
+} pathctx;
+
+/* Rewrites a string node holding a path relative to dir into dir/path.
+** A path that leads outside dir (absolute, `../`, a symlink) is refused
+** with its line and column: a manifest names only its own files. */
+static int make_path(value *v, pathctx *pc) {
     if (!v || v->type != CV_STR) return 0;
-    char *p = path_join(dir, v->u.str.s);
+    if (!path_confined(pc->dir, v->u.str.s)) {
+        cerr_add(pc->errs, pc->mpath, v->line, v->col, NULL,
+                 "\"%s\" is outside the ruleset folder %s: a manifest names only files inside "
+                 "its own folder", v->u.str.s, pc->dir);
+        pc->bad++;
+        return 0;
+    }
+    char *p = path_join(pc->dir, v->u.str.s);
     if (!p) return -1;
     free(v->u.str.s);
     v->u.str.s = p;
@@ -388,7 +446,7 @@ static int make_path(value *v, const char *dir) {
     return 0;
 }
 
-static int make_paths_in_list(value *list, const char *dir) {
+static int make_paths_in_list(value *list, pathctx *dir) {
     if (!list || list->type != CV_LIST) return 0;
     for (size_t i = 0; i < list->u.list.n; i++)
         if (make_path(list->u.list.items[i], dir)) return -1;
@@ -396,8 +454,9 @@ static int make_paths_in_list(value *list, const char *dir) {
 }
 
 /* Every file reference in a manifest becomes a path from the working
-** folder, so that after an `extends` merge each still names its own file. */
-static int absolutize(value *m, const char *dir) {
+** folder, so that after an `extends` merge each still names its own file.
+** Returns -1 when out of memory, 1 when a path was refused (reported). */
+static int absolutize(value *m, pathctx *dir) {
     int rc = 0;
     rc |= make_path(value_map_get(m, "rules"), dir);
     rc |= make_path(value_map_get(m, "state_schema"), dir);
@@ -431,7 +490,8 @@ static int absolutize(value *m, const char *dir) {
     value *golden = value_map_get(m, "golden");
     for (size_t i = 0; golden && golden->type == CV_LIST && i < golden->u.list.n; i++)
         rc |= make_path(value_map_get(golden->u.list.items[i], "file"), dir);
-    return rc ? -1 : 0;
+    if (rc) return -1;
+    return dir->bad ? 1 : 0;
 }
 
 /* In a ruleset that extends nothing, `options: {append: [...]}` has
@@ -496,6 +556,24 @@ static int push_dir(loader *ld, const char *dir) {
     return 0;
 }
 
+/* Refuses a NUL byte in any string of a manifest: ids, names and paths are
+** C strings in cairn, so "fast\0evil" would be cut to "fast". Returns the
+** number refused (each reported at its line and column). */
+static int refuse_nul(const value *v, const char *path, cerr_list *errs, int depth) {
+    if (!v || depth > CAIRN_YAML_MAX_DEPTH) return 0;
+    int bad = 0;
+    if (v->type == CV_STR && memchr(v->u.str.s, '\0', v->u.str.len)) {
+        cerr_add(errs, path, v->line, v->col, NULL,
+                 "a NUL byte in a manifest string (ids, names and paths are cut short at it)");
+        return 1;
+    }
+    if (v->type == CV_LIST)
+        for (size_t i = 0; i < v->u.list.n; i++) bad += refuse_nul(v->u.list.items[i], path, errs, depth + 1);
+    if (v->type == CV_MAP)
+        for (size_t i = 0; i < v->u.map.n; i++) bad += refuse_nul(v->u.map.items[i].val, path, errs, depth + 1);
+    return bad;
+}
+
 /* Loads dir/ruleset.yaml, validates it, follows `extends` (parents first)
 ** and returns the merged manifest. chain holds the folders already on the
 ** way down, to refuse cycles. */
@@ -509,6 +587,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     }
     size_t before = cerr_count(ld->errs);
     schema_validate(ld->schemas, ld->manifest_schema, ld->manifest_schema_path, m, "", ld->errs);
+    refuse_nul(m, path, ld->errs, 0);
     if (cerr_count(ld->errs) != before || m->type != CV_MAP) {
         if (m->type != CV_MAP && cerr_count(ld->errs) == before)
             cerr_add(ld->errs, path, m->line, m->col, NULL, "a manifest must be a map");
@@ -520,8 +599,10 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     char *hashed = cairn_strfmt("%s/ruleset.yaml", id);
     if (hashed) files_add(&ld->files, path, hashed);
     free(hashed);
-    if (push_dir(ld, dir) != 0 || absolutize(m, dir) != 0) {
-        cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
+    pathctx pc = {dir, path, ld->errs, 0};
+    int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
+    if (abs_rc != 0) {
+        if (abs_rc < 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
         value_free(m);
         free(path);
         return NULL;

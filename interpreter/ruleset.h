@@ -81,6 +81,11 @@ ruleset_request ruleset_flags_request(const ruleset_flags *f);
 ** Returns the folder (malloc'd) or NULL. A name containing '/' is a path. */
 char *ruleset_find(const char *name);
 
+/* 1 if the folder dir, symlinks resolved, lies inside a folder of the
+** search path (./rulesets, the share folder, CAIRN_PATH): a save naming it
+** may be opened without --trust (save.c). */
+int ruleset_on_search_path(const char *dir);
+
 /* Loads, resolves and validates. Returns NULL after appending every error
 ** found (all data files are checked, not just the first bad one). */
 ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr_list *errs);

@@ -33,6 +33,11 @@
 /* Frames kept in a trimmed traceback. */
 #define SANDBOX_TRACEBACK_FRAMES 20
 
+/* C work charged to the budget: one instruction per this many bytes a
+** library function reads or builds (string.upper of 16 MB is one VM
+** instruction, but must not be one unit of the budget). */
+#define CHARGE_BYTES 8
+
 /* ------------------------------------------------------------------------
 ** The allow-lists. A script's global environment is built from these and
 ** nothing else; the functions marked "sandbox version" are defined below.
@@ -91,6 +96,27 @@ static const char ENVMT_KEY = 'v'; /* the environment's metatable, for sandbox_r
 
 static void sb_hook(lua_State *L, lua_Debug *ar);
 
+static void frame_file(const lua_Debug *ar, char *out, size_t size);
+
+/* Records the line of the Lua code whose allocation the cap refused: Lua
+** unwinds a memory error without a message handler, so this is the only
+** moment it is known. (The hook used to fire at every instruction past
+** half the cap to know it, which made such a game 17 times slower.) Only
+** lua_getstack and lua_getinfo "Sl", which allocate nothing; the VM saves
+** its pc before every instruction that may allocate. */
+static void refused_at(sandbox *sb) {
+    lua_State *L = sb->running;
+    if (!L || sb->mem_line > 0) return; /* the first refusal of the call is the one */
+    lua_Debug ar;
+    for (int lv = 0; lv < 8 && lua_getstack(L, lv, &ar); lv++) {
+        if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+            frame_file(&ar, sb->mem_file, sizeof sb->mem_file);
+            sb->mem_line = ar.currentline;
+            return;
+        }
+    }
+}
+
 /* The capped allocator. Growth past the cap is refused, which Lua turns into
 ** a "not enough memory" error after one emergency collection. Shrinking
 ** never fails (Lua assumes it cannot). */
@@ -104,19 +130,12 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     }
     if (nsize > osize && nsize - osize > sb->mem_cap - sb->mem_used) {
         sb->mem_refusals++;
+        refused_at(sb);
         return NULL;
     }
     void *p = realloc(ptr, nsize);
     if (!p) return nsize <= osize ? ptr : NULL;
     sb->mem_used = sb->mem_used - osize + nsize;
-    if (!sb->precise && sb->running && sb->mem_used > sb->mem_cap / 2) {
-        /* Lua unwinds a memory error without a message handler, so the line
-        ** of the failing allocation is only known if the hook recorded it
-        ** just before: from here on it fires at every instruction.
-        ** lua_sethook is safe here: it may even be called from a signal. */
-        sb->precise = 1;
-        lua_sethook(sb->running, sb_hook, LUA_MASKCOUNT, 1);
-    }
     return p;
 }
 
@@ -306,6 +325,11 @@ static int sb_raise_tripped(lua_State *L) {
         lua_pushfstring(L, "instruction budget of %I exceeded", (lua_Integer)sb->budget);
     } else if (sb->tripped == TRIP_RETRY) {
         lua_pushliteral(L, "long call: to be run again with the budget counted");
+    } else if (sb->tripped == TRIP_CPU) {
+        lua_pushfstring(L, "CPU time limit of %I ms for one handler call exceeded",
+                        (lua_Integer)sb->call_cpu_ms);
+    } else if (sb->tripped == TRIP_GAME_CPU) {
+        lua_pushfstring(L, "the game's CPU time limit of %I ms exceeded", (lua_Integer)sb->game_cpu_ms);
     } else {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
@@ -322,10 +346,10 @@ static void sb_trip(lua_State *L, int kind, int level) {
     if (!sb->tripped) {
         sb->tripped = kind;
         sb_capture(sb, L, level, NULL);
-        if (kind == TRIP_MEMORY && sb->precise && sb->last_line > 0) {
+        if (kind == TRIP_MEMORY && sb->mem_line > 0) {
             /* the instruction that allocated, not the pcall that caught it */
-            memcpy(sb->err_file, sb->last_file, sizeof sb->err_file);
-            sb->err_line = sb->last_line;
+            memcpy(sb->err_file, sb->mem_file, sizeof sb->err_file);
+            sb->err_line = sb->mem_line;
             sb->err_found = 1;
         }
     }
@@ -333,7 +357,7 @@ static void sb_trip(lua_State *L, int kind, int level) {
 }
 
 /* The count hook, every CAIRN_LUA_HOOK_STEP instructions of each thread
-** (every instruction after a trip, or past half the memory cap). */
+** (every instruction after a trip or once the CPU timer fired). */
 static void sb_hook(lua_State *L, lua_Debug *ar) {
     sandbox *sb = SB(L);
     int step = lua_gethookcount(L);
@@ -341,7 +365,11 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
         sb_raise_tripped(L);
     }
-    if (sb->timed) { /* no counting: the CPU timer fired, or memory is past half the cap */
+    if (sb->watch.expired) { /* the CPU deadline, counted or not: not deterministic, final */
+        sb_trip(L, sb->game_limit_hit ? TRIP_GAME_CPU : TRIP_CPU, 0);
+        sb_raise_tripped(L);
+    }
+    if (sb->timed) { /* no counting: the CPU timer fired */
         if (sb->watch.fired) {
             sb_trip(L, TRIP_RETRY, 0);
             sb_raise_tripped(L);
@@ -352,7 +380,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
         }
         return;
     }
-    if (step != CAIRN_LUA_HOOK_STEP && !sb->precise) /* left at 1 by an earlier call */
+    if (step != CAIRN_LUA_HOOK_STEP) /* left at 1 by an earlier call */
         lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
     sb->count += step;
     if (sb->count > sb->budget) {
@@ -458,46 +486,81 @@ static int sb_xpcall(lua_State *L) {
     return sb_finishpcall(L, status, 2);
 }
 
-#define LOAD_RESERVED 5
-
-/* As lbaselib's generic_reader. */
-static const char *sb_reader(lua_State *L, void *ud, size_t *size) {
-    (void)ud;
-    luaL_checkstack(L, 2, "too many nested functions");
-    lua_pushvalue(L, 1);
-    lua_call(L, 0, 1);
-    if (lua_isnil(L, -1)) {
-        lua_pop(L, 1);
-        *size = 0;
-        return NULL;
+/* What load compiles, at most CAIRN_LUA_MAX_LOAD_BYTES: a reader
+** function's pieces are joined first (each call of it is budgeted Lua).
+** Pushes the text and returns it, or pushes nothing and returns NULL with
+** the reason in why. */
+static const char *load_text(lua_State *L, size_t *len, char *why, size_t whysz) {
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        const char *s = lua_tolstring(L, 1, len);
+        if (*len > (size_t)CAIRN_LUA_MAX_LOAD_BYTES) goto too_big;
+        lua_pushvalue(L, 1);
+        return s;
     }
-    if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
-    lua_replace(L, LOAD_RESERVED);
-    return lua_tolstring(L, LOAD_RESERVED, size);
+    luaL_checktype(L, 1, LUA_TFUNCTION);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    size_t total = 0;
+    for (;;) {
+        lua_pushvalue(L, 1);
+        lua_call(L, 0, 1);
+        if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            break;
+        }
+        if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
+        size_t n;
+        lua_tolstring(L, -1, &n);
+        if (n == 0) {
+            lua_pop(L, 1);
+            break;
+        }
+        total += n;
+        if (total > (size_t)CAIRN_LUA_MAX_LOAD_BYTES) {
+            lua_pop(L, 1);
+            goto too_big;
+        }
+        luaL_addvalue(&b);
+    }
+    luaL_pushresult(&b);
+    return lua_tolstring(L, -1, len);
+too_big:
+    snprintf(why, whysz, "load: chunk larger than %ld bytes (limit CAIRN_LUA_MAX_LOAD_BYTES)",
+             (long)CAIRN_LUA_MAX_LOAD_BYTES);
+    return NULL;
 }
 
-/* load(chunk [, chunkname [, mode [, env]]]): text chunks only. An env
-** argument is allowed: it can only be a table the script already holds. */
+/* load(chunk [, chunkname [, mode [, env]]]): text chunks only, at most
+** CAIRN_LUA_MAX_LOAD_BYTES, checked by sb_chunk_check and charged a step
+** per 8 bytes (compiling is C work the hook does not see). An env argument
+** is allowed: it can only be a table the script already holds. */
 static int sb_load(lua_State *L) {
-    size_t l;
-    const char *s = lua_tolstring(L, 1, &l);
     const char *mode = luaL_optstring(L, 3, "t");
     int env = !lua_isnone(L, 4) ? 4 : 0;
-    int status;
     if (strchr(mode, 'b'))
         return luaL_error(L, "load: binary chunks are not allowed in the sandbox "
                              "(mode must be \"t\")");
-    if (s) {
-        const char *chunkname = luaL_optstring(L, 2, s);
-        status = luaL_loadbufferx(L, s, l, chunkname, "t");
-    } else {
-        const char *chunkname = luaL_optstring(L, 2, "=(load)");
-        luaL_checktype(L, 1, LUA_TFUNCTION);
-        lua_settop(L, LOAD_RESERVED);
-        status = lua_load(L, sb_reader, NULL, chunkname, "t");
+    const char *chunkname = luaL_optstring(L, 2, lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1)
+                                                                               : "=(load)");
+    char why[200];
+    size_t l;
+    const char *text = load_text(L, &l, why, sizeof why);
+    if (!text) {
+        luaL_pushfail(L);
+        lua_pushstring(L, why);
+        return 2;
     }
+    sb_charge(L, (lua_Integer)(l / 8));
+    char cwhy[160];
+    int status;
+    if (sb_chunk_check(text, l, cwhy, sizeof cwhy) != 0) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "load: line %s", cwhy);
+        return 2;
+    }
+    status = luaL_loadbufferx(L, text, l, chunkname, "t");
     if (status != LUA_OK) {
-        sb_no_swallow(L, status); /* the reader's budget error lands here */
+        sb_no_swallow(L, status);
         luaL_pushfail(L);
         lua_insert(L, -2);
         return 2;
@@ -535,9 +598,12 @@ static int sb_auxresume(lua_State *L, lua_State *co, int narg) {
     sandbox *sb = SB(L);
     lua_State *prev = sb->running;
     sb->running = sb->watch.running = co;
-    if (sb->precise || sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
+    if (sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
     int status = lua_resume(co, L, narg, &nres);
     sb->running = sb->watch.running = prev;
+    /* the timer may have fired while co ran and set its hook only on co:
+    ** the resumer must stop too, or it runs on unwatched */
+    if (sb->watch.fired || sb->watch.expired) lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
     if (status == LUA_OK || status == LUA_YIELD) {
         if (SB(L)->tripped) sb_raise_tripped(L);
         if (!lua_checkstack(L, nres + 1)) {
@@ -696,12 +762,63 @@ static int sb_srep(lua_State *L) {
             sb_raise_tripped(L);
         }
     }
+    sb_charge(L, (lua_Integer)(total / CHARGE_BYTES)); /* the copying is C work too */
     lua_settop(L, 3);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, 3, 1);
     return 1;
 }
+
+/* ------------------------------------------ C work charged by its size */
+
+/* Calls upvalue 1 (the library's own function) with every argument and
+** returns what it returns. */
+static int call_original(lua_State *L) {
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* upper, lower, reverse, byte, sub, utf8.len, utf8.codepoint: charged by
+** the bytes of their string arguments before they run. */
+static int sb_bytes_charged(lua_State *L) {
+    size_t total = 0;
+    for (int i = 1, n = lua_gettop(L); i <= n; i++)
+        if (lua_type(L, i) == LUA_TSTRING) total += lua_rawlen(L, i);
+    sb_charge(L, (lua_Integer)(total / CHARGE_BYTES));
+    return call_original(L);
+}
+
+/* The items i..j a table function would visit (0 when none), saturated. */
+static lua_Integer range_of(lua_State *L, int tidx, int iidx, int jidx) {
+    lua_Integer i = luaL_optinteger(L, iidx, 1);
+    lua_Integer j = lua_isnoneornil(L, jidx) ? luaL_len(L, tidx) : luaL_checkinteger(L, jidx);
+    if (i > j) return 0;
+    lua_Unsigned cnt = (lua_Unsigned)j - (lua_Unsigned)i + 1u;
+    return cnt > (lua_Unsigned)LUA_MAXINTEGER || cnt == 0 ? LUA_MAXINTEGER : (lua_Integer)cnt;
+}
+
+/* table.concat: one instruction per item before it runs (a concat whose
+** __index is table.concat loops in C, where no hook fires), and the
+** result's bytes after. */
+static int sb_tconcat(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    sb_charge(L, range_of(L, 1, 3, 4));
+    int r = call_original(L);
+    if (lua_type(L, -1) == LUA_TSTRING) sb_charge(L, (lua_Integer)(lua_rawlen(L, -1) / CHARGE_BYTES));
+    return r;
+}
+
+/* table.unpack: one instruction per value. */
+static int sb_tunpack(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE) sb_charge(L, range_of(L, 1, 2, 3));
+    return call_original(L);
+}
+
+void sandbox_charge(lua_State *L, lua_Integer n) { sb_charge(L, n); }
 
 /* --------------------------------------------------- the environment */
 
@@ -777,6 +894,8 @@ static int sb_setup(lua_State *L) {
     wrap_original(L, -2, "rep", sb_srep);
     wrap_original(L, -2, "gsub", sb_sgsub);
     wrap_original(L, -2, "find", sb_sfind);
+    static const char *const by_bytes[] = {"upper", "lower", "reverse", "byte", "sub", NULL};
+    for (int i = 0; by_bytes[i]; i++) wrap_original(L, -2, by_bytes[i], sb_bytes_charged);
     lua_getfield(L, -2, "find"); /* match and gmatch search with find */
     lua_pushvalue(L, -1);
     lua_pushcclosure(L, sb_smatch, 1);
@@ -796,12 +915,16 @@ static int sb_setup(lua_State *L) {
     open_allowed(L, LUA_TABLIBNAME, luaopen_table, table_allowed);
     luaL_setfuncs(L, table_replaced, 0);
     wrap_original(L, -2, "move", sb_tmove);
+    wrap_original(L, -2, "concat", sb_tconcat);
+    wrap_original(L, -2, "unpack", sb_tunpack);
     store_library(L, lib, LUA_TABLIBNAME);
 
     open_allowed(L, LUA_MATHLIBNAME, luaopen_math, math_allowed);
     store_library(L, lib, LUA_MATHLIBNAME);
 
     open_allowed(L, LUA_UTF8LIBNAME, luaopen_utf8, utf8_allowed);
+    wrap_original(L, -2, "len", sb_bytes_charged);
+    wrap_original(L, -2, "codepoint", sb_bytes_charged);
     store_library(L, lib, LUA_UTF8LIBNAME);
 
     open_allowed(L, LUA_COLIBNAME, luaopen_coroutine, coroutine_allowed);
@@ -847,6 +970,17 @@ void sandbox_default_config(sandbox_config *c) {
     c->instr_budget = CAIRN_LUA_INSTRUCTION_BUDGET;
 }
 
+/* A CPU limit in milliseconds: the build's default, or the environment's
+** (for tests and for people who run long simulations; the one running
+** cairn sets it, never a ruleset). */
+static long limit_from_env(const char *name, long dflt) {
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end || n <= 0 ? dflt : n;
+}
+
 static int add_dir(sandbox *sb, const char *dir) {
     sb->dirs[sb->n_dirs] = cairn_strdup(dir);
     if (!sb->dirs[sb->n_dirs]) return -1;
@@ -877,6 +1011,10 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
     sb->no_budget = c->no_budget;
     sb->tick_limit = budget_ticks_for(sb->budget);
+    sb->call_cpu_ms = limit_from_env("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
+    sb->game_cpu_ms = limit_from_env("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
+    sb->call_ticks_max = budget_ticks_of_ms(sb->call_cpu_ms);
+    sb->game_ticks_max = budget_ticks_of_ms(sb->game_cpu_ms);
     sb->print = c->print;
     sb->print_ud = c->print_ud;
     for (size_t i = 0; i < c->n_module_dirs; i++)
@@ -931,6 +1069,8 @@ lua_State *sandbox_state(sandbox *sb) { return sb->L; }
 
 void sandbox_set_timed(sandbox *sb, int on) { sb->timed_allowed = on; }
 
+void sandbox_set_game_limit(sandbox *sb, int on) { sb->game_limit_off = !on; }
+
 void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud) {
     sb->print = print;
     sb->print_ud = ud;
@@ -959,9 +1099,10 @@ static void begin_call(sandbox *sb, int fn) {
     sb->traceback = NULL;
     sb->last_file[0] = '\0';
     sb->last_line = 0;
+    sb->mem_file[0] = '\0';
+    sb->mem_line = 0;
     sb->def_file[0] = '\0';
     sb->def_line = 0;
-    sb->precise = 0;
     sb->running = L;
     sb->timed = 0;
     /* garbage past half the cap would put the hook in its every-instruction
@@ -970,16 +1111,23 @@ static void begin_call(sandbox *sb, int fn) {
     if (sb->mem_used > sb->mem_cap / 2) lua_gc(L, LUA_GCCOLLECT);
     (void)fn; /* where it is defined is looked up only if it fails (def_of) */
     if (sb->no_budget) return;
+    /* the deadline: this call's own CPU limit, or what is left of the game's */
+    long left = sb->game_limit_off ? sb->call_ticks_max : sb->game_ticks_max - sb->game_ticks_used;
+    sb->game_limit_hit = left < sb->call_ticks_max;
+    sb->watch.deadline = (sig_atomic_t)(left < sb->call_ticks_max ? (left > 0 ? left : 1)
+                                                                  : sb->call_ticks_max);
+    sb->watch.running = L;
+    sb->watch.hook = sb_hook;
     if (sb->timed_allowed && sb->tick_limit) {
-        sb->watch.running = L;
-        sb->watch.hook = sb_hook;
         sb->watch.limit = sb->tick_limit;
         if (budget_watch_start(&sb->watch) == 0) {
             sb->timed = 1;
+            sb->watched = 1;
             return;
         }
     }
-    sb->watch.fired = 0;
+    sb->watch.limit = 0; /* counted: the timer keeps only the deadline */
+    sb->watched = budget_watch_start(&sb->watch) == 0;
     lua_sethook(L, sb_hook, LUA_MASKCOUNT, CAIRN_LUA_HOOK_STEP);
 }
 
@@ -1007,7 +1155,22 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         lua_pop(L, 1);
         return SANDBOX_RETRY;
     }
-    if (sb->tripped == TRIP_BUDGET) {
+    if (sb->tripped == TRIP_CPU || sb->tripped == TRIP_GAME_CPU) {
+        kind = SANDBOX_ERR_BUDGET;
+        if (errs) {
+            const char *file = sb->err_found ? sb->err_file : sb->last_line > 0 ? sb->last_file : NULL;
+            int line = sb->err_found ? sb->err_line : sb->last_line;
+            if (sb->tripped == TRIP_CPU)
+                cerr_add(errs, file, line, 0, NULL,
+                         "CPU time limit of %ld ms for one handler call exceeded (limit "
+                         "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget "
+                         "does not see", sb->call_cpu_ms);
+            else
+                cerr_add(errs, file, line, 0, NULL,
+                         "the game's CPU time limit of %ld ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)",
+                         sb->game_cpu_ms);
+        }
+    } else if (sb->tripped == TRIP_BUDGET) {
         kind = SANDBOX_ERR_BUDGET;
         if (errs)
             cerr_add(errs, sb->err_found ? sb->err_file : NULL, sb->err_found ? sb->err_line : 0, 0,
@@ -1019,6 +1182,9 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         if (sb->tripped && sb->err_found) {
             file = sb->err_file;
             line = sb->err_line;
+        } else if (sb->mem_line > 0) {
+            file = sb->mem_file;
+            line = sb->mem_line;
         } else if (sb->last_line > 0) {
             file = sb->last_file;
             line = sb->last_line;
@@ -1074,11 +1240,12 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn);
     lua_remove(L, fn);
     if (top) {
-        if (sb->timed) budget_watch_stop(&sb->watch);
+        if (sb->watched) sb->game_ticks_used += budget_watch_stop(&sb->watch);
+        sb->watched = 0;
+        sb->watch.fired = sb->watch.expired = 0;
         lua_sethook(L, NULL, 0, 0);
         sb->running = sb->watch.running = NULL;
-        sb->precise = 0;
-    }
+        }
     if (status == LUA_OK && !(top && sb->tripped)) return SANDBOX_OK;
     if (status == LUA_OK) { /* a trip nothing raised: cannot happen, but fail closed */
         lua_settop(L, fn - 1);
@@ -1184,6 +1351,7 @@ static int p_reset(lua_State *L) {
 
 int sandbox_reset(sandbox *sb) {
     lua_State *L = sb->L;
+    sb->game_ticks_used = 0; /* a new game: a new CPU total */
     lua_settop(L, 0);
     lua_pushcfunction(L, p_reset);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {

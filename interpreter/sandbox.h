@@ -161,4 +161,17 @@ int sandbox_reset(sandbox *sb);
 ** file again (hot reload). */
 void sandbox_forget_modules(sandbox *sb);
 
+/* Charges n instructions to the running call's budget for work a C
+** function of the engine's API does in a loop the hook cannot see
+** (g.rng.shuffle of n items). Raises the budget error when it runs out;
+** call only from a C function a script called. */
+void sandbox_charge(lua_State *L, lua_Integer n);
+
+/* Whether the game's CPU total (CAIRN_LUA_GAME_CPU_MS) applies to the next
+** calls (on by default); each call's own limit always does. The engine
+** turns it off while it takes a failed decision back (replaying from a
+** checkpoint), so that a game out of CPU time still ends where it stood.
+** The time such calls take is counted all the same. */
+void sandbox_set_game_limit(sandbox *sb, int on);
+
 #endif

@@ -19,7 +19,7 @@
 
 /* ------------------------------------------------------------ the state */
 
-enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY };
+enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY, TRIP_CPU, TRIP_GAME_CPU };
 
 struct sandbox {
     lua_State *L;
@@ -34,13 +34,21 @@ struct sandbox {
     ** back ask for it (sandbox_set_timed); tick_limit 0: budget too small. */
     budget_watch watch;
     int timed, timed_allowed, tick_limit;
+    /* CPU time, in timer ticks: the most one call may use (the deadline,
+    ** counted or not), the most all calls since sandbox_new or
+    ** sandbox_reset may use, and what they used (CAIRN_LUA_CALL_CPU_MS,
+    ** CAIRN_LUA_GAME_CPU_MS). The call's deadline is the smaller of its
+    ** own and what is left of the game's; game_limit_hit says which. */
+    long call_ticks_max, game_ticks_max, game_ticks_used;
+    long call_cpu_ms, game_cpu_ms;
+    int game_limit_hit;
+    int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
+    int watched; /* the timer watches the current top-level call */
     int depth;   /* nesting of sandbox_call */
     int tripped; /* TRIP_*: sticky until the top-level call returns */
     /* The thread running Lua code now (the main one or a coroutine being
-    ** resumed; always alive), and whether its hook fires at every
-    ** instruction because memory passed half the cap. */
+    ** resumed; always alive). */
     lua_State *running;
-    int precise;
 
     /* Where the failing call went wrong, set by the message handler or by a
     ** trip (a trip wins: the handler then sees only our re-raise). */
@@ -60,6 +68,9 @@ struct sandbox {
     int last_line;
     char def_file[SANDBOX_WHERE_MAX];
     int def_line;
+    /* Where the first allocation the cap refused in this call was made. */
+    char mem_file[SANDBOX_WHERE_MAX];
+    int mem_line;
 
     char **dirs;  /* module folders as configured (for chunk names) */
     char **canon; /* the same, resolved by realpath; NULL when missing */
@@ -134,6 +145,11 @@ int sb_tsort(lua_State *L);
 int sb_tinsert(lua_State *L);
 int sb_tremove(lua_State *L);
 int sb_tmove(lua_State *L);
+
+/* sandbox_chunk.c: checks a text chunk before it is compiled (chains Lua
+** 5.4.4 compiles in quadratic time or whose error messages recurse once per
+** term). Returns 0, or -1 with "LINE: what" in why. Touches no Lua. */
+int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
 
 /* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's
 ** worst case charged before it runs (upvalue 1: Lua's own function). */

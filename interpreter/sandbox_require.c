@@ -84,13 +84,31 @@ static int valid_module_name(const char *s, size_t n) {
     return 1;
 }
 
+/* Pushes "<name>:<why>" for the chunk name "@<name>" at 1 and the text at
+** light userdata 2. */
+static int push_chunk_error(lua_State *L) {
+    lua_pushfstring(L, "%s:%s", lua_tostring(L, 1) + 1, (const char *)lua_touserdata(L, 2));
+    return 1;
+}
+
 /* Loads a chunk in text mode, named by the "@<chunk name>" string on top of
 ** the stack, which it replaces with the function or the error. Raises
 ** nothing (the caller may hold malloc'd memory); a compile error is
 ** recorded as such for report(). */
 int sb_load_text(lua_State *L, const char *buf, size_t len) {
     sandbox *sb = SB(L);
-    int status = luaL_loadbufferx(L, buf, len, lua_tostring(L, -1), "t");
+    char why[160];
+    int status;
+    if (sb_chunk_check(buf, len, why, sizeof why) != 0) {
+        /* the message is made protected: this function raises nothing */
+        lua_pushcfunction(L, push_chunk_error);
+        lua_pushvalue(L, -2);
+        lua_pushlightuserdata(L, why);
+        status = lua_pcall(L, 2, 1, 0);
+        if (status == LUA_OK) status = LUA_ERRSYNTAX;
+    } else {
+        status = luaL_loadbufferx(L, buf, len, lua_tostring(L, -1), "t");
+    }
     if (status == LUA_ERRSYNTAX) {
         sb->syntax_msg = lua_topointer(L, -1);
         snprintf(sb->syntax_file, sizeof sb->syntax_file, "%s", lua_tostring(L, -2) + 1);

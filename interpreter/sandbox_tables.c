@@ -44,10 +44,9 @@ typedef struct okey {
 static void okey_of(lua_State *L, int idx, okey *k, const char *fn) {
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-        if (!lua_isinteger(L, idx))
-            luaL_error(L, "%s: a table with the float key %f has no fixed order "
-                          "(keys must be integers, strings or booleans)",
-                       fn, lua_tonumber(L, idx));
+        if (!lua_isinteger(L, idx)) /* which float is met first depends on addresses: name none */
+            luaL_error(L, "%s: a table with a float key has no fixed order "
+                          "(keys must be integers, strings or booleans)", fn);
         k->rank = 0;
         k->i = lua_tointeger(L, idx);
         break;
@@ -109,26 +108,29 @@ int sb_next(lua_State *L);
 
 /* pairs(t): every key in the fixed order. Costs O(n log n) time and O(n)
 ** memory up front (charged n instructions); read-only proxies iterate
-** their contents; a __pairs metamethod is honoured as in Lua 5.4. */
+** their contents; a __pairs metamethod is honoured as in Lua 5.4. The
+** table pairs returns for the loop is t itself, never the hidden table of
+** a proxy (a script holding that could write to read-only data).
+** Stack: 1 the table read, 2 t (handed back), 3 the view or nil. */
 int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
-    int view = 0; /* a view of the state made by guard.c: kept at 2 */
+    int view = 0; /* a view of the state made by guard.c */
     if (guard_target(L, 1)) {
         lua_insert(L, 1);
-        view = 2;
+        view = 1;
     } else if (sandbox_readonly_target(L, 1)) {
-        lua_replace(L, 1);
+        lua_insert(L, 1);
     } else if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pushvalue(L, 1);
         lua_call(L, 1, 3);
         return 3;
+    } else {
+        lua_pushvalue(L, 1);
     }
     luaL_checktype(L, 1, LUA_TTABLE);
-    if (!view) {
-        lua_settop(L, 1);
-        lua_pushnil(L); /* 2: no view */
-    }
+    if (view) lua_pushvalue(L, 2);
+    else lua_pushnil(L); /* 3: no view */
     lua_Integer n = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -141,12 +143,12 @@ int sb_pairs(lua_State *L) {
         /* the same order with no allocation: next finds the key after the
         ** last in the fixed order, a scan of a few keys each step */
         lua_pushcfunction(L, sb_next);
-        lua_pushvalue(L, view ? 2 : 1);
+        lua_pushvalue(L, 2);
         lua_pushnil(L);
         return 3;
     }
-    lua_createtable(L, (int)n, 0); /* 3: keys in raw order */
-    okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 4 */
+    lua_createtable(L, (int)n, 0); /* 4: keys in raw order */
+    okey *ks = lua_newuserdatauv(L, (size_t)n * sizeof *ks, 0); /* 5 */
     lua_Integer j = 0;
     lua_pushnil(L);
     while (lua_next(L, 1)) {
@@ -155,20 +157,20 @@ int sb_pairs(lua_State *L) {
         okey_of(L, -1, &ks[j], "pairs");
         ks[j].pos = j + 1;
         lua_pushvalue(L, -1);
-        lua_rawseti(L, 3, ++j);
+        lua_rawseti(L, 4, ++j);
     }
     qsort(ks, (size_t)j, sizeof *ks, okey_qcmp);
-    lua_createtable(L, (int)j, 0); /* 5: keys in order */
+    lua_createtable(L, (int)j, 0); /* 6: keys in order */
     for (lua_Integer i = 0; i < j; i++) {
-        lua_rawgeti(L, 3, ks[i].pos);
-        lua_rawseti(L, 5, i + 1);
+        lua_rawgeti(L, 4, ks[i].pos);
+        lua_rawseti(L, 6, i + 1);
     }
     lua_pushvalue(L, 1);
-    lua_pushvalue(L, 5);
+    lua_pushvalue(L, 6);
     lua_pushinteger(L, 0);
-    lua_pushvalue(L, 2);
+    lua_pushvalue(L, 3);
     lua_pushcclosure(L, sb_pairs_iter, 4);
-    lua_pushvalue(L, view ? 2 : 1);
+    lua_pushvalue(L, 2);
     lua_pushnil(L);
     return 3;
 }
@@ -384,6 +386,9 @@ void sandbox_mark_readonly(lua_State *L, int mt, int target, const char *name) {
     lua_rawsetp(L, mt, &PATH_KEY);
 }
 
+static int refused_mt_key(lua_State *L, int k);
+static int is_guarded_mt(lua_State *L, int idx);
+
 /* rawget and rawlen see through proxies (scripts get the same answers as
 ** with plain reads). */
 int sb_rawget(lua_State *L) {
@@ -422,13 +427,66 @@ int sb_rawset(lua_State *L) {
         return luaL_error(L, "rawset: attempt to modify read-only table %s", name);
     }
     case 2: lua_settable(L, 1); break;
-    default: lua_rawset(L, 1); break;
+    default:
+        if (refused_mt_key(L, 2) && is_guarded_mt(L, 1))
+            return luaL_error(L, "setmetatable: %s cannot be added to a metatable (weak tables "
+                                 "and finalizers depend on when memory is collected)",
+                              lua_tostring(L, 2));
+        lua_rawset(L, 1);
+        break;
     }
     return 1;
 }
 
 /* Finalizers and weak tables depend on when the collector runs, which is
-** not part of a game: a metatable with __gc or __mode is refused. */
+** not part of a game, and Lua 5.4.4 has a double free when an emergency
+** collection clears a weak table that is being resized (upstream 983bc433):
+** a metatable with __gc or __mode is refused, and neither can be added to
+** it later. A table becomes a metatable here only: it gets MTGUARD as its
+** own metatable, whose __newindex refuses those two keys (every other new
+** key is written as usual), and sb_rawset checks them too. So a table with
+** a metatable of its own (the environment, a proxy, a table with another
+** metatable) cannot be a metatable, and a metatable in use cannot be given
+** one (its __metatable is false). */
+static const char MTGUARD_KEY = 'w'; /* registry: the guard metatable */
+
+static int refused_mt_key(lua_State *L, int k) {
+    if (lua_type(L, k) != LUA_TSTRING) return 0;
+    const char *s = lua_tostring(L, k);
+    return strcmp(s, "__mode") == 0 || strcmp(s, "__gc") == 0;
+}
+
+static int mtguard_newindex(lua_State *L) {
+    if (refused_mt_key(L, 2))
+        return luaL_error(L, "setmetatable: %s cannot be added to a metatable (weak tables and "
+                             "finalizers depend on when memory is collected)", lua_tostring(L, 2));
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* Pushes the guard metatable, made on first use. */
+static void push_mtguard(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &MTGUARD_KEY) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, mtguard_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &MTGUARD_KEY);
+}
+
+/* Whether the table at idx is a metatable in use (guarded). */
+static int is_guarded_mt(lua_State *L, int idx) {
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return 0;
+    push_mtguard(L);
+    int r = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return r;
+}
+
 int sb_setmetatable(lua_State *L) {
     if (lua_type(L, 2) == LUA_TTABLE) {
         static const char *const refused[] = {"__gc", "__mode", NULL};
@@ -440,6 +498,13 @@ int sb_setmetatable(lua_State *L) {
                 return luaL_error(L, "setmetatable: %s is not allowed in the sandbox "
                                      "(it depends on when memory is collected)",
                                   refused[i]);
+        }
+        if (!is_guarded_mt(L, 2)) {
+            if (lua_getmetatable(L, 2))
+                return luaL_error(L, "setmetatable: a table with a metatable of its own cannot be "
+                                     "a metatable in the sandbox");
+            push_mtguard(L);
+            lua_setmetatable(L, 2);
         }
     }
     int n = lua_gettop(L);

@@ -4,6 +4,7 @@
 ** loading with validation and replay, scenario export and start.
 */
 #include "save.h"
+#include "pathcheck.h"
 #include "ruleset.h"
 #include "schema.h"
 #include "strbuf.h"
@@ -135,6 +136,51 @@ static int write_all(int fd, const char *s, size_t n) {
     return 0;
 }
 
+/* The file a save to `given` writes: given itself, or what its symlinks
+** lead to, followed even when the last one dangles (the link stays and the
+** file appears where it points, as docs/saves.md says). NULL with errno
+** ENOENT when given does not exist and is no link (write given itself),
+** ENOTDIR when a link leads into a folder that does not exist, or ENOMEM. At most 40 links are followed, as the kernel does. */
+static char *resolve_target(const char *given) {
+    char *real = realpath(given, NULL);
+    if (real || errno == ENOMEM) return real;
+    char *cur = cairn_strdup(given);
+    for (int hops = 0; cur && hops < 40; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode)) {
+            if (hops == 0) break;
+            /* the end of the chain, missing: its folder must exist */
+            char *dir = dir_of(cur);
+            char *rdir = dir ? realpath(dir, NULL) : NULL;
+            const char *base = strrchr(cur, '/') ? strrchr(cur, '/') + 1 : cur;
+            char *out = rdir ? cairn_strfmt("%s/%s", strcmp(rdir, "/") ? rdir : "", base) : NULL;
+            int no_dir = dir && !rdir;
+            free(dir);
+            free(rdir);
+            free(cur);
+            errno = out ? 0 : no_dir ? ENOTDIR : ENOMEM;
+            return out;
+        }
+        char target[4096];
+        ssize_t n = readlink(cur, target, sizeof target - 1);
+        if (n < 0) break;
+        target[n] = '\0';
+        char *next;
+        if (target[0] == '/') {
+            next = cairn_strdup(target);
+        } else {
+            char *dir = dir_of(cur);
+            next = dir ? cairn_strfmt("%s/%s", dir, target) : NULL;
+            free(dir);
+        }
+        free(cur);
+        cur = next;
+    }
+    free(cur);
+    errno = ENOENT;
+    return NULL;
+}
+
 /* Writes text to path through a temporary file in the same folder, so a
 ** crash at any point leaves either the old file or the new one. */
 static int atomic_write(const char *given, const char *text, cerr_list *errs) {
@@ -144,10 +190,29 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
         cerr_add(errs, NULL, 0, 0, NULL, "cannot save: no file name");
         return -1;
     }
-    char *real = realpath(given, NULL);
+    char *real = resolve_target(given);
+    if (!real && errno == ENOMEM) {
+        errs->oom = 1;
+        return -1;
+    }
+    if (!real && errno == ENOTDIR) { /* replacing the link would break what the docs promise */
+        cerr_add(errs, given, 0, 0, NULL, "cannot save: %s is a symlink into a folder that does "
+                 "not exist; create the folder or choose another file name", given);
+        return -1;
+    }
     const char *path = real ? real : given;
     struct stat old;
-    int had_old = stat(path, &old) == 0 && S_ISREG(old.st_mode);
+    int exists = stat(path, &old) == 0;
+    if (exists && !S_ISREG(old.st_mode)) {
+        /* rename would replace a device, a FIFO or a socket with a file
+        ** (as root, /dev/null), and cannot replace a folder */
+        cerr_add(errs, path, 0, 0, NULL, "cannot save: %s is not a regular file (%s); choose "
+                 "another file name", path, S_ISDIR(old.st_mode) ? "a folder" : S_ISFIFO(old.st_mode)
+                 ? "a FIFO" : S_ISCHR(old.st_mode) || S_ISBLK(old.st_mode) ? "a device" : "not a file");
+        free(real);
+        return -1;
+    }
+    int had_old = exists;
     char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
     char *dir = dir_of(path);
     if (!tmp || !dir) {
@@ -456,8 +521,31 @@ static void str_list_free(char **v, size_t n) {
     free(v);
 }
 
+int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_list *errs) {
+    if (trust || !ruleset || (!strchr(ruleset, '/') && strcmp(ruleset, ".") && strcmp(ruleset, "..")))
+        return 0;
+    if (ruleset_on_search_path(ruleset)) return 0;
+    char *save_real = realpath(path, NULL);
+    char *dir_real = realpath(ruleset, NULL);
+    int beside = 0;
+    if (save_real && dir_real) {
+        char *slash = strrchr(save_real, '/');
+        if (slash && slash != save_real) *slash = '\0';
+        else if (slash) slash[1] = '\0';
+        beside = pathcheck_inside(dir_real, save_real);
+    }
+    free(save_real);
+    free(dir_real);
+    if (beside) return 0;
+    cerr_add(errs, path, 0, 0, "ruleset.name",
+             "this file opens the ruleset folder %s, which is not on the search path nor beside "
+             "the file, and its Lua would run: move the save next to the ruleset, or run again "
+             "with --trust if you trust that folder", ruleset);
+    return -1;
+}
+
 engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
-    save_load_opts dflt = {0, 0, 0, 0};
+    save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
     value *v = read_checked(path, "", "cairn_save", "saved game", errs);
@@ -496,6 +584,7 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     char *found = c.ruleset ? ruleset_find(c.ruleset) : NULL;
     if (!found && value_get_str(rsv, "id", NULL)) c.ruleset = value_get_str(rsv, "id", NULL);
     free(found);
+    if (save_ruleset_trusted(path, c.ruleset, opts->trust, errs) != 0) goto done;
     c.choices = (const char *const *)choices;
     c.n_choices = n_choices;
     c.preset = value_get_str(o, "preset", NULL);
@@ -573,7 +662,13 @@ engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_lis
     engine_config c = *cfg;
     size_t n_choices = 0;
     char **choices = NULL;
-    if (!c.ruleset) c.ruleset = value_get_str(v, "ruleset", NULL);
+    if (!c.ruleset) {
+        c.ruleset = value_get_str(v, "ruleset", NULL);
+        if (save_ruleset_trusted(path, c.ruleset, cfg->trust, errs) != 0) {
+            value_free(v);
+            return NULL;
+        }
+    }
     if (!c.players) c.players = (int)value_get_int(v, "players", 0);
     if (!c.choices && value_map_get(v, "options")) {
         choices = str_list(value_map_get(v, "options"), &n_choices);

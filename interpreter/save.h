@@ -32,7 +32,17 @@ typedef struct save_load_opts {
     int checks;    /* as engine_config.checks */
     long budget;   /* as engine_config; 0: default */
     size_t mem_cap;
+    /* The save may name a ruleset folder anywhere (--trust). Without it, a
+    ** folder that is neither on the search path nor beside the save is
+    ** refused before any of its Lua runs (save_ruleset_trusted). */
+    int trust;
 } save_load_opts;
+
+/* Whether the ruleset a save or scenario at path names (a name, or a
+** folder when it holds a '/') may be opened: a name, a folder on the search
+** path, a folder beside the file (inside the save's own folder), or trust.
+** Returns 0, or -1 with an error saying which folder and what to do. */
+int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_list *errs);
 
 /* Reads, validates (schemas/save.schema.yaml) and replays a save into a new
 ** engine. The caller's current game is never touched: on any failure

@@ -4,6 +4,7 @@
 ** smoke play of `cairn check`. Every game here goes through engine.h.
 */
 #include "testrun.h"
+#include "repl.h"
 #include "engine.h"
 #include "luatest.h"
 #include "rng.h"
@@ -15,6 +16,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -786,6 +788,13 @@ static char **option_values(const ruleset_option *o, size_t *n) {
     return v;
 }
 
+/* Milliseconds of this process's CPU time since t0 (clock()). */
+static long cpu_ms_since(clock_t t0) {
+    clock_t now = clock();
+    if (now == (clock_t)-1 || t0 == (clock_t)-1) return 0;
+    return (long)((double)(now - t0) * 1000.0 / CLOCKS_PER_SEC);
+}
+
 /* One smoke game; returns 0 or -1 with one error appended. */
 /* The forward-model self-test at one position (TAG's ForwardModelTester):
 ** every enabled option of every asked seat applied to a fork of e; the fork
@@ -910,6 +919,14 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     strbuf_printf(&where, "], seed %" PRIu64, seed);
     char *msg = NULL;
     engine *e = engine_new(&c, &local);
+    /* the same game again in lockstep, never drawn between decisions: a
+    ** rule that reads what render or decisions left in a global plays
+    ** differently there, and such a game's saves would not load back */
+    engine *twin = e ? engine_new(&c, &local) : NULL;
+    if (e && !twin) {
+        engine_free(e);
+        e = NULL;
+    }
     if (!e) {
         char *m = local.n ? cerr_format(&local.items[0]) : NULL;
         msg = cairn_strfmt("%s: setup failed: %s", where.s, m ? m : "out of memory");
@@ -942,7 +959,14 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         rng r;
         rng_seed_stream(&r, seed, 0x5eed0000u + k);
         int seat = d.items[rng_below(&r, d.n)].seat;
+        for (size_t i = 0; i < d.n && !msg; i++)
+            for (size_t j = 0; j < d.items[i].n_options && !msg; j++)
+                if (repl_command_word(d.items[i].options[j].id))
+                    msg = cairn_strfmt("%s, decision %zu: option id \"%s\" starts with a console "
+                                       "command, which would run instead when typed: rename it",
+                                       where.s, k + 1, d.items[i].options[j].id);
         engine_decision_list_free(&d);
+        if (msg) break;
         char *id = engine_bot_choice(e, seat);
         if (!id) {
             msg = cairn_strfmt("%s, decision %zu: seat %d is asked but every option is disabled", where.s,
@@ -955,7 +979,39 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
             msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): %s", where.s, k + 1, seat, id,
                                why ? why : "?");
         free(why);
+        why = NULL;
+        if (!msg && (engine_answer(twin, seat, id, &why) != ENGINE_OK ||
+                     engine_state_hash(twin) != engine_state_hash(e)))
+            msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): the game is not deterministic: "
+                               "played again without drawing the board between decisions it %s (a "
+                               "global that render, decisions or score change, read by apply?)",
+                               where.s, k + 1, seat, id, why ? "refused this decision" : "reached another state");
+        free(why);
         free(id);
+        if (!msg && k % 4 == 0) { /* the board for one seat in turn; the twin's never */
+            int who = (int)(k / 4 % (size_t)(players + 1));
+            char *board = engine_render(e, who, &local);
+            if (!board)
+                msg = cairn_strfmt("%s: render for seat %d failed after decision %zu", where.s, who,
+                                   k + 1);
+            free(board);
+        }
+        if (!msg && k % 16 == 15) { /* score, and take the decision back and make it again:
+                                    ** decisions and apply run more often here than in the twin */
+            engine_score sc;
+            if (engine_score_get(e, &sc, &local) == 0) engine_score_free(&sc);
+            size_t at = engine_position(e);
+            if (engine_goto_why(e, at - 1, &local) != 0 || engine_goto_why(e, at, &local) != 0) {
+                char *m = local.n ? cerr_format(&local.items[local.n - 1]) : NULL;
+                msg = cairn_strfmt("%s: taking decision %zu back and making it again failed: %s",
+                                   where.s, k + 1, m ? m : "?");
+                free(m);
+            } else if (engine_state_hash(twin) != engine_state_hash(e))
+                msg = cairn_strfmt("%s, decision %zu: the game is not deterministic: taking the "
+                                   "decision back and making it again reached another state (a "
+                                   "global that decisions, render or score change, read by apply?)",
+                                   where.s, k + 1);
+        }
         view_rules_mark_matches(vr, engine_state(e), matched);
         k++;
     }
@@ -979,6 +1035,7 @@ done:
     strbuf_free(&where);
     cerr_free(&local);
     engine_free(e);
+    engine_free(twin);
     return msg ? -1 : 0;
 }
 
@@ -1046,6 +1103,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         goto done;
     }
     for (size_t i = 0; i < no; i++) vals[i] = option_values(&rs->opts[i], &nv[i]);
+    clock_t t0 = clock();
+    const char *env_ms = getenv("CAIRN_CHECK_CPU_MS"); /* set by whoever runs cairn, for tests */
+    long check_ms = env_ms && atol(env_ms) > 0 ? atol(env_ms) : CAIRN_CHECK_CPU_MS;
     for (;;) {
         /* the combination named by the mixed-radix counter `digit` */
         for (size_t i = 0; i < no; i++) cb.choices[i] = nv[i] ? vals[i][digit[i]] : NULL;
@@ -1075,6 +1135,13 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 if (!probe) continue;
                 ruleset_free(probe);
                 for (int s = 1; s <= games && rc == 0; s++) {
+                    if (cpu_ms_since(t0) > check_ms) {
+                        cerr_add(errs, NULL, 0, 0, NULL,
+                                 "smoke play: CPU time limit of %ld ms for one cairn check exceeded "
+                                 "after %ld games (limit CAIRN_CHECK_CPU_MS)", check_ms, played);
+                        rc = -1;
+                        break;
+                    }
                     if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, errs) != 0) rc = -1;
                     played++;
                 }

@@ -55,7 +55,7 @@ static void bots(engine *e, size_t n) {
 }
 
 static engine *load(const char *path, int as_scenario, cerr_list *errs, char **note) {
-    save_load_opts o = {as_scenario, 1, 0, 0};
+    save_load_opts o = {as_scenario, 1, 0, 0, 0};
     return save_load(path, &o, note, errs);
 }
 
@@ -453,6 +453,12 @@ static void test_awkward_strings_round_trip(void **st) {
     memset(&c, 0, sizeof c);
     cerr_list errs;
     cerr_init(&errs, 0);
+    /* the file is in a scratch folder, its ruleset in the checkout: a
+    ** folder neither beside it nor on the search path needs trust */
+    assert_null(save_start_scenario(path, &c, &errs));
+    assert_true(errs.n > 0 && strstr(errs.items[0].message, "--trust") != NULL);
+    cerr_clear(&errs);
+    c.trust = 1;
     engine *e = save_start_scenario(path, &c, &errs);
     if (!e) cerr_print(stderr, &errs);
     assert_non_null(e);

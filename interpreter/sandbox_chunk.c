@@ -1,0 +1,211 @@
+/*
+** sandbox_chunk.c
+** Checks on a Lua text chunk before Lua compiles it: what Lua 5.4.4 (the
+** version Debian ships) handles badly enough to hang or crash the process.
+** Its compiler links each `and`/`or` term and each `elseif` into a jump
+** list it walks from the start (quadratic: 100k terms took 11 s), and its
+** error-message code (getobjname) recurses once per field of a chain such
+** as `a.b.b.b...`, so an error raised in a 100k-field chain overflows the C
+** stack (fixed upstream in 7923dbbf, not in 5.4.4). So a chunk may hold at
+** most CAIRN_LUA_MAX_CHAIN terms in one such chain; the scan is one linear
+** pass over the tokens (strings, comments and long brackets skipped).
+*/
+#include "sandbox_internal.h"
+#include "limits.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Brackets and blocks tracked; deeper nesting is refused by Lua itself
+** (LUAI_MAXCCALLS, 200), so past this the scan just stops counting. */
+#define CHUNK_MAX_NEST 256
+
+typedef struct scan {
+    const char *p, *e;
+    int line;
+    /* per bracket depth: terms of the current field chain, of the current
+    ** and/or chain, and whether the last token continues a field chain */
+    int depth;
+    long fields[CHUNK_MAX_NEST], logic[CHUNK_MAX_NEST];
+    /* per block: 1 for an `if` block (counts its elseifs), 0 other */
+    int nblock;
+    unsigned char is_if[CHUNK_MAX_NEST];
+    long elseifs[CHUNK_MAX_NEST];
+} scan;
+
+/* Skips a long bracket [==[ ... ]==] starting at p (at '['). Returns 1 if
+** there was one. */
+static int skip_long(scan *s) {
+    const char *q = s->p + 1;
+    int level = 0;
+    while (q < s->e && *q == '=') q++, level++;
+    if (q >= s->e || *q != '[') return 0;
+    for (q++; q < s->e; q++) {
+        if (*q == '\n') s->line++;
+        if (*q != ']') continue;
+        const char *r = q + 1;
+        int l = 0;
+        while (r < s->e && *r == '=') r++, l++;
+        if (l == level && r < s->e && *r == ']') {
+            s->p = r + 1;
+            return 1;
+        }
+    }
+    s->p = s->e; /* unfinished: Lua reports it */
+    return 1;
+}
+
+static void skip_string(scan *s) {
+    char quote = *s->p++;
+    while (s->p < s->e && *s->p != quote) {
+        if (*s->p == '\n') {
+            s->line++;
+            break; /* unfinished string: Lua reports it */
+        }
+        if (*s->p == '\\' && s->p + 1 < s->e) {
+            if (s->p[1] == '\n') s->line++;
+            s->p++;
+        }
+        s->p++;
+    }
+    if (s->p < s->e) s->p++;
+}
+
+static int is_word(const char *w, size_t n, const char *kw) { return strlen(kw) == n && memcmp(w, kw, n) == 0; }
+
+/* A term was added to a chain: fails past the limit. */
+static int over(long n) { return n > CAIRN_LUA_MAX_CHAIN; }
+
+int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.p = buf;
+    s.e = buf + len;
+    s.line = 1;
+    if (len >= 1 && buf[0] == '#') /* a first line "#!..." Lua skips */
+        while (s.p < s.e && *s.p != '\n') s.p++;
+    int after_dot = 0; /* the last token was `.` or `:` */
+    while (s.p < s.e) {
+        unsigned char c = (unsigned char)*s.p;
+        int d = s.depth < CHUNK_MAX_NEST ? s.depth : CHUNK_MAX_NEST - 1;
+        if (c == '\n') {
+            s.line++;
+            s.p++;
+            continue;
+        }
+        if (isspace(c)) {
+            s.p++;
+            continue;
+        }
+        if (c == '-' && s.p + 1 < s.e && s.p[1] == '-') { /* a comment */
+            s.p += 2;
+            if (s.p < s.e && *s.p == '[' && skip_long(&s)) continue;
+            while (s.p < s.e && *s.p != '\n') s.p++;
+            continue;
+        }
+        if (c == '"' || c == '\'') {
+            skip_string(&s);
+            s.fields[d] = 0; /* a call with a string argument ends a chain */
+            after_dot = 0;
+            continue;
+        }
+        if (c == '[' && s.p + 1 < s.e && (s.p[1] == '[' || s.p[1] == '=')) {
+            const char *at = s.p;
+            if (skip_long(&s)) {
+                s.fields[d] = 0;
+                after_dot = 0;
+                continue;
+            }
+            s.p = at;
+        }
+        if (isalpha(c) || c == '_') {
+            const char *w = s.p;
+            while (s.p < s.e && (isalnum((unsigned char)*s.p) || *s.p == '_')) s.p++;
+            size_t n = (size_t)(s.p - w);
+            if (after_dot) { /* the name of a field: the chain goes on */
+                after_dot = 0;
+                continue;
+            }
+            if (is_word(w, n, "and") || is_word(w, n, "or")) {
+                s.fields[d] = 0;
+                if (over(++s.logic[d])) {
+                    snprintf(why, whysz, "%d: more than %d `and`/`or` terms in one expression "
+                             "(limit CAIRN_LUA_MAX_CHAIN)", s.line, CAIRN_LUA_MAX_CHAIN);
+                    return -1;
+                }
+                continue;
+            }
+            s.fields[d] = 0;
+            if (is_word(w, n, "not") || is_word(w, n, "nil") || is_word(w, n, "true") ||
+                is_word(w, n, "false"))
+                continue; /* inside an expression */
+            if (is_word(w, n, "if") || is_word(w, n, "function") || is_word(w, n, "do") ||
+                is_word(w, n, "repeat")) {
+                if (s.nblock < CHUNK_MAX_NEST) {
+                    s.is_if[s.nblock] = is_word(w, n, "if");
+                    s.elseifs[s.nblock] = 0;
+                }
+                s.nblock++;
+            } else if (is_word(w, n, "end") || is_word(w, n, "until")) {
+                if (s.nblock > 0) s.nblock--;
+            } else if (is_word(w, n, "elseif") && s.nblock > 0 && s.nblock <= CHUNK_MAX_NEST &&
+                       s.is_if[s.nblock - 1] && over(++s.elseifs[s.nblock - 1])) {
+                snprintf(why, whysz, "%d: more than %d `elseif` branches in one `if` "
+                         "(limit CAIRN_LUA_MAX_CHAIN)", s.line, CAIRN_LUA_MAX_CHAIN);
+                return -1;
+            }
+            /* a keyword that starts or ends a statement ends the and/or chain
+            ** (a plain name does not: `a and b` is names) */
+            static const char *const stmt[] = {"local", "function", "end", "if", "then",
+                                               "else", "elseif", "do", "while", "until",
+                                               "return", "for", "in", "repeat", "goto",
+                                               "break", NULL};
+            for (int i = 0; stmt[i]; i++)
+                if (is_word(w, n, stmt[i])) s.logic[d] = 0;
+            continue;
+        }
+        if (isdigit(c) || (c == '.' && s.p + 1 < s.e && isdigit((unsigned char)s.p[1]))) {
+            /* a number, with its exponent sign: 1e-5, 0x1p+4, 3.0 */
+            while (s.p < s.e && (isalnum((unsigned char)*s.p) || *s.p == '.' || *s.p == '_' ||
+                                 ((*s.p == '-' || *s.p == '+') && strchr("eEpP", s.p[-1]))))
+                s.p++;
+            s.fields[d] = 0;
+            after_dot = 0;
+            continue;
+        }
+        s.p++;
+        after_dot = 0;
+        if (c == '.' && s.p < s.e && *s.p == '.') { /* `..` or `...` */
+            while (s.p < s.e && *s.p == '.') s.p++;
+            s.fields[d] = 0;
+        } else if (c == ':' && s.p < s.e && *s.p == ':') { /* a ::label:: */
+            s.p++;
+            s.fields[d] = 0;
+        } else if (c == '.' || c == ':') { /* a field or a method */
+            after_dot = 1;
+            if (over(++s.fields[d])) goto chain;
+        } else if (c == '[' || c == '(' || c == '{') {
+            if (c == '[' && over(++s.fields[d])) goto chain;
+            if (c != '[') s.fields[d] = 0; /* a call's result starts no chain Lua follows */
+            s.depth++;
+            if (s.depth < CHUNK_MAX_NEST) {
+                s.fields[s.depth] = 0;
+                s.logic[s.depth] = 0;
+            }
+        } else if (c == ']' || c == ')' || c == '}') {
+            if (s.depth > 0) s.depth--;
+        } else if (c == '=' || c == ',' || c == ';') {
+            s.logic[d] = 0;
+            s.fields[d] = 0;
+        } else { /* an operator */
+            s.fields[d] = 0;
+        }
+        continue;
+    chain:
+        snprintf(why, whysz, "%d: more than %d fields or indices in one chain (`a.b.c...`; "
+                 "limit CAIRN_LUA_MAX_CHAIN)", s.line, CAIRN_LUA_MAX_CHAIN);
+        return -1;
+    }
+    return 0;
+}

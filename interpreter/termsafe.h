@@ -1,0 +1,34 @@
+/*
+** termsafe.h
+** Text made safe for a terminal: control bytes, C1 and bidi controls and
+** bytes that are not UTF-8 shown as visible text (termsafe.c has the rule).
+*/
+#ifndef CAIRN_TERMSAFE_H
+#define CAIRN_TERMSAFE_H
+
+#include <stdio.h>
+
+/* A copy of s with every unsafe unit made visible (ESC -> "^[", U+202E ->
+** "<U+202E>", a stray 0xFF -> "\xFF"); tab and newline are kept. Caller
+** frees; NULL when out of memory or s is NULL. */
+char *termsafe_text(const char *s);
+
+/* 1 if termsafe_text would return s unchanged. */
+int termsafe_is_safe(const char *s);
+
+/* Makes stdout and stderr sanitizing streams over file descriptors 1 and 2
+** for the rest of the process (stdout line-buffered on a terminal, else
+** fully; stderr unbuffered, as before). Call once, first thing in main. Returns
+** 0, or -1 (the streams are then left as they were). */
+int termsafe_install(void);
+
+/* Whether stdout lets cairn's own styling through (ESC [ digits/; then m,
+** H or J; nothing else ever passes): the REPL turns it on when it colours
+** a terminal. Off at the start. */
+void termsafe_allow_styling(int on);
+
+/* The stdout cairn started with, for the line editor (it needs the
+** terminal's own FILE); stdout when termsafe_install was not called. */
+FILE *termsafe_raw_stdout(void);
+
+#endif

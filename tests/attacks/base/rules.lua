@@ -1,0 +1,2 @@
+-- rules.lua: the base rules unchanged (attacks replace this file).
+return require("baserules")
