@@ -449,6 +449,9 @@ fail:
     lua_settop(L, top);
     if (errs->oom && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
     if (e->fork_of_pos != (size_t)-1) { /* a fork is thrown away, not taken back */
+        if (rc == -2 && cerr_count(errs) == 0)
+            cerr_add(errs, NULL, 0, 0, NULL, "ran long under the budget's CPU timer: a fork is not taken "
+                                             "back to run it again counted; this fork is over");
         e->asked.n = 0;
         e->dead = 1;
         return st;

@@ -165,10 +165,14 @@ static const repl_cmd *find_cmd(const repl *r, const char *name) {
     return NULL;
 }
 
+/* A command of this mode (play or replay; r NULL: play, where answers are
+** typed) wins over an option id spelt like it; a command of the other mode
+** does not apply here, so the word is an answer (`back` in a game). */
 int repl_is_command(const repl *r, const char *word) {
-    (void)r;
-    for (size_t i = 0; i < N_COMMANDS; i++) /* in any mode: repl_command explains */
-        if (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0))
+    int mode = r && r->replay ? IN_REPLAY : IN_PLAY;
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if ((commands[i].where & mode) &&
+            (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0)))
             return 1;
     return 0;
 }

@@ -768,9 +768,13 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
                            x->players, x->v[i].label, engine_rules_players(x->v[i].rules)),
                    1;
     if (x->players < 1 || x->players > SIM_MAX_SEATS) return fprintf(err, "cairn sim: too many seats\n"), 1;
-    char bots[SIM_MAX_SEATS * 24] = "";
+    /* "random", or each seat's spec ("1=mcts:iterations=40,depth=5 2=random": a
+    ** spec's own commas would make a comma-joined list ambiguous) */
+    char bots[SIM_MAX_SEATS * 64] = "";
     for (int s = 1; s <= x->players; s++)
-        snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
+        if (o->n_bots) snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%d=%s", s > 1 ? " " : "", s,
+                                seat_bot(o, s));
+        else snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
     int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
     for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;
     if (bad_init) return fprintf(err, "cairn sim: out of memory\n"), 1;

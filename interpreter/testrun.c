@@ -819,7 +819,9 @@ static char *fork_every_option(engine *e, const char *where, size_t k) {
                 free(m);
             } else if (engine_state_hash(f) != h) {
                 msg = cairn_strfmt("%s, decision %zu: a fork does not start from the game's state", where, k + 1);
-            } else if (engine_answer(f, d.items[i].seat, o->id, &why) != ENGINE_OK) {
+            } else if (engine_answer(f, d.items[i].seat, o->id, &why) != ENGINE_OK &&
+                       !(why && strstr(why, "ran long under the budget's CPU timer"))) {
+                /* (a fork that ran long is over, not wrong: the game counts it) */
                 msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"), in a fork: %s", where, k + 1,
                                    d.items[i].seat, o->id, why ? why : "?");
             }
@@ -833,9 +835,17 @@ static char *fork_every_option(engine *e, const char *where, size_t k) {
     }
     engine_decision_list_free(&d);
     if (!msg && engine_position(e) > 0) { /* back and forth: the same state */
-        if (engine_undo(e) != 0 || engine_redo(e) != 0)
-            msg = cairn_strfmt("%s, decision %zu: undo then redo failed", where, k);
-        else if (engine_state_hash(e) != h)
+        size_t pos = engine_position(e);
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        if (engine_goto_why(e, pos - 1, &errs) != 0 || engine_goto_why(e, pos, &errs) != 0) {
+            char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+            msg = cairn_strfmt("%s, decision %zu: undo then redo failed: %s", where, k, m ? m : "?");
+            free(m);
+        }
+        cerr_free(&errs);
+        if (msg) return msg;
+        if (engine_state_hash(e) != h)
             msg = cairn_strfmt("%s, decision %zu: undo then redo does not give back the same state "
                                "(does the ruleset keep state outside g.state, in a global or an "
                                "upvalue?)", where, k);

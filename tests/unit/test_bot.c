@@ -294,8 +294,9 @@ static void test_sim_bots(void **st) {
     FILE *out = open_memstream(&buf, &len);
     assert_int_equal(sim_run(6, argv, out, stderr), 0);
     fclose(out);
-    assert_non_null(strstr(buf, "bots: 1=mcts:iterations=40,depth=5 2=random\n"));
-    assert_non_null(strstr(buf, "95% interval"));
+    assert_non_null(strstr(buf, "bots 1=mcts:iterations=40,depth=5 2=random\n"));
+    assert_non_null(strstr(buf, "win share "));
+    assert_non_null(strstr(buf, "% ["));  /* each share with its 95% interval */
     free(buf);
     char *bad[] = {"sim", "connect4", "--bots", "mcts:speed=1,random", NULL};
     FILE *err = open_memstream(&buf, &len);
