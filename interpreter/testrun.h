@@ -29,10 +29,15 @@
 /* Default number of smoke games per seat count and option combination. */
 /* The forward-model self-test of smoke play: every this many decisions each
 ** enabled option is applied to a fork of the position (the game itself must
-** not move), and at the end the log is replayed in a new process (strict)
-** and played again fast (the same hashes). */
+** not move) and undo/redo must give it back; at the end the log is replayed
+** in a new process (strict) and played again fast (the same hashes). */
 #if !defined(CAIRN_SMOKE_FORK_EVERY)
 #define CAIRN_SMOKE_FORK_EVERY 7
+#endif
+/* ... at this many positions of the first game (seed 1, the first option
+** combination) of each seat count: the forks cost what every option's apply costs. */
+#if !defined(CAIRN_SMOKE_FORK_POSITIONS)
+#define CAIRN_SMOKE_FORK_POSITIONS 4
 #endif
 
 #if !defined(CAIRN_SMOKE_GAMES)
