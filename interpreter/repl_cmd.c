@@ -169,7 +169,8 @@ static const repl_cmd *find_cmd(const repl *r, const char *name) {
 ** typed) wins over an option id spelt like it; a command of the other mode
 ** does not apply here, so the word is an answer (`back` in a game). */
 int repl_is_command(const repl *r, const char *word) {
-    int mode = r && r->replay ? IN_REPLAY : IN_PLAY;
+    /* a replay takes no answers: there every command word is one (repl_command explains) */
+    int mode = r && r->replay ? IN_BOTH : IN_PLAY;
     for (size_t i = 0; i < N_COMMANDS; i++)
         if ((commands[i].where & mode) &&
             (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0)))
