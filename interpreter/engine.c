@@ -29,7 +29,7 @@
 
 const char *const engine_handler_names[H_COUNT] = {
     "setup", "decisions", "apply", "score", "render", "check", "heuristic",
-    "label", "prompt", "reason", "determinize",
+    "label", "prompt", "reason", "determinize", "check_data",
 };
 
 /* ------------------------------------------------------------ utilities */
@@ -818,6 +818,7 @@ int engine_restart(engine *e, cerr_list *errs) {
         if (bad) return errs->oom = 1, -1;
     }
     e->started = 1;
+    if (engine_check_data(e, errs) != 0) return -1;
     rng_seed(&e->rng, e->cfg.seed);
     if (e->cfg.scenario_rng && rng_parse(&e->rng, e->cfg.scenario_rng) != 0) {
         cerr_add(errs, NULL, 0, 0, "rng", "not a valid RNG state (%d hex digits expected)", RNG_HEX_LEN);

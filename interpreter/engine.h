@@ -57,6 +57,11 @@ typedef struct engine_config {
     int trust;                    /* save_start_scenario: the file's ruleset may be any folder */
 } engine_config;
 
+/* The ruleset's check_data(g) on the data c chooses, without playing
+** (`cairn check` runs it before its smoke games): 0 when the data passes or
+** there is no such handler, -1 with each problem at its file:line:col. */
+int engine_check_ruleset_data(const engine_config *c, cerr_list *errs);
+
 /* Loads the ruleset, builds the sandbox, runs setup (or takes the scenario)
 ** and asks for the first decisions. Returns NULL after appending errors
 ** (ruleset errors, script errors with file:line, bad seat count). */

@@ -91,6 +91,9 @@ struct engine_rules {
     long budget;
     size_t mem_cap;
     int no_budget;
+    /* check_data(g) passed once for this data (data_check.c): the data
+    ** does not change while the rules are loaded, so later games skip it */
+    int data_checked;
     /* sandboxes of finished games, kept for the next (sandbox_reset) */
     struct sandbox_kit *pool[4];
     int n_pool;
@@ -117,7 +120,7 @@ typedef struct sandbox_kit {
 /* The handlers cairn calls, looked up once when a game starts. */
 typedef enum {
     H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
-    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_COUNT
+    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_COUNT
 } handler_id;
 extern const char *const engine_handler_names[H_COUNT];
 
@@ -211,6 +214,9 @@ void engine_drop_events_from(engine *e, size_t from);
 char *engine_first_error(const cerr_list *errs);
 int engine_grow(void **p, size_t *cap, size_t need, size_t size);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
+/* data_check.c: the ruleset's check_data(g), once per loaded ruleset; its
+** problems are reported at the data's file:line:col. 0 ok, -1 errors. */
+int engine_check_data(engine *e, cerr_list *errs);
 
 /* ---- engine_api.c */
 /* Builds a kit's g tables and closures (once per sandbox). */

@@ -6,6 +6,7 @@
 */
 #include "termsafe.h"
 #include "check.h"
+#include "engine.h"
 #include "error.h"
 #include "repl.h"
 #include "ruleset.h"
@@ -228,10 +229,10 @@ static int cmd_check(int argc, char **argv) {
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *r = ruleset_load(a.ruleset, &req, &errs);
-    ruleset_flags_free(&a.flags);
     int rc = EXIT_OK;
     if (!r) {
         rc = check_failed(a.ruleset, &errs);
+        ruleset_flags_free(&a.flags);
         cerr_free(&errs);
         return rc;
     }
@@ -240,6 +241,12 @@ static int cmd_check(int argc, char **argv) {
     ** syntax; a syntax error is a ruleset error, never a smoke game's */
     check_option_values(a.ruleset, r, stdout, &errs);
     check_compile_scripts(r, &errs);
+    /* the ruleset's own data checks (check_data), at the data's lines */
+    if (cerr_count(&errs) == 0) {
+        engine_config ec = {.ruleset = a.ruleset, .choices = req.choices, .n_choices = req.n_choices,
+                            .preset = req.preset, .players = req.players};
+        engine_check_ruleset_data(&ec, &errs);
+    }
     /* smoke play covers every seat count and option combination, the one
     ** asked about included */
     if (cerr_count(&errs) == 0 && a.games != 0)
@@ -255,6 +262,7 @@ static int cmd_check(int argc, char **argv) {
         free(opts);
     }
     ruleset_free(r);
+    ruleset_flags_free(&a.flags); /* req borrowed its strings */
     cerr_free(&errs);
     return rc;
 }

@@ -890,6 +890,52 @@ static void test_bad_configs(void **st) {
     cerr_free(&errs);
 }
 
+/* check_data(g): each problem at its data file's line and column. The
+** fixture's board.yaml line 4 is `  - {name: b, next: z}`: `z` starts at
+** column 21 (2 spaces, "- ", "{name: b, next: " is 16 more: 2+2+16 = 20,
+** so the value is the 21st byte); cells[1] is the second cell (0-based, as
+** schema errors count); `at = "board"` and a key the map lacks point at the
+** board's first line; a problem outside the data or of no known form is
+** named by its number. */
+static void test_check_data_locates_problems(void **st) {
+    (void)st;
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = "tests/fixtures/engine/datacheck";
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_null(engine_new(&c, &errs));
+    const char *want[] = {
+        "tests/fixtures/engine/datacheck/board.yaml:4:21: cells[1].next: no cell z",
+        "check_data: a problem without a place",
+        "tests/fixtures/engine/datacheck/board.yaml:1:1: corners: no corners",
+        "tests/fixtures/engine/datacheck/board.yaml:1:1: the whole board",
+        "check_data: problem 5: `at` names no data table (its message: lost)",
+        "check_data: problem 6 must be a string or {at = ..., message = \"...\"}",
+    };
+    assert_int_equal(errs.n, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < errs.n; i++) {
+        char *m = cerr_format(&errs.items[i]);
+        assert_non_null(m);
+        assert_string_equal(m, want[i]);
+        free(m);
+    }
+    cerr_clear(&errs);
+    assert_int_equal(engine_check_ruleset_data(&c, &errs), -1);
+    assert_int_equal(errs.n, 6);
+    cerr_clear(&errs);
+    /* the overlay mends the board: the game starts */
+    const char *sound[] = {"sound"};
+    c.choices = sound;
+    c.n_choices = 1;
+    assert_int_equal(engine_check_ruleset_data(&c, &errs), 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    assert_int_equal(errs.n, 0);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_start),
@@ -910,6 +956,7 @@ int main(void) {
         cmocka_unit_test(test_broken_rulesets),
         cmocka_unit_test(test_testrun_reports_failures),
         cmocka_unit_test(test_bad_configs),
+        cmocka_unit_test(test_check_data_locates_problems),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

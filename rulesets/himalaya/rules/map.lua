@@ -7,35 +7,37 @@ local graph = require "cairn.graph"
 
 local M = {}
 
-local FILE = "data/map.yaml"
-
--- M.problems(map) -> a list of messages, each naming the file and the document path; empty
--- when the map is sound. The schema (schemas/map.schema.yaml) has already checked the rest.
+-- M.problems(map) -> a list of problems, empty when the map is sound: each is
+-- { at = path into g.data, message = text }, so cairn reports it at the map file's line
+-- and column, as it does the schema's own errors (schemas/map.schema.yaml has checked the
+-- rest). Paths use Lua's indexes: { "map", "villages", 3 } is the third village.
 function M.problems(map)
   local out = {}
-  local function bad(path, fmt, ...) out[#out + 1] = FILE .. ": " .. path .. ": " .. string.format(fmt, ...) end
+  local function bad(at, fmt, ...)
+    local path = { "map" }
+    for _, k in ipairs(at) do path[#path + 1] = k end
+    out[#out + 1] = { at = path, message = string.format(fmt, ...) }
+  end
   local regions, bordered = {}, {}
   for i, r in ipairs(map.regions) do
-    if regions[r.id] then bad("regions[" .. (i - 1) .. "].id", "region %q is listed twice", r.id) end
+    if regions[r.id] then bad({ "regions", i, "id" }, "region %q is listed twice", r.id) end
     regions[r.id] = true
   end
   if #map.regions ~= map.region_count then
-    bad("region_count", "the board has %d regions, the regions list %d", map.region_count, #map.regions)
+    bad({ "region_count" }, "the board has %d regions, the regions list %d", map.region_count, #map.regions)
   end
   for i, v in ipairs(map.villages) do
     for j, r in ipairs(v.regions) do
-      if not regions[r] then
-        bad(string.format("villages[%d].regions[%d]", i - 1, j - 1), "no region %q in the regions list", r)
-      end
+      if not regions[r] then bad({ "villages", i, "regions", j }, "no region %q in the regions list", r) end
       bordered[r] = true
     end
   end
   for i, r in ipairs(map.regions) do
-    if not bordered[r.id] then bad("regions[" .. (i - 1) .. "]", "no village borders region %q", r.id) end
+    if not bordered[r.id] then bad({ "regions", i }, "no village borders region %q", r.id) end
   end
   local ids, edges = {}, {}
   for i, p in ipairs(map.paths) do
-    if ids[p.id] then bad("paths[" .. (i - 1) .. "].id", "path %q is listed twice", p.id) end
+    if ids[p.id] then bad({ "paths", i, "id" }, "path %q is listed twice", p.id) end
     ids[p.id] = true
     edges[#edges + 1] = { tostring(p.ends[1]), tostring(p.ends[2]) }
   end
@@ -46,17 +48,10 @@ function M.problems(map)
     local cut = {}
     for k = 2, #parts do for _, n in ipairs(parts[k]) do cut[#cut + 1] = n end end
     table.sort(cut, function(a, b) return tonumber(a) < tonumber(b) end)
-    bad("paths", "the path graph is not connected: village(s) %s cannot be reached from village %s",
-      table.concat(cut, ", "), parts[1][1])
+    bad({ "paths" }, "the path graph is not connected: %s %s cannot be reached from village %s",
+      #cut == 1 and "village" or "villages", table.concat(cut, ", "), parts[1][1])
   end
   return out
-end
-
--- M.validate(map): raises every problem at once (setup calls it, so `cairn check` and
--- `cairn play` refuse a broken map before the first decision).
-function M.validate(map)
-  local p = M.problems(map)
-  if #p > 0 then error(table.concat(p, "\n"), 0) end
 end
 
 -- M.board(data) -> the lookups the rules use, built once per game (modules are fresh per game):

@@ -9,7 +9,6 @@ local deck = require "cairn.deck"
 local turn = require "cairn.turn"
 local tables = require "cairn.tables"
 local common = require "rules.common"
-local map = require "rules.map"
 local supply = require "rules.supply"
 
 local M = {}
@@ -37,7 +36,6 @@ end
 
 -- M.setup(g): the rulebook's setup order
 function M.setup(g)
-  map.validate(g.data.map)
   local st, n, data = g.state, #g.seats, g.data
   st.month, st.phase = 1, "place"
   st.bag = M.cube_bag(g)
