@@ -91,6 +91,7 @@ struct engine_rules {
     long budget;
     size_t mem_cap;
     int no_budget;
+    int strict_len; /* sandbox_config.strict_len, from engine_config.checks */
     /* check_data(g) passed once for this data (data_check.c): the data
     ** does not change while the rules are loaded, so later games skip it */
     int data_checked;

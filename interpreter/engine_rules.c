@@ -68,6 +68,7 @@ engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
     r->budget = c->budget ? c->budget : CAIRN_LUA_INSTRUCTION_BUDGET;
     r->mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
     r->no_budget = c->no_budget;
+    r->strict_len = c->checks; /* check mode refuses `#` on tables with holes */
     return r;
 oom:
     errs->oom = 1;
@@ -138,6 +139,7 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
     sc.mem_cap = r->mem_cap;
     sc.instr_budget = r->budget;
     sc.no_budget = r->no_budget;
+    sc.strict_len = r->strict_len;
     sc.module_dirs = (const char *const *)r->rs->module_dirs;
     sc.n_module_dirs = r->rs->n_module_dirs;
     sc.stdlib_dir = ruleset_stdlib_dir();

@@ -558,7 +558,20 @@ static int sb_load(lua_State *L) {
         lua_pushfstring(L, "load: line %s", cwhy);
         return 2;
     }
-    status = luaL_loadbufferx(L, text, l, chunkname, "t");
+    if (SB(L)->strict_len) {
+        size_t rl;
+        char *rewritten = sb_len_rewrite(text, l, &rl, cwhy, sizeof cwhy);
+        if (!rewritten && rl == (size_t)-1) {
+            luaL_pushfail(L);
+            lua_pushfstring(L, "load: line %s", cwhy);
+            return 2;
+        }
+        status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
+                           : luaL_loadbufferx(L, text, l, chunkname, "t");
+        free(rewritten);
+    } else {
+        status = luaL_loadbufferx(L, text, l, chunkname, "t");
+    }
     if (status != LUA_OK) {
         sb_no_swallow(L, status);
         luaL_pushfail(L);
@@ -931,6 +944,13 @@ static int sb_setup(lua_State *L) {
     luaL_setfuncs(L, coroutine_replaced, 0);
     store_library(L, lib, LUA_COLIBNAME);
 
+    /* check mode's `#` (sandbox_len.c): a library entry, so no script can
+    ** assign the global */
+    if (SB(L)->strict_len) {
+        lua_pushcfunction(L, sb_len_checked);
+        lua_setfield(L, lib, SB_LEN_NAME);
+    }
+
     /* require's close guard */
     lua_newtable(L);
     lua_pushcfunction(L, sb_clear_loading);
@@ -1010,6 +1030,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     /* the count may pass the budget by a step and charges: keep it far from overflow */
     sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
     sb->no_budget = c->no_budget;
+    sb->strict_len = c->strict_len;
     sb->tick_limit = budget_ticks_for(sb->budget);
     sb->call_cpu_ms = limit_from_env("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
     sb->game_cpu_ms = limit_from_env("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);

@@ -36,6 +36,11 @@ typedef struct sandbox_config {
     /* make bench only: run with no budget and no hook, to measure what the
     ** budget costs. Never set for a ruleset a person plays. */
     int no_budget;
+    /* Check mode (`cairn check`, `cairn test`): `#` on a table with holes,
+    ** whose answer Lua leaves open (and which changes from run to run), is
+    ** an error naming the line (sandbox_len.c). Chunks are rewritten before
+    ** they compile, so it costs a little; play and playouts leave it off. */
+    int strict_len;
     /* Folders `require` searches, in order: the ruleset, then its extends
     ** parents. Chunk names are "<dir>/<a/b>.lua", so pass the path a modder
     ** should read in messages ("rulesets/yak"). Copied by sandbox_new. */

@@ -28,6 +28,7 @@ struct sandbox {
     unsigned long refusals_at_call;
     long budget, count;
     int no_budget; /* sandbox_config.no_budget: calls run without the hook */
+    int strict_len; /* sandbox_config.strict_len: check mode's `#` */
     /* The budget's CPU-time trigger (budget.c): a top-level call runs with no
     ** count hook while `timed`; a call that runs long trips TRIP_RETRY and
     ** its caller runs it again counted. Only callers that can take a call
@@ -150,6 +151,15 @@ int sb_tmove(lua_State *L);
 ** 5.4.4 compiles in quadratic time or whose error messages recurse once per
 ** term). Returns 0, or -1 with "LINE: what" in why. Touches no Lua. */
 int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
+
+/* sandbox_len.c: check mode's `#`. sb_len_rewrite returns the chunk with
+** each `#X` made SB_LEN_NAME(X) (malloc'd, its length in *out_len), or NULL
+** with *out_len 0 when nothing changed, or NULL with *out_len (size_t)-1
+** and "LINE: why" in why when the chunk uses the reserved name (or memory
+** ran out). sb_len_checked is SB_LEN_NAME: `#`, refusing tables with holes. */
+#define SB_LEN_NAME "__cairn_len"
+char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
+int sb_len_checked(lua_State *L);
 
 /* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's
 ** worst case charged before it runs (upvalue 1: Lua's own function). */

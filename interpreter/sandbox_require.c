@@ -99,7 +99,15 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
     sandbox *sb = SB(L);
     char why[160];
     int status;
-    if (sb_chunk_check(buf, len, why, sizeof why) != 0) {
+    char *rewritten = NULL;
+    size_t rlen = 0;
+    int bad = sb_chunk_check(buf, len, why, sizeof why) != 0;
+    if (!bad && sb->strict_len) { /* check mode's `#` (sandbox_len.c) */
+        rewritten = sb_len_rewrite(buf, len, &rlen, why, sizeof why);
+        bad = !rewritten && rlen == (size_t)-1;
+        if (rewritten) buf = rewritten, len = rlen;
+    }
+    if (bad) {
         /* the message is made protected: this function raises nothing */
         lua_pushcfunction(L, push_chunk_error);
         lua_pushvalue(L, -2);
@@ -109,6 +117,7 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
     } else {
         status = luaL_loadbufferx(L, buf, len, lua_tostring(L, -1), "t");
     }
+    free(rewritten);
     if (status == LUA_ERRSYNTAX) {
         sb->syntax_msg = lua_topointer(L, -1);
         snprintf(sb->syntax_file, sizeof sb->syntax_file, "%s", lua_tostring(L, -2) + 1);

@@ -36,6 +36,9 @@ static void log_print(void *ud, const char *text) {
     snprintf(f->log + n, sizeof f->log - n, "%s\n", text);
 }
 
+/* Check mode's `#` (sandbox_len.c) in the sandboxes setup_strict makes. */
+static int strict_len_next;
+
 static sandbox *make(fx *f, size_t cap, long budget) {
     static const char *const dirs[] = {RULESET, PARENT};
     sandbox_config c;
@@ -47,6 +50,7 @@ static sandbox *make(fx *f, size_t cap, long budget) {
     c.stdlib_dir = STDLIB;
     c.print = log_print;
     c.print_ud = f;
+    c.strict_len = strict_len_next;
     return sandbox_new(&c, &f->errs);
 }
 
@@ -62,6 +66,13 @@ static int setup_caps(void **state, size_t cap, long budget) {
 }
 
 static int setup(void **state) { return setup_caps(state, SMALL_CAP, SMALL_BUDGET); }
+
+static int setup_strict(void **state) {
+    strict_len_next = 1;
+    int rc = setup_caps(state, SMALL_CAP, SMALL_BUDGET);
+    strict_len_next = 0;
+    return rc;
+}
 
 static int teardown(void **state) {
     fx *f = *state;
@@ -751,6 +762,50 @@ static void engine_globals(void **state) {
     assert_int_equal(lua_gettop(L), 1);
 }
 
+/* Check mode: every `#X` is rewritten to a counting call, so each form an
+** operand takes must still mean what it meant, `#` inside strings and
+** comments is left alone, lines keep their numbers, and a table with holes
+** is refused. */
+static void strict_len_keeps_meaning(void **state) {
+    fx *f = *state;
+    expect_true(f, "local t = {1, 2, 3} local s = {x = {4, 5}}\n"
+                   "local function mk() return {1} end\n"
+                   "local o = {m = function(self) return {1, 2} end}\n"
+                   "return #t == 3 and #s.x == 2 and #s['x'] == 2 and #mk() == 1 and #o:m() == 2\n"
+                   "  and #'abc' == 3 and #{1, 2, 3, 4} == 4 and # t == 3 and #(t) == 3\n"
+                   "  and #t - 1 == 2 and 2 ^ #t == 8 and #[[xy]] == 2 and #mk{} == 1");
+    /* nested, and the operand's own suffix chain */
+    expect_true(f, "local t = {1, 2} local u = {{1, 2, 3}, {1}} return #u[#t] == 1 and #u[#t - 1] == 3");
+    /* not operators: inside strings, long strings and comments */
+    expect_true(f, "local a = '#' local b = [==[ #x ]==] --[[ #y ]] -- #z\n"
+                   "return a .. b == '# #x ' and select('#', 1, 2) == 2");
+    /* varargs keep Lua's own `#` (not a form the rewrite wraps) */
+    expect_true(f, "local function n(...) return #{...} end return n(1, 2) == 2");
+    /* a __len metamethod answers as it does without check mode */
+    expect_true(f, "return #setmetatable({}, {__len = function() return 7 end}) == 7");
+    /* holes: below the border, and past it */
+    expect_error(f, "local t = {1, 2, 3} t[2] = nil return #t", SANDBOX_ERR_RUN,
+                 CHUNK ":1: `#` of a table with holes: 2 of keys 1..3 are set");
+    expect_error(f, "local t = {}\nt[1] = 1\nt[3] = 3\nreturn #\n  t", SANDBOX_ERR_RUN,
+                 CHUNK ":4: `#` of a table with holes");
+    expect_error(f, "return #nil", SANDBOX_ERR_RUN, "attempt to get length of a nil value");
+    /* the name the rewrite uses is reserved in check mode */
+    expect_error(f, "local __cairn_len = function() return 0 end return 1", SANDBOX_ERR_SYNTAX,
+                 "`__cairn_len` is a name cairn reserves in check mode");
+    expect_error(f, "__cairn_len = print", SANDBOX_ERR_SYNTAX, "reserves");
+    /* load() is rewritten the same way */
+    expect_true(f, "local t = {1, 2, 3} t[2] = nil\n"
+                   "local ok, err = pcall(load('local t = ... return #t'), t)\n"
+                   "return not ok and err:find('holes', 1, true) ~= nil");
+}
+
+/* Outside check mode `#` is Lua's own: holes give some border. */
+static void plain_len_is_lua(void **state) {
+    fx *f = *state;
+    expect_true(f, "local t = {1, 2, 3} t[2] = nil return #t == 1 or #t == 3");
+    expect_true(f, "local __cairn_len = 2 return __cairn_len == 2");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(removed_capabilities_are_absent, setup, teardown),
@@ -781,6 +836,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(errors_name_file_and_line, setup, teardown),
         cmocka_unit_test_setup_teardown(errors_in_a_ruleset_file, setup, teardown),
         cmocka_unit_test_setup_teardown(engine_globals, setup, teardown),
+        cmocka_unit_test_setup_teardown(strict_len_keeps_meaning, setup_strict, teardown),
+        cmocka_unit_test_setup_teardown(plain_len_is_lua, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,298 @@
+/*
+** sandbox_len.c
+** Check mode's length operator. `#t` on a table with holes ({1, nil, 3})
+** may give any border, and which one Lua gives depends on how the table's
+** parts were sized, which depends on the string hash seed Lua draws from
+** addresses and the clock: the same rules give different games from run to
+** run. Lua cannot be asked to refuse it, so in check mode (`cairn check`,
+** `cairn test`) every chunk is rewritten before it is compiled: `#X`
+** becomes `__cairn_len(X)` (only parentheses are added, so every line keeps
+** its number), and __cairn_len counts: a table whose positive integer keys
+** are not exactly 1..n is a rules error naming the line. Strings, and
+** tables or userdata with a __len metamethod, behave as `#` does.
+**
+** The rewrite reads tokens as Lua's lexer does (strings, long brackets and
+** comments are copied as they are) and wraps the operand `#` applies to: a
+** name or parenthesised expression with its suffixes (`.f`, `[k]`, `:m(...)`,
+** calls), a table constructor or a string. Anything else (`#...`, `#-x`,
+** `#a^b`, which is `#(a^b)`) keeps Lua's own `#`.
+*/
+#include "sandbox_internal.h"
+#include "strbuf.h"
+
+#include <ctype.h>
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEN_NAME SB_LEN_NAME
+/* Nested `#` inside an operand (`#t[#u[#v]]`) are rewritten recursively
+** up to this depth; deeper ones keep Lua's own `#` (Lua refuses such
+** nesting long before it matters). */
+#define LEN_MAX_NEST 64
+
+static int is_name_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static int is_name_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+static const char *skip_name(const char *p, const char *e) {
+    while (p < e && is_name_char(*p)) p++;
+    return p;
+}
+
+/* After a quoted string starting at p. */
+static const char *skip_quoted(const char *p, const char *e) {
+    char q = *p++;
+    while (p < e && *p != q) {
+        if (*p == '\\' && p + 1 < e) p++;
+        else if (*p == '\n') return p; /* unfinished: Lua reports it */
+        p++;
+    }
+    return p < e ? p + 1 : e;
+}
+
+/* After a long bracket [==[ ... ]==] at p, or NULL when p starts none. */
+static const char *skip_long(const char *p, const char *e) {
+    const char *q = p + 1;
+    size_t level = 0;
+    while (q < e && *q == '=') level++, q++;
+    if (q >= e || *q != '[') return NULL;
+    for (q++; q < e; q++) {
+        if (*q != ']') continue;
+        const char *r = q + 1;
+        size_t k = 0;
+        while (r < e && *r == '=') k++, r++;
+        if (k == level && r < e && *r == ']') return r + 1;
+    }
+    return e;
+}
+
+/* After blanks and comments. */
+static const char *skip_blank(const char *p, const char *e) {
+    for (;;) {
+        while (p < e && isspace((unsigned char)*p)) p++;
+        if (p + 1 < e && p[0] == '-' && p[1] == '-') {
+            p += 2;
+            const char *q = p < e && *p == '[' ? skip_long(p, e) : NULL;
+            if (q) {
+                p = q;
+                continue;
+            }
+            while (p < e && *p != '\n') p++;
+            continue;
+        }
+        return p;
+    }
+}
+
+/* After the bracketed group opening at p ((, [ or {), strings, long
+** brackets and comments inside skipped. */
+static const char *skip_group(const char *p, const char *e) {
+    int depth = 0;
+    while (p < e) {
+        char c = *p;
+        if (c == '"' || c == '\'') {
+            p = skip_quoted(p, e);
+            continue;
+        }
+        if (c == '-' && p + 1 < e && p[1] == '-') {
+            p = skip_blank(p, e);
+            continue;
+        }
+        if (c == '[') {
+            const char *q = skip_long(p, e);
+            if (q) {
+                p = q;
+                continue;
+            }
+        }
+        if (c == '(' || c == '[' || c == '{') {
+            depth++;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0) return p + 1;
+        }
+        p++;
+    }
+    return e;
+}
+
+static int is_keyword(const char *w, const char *end) {
+    static const char *const kw[] = {"and", "break", "do", "else", "elseif", "end", "false", "for",
+                                     "function", "goto", "if", "in", "local", "nil", "not", "or",
+                                     "repeat", "return", "then", "true", "until", "while", NULL};
+    size_t n = (size_t)(end - w);
+    for (int i = 0; kw[i]; i++)
+        if (strlen(kw[i]) == n && memcmp(kw[i], w, n) == 0) return 1;
+    return 0;
+}
+
+/* Call arguments at p: (...), {...} or a string. After them, or NULL. */
+static const char *skip_args(const char *p, const char *e) {
+    if (p >= e) return NULL;
+    if (*p == '(' || *p == '{') return skip_group(p, e);
+    if (*p == '"' || *p == '\'') return skip_quoted(p, e);
+    if (*p == '[') return skip_long(p, e);
+    return NULL;
+}
+
+/* The end of the operand starting at p, or NULL when it is not one the
+** rewrite wraps. */
+static const char *operand_end(const char *p, const char *e) {
+    if (p >= e) return NULL;
+    char c = *p;
+    if (c == '"' || c == '\'') return skip_quoted(p, e);
+    if (c == '[') return skip_long(p, e);
+    if (c == '{') return skip_group(p, e);
+    const char *q;
+    if (is_name_start(c)) {
+        q = skip_name(p, e);
+        if (is_keyword(p, q)) return NULL;
+    } else if (c == '(') {
+        q = skip_group(p, e);
+    } else {
+        return NULL;
+    }
+    for (;;) { /* the suffixes */
+        const char *r = skip_blank(q, e);
+        if (r >= e) return q;
+        c = *r;
+        if (c == '.' && !(r + 1 < e && r[1] == '.')) {
+            r = skip_blank(r + 1, e);
+            if (r >= e || !is_name_start(*r)) return NULL;
+            q = skip_name(r, e);
+        } else if (c == ':' && !(r + 1 < e && r[1] == ':')) {
+            r = skip_blank(r + 1, e);
+            if (r >= e || !is_name_start(*r)) return NULL;
+            if (!(q = skip_args(skip_blank(skip_name(r, e), e), e))) return NULL;
+        } else if (c == '[') {
+            const char *s = skip_long(r, e); /* t[[text]]: a call with a long string */
+            q = s ? s : skip_group(r, e);
+        } else if (c == '(' || c == '{' || c == '"' || c == '\'') {
+            q = skip_args(r, e);
+        } else {
+            return q;
+        }
+    }
+}
+
+typedef struct rewrite {
+    strbuf out;
+    const char *start; /* the whole chunk, for line numbers */
+    int changed;
+    int bad_line;      /* > 0: the reserved name appears on this line */
+} rewrite;
+
+static int line_of(const rewrite *w, const char *p) {
+    int line = 1;
+    for (const char *q = w->start; q < p; q++) line += *q == '\n';
+    return line;
+}
+
+/* Copies [p, e) to w->out with each `#X` wrapped. */
+static void rewrite_range(rewrite *w, const char *p, const char *e, int nest) {
+    while (p < e && !w->bad_line) {
+        const char *from = p;
+        char c = *p;
+        if (c == '"' || c == '\'') {
+            p = skip_quoted(p, e);
+        } else if (c == '-' && p + 1 < e && p[1] == '-') {
+            p = skip_blank(p, e);
+        } else if (c == '[' && (p = skip_long(from, e)) != NULL) {
+            /* a long string, copied below */
+        } else if (is_name_start(c)) {
+            p = skip_name(from, e);
+            if ((size_t)(p - from) == strlen(LEN_NAME) && memcmp(from, LEN_NAME, strlen(LEN_NAME)) == 0)
+                w->bad_line = line_of(w, from);
+        } else if (c == '#' && nest < LEN_MAX_NEST && !(from == w->start)) {
+            const char *at = skip_blank(from + 1, e);
+            const char *end = operand_end(at, e);
+            const char *after = end ? skip_blank(end, e) : NULL;
+            if (end && !(after < e && *after == '^')) {
+                strbuf_puts(&w->out, LEN_NAME "(");
+                strbuf_putn(&w->out, from + 1, (size_t)(at - from - 1)); /* blanks, lines */
+                rewrite_range(w, at, end, nest + 1);
+                strbuf_putc(&w->out, ')');
+                w->changed = 1;
+                p = end;
+                continue;
+            }
+            p = from + 1;
+        } else {
+            p = from + 1;
+        }
+        strbuf_putn(&w->out, from, (size_t)(p - from));
+    }
+}
+
+char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz) {
+    rewrite w;
+    memset(&w, 0, sizeof w);
+    w.start = src;
+    const char *p = src, *e = src + len;
+    if (len > 0 && src[0] == '#') { /* a first line "#!..." Lua skips */
+        while (p < e && *p != '\n') p++;
+        strbuf_putn(&w.out, src, (size_t)(p - src));
+    }
+    rewrite_range(&w, p, e, 0);
+    if (w.bad_line) {
+        snprintf(why, whysz, "%d: `" LEN_NAME "` is a name cairn reserves in check mode", w.bad_line);
+        strbuf_free(&w.out);
+        *out_len = (size_t)-1;
+        return NULL;
+    }
+    if (w.out.oom) {
+        snprintf(why, whysz, "out of memory");
+        strbuf_free(&w.out);
+        *out_len = (size_t)-1;
+        return NULL;
+    }
+    if (!w.changed) {
+        strbuf_free(&w.out);
+        *out_len = 0;
+        return NULL; /* nothing to do: the caller compiles src */
+    }
+    *out_len = w.out.n;
+    return strbuf_take(&w.out);
+}
+
+/* __cairn_len(v): `#v`, refusing a table with holes. */
+int sb_len_checked(lua_State *L) {
+    int t = lua_type(L, 1);
+    if (t == LUA_TSTRING) {
+        lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+        return 1;
+    }
+    if ((t == LUA_TTABLE || t == LUA_TUSERDATA) && luaL_getmetafield(L, 1, "__len") != LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_len(L, 1);
+        return 1;
+    }
+    if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, 1));
+    lua_Unsigned n = (lua_Unsigned)lua_rawlen(L, 1);
+    lua_Unsigned in_range = 0, entries = 0;
+    lua_Integer beyond = 0;
+    lua_settop(L, 1);
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        entries++;
+        if (lua_isinteger(L, -2)) {
+            lua_Integer k = lua_tointeger(L, -2);
+            if (k >= 1 && (lua_Unsigned)k <= n) in_range++;
+            else if (k > 0 && (lua_Unsigned)k > n && (beyond == 0 || k < beyond)) beyond = k;
+        }
+        lua_pop(L, 1);
+    }
+    sb_charge(L, (lua_Integer)(entries / 8));
+    if (beyond)
+        return luaL_error(L, "`#` of a table with holes: keys 1..%I are set, and %I, so its length "
+                             "is not defined (Lua may answer either, differently from run to run; "
+                             "keep lists without holes, or count them yourself)",
+                          (lua_Integer)n, beyond);
+    if (in_range != n)
+        return luaL_error(L, "`#` of a table with holes: %I of keys 1..%I are set, so its length "
+                             "is not defined (Lua may answer differently from run to run; keep "
+                             "lists without holes, or count them yourself)",
+                          (lua_Integer)in_range, (lua_Integer)n);
+    lua_pushinteger(L, (lua_Integer)n);
+    return 1;
+}
