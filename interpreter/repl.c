@@ -397,6 +397,21 @@ static char *ask(repl *r, const char *prompt, lineedit_status *st) {
     return lineedit_read(r->le, prompt, st);
 }
 
+static char *trim(char *s);
+
+int repl_confirm(repl *r, const char *question) {
+    if (r->script) return 0;
+    lineedit_status st;
+    char *line = ask(r, question, &st);
+    int yes = 0;
+    if (st == LINEEDIT_LINE && line) {
+        char *a = trim(line);
+        yes = !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") || !strcmp(a, "Yes");
+    }
+    free(line);
+    return yes;
+}
+
 /* Between two seats that must not see each other's screen. */
 static void pass_keyboard(repl *r, int to) {
     char t[160];

@@ -144,6 +144,9 @@ void repl_fail(repl *r, const char *fmt, ...)
     ;
 /* Text (may be several lines) shown unwrapped: boards keep their shape. */
 void repl_block(repl *r, const char *markup);
+/* Asks a yes/no question at the keyboard; 1 for y/yes. Script mode (and
+** end of input) answers no without asking. */
+int repl_confirm(repl *r, const char *question);
 
 /* "Ann" or "Seat 2"; never NULL. */
 const char *repl_seat_name(const repl *r, int seat);

@@ -704,6 +704,17 @@ static int settings_from_engine(repl *r, engine *e) {
     return oom ? -1 : 0;
 }
 
+/* A save names a ruleset folder neither on the search path nor beside
+** it: its Lua would run. The person at the keyboard decides (scripts need
+** --trust). */
+static int ask_trust(void *ud, const char *folder) {
+    repl *r = ud;
+    if (r->script) return 0;
+    repl_say(r, 0, "This save opens the ruleset folder %s, which is neither on the search path "
+                   "nor beside the save. Its Lua would run on this computer.", folder);
+    return repl_confirm(r, "Open it? Only if you trust that folder (y/n) [n]: ");
+}
+
 static int cmd_load(repl *r, const char *args) {
     int scenario = 0;
     if (strncmp(args, "--scenario", 10) == 0 && (args[10] == ' ' || args[10] == '\0')) {
@@ -721,6 +732,8 @@ static int cmd_load(repl *r, const char *args) {
     save_load_opts opts = {0};
     opts.as_scenario = scenario;
     opts.trust = r->trust;
+    opts.ask_trust = ask_trust;
+    opts.ask_ud = r;
     engine *e = save_load(args, &opts, &note, &errs);
     if (!e && scenario) {
         /* not a save: maybe a scenario written by `export` */

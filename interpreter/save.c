@@ -522,6 +522,11 @@ static void str_list_free(char **v, size_t n) {
 }
 
 int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_list *errs) {
+    return save_ruleset_trusted_ask(path, ruleset, trust, NULL, NULL, errs);
+}
+
+int save_ruleset_trusted_ask(const char *path, const char *ruleset, int trust,
+                             int (*ask)(void *ud, const char *folder), void *ud, cerr_list *errs) {
     if (trust || !ruleset || (!strchr(ruleset, '/') && strcmp(ruleset, ".") && strcmp(ruleset, "..")))
         return 0;
     if (ruleset_on_search_path(ruleset)) return 0;
@@ -537,6 +542,7 @@ int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_
     free(save_real);
     free(dir_real);
     if (beside) return 0;
+    if (ask && ask(ud, ruleset)) return 0;
     cerr_add(errs, path, 0, 0, "ruleset.name",
              "this file opens the ruleset folder %s, which is not on the search path nor beside "
              "the file, and its Lua would run: move the save next to the ruleset, or run again "
@@ -584,7 +590,8 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     char *found = c.ruleset ? ruleset_find(c.ruleset) : NULL;
     if (!found && value_get_str(rsv, "id", NULL)) c.ruleset = value_get_str(rsv, "id", NULL);
     free(found);
-    if (save_ruleset_trusted(path, c.ruleset, opts->trust, errs) != 0) goto done;
+    if (save_ruleset_trusted_ask(path, c.ruleset, opts->trust, opts->ask_trust, opts->ask_ud, errs) != 0)
+        goto done;
     c.choices = (const char *const *)choices;
     c.n_choices = n_choices;
     c.preset = value_get_str(o, "preset", NULL);

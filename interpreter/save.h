@@ -36,6 +36,11 @@ typedef struct save_load_opts {
     ** folder that is neither on the search path nor beside the save is
     ** refused before any of its Lua runs (save_ruleset_trusted). */
     int trust;
+    /* Without trust: asked about such a folder before it is refused (the
+    ** REPL asks the person at the keyboard); returns 1 to open it. NULL:
+    ** refused. */
+    int (*ask_trust)(void *ud, const char *folder);
+    void *ask_ud;
 } save_load_opts;
 
 /* Whether the ruleset a save or scenario at path names (a name, or a
@@ -43,6 +48,9 @@ typedef struct save_load_opts {
 ** path, a folder beside the file (inside the save's own folder), or trust.
 ** Returns 0, or -1 with an error saying which folder and what to do. */
 int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_list *errs);
+/* The same, asking ask (when not NULL) before refusing. */
+int save_ruleset_trusted_ask(const char *path, const char *ruleset, int trust,
+                             int (*ask)(void *ud, const char *folder), void *ud, cerr_list *errs);
 
 /* Reads, validates (schemas/save.schema.yaml) and replays a save into a new
 ** engine. The caller's current game is never touched: on any failure
