@@ -201,6 +201,11 @@ size_t engine_fork_origin(const engine *f);
 ** ruleset has no heuristic, -1 after appending an error. */
 int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs);
 
+/* The ruleset's optional start_seat(g): which seat starts the game, asked
+** right after setup (the balance lab's turn positions). 1 with *out set, 0
+** when the ruleset has no such handler, -1 after appending an error. */
+int engine_start_seat(engine *e, int *out, cerr_list *errs);
+
 /* The id of seat's k-th enabled option (from 0) now, borrowed until e
 ** moves; NULL when there is none. Costs no labels (bots, fast games). */
 const char *engine_enabled_id(const engine *e, int seat, size_t k);

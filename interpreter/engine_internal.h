@@ -121,7 +121,7 @@ typedef struct sandbox_kit {
 /* The handlers cairn calls, looked up once when a game starts. */
 typedef enum {
     H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
-    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_COUNT
+    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_START_SEAT, H_COUNT
 } handler_id;
 extern const char *const engine_handler_names[H_COUNT];
 

@@ -2,7 +2,9 @@
 ** engine_score.c
 ** score(g): per-seat totals with a breakdown and an optional ranking, read
 ** straight from the table the script returns (it mixes a list of seats
-** with a `ranking` key, which plain-data conversion refuses).
+** with a `ranking` key, which plain-data conversion refuses). Also
+** start_seat(g), the other thing the balance lab asks a finished setup:
+** which seat starts.
 */
 #include "engine_internal.h"
 #include "guard.h"
@@ -225,6 +227,26 @@ int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
         rc = -1;
     }
     if (rc != 0) engine_score_free(out);
+    lua_settop(L, top);
+    return rc;
+}
+
+int engine_start_seat(engine *e, int *out, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    call_ctx c = {.h = H_START_SEAT, .kind = ARGS_G};
+    int rc = engine_call(e, &c, 1, errs);
+    if (rc > 0) {
+        int ok;
+        lua_Integer s = lua_tointegerx(L, -1, &ok);
+        if (!ok || s < 1 || s > e->cfg.players) {
+            cerr_add(errs, NULL, 0, 0, NULL, "start_seat must return a seat from 1 to %d, not %s",
+                     e->cfg.players, ok ? lua_tostring(L, -1) : luaL_typename(L, -1));
+            rc = -1;
+        } else {
+            *out = (int)s;
+        }
+    }
     lua_settop(L, top);
     return rc;
 }

@@ -34,6 +34,7 @@ typedef struct sim_opts {
     long shard_k, shard_n;          /* --shard K/N; 0/0: the whole run */
     const char *json, *csv;
     const char *starter;            /* the state field naming the first seat */
+    int starter_given;              /* --starter: the field, not the ruleset's start_seat(g) */
     const char *compare[2];         /* --compare A B; NULL: one variant */
     const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
     const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
@@ -135,7 +136,9 @@ static int set_sweep(sim_opts *o, const char *v, FILE *err) {
 }
 static int set_leads(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->leads = 1, 0; }
 static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
-static int set_starter(sim_opts *o, const char *v, FILE *err) { return (void)err, o->starter = v, 0; }
+static int set_starter(sim_opts *o, const char *v, FILE *err) {
+    return (void)err, o->starter = v, o->starter_given = 1, 0;
+}
 
 /* --bots "mcts:iterations=500,depth=20,random": one spec per seat; a comma
 ** starts a new spec unless what follows is PARAM=VALUE (a kind never holds
@@ -231,7 +234,6 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
     }
     if (!o->ruleset) return usage(err, "which ruleset?%s", "");
     if (o->sweep && o->compare[0]) return usage(err, "--sweep or --compare, not both%s", "");
-    if (o->sweep && o->shard_n) return usage(err, "--sweep does not shard yet; run one --compare per value%s", "");
     return 0;
 }
 
@@ -551,7 +553,13 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         msg = cairn_strfmt("seed %" PRIu64 ": setup failed: %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;
     }
-    int64_t st = state_int(e, x->o->starter, 0);
+    /* the ruleset's start_seat(g), else the state field --starter names */
+    int first = 0, hs = x->o->starter_given ? 0 : engine_start_seat(e, &first, &local);
+    if (hs < 0) {
+        msg = cairn_strfmt("seed %" PRIu64 ": %s", seed, (m = last_error(&local)) ? m : "?");
+        goto done;
+    }
+    int64_t st = hs > 0 ? first : state_int(e, x->o->starter, 0);
     r->starter = st >= 1 && st <= engine_seat_count(e) ? (int)st : 0;
     for (int s = 1; s <= engine_seat_count(e); s++) {
         if (engine_set_seat_bot(e, s, seat_bot(x->o, s)) != 0) goto done;
@@ -658,24 +666,7 @@ static int sim_sink(sim_rec *r, void *ud) {
         free(line);
     }
     if (x->csv) sim_csv_row(x->csv, r, x->players);
-    int rc = 0;
-    if (x->variants == 1) {
-        rc = sim_totals_add(&x->t, r);
-    } else if (r->variant > 0) {
-        int k = r->variant;
-        r->variant = 1; /* B of the pair (0, k) */
-        rc = sim_compare_add(&x->cmp[k - 1], r);
-        r->variant = k;
-    } else { /* A of every pair: a copy for each but the last */
-        for (int k = 1; k < x->variants && !rc; k++) {
-            sim_rec copy, *a = r;
-            char *line = k < x->variants - 1 ? sim_rec_json(r) : NULL;
-            if (k < x->variants - 1) a = line && sim_rec_parse(line, strlen(line), &copy) == 0 ? &copy : NULL;
-            free(line);
-            rc = a ? sim_compare_add(&x->cmp[k - 1], a) : -1;
-            if (a == &copy) sim_rec_free(&copy);
-        }
-    }
+    int rc = sim_variants_add(&x->t, x->cmp, x->variants, r);
     sim_rec_free(r);
     if (rc) return x->oom = 1, -1;
     x->done++;
@@ -698,7 +689,7 @@ static void make_header(const sim_ctx *x, sim_header *h) {
         h->label[i] = i < x->variants ? x->v[i].label : "";
         h->play[i] = i < x->variants ? x->v[i].play : x->v[0].play;
     }
-    h->starter = x->o->starter;
+    h->starter = x->o->starter_given ? x->o->starter : "start_seat(g) or state.start_seat";
     h->sweep = x->o->sweep;
     h->players = x->players, h->checks = x->o->checks, h->compare = x->variants >= 2;
     h->games = x->o->games, h->seed = x->o->seed;
@@ -717,6 +708,12 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         fprintf(f, ", \"%s\": ", strs[i][0]);
         sim_json_string(f, strs[i][1]);
+    }
+    for (int i = 2; i < x->variants; i++) { /* a sweep's further columns: label_c, play_c, ... */
+        fprintf(f, ", \"label_%c\": ", 'a' + i);
+        sim_json_string(f, h->label[i]);
+        fprintf(f, ", \"play_%c\": ", 'a' + i);
+        sim_json_string(f, h->play[i]);
     }
     fprintf(f, ", \"players\": %d, \"checks\": %s, \"compare\": %s, \"games\": %ld, \"seed\": %" PRIu64
                ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",

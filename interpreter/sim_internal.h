@@ -119,6 +119,7 @@ typedef struct sim_label {
 typedef struct sim_totals {
     int seats;
     long games, failed, shared, with_rounds, with_starter;
+    long other_starter; /* games a seat other than 1 started: else positions are the seats */
     stats_acc decisions, rounds, leads;
     double branch, margin;
     stats_acc score[SIM_MAX_SEATS];
@@ -165,6 +166,13 @@ void sim_compare_free(sim_compare *c);
 /* Adds a record of variant A or B, in game order; B completes the pair. A
 ** is kept (moved out of r, which is then empty). 0, or -1 on OOM. */
 int sim_compare_add(sim_compare *c, sim_rec *r);
+/* Adds a record of a run with `variants` variants, in (game, variant)
+** order: one variant goes to t; else variant 0 is A of every comparison in
+** cmp (cmp[k-1] compares variant k with it) and variant k is B of cmp[k-1].
+** r is used up. 0, or -1 on OOM. A run and `cairn sim merge` both add so. */
+int sim_variants_add(sim_totals *t, sim_compare *cmp, int variants, sim_rec *r);
+/* The variants of a --sweep KEY=V1,V2,...: its values. */
+int sim_sweep_variants(const char *sweep);
 
 /* ---------------------------------------------------------- sim_set.c */
 

@@ -155,21 +155,33 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     }
     for (size_t i = 0; i < m.n_parts && !rc; i++) rc = read_part(&m, &m.parts[i], err);
     if (!rc) rc = check_parts(&m, err);
-    if (!rc && *run_str(m.parts[0].run, "sweep"))
-        rc = (fprintf(err, "cairn sim merge: %s is a --sweep run, which merge does not combine yet\n", m.parts[0].path), 1);
     sim_totals t;
-    sim_compare c;
+    sim_compare c[SIM_MAX_VARIANTS - 1];
     memset(&t, 0, sizeof t);
-    memset(&c, 0, sizeof c);
-    const value *run = m.parts[0].run;
+    memset(c, 0, sizeof c);
+    const value *run = rc ? NULL : m.parts[0].run;
+    const char *sweep = run && *run_str(run, "sweep") ? run_str(run, "sweep") : NULL;
     int players = (int)value_get_int(run, "players", 0), compare = value_get_bool(run, "compare", 0);
-    if (!rc && (compare ? sim_compare_init(&c, players) : sim_totals_init(&t, players)) != 0)
-        rc = (fprintf(err, "cairn sim merge: a part names %d players\n", players), 1);
+    int variants = sweep ? sim_sweep_variants(sweep) : compare ? 2 : 1;
+    if (!rc && (variants < 1 || variants > SIM_MAX_VARIANTS))
+        rc = (fprintf(err, "cairn sim merge: %s: a sweep of %d values\n", m.parts[0].path, variants), 1);
+    int bad_init = 0;
+    if (!rc && variants == 1) bad_init = sim_totals_init(&t, players) != 0;
+    for (int k = 1; !rc && k < variants; k++) bad_init |= sim_compare_init(&c[k - 1], players) != 0;
+    if (!rc && bad_init) rc = (fprintf(err, "cairn sim merge: a part names %d players\n", players), 1);
     if (!rc) qsort(m.recs, m.n, sizeof *m.recs, rec_order);
+    /* the merged file's game lines, made before adding moves records out */
+    char **lines = json && !rc ? calloc(m.n ? m.n : 1, sizeof *lines) : NULL;
+    if (json && !rc && !lines) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
+    for (size_t i = 0; lines && i < m.n && !rc; i++)
+        if (!(lines[i] = sim_rec_json(&m.recs[i]))) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
     for (size_t i = 0; i < m.n && !rc; i++) {
         if (i && !rec_order(&m.recs[i], &m.recs[i - 1]))
             rc = (fprintf(err, "cairn sim merge: game %ld is in two parts\n", m.recs[i].index), 1);
-        else if ((compare ? sim_compare_add(&c, &m.recs[i]) : sim_totals_add(&t, &m.recs[i])) != 0)
+        else if (m.recs[i].variant < 0 || m.recs[i].variant >= variants)
+            rc = (fprintf(err, "cairn sim merge: game %ld has variant %d of %d\n", m.recs[i].index,
+                          m.recs[i].variant, variants), 1);
+        else if (sim_variants_add(&t, c, variants, &m.recs[i]) != 0)
             rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
     }
     if (!rc) {
@@ -180,8 +192,17 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             .play = {run_str(run, "play_a"), run_str(run, "play_b")}, .starter = run_str(run, "starter"),
             .players = players, .checks = value_get_bool(run, "checks", 0), .compare = compare,
             .games = (long)value_get_int(run, "games", 0), .seed = (uint64_t)value_get_int(run, "seed", 0),
-            .bots = run_str(run, "bots"), .find = *run_str(run, "find") ? run_str(run, "find") : NULL};
-        if (compare) sim_report_compare(out, &h, &c, 0);
+            .bots = run_str(run, "bots"), .find = *run_str(run, "find") ? run_str(run, "find") : NULL,
+            .sweep = sweep};
+        char key[16];
+        for (int i = 2; i < variants; i++) { /* a sweep's further columns */
+            snprintf(key, sizeof key, "label_%c", 'a' + i);
+            h.label[i] = run_str(run, key);
+            snprintf(key, sizeof key, "play_%c", 'a' + i);
+            h.play[i] = run_str(run, key);
+        }
+        if (sweep) sim_report_sweep(out, &h, c, variants, 0);
+        else if (compare) sim_report_compare(out, &h, &c[0], 0);
         else sim_report_text(out, &h, &t, 0);
         FILE *f = json ? fopen(json, "w") : NULL;
         if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s\n", json), 1);
@@ -200,22 +221,22 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             }
             value_free(s);
             fprintf(f, ", \"shard\": [1, 1], \"first\": 0, \"last\": %ld},\n \"games\": [\n", h.games);
-            for (size_t i = 0; i < m.n; i++) {
-                char *line = sim_rec_json(&m.recs[i]);
-                fprintf(f, "%s  %s", i ? ",\n" : "", line ? line : "{}");
-                free(line);
-            }
+            for (size_t i = 0; i < m.n; i++) fprintf(f, "%s  %s", i ? ",\n" : "", lines[i]);
             fputs("\n ],\n \"interrupted\": false,\n \"summary\": ", f);
-            if (compare) sim_report_compare_json(f, &c);
+            if (sweep) sim_report_sweep_json(f, sweep, c, variants);
+            else if (compare) sim_report_compare_json(f, &c[0]);
             else sim_report_json(f, &t);
             fputs("}\n", f);
             if (fclose(f) != 0) rc = (fprintf(err, "cairn sim merge: writing %s failed\n", json), 1);
         }
-        long failed = compare ? c.t[0].failed + c.t[1].failed : t.failed;
+        long failed = variants == 1 ? t.failed : c[0].t[0].failed;
+        for (int k = 1; k < variants; k++) failed += c[k - 1].t[1].failed;
         if (!rc && failed) rc = 1;
     }
+    for (size_t i = 0; lines && i < m.n; i++) free(lines[i]);
+    free(lines);
     sim_totals_free(&t);
-    sim_compare_free(&c);
+    for (int k = 0; k < SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&c[k]);
     for (size_t i = 0; i < m.n; i++) sim_rec_free(&m.recs[i]);
     free(m.recs);
     for (size_t i = 0; i < m.n_parts; i++) value_free(m.parts[i].run);

@@ -190,8 +190,11 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
     if (t->shared) fprintf(out, "shared wins: %ld of %ld games (a tie splits the win)\n", t->shared, g);
     fprintf(out, "mean winning margin: %.2f\n", t->margin / (double)g);
     share_note(out, "seat", t->share, g, n);
-    if (t->with_starter == g && n > 1) {
-        fprintf(out, "by turn position (from state.%s at the start):\n", h->starter);
+    if (t->with_starter == g && n > 1 && !t->other_starter)
+        fprintf(out, "seat 1 starts every game: the turn positions are the seats\n");
+    if (t->with_starter == g && n > 1 && t->other_starter) {
+        fprintf(out, "by turn position (from %s%s at the start):\n", strchr(h->starter, '(') ? "" : "state.",
+                h->starter);
         for (int p = 0; p < n; p++) {
             const char *o = ordinal(p + 1);
             if (o) snprintf(c[p], sizeof c[p], "%s", o);

@@ -142,6 +142,7 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
     t->margin += margin(r, share);
     int starter = r->starter >= 1 && r->starter <= r->n ? r->starter : 0;
     if (starter) t->with_starter++;
+    if (starter > 1) t->other_starter++;
     for (int i = 0; i < r->n; i++) {
         const sim_seatrec *s = &r->seats[i];
         stats_add(&t->score[i], (double)s->total);
@@ -256,4 +257,33 @@ int sim_compare_add(sim_compare *c, sim_rec *r) {
     }
     c->pairs++;
     return 0;
+}
+
+int sim_variants_add(sim_totals *t, sim_compare *cmp, int variants, sim_rec *r) {
+    if (variants == 1) return sim_totals_add(t, r);
+    if (r->variant > 0) {
+        int k = r->variant;
+        r->variant = 1; /* B of the pair (0, k) */
+        int rc = sim_compare_add(&cmp[k - 1], r);
+        r->variant = k;
+        return rc;
+    }
+    int rc = 0;
+    for (int k = 1; k < variants && !rc; k++) { /* A of every pair: a copy for each but the last */
+        sim_rec copy, *a = r;
+        char *line = k < variants - 1 ? sim_rec_json(r) : NULL;
+        if (k < variants - 1) a = line && sim_rec_parse(line, strlen(line), &copy) == 0 ? &copy : NULL;
+        free(line);
+        rc = a ? sim_compare_add(&cmp[k - 1], a) : -1;
+        if (a == &copy) sim_rec_free(&copy);
+    }
+    return rc;
+}
+
+int sim_sweep_variants(const char *sweep) {
+    const char *eq = sweep ? strchr(sweep, '=') : NULL;
+    if (!eq) return 0;
+    int n = 1;
+    for (const char *p = eq + 1; *p; p++) n += *p == ',';
+    return n;
 }

@@ -125,6 +125,9 @@ end
 
 -- For bots that look ahead: +1000 for a win, -1000 for a loss, else the
 -- number of the seat's discs in the middle column minus the opponent's.
+-- who starts (the balance lab's turn positions): seat 1 always
+function rules.start_seat(g) return g.state.turn end
+
 function rules.heuristic(g, seat)
   if g.state.winner == seat then return 1000 end
   if g.state.winner ~= 0 then return -1000 end

@@ -80,6 +80,8 @@ local score = require "rules.score"
 local text = require "rules.text"
 rules.score = score.score
 rules.heuristic = score.heuristic
+-- who starts (the balance lab's turn positions)
+function rules.start_seat(g) return g.state.start_player end
 rules.render = require("rules.render").render
 rules.check = require("rules.check").check
 rules.label, rules.prompt, rules.reason = text.label, text.prompt, text.reason

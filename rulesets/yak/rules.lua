@@ -37,6 +37,8 @@ end
 
 rules.score = score.score
 rules.heuristic = score.heuristic
+-- who starts (the balance lab's turn positions): the first baby-yak holder
+function rules.start_seat(g) return g.state.holder end
 rules.determinize = require("rules.common").determinize
 rules.render = render.render
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define SIMLAB "tests/fixtures/rulesets/simlab"
+#define SIMLAB_STARTER "tests/fixtures/rulesets/simlab_starter"
 #define DOUBLE "tests/fixtures/rulesets/simlab_double"
 
 /* What one sim run printed, and its exit status. */
@@ -169,8 +170,10 @@ static void test_connect4_report(void **st) {
     /* no draw in these 20 games: the shares add up to 100.0% (give or take
     ** the rounding of each to a tenth) */
     assert_true(share[0] + share[1] >= 999 && share[0] + share[1] <= 1001);
-    /* connect4 has no start_seat field: no table by turn position */
+    /* connect4's start_seat(g) is always seat 1: no table by turn position,
+    ** which would repeat the seats' */
     assert_null(strstr(a.out, "by turn position"));
+    assert_non_null(strstr(a.out, "seat 1 starts every game: the turn positions are the seats\n"));
     /* no rounds field either */
     assert_null(strstr(a.out, "rounds per game"));
 }
@@ -214,7 +217,7 @@ static void test_turn_position(void **st) {
     run r;
     sim(&r, args);
     assert_int_equal(r.rc, 0);
-    assert_non_null(strstr(r.out, "by turn position (from state.start_seat at the start):\n"));
+    assert_non_null(strstr(r.out, "by turn position (from start_seat(g) or state.start_seat at the start):\n"));
     long seat[2], pos[2];
     assert_int_equal(share_row(r.out, seat, 2), 2);
     const char *t = strstr(r.out, "by turn position");
@@ -227,6 +230,35 @@ static void test_turn_position(void **st) {
     assert_non_null(strstr(r.out, "\n  bonus "));
     assert_non_null(strstr(r.out, "decisions per game: mean 7.00 [7.00, 7.00], sd 0.00, min 7, max 7\n"));
     assert_non_null(strstr(r.out, "branching factor: 3.00 options per decision\n"));
+}
+
+/* A ruleset's start_seat(g) says who starts, before any state field: the
+** fixture's hook names the seat that did not start, so position 1 is now the
+** seat without the extra pick and loses most games (the mirror of
+** test_turn_position's > 60%); --starter start_seat reads the field again
+** and gives that table back; a hook that names no seat fails each game. */
+static void test_start_seat_hook(void **st) {
+    (void)st;
+    static const char *const hook[] = {SIMLAB_STARTER, "--games", "300", "--quiet", "--jobs", "1", NULL};
+    static const char *const field[] = {SIMLAB_STARTER, "--games", "300", "--quiet", "--jobs", "1", "--starter", "start_seat", NULL};
+    static const char *const bad[] = {SIMLAB_STARTER, "--games", "2", "--quiet", "--jobs", "1", "--option", "bad_start", NULL};
+    static run r;
+    long pos[2];
+    sim(&r, hook);
+    assert_int_equal(r.rc, 0);
+    const char *t = strstr(r.out, "by turn position (from start_seat(g) or state.start_seat at the start):\n");
+    assert_non_null(t);
+    assert_int_equal(share_row(t, pos, 2), 2);
+    assert_true(pos[0] < 400);
+    sim(&r, field);
+    assert_int_equal(r.rc, 0);
+    t = strstr(r.out, "by turn position (from state.start_seat at the start):\n");
+    assert_non_null(t);
+    assert_int_equal(share_row(t, pos, 2), 2);
+    assert_true(pos[0] > 600);
+    sim(&r, bad);
+    assert_int_equal(r.rc, 1);
+    assert_non_null(strstr(r.out, "seed 1: start_seat must return a seat from 1 to 2, not 0"));
 }
 
 /* --jobs 1, --jobs 2 and three shards merged: the same report, timing
@@ -401,7 +433,8 @@ static void test_find(void **st) {
 /* --sweep scoring.bonus=2,3,4: one column per value, each against the first
 ** on paired seeds. The picks are the same in every column (the bots see the
 ** same options), so the bonus line grows as the value: 1.5 and 2 times A's
-** mean, both flagged, the picks flagged nowhere; --jobs 1 and 2 agree. */
+** mean, both flagged, the picks flagged nowhere; --jobs 1 and 2 agree, and
+** so do three shards merged. */
 static void test_sweep(void **st) {
     (void)st;
     static const char *const one[] = {SIMLAB, "--games", "50", "--quiet", "--jobs", "1", "--sweep", "scoring.bonus=2,3,4", NULL};
@@ -425,6 +458,34 @@ static void test_sweep(void **st) {
     line = strstr(a.out, "any seat: picks ");
     assert_non_null(line);
     assert_null(memchr(line, '*', (size_t)(strchr(line, '\n') - line)));
+    /* three shards of the sweep, merged, give the same report; merging the
+    ** merged file again gives it too (its game lines are whole) */
+    char dir[] = "/tmp/cairn-sweep-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char part[3][128], shard[3][16], merged[128];
+    static run s, m;
+    for (int k = 0; k < 3; k++) {
+        snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
+        snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
+        const char *args[] = {SIMLAB, "--games", "50", "--quiet", "--sweep", "scoring.bonus=2,3,4", "--shard", shard[k],
+                              "--json", part[k], NULL};
+        sim(&s, args);
+        assert_int_equal(s.rc, 0);
+        assert_true(json_valid(read_all(part[k])));
+    }
+    snprintf(merged, sizeof merged, "%s/all.json", dir);
+    const char *margs[] = {"merge", part[1], part[2], part[0], "--json", merged, NULL};
+    sim(&m, margs);
+    if (m.rc) fprintf(stderr, "%s", m.err);
+    assert_int_equal(m.rc, 0);
+    assert_string_equal(m.out, a.out);
+    const char *again[] = {"merge", merged, NULL};
+    sim(&m, again);
+    assert_int_equal(m.rc, 0);
+    assert_string_equal(m.out, a.out);
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
     static const char *const both[] = {SIMLAB, "--sweep", "scoring.bonus=2,3", "--compare", "", "", NULL};
     sim(&a, both);
     assert_int_equal(a.rc, 2);
@@ -627,7 +688,7 @@ int main(void) {
         cmocka_unit_test(test_csv),             cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
         cmocka_unit_test(test_find),            cmocka_unit_test(test_sweep),
-        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_refusals),        cmocka_unit_test(test_start_seat_hook),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
