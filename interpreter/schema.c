@@ -281,6 +281,10 @@ typedef struct ann {
     const value *target; /* ANN_REF: the resolved schema; NULL until resolved */
     char *where;         /* ANN_REF: schema path of the $ref, for messages */
     pattern *re;         /* ANN_REGEX */
+    /* ANN_SCHEMA maps: a bit per key (key_bit) of every key the node has,
+    ** so validation skips looking up keywords a node cannot have */
+    uint64_t keys;
+    unsigned char has_keys;
 } ann;
 
 typedef struct pvec {
@@ -541,6 +545,14 @@ static void c_expected(cctx *c, const value *v, const char *what) {
     strbuf_free(&d);
 }
 
+/* A key's bit in ann.keys: a cheap mix of its first bytes (two keys may
+** share a bit; a set bit only means "look it up"). */
+static uint64_t key_bit(const char *k) {
+    unsigned h = (unsigned char)k[0] * 7u;
+    if (k[0]) h += (unsigned char)k[1] * 13u + (k[1] ? (unsigned char)k[2] : 0u);
+    return 1ull << (h & 63u);
+}
+
 static const struct keyword *keyword_find(const char *name) {
     for (size_t i = 0; i < N_KEYWORDS; i++)
         if (strcmp(keywords[i].name, name) == 0) return &keywords[i];
@@ -748,6 +760,9 @@ static void check_schema(cctx *c, const value *node) {
     }
     a->owner = c->f;
     if (node->type == CV_BOOL) return;
+    a->keys = 0;
+    for (size_t i = 0; i < node->u.map.n; i++) a->keys |= key_bit(node->u.map.items[i].key->u.str.s);
+    a->has_keys = 1; /* before the loop below: a recursive ann_add may move the table */
     for (size_t i = 0; i < node->u.map.n; i++) {
         const value *k = node->u.map.items[i].key;
         const char *name = k->u.str.s;
@@ -1244,9 +1259,25 @@ typedef struct vctx {
     int quick;         /* only valid/invalid matters: stop at the first error */
     int depth;
     int *oom;
+    const value *keys_of; /* the schema node whose ann.keys is in `keys` */
+    uint64_t keys;
 } vctx;
 
 static void v_node(vctx *c, const value *sch, const value *inst);
+
+/* sch's keyword k, skipping the lookup when the node has no key with k's
+** bit (validation asks some twenty keywords of every node it visits, most
+** of them absent). */
+static const value *sg(vctx *c, const value *sch, const char *k) {
+    if (!sch || sch->type != CV_MAP) return NULL;
+    if (c->keys_of != sch) {
+        const ann *a = ann_find(c->set, sch);
+        c->keys = a && a->has_keys ? a->keys : ~0ull;
+        c->keys_of = sch;
+    }
+    if (!(c->keys & key_bit(k))) return NULL;
+    return value_map_get(sch, k);
+}
 
 /* One error at instance node `at`, with the current instance path. */
 static void v_emit(vctx *c, const value *at, strbuf *msg) {
@@ -1292,6 +1323,11 @@ static int type_mask(const value *t) {
         for (size_t i = 0; i < t->u.list.n; i++)
             if (t->u.list.items[i]->type == CV_STR) m |= type_bit(t->u.list.items[i]->u.str.s);
     return m;
+}
+
+static const value *kw_int_c(vctx *c, const value *sch, const char *k) {
+    const value *v = sg(c, sch, k);
+    return v && v->type == CV_INT ? v : NULL;
 }
 
 static const value *kw_int(const value *sch, const char *k) {
@@ -1361,7 +1397,7 @@ static void count_phrase(strbuf *b, const value *mn, const value *mx, const char
 ** least 2 items, got a list of 1 item". */
 static void v_count(vctx *c, const value *sch, const value *inst, int64_t n, const char *kmin,
                     const char *kmax, const char *what, const char *one, const char *many) {
-    const value *mn = kw_int(sch, kmin), *mx = kw_int(sch, kmax);
+    const value *mn = kw_int_c(c, sch, kmin), *mx = kw_int_c(c, sch, kmax);
     if ((!mn || n >= mn->u.i) && (!mx || n <= mx->u.i)) return;
     strbuf e = {0};
     strbuf_printf(&e, "%s of ", what);
@@ -1378,9 +1414,9 @@ static int64_t utf8_length(const char *s, size_t len) {
 
 static void v_int(vctx *c, const value *sch, const value *inst) {
     int64_t i = inst->u.i;
-    const value *mn = kw_int(sch, "minimum"), *mx = kw_int(sch, "maximum");
-    const value *xmn = kw_int(sch, "exclusiveMinimum"), *xmx = kw_int(sch, "exclusiveMaximum");
-    const value *mul = kw_int(sch, "multipleOf");
+    const value *mn = kw_int_c(c, sch, "minimum"), *mx = kw_int_c(c, sch, "maximum");
+    const value *xmn = kw_int_c(c, sch, "exclusiveMinimum"), *xmx = kw_int_c(c, sch, "exclusiveMaximum");
+    const value *mul = kw_int_c(c, sch, "multipleOf");
     if ((mn && i < mn->u.i) || (mx && i > mx->u.i) || (xmn && i <= xmn->u.i) ||
         (xmx && i >= xmx->u.i) || (mul && i % mul->u.i != 0)) {
         strbuf e = {0};
@@ -1404,7 +1440,7 @@ static int regex_match(const vctx *c, const value *re_node, const value *str) {
 static void v_str(vctx *c, const value *sch, const value *inst) {
     v_count(c, sch, inst, utf8_length(inst->u.str.s, inst->u.str.len), "minLength", "maxLength",
             "string", "character", "characters");
-    const value *pat = value_map_get(sch, "pattern");
+    const value *pat = sg(c, sch, "pattern");
     if (pat && !regex_match(c, pat, inst)) {
         strbuf e = {0};
         strbuf_puts(&e, "string matching ");
@@ -1497,12 +1533,12 @@ static void label_or_inline(const schema_set *s, strbuf *b, const value *sch);
 
 /* contains, minContains (default 1), maxContains: how many items match. */
 static void v_contains(vctx *c, const value *sch, const value *inst) {
-    const value *has = value_map_get(sch, "contains");
+    const value *has = sg(c, sch, "contains");
     if (!has) return;
     value one = {0};
     one.type = CV_INT;
     one.u.i = 1;
-    const value *mn = kw_int(sch, "minContains"), *mx = kw_int(sch, "maxContains");
+    const value *mn = kw_int_c(c, sch, "minContains"), *mx = kw_int_c(c, sch, "maxContains");
     if (!mn) mn = &one;
     size_t count = 0;
     strbuf where = {0};
@@ -1534,14 +1570,14 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     v_count(c, sch, inst, (int64_t)n, "minItems", "maxItems", "list", "item", "items");
     if (value_get_bool(sch, "uniqueItems", 0)) v_unique(c, inst);
     v_contains(c, sch, inst);
-    const value *prefix = value_map_get(sch, "prefixItems");
+    const value *prefix = sg(c, sch, "prefixItems");
     size_t np = prefix && prefix->type == CV_LIST ? prefix->u.list.n : 0;
     for (size_t i = 0; i < n && i < np; i++) {
         size_t old = path_index(c->path, i);
         v_node(c, prefix->u.list.items[i], inst->u.list.items[i]);
         strbuf_cut(c->path, old);
     }
-    const value *items = value_map_get(sch, "items");
+    const value *items = sg(c, sch, "items");
     if (!items || n <= np) return;
     if (items->type == CV_BOOL && !items->u.b) {
         strbuf e = {0};
@@ -1592,7 +1628,7 @@ static void v_unknown_key(vctx *c, const value *k, const char *hint) {
 }
 
 static void v_map(vctx *c, const value *sch, const value *inst) {
-    const value *req = value_map_get(sch, "required");
+    const value *req = sg(c, sch, "required");
     if (req && req->type == CV_LIST)
         for (size_t i = 0; i < req->u.list.n; i++) {
             const value *r = req->u.list.items[i];
@@ -1604,7 +1640,7 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             v_emit(c, inst, &msg);
             if (c->quick) return;
         }
-    const value *dep = value_map_get(sch, "dependentRequired");
+    const value *dep = sg(c, sch, "dependentRequired");
     for (size_t i = 0; dep && dep->type == CV_MAP && i < dep->u.map.n; i++) {
         const char *if_key = dep->u.map.items[i].key->u.str.s;
         const value *needs = dep->u.map.items[i].val;
@@ -1624,7 +1660,7 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
     }
     v_count(c, sch, inst, (int64_t)inst->u.map.n, "minProperties", "maxProperties", "map", "key",
             "keys");
-    const value *names = value_map_get(sch, "propertyNames");
+    const value *names = sg(c, sch, "propertyNames");
     if (names)
         for (size_t i = 0; i < inst->u.map.n; i++) {
             const char *saved = c->key;
@@ -1632,9 +1668,9 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             v_node(c, names, inst->u.map.items[i].key);
             c->key = saved;
         }
-    const value *props = value_map_get(sch, "properties");
-    const value *pp = value_map_get(sch, "patternProperties");
-    const value *ap = value_map_get(sch, "additionalProperties");
+    const value *props = sg(c, sch, "properties");
+    const value *pp = sg(c, sch, "patternProperties");
+    const value *ap = sg(c, sch, "additionalProperties");
     for (size_t i = 0; i < inst->u.map.n; i++) {
         const value *k = inst->u.map.items[i].key;
         const value *v = inst->u.map.items[i].val;
@@ -1707,10 +1743,10 @@ static int v_valid(vctx *c, const value *sch, const value *inst) {
 static void mark_evaluated(vctx *c, const value *sch, const value *inst, unsigned char *seen,
                            int self, int depth) {
     if (sch->type != CV_MAP || depth > CAIRN_SCHEMA_MAX_DEPTH) return;
-    const value *props = value_map_get(sch, "properties");
-    const value *pp = value_map_get(sch, "patternProperties");
-    int all = value_map_get(sch, "additionalProperties") ||
-              (!self && value_map_get(sch, "unevaluatedProperties"));
+    const value *props = sg(c, sch, "properties");
+    const value *pp = sg(c, sch, "patternProperties");
+    int all = sg(c, sch, "additionalProperties") ||
+              (!self && sg(c, sch, "unevaluatedProperties"));
     for (size_t i = 0; i < inst->u.map.n; i++) {
         const value *k = inst->u.map.items[i].key;
         if (seen[i]) continue;
@@ -1721,10 +1757,10 @@ static void mark_evaluated(vctx *c, const value *sch, const value *inst, unsigne
         for (size_t j = 0; pp && pp->type == CV_MAP && j < pp->u.map.n && !seen[i]; j++)
             if (regex_match(c, pp->u.map.items[j].key, k)) seen[i] = 1;
     }
-    const value *r = value_map_get(sch, "$ref");
+    const value *r = sg(c, sch, "$ref");
     const ann *a = r ? ann_find(c->set, r) : NULL;
     if (a && a->target) mark_evaluated(c, a->target, inst, seen, 0, depth + 1);
-    const value *all_of = value_map_get(sch, "allOf");
+    const value *all_of = sg(c, sch, "allOf");
     for (size_t i = 0; all_of && all_of->type == CV_LIST && i < all_of->u.list.n; i++)
         mark_evaluated(c, all_of->u.list.items[i], inst, seen, 0, depth + 1);
     const char *choices[] = {"anyOf", "oneOf"};
@@ -1734,7 +1770,7 @@ static void mark_evaluated(vctx *c, const value *sch, const value *inst, unsigne
             if (v_valid(c, l->u.list.items[i], inst))
                 mark_evaluated(c, l->u.list.items[i], inst, seen, 0, depth + 1);
     }
-    const value *cond = value_map_get(sch, "if");
+    const value *cond = sg(c, sch, "if");
     if (cond) {
         int ok = v_valid(c, cond, inst);
         if (ok) mark_evaluated(c, cond, inst, seen, 0, depth + 1);
@@ -2188,7 +2224,7 @@ done:
 
 /* const and enum; did-you-mean for strings. */
 static void v_const_enum(vctx *c, const value *sch, const value *inst) {
-    const value *k = value_map_get(sch, "const");
+    const value *k = sg(c, sch, "const");
     if (k && !value_equal(k, inst, 0)) {
         strbuf e = {0};
         put_inline(&e, k, 0);
@@ -2202,7 +2238,7 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
         v_expected(c, inst, &e, tail);
         if (c->quick) return;
     }
-    const value *en = value_map_get(sch, "enum");
+    const value *en = sg(c, sch, "enum");
     if (!en || en->type != CV_LIST) return;
     for (size_t i = 0; i < en->u.list.n; i++)
         if (value_equal(en->u.list.items[i], inst, 0)) return;
@@ -2244,14 +2280,14 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         goto out;
     }
     if (sch->type != CV_MAP) goto out;
-    const value *t = value_map_get(sch, "type");
+    const value *t = sg(c, sch, "type");
     if (t && !(type_mask(t) & inst_bit(inst))) {
         /* a wrong type says it all: nothing else at this node is reported.
         ** With const/enum the list of values says more, but a value they
         ** accept is still of the wrong type: `{type: string, enum: [a, ~]}`
         ** refuses null. */
         size_t before = cerr_count(c->errs);
-        if (value_map_get(sch, "const") || value_map_get(sch, "enum")) v_const_enum(c, sch, inst);
+        if (sg(c, sch, "const") || sg(c, sch, "enum")) v_const_enum(c, sch, inst);
         if (cerr_count(c->errs) == before) {
             strbuf e = {0};
             describe_types(&e, type_mask(t), sch);
@@ -2269,7 +2305,7 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     default: break;
     }
     STOP();
-    const value *r = value_map_get(sch, "$ref");
+    const value *r = sg(c, sch, "$ref");
     if (r) {
         const ann *a = ann_find(c->set, r);
         if (a && a->target) {
@@ -2281,19 +2317,19 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         }
         STOP();
     }
-    const value *all = value_map_get(sch, "allOf");
+    const value *all = sg(c, sch, "allOf");
     if (all && all->type == CV_LIST)
         for (size_t i = 0; i < all->u.list.n; i++) {
             v_node(c, all->u.list.items[i], inst);
             STOP();
         }
-    const value *any = value_map_get(sch, "anyOf");
+    const value *any = sg(c, sch, "anyOf");
     if (any && any->type == CV_LIST) v_choice(c, any, inst, 0);
     STOP();
-    const value *one = value_map_get(sch, "oneOf");
+    const value *one = sg(c, sch, "oneOf");
     if (one && one->type == CV_LIST) v_choice(c, one, inst, 1);
     STOP();
-    const value *neg = value_map_get(sch, "not");
+    const value *neg = sg(c, sch, "not");
     if (neg && v_valid(c, neg, inst)) {
         /* name what was excluded: its label, or the schema itself */
         strbuf e = {0};
@@ -2302,14 +2338,14 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         v_expected(c, inst, &e, NULL);
     }
     STOP();
-    const value *cond = value_map_get(sch, "if");
+    const value *cond = sg(c, sch, "if");
     if (cond) {
         const value *branch = value_map_get(sch, v_valid(c, cond, inst) ? "then" : "else");
         if (branch) v_node(c, branch, inst);
     }
     STOP();
     /* last: it depends on what every other keyword here evaluated */
-    const value *uep = value_map_get(sch, "unevaluatedProperties");
+    const value *uep = sg(c, sch, "unevaluatedProperties");
     if (uep && inst->type == CV_MAP) v_unevaluated(c, sch, uep, inst, first);
 out:
     c->depth--;
@@ -2336,7 +2372,7 @@ int schema_validate(schema_set *s, const value *schema, const char *schema_path,
     strbuf path = {0};
     strbuf_puts(&path, root_path ? root_path : "");
     int oom = 0;
-    vctx c = {s, errs, &path, NULL, 0, 0, &oom};
+    vctx c = {.set = s, .errs = errs, .path = &path, .oom = &oom};
     v_node(&c, schema, instance);
     if (oom || path.oom) {
         errs->oom = 1;
