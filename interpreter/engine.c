@@ -417,6 +417,8 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     }
     call_ctx c = {.h = H_APPLY, .kind = ARGS_APPLY, .seat = seat, .id = idc, .id_index = id_index,
                   .writable = 1};
+    disclosure_pending disc;
+    disclosure_begin(e, seat, idc, &disc);
     e->in_apply = 1;
     e->cur_decision = e->pos + 1;
     int rc = engine_call(e, &c, 0, errs);
@@ -439,12 +441,14 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     e->log[e->pos].seat = seat;
     e->log[e->pos].id = idc;
     e->pos++;
+    disclosure_commit(e, e->pos - 1, seat, idc, &disc);
     if (!e->cfg.fast && e->pos % CAIRN_CHECKPOINT_EVERY == 0 && history_checkpoint(e, errs) != 0)
         errs->oom = 0; /* a missing checkpoint only makes undo replay further */
     lua_settop(L, top);
     return ENGINE_OK;
 
 fail:
+    disclosure_abort(&disc);
     free(idc);
     lua_settop(L, top);
     if (errs->oom && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
@@ -937,6 +941,7 @@ void engine_free(engine *e) {
     free(e->events);
     for (size_t i = 0; i < e->n_log; i++) free(e->log[i].id);
     free(e->log);
+    disclosure_free(e);
     engine_moved(e);
     value_free(e->state_cache);
     free(e->asked.items);

@@ -182,20 +182,6 @@ int repl_deciding_seat(const repl *r) {
 
 /* ----------------------------------------------------- showing things */
 
-void repl_show_events(repl *r, int seat) {
-    size_t *seen = repl_seen(r, seat);
-    size_t count = engine_event_count(r->e);
-    if (*seen > count) *seen = count;
-    engine_event_list ev = {0};
-    if (engine_events(r->e, *seen, seat, &ev) != 0) {
-        repl_fail(r, "out of memory");
-        return;
-    }
-    for (size_t i = 0; i < ev.n; i++) repl_say(r, 2, "%s", ev.items[i].text);
-    engine_event_list_free(&ev);
-    *seen = count;
-}
-
 void repl_show_board(repl *r, int seat) {
     cerr_list errs;
     cerr_init(&errs, 0);
@@ -424,16 +410,16 @@ static void show_turn(repl *r) {
     if (engine_is_over(r->e)) {
         if (r->over_shown) return;
         r->over_shown = 1;
-        repl_show_events(r, r->viewer);
         repl_show_board(r, r->viewer);
+        repl_show_events(r, r->viewer);
         repl_show_scores(r, 1);
         repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
         return;
     }
     int s = repl_deciding_seat(r);
     if (s == 0) {
-        repl_show_events(r, r->viewer);
         repl_show_board(r, r->viewer);
+        repl_show_events(r, r->viewer);
         int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
         for (int i = 1; i <= r->n_seats && !b; i++)
             if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
@@ -442,28 +428,11 @@ static void show_turn(repl *r) {
         return;
     }
     hand_over(r, s);
-    repl_show_events(r, r->viewer);
+    /* the board, then what happened since this seat's last decision just
+    ** above its options: on a short terminal the news stays on screen */
     repl_show_board(r, r->viewer);
+    repl_show_events(r, r->viewer);
     show_decision(r, s);
-}
-
-/* Whether the viewer was shown any event from index `since` on. */
-static int visible_since(repl *r, size_t since) {
-    engine_event_list ev = {0};
-    if (engine_events(r->e, since, r->viewer, &ev) != 0) return 0;
-    int any = ev.n > 0;
-    engine_event_list_free(&ev);
-    return any;
-}
-
-/* Says that a bot made secret decisions the viewer saw nothing of. */
-static void flush_silent(repl *r, int *seat, size_t *n) {
-    if (*n == 1)
-        repl_say(r, 2, "{dim}%s (%s bot) has decided.{/}", repl_seat_name(r, *seat), r->bot[*seat]);
-    else if (*n > 1)
-        repl_say(r, 2, "{dim}%s (%s bot) made %zu decisions.{/}", repl_seat_name(r, *seat), r->bot[*seat], *n);
-    *seat = 0;
-    *n = 0;
 }
 
 struct bot *repl_brain(repl *r, int seat) {
@@ -547,8 +516,8 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
 }
 
 size_t repl_run_bots(repl *r, size_t limit) {
-    size_t n = 0, silent_n = 0;
-    int silent_seat = 0, stop = 0;
+    size_t n = 0;
+    int stop = 0;
     if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
     while (n < limit && !engine_is_over(r->e) && !stop) {
         /* the engine's order (the first bot seat the ruleset asks), as in
@@ -572,23 +541,6 @@ size_t repl_run_bots(repl *r, size_t limit) {
             break;
         }
         free(why);
-        /* the events usually tell what the bot did; if the viewer sees none,
-        ** say that it moved (and what, unless that is a secret; a run of
-        ** secret moves by one bot is said once) */
-        size_t before = *repl_seen(r, r->viewer);
-        if (visible_since(r, before)) {
-            flush_silent(r, &silent_seat, &silent_n);
-            repl_show_events(r, r->viewer);
-        } else if (r->secret && r->viewer != s) {
-            if (silent_seat != s) flush_silent(r, &silent_seat, &silent_n);
-            silent_seat = s;
-            silent_n++;
-        } else {
-            flush_silent(r, &silent_seat, &silent_n);
-            char *eid = markup_escape(id);
-            repl_say(r, 2, "{dim}%s (%s bot): %s{/}", repl_seat_name(r, s), r->bot[s], eid ? eid : id);
-            free(eid);
-        }
         free(id);
         n++;
         r->changed = 1;
@@ -596,7 +548,6 @@ size_t repl_run_bots(repl *r, size_t limit) {
         r->over_shown = 0;
         if (stop) repl_say(r, 0, "Stopped (Ctrl-C): the bot answered with its best so far; `run` goes on.");
     }
-    flush_silent(r, &silent_seat, &silent_n);
     if (n == REPL_MAX_BOT_RUN)
         repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
                  REPL_MAX_BOT_RUN);
@@ -634,7 +585,7 @@ int repl_answer(repl *r, int seat, const char *id) {
     r->changed = r->answered = 1;
     r->dirty = 1;
     r->over_shown = 0;
-    repl_show_events(r, r->viewer == seat || !r->secret ? r->viewer : seat);
+    /* what followed is told with the next board (repl_show_events) */
     if (r->auto_bots) repl_run_bots(r, 0);
     return 0;
 }
@@ -734,13 +685,27 @@ void repl_free_files(repl_file *f, size_t n) {
     free(f);
 }
 
+/* The console tells each seat what the others decided (repl_disclose.c):
+** the engine keeps what each decision disclosed from now on, and a game
+** loaded with decisions already made goes back and forth once to learn
+** theirs (a replay from the checkpoints; the position is the same after). */
+static void learn_disclosure(engine *e) {
+    engine_set_disclosure(e, 1);
+    size_t pos = engine_position(e);
+    const engine_disclosure *d;
+    if (pos == 0 || engine_disclosure_of(e, pos - 1, &d)) return;
+    if (engine_goto(e, 0) != 0 || engine_goto(e, pos) != 0) engine_goto(e, pos); /* stays where it can */
+}
+
 int repl_adopt_engine(repl *r, engine *e) {
     int n = engine_seat_count(e);
     char **bot = calloc((size_t)n + 1, sizeof *bot);
     size_t *seen = calloc((size_t)n + 1, sizeof *seen);
-    if (!bot || !seen) {
+    size_t *seen_pos = calloc((size_t)n + 1, sizeof *seen_pos);
+    if (!bot || !seen || !seen_pos) {
         free(bot);
         free(seen);
+        free(seen_pos);
         return -1;
     }
     for (int i = 1; i <= n; i++) {
@@ -749,6 +714,7 @@ int repl_adopt_engine(repl *r, engine *e) {
             for (int j = 1; j < i; j++) free(bot[j]);
             free(bot);
             free(seen);
+            free(seen_pos);
             return -1;
         }
     }
@@ -757,16 +723,19 @@ int repl_adopt_engine(repl *r, engine *e) {
         for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
     free(r->bot);
     free(r->seen);
+    free(r->seen_pos);
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     r->e = e;
     r->n_seats = n;
     r->bot = bot;
     r->seen = seen;
+    r->seen_pos = seen_pos;
     r->viewer = 0;
     for (int i = n; i >= 1; i--)
         if (!bot[i]) r->viewer = i;
     r->secret = ruleset_has_secrets(engine_ruleset(e));
+    learn_disclosure(e);
     r->dirty = 0;
     r->over_shown = 0;
     r->changed = 1;
@@ -878,8 +847,7 @@ static void start_game(repl *r) {
     show_header(r);
     for (int i = 1; i <= r->n_seats; i++) /* a bot refused for this game says so now */
         if (is_bot(r, i)) repl_brain(r, i);
-    repl_show_events(r, r->viewer); /* setup's events come before any move */
-    if (r->auto_bots) repl_run_bots(r, 0);
+    if (r->auto_bots) repl_run_bots(r, 0); /* setup's events are told with the first board */
     repl_present(r);
 }
 
@@ -1405,6 +1373,7 @@ static void close_session(repl *r) {
         for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
     free(r->bot);
     free(r->seen);
+    free(r->seen_pos);
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     free(r->save_path);

@@ -97,6 +97,7 @@ typedef struct repl {
     char **bot;        /* [n_seats + 1]: each seat's bot kind, NULL: human (index 0 unused) */
     struct bot **brain; /* [n_seats + 1]: the bot playing each seat, made from bot[] when asked */
     size_t *seen;      /* [n_seats + 1]: events shown to each seat; [0] the shared screen */
+    size_t *seen_pos;  /* [n_seats + 1]: the position each seat was last told about, likewise */
     int viewer;        /* the seat whose view is shown; 0: spectator */
     int secret;        /* the ruleset hides something from some seat */
     int auto_bots;     /* bots move by themselves after a person's move */
@@ -153,6 +154,9 @@ int repl_parse_seat(repl *r, const char *s, int allow_zero);
 
 /* Showing the game. */
 void repl_show_board(repl *r, int seat);
+/* What happened since seat was last told (repl_disclose.c): the events it
+** may see and, for each decision it heard nothing of, who decided what
+** (the label) or only that they decided (a hidden choice). */
 void repl_show_events(repl *r, int seat);
 void repl_show_scores(repl *r, int final);
 /* After the game moved: events, bots (if after a person's move), the board
@@ -182,6 +186,20 @@ void repl_free_brains(repl *r);
 
 /* Events seen so far by seat (its slot in r->seen). */
 size_t *repl_seen(repl *r, int seat);
+
+/* ---- repl_disclose.c ---- */
+
+/* 1 when the choice of log entry index (from 0) is hidden from seat (0: a
+** spectator): the engine's disclosure, else (not known) any other seat's
+** choice in a game with secrets. */
+int repl_choice_hidden(const repl *r, size_t index, int seat);
+/* "Ann: take one red stone (take red)" as markup (malloc'd); a choice hidden
+** from the viewer is "(secret)" unless peek. */
+char *repl_describe_logged(const repl *r, size_t index, int peek);
+/* The position seat was last told about (its slot in r->seen_pos). */
+size_t *repl_seen_pos(repl *r, int seat);
+/* Everything up to now counts as told, for every seat (a load, a jump). */
+void repl_mark_all_seen(repl *r);
 /* Snapshots the ruleset's files (for reload reports). */
 void repl_snapshot_files(repl *r, repl_file **out, size_t *n);
 void repl_free_files(repl_file *f, size_t n);

@@ -237,11 +237,11 @@ static int any_person(const repl *r) {
     return 0;
 }
 
-/* "Ann: drop 4", keeping another seat's choice secret when it must be. */
+/* "Ann: column 4 (drop 4)" as markup, keeping a hidden choice secret. */
 static char *describe_logged(const repl *r, const engine_logged *l, int peek) {
-    const char *name = repl_seat_name(r, l->seat);
-    if (r->secret && !peek && l->seat != r->viewer) return cairn_strfmt("%s: (secret)", name);
-    return cairn_strfmt("%s: %s", name, l->id);
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    return repl_describe_logged(r, (size_t)(l - log), peek);
 }
 
 static void mark_moved(repl *r) {
@@ -516,12 +516,10 @@ static int cmd_history(repl *r, const char *args) {
     if (pos == 0) repl_plain(r, "     < (the start)");
     for (size_t i = 0; i < n; i++) {
         char *d = describe_logged(r, &log[i], peek);
-        char *ed = d ? markup_escape(d) : NULL;
         if (i < pos)
-            repl_say(r, 7, "%4zu  %s%s", i + 1, ed ? ed : "?", i + 1 == pos ? "  <" : "");
+            repl_say(r, 7, "%4zu  %s%s", i + 1, d ? d : "?", i + 1 == pos ? "  <" : "");
         else
-            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, ed ? ed : "?", r->replay ? "to come" : "undone");
-        free(ed);
+            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, d ? d : "?", r->replay ? "to come" : "undone");
         free(d);
     }
     return 0;
@@ -558,7 +556,7 @@ static int cmd_undo(repl *r, const char *args) {
         const engine_logged *l = undo_once(r);
         if (!l) break;
         char *d = describe_logged(r, l, 0);
-        repl_plain(r, "Undone: %s", d ? d : "?");
+        repl_say(r, 2, "Undone: %s", d ? d : "?");
         free(d);
     }
     repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
@@ -583,7 +581,7 @@ static int cmd_redo(repl *r, const char *args) {
             repl_fail(r, "redo failed at decision %zu", pos + 1);
             break;
         }
-        repl_plain(r, "Redone: %s", d ? d : "?");
+        repl_say(r, 2, "Redone: %s", d ? d : "?");
         free(d);
         log = engine_log(r->e, &n);
         while (any_person(r) && engine_position(r->e) < n && seat_is_bot(r, log[engine_position(r->e)].seat)) {
@@ -779,8 +777,7 @@ static int cmd_load(repl *r, const char *args) {
         repl_plain(r, "Loaded %s: decision %zu of %zu.", args, engine_position(r->e), log_length(r));
         if (note) repl_plain(r, "(%s)", note);
         /* what happened before the load is not news: show only the board */
-        size_t count = engine_event_count(r->e);
-        for (int i = 0; i <= r->n_seats; i++) r->seen[i] = count;
+        repl_mark_all_seen(r);
         repl_start(r);
         r->changed = 0;
     }
@@ -875,7 +872,10 @@ static int cmd_reload(repl *r, const char *args) {
     ** passing, secret history and per-seat logs follow the rules now in force */
     int secret = ruleset_has_secrets(engine_ruleset(r->e));
     if (secret && !r->secret)
-        for (int i = 1; i <= r->n_seats; i++) r->seen[i] = r->seen[0];
+        for (int i = 1; i <= r->n_seats; i++) {
+            r->seen[i] = r->seen[0];
+            r->seen_pos[i] = r->seen_pos[0];
+        }
     if (secret != r->secret) {
         r->secret = secret;
         r->viewer = 0; /* the next person to decide gets the keyboard passed */
@@ -1173,8 +1173,7 @@ static int replay_jump(repl *r, size_t to) {
         return -1;
     }
     /* a jump is not news: the events up to here count as seen */
-    size_t count = engine_event_count(r->e);
-    for (int i = 0; i <= r->n_seats; i++) r->seen[i] = count;
+    repl_mark_all_seen(r);
     repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
     repl_show_board(r, r->viewer);
     return 0;
