@@ -76,7 +76,7 @@ local function tower_lines(data, tw, hint)
       elseif hint and legal[r .. "," .. c] then cells[#cells + 1] = "{green}[+]{/}"
       else cells[#cells + 1] = "{dim}[ ]{/}" end
     end
-    lines[#lines + 1] = string.format("{dim}%d{/} ", r) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
+    lines[#lines + 1] = string.format("{dim}%d{/} ", r + 1) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
   end
   return lines
 end
