@@ -383,20 +383,11 @@ static char *ask(repl *r, const char *prompt, lineedit_status *st) {
     return lineedit_read(r->le, prompt, st);
 }
 
-/* Between two seats that must not see each other's screen. */
+/* Between two seats that must not see each other's screen (repl_hotseat.c). */
 static void pass_keyboard(repl *r, int to) {
     char t[160];
     seat_title(r, to, t, sizeof t);
-    if (r->script) {
-        repl_say(r, 0, "-- pass the keyboard to %s --", t);
-        return;
-    }
-    repl_say(r, 0, "{bold}-- pass the keyboard to %s, then press Enter --{/}", t);
-    fflush(r->out);
-    lineedit_status st;
-    char *line = ask(r, "", &st);
-    free(line);
-    if (r->interactive) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
+    repl_pass_keyboard(r, t);
 }
 
 /* The viewing seat becomes `seat` (a person about to decide). */
@@ -1148,6 +1139,7 @@ static void settings_free(repl_settings *s) {
 }
 
 typedef struct play_args {
+    int undo;
     const char *load;
     const char *script;
     int strict;
@@ -1260,6 +1252,14 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
             a->strict = 1;
         } else if (strcmp(arg, "--trust") == 0) {
             a->trust = 1;
+        } else if (strcmp(arg, "--undo") == 0 || strncmp(arg, "--undo=", 7) == 0) {
+            const char *v = arg[6] == '=' ? arg + 7 : NULL;
+            if (!v) {
+                NEED("all, own or none");
+                v = argv[i];
+            }
+            if (undo_policy_parse(v, &a->undo) != 0)
+                return usage(cmd, REPL_PLAY_USAGE, "--undo takes all, own or none, got \"%s\"", v);
         } else if ((taken = ruleset_flags_take(fl, argc, argv, &i, &why)) != 0) {
             if (taken < 0) {
                 int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
@@ -1450,6 +1450,7 @@ int repl_play_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     r.trust = a.trust;
+    r.undo = a.undo;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
     if (a.load) {
         if (repl_command(&r, "load", a.load) != 0) {

@@ -118,6 +118,7 @@ typedef struct repl {
     int interactive;   /* stdin is a terminal and no --script */
     int strict;
     int trust;         /* --trust: saves may open a ruleset folder anywhere */
+    int undo;          /* --undo: UNDO_ALL, UNDO_OWN or UNDO_NONE (undo_policy.c) */
     size_t failures;   /* commands that failed */
     struct lineedit *le;
     FILE *in;
@@ -204,6 +205,33 @@ void repl_mark_all_seen(repl *r);
 void repl_snapshot_files(repl *r, repl_file **out, size_t *n);
 void repl_free_files(repl_file *f, size_t n);
 uint64_t repl_fresh_seed(const repl *r);
+
+/* ---- repl_hotseat.c ---- */
+
+/* How many seats people play (no bot). */
+int repl_people(const repl *r);
+/* Clears the terminal (and its scrollback); script mode prints a marker
+** line instead. */
+void repl_clear_screen(repl *r);
+/* Reads one answer after prompt (echoed in script mode). NULL at the end of
+** the input (*eof set) or on Ctrl-C. */
+char *repl_ask(repl *r, const char *prompt, int *eof);
+/* Clears the screen, then `-- pass the keyboard to TO --` and (on a
+** terminal) waits for Enter and clears again. */
+void repl_pass_keyboard(repl *r, const char *to);
+/* With secrets and two or more people at the keyboard, asks whether the
+** others look away before showing `what`; 1 to go on. Else 1. */
+int repl_confirm_secrets(repl *r, const char *what);
+
+/* ---- undo_policy.c ---- */
+
+/* --undo=all|own|none (repl.undo). */
+enum { UNDO_ALL = 0, UNDO_OWN = 1, UNDO_NONE = 2 };
+/* 0 with *out set, or -1 when s names no policy. */
+int undo_policy_parse(const char *s, int *out);
+const char *undo_policy_name(int policy);
+/* Why going back to position `to` is refused now (malloc'd), or NULL. */
+char *undo_policy_refusal(const repl *r, size_t to);
 
 /* ---- repl_cmd.c ---- */
 

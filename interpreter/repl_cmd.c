@@ -288,8 +288,13 @@ static int cmd_help(repl *r, const char *args) {
 static int cmd_show(repl *r, const char *args) {
     int seat = r->viewer;
     if (args[0] && (seat = repl_parse_seat(r, args, 1)) < 0) return -1;
-    if (seat != r->viewer && seat != 0 && r->secret)
+    if (seat != r->viewer && seat != 0 && r->secret) {
+        char *what = cairn_strfmt("%s's secrets", repl_seat_name(r, seat));
+        int go = repl_confirm_secrets(r, what ? what : "another seat's secrets");
+        free(what);
+        if (!go) return 0;
         repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+    }
     repl_show_board(r, seat);
     return 0;
 }
@@ -324,6 +329,7 @@ static int print_yaml(repl *r, const value *v) {
 
 static int cmd_state(repl *r, const char *args) {
     if (strcmp(args, "--peek") == 0) {
+        if (!repl_confirm_secrets(r, "the whole state, every seat's secrets")) return 0;
         repl_say(r, 0, "{bold}peek:{/} the whole state, with what the seats may not see");
         return print_yaml(r, engine_state(r->e));
     }
@@ -506,6 +512,7 @@ static int cmd_history(repl *r, const char *args) {
         repl_fail(r, "history takes only --peek, got \"%s\"", args);
         return -1;
     }
+    if (args[0] && !repl_confirm_secrets(r, "every seat's choices, the secret ones too")) return 0;
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     size_t pos = engine_position(r->e);
@@ -523,6 +530,16 @@ static int cmd_history(repl *r, const char *args) {
         free(d);
     }
     return 0;
+}
+
+/* The position undo_once would go back to, or (size_t)-1 for none. */
+static size_t undo_target(const repl *r) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t target = engine_position(r->e);
+    if (any_person(r))
+        while (target > 0 && seat_is_bot(r, log[target - 1].seat)) target--;
+    return target == 0 ? (size_t)-1 : target - 1;
 }
 
 /* Takes back one person's decision and the bots' after it. Returns the
@@ -553,6 +570,14 @@ static int cmd_undo(repl *r, const char *args) {
         return -1;
     }
     for (long i = 0; i < k; i++) {
+        size_t back = undo_target(r);
+        char *refused = back == (size_t)-1 ? NULL : undo_policy_refusal(r, back);
+        if (refused) {
+            repl_fail(r, "cannot undo: %s", refused);
+            free(refused);
+            if (i == 0) return -1;
+            break;
+        }
         const engine_logged *l = undo_once(r);
         if (!l) break;
         char *d = describe_logged(r, l, 0);
@@ -609,6 +634,12 @@ static int cmd_goto(repl *r, const char *args) {
         return -1;
     }
     size_t from = engine_position(r->e);
+    char *refused = undo_policy_refusal(r, (size_t)k);
+    if (refused) {
+        repl_fail(r, "cannot go back to decision %ld: %s", k, refused);
+        free(refused);
+        return -1;
+    }
     cerr_list errs;
     cerr_init(&errs, 0);
     if (engine_goto_why(r->e, (size_t)k, &errs) != 0) {
@@ -1071,6 +1102,12 @@ static int cmd_new(repl *r, const char *args) {
 
 static int cmd_restart(repl *r, const char *args) {
     if (no_args(r, "restart", args)) return -1;
+    char *refused = undo_policy_refusal(r, 0);
+    if (refused) {
+        repl_fail(r, "cannot restart: %s", refused);
+        free(refused);
+        return -1;
+    }
     return restart_with_seed(r, engine_seed(r->e));
 }
 
