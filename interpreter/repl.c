@@ -1046,36 +1046,43 @@ static char *make_prompt(repl *r) {
 static int confirm_quit(repl *r) {
     if (r->script || !r->dirty || r->replay) return 1;
     repl_say(r, 0, "The game changed since it was last saved.");
+    /* Enter (or y) saves: where the game was last saved, else under the
+    ** name `save` offers (repl_files.c) */
+    char *dflt = r->save_path ? NULL : repl_default_save_name(r);
+    const char *target = r->save_path ? r->save_path : dflt;
+    char *q = target ? cairn_strfmt("Save it before leaving? (y/n, or a file name) [y: %s]: ", target) : NULL;
+    int leave = 1;
     for (;;) {
         lineedit_status st;
-        char *line = ask(r, r->save_path ? "Save it before leaving? (y/n, or a file name) [y]: "
-                                         : "Save it before leaving? (n, or a file name): ",
-                         &st);
+        char *line = ask(r, q ? q : "Save it before leaving? (n, or a file name): ", &st);
         if (st == LINEEDIT_INTERRUPT) {
             free(line);
-            return 0;
+            leave = 0;
+            break;
         }
         if (st != LINEEDIT_LINE) { /* Ctrl-D again: leave */
             free(line);
-            return 1;
+            break;
         }
         char *a = trim(line);
-        int leave;
         if (!strcmp(a, "n") || !strcmp(a, "no") || !strcmp(a, "N") || !strcmp(a, "No")) {
             leave = 1;
         } else if (!a[0] || !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") ||
                    !strcmp(a, "Yes")) {
-            if (!r->save_path) { /* nowhere to save yet: ask again for a name */
+            if (!target) { /* nowhere to save: ask again for a name */
                 free(line);
                 continue;
             }
-            leave = repl_command(r, "save", "") == 0;
+            leave = repl_command(r, "save", r->save_path ? "" : target) == 0;
         } else {
             leave = repl_command(r, "save", a) == 0;
         }
         free(line);
-        return leave;
+        break;
     }
+    free(q);
+    free(dflt);
+    return leave;
 }
 
 /* Does the line start with a command word (rather than an answer)? */

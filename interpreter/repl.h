@@ -223,6 +223,20 @@ void repl_pass_keyboard(repl *r, const char *to);
 ** others look away before showing `what`; 1 to go on. Else 1. */
 int repl_confirm_secrets(repl *r, const char *what);
 
+/* ---- repl_files.c ---- */
+
+/* "yak-seed3.save" (malloc'd): the ruleset's name and the seed, numbered on
+** (yak-seed3-2.save) past files that exist; NULL on OOM. */
+char *repl_default_save_name(const repl *r);
+/* "the folder x/y does not exist" (malloc'd) for a path whose folder is
+** missing or no folder, else NULL. */
+char *repl_save_folder_problem(const char *path);
+/* " in /current/folder" for a relative path, "" for an absolute one (malloc'd). */
+char *repl_save_where(const char *path);
+/* Why path is no cairn save (malloc'd), or NULL when it may be one (or
+** cannot be read: the loader says why). */
+char *repl_not_a_save(const char *path);
+
 /* ---- undo_policy.c ---- */
 
 /* --undo=all|own|none (repl.undo). */

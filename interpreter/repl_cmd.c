@@ -660,21 +660,47 @@ static int cmd_goto(repl *r, const char *args) {
 
 static int cmd_save(repl *r, const char *args) {
     const char *path = args[0] ? args : r->save_path;
+    char *offered = NULL; /* no file yet: the default name (repl_files.c) */
     if (!path) {
-        repl_fail(r, "save where? `save FILE`");
-        return -1;
+        if (!(offered = repl_default_save_name(r))) {
+            repl_fail(r, "save where? `save FILE`");
+            return -1;
+        }
+        if (r->interactive) {
+            char *q = cairn_strfmt("Save as [%s]: ", offered);
+            int eof;
+            char *line = repl_ask(r, q ? q : "Save as: ", &eof);
+            free(q);
+            char *t = line ? line + strspn(line, " \t") : NULL;
+            if (!t) {
+                free(offered);
+                repl_plain(r, "Not saved.");
+                return 0;
+            }
+            if (*t) {
+                free(offered);
+                offered = strdup(t);
+            }
+            free(line);
+            if (!offered) return -1;
+        }
+        path = offered;
     }
+    char *bad = repl_save_folder_problem(path);
     cerr_list errs;
     cerr_init(&errs, 0);
-    if (save_write(r->e, path, &errs) != 0) {
-        char *s = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "save failed: %s", s ? s : path);
+    if (bad || save_write(r->e, path, &errs) != 0) {
+        char *s = bad ? bad : errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "save failed: %s%s%s", bad ? path : "", bad ? ": " : "", s ? s : path);
         free(s);
         cerr_free(&errs);
+        free(offered);
         return -1;
     }
     cerr_free(&errs);
-    repl_plain(r, "Saved to %s (decision %zu).", path, engine_position(r->e));
+    char *where = repl_save_where(path);
+    repl_plain(r, "Saved to %s%s (decision %zu).", path, where ? where : "", engine_position(r->e));
+    free(where);
     r->dirty = 0;
     if (path != r->save_path) { /* path may be r->save_path itself: keep it */
         char *p = strdup(path);
@@ -683,6 +709,7 @@ static int cmd_save(repl *r, const char *args) {
             r->save_path = p;
         }
     }
+    free(offered);
     return 0;
 }
 
@@ -742,6 +769,12 @@ static int cmd_load(repl *r, const char *args) {
     }
     if (!args[0]) {
         repl_fail(r, "load which file? `load FILE`");
+        return -1;
+    }
+    char *not_save = scenario ? NULL : repl_not_a_save(args);
+    if (not_save) {
+        repl_fail(r, "cannot load %s: %s%s", args, not_save, r->e ? "; the game in memory is kept" : "");
+        free(not_save);
         return -1;
     }
     cerr_list errs;
