@@ -1391,57 +1391,6 @@ static int session_status(const repl *r) {
     return r->strict && r->failures ? EXIT_FAIL : EXIT_OK;
 }
 
-/* `cairn play` with no ruleset: list those found and ask which. Returns
-** the name chosen (malloc'd) or NULL. */
-static char *choose_ruleset(repl *r) {
-    size_t n;
-    char **names = ruleset_list(&n);
-    if (n == 0) {
-        fprintf(stderr, "cairn play: no ruleset found (looked in ./rulesets, the installed share folder "
-                        "and CAIRN_PATH)\n");
-        ruleset_list_free(names, n);
-        return NULL;
-    }
-    repl_say(r, 0, "{bold}Rulesets found:{/}");
-    for (size_t i = 0; i < n; i++) {
-        cerr_list errs;
-        cerr_init(&errs, 0);
-        ruleset *rs = ruleset_load(names[i], NULL, &errs);
-        char players[32];
-        if (rs) ruleset_players_text(rs, players, sizeof players);
-        if (rs)
-            repl_say(r, 6, "  %zu  %-12s %s (%s)", i + 1, names[i], rs->name, players);
-        else
-            repl_say(r, 6, "  %zu  %-12s (has errors: `cairn check %s`)", i + 1, names[i], names[i]);
-        ruleset_free(rs);
-        cerr_free(&errs);
-    }
-    repl_say(r, 2, "Which one? Type its number or name. Every seat is played at this keyboard; "
-                   "then `bot 2` lets a bot play seat 2.");
-    char *chosen = NULL;
-    while (!chosen) {
-        fflush(r->out);
-        lineedit_status st;
-        char *line = ask(r, "cairn:ruleset> ", &st);
-        if (st == LINEEDIT_INTERRUPT) continue;
-        if (st != LINEEDIT_LINE) break;
-        if (r->script) fprintf(r->out, "cairn:ruleset> %s\n", line);
-        char *t = trim(line);
-        char *end;
-        long k = strtol(t, &end, 10);
-        if (*t && *end == '\0' && k >= 1 && (size_t)k <= n) {
-            chosen = strdup(names[k - 1]);
-        } else if (*t) {
-            for (size_t i = 0; i < n && !chosen; i++)
-                if (strcmp(names[i], t) == 0) chosen = strdup(names[i]);
-            if (!chosen) repl_fail(r, "no ruleset \"%s\": type its number (1 to %zu) or its name", t, n);
-        }
-        free(line);
-    }
-    ruleset_list_free(names, n);
-    return chosen;
-}
-
 int repl_play_main(int argc, char **argv) {
     repl r;
     memset(&r, 0, sizeof r);
@@ -1465,7 +1414,7 @@ int repl_play_main(int argc, char **argv) {
             return EXIT_FAIL;
         }
     } else {
-        if (!r.set.ruleset && !(r.set.ruleset = choose_ruleset(&r))) {
+        if (!r.set.ruleset && repl_setup_ask(&r) != 0) { /* repl_setup.c */
             close_session(&r);
             return EXIT_FAIL;
         }

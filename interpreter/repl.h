@@ -223,6 +223,13 @@ void repl_pass_keyboard(repl *r, const char *to);
 ** others look away before showing `what`; 1 to go on. Else 1. */
 int repl_confirm_secrets(repl *r, const char *what);
 
+/* ---- repl_setup.c ---- */
+
+/* `cairn play` with no ruleset: asks the ruleset, the seat count and which
+** seats people play, into r->set. 0, or -1 (nothing found, or the input
+** ended). */
+int repl_setup_ask(repl *r);
+
 /* ---- repl_files.c ---- */
 
 /* "yak-seed3.save" (malloc'd): the ruleset's name and the seed, numbered on
