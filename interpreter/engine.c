@@ -170,6 +170,15 @@ static void push_call(call_ctx *c, int may_alloc) {
     lua_State *L = rt->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_h[c->h]);
     if (c->kind == ARGS_RENDER) {
+        /* the screen the board is for: g.width and g.height (nil: not known) */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_grenderfields);
+        if (e->screen_width > 0) lua_pushinteger(L, e->screen_width);
+        else lua_pushnil(L);
+        lua_setfield(L, -2, "width");
+        if (e->screen_height > 0) lua_pushinteger(L, e->screen_height);
+        else lua_pushnil(L);
+        lua_setfield(L, -2, "height");
+        lua_pop(L, 1);
         if (luaval_push(L, c->v) != 0) luaL_error(L, "out of memory");
         if (c->seat > 0) lua_pushinteger(L, c->seat);
         else lua_pushnil(L);
@@ -598,6 +607,14 @@ const struct view_rules *engine_visibility(const engine *e) { return e->rt.rules
 value *engine_view(const engine *e, int seat) {
     const value *s = engine_state(e);
     return s ? view_of(e->rt.rules->vis, s, seat) : NULL;
+}
+
+char *engine_render_screen(engine *e, int seat, int width, int height, cerr_list *errs) {
+    e->screen_width = width;
+    e->screen_height = height;
+    char *text = engine_render(e, seat, errs);
+    e->screen_width = e->screen_height = 0;
+    return text;
 }
 
 char *engine_render(engine *e, int seat, cerr_list *errs) {

@@ -277,6 +277,11 @@ value *engine_view(const engine *e, int seat);
 ** passed as nil). Returns the text, or NULL after appending the error. */
 char *engine_render(engine *e, int seat, cerr_list *errs);
 
+/* The same for a screen: render's g.width and g.height are width columns
+** and the height rows the board may take (0: nil, not known), so that a
+** render can offer a compact form on a short terminal. */
+char *engine_render_screen(engine *e, int seat, int width, int height, cerr_list *errs);
+
 /* The parsed visibility rules (borrowed), for view_perturb_secrets. */
 struct view_rules;
 const struct view_rules *engine_visibility(const engine *e);

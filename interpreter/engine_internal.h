@@ -180,6 +180,7 @@ struct engine {
     int dead;            /* a fork whose decision failed: it plays no more */
     int started;         /* setup has run once (its state is no longer the first {}) */
     int disclose;        /* keep what each decision disclosed (engine_set_disclosure) */
+    int screen_width, screen_height; /* render's g.width/g.height during engine_render_screen; 0: nil */
     disclosure_rec *disc; /* by log index; valid where seat and id match the log */
     size_t n_disc, cap_disc;
 };

@@ -182,24 +182,6 @@ int repl_deciding_seat(const repl *r) {
 
 /* ----------------------------------------------------- showing things */
 
-void repl_show_board(repl *r, int seat) {
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    char *text = engine_render(r->e, seat, &errs);
-    if (!text) {
-        repl_fail(r, "the board cannot be shown: render failed");
-        for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
-            repl_plain(r, "  %s", s ? s : errs.items[i].message);
-            free(s);
-        }
-    } else {
-        repl_block(r, text);
-    }
-    free(text);
-    cerr_free(&errs);
-}
-
 static int score_order(const engine_score *s, size_t a, size_t b) {
     if (s->seats[a].rank != s->seats[b].rank) return s->seats[a].rank - s->seats[b].rank;
     return (int)a - (int)b;
@@ -397,33 +379,43 @@ static void hand_over(repl *r, int seat) {
     r->viewer = seat;
 }
 
+/* What goes below the board at a turn (repl_show_turn_screen). */
+static void below_over(repl *r, int seat) {
+    (void)seat;
+    repl_show_scores(r, 1);
+    repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
+}
+
+static void below_waiting(repl *r, int seat) {
+    (void)seat;
+    int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
+    for (int i = 1; i <= r->n_seats && !b; i++)
+        if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
+    repl_say(r, 2, "Waiting for %s (%s bot): `run` lets the bots play.", repl_seat_name(r, b),
+             b ? r->bot[b] : "?");
+}
+
+static void below_decision(repl *r, int seat) {
+    show_decision(r, seat);
+}
+
 static void show_turn(repl *r) {
     if (engine_is_over(r->e)) {
         if (r->over_shown) return;
         r->over_shown = 1;
-        repl_show_board(r, r->viewer);
-        repl_show_events(r, r->viewer);
-        repl_show_scores(r, 1);
-        repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
+        repl_show_turn_screen(r, 0, below_over); /* the board, the news, the scores */
         return;
     }
     int s = repl_deciding_seat(r);
     if (s == 0) {
-        repl_show_board(r, r->viewer);
-        repl_show_events(r, r->viewer);
-        int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
-        for (int i = 1; i <= r->n_seats && !b; i++)
-            if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
-        repl_say(r, 2, "Waiting for %s (%s bot): `run` lets the bots play.", repl_seat_name(r, b),
-                 b ? r->bot[b] : "?");
+        repl_show_turn_screen(r, 0, below_waiting);
         return;
     }
     hand_over(r, s);
     /* the board, then what happened since this seat's last decision just
-    ** above its options: on a short terminal the news stays on screen */
-    repl_show_board(r, r->viewer);
-    repl_show_events(r, r->viewer);
-    show_decision(r, s);
+    ** above its options: on a short terminal the news stays on screen
+    ** (repl_layout.c) */
+    repl_show_turn_screen(r, s, below_decision);
 }
 
 struct bot *repl_brain(repl *r, int seat) {

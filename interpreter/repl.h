@@ -206,6 +206,14 @@ void repl_snapshot_files(repl *r, repl_file **out, size_t *n);
 void repl_free_files(repl_file *f, size_t n);
 uint64_t repl_fresh_seed(const repl *r);
 
+/* ---- repl_layout.c ---- */
+
+/* The terminal's rows (TIOCGWINSZ on a terminal, else $LINES), 0 when not known. */
+int repl_term_height(const repl *r);
+/* A turn's screen: the board, sized to leave room for what `below` prints
+** (the news and the options), then that. */
+void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat));
+
 /* ---- repl_hotseat.c ---- */
 
 /* How many seats people play (no bot). */
