@@ -6,7 +6,9 @@
 ** as `owner` (the decider's own) or `hidden`; a decision *revealed*
 ** something when it changed another seat's `owner` part or a `count`/
 ** `order` pool (a draw from a bag or a deck, a reveal of simultaneous
-** choices); it drew from *chance* when g.rng moved. The console uses it to
+** choices); it drew from *chance* when g.rng moved. Its label is shown to
+** other seats only when the decider held no secret (labels are made from
+** the whole state). The console uses it to
 ** show bots' public moves with their labels, in `history`, and for
 ** `--undo=own` (undo_policy.c). Only games with disclosure on pay for it.
 */
@@ -78,6 +80,11 @@ void disclosure_commit(engine *e, size_t index, int seat, const char *id, disclo
         if (secret && v != seat) r->d.hidden_from |= (uint32_t)1 << v;
     r->d.reveal = (d.owner_changed & ~own) != 0 || d.pool_changed;
     r->d.chance = memcmp(&p->rng, &e->rng, sizeof p->rng) != 0;
+    /* a label is made for the decider from the whole state: it may tell the
+    ** decider's secrets ("ready: dirt ice deal"), so others see it only when
+    ** the decider had none */
+    r->d.label_public = !((view_secret_holders(e->rt.rules->vis, p->before) |
+                           view_secret_holders(e->rt.rules->vis, after)) & own);
     r->d.label = p->label;
     p->label = NULL;
     disclosure_abort(p);

@@ -303,6 +303,8 @@ typedef struct engine_disclosure {
     uint32_t hidden_from; /* bit s: seat s may not know which option was chosen; bit 0: spectators */
     int chance;           /* the decision drew from g.rng */
     int reveal;           /* it changed another seat's `owner` part or a `count`/`order` pool */
+    int label_public;     /* the decider held no secret before or after (no non-empty `owner`
+                             part): its label, made from the whole state, may be shown to others */
 } engine_disclosure;
 
 void engine_set_disclosure(engine *e, int on);

@@ -23,21 +23,36 @@ int repl_choice_hidden(const repl *r, size_t index, int seat) {
     return r->secret; /* not known (loaded past the last reload): keep it secret */
 }
 
-/* The label of a logged decision, or NULL when not known. Borrowed. */
-static const char *logged_label(const repl *r, size_t index) {
+/* The label of a logged decision as seat may read it, or NULL when not
+** known or when it may tell the decider's secrets. Borrowed. */
+static const char *logged_label(const repl *r, size_t index, int seat) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
     const engine_disclosure *d;
-    return engine_disclosure_of(r->e, index, &d) ? d->label : NULL;
+    if (!engine_disclosure_of(r->e, index, &d)) return NULL;
+    return d->label_public || (index < n && log[index].seat == seat) ? d->label : NULL;
 }
 
 char *repl_describe_logged(const repl *r, size_t index, int peek) {
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     if (index >= n) return cairn_strdup("?");
-    const char *name = repl_seat_name(r, log[index].seat);
-    if (!peek && repl_choice_hidden(r, index, r->viewer)) return cairn_strfmt("%s: (secret)", name);
-    const char *label = logged_label(r, index);
-    if (label && strcmp(label, log[index].id) != 0) return cairn_strfmt("%s: %s (%s)", name, label, log[index].id);
-    return cairn_strfmt("%s: %s", name, log[index].id);
+    char *name = markup_escape(repl_seat_name(r, log[index].seat)); /* names and ids are no markup */
+    char *id = markup_escape(log[index].id);
+    const char *label = NULL;
+    const engine_disclosure *d;
+    if (peek && engine_disclosure_of(r->e, index, &d)) label = d->label;
+    else if (!peek) label = logged_label(r, index, r->viewer);
+    char *out;
+    if (!peek && repl_choice_hidden(r, index, r->viewer))
+        out = cairn_strfmt("%s: (secret)", name ? name : "?");
+    else if (label && strcmp(label, log[index].id) != 0)
+        out = cairn_strfmt("%s: %s (%s)", name ? name : "?", label, id ? id : "?");
+    else
+        out = cairn_strfmt("%s: %s", name ? name : "?", id ? id : "?");
+    free(name);
+    free(id);
+    return out;
 }
 
 /* A run of one seat's moves the viewer saw no event of, said on one line. */
@@ -77,7 +92,7 @@ static void moves_add(repl *r, moves *m, int viewer, size_t index) {
         m->n_hidden++;
         return;
     }
-    const char *label = logged_label(r, index);
+    const char *label = logged_label(r, index, viewer);
     char *eid = label ? NULL : markup_escape(log[index].id); /* a label is markup, an id is not */
     markup_buf_printf(&m->shown, "%s%s", m->n_shown++ ? "; " : "", label ? label : eid ? eid : "?");
     free(eid);

@@ -350,6 +350,38 @@ static void walk2(const value *a, const value *b, const rule *ru, size_t i, int 
     }
 }
 
+static int is_empty(const value *v) {
+    switch (v->type) {
+    case CV_NULL: return 1;
+    case CV_BOOL: return !v->u.b;
+    case CV_INT: return v->u.i == 0;
+    case CV_STR: return v->u.str.len == 0;
+    case CV_LIST: return v->u.list.n == 0;
+    case CV_MAP: return v->u.map.n == 0;
+    }
+    return 0;
+}
+
+/* walk()'s leaf for view_secret_holders: `seat` carries the mask. */
+/* Why a static: walk's leaf takes no user pointer. Set only inside
+** view_secret_holders, one per thread. */
+static _Thread_local uint32_t holders_mask;
+
+static int holder_leaf(value **slot, const rule *ru, int owner, int seat) {
+    (void)seat;
+    if (ru->policy == VIEW_OWNER && owner >= 1 && owner <= 32 && !is_empty(*slot))
+        holders_mask |= (uint32_t)1 << (owner - 1);
+    return 0;
+}
+
+uint32_t view_secret_holders(const view_rules *r, const value *state) {
+    holders_mask = 0;
+    value *v = (value *)state; /* holder_leaf only reads */
+    for (size_t i = 0; r && i < r->n; i++)
+        if (r->rules[i].policy == VIEW_OWNER) walk(&v, &r->rules[i], 0, -1, 0, holder_leaf);
+    return holders_mask;
+}
+
 int view_delta_of(const view_rules *r, const value *before, const value *after, view_delta *out) {
     memset(out, 0, sizeof *out);
     for (size_t i = 0; r && i < r->n; i++)

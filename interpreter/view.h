@@ -67,6 +67,10 @@ typedef struct view_delta {
 /* Fills out; 0, or -1 on OOM. */
 int view_delta_of(const view_rules *r, const value *before, const value *after, view_delta *out);
 
+/* Bit s-1 set for each seat s that owns a non-empty `owner` part of state
+** (not false, 0, "" or an empty list or map): a seat holding a secret. */
+uint32_t view_secret_holders(const view_rules *r, const value *state);
+
 /* For tests of non-interference: a copy of state in which everything
 ** `seat` may not see is changed (strings get a prefix, integers move,
 ** lists hidden as a whole grow), keeping what the policy reveals (lengths
