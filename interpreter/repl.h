@@ -23,9 +23,9 @@ int repl_replay_main(int argc, char **argv);
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
-    "                  [--script FILE] [--strict]\n"                                         \
-    "       cairn play --load SAVE [--script FILE] [--strict] [--trust]\n"                             \
-    "       cairn play            (lists the rulesets found and asks which)"
+    "                  [--undo=all|own|none] [--script FILE] [--strict]\n"                  \
+    "       cairn play --load SAVE [--undo=all|own|none] [--script FILE] [--strict] [--trust]\n" \
+    "       cairn play            (asks the ruleset, the seat count and who plays)"
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
 #define REPL_PLAY_HELP                                                                        \
     "Starts a game and a console to play it. Whenever a person must decide, the\n"            \
@@ -44,6 +44,8 @@ int repl_replay_main(int argc, char **argv);
     "  --name SEAT=NAME     the name shown for SEAT\n"                                       \
     "  --lang CODE          language of the ruleset's texts (default: its first)\n"          \
     "  --load SAVE          continue a saved game\n"                                         \
+    "  --undo=POLICY        all (default): any decision can be taken back; own: only your\n" \
+    "                       own since the last draw or reveal; none: nothing\n"             \
     "  --script FILE        read commands from FILE (script mode)\n"                         \
     "  --strict             exit with status 1 if any command failed\n"                      \
     "  --trust              a save may open its ruleset from any folder (its Lua runs)\n"                      \
