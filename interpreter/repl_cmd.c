@@ -306,8 +306,13 @@ static int cmd_view(repl *r, const char *args) {
     }
     int seat = repl_parse_seat(r, args, 1);
     if (seat < 0) return -1;
-    if (seat != r->viewer && seat != 0 && r->secret && !r->replay)
+    if (seat != r->viewer && seat != 0 && r->secret && !r->replay) {
+        char *what = cairn_strfmt("%s's secrets", repl_seat_name(r, seat));
+        int go = repl_confirm_secrets(r, what ? what : "another seat's secrets");
+        free(what);
+        if (!go) return 0;
         repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+    }
     r->viewer = seat;
     repl_plain(r, "Viewing as %s.", repl_seat_name(r, seat));
     repl_show_events(r, seat);
