@@ -170,6 +170,15 @@ static void push_call(call_ctx *c, int may_alloc) {
     lua_State *L = rt->L;
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_h[c->h]);
     if (c->kind == ARGS_RENDER) {
+        /* the screen the board is for: g.width and g.height (nil: not known) */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->kit->ref_grenderfields);
+        if (e->screen_width > 0) lua_pushinteger(L, e->screen_width);
+        else lua_pushnil(L);
+        lua_setfield(L, -2, "width");
+        if (e->screen_height > 0) lua_pushinteger(L, e->screen_height);
+        else lua_pushnil(L);
+        lua_setfield(L, -2, "height");
+        lua_pop(L, 1);
         if (luaval_push(L, c->v) != 0) luaL_error(L, "out of memory");
         if (c->seat > 0) lua_pushinteger(L, c->seat);
         else lua_pushnil(L);
@@ -417,6 +426,8 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     }
     call_ctx c = {.h = H_APPLY, .kind = ARGS_APPLY, .seat = seat, .id = idc, .id_index = id_index,
                   .writable = 1};
+    disclosure_pending disc;
+    disclosure_begin(e, seat, idc, &disc);
     e->in_apply = 1;
     e->cur_decision = e->pos + 1;
     int rc = engine_call(e, &c, 0, errs);
@@ -439,12 +450,14 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     e->log[e->pos].seat = seat;
     e->log[e->pos].id = idc;
     e->pos++;
+    disclosure_commit(e, e->pos - 1, seat, idc, &disc);
     if (!e->cfg.fast && e->pos % CAIRN_CHECKPOINT_EVERY == 0 && history_checkpoint(e, errs) != 0)
         errs->oom = 0; /* a missing checkpoint only makes undo replay further */
     lua_settop(L, top);
     return ENGINE_OK;
 
 fail:
+    disclosure_abort(&disc);
     free(idc);
     lua_settop(L, top);
     if (errs->oom && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
@@ -594,6 +607,14 @@ const struct view_rules *engine_visibility(const engine *e) { return e->rt.rules
 value *engine_view(const engine *e, int seat) {
     const value *s = engine_state(e);
     return s ? view_of(e->rt.rules->vis, s, seat) : NULL;
+}
+
+char *engine_render_screen(engine *e, int seat, int width, int height, cerr_list *errs) {
+    e->screen_width = width;
+    e->screen_height = height;
+    char *text = engine_render(e, seat, errs);
+    e->screen_width = e->screen_height = 0;
+    return text;
 }
 
 char *engine_render(engine *e, int seat, cerr_list *errs) {
@@ -938,6 +959,7 @@ void engine_free(engine *e) {
     free(e->events);
     for (size_t i = 0; i < e->n_log; i++) free(e->log[i].id);
     free(e->log);
+    disclosure_free(e);
     engine_moved(e);
     value_free(e->state_cache);
     free(e->asked.items);

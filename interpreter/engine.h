@@ -287,6 +287,11 @@ value *engine_view(const engine *e, int seat);
 ** passed as nil). Returns the text, or NULL after appending the error. */
 char *engine_render(engine *e, int seat, cerr_list *errs);
 
+/* The same for a screen: render's g.width and g.height are width columns
+** and the height rows the board may take (0: nil, not known), so that a
+** render can offer a compact form on a short terminal. */
+char *engine_render_screen(engine *e, int seat, int width, int height, cerr_list *errs);
+
 /* The parsed visibility rules (borrowed), for view_perturb_secrets. */
 struct view_rules;
 const struct view_rules *engine_visibility(const engine *e);
@@ -296,6 +301,27 @@ uint64_t engine_state_hash(const engine *e);
 
 /* The RNG state now (copy). */
 rng engine_rng(const engine *e);
+
+/* ----------------------------------------------------------- disclosure */
+
+/* What one applied decision let the seats see (disclosure.c): whether its
+** choice is hidden from a seat, and whether it drew from chance or revealed
+** a secret. Kept only while disclosure is on (the console turns it on;
+** sims, bots and tests never pay for it). */
+typedef struct engine_disclosure {
+    char *label;          /* the chosen option's label as it was offered */
+    uint32_t hidden_from; /* bit s: seat s may not know which option was chosen; bit 0: spectators */
+    int chance;           /* the decision drew from g.rng */
+    int reveal;           /* it changed another seat's `owner` part or a `count`/`order` pool */
+    int label_public;     /* the decider held no secret before or after (no non-empty `owner`
+                             part): its label, made from the whole state, may be shown to others */
+} engine_disclosure;
+
+void engine_set_disclosure(engine *e, int on);
+/* What log entry `index` (from 0) disclosed: 1 with *out set (borrowed until
+** that entry is applied again or the engine is freed), 0 when unknown (it
+** was applied with disclosure off, or came with a save's redo tail). */
+int engine_disclosure_of(const engine *e, size_t index, const engine_disclosure **out);
 
 /* ---------------------------------------------------------------- score */
 

@@ -137,6 +137,21 @@ typedef struct game_rt {
     int ref_h[H_COUNT];          /* the handler functions (LUA_NOREF: none) */
 } game_rt;
 
+/* What one log entry disclosed (disclosure.c), with the entry it is about. */
+typedef struct disclosure_rec {
+    int seat;
+    char *id;
+    engine_disclosure d;
+} disclosure_rec;
+
+/* A decision being applied, as disclosure.c saw it before apply ran. */
+typedef struct disclosure_pending {
+    int on;
+    value *before;
+    char *label;
+    rng rng;
+} disclosure_pending;
+
 struct engine {
     engine_hub *hub;
     game_cfg cfg;
@@ -168,6 +183,10 @@ struct engine {
     size_t fork_of_pos;  /* a fork: the origin's position when forked; else (size_t)-1 */
     int dead;            /* a fork whose decision failed: it plays no more */
     int started;         /* setup has run once (its state is no longer the first {}) */
+    int disclose;        /* keep what each decision disclosed (engine_set_disclosure) */
+    int screen_width, screen_height; /* render's g.width/g.height during engine_render_screen; 0: nil */
+    disclosure_rec *disc; /* by log index; valid where seat and id match the log */
+    size_t n_disc, cap_disc;
 };
 
 /* ---- decisions.c */
@@ -177,6 +196,14 @@ const char *engine_option_id(const engine *e, size_t k, size_t *len);
 /* Why seat may not answer id now (status set, malloc'd text), or NULL with
 ** ENGINE_OK and *index the option's index. */
 char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index);
+
+/* ---- disclosure.c */
+/* Before apply: the state, the label and the RNG (nothing when disclosure
+** is off). After a committed decision at log index: the record. */
+void disclosure_begin(engine *e, int seat, const char *id, disclosure_pending *p);
+void disclosure_commit(engine *e, size_t index, int seat, const char *id, disclosure_pending *p);
+void disclosure_abort(disclosure_pending *p);
+void disclosure_free(engine *e);
 
 /* ---- engine.c */
 /* engine_new up to, not including, position 0: rules, sandbox, g. */

@@ -298,6 +298,7 @@ int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
     engine_config c = config_of(&e->cfg);
     engine *n = engine_new(&c, errs);
     if (!n) return -1;
+    engine_set_disclosure(n, e->disclose);
     rep->total = e->pos;
     size_t failed;
     cerr_list rerrs;

@@ -182,38 +182,6 @@ int repl_deciding_seat(const repl *r) {
 
 /* ----------------------------------------------------- showing things */
 
-void repl_show_events(repl *r, int seat) {
-    size_t *seen = repl_seen(r, seat);
-    size_t count = engine_event_count(r->e);
-    if (*seen > count) *seen = count;
-    engine_event_list ev = {0};
-    if (engine_events(r->e, *seen, seat, &ev) != 0) {
-        repl_fail(r, "out of memory");
-        return;
-    }
-    for (size_t i = 0; i < ev.n; i++) repl_say(r, 2, "%s", ev.items[i].text);
-    engine_event_list_free(&ev);
-    *seen = count;
-}
-
-void repl_show_board(repl *r, int seat) {
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    char *text = engine_render(r->e, seat, &errs);
-    if (!text) {
-        repl_fail(r, "the board cannot be shown: render failed");
-        for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
-            repl_plain(r, "  %s", s ? s : errs.items[i].message);
-            free(s);
-        }
-    } else {
-        repl_block(r, text);
-    }
-    free(text);
-    cerr_free(&errs);
-}
-
 static int score_order(const engine_score *s, size_t a, size_t b) {
     if (s->seats[a].rank != s->seats[b].rank) return s->seats[a].rank - s->seats[b].rank;
     return (int)a - (int)b;
@@ -397,35 +365,11 @@ static char *ask(repl *r, const char *prompt, lineedit_status *st) {
     return lineedit_read(r->le, prompt, st);
 }
 
-static char *trim(char *s);
-
-int repl_confirm(repl *r, const char *question) {
-    if (r->script) return 0;
-    lineedit_status st;
-    char *line = ask(r, question, &st);
-    int yes = 0;
-    if (st == LINEEDIT_LINE && line) {
-        char *a = trim(line);
-        yes = !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") || !strcmp(a, "Yes");
-    }
-    free(line);
-    return yes;
-}
-
-/* Between two seats that must not see each other's screen. */
+/* Between two seats that must not see each other's screen (repl_hotseat.c). */
 static void pass_keyboard(repl *r, int to) {
     char t[160];
     seat_title(r, to, t, sizeof t);
-    if (r->script) {
-        repl_say(r, 0, "-- pass the keyboard to %s --", t);
-        return;
-    }
-    repl_say(r, 0, "{bold}-- pass the keyboard to %s, then press Enter --{/}", t);
-    fflush(r->out);
-    lineedit_status st;
-    char *line = ask(r, "", &st);
-    free(line);
-    if (r->interactive) fputs("\033[H\033[2J\033[3J", r->out); /* hide the last seat's screen, scrollback too */
+    repl_pass_keyboard(r, t);
 }
 
 /* The viewing seat becomes `seat` (a person about to decide). */
@@ -435,50 +379,43 @@ static void hand_over(repl *r, int seat) {
     r->viewer = seat;
 }
 
+/* What goes below the board at a turn (repl_show_turn_screen). */
+static void below_over(repl *r, int seat) {
+    (void)seat;
+    repl_show_scores(r, 1);
+    repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
+}
+
+static void below_waiting(repl *r, int seat) {
+    (void)seat;
+    int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
+    for (int i = 1; i <= r->n_seats && !b; i++)
+        if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
+    repl_say(r, 2, "Waiting for %s (%s bot): `run` lets the bots play.", repl_seat_name(r, b),
+             b ? r->bot[b] : "?");
+}
+
+static void below_decision(repl *r, int seat) {
+    show_decision(r, seat);
+}
+
 static void show_turn(repl *r) {
     if (engine_is_over(r->e)) {
         if (r->over_shown) return;
         r->over_shown = 1;
-        repl_show_events(r, r->viewer);
-        repl_show_board(r, r->viewer);
-        repl_show_scores(r, 1);
-        repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
+        repl_show_turn_screen(r, 0, below_over); /* the board, the news, the scores */
         return;
     }
     int s = repl_deciding_seat(r);
     if (s == 0) {
-        repl_show_events(r, r->viewer);
-        repl_show_board(r, r->viewer);
-        int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
-        for (int i = 1; i <= r->n_seats && !b; i++)
-            if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
-        repl_say(r, 2, "Waiting for %s (%s bot): `run` lets the bots play.", repl_seat_name(r, b),
-                 b ? r->bot[b] : "?");
+        repl_show_turn_screen(r, 0, below_waiting);
         return;
     }
     hand_over(r, s);
-    repl_show_events(r, r->viewer);
-    repl_show_board(r, r->viewer);
-    show_decision(r, s);
-}
-
-/* Whether the viewer was shown any event from index `since` on. */
-static int visible_since(repl *r, size_t since) {
-    engine_event_list ev = {0};
-    if (engine_events(r->e, since, r->viewer, &ev) != 0) return 0;
-    int any = ev.n > 0;
-    engine_event_list_free(&ev);
-    return any;
-}
-
-/* Says that a bot made secret decisions the viewer saw nothing of. */
-static void flush_silent(repl *r, int *seat, size_t *n) {
-    if (*n == 1)
-        repl_say(r, 2, "{dim}%s (%s bot) has decided.{/}", repl_seat_name(r, *seat), r->bot[*seat]);
-    else if (*n > 1)
-        repl_say(r, 2, "{dim}%s (%s bot) made %zu decisions.{/}", repl_seat_name(r, *seat), r->bot[*seat], *n);
-    *seat = 0;
-    *n = 0;
+    /* the board, then what happened since this seat's last decision just
+    ** above its options: on a short terminal the news stays on screen
+    ** (repl_layout.c) */
+    repl_show_turn_screen(r, s, below_decision);
 }
 
 struct bot *repl_brain(repl *r, int seat) {
@@ -562,8 +499,8 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
 }
 
 size_t repl_run_bots(repl *r, size_t limit) {
-    size_t n = 0, silent_n = 0;
-    int silent_seat = 0, stop = 0;
+    size_t n = 0;
+    int stop = 0;
     if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
     while (n < limit && !engine_is_over(r->e) && !stop) {
         /* the engine's order (the first bot seat the ruleset asks), as in
@@ -587,23 +524,6 @@ size_t repl_run_bots(repl *r, size_t limit) {
             break;
         }
         free(why);
-        /* the events usually tell what the bot did; if the viewer sees none,
-        ** say that it moved (and what, unless that is a secret; a run of
-        ** secret moves by one bot is said once) */
-        size_t before = *repl_seen(r, r->viewer);
-        if (visible_since(r, before)) {
-            flush_silent(r, &silent_seat, &silent_n);
-            repl_show_events(r, r->viewer);
-        } else if (r->secret && r->viewer != s) {
-            if (silent_seat != s) flush_silent(r, &silent_seat, &silent_n);
-            silent_seat = s;
-            silent_n++;
-        } else {
-            flush_silent(r, &silent_seat, &silent_n);
-            char *eid = markup_escape(id);
-            repl_say(r, 2, "{dim}%s (%s bot): %s{/}", repl_seat_name(r, s), r->bot[s], eid ? eid : id);
-            free(eid);
-        }
         free(id);
         n++;
         r->changed = 1;
@@ -611,7 +531,6 @@ size_t repl_run_bots(repl *r, size_t limit) {
         r->over_shown = 0;
         if (stop) repl_say(r, 0, "Stopped (Ctrl-C): the bot answered with its best so far; `run` goes on.");
     }
-    flush_silent(r, &silent_seat, &silent_n);
     if (n == REPL_MAX_BOT_RUN)
         repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
                  REPL_MAX_BOT_RUN);
@@ -649,7 +568,7 @@ int repl_answer(repl *r, int seat, const char *id) {
     r->changed = r->answered = 1;
     r->dirty = 1;
     r->over_shown = 0;
-    repl_show_events(r, r->viewer == seat || !r->secret ? r->viewer : seat);
+    /* what followed is told with the next board (repl_show_events) */
     if (r->auto_bots) repl_run_bots(r, 0);
     return 0;
 }
@@ -749,13 +668,27 @@ void repl_free_files(repl_file *f, size_t n) {
     free(f);
 }
 
+/* The console tells each seat what the others decided (repl_disclose.c):
+** the engine keeps what each decision disclosed from now on, and a game
+** loaded with decisions already made goes back and forth once to learn
+** theirs (a replay from the checkpoints; the position is the same after). */
+static void learn_disclosure(engine *e) {
+    engine_set_disclosure(e, 1);
+    size_t pos = engine_position(e);
+    const engine_disclosure *d;
+    if (pos == 0 || engine_disclosure_of(e, pos - 1, &d)) return;
+    if (engine_goto(e, 0) != 0 || engine_goto(e, pos) != 0) engine_goto(e, pos); /* stays where it can */
+}
+
 int repl_adopt_engine(repl *r, engine *e) {
     int n = engine_seat_count(e);
     char **bot = calloc((size_t)n + 1, sizeof *bot);
     size_t *seen = calloc((size_t)n + 1, sizeof *seen);
-    if (!bot || !seen) {
+    size_t *seen_pos = calloc((size_t)n + 1, sizeof *seen_pos);
+    if (!bot || !seen || !seen_pos) {
         free(bot);
         free(seen);
+        free(seen_pos);
         return -1;
     }
     for (int i = 1; i <= n; i++) {
@@ -764,6 +697,7 @@ int repl_adopt_engine(repl *r, engine *e) {
             for (int j = 1; j < i; j++) free(bot[j]);
             free(bot);
             free(seen);
+            free(seen_pos);
             return -1;
         }
     }
@@ -772,16 +706,19 @@ int repl_adopt_engine(repl *r, engine *e) {
         for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
     free(r->bot);
     free(r->seen);
+    free(r->seen_pos);
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     r->e = e;
     r->n_seats = n;
     r->bot = bot;
     r->seen = seen;
+    r->seen_pos = seen_pos;
     r->viewer = 0;
     for (int i = n; i >= 1; i--)
         if (!bot[i]) r->viewer = i;
     r->secret = ruleset_has_secrets(engine_ruleset(e));
+    learn_disclosure(e);
     r->dirty = 0;
     r->over_shown = 0;
     r->changed = 1;
@@ -893,8 +830,7 @@ static void start_game(repl *r) {
     show_header(r);
     for (int i = 1; i <= r->n_seats; i++) /* a bot refused for this game says so now */
         if (is_bot(r, i)) repl_brain(r, i);
-    repl_show_events(r, r->viewer); /* setup's events come before any move */
-    if (r->auto_bots) repl_run_bots(r, 0);
+    if (r->auto_bots) repl_run_bots(r, 0); /* setup's events are told with the first board */
     repl_present(r);
 }
 
@@ -1102,36 +1038,43 @@ static char *make_prompt(repl *r) {
 static int confirm_quit(repl *r) {
     if (r->script || !r->dirty || r->replay) return 1;
     repl_say(r, 0, "The game changed since it was last saved.");
+    /* Enter (or y) saves: where the game was last saved, else under the
+    ** name `save` offers (repl_files.c) */
+    char *dflt = r->save_path ? NULL : repl_default_save_name(r);
+    const char *target = r->save_path ? r->save_path : dflt;
+    char *q = target ? cairn_strfmt("Save it before leaving? (y/n, or a file name) [y: %s]: ", target) : NULL;
+    int leave = 1;
     for (;;) {
         lineedit_status st;
-        char *line = ask(r, r->save_path ? "Save it before leaving? (y/n, or a file name) [y]: "
-                                         : "Save it before leaving? (n, or a file name): ",
-                         &st);
+        char *line = ask(r, q ? q : "Save it before leaving? (n, or a file name): ", &st);
         if (st == LINEEDIT_INTERRUPT) {
             free(line);
-            return 0;
+            leave = 0;
+            break;
         }
         if (st != LINEEDIT_LINE) { /* Ctrl-D again: leave */
             free(line);
-            return 1;
+            break;
         }
         char *a = trim(line);
-        int leave;
         if (!strcmp(a, "n") || !strcmp(a, "no") || !strcmp(a, "N") || !strcmp(a, "No")) {
             leave = 1;
         } else if (!a[0] || !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") ||
                    !strcmp(a, "Yes")) {
-            if (!r->save_path) { /* nowhere to save yet: ask again for a name */
+            if (!target) { /* nowhere to save: ask again for a name */
                 free(line);
                 continue;
             }
-            leave = repl_command(r, "save", "") == 0;
+            leave = repl_command(r, "save", r->save_path ? "" : target) == 0;
         } else {
             leave = repl_command(r, "save", a) == 0;
         }
         free(line);
-        return leave;
+        break;
     }
+    free(q);
+    free(dflt);
+    return leave;
 }
 
 /* Does the line start with a command word (rather than an answer)? */
@@ -1195,6 +1138,7 @@ static void settings_free(repl_settings *s) {
 }
 
 typedef struct play_args {
+    int undo;
     const char *load;
     const char *script;
     int strict;
@@ -1307,6 +1251,14 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
             a->strict = 1;
         } else if (strcmp(arg, "--trust") == 0) {
             a->trust = 1;
+        } else if (strcmp(arg, "--undo") == 0 || strncmp(arg, "--undo=", 7) == 0) {
+            const char *v = arg[6] == '=' ? arg + 7 : NULL;
+            if (!v) {
+                NEED("all, own or none");
+                v = argv[i];
+            }
+            if (undo_policy_parse(v, &a->undo) != 0)
+                return usage(cmd, REPL_PLAY_USAGE, "--undo takes all, own or none, got \"%s\"", v);
         } else if ((taken = ruleset_flags_take(fl, argc, argv, &i, &why)) != 0) {
             if (taken < 0) {
                 int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
@@ -1420,6 +1372,7 @@ static void close_session(repl *r) {
         for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
     free(r->bot);
     free(r->seen);
+    free(r->seen_pos);
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     free(r->save_path);
@@ -1428,57 +1381,6 @@ static void close_session(repl *r) {
 
 static int session_status(const repl *r) {
     return r->strict && r->failures ? EXIT_FAIL : EXIT_OK;
-}
-
-/* `cairn play` with no ruleset: list those found and ask which. Returns
-** the name chosen (malloc'd) or NULL. */
-static char *choose_ruleset(repl *r) {
-    size_t n;
-    char **names = ruleset_list(&n);
-    if (n == 0) {
-        fprintf(stderr, "cairn play: no ruleset found (looked in ./rulesets, the installed share folder "
-                        "and CAIRN_PATH)\n");
-        ruleset_list_free(names, n);
-        return NULL;
-    }
-    repl_say(r, 0, "{bold}Rulesets found:{/}");
-    for (size_t i = 0; i < n; i++) {
-        cerr_list errs;
-        cerr_init(&errs, 0);
-        ruleset *rs = ruleset_load(names[i], NULL, &errs);
-        char players[32];
-        if (rs) ruleset_players_text(rs, players, sizeof players);
-        if (rs)
-            repl_say(r, 6, "  %zu  %-12s %s (%s)", i + 1, names[i], rs->name, players);
-        else
-            repl_say(r, 6, "  %zu  %-12s (has errors: `cairn check %s`)", i + 1, names[i], names[i]);
-        ruleset_free(rs);
-        cerr_free(&errs);
-    }
-    repl_say(r, 2, "Which one? Type its number or name. Every seat is played at this keyboard; "
-                   "then `bot 2` lets a bot play seat 2.");
-    char *chosen = NULL;
-    while (!chosen) {
-        fflush(r->out);
-        lineedit_status st;
-        char *line = ask(r, "cairn:ruleset> ", &st);
-        if (st == LINEEDIT_INTERRUPT) continue;
-        if (st != LINEEDIT_LINE) break;
-        if (r->script) fprintf(r->out, "cairn:ruleset> %s\n", line);
-        char *t = trim(line);
-        char *end;
-        long k = strtol(t, &end, 10);
-        if (*t && *end == '\0' && k >= 1 && (size_t)k <= n) {
-            chosen = strdup(names[k - 1]);
-        } else if (*t) {
-            for (size_t i = 0; i < n && !chosen; i++)
-                if (strcmp(names[i], t) == 0) chosen = strdup(names[i]);
-            if (!chosen) repl_fail(r, "no ruleset \"%s\": type its number (1 to %zu) or its name", t, n);
-        }
-        free(line);
-    }
-    ruleset_list_free(names, n);
-    return chosen;
 }
 
 int repl_play_main(int argc, char **argv) {
@@ -1496,6 +1398,7 @@ int repl_play_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     r.trust = a.trust;
+    r.undo = a.undo;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
     if (a.load) {
         if (repl_command(&r, "load", a.load) != 0) {
@@ -1503,7 +1406,7 @@ int repl_play_main(int argc, char **argv) {
             return EXIT_FAIL;
         }
     } else {
-        if (!r.set.ruleset && !(r.set.ruleset = choose_ruleset(&r))) {
+        if (!r.set.ruleset && repl_setup_ask(&r) != 0) { /* repl_setup.c */
             close_session(&r);
             return EXIT_FAIL;
         }

@@ -23,9 +23,9 @@ int repl_replay_main(int argc, char **argv);
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
-    "                  [--script FILE] [--strict]\n"                                         \
-    "       cairn play --load SAVE [--script FILE] [--strict] [--trust]\n"                             \
-    "       cairn play            (lists the rulesets found and asks which)"
+    "                  [--undo=all|own|none] [--script FILE] [--strict]\n"                  \
+    "       cairn play --load SAVE [--undo=all|own|none] [--script FILE] [--strict] [--trust]\n" \
+    "       cairn play            (asks the ruleset, the seat count and who plays)"
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
 #define REPL_PLAY_HELP                                                                        \
     "Starts a game and a console to play it. Whenever a person must decide, the\n"            \
@@ -44,6 +44,8 @@ int repl_replay_main(int argc, char **argv);
     "  --name SEAT=NAME     the name shown for SEAT\n"                                       \
     "  --lang CODE          language of the ruleset's texts (default: its first)\n"          \
     "  --load SAVE          continue a saved game\n"                                         \
+    "  --undo=POLICY        all (default): any decision can be taken back; own: only your\n" \
+    "                       own since the last draw or reveal; none: nothing\n"             \
     "  --script FILE        read commands from FILE (script mode)\n"                         \
     "  --strict             exit with status 1 if any command failed\n"                      \
     "  --trust              a save may open its ruleset from any folder (its Lua runs)\n"                      \
@@ -97,6 +99,7 @@ typedef struct repl {
     char **bot;        /* [n_seats + 1]: each seat's bot kind, NULL: human (index 0 unused) */
     struct bot **brain; /* [n_seats + 1]: the bot playing each seat, made from bot[] when asked */
     size_t *seen;      /* [n_seats + 1]: events shown to each seat; [0] the shared screen */
+    size_t *seen_pos;  /* [n_seats + 1]: the position each seat was last told about, likewise */
     int viewer;        /* the seat whose view is shown; 0: spectator */
     int secret;        /* the ruleset hides something from some seat */
     int auto_bots;     /* bots move by themselves after a person's move */
@@ -117,6 +120,7 @@ typedef struct repl {
     int interactive;   /* stdin is a terminal and no --script */
     int strict;
     int trust;         /* --trust: saves may open a ruleset folder anywhere */
+    int undo;          /* --undo: UNDO_ALL, UNDO_OWN or UNDO_NONE (undo_policy.c) */
     size_t failures;   /* commands that failed */
     struct lineedit *le;
     FILE *in;
@@ -156,6 +160,9 @@ int repl_parse_seat(repl *r, const char *s, int allow_zero);
 
 /* Showing the game. */
 void repl_show_board(repl *r, int seat);
+/* What happened since seat was last told (repl_disclose.c): the events it
+** may see and, for each decision it heard nothing of, who decided what
+** (the label) or only that they decided (a hidden choice). */
 void repl_show_events(repl *r, int seat);
 void repl_show_scores(repl *r, int final);
 /* After the game moved: events, bots (if after a person's move), the board
@@ -185,10 +192,80 @@ void repl_free_brains(repl *r);
 
 /* Events seen so far by seat (its slot in r->seen). */
 size_t *repl_seen(repl *r, int seat);
+
+/* ---- repl_disclose.c ---- */
+
+/* 1 when the choice of log entry index (from 0) is hidden from seat (0: a
+** spectator): the engine's disclosure, else (not known) any other seat's
+** choice in a game with secrets. */
+int repl_choice_hidden(const repl *r, size_t index, int seat);
+/* "Ann: take one red stone (take red)" as markup (malloc'd); a choice hidden
+** from the viewer is "(secret)" unless peek. */
+char *repl_describe_logged(const repl *r, size_t index, int peek);
+/* The position seat was last told about (its slot in r->seen_pos). */
+size_t *repl_seen_pos(repl *r, int seat);
+/* Everything up to now counts as told, for every seat (a load, a jump). */
+void repl_mark_all_seen(repl *r);
 /* Snapshots the ruleset's files (for reload reports). */
 void repl_snapshot_files(repl *r, repl_file **out, size_t *n);
 void repl_free_files(repl_file *f, size_t n);
 uint64_t repl_fresh_seed(const repl *r);
+
+/* ---- repl_layout.c ---- */
+
+/* The terminal's rows (TIOCGWINSZ on a terminal, else $LINES), 0 when not known. */
+int repl_term_height(const repl *r);
+/* A turn's screen: the board, sized to leave room for what `below` prints
+** (the news and the options), then that. */
+void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat));
+
+/* ---- repl_hotseat.c ---- */
+
+/* How many seats people play (no bot). */
+int repl_people(const repl *r);
+/* Clears the terminal (and its scrollback); script mode prints a marker
+** line instead. */
+void repl_clear_screen(repl *r);
+/* Reads one answer after prompt (echoed in script mode). NULL at the end of
+** the input (*eof set) or on Ctrl-C. */
+char *repl_ask(repl *r, const char *prompt, int *eof);
+/* Clears the screen, then `-- pass the keyboard to TO --` and (on a
+** terminal) waits for Enter and clears again. */
+void repl_pass_keyboard(repl *r, const char *to);
+/* With secrets and two or more people at the keyboard, asks whether the
+** others look away before showing `what`; 1 to go on. Else 1. */
+int repl_confirm_secrets(repl *r, const char *what);
+
+/* ---- repl_setup.c ---- */
+
+/* `cairn play` with no ruleset: asks the ruleset, the seat count and which
+** seats people play, into r->set. 0, or -1 (nothing found, or the input
+** ended). */
+int repl_setup_ask(repl *r);
+
+/* ---- repl_files.c ---- */
+
+/* "yak-seed3.save" (malloc'd): the ruleset's name and the seed, numbered on
+** (yak-seed3-2.save) past files that exist; NULL on OOM. */
+char *repl_default_save_name(const repl *r);
+/* "the folder x/y does not exist" (malloc'd) for a path whose folder is
+** missing or no folder, else NULL. */
+char *repl_save_folder_problem(const char *path);
+/* " in /current/folder" for a relative path, "" for an absolute one (malloc'd). */
+char *repl_save_where(const char *path);
+/* Why path is no cairn save (malloc'd), or NULL when it may be one (or
+** cannot be read: the loader says why). */
+char *repl_not_a_save(const char *path);
+
+/* ---- undo_policy.c ---- */
+
+/* --undo=all|own|none (repl.undo). */
+enum { UNDO_ALL = 0, UNDO_OWN = 1, UNDO_NONE = 2 };
+/* 0 with *out set, or -1 when s names no policy. */
+int undo_policy_parse(const char *s, int *out);
+const char *undo_policy_name(int policy);
+/* Why going back to position `to` is refused now (malloc'd), or NULL. */
+char *undo_policy_refusal(const repl *r, size_t to);
 
 /* ---- repl_cmd.c ---- */
 

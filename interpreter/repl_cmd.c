@@ -237,11 +237,11 @@ static int any_person(const repl *r) {
     return 0;
 }
 
-/* "Ann: drop 4", keeping another seat's choice secret when it must be. */
+/* "Ann: column 4 (drop 4)" as markup, keeping a hidden choice secret. */
 static char *describe_logged(const repl *r, const engine_logged *l, int peek) {
-    const char *name = repl_seat_name(r, l->seat);
-    if (r->secret && !peek && l->seat != r->viewer) return cairn_strfmt("%s: (secret)", name);
-    return cairn_strfmt("%s: %s", name, l->id);
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    return repl_describe_logged(r, (size_t)(l - log), peek);
 }
 
 static void mark_moved(repl *r) {
@@ -288,8 +288,13 @@ static int cmd_help(repl *r, const char *args) {
 static int cmd_show(repl *r, const char *args) {
     int seat = r->viewer;
     if (args[0] && (seat = repl_parse_seat(r, args, 1)) < 0) return -1;
-    if (seat != r->viewer && seat != 0 && r->secret)
+    if (seat != r->viewer && seat != 0 && r->secret) {
+        char *what = cairn_strfmt("%s's secrets", repl_seat_name(r, seat));
+        int go = repl_confirm_secrets(r, what ? what : "another seat's secrets");
+        free(what);
+        if (!go) return 0;
         repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+    }
     repl_show_board(r, seat);
     return 0;
 }
@@ -301,8 +306,13 @@ static int cmd_view(repl *r, const char *args) {
     }
     int seat = repl_parse_seat(r, args, 1);
     if (seat < 0) return -1;
-    if (seat != r->viewer && seat != 0 && r->secret && !r->replay)
+    if (seat != r->viewer && seat != 0 && r->secret && !r->replay) {
+        char *what = cairn_strfmt("%s's secrets", repl_seat_name(r, seat));
+        int go = repl_confirm_secrets(r, what ? what : "another seat's secrets");
+        free(what);
+        if (!go) return 0;
         repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+    }
     r->viewer = seat;
     repl_plain(r, "Viewing as %s.", repl_seat_name(r, seat));
     repl_show_events(r, seat);
@@ -324,6 +334,7 @@ static int print_yaml(repl *r, const value *v) {
 
 static int cmd_state(repl *r, const char *args) {
     if (strcmp(args, "--peek") == 0) {
+        if (!repl_confirm_secrets(r, "the whole state, every seat's secrets")) return 0;
         repl_say(r, 0, "{bold}peek:{/} the whole state, with what the seats may not see");
         return print_yaml(r, engine_state(r->e));
     }
@@ -506,6 +517,7 @@ static int cmd_history(repl *r, const char *args) {
         repl_fail(r, "history takes only --peek, got \"%s\"", args);
         return -1;
     }
+    if (args[0] && !repl_confirm_secrets(r, "every seat's choices, the secret ones too")) return 0;
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     size_t pos = engine_position(r->e);
@@ -516,15 +528,23 @@ static int cmd_history(repl *r, const char *args) {
     if (pos == 0) repl_plain(r, "     < (the start)");
     for (size_t i = 0; i < n; i++) {
         char *d = describe_logged(r, &log[i], peek);
-        char *ed = d ? markup_escape(d) : NULL;
         if (i < pos)
-            repl_say(r, 7, "%4zu  %s%s", i + 1, ed ? ed : "?", i + 1 == pos ? "  <" : "");
+            repl_say(r, 7, "%4zu  %s%s", i + 1, d ? d : "?", i + 1 == pos ? "  <" : "");
         else
-            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, ed ? ed : "?", r->replay ? "to come" : "undone");
-        free(ed);
+            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, d ? d : "?", r->replay ? "to come" : "undone");
         free(d);
     }
     return 0;
+}
+
+/* The position undo_once would go back to, or (size_t)-1 for none. */
+static size_t undo_target(const repl *r) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t target = engine_position(r->e);
+    if (any_person(r))
+        while (target > 0 && seat_is_bot(r, log[target - 1].seat)) target--;
+    return target == 0 ? (size_t)-1 : target - 1;
 }
 
 /* Takes back one person's decision and the bots' after it. Returns the
@@ -555,10 +575,18 @@ static int cmd_undo(repl *r, const char *args) {
         return -1;
     }
     for (long i = 0; i < k; i++) {
+        size_t back = undo_target(r);
+        char *refused = back == (size_t)-1 ? NULL : undo_policy_refusal(r, back);
+        if (refused) {
+            repl_fail(r, "cannot undo: %s", refused);
+            free(refused);
+            if (i == 0) return -1;
+            break;
+        }
         const engine_logged *l = undo_once(r);
         if (!l) break;
         char *d = describe_logged(r, l, 0);
-        repl_plain(r, "Undone: %s", d ? d : "?");
+        repl_say(r, 2, "Undone: %s", d ? d : "?");
         free(d);
     }
     repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
@@ -583,7 +611,7 @@ static int cmd_redo(repl *r, const char *args) {
             repl_fail(r, "redo failed at decision %zu", pos + 1);
             break;
         }
-        repl_plain(r, "Redone: %s", d ? d : "?");
+        repl_say(r, 2, "Redone: %s", d ? d : "?");
         free(d);
         log = engine_log(r->e, &n);
         while (any_person(r) && engine_position(r->e) < n && seat_is_bot(r, log[engine_position(r->e)].seat)) {
@@ -611,6 +639,12 @@ static int cmd_goto(repl *r, const char *args) {
         return -1;
     }
     size_t from = engine_position(r->e);
+    char *refused = undo_policy_refusal(r, (size_t)k);
+    if (refused) {
+        repl_fail(r, "cannot go back to decision %ld: %s", k, refused);
+        free(refused);
+        return -1;
+    }
     cerr_list errs;
     cerr_init(&errs, 0);
     if (engine_goto_why(r->e, (size_t)k, &errs) != 0) {
@@ -631,21 +665,47 @@ static int cmd_goto(repl *r, const char *args) {
 
 static int cmd_save(repl *r, const char *args) {
     const char *path = args[0] ? args : r->save_path;
+    char *offered = NULL; /* no file yet: the default name (repl_files.c) */
     if (!path) {
-        repl_fail(r, "save where? `save FILE`");
-        return -1;
+        if (!(offered = repl_default_save_name(r))) {
+            repl_fail(r, "save where? `save FILE`");
+            return -1;
+        }
+        if (r->interactive) {
+            char *q = cairn_strfmt("Save as [%s]: ", offered);
+            int eof;
+            char *line = repl_ask(r, q ? q : "Save as: ", &eof);
+            free(q);
+            char *t = line ? line + strspn(line, " \t") : NULL;
+            if (!t) {
+                free(offered);
+                repl_plain(r, "Not saved.");
+                return 0;
+            }
+            if (*t) {
+                free(offered);
+                offered = strdup(t);
+            }
+            free(line);
+            if (!offered) return -1;
+        }
+        path = offered;
     }
+    char *bad = repl_save_folder_problem(path);
     cerr_list errs;
     cerr_init(&errs, 0);
-    if (save_write(r->e, path, &errs) != 0) {
-        char *s = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "save failed: %s", s ? s : path);
+    if (bad || save_write(r->e, path, &errs) != 0) {
+        char *s = bad ? bad : errs.n ? cerr_format(&errs.items[0]) : NULL;
+        repl_fail(r, "save failed: %s%s%s", bad ? path : "", bad ? ": " : "", s ? s : path);
         free(s);
         cerr_free(&errs);
+        free(offered);
         return -1;
     }
     cerr_free(&errs);
-    repl_plain(r, "Saved to %s (decision %zu).", path, engine_position(r->e));
+    char *where = repl_save_where(path);
+    repl_plain(r, "Saved to %s%s (decision %zu).", path, where ? where : "", engine_position(r->e));
+    free(where);
     r->dirty = 0;
     if (path != r->save_path) { /* path may be r->save_path itself: keep it */
         char *p = strdup(path);
@@ -654,6 +714,7 @@ static int cmd_save(repl *r, const char *args) {
             r->save_path = p;
         }
     }
+    free(offered);
     return 0;
 }
 
@@ -726,6 +787,12 @@ static int cmd_load(repl *r, const char *args) {
         repl_fail(r, "load which file? `load FILE`");
         return -1;
     }
+    char *not_save = scenario ? NULL : repl_not_a_save(args);
+    if (not_save) {
+        repl_fail(r, "cannot load %s: %s%s", args, not_save, r->e ? "; the game in memory is kept" : "");
+        free(not_save);
+        return -1;
+    }
     cerr_list errs;
     cerr_init(&errs, 0);
     char *note = NULL;
@@ -792,8 +859,7 @@ static int cmd_load(repl *r, const char *args) {
         repl_plain(r, "Loaded %s: decision %zu of %zu.", args, engine_position(r->e), log_length(r));
         if (note) repl_plain(r, "(%s)", note);
         /* what happened before the load is not news: show only the board */
-        size_t count = engine_event_count(r->e);
-        for (int i = 0; i <= r->n_seats; i++) r->seen[i] = count;
+        repl_mark_all_seen(r);
         repl_start(r);
         r->changed = 0;
     }
@@ -888,7 +954,10 @@ static int cmd_reload(repl *r, const char *args) {
     ** passing, secret history and per-seat logs follow the rules now in force */
     int secret = ruleset_has_secrets(engine_ruleset(r->e));
     if (secret && !r->secret)
-        for (int i = 1; i <= r->n_seats; i++) r->seen[i] = r->seen[0];
+        for (int i = 1; i <= r->n_seats; i++) {
+            r->seen[i] = r->seen[0];
+            r->seen_pos[i] = r->seen_pos[0];
+        }
     if (secret != r->secret) {
         r->secret = secret;
         r->viewer = 0; /* the next person to decide gets the keyboard passed */
@@ -1084,6 +1153,12 @@ static int cmd_new(repl *r, const char *args) {
 
 static int cmd_restart(repl *r, const char *args) {
     if (no_args(r, "restart", args)) return -1;
+    char *refused = undo_policy_refusal(r, 0);
+    if (refused) {
+        repl_fail(r, "cannot restart: %s", refused);
+        free(refused);
+        return -1;
+    }
     return restart_with_seed(r, engine_seed(r->e));
 }
 
@@ -1186,8 +1261,7 @@ static int replay_jump(repl *r, size_t to) {
         return -1;
     }
     /* a jump is not news: the events up to here count as seen */
-    size_t count = engine_event_count(r->e);
-    for (int i = 0; i <= r->n_seats; i++) r->seen[i] = count;
+    repl_mark_all_seen(r);
     repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
     repl_show_board(r, r->viewer);
     return 0;

@@ -290,6 +290,105 @@ value *view_of(const view_rules *r, const value *state, int seat) {
     return v;
 }
 
+/* ---------------------------------------------------------- deltas */
+
+static void delta_note(view_delta *d, const rule *ru, int owner) {
+    switch (ru->policy) {
+    case VIEW_PUBLIC: break;
+    case VIEW_OWNER:
+        if (owner >= 1 && owner <= 32) d->owner_changed |= (uint32_t)1 << (owner - 1);
+        else d->unowned_changed = 1;
+        break;
+    case VIEW_HIDDEN: d->unowned_changed = 1; break;
+    case VIEW_COUNT:
+    case VIEW_ORDER: d->pool_changed = 1; break;
+    }
+}
+
+static const value *key_of(const value *m, const char *k) {
+    return m && m->type == CV_MAP ? value_map_get(m, k) : NULL;
+}
+
+static const value *item_of(const value *l, size_t i) {
+    return l && l->type == CV_LIST && i < l->u.list.n ? l->u.list.items[i] : NULL;
+}
+
+/* walk() over two states at once: a or b may be missing (NULL). */
+static void walk2(const value *a, const value *b, const rule *ru, size_t i, int owner, view_delta *d) {
+    if (!a && !b) return;
+    if (i == ru->n) {
+        if (!a || !b || !value_equal(a, b, 1)) delta_note(d, ru, owner);
+        return;
+    }
+    const seg *s = &ru->segs[i];
+    switch (s->kind) {
+    case SEG_KEY:
+        walk2(key_of(a, s->key), key_of(b, s->key), ru, i + 1, owner, d);
+        return;
+    case SEG_ANYKEY:
+        for (int side = 0; side < 2; side++) {
+            const value *m = side ? b : a, *other = side ? a : b;
+            if (!m || m->type != CV_MAP) continue;
+            for (size_t k = 0; k < m->u.map.n; k++) {
+                const char *key = m->u.map.items[k].key->u.str.s;
+                if (side && key_of(other, key)) continue; /* seen from a's side */
+                int o = owner >= 0 ? owner : owner_of_key(key);
+                const value *mine = m->u.map.items[k].val, *theirs = key_of(other, key);
+                walk2(side ? theirs : mine, side ? mine : theirs, ru, i + 1, o, d);
+            }
+        }
+        return;
+    case SEG_INDEX:
+        walk2(item_of(a, s->index - 1), item_of(b, s->index - 1), ru, i + 1, owner, d);
+        return;
+    case SEG_ANYINDEX: {
+        size_t na = a && a->type == CV_LIST ? a->u.list.n : 0, nb = b && b->type == CV_LIST ? b->u.list.n : 0;
+        for (size_t k = 0; k < (na > nb ? na : nb); k++)
+            walk2(item_of(a, k), item_of(b, k), ru, i + 1, owner >= 0 ? owner : (int)(k + 1), d);
+        return;
+    }
+    }
+}
+
+static int is_empty(const value *v) {
+    switch (v->type) {
+    case CV_NULL: return 1;
+    case CV_BOOL: return !v->u.b;
+    case CV_INT: return v->u.i == 0;
+    case CV_STR: return v->u.str.len == 0;
+    case CV_LIST: return v->u.list.n == 0;
+    case CV_MAP: return v->u.map.n == 0;
+    }
+    return 0;
+}
+
+/* walk()'s leaf for view_secret_holders: `seat` carries the mask. */
+/* Why a static: walk's leaf takes no user pointer. Set only inside
+** view_secret_holders, one per thread. */
+static _Thread_local uint32_t holders_mask;
+
+static int holder_leaf(value **slot, const rule *ru, int owner, int seat) {
+    (void)seat;
+    if (ru->policy == VIEW_OWNER && owner >= 1 && owner <= 32 && !is_empty(*slot))
+        holders_mask |= (uint32_t)1 << (owner - 1);
+    return 0;
+}
+
+uint32_t view_secret_holders(const view_rules *r, const value *state) {
+    holders_mask = 0;
+    value *v = (value *)state; /* holder_leaf only reads */
+    for (size_t i = 0; r && i < r->n; i++)
+        if (r->rules[i].policy == VIEW_OWNER) walk(&v, &r->rules[i], 0, -1, 0, holder_leaf);
+    return holders_mask;
+}
+
+int view_delta_of(const view_rules *r, const value *before, const value *after, view_delta *out) {
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; r && i < r->n; i++)
+        if (r->rules[i].policy != VIEW_PUBLIC) walk2(before, after, &r->rules[i], 0, -1, out);
+    return 0;
+}
+
 /* ---------------------------------------------------- perturbation (tests) */
 
 /* Changes every leaf below v; grow also changes lengths. */

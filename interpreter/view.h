@@ -55,6 +55,22 @@ value *view_of(const view_rules *r, const value *state, int seat);
 ** never matches hides nothing: `cairn check` reports it. */
 void view_rules_mark_matches(const view_rules *r, const value *state, unsigned char *matched);
 
+/* What changed from `before` to `after` in the parts the rules hide, for
+** telling which decisions are secret and which revealed something
+** (disclosure.c). Every non-public rule is matched in both states at once;
+** a matched part present in one and not the other, or different, counts. */
+typedef struct view_delta {
+    uint32_t owner_changed; /* bit s-1: an `owner` part belonging to seat s changed */
+    int unowned_changed;    /* an `owner` part of nobody, or a `hidden` part, changed */
+    int pool_changed;       /* a `count` or `order` part (a bag, a deck) changed */
+} view_delta;
+/* Fills out; 0, or -1 on OOM. */
+int view_delta_of(const view_rules *r, const value *before, const value *after, view_delta *out);
+
+/* Bit s-1 set for each seat s that owns a non-empty `owner` part of state
+** (not false, 0, "" or an empty list or map): a seat holding a secret. */
+uint32_t view_secret_holders(const view_rules *r, const value *state);
+
 /* For tests of non-interference: a copy of state in which everything
 ** `seat` may not see is changed (strings get a prefix, integers move,
 ** lists hidden as a whole grow), keeping what the policy reveals (lengths

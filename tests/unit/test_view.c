@@ -196,11 +196,71 @@ static void test_non_interference(void **st) {
     view_rules_free(r);
 }
 
+/* Deltas (disclosure.c's signal): which hidden parts a change touched, by
+** policy and owner; public changes count for nothing. */
+static void test_deltas(void **st) {
+    (void)st;
+    view_rules *r = sample_rules();
+    value *s = sample_state();
+    view_delta d;
+    /* nothing changed */
+    value *same = value_clone(s);
+    assert_int_equal(view_delta_of(r, s, same, &d), 0);
+    assert_int_equal(d.owner_changed, 0);
+    assert_false(d.unowned_changed);
+    assert_false(d.pool_changed);
+    /* a public change: the board */
+    value *pub = value_clone(s);
+    assert_int_equal(value_map_set(pub, "board", L(1, S("x"))), 0);
+    view_delta_of(r, s, pub, &d);
+    assert_int_equal(d.owner_changed, 0);
+    assert_false(d.unowned_changed || d.pool_changed);
+    /* seat 2 bids in secret: bids["2"] 5 -> 7, an owner part of seat 2 (bit 1) */
+    value *bid = value_clone(s);
+    assert_int_equal(value_map_set(value_map_get(bid, "bids"), "2", I(7)), 0);
+    view_delta_of(r, s, bid, &d);
+    assert_int_equal(d.owner_changed, 2u);
+    assert_false(d.pool_changed);
+    /* a draw: the deck loses a card (count), seat 1's hand gains it (owner,
+    ** bit 0); a hand that appears (seat 3's, absent before) counts too (bit 2) */
+    value *draw = value_clone(s);
+    assert_int_equal(value_map_set(draw, "deck", L(2, I(6), I(7))), 0);
+    value *hands = value_map_get(draw, "hands");
+    assert_int_equal(value_list_push(hands->u.list.items[0], I(5)), 0);
+    assert_int_equal(value_list_push(hands, L(0)), 0);
+    view_delta_of(r, s, draw, &d);
+    assert_int_equal(d.owner_changed, 1u | 4u);
+    assert_true(d.pool_changed);
+    /* the hidden secret */
+    value *sec = value_clone(s);
+    assert_int_equal(value_map_set(sec, "secret", S("gold")), 0);
+    view_delta_of(r, s, sec, &d);
+    assert_true(d.unowned_changed);
+    /* secret holders: seats 1 and 2 hold a hand and a bid (bits 0 and 1);
+    ** with seat 2's hand empty and its bid 0 (empty too), seat 1 alone */
+    assert_int_equal(view_secret_holders(r, s), 3u);
+    value *empty = value_clone(s);
+    value *h = value_map_get(empty, "hands");
+    value_free(h->u.list.items[1]);
+    h->u.list.items[1] = L(0);
+    assert_int_equal(value_map_set(value_map_get(empty, "bids"), "2", I(0)), 0);
+    assert_int_equal(view_secret_holders(r, empty), 1u);
+    value_free(empty);
+    value_free(sec);
+    value_free(draw);
+    value_free(bid);
+    value_free(pub);
+    value_free(same);
+    value_free(s);
+    view_rules_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seat_views), cmocka_unit_test(test_no_rules_is_public),
         cmocka_unit_test(test_nested_and_order_of_rules), cmocka_unit_test(test_count_forms),
         cmocka_unit_test(test_bad_rules), cmocka_unit_test(test_non_interference),
+        cmocka_unit_test(test_deltas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

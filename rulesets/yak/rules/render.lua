@@ -1,6 +1,8 @@
 -- rules/render.lua
 -- Yak: the board as text for the REPL, 80 columns, with colour markup ({red}...{/}).
--- Uses only the view (what the seat may see) and g.data / g.text.
+-- Uses only the view (what the seat may see) and g.data / g.text. When the console says
+-- the board has fewer rows than the full one needs (g.height), the players' towers are
+-- drawn one line each (the compact board): the header, carts and what is going on stay.
 
 local tables = require "cairn.tables"
 local tower = require "rules.tower"
@@ -76,7 +78,7 @@ local function tower_lines(data, tw, hint)
       elseif hint and legal[r .. "," .. c] then cells[#cells + 1] = "{green}[+]{/}"
       else cells[#cells + 1] = "{dim}[ ]{/}" end
     end
-    lines[#lines + 1] = string.format("{dim}%d{/} ", r) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
+    lines[#lines + 1] = string.format("{dim}%d{/} ", r + 1) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
   end
   return lines
 end
@@ -120,6 +122,46 @@ local function player_block(g, view, seat, viewer, kinds)
     out[#out + 1] = pad(l, 22) .. (info[i] or "")
   end
   return out
+end
+
+-- the tower on one line, base first, rows apart by "/": "GG+../..../.../../." ("+": legal)
+local function tower_line(data, tw, hint)
+  local legal = {}
+  if hint then
+    for _, c in ipairs(tower.legal_cells(data, tw)) do legal[c[1] .. "," .. c[2]] = true end
+  end
+  local rows = {}
+  for r = 0, #data.tower.row_widths - 1 do
+    local cells = {}
+    for c = 0, data.tower.row_widths[r + 1] - 1 do
+      local s = tower.get(tw, r, c)
+      if s then cells[#cells + 1] = stone(data, s)
+      elseif hint and legal[r .. "," .. c] then cells[#cells + 1] = "{green}+{/}"
+      else cells[#cells + 1] = "{dim}.{/}" end
+    end
+    rows[#rows + 1] = table.concat(cells)
+  end
+  return table.concat(rows, "{dim}/{/}")
+end
+
+-- one player on one line: the compact board's form of player_block
+local function player_line(g, view, seat, viewer, kinds)
+  local data = g.data
+  local p = view.players[seat]
+  local mark = (view.turn and view.turn ~= "?" and view.action and view.action.seat == seat) and "{green}>{/} " or "  "
+  local total, food = 0, {}
+  for _, k in ipairs(kinds) do
+    total = total + (p.food[k] or 0)
+    food[#food + 1] = string.format("%s %d", g.text("food." .. k), p.food[k] or 0)
+  end
+  local act = view.action
+  local placing = type(act) == "table" and act.seat == seat and act.step == "place"
+  local line = mark .. pad("{bold}" .. name_of(g, seat) .. "{/}", 10) .. " " .. pad(card_text(g, view, seat, viewer), 9)
+    .. " " .. table.concat(food, " ") .. string.format(" (%d/%d) ", total, data.economy.food_cap)
+    .. tower_line(data, p.tower, placing)
+  if view.holder == seat then line = line .. " {yellow}" .. g.text("render.baby_yak") .. "{/}" end
+  if view.stupa == seat then line = line .. " {cyan}" .. g.text("render.stupa") .. "{/}" end
+  return line
 end
 
 local function fog_track(data, fog)
@@ -180,6 +222,8 @@ function M.render(view, seat, g)
       end
     end
   end
+  local top = lines -- the header and the carts, shared by both forms
+  lines = {}
   add(rule)
   -- the players, two boards per line pair
   local n = #view.players
@@ -189,6 +233,8 @@ function M.render(view, seat, g)
     for i = 1, #a do add(b[i] and (pad(a[i], COLUMN) .. b[i]) or a[i]) end
     add("")
   end
+  local players = lines
+  lines = {}
   -- what is going on
   local act = view.action
   if view.phase == "over" then
@@ -200,7 +246,17 @@ function M.render(view, seat, g)
     if act.owed and act.owed > 0 then extra = extra .. "  " .. g.text("render.owed", act.owed) end
     add(g.text("render.acting", name_of(g, act.seat), g.text("card." .. act.card)) .. extra)
   end
-  return table.concat(lines, "\n")
+  local tail = lines
+  local full = #top + #players + #tail
+  if g.height and full > g.height then -- the compact board: one line a player
+    players = { rule }
+    for s = 1, n do players[#players + 1] = player_line(g, view, s, seat, kinds) end
+  end
+  local out = {}
+  for _, part in ipairs({ top, players, tail }) do
+    for _, l in ipairs(part) do out[#out + 1] = l end
+  end
+  return table.concat(out, "\n")
 end
 
 return M

@@ -54,12 +54,13 @@ function M.size(tower)
   return n
 end
 
--- M.cell_id(r, c) -> "r0c3"; M.parse_cell("r0c3") -> 0, 3.
-function M.cell_id(r, c) return "r" .. r .. "c" .. c end
+-- M.cell_id(r, c) -> "l1p4" for row 0, cell 3: level and place counted from 1, as the
+-- player reads them on the board and in "level 1, place 4"; M.parse_cell("l1p4") -> 0, 3.
+function M.cell_id(r, c) return "l" .. (r + 1) .. "p" .. (c + 1) end
 function M.parse_cell(id)
-  local r, c = id:match("^r(%d+)c(%d+)$")
-  if not r then return nil end
-  return math.tointeger(tonumber(r)), math.tointeger(tonumber(c))
+  local l, p = id:match("^l(%d+)p(%d+)$")
+  if not l then return nil end
+  return math.tointeger(tonumber(l)) - 1, math.tointeger(tonumber(p)) - 1
 end
 
 -- M.legal(data, tower, r, c [, count]) -> true, or false and the text key of the reason.

@@ -342,15 +342,15 @@ She places both stones on the base.]],
       end)
     end,
     play = concat(cards { "build", "restock", "restock", "restock" },
-      { "1 take red", "1 take blue", "1 pay milk", "1 pay milk", "1 pay milk", "1 place r0c2", "1 place r0c3" }),
+      { "1 take red", "1 take blue", "1 pay milk", "1 pay milk", "1 pay milk", "1 place l1p3", "1 place l1p4" }),
     expect = { state = { ["carts[1].food.milk"] = 5, ["market.milk"] = 3, ["players[1].food.milk"] = 0,
       ["players[1].tower[1]"] = { false, false, "red", "blue", false } } },
   },
   {
     name = "stones go on the base, touching, or on two stones",
     comment = [[
-Ann's base holds R R at the left. Her new stone may go next to them (r0c2) or on them
-(r1c0); nowhere else.]],
+Ann's base holds R R at the left. Her new stone may go next to them (l1p3) or on them
+(l2p1); nowhere else.]],
     game = function()
       return base(4, function(st)
         st.players[1].tower = fake.tower({ "", "", "", "", "RR..." })
@@ -358,7 +358,7 @@ Ann's base holds R R at the left. Her new stone may go next to them (r0c2) or on
       end)
     end,
     play = concat(cards { "build", "restock", "restock", "restock" }, { "1 take green", "1 buy", "1 pay milk" }),
-    expect = { seat = 1, enabled = { "place r0c2", "place r1c0" } },
+    expect = { seat = 1, enabled = { "place l1p3", "place l2p1" } },
   },
 })
 
@@ -405,7 +405,7 @@ Ann: R2 2 + G2 2 + B2 2 + Y... (see the test's score) -- only the stupa is check
         st.carts[1].stones = { "red" }
       end)
     end,
-    play = concat(cards { "build", "restock", "restock", "restock" }, { "1 take red", "1 pay milk", "1 place r3c1" }),
+    play = concat(cards { "build", "restock", "restock", "restock" }, { "1 take red", "1 pay milk", "1 place l4p2" }),
     auto = function(g) return g.state.phase == "over" end,
     expect = { over = true, state = { stupa = 1, last_round = 2, round = 2 } },
   },

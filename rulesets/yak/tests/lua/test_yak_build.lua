@@ -37,8 +37,8 @@ assert(fake.enabled(g, 1) == "pay milk, pay bread")
 fake.play(g, 1, "pay milk")                 -- milk 2 -> 1, the cart's milk 3 -> 4
 assert(g.state.players[1].food.milk == 1 and g.state.carts[1].food.milk == 4)
 assert(g.state.action.step == "place")
-assert(fake.enabled(g, 1) == "place r0c0, place r0c1, place r0c2, place r0c3, place r0c4")
-fake.play(g, 1, "place r0c2")
+assert(fake.enabled(g, 1) == "place l1p1, place l1p2, place l1p3, place l1p4, place l1p5")
+fake.play(g, 1, "place l1p3")
 assert(tower.get(g.state.players[1].tower, 0, 2) == "red")
 assert(g.state.action.seat == 2, "seat 2's turn")
 
@@ -73,9 +73,9 @@ fake.play(g, 4, "pay bread")                -- kinds: milk + bread; 1 to pay
 assert(fake.option(g, 4, "pay meat").disabled == "this cart takes at most 2 kinds of food in one payment")
 fake.play(g, 4, "pay bread")
 assert(g.state.action.step == "place")
-fake.play(g, 4, "place r0c2")
-assert(fake.enabled(g, 4) == "place r0c1, place r0c3", "the second base stone must touch the first")
-fake.play(g, 4, "place r0c3")
+fake.play(g, 4, "place l1p3")
+assert(fake.enabled(g, 4) == "place l1p2, place l1p4", "the second base stone must touch the first")
+fake.play(g, 4, "place l1p4")
 assert(#g.state.carts[4].stones == 1, "one stone left: no refill")
 
 -- 5. Overflow: the no-meat cart holds 9 food (milk 5, bread 4); paid food goes to the market.
@@ -99,7 +99,7 @@ g.state.carts[1].stones = { "red" }
 fake.rebalance(g)
 fake.noon(g, { "build" })
 fake.play(g, 1, "take red")                -- the cart is empty: straight to paying
-fake.play(g, 1, "pay milk", "place r0c0")
+fake.play(g, 1, "pay milk", "place l1p1")
 assert(#g.state.carts[1].stones == 3, "refilled with 3")
 
 -- 7. Tower room: with 14 stones only 1 more fits; the tower's shape rules.
@@ -113,8 +113,8 @@ assert(g.state.action.step == "pay", "the blue would not fit")
 local tw = fake.tower({ "RR..." })
 local cells = {}
 for _, c in ipairs(tower.legal_cells(data, tw)) do cells[#cells + 1] = tower.cell_id(c[1], c[2]) end
--- next to the base run (r0c2) or resting on two stones (r1c0)
-assert(table.concat(cells, " ") == "r0c2 r1c0", table.concat(cells, " "))
+-- next to the base run (l1p3) or resting on two stones (l2p1)
+assert(table.concat(cells, " ") == "l1p3 l2p1", table.concat(cells, " "))
 assert(select(2, tower.legal(data, tw, 1, 1)) == "why.needs_support")
 assert(select(2, tower.legal(data, tw, 0, 4)) == "why.must_touch")
 assert(select(2, tower.legal(data, tower.new(data), 1, 0)) == "why.first_on_base")

@@ -105,7 +105,7 @@ g.state.players[1].tower = fake.tower({ "", "R.", "GYR", "BBGY", "RRGGB" })  -- 
 g.state.carts[1].stones = { "red" }
 fake.rebalance(g)
 fake.noon(g, { "build" })
-fake.play(g, 1, "take red", "pay milk", "place r3c1")   -- level 4 complete
+fake.play(g, 1, "take red", "pay milk", "place l4p2")   -- level 4 complete
 assert(g.state.stupa == 1 and g.state.last_round == 2)
 fake.finish_noon(g)
 assert(g.state.round == 2 and g.state.phase == "sunrise", "one more day")

@@ -1,0 +1,143 @@
+/*
+** repl_layout.c
+** The screen at a person's turn: the board first, then what happened since
+** that seat's last decision and its options just above the prompt, so that
+** on a short terminal the news and the choices stay in sight while the top
+** of a tall board scrolls away. The render is told the terminal's width and
+** how many rows the board may take (g.width, g.height) and may draw a
+** compact board; `board`/`show` always draw the full one.
+*/
+#include "repl.h"
+
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+/* The fewest rows a board is ever offered, however much is below it. */
+#define REPL_MIN_BOARD_ROWS 4
+
+int repl_term_height(const repl *r) {
+    int h = 0;
+    struct winsize ws;
+    if (r->interactive && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0) h = ws.ws_row;
+    if (h == 0) {
+        const char *env = getenv("LINES"); /* script mode: a transcript can ask for a height */
+        if (env) h = atoi(env);
+    }
+    return h > 0 ? h : 0;
+}
+
+/* The board for seat with `rows` rows to fill (0: not known). */
+static void show_board_rows(repl *r, int seat, int rows) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    char *text = engine_render_screen(r->e, seat, r->width, rows, &errs);
+    if (!text) {
+        repl_fail(r, "the board cannot be shown: render failed");
+        for (size_t i = 0; i < errs.n; i++) {
+            char *s = cerr_format(&errs.items[i]);
+            repl_plain(r, "  %s", s ? s : errs.items[i].message);
+            free(s);
+        }
+    } else {
+        repl_block(r, text);
+    }
+    free(text);
+    cerr_free(&errs);
+}
+
+void repl_show_board(repl *r, int seat) {
+    show_board_rows(r, seat, 0);
+}
+
+/* Runs fn into memory: its text (malloc'd, *len bytes), or NULL. */
+static char *capture(repl *r, int seat, void (*fn)(repl *r, int seat), size_t *len) {
+    char *buf = NULL;
+    *len = 0;
+    FILE *mem = open_memstream(&buf, len);
+    if (!mem) return NULL;
+    FILE *out = r->out;
+    r->out = mem;
+    fn(r, seat);
+    r->out = out;
+    if (fclose(mem) != 0) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static int count_lines(const char *s, size_t len) {
+    int n = 0;
+    for (size_t i = 0; i < len; i++) n += s[i] == '\n';
+    return n;
+}
+
+static void news(repl *r, int seat) {
+    (void)seat;
+    repl_show_events(r, r->viewer);
+}
+
+static void board(repl *r, int rows) {
+    show_board_rows(r, r->viewer, rows);
+}
+
+void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) {
+    int rows = repl_term_height(r);
+    size_t nlen = 0, blen = 0, dlen = 0;
+    char *n = capture(r, seat, news, &nlen), *d = n ? capture(r, seat, below, &dlen) : NULL;
+    if (!n || !d) { /* no memory to measure with: the same screen, unmeasured */
+        show_board_rows(r, r->viewer, 0);
+        if (n) fwrite(n, 1, nlen, r->out);
+        else repl_show_events(r, r->viewer);
+        if (d) fwrite(d, 1, dlen, r->out);
+        else below(r, seat);
+        free(n);
+        free(d);
+        return;
+    }
+    int nl = count_lines(n, nlen), dl = count_lines(d, dlen);
+    int board_rows = rows ? rows - nl - dl - 1 : 0; /* 1: the prompt */
+    if (rows && board_rows < REPL_MIN_BOARD_ROWS) board_rows = REPL_MIN_BOARD_ROWS;
+    /* the board itself, measured too: news that would push its top off the
+    ** screen is cut from the front (`log` has it all) */
+    FILE *mem = NULL;
+    char *b = NULL;
+    if (rows && (mem = open_memstream(&b, &blen)) != NULL) {
+        FILE *out = r->out;
+        r->out = mem;
+        board(r, board_rows);
+        r->out = out;
+        if (fclose(mem) != 0) {
+            free(b);
+            b = NULL;
+        }
+    }
+    if (!b) {
+        show_board_rows(r, r->viewer, board_rows);
+    } else {
+        fwrite(b, 1, blen, r->out);
+        int over = count_lines(b, blen) + nl + dl + 1 - rows;
+        if (over > 0 && nl > 0) {
+            int drop = over + 1 < nl ? over + 1 : nl; /* one more for the note */
+            size_t at = 0;
+            for (int k = 0; k < drop && at < nlen; at++)
+                if (n[at] == '\n') k++;
+            while (at < nlen && n[at] == ' ') { /* a wrapped event's rest goes with it */
+                const char *nl_at = memchr(n + at, '\n', nlen - at);
+                at = nl_at ? (size_t)(nl_at - n) + 1 : nlen;
+            }
+            repl_say(r, 2, "{dim}(%d earlier line%s: `log` and `history` show them){/}", drop, drop == 1 ? "" : "s");
+            memmove(n, n + at, nlen - at);
+            nlen -= at;
+        }
+    }
+    fwrite(n, 1, nlen, r->out);
+    fwrite(d, 1, dlen, r->out);
+    free(b);
+    free(n);
+    free(d);
+}

@@ -1,0 +1,192 @@
+/*
+** repl_setup.c
+** `cairn play` with no ruleset: asks which ruleset (from those found), how
+** many seats, and which seats people play (Enter: you in seat 1, random
+** bots in the others), then fills the settings as --players and --bot
+** would. Each question takes Enter for its default and asks again after a
+** wrong answer; the end of the input gives up.
+*/
+#include "repl.h"
+
+#include "ruleset.h"
+#include "value.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The bot kind the wizard seats where no person plays. */
+#define REPL_SETUP_BOT "random"
+
+static char *trimmed(char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = '\0';
+    return s;
+}
+
+/* The ruleset chosen (malloc'd, *rs_out loaded for its seat counts), or NULL. */
+static char *ask_ruleset(repl *r, ruleset **rs_out) {
+    size_t n;
+    char **names = ruleset_list(&n);
+    if (n == 0) {
+        fprintf(stderr, "cairn play: no ruleset found (looked in ./rulesets, the installed share folder "
+                        "and CAIRN_PATH)\n");
+        ruleset_list_free(names, n);
+        return NULL;
+    }
+    repl_say(r, 0, "{bold}Rulesets found:{/}");
+    for (size_t i = 0; i < n; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        ruleset *rs = ruleset_load(names[i], NULL, &errs);
+        char players[32];
+        if (rs) ruleset_players_text(rs, players, sizeof players);
+        if (rs)
+            repl_say(r, 6, "  %zu  %-12s %s (%s)", i + 1, names[i], rs->name, players);
+        else
+            repl_say(r, 6, "  %zu  %-12s (has errors: `cairn check %s`)", i + 1, names[i], names[i]);
+        ruleset_free(rs);
+        cerr_free(&errs);
+    }
+    repl_say(r, 2, "Which one? Type its number or name.");
+    char *chosen = NULL;
+    while (!chosen) {
+        int eof;
+        char *line = repl_ask(r, "cairn:ruleset> ", &eof);
+        if (!line) {
+            if (eof) break;
+            continue;
+        }
+        char *t = trimmed(line);
+        char *end;
+        long k = strtol(t, &end, 10);
+        if (*t && *end == '\0' && k >= 1 && (size_t)k <= n) {
+            chosen = strdup(names[k - 1]);
+        } else if (*t) {
+            for (size_t i = 0; i < n && !chosen; i++)
+                if (strcmp(names[i], t) == 0) chosen = strdup(names[i]);
+            if (!chosen) repl_fail(r, "no ruleset \"%s\": type its number (1 to %zu) or its name", t, n);
+        }
+        free(line);
+        if (chosen) {
+            cerr_list errs;
+            cerr_init(&errs, 0);
+            *rs_out = ruleset_load(chosen, NULL, &errs);
+            cerr_free(&errs);
+            if (!*rs_out) { /* listed with errors: playing it would only print them */
+                repl_fail(r, "%s has errors (`cairn check %s`): choose another", chosen, chosen);
+                free(chosen);
+                chosen = NULL;
+            }
+        }
+    }
+    ruleset_list_free(names, n);
+    return chosen;
+}
+
+/* The seat count, or 0 at the end of the input. */
+static int ask_seats(repl *r, const ruleset *rs) {
+    int lo = rs->min_players, hi = rs->max_players;
+    int dflt = (int)value_get_int(value_map_get(rs->manifest, "players"), "default", lo);
+    if (lo == hi) return lo;
+    repl_say(r, 2, "How many seats? %d to %d; Enter: %d.", lo, hi, dflt);
+    for (;;) {
+        int eof;
+        char *line = repl_ask(r, "cairn:seats> ", &eof);
+        if (!line) {
+            if (eof) return 0;
+            continue;
+        }
+        char *t = trimmed(line), *end;
+        long k = *t ? strtol(t, &end, 10) : dflt;
+        int ok = (!*t || *end == '\0') && k >= lo && k <= hi;
+        if (!ok) repl_fail(r, "\"%s\": type a number from %d to %d", t, lo, hi);
+        free(line);
+        if (ok) return (int)k;
+    }
+}
+
+/* Marks people[s] for each seat typed ("1 3", "1,3"); 0, or -1 after
+** saying what is wrong. */
+static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
+    memset(people, 0, (size_t)seats + 1);
+    int any = 0;
+    for (char *w = strtok(t, " ,"); w; w = strtok(NULL, " ,")) {
+        if (!strcasecmp(w, "all")) {
+            memset(people + 1, 1, (size_t)seats);
+            any = 1;
+            continue;
+        }
+        if (!strcasecmp(w, "none")) {
+            any = 1;
+            continue;
+        }
+        char *end;
+        long s = strtol(w, &end, 10);
+        if (*end || s < 1 || s > seats) {
+            repl_fail(r, "\"%s\": give seat numbers from 1 to %d (or `all`, `none`)", w, seats);
+            return -1;
+        }
+        people[s] = any = 1;
+    }
+    if (!any) people[1] = 1;
+    return 0;
+}
+
+/* Seats people play into r->set as --bot pairs for the others; 0, or -1
+** at the end of the input. */
+static int ask_people(repl *r, int seats) {
+    unsigned char *people = calloc((size_t)seats + 1, 1);
+    if (!people) return -1;
+    repl_say(r, 2, "Which seats do people play at this keyboard? Seat numbers (`1 3`), `all` or `none`; "
+                   "Enter: you in seat 1, %s bots in the others.", REPL_SETUP_BOT);
+    int rc = -1;
+    for (;;) {
+        int eof;
+        char *line = repl_ask(r, "cairn:people> ", &eof);
+        if (!line) {
+            if (eof) break;
+            continue;
+        }
+        int ok = parse_people(r, trimmed(line), seats, people) == 0;
+        free(line);
+        if (ok) {
+            rc = 0;
+            break;
+        }
+    }
+    for (int s = 1; rc == 0 && s <= seats; s++) {
+        if (people[s]) continue;
+        char pair[32];
+        snprintf(pair, sizeof pair, "%d=%s", s, REPL_SETUP_BOT);
+        int *bs = realloc(r->set.bot_seat, (r->set.n_bots + 1) * sizeof *bs);
+        if (bs) r->set.bot_seat = bs;
+        char **bv = bs ? realloc(r->set.bot_val, (r->set.n_bots + 1) * sizeof *bv) : NULL;
+        if (bv) r->set.bot_val = bv;
+        char *kind = bv ? strdup(REPL_SETUP_BOT) : NULL;
+        if (!kind) {
+            rc = -1;
+            break;
+        }
+        r->set.bot_seat[r->set.n_bots] = s;
+        r->set.bot_val[r->set.n_bots++] = kind;
+    }
+    free(people);
+    return rc;
+}
+
+int repl_setup_ask(repl *r) {
+    ruleset *rs = NULL;
+    char *name = ask_ruleset(r, &rs);
+    if (!name) return -1;
+    int seats = ask_seats(r, rs);
+    ruleset_free(rs);
+    if (seats == 0 || (r->set.players = seats, ask_people(r, seats)) != 0) {
+        free(name);
+        return -1;
+    }
+    free(r->set.ruleset);
+    r->set.ruleset = name;
+    return 0;
+}
