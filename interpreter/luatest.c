@@ -69,7 +69,7 @@ static int api_ruleset(lua_State *L) {
         }
     }
     lua_pop(L, 1);
-    ruleset_request req = {(const char *const *)choices, n, NULL, players};
+    ruleset_request req = {(const char *const *)choices, n, NULL, players, NULL, 0};
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *rs = ruleset_load(name, &req, &errs);

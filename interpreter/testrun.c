@@ -665,7 +665,7 @@ static void run_units(const ruleset *rs, const char *name, int verbose, FILE *ou
 /* ----------------------------------------------------------------- driver */
 
 int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_list *errs) {
-    ruleset_request req = {NULL, 0, NULL, 0};
+    ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
     /* an installed ruleset belongs to the installation, not to this user */
@@ -1095,7 +1095,7 @@ static void smoke_summary(FILE *out, long played, long combos, long skipped, lon
 }
 
 int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
-    ruleset_request req = {NULL, 0, NULL, 0};
+    ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
     if (games <= 0) games = CAIRN_SMOKE_GAMES;
@@ -1131,7 +1131,7 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 /* only a combination the manifest itself forbids
                 ** (requires/excludes, forced by the seat count) is
                 ** skipped; any other error in it is a failure */
-                ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p};
+                ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p, NULL, 0};
                 cerr_list why;
                 cerr_init(&why, 0);
                 int refused = 0;
