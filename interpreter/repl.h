@@ -23,7 +23,7 @@ int repl_replay_main(int argc, char **argv);
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
-    "                  [--script FILE] [--strict]\n"                                         \
+    "                  [--set DATA.PATH=VALUE]... [--script FILE] [--strict]\n"                                         \
     "       cairn play --load SAVE [--script FILE] [--strict] [--trust]\n"                             \
     "       cairn play            (lists the rulesets found and asks which)"
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
@@ -37,6 +37,7 @@ int repl_replay_main(int argc, char **argv);
     "  --players N          seat count (default: the ruleset's)\n"                           \
     "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"           \
     "  --preset NAME        a named bundle of options\n"                                     \
+    "  --set DATA.PATH=VALUE  override one data value (scoring.bonus=4; repeatable)\n"                                     \
     "  --seed S             the game's seed (default: random; 1 in script mode)\n"           \
     "  --bot SEAT=KIND      a bot plays SEAT: random, greedy, mcts, ismcts or RULESET:NAME,\n" \
     "                       with parameters: 2=mcts:iterations=2000, 2=mcts:time=0.5\n"      \

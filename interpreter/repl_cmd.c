@@ -704,6 +704,10 @@ static int settings_from_engine(repl *r, engine *e) {
     s.bot_val = calloc((size_t)n + 1, sizeof *s.bot_val);
     oom |= !s.choices || !s.name_seat || !s.name_val || !s.bot_seat || !s.bot_val;
     for (size_t i = 0; !oom && i < nc; i++) oom |= !(s.choices[s.n_choices++] = strdup(ch[i]));
+    size_t ns = 0;
+    const char *const *sets = engine_sets(e, &ns); /* --set of the loaded game */
+    if (!oom && !(s.sets = calloc(ns ? ns : 1, sizeof *s.sets))) oom = 1;
+    for (size_t i = 0; !oom && i < ns; i++) oom |= !(s.sets[s.n_sets++] = strdup(sets[i]));
     if (!oom && engine_preset(e)) oom |= !(s.preset = strdup(engine_preset(e)));
     if (!oom && engine_lang(e)) oom |= !(s.lang = strdup(engine_lang(e)));
     for (int i = 1; !oom && i <= n; i++) {
@@ -723,6 +727,8 @@ static int settings_from_engine(repl *r, engine *e) {
     free(drop->ruleset);
     for (size_t i = 0; i < drop->n_choices; i++) free(drop->choices[i]);
     free(drop->choices);
+    for (size_t i = 0; i < drop->n_sets; i++) free(drop->sets[i]);
+    free(drop->sets);
     free(drop->preset);
     for (size_t i = 0; i < drop->n_names; i++) free(drop->name_val[i]);
     free(drop->name_seat);
@@ -1118,6 +1124,9 @@ static int cmd_seed(repl *r, const char *args) {
     const char *const *ch = engine_choices(r->e, &nc);
     for (size_t i = 0; i < nc; i++) markup_buf_printf(&b, " --option %s", ch[i]);
     if (engine_preset(r->e)) markup_buf_printf(&b, " --preset %s", engine_preset(r->e));
+    size_t ns;
+    const char *const *sets = engine_sets(r->e, &ns);
+    for (size_t i = 0; i < ns; i++) markup_buf_printf(&b, strpbrk(sets[i], " '\"$`\\{}[]") ? " --set '%s'" : " --set %s", sets[i]);
     for (int i = 1; i <= r->n_seats; i++) {
         char dflt[32];
         snprintf(dflt, sizeof dflt, "Seat %d", i);

@@ -519,7 +519,7 @@ static value *read_checked(const char *path, const char *fragment, const char *m
 }
 
 static char **str_list(const value *l, size_t *n) {
-    *n = value_len(l);
+    *n = l ? value_len(l) : 0;
     char **out = calloc(*n ? *n : 1, sizeof *out);
     for (size_t i = 0; out && i < *n; i++)
         if (!(out[i] = cairn_strdup(l->u.list.items[i]->u.str.s))) {

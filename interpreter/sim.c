@@ -311,7 +311,7 @@ static char *play_command(const sim_opts *o, const sim_variant *v, int players) 
     fprintf(f, "cairn play %s --players %d", v->shown, players);
     for (size_t i = 0; i < v->n_choices; i++) fprintf(f, " --option %s", v->choices[i]);
     if (o->flags.preset) fprintf(f, " --preset %s", o->flags.preset);
-    for (size_t i = 0; i < v->n_sets; i++) fprintf(f, " --set %s", v->sets[i]); /* play has no --set yet */
+    for (size_t i = 0; i < v->n_sets; i++) fprintf(f, " --set %s", v->sets[i]);
     for (int s = 1; s <= players; s++) fprintf(f, " --bot %d=%s", s, seat_bot(o, s));
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
