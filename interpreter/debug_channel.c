@@ -41,17 +41,28 @@ void engine_set_trace(engine *e, engine_line_fn fn, void *ud) {
 int debug_channel_wanted(const engine *e) { return e->debug_fn != NULL && e->quiet == 0; }
 
 /* where without the ruleset's own folder: "rules.lua:12", as the modder
-** names the file inside it. A parent's or the stdlib's keep their path. */
+** names the file inside it. Scripts are named "<folder's name>/rules.lua"
+** (engine.c's script_shown), modules "<folder>/<module>.lua"; a parent's
+** or the stdlib's keep their path. */
+static const char *strip_dir(const char *where, const char *dir, size_t n) {
+    while (n > 1 && dir[n - 1] == '/') n--;
+    return n && strncmp(where, dir, n) == 0 && where[n] == '/' ? where + n + 1 : NULL;
+}
+
 static const char *relative(const engine *e, const char *where) {
     const ruleset *rs = e->rt.rules ? e->rt.rules->rs : NULL;
     if (!rs || rs->n_module_dirs == 0) return where;
+    while (where[0] == '.' && where[1] == '/') where += 2;
     const char *dir = rs->module_dirs[0];
     while (dir[0] == '.' && dir[1] == '/') dir += 2;
-    while (where[0] == '.' && where[1] == '/') where += 2;
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/') n--;
-    if (n && strncmp(where, dir, n) == 0 && where[n] == '/') return where + n + 1;
-    return where;
+    const char *s = strip_dir(where, dir, strlen(dir));
+    if (s) return s;
+    size_t n = strlen(rs->dir);
+    while (n > 1 && rs->dir[n - 1] == '/') n--;
+    size_t b = n;
+    while (b > 0 && rs->dir[b - 1] != '/') b--;
+    s = strip_dir(where, rs->dir + b, n - b);
+    return s ? s : where;
 }
 
 void debug_channel_print(engine *e, const char *where, const char *text) {

@@ -31,9 +31,19 @@ static void on_debug(void *ud, const char *line) {
     free(esc);
 }
 
+/* In script mode the times are shown as "#.##": the output is the same on
+** every run (transcripts). */
 static void on_trace(void *ud, const char *line) {
     repl *r = ud;
-    char *esc = markup_escape(line);
+    char *masked = NULL;
+    const char *ms = strstr(line, " ms");
+    if (r->script && ms) {
+        const char *num = ms;
+        while (num > line && (num[-1] == '.' || (num[-1] >= '0' && num[-1] <= '9'))) num--;
+        masked = cairn_strfmt("%.*s#.##%s", (int)(num - line), line, ms);
+    }
+    char *esc = markup_escape(masked ? masked : line);
+    free(masked);
     repl_say(r, 2, "{dim}%s{/}", esc ? esc : "(out of memory)");
     free(esc);
 }
@@ -321,7 +331,8 @@ int repl_cmd_option(repl *r, const char *args) {
         if (o->type == ROPT_SWITCH) {
             int on = !strcmp(val, "on") || !strcmp(val, "true"), off = !strcmp(val, "off") || !strcmp(val, "false");
             if (!on && !off) {
-                repl_fail(r, "option %s is a switch: on or off, got \"%s\"", id, val);
+                if (!*val) repl_fail(r, "option %s is a switch: option %s on, or option %s off", id, id, id);
+                else repl_fail(r, "option %s is a switch: on or off, got \"%s\"", id, val);
                 free(id);
                 return -1;
             }
