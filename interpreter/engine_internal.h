@@ -3,8 +3,10 @@
 ** The inside of a game, shared by the engine's files (as Lua's lstate.h is):
 ** engine.c (transactions, decisions asked, views), engine_api.c (g and its
 ** functions), engine_score.c, history.c (checkpoints, undo, replay, reload),
-** engine_rules.c (a ruleset loaded once for many games) and fork.c. Nothing
-** outside those files includes it.
+** engine_rules.c (a ruleset loaded once for many games), fork.c,
+** debug_channel.c (g.debug lines and the trace), edit.c (`set PATH VALUE`
+** as a log step) and engine_eval.c (`eval EXPR`). Nothing outside those
+** files includes it.
 */
 #ifndef CAIRN_ENGINE_INTERNAL_H
 #define CAIRN_ENGINE_INTERNAL_H

@@ -63,7 +63,7 @@ static const repl_cmd commands[] = {
      "Boards, events and `state` are shown through the viewing seat's eyes. The\n"
      "viewing seat follows the person who must decide; `view SEAT` changes it\n"
      "until then (in a replay, for good). `view 0` watches as a spectator."},
-    {"state", NULL, "[--peek] [PATH]", cmd_state, IN_BOTH, ARG_PEEK, "the state as YAML, as the viewing seat sees it",
+    {"state", NULL, "[PATH]", cmd_state, IN_BOTH, ARG_PEEK, "the state as YAML, as the viewing seat sees it",
      "Prints the game state as YAML through the visibility rules of the viewing\n"
      "seat. `state --peek` prints the whole state, secrets included, and says so.\n"
      "`state PATH` prints one part: `state players[2].food`, `state market`\n"
@@ -118,7 +118,7 @@ static const repl_cmd commands[] = {
     {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE, "write the current state as a scenario file",
      "Writes the state now (with the RNG, ruleset, seats and options) as a\n"
      "scenario to edit by hand; `load --scenario FILE` starts a game from it."},
-    {"option", NULL, "ID on|off|ID=VALUE", repl_cmd_option, IN_PLAY, ARG_OPTION, "change an option (or data) mid-game",
+    {"option", NULL, "ID on|off", repl_cmd_option, IN_PLAY, ARG_OPTION, "change an option (or data) mid-game",
      "Makes the game again with option ID switched on or off (`option ID=ITEM`\n"
      "for a choice) and replays the decisions made so far, as `reload` does: if\n"
      "a decision no longer works under the new option, it says where the replay\n"
