@@ -4,7 +4,7 @@
 ** sandbox, under its instruction budget, against one seat's view. It gets
 ** the sandbox's globals and `view`, `data`, `options`, `seat`, never g, so
 ** it has no way to write the state, log an event or draw: the view is a
-** read-only copy. As defence in depth the state hash and the RNG are
+** read-only copy, and the rules' globals are read, never written. As defence in depth the state hash and the RNG are
 ** compared before and after, and a game that moved anyway (a ruleset that
 ** kept g in a global) is put back and the eval refused.
 */
@@ -36,9 +36,16 @@ static int p_env(lua_State *L) {
     if (c->seat > 0) lua_pushinteger(L, c->seat);
     else lua_pushnil(L);
     lua_setfield(L, -2, "seat");
-    lua_createtable(L, 0, 1);
+    /* the globals are read through, never written: a new name lands in the
+    ** environment (thrown away after), `_G` is the environment itself and
+    ** its metatable is hidden, so the rules' globals stay out of reach */
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -2, "_G");
+    lua_createtable(L, 0, 2);
     lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
     lua_setfield(L, -2, "__index");
+    lua_pushliteral(L, "eval");
+    lua_setfield(L, -2, "__metatable");
     lua_setmetatable(L, -2);
     c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;

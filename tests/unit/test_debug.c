@@ -197,6 +197,17 @@ static void eval_reads_and_cannot_write(void **st) {
         assert_memory_equal(&now, &before, sizeof now);
     }
     assert_int_equal(food(e, 1), 1);
+    /* a new global stays in the eval's own environment: the next eval (and
+    ** the rules) never see it; the real globals table is out of reach */
+    t = engine_eval(e, 1, "_G.LEAK = 1 return LEAK", NULL, &errs);
+    assert_string_equal(t, "1");
+    free(t);
+    t = engine_eval(e, 1, "LEAK", NULL, &errs);
+    assert_string_equal(t, "nil");
+    free(t);
+    t = engine_eval(e, 1, "getmetatable(_ENV)", NULL, &errs);
+    assert_string_equal(t, "eval");
+    free(t);
     cerr_free(&errs);
     engine_free(e);
 }
