@@ -316,8 +316,14 @@ int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, 
 static int reload_as(engine *e, const engine_config *c, engine_reload_report *rep, cerr_list *errs) {
     memset(rep, 0, sizeof *rep);
     double t0 = now_seconds();
-    engine *n = engine_new(c, errs);
+    /* setup's g.debug lines are new (the rules changed); the decisions
+    ** replayed after it say nothing again */
+    engine_config with_debug = *c;
+    with_debug.debug = e->debug_fn;
+    with_debug.debug_ud = e->debug_ud;
+    engine *n = engine_new(&with_debug, errs);
     if (!n) return -1;
+    n->debug_fn = NULL;
     rep->total = e->pos;
     size_t failed;
     cerr_list rerrs;

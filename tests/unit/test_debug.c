@@ -100,10 +100,20 @@ static void debug_lines_go_to_the_channel_only(void **st) {
     assert_int_equal(d.n, 3);
     assert_int_equal(engine_undo(e), 0);
     assert_int_equal(d.n, 3);
+    /* reload: setup's line again (the rules may have changed), not the
+    ** decisions replayed after it */
+    engine_reload_report rep;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    assert_int_equal(engine_reload(e, &rep, &errs), 0);
+    engine_reload_report_free(&rep);
+    cerr_free(&errs);
+    assert_int_equal(d.n, 4);
+    assert_non_null(strstr(d.text, "take\ndebug rules.lua:10: setup done with gain 1\n"));
     /* off: nothing reaches anyone */
     engine_set_debug(e, NULL, NULL);
     take(e);
-    assert_int_equal(d.n, 3);
+    assert_int_equal(d.n, 4);
     engine_free(e);
 }
 
