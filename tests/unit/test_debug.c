@@ -110,10 +110,25 @@ static void debug_lines_go_to_the_channel_only(void **st) {
     cerr_free(&errs);
     assert_int_equal(d.n, 4);
     assert_non_null(strstr(d.text, "take\ndebug rules.lua:10: setup done with gain 1\n"));
+    /* on, the arguments are converted (a __tostring runs once); off, print
+    ** returns before converting anything (it never runs) */
+    const char *count = "local n = 0 "
+                        "print(setmetatable({}, {__tostring = function() n = n + 1 return 'obj' end})) "
+                        "return n";
+    cerr_init(&errs, 0);
+    char *t = engine_eval(e, 1, count, NULL, &errs);
+    assert_string_equal(t, "1");
+    free(t);
+    assert_non_null(strstr(d.text, "debug eval:1: obj\n"));
+    assert_int_equal(d.n, 5);
     /* off: nothing reaches anyone */
     engine_set_debug(e, NULL, NULL);
+    t = engine_eval(e, 1, count, NULL, &errs);
+    assert_string_equal(t, "0");
+    free(t);
+    cerr_free(&errs);
     take(e);
-    assert_int_equal(d.n, 4);
+    assert_int_equal(d.n, 5);
     engine_free(e);
 }
 
