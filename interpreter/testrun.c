@@ -769,6 +769,7 @@ int testrun_command(int argc, char **argv) {
         else if (!strcmp(argv[i], "--debug")) {
             testrun_opts o = {NULL, 0, stdout};
             testrun_configure(&o);
+            luatest_set_debug(stdout); /* the Lua unit tests' print lines too */
         }
         else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) verbose = 1;
         else if (argv[i][0] == '-' || name) {
