@@ -228,7 +228,7 @@ static int p_prepare(lua_State *L) {
 static void add_traceback(engine *e, cerr_list *errs) {
     int frames;
     const char *tb = sandbox_own_traceback(e->rt.sb, &frames);
-    if (frames < 2 || errs->n == 0) return;
+    if (frames < 2 || !errs || errs->n == 0 || errs->dropped) return; /* the last one is the call's */
     cairn_error *last = &errs->items[errs->n - 1];
     char *m = cairn_strfmt("%s\ntraceback (the ruleset's files):%s", last->message, tb);
     if (!m) return; /* the message alone still says what and where */
