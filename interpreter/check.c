@@ -67,7 +67,7 @@ static int load_value(const char *name, const ruleset *r, const char *choice, ch
     const char *choices[1] = {choice};
     *why = NULL;
     for (int p = r->min_players; p <= r->max_players; p++) {
-        ruleset_request req = {choices, 1, NULL, p};
+        ruleset_request req = {choices, 1, NULL, p, NULL, 0};
         cerr_list local;
         cerr_init(&local, 0);
         int refused = 0;

@@ -125,6 +125,10 @@ const char *const *engine_choices(const engine *e, size_t *n) {
     return (const char *const *)e->cfg.choices;
 }
 const char *engine_preset(const engine *e) { return e->cfg.preset; }
+const char *const *engine_sets(const engine *e, size_t *n) {
+    *n = e->cfg.n_sets;
+    return (const char *const *)e->cfg.sets;
+}
 const value *engine_scenario(const engine *e) { return e->cfg.scenario; }
 const char *engine_scenario_rng(const engine *e) { return e->cfg.scenario_rng; }
 void engine_set_checks(engine *e, int on) { e->cfg.checks = on; }
@@ -228,6 +232,19 @@ static int p_prepare(lua_State *L) {
 ** call that may have changed the state ran long under the budget's timer
 ** (sandbox_set_timed): the caller takes the decision back and runs it again
 ** counted. A call that changed nothing is run again here. */
+/* A failed call's message gets the ruleset's own frames when there is more
+** than the one the message names already: how the rules got there. */
+static void add_traceback(engine *e, cerr_list *errs) {
+    int frames;
+    const char *tb = sandbox_own_traceback(e->rt.sb, &frames);
+    if (frames < 2 || !errs || errs->n == 0 || errs->dropped) return; /* the last one is the call's */
+    cairn_error *last = &errs->items[errs->n - 1];
+    char *m = cairn_strfmt("%s\ntraceback (the ruleset's files):%s", last->message, tb);
+    if (!m) return; /* the message alone still says what and where */
+    free(last->message);
+    last->message = m;
+}
+
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     lua_State *L = e->rt.L;
     c->e = e;
@@ -265,15 +282,20 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         int nargs = lua_gettop(L) - top - 1;
         struct timespec t0, t1;
         e->stats.handler_calls++;
-        if (e->profiling) clock_gettime(CLOCK_MONOTONIC, &t0);
+        int timed = e->profiling || trace_on(e);
+        if (timed) clock_gettime(CLOCK_MONOTONIC, &t0);
         int st = sandbox_call(e->rt.sb, nargs, nres, errs);
-        if (e->profiling) {
+        if (timed) {
             clock_gettime(CLOCK_MONOTONIC, &t1);
             uint64_t ns =
                 (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
-            e->stats.handler_ns += ns;
-            e->stats.ns_by_handler[c->h] += ns;
+            if (e->profiling) {
+                e->stats.handler_ns += ns;
+                e->stats.ns_by_handler[c->h] += ns;
+            }
+            trace_call(e, c->h, ns);
         }
+        if (st != SANDBOX_OK && st != SANDBOX_RETRY) add_traceback(e, errs);
         if (guard) {
             guard_end(L);
             if (gapi_refresh_state(e) != 0) e->live_stale = 1;
@@ -428,9 +450,10 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
                   .writable = 1};
     disclosure_pending disc;
     disclosure_begin(e, seat, idc, &disc);
-    e->in_apply = 1;
+    trace_begin(e);
+    e->in_apply = seat != 0; /* an edit (seat 0, edit.c) logs nothing */
     e->cur_decision = e->pos + 1;
-    int rc = engine_call(e, &c, 0, errs);
+    int rc = seat == 0 ? edit_run(e, idc, errs) : engine_call(e, &c, 0, errs);
     e->in_apply = 0;
     if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no apply(g, seat, id) handler");
     if (rc > 0) {
@@ -454,10 +477,12 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     if (!e->cfg.fast && e->pos % CAIRN_CHECKPOINT_EVERY == 0 && history_checkpoint(e, errs) != 0)
         errs->oom = 0; /* a missing checkpoint only makes undo replay further */
     lua_settop(L, top);
+    trace_end(e, 1);
     return ENGINE_OK;
 
 fail:
     disclosure_abort(&disc);
+    trace_end(e, 0);
     free(idc);
     lua_settop(L, top);
     if (errs->oom && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
@@ -655,6 +680,7 @@ char *engine_render(engine *e, int seat, cerr_list *errs) {
 static void cfg_free(game_cfg *c) {
     free(c->ruleset);
     strv_free(c->choices, c->n_choices);
+    strv_free(c->sets, c->n_sets);
     free(c->preset);
     strv_free(c->names, (size_t)c->players);
     strv_free(c->bots, (size_t)c->players);
@@ -669,6 +695,8 @@ static int cfg_copy(game_cfg *d, const engine_config *c) {
     d->ruleset = cairn_strdup(c->ruleset);
     d->choices = strv_dup(c->choices, c->n_choices, &oom);
     d->n_choices = d->choices ? c->n_choices : 0;
+    d->sets = strv_dup(c->sets, c->n_sets, &oom);
+    d->n_sets = d->sets ? c->n_sets : 0;
     d->preset = cairn_strdup(c->preset);
     d->players = c->players;
     d->seed = c->seed;
@@ -918,6 +946,7 @@ engine *engine_build(const engine_config *c, cerr_list *errs) {
     for (int h = 0; h < H_COUNT; h++) rt->ref_h[h] = LUA_NOREF;
     e->fork_of_pos = (size_t)-1;
     if (cfg_copy(&e->cfg, c) != 0) goto oom;
+    e->debug_fn = c->debug, e->debug_ud = c->debug_ud; /* setup's lines too */
     if (c->rules) {
         rt->rules = c->rules;
     } else {

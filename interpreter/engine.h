@@ -34,6 +34,8 @@ typedef struct engine_config {
     const char *const *choices;   /* option choices as for ruleset_request */
     size_t n_choices;
     const char *preset;           /* NULL: none */
+    const char *const *sets;      /* data overrides "DATA.PATH=VALUE" (--set; ruleset_request) */
+    size_t n_sets;
     int players;                  /* seat count; 0: the manifest's default, else min */
     const char *const *names;     /* `players` names, or NULL: "Seat 1", ... */
     const char *const *bots;      /* `players` bot kinds (NULL entry: human), or NULL */
@@ -55,6 +57,8 @@ typedef struct engine_config {
     const value *scenario;        /* borrowed; non-NULL: start from this state, setup not run */
     const char *scenario_rng;     /* with scenario: rng state (rng_format); NULL: seeded */
     int trust;                    /* save_start_scenario: the file's ruleset may be any folder */
+    void (*debug)(void *ud, const char *line); /* the debug channel from setup on (engine_set_debug) */
+    void *debug_ud;
 } engine_config;
 
 /* The ruleset's check_data(g) on the data c chooses, without playing
@@ -94,11 +98,28 @@ const char *engine_lang(const engine *e);
 /* The option choices the game was created with, as given (for saves). */
 const char *const *engine_choices(const engine *e, size_t *n);
 const char *engine_preset(const engine *e);
+/* The data overrides (--set) the game was created with. */
+const char *const *engine_sets(const engine *e, size_t *n);
 /* The scenario the game started from, or NULL (borrowed). */
 const value *engine_scenario(const engine *e);
 const char *engine_scenario_rng(const engine *e);
 /* Turns the post-decision checks on or off (see engine_config.checks). */
 void engine_set_checks(engine *e, int on);
+
+/* ------------------------------------------- debug channel and trace */
+
+/* A line of text for whoever debugs the rules (no newline; borrowed). */
+typedef void (*engine_line_fn)(void *ud, const char *line);
+/* Where g.debug(...) and print(...) go: lines "debug <file>:<line>: <text>"
+** (the file relative to the ruleset's folder). NULL (the default): they
+** are dropped, at the cost of one test (nothing is converted). Never part
+** of the events, the log, saves or golden files; nothing is said while the
+** log is replayed (undo, load, reload), nor by forks. Kept over a reload. */
+void engine_set_debug(engine *e, engine_line_fn fn, void *ud);
+/* Where trace lines go: one per handler call, "trace <handler> <ms> ms",
+** and for apply (and an edit) the state paths it changed: "trace apply
+** 0.21 ms: players[1].food, market[3]". NULL (the default): off. */
+void engine_set_trace(engine *e, engine_line_fn fn, void *ud);
 
 /* ------------------------------------------------------------ decisions */
 
@@ -373,6 +394,32 @@ int engine_goto(engine *e, size_t n);
 ** changed under it); the engine then stays at the last position reached. */
 int engine_goto_why(engine *e, size_t n, cerr_list *errs);
 
+/* ---------------------------------------------- edits and inspection */
+
+/* `set PATH VALUE`: puts v at PATH of the state ("players[2].food"; lists
+** from 1; a map may get a new key, a list an item appended at n+1) as one
+** step of the log (seat 0, id "set PATH <v as JSON>"), so undo takes it
+** back and every replay (load, reload, goto) makes it again. Checked as a
+** decision is: plain data, the state schema, check(). ENGINE_OK, or the
+** status with *why (malloc'd): ENGINE_DISABLED for a path that does not
+** exist (naming the longest prefix that does), ENGINE_RULES_ERROR for a
+** state the schema or check() refuses; the game is then as before. */
+engine_status engine_edit(engine *e, const char *path, const value *v, char **why);
+/* 1 when the log entry is an edit (seat 0), not a decision. */
+int engine_log_is_edit(const engine_logged *l);
+
+/* `eval EXPR`: evaluates the Lua expression (or, if it is none, the chunk:
+** `local n = 0 ... return n`) in the game's sandbox with the instruction
+** budget, in an environment of the sandbox's globals plus `view` (what
+** seat sees, read-only), `data` (g.data), `options` (g.options) and
+** `seat` (nil for a spectator). It cannot change the game: no g, the view
+** is a read-only copy, no draw is possible, and a state or RNG that moved
+** anyway is put back and the eval refused. Returns the result as YAML
+** text (a non-plain result as tostring gives it), and when out is not NULL
+** also the result as a tree (NULL if not plain data); NULL after appending
+** the error (syntax, runtime error with its line, budget). */
+char *engine_eval(engine *e, int seat, const char *expr, value **out, cerr_list *errs);
+
 /* ----------------------------------------------------------- hot reload */
 
 typedef struct engine_reload_report {
@@ -393,6 +440,11 @@ typedef struct engine_reload_report {
 ** tail), rep says which decision and why, and 0 is returned. */
 int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs);
 void engine_reload_report_free(engine_reload_report *rep);
+/* The same under other option choices and data overrides (`option ID on`
+** mid-game, --set): the game is made again with them (the preset and the
+** rest kept) and the log replayed, reported as engine_reload does. */
+int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, const char *const *sets,
+                       size_t n_sets, engine_reload_report *rep, cerr_list *errs);
 
 /* ------------------------------------------------------ for save/testrun */
 

@@ -203,11 +203,14 @@ static int l_log_text(lua_State *L) {
     return 0;
 }
 
-/* print(...) from a script: a public event, values joined by tabs. Outside
-** setup/apply there is no event log to write to, so it is dropped. */
-static void on_print(void *ud, const char *text) {
+/* print(...) and g.debug(...) from a script: the debug channel
+** (debug_channel.c), never the game's events. */
+static int on_print(void *ud, const char *where, const char *text) {
     engine *e = ((engine_hub *)ud)->e;
-    if (e && e->in_apply) (void)push_event(e, text, all_seats(e));
+    if (!e) return 0;
+    if (!text) return debug_channel_wanted(e);
+    debug_channel_print(e, where, text);
+    return 1;
 }
 
 /* --------------------------------------------------------------- g.text */
@@ -296,6 +299,8 @@ static void push_fields(lua_State *L, const sandbox_kit *k, const char *lang, in
     lua_setfield(L, -2, "text");
     lua_pushvalue(L, log_text_i);
     lua_setfield(L, -2, "log_text");
+    lua_pushcfunction(L, sandbox_print_function); /* g.debug: print's debug channel */
+    lua_setfield(L, -2, "debug");
     lua_pushstring(L, lang);
     lua_setfield(L, -2, "lang");
 }

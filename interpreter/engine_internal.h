@@ -3,8 +3,10 @@
 ** The inside of a game, shared by the engine's files (as Lua's lstate.h is):
 ** engine.c (transactions, decisions asked, views), engine_api.c (g and its
 ** functions), engine_score.c, history.c (checkpoints, undo, replay, reload),
-** engine_rules.c (a ruleset loaded once for many games) and fork.c. Nothing
-** outside those files includes it.
+** engine_rules.c (a ruleset loaded once for many games), fork.c,
+** debug_channel.c (g.debug lines and the trace), edit.c (`set PATH VALUE`
+** as a log step) and engine_eval.c (`eval EXPR`). Nothing outside those
+** files includes it.
 */
 #ifndef CAIRN_ENGINE_INTERNAL_H
 #define CAIRN_ENGINE_INTERNAL_H
@@ -42,6 +44,8 @@ typedef struct game_cfg {
     char **choices;
     size_t n_choices;
     char *preset;
+    char **sets;
+    size_t n_sets;
     int players;
     char **names;
     char **bots;
@@ -119,10 +123,12 @@ typedef struct sandbox_kit {
 } sandbox_kit;
 
 /* The handlers cairn calls, looked up once when a game starts. */
+/* (H_EDIT is no handler: `set PATH VALUE` traced as one, see edit.c.) */
 typedef enum {
     H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
     H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_START_SEAT, H_COUNT
 } handler_id;
+#define H_EDIT H_COUNT
 extern const char *const engine_handler_names[H_COUNT];
 
 /* The Lua side of one game. */
@@ -187,7 +193,38 @@ struct engine {
     int screen_width, screen_height; /* render's g.width/g.height during engine_render_screen; 0: nil */
     disclosure_rec *disc; /* by log index; valid where seat and id match the log */
     size_t n_disc, cap_disc;
+    /* debug_channel.c: where g.debug/print lines and trace lines go (NULL:
+    ** dropped), and what a traced apply keeps until it is reported */
+    engine_line_fn debug_fn, trace_fn;
+    void *debug_ud, *trace_ud;
+    int quiet;           /* > 0 while the log is replayed: nothing said twice */
+    struct trace_hold *trace_hold; /* an apply being traced, or NULL */
 };
+
+/* ---- edit.c */
+/* A logged edit (seat 0, id "set PATH VALUE"): whether it may be applied
+** now (NULL, ENGINE_OK) or why not (malloc'd, status set). */
+char *edit_explain(engine *e, const char *id, engine_status *status);
+/* Applies it to the live state (engine_apply's part for seat 0): 1, or -1
+** after appending why. */
+int edit_run(engine *e, const char *id, cerr_list *errs);
+
+/* ---- debug_channel.c */
+/* 1 when a g.debug/print line would reach someone now. */
+int debug_channel_wanted(const engine *e);
+/* Sends "debug <file>:<line>: <text>" (file relative to the ruleset). */
+void debug_channel_print(engine *e, const char *where, const char *text);
+/* 1 when handler calls are traced now. */
+#define trace_on(e) ((e)->trace_fn != NULL && (e)->quiet == 0)
+/* One handler call took ns nanoseconds (engine_call). */
+void trace_call(engine *e, handler_id h, uint64_t ns);
+/* Around a decision or an edit (engine_apply): the state before it is
+** kept so the report names what changed; trace_end reports the apply
+** call (with the paths it changed, when ok) and then the calls it made. */
+void trace_begin(engine *e);
+void trace_end(engine *e, int ok);
+/* The traced apply is an edit (edit.c) that took ns. */
+void trace_mark_edit(engine *e, uint64_t ns);
 
 /* ---- decisions.c */
 /* The id of option k (1-based, of the engine's option table), borrowed until

@@ -21,7 +21,7 @@ static void kit_free(sandbox_kit *k);
 
 /* The seat count: asked for, else the manifest's default, else its min. */
 static ruleset *load_for_players(const engine_config *c, int *players, cerr_list *errs) {
-    ruleset_request req = {c->choices, c->n_choices, c->preset, c->players};
+    ruleset_request req = {c->choices, c->n_choices, c->preset, c->players, c->sets, c->n_sets};
     ruleset *rs = ruleset_load(c->ruleset, &req, errs);
     if (!rs || c->players) {
         *players = c->players;

@@ -25,6 +25,8 @@ static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
     c.ruleset = g->ruleset;
     c.choices = (const char *const *)g->choices;
     c.n_choices = g->n_choices;
+    c.sets = (const char *const *)g->sets;
+    c.n_sets = g->n_sets;
     c.preset = g->preset;
     c.players = g->players;
     c.names = (const char *const *)g->names;

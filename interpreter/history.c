@@ -97,7 +97,9 @@ static int restore(engine *e, size_t p, cerr_list *errs);
 
 int history_restore(engine *e, size_t p, cerr_list *errs) {
     sandbox_set_timed(e->rt.sb, 0);
+    e->quiet++; /* what replays was said when it happened */
     int rc = restore(e, p, errs);
+    e->quiet--;
     sandbox_set_timed(e->rt.sb, 1);
     return rc;
 }
@@ -276,6 +278,8 @@ static engine_config config_of(const game_cfg *g) {
     c.ruleset = g->ruleset;
     c.choices = (const char *const *)g->choices;
     c.n_choices = g->n_choices;
+    c.sets = (const char *const *)g->sets;
+    c.n_sets = g->n_sets;
     c.preset = g->preset;
     c.players = g->players;
     c.names = (const char *const *)g->names;
@@ -292,13 +296,35 @@ static engine_config config_of(const game_cfg *g) {
     return c;
 }
 
+static int reload_as(engine *e, const engine_config *c, engine_reload_report *rep, cerr_list *errs);
+
 int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
+    engine_config c = config_of(&e->cfg);
+    return reload_as(e, &c, rep, errs);
+}
+
+int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, const char *const *sets,
+                       size_t n_sets, engine_reload_report *rep, cerr_list *errs) {
+    engine_config c = config_of(&e->cfg);
+    c.choices = choices;
+    c.n_choices = n_choices;
+    c.sets = sets;
+    c.n_sets = n_sets;
+    return reload_as(e, &c, rep, errs);
+}
+
+static int reload_as(engine *e, const engine_config *c, engine_reload_report *rep, cerr_list *errs) {
     memset(rep, 0, sizeof *rep);
     double t0 = now_seconds();
-    engine_config c = config_of(&e->cfg);
-    engine *n = engine_new(&c, errs);
+    /* setup's g.debug lines are new (the rules changed); the decisions
+    ** replayed after it say nothing again */
+    engine_config with_debug = *c;
+    with_debug.debug = e->debug_fn;
+    with_debug.debug_ud = e->debug_ud;
+    engine *n = engine_new(&with_debug, errs);
     if (!n) return -1;
     engine_set_disclosure(n, e->disclose);
+    n->debug_fn = NULL;
     rep->total = e->pos;
     size_t failed;
     cerr_list rerrs;
@@ -321,6 +347,9 @@ int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
         engine_reload_report_free(rep);
         return errs->oom = 1, -1;
     }
+    /* the debug channel and trace stay where the game's embedder put them */
+    n->debug_fn = e->debug_fn, n->debug_ud = e->debug_ud;
+    n->trace_fn = e->trace_fn, n->trace_ud = e->trace_ud;
     /* swap the insides; the closures and print hook follow through the hubs */
     engine tmp = *e;
     *e = *n;

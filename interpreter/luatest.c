@@ -69,7 +69,7 @@ static int api_ruleset(lua_State *L) {
         }
     }
     lua_pop(L, 1);
-    ruleset_request req = {(const char *const *)choices, n, NULL, players};
+    ruleset_request req = {(const char *const *)choices, n, NULL, players, NULL, 0};
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *rs = ruleset_load(name, &req, &errs);
@@ -132,6 +132,31 @@ static void explain(strbuf *why, const sandbox *sb, const cerr_list *errs) {
     if (tb && tb[0]) strbuf_printf(why, "\n%s", tb);
 }
 
+/* cairn test --debug: where the unit tests' print lines go. Process-wide:
+** set once by testrun_command before any test runs, read by run_file. */
+static FILE *debug_out;
+
+void luatest_set_debug(FILE *out) { debug_out = out; }
+
+/* A line as the games' debug channel writes it: the file relative to the
+** ruleset's folder. */
+typedef struct unit_debug {
+    FILE *out;
+    const char *dir;
+} unit_debug;
+
+static int unit_print(void *ud, const char *where, const char *text) {
+    const unit_debug *d = ud;
+    if (text) {
+        size_t n = strlen(d->dir);
+        while (n > 1 && d->dir[n - 1] == '/') n--;
+        if (strncmp(where, d->dir, n) == 0 && where[n] == '/') where += n + 1;
+        fprintf(d->out, "debug %s: %s\n", where, text);
+        fflush(d->out);
+    }
+    return 1;
+}
+
 /* Runs file in a fresh sandbox with `test` set; on success leaves nresults
 ** values on the stack of *out (the caller frees the sandbox). */
 static int run_file(const ruleset *rs, const char *name, const char *file, int nresults, sandbox **out,
@@ -149,6 +174,9 @@ static int run_file(const ruleset *rs, const char *name, const char *file, int n
     for (size_t i = 0; i < rs->n_module_dirs; i++) dirs[i + 1] = rs->module_dirs[i];
     sandbox_config c;
     sandbox_default_config(&c);
+    unit_debug ud = {debug_out, rs->dir};
+    c.print = debug_out ? unit_print : NULL;
+    c.print_ud = &ud; /* lives until the sandbox is handed over, unhooked below */
     c.module_dirs = dirs;
     c.n_module_dirs = rs->n_module_dirs + 1;
     c.stdlib_dir = ruleset_stdlib_dir();
@@ -177,6 +205,7 @@ static int run_file(const ruleset *rs, const char *name, const char *file, int n
         sb = NULL;
     }
     cerr_free(&errs);
+    if (sb) sandbox_set_print(sb, NULL, NULL); /* ud is on this stack */
     *out = sb;
     return rc;
 }

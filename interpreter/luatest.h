@@ -19,6 +19,10 @@
 ** then the ruleset's folders, then the stdlib. Returns 0 when it ran to the
 ** end, -1 with why (file:line: message and the traceback) otherwise. */
 int luatest_run_unit(const ruleset *rs, const char *name, const char *file, strbuf *why);
+/* Where the unit tests' print/g.debug lines go ("debug FILE:LINE: text"):
+** cairn test --debug gives stdout; NULL (the default) drops them. Set
+** before the run (one command per process). */
+void luatest_set_debug(FILE *out);
 
 /* One file a generator made: path from the working folder (inside the
 ** ruleset's folder) and its text. */

@@ -43,7 +43,8 @@ static const command commands[] = {
     {"play", repl_play_main, REPL_PLAY_USAGE, REPL_PLAY_SUMMARY, REPL_PLAY_HELP},
     {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP},
     {"check", cmd_check,
-     "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]",
+     "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]\n"
+     "                   [--set DATA.PATH=VALUE]... [--debug]",
      "load, resolve and validate a ruleset, then smoke-play it",
      "Loads the ruleset (a name found along the search path, or a folder), follows\n"
      "`extends`, applies the chosen options' overlays and validates every data file\n"
@@ -54,11 +55,15 @@ static const command commands[] = {
      "every combination of options the manifest allows, checking the state schema\n"
      "and the ruleset's invariants after every decision; the first failure is\n"
      "reported with its seed and decision index.\n"
+     "--set DATA.PATH=VALUE overrides one data value (scoring.bonus=4) for the\n"
+     "whole check, after the overlays and before validation, as `cairn sim --set`.\n"
+     "--debug prints the rules' g.debug(...) and print(...) lines on stdout as the\n"
+     "games run (`debug rules.lua:12: text`); without it they are dropped.\n"
      "Errors are printed with file:line:column. The last line is the verdict:\n"
      "`ok` with a one-line summary only when everything passed, else the count\n"
      "of errors.\n"
      "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n"},
-    {"test", cmd_test, "cairn test RULESET [--regen] [--verbose]",
+    {"test", cmd_test, "cairn test RULESET [--regen] [--verbose] [--debug]",
      "run a ruleset's own tests: generated files, Lua unit tests, scenarios, golden games",
      "Runs the ruleset's generators (`generate:` in the manifest; each file they make\n"
      "must match the one on disk), its Lua unit tests (`unit:`, in the sandbox with\n"
@@ -67,6 +72,8 @@ static const command commands[] = {
      "and golden files instead (review the diff); it writes only inside the ruleset's\n"
      "own folder, never a parent's. A mod runs its parent's tests only with\n"
      "`inherit: [tests, golden, unit]`. Formats: docs/testing.md.\n"
+     "--debug prints the rules' g.debug(...) and print(...) lines on stdout,\n"
+     "interleaved with the report; they are never part of a golden file.\n"
      "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
     {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
     {"new", scaffold_command, SCAFFOLD_USAGE, SCAFFOLD_SUMMARY, SCAFFOLD_HELP},
@@ -152,12 +159,14 @@ typedef struct ruleset_args {
     const char *ruleset;
     ruleset_flags flags;
     int games; /* smoke games for check; -1: not given */
+    int debug; /* check --debug: the rules' g.debug lines on stdout */
 } ruleset_args;
 
 static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_args *a) {
     memset(a, 0, sizeof *a);
     a->games = -1;
     if (ruleset_flags_init(&a->flags, argc) != 0) return -1;
+    a->flags.with_sets = strcmp(c->name, "check") == 0; /* check --set DATA.PATH=VALUE */
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         char *why;
@@ -168,7 +177,9 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
             return -1;
         }
         if (taken) continue;
-        if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
+        if (strcmp(arg, "--debug") == 0 && strcmp(c->name, "check") == 0) {
+            a->debug = 1;
+        } else if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
             if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
             char *end;
             long n = strtol(argv[i], &end, 10);
@@ -229,11 +240,14 @@ static int cmd_check(int argc, char **argv) {
     cerr_list errs;
     cerr_init(&errs, 0);
     ruleset *r = ruleset_load(a.ruleset, &req, &errs);
+    testrun_opts topts = {req.sets, req.n_sets, a.debug ? stdout : NULL};
+    testrun_configure(&topts); /* the smoke games get --set and --debug too */
     int rc = EXIT_OK;
     if (!r) {
         rc = check_failed(a.ruleset, &errs);
         ruleset_flags_free(&a.flags);
         cerr_free(&errs);
+        ruleset_flags_free(&a.flags);
         return rc;
     }
     /* everything that can be checked without playing, whatever the
@@ -264,6 +278,7 @@ static int cmd_check(int argc, char **argv) {
     ruleset_free(r);
     ruleset_flags_free(&a.flags); /* req borrowed its strings */
     cerr_free(&errs);
+    ruleset_flags_free(&a.flags); /* after the games: they borrowed its --set */
     return rc;
 }
 

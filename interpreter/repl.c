@@ -723,6 +723,7 @@ int repl_adopt_engine(repl *r, engine *e) {
     r->over_shown = 0;
     r->changed = 1;
     repl_snapshot_files(r, &r->files, &r->n_files);
+    repl_inspect_attach(r);
     return 0;
 }
 
@@ -758,12 +759,15 @@ static engine *make_engine(repl *r, int players, cerr_list *errs) {
     cfg.ruleset = s->ruleset;
     cfg.choices = (const char *const *)s->choices;
     cfg.n_choices = s->n_choices;
+    cfg.sets = (const char *const *)s->sets;
+    cfg.n_sets = s->n_sets;
     cfg.preset = s->preset;
     cfg.players = players;
     cfg.names = names;
     cfg.bots = bots;
     cfg.seed = s->seed;
     cfg.lang = s->lang;
+    repl_inspect_config(r, &cfg); /* setup's g.debug lines, when debug is on */
     engine *e = engine_new(&cfg, errs);
     for (int i = 0; dflt && i < players; i++) free(dflt[i]);
     free(dflt);
@@ -1126,6 +1130,8 @@ static void settings_free(repl_settings *s) {
     free(s->ruleset);
     for (size_t i = 0; i < s->n_choices; i++) free(s->choices[i]);
     free(s->choices);
+    for (size_t i = 0; i < s->n_sets; i++) free(s->sets[i]);
+    free(s->sets);
     free(s->preset);
     for (size_t i = 0; i < s->n_names; i++) free(s->name_val[i]);
     free(s->name_seat);
@@ -1218,6 +1224,13 @@ static int settings_take_flags(repl_settings *s, const ruleset_flags *f) {
         if (!(c[s->n_choices] = strdup(f->choices[i]))) return EXIT_FAIL;
         s->n_choices++;
     }
+    for (size_t i = 0; i < f->n_sets; i++) {
+        char **c = realloc(s->sets, (s->n_sets + 1) * sizeof *c);
+        if (!c) return EXIT_FAIL;
+        s->sets = c;
+        if (!(c[s->n_sets] = strdup(f->sets[i]))) return EXIT_FAIL;
+        s->n_sets++;
+    }
     if (f->preset) {
         free(s->preset);
         if (!(s->preset = strdup(f->preset))) return EXIT_FAIL;
@@ -1235,6 +1248,7 @@ static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a
     ** then copied into the settings `new` and `restart` reuse */
     ruleset_flags flags;
     if (ruleset_flags_init(&flags, argc) != 0) return EXIT_FAIL;
+    flags.with_sets = 1; /* --set DATA.PATH=VALUE */
     int rc = parse_play_flags(argc, argv, s, a, &flags);
     if (rc == 0) rc = settings_take_flags(s, &flags);
     ruleset_flags_free(&flags);

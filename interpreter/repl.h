@@ -23,7 +23,7 @@ int repl_replay_main(int argc, char **argv);
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
-    "                  [--undo=all|own|none] [--script FILE] [--strict]\n"                  \
+    "                  [--set DATA.PATH=VALUE]... [--undo=all|own|none] [--script FILE] [--strict]\n" \
     "       cairn play --load SAVE [--undo=all|own|none] [--script FILE] [--strict] [--trust]\n" \
     "       cairn play            (asks the ruleset, the seat count and who plays)"
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
@@ -37,6 +37,7 @@ int repl_replay_main(int argc, char **argv);
     "  --players N          seat count (default: the ruleset's)\n"                           \
     "  --option ID[=VALUE]  turn an option on (ID=false: off; a choice: ID=ITEM)\n"           \
     "  --preset NAME        a named bundle of options\n"                                     \
+    "  --set DATA.PATH=VALUE  override one data value (scoring.bonus=4; repeatable)\n"                                     \
     "  --seed S             the game's seed (default: random; 1 in script mode)\n"           \
     "  --bot SEAT=KIND      a bot plays SEAT: random, greedy, mcts, ismcts or RULESET:NAME,\n" \
     "                       with parameters: 2=mcts:iterations=2000, 2=mcts:time=0.5\n"      \
@@ -84,6 +85,8 @@ typedef struct repl_settings {
     size_t n_bots;
     uint64_t seed;
     char *lang;
+    char **sets;       /* --set DATA.PATH=VALUE data overrides, in order */
+    size_t n_sets;
 } repl_settings;
 
 /* One file of the ruleset as last read, to say what a reload changed. */
@@ -125,6 +128,9 @@ typedef struct repl {
     struct lineedit *le;
     FILE *in;
     int quit;
+    /* debugging (repl_inspect.c) */
+    int debug;         /* `debug on`: the rules' g.debug/print lines are shown */
+    int trace;         /* `trace on`: each handler call is shown */
 } repl;
 
 /* Output. say: markup (ruleset text and the REPL's own styling) rendered,
@@ -277,6 +283,29 @@ int repl_command(repl *r, const char *word, const char *args);
 size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, size_t *n);
 /* 1 when word names a command. */
 int repl_is_command(const repl *r, const char *word);
+
+/* After a reload or a remade game: which files changed is said by the
+** caller; this says where the replay stopped (if it did), whether the rules
+** now keep secrets, and marks the game moved. */
+struct engine_reload_report;
+void repl_report_replay(repl *r, const struct engine_reload_report *rep);
+
+/* ---- repl_inspect.c ---- */
+
+/* Points the engine's debug channel and trace at the REPL as r->debug and
+** r->trace say (after an engine is adopted, or a switch). */
+void repl_inspect_attach(repl *r);
+/* The same for a game about to be made (its setup's lines). */
+struct engine_config;
+void repl_inspect_config(repl *r, struct engine_config *cfg);
+/* The commands: debug, trace, eval, set, option; `state PATH`. Each
+** returns 0, or -1 after printing the error. */
+int repl_cmd_debug(repl *r, const char *args);
+int repl_cmd_trace(repl *r, const char *args);
+int repl_cmd_eval(repl *r, const char *args);
+int repl_cmd_set(repl *r, const char *args);
+int repl_cmd_option(repl *r, const char *args);
+int repl_state_path(repl *r, const char *args);
 
 /* 1 if the first word of text (blanks skipped; a word ends at a blank or
 ** `;`) is a REPL command: a typed line that is a command, or an option id

@@ -63,9 +63,26 @@ static const repl_cmd commands[] = {
      "Boards, events and `state` are shown through the viewing seat's eyes. The\n"
      "viewing seat follows the person who must decide; `view SEAT` changes it\n"
      "until then (in a replay, for good). `view 0` watches as a spectator."},
-    {"state", NULL, "[--peek]", cmd_state, IN_BOTH, ARG_PEEK, "the state as YAML, as the viewing seat sees it",
+    {"state", NULL, "[PATH]", cmd_state, IN_BOTH, ARG_PEEK, "the state as YAML, as the viewing seat sees it",
      "Prints the game state as YAML through the visibility rules of the viewing\n"
-     "seat. `state --peek` prints the whole state, secrets included, and says so."},
+     "seat. `state --peek` prints the whole state, secrets included, and says so.\n"
+     "`state PATH` prints one part: `state players[2].food`, `state market`\n"
+     "(lists count from 1, as in Lua); a path that does not exist names the\n"
+     "longest part of it that does."},
+    {"eval", NULL, "EXPR", repl_cmd_eval, IN_BOTH, ARG_NONE, "evaluate a Lua expression against the view",
+     "Evaluates EXPR (or a chunk that returns something) in the game's sandbox,\n"
+     "under its instruction budget, and prints the result as YAML. It sees the\n"
+     "sandbox's globals (string, table, math, the stdlib through require) and\n"
+     "`view` (what the viewing seat sees, read-only), `data` (g.data), `options`\n"
+     "(g.options) and `seat` (nil for a spectator); never g. It cannot change\n"
+     "the game: no writes to the state, no events, no draws.\n"
+     "  eval #view.players     eval view.players[1].food + data.scoring.bonus"},
+    {"set", NULL, "PATH VALUE", repl_cmd_set, IN_PLAY, ARG_NONE, "edit the state to test a situation",
+     "Puts VALUE at PATH of the state (`set players[1].food 5`, `set market [3, 1]`,\n"
+     "`set bonus {ice = 2}`): VALUE is YAML or a Lua table constructor. The edit\n"
+     "is a step of the history (`history` shows it as an edit), so `undo` takes\n"
+     "it back and save, load, reload and replay make it again. It is checked as\n"
+     "a decision is: plain data, the state schema, the ruleset's check()."},
     {"log", NULL, "[N]", cmd_log, IN_BOTH, ARG_NONE, "the events the viewing seat has seen",
      "Lists the events visible to the viewing seat since the start (the last N\n"
      "with a number), each after the number of decisions made before it."},
@@ -101,6 +118,22 @@ static const repl_cmd commands[] = {
     {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE, "write the current state as a scenario file",
      "Writes the state now (with the RNG, ruleset, seats and options) as a\n"
      "scenario to edit by hand; `load --scenario FILE` starts a game from it."},
+    {"option", NULL, "ID on|off", repl_cmd_option, IN_PLAY, ARG_OPTION, "change an option (or data) mid-game",
+     "Makes the game again with option ID switched on or off (`option ID=ITEM`\n"
+     "for a choice) and replays the decisions made so far, as `reload` does: if\n"
+     "a decision no longer works under the new option, it says where the replay\n"
+     "stopped and why. `option DATA.PATH=VALUE` overrides one data value, as\n"
+     "--set does. `new` and `restart` keep the change; a save records it."},
+    {"debug", NULL, "[on|off]", repl_cmd_debug, IN_BOTH, ARG_ONOFF, "show the rules' g.debug and print lines",
+     "With debug on, each g.debug(...) or print(...) a handler runs is shown\n"
+     "dimmed as it happens: `debug rules.lua:12: text`. They are never events,\n"
+     "never saved, and off by default (they then cost nothing). Decisions\n"
+     "replayed (undo, load, reload) say nothing again."},
+    {"trace", NULL, "[on|off]", repl_cmd_trace, IN_BOTH, ARG_ONOFF, "show each handler call and what it changed",
+     "With trace on, each call of a ruleset handler is shown with its time, and\n"
+     "apply (and an edit) with the state paths it changed:\n"
+     "  trace apply 0.21 ms: players[1].food, market[3]\n"
+     "Calls made while the log is replayed are not shown."},
     {"reload", NULL, "", cmd_reload, IN_PLAY, ARG_NONE, "re-read the ruleset from disk and replay the game",
      "Reads the ruleset's files again, reruns setup and replays the decisions made\n"
      "so far. Says which files changed, and if a decision no longer works, where\n"
@@ -338,10 +371,7 @@ static int cmd_state(repl *r, const char *args) {
         repl_say(r, 0, "{bold}peek:{/} the whole state, with what the seats may not see");
         return print_yaml(r, engine_state(r->e));
     }
-    if (args[0]) {
-        repl_fail(r, "state takes only --peek, got \"%s\"", args);
-        return -1;
-    }
+    if (args[0]) return repl_state_path(r, args); /* repl_inspect.c */
     value *v = engine_view(r->e, r->viewer);
     if (!v) {
         repl_fail(r, "out of memory");
@@ -734,6 +764,10 @@ static int settings_from_engine(repl *r, engine *e) {
     s.bot_val = calloc((size_t)n + 1, sizeof *s.bot_val);
     oom |= !s.choices || !s.name_seat || !s.name_val || !s.bot_seat || !s.bot_val;
     for (size_t i = 0; !oom && i < nc; i++) oom |= !(s.choices[s.n_choices++] = strdup(ch[i]));
+    size_t ns = 0;
+    const char *const *sets = engine_sets(e, &ns); /* --set of the loaded game */
+    if (!oom && !(s.sets = calloc(ns ? ns : 1, sizeof *s.sets))) oom = 1;
+    for (size_t i = 0; !oom && i < ns; i++) oom |= !(s.sets[s.n_sets++] = strdup(sets[i]));
     if (!oom && engine_preset(e)) oom |= !(s.preset = strdup(engine_preset(e)));
     if (!oom && engine_lang(e)) oom |= !(s.lang = strdup(engine_lang(e)));
     for (int i = 1; !oom && i <= n; i++) {
@@ -753,6 +787,8 @@ static int settings_from_engine(repl *r, engine *e) {
     free(drop->ruleset);
     for (size_t i = 0; i < drop->n_choices; i++) free(drop->choices[i]);
     free(drop->choices);
+    for (size_t i = 0; i < drop->n_sets; i++) free(drop->sets[i]);
+    free(drop->sets);
     free(drop->preset);
     for (size_t i = 0; i < drop->n_names; i++) free(drop->name_val[i]);
     free(drop->name_seat);
@@ -937,19 +973,24 @@ static int cmd_reload(repl *r, const char *args) {
     repl_free_files(r->files, r->n_files);
     r->files = files;
     r->n_files = n_files;
-    if (rep.stopped) {
-        if (rep.reason && strstr(rep.reason, "decision"))
-            repl_plain(r, "Replay stopped: %s", rep.reason);
-        else
-            repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep.replayed + 1, rep.total,
-                       repl_seat_name(r, rep.seat), rep.id ? rep.id : "?", rep.reason ? rep.reason : "refused");
-        repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep.replayed);
-    } else if (!r->script) {
-        repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep.replayed, rep.replayed == 1 ? "" : "s", rep.seconds);
-    } else {
-        repl_plain(r, "Replayed %zu decision%s.", rep.replayed, rep.replayed == 1 ? "" : "s");
-    }
+    repl_report_replay(r, &rep);
     engine_reload_report_free(&rep);
+    return 0;
+}
+
+void repl_report_replay(repl *r, const engine_reload_report *rep) {
+    if (rep->stopped) {
+        if (rep->reason && strstr(rep->reason, "decision"))
+            repl_plain(r, "Replay stopped: %s", rep->reason);
+        else
+            repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep->replayed + 1, rep->total,
+                       repl_seat_name(r, rep->seat), rep->id ? rep->id : "?", rep->reason ? rep->reason : "refused");
+        repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep->replayed);
+    } else if (!r->script) {
+        repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep->replayed, rep->replayed == 1 ? "" : "s", rep->seconds);
+    } else {
+        repl_plain(r, "Replayed %zu decision%s.", rep->replayed, rep->replayed == 1 ? "" : "s");
+    }
     /* the edit may have added or removed visibility rules: the keyboard
     ** passing, secret history and per-seat logs follow the rules now in force */
     int secret = ruleset_has_secrets(engine_ruleset(r->e));
@@ -966,7 +1007,6 @@ static int cmd_reload(repl *r, const char *args) {
     }
     r->changed = 1;
     r->over_shown = 0;
-    return 0;
 }
 
 /* Keeps the settings in step with a seat's kind, for `new` and `restart`. */
@@ -1171,6 +1211,9 @@ static int cmd_seed(repl *r, const char *args) {
     const char *const *ch = engine_choices(r->e, &nc);
     for (size_t i = 0; i < nc; i++) markup_buf_printf(&b, " --option %s", ch[i]);
     if (engine_preset(r->e)) markup_buf_printf(&b, " --preset %s", engine_preset(r->e));
+    size_t ns;
+    const char *const *sets = engine_sets(r->e, &ns);
+    for (size_t i = 0; i < ns; i++) markup_buf_printf(&b, strpbrk(sets[i], " '\"$`\\{}[]") ? " --set '%s'" : " --set %s", sets[i]);
     for (int i = 1; i <= r->n_seats; i++) {
         char dflt[32];
         snprintf(dflt, sizeof dflt, "Seat %d", i);

@@ -37,6 +37,12 @@ char *repl_describe_logged(const repl *r, size_t index, int peek) {
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     if (index >= n) return cairn_strdup("?");
+    if (engine_log_is_edit(&log[index])) { /* repl_inspect.c's set */
+        char *what = markup_escape(log[index].id);
+        char *out = cairn_strfmt("edit: %s", what ? what : "?");
+        free(what);
+        return out;
+    }
     char *name = markup_escape(repl_seat_name(r, log[index].seat)); /* names and ids are no markup */
     char *id = markup_escape(log[index].id);
     const char *label = NULL;

@@ -392,6 +392,7 @@ typedef struct loader {
     cerr_list *errs;
     char **dirs; /* module dirs, child first */
     size_t ndirs;
+    const ruleset_request *req; /* --set overrides (may be NULL) */
 } loader;
 
 /* Whether dir/rel, symlinks resolved, stays inside dir (the same realpath
@@ -1231,7 +1232,13 @@ static void load_data(ruleset *r, loader *ld) {
             cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
     }
     run_overlays(r, ld);
-    /* validate after overlays, so an overlay cannot break a table unseen */
+    for (size_t i = 0; ld->req && i < ld->req->n_sets; i++) {
+        char *why = NULL;
+        if (ruleset_apply_set(r->data, ld->req->sets[i], &why) != 0)
+            cerr_add(ld->errs, NULL, 0, 0, NULL, "--set %s: %s", ld->req->sets[i], why ? why : "out of memory");
+        free(why);
+    }
+    /* validate after overlays and --set, so neither can break a table unseen */
     for (size_t i = 0; data && i < data->u.map.n; i++) {
         const value *d = data->u.map.items[i].val;
         const char *sp = data_schema(d);
@@ -1378,6 +1385,7 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
     }
     loader ld = {0};
     ld.errs = errs;
+    ld.req = req;
     ld.schemas = schema_set_new();
     ld.manifest_schema_path = path_join(ruleset_schemas_dir(), "ruleset.schema.yaml");
     ruleset *r = calloc(1, sizeof *r);
@@ -1460,12 +1468,27 @@ fail:
 int ruleset_flags_init(ruleset_flags *f, int argc) {
     memset(f, 0, sizeof *f);
     f->choices = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof *f->choices);
-    return f->choices ? 0 : -1;
+    f->sets = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof *f->sets);
+    if (f->choices && f->sets) return 0;
+    ruleset_flags_free(f);
+    return -1;
 }
 
 void ruleset_flags_free(ruleset_flags *f) {
     free(f->choices);
+    free(f->sets);
     f->choices = NULL;
+    f->sets = NULL;
+}
+
+static int take_set(ruleset_flags *f, const char *v, char **why) {
+    char *name, *path;
+    const char *val;
+    if (ruleset_set_split(v, &name, &path, &val, why) != 0) return -1;
+    free(name);
+    free(path);
+    f->sets[f->n_sets++] = v;
+    return 1;
 }
 
 int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **why) {
@@ -1478,6 +1501,11 @@ int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **w
     } else if (!strncmp(arg, "--option=", 9)) {
         f->choices[f->n_choices++] = arg + 9;
         return 1;
+    } else if (f->with_sets && !strncmp(arg, "--set=", 6)) {
+        return take_set(f, arg + 6, why);
+    } else if (f->with_sets && !strcmp(arg, "--set")) {
+        if (!next) return *why = cairn_strfmt("%s needs DATA.PATH=VALUE (scoring.bonus=4)", arg), -1;
+        if (take_set(f, next, why) < 0) return -1;
     } else if (!strcmp(arg, "--preset")) {
         if (!next) return *why = cairn_strfmt("%s needs a preset name", arg), -1;
         if (f->preset) return *why = cairn_strfmt("one --preset at a time; \"%s\" is a second", next), -1;
@@ -1498,6 +1526,86 @@ int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **w
 }
 
 ruleset_request ruleset_flags_request(const ruleset_flags *f) {
-    ruleset_request r = {f->choices, f->n_choices, f->preset, f->players};
+    ruleset_request r = {f->choices, f->n_choices, f->preset, f->players, f->sets, f->n_sets};
     return r;
+}
+
+/* ------------------------------------------------------ --set overrides */
+
+int ruleset_set_split(const char *set, char **name, char **path, const char **val, char **why) {
+    *name = *path = NULL;
+    const char *eq = strchr(set, '='), *dot = strchr(set, '.');
+    if (!eq || !dot || dot > eq || dot == set || dot + 1 == eq) {
+        *why = cairn_strfmt("--set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"", set);
+        return -1;
+    }
+    *name = strndup(set, (size_t)(dot - set));
+    *path = strndup(dot + 1, (size_t)(eq - dot - 1));
+    *val = eq + 1;
+    if (*name && *path) return 0;
+    free(*name);
+    free(*path);
+    *name = *path = NULL;
+    *why = cairn_strdup("out of memory");
+    return -1;
+}
+
+int ruleset_data_set(value *root, const char *path, const char *yaml, char **why) {
+    *why = NULL;
+    char *p = cairn_strdup(path);
+    if (!p) return *why = cairn_strdup("out of memory"), -1;
+    value *v = root, *parent = NULL;
+    const char *key = NULL;
+    for (char *save = NULL, *k = strtok_r(p, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
+        parent = v, key = k;
+        if (v->type == CV_MAP) {
+            v = value_map_get(v, k);
+        } else if (v->type == CV_LIST) {
+            char *end;
+            long i = strtol(k, &end, 10);
+            v = *end || i < 1 || (size_t)i > v->u.list.n ? NULL : v->u.list.items[i - 1];
+        } else {
+            v = NULL;
+        }
+        if (!v) {
+            *why = cairn_strfmt("no \"%s\" there in the data", k);
+            free(p);
+            return -1;
+        }
+    }
+    if (!parent) {
+        free(p);
+        return *why = cairn_strdup("which part of the data?"), -1;
+    }
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    value *nv = yload_string("--set", yaml, strlen(yaml), NULL, &errs);
+    cerr_free(&errs);
+    int rc = -1;
+    if (!nv) {
+        *why = cairn_strdup("the value does not read as YAML");
+    } else if (parent->type == CV_MAP) {
+        rc = value_map_set(parent, key, nv) == 0 ? 0 : -1;
+        if (rc) *why = cairn_strdup("out of memory");
+    } else { /* a list item, by index from 1 (walked above) */
+        size_t i = (size_t)strtol(key, NULL, 10) - 1;
+        value_free(parent->u.list.items[i]);
+        parent->u.list.items[i] = nv;
+        rc = 0;
+    }
+    free(p);
+    return rc;
+}
+
+int ruleset_apply_set(value *data, const char *set, char **why) {
+    char *name, *path;
+    const char *val;
+    if (ruleset_set_split(set, &name, &path, &val, why) != 0) return -1;
+    value *d = value_map_get(data, name);
+    int rc = -1;
+    if (!d) *why = cairn_strfmt("no data \"%s\"", name);
+    else rc = ruleset_data_set(d, path, val, why);
+    free(name);
+    free(path);
+    return rc;
 }

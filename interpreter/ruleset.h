@@ -52,6 +52,10 @@ typedef struct ruleset_request {
     size_t n_choices;
     const char *preset;
     int players;
+    /* data overrides "DATA.PATH=VALUE" (--set), applied in order after the
+    ** option overlays and before validation (ruleset_apply_set) */
+    const char *const *sets;
+    size_t n_sets;
 } ruleset_request;
 
 /* The command-line flags that choose a ruleset's variant, shared by
@@ -63,6 +67,11 @@ typedef struct ruleset_flags {
     size_t n_choices;
     const char *preset;
     int players; /* 0: not given */
+    /* --set DATA.PATH=VALUE (also --set=...), taken only when with_sets is
+    ** set before parsing (check and play; sim reads --set per variant) */
+    int with_sets;
+    const char **sets; /* room for every argument */
+    size_t n_sets;
 } ruleset_flags;
 
 /* 0, or -1 on OOM. */
@@ -75,6 +84,18 @@ void ruleset_flags_free(ruleset_flags *f);
 int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **why);
 /* The request the flags make (borrows from f). */
 ruleset_request ruleset_flags_request(const ruleset_flags *f);
+
+/* --set: a data override without writing a mod. Puts the YAML value text at
+** the dotted path below root ("a.b.2.c": maps by key, lists by index from
+** 1, as Lua counts). The path must exist. 0, or -1 with *why (malloc'd):
+** `no "c" there in the data`, a value that does not read as YAML. */
+int ruleset_data_set(value *root, const char *path, const char *yaml, char **why);
+/* Splits "DATA.PATH=VALUE" (scoring.bonus=4); 0, or -1 with *why saying
+** what was expected. name and path are malloc'd, *value points into set. */
+int ruleset_set_split(const char *set, char **name, char **path, const char **value, char **why);
+/* Applies one "DATA.PATH=VALUE" to data (a map: data name -> contents, as
+** ruleset.data). 0, or -1 with *why naming the data, the path or the value. */
+int ruleset_apply_set(value *data, const char *set, char **why);
 
 /* Folders searched for a ruleset given by name, in order: ./rulesets, the
 ** installed share folder, then each entry of CAIRN_PATH (colon-separated).

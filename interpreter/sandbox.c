@@ -296,6 +296,32 @@ static void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg) {
     free(sb->traceback);
     sb->traceback = b.oom ? NULL : b.s;
     if (b.oom) free(b.s);
+
+    /* The ruleset's own frames only: what a modder can change. */
+    sbuf o = {0};
+    shown = more = 0;
+    for (int lv = level; lua_getstack(L, lv, &ar); lv++) {
+        char file[SANDBOX_WHERE_MAX];
+        if (!lua_getinfo(L, "Slnt", &ar) || strcmp(ar.what, "C") == 0 || ar.currentline <= 0) continue;
+        frame_file(&ar, file, sizeof file);
+        if (is_stdlib(sb, file)) continue;
+        if (++shown > SANDBOX_TRACEBACK_FRAMES) {
+            more++;
+            continue;
+        }
+        sbuf_add(&o, "\n  %s:%d: in ", file, ar.currentline);
+        if (ar.namewhat && *ar.namewhat && ar.name)
+            sbuf_add(&o, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat, ar.name);
+        else if (*ar.what == 'm')
+            sbuf_add(&o, "main chunk");
+        else
+            sbuf_add(&o, "function <%s:%d>", file, ar.linedefined);
+    }
+    if (more) sbuf_add(&o, "\n  (...%d more)", more);
+    free(sb->own_traceback);
+    sb->own_traceback = o.oom ? NULL : o.s;
+    sb->own_frames = o.oom ? 0 : shown;
+    if (o.oom) free(o.s);
 }
 
 /* The message handler of a top-level sandbox_call: records location and
@@ -708,20 +734,32 @@ static int sb_tostring(lua_State *L) {
     return 1;
 }
 
+/* print(...) and g.debug(...): the debug channel. Nothing is converted
+** when nobody listens. */
 static int sb_print(lua_State *L) {
     sandbox *sb = SB(L);
+    if (!sb->print || !sb->print(sb->print_ud, NULL, NULL)) return 0;
     int n = lua_gettop(L);
+    char where[SANDBOX_WHERE_MAX + 16] = "?";
+    lua_Debug ar;
+    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+        char file[SANDBOX_WHERE_MAX];
+        frame_file(&ar, file, sizeof file);
+        snprintf(where, sizeof where, "%s:%d", file, ar.currentline);
+    }
     luaL_Buffer b;
     luaL_buffinit(L, &b);
     for (int i = 1; i <= n; i++) {
-        if (i > 1) luaL_addchar(&b, '\t');
+        if (i > 1) luaL_addchar(&b, ' ');
         sb_tolstring(L, i, NULL);
         luaL_addvalue(&b);
     }
     luaL_pushresult(&b);
-    if (sb->print) sb->print(sb->print_ud, lua_tostring(L, -1));
+    sb->print(sb->print_ud, where, lua_tostring(L, -1));
     return 0;
 }
+
+int sandbox_print_function(lua_State *L) { return sb_print(L); }
 
 /* string.format without %p, and with %s of a table giving its type name. */
 static int sb_format(lua_State *L) {
@@ -1083,6 +1121,7 @@ void sandbox_free(sandbox *sb) {
     free(sb->dirs);
     free(sb->canon);
     free(sb->traceback);
+    free(sb->own_traceback);
     free(sb);
 }
 
@@ -1092,13 +1131,17 @@ void sandbox_set_timed(sandbox *sb, int on) { sb->timed_allowed = on; }
 
 void sandbox_set_game_limit(sandbox *sb, int on) { sb->game_limit_off = !on; }
 
-void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud) {
+void sandbox_set_print(sandbox *sb, int (*print)(void *ud, const char *where, const char *text), void *ud) {
     sb->print = print;
     sb->print_ud = ud;
 }
 size_t sandbox_memory_used(const sandbox *sb) { return sb->mem_used; }
 long sandbox_instructions_used(const sandbox *sb) { return sb->count; }
 const char *sandbox_traceback(const sandbox *sb) { return sb->traceback ? sb->traceback : ""; }
+const char *sandbox_own_traceback(const sandbox *sb, int *frames) {
+    if (frames) *frames = sb->own_traceback ? sb->own_frames : 0;
+    return sb->own_traceback ? sb->own_traceback : "";
+}
 
 void sandbox_forget_modules(sandbox *sb) {
     /* setting an existing registry key to nil allocates nothing */
@@ -1118,6 +1161,9 @@ static void begin_call(sandbox *sb, int fn) {
     sb->syntax_msg = NULL;
     free(sb->traceback);
     sb->traceback = NULL;
+    free(sb->own_traceback);
+    sb->own_traceback = NULL;
+    sb->own_frames = 0;
     sb->last_file[0] = '\0';
     sb->last_line = 0;
     sb->mem_file[0] = '\0';

@@ -50,10 +50,15 @@ typedef struct sandbox_config {
     ** left out of tracebacks unless the error is raised inside it. May be
     ** NULL. Copied. */
     const char *stdlib_dir;
-    /* Where `print` goes (the game log). text is NUL-terminated, the
-    ** arguments joined by tabs. The callback must not call into Lua. NULL:
-    ** print output is dropped. */
-    void (*print)(void *ud, const char *text);
+    /* Where `print` (and whatever else the embedder binds to the same C
+    ** function, g.debug) goes: the debug channel. Called first with text
+    ** NULL to ask whether anything listens now: 0 and the arguments are not
+    ** even converted (print costs nothing when nobody reads it). Otherwise
+    ** called again with where, the calling frame as "file:line" ("?" when
+    ** unknown), and text, the arguments converted as tostring does, joined
+    ** by single spaces. The callback must not call into Lua. NULL: print
+    ** output is dropped. */
+    int (*print)(void *ud, const char *where, const char *text);
     void *print_ud;
 } sandbox_config;
 
@@ -104,6 +109,10 @@ int sandbox_run_string(sandbox *sb, const char *code, size_t len, const char *ch
 ** trimmed to ruleset frames; "" after a success. Owned by sb, valid until
 ** the next call. */
 const char *sandbox_traceback(const sandbox *sb);
+/* The same traceback with only the ruleset's own frames (no stdlib, no C),
+** each line "\n  <file>:<line>: in ..."; *frames gets how many. "" after a
+** success. Owned by sb, valid until the next call. */
+const char *sandbox_own_traceback(const sandbox *sb, int *frames);
 
 /* Pops the value on top of the stack and makes it the global `name`, a
 ** library entry scripts cannot replace (the table itself stays writable
@@ -144,7 +153,11 @@ void sandbox_set_timed(sandbox *sb, int on);
 
 /* Where print goes from now on (as sandbox_config.print), for a state that
 ** passes from one game to the next. */
-void sandbox_set_print(sandbox *sb, void (*print)(void *ud, const char *text), void *ud);
+void sandbox_set_print(sandbox *sb, int (*print)(void *ud, const char *where, const char *text), void *ud);
+
+/* The sandbox's print function (a C function needing no upvalues), for
+** binding it under another name (g.debug). */
+int sandbox_print_function(lua_State *L);
 
 /* Bytes the Lua state holds now. */
 size_t sandbox_memory_used(const sandbox *sb);

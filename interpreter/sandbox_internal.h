@@ -61,6 +61,8 @@ struct sandbox {
     const void *syntax_msg; /* message object of the last compile error */
     char syntax_file[SANDBOX_WHERE_MAX];
     char *traceback;       /* malloc'd; NULL when none */
+    char *own_traceback;   /* the ruleset's frames only (malloc'd; NULL when none) */
+    int own_frames;        /* how many frames own_traceback holds */
 
     /* Where the hook last fired, and where the called function starts: the
     ** best we can say about a memory error nobody caught (Lua unwinds those
@@ -78,7 +80,7 @@ struct sandbox {
     size_t n_dirs;
     size_t n_stdlib; /* 1 when dirs[n_dirs - 1] is the stdlib */
 
-    void (*print)(void *ud, const char *text);
+    int (*print)(void *ud, const char *where, const char *text);
     void *print_ud;
 };
 

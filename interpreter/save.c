@@ -23,7 +23,11 @@
 #define CAIRN_VERSION "0.0.0"
 #endif
 
+/* 1; 2 when the log holds edits (seat 0) or the game has data overrides
+** (options.sets): a cairn that reads only 1 refuses those rather than
+** playing another game. Both are read. */
 #define SAVE_FORMAT 1
+#define SAVE_FORMAT_EDITS 2
 
 /* Process-wide: set only by the crash-simulation test (see save.h). */
 void (*save_before_rename_hook)(const char *tmp_path) = NULL;
@@ -57,7 +61,12 @@ value *save_to_value(const engine *e) {
     value *root = value_map(), *r = value_map(), *opts = value_map(), *seats = value_list();
     value *log = value_list(), *snap = value_map();
     int rc = 0;
-    rc |= put(root, "cairn_save", value_int(SAVE_FORMAT));
+    size_t n_sets, n_entries;
+    const char *const *sets = engine_sets(e, &n_sets);
+    const engine_logged *entries = engine_log(e, &n_entries);
+    int edits = n_sets > 0;
+    for (size_t i = 0; i < n_entries; i++) edits |= engine_log_is_edit(&entries[i]);
+    rc |= put(root, "cairn_save", value_int(edits ? SAVE_FORMAT_EDITS : SAVE_FORMAT));
     rc |= put(root, "engine", value_str(CAIRN_VERSION));
     /* a ruleset given as a folder is saved as its full path, so the save
     ** loads from any working folder; a name stays a name (search path) */
@@ -71,6 +80,11 @@ value *save_to_value(const engine *e) {
     rc |= put(r, "fingerprint", value_str(rs->fingerprint));
     rc |= put(root, "ruleset", r);
     rc |= put(opts, "choices", choices_value(e));
+    if (n_sets) {
+        value *sl = value_list();
+        for (size_t i = 0; sl && i < n_sets; i++) rc |= push(sl, value_str(sets[i]));
+        rc |= put(opts, "sets", sl);
+    }
     if (engine_preset(e)) rc |= put(opts, "preset", value_str(engine_preset(e)));
     rc |= put(opts, "resolved", rs->options ? value_clone(rs->options) : value_map());
     rc |= put(root, "options", opts);
@@ -505,7 +519,7 @@ static value *read_checked(const char *path, const char *fragment, const char *m
 }
 
 static char **str_list(const value *l, size_t *n) {
-    *n = value_len(l);
+    *n = l ? value_len(l) : 0;
     char **out = calloc(*n ? *n : 1, sizeof *out);
     for (size_t i = 0; out && i < *n; i++)
         if (!(out[i] = cairn_strdup(l->u.list.items[i]->u.str.s))) {
@@ -562,10 +576,12 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     const value *snap = value_map_get(v, "snapshot"), *start = value_map_get(v, "start");
     size_t n_choices = 0, n_seats = value_len(seats);
     char **choices = str_list(value_map_get(o, "choices"), &n_choices);
+    size_t n_sets = 0;
+    char **sets = str_list(value_map_get(o, "sets"), &n_sets);
     const char **names = calloc(n_seats, sizeof *names), **bots = calloc(n_seats, sizeof *bots);
     size_t n_log = value_len(log);
     engine_logged *l = calloc(n_log ? n_log : 1, sizeof *l);
-    if (!choices || !names || !bots || !l) {
+    if (!choices || !sets || !names || !bots || !l) {
         errs->oom = 1;
         goto done;
     }
@@ -594,6 +610,8 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
         goto done;
     c.choices = (const char *const *)choices;
     c.n_choices = n_choices;
+    c.sets = (const char *const *)sets;
+    c.n_sets = n_sets;
     c.preset = value_get_str(o, "preset", NULL);
     c.players = (int)n_seats;
     c.names = names;
@@ -608,7 +626,7 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
         c.scenario_rng = value_get_str(start, "rng", NULL);
     }
     /* the fingerprint decides between replaying and starting from the snapshot */
-    ruleset_request req = {c.choices, c.n_choices, c.preset, c.players};
+    ruleset_request req = {c.choices, c.n_choices, c.preset, c.players, c.sets, c.n_sets};
     ruleset *now = ruleset_load(c.ruleset, &req, errs);
     if (!now) goto done;
     const char *saved_fp = value_get_str(rsv, "fingerprint", "");
@@ -656,6 +674,7 @@ engine *save_load(const char *path, const save_load_opts *opts, char **note, cer
     }
 done:
     str_list_free(choices, n_choices);
+    str_list_free(sets, n_sets);
     free(names);
     free(bots);
     free(l);

@@ -119,8 +119,15 @@ static int set_ban(sim_opts *o, const char *v, FILE *err) {
     return 0;
 }
 static int set_set(sim_opts *o, const char *v, FILE *err) {
-    const char *eq = strchr(v, '='), *dot = strchr(v, '.');
-    if (!eq || !dot || dot > eq) return usage(err, "--set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"", v);
+    char *name, *path, *why = NULL;
+    const char *val;
+    if (ruleset_set_split(v, &name, &path, &val, &why) != 0) {
+        int rc = usage(err, "%s", why ? why : "out of memory");
+        free(why);
+        return rc;
+    }
+    free(name);
+    free(path);
     if (o->n_sets == CAIRN_SIM_MAX_SETS) return usage(err, "too many --set (CAIRN_SIM_MAX_SETS); \"%s\" is one too many", v);
     o->set[o->n_sets++] = v;
     return 0;
@@ -306,7 +313,7 @@ static char *play_command(const sim_opts *o, const sim_variant *v, int players) 
     fprintf(f, "cairn play %s --players %d", v->shown, players);
     for (size_t i = 0; i < v->n_choices; i++) fprintf(f, " --option %s", v->choices[i]);
     if (o->flags.preset) fprintf(f, " --preset %s", o->flags.preset);
-    for (size_t i = 0; i < v->n_sets; i++) fprintf(f, " --set %s", v->sets[i]); /* play has no --set yet */
+    for (size_t i = 0; i < v->n_sets; i++) fprintf(f, " --set %s", v->sets[i]);
     for (int s = 1; s <= players; s++) fprintf(f, " --bot %d=%s", s, seat_bot(o, s));
     return fclose(f) == 0 ? buf : (free(buf), NULL);
 }

@@ -23,36 +23,16 @@ typedef struct set_file {
     int is_map; /* the manifest's entry is {file, schema}, not a file name */
 } set_file;
 
-/* The node at the dotted path below root ("a.b.2.c": maps by key, lists by
-** index from 1, as Lua reads them), with the last step's parent and key. */
-static value *walk(value *root, char *path, value **parent, const char **key, FILE *err, const char *set) {
-    value *v = root;
-    for (char *save = NULL, *k = strtok_r(path, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
-        *parent = v, *key = k;
-        if (v->type == CV_MAP) {
-            v = value_map_get(v, k);
-        } else if (v->type == CV_LIST) {
-            char *end;
-            long i = strtol(k, &end, 10);
-            v = *end || i < 1 || (size_t)i > v->u.list.n ? NULL : v->u.list.items[i - 1];
-        } else {
-            v = NULL;
-        }
-        if (!v) {
-            fprintf(err, "cairn sim: --set %s: no \"%s\" there in the data\n", set, k);
-            return NULL;
-        }
-    }
-    return v;
-}
-
 /* Applies "name.path=VALUE" to the file of `name` (loaded on first use). */
 static int apply_set(const ruleset *rs, set_file *files, size_t *n, const char *set, FILE *err) {
-    const char *eq = strchr(set, '='), *dot = strchr(set, '.');
-    if (!eq || !dot || dot > eq) return fprintf(err, "cairn sim: --set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"\n", set), -1;
-    char *path = strndup(dot + 1, (size_t)(eq - dot - 1)), *name = strndup(set, (size_t)(dot - set));
+    char *path = NULL, *name = NULL, *why = NULL;
+    const char *val;
     int rc = -1;
-    if (!path || !name) goto done;
+    if (ruleset_set_split(set, &name, &path, &val, &why) != 0) {
+        fprintf(err, "cairn sim: %s\n", why ? why : "out of memory");
+        free(why);
+        return -1;
+    }
     const value *entry = value_map_get(value_map_get(rs->manifest, "data"), name);
     if (!entry) {
         fprintf(err, "cairn sim: --set %s: %s declares no data \"%s\"\n", set, rs->id, name);
@@ -74,25 +54,10 @@ static int apply_set(const ruleset *rs, set_file *files, size_t *n, const char *
         f->data = data;
         f->is_map = entry->type == CV_MAP;
     }
-    value *parent = NULL;
-    const char *key = NULL;
-    if (!walk(f->data, path, &parent, &key, err, set)) goto done;
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    value *nv = yload_string("--set", eq + 1, strlen(eq + 1), NULL, &errs);
-    cerr_free(&errs);
-    if (!nv) {
-        fprintf(err, "cairn sim: --set %s: the value does not read as YAML\n", set);
-        goto done;
-    }
-    if (parent->type == CV_MAP) {
-        rc = value_map_set(parent, key, nv) == 0 ? 0 : -1;
-    } else { /* a list item, by index from 1 */
-        size_t i = (size_t)strtol(key, NULL, 10) - 1;
-        value_free(parent->u.list.items[i]);
-        parent->u.list.items[i] = nv;
-        rc = 0;
-    }
+    /* the one implementation of --set (ruleset.c), on the file as written */
+    rc = ruleset_data_set(f->data, path, val, &why);
+    if (rc) fprintf(err, "cairn sim: --set %s: %s\n", set, why ? why : "out of memory");
+    free(why);
 done:
     free(path);
     free(name);

@@ -96,6 +96,26 @@ typedef struct tctx {
     strbuf why; /* the failure, if any */
 } tctx;
 
+/* Process-wide, because one command runs per process and every game of it
+** gets the same: set by main.c (check) or testrun_command (test) before the
+** run starts, read by the games' configs below; never changed during it. */
+static testrun_opts run_opts;
+
+void testrun_configure(const testrun_opts *o) { run_opts = *o; }
+
+static void debug_line(void *ud, const char *line) {
+    fprintf(ud, "%s\n", line);
+    fflush(ud); /* interleaved with the report as it happens */
+}
+
+/* The run's --set and --debug into a game's config. */
+static void run_config(engine_config *c) {
+    c->sets = run_opts.sets;
+    c->n_sets = run_opts.n_sets;
+    c->debug = run_opts.debug ? debug_line : NULL;
+    c->debug_ud = run_opts.debug;
+}
+
 static int fail(tctx *t, const char *fmt, const char *a, const char *b) {
     if (t->why.n) return -1; /* keep the first failure */
     strbuf_printf(&t->why, fmt, a ? a : "", b ? b : "");
@@ -117,6 +137,7 @@ static engine *start_test(tctx *t, const value *test, const value *scenario_stat
     c.checks = 1;
     c.scenario = scenario_state;
     c.scenario_rng = value_get_str(test, "rng", NULL);
+    run_config(&c);
     const value *names = value_map_get(test, "names");
     const char *nm[16];
     if (names && names->type == CV_LIST && names->u.list.n <= 16) {
@@ -393,6 +414,7 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
     c.players = (int)value_get_int(g, "players", 0);
     c.seed = (uint64_t)value_get_int(g, "seed", 1);
     c.checks = 1;
+    run_config(&c);
     cerr_list errs;
     cerr_init(&errs, 0);
     engine *e = engine_new(&c, &errs);
@@ -665,7 +687,7 @@ static void run_units(const ruleset *rs, const char *name, int verbose, FILE *ou
 /* ----------------------------------------------------------------- driver */
 
 int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_list *errs) {
-    ruleset_request req = {NULL, 0, NULL, 0};
+    ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
     /* an installed ruleset belongs to the installation, not to this user */
@@ -744,15 +766,20 @@ int testrun_command(int argc, char **argv) {
     int regen = 0, verbose = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--regen")) regen = 1;
+        else if (!strcmp(argv[i], "--debug")) {
+            testrun_opts o = {NULL, 0, stdout};
+            testrun_configure(&o);
+            luatest_set_debug(stdout); /* the Lua unit tests' print lines too */
+        }
         else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) verbose = 1;
         else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "cairn test: unexpected argument %s\nusage: cairn test RULESET [--regen] [--verbose]\n",
+            fprintf(stderr, "cairn test: unexpected argument %s\nusage: cairn test RULESET [--regen] [--verbose] [--debug]\n",
                     argv[i]);
             return 2;
         } else name = argv[i];
     }
     if (!name) {
-        fprintf(stderr, "cairn test: which ruleset?\nusage: cairn test RULESET [--regen] [--verbose]\n");
+        fprintf(stderr, "cairn test: which ruleset?\nusage: cairn test RULESET [--regen] [--verbose] [--debug]\n");
         return 2;
     }
     cerr_list errs;
@@ -928,7 +955,9 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     for (size_t i = 0; i < cb->n; i++) strbuf_printf(&where, "%s%s", i ? " " : "", cb->choices[i]);
     strbuf_printf(&where, "], seed %" PRIu64, seed);
     char *msg = NULL;
+    run_config(&c);
     engine *e = engine_new(&c, &local);
+    c.debug = NULL; /* the twin and the replays below say nothing twice */
     /* the same game again in lockstep, never drawn between decisions: a
     ** rule that reads what render or decisions left in a global plays
     ** differently there, and such a game's saves would not load back */
@@ -1095,7 +1124,7 @@ static void smoke_summary(FILE *out, long played, long combos, long skipped, lon
 }
 
 int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
-    ruleset_request req = {NULL, 0, NULL, 0};
+    ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
     if (games <= 0) games = CAIRN_SMOKE_GAMES;
@@ -1131,7 +1160,7 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 /* only a combination the manifest itself forbids
                 ** (requires/excludes, forced by the seat count) is
                 ** skipped; any other error in it is a failure */
-                ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p};
+                ruleset_request r2 = {(const char *const *)use.choices, use.n, NULL, p, NULL, 0};
                 cerr_list why;
                 cerr_init(&why, 0);
                 int refused = 0;

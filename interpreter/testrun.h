@@ -44,7 +44,18 @@
 #define CAIRN_SMOKE_GAMES 3
 #endif
 
-/* `cairn test RULESET [--regen] [--verbose]`, argv[0] being "test". Prints
+/* What `cairn check` and `cairn test` give every game they make: the data
+** overrides of `check --set DATA.PATH=VALUE`, and with --debug a stream the
+** rules' g.debug/print lines go to ("debug rules.lua:12: text", one a line,
+** interleaved with the report; NULL: dropped). Set once, before the run. */
+typedef struct testrun_opts {
+    const char *const *sets;
+    size_t n_sets;
+    FILE *debug;
+} testrun_opts;
+void testrun_configure(const testrun_opts *o);
+
+/* `cairn test RULESET [--regen] [--verbose] [--debug]`, argv[0] being "test". Prints
 ** one line per failing test (every test with --verbose) and a summary to
 ** stdout, errors to stderr. Returns the exit status: 0 all passed, 1 a test
 ** failed or the ruleset has errors, 2 usage. */

@@ -16,7 +16,7 @@
 
 static ruleset *load(const char *path, const char **choices, size_t n, const char *preset,
                      int players, cerr_list *errs) {
-    ruleset_request req = {choices, n, preset, players};
+    ruleset_request req = {choices, n, preset, players, NULL, 0};
     cerr_init(errs, 0);
     return ruleset_load(path, &req, errs);
 }
@@ -370,7 +370,7 @@ static void test_refused_combinations(void **st) {
     cerr_list errs;
     int refused = -1;
     const char *forced[] = {"expansion=false"}; /* forced on with 5 seats */
-    ruleset_request req = {forced, 1, NULL, 5};
+    ruleset_request req = {forced, 1, NULL, 5, NULL, 0};
     cerr_init(&errs, 0);
     assert_null(ruleset_load_combination(MINI, &req, &refused, &errs));
     assert_int_equal(refused, 1);
@@ -378,7 +378,7 @@ static void test_refused_combinations(void **st) {
     cerr_free(&errs);
 
     const char *both[] = {"quiet", "extra_cart"}; /* quiet excludes extra_cart */
-    ruleset_request req2 = {both, 2, NULL, 2};
+    ruleset_request req2 = {both, 2, NULL, 2, NULL, 0};
     cerr_init(&errs, 0);
     refused = -1;
     assert_null(ruleset_load_combination(MINI, &req2, &refused, &errs));
@@ -388,7 +388,7 @@ static void test_refused_combinations(void **st) {
 
     /* a real error: an option that does not exist */
     const char *typo[] = {"big_crts"};
-    ruleset_request req3 = {typo, 1, NULL, 2};
+    ruleset_request req3 = {typo, 1, NULL, 2, NULL, 0};
     cerr_init(&errs, 0);
     refused = -1;
     assert_null(ruleset_load_combination(MINI, &req3, &refused, &errs));
@@ -397,7 +397,7 @@ static void test_refused_combinations(void **st) {
 
     /* an allowed one loads, and says so */
     const char *fine[] = {"big_carts"};
-    ruleset_request req4 = {fine, 1, NULL, 3};
+    ruleset_request req4 = {fine, 1, NULL, 3, NULL, 0};
     cerr_init(&errs, 0);
     refused = -1;
     ruleset *r = ruleset_load_combination(MINI, &req4, &refused, &errs);

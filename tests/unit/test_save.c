@@ -288,7 +288,7 @@ static void test_bad_files_refused(void **st) {
     /* a schema violation: seat 99 */
     char *edited = replace_once(text, "- seat: 2", "- seat: 99");
     spit(bad, edited, strlen(edited));
-    expect_refused(bad, "seat: expected integer between 1 and 16, got integer 99");
+    expect_refused(bad, "seat: expected integer between 0 and 16, got integer 99");
     free(edited);
     /* a hand-edited snapshot no longer matches the replay */
     edited = replace_once(text, "moves: 6", "moves: 5");
