@@ -1,0 +1,109 @@
+/*
+** test_plural.c
+** Plural forms: the CLDR categories by language (plural.c), and g.text
+** choosing the form of a text table's plural entry by its count in English,
+** German and Greek (tests/fixtures/engine/plural).
+*/
+#include "testutil.h"
+#include "engine.h"
+#include "error.h"
+#include "plural.h"
+#include "value.h"
+
+#include <limits.h>
+#include <stdio.h>
+
+static void test_categories(void **st) {
+    (void)st;
+    /* en, de, el: one is exactly 1 (CLDR: i = 1 and v = 0); 0, 2, 21 are other */
+    const char *langs[] = {"en", "de", "el"};
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(plural_category(langs[i], 1), "one");
+        assert_string_equal(plural_category(langs[i], -1), "one"); /* CLDR's n is |n| */
+        assert_string_equal(plural_category(langs[i], 0), "other");
+        assert_string_equal(plural_category(langs[i], 2), "other");
+        assert_string_equal(plural_category(langs[i], 21), "other");
+    }
+    /* fr: 0 and 1 are one */
+    assert_string_equal(plural_category("fr", 0), "one");
+    assert_string_equal(plural_category("fr", 2), "other");
+    /* ja has no plural; an unknown language takes the English rule */
+    assert_string_equal(plural_category("ja", 1), "other");
+    assert_string_equal(plural_category("xx", 1), "one");
+    assert_string_equal(plural_category("xx", LLONG_MIN), "other");
+    assert_string_equal(plural_en(1, "decision", "decisions"), "decision");
+    assert_string_equal(plural_en(0, "decision", "decisions"), "decisions");
+}
+
+/* The texts the fixture's setup made in lang. */
+static const value *texts_in(engine **e, const char *lang) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = "tests/fixtures/engine/plural";
+    c.players = 1;
+    c.seed = 1;
+    c.lang = lang;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    *e = engine_new(&c, &errs);
+    if (!*e) cerr_print(stderr, &errs);
+    assert_non_null(*e);
+    cerr_free(&errs);
+    const value *t = value_map_get(engine_state(*e), "texts");
+    assert_non_null(t);
+    assert_int_equal(t->u.list.n, 13); /* 3 texts x 4 counts, then en_only */
+    return t;
+}
+
+static void expect_texts(const char *lang, const char *const want[13]) {
+    engine *e = NULL;
+    const value *t = texts_in(&e, lang);
+    for (size_t i = 0; i < 13; i++) assert_string_equal(t->u.list.items[i]->u.str.s, want[i]);
+    engine_free(e);
+}
+
+static void test_g_text_english(void **st) {
+    (void)st;
+    const char *const want[13] = {
+        "0 stones", "Ann takes 0 stones.", "Day 7: 0 stones left",
+        "1 stone",  "Ann takes 1 stone.",  "Day 7: 1 stone left", /* count: 2 reads the 1, not the 7 */
+        "2 stones", "Ann takes 2 stones.", "Day 7: 2 stones left",
+        "21 stones", "Ann takes 21 stones.", "Day 7: 21 stones left",
+        "1 thing",
+    };
+    expect_texts("en", want);
+}
+
+static void test_g_text_german(void **st) {
+    (void)st;
+    const char *const want[13] = {
+        "0 Steine", "Ann nimmt 0 Steine.", "Tag 7: noch 0 Steine",
+        "1 Stein",  "Ann nimmt 1 Stein.",  "Tag 7: noch 1 Stein",
+        "2 Steine", "Ann nimmt 2 Steine.", "Tag 7: noch 2 Steine",
+        "21 Steine", "Ann nimmt 21 Steine.", "Tag 7: noch 21 Steine",
+        "1 thing", /* no German form: the English entry, with its rule */
+    };
+    expect_texts("de", want);
+}
+
+static void test_g_text_greek(void **st) {
+    (void)st;
+    const char *const want[13] = {
+        "0 πέτρες", "Ann παίρνει 0 πέτρες.", "Μέρα 7: απομένουν 0 πέτρες",
+        "1 πέτρα",  "Ann παίρνει 1 πέτρα.",  "Μέρα 7: απομένει 1 πέτρα",
+        "2 πέτρες", "Ann παίρνει 2 πέτρες.", "Μέρα 7: απομένουν 2 πέτρες",
+        "21 πέτρες", "Ann παίρνει 21 πέτρες.", "Μέρα 7: απομένουν 21 πέτρες",
+        "1 thing",
+    };
+    expect_texts("el", want);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_categories),
+        cmocka_unit_test(test_g_text_english),
+        cmocka_unit_test(test_g_text_german),
+        cmocka_unit_test(test_g_text_greek),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
