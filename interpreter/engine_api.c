@@ -19,7 +19,7 @@
 #include "guard.h"
 #include "limits.h"
 #include "luaval.h"
-#include "plural.h"
+#include "textfmt.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -213,61 +213,9 @@ static void on_print(void *ud, const char *text) {
 
 /* --------------------------------------------------------------- g.text */
 
-/* The text for key in the game's language, else in English; *lang says
-** which table it came from (its plural rule applies). */
-static const value *text_lookup(const engine *e, const char *key, const char **lang) {
-    const value *v = value_map_get(e->rt.rules->text_lang, key);
-    *lang = e->rt.rules->lang;
-    if (!v || (v->type != CV_STR && v->type != CV_MAP)) {
-        v = value_map_get(e->rt.rules->text_en, key);
-        *lang = "en";
-    }
-    return v && (v->type == CV_STR || v->type == CV_MAP) ? v : NULL;
-}
-
-/* The form of a plural text (a map {one: ..., other: ...}) for the count
-** among the arguments at 2..top: argument `count` (1 = the first after the
-** key) if the map names one, else the first integer argument. */
-static const char *plural_form(lua_State *L, const char *key, const value *v, const char *lang) {
-    int top = lua_gettop(L), at = 0;
-    const value *c = value_map_get(v, "count");
-    if (c && c->type == CV_INT) {
-        at = 1 + (int)c->u.i;
-        if (c->u.i < 1 || at > top || !lua_isinteger(L, at))
-            luaL_error(L, "g.text(\"%s\"): count: %d names argument %d, which is not an integer", key,
-                       (int)c->u.i, (int)c->u.i);
-    } else {
-        for (int i = 2; i <= top && !at; i++)
-            if (lua_isinteger(L, i)) at = i;
-        if (!at) luaL_error(L, "g.text(\"%s\"): the text has plural forms but no integer argument to choose one", key);
-    }
-    const char *cat = plural_category(lang, (long long)lua_tointeger(L, at));
-    const char *form = value_get_str(v, cat, NULL);
-    if (!form) form = value_get_str(v, "other", NULL);
-    if (!form) luaL_error(L, "g.text(\"%s\"): the plural forms have no `other`", key);
-    return form;
-}
-
 static int l_text(lua_State *L) {
     engine *e = up_engine(L);
-    const char *key = luaL_checkstring(L, 1);
-    const char *lang = NULL;
-    const value *v = text_lookup(e, key, &lang);
-    int nargs = lua_gettop(L) - 1;
-    if (!v) {
-        lua_settop(L, 1);
-        return 1; /* the key itself */
-    }
-    const char *fmt = v->type == CV_MAP ? plural_form(L, key, v, lang) : v->u.str.s;
-    /* string.format from the string library, reached through the string
-    ** metatable so it works whatever the sandbox's globals are */
-    lua_pushliteral(L, "");
-    if (!luaL_getmetafield(L, -1, "__index")) return luaL_error(L, "g.text: no string library");
-    lua_getfield(L, -1, "format");
-    lua_pushstring(L, fmt);
-    for (int i = 0; i < nargs; i++) lua_pushvalue(L, 2 + i);
-    lua_call(L, nargs + 1, 1);
-    return 1;
+    return textfmt_push(L, e->rt.rules->text_lang, e->rt.rules->lang, e->rt.rules->text_en);
 }
 
 /* ------------------------------------------------------------ building g */

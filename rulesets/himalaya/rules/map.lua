@@ -46,7 +46,8 @@ function M.problems(map)
     local cut = {}
     for k = 2, #parts do for _, n in ipairs(parts[k]) do cut[#cut + 1] = n end end
     table.sort(cut, function(a, b) return tonumber(a) < tonumber(b) end)
-    bad("paths", "the path graph is not connected: village(s) %s cannot be reached from village %s",
+    bad("paths", "the path graph is not connected: " .. (#cut == 1 and "village" or "villages")
+      .. " %s cannot be reached from village %s",
       table.concat(cut, ", "), parts[1][1])
   end
   return out

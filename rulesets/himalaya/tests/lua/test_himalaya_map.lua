@@ -42,6 +42,6 @@ p = broken(function(m)
   end
   m.paths = keep
 end)
-assert(p:find("data/map.yaml: paths: the path graph is not connected: village(s) 5 cannot be reached from village 1", 1, true), p)
+assert(p:find("data/map.yaml: paths: the path graph is not connected: village 5 cannot be reached from village 1", 1, true), p)
 -- validate raises them all
 assert(not pcall(map.validate, (function() local m = tables.copy(data.map) m.region_count = 1 return m end)()))
