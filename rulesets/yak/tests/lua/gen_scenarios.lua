@@ -289,7 +289,7 @@ Ann has 1 milk (and meat, which this cart refuses): at most 1 food here. A cryst
     play = cards { "build", "restock", "restock", "restock" },
     expect = { seat = 1, enabled = { "take red", "take blue" }, disabled = {
       ["take crystal"] = "1 stone with 1 crystal costs 2 food; you can pay at most 1 at this cart" } },
-    refuse = { { play = "1 take crystal", reason = "cost 2 food" } },
+    refuse = { { play = "1 take crystal", reason = "costs 2 food" } },
   },
   {
     name = "crystal plus a stone is beyond reach: pay straight away",

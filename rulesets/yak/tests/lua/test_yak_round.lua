@@ -69,7 +69,7 @@ assert(fake.option(g, 1, "take meat").disabled == "the market has no meat")
 assert(fake.enabled(g, 1) == "take milk, take bread", "exactly 2: no done while a take is legal")
 --    a full reserve (8 of 8): no take is legal, so `done` is the only way on
 g = fake.new { seats = 4, seed = 5 }
-g.state.players[1].food = { meat = 4, milk = 2, bread = 2 }
+g.state.players[1].food = { meat = 3, milk = 3, bread = 2 }
 fake.rebalance(g)
 fake.noon(g, { "market" })
 assert(fake.enabled(g, 1) == "done")
