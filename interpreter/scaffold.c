@@ -71,9 +71,15 @@ static const template_file GAME[] = {
      "  turn: {type: integer, minimum: 1, maximum: 2}\n"
      "  winner: {type: integer, minimum: 0, maximum: 2}\n"},
     {"text/en.yaml",
-     "# Every text a player reads, by key (g.text), with string.format fields.\n"
+     "# Every text a player reads, by key (g.text), with string.format fields; a text that\n"
+     "# counts has plural forms, chosen by its first integer argument (docs/lua-api.md).\n"
+     "howto: |\n"
+     "  Goal: take the last stone.\n"
+     "  A turn: take 1 stone or more from the pile, up to the most the data allows.\n"
+     "legend: |\n"
+     "  The board shows how many stones are left in the pile.\n"
      "prompt: \"%%s, take 1 to %%d stones (%%d left)\"\n"
-     "take: \"take %%d\"\n"
+     "take: {one: \"take %%d stone\", other: \"take %%d stones\"}\n"
      "too_many: \"only %%d left\"\n"
      "takes: \"%%s takes %%d, %%d left\"\n"
      "wins: \"%%s takes the last stone and wins\"\n"

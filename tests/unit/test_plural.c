@@ -98,12 +98,34 @@ static void test_g_text_greek(void **st) {
     expect_texts("el", want);
 }
 
+/* A plural text needs its count: an error at the script's line, nothing changed. */
+static void test_g_text_needs_a_count(void **st) {
+    (void)st;
+    engine *e = NULL;
+    (void)texts_in(&e, "en");
+    const char *ids[] = {"no_count", "count_not_int"};
+    const char *needles[] = {"g.text(\"stones\"): the text has plural forms but no integer argument",
+                             "g.text(\"day_stones\"): count: 2 names argument 2, which is not an integer"};
+    for (size_t i = 0; i < 2; i++) {
+        uint64_t h = engine_state_hash(e);
+        char *why = NULL;
+        assert_int_equal(engine_answer(e, 1, ids[i], &why), ENGINE_RULES_ERROR);
+        if (!why || !strstr(why, needles[i])) fprintf(stderr, "%s: %s\n", ids[i], why ? why : "(none)");
+        assert_non_null(strstr(why, needles[i]));
+        assert_non_null(strstr(why, "rules.lua:"));
+        assert_true(engine_state_hash(e) == h);
+        free(why);
+    }
+    engine_free(e);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_categories),
         cmocka_unit_test(test_g_text_english),
         cmocka_unit_test(test_g_text_german),
         cmocka_unit_test(test_g_text_greek),
+        cmocka_unit_test(test_g_text_needs_a_count),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
