@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "error.h"
 #include "plural.h"
+#include "ruleset.h"
 #include "value.h"
 
 #include <limits.h>
@@ -119,6 +120,54 @@ static void test_g_text_needs_a_count(void **st) {
     engine_free(e);
 }
 
+/* Whether any form of a text table's entry says s. */
+static int entry_says(const value *v, const char *s) {
+    if (v->type == CV_STR) return strstr(v->u.str.s, s) != NULL;
+    for (size_t i = 0; v->type == CV_MAP && i < v->u.map.n; i++)
+        if (v->u.map.items[i].val->type == CV_STR && strstr(v->u.map.items[i].val->u.str.s, s)) return 1;
+    return 0;
+}
+
+/* Every shipped ruleset explains itself in every language it has (howto and
+** legend, which `rules` shows; a rulebook to point to), and none of its texts
+** dodges a plural with "(s)", Greek "(-ες)" or German "(er)"/"(n)". */
+static void test_shipped_texts(void **st) {
+    (void)st;
+    const char *ids[] = {"connect4", "goofspiel", "yak", "himalaya", "kathmandu"};
+    const char *dodges[] = {"(s)", "(-", "(er)", "(n)", "(e)"};
+    for (size_t k = 0; k < sizeof ids / sizeof ids[0]; k++) {
+        char path[64];
+        snprintf(path, sizeof path, "rulesets/%s", ids[k]);
+        ruleset_request req = {0};
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        ruleset *r = ruleset_load(path, &req, &errs);
+        if (!r) cerr_print(stderr, &errs);
+        assert_non_null(r);
+        cerr_free(&errs);
+        assert_non_null(value_get_str(r->manifest, "rulebook", NULL));
+        const value *langs = value_map_get(r->manifest, "languages");
+        assert_non_null(langs);
+        for (size_t i = 0; i < langs->u.list.n; i++) {
+            const char *lang = langs->u.list.items[i]->u.str.s;
+            const value *t = value_map_get(r->text, lang);
+            if (!t) fprintf(stderr, "%s: no text table %s\n", ids[k], lang);
+            assert_non_null(t);
+            if (!value_get_str(t, "howto", NULL) || !value_get_str(t, "legend", NULL))
+                fprintf(stderr, "%s/%s: howto or legend missing\n", ids[k], lang);
+            assert_non_null(value_get_str(t, "howto", NULL));
+            assert_non_null(value_get_str(t, "legend", NULL));
+            for (size_t j = 0; j < t->u.map.n; j++)
+                for (size_t d = 0; d < sizeof dodges / sizeof dodges[0]; d++) {
+                    int bad = entry_says(t->u.map.items[j].val, dodges[d]);
+                    if (bad) fprintf(stderr, "%s/%s: %s says %s\n", ids[k], lang, t->u.map.items[j].key->u.str.s, dodges[d]);
+                    assert_false(bad);
+                }
+        }
+        ruleset_free(r);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_categories),
@@ -126,6 +175,7 @@ int main(void) {
         cmocka_unit_test(test_g_text_german),
         cmocka_unit_test(test_g_text_greek),
         cmocka_unit_test(test_g_text_needs_a_count),
+        cmocka_unit_test(test_shipped_texts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
