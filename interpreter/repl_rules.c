@@ -187,6 +187,34 @@ static char *folded_path(const char *dir, const char *rel) {
     return markup_buf_take(&b);
 }
 
+static int is_regular(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* An installed cairn keeps the docs apart from the rulesets (make install:
+** <prefix>/share/doc/cairn next to <prefix>/share/cairn): a rulebook under
+** docs/ that is not beside the ruleset is looked for there. NULL if not. */
+static char *installed_doc(const char *path) {
+    const char *docs = strncmp(path, "docs/", 5) == 0 ? path : strstr(path, "/docs/");
+    if (!docs) return NULL;
+    if (docs[0] == '/') docs++;
+    char *share = cairn_strdup(ruleset_share_dir());
+    char *slash = share ? strrchr(share, '/') : NULL;
+    if (!slash) {
+        free(share);
+        return NULL;
+    }
+    *slash = '\0'; /* <prefix>/share */
+    char *doc = cairn_strfmt("%s/doc/cairn/%s", share, docs + 5);
+    free(share);
+    if (doc && !is_regular(doc)) {
+        free(doc);
+        doc = NULL;
+    }
+    return doc;
+}
+
 static void show_rulebook(repl *r, const ruleset *rs) {
     const char *rel = value_get_str(rs->manifest, "rulebook", NULL);
     if (!rel) return;
@@ -195,9 +223,14 @@ static void show_rulebook(repl *r, const ruleset *rs) {
         repl_fail(r, "out of memory");
         return;
     }
-    struct stat st;
-    int here = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-    repl_plain(r, "The full rules, with every assumption and its source: %s%s", path,
+    int here = is_regular(path);
+    char *inst = here ? NULL : installed_doc(path);
+    if (inst) {
+        free(path);
+        path = inst;
+        here = 1;
+    }
+    repl_plain(r, "The full rules: %s%s", path,
                here ? "" : " (not installed here)");
     free(path);
 }
