@@ -19,6 +19,7 @@
 #include "guard.h"
 #include "limits.h"
 #include "luaval.h"
+#include "textfmt.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -215,30 +216,9 @@ static int on_print(void *ud, const char *where, const char *text) {
 
 /* --------------------------------------------------------------- g.text */
 
-static const char *text_lookup(const engine *e, const char *key) {
-    const char *s = value_get_str(e->rt.rules->text_lang, key, NULL);
-    if (!s) s = value_get_str(e->rt.rules->text_en, key, NULL);
-    return s;
-}
-
 static int l_text(lua_State *L) {
     engine *e = up_engine(L);
-    const char *key = luaL_checkstring(L, 1);
-    const char *fmt = text_lookup(e, key);
-    int nargs = lua_gettop(L) - 1;
-    if (!fmt) {
-        lua_settop(L, 1);
-        return 1; /* the key itself */
-    }
-    /* string.format from the string library, reached through the string
-    ** metatable so it works whatever the sandbox's globals are */
-    lua_pushliteral(L, "");
-    if (!luaL_getmetafield(L, -1, "__index")) return luaL_error(L, "g.text: no string library");
-    lua_getfield(L, -1, "format");
-    lua_pushstring(L, fmt);
-    for (int i = 0; i < nargs; i++) lua_pushvalue(L, 2 + i);
-    lua_call(L, nargs + 1, 1);
-    return 1;
+    return textfmt_push(L, e->rt.rules->text_lang, e->rt.rules->lang, e->rt.rules->text_en);
 }
 
 /* ------------------------------------------------------------ building g */

@@ -7,6 +7,7 @@
 #include "luatest.h"
 #include "luaval.h"
 #include "sandbox.h"
+#include "textfmt.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,48 @@ static int api_ruleset(lua_State *L) {
     return 1;
 }
 
+/* The function test.text returns: g.text over the text tables of upvalue 1
+** ({lang = {key = text}}, as test.ruleset().text gives them) in the language
+** of upvalue 2, then English, with the engine's lookup and plural forms
+** (textfmt.c), so a stand-in g formats exactly as a game does. */
+static int api_text_call(lua_State *L) {
+    const char *key = luaL_checkstring(L, 1);
+    const char *lang = lua_tostring(L, lua_upvalueindex(2));
+    const char *langs[2] = {lang, "en"};
+    for (int k = 0; k < 2; k++) {
+        if (lua_getfield(L, lua_upvalueindex(1), langs[k]) == LUA_TTABLE) {
+            int t = lua_getfield(L, -1, key);
+            if (t == LUA_TSTRING || t == LUA_TTABLE) {
+                cerr_list errs;
+                cerr_init(&errs, 1);
+                value *v = luaval_to_value(L, -1, key, &errs);
+                lua_pop(L, 2);
+                cerr_free(&errs);
+                if (!v) return luaL_error(L, "test.text(\"%s\"): the text is not plain data", key);
+                char why[200];
+                const char *fmt = textfmt_choose(L, key, v, langs[k], why, sizeof why);
+                if (fmt) lua_pushstring(L, fmt);
+                value_free(v);
+                if (!fmt) return luaL_error(L, "%s", why);
+                return textfmt_format(L);
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 1);
+    return 1; /* the key itself, as g.text */
+}
+
+/* test.text(texts, lang) -> a g.text function over texts (see above). */
+static int api_text(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkstring(L, 2);
+    lua_settop(L, 2);
+    lua_pushcclosure(L, api_text_call, 2);
+    return 1;
+}
+
 /* Builds the `test` library inside a protected call (it allocates).
 ** Argument 1: the ruleset's name as a light userdata (pushing it
 ** allocates nothing, so the call is set up safely outside protection). */
@@ -111,6 +154,8 @@ static int push_api(lua_State *L) {
     lua_pushstring(L, name);
     lua_pushcclosure(L, api_ruleset, 1);
     lua_setfield(L, -2, "ruleset");
+    lua_pushcfunction(L, api_text);
+    lua_setfield(L, -2, "text");
     return 1;
 }
 

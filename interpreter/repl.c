@@ -267,8 +267,11 @@ void repl_show_scores(repl *r, int final) {
             if (w > lw) lw = w;
         }
     if (lw + 12 > (size_t)r->width) lw = (size_t)r->width > 24 ? (size_t)r->width - 12 : 12;
-    /* each seat on one line if every seat fits, else breakdowns in a column */
+    /* a breakdown of two or more items is a table, one item a line, mid-game
+    ** and at the end alike; a one-item breakdown goes on the seat's line if
+    ** every seat's fits */
     int columns = 0;
+    for (size_t i = 0; i < sc.n && !columns; i++) columns = sc.seats[i].n_items >= 2;
     for (size_t i = 0; i < sc.n && !columns; i++) {
         char *line = score_line(r, &sc, (int)i + 1, namew, 0, 0);
         columns = line && markup_width(line, strlen(line)) > (size_t)r->width;

@@ -152,6 +152,9 @@ void repl_fail(repl *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* The `rules` command (repl_rules.c): how to play, the legend, the rulebook,
+** options and assumed values; with an option id, that option. */
+int repl_show_rules(repl *r, const char *args);
 /* Text (may be several lines) shown unwrapped: boards keep their shape. */
 void repl_block(repl *r, const char *markup);
 /* Asks a yes/no question at the keyboard; 1 for y/yes. Script mode (and

@@ -1253,9 +1253,14 @@ static void load_data(ruleset *r, loader *ld) {
     }
 }
 
+/* Every text table, checked against schemas/text.schema.yaml (strings, or
+** plural forms; howto and legend). */
 static void load_text(ruleset *r, loader *ld) {
     r->text = value_map();
     const value *text = value_map_get(r->manifest, "text");
+    char *sp = text && text->type == CV_MAP && text->u.map.n ? path_join(ruleset_schemas_dir(), "text.schema.yaml")
+                                                             : NULL;
+    const value *sch = sp ? schema_load(ld->schemas, sp, ld->errs) : NULL;
     for (size_t i = 0; r->text && text && i < text->u.map.n; i++) {
         const cv_entry *e = &text->u.map.items[i];
         value *t = load_tracked(r, ld, e->val->u.str.s);
@@ -1266,8 +1271,10 @@ static void load_text(ruleset *r, loader *ld) {
             value_free(t);
             continue;
         }
+        if (sch) schema_validate(ld->schemas, sch, sp, t, "", ld->errs);
         value_map_set(r->text, e->key->u.str.s, t);
     }
+    free(sp);
 }
 
 static int add_script(ruleset *r, const char *path, const value *at, cerr_list *errs) {

@@ -3,6 +3,7 @@
 ** Saved games and scenarios: building the save tree, the atomic write,
 ** loading with validation and replay, scenario export and start.
 */
+#include "plural.h"
 #include "save.h"
 #include "pathcheck.h"
 #include "ruleset.h"
@@ -460,9 +461,12 @@ int save_write(const engine *e, const char *path, cerr_list *errs) {
         return -1;
     }
     const ruleset *rs = engine_ruleset(e);
-    char *header = cairn_strfmt("# cairn saved game: %s %s, %d seats, %zu decisions\n"
+    int seats = engine_seat_count(e);
+    size_t made = engine_position(e);
+    char *header = cairn_strfmt("# cairn saved game: %s %s, %d %s, %zu %s\n"
                                 "# Load it with `load`; see docs/saves.md.\n",
-                                rs->name, rs->version, engine_seat_count(e), engine_position(e));
+                                rs->name, rs->version, seats, plural_en(seats, "seat", "seats"), made,
+                                plural_en((long long)made, "decision", "decisions"));
     int rc = header ? write_value(path, header, v, errs) : (errs->oom = 1, -1);
     free(header);
     value_free(v);
@@ -484,10 +488,11 @@ int save_export_scenario(const engine *e, const char *path, cerr_list *errs) {
         return -1;
     }
     const ruleset *rs = engine_ruleset(e);
-    char *header = cairn_strfmt("# cairn scenario: %s %s, after %zu decisions.\n"
+    char *header = cairn_strfmt("# cairn scenario: %s %s, after %zu %s.\n"
                                 "# Edit the state, then start a game from it (in the REPL: load --scenario FILE).\n"
                                 "# Remove `rng` to draw fresh random numbers from the game's seed.\n",
-                                rs->name, rs->version, engine_position(e));
+                                rs->name, rs->version, engine_position(e),
+                                plural_en((long long)engine_position(e), "decision", "decisions"));
     rc = header ? write_value(path, header, root, errs) : (errs->oom = 1, -1);
     free(header);
     value_free(root);

@@ -5,6 +5,7 @@
 ** replay commands, the comparison of two variants; and the same figures as
 ** the "summary" object of the JSON layout (docs/simulation.md).
 */
+#include "plural.h"
 #include "sim_internal.h"
 
 #include <inttypes.h>
@@ -104,15 +105,16 @@ static void coverage(FILE *out, const sim_totals *t) {
         dead += c->taken == 0;
     }
     if (!dead) return;
-    fprintf(out, "possibly dead (offered, never taken in %ld games):", games);
+    fprintf(out, "possibly dead (offered, never taken in %ld %s):", games, plural_en(games, "game", "games"));
     for (size_t i = 0; i < t->n_cov; i++)
         if (!t->cov[i].taken) fprintf(out, " %s", t->cov[i].prefix);
     fputc('\n', out);
 }
 
 static void header(FILE *out, const sim_header *h) {
-    fprintf(out, "%s %s: %ld games, %d players, seeds %" PRIu64 "-%" PRIu64 ", checks %s, bots %s\n", h->id,
-            h->version, h->games, h->players, h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
+    fprintf(out, "%s %s: %ld %s, %d %s, seeds %" PRIu64 "-%" PRIu64 ", checks %s, bots %s\n", h->id,
+            h->version, h->games, plural_en(h->games, "game", "games"), h->players,
+            plural_en(h->players, "player", "players"), h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
             h->bots);
     if (h->sweep)
         for (int i = 0; i < SIM_MAX_VARIANTS && h->label[i] && *h->label[i]; i++)

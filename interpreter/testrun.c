@@ -3,6 +3,7 @@
 ** `cairn test`: scenario tests and golden playthroughs of a ruleset; and the
 ** smoke play of `cairn check`. Every game here goes through engine.h.
 */
+#include "plural.h"
 #include "testrun.h"
 #include "repl.h"
 #include "engine.h"
@@ -913,8 +914,8 @@ static char *replay_agrees(engine *e, const engine_config *c, const char *where)
     int status = 0;
     waitpid(pid, &status, 0);
     if (rd != (ssize_t)sizeof got || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != h)
-        return cairn_strfmt("%s: replaying its %zu decisions in a new process does not reach the same "
-                            "state (nondeterminism)", where, n);
+        return cairn_strfmt("%s: replaying its %zu %s in a new process does not reach the same "
+                            "state (nondeterminism)", where, n, plural_en((long long)n, "decision", "decisions"));
     engine_config fc = *c;
     fc.fast = 1;
     fc.checks = 0;

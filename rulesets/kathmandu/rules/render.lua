@@ -5,6 +5,7 @@
 -- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
 
 local common = require "rules.common"
+local ctext = require "cairn.text"   -- width, pad, tags, wrap, seat names: shared with every render
 
 local M = {}
 
@@ -13,43 +14,11 @@ local GLYPH = { mountain = "^", city = "C", temple = "T", start = "x", kathmandu
 local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{bold}",
   start = "{yellow}", kathmandu = "{yellow}{bold}" }
 
-local function width(s)
-  local plain = s:gsub("{[%a/]*}", "")
-  return utf8.len(plain) or #plain
-end
-
-local function pad(s, w)
-  local n = width(s)
-  if n >= w then return s end
-  return s .. string.rep(" ", w - n)
-end
-
-local function name_of(g, seat)
-  local s = g.seats and g.seats[seat]
-  return (s and s.name) or g.text("seat", seat)
-end
-
-local function markup_of(l)
-  local out = {}
-  for _, m in ipairs(l.markup or {}) do out[#out + 1] = "{" .. m .. "}" end
-  return table.concat(out)
-end
+local pad, name_of = ctext.pad, ctext.seat_name
+local function markup_of(l) return ctext.tags(l.markup) end
 
 -- wrap(head, parts, indent) -> lines of at most 119 columns: head, then the parts
-local function wrap(head, parts, indent)
-  local lines, cur = {}, head
-  for i, part in ipairs(parts) do
-    local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
-    if width(cur) + #sep + width(part) > 119 and width(cur) > indent then
-      lines[#lines + 1] = cur
-      cur = string.rep(" ", indent) .. part
-    else
-      cur = cur .. sep .. part
-    end
-  end
-  lines[#lines + 1] = cur
-  return lines
-end
+local function wrap(head, parts, indent) return ctext.wrap(head, parts, indent, 119) end
 
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 

@@ -79,7 +79,7 @@ local function take_options(g, a)
       else
         local cost, crystals = M.price(data, want)
         if cost > can_pay then
-          o.disabled = not g.labels or t(g, "why.cannot_afford", #want, crystals, cost, can_pay)
+          o.disabled = not g.labels or t(g, "why.cannot_afford", #want, t(g, "count.crystals", crystals), cost, can_pay)
         end
       end
       if not o.disabled then any = true end

@@ -1,6 +1,7 @@
 -- rules/market.lua
--- Yak, the Market card: take up to 2 food from the market, then draw 3 stones from the
--- bag, put 1 into any cart with room and return the others to the bag.
+-- Yak, the Market card: take 2 food of your choice from the market (exactly 2 while a
+-- take is legal; economy.market.take_rule `up_to` lets a player stop early), then draw 3
+-- stones from the bag, put 1 into any cart with room and return the others to the bag.
 
 local bag = require "cairn.bag"
 local tables = require "cairn.tables"
@@ -71,11 +72,18 @@ local function put_options(g, a)
   return opts, any
 end
 
+-- `done` ends the taking: always under the `up_to` reading, else only when no take is legal
+local function may_stop(g, any_take)
+  return g.data.economy.market.take_rule == "up_to" or not any_take
+end
+
 function M.decision(g)
   local a = g.state.action
   if a.step == "take" then
-    local opts = food_options(g, a)
-    opts[#opts + 1] = { id = "done", label = g.labels and t(g, "opt.market_done") }
+    local opts, any = food_options(g, a)
+    if may_stop(g, any) then
+      opts[#opts + 1] = { id = "done", label = g.labels and t(g, "opt.market_done") }
+    end
     return { seat = a.seat, prompt = g.labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food),
       options = opts }
   end
@@ -108,7 +116,9 @@ function M.apply(g, seat, id)
   local st = g.state
   local a = st.action
   if a.step == "take" then
-    if id ~= "done" then
+    if id == "done" then
+      assert(may_stop(g, select(2, food_options(g, a))), "done: the Market takes 2 food while it can")
+    else
       local k = assert(id:match("^take (%a+)$"), "unknown market answer")
       st.market[k] = st.market[k] - 1
       st.players[seat].food[k] = st.players[seat].food[k] + 1

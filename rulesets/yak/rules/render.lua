@@ -5,6 +5,7 @@
 -- drawn one line each (the compact board): the header, carts and what is going on stay.
 
 local tables = require "cairn.tables"
+local ctext = require "cairn.text"   -- width, pad, paint, seat names: shared with every render
 local tower = require "rules.tower"
 
 local M = {}
@@ -12,24 +13,7 @@ local M = {}
 local WIDTH = 80
 local COLUMN = 40      -- two player boards side by side
 
--- visible width of a line: markup tags do not count, UTF-8 counts once per character
-local function width(s)
-  local plain = s:gsub("{[%a/]*}", "")
-  return utf8.len(plain) or #plain
-end
-
-local function pad(s, w)
-  local n = width(s)
-  if n >= w then return s end
-  return s .. string.rep(" ", w - n)
-end
-
-local function paint(markup, text)
-  local tags = {}
-  for _, tag in ipairs(markup or {}) do tags[#tags + 1] = "{" .. tag .. "}" end
-  if #tags == 0 then return text end
-  return table.concat(tags) .. text .. "{/}"
-end
+local pad, paint, name_of = ctext.pad, ctext.paint, ctext.seat_name
 
 local function stone_style(data, stone)
   if stone == data.stones.crystal.id then return data.stones.crystal end
@@ -57,10 +41,6 @@ local function food_line(g, food, kinds)
   return table.concat(parts, "  ")
 end
 
-local function name_of(g, seat)
-  local s = g.seats and g.seats[seat]
-  return (s and s.name) or g.text("seat", seat)
-end
 
 -- the tower as 5 lines, top row first; cell "[R]", brick offset of 2 per row
 local function tower_lines(data, tw, hint)

@@ -21,11 +21,7 @@ function M.new(o)
   local g = { state = {}, data = loaded.data, options = options, seats = seats,
     rng = o.rng or fake_rng.new(o.seed or 1), lang = "en", labels = true, events = {} }
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
-  g.text = function(key, ...)
-    local s = text.en[key] or key
-    if select("#", ...) > 0 then return string.format(s, ...) end
-    return s
-  end
+  g.text = test.text(text, "en")      -- the engine's lookup and plural forms
   g.rules = require "rules"
   if o.setup ~= false then g.rules.setup(g) end
   return g

@@ -24,10 +24,11 @@ function M.new(o)
     rng = o.rng or fake_rng.new(o.seed or 1), lang = o.lang or "en", labels = true, events = {},
   }
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
-  g.text = function(key, ...)
-    local s = (text[g.lang] or {})[key] or text.en[key] or key
-    if select("#", ...) > 0 then return string.format(s, ...) end
-    return s
+  local by_lang = {}                  -- the engine's lookup and plural forms, in g.lang
+  g.text = function(...)
+    local f = by_lang[g.lang] or test.text(text, g.lang)
+    by_lang[g.lang] = f
+    return f(...)
   end
   g.rules = require "rules"
   g.rules.setup(g)

@@ -288,8 +288,8 @@ Ann has 1 milk (and meat, which this cart refuses): at most 1 food here. A cryst
     end,
     play = cards { "build", "restock", "restock", "restock" },
     expect = { seat = 1, enabled = { "take red", "take blue" }, disabled = {
-      ["take crystal"] = "1 stone(s) with 1 crystal(s) cost 2 food; you can pay at most 1 at this cart" } },
-    refuse = { { play = "1 take crystal", reason = "cost 2 food" } },
+      ["take crystal"] = "1 stone with 1 crystal costs 2 food; you can pay at most 1 at this cart" } },
+    refuse = { { play = "1 take crystal", reason = "costs 2 food" } },
   },
   {
     name = "crystal plus a stone is beyond reach: pay straight away",
@@ -456,6 +456,53 @@ nobody. After one day (carts move to the next stop) it stands in front of Ann.]]
     play = cards { "restock", "restock" },
     auto = function(g) return g.state.round == 2 end,
     expect = { state = { ["carts[3].id"] = "no_bread", ["carts[3].stop"] = 1, stops = 3 } },
+  },
+})
+
+---------------------------------------------------------------------------- market
+emit("tests/market.yaml", [[
+# market.yaml: the Market card takes exactly two food of the player's choice (the seed:
+# "take two food of your choice", Greek "Πάρτε δύο είδη διατροφής"); it stops early only
+# when no take is legal (economy.market.take_rule: exactly; the `up_to` reading is tested
+# in tests/lua/test_yak_round.lua).
+# GENERATED with its checks by tests/lua/gen_scenarios.lua (cairn test yak --regen); edit there.]], {
+  {
+    name = "the Market takes exactly two food",
+    comment = [[
+Ann (the baby yak, so she acts first at noon) picks Market, the others Restock. The market
+holds meat 2, milk 2, bread 2 and Ann 1 of each (3 of 8 food). After `take meat` the market
+has 2 - 1 = 1 meat and Ann 1 + 1 = 2; a second take is still legal, so she is asked again
+and `done` is not offered: all three foods may be taken, two of one kind included.]],
+    game = function() return base(4) end,
+    play = concat(cards { "market", "restock", "restock", "restock" }, { "1 take meat" }),
+    expect = { seat = 1, enabled = { "take meat", "take milk", "take bread" },
+      state = { ["market.meat"] = 1, ["players[1].food.meat"] = 2, ["action.took"] = 1,
+        ["action.step"] = "take" } },
+    refuse = { { play = "1 done", reason = "done" } },
+  },
+  {
+    name = "the second take ends the taking and draws the stones",
+    comment = [[
+The same Market: `take meat`, then `take milk`. Ann holds meat 1 + 1 = 2, milk 1 + 1 = 2,
+bread 1 (5 of 8); the market keeps meat 2 - 1 = 1, milk 2 - 1 = 1, bread 2. Two were taken
+(took = 2), so 3 stones are drawn and she is asked where to put one (step "put").]],
+    game = function() return base(4) end,
+    play = concat(cards { "market", "restock", "restock", "restock" }, { "1 take meat", "1 take milk" }),
+    expect = { state = { ["market.meat"] = 1, ["market.milk"] = 1, ["market.bread"] = 2,
+      ["players[1].food"] = { meat = 2, milk = 2, bread = 1 }, ["action.took"] = 2,
+      ["action.step"] = "put" } },
+  },
+  {
+    name = "a full reserve stops the Market after one food",
+    comment = [[
+Ann holds meat 3, milk 2, bread 2 = 7 of 8 food. After `take bread` she holds 7 + 1 = 8,
+the cap: no second take is legal, so the taking ends at 1 (took = 1) and the 3 stones are
+drawn at once (step "put"); she was never offered `done`.]],
+    game = function()
+      return base(4, function(st) st.players[1].food = { meat = 3, milk = 2, bread = 2 } end)
+    end,
+    play = concat(cards { "market", "restock", "restock", "restock" }, { "1 take bread" }),
+    expect = { state = { ["players[1].food.bread"] = 3, ["action.took"] = 1, ["action.step"] = "put" } },
   },
 })
 

@@ -50,7 +50,7 @@ g.state.players[1].food = { meat = 2, milk = 0, bread = 1 }
 fake.rebalance(g)
 fake.noon(g, { "build" })
 assert(fake.option(g, 1, "take crystal").disabled ==
-  "1 stone(s) with 1 crystal(s) cost 2 food; you can pay at most 1 at this cart")
+  "1 stone with 1 crystal costs 2 food; you can pay at most 1 at this cart")
 fake.play(g, 1, "take red")
 -- blue would make 2 stones = 3 food > 1, the crystal 2 + 1 ... nothing left to take: pay now
 assert(g.state.action.step == "pay" and g.state.action.owed == 1)

@@ -66,7 +66,21 @@ fake.rebalance(g)
 assert(g.state.market.meat == 0)
 fake.noon(g, { "market" })
 assert(fake.option(g, 1, "take meat").disabled == "the market has no meat")
-assert(fake.enabled(g, 1) == "take milk, take bread, done")
+assert(fake.enabled(g, 1) == "take milk, take bread", "exactly 2: no done while a take is legal")
+--    a full reserve (8 of 8): no take is legal, so `done` is the only way on
+g = fake.new { seats = 4, seed = 5 }
+g.state.players[1].food = { meat = 3, milk = 3, bread = 2 }
+fake.rebalance(g)
+fake.noon(g, { "market" })
+assert(fake.enabled(g, 1) == "done")
+--    the `up_to` reading (economy.market.take_rule): `done` after 0 or 1 take
+g = fake.new { seats = 4, seed = 5, data = function(data) data.economy.market.take_rule = "up_to" end }
+fake.noon(g, { "market" })
+assert(fake.enabled(g, 1) == "take meat, take milk, take bread, done")
+fake.play(g, 1, "take meat")
+assert(fake.enabled(g, 1) == "take meat, take milk, take bread, done")
+fake.play(g, 1, "done")
+assert(g.state.action.took == 1 and g.state.action.step ~= "take", "stopped after 1 of 2")
 
 -- 4. The mountain track: full after 5 fog; the first fill returns all 5 to the bag, the
 --    second keeps 1 in play (4 leave); after that the last fog goes straight back.
@@ -125,7 +139,7 @@ local extra = common.cart_at(g.state, 3)
 assert(extra.id == "no_bread")
 g.rng = fake_rng.script { 1, 1, 1 }
 fake.noon(g, { "market" })
-fake.play(g, 1, "done")                       -- no food; draw 3
+fake.play(g, 1, "take meat", "take milk")     -- exactly 2 food; then draw 3
 local stone = g.state.action.drawn[1]
 fake.play(g, 1, "put " .. stone .. " no_bread")
 assert(#extra.stones == 4)

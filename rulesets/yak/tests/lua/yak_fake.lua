@@ -13,12 +13,7 @@ local M = {}
 
 -- M.text(lang[, loaded]) -> a g.text function over the loaded ruleset's text tables
 function M.text(lang, loaded)
-  local text = (loaded or fixture).text
-  return function(key, ...)
-    local s = (text[lang] or {})[key] or text.en[key] or key
-    if select("#", ...) > 0 then return string.format(s, ...) end
-    return s
-  end
+  return test.text((loaded or fixture).text, lang)   -- the engine's lookup and plural forms
 end
 
 -- M.new{seats = 4 or {"Ann", ...}, seed = 1, options = {master_builder = true},

@@ -1,0 +1,62 @@
+-- cairn/text.lua
+-- Text for boards drawn in a terminal: the visible width of a line with colour markup,
+-- padding, markup tags from a list, wrapping a line of parts, a seat's name. Pure
+-- functions over strings; a render uses them instead of its own copies.
+
+local M = {}
+
+-- M.width(s) -> the columns s takes: markup tags ({red}, {bold}, {/}) take none, every
+-- UTF-8 character takes one (invalid UTF-8: one per byte).
+function M.width(s)
+  local plain = s:gsub("{[%a/]*}", "")
+  return utf8.len(plain) or #plain
+end
+
+-- M.pad(s, w) -> s with spaces added to take w columns (s unchanged when as wide or wider).
+function M.pad(s, w)
+  local n = M.width(s)
+  if n >= w then return s end
+  return s .. string.rep(" ", w - n)
+end
+
+-- M.tags(list) -> the markup opening each tag of the list: {"bold", "red"} -> "{bold}{red}".
+function M.tags(list)
+  local out = {}
+  for _, tag in ipairs(list or {}) do out[#out + 1] = "{" .. tag .. "}" end
+  return table.concat(out)
+end
+
+-- M.paint(list, text) -> text in the markup of the list, closed with {/}; text as it is
+-- when the list is empty or nil.
+function M.paint(list, text)
+  local open = M.tags(list)
+  if open == "" then return text end
+  return open .. text .. "{/}"
+end
+
+-- M.wrap(head, parts, indent, max) -> lines of at most max columns: head, then the parts
+-- separated by two spaces (one space after head, none when head ends in a blank); a part
+-- that would pass max starts a new line indented by indent. A part wider than a line
+-- stays whole.
+function M.wrap(head, parts, indent, max)
+  local lines, cur = {}, head
+  for i, part in ipairs(parts) do
+    local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
+    if M.width(cur) + #sep + M.width(part) > max and M.width(cur) > indent then
+      lines[#lines + 1] = cur
+      cur = string.rep(" ", indent) .. part
+    else
+      cur = cur .. sep .. part
+    end
+  end
+  lines[#lines + 1] = cur
+  return lines
+end
+
+-- M.seat_name(g, seat) -> the seat's name, else the ruleset's text "seat" for it.
+function M.seat_name(g, seat)
+  local s = g.seats and g.seats[seat]
+  return (s and s.name) or g.text("seat", seat)
+end
+
+return M
