@@ -83,11 +83,12 @@
 ---@alias cairn.OptionScript fun(rules: cairn.Rules): cairn.Rules
 
 -- ------------------------------------------------------------------ the stdlib
--- `local bag = require "cairn.bag"` then `---@type cairn.bag` on the local, or
--- let LuaLS read interpreter/lua (share/cairn/lua) through .luarc.json.
+-- Each module is a class (`cairn.bag`, ...): `---@type cairn.bag` on `local bag = require
+-- "cairn.bag"` types it; .luarc.json also lets LuaLS read the sources in
+-- interpreter/lua (share/cairn/lua), so require resolves.
 
 ---@class cairn.bag a bag is a map item -> count
-bag = {}
+local bag = {}
 ---@param contents table<string, integer>|string[]
 ---@return table<string, integer>
 function bag.new(contents) end
@@ -132,7 +133,7 @@ function bag.add_all(b, items) end
 function bag.from_component(def) end
 
 ---@class cairn.deck a deck is {draw = {...}, discard = {...}}
-deck = {}
+local deck = {}
 ---@param cards any[]
 ---@return table
 function deck.new(cards) end
@@ -185,7 +186,7 @@ function deck.peek(d, n) end
 function deck.from_component(def, rng) end
 
 ---@class cairn.track markers on a numbered track
-track = {}
+local track = {}
 ---@param min integer
 ---@param max integer
 ---@param wrap? boolean
@@ -227,7 +228,7 @@ function track.is_at_end(t, who) end
 function track.from_component(def) end
 
 ---@class cairn.grid rectangular, brick and offset grids; groups
-grid = {}
+local grid = {}
 ---@param r integer
 ---@param c integer
 ---@return string
@@ -276,7 +277,7 @@ function grid.groups(shape, value) end
 function grid.from_component(def) end
 
 ---@class cairn.graph nodes and edges; paths; components
-graph = {}
+local graph = {}
 ---@param edges table[]
 ---@param directed? boolean
 ---@param nodes? string[]
@@ -314,7 +315,7 @@ function graph.components(g, keep) end
 function graph.from_component(def) end
 
 ---@class cairn.turn turn order around the table
-turn = {}
+local turn = {}
 ---@param seat integer
 ---@param n integer
 ---@param k integer
@@ -357,7 +358,7 @@ function turn.distance(from, to, n, dir) end
 function turn.position(order, seat) end
 
 ---@class cairn.tables scoring-table lookups; copy; sorted keys
-tables = {}
+local tables = {}
 ---@param rows table[]
 ---@param x integer
 ---@param opts? table
@@ -405,7 +406,7 @@ function tables.by(list, field, value) end
 function tables.max(list, f) end
 
 ---@class cairn.fake_rng for tests: a seeded or scripted stand-in for g.rng
-fake_rng = {}
+local fake_rng = {}
 ---@param seed? integer
 ---@return cairn.Rng
 function fake_rng.new(seed) end
