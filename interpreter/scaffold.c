@@ -209,6 +209,8 @@ static const template_file GAME[] = {
      "- `schemas/state.schema.yaml`: what `g.state` must look like after every decision.\n"
      "- `tests/scenarios.yaml`: scenario tests; `golden/seed-1.txt`: a seeded game's whole\n"
      "  transcript, made by `cairn test . --regen` (review changes to it with git diff).\n"
+     "- `.luarc.json`: tells lua-language-server (VS Code, Neovim) where cairn's Lua API\n"
+     "  annotations and stdlib are, so `g.` completes (docs/editors.md).\n"
      "\n"
      "Try it: `cairn play .`, `cairn check .`, `cairn test .`, `cairn sim . --games 1000`.\n"},
 };
@@ -224,7 +226,8 @@ static const template_file MOD[] = {
      "\n"
      "A mod of `%s` made by `cairn new --extends`: it changes nothing yet. Add an option\n"
      "with an overlay and a script to its manifest (docs/ruleset-format.md), then tests of\n"
-     "its own (a mod runs its parent's only with `inherit: [tests, golden, unit]`).\n"},
+     "its own (a mod runs its parent's only with `inherit: [tests, golden, unit]`).\n"
+     "docs/modding.md walks through a whole mod of Yak, from an option to its balance.\n"},
 };
 
 /* Letters, digits, '-' and '_', starting with a letter: an id and a folder. */

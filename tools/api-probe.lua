@@ -1,11 +1,11 @@
 -- tools/api-probe.lua: the rules of the throwaway ruleset tools/check-reference
--- builds to enumerate the real Lua API from a live sandbox. Its `show` prints,
--- one per line: "g NAME" for each field of g in setup, "rng NAME" for g.rng,
--- "handler NAME" for each key cairn looked up in the rules table, and
--- "stdlib MODULE.NAME" for each function of the modules in MODULES (filled in
--- by the tool from interpreter/lua/cairn/*.lua).
+-- builds to enumerate the real Lua API from a live sandbox. Its board (shown
+-- when the game starts) lists, one per line: "g NAME" for each field of g in
+-- setup, "rng NAME" for each field of g.rng, and "stdlib MODULE.NAME" for each
+-- function of the modules in MODULES (filled in by the tool from
+-- interpreter/lua/cairn/*.lua). The handler names come from the engine's own
+-- table (engine_handler_names), which no script can enumerate.
 local MODULES = { --MODULES-- }
-local looked = {}
 local rules = {}
 local function keys(t, prefix, out)
   for k in pairs(t) do out[#out + 1] = prefix .. tostring(k) end
@@ -19,16 +19,10 @@ function rules.setup(g)
       if type(v) == "function" then out[#out + 1] = "stdlib " .. m .. "." .. k end
     end
   end
+  table.sort(out)
   g.state.found = out
 end
 function rules.decisions(g) return { { seat = 1, options = { "end" } } } end
 function rules.apply(g, seat, id) end
-function rules.render(view, seat, g)
-  local out = {}
-  for _, l in ipairs(view.found) do out[#out + 1] = l end
-  for k in pairs(looked) do out[#out + 1] = "handler " .. k end
-  table.sort(out)
-  return table.concat(out, "\n")
-end
--- every key cairn asks the rules table for and it does not define
-return setmetatable(rules, { __index = function(_, k) looked[k] = true end })
+function rules.render(view, seat, g) return table.concat(view.found, "\n") end
+return rules
