@@ -134,6 +134,9 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/cairn/lua
 	cp -R interpreter/lua/. $(DESTDIR)$(PREFIX)/share/cairn/lua/
 	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/cairn/editors
+	install -m 644 docs/cairn.1 $(DESTDIR)$(PREFIX)/share/man/man1/cairn.1
+	cp -R editors/. $(DESTDIR)$(PREFIX)/share/cairn/editors/
 
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.

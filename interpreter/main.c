@@ -11,6 +11,7 @@
 #include "repl.h"
 #include "ruleset.h"
 #include "scaffold.h"
+#include "schema_cmd.h"
 #include "sim.h"
 #include "testrun.h"
 
@@ -77,6 +78,7 @@ static const command commands[] = {
      "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
     {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
     {"new", scaffold_command, SCAFFOLD_USAGE, SCAFFOLD_SUMMARY, SCAFFOLD_HELP},
+    {"schema", schema_cmd_main, SCHEMA_CMD_USAGE, SCHEMA_CMD_SUMMARY, SCHEMA_CMD_HELP},
     {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
      "Prints every ruleset found in ./rulesets, the installed share folder and\n"
      "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"},

@@ -10,6 +10,7 @@
 */
 #include "scaffold.h"
 #include "error.h"
+#include "ruleset.h"
 #include "testrun.h"
 
 #include <errno.h>
@@ -215,6 +216,8 @@ static const template_file GAME[] = {
      "- `schemas/state.schema.yaml`: what `g.state` must look like after every decision.\n"
      "- `tests/scenarios.yaml`: scenario tests; `golden/seed-1.txt`: a seeded game's whole\n"
      "  transcript, made by `cairn test . --regen` (review changes to it with git diff).\n"
+     "- `.luarc.json`: tells lua-language-server (VS Code, Neovim) where cairn's Lua API\n"
+     "  annotations and stdlib are, so `g.` completes (docs/editors.md).\n"
      "\n"
      "Try it: `cairn play .`, `cairn check .`, `cairn test .`, `cairn sim . --games 1000`.\n"},
 };
@@ -230,7 +233,8 @@ static const template_file MOD[] = {
      "\n"
      "A mod of `%s` made by `cairn new --extends`: it changes nothing yet. Add an option\n"
      "with an overlay and a script to its manifest (docs/ruleset-format.md), then tests of\n"
-     "its own (a mod runs its parent's only with `inherit: [tests, golden, unit]`).\n"},
+     "its own (a mod runs its parent's only with `inherit: [tests, golden, unit]`).\n"
+     "docs/modding.md walks through a whole mod of Yak, from an option to its balance.\n"},
 };
 
 /* Letters, digits, '-' and '_', starting with a letter: an id and a folder. */
@@ -275,6 +279,45 @@ static int write_file(const char *dir, const template_file *t, const char *a, co
     return bad ? -1 : 0;
 }
 
+/* dir/.luarc.json: lua-language-server reads cairn's annotations (editors/luals, next to
+** cairn's schemas folder: the checkout's or the installed share) and the stdlib's
+** sources, so `require "cairn.bag"` completes too (docs/editors.md). */
+static int write_luarc(const char *dir, cerr_list *errs) {
+    char path[4096];
+    char *schemas = realpath(ruleset_schemas_dir(), NULL), *stdlib = realpath(ruleset_stdlib_dir(), NULL);
+    if (!schemas || !stdlib) {
+        free(schemas);
+        free(stdlib);
+        cerr_add(errs, dir, 0, 0, NULL, "cannot find cairn's schemas and stdlib folders for .luarc.json: %s",
+                 strerror(errno));
+        return -1;
+    }
+    char *slash = strrchr(schemas, '/');
+    if (slash) *slash = '\0';
+    FILE *f = snprintf(path, sizeof path, "%s/.luarc.json", dir) < (int)sizeof path ? fopen(path, "wx") : NULL;
+    if (!f) {
+        free(schemas);
+        free(stdlib);
+        cerr_add(errs, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+        return -1;
+    }
+    int bad = fprintf(f,
+                      "{\n"
+                      "  \"$schema\": \"https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json\",\n"
+                      "  \"runtime.version\": \"Lua 5.4\",\n"
+                      "  \"runtime.path\": [\"?.lua\", \"?/init.lua\"],\n"
+                      "  \"workspace.library\": [\"%s/editors/luals\", \"%s\"],\n"
+                      "  \"workspace.checkThirdParty\": false,\n"
+                      "  \"diagnostics.globals\": [\"test\"]\n"
+                      "}\n",
+                      schemas, stdlib) < 0;
+    free(schemas);
+    free(stdlib);
+    bad |= fclose(f) != 0;
+    if (bad) cerr_add(errs, path, 0, 0, NULL, "cannot write: %s", strerror(errno));
+    return bad ? -1 : 0;
+}
+
 int scaffold_new(const char *dir, const char *name, const char *extends, FILE *out, cerr_list *errs) {
     if (!valid_name(name)) {
         cerr_add(errs, NULL, 0, 0, NULL,
@@ -294,6 +337,7 @@ int scaffold_new(const char *dir, const char *name, const char *extends, FILE *o
         const char *second = extends && strcmp(files[i].path, "README.md") == 0 ? extends : name;
         if (write_file(dir, &files[i], name, second, third, errs) != 0) return -1;
     }
+    if (write_luarc(dir, errs) != 0) return -1;
     if (!extends) { /* the golden playthrough, made the way a modder remakes it */
         char golden[4096];
         if (snprintf(golden, sizeof golden, "%s/golden", dir) >= (int)sizeof golden || mkdir(golden, 0777) != 0) {

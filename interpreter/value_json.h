@@ -1,0 +1,18 @@
+/*
+** value_json.h
+** Writes a value tree as JSON (RFC 8259): maps in their order, strings
+** escaped, integers as numbers. For editors and tools that want JSON where
+** cairn keeps YAML (`cairn schema NAME`).
+*/
+#ifndef CAIRN_VALUE_JSON_H
+#define CAIRN_VALUE_JSON_H
+
+#include "value.h"
+
+#include <stdio.h>
+
+/* Writes v to out, indented by two spaces a level, with a final newline.
+** 0, or -1 when writing failed. */
+int value_write_json(FILE *out, const value *v);
+
+#endif
