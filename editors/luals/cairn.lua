@@ -77,6 +77,8 @@
 ---@field prompt? fun(g: cairn.G, seat: integer): string a decision's prompt
 ---@field reason? fun(g: cairn.G, seat: integer, id: string): string why an option is disabled
 ---@field determinize? fun(view: table, seat: integer, rng: cairn.Rng, g: cairn.G): table a full state consistent with view
+---@field check_data? fun(g: cairn.G): (string|{at: string|(string|integer)[], message: string})[]? the data's problems a schema cannot state, each at its file:line
+---@field start_seat? fun(g: cairn.G): integer the seat that starts (the balance lab's turn positions)
 ---@field bots? table<string, cairn.Bot> named policies, `--bot 2=RULESET:NAME`
 
 ---The function an option's script returns: wraps or replaces handlers.
@@ -356,6 +358,33 @@ function turn.distance(from, to, n, dir) end
 ---@param seat integer
 ---@return integer?
 function turn.position(order, seat) end
+
+---@class cairn.text text for boards: widths with markup, padding, wrapping, seat names
+local text = {}
+---@param s string
+---@return integer
+function text.width(s) end
+---@param s string
+---@param w integer
+---@return string
+function text.pad(s, w) end
+---@param list string[]?
+---@return string
+function text.tags(list) end
+---@param list string[]?
+---@param s string
+---@return string
+function text.paint(list, s) end
+---@param head string
+---@param parts string[]
+---@param indent integer
+---@param max integer
+---@return string[]
+function text.wrap(head, parts, indent, max) end
+---@param g cairn.G
+---@param seat integer
+---@return string
+function text.seat_name(g, seat) end
 
 ---@class cairn.tables scoring-table lookups; copy; sorted keys
 local tables = {}
