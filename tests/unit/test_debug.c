@@ -263,7 +263,7 @@ static void edits_are_steps_of_the_log(void **st) {
     cerr_list errs;
     cerr_init(&errs, 0);
     assert_int_equal(save_write(e, path, &errs), 0);
-    save_load_opts o = {0, 1, 0, 0, 1};
+    save_load_opts o = {.checks = 1, .trust = 1};
     engine *back = save_load(path, &o, NULL, &errs);
     if (!back) cerr_print(stderr, &errs);
     assert_non_null(back);

@@ -55,7 +55,7 @@ static void bots(engine *e, size_t n) {
 }
 
 static engine *load(const char *path, int as_scenario, cerr_list *errs, char **note) {
-    save_load_opts o = {as_scenario, 1, 0, 0, 0};
+    save_load_opts o = {.as_scenario = as_scenario, .checks = 1};
     return save_load(path, &o, note, errs);
 }
 
