@@ -8,6 +8,7 @@
 */
 #include "engine_internal.h"
 #include "guard.h"
+#include "luaval.h"
 #include "suggest.h"
 
 #include <lauxlib.h>
@@ -511,4 +512,57 @@ char *engine_bot_choice(const engine *e, int seat) {
     size_t k = engine_bot_pick(e, seat), len;
     const char *s = k ? engine_option_id(e, k, &len) : NULL;
     return s ? cairn_strdup(s) : NULL;
+}
+
+int engine_parse_answer(engine *e, int seat, const char *text, char ***ids, size_t *n, char **why) {
+    *ids = NULL;
+    *n = 0;
+    *why = NULL;
+    if (!engine_has_handler(e, H_PARSE)) return 0;
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    call_ctx c = {.h = H_PARSE, .kind = ARGS_SEAT_ID, .seat = seat, .id = text};
+    int rc = engine_call(e, &c, 1, &errs);
+    value *got = NULL;
+    if (rc > 0 && !lua_isnil(L, -1)) {
+        got = luaval_to_value(L, -1, "parse's result", &errs);
+        if (!got) rc = -1;
+    }
+    lua_settop(L, top);
+    if (rc > 0 && got && got->type == CV_STR) { /* the rules' reason the line cannot be read */
+        *why = cairn_strdup(got->u.str.s);
+        rc = -1;
+    } else if (rc > 0 && got) {
+        int ok = got->type == CV_LIST && got->u.list.n > 0;
+        for (size_t i = 0; ok && i < got->u.list.n; i++) ok = got->u.list.items[i]->type == CV_STR;
+        if (!ok) {
+            *why = cairn_strdup("parse must return nil, a reason, or a non-empty list of option ids");
+            rc = -1;
+        } else if (!(*ids = calloc(got->u.list.n, sizeof **ids))) {
+            rc = -1;
+        } else {
+            for (size_t i = 0; i < got->u.list.n; i++) {
+                if (!((*ids)[i] = cairn_strdup(got->u.list.items[i]->u.str.s))) {
+                    engine_parse_free(*ids, i);
+                    *ids = NULL;
+                    rc = -1;
+                    break;
+                }
+                *n = i + 1;
+            }
+        }
+    } else if (rc > 0) {
+        rc = 0; /* nil: the rules do not read this text either */
+    }
+    if (rc < 0 && !*why) *why = errs.n || errs.oom ? engine_first_error(&errs) : cairn_strdup("out of memory");
+    value_free(got);
+    cerr_free(&errs);
+    return rc < 0 ? -1 : *n > 0;
+}
+
+void engine_parse_free(char **ids, size_t n) {
+    for (size_t i = 0; ids && i < n; i++) free(ids[i]);
+    free(ids);
 }

@@ -227,6 +227,16 @@ int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs);
 ** when the ruleset has no such handler, -1 after appending an error. */
 int engine_start_seat(engine *e, int *out, cerr_list *errs);
 
+/* The ruleset's optional parse(g, seat, text): a line a person typed that
+** no option matches, read the ruleset's way (Himalaya: `program dirt ice
+** deal rest stone deal`) into option ids to answer in order. 1 with *ids
+** (malloc'd, free with engine_parse_free) and *n set, 0 when there is no
+** such handler or it returned nil, -1 with *why (malloc'd): the reason it
+** returned (a string: the line is the ruleset's but cannot be answered), or
+** its error. */
+int engine_parse_answer(engine *e, int seat, const char *text, char ***ids, size_t *n, char **why);
+void engine_parse_free(char **ids, size_t n);
+
 /* The id of seat's k-th enabled option (from 0) now, borrowed until e
 ** moves; NULL when there is none. Costs no labels (bots, fast games). */
 const char *engine_enabled_id(const engine *e, int seat, size_t k);

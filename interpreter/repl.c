@@ -965,6 +965,26 @@ static int run_segment(repl *r, char *seg) {
             free(id);
             return rc;
         }
+        /* the ruleset's own reading of the line (parse), a list of answers */
+        char **ids = NULL, *pwhy = NULL;
+        size_t n = 0;
+        int pr = engine_parse_answer(r->e, seat, seg, &ids, &n, &pwhy);
+        if (pr != 0) {
+            free(why);
+            int rc = pr < 0 ? -1 : 0;
+            if (pr < 0) repl_fail(r, "%s", pwhy ? pwhy : "parse failed");
+            for (size_t i = 0; pr > 0 && i < n && rc == 0; i++) {
+                if (repl_deciding_seat(r) != seat) {
+                    repl_plain(r, "The rest was not run (another seat decides now): %zu more answer%s", n - i,
+                               n - i == 1 ? "" : "s");
+                    break;
+                }
+                rc = repl_answer(r, seat, ids[i]);
+            }
+            engine_parse_free(ids, n);
+            free(pwhy);
+            return rc;
+        }
         if (why) {
             repl_fail(r, "%s", why);
             free(why);

@@ -107,6 +107,9 @@ function rules.apply(g, seat, id)
   end
 end
 
+-- a whole program typed on one line: `program dirt ice deal rest stone deal`
+function rules.parse(g, seat, text) return program.parse(g, seat, text) end
+
 -- labels, prompts and reasons: only when a person looks
 function rules.label(g, seat, id)
   local st = g.state

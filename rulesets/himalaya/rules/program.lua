@@ -1,7 +1,7 @@
 -- rules/program.lua
 -- Himalaya, phase 2: programming. Every seat at once and in secret lays its 6 action pieces
 -- (dirt, ice, stone, deal, rest), one slot per decision; `dirt; ice; deal; rest; stone; deal`
--- on one console line fills them all. A full program is shown back and may be changed
+-- or `program dirt ice deal rest stone deal` (M.parse) on one console line fills them all. A full program is shown back and may be changed
 -- (`back` takes the last piece off) until the seat says `ready`; the last `ready` reveals
 -- every program and resolution begins. Each answer touches only the seat's own program.
 
@@ -51,6 +51,30 @@ function M.apply(g, seat, id)
     return true
   end
   return false
+end
+
+-- M.parse(g, seat, text) -> the answers a whole program typed on one line stands for
+-- (the console asks when no option matches): `program dirt ice deal rest stone deal`, or
+-- the actions alone, laid on an empty program one action each. A line that names actions
+-- but cannot be laid gets the reason (a string); anything else is not a program (nil).
+function M.parse(g, seat, text)
+  local st = g.state
+  if st.phase ~= "program" or st.ready[seat] then return nil end
+  local words = {}
+  for w in text:gmatch("%S+") do words[#words + 1] = w end
+  local named = words[1] == "program"
+  if named then table.remove(words, 1) end
+  local size = g.data.game.pieces.actions
+  for _, w in ipairs(words) do
+    if not M.IS_ACTION[w] then return named and common.t(g, "why.not_action", w) or nil end
+  end
+  if #words == 0 then return named and common.t(g, "why.program_words", size) or nil end
+  if #words > size then return common.t(g, "why.program_long", size, #words) end
+  local prog = st.programs[seat]
+  if #prog + #words > size then
+    return common.t(g, "why.program_room", #prog, table.concat(prog, " "), size - #prog)
+  end
+  return words
 end
 
 -- M.reveal(g): the screens are lifted: programs become public (revealed), in play order
