@@ -190,7 +190,7 @@ $(FUZZ_BUILD)/libcairn.a: $(FUZZ_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libcairn.a
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_game.h $(FUZZ_BUILD)/libcairn.a
 	@echo "LINK $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libcairn.a $(LIBS)
 
