@@ -96,8 +96,20 @@ static int redo_one(engine *e, cerr_list *errs) {
 static int restore(engine *e, size_t p, cerr_list *errs);
 
 int history_restore(engine *e, size_t p, cerr_list *errs) {
+    if (p > e->n_log) return -1;
     sandbox_set_timed(e->rt.sb, 0);
+    size_t from = e->pos;
     int rc = restore(e, p, errs);
+    if (rc != 0) {
+        /* Nothing half-done: a restore that failed (out of memory in
+        ** decisions(), a redo refused) may have swapped the live state
+        ** already, so the game is put back where it was, the same way. */
+        cerr_list again;
+        cerr_init(&again, 0);
+        if (restore(e, from, &again) != 0)
+            cerr_add(errs, NULL, 0, 0, NULL, "the game could not be put back at decision %zu either", from);
+        cerr_free(&again);
+    }
     sandbox_set_timed(e->rt.sb, 1);
     return rc;
 }
@@ -118,10 +130,17 @@ static int restore(engine *e, size_t p, cerr_list *errs) {
     } else {
         if (engine_set_live(e, c->state) != 0) return errs->oom = 1, -1;
         e->live_stale = 0;
+        rng was = e->rng;
         e->rng = c->rng;
-        engine_drop_events_from(e, c->n_events);
+        size_t pos_was = e->pos;
         e->pos = c->pos;
-        if (engine_ask(e, errs) != 0) return -1;
+        if (engine_ask(e, errs) != 0) {
+            /* the events stay until the position is reached: the caller puts the game back */
+            e->rng = was;
+            e->pos = pos_was;
+            return -1;
+        }
+        engine_drop_events_from(e, c->n_events);
     }
     while (e->pos < p)
         if (redo_one(e, errs) != 0) return -1;
@@ -297,12 +316,27 @@ int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
     double t0 = now_seconds();
     engine_config c = config_of(&e->cfg);
     engine *n = engine_new(&c, errs);
-    if (!n) return -1;
+    if (!n) return -1; /* engine_new says out of memory when it is */
     rep->total = e->pos;
     size_t failed;
     cerr_list rerrs;
     cerr_init(&rerrs, 0);
     if (engine_replay(n, e->log, e->pos, &failed, &rerrs) != 0) {
+        /* Out of memory is no verdict on the rules: stopping there would
+        ** cut the game short. The reload fails and the game stays. */
+        size_t before = cerr_count(errs);
+        cerr_note_oom(&rerrs, (size_t)-1, ""); /* an error lost for memory: say so */
+        for (size_t i = 0; i < rerrs.n; i++)
+            if (strstr(rerrs.items[i].message, "out of memory")) {
+                cerr_add(errs, NULL, 0, 0, NULL,
+                         "out of memory replaying decision %zu of %zu; the game is as it was", failed + 1, e->pos);
+                break;
+            }
+        if (cerr_count(errs) != before || errs->oom) {
+            cerr_free(&rerrs);
+            engine_free(n);
+            return -1;
+        }
         rep->stopped = 1;
         rep->replayed = failed;
         if (failed < e->pos) {
@@ -318,7 +352,8 @@ int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
     if (e->n_log > e->pos && append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
         engine_free(n);
         engine_reload_report_free(rep);
-        return errs->oom = 1, -1;
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory keeping the undone decisions; the game is as it was");
+        return -1;
     }
     /* swap the insides; the closures and print hook follow through the hubs */
     engine tmp = *e;

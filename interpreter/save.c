@@ -313,8 +313,10 @@ static char *scalar_text(const value *v, int flow) {
     return t;
 }
 
-/* The flow form of a list of scalars if it fits in `room` columns, else NULL. */
-static char *flow_list(const value *v, int room) {
+/* The flow form of a list of scalars if it fits in `room` columns, else
+** NULL (with *oom set when memory ran out: the block form must not then
+** be written instead, or the same game would save as two texts). */
+static char *flow_list(const value *v, int room, int *oom) {
     strbuf b = {0};
     strbuf_putc(&b, '[');
     for (size_t i = 0; i < v->u.list.n; i++) {
@@ -330,16 +332,20 @@ static char *flow_list(const value *v, int room) {
         }
         free(t);
         if (b.oom || (int)b.n > room) {
+            *oom |= b.oom;
             strbuf_free(&b);
             return NULL;
         }
     }
     strbuf_putc(&b, ']');
-    if ((int)b.n > room) {
+    if (b.oom || (int)b.n > room) {
+        *oom |= b.oom;
         strbuf_free(&b);
         return NULL;
     }
-    return strbuf_take(&b);
+    char *f = strbuf_take(&b);
+    if (!f) *oom = 1;
+    return f;
 }
 
 #define SAVE_LINE_WIDTH 96
@@ -360,7 +366,12 @@ static void y_after(strbuf *b, const value *v, int indent, int col, int in_list)
         return;
     }
     if (v->type == CV_LIST) {
-        char *f = flow_list(v, SAVE_LINE_WIDTH - col - 1);
+        int oom = 0;
+        char *f = flow_list(v, SAVE_LINE_WIDTH - col - 1, &oom);
+        if (oom) {
+            b->oom = 1;
+            return;
+        }
         if (f) {
             strbuf_putc(b, ' ');
             strbuf_puts(b, f);
@@ -431,7 +442,7 @@ static int write_value(const char *path, const char *header, const value *v, cer
     char *text = body ? cairn_strfmt("%s%s", header, body) : NULL;
     free(body);
     if (!text) {
-        errs->oom = 1;
+        cerr_add(errs, path, 0, 0, NULL, "out of memory writing the file; it is as it was");
         return -1;
     }
     int rc = atomic_write(path, text, errs);
@@ -442,14 +453,16 @@ static int write_value(const char *path, const char *header, const value *v, cer
 int save_write(const engine *e, const char *path, cerr_list *errs) {
     value *v = save_to_value(e);
     if (!v) {
-        errs->oom = 1;
+        cerr_add(errs, path, 0, 0, NULL, "out of memory writing the save; the file is as it was");
         return -1;
     }
     const ruleset *rs = engine_ruleset(e);
     char *header = cairn_strfmt("# cairn saved game: %s %s, %d seats, %zu decisions\n"
                                 "# Load it with `load`; see docs/saves.md.\n",
                                 rs->name, rs->version, engine_seat_count(e), engine_position(e));
-    int rc = header ? write_value(path, header, v, errs) : (errs->oom = 1, -1);
+    int rc = -1;
+    if (header) rc = write_value(path, header, v, errs);
+    else cerr_add(errs, path, 0, 0, NULL, "out of memory writing the save; the file is as it was");
     free(header);
     value_free(v);
     return rc;
@@ -544,7 +557,7 @@ int save_ruleset_trusted(const char *path, const char *ruleset, int trust, cerr_
     return -1;
 }
 
-engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
+static engine *load_save(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
     save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
@@ -656,7 +669,7 @@ done:
     return e;
 }
 
-engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
+static engine *start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
     value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", "scenario", errs);
     if (!v) return NULL;
     engine_config c = *cfg;
@@ -685,5 +698,20 @@ engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_lis
     engine *e = engine_new(&c, errs);
     str_list_free(choices, n_choices);
     value_free(v);
+    return e;
+}
+
+/* A failure that added no error could only be a lack of memory: say so. */
+engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
+    size_t before = cerr_count(errs);
+    engine *e = load_save(path, opts, note, errs);
+    if (!e) cerr_note_oom(errs, before, "loading the save; the game in memory is as it was");
+    return e;
+}
+
+engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
+    size_t before = cerr_count(errs);
+    engine *e = start_scenario(path, cfg, errs);
+    if (!e) cerr_note_oom(errs, before, "starting the scenario");
     return e;
 }

@@ -105,7 +105,12 @@ static void expr(gen *g) {
     case 0: case 1: put(g, literals[pick(g, N_LITERALS)]); break;
     case 2: place(g); break;
     case 3: put(g, "("); expr(g); put(g, binops[pick(g, N_BINOPS)]); expr(g); put(g, ")"); break;
-    case 4: put(g, pick(g, 3) == 0 ? "not " : pick(g, 2) ? "#" : "-"); expr(g); break;
+    case 4: /* "- " with its space: "--" would start a comment */
+        put(g, "(");
+        put(g, pick(g, 3) == 0 ? "not " : pick(g, 2) ? "#" : "- ");
+        expr(g);
+        put(g, ")");
+        break;
     case 5: case 6: call(g); break;
     case 7: put(g, "{"); expr(g); put(g, ", k = "); expr(g); put(g, "}"); break;
     case 8: put(g, "("); function(g); put(g, ")"); break;

@@ -153,7 +153,7 @@ static void edit_list(prog *g, value *list, int is_log) {
     case 1: /* duplicate one at the end */
         if (n) {
             value *c = value_clone(items[byte(g) % n]);
-            if (c && value_list_push(list, c) != 0) value_free(c);
+            if (c) value_list_push(list, c); /* frees c when it fails */
         }
         break;
     case 2: /* swap two */
@@ -173,27 +173,27 @@ static void edit_list(prog *g, value *list, int is_log) {
             if (e->type != CV_MAP) break;
             if (byte(g) & 1) {
                 value *s = value_int((int64_t)(byte(g) % 7) - 1);
-                if (s && value_map_set(e, "seat", s) != 0) value_free(s);
+                if (s) value_map_set(e, "seat", s); /* frees the value when it fails */
             } else {
                 /* another entry's id, or a made-up one */
                 value *other = items[byte(g) % n];
                 const char *id = other->type == CV_MAP ? value_get_str(other, "id", NULL) : NULL;
                 value *s = value_str(id && (byte(g) & 1) ? id : strings[byte(g) % N_STRINGS]);
-                if (s && value_map_set(e, "id", s) != 0) value_free(s);
+                if (s) value_map_set(e, "id", s); /* frees the value when it fails */
             }
         }
         break;
     default: /* a new item */
     {
         value *v = n ? value_clone(items[byte(g) % n]) : new_value(g, NULL);
-        if (v && value_list_push(list, v) != 0) value_free(v);
+        if (v) value_list_push(list, v); /* frees v when it fails */
     }
     }
 }
 
 static void set_int(value *m, const char *key, int64_t i) {
     value *v = value_int(i);
-    if (v && value_map_set(m, key, v) != 0) value_free(v);
+    if (v) value_map_set(m, key, v); /* frees the value when it fails */
 }
 
 static void edit(prog *g, value *root) {
@@ -212,7 +212,7 @@ static void edit(prog *g, value *root) {
             value *s = seats->u.list.items[byte(g) % seats->u.list.n];
             if (s->type == CV_MAP) {
                 value *v = value_str(strings[byte(g) % N_STRINGS]);
-                if (v && value_map_set(s, byte(g) & 1 ? "bot" : "name", v) != 0) value_free(v);
+                if (v) value_map_set(s, byte(g) & 1 ? "bot" : "name", v); /* frees the value when it fails */
             }
         }
         break;
