@@ -357,6 +357,11 @@ typedef struct engine_reload_report {
 ** tail), rep says which decision and why, and 0 is returned. */
 int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs);
 void engine_reload_report_free(engine_reload_report *rep);
+/* engine_reload, asking stop(ud) before each replayed decision (the REPL's
+** Ctrl-C): when it says 1, the reload ends, -1 is returned with an error
+** saying where it stopped, and the game is untouched. */
+int engine_reload_until(engine *e, int (*stop)(void *ud), void *ud, engine_reload_report *rep,
+                        cerr_list *errs);
 
 /* ------------------------------------------------------ for save/testrun */
 

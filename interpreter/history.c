@@ -227,8 +227,10 @@ static void drop_tail(engine *e) {
     history_drop_after(e, e->pos);
 }
 
-int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
-                  cerr_list *errs) {
+/* engine_replay, asking stop(ud) before each decision: when it says 1 the
+** replay ends there (*stopped set) as if that decision had failed. */
+static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                        cerr_list *errs, int (*stop)(void *ud), void *ud, int *stopped) {
     engine_logged *copy = log_copy(log, n); /* log may be e's own */
     if (!copy) return errs->oom = 1, -1;
     *failed_at = n;
@@ -240,6 +242,13 @@ int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_
     }
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
+        if (stop && stop(ud)) {
+            *stopped = 1;
+            *failed_at = i;
+            if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
+            rc = -1;
+            break;
+        }
         engine_status st;
         char *why = engine_explain(e, copy[i].seat, copy[i].id, &st);
         if (st == ENGINE_OK) {
@@ -261,6 +270,12 @@ int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_
     }
     log_free(copy, n);
     return rc;
+}
+
+int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                  cerr_list *errs) {
+    int stopped = 0;
+    return replay_until(e, log, n, failed_at, errs, NULL, NULL, &stopped);
 }
 
 int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n) {
@@ -312,6 +327,11 @@ static engine_config config_of(const game_cfg *g) {
 }
 
 int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
+    return engine_reload_until(e, NULL, NULL, rep, errs);
+}
+
+int engine_reload_until(engine *e, int (*stop)(void *ud), void *ud, engine_reload_report *rep,
+                        cerr_list *errs) {
     memset(rep, 0, sizeof *rep);
     double t0 = now_seconds();
     engine_config c = config_of(&e->cfg);
@@ -321,7 +341,15 @@ int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
     size_t failed;
     cerr_list rerrs;
     cerr_init(&rerrs, 0);
-    if (engine_replay(n, e->log, e->pos, &failed, &rerrs) != 0) {
+    int stopped = 0;
+    if (replay_until(n, e->log, e->pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
+        if (stopped) { /* interrupted: no verdict either; the game stays */
+            cerr_add(errs, NULL, 0, 0, NULL, "interrupted at decision %zu of %zu; the game is as it was",
+                     failed + 1, e->pos);
+            cerr_free(&rerrs);
+            engine_free(n);
+            return -1;
+        }
         /* Out of memory is no verdict on the rules: stopping there would
         ** cut the game short. The reload fails and the game stays. */
         size_t before = cerr_count(errs);

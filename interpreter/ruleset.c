@@ -800,10 +800,21 @@ static value *parse_opt_value(const opt_state *o, const char *text) {
     return value_str(text);
 }
 
-static value *value_from_yaml_opt(const opt_state *o, const value *v) {
-    if (o->type == ROPT_SWITCH) return v->type == CV_BOOL ? value_bool(v->u.b) : NULL;
-    if (v->type == CV_STR && item_exists(o->def, v->u.str.s)) return value_str(v->u.str.s);
-    return NULL;
+/* The option's value for v, or NULL: not a value it takes, or (*oom set)
+** out of memory. */
+static value *value_from_yaml_opt(const opt_state *o, const value *v, int *oom) {
+    value *r = NULL;
+    *oom = 0;
+    if (o->type == ROPT_SWITCH) {
+        if (v->type != CV_BOOL) return NULL;
+        r = value_bool(v->u.b);
+    } else if (v->type == CV_STR && item_exists(o->def, v->u.str.s)) {
+        r = value_str(v->u.str.s);
+    } else {
+        return NULL;
+    }
+    if (!r) *oom = 1;
+    return r;
 }
 
 static void set_opt(opt_state *o, value *v, origin from) {
@@ -875,8 +886,11 @@ static void check_references(opt_state *os, size_t n, const value *presets, cerr
         for (size_t i = 0; po && i < po->u.map.n; i++) {
             const cv_entry *e = &po->u.map.items[i];
             opt_state *o = find_opt(os, n, e->key->u.str.s);
-            value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
-            if (!o) {
+            int oom = 0;
+            value *v = o ? value_from_yaml_opt(o, e->val, &oom) : NULL;
+            if (oom) {
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the presets");
+            } else if (!o) {
                 cerr_add(errs, file_of(e->key), e->key->line, e->key->col,
                          value_get_str(pr, "id", "preset"), "preset names unknown option \"%s\"",
                          e->key->u.str.s);
@@ -1018,7 +1032,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         }
         value *v;
         if (d) {
-            v = value_from_yaml_opt(&os[i], d);
+            int oom = 0;
+            v = value_from_yaml_opt(&os[i], d, &oom);
+            if (oom) {
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the options");
+                continue;
+            }
             if (!v) {
                 char *items = os[i].type == ROPT_CHOICE ? items_text(def) : NULL;
                 cerr_add(errs, mpath, d->line, d->col, os[i].id,
@@ -1051,7 +1070,9 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             for (size_t i = 0; po && i < po->u.map.n; i++) {
                 const cv_entry *e = &po->u.map.items[i];
                 opt_state *o = find_opt(os, n, e->key->u.str.s);
-                value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
+                int oom = 0;
+                value *v = o ? value_from_yaml_opt(o, e->val, &oom) : NULL;
+                if (oom) cerr_add(errs, NULL, 0, 0, NULL, "out of memory applying the preset");
                 if (o && v) set_opt(o, v, ORIGIN_PRESET); /* check_references reported the rest */
                 else value_free(v);
             }
@@ -1103,7 +1124,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         for (size_t i = 0; i < n; i++) {
             const value *f = value_map_get(value_map_get(os[i].def, "forced"), key);
             if (!f) continue;
-            value *v = value_from_yaml_opt(&os[i], f);
+            int oom = 0;
+            value *v = value_from_yaml_opt(&os[i], f, &oom);
+            if (oom) {
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the options");
+                continue;
+            }
             if (!v) {
                 char *items = os[i].type == ROPT_CHOICE ? items_text(os[i].def) : NULL;
                 cerr_add(errs, file_of(f), f->line, f->col, os[i].id, "forced to a value it cannot take: expected %s%s",

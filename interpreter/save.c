@@ -27,6 +27,7 @@
 
 /* Process-wide: set only by the crash-simulation test (see save.h). */
 void (*save_before_rename_hook)(const char *tmp_path) = NULL;
+void (*save_after_create_hook)(int fd) = NULL;
 
 /* ------------------------------------------------------------ building */
 
@@ -192,7 +193,7 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     }
     char *real = resolve_target(given);
     if (!real && errno == ENOMEM) {
-        errs->oom = 1;
+        cerr_add(errs, given, 0, 0, NULL, "out of memory saving; the file is as it was");
         return -1;
     }
     if (!real && errno == ENOTDIR) { /* replacing the link would break what the docs promise */
@@ -216,15 +217,16 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
     char *dir = dir_of(path);
     if (!tmp || !dir) {
+        cerr_add(errs, path, 0, 0, NULL, "out of memory saving; the file is as it was");
         free(tmp);
         free(dir);
         free(real);
-        errs->oom = 1;
         return -1;
     }
     const char *step = "create a temporary file";
     int fd = mkstemp(tmp);
     if (fd < 0) goto fail;
+    if (save_after_create_hook) save_after_create_hook(fd);
     /* mkstemp makes the file 0600; a new save is an ordinary document, so
     ** give it the mode a plain fopen would (0666 less the umask; umask can
     ** only be read by setting it: put it straight back); a save written over
@@ -518,7 +520,7 @@ static value *read_checked(const char *path, const char *fragment, const char *m
 }
 
 static char **str_list(const value *l, size_t *n) {
-    *n = value_len(l);
+    *n = l ? value_len(l) : 0; /* `options:` may be left out of a save */
     char **out = calloc(*n ? *n : 1, sizeof *out);
     for (size_t i = 0; out && i < *n; i++)
         if (!(out[i] = cairn_strdup(l->u.list.items[i]->u.str.s))) {
