@@ -95,6 +95,15 @@ $(BUILD)/%.o: interpreter/%.c $(wildcard interpreter/*.h) $(FLAGS_STAMP) | $(BUI
 	@echo "CC $<"
 	@$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
+# the fuzz harnesses built plainly (cc, no libFuzzer) with a main that
+# replays files: make test replays tests/fuzz/crashes/ with them
+REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz-replay/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_game.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@echo "LINK $@"
+	@$(CC) $(CFLAGS_ALL) -Wno-missing-field-initializers -Wno-format-truncation -o $@ $< tests/fuzz/replay_main.c $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
+
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@echo "LINK $@"
 	@$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
@@ -111,7 +120,7 @@ $(BUILD):
 # make test: unit tests (cmocka), then every shipped ruleset's own tests,
 # then the REPL transcripts and the runner's self-test. tools/run-tests
 # prints one summary line; built with -Werror (see WERROR).
-test: all $(TEST_BIN) $(SELFTEST_BIN)
+test: all $(TEST_BIN) $(SELFTEST_BIN) $(REPLAY_BIN) $(BUILD)/faults
 	@BUILD=$(BUILD) UNIT_TESTS="$(TEST_BIN)" SELFTEST_FAIL_BIN=$(SELFTEST_BIN) tools/run-tests
 
 play: all
