@@ -1028,8 +1028,10 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
         if (errs)
-            cerr_add(errs, NULL, 0, 0, NULL, "sandbox: %s creating a Lua state (memory cap %s)",
-                     sb->mem_refusals ? "memory cap reached" : "out of memory", cap);
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     sb->mem_refusals ? "sandbox: cannot create a Lua state within a memory cap of %s"
+                                      : "sandbox: out of memory creating a Lua state (memory cap %s)",
+                     cap);
         sandbox_free(sb);
         return NULL;
     }

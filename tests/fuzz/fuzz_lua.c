@@ -71,7 +71,7 @@ static const char *const calls[] = {
     "string.find", "string.match", "string.gsub", "string.upper", "string.len", "string.pack",
     "string.unpack", "table.concat", "table.insert", "table.remove", "table.sort", "table.unpack",
     "table.move", "table.pack", "math.floor", "math.max", "math.min", "math.tointeger",
-    "math.abs", "math.fmod", "utf8 and utf8.char", "load", "require", "coroutine.wrap",
+    "math.abs", "math.fmod", "utf8.char", "load", "require", "coroutine.wrap",
     "coroutine.resume", "coroutine.yield", "xpcall",
 };
 #define N_CALLS (sizeof calls / sizeof calls[0])
