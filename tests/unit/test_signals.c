@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -172,6 +173,93 @@ static void test_sighup_during_bot_search(void **st) {
     assert_int_equal(recovered_position(&c, "SIGHUP"), 1);
 }
 
+/* Ctrl-C on a terminal while a bot searches for 30 s: the bot answers with
+** its best so far, the game goes on (the next seat is asked); SIGTERM then
+** saves it. The REPL runs on a pseudo-terminal, as a person's would. */
+/* Starts cairn with argv on a pseudo-terminal (its controlling terminal). */
+static void spawn_on_pty(child *c, char *const argv[]) {
+    int master = -1, slave = -1;
+    assert_int_equal(openpty(&master, &slave, NULL, NULL, NULL), 0);
+    c->n = 0;
+    c->buf[0] = '\0';
+    c->pid = fork();
+    assert_true(c->pid >= 0);
+    if (c->pid == 0) {
+        setsid();
+        dup2(slave, 0);
+        dup2(slave, 1);
+        dup2(slave, 2);
+        close(master);
+        if (chdir(tmpdir) != 0) _exit(98);
+        setenv("HOME", tmpdir, 1); /* the history file goes there */
+        setenv("XDG_STATE_HOME", tmpdir, 1);
+        setenv("TERM", "dumb", 1);
+        execv(cairn, argv);
+        _exit(99);
+    }
+    close(slave);
+    c->in = master;
+    c->out = dup(master);
+    fcntl(c->out, F_SETFL, O_NONBLOCK);
+}
+
+static void test_sigint_bot_search_on_a_terminal(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/connect4", root);
+    char *argv[] = {"cairn", "play", rs, "--bot", "1=mcts:time=30", NULL};
+    child c;
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "thinking"); /* the spinner: the search runs */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(kill(c.pid, SIGINT), 0);
+    c.n = 0;
+    c.buf[0] = '\0';
+    wait_for(&c, "Seat 2"); /* answered: the next seat is asked */
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 15);
+    pause_ms(300);
+    assert_int_equal(kill(c.pid, 0), 0); /* Ctrl-C never ends the game */
+    assert_int_equal(kill(c.pid, SIGTERM), 0);
+    assert_int_equal(wait_end(&c), 128 + SIGTERM);
+    assert_int_equal(recovered_position(&c, "SIGTERM"), 1);
+}
+
+/* Ctrl-C on a terminal during a long `reload` (40 decisions of a ruleset
+** whose every decision takes a while): the replay stops, the game is as
+** it was (40 decisions), the session goes on. */
+static void test_sigint_reload_on_a_terminal(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/tests/fixtures/rulesets/slow", root);
+    char *argv[] = {"cairn", "play", rs, NULL};
+    child c;
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "step");
+    for (int i = 0; i < 40; i++) say(&c, "step\n");
+    /* the 40 decisions are made once the output stops growing for a second */
+    size_t last = (size_t)-1;
+    for (int i = 0; i < 60 && c.n != last; i++) {
+        last = c.n;
+        pause_ms(1000);
+        drain(&c);
+    }
+    c.n = 0;
+    c.buf[0] = '\0';
+    say(&c, "reload\n");
+    wait_for(&c, "reload");
+    pause_ms(400); /* well inside the replay (40 x the decision's time) */
+    assert_int_equal(kill(c.pid, SIGINT), 0);
+    wait_for(&c, "interrupted at decision");
+    assert_non_null(strstr(c.buf, "the game is as it was"));
+    assert_null(strstr(c.buf, "Replayed 40"));
+    pause_ms(200);
+    assert_int_equal(kill(c.pid, SIGTERM), 0);
+    assert_int_equal(wait_end(&c), 128 + SIGTERM);
+    assert_int_equal(recovered_position(&c, "SIGTERM"), 40);
+}
+
 /* A replay asked to stop (what Ctrl-C and SIGTERM do to `reload` in the
 ** REPL) ends with an error saying where, and the game is as it was. */
 static int stop_after_three(void *ud) {
@@ -267,6 +355,8 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sigterm_at_prompt),
         cmocka_unit_test(test_sighup_during_bot_search),
+        cmocka_unit_test(test_sigint_bot_search_on_a_terminal),
+        cmocka_unit_test(test_sigint_reload_on_a_terminal),
         cmocka_unit_test(test_reload_stopped_keeps_game),
         cmocka_unit_test(test_sim_into_head_is_quiet),
     };
