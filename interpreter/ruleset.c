@@ -633,6 +633,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     const char *id = value_get_str(m, "id", "ruleset");
     char *hashed = cairn_strfmt("%s/ruleset.yaml", id);
     if (hashed) files_add(&ld->files, path, hashed);
+    else ld->files.oom = 1;
     free(hashed);
     pathctx pc = {dir, path, ld->errs, 0};
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
@@ -1212,6 +1213,7 @@ static value *load_tracked(ruleset *r, loader *ld, const char *path) {
     if (v) {
         char *name = hashed_name(r, ld, path);
         if (name) files_add(&ld->files, path, name);
+        else ld->files.oom = 1; /* the fingerprint would miss it */
         free(name);
     }
     return v;
@@ -1314,6 +1316,7 @@ static void load_data(ruleset *r, loader *ld) {
         if (!sch) continue;
         char *name = hashed_name(r, ld, sp);
         if (name) files_add(&ld->files, sp, name);
+        else ld->files.oom = 1;
         free(name);
         schema_validate(ld->schemas, sch, sp, inst, "", ld->errs);
     }
@@ -1518,6 +1521,7 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
         if (schema_load(ld.schemas, ss->u.str.s, errs)) {
             char *name = cairn_strfmt("state/%s", strrchr(ss->u.str.s, '/') ? strrchr(ss->u.str.s, '/') + 1 : ss->u.str.s);
             if (name) files_add(&ld.files, ss->u.str.s, name);
+            else ld.files.oom = 1;
             free(name);
         }
     }
