@@ -73,7 +73,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan valgrind install clean bench cairn
+.PHONY: all test play asan valgrind faults install clean bench cairn
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -95,6 +95,15 @@ $(BUILD)/%.o: interpreter/%.c $(wildcard interpreter/*.h) $(FLAGS_STAMP) | $(BUI
 	@echo "CC $<"
 	@$(CC) $(CFLAGS_ALL) -c -o $@ $<
 
+# the fuzz harnesses built plainly (cc, no libFuzzer) with a main that
+# replays files: make test replays tests/fuzz/crashes/ with them
+REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz-replay/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+$(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_game.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	@echo "LINK $@"
+	@$(CC) $(CFLAGS_ALL) -Wno-missing-field-initializers -Wno-format-truncation -o $@ $< tests/fuzz/replay_main.c $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
+
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@echo "LINK $@"
 	@$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
@@ -111,7 +120,7 @@ $(BUILD):
 # make test: unit tests (cmocka), then every shipped ruleset's own tests,
 # then the REPL transcripts and the runner's self-test. tools/run-tests
 # prints one summary line; built with -Werror (see WERROR).
-test: all $(TEST_BIN) $(SELFTEST_BIN)
+test: all $(TEST_BIN) $(SELFTEST_BIN) $(REPLAY_BIN) $(BUILD)/faults
 	@BUILD=$(BUILD) UNIT_TESTS="$(TEST_BIN)" SELFTEST_FAIL_BIN=$(SELFTEST_BIN) tools/run-tests
 
 play: all
@@ -126,6 +135,26 @@ asan: all
 # make test: it takes minutes).
 valgrind: all $(TEST_BIN)
 	@BUILD=$(BUILD) tools/valgrind
+
+# make faults: allocation failure at every site of a short game of each
+# shipped ruleset (tests/faults: start, ten decisions, undo, save, load,
+# reload), in an ASan build whose malloc, calloc, realloc, strdup and strndup
+# are wrapped at link time to fail the Nth call (Lua's allocations too,
+# through the sandbox allocator). FAULTS_K caps the failure points per step
+# (0: every one; past K they are sampled). Not part of make test (minutes);
+# make test runs a small k on connect4. See docs/testing.md.
+FAULTS_K ?= 0
+FAULTS_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+FAULTS_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+faults:
+	@$(MAKE) --no-print-directory BUILD=build-faults OPT=-O1 SAN="$(FAULTS_SAN)" build-faults/faults
+	@ASAN_OPTIONS=detect_leaks=1 build-faults/faults -k $(FAULTS_K) $(FAULTS_ARGS)
+
+$(BUILD)/faults: tests/faults/faults.c tests/faults/failalloc.c tests/faults/failalloc.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
+	@echo "LINK $@"
+	@$(CC) $(CFLAGS_ALL) -iquote tests/faults -o $@ tests/faults/faults.c tests/faults/failalloc.c \
+	  $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(FAULTS_WRAP) $(LIBS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cairn $(DESTDIR)$(PREFIX)/share/doc/cairn
@@ -193,9 +222,9 @@ $(FUZZ_BUILD)/libcairn.a: $(FUZZ_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_BUILD)/libcairn.a
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_game.h $(FUZZ_BUILD)/libcairn.a
 	@echo "LINK $@"
 	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libcairn.a $(LIBS)
 
 clean:
-	rm -rf build build-asan cairn
+	rm -rf build build-asan build-faults cairn

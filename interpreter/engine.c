@@ -925,11 +925,13 @@ static int start_game(engine *e, cerr_list *errs) {
 }
 
 engine *engine_new(const engine_config *c, cerr_list *errs) {
+    size_t before = cerr_count(errs);
     engine *e = engine_build(c, errs);
     if (e && start_game(e, errs) != 0) {
         engine_free(e);
-        return NULL;
+        e = NULL;
     }
+    if (!e) cerr_note_oom(errs, before, "starting the game");
     return e;
 }
 

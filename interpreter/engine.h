@@ -455,6 +455,11 @@ void engine_reload_report_free(engine_reload_report *rep);
 ** rest kept) and the log replayed, reported as engine_reload does. */
 int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, const char *const *sets,
                        size_t n_sets, engine_reload_report *rep, cerr_list *errs);
+/* engine_reload, asking stop(ud) before each replayed decision (the REPL's
+** Ctrl-C): when it says 1, the reload ends, -1 is returned with an error
+** saying where it stopped, and the game is untouched. */
+int engine_reload_until(engine *e, int (*stop)(void *ud), void *ud, engine_reload_report *rep,
+                        cerr_list *errs);
 
 /* ------------------------------------------------------ for save/testrun */
 

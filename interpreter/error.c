@@ -106,6 +106,13 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
 
 size_t cerr_count(const cerr_list *l) { return l->n + l->dropped; }
 
+void cerr_note_oom(cerr_list *l, size_t before, const char *what) {
+    if (cerr_count(l) != before && !l->oom) return;
+    for (size_t i = 0; i < l->n; i++)
+        if (strstr(l->items[i].message, "out of memory")) return;
+    cerr_add(l, NULL, 0, 0, NULL, "out of memory %s", what);
+}
+
 void cerr_merge(cerr_list *dst, const cerr_list *src) {
     for (size_t i = 0; i < src->n; i++) {
         const cairn_error *e = &src->items[i];

@@ -39,6 +39,12 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
 #endif
     ;
 
+/* For a function that failed after `before` errors were in l: when it
+** added none (every failure but a lack of memory adds one) or could not
+** record one, adds "out of memory <what>", so that the person reads why.
+** Nothing when an error saying so is there already. */
+void cerr_note_oom(cerr_list *l, size_t before, const char *what);
+
 /* Total count including dropped ones. */
 size_t cerr_count(const cerr_list *l);
 

@@ -96,9 +96,21 @@ static int redo_one(engine *e, cerr_list *errs) {
 static int restore(engine *e, size_t p, cerr_list *errs);
 
 int history_restore(engine *e, size_t p, cerr_list *errs) {
+    if (p > e->n_log) return -1;
     sandbox_set_timed(e->rt.sb, 0);
+    size_t from = e->pos;
     e->quiet++; /* what replays was said when it happened */
     int rc = restore(e, p, errs);
+    if (rc != 0) {
+        /* Nothing half-done: a restore that failed (out of memory in
+        ** decisions(), a redo refused) may have swapped the live state
+        ** already, so the game is put back where it was, the same way. */
+        cerr_list again;
+        cerr_init(&again, 0);
+        if (restore(e, from, &again) != 0)
+            cerr_add(errs, NULL, 0, 0, NULL, "the game could not be put back at decision %zu either", from);
+        cerr_free(&again);
+    }
     e->quiet--;
     sandbox_set_timed(e->rt.sb, 1);
     return rc;
@@ -120,10 +132,17 @@ static int restore(engine *e, size_t p, cerr_list *errs) {
     } else {
         if (engine_set_live(e, c->state) != 0) return errs->oom = 1, -1;
         e->live_stale = 0;
+        rng was = e->rng;
         e->rng = c->rng;
-        engine_drop_events_from(e, c->n_events);
+        size_t pos_was = e->pos;
         e->pos = c->pos;
-        if (engine_ask(e, errs) != 0) return -1;
+        if (engine_ask(e, errs) != 0) {
+            /* the events stay until the position is reached: the caller puts the game back */
+            e->rng = was;
+            e->pos = pos_was;
+            return -1;
+        }
+        engine_drop_events_from(e, c->n_events);
     }
     while (e->pos < p)
         if (redo_one(e, errs) != 0) return -1;
@@ -210,8 +229,10 @@ static void drop_tail(engine *e) {
     history_drop_after(e, e->pos);
 }
 
-int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
-                  cerr_list *errs) {
+/* engine_replay, asking stop(ud) before each decision: when it says 1 the
+** replay ends there (*stopped set) as if that decision had failed. */
+static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                        cerr_list *errs, int (*stop)(void *ud), void *ud, int *stopped) {
     engine_logged *copy = log_copy(log, n); /* log may be e's own */
     if (!copy) return errs->oom = 1, -1;
     *failed_at = n;
@@ -223,6 +244,13 @@ int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_
     }
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
+        if (stop && stop(ud)) {
+            *stopped = 1;
+            *failed_at = i;
+            if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
+            rc = -1;
+            break;
+        }
         engine_status st;
         char *why = engine_explain(e, copy[i].seat, copy[i].id, &st);
         if (st == ENGINE_OK) {
@@ -244,6 +272,12 @@ int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_
     }
     log_free(copy, n);
     return rc;
+}
+
+int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
+                  cerr_list *errs) {
+    int stopped = 0;
+    return replay_until(e, log, n, failed_at, errs, NULL, NULL, &stopped);
 }
 
 int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n) {
@@ -296,11 +330,18 @@ static engine_config config_of(const game_cfg *g) {
     return c;
 }
 
-static int reload_as(engine *e, const engine_config *c, engine_reload_report *rep, cerr_list *errs);
+static int reload_as(engine *e, const engine_config *c, int (*stop)(void *ud), void *ud,
+                     engine_reload_report *rep, cerr_list *errs);
 
 int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
     engine_config c = config_of(&e->cfg);
-    return reload_as(e, &c, rep, errs);
+    return reload_as(e, &c, NULL, NULL, rep, errs);
+}
+
+int engine_reload_until(engine *e, int (*stop)(void *ud), void *ud, engine_reload_report *rep,
+                        cerr_list *errs) {
+    engine_config c = config_of(&e->cfg);
+    return reload_as(e, &c, stop, ud, rep, errs);
 }
 
 int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, const char *const *sets,
@@ -310,10 +351,11 @@ int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, 
     c.n_choices = n_choices;
     c.sets = sets;
     c.n_sets = n_sets;
-    return reload_as(e, &c, rep, errs);
+    return reload_as(e, &c, NULL, NULL, rep, errs);
 }
 
-static int reload_as(engine *e, const engine_config *c, engine_reload_report *rep, cerr_list *errs) {
+static int reload_as(engine *e, const engine_config *c, int (*stop)(void *ud), void *ud,
+                     engine_reload_report *rep, cerr_list *errs) {
     memset(rep, 0, sizeof *rep);
     double t0 = now_seconds();
     /* setup's g.debug lines are new (the rules changed); the decisions
@@ -322,14 +364,37 @@ static int reload_as(engine *e, const engine_config *c, engine_reload_report *re
     with_debug.debug = e->debug_fn;
     with_debug.debug_ud = e->debug_ud;
     engine *n = engine_new(&with_debug, errs);
-    if (!n) return -1;
+    if (!n) return -1; /* engine_new says out of memory when it is */
     engine_set_disclosure(n, e->disclose);
     n->debug_fn = NULL;
     rep->total = e->pos;
     size_t failed;
     cerr_list rerrs;
     cerr_init(&rerrs, 0);
-    if (engine_replay(n, e->log, e->pos, &failed, &rerrs) != 0) {
+    int stopped = 0;
+    if (replay_until(n, e->log, e->pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
+        if (stopped) { /* interrupted: no verdict either; the game stays */
+            cerr_add(errs, NULL, 0, 0, NULL, "interrupted at decision %zu of %zu; the game is as it was",
+                     failed + 1, e->pos);
+            cerr_free(&rerrs);
+            engine_free(n);
+            return -1;
+        }
+        /* Out of memory is no verdict on the rules: stopping there would
+        ** cut the game short. The reload fails and the game stays. */
+        size_t before = cerr_count(errs);
+        cerr_note_oom(&rerrs, (size_t)-1, ""); /* an error lost for memory: say so */
+        for (size_t i = 0; i < rerrs.n; i++)
+            if (strstr(rerrs.items[i].message, "out of memory")) {
+                cerr_add(errs, NULL, 0, 0, NULL,
+                         "out of memory replaying decision %zu of %zu; the game is as it was", failed + 1, e->pos);
+                break;
+            }
+        if (cerr_count(errs) != before || errs->oom) {
+            cerr_free(&rerrs);
+            engine_free(n);
+            return -1;
+        }
         rep->stopped = 1;
         rep->replayed = failed;
         if (failed < e->pos) {
@@ -345,7 +410,8 @@ static int reload_as(engine *e, const engine_config *c, engine_reload_report *re
     if (e->n_log > e->pos && append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
         engine_free(n);
         engine_reload_report_free(rep);
-        return errs->oom = 1, -1;
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory keeping the undone decisions; the game is as it was");
+        return -1;
     }
     /* the debug channel and trace stay where the game's embedder put them */
     n->debug_fn = e->debug_fn, n->debug_ud = e->debug_ud;

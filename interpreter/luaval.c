@@ -453,7 +453,8 @@ static value *read_rec(read_ctx *c, int idx) {
     case LUA_TNUMBER:
         if (!lua_isinteger(L, idx)) {
             lua_Number x = lua_tonumber(L, idx);
-            if (x == (lua_Number)(long long)x && x > -1e18 && x < 1e18)
+            /* the range first: casting NaN or a huge float is undefined */
+            if (x > -1e18 && x < 1e18 && x == (lua_Number)(long long)x)
                 return read_fail(c, "floats are not allowed (use integers), got %.1f; "
                                     "use // or math.tointeger",
                                  (double)x);

@@ -7,6 +7,7 @@
 */
 #include "termsafe.h"
 #include "repl.h"
+#include "repl_signal.h"
 
 #include "bot.h"
 #include "engine.h"
@@ -473,6 +474,7 @@ static void think_tick(void *ud, long iterations, double seconds) {
 
 static int think_interrupted(void *ud) {
     think_ctx *t = ud;
+    if (repl_signal_ending()) return t->interrupted = 1; /* best so far, then the recovery save */
     if (t->r->script || !lineedit_interrupted()) return 0;
     return t->interrupted = 1;
 }
@@ -510,7 +512,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         ** golden playthroughs and `cairn sim`, so the same seed plays the
         ** same game everywhere */
         int s = engine_next_bot_seat(r->e);
-        if (!s || !is_bot(r, s)) break;
+        if (!s || !is_bot(r, s) || repl_signal_ending()) break;
         if (!r->script && lineedit_interrupted()) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
@@ -1111,7 +1113,7 @@ static int line_is_command(const repl *r, const char *line) {
 }
 
 static void session_loop(repl *r) {
-    while (!r->quit) {
+    while (!r->quit && !repl_signal_ending()) {
         if (r->interactive) r->width = markup_term_width(STDOUT_FILENO); /* it may have been resized */
         char *prompt = make_prompt(r);
         fflush(r->out);
@@ -1120,6 +1122,11 @@ static void session_loop(repl *r) {
                                          : NULL;
         char *line = ask(r, shown ? shown : prompt ? prompt : "cairn> ", &st);
         free(shown);
+        if (repl_signal_ending()) { /* the read was cut short: no "quit?" question */
+            free(line);
+            free(prompt);
+            break;
+        }
         if (st == LINEEDIT_INTERRUPT) {
             free(prompt);
             continue;
@@ -1398,6 +1405,7 @@ static int open_session(repl *r, const char *script, int strict) {
         return -1;
     }
     if (!r->script) lineedit_catch_interrupt();
+    repl_signal_catch(); /* SIGTERM, SIGHUP: a recovery save, never a question */
     return 0;
 }
 
@@ -1454,7 +1462,7 @@ int repl_play_main(int argc, char **argv) {
         start_game(&r);
     }
     session_loop(&r);
-    rc = session_status(&r);
+    rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
     return rc;
 }
@@ -1499,7 +1507,7 @@ int repl_replay_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     session_loop(&r);
-    int rc = session_status(&r);
+    int rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
     return rc;
 }

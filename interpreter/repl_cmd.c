@@ -5,6 +5,8 @@
 ** function per command. Tab completion reads the same table.
 */
 #include "repl.h"
+#include "repl_signal.h"
+#include "lineedit.h"
 
 #include "bot.h"
 #include "engine.h"
@@ -814,12 +816,18 @@ static void report_file_changes(repl *r, const repl_file *old, size_t n_old, con
     free(s);
 }
 
+/* Ctrl-C (typed input only) or SIGTERM/SIGHUP stop a replay between two decisions. */
+static int reload_stop(void *ud) {
+    repl *r = ud;
+    return repl_signal_ending() || (!r->script && lineedit_interrupted());
+}
+
 static int cmd_reload(repl *r, const char *args) {
     if (no_args(r, "reload", args)) return -1;
     engine_reload_report rep = {0};
     cerr_list errs;
     cerr_init(&errs, 0);
-    if (engine_reload(r->e, &rep, &errs) != 0) {
+    if (engine_reload_until(r->e, reload_stop, r, &rep, &errs) != 0) {
         repl_fail(r, "reload failed; the game goes on with the rules it had:");
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);

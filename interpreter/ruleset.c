@@ -90,37 +90,52 @@ static void free_strings(char **s, size_t n) {
     free(s);
 }
 
-static char *find_on_path(const char *name);
+static char *find_on_path(const char *name, int *oom);
 
 char *ruleset_find(const char *name) {
+    int oom = 0;
+    return ruleset_find_oom(name, &oom);
+}
+
+char *ruleset_find_oom(const char *name, int *oom) {
+    *oom = 0;
     if (strchr(name, '/') || is_dir(name)) {
         char *m = path_join(name, "ruleset.yaml");
         int ok = m && is_file(m);
         free(m);
+        if (!m) *oom = 1;
         if (!ok) return NULL;
         char *d = cairn_strdup(name);
+        if (!d) *oom = 1;
         size_t n = d ? strlen(d) : 0;
         while (d && n > 1 && d[n - 1] == '/') d[--n] = '\0';
         return d;
     }
-    return find_on_path(name);
+    return find_on_path(name, oom);
 }
 
 /* A ruleset name looked up along the search path only (never the working
-** folder), as `extends: base` means wherever cairn runs. */
-static char *find_on_path(const char *name) {
-    size_t n;
+** folder), as `extends: base` means wherever cairn runs. Sets *oom when a
+** folder could not be tried for lack of memory (not found is then not sure). */
+static char *find_on_path(const char *name, int *oom) {
+    size_t n = 0;
     char **dirs = search_dirs(&n);
     char *found = NULL;
+    if (!dirs) *oom = 1;
     for (size_t i = 0; dirs && i < n && !found; i++) {
-        if (!dirs[i]) continue;
+        if (!dirs[i]) {
+            *oom = 1;
+            continue;
+        }
         char *d = path_join(dirs[i], name);
         char *m = d ? path_join(d, "ruleset.yaml") : NULL;
+        if (!m) *oom = 1;
         if (m && is_file(m)) found = d;
         else free(d);
         free(m);
     }
     free_strings(dirs, n);
+    if (found) *oom = 0;
     return found;
 }
 
@@ -264,6 +279,7 @@ typedef struct {
     char **paths; /* as opened */
     char **names; /* as hashed: "<ruleset id>/<path inside the ruleset folder>" */
     size_t n, cap;
+    int oom; /* a file could not be added: the fingerprint would be another ruleset's */
 } file_set;
 
 static void files_add(file_set *fs, const char *path, const char *name) {
@@ -272,15 +288,22 @@ static void files_add(file_set *fs, const char *path, const char *name) {
     if (fs->n == fs->cap) {
         size_t cap = fs->cap ? fs->cap * 2 : 16;
         char **p = realloc(fs->paths, cap * sizeof *p);
-        if (!p) return;
+        if (!p) {
+            fs->oom = 1;
+            return;
+        }
         fs->paths = p;
         char **q = realloc(fs->names, cap * sizeof *q);
-        if (!q) return;
+        if (!q) {
+            fs->oom = 1;
+            return;
+        }
         fs->names = q;
         fs->cap = cap;
     }
     char *pc = cairn_strdup(path), *nc = cairn_strdup(name);
     if (!pc || !nc) {
+        fs->oom = 1;
         free(pc);
         free(nc);
         return;
@@ -297,12 +320,13 @@ static void files_free(file_set *fs) {
 
 /* Calls fn(path, name, ud) for every .lua file below dir, named
 ** "<prefix>/<path inside dir>", down to 8 levels; tests/ folders only when
-** with_tests. */
-static void walk_lua(const char *dir, const char *prefix, int depth, int with_tests,
-                     void (*fn)(const char *path, const char *name, void *ud), void *ud) {
-    if (depth > 8) return;
+** with_tests. -1 when some could not be looked at for lack of memory. */
+static int walk_lua(const char *dir, const char *prefix, int depth, int with_tests,
+                    void (*fn)(const char *path, const char *name, void *ud), void *ud) {
+    if (depth > 8) return 0;
     DIR *d = opendir(dir);
-    if (!d) return;
+    if (!d) return errno == ENOMEM ? -1 : 0;
+    int rc = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
         if (de->d_name[0] == '.' || (!with_tests && strcmp(de->d_name, "tests") == 0)) continue;
@@ -310,15 +334,18 @@ static void walk_lua(const char *dir, const char *prefix, int depth, int with_te
         char *name = cairn_strfmt("%s/%s", prefix, de->d_name);
         if (p && name) {
             size_t len = strlen(de->d_name);
-            if (is_dir(p))
-                walk_lua(p, name, depth + 1, with_tests, fn, ud);
-            else if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
+            if (is_dir(p)) {
+                if (walk_lua(p, name, depth + 1, with_tests, fn, ud) != 0) rc = -1;
+            } else if (len > 4 && strcmp(de->d_name + len - 4, ".lua") == 0)
                 fn(p, name, ud);
+        } else {
+            rc = -1;
         }
         free(p);
         free(name);
     }
     closedir(d);
+    return rc;
 }
 
 static void add_lua_file(const char *path, const char *name, void *ud) { files_add(ud, path, name); }
@@ -326,7 +353,7 @@ static void add_lua_file(const char *path, const char *name, void *ud) { files_a
 /* Every .lua file below dir (scripts may require any of them), skipping
 ** tests/: a changed test must not invalidate saved games. */
 static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int depth) {
-    walk_lua(dir, prefix, depth, 0, add_lua_file, fs);
+    if (walk_lua(dir, prefix, depth, 0, add_lua_file, fs) != 0) fs->oom = 1;
 }
 
 char **ruleset_lua_files(const ruleset *r, size_t *n) {
@@ -340,8 +367,11 @@ char **ruleset_lua_files(const ruleset *r, size_t *n) {
 /* Hash of (name, size, bytes) of every file, sorted by name, so the same
 ** ruleset gives the same fingerprint wherever its folder is. */
 static int fingerprint(file_set *fs, char out[65], cerr_list *errs) {
-    size_t *order = malloc((fs->n ? fs->n : 1) * sizeof *order);
-    if (!order) return -1;
+    size_t *order = fs->oom ? NULL : malloc((fs->n ? fs->n : 1) * sizeof *order);
+    if (!order) {
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory listing the ruleset's files");
+        return -1;
+    }
     for (size_t i = 0; i < fs->n; i++) order[i] = i;
     /* insertion sort: a ruleset has tens of files */
     for (size_t i = 1; i < fs->n; i++) {
@@ -398,12 +428,14 @@ typedef struct loader {
 /* Whether dir/rel, symlinks resolved, stays inside dir (the same realpath
 ** test require and the schemas' $ref use). A file that does not exist yet
 ** (a golden file --regen will write) is judged by the nearest folder above
-** it that does. An absolute rel never stays inside. */
+** it that does. An absolute rel never stays inside. -1: out of memory. */
 static int path_confined(const char *dir, const char *rel) {
     if (rel[0] == '/') return 0;
     char *canon = realpath(dir && dir[0] ? dir : ".", NULL);
+    int canon_errno = errno;
     char *p = path_join(dir, rel);
     int inside = 0;
+    if (!p || (!canon && canon_errno == ENOMEM)) inside = -1;
     while (canon && p) {
         char *real = realpath(p, NULL);
         if (real) {
@@ -411,6 +443,7 @@ static int path_confined(const char *dir, const char *rel) {
             free(real);
             break;
         }
+        if (errno == ENOMEM) inside = -1;
         if (errno != ENOENT && errno != ENOTDIR) break;
         char *slash = strrchr(p, '/');
         if (!slash || slash == p) break;
@@ -432,7 +465,9 @@ typedef struct pathctx {
 ** with its line and column: a manifest names only its own files. */
 static int make_path(value *v, pathctx *pc) {
     if (!v || v->type != CV_STR) return 0;
-    if (!path_confined(pc->dir, v->u.str.s)) {
+    int confined = path_confined(pc->dir, v->u.str.s);
+    if (confined < 0) return -1;
+    if (!confined) {
         cerr_add(pc->errs, pc->mpath, v->line, v->col, NULL,
                  "\"%s\" is outside the ruleset folder %s: a manifest names only files inside "
                  "its own folder", v->u.str.s, pc->dir);
@@ -599,6 +634,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     const char *id = value_get_str(m, "id", "ruleset");
     char *hashed = cairn_strfmt("%s/ruleset.yaml", id);
     if (hashed) files_add(&ld->files, path, hashed);
+    else ld->files.oom = 1;
     free(hashed);
     pathctx pc = {dir, path, ld->errs, 0};
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
@@ -635,9 +671,18 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     /* a relative path is relative to this ruleset; otherwise a name */
     char *rel = path_join(dir, ext->u.str.s);
     char *pdir = NULL;
-    if (rel && strchr(ext->u.str.s, '/')) pdir = ruleset_find(rel);
-    if (!pdir) pdir = strchr(ext->u.str.s, '/') ? NULL : find_on_path(ext->u.str.s);
+    int find_oom = 0;
+    if (rel && strchr(ext->u.str.s, '/')) pdir = ruleset_find_oom(rel, &find_oom);
+    if (!rel) find_oom = 1;
+    if (!pdir && !strchr(ext->u.str.s, '/')) pdir = find_on_path(ext->u.str.s, &find_oom);
     free(rel);
+    if (!pdir && find_oom) {
+        cerr_add(ld->errs, path, ext->line, ext->col, "extends", "out of memory looking for the ruleset \"%s\"",
+                 ext->u.str.s);
+        value_free(m);
+        free(path);
+        return NULL;
+    }
     if (!pdir) {
         cerr_add(ld->errs, path, ext->line, ext->col, "extends",
                  "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)",
@@ -757,10 +802,21 @@ static value *parse_opt_value(const opt_state *o, const char *text) {
     return value_str(text);
 }
 
-static value *value_from_yaml_opt(const opt_state *o, const value *v) {
-    if (o->type == ROPT_SWITCH) return v->type == CV_BOOL ? value_bool(v->u.b) : NULL;
-    if (v->type == CV_STR && item_exists(o->def, v->u.str.s)) return value_str(v->u.str.s);
-    return NULL;
+/* The option's value for v, or NULL: not a value it takes, or (*oom set)
+** out of memory. */
+static value *value_from_yaml_opt(const opt_state *o, const value *v, int *oom) {
+    value *r = NULL;
+    *oom = 0;
+    if (o->type == ROPT_SWITCH) {
+        if (v->type != CV_BOOL) return NULL;
+        r = value_bool(v->u.b);
+    } else if (v->type == CV_STR && item_exists(o->def, v->u.str.s)) {
+        r = value_str(v->u.str.s);
+    } else {
+        return NULL;
+    }
+    if (!r) *oom = 1;
+    return r;
 }
 
 static void set_opt(opt_state *o, value *v, origin from) {
@@ -832,8 +888,11 @@ static void check_references(opt_state *os, size_t n, const value *presets, cerr
         for (size_t i = 0; po && i < po->u.map.n; i++) {
             const cv_entry *e = &po->u.map.items[i];
             opt_state *o = find_opt(os, n, e->key->u.str.s);
-            value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
-            if (!o) {
+            int oom = 0;
+            value *v = o ? value_from_yaml_opt(o, e->val, &oom) : NULL;
+            if (oom) {
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the presets");
+            } else if (!o) {
                 cerr_add(errs, file_of(e->key), e->key->line, e->key->col,
                          value_get_str(pr, "id", "preset"), "preset names unknown option \"%s\"",
                          e->key->u.str.s);
@@ -975,7 +1034,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         }
         value *v;
         if (d) {
-            v = value_from_yaml_opt(&os[i], d);
+            int oom = 0;
+            v = value_from_yaml_opt(&os[i], d, &oom);
+            if (oom) {
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the options");
+                continue;
+            }
             if (!v) {
                 char *items = os[i].type == ROPT_CHOICE ? items_text(def) : NULL;
                 cerr_add(errs, mpath, d->line, d->col, os[i].id,
@@ -1008,7 +1072,9 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             for (size_t i = 0; po && i < po->u.map.n; i++) {
                 const cv_entry *e = &po->u.map.items[i];
                 opt_state *o = find_opt(os, n, e->key->u.str.s);
-                value *v = o ? value_from_yaml_opt(o, e->val) : NULL;
+                int oom = 0;
+                value *v = o ? value_from_yaml_opt(o, e->val, &oom) : NULL;
+                if (oom) cerr_add(errs, NULL, 0, 0, NULL, "out of memory applying the preset");
                 if (o && v) set_opt(o, v, ORIGIN_PRESET); /* check_references reported the rest */
                 else value_free(v);
             }
@@ -1060,7 +1126,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         for (size_t i = 0; i < n; i++) {
             const value *f = value_map_get(value_map_get(os[i].def, "forced"), key);
             if (!f) continue;
-            value *v = value_from_yaml_opt(&os[i], f);
+            int oom = 0;
+            value *v = value_from_yaml_opt(&os[i], f, &oom);
+            if (oom) {
+                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the options");
+                continue;
+            }
             if (!v) {
                 char *items = os[i].type == ROPT_CHOICE ? items_text(os[i].def) : NULL;
                 cerr_add(errs, file_of(f), f->line, f->col, os[i].id, "forced to a value it cannot take: expected %s%s",
@@ -1143,6 +1214,7 @@ static value *load_tracked(ruleset *r, loader *ld, const char *path) {
     if (v) {
         char *name = hashed_name(r, ld, path);
         if (name) files_add(&ld->files, path, name);
+        else ld->files.oom = 1; /* the fingerprint would miss it */
         free(name);
     }
     return v;
@@ -1222,7 +1294,10 @@ static void run_overlays(ruleset *r, loader *ld) {
 
 static void load_data(ruleset *r, loader *ld) {
     r->data = value_map();
-    if (!r->data) return;
+    if (!r->data) {
+        cerr_add(ld->errs, NULL, 0, 0, NULL, "out of memory loading the data");
+        return;
+    }
     const value *data = value_map_get(r->manifest, "data");
     for (size_t i = 0; data && i < data->u.map.n; i++) {
         const char *name = data->u.map.items[i].key->u.str.s;
@@ -1248,6 +1323,7 @@ static void load_data(ruleset *r, loader *ld) {
         if (!sch) continue;
         char *name = hashed_name(r, ld, sp);
         if (name) files_add(&ld->files, sp, name);
+        else ld->files.oom = 1;
         free(name);
         schema_validate(ld->schemas, sch, sp, inst, "", ld->errs);
     }
@@ -1257,6 +1333,7 @@ static void load_data(ruleset *r, loader *ld) {
 ** plural forms; howto and legend). */
 static void load_text(ruleset *r, loader *ld) {
     r->text = value_map();
+    if (!r->text) cerr_add(ld->errs, NULL, 0, 0, NULL, "out of memory loading the text");
     const value *text = value_map_get(r->manifest, "text");
     char *sp = text && text->type == CV_MAP && text->u.map.n ? path_join(ruleset_schemas_dir(), "text.schema.yaml")
                                                              : NULL;
@@ -1272,7 +1349,8 @@ static void load_text(ruleset *r, loader *ld) {
             continue;
         }
         if (sch) schema_validate(ld->schemas, sch, sp, t, "", ld->errs);
-        value_map_set(r->text, e->key->u.str.s, t);
+        if (value_map_set(r->text, e->key->u.str.s, t) != 0) /* t freed */
+            cerr_add(ld->errs, e->val->u.str.s, 0, 0, NULL, "out of memory");
     }
     free(sp);
 }
@@ -1284,10 +1362,12 @@ static int add_script(ruleset *r, const char *path, const value *at, cerr_list *
         return -1;
     }
     char **s = realloc(r->scripts, (r->n_scripts + 1) * sizeof *s);
-    if (!s) return -1;
-    r->scripts = s;
-    r->scripts[r->n_scripts] = cairn_strdup(path);
-    if (!r->scripts[r->n_scripts]) return -1;
+    if (s) r->scripts = s;
+    if (!s || !(r->scripts[r->n_scripts] = cairn_strdup(path))) {
+        cerr_add(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL,
+                 "out of memory adding the script \"%s\"", path);
+        return -1;
+    }
     r->n_scripts++;
     return 0;
 }
@@ -1374,8 +1454,14 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
 ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
                                   cerr_list *errs) {
     size_t before = cerr_count(errs), refusals = 0;
+    int oom_before = errs->oom;
     *refused = 0;
-    char *dir = ruleset_find(name_or_path);
+    int find_oom = 0;
+    char *dir = ruleset_find_oom(name_or_path, &find_oom);
+    if (!dir && find_oom) {
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory looking for the ruleset \"%s\"", name_or_path);
+        return NULL;
+    }
     if (!dir) {
         size_t len = strlen(name_or_path);
         if (is_file(name_or_path) && len >= 12 && strcmp(name_or_path + len - 12, "ruleset.yaml") == 0)
@@ -1450,10 +1536,11 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
         if (schema_load(ld.schemas, ss->u.str.s, errs)) {
             char *name = cairn_strfmt("state/%s", strrchr(ss->u.str.s, '/') ? strrchr(ss->u.str.s, '/') + 1 : ss->u.str.s);
             if (name) files_add(&ld.files, ss->u.str.s, name);
+            else ld.files.oom = 1;
             free(name);
         }
     }
-    if (cerr_count(errs) != before) goto fail;
+    if (cerr_count(errs) != before || errs->oom != oom_before) goto fail;
     if (fingerprint(&ld.files, r->fingerprint, errs) != 0) goto fail;
     r->n_files = ld.files.n;
     files_free(&ld.files);

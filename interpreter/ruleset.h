@@ -101,6 +101,9 @@ int ruleset_apply_set(value *data, const char *set, char **why);
 ** installed share folder, then each entry of CAIRN_PATH (colon-separated).
 ** Returns the folder (malloc'd) or NULL. A name containing '/' is a path. */
 char *ruleset_find(const char *name);
+/* The same, with *oom set when a folder could not be tried for lack of
+** memory (NULL then does not mean "no such ruleset"). */
+char *ruleset_find_oom(const char *name, int *oom);
 
 /* 1 if the folder dir, symlinks resolved, lies inside a folder of the
 ** search path (./rulesets, the share folder, CAIRN_PATH): a save naming it

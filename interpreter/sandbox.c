@@ -1088,7 +1088,9 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         cap_text(sb->mem_cap, cap, sizeof cap);
         if (errs)
             cerr_add(errs, NULL, 0, 0, NULL,
-                     "sandbox: cannot create a Lua state within a memory cap of %s", cap);
+                     sb->mem_refusals ? "sandbox: cannot create a Lua state within a memory cap of %s"
+                                      : "sandbox: out of memory creating a Lua state (memory cap %s)",
+                     cap);
         sandbox_free(sb);
         return NULL;
     }

@@ -142,10 +142,11 @@ static int find_module(const sandbox *sb, const char *rel, char **real) {
         size_t cl = strlen(sb->canon[d]);
         size_t pl = cl + 1 + strlen(rel) + 1;
         char *p = malloc(pl);
-        if (!p) return -1;
+        if (!p) return -2; /* out of memory: not "not found" */
         snprintf(p, pl, "%s/%s", sb->canon[d], rel);
         *real = realpath(p, NULL);
         free(p);
+        if (!*real && errno == ENOMEM) return -2;
         if (!*real) continue;
         if (strncmp(*real, sb->canon[d], cl) == 0 && (*real)[cl] == '/') return (int)d;
         free(*real);
@@ -237,6 +238,7 @@ int sb_require(lua_State *L) {
     module_file(name, rel);
     int d = find_module(sb, rel, &real);
     free(real); /* only its existence mattered; reopened below */
+    if (d == -2) return luaL_error(L, "require: out of memory looking for module '%s'", name);
     if (d < 0)
         return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
     lua_pushfstring(L, "%s/%s", sb->canon[d], rel);   /* 4: the file */

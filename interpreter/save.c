@@ -32,6 +32,7 @@
 
 /* Process-wide: set only by the crash-simulation test (see save.h). */
 void (*save_before_rename_hook)(const char *tmp_path) = NULL;
+void (*save_after_create_hook)(int fd) = NULL;
 
 /* ------------------------------------------------------------ building */
 
@@ -207,7 +208,7 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     }
     char *real = resolve_target(given);
     if (!real && errno == ENOMEM) {
-        errs->oom = 1;
+        cerr_add(errs, given, 0, 0, NULL, "out of memory saving; the file is as it was");
         return -1;
     }
     if (!real && errno == ENOTDIR) { /* replacing the link would break what the docs promise */
@@ -231,15 +232,16 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
     char *dir = dir_of(path);
     if (!tmp || !dir) {
+        cerr_add(errs, path, 0, 0, NULL, "out of memory saving; the file is as it was");
         free(tmp);
         free(dir);
         free(real);
-        errs->oom = 1;
         return -1;
     }
     const char *step = "create a temporary file";
     int fd = mkstemp(tmp);
     if (fd < 0) goto fail;
+    if (save_after_create_hook) save_after_create_hook(fd);
     /* mkstemp makes the file 0600; a new save is an ordinary document, so
     ** give it the mode a plain fopen would (0666 less the umask; umask can
     ** only be read by setting it: put it straight back); a save written over
@@ -328,8 +330,10 @@ static char *scalar_text(const value *v, int flow) {
     return t;
 }
 
-/* The flow form of a list of scalars if it fits in `room` columns, else NULL. */
-static char *flow_list(const value *v, int room) {
+/* The flow form of a list of scalars if it fits in `room` columns, else
+** NULL (with *oom set when memory ran out: the block form must not then
+** be written instead, or the same game would save as two texts). */
+static char *flow_list(const value *v, int room, int *oom) {
     strbuf b = {0};
     strbuf_putc(&b, '[');
     for (size_t i = 0; i < v->u.list.n; i++) {
@@ -345,16 +349,20 @@ static char *flow_list(const value *v, int room) {
         }
         free(t);
         if (b.oom || (int)b.n > room) {
+            *oom |= b.oom;
             strbuf_free(&b);
             return NULL;
         }
     }
     strbuf_putc(&b, ']');
-    if ((int)b.n > room) {
+    if (b.oom || (int)b.n > room) {
+        *oom |= b.oom;
         strbuf_free(&b);
         return NULL;
     }
-    return strbuf_take(&b);
+    char *f = strbuf_take(&b);
+    if (!f) *oom = 1;
+    return f;
 }
 
 #define SAVE_LINE_WIDTH 96
@@ -375,7 +383,12 @@ static void y_after(strbuf *b, const value *v, int indent, int col, int in_list)
         return;
     }
     if (v->type == CV_LIST) {
-        char *f = flow_list(v, SAVE_LINE_WIDTH - col - 1);
+        int oom = 0;
+        char *f = flow_list(v, SAVE_LINE_WIDTH - col - 1, &oom);
+        if (oom) {
+            b->oom = 1;
+            return;
+        }
         if (f) {
             strbuf_putc(b, ' ');
             strbuf_puts(b, f);
@@ -446,7 +459,7 @@ static int write_value(const char *path, const char *header, const value *v, cer
     char *text = body ? cairn_strfmt("%s%s", header, body) : NULL;
     free(body);
     if (!text) {
-        errs->oom = 1;
+        cerr_add(errs, path, 0, 0, NULL, "out of memory writing the file; it is as it was");
         return -1;
     }
     int rc = atomic_write(path, text, errs);
@@ -457,7 +470,7 @@ static int write_value(const char *path, const char *header, const value *v, cer
 int save_write(const engine *e, const char *path, cerr_list *errs) {
     value *v = save_to_value(e);
     if (!v) {
-        errs->oom = 1;
+        cerr_add(errs, path, 0, 0, NULL, "out of memory writing the save; the file is as it was");
         return -1;
     }
     const ruleset *rs = engine_ruleset(e);
@@ -467,7 +480,9 @@ int save_write(const engine *e, const char *path, cerr_list *errs) {
                                 "# Load it with `load`; see docs/saves.md.\n",
                                 rs->name, rs->version, seats, plural_en(seats, "seat", "seats"), made,
                                 plural_en((long long)made, "decision", "decisions"));
-    int rc = header ? write_value(path, header, v, errs) : (errs->oom = 1, -1);
+    int rc = -1;
+    if (header) rc = write_value(path, header, v, errs);
+    else cerr_add(errs, path, 0, 0, NULL, "out of memory writing the save; the file is as it was");
     free(header);
     value_free(v);
     return rc;
@@ -524,7 +539,7 @@ static value *read_checked(const char *path, const char *fragment, const char *m
 }
 
 static char **str_list(const value *l, size_t *n) {
-    *n = l ? value_len(l) : 0;
+    *n = l ? value_len(l) : 0; /* `options:` may be left out of a save */
     char **out = calloc(*n ? *n : 1, sizeof *out);
     for (size_t i = 0; out && i < *n; i++)
         if (!(out[i] = cairn_strdup(l->u.list.items[i]->u.str.s))) {
@@ -569,7 +584,7 @@ int save_ruleset_trusted_ask(const char *path, const char *ruleset, int trust,
     return -1;
 }
 
-engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
+static engine *load_save(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
     save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
@@ -687,7 +702,7 @@ done:
     return e;
 }
 
-engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
+static engine *start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
     value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", "scenario", errs);
     if (!v) return NULL;
     engine_config c = *cfg;
@@ -716,5 +731,20 @@ engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_lis
     engine *e = engine_new(&c, errs);
     str_list_free(choices, n_choices);
     value_free(v);
+    return e;
+}
+
+/* A failure that added no error could only be a lack of memory: say so. */
+engine *save_load(const char *path, const save_load_opts *opts, char **note, cerr_list *errs) {
+    size_t before = cerr_count(errs);
+    engine *e = load_save(path, opts, note, errs);
+    if (!e) cerr_note_oom(errs, before, "loading the save; the game in memory is as it was");
+    return e;
+}
+
+engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
+    size_t before = cerr_count(errs);
+    engine *e = start_scenario(path, cfg, errs);
+    if (!e) cerr_note_oom(errs, before, "starting the scenario");
     return e;
 }

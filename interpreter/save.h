@@ -75,5 +75,9 @@ engine *save_start_scenario(const char *path, const engine_config *cfg, cerr_lis
 ** before the rename (a test makes it _exit to simulate a crash there).
 ** Process-wide on purpose: it exists only for that test. */
 extern void (*save_before_rename_hook)(const char *tmp_path);
+/* Test hook, called right after the temporary file is created, with its
+** descriptor (a test points it at /dev/full to make the disk full).
+** Process-wide on purpose, as the one above. */
+extern void (*save_after_create_hook)(int fd);
 
 #endif

@@ -143,7 +143,7 @@ value *value_clone(const value *v) {
 /* ---------------------------------------------------------------- lists */
 
 int value_list_push(value *list, value *item) {
-    if (list->type != CV_LIST) {
+    if (!item || list->type != CV_LIST) {
         value_free(item);
         return -1;
     }
@@ -175,8 +175,10 @@ value *value_map_get(const value *m, const char *key) {
     return e ? e->val : NULL;
 }
 
+/* A NULL key or val (a value_str that ran out of memory, passed straight
+** in) is refused like a bad one: a map never holds a NULL. */
 int value_map_append(value *m, value *key, value *val) {
-    if (m->type != CV_MAP || key->type != CV_STR) {
+    if (!key || !val || m->type != CV_MAP || key->type != CV_STR) {
         value_free(key);
         value_free(val);
         return -1;
@@ -199,7 +201,7 @@ int value_map_append(value *m, value *key, value *val) {
 }
 
 int value_map_set_node(value *m, value *key, value *val) {
-    if (m->type != CV_MAP || key->type != CV_STR) {
+    if (!key || !val || m->type != CV_MAP || key->type != CV_STR) {
         value_free(key);
         value_free(val);
         return -1;

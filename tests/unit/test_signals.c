@@ -1,0 +1,366 @@
+/*
+** test_signals.c
+** Signals, from outside the process as a person or the system sends them:
+** SIGTERM at the REPL's prompt and SIGHUP while a bot searches save the game
+** to a recovery file named in the message and ask nothing; a replay (reload)
+** asked to stop keeps the game as it was; `cairn sim ... | head` exits
+** quietly. (SIGINT during a long `cairn sim` is test_sim.c's test_interrupt.)
+** Runs build/cairn (next to this test binary) in child processes.
+*/
+#include "testutil.h"
+#include "save.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pty.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static char *cairn;         /* the binary under test */
+static char root[4096];     /* the repo root (the working folder of make test) */
+static char tmpdir[] = "/tmp/cairn-signals-XXXXXX";
+
+typedef struct child {
+    pid_t pid;
+    int in;   /* its stdin (we write) */
+    int out;  /* its stdout and stderr (we read) */
+    char buf[65536];
+    size_t n;
+} child;
+
+/* Starts cairn with argv (argv[0] ignored) in tmpdir, stdin and stdout on pipes. */
+static void spawn(child *c, char *const argv[]) {
+    int in[2], out[2];
+    assert_int_equal(pipe(in), 0);
+    assert_int_equal(pipe(out), 0);
+    c->n = 0;
+    c->pid = fork();
+    assert_true(c->pid >= 0);
+    if (c->pid == 0) {
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        dup2(out[1], 2);
+        close(in[1]);
+        close(out[0]);
+        if (chdir(tmpdir) != 0) _exit(98);
+        execv(cairn, argv);
+        _exit(99);
+    }
+    close(in[0]);
+    close(out[1]);
+    c->in = in[1];
+    c->out = out[0];
+    fcntl(c->out, F_SETFL, O_NONBLOCK);
+}
+
+/* Reads what is there; 1 once the child closed its output. */
+static int drain(child *c) {
+    for (;;) {
+        ssize_t k = read(c->out, c->buf + c->n, sizeof c->buf - 1 - c->n);
+        if (k > 0) {
+            c->n += (size_t)k;
+            c->buf[c->n] = '\0';
+            continue;
+        }
+        return k == 0;
+    }
+}
+
+static void pause_ms(long ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL); }
+
+/* Waits (up to 20 s) until the output holds text. */
+static void wait_for(child *c, const char *text) {
+    for (int i = 0; i < 2000; i++) {
+        drain(c);
+        if (strstr(c->buf, text)) return;
+        pause_ms(10);
+    }
+    fprintf(stderr, "never saw \"%s\" in:\n%s\n", text, c->buf);
+    fail();
+}
+
+/* Waits (up to 20 s) for the child's end; its exit status, or 128 + signal. */
+static int wait_end(child *c) {
+    int status = 0;
+    for (int i = 0; i < 2000; i++) {
+        drain(c);
+        pid_t w = waitpid(c->pid, &status, WNOHANG);
+        if (w == c->pid) {
+            drain(c);
+            close(c->in);
+            close(c->out);
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        }
+        pause_ms(10);
+    }
+    kill(c->pid, SIGKILL);
+    waitpid(c->pid, &status, 0);
+    fprintf(stderr, "the child did not end; its output:\n%s\n", c->buf);
+    fail();
+    return -1;
+}
+
+static void say(child *c, const char *line) {
+    size_t n = strlen(line);
+    assert_int_equal(write(c->in, line, n), (ssize_t)n);
+}
+
+/* The recovery file the message names ("... is saved in PATH; ..."), loaded: its position. */
+static size_t recovered_position(const child *c, const char *signame) {
+    char want[64];
+    snprintf(want, sizeof want, "cairn: %s: the game (decision ", signame);
+    const char *m = strstr(c->buf, want);
+    assert_non_null(m);
+    const char *p = strstr(m, " is saved in ");
+    assert_non_null(p);
+    p += strlen(" is saved in ");
+    const char *end = strchr(p, ';');
+    assert_non_null(end);
+    char path[4096];
+    snprintf(path, sizeof path, "%.*s", (int)(end - p), p);
+    assert_non_null(strstr(path, tmpdir)); /* the working folder, as documented */
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    save_load_opts o = {0, 1, 0, 0, 1};
+    engine *e = save_load(path, &o, NULL, &errs);
+    if (!e) cerr_print(stderr, &errs);
+    assert_non_null(e);
+    size_t pos = engine_position(e);
+    engine_free(e);
+    cerr_free(&errs);
+    unlink(path);
+    return pos;
+}
+
+/* SIGTERM while the REPL waits at the prompt (input from a pipe): no
+** "quit?" question, the game saved, status 128 + 15. */
+static void test_sigterm_at_prompt(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/connect4", root);
+    char *argv[] = {"cairn", "play", rs, NULL};
+    child c;
+    spawn(&c, argv);
+    say(&c, "drop 4\ndrop 3\n");
+    wait_for(&c, "> drop 3");
+    pause_ms(300); /* the decision is applied and the REPL reads again */
+    assert_int_equal(kill(c.pid, SIGTERM), 0);
+    assert_int_equal(wait_end(&c), 128 + SIGTERM);
+    assert_null(strstr(c.buf, "quit?"));
+    assert_int_equal(recovered_position(&c, "SIGTERM"), 2);
+}
+
+/* SIGHUP (the terminal went away) while a bot searches for 30 s: the bot
+** answers with its best so far at once, the game with that move is saved. */
+static void test_sighup_during_bot_search(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/connect4", root);
+    char *argv[] = {"cairn", "play", rs, "--bot", "1=mcts:time=30", NULL};
+    child c;
+    spawn(&c, argv);
+    pause_ms(1500); /* the ruleset loaded, the bot searching */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(kill(c.pid, SIGHUP), 0);
+    assert_int_equal(wait_end(&c), 128 + SIGHUP);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 15); /* not the 30 s of the search */
+    assert_int_equal(recovered_position(&c, "SIGHUP"), 1);
+}
+
+/* Ctrl-C on a terminal while a bot searches for 30 s: the bot answers with
+** its best so far, the game goes on (the next seat is asked); SIGTERM then
+** saves it. The REPL runs on a pseudo-terminal, as a person's would. */
+/* Starts cairn with argv on a pseudo-terminal (its controlling terminal). */
+static void spawn_on_pty(child *c, char *const argv[]) {
+    int master = -1, slave = -1;
+    assert_int_equal(openpty(&master, &slave, NULL, NULL, NULL), 0);
+    c->n = 0;
+    c->buf[0] = '\0';
+    c->pid = fork();
+    assert_true(c->pid >= 0);
+    if (c->pid == 0) {
+        setsid();
+        dup2(slave, 0);
+        dup2(slave, 1);
+        dup2(slave, 2);
+        close(master);
+        if (chdir(tmpdir) != 0) _exit(98);
+        setenv("HOME", tmpdir, 1); /* the history file goes there */
+        setenv("XDG_STATE_HOME", tmpdir, 1);
+        setenv("TERM", "dumb", 1);
+        execv(cairn, argv);
+        _exit(99);
+    }
+    close(slave);
+    c->in = master;
+    c->out = dup(master);
+    fcntl(c->out, F_SETFL, O_NONBLOCK);
+}
+
+static void test_sigint_bot_search_on_a_terminal(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/connect4", root);
+    char *argv[] = {"cairn", "play", rs, "--bot", "1=mcts:time=30", NULL};
+    child c;
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "thinking"); /* the spinner: the search runs */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(kill(c.pid, SIGINT), 0);
+    c.n = 0;
+    c.buf[0] = '\0';
+    wait_for(&c, "Seat 2"); /* answered: the next seat is asked */
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_true(t1.tv_sec - t0.tv_sec < 15);
+    pause_ms(300);
+    assert_int_equal(kill(c.pid, 0), 0); /* Ctrl-C never ends the game */
+    assert_int_equal(kill(c.pid, SIGTERM), 0);
+    assert_int_equal(wait_end(&c), 128 + SIGTERM);
+    assert_int_equal(recovered_position(&c, "SIGTERM"), 1);
+}
+
+/* Ctrl-C on a terminal during a long `reload` (40 decisions of a ruleset
+** whose every decision takes a while): the replay stops, the game is as
+** it was (40 decisions), the session goes on. */
+static void test_sigint_reload_on_a_terminal(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/tests/fixtures/rulesets/slow", root);
+    char *argv[] = {"cairn", "play", rs, NULL};
+    child c;
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "step");
+    for (int i = 0; i < 40; i++) say(&c, "step\n");
+    /* the 40 decisions are made once the output stops growing for a second */
+    size_t last = (size_t)-1;
+    for (int i = 0; i < 60 && c.n != last; i++) {
+        last = c.n;
+        pause_ms(1000);
+        drain(&c);
+    }
+    c.n = 0;
+    c.buf[0] = '\0';
+    say(&c, "reload\n");
+    wait_for(&c, "reload");
+    pause_ms(400); /* well inside the replay (40 x the decision's time) */
+    assert_int_equal(kill(c.pid, SIGINT), 0);
+    wait_for(&c, "interrupted at decision");
+    assert_non_null(strstr(c.buf, "the game is as it was"));
+    assert_null(strstr(c.buf, "Replayed 40"));
+    pause_ms(200);
+    assert_int_equal(kill(c.pid, SIGTERM), 0);
+    assert_int_equal(wait_end(&c), 128 + SIGTERM);
+    assert_int_equal(recovered_position(&c, "SIGTERM"), 40);
+}
+
+/* A replay asked to stop (what Ctrl-C and SIGTERM do to `reload` in the
+** REPL) ends with an error saying where, and the game is as it was. */
+static int stop_after_three(void *ud) {
+    int *calls = ud;
+    return ++*calls > 3;
+}
+
+static void test_reload_stopped_keeps_game(void **st) {
+    (void)st;
+    engine_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ruleset = "rulesets/connect4";
+    cfg.seed = 5;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&cfg, &errs);
+    assert_non_null(e);
+    for (int i = 0; i < 8; i++) assert_int_equal(engine_bot_move(e, engine_is_asked(e, 1) ? 1 : 2, NULL), ENGINE_OK);
+    assert_int_equal(engine_undo(e), 0); /* a redo tail too */
+    uint64_t hash = engine_state_hash(e);
+    size_t n_log = 0;
+    engine_log(e, &n_log);
+    int calls = 0;
+    engine_reload_report rep;
+    assert_int_equal(engine_reload_until(e, stop_after_three, &calls, &rep, &errs), -1);
+    assert_int_equal(calls, 4); /* asked before decisions 1-4; stopped before the 4th */
+    assert_true(errs.n == 1);
+    assert_string_equal(errs.items[0].message, "interrupted at decision 4 of 7; the game is as it was");
+    size_t n_now = 0;
+    engine_log(e, &n_now);
+    assert_true(engine_state_hash(e) == hash);
+    assert_int_equal(engine_position(e), 7);
+    assert_int_equal(n_now, n_log);
+    assert_int_equal(engine_redo(e), 0); /* and it goes on */
+    engine_reload_report_free(&rep);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* `cairn sim ... | head -n 1`: head leaves after one line; sim says nothing
+** about the closed pipe (no error, no crash) and ends with 0 or 141 (SIGPIPE). */
+static void test_sim_into_head_is_quiet(void **st) {
+    (void)st;
+    char *cmd = cairn_strfmt("cd '%s' && { '%s' sim connect4 --games 300 --quiet 2>'%s/sim.err'; "
+                             "echo $? >'%s/sim.status'; } | head -n 1 >'%s/head.out'",
+                             root, cairn, tmpdir, tmpdir, tmpdir);
+    assert_non_null(cmd);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/sim.err", tmpdir);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_size, 0); /* quiet */
+    snprintf(path, sizeof path, "%s/sim.status", tmpdir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int status = -1;
+    assert_int_equal(fscanf(f, "%d", &status), 1);
+    fclose(f);
+    assert_true(status == 0 || status == 128 + SIGPIPE);
+    snprintf(path, sizeof path, "%s/head.out", tmpdir);
+    assert_int_equal(stat(path, &sb), 0);
+    assert_true(sb.st_size > 0); /* head got its line */
+}
+
+static int setup(void **st) {
+    (void)st;
+    return mkdtemp(tmpdir) && getcwd(root, sizeof root) ? 0 : -1;
+}
+
+static int teardown(void **st) {
+    (void)st;
+    char *cmd = cairn_strfmt("rm -rf '%s'", tmpdir);
+    int rc = cmd ? system(cmd) : -1;
+    free(cmd);
+    return rc == 0 ? 0 : -1;
+}
+
+int main(int argc, char **argv) {
+    (void)argc;
+    /* build/test_signals -> build/cairn, absolute (the children run elsewhere) */
+    char here[4096];
+    const char *slash = strrchr(argv[0], '/');
+    if (!getcwd(here, sizeof here)) return 1;
+    if (argv[0][0] == '/')
+        cairn = cairn_strfmt("%.*s/cairn", (int)(slash - argv[0]), argv[0]);
+    else if (slash)
+        cairn = cairn_strfmt("%s/%.*s/cairn", here, (int)(slash - argv[0]), argv[0]);
+    else
+        cairn = cairn_strfmt("%s/cairn", here);
+    if (!cairn) return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sigterm_at_prompt),
+        cmocka_unit_test(test_sighup_during_bot_search),
+        cmocka_unit_test(test_sigint_bot_search_on_a_terminal),
+        cmocka_unit_test(test_sigint_reload_on_a_terminal),
+        cmocka_unit_test(test_reload_stopped_keeps_game),
+        cmocka_unit_test(test_sim_into_head_is_quiet),
+    };
+    int rc = cmocka_run_group_tests(tests, setup, teardown);
+    free(cairn);
+    return rc;
+}
