@@ -156,6 +156,7 @@ end
 
 rules.score = score.score
 rules.heuristic = score.heuristic
+rules.determinize = require("rules.determinize").determinize
 rules.render = require("rules.render").render
 rules.check = require("rules.check").check
 

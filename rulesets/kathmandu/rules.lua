@@ -80,6 +80,7 @@ local score = require "rules.score"
 local text = require "rules.text"
 rules.score = score.score
 rules.heuristic = score.heuristic
+rules.determinize = require("rules.determinize").determinize
 rules.render = require("rules.render").render
 rules.check = require("rules.check").check
 rules.label, rules.prompt, rules.reason = text.label, text.prompt, text.reason

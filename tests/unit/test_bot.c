@@ -5,7 +5,8 @@
 ** (with the hook's file:line), greedy and mcts finding a win and mcts a
 ** block in connect4, iteration budgets giving the same choice every run,
 ** no cheating (two true states with one view give one choice, goofspiel
-** and Yak) and `cairn sim --bots`.
+** Yak, Himalaya, Kathmandu), samples of Himalaya and Kathmandu keeping
+** their rules' invariants, and `cairn sim --bots`.
 */
 #include "testutil.h"
 #include "bot.h"
@@ -261,6 +262,90 @@ static void test_no_cheating_yak(void **st) {
     no_cheating("yak", 2, 2, 21, "mcts:iterations=60,depth=6");
 }
 
+/* Himalaya: seat 2 programs while seat 1's program and everyone's cubes,
+** rings and the bags are hidden (3 seats: placement, then the programming
+** of month 1); later, in month 2, after deliveries may have been made. */
+static void test_no_cheating_himalaya(void **st) {
+    (void)st;
+    no_cheating("himalaya", 3, 2, 5, "mcts:iterations=60,depth=6");
+    no_cheating("himalaya", 3, 1, 60, "mcts:iterations=40,depth=4");
+    no_cheating("himalaya", 4, 3, 40, "greedy");
+}
+
+/* Kathmandu: every yak stack, the weather, the decks and the others' tent
+** cards are hidden; at the first turn and well into round 1. */
+static void test_no_cheating_kathmandu(void **st) {
+    (void)st;
+    no_cheating("kathmandu", 2, 1, 2, "mcts:iterations=60,depth=6");
+    no_cheating("kathmandu", 3, 2, 30, "mcts:iterations=40,depth=4");
+    no_cheating("kathmandu", 4, 4, 20, "greedy");
+}
+
+/* Rules-faithful samples: a state drawn by Himalaya's and Kathmandu's
+** determinize keeps every invariant of the ruleset's check() (cubes, rings,
+** cards, tiles conserved) and the state schema, and play goes on from it:
+** every sample is played 30 decisions with the checks on. */
+/* The first seat asked now, or 0 when the game is over. */
+static int first_asked(const engine *e, int players) {
+    for (int s = 1; s <= players; s++)
+        if (engine_is_asked(e, s)) return s;
+    return 0;
+}
+
+static void samples_keep_invariants(const char *rs, int players, const char *option, size_t moves) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = rs;
+    c.seed = 4;
+    c.players = players;
+    const char *opts[] = {option, NULL};
+    if (option) {
+        c.choices = opts;
+        c.n_choices = 1;
+    }
+    engine *e = engine_new(&c, &errs);
+    if (!e && errs.n) fprintf(stderr, "%s\n", errs.items[0].message);
+    assert_non_null(e);
+    for (size_t k = 0; k < moves; k++) {
+        int s = first_asked(e, players);
+        assert_true(s > 0);
+        assert_int_equal(engine_bot_move(e, s, NULL), ENGINE_OK);
+    }
+    for (int seat = 1; seat <= players; seat++) {
+        value *view = engine_view(e, seat);
+        assert_non_null(view);
+        for (uint64_t reseed = 1; reseed <= 3; reseed++) {
+            engine *f = engine_fork_sampled(e, view, seat, reseed, &errs);
+            if (!f && errs.n) fprintf(stderr, "%s seat %d: %s\n", rs, seat, errs.items[0].message);
+            assert_non_null(f);
+            engine_set_checks(f, 1);
+            for (int k = 0; k < 30; k++) {
+                int s = first_asked(f, players);
+                if (!s) break;
+                char *why = NULL;
+                engine_status st = engine_bot_move(f, s, &why);
+                if (st != ENGINE_OK) fprintf(stderr, "%s seat %d sample %d move %d: %s\n", rs, seat, (int)reseed, k, why ? why : "?");
+                free(why);
+                assert_int_equal(st, ENGINE_OK);
+            }
+            engine_free(f);
+        }
+        value_free(view);
+    }
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+static void test_samples_keep_invariants(void **st) {
+    (void)st;
+    samples_keep_invariants("himalaya", 3, NULL, 70);
+    samples_keep_invariants("himalaya", 6, "allergic-to-chaos", 120);
+    samples_keep_invariants("kathmandu", 2, NULL, 40);
+    samples_keep_invariants("kathmandu", 4, "tents", 150);
+}
+
 /* A ruleset's own bot: Yak's builder picks Build at the first sunrise (its
 ** cart has stones, it has food); a bot the ruleset lacks is refused. */
 static void test_ruleset_bot(void **st) {
@@ -315,6 +400,9 @@ int main(void) {
         cmocka_unit_test(test_iterations_repeat),
         cmocka_unit_test(test_no_cheating_goofspiel),
         cmocka_unit_test(test_no_cheating_yak),
+        cmocka_unit_test(test_no_cheating_himalaya),
+        cmocka_unit_test(test_no_cheating_kathmandu),
+        cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
         cmocka_unit_test(test_sim_bots),
     };
