@@ -346,6 +346,36 @@ static void test_samples_keep_invariants(void **st) {
     samples_keep_invariants("kathmandu", 4, "tents", 150);
 }
 
+/* A ruleset's bot_defaults: Himalaya's rollouts reach 40 decisions unless
+** the spec says otherwise, Kathmandu searches 600 iterations; connect4 has
+** none (CAIRN_BOT_DEPTH, 10). */
+static void test_ruleset_bot_defaults(void **st) {
+    (void)st;
+    struct { const char *rs, *spec, *says; int players; } cases[] = {
+        {"himalaya", "mcts:iterations=5", "rollouts of 40 decisions", 3},
+        {"himalaya", "mcts:iterations=5,depth=3", "rollouts of 3 decisions", 3},
+        {"connect4", "mcts:iterations=5", "rollouts of 10 decisions", 2},
+        {"kathmandu", "mcts:depth=1", ": 600 iterations,", 2},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = game(cases[i].rs, 2, cases[i].players, &errs);
+        bot *b = bot_new(cases[i].spec, &errs);
+        assert_non_null(b);
+        char *id = bot_choose(b, e, first_asked(e, cases[i].players), NULL, &errs);
+        assert_non_null(id);
+        char *w = bot_why(b);
+        if (!strstr(w, cases[i].says)) fprintf(stderr, "%s\n", w);
+        assert_non_null(strstr(w, cases[i].says));
+        free(w);
+        free(id);
+        bot_free(b);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+}
+
 /* A ruleset's own bot: Yak's builder picks Build at the first sunrise (its
 ** cart has stones, it has food); a bot the ruleset lacks is refused. */
 static void test_ruleset_bot(void **st) {
@@ -404,6 +434,7 @@ int main(void) {
         cmocka_unit_test(test_no_cheating_kathmandu),
         cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
+        cmocka_unit_test(test_ruleset_bot_defaults),
         cmocka_unit_test(test_sim_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
