@@ -4,7 +4,7 @@
 -- seat (ruleset.yaml's visibility): the other seats' programs while they are being laid,
 -- the cubes behind their screens, their kept rings and inventory tokens, the order of the
 -- cube bag, the ring bag and its discards, and the face-down village token pile. Only the
--- view, g.data, g.options, g.seats and rng are used (docs/rules/himalaya.md §10).
+-- view, g.data, g.options, g.seats and rng are used (docs/rules/himalaya.md, Bots).
 
 local bag = require "cairn.bag"
 local common = require "rules.common"

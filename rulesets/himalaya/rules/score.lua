@@ -257,7 +257,7 @@ function M.score(g)
 end
 
 -- M.heuristic(g, seat): the three influences as if the game ended now, weighted by what
--- they decide (docs/rules/himalaya.md §10): yaks (economic, the final count) x4, stupa
+-- they decide (docs/rules/himalaya.md, Bots): yaks (economic, the final count) x4, stupa
 -- points (religious, the first elimination) x3, regions won (political, the second) x3,
 -- and each cube behind the screen 1 (it is on its way to an order's yaks)
 function M.heuristic(g, seat)

@@ -5,7 +5,7 @@
 -- tiles and those left in the box, the decks (animals, equipment, map halves, tents), the
 -- goods tiles left in the box, and the other seats' tent cards. What a deck holds is worked
 -- out from every card in sight; only its order is drawn. Only the view, g.data, g.options,
--- g.seats and rng are used (docs/rules/kathmandu.md §11).
+-- g.seats and rng are used (docs/rules/kathmandu.md, Bots).
 
 local bag = require "cairn.bag"
 local common = require "rules.common"

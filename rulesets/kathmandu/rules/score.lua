@@ -132,7 +132,7 @@ function M.score(g)
 end
 
 -- M.heuristic(g, seat) -> the score now (every line of the final scoring, as if the game
--- ended here: docs/rules/kathmandu.md §11), against the best other seat; each seat's score
+-- ended here: docs/rules/kathmandu.md, Bots), against the best other seat; each seat's score
 -- is worked out once, without labels
 function M.heuristic(g, seat)
   local mine, best = 0, math.mininteger
