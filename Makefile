@@ -135,6 +135,14 @@ install: all
 	cp -R interpreter/lua/. $(DESTDIR)$(PREFIX)/share/cairn/lua/
 	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
 
+# make bot-strength, make bot-speed: the bots' strength table (about 40 CPU-minutes, under
+# nice) and their CPU time per decision (docs/bots.md); neither is part of make test.
+.PHONY: bot-strength bot-speed
+bot-strength: all
+	@tools/bot-strength
+bot-speed: all $(BUILD)/libcairn.a
+	@tools/bot-speed
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)
