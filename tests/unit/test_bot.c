@@ -346,6 +346,28 @@ static void test_samples_keep_invariants(void **st) {
     samples_keep_invariants("kathmandu", 4, "tents", 150);
 }
 
+/* Every shipped ruleset has a heuristic for every seat at the start, and
+** every one that keeps secrets has a determinize hook (issue 12's list). */
+static void test_shipped_rulesets_have_hooks(void **st) {
+    (void)st;
+    struct { const char *rs; int players, secrets; } cases[] = {
+        {"connect4", 2, 0}, {"goofspiel", 2, 1}, {"yak", 2, 1}, {"himalaya", 3, 1}, {"kathmandu", 2, 1},
+    };
+    for (size_t i = 0; i < 5; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = game(cases[i].rs, 1, cases[i].players, &errs);
+        for (int seat = 1; seat <= cases[i].players; seat++) {
+            int64_t h = 0;
+            assert_int_equal(engine_heuristic(e, seat, &h, &errs), 1);
+        }
+        assert_int_equal(engine_has_secrets(e), cases[i].secrets);
+        if (cases[i].secrets) assert_int_equal(engine_has_determinize(e), 1);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+}
+
 /* A ruleset's bot_defaults: Himalaya's rollouts reach 40 decisions unless
 ** the spec says otherwise, Kathmandu searches 600 iterations; connect4 has
 ** none (CAIRN_BOT_DEPTH, 10). */
@@ -435,6 +457,7 @@ int main(void) {
         cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
         cmocka_unit_test(test_ruleset_bot_defaults),
+        cmocka_unit_test(test_shipped_rulesets_have_hooks),
         cmocka_unit_test(test_sim_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
