@@ -167,6 +167,14 @@ install: all
 	install -m 644 docs/cairn.1 $(DESTDIR)$(PREFIX)/share/man/man1/cairn.1
 	cp -R editors/. $(DESTDIR)$(PREFIX)/share/cairn/editors/
 
+# make bot-strength, make bot-speed: the bots' strength table (about 40 CPU-minutes, under
+# nice) and their CPU time per decision (docs/bots.md); neither is part of make test.
+.PHONY: bot-strength bot-speed
+bot-strength: all
+	@tools/bot-strength
+bot-speed: all $(BUILD)/libcairn.a
+	@tools/bot-speed
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)

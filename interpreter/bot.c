@@ -92,8 +92,8 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
                      key, CAIRN_BOT_MAX_ITERATIONS, val);
             return -1;
         }
-        if (!strcmp(key, "iterations")) b->iterations = (long)d;
-        else if (!strcmp(key, "depth")) b->depth = (long)d;
+        if (!strcmp(key, "iterations")) b->iterations = (long)d, b->iterations_given = 1;
+        else if (!strcmp(key, "depth")) b->depth = (long)d, b->depth_given = 1;
         else b->samples = d < 1 ? 1 : (long)d;
     } else if (!strcmp(key, "time")) {
         if (d > CAIRN_BOT_MAX_TIME) {
@@ -247,6 +247,16 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
         return -1;
     }
     return 0;
+}
+
+/* ------------------------------------------------------------ defaults */
+
+void bot_settle_defaults(bot *b, const engine *e) {
+    const ruleset *rs = engine_ruleset(e);
+    const value *d = rs && rs->manifest ? value_map_get(rs->manifest, "bot_defaults") : NULL;
+    if (!b->iterations_given && b->time == 0)
+        b->iterations = d ? (long)value_get_int(d, "iterations", CAIRN_BOT_ITERATIONS) : CAIRN_BOT_ITERATIONS;
+    if (!b->depth_given) b->depth = d ? (long)value_get_int(d, "depth", CAIRN_BOT_DEPTH) : CAIRN_BOT_DEPTH;
 }
 
 /* ------------------------------------------------------------ streams */

@@ -18,6 +18,7 @@ struct bot {
     char *kind;       /* "mcts", or the ruleset's id for a ruleset bot */
     bot_kind_id k;
     long iterations;  /* search: the budget (0: none, time alone) */
+    int iterations_given, depth_given; /* in the spec: the ruleset's bot_defaults do not apply */
     double time;      /* search: seconds per decision (0: none) */
     double c;         /* UCT exploration */
     long depth;       /* rollout decisions before the heuristic scores (0: to the end) */
@@ -38,6 +39,12 @@ uint64_t bot_stream_seed(const engine *e, int seat, uint64_t tag);
 ** heuristic (or the provisional score) against the best other seat. 0, or
 ** -1 after appending an error. */
 int bot_rewards(engine *f, const bot *b, double *r, cerr_list *errs);
+
+/* Settles the search budget for game e: iterations and depth the spec did
+** not give come from the ruleset's manifest (`bot_defaults:`), else from
+** CAIRN_BOT_ITERATIONS and CAIRN_BOT_DEPTH. Deterministic: the same for
+** every decision of one ruleset. */
+void bot_settle_defaults(bot *b, const engine *e);
 
 /* Replaces b->why (takes s, which may be NULL). */
 void bot_set_why(bot *b, char *s);

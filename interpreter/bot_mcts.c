@@ -381,7 +381,8 @@ static double now_seconds(void) {
 static char *explain(mcts_ctx *x, int seat, long iters, double secs, int sampled, int chosen, int stopped) {
     strbuf w = {0};
     const bot *b = x->b;
-    strbuf_printf(&w, "%s: %ld iterations in %.2f s%s%s", b->spec, iters, secs,
+    strbuf_printf(&w, "%s: %ld iterations, rollouts of %s%ld decisions, in %.2f s%s%s", b->spec, iters,
+                  b->depth > 0 ? "" : "up to ", b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS, secs,
                   sampled ? " (each on a state sampled from this seat's view)" : "",
                   stopped ? ", stopped early (Ctrl-C)" : "");
     if (b->time > 0) strbuf_printf(&w, "; a time budget, so another run may choose otherwise");
@@ -405,6 +406,7 @@ static char *explain(mcts_ctx *x, int seat, long iters, double secs, int sampled
 }
 
 char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
+    bot_settle_defaults(b, e);
     int sampled = engine_has_secrets(e);
     mcts_ctx x;
     memset(&x, 0, sizeof x);

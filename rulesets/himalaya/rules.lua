@@ -161,6 +161,7 @@ rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions): the start player, who places first
 function rules.start_seat(g) return g.state.start end
+rules.determinize = require("rules.determinize").determinize
 rules.render = require("rules.render").render
 rules.check = require("rules.check").check
 -- the map checks its schema cannot state, once when the ruleset loads

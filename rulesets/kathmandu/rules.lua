@@ -82,6 +82,7 @@ rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions)
 function rules.start_seat(g) return g.state.start_player end
+rules.determinize = require("rules.determinize").determinize
 rules.render = require("rules.render").render
 rules.check = require("rules.check").check
 rules.label, rules.prompt, rules.reason = text.label, text.prompt, text.reason

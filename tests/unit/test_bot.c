@@ -5,7 +5,8 @@
 ** (with the hook's file:line), greedy and mcts finding a win and mcts a
 ** block in connect4, iteration budgets giving the same choice every run,
 ** no cheating (two true states with one view give one choice, goofspiel
-** and Yak) and `cairn sim --bots`.
+** Yak, Himalaya, Kathmandu), samples of Himalaya and Kathmandu keeping
+** their rules' invariants, and `cairn sim --bots`.
 */
 #include "testutil.h"
 #include "bot.h"
@@ -132,8 +133,8 @@ static void test_bad_determinize_is_caught(void **st) {
     assert_null(bot_choose(b, e, 1, NULL, &errs));
     assert_true(errs.n > 0);
     const char *m = errs.items[0].message;
-    if (!strstr(m, "baddet/rules.lua:28")) fprintf(stderr, "%s\n", m);
-    assert_non_null(strstr(m, "baddet/rules.lua:28"));
+    if (!strstr(m, "baddet/rules.lua:6")) fprintf(stderr, "%s\n", m);
+    assert_non_null(strstr(m, "baddet/rules.lua:6"));
     assert_non_null(strstr(m, "at cards[1]"));
     bot_free(b);
     engine_free(e);
@@ -261,6 +262,142 @@ static void test_no_cheating_yak(void **st) {
     no_cheating("yak", 2, 2, 21, "mcts:iterations=60,depth=6");
 }
 
+/* Himalaya: seat 2 programs while seat 1's program and everyone's cubes,
+** rings and the bags are hidden (3 seats: placement, then the programming
+** of month 1); later, in month 2, after deliveries may have been made. */
+static void test_no_cheating_himalaya(void **st) {
+    (void)st;
+    no_cheating("himalaya", 3, 2, 5, "mcts:iterations=60,depth=6");
+    no_cheating("himalaya", 3, 1, 60, "mcts:iterations=40,depth=4");
+    no_cheating("himalaya", 4, 3, 40, "greedy");
+}
+
+/* Kathmandu: every yak stack, the weather, the decks and the others' tent
+** cards are hidden; at the first turn and well into round 1. */
+static void test_no_cheating_kathmandu(void **st) {
+    (void)st;
+    no_cheating("kathmandu", 2, 1, 2, "mcts:iterations=60,depth=6");
+    no_cheating("kathmandu", 3, 2, 30, "mcts:iterations=40,depth=4");
+    no_cheating("kathmandu", 4, 4, 20, "greedy");
+}
+
+/* Rules-faithful samples: a state drawn by Himalaya's and Kathmandu's
+** determinize keeps every invariant of the ruleset's check() (cubes, rings,
+** cards, tiles conserved) and the state schema, and play goes on from it:
+** every sample is played 30 decisions with the checks on. */
+/* The first seat asked now, or 0 when the game is over. */
+static int first_asked(const engine *e, int players) {
+    for (int s = 1; s <= players; s++)
+        if (engine_is_asked(e, s)) return s;
+    return 0;
+}
+
+static void samples_keep_invariants(const char *rs, int players, const char *option, size_t moves) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = rs;
+    c.seed = 4;
+    c.players = players;
+    const char *opts[] = {option, NULL};
+    if (option) {
+        c.choices = opts;
+        c.n_choices = 1;
+    }
+    engine *e = engine_new(&c, &errs);
+    if (!e && errs.n) fprintf(stderr, "%s\n", errs.items[0].message);
+    assert_non_null(e);
+    for (size_t k = 0; k < moves; k++) {
+        int s = first_asked(e, players);
+        assert_true(s > 0);
+        assert_int_equal(engine_bot_move(e, s, NULL), ENGINE_OK);
+    }
+    for (int seat = 1; seat <= players; seat++) {
+        value *view = engine_view(e, seat);
+        assert_non_null(view);
+        for (uint64_t reseed = 1; reseed <= 3; reseed++) {
+            engine *f = engine_fork_sampled(e, view, seat, reseed, &errs);
+            if (!f && errs.n) fprintf(stderr, "%s seat %d: %s\n", rs, seat, errs.items[0].message);
+            assert_non_null(f);
+            engine_set_checks(f, 1);
+            for (int k = 0; k < 30; k++) {
+                int s = first_asked(f, players);
+                if (!s) break;
+                char *why = NULL;
+                engine_status st = engine_bot_move(f, s, &why);
+                if (st != ENGINE_OK) fprintf(stderr, "%s seat %d sample %d move %d: %s\n", rs, seat, (int)reseed, k, why ? why : "?");
+                free(why);
+                assert_int_equal(st, ENGINE_OK);
+            }
+            engine_free(f);
+        }
+        value_free(view);
+    }
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+static void test_samples_keep_invariants(void **st) {
+    (void)st;
+    samples_keep_invariants("himalaya", 3, NULL, 70);
+    samples_keep_invariants("himalaya", 6, "allergic-to-chaos", 120);
+    samples_keep_invariants("kathmandu", 2, NULL, 40);
+    samples_keep_invariants("kathmandu", 4, "tents", 150);
+}
+
+/* Every shipped ruleset has a heuristic for every seat at the start, and
+** every one that keeps secrets has a determinize hook (issue 12's list). */
+static void test_shipped_rulesets_have_hooks(void **st) {
+    (void)st;
+    struct { const char *rs; int players, secrets; } cases[] = {
+        {"connect4", 2, 0}, {"goofspiel", 2, 1}, {"yak", 2, 1}, {"himalaya", 3, 1}, {"kathmandu", 2, 1},
+    };
+    for (size_t i = 0; i < 5; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = game(cases[i].rs, 1, cases[i].players, &errs);
+        for (int seat = 1; seat <= cases[i].players; seat++) {
+            int64_t h = 0;
+            assert_int_equal(engine_heuristic(e, seat, &h, &errs), 1);
+        }
+        assert_int_equal(engine_has_secrets(e), cases[i].secrets);
+        if (cases[i].secrets) assert_int_equal(engine_has_determinize(e), 1);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+}
+
+/* A ruleset's bot_defaults: Himalaya's rollouts reach 40 decisions unless
+** the spec says otherwise, Kathmandu searches 600 iterations; connect4 has
+** none (CAIRN_BOT_DEPTH, 10). */
+static void test_ruleset_bot_defaults(void **st) {
+    (void)st;
+    struct { const char *rs, *spec, *says; int players; } cases[] = {
+        {"himalaya", "mcts:iterations=5", "rollouts of 40 decisions", 3},
+        {"himalaya", "mcts:iterations=5,depth=3", "rollouts of 3 decisions", 3},
+        {"connect4", "mcts:iterations=5", "rollouts of 10 decisions", 2},
+        {"kathmandu", "mcts:depth=1", ": 600 iterations,", 2},
+    };
+    for (size_t i = 0; i < 4; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = game(cases[i].rs, 2, cases[i].players, &errs);
+        bot *b = bot_new(cases[i].spec, &errs);
+        assert_non_null(b);
+        char *id = bot_choose(b, e, first_asked(e, cases[i].players), NULL, &errs);
+        assert_non_null(id);
+        char *w = bot_why(b);
+        if (!strstr(w, cases[i].says)) fprintf(stderr, "%s\n", w);
+        assert_non_null(strstr(w, cases[i].says));
+        free(w);
+        free(id);
+        bot_free(b);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+}
+
 /* A ruleset's own bot: Yak's builder picks Build at the first sunrise (its
 ** cart has stones, it has food); a bot the ruleset lacks is refused. */
 static void test_ruleset_bot(void **st) {
@@ -315,7 +452,12 @@ int main(void) {
         cmocka_unit_test(test_iterations_repeat),
         cmocka_unit_test(test_no_cheating_goofspiel),
         cmocka_unit_test(test_no_cheating_yak),
+        cmocka_unit_test(test_no_cheating_himalaya),
+        cmocka_unit_test(test_no_cheating_kathmandu),
+        cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
+        cmocka_unit_test(test_ruleset_bot_defaults),
+        cmocka_unit_test(test_shipped_rulesets_have_hooks),
         cmocka_unit_test(test_sim_bots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

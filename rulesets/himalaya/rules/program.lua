@@ -16,6 +16,7 @@ local FULL = { "ready", "back",
   { id = "dirt", disabled = true }, { id = "ice", disabled = true }, { id = "stone", disabled = true },
   { id = "deal", disabled = true }, { id = "rest", disabled = true } }
 M.IS_ACTION = { dirt = true, ice = true, stone = true, deal = true, rest = true }
+M.ACTIONS = FILLING
 
 function M.decisions(g)
   local st, list = g.state, {}
