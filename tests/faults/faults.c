@@ -431,7 +431,7 @@ static int step_save(engine *e, const char *ruleset) {
 /* Step "load": save_load of the save just written, compared with e. */
 static int step_load(engine *e, const char *ruleset) {
     step_ctx s = {ruleset, "load", 0, 0, {NULL, 0}};
-    save_load_opts o = {0, 1, 0, 0, 0};
+    save_load_opts o = {.checks = 1};
     cerr_list errs;
     cerr_init(&errs, 0);
     failalloc_arm(0);

@@ -47,7 +47,7 @@ static void check_resave(const engine *e) {
         abort();
     }
     char *note = NULL;
-    save_load_opts o = {0, 1, 0, 0};
+    save_load_opts o = {.checks = 1};
     engine *back = save_load(out_path, &o, &note, &errs);
     if (!back) {
         fprintf(stderr, "fuzz_save: the save of an accepted game does not load:\n");

@@ -257,7 +257,7 @@ static void check_resave(engine *e) {
         cerr_print(stderr, &errs);
         abort();
     }
-    save_load_opts o = {0, 1, 0, 0, 1};
+    save_load_opts o = {.checks = 1, .trust = 1};
     char *note = NULL;
     engine *back = save_load(out_path, &o, &note, &errs);
     if (!back) {

@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const NAMES[] = {"Ann", "Bob", "Cy", "Di"};
+/* a name for every seat a shipped ruleset may have (ENGINE_MAX_SEATS) */
+static const char *const NAMES[] = {"Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal",
+                                    "Ivy", "Jo", "Kit", "Lee", "Mo", "Ned", "Oz", "Pat"};
 
 /* Budget and memory cap for every game made here (0: the defaults). */
 static long test_budget;

@@ -112,7 +112,7 @@ static void save_must_fail(engine *e, const char *path, const char *dir, const c
 static void loads_as(const char *path, engine *e) {
     cerr_list errs;
     cerr_init(&errs, 0);
-    save_load_opts o = {0, 1, 0, 0, 0};
+    save_load_opts o = {.checks = 1};
     engine *f = save_load(path, &o, NULL, &errs);
     if (!f) cerr_print(stderr, &errs);
     assert_non_null(f);

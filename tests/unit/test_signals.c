@@ -125,7 +125,7 @@ static size_t recovered_position(const child *c, const char *signame) {
     assert_non_null(strstr(path, tmpdir)); /* the working folder, as documented */
     cerr_list errs;
     cerr_init(&errs, 0);
-    save_load_opts o = {0, 1, 0, 0, 1};
+    save_load_opts o = {.checks = 1, .trust = 1};
     engine *e = save_load(path, &o, NULL, &errs);
     if (!e) cerr_print(stderr, &errs);
     assert_non_null(e);
