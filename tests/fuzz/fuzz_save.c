@@ -64,7 +64,7 @@ static void load_as(int as_scenario) {
     cerr_list errs;
     cerr_init(&errs, 0);
     char *note = NULL;
-    save_load_opts o = {as_scenario, 1, 0, 0};
+    save_load_opts o = {.as_scenario = as_scenario, .checks = 1};
     engine *e = save_load(in_path, &o, &note, &errs);
     if (!e && cerr_count(&errs) == 0) {
         fprintf(stderr, "fuzz_save: save refused without an error\n");
