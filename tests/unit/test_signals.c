@@ -38,6 +38,7 @@ static void spawn(child *c, char *const argv[]) {
     assert_int_equal(pipe(in), 0);
     assert_int_equal(pipe(out), 0);
     c->n = 0;
+    c->buf[0] = '\0'; /* wait_for may search before anything was read */
     c->pid = fork();
     assert_true(c->pid >= 0);
     if (c->pid == 0) {
