@@ -65,9 +65,9 @@ static int fork_adopt(engine *f, cerr_list *errs) {
     return engine_ask(f, errs);
 }
 
-engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
-    engine *f = fork_shell(e, reseed, errs);
-    if (!f) return NULL;
+/* e's live state copied onto f's Lua stack, for fork_adopt. 0, or -1 with
+** the error. */
+static int copy_state(engine *e, engine *f, cerr_list *errs) {
     lua_State *from = e->rt.L, *to = f->rt.L;
     int bad = !lua_checkstack(from, 2);
     if (!bad) {
@@ -77,6 +77,15 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
     }
     if (bad) {
         cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
+        return -1;
+    }
+    return 0;
+}
+
+engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
+    engine *f = fork_shell(e, reseed, errs);
+    if (!f) return NULL;
+    if (copy_state(e, f, errs) != 0) {
         engine_free(f);
         return NULL;
     }
@@ -340,17 +349,7 @@ int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64
     }
     f->rng = e->rng;
     rng_seed_stream(&f->rng, reseed, e->pos);
-    lua_State *from = e->rt.L, *to = f->rt.L;
-    int bad = !lua_checkstack(from, 2);
-    if (!bad) {
-        lua_rawgeti(from, LUA_REGISTRYINDEX, e->rt.ref_state);
-        bad = luaval_copy(from, -1, to) != 0;
-        lua_pop(from, 1);
-    }
-    if (bad) {
-        cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
-        return -1;
-    }
+    if (copy_state(e, f, errs) != 0) return -1;
     return fork_adopt(f, errs);
 }
 

@@ -34,43 +34,47 @@ typedef struct scan {
     long elseifs[CHUNK_MAX_NEST];
 } scan;
 
-/* Skips a long bracket [==[ ... ]==] starting at p (at '['). Returns 1 if
-** there was one. */
-static int skip_long(scan *s) {
-    const char *q = s->p + 1;
-    int level = 0;
-    while (q < s->e && *q == '=') q++, level++;
-    if (q >= s->e || *q != '[') return 0;
-    for (q++; q < s->e; q++) {
-        if (*q == '\n') s->line++;
+const char *sb_lua_long_end(const char *p, const char *e) {
+    const char *q = p + 1;
+    size_t level = 0;
+    while (q < e && *q == '=') q++, level++;
+    if (q >= e || *q != '[') return NULL;
+    for (q++; q < e; q++) {
         if (*q != ']') continue;
         const char *r = q + 1;
-        int l = 0;
-        while (r < s->e && *r == '=') r++, l++;
-        if (l == level && r < s->e && *r == ']') {
-            s->p = r + 1;
-            return 1;
-        }
+        size_t l = 0;
+        while (r < e && *r == '=') r++, l++;
+        if (l == level && r < e && *r == ']') return r + 1;
     }
-    s->p = s->e; /* unfinished: Lua reports it */
+    return e; /* unfinished: Lua reports it */
+}
+
+const char *sb_lua_quoted_end(const char *p, const char *e) {
+    char quote = *p++;
+    while (p < e && *p != quote) {
+        if (*p == '\\' && p + 1 < e) p++; /* an escaped quote, or an escaped line end */
+        else if (*p == '\n') return p;   /* unfinished: Lua reports it */
+        p++;
+    }
+    return p < e ? p + 1 : e;
+}
+
+/* Moves s->p to q, counting the lines it passes. */
+static void move_to(scan *s, const char *q) {
+    for (const char *r = s->p; r < q; r++) s->line += *r == '\n';
+    s->p = q;
+}
+
+/* Skips a long bracket [==[ ... ]==] starting at s->p (at '['). Returns 1 if
+** there was one. */
+static int skip_long(scan *s) {
+    const char *q = sb_lua_long_end(s->p, s->e);
+    if (!q) return 0;
+    move_to(s, q);
     return 1;
 }
 
-static void skip_string(scan *s) {
-    char quote = *s->p++;
-    while (s->p < s->e && *s->p != quote) {
-        if (*s->p == '\n') {
-            s->line++;
-            break; /* unfinished string: Lua reports it */
-        }
-        if (*s->p == '\\' && s->p + 1 < s->e) {
-            if (s->p[1] == '\n') s->line++;
-            s->p++;
-        }
-        s->p++;
-    }
-    if (s->p < s->e) s->p++;
-}
+static void skip_string(scan *s) { move_to(s, sb_lua_quoted_end(s->p, s->e)); }
 
 static int is_word(const char *w, size_t n, const char *kw) { return strlen(kw) == n && memcmp(w, kw, n) == 0; }
 

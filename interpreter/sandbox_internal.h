@@ -153,6 +153,12 @@ int sb_tmove(lua_State *L);
 ** 5.4.4 compiles in quadratic time or whose error messages recurse once per
 ** term). Returns 0, or -1 with "LINE: what" in why. Touches no Lua. */
 int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
+/* Lua's lexical skips, shared by the chunk checks and check mode's `#`
+** rewrite: the end of the long bracket [==[ ... ]==] at p (at '['), or NULL
+** when p starts none; the end of the quoted string at p (after its closing
+** quote, or at the line end or chunk end of an unfinished one). */
+const char *sb_lua_long_end(const char *p, const char *e);
+const char *sb_lua_quoted_end(const char *p, const char *e);
 
 /* sandbox_len.c: check mode's `#`. sb_len_rewrite returns the chunk with
 ** each `#X` made SB_LEN_NAME(X) (malloc'd, its length in *out_len), or NULL

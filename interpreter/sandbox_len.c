@@ -40,40 +40,13 @@ static const char *skip_name(const char *p, const char *e) {
     return p;
 }
 
-/* After a quoted string starting at p. */
-static const char *skip_quoted(const char *p, const char *e) {
-    char q = *p++;
-    while (p < e && *p != q) {
-        if (*p == '\\' && p + 1 < e) p++;
-        else if (*p == '\n') return p; /* unfinished: Lua reports it */
-        p++;
-    }
-    return p < e ? p + 1 : e;
-}
-
-/* After a long bracket [==[ ... ]==] at p, or NULL when p starts none. */
-static const char *skip_long(const char *p, const char *e) {
-    const char *q = p + 1;
-    size_t level = 0;
-    while (q < e && *q == '=') level++, q++;
-    if (q >= e || *q != '[') return NULL;
-    for (q++; q < e; q++) {
-        if (*q != ']') continue;
-        const char *r = q + 1;
-        size_t k = 0;
-        while (r < e && *r == '=') k++, r++;
-        if (k == level && r < e && *r == ']') return r + 1;
-    }
-    return e;
-}
-
 /* After blanks and comments. */
 static const char *skip_blank(const char *p, const char *e) {
     for (;;) {
         while (p < e && isspace((unsigned char)*p)) p++;
         if (p + 1 < e && p[0] == '-' && p[1] == '-') {
             p += 2;
-            const char *q = p < e && *p == '[' ? skip_long(p, e) : NULL;
+            const char *q = p < e && *p == '[' ? sb_lua_long_end(p, e) : NULL;
             if (q) {
                 p = q;
                 continue;
@@ -92,7 +65,7 @@ static const char *skip_group(const char *p, const char *e) {
     while (p < e) {
         char c = *p;
         if (c == '"' || c == '\'') {
-            p = skip_quoted(p, e);
+            p = sb_lua_quoted_end(p, e);
             continue;
         }
         if (c == '-' && p + 1 < e && p[1] == '-') {
@@ -100,7 +73,7 @@ static const char *skip_group(const char *p, const char *e) {
             continue;
         }
         if (c == '[') {
-            const char *q = skip_long(p, e);
+            const char *q = sb_lua_long_end(p, e);
             if (q) {
                 p = q;
                 continue;
@@ -130,8 +103,8 @@ static int is_keyword(const char *w, const char *end) {
 static const char *skip_args(const char *p, const char *e) {
     if (p >= e) return NULL;
     if (*p == '(' || *p == '{') return skip_group(p, e);
-    if (*p == '"' || *p == '\'') return skip_quoted(p, e);
-    if (*p == '[') return skip_long(p, e);
+    if (*p == '"' || *p == '\'') return sb_lua_quoted_end(p, e);
+    if (*p == '[') return sb_lua_long_end(p, e);
     return NULL;
 }
 
@@ -140,8 +113,8 @@ static const char *skip_args(const char *p, const char *e) {
 static const char *operand_end(const char *p, const char *e) {
     if (p >= e) return NULL;
     char c = *p;
-    if (c == '"' || c == '\'') return skip_quoted(p, e);
-    if (c == '[') return skip_long(p, e);
+    if (c == '"' || c == '\'') return sb_lua_quoted_end(p, e);
+    if (c == '[') return sb_lua_long_end(p, e);
     if (c == '{') return skip_group(p, e);
     const char *q;
     if (is_name_start(c)) {
@@ -165,7 +138,7 @@ static const char *operand_end(const char *p, const char *e) {
             if (r >= e || !is_name_start(*r)) return NULL;
             if (!(q = skip_args(skip_blank(skip_name(r, e), e), e))) return NULL;
         } else if (c == '[') {
-            const char *s = skip_long(r, e); /* t[[text]]: a call with a long string */
+            const char *s = sb_lua_long_end(r, e); /* t[[text]]: a call with a long string */
             q = s ? s : skip_group(r, e);
         } else if (c == '(' || c == '{' || c == '"' || c == '\'') {
             q = skip_args(r, e);
@@ -194,10 +167,10 @@ static void rewrite_range(rewrite *w, const char *p, const char *e, int nest) {
         const char *from = p;
         char c = *p;
         if (c == '"' || c == '\'') {
-            p = skip_quoted(p, e);
+            p = sb_lua_quoted_end(p, e);
         } else if (c == '-' && p + 1 < e && p[1] == '-') {
             p = skip_blank(p, e);
-        } else if (c == '[' && (p = skip_long(from, e)) != NULL) {
+        } else if (c == '[' && (p = sb_lua_long_end(from, e)) != NULL) {
             /* a long string, copied below */
         } else if (is_name_start(c)) {
             p = skip_name(from, e);
