@@ -247,7 +247,6 @@ static int cmd_check(int argc, char **argv) {
     int rc = EXIT_OK;
     if (!r) {
         rc = check_failed(a.ruleset, &errs);
-        ruleset_flags_free(&a.flags);
         cerr_free(&errs);
         ruleset_flags_free(&a.flags);
         return rc;
@@ -260,7 +259,8 @@ static int cmd_check(int argc, char **argv) {
     /* the ruleset's own data checks (check_data), at the data's lines */
     if (cerr_count(&errs) == 0) {
         engine_config ec = {.ruleset = a.ruleset, .choices = req.choices, .n_choices = req.n_choices,
-                            .preset = req.preset, .players = req.players};
+                            .preset = req.preset, .players = req.players, .sets = req.sets,
+                            .n_sets = req.n_sets};
         engine_check_ruleset_data(&ec, &errs);
     }
     /* smoke play covers every seat count and option combination, the one
@@ -278,9 +278,8 @@ static int cmd_check(int argc, char **argv) {
         free(opts);
     }
     ruleset_free(r);
-    ruleset_flags_free(&a.flags); /* req borrowed its strings */
     cerr_free(&errs);
-    ruleset_flags_free(&a.flags); /* after the games: they borrowed its --set */
+    ruleset_flags_free(&a.flags); /* after the games: req and they borrowed its strings */
     return rc;
 }
 

@@ -927,6 +927,13 @@ static void test_check_data_locates_problems(void **st) {
     assert_int_equal(engine_check_ruleset_data(&c, &errs), -1);
     assert_int_equal(errs.n, 6);
     cerr_clear(&errs);
+    /* so does a --set of the one bad value (cairn check --set passes its sets) */
+    const char *mend[] = {"board.cells.2.next=a"};
+    c.sets = mend;
+    c.n_sets = 1;
+    assert_int_equal(engine_check_ruleset_data(&c, &errs), 0);
+    c.sets = NULL;
+    c.n_sets = 0;
     /* the overlay mends the board: the game starts */
     const char *sound[] = {"sound"};
     c.choices = sound;
