@@ -340,16 +340,16 @@ static int greedy_value(engine *f, int seat, double *out, cerr_list *errs) {
 
 /* Index of id among seat's enabled options in f, or -1. */
 static long enabled_index(const engine *f, int seat, const char *id) {
-    size_t n = engine_enabled_count(f, seat);
+    size_t n = engine_bot_option_count(f, seat);
     for (size_t k = 0; k < n; k++) {
-        const char *s = engine_enabled_id(f, seat, k);
+        const char *s = engine_bot_option_id(f, seat, k);
         if (s && !strcmp(s, id)) return (long)k;
     }
     return -1;
 }
 
 static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
-    size_t n = engine_enabled_count(e, seat);
+    size_t n = engine_bot_option_count(e, seat);
     int secret = engine_has_secrets(e);
     long samples = secret ? b->samples : 1;
     uint64_t base = bot_stream_seed(e, seat, 0x67726565647931ull); /* "greedy1" */
@@ -361,7 +361,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
     int bad = !ids || !val || (secret && !view);
     if (bad) errs->oom = 1;
     for (size_t k = 0; k < n && !bad; k++) {
-        const char *id = engine_enabled_id(e, seat, k);
+        const char *id = engine_bot_option_id(e, seat, k);
         if (!id || !(ids[k] = cairn_strdup(id))) {
             errs->oom = bad = 1;
             break;
@@ -379,7 +379,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
                 cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" is not offered to seat %d in a sampled state "
                          "(the ruleset's determinize?)", ids[k], seat);
                 bad = 1;
-            } else if (engine_answer_enabled(f, seat, (size_t)q, &why) != ENGINE_OK) {
+            } else if (engine_bot_answer(f, seat, (size_t)q, &why) != ENGINE_OK) {
                 cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" failed in a fork: %s", ids[k], why ? why : "?");
                 bad = 1;
             } else if (greedy_value(f, seat, &v, errs) != 0) {
@@ -431,14 +431,14 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
 /* ------------------------------------------------------------ choose */
 
 char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
-    size_t n = engine_enabled_count(e, seat);
+    size_t n = engine_bot_option_count(e, seat);
     if (n == 0) {
         cerr_add(errs, NULL, 0, 0, NULL, "the %s bot of seat %d has no option it may choose", b->spec, seat);
         return NULL;
     }
     if (b->k != BOT_RANDOM && bot_check(b, e, errs) != 0) return NULL;
-    if (n == 1 || b->k == BOT_RANDOM) {
-        char *id = engine_bot_choice(e, seat);
+    if (n == 1 || b->k == BOT_RANDOM) { /* random: over every enabled option, `bot = false` too */
+        char *id = b->k == BOT_RANDOM ? engine_bot_choice(e, seat) : cairn_strdup(engine_bot_option_id(e, seat, 0));
         if (!id) errs->oom = 1;
         bot_set_why(b, n == 1 ? cairn_strfmt("%s: the only option", b->spec)
                               : cairn_strfmt("%s: uniform over the %zu options", b->spec, n));

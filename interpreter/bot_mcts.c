@@ -186,7 +186,7 @@ static double ucb(const arm *a, double c) {
 ** UCB1 among those offered now, an untried one first (drawn from r). Fills
 ** p; 0, or -1 on OOM or when the seat has no option. */
 static int choose_arm(search *t, int ni, engine *f, int seat, double c, rng *r, pick *p) {
-    size_t n = engine_enabled_count(f, seat);
+    size_t n = engine_bot_option_count(f, seat);
     if (n == 0) return -1;
     long untried[64];
     size_t n_untried = 0, seen_untried = 0;
@@ -194,7 +194,7 @@ static int choose_arm(search *t, int ni, engine *f, int seat, double c, rng *r, 
     size_t best_k = 0;
     double best_v = -INFINITY;
     for (size_t k = 0; k < n; k++) {
-        const char *id = engine_enabled_id(f, seat, k);
+        const char *id = engine_bot_option_id(f, seat, k);
         int sym = id ? intern(t, id) : -1;
         seat_arms *sa = sym >= 0 ? arms_of(&t->nodes[ni], seat) : NULL;
         long a = sa ? arm_of(sa, sym) : -1;
@@ -217,7 +217,7 @@ static int choose_arm(search *t, int ni, engine *f, int seat, double c, rng *r, 
     size_t k = best_k;
     if (n_untried) k = (size_t)untried[rng_below(r, n_untried)];
     else if (best < 0) return -1;
-    const char *id = engine_enabled_id(f, seat, k);
+    const char *id = engine_bot_option_id(f, seat, k);
     int sym = intern(t, id);
     seat_arms *sa = arms_of(&t->nodes[ni], seat);
     p->seat = seat;
@@ -242,9 +242,9 @@ static uint64_t joint_key(const step *s) {
 
 /* Index of sym among seat's enabled options in f, or -1. */
 static long find_enabled(search *t, engine *f, int seat, int sym) {
-    size_t n = engine_enabled_count(f, seat);
+    size_t n = engine_bot_option_count(f, seat);
     for (size_t k = 0; k < n; k++) {
-        const char *id = engine_enabled_id(f, seat, k);
+        const char *id = engine_bot_option_id(f, seat, k);
         if (id && !strcmp(id, t->syms[sym])) return (long)k;
     }
     return -1;
@@ -279,7 +279,7 @@ static long guided_pick(engine *f, int seat, size_t n, void *ud) {
         if (!x->scratch) x->scratch = engine_fork(f, rng_next(x->r) | 1, x->errs);
         else if (engine_fork_refill(x->scratch, f, NULL, seat, rng_next(x->r) | 1, x->errs) != 0) goto fail;
         if (!x->scratch) goto fail;
-        if (engine_answer_enabled(x->scratch, seat, k, &why) != ENGINE_OK) {
+        if (engine_bot_answer(x->scratch, seat, k, &why) != ENGINE_OK) {
             cerr_add(x->errs, NULL, 0, 0, NULL, "mcts: a guided rollout's move failed: %s", why ? why : "?");
             free(why);
             goto fail;
@@ -326,7 +326,7 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
                 break;
             }
             char *why = NULL;
-            engine_status es = engine_answer_enabled(f, p->seat, (size_t)k, &why);
+            engine_status es = engine_bot_answer(f, p->seat, (size_t)k, &why);
             if (es != ENGINE_OK) {
                 cerr_add(errs, NULL, 0, 0, NULL, "mcts: \"%s\" of seat %d failed in a fork: %s", t->syms[p->sym],
                          p->seat, why ? why : engine_status_name(es));
@@ -455,13 +455,13 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     if (!bad) {
         /* the real options (the seat sees its own), most visited; ties:
         ** the better mean, then the first offered */
-        size_t n = engine_enabled_count(e, seat);
+        size_t n = engine_bot_option_count(e, seat);
         seat_arms *sa = arms_of(&x.t.nodes[0], seat);
         long best_k = -1;
         const arm *best = NULL;
         int best_sym = -1;
         for (size_t k = 0; sa && k < n; k++) {
-            const char *id = engine_enabled_id(e, seat, k);
+            const char *id = engine_bot_option_id(e, seat, k);
             int sym = id ? intern(&x.t, id) : -1;
             if (sym < 0) break;
             const arm *a = NULL;

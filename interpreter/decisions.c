@@ -138,7 +138,7 @@ static int p_read_asked(lua_State *L) {
         asked_item *it = &a->items[a->n];
         it->seat = (int)seat;
         it->first = k + 1;
-        it->n = it->n_enabled = 0;
+        it->n = it->n_enabled = it->n_avoided = 0;
         lua_pushliteral(L, "hidden");
         it->hidden = lua_rawget(L, d) == LUA_TBOOLEAN && lua_toboolean(L, -1);
         lua_pop(L, 1);
@@ -160,7 +160,7 @@ static int p_read_asked(lua_State *L) {
         for (size_t j = 1; j <= no; j++) {
             int top = lua_gettop(L);
             int t = lua_rawgeti(L, opts, (lua_Integer)j);
-            int dis = 0;
+            int dis = 0, avoid = 0;
             if (t == LUA_TSTRING) {
                 if (lua_rawlen(L, -1) == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
             } else if (t == LUA_TTABLE) {
@@ -176,6 +176,12 @@ static int p_read_asked(lua_State *L) {
                 } else {
                     lua_pop(L, 1);
                 }
+                lua_pushliteral(L, "bot"); /* `bot = false`: search bots pass it by */
+                int bt = lua_rawget(L, o);
+                if (bt != LUA_TNIL && bt != LUA_TBOOLEAN)
+                    return ask_bad(c, i, "options[%zu].bot must be a boolean (false: search bots pass it by)", j);
+                avoid = bt == LUA_TBOOLEAN && !lua_toboolean(L, -1);
+                lua_pop(L, 1);
                 lua_pushliteral(L, "label");
                 if (lua_rawget(L, o) == LUA_TSTRING) {
                     lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
@@ -206,9 +212,10 @@ static int p_read_asked(lua_State *L) {
                 }
             }
             lua_rawseti(L, IDS, (lua_Integer)(++k));
-            a->disabled[k] = (unsigned char)dis;
+            a->disabled[k] = (unsigned char)((dis ? ASK_DISABLED : 0) | (avoid && !dis ? ASK_AVOIDED : 0));
             it->n++;
             it->n_enabled += !dis;
+            it->n_avoided += avoid && !dis;
             lua_settop(L, top);
         }
         a->n++;
@@ -387,7 +394,7 @@ static int build_shown(engine *e) {
             if (!o->label) o->label = why ? cairn_strfmt("%s (label failed: %s)", o->id, why) : cairn_strdup(o->id);
             free(why);
             if (!o->label) goto fail;
-            if (e->asked.disabled[k] && !(o->disabled = reason_of(e, it->seat, k, o->id))) goto fail;
+            if ((e->asked.disabled[k] & ASK_DISABLED) && !(o->disabled = reason_of(e, it->seat, k, o->id))) goto fail;
         }
     }
     e->shown_valid = 1;
@@ -417,17 +424,17 @@ static char *unknown_option(const engine *e, const asked_item *it, const char *i
     size_t len = strlen(id), l;
     for (size_t k = it->first; k < it->first + it->n && n < MAXN; k++) {
         const char *s = engine_option_id(e, k, &l);
-        if (s && !e->asked.disabled[k] && len && strncmp(s, id, len) == 0) pick[n++] = s;
+        if (s && !(e->asked.disabled[k] & ASK_DISABLED) && len && strncmp(s, id, len) == 0) pick[n++] = s;
     }
     if (n == 0) {
         suggest_nearest near = suggest_start(id, len / 3 > 2 ? len / 3 : 2, 0);
         for (size_t k = it->first; k < it->first + it->n; k++) {
             const char *s = engine_option_id(e, k, &l);
-            if (s && !e->asked.disabled[k]) suggest_try(&near, s);
+            if (s && !(e->asked.disabled[k] & ASK_DISABLED)) suggest_try(&near, s);
         }
         for (size_t k = it->first; k < it->first + it->n && n < MAXN && near.best; k++) {
             const char *s = engine_option_id(e, k, &l);
-            if (s && !e->asked.disabled[k] && suggest_distance(id, s) == near.dist) pick[n++] = s;
+            if (s && !(e->asked.disabled[k] & ASK_DISABLED) && suggest_distance(id, s) == near.dist) pick[n++] = s;
         }
     }
     const char *lead = "did you mean";
@@ -435,7 +442,7 @@ static char *unknown_option(const engine *e, const asked_item *it, const char *i
         lead = "choose one of";
         for (size_t k = it->first; k < it->first + it->n && n < MAXN; k++) {
             const char *s = engine_option_id(e, k, &l);
-            if (s && !e->asked.disabled[k]) pick[n++] = s;
+            if (s && !(e->asked.disabled[k] & ASK_DISABLED)) pick[n++] = s;
         }
     }
     char *out = cairn_strfmt("no option \"%s\"; %s:", id, lead);
@@ -477,7 +484,7 @@ char *engine_explain_at(engine *e, int seat, const char *id, engine_status *stat
         return msg;
     }
     size_t k = find_option(e, it, id);
-    if (k && !e->asked.disabled[k]) {
+    if (k && !(e->asked.disabled[k] & ASK_DISABLED)) {
         *index = k;
         return NULL;
     }
@@ -504,7 +511,7 @@ size_t engine_bot_pick(const engine *e, int seat) {
     rng_seed_stream(&r, e->cfg.seed, (uint64_t)e->pos * (ENGINE_MAX_SEATS + 1) + (uint64_t)seat);
     uint64_t k = rng_below(&r, it->n_enabled);
     for (size_t q = it->first; q < it->first + it->n; q++)
-        if (!e->asked.disabled[q] && k-- == 0) return q;
+        if (!(e->asked.disabled[q] & ASK_DISABLED) && k-- == 0) return q;
     return 0;
 }
 

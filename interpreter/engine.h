@@ -202,7 +202,8 @@ engine_status engine_bot_move(engine *e, int seat, char **why);
 ** error. */
 engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs);
 
-/* A policy for playouts: which of seat's n enabled options (0..n-1) to take. */
+/* A policy for playouts: which of seat's n options a search bot considers
+** (0..n-1, as engine_bot_option_id numbers them) to take. */
 typedef long (*engine_policy)(engine *fork, int seat, size_t n_enabled, void *ud);
 
 /* Plays f on until the game is over or max decisions were made, the first
@@ -213,6 +214,10 @@ long engine_playout(engine *f, size_t max, engine_policy policy, void *ud, cerr_
 
 /* How many options seat may choose now (0: not asked). */
 size_t engine_enabled_count(const engine *e, int seat);
+
+/* How many of them a search bot considers: the enabled options less those
+** marked `bot = false` (unless nothing else is enabled). */
+size_t engine_bot_option_count(const engine *e, int seat);
 
 /* The origin's position when f was forked (0 for a game that is no fork). */
 size_t engine_fork_origin(const engine *f);
@@ -237,12 +242,13 @@ int engine_start_seat(engine *e, int *out, cerr_list *errs);
 int engine_parse_answer(engine *e, int seat, const char *text, char ***ids, size_t *n, char **why);
 void engine_parse_free(char **ids, size_t n);
 
-/* The id of seat's k-th enabled option (from 0) now, borrowed until e
-** moves; NULL when there is none. Costs no labels (bots, fast games). */
-const char *engine_enabled_id(const engine *e, int seat, size_t k);
+/* The id of the k-th (from 0) of the options a search bot considers for
+** seat now (engine_bot_option_count), borrowed until e moves; NULL when
+** there is none. Costs no labels (bots, fast games). */
+const char *engine_bot_option_id(const engine *e, int seat, size_t k);
 
-/* Applies seat's k-th enabled option (from 0) as engine_answer would. */
-engine_status engine_answer_enabled(engine *e, int seat, size_t k, char **why);
+/* Applies that k-th option as engine_answer would. */
+engine_status engine_bot_answer(engine *e, int seat, size_t k, char **why);
 
 /* 1 when the visibility rules hide something from some seat: a search bot
 ** may then look only through determinize (engine_fork_sampled). */

@@ -67,6 +67,7 @@ typedef struct asked_item {
     int hidden;
     size_t first, n;
     size_t n_enabled;
+    size_t n_avoided; /* enabled options marked `bot = false` (search bots pass them by) */
 } asked_item;
 
 /* The decisions asked now, read from decisions(g) into tables the engine
@@ -77,10 +78,14 @@ typedef struct asked_set {
     asked_item *items;
     size_t n, cap;
     size_t n_opts, n_opts_filled; /* ids set now; ids set at most ever (to clear) */
-    unsigned char *disabled;      /* per option: 1 when offered disabled (table form) */
+    unsigned char *disabled;      /* per option: ASK_DISABLED when offered disabled, ASK_AVOIDED
+                                  ** when `bot = false` (both from the table form) */
     size_t cap_opts;
     int extras;                   /* labels, reasons or prompts were given */
 } asked_set;
+
+/* asked_set.disabled's bits */
+enum { ASK_DISABLED = 1, ASK_AVOIDED = 2 };
 
 /* A ruleset loaded, validated and compiled once for many games
 ** (engine_rules.c). */

@@ -98,22 +98,35 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
 
 size_t engine_fork_origin(const engine *f) { return f->fork_of_pos == (size_t)-1 ? 0 : f->fork_of_pos; }
 
-/* The option index of seat's k-th enabled option (from 0), or 0. */
-static size_t enabled_option(const engine *f, int seat, size_t k, size_t *n_enabled) {
+/* The option index of seat's k-th enabled option (from 0), or 0. For a
+** search bot (for_bots) the options marked `bot = false` are passed by
+** while the seat has any other enabled option: they revise the seat's own
+** unfinished choice (Himalaya's `back`), so a one-ply bot that likes the
+** position before its last piece better would take it off and lay it again
+** forever. */
+static size_t enabled_option(const engine *f, int seat, size_t k, size_t *n_enabled, int for_bots) {
     *n_enabled = 0;
     for (size_t i = 0; i < f->asked.n; i++) {
         const asked_item *it = &f->asked.items[i];
         if (it->seat != seat) continue;
-        *n_enabled = it->n_enabled;
+        int skip = for_bots && it->n_avoided && it->n_avoided < it->n_enabled;
+        unsigned char mask = (unsigned char)(ASK_DISABLED | (skip ? ASK_AVOIDED : 0));
+        *n_enabled = it->n_enabled - (skip ? it->n_avoided : 0);
         for (size_t q = it->first; q < it->first + it->n; q++)
-            if (!f->asked.disabled[q] && k-- == 0) return q;
+            if (!(f->asked.disabled[q] & mask) && k-- == 0) return q;
     }
     return 0;
 }
 
 size_t engine_enabled_count(const engine *f, int seat) {
     size_t n;
-    enabled_option(f, seat, (size_t)-1, &n);
+    enabled_option(f, seat, (size_t)-1, &n, 0);
+    return n;
+}
+
+size_t engine_bot_option_count(const engine *f, int seat) {
+    size_t n;
+    enabled_option(f, seat, (size_t)-1, &n, 1);
     return n;
 }
 
@@ -123,9 +136,9 @@ long engine_playout(engine *f, size_t max, engine_policy policy, void *ud, cerr_
         int seat = f->asked.items[0].seat; /* answer order never matters (DESIGN.md) */
         size_t k = 0, n = 0;
         if (policy) {
-            enabled_option(f, seat, (size_t)-1, &n);
+            enabled_option(f, seat, (size_t)-1, &n, 1);
             long pick = n ? policy(f, seat, n, ud) : -1;
-            if (pick >= 0 && (size_t)pick < n) k = enabled_option(f, seat, (size_t)pick, &n);
+            if (pick >= 0 && (size_t)pick < n) k = enabled_option(f, seat, (size_t)pick, &n, 1);
         } else {
             k = engine_bot_pick(f, seat);
         }
@@ -155,8 +168,8 @@ long engine_playout(engine *f, size_t max, engine_policy policy, void *ud, cerr_
 
 /* ------------------------------------------------ bots' look at a fork */
 
-const char *engine_enabled_id(const engine *f, int seat, size_t k) {
-    size_t n, q = enabled_option(f, seat, k, &n);
+const char *engine_bot_option_id(const engine *f, int seat, size_t k) {
+    size_t n, q = enabled_option(f, seat, k, &n, 1);
     if (!q || k >= n) return NULL;
     lua_State *L = f->rt.L;
     if (!lua_checkstack(L, 2)) return NULL;
@@ -167,10 +180,10 @@ const char *engine_enabled_id(const engine *f, int seat, size_t k) {
     return s;
 }
 
-engine_status engine_answer_enabled(engine *f, int seat, size_t k, char **why) {
+engine_status engine_bot_answer(engine *f, int seat, size_t k, char **why) {
     if (why) *why = NULL;
     if (engine_is_over(f)) return ENGINE_GAME_OVER;
-    size_t n, q = enabled_option(f, seat, k, &n);
+    size_t n, q = enabled_option(f, seat, k, &n, 1);
     if (!q || k >= n) return ENGINE_NOT_ASKED;
     cerr_list errs;
     cerr_init(&errs, 0);
@@ -363,7 +376,7 @@ typedef struct rbot_ctx {
     int found;
 } rbot_ctx;
 
-/* Protected: pushes rules.bots[name], the view, the seat, the enabled ids
+/* Protected: pushes rules.bots[name], the view, the seat, the ids bots consider
 ** and render's g (nothing when there is no such bot). */
 static int p_rbot(lua_State *L) {
     rbot_ctx *c = lua_touserdata(L, 1);
@@ -378,10 +391,10 @@ static int p_rbot(lua_State *L) {
     c->found = 1;
     if (luaval_push(L, c->view) != 0) return luaL_error(L, "out of memory");
     lua_pushinteger(L, c->seat);
-    size_t n = engine_enabled_count(e, c->seat);
+    size_t n = engine_bot_option_count(e, c->seat);
     lua_createtable(L, (int)n, 0);
     for (size_t k = 0; k < n; k++) {
-        const char *id = engine_enabled_id(e, c->seat, k);
+        const char *id = engine_bot_option_id(e, c->seat, k);
         lua_pushstring(L, id ? id : "");
         lua_rawseti(L, -2, (lua_Integer)k + 1);
     }
@@ -436,9 +449,9 @@ char *engine_ruleset_bot(engine *e, const char *name, int seat, cerr_list *errs)
                      luaL_typename(L, -1));
         } else {
             const char *id = lua_tostring(L, -1);
-            size_t n = engine_enabled_count(e, seat);
+            size_t n = engine_bot_option_count(e, seat);
             for (size_t k = 0; k < n && !out; k++) {
-                const char *o = engine_enabled_id(e, seat, k);
+                const char *o = engine_bot_option_id(e, seat, k);
                 if (o && !strcmp(o, id) && !(out = cairn_strdup(id))) errs->oom = 1;
             }
             if (!out && !errs->oom)

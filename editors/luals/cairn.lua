@@ -42,6 +42,7 @@
 ---@field id string stable text: what the log, saves and tests store
 ---@field label? string what the console shows (default: the id)
 ---@field disabled? string|boolean why it cannot be chosen now (true: ask rules.reason)
+---@field bot? boolean false: search bots pass it by while another option is enabled
 
 ---@class cairn.Decision
 ---@field seat integer the seat asked

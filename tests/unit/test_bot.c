@@ -6,7 +6,8 @@
 ** block in connect4, iteration budgets giving the same choice every run,
 ** no cheating (two true states with one view give one choice, goofspiel
 ** Yak, Himalaya, Kathmandu), samples of Himalaya and Kathmandu keeping
-** their rules' invariants, and `cairn sim --bots`.
+** their rules' invariants, options marked `bot = false` passed by, and
+** `cairn sim --bots`.
 */
 #include "testutil.h"
 #include "bot.h"
@@ -234,7 +235,7 @@ static void no_cheating(const char *rs, int players, int seat, size_t moves, con
     rng_format(&r, hex2);
     engine *a = from_state(rs, players, truth, hex, &errs);
     engine *b = from_state(rs, players, other, hex2, &errs);
-    assert_true(engine_enabled_count(a, seat) > 1); /* a real choice, not a forced one */
+    assert_true(engine_bot_option_count(a, seat) > 1); /* a real choice, not a forced one */
     char *wa, *wb;
     char *ca = choose(spec, a, seat, &wa), *cb = choose(spec, b, seat, &wb);
     assert_string_equal(ca, cb);
@@ -400,6 +401,58 @@ static void test_ruleset_bot_defaults(void **st) {
 
 /* A ruleset's own bot: Yak's builder picks Build at the first sunrise (its
 ** cart has stones, it has food); a bot the ruleset lacks is refused. */
+/* Himalaya's `back` (take the last piece off a full program) is marked
+** `bot = false`: with a full program a seat may choose `ready` or `back`,
+** the search bots see only `ready` (a greedy bot that liked the position
+** before the resolution better took the piece off and laid it again
+** forever: seed 98, 3 seats, mcts against two greedy bots, hit the sim's
+** 10,000-decision cap). */
+static void test_bots_pass_by_bot_false(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("himalaya", 98, 3, &errs);
+    int found = 0;
+    for (int d = 0; d < 400 && !found && !engine_is_over(e); d++) {
+        if (engine_is_asked(e, 1) && engine_enabled_count(e, 1) == 2) {
+            found = 1;
+            break;
+        }
+        int seat = 1;
+        while (seat <= 3 && !engine_is_asked(e, seat)) seat++;
+        assert_true(seat <= 3);
+        /* seat 1 fills its program with rest pieces; the others answer at random */
+        char *id = seat == 1 ? strdup("rest") : engine_bot_choice(e, seat);
+        if (seat == 1) {
+            char *why = NULL;
+            if (engine_answer(e, 1, id, &why) != ENGINE_OK) {
+                free(why);
+                free(id);
+                id = engine_bot_choice(e, 1);
+                answer_ok(e, 1, id);
+            }
+        } else {
+            answer_ok(e, seat, id);
+        }
+        free(id);
+    }
+    assert_true(found); /* ready and back, both enabled */
+    assert_int_equal(engine_bot_option_count(e, 1), 1);
+    assert_string_equal(engine_bot_option_id(e, 1, 0), "ready");
+    assert_null(engine_bot_option_id(e, 1, 1));
+    char *id = choose("greedy", e, 1, NULL);
+    assert_string_equal(id, "ready");
+    free(id);
+    id = choose("mcts:iterations=20,depth=4", e, 1, NULL);
+    assert_string_equal(id, "ready");
+    free(id);
+    /* a person may still take the piece back */
+    answer_ok(e, 1, "back");
+    assert_true(engine_bot_option_count(e, 1) > 1);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
 static void test_ruleset_bot(void **st) {
     (void)st;
     cerr_list errs;
@@ -459,6 +512,7 @@ int main(void) {
         cmocka_unit_test(test_no_cheating_kathmandu),
         cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
+        cmocka_unit_test(test_bots_pass_by_bot_false),
         cmocka_unit_test(test_ruleset_bot_defaults),
         cmocka_unit_test(test_shipped_rulesets_have_hooks),
         cmocka_unit_test(test_sim_bots),

@@ -10,9 +10,11 @@ local common = require "rules.common"
 local M = {}
 
 -- the option lists, made once: filling (5 actions), full (ready, back; the actions shown
--- disabled with the reason "the program is full")
+-- disabled with the reason "the program is full"). `back` is a console convenience, not a
+-- rule: search bots pass it by (bot = false), or a one-ply bot that likes the position
+-- before the round's resolution better would take its last piece off and lay it forever
 local FILLING = { "dirt", "ice", "stone", "deal", "rest" }
-local FULL = { "ready", "back",
+local FULL = { "ready", { id = "back", bot = false },
   { id = "dirt", disabled = true }, { id = "ice", disabled = true }, { id = "stone", disabled = true },
   { id = "deal", disabled = true }, { id = "rest", disabled = true } }
 M.IS_ACTION = { dirt = true, ice = true, stone = true, deal = true, rest = true }
