@@ -86,6 +86,7 @@ typedef struct asked_set {
 ** (engine_rules.c). */
 struct engine_rules {
     ruleset *rs;
+    int borrowed_rs; /* engine_rules_borrow: rs is the caller's, not freed here */
     view_rules *vis;
     schema_set *schemas;
     const value *state_schema;

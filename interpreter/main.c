@@ -261,7 +261,7 @@ static int cmd_check(int argc, char **argv) {
         engine_config ec = {.ruleset = a.ruleset, .choices = req.choices, .n_choices = req.n_choices,
                             .preset = req.preset, .players = req.players, .sets = req.sets,
                             .n_sets = req.n_sets};
-        engine_check_ruleset_data(&ec, &errs);
+        engine_check_loaded_data(r, &ec, &errs); /* on r: not loaded again */
     }
     /* smoke play covers every seat count and option combination, the one
     ** asked about included */
