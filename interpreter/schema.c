@@ -1281,6 +1281,11 @@ static const value *sg(vctx *c, const value *sch, const char *k) {
 
 /* One error at instance node `at`, with the current instance path. */
 static void v_emit(vctx *c, const value *at, strbuf *msg) {
+    if (c->quick) { /* pass or fail only (v_valid): the text is never shown */
+        strbuf_free(msg);
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        return;
+    }
     if (msg->oom || c->path->oom) *c->oom = 1;
     const char *text = msg->oom ? "(out of memory)" : strbuf_str(msg);
     const char *file = at->file ? at->file->name : NULL;
@@ -1293,6 +1298,11 @@ static void v_emit(vctx *c, const value *at, strbuf *msg) {
 
 /* "expected <expected>, got <inst>[<tail>]" */
 static void v_expected(vctx *c, const value *inst, strbuf *expected, const char *tail) {
+    if (c->quick) {
+        strbuf_free(expected);
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        return;
+    }
     strbuf msg = {0};
     strbuf_puts(&msg, "expected ");
     strbuf_puts(&msg, strbuf_str(expected));
@@ -1540,17 +1550,22 @@ static void v_contains(vctx *c, const value *sch, const value *inst) {
     one.u.i = 1;
     const value *mn = kw_int_c(c, sch, "minContains"), *mx = kw_int_c(c, sch, "maxContains");
     if (!mn) mn = &one;
-    size_t count = 0;
-    strbuf where = {0};
+    size_t count = 0, first[5];
     for (size_t i = 0; i < inst->u.list.n; i++) {
         if (!v_valid(c, has, inst->u.list.items[i])) continue;
-        if (count < 5) strbuf_printf(&where, "%s[%zu]", count ? ", " : "", i);
-        else if (count == 5) strbuf_puts(&where, ", ...");
+        if (count < 5) first[count] = i;
         count++;
     }
-    if ((int64_t)count >= mn->u.i && (!mx || (int64_t)count <= mx->u.i)) {
-        strbuf_free(&where);
+    if ((int64_t)count >= mn->u.i && (!mx || (int64_t)count <= mx->u.i)) return;
+    if (c->quick) { /* only pass or fail matters: no text */
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
         return;
+    }
+    /* the text only for a failure: the first five matches */
+    strbuf where = {0};
+    for (size_t j = 0; j < count && j <= 5; j++) {
+        if (j < 5) strbuf_printf(&where, "%s[%zu]", j ? ", " : "", first[j]);
+        else strbuf_puts(&where, ", ...");
     }
     strbuf e = {0}, tail = {0};
     strbuf_puts(&e, "list with ");
