@@ -22,11 +22,12 @@ typedef struct passed_table {
     value *inst;         /* a copy of the instance that passed it */
 } passed_table;
 
-typedef struct known_print {
-    char *key;
+typedef struct known_fact {
+    char *key; /* key_len bytes, then the len bytes remembered (one block) */
     size_t key_len;
-    char fp[65];
-} known_print;
+    const char *bytes;
+    size_t len;
+} known_fact;
 
 struct load_cache {
     parsed_file *files;
@@ -34,8 +35,8 @@ struct load_cache {
     schema_set *schemas;
     passed_table *passed;
     size_t n_passed, cap_passed;
-    known_print *prints;
-    size_t n_prints, cap_prints;
+    known_fact *known;
+    size_t n_known, cap_known;
 };
 
 /* Room for one more item in *items (count n, capacity *cap). */
@@ -66,8 +67,8 @@ void load_cache_free(load_cache *c) {
     forget_passes(c);
     free(c->passed);
     schema_set_free(c->schemas);
-    for (size_t i = 0; i < c->n_prints; i++) free(c->prints[i].key);
-    free(c->prints);
+    for (size_t i = 0; i < c->n_known; i++) free(c->known[i].key);
+    free(c->known);
     free(c);
 }
 
@@ -120,22 +121,23 @@ int load_cache_validate(load_cache *c, schema_set *s, const value *sch, const ch
     return 0;
 }
 
-const char *load_cache_fingerprint(const load_cache *c, const char *key, size_t key_len) {
-    for (size_t i = 0; i < c->n_prints; i++)
-        if (c->prints[i].key_len == key_len && memcmp(c->prints[i].key, key, key_len) == 0)
-            return c->prints[i].fp;
+const char *load_cache_recall(const load_cache *c, const char *key, size_t key_len, size_t *len) {
+    for (size_t i = 0; i < c->n_known; i++)
+        if (c->known[i].key_len == key_len && memcmp(c->known[i].key, key, key_len) == 0) {
+            *len = c->known[i].len;
+            return c->known[i].bytes;
+        }
     return NULL;
 }
 
-void load_cache_keep_fingerprint(load_cache *c, const char *key, size_t key_len, const char fp[65]) {
-    char *k = malloc(key_len ? key_len : 1);
-    if (!k || grow((void **)&c->prints, &c->cap_prints, c->n_prints, sizeof *c->prints) != 0) {
+void load_cache_remember(load_cache *c, const char *key, size_t key_len, const char *bytes, size_t len) {
+    char *k = malloc(key_len + len + 1);
+    if (!k || grow((void **)&c->known, &c->cap_known, c->n_known, sizeof *c->known) != 0) {
         free(k);
         return;
     }
     memcpy(k, key, key_len);
-    known_print *p = &c->prints[c->n_prints++];
-    p->key = k;
-    p->key_len = key_len;
-    memcpy(p->fp, fp, 65);
+    memcpy(k + key_len, bytes, len);
+    k[key_len + len] = '\0';
+    c->known[c->n_known++] = (known_fact){k, key_len, k + key_len, len};
 }

@@ -5,7 +5,8 @@
 ** value): each YAML file parsed once (every load gets its own copy to merge
 ** overlays into), one schema set (each schema read and compiled once), the
 ** tables a schema has already passed (an equal table is not validated
-** again) and the fingerprint of a file list already hashed. The files are
+** again) and what was worked out from the files alone (the fingerprint of
+** a file list, a folder's .lua files, whether a path stays inside). The files are
 ** taken not to change while the cache lives; a load that finds errors
 ** reports them as an uncached load would, and the schema set and the passes
 ** it vouched for are dropped after it. Not for two threads.
@@ -41,10 +42,12 @@ void load_cache_keep_schemas(load_cache *c, schema_set *s);
 int load_cache_validate(load_cache *c, schema_set *s, const value *sch, const char *sp,
                         const value *inst, cerr_list *errs);
 
-/* The fingerprint remembered for a file list (key: its paths and names, as
-** key_len bytes), or NULL; load_cache_keep_fingerprint remembers one
-** (nothing on out of memory: it is hashed again next time). */
-const char *load_cache_fingerprint(const load_cache *c, const char *key, size_t key_len);
-void load_cache_keep_fingerprint(load_cache *c, const char *key, size_t key_len, const char fp[65]);
+/* What a load worked out from the files and nothing else (a fingerprint,
+** a folder's .lua files, whether a path stays inside its folder), by a key
+** of key_len bytes: the bytes remembered (borrowed, *len set), or NULL.
+** load_cache_remember keeps a copy (nothing on out of memory: it is worked
+** out again next time). */
+const char *load_cache_recall(const load_cache *c, const char *key, size_t key_len, size_t *len);
+void load_cache_remember(load_cache *c, const char *key, size_t key_len, const char *bytes, size_t len);
 
 #endif

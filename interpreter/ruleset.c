@@ -379,11 +379,13 @@ static int fingerprint(file_set *fs, load_cache *cache, char out[65], cerr_list 
         strbuf_putn(&key, fs->paths[i], strlen(fs->paths[i]) + 1);
         strbuf_putn(&key, fs->names[i], strlen(fs->names[i]) + 1);
     }
-    const char *known = key.oom ? NULL : load_cache_fingerprint(cache, key.s ? key.s : "", key.n);
+    strbuf_putn(&key, "fingerprint", 12);
+    size_t len = 0;
+    const char *known = key.oom ? NULL : load_cache_recall(cache, key.s, key.n, &len);
     int rc = 0;
-    if (known) memcpy(out, known, 65);
+    if (known && len == 65) memcpy(out, known, 65);
     else if ((rc = fingerprint_files(fs, out, errs)) == 0 && !key.oom)
-        load_cache_keep_fingerprint(cache, key.s ? key.s : "", key.n, out);
+        load_cache_remember(cache, key.s, key.n, out, 65);
     strbuf_free(&key);
     return rc;
 }
@@ -448,6 +450,43 @@ typedef struct loader {
     load_cache *cache;          /* what earlier loads parsed and passed (may be NULL) */
 } loader;
 
+/* files_add_lua(&ld->files, dir, id, 0), the folder's listing remembered
+** in the cache when there is one (pairs "path\0name\0"). */
+static void loader_add_lua(loader *ld, const char *dir, const char *id) {
+    if (!ld->cache) {
+        files_add_lua(&ld->files, dir, id, 0);
+        return;
+    }
+    strbuf key = {0};
+    strbuf_putn(&key, "lua", 4);
+    strbuf_putn(&key, dir, strlen(dir) + 1);
+    strbuf_putn(&key, id, strlen(id) + 1);
+    size_t len = 0;
+    const char *known = key.oom ? NULL : load_cache_recall(ld->cache, key.s, key.n, &len);
+    if (known) {
+        for (const char *p = known; p < known + len;) {
+            const char *name = p + strlen(p) + 1;
+            files_add(&ld->files, p, name);
+            p = name + strlen(name) + 1;
+        }
+        strbuf_free(&key);
+        return;
+    }
+    file_set found = {0};
+    files_add_lua(&found, dir, id, 0);
+    strbuf list = {0};
+    for (size_t i = 0; i < found.n; i++) {
+        files_add(&ld->files, found.paths[i], found.names[i]);
+        strbuf_putn(&list, found.paths[i], strlen(found.paths[i]) + 1);
+        strbuf_putn(&list, found.names[i], strlen(found.names[i]) + 1);
+    }
+    if (found.oom) ld->files.oom = 1;
+    else if (!key.oom && !list.oom) load_cache_remember(ld->cache, key.s, key.n, list.s ? list.s : "", list.n);
+    files_free(&found);
+    strbuf_free(&list);
+    strbuf_free(&key);
+}
+
 /* A YAML file, from the cache when there is one. */
 static value *loader_yaml(loader *ld, const char *path) {
     return ld->cache ? load_cache_yaml(ld->cache, path, ld->errs) : yload_file(path, ld->errs);
@@ -492,14 +531,37 @@ typedef struct pathctx {
     const char *dir, *mpath;
     cerr_list *errs;
     int bad; /* paths refused */
+    load_cache *cache; /* may be NULL */
 } pathctx;
+
+/* path_confined, remembered in the cache when there is one: the same
+** manifest names the same paths in every load. */
+static int path_confined_cached(const pathctx *pc, const char *rel) {
+    if (!pc->cache) return path_confined(pc->dir, rel);
+    strbuf key = {0};
+    strbuf_putn(&key, "confined", 9);
+    strbuf_putn(&key, pc->dir, strlen(pc->dir) + 1);
+    strbuf_putn(&key, rel, strlen(rel) + 1);
+    size_t len = 0;
+    const char *known = key.oom ? NULL : load_cache_recall(pc->cache, key.s, key.n, &len);
+    int inside;
+    if (known && len == 1) {
+        inside = known[0];
+    } else {
+        inside = path_confined(pc->dir, rel);
+        char b = (char)inside;
+        if (inside >= 0 && !key.oom) load_cache_remember(pc->cache, key.s, key.n, &b, 1);
+    }
+    strbuf_free(&key);
+    return inside;
+}
 
 /* Rewrites a string node holding a path relative to dir into dir/path.
 ** A path that leads outside dir (absolute, `../`, a symlink) is refused
 ** with its line and column: a manifest names only its own files. */
 static int make_path(value *v, pathctx *pc) {
     if (!v || v->type != CV_STR) return 0;
-    int confined = path_confined(pc->dir, v->u.str.s);
+    int confined = path_confined_cached(pc, v->u.str.s);
     if (confined < 0) return -1;
     if (!confined) {
         cerr_add(pc->errs, pc->mpath, v->line, v->col, NULL,
@@ -670,7 +732,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     if (hashed) files_add(&ld->files, path, hashed);
     else ld->files.oom = 1;
     free(hashed);
-    pathctx pc = {dir, path, ld->errs, 0};
+    pathctx pc = {.dir = dir, .mpath = path, .errs = ld->errs, .cache = ld->cache};
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
     if (abs_rc != 0) {
         if (abs_rc < 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
@@ -678,7 +740,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         free(path);
         return NULL;
     }
-    files_add_lua(&ld->files, dir, id, 0);
+    loader_add_lua(ld, dir, id);
 
     value *ext = value_map_get(m, "extends");
     const value *inh = value_map_get(m, "inherit");
