@@ -374,12 +374,12 @@ static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs);
 ** the same list of the same files hashes the same. */
 static int fingerprint(file_set *fs, load_cache *cache, char out[65], cerr_list *errs) {
     if (!cache || fs->oom) return fingerprint_files(fs, out, errs);
-    strbuf key = {0};
+    strbuf key = {0}; /* "fingerprint\0", then "path\0name\0" per file */
+    strbuf_putn(&key, "fingerprint", 12);
     for (size_t i = 0; i < fs->n; i++) {
         strbuf_putn(&key, fs->paths[i], strlen(fs->paths[i]) + 1);
         strbuf_putn(&key, fs->names[i], strlen(fs->names[i]) + 1);
     }
-    strbuf_putn(&key, "fingerprint", 12);
     size_t len = 0;
     const char *known = key.oom ? NULL : load_cache_recall(cache, key.s, key.n, &len);
     int rc = 0;
