@@ -6,6 +6,7 @@
 */
 #include "check.h"
 #include "limits.h"
+#include "load_cache.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -62,8 +63,8 @@ static char **values_of(const ruleset_option *o, size_t *n) {
 /* Loads name with `choice` alone at each seat count until the manifest
 ** allows it. Returns 0 loaded, 1 forbidden everywhere (*why: the first
 ** reason, malloc'd), -1 failed (errors appended). */
-static int load_value(const char *name, const ruleset *r, const char *choice, char **why,
-                      cerr_list *errs) {
+static int load_value(const char *name, const ruleset *r, load_cache *cache, const char *choice,
+                      char **why, cerr_list *errs) {
     const char *choices[1] = {choice};
     *why = NULL;
     for (int p = r->min_players; p <= r->max_players; p++) {
@@ -71,7 +72,7 @@ static int load_value(const char *name, const ruleset *r, const char *choice, ch
         cerr_list local;
         cerr_init(&local, 0);
         int refused = 0;
-        ruleset *got = ruleset_load_combination(name, &req, &refused, &local);
+        ruleset *got = ruleset_load_cached(name, &req, cache, &refused, &local);
         int rc = got ? 0 : refused ? 1 : -1;
         if (rc == 1 && !*why && local.n) *why = cairn_strdup(local.items[0].message);
         if (rc == -1) merge_new(errs, &local);
@@ -86,7 +87,8 @@ static int load_value(const char *name, const ruleset *r, const char *choice, ch
     return 1;
 }
 
-int check_option_values(const char *name, const ruleset *r, FILE *notes, cerr_list *errs) {
+int check_option_values(const char *name, const ruleset *r, load_cache *cache, FILE *notes,
+                        cerr_list *errs) {
     int failed = 0;
     for (size_t i = 0; i < r->n_opts; i++) {
         size_t n;
@@ -97,7 +99,7 @@ int check_option_values(const char *name, const ruleset *r, FILE *notes, cerr_li
         }
         for (size_t k = 0; k < n; k++) {
             char *why = NULL;
-            int rc = load_value(name, r, vals[k], &why, errs);
+            int rc = load_value(name, r, cache, vals[k], &why, errs);
             if (rc < 0) failed++;
             if (rc == 1 && notes)
                 fprintf(notes, "note: option %s is never allowed on its own (%s); smoke play tries it "

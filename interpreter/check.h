@@ -14,14 +14,18 @@
 #include "error.h"
 #include "ruleset.h"
 
+struct load_cache;
+
 /* Loads the ruleset `name` once for each value of each option of r (each
 ** switch on and off, each item of each choice) chosen on its own, at the
 ** first seat count from players.min where the manifest allows it. Appends
 ** every error found, each once. A value the manifest forbids at every seat
 ** count is not an error (another combination may allow it; smoke play tries
 ** them): it gets a line on notes (may be NULL). Returns the number of
-** values whose load failed. */
-int check_option_values(const char *name, const ruleset *r, FILE *notes, cerr_list *errs);
+** values whose load failed. cache (may be NULL) is what the loads share
+** (load_cache.h): r's own load, made with it, leaves it ready. */
+int check_option_values(const char *name, const ruleset *r, struct load_cache *cache, FILE *notes,
+                        cerr_list *errs);
 
 /* Compiles, without running it, every script the manifest names (the main
 ** rules, every option's scripts chosen or not, the `unit:` tests and the

@@ -12,6 +12,7 @@
 #include "strbuf.h"
 
 #include <lauxlib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,6 +112,79 @@ int engine_check_data(engine *e, cerr_list *errs) {
     value_free(got);
     if (!bad) r->data_checked = 1;
     return bad ? -1 : 0;
+}
+
+/* Whether an option of rs is forced at this seat count: the ruleset loaded
+** without a seat count is then not the one a game with it plays. */
+static int forced_at(const ruleset *rs, int players) {
+    char key[16];
+    snprintf(key, sizeof key, "%d", players);
+    for (size_t i = 0; i < rs->n_opts; i++)
+        if (value_map_get(value_map_get(rs->opts[i].def, "forced"), key)) return 1;
+    return 0;
+}
+
+/* Whether the file at path holds the text word; 1 too when it cannot be
+** read (then only running the rules can tell). */
+static int file_mentions(const char *path, const char *word) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return 1;
+    size_t cap = 1 << 16, n = 0, wl = strlen(word);
+    char *buf = malloc(cap + 1);
+    int found = !buf;
+    while (buf && !found) {
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        buf[n] = '\0';
+        /* text files: strstr is enough (a NUL byte would hide the rest) */
+        found = memchr(buf, '\0', n) != NULL || strstr(buf, word) != NULL;
+        if (found || got == 0 || ferror(f)) break;
+        if (n == cap) { /* keep the last wl - 1 bytes: the word may straddle */
+            memmove(buf, buf + n - (wl - 1), wl - 1);
+            n = wl - 1;
+        }
+    }
+    if (buf && ferror(f)) found = 1;
+    free(buf);
+    fclose(f);
+    return found;
+}
+
+/* Whether some Lua file of rs may define the check_data handler. The
+** engine finds handlers by name in the rules table, so a ruleset none of
+** whose .lua files spells "check_data" has none, and no sandbox is built
+** to ask it (docs/lua-api.md, Data checks). The interpreter's stdlib
+** defines no handlers. */
+static int may_define_check_data(const ruleset *rs) {
+    size_t n = 0;
+    char **files = ruleset_lua_files(rs, &n);
+    if (!files) return 1; /* none listed, or out of memory: ask the rules */
+    int found = 0;
+    for (size_t i = 0; i < n && !found; i++) found = file_mentions(files[i], "check_data");
+    ruleset_list_free(files, n);
+    return found;
+}
+
+int engine_check_loaded_data(const ruleset *rs, const engine_config *c, cerr_list *errs) {
+    if (!may_define_check_data(rs)) return 0;
+    int players = c->players;
+    if (!players) {
+        players = (int)value_get_int(value_map_get(rs->manifest, "players"), "default", rs->min_players);
+        /* a game without a seat count plays the default one; when that
+        ** forces an option, its data is loaded as the game would load it */
+        if (forced_at(rs, players)) return engine_check_ruleset_data(c, errs);
+    }
+    engine_rules *rules = engine_rules_borrow(rs, players, c, errs);
+    if (!rules) return -1;
+    engine_config with = *c;
+    with.rules = rules;
+    with.players = players;
+    engine *e = engine_build(&with, errs);
+    /* only a handler runs: the engine's rules table found none, no call */
+    int rc = e ? engine_check_data(e, errs) : -1;
+    engine_free(e);
+    engine_rules_free(rules);
+    return rc;
 }
 
 int engine_check_ruleset_data(const engine_config *c, cerr_list *errs) {

@@ -65,6 +65,11 @@ typedef struct engine_config {
 ** (`cairn check` runs it before its smoke games): 0 when the data passes or
 ** there is no such handler, -1 with each problem at its file:line:col. */
 int engine_check_ruleset_data(const engine_config *c, cerr_list *errs);
+/* The same on rs, already loaded as c asks (its choices, preset, --set and
+** seat count; `cairn check` loads it once): nothing is read from disk
+** again unless a seat count not given makes the default one force an
+** option, and only the sandbox the check runs in is built. */
+int engine_check_loaded_data(const ruleset *rs, const engine_config *c, cerr_list *errs);
 
 /* Loads the ruleset, builds the sandbox, runs setup (or takes the scenario)
 ** and asks for the first decisions. Returns NULL after appending errors
@@ -77,6 +82,10 @@ void engine_free(engine *e); /* NULL-safe */
 ** engine_config.rules. Games hand their sandboxes back to it when freed, and
 ** the next game resets one instead of building it. Not for two threads. */
 engine_rules *engine_rules_new(const engine_config *cfg, cerr_list *errs);
+/* The same around a ruleset already loaded for `players` seats, borrowed:
+** it must outlive the rules, and engine_rules_free leaves it alone. */
+engine_rules *engine_rules_borrow(const ruleset *rs, int players, const engine_config *cfg,
+                                  cerr_list *errs);
 void engine_rules_free(engine_rules *r); /* NULL-safe; after every game made with it */
 int engine_rules_players(const engine_rules *r);
 const ruleset *engine_rules_ruleset(const engine_rules *r);

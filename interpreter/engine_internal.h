@@ -91,6 +91,7 @@ enum { ASK_DISABLED = 1, ASK_AVOIDED = 2 };
 ** (engine_rules.c). */
 struct engine_rules {
     ruleset *rs;
+    int borrowed_rs; /* engine_rules_borrow: rs is the caller's, not freed here */
     view_rules *vis;
     schema_set *schemas;
     const value *state_schema;

@@ -35,6 +35,10 @@ static ruleset *load_for_players(const engine_config *c, int *players, cerr_list
     return ruleset_load(c->ruleset, &req, errs);
 }
 
+/* What engine_rules_new adds to the loaded r->rs: visibility, the state
+** schema, the language, the budget. */
+static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs);
+
 engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
     if (!c || !c->ruleset) {
         cerr_add(errs, NULL, 0, 0, NULL, "no ruleset given");
@@ -42,7 +46,28 @@ engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
     }
     engine_rules *r = calloc(1, sizeof *r);
     if (!r) return errs->oom = 1, NULL;
-    if (!(r->rs = load_for_players(c, &r->players, errs))) goto fail;
+    if (!(r->rs = load_for_players(c, &r->players, errs)) || rules_finish(r, c, errs) != 0) {
+        engine_rules_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+engine_rules *engine_rules_borrow(const ruleset *rs, int players, const engine_config *c,
+                                  cerr_list *errs) {
+    engine_rules *r = calloc(1, sizeof *r);
+    if (!r) return errs->oom = 1, NULL;
+    r->rs = (ruleset *)rs; /* never changed, never freed (borrowed_rs) */
+    r->borrowed_rs = 1;
+    r->players = players;
+    if (rules_finish(r, c, errs) != 0) {
+        engine_rules_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs) {
     if (r->players < 1 || r->players > ENGINE_MAX_SEATS) {
         cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", r->players, ENGINE_MAX_SEATS);
         goto fail;
@@ -69,12 +94,11 @@ engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
     r->mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
     r->no_budget = c->no_budget;
     r->strict_len = c->checks; /* check mode refuses `#` on tables with holes */
-    return r;
+    return 0;
 oom:
     errs->oom = 1;
 fail:
-    engine_rules_free(r);
-    return NULL;
+    return -1;
 }
 
 void engine_rules_free(engine_rules *r) {
@@ -82,7 +106,7 @@ void engine_rules_free(engine_rules *r) {
     for (int i = 0; i < r->n_pool; i++) kit_free(r->pool[i]);
     schema_set_free(r->schemas);
     view_rules_free(r->vis);
-    ruleset_free(r->rs);
+    if (!r->borrowed_rs) ruleset_free(r->rs);
     free(r->lang);
     free(r);
 }

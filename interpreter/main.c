@@ -8,6 +8,7 @@
 #include "check.h"
 #include "engine.h"
 #include "error.h"
+#include "load_cache.h"
 #include "repl.h"
 #include "ruleset.h"
 #include "scaffold.h"
@@ -241,12 +242,17 @@ static int cmd_check(int argc, char **argv) {
     ruleset_request req = ruleset_flags_request(&a.flags);
     cerr_list errs;
     cerr_init(&errs, 0);
-    ruleset *r = ruleset_load(a.ruleset, &req, &errs);
+    /* check loads the ruleset once as asked, then once per option value:
+    ** the loads share their parsed files and schemas (NULL: not shared) */
+    load_cache *cache = load_cache_new();
+    int refused;
+    ruleset *r = ruleset_load_cached(a.ruleset, &req, cache, &refused, &errs);
     testrun_opts topts = {req.sets, req.n_sets, a.debug ? stdout : NULL};
     testrun_configure(&topts); /* the smoke games get --set and --debug too */
     int rc = EXIT_OK;
     if (!r) {
         rc = check_failed(a.ruleset, &errs);
+        load_cache_free(cache);
         cerr_free(&errs);
         ruleset_flags_free(&a.flags);
         return rc;
@@ -254,14 +260,15 @@ static int cmd_check(int argc, char **argv) {
     /* everything that can be checked without playing, whatever the
     ** defaults: each option value's overlay and scripts, every script's
     ** syntax; a syntax error is a ruleset error, never a smoke game's */
-    check_option_values(a.ruleset, r, stdout, &errs);
+    check_option_values(a.ruleset, r, cache, stdout, &errs);
+    load_cache_free(cache);
     check_compile_scripts(r, &errs);
     /* the ruleset's own data checks (check_data), at the data's lines */
     if (cerr_count(&errs) == 0) {
         engine_config ec = {.ruleset = a.ruleset, .choices = req.choices, .n_choices = req.n_choices,
                             .preset = req.preset, .players = req.players, .sets = req.sets,
                             .n_sets = req.n_sets};
-        engine_check_ruleset_data(&ec, &errs);
+        engine_check_loaded_data(r, &ec, &errs); /* on r: not loaded again */
     }
     /* smoke play covers every seat count and option combination, the one
     ** asked about included */

@@ -7,9 +7,11 @@
 */
 #include "ruleset.h"
 #include "limits.h"
+#include "load_cache.h"
 #include "pathcheck.h"
 #include "schema.h"
 #include "sha256.h"
+#include "strbuf.h"
 #include "suggest.h"
 #include "yload.h"
 
@@ -366,7 +368,29 @@ char **ruleset_lua_files(const ruleset *r, size_t *n) {
 
 /* Hash of (name, size, bytes) of every file, sorted by name, so the same
 ** ruleset gives the same fingerprint wherever its folder is. */
-static int fingerprint(file_set *fs, char out[65], cerr_list *errs) {
+static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs);
+
+/* The fingerprint, remembered in cache (may be NULL) by the list of files:
+** the same list of the same files hashes the same. */
+static int fingerprint(file_set *fs, load_cache *cache, char out[65], cerr_list *errs) {
+    if (!cache || fs->oom) return fingerprint_files(fs, out, errs);
+    strbuf key = {0}; /* "fingerprint\0", then "path\0name\0" per file */
+    strbuf_putn(&key, "fingerprint", 12);
+    for (size_t i = 0; i < fs->n; i++) {
+        strbuf_putn(&key, fs->paths[i], strlen(fs->paths[i]) + 1);
+        strbuf_putn(&key, fs->names[i], strlen(fs->names[i]) + 1);
+    }
+    size_t len = 0;
+    const char *known = key.oom ? NULL : load_cache_recall(cache, key.s, key.n, &len);
+    int rc = 0;
+    if (known && len == 65) memcpy(out, known, 65);
+    else if ((rc = fingerprint_files(fs, out, errs)) == 0 && !key.oom)
+        load_cache_remember(cache, key.s, key.n, out, 65);
+    strbuf_free(&key);
+    return rc;
+}
+
+static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs) {
     size_t *order = fs->oom ? NULL : malloc((fs->n ? fs->n : 1) * sizeof *order);
     if (!order) {
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory listing the ruleset's files");
@@ -423,7 +447,56 @@ typedef struct loader {
     char **dirs; /* module dirs, child first */
     size_t ndirs;
     const ruleset_request *req; /* --set overrides (may be NULL) */
+    load_cache *cache;          /* what earlier loads parsed and passed (may be NULL) */
 } loader;
+
+/* files_add_lua(&ld->files, dir, id, 0), the folder's listing remembered
+** in the cache when there is one (pairs "path\0name\0"). */
+static void loader_add_lua(loader *ld, const char *dir, const char *id) {
+    if (!ld->cache) {
+        files_add_lua(&ld->files, dir, id, 0);
+        return;
+    }
+    strbuf key = {0};
+    strbuf_putn(&key, "lua", 4);
+    strbuf_putn(&key, dir, strlen(dir) + 1);
+    strbuf_putn(&key, id, strlen(id) + 1);
+    size_t len = 0;
+    const char *known = key.oom ? NULL : load_cache_recall(ld->cache, key.s, key.n, &len);
+    if (known) {
+        for (const char *p = known; p < known + len;) {
+            const char *name = p + strlen(p) + 1;
+            files_add(&ld->files, p, name);
+            p = name + strlen(name) + 1;
+        }
+        strbuf_free(&key);
+        return;
+    }
+    file_set found = {0};
+    files_add_lua(&found, dir, id, 0);
+    strbuf list = {0};
+    for (size_t i = 0; i < found.n; i++) {
+        files_add(&ld->files, found.paths[i], found.names[i]);
+        strbuf_putn(&list, found.paths[i], strlen(found.paths[i]) + 1);
+        strbuf_putn(&list, found.names[i], strlen(found.names[i]) + 1);
+    }
+    if (found.oom) ld->files.oom = 1;
+    else if (!key.oom && !list.oom) load_cache_remember(ld->cache, key.s, key.n, list.s ? list.s : "", list.n);
+    files_free(&found);
+    strbuf_free(&list);
+    strbuf_free(&key);
+}
+
+/* A YAML file, from the cache when there is one. */
+static value *loader_yaml(loader *ld, const char *path) {
+    return ld->cache ? load_cache_yaml(ld->cache, path, ld->errs) : yload_file(path, ld->errs);
+}
+
+/* schema_validate with the cache's memory of passes when there is one. */
+static void loader_validate(loader *ld, const value *sch, const char *sp, const value *inst) {
+    if (ld->cache) load_cache_validate(ld->cache, ld->schemas, sch, sp, inst, ld->errs);
+    else schema_validate(ld->schemas, sch, sp, inst, "", ld->errs);
+}
 
 /* Whether dir/rel, symlinks resolved, stays inside dir (the same realpath
 ** test require and the schemas' $ref use). A file that does not exist yet
@@ -458,14 +531,37 @@ typedef struct pathctx {
     const char *dir, *mpath;
     cerr_list *errs;
     int bad; /* paths refused */
+    load_cache *cache; /* may be NULL */
 } pathctx;
+
+/* path_confined, remembered in the cache when there is one: the same
+** manifest names the same paths in every load. */
+static int path_confined_cached(const pathctx *pc, const char *rel) {
+    if (!pc->cache) return path_confined(pc->dir, rel);
+    strbuf key = {0};
+    strbuf_putn(&key, "confined", 9);
+    strbuf_putn(&key, pc->dir, strlen(pc->dir) + 1);
+    strbuf_putn(&key, rel, strlen(rel) + 1);
+    size_t len = 0;
+    const char *known = key.oom ? NULL : load_cache_recall(pc->cache, key.s, key.n, &len);
+    int inside;
+    if (known && len == 1) {
+        inside = known[0];
+    } else {
+        inside = path_confined(pc->dir, rel);
+        char b = (char)inside;
+        if (inside >= 0 && !key.oom) load_cache_remember(pc->cache, key.s, key.n, &b, 1);
+    }
+    strbuf_free(&key);
+    return inside;
+}
 
 /* Rewrites a string node holding a path relative to dir into dir/path.
 ** A path that leads outside dir (absolute, `../`, a symlink) is refused
 ** with its line and column: a manifest names only its own files. */
 static int make_path(value *v, pathctx *pc) {
     if (!v || v->type != CV_STR) return 0;
-    int confined = path_confined(pc->dir, v->u.str.s);
+    int confined = path_confined_cached(pc, v->u.str.s);
     if (confined < 0) return -1;
     if (!confined) {
         cerr_add(pc->errs, pc->mpath, v->line, v->col, NULL,
@@ -616,13 +712,13 @@ static int refuse_nul(const value *v, const char *path, cerr_list *errs, int dep
 static value *load_manifest(loader *ld, const char *dir, const char **chain, int depth) {
     char *path = path_join(dir, "ruleset.yaml");
     if (!path) return NULL;
-    value *m = yload_file(path, ld->errs);
+    value *m = loader_yaml(ld, path);
     if (!m) {
         free(path);
         return NULL;
     }
     size_t before = cerr_count(ld->errs);
-    schema_validate(ld->schemas, ld->manifest_schema, ld->manifest_schema_path, m, "", ld->errs);
+    loader_validate(ld, ld->manifest_schema, ld->manifest_schema_path, m);
     refuse_nul(m, path, ld->errs, 0);
     if (cerr_count(ld->errs) != before || m->type != CV_MAP) {
         if (m->type != CV_MAP && cerr_count(ld->errs) == before)
@@ -636,7 +732,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     if (hashed) files_add(&ld->files, path, hashed);
     else ld->files.oom = 1;
     free(hashed);
-    pathctx pc = {dir, path, ld->errs, 0};
+    pathctx pc = {.dir = dir, .mpath = path, .errs = ld->errs, .cache = ld->cache};
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
     if (abs_rc != 0) {
         if (abs_rc < 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
@@ -644,7 +740,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         free(path);
         return NULL;
     }
-    files_add_lua(&ld->files, dir, id, 0);
+    loader_add_lua(ld, dir, id);
 
     value *ext = value_map_get(m, "extends");
     const value *inh = value_map_get(m, "inherit");
@@ -1210,7 +1306,7 @@ static char *hashed_name(const ruleset *r, loader *ld, const char *path) {
 }
 
 static value *load_tracked(ruleset *r, loader *ld, const char *path) {
-    value *v = yload_file(path, ld->errs);
+    value *v = loader_yaml(ld, path);
     if (v) {
         char *name = hashed_name(r, ld, path);
         if (name) files_add(&ld->files, path, name);
@@ -1325,7 +1421,7 @@ static void load_data(ruleset *r, loader *ld) {
         if (name) files_add(&ld->files, sp, name);
         else ld->files.oom = 1;
         free(name);
-        schema_validate(ld->schemas, sch, sp, inst, "", ld->errs);
+        loader_validate(ld, sch, sp, inst);
     }
 }
 
@@ -1348,7 +1444,7 @@ static void load_text(ruleset *r, loader *ld) {
             value_free(t);
             continue;
         }
-        if (sch) schema_validate(ld->schemas, sch, sp, t, "", ld->errs);
+        if (sch) loader_validate(ld, sch, sp, t);
         if (value_map_set(r->text, e->key->u.str.s, t) != 0) /* t freed */
             cerr_add(ld->errs, e->val->u.str.s, 0, 0, NULL, "out of memory");
     }
@@ -1451,8 +1547,21 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     return ruleset_load_combination(name_or_path, req, &refused, errs);
 }
 
+static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
+                                 load_cache *cache, int *refused, cerr_list *errs);
+
 ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
                                   cerr_list *errs) {
+    return load_combination(name_or_path, req, NULL, refused, errs);
+}
+
+ruleset *ruleset_load_cached(const char *name_or_path, const ruleset_request *req, load_cache *cache,
+                             int *refused, cerr_list *errs) {
+    return load_combination(name_or_path, req, cache, refused, errs);
+}
+
+static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
+                                 load_cache *cache, int *refused, cerr_list *errs) {
     size_t before = cerr_count(errs), refusals = 0;
     int oom_before = errs->oom;
     *refused = 0;
@@ -1479,11 +1588,14 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
     loader ld = {0};
     ld.errs = errs;
     ld.req = req;
-    ld.schemas = schema_set_new();
+    ld.cache = cache;
+    /* an earlier load's schema set has its folders already */
+    schema_set *kept = cache ? load_cache_take_schemas(cache) : NULL;
+    ld.schemas = kept ? kept : schema_set_new();
     ld.manifest_schema_path = path_join(ruleset_schemas_dir(), "ruleset.schema.yaml");
     ruleset *r = calloc(1, sizeof *r);
     if (!ld.schemas || !ld.manifest_schema_path || !r ||
-        schema_set_fallback_dir(ld.schemas, ruleset_schemas_dir()) != 0) {
+        (!kept && schema_set_fallback_dir(ld.schemas, ruleset_schemas_dir()) != 0)) {
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
         goto fail;
     }
@@ -1501,7 +1613,7 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
     r->n_module_dirs = ld.ndirs;
     ld.dirs = NULL;
     ld.ndirs = 0;
-    if (ruleset_schema_folders(r, ld.schemas) != 0) {
+    if (!kept && ruleset_schema_folders(r, ld.schemas) != 0) {
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
         goto fail;
     }
@@ -1541,17 +1653,25 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
         }
     }
     if (cerr_count(errs) != before || errs->oom != oom_before) goto fail;
-    if (fingerprint(&ld.files, r->fingerprint, errs) != 0) goto fail;
+    if (fingerprint(&ld.files, cache, r->fingerprint, errs) != 0) goto fail;
     r->n_files = ld.files.n;
     files_free(&ld.files);
-    schema_set_free(ld.schemas);
+    if (cache) load_cache_keep_schemas(cache, ld.schemas);
+    else schema_set_free(ld.schemas);
     free(ld.manifest_schema_path);
     return r;
 fail:
     free(dir);
     free_strings(ld.dirs, ld.ndirs);
     files_free(&ld.files);
-    if (ld.schemas) schema_set_free(ld.schemas);
+    /* a combination the manifest forbids leaves the schemas as they were;
+    ** after any other error the next load starts afresh */
+    if (cache && ld.schemas && *refused && errs->oom == oom_before) {
+        load_cache_keep_schemas(cache, ld.schemas);
+    } else {
+        if (ld.schemas) schema_set_free(ld.schemas);
+        if (cache) load_cache_keep_schemas(cache, NULL);
+    }
     free(ld.manifest_schema_path);
     ruleset_free(r);
     return NULL;

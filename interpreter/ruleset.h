@@ -122,6 +122,14 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
 ** (a missing overlay, a schema violation, ...) it is 0. */
 ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
                                   cerr_list *errs);
+
+/* ruleset_load_combination for many loads of one ruleset in a row (`cairn
+** check`): what cache (load_cache.h, may be NULL) kept from the loads before
+** is reused, and this load's files, schemas and passes are kept for the
+** next. The result and every error are those of an uncached load. */
+struct load_cache;
+ruleset *ruleset_load_cached(const char *name_or_path, const ruleset_request *req,
+                             struct load_cache *cache, int *refused, cerr_list *errs);
 void ruleset_free(ruleset *r);
 
 /* Every .lua file below the ruleset's folder and each extends parent's,

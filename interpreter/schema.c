@@ -1281,6 +1281,11 @@ static const value *sg(vctx *c, const value *sch, const char *k) {
 
 /* One error at instance node `at`, with the current instance path. */
 static void v_emit(vctx *c, const value *at, strbuf *msg) {
+    if (c->quick) { /* pass or fail only (v_valid): the text is never shown */
+        strbuf_free(msg);
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        return;
+    }
     if (msg->oom || c->path->oom) *c->oom = 1;
     const char *text = msg->oom ? "(out of memory)" : strbuf_str(msg);
     const char *file = at->file ? at->file->name : NULL;
@@ -1293,6 +1298,11 @@ static void v_emit(vctx *c, const value *at, strbuf *msg) {
 
 /* "expected <expected>, got <inst>[<tail>]" */
 static void v_expected(vctx *c, const value *inst, strbuf *expected, const char *tail) {
+    if (c->quick) {
+        strbuf_free(expected);
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        return;
+    }
     strbuf msg = {0};
     strbuf_puts(&msg, "expected ");
     strbuf_puts(&msg, strbuf_str(expected));
@@ -1540,17 +1550,22 @@ static void v_contains(vctx *c, const value *sch, const value *inst) {
     one.u.i = 1;
     const value *mn = kw_int_c(c, sch, "minContains"), *mx = kw_int_c(c, sch, "maxContains");
     if (!mn) mn = &one;
-    size_t count = 0;
-    strbuf where = {0};
+    size_t count = 0, first[5];
     for (size_t i = 0; i < inst->u.list.n; i++) {
         if (!v_valid(c, has, inst->u.list.items[i])) continue;
-        if (count < 5) strbuf_printf(&where, "%s[%zu]", count ? ", " : "", i);
-        else if (count == 5) strbuf_puts(&where, ", ...");
+        if (count < 5) first[count] = i;
         count++;
     }
-    if ((int64_t)count >= mn->u.i && (!mx || (int64_t)count <= mx->u.i)) {
-        strbuf_free(&where);
+    if ((int64_t)count >= mn->u.i && (!mx || (int64_t)count <= mx->u.i)) return;
+    if (c->quick) { /* only pass or fail matters: no text */
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
         return;
+    }
+    /* the text only for a failure: the first five matches */
+    strbuf where = {0};
+    for (size_t j = 0; j < count && j <= 5; j++) {
+        if (j < 5) strbuf_printf(&where, "%s[%zu]", j ? ", " : "", first[j]);
+        else strbuf_puts(&where, ", ...");
     }
     strbuf e = {0}, tail = {0};
     strbuf_puts(&e, "list with ");
@@ -2141,13 +2156,18 @@ static void put_reason(const vctx *c, strbuf *msg, size_t start, const cairn_err
 ** naming the branches, each with its first error. */
 static void v_choice(vctx *c, const value *branches, const value *inst, int one) {
     size_t n = branches->u.list.n;
+    /* pass or fail first, without the errors' text: a value that matches
+    ** (nearly always) costs no message formatted for the branches it does
+    ** not match; only a failure runs the branches again to explain it */
+    size_t quick_passing = 0;
+    for (size_t i = 0; i < n && quick_passing < (size_t)(one ? 2 : 1); i++)
+        quick_passing += v_valid(c, branches->u.list.items[i], inst);
+    int quick_ok = quick_passing > 0 && !(one && quick_passing > 1);
     if (c->quick) {
-        size_t passing = 0;
-        for (size_t i = 0; i < n && passing < (size_t)(one ? 2 : 1); i++)
-            passing += v_valid(c, branches->u.list.items[i], inst);
-        if (passing == 0 || (one && passing > 1)) cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        if (!quick_ok) cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
         return;
     }
+    if (quick_ok && !*c->oom) return;
     cerr_list *scratch = calloc(n, sizeof *scratch);
     size_t *count = calloc(n, sizeof *count);
     if (!scratch || !count) {
@@ -2226,6 +2246,10 @@ done:
 static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     const value *k = sg(c, sch, "const");
     if (k && !value_equal(k, inst, 0)) {
+        if (c->quick) { /* only pass or fail matters: no text */
+            cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+            return;
+        }
         strbuf e = {0};
         put_inline(&e, k, 0);
         const char *tail = NULL;
@@ -2242,6 +2266,10 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     if (!en || en->type != CV_LIST) return;
     for (size_t i = 0; i < en->u.list.n; i++)
         if (value_equal(en->u.list.items[i], inst, 0)) return;
+    if (c->quick) {
+        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        return;
+    }
     strbuf e = {0};
     strbuf_puts(&e, "one of ");
     for (size_t i = 0; i < en->u.list.n; i++) {
@@ -2286,6 +2314,10 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         ** With const/enum the list of values says more, but a value they
         ** accept is still of the wrong type: `{type: string, enum: [a, ~]}`
         ** refuses null. */
+        if (c->quick) {
+            cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+            goto out;
+        }
         size_t before = cerr_count(c->errs);
         if (sg(c, sch, "const") || sg(c, sch, "enum")) v_const_enum(c, sch, inst);
         if (cerr_count(c->errs) == before) {

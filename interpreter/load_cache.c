@@ -1,0 +1,143 @@
+/*
+** load_cache.c
+** The parts of a ruleset load that the next load of the same ruleset in
+** one process can reuse: parsed YAML files, one compiled schema set, the
+** tables a schema passed, fingerprints (load_cache.h says what is kept and
+** when it is dropped). Small lists searched linearly: a ruleset has tens of
+** files and tables.
+*/
+#include "load_cache.h"
+#include "yload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct parsed_file {
+    char *path;
+    value *v; /* the master copy; loads get clones */
+} parsed_file;
+
+typedef struct passed_table {
+    const value *schema; /* a node of the kept schema set */
+    value *inst;         /* a copy of the instance that passed it */
+} passed_table;
+
+typedef struct known_fact {
+    char *key; /* key_len bytes, then the len bytes remembered (one block) */
+    size_t key_len;
+    const char *bytes;
+    size_t len;
+} known_fact;
+
+struct load_cache {
+    parsed_file *files;
+    size_t n_files, cap_files;
+    schema_set *schemas;
+    passed_table *passed;
+    size_t n_passed, cap_passed;
+    known_fact *known;
+    size_t n_known, cap_known;
+};
+
+/* Room for one more item in *items (count n, capacity *cap). */
+static int grow(void **items, size_t *cap, size_t n, size_t size) {
+    if (n < *cap) return 0;
+    size_t want = *cap ? *cap * 2 : 16;
+    void *p = realloc(*items, want * size);
+    if (!p) return -1;
+    *items = p;
+    *cap = want;
+    return 0;
+}
+
+load_cache *load_cache_new(void) { return calloc(1, sizeof(load_cache)); }
+
+static void forget_passes(load_cache *c) {
+    for (size_t i = 0; i < c->n_passed; i++) value_free(c->passed[i].inst);
+    c->n_passed = 0;
+}
+
+void load_cache_free(load_cache *c) {
+    if (!c) return;
+    for (size_t i = 0; i < c->n_files; i++) {
+        free(c->files[i].path);
+        value_free(c->files[i].v);
+    }
+    free(c->files);
+    forget_passes(c);
+    free(c->passed);
+    schema_set_free(c->schemas);
+    for (size_t i = 0; i < c->n_known; i++) free(c->known[i].key);
+    free(c->known);
+    free(c);
+}
+
+value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs) {
+    for (size_t i = 0; i < c->n_files; i++)
+        if (strcmp(c->files[i].path, path) == 0) {
+            value *copy = value_clone(c->files[i].v);
+            if (!copy) cerr_add(errs, path, 0, 0, NULL, "out of memory copying the file's values");
+            return copy;
+        }
+    value *v = yload_file(path, errs);
+    if (!v) return NULL;
+    /* kept when there is room; a load works without it */
+    value *master = value_clone(v);
+    char *p = master ? cairn_strdup(path) : NULL;
+    if (!p || grow((void **)&c->files, &c->cap_files, c->n_files, sizeof *c->files) != 0) {
+        free(p);
+        value_free(master);
+        return v;
+    }
+    c->files[c->n_files++] = (parsed_file){p, master};
+    return v;
+}
+
+schema_set *load_cache_take_schemas(load_cache *c) {
+    schema_set *s = c->schemas;
+    c->schemas = NULL;
+    return s;
+}
+
+void load_cache_keep_schemas(load_cache *c, schema_set *s) {
+    if (c->schemas && c->schemas != s) schema_set_free(c->schemas);
+    if (!s) forget_passes(c); /* their schema nodes are gone */
+    c->schemas = s;
+}
+
+int load_cache_validate(load_cache *c, schema_set *s, const value *sch, const char *sp,
+                        const value *inst, cerr_list *errs) {
+    for (size_t i = 0; i < c->n_passed; i++)
+        if (c->passed[i].schema == sch && value_equal(c->passed[i].inst, inst, 1)) return 0;
+    int oom_before = errs->oom;
+    int n = schema_validate(s, sch, sp, inst, "", errs);
+    if (n != 0 || errs->oom != oom_before) return n;
+    value *copy = value_clone(inst);
+    if (!copy || grow((void **)&c->passed, &c->cap_passed, c->n_passed, sizeof *c->passed) != 0) {
+        value_free(copy); /* not remembered: validated again next time */
+        return 0;
+    }
+    c->passed[c->n_passed++] = (passed_table){sch, copy};
+    return 0;
+}
+
+const char *load_cache_recall(const load_cache *c, const char *key, size_t key_len, size_t *len) {
+    for (size_t i = 0; i < c->n_known; i++)
+        if (c->known[i].key_len == key_len && memcmp(c->known[i].key, key, key_len) == 0) {
+            *len = c->known[i].len;
+            return c->known[i].bytes;
+        }
+    return NULL;
+}
+
+void load_cache_remember(load_cache *c, const char *key, size_t key_len, const char *bytes, size_t len) {
+    char *k = malloc(key_len + len + 1);
+    if (!k || grow((void **)&c->known, &c->cap_known, c->n_known, sizeof *c->known) != 0) {
+        free(k);
+        return;
+    }
+    memcpy(k, key, key_len);
+    memcpy(k + key_len, bytes, len);
+    k[key_len + len] = '\0';
+    c->known[c->n_known++] = (known_fact){k, key_len, k + key_len, len};
+}
