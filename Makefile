@@ -73,7 +73,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan valgrind faults install clean bench cairn
+.PHONY: all test play asan asan-full valgrind faults install clean bench cairn
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -126,11 +126,21 @@ test: all $(TEST_BIN) $(SELFTEST_BIN) $(REPLAY_BIN) $(BUILD)/faults
 play: all
 	@BUILD=$(BUILD) tools/play
 
+# make asan: the whole of make test in an ASan + UBSan build, the rulesets'
+# smoke play at `cairn check --cover each` (every seat count and option value
+# once: 10 Himalaya games, not 144), so that CI can run it too (.ci/run).
 # Sanitizers make cairn 5-10 times slower: the CPU limit of one cairn check
 # (limits.h, 10 min), meant for a plain build, is raised for them, or
 # Himalaya's smoke play (about 2.5 CPU-minutes plain) trips it.
+ASAN_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan: all
-	CAIRN_CHECK_CPU_MS=3600000 $(MAKE) BUILD=build-asan OPT=-O1 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
+	SMOKE_COVER=each CAIRN_CHECK_CPU_MS=3600000 $(MAKE) BUILD=build-asan OPT=-O1 SAN="$(ASAN_SAN)" test
+
+# make asan-full: the same with the whole smoke matrix (every seat count and
+# option combination of every ruleset, as make test plays it): about 15
+# CPU-minutes, most of it Himalaya's 144 smoke games under ASan.
+asan-full: all
+	CAIRN_CHECK_CPU_MS=3600000 $(MAKE) BUILD=build-asan OPT=-O1 SAN="$(ASAN_SAN)" test
 
 # make valgrind: every unit test binary and `cairn test` of every shipped
 # ruleset (its scenarios, Lua unit tests and golden playthroughs) under

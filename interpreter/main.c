@@ -46,7 +46,7 @@ static const command commands[] = {
     {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP},
     {"check", cmd_check,
      "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]\n"
-     "                   [--set DATA.PATH=VALUE]... [--debug]",
+     "                   [--set DATA.PATH=VALUE]... [--cover all|each] [--debug]",
      "load, resolve and validate a ruleset, then smoke-play it",
      "Loads the ruleset (a name found along the search path, or a folder), follows\n"
      "`extends`, applies the chosen options' overlays and validates every data file\n"
@@ -56,7 +56,9 @@ static const command commands[] = {
      "random games (--games N, default 3; 0 skips it) for every seat count and\n"
      "every combination of options the manifest allows, checking the state schema\n"
      "and the ruleset's invariants after every decision; the first failure is\n"
-     "reported with its seed and decision index.\n"
+     "reported with its seed and decision index. --cover each plays only the\n"
+     "pairs of seat count and combination that bring a seat count or an option\n"
+     "value no earlier one played (every one at least once: a quick run).\n"
      "--set DATA.PATH=VALUE overrides one data value (scoring.bonus=4) for the\n"
      "whole check, after the overlays and before validation, as `cairn sim --set`.\n"
      "--debug prints the rules' g.debug(...) and print(...) lines on stdout as the\n"
@@ -162,6 +164,7 @@ typedef struct ruleset_args {
     const char *ruleset;
     ruleset_flags flags;
     int games; /* smoke games for check; -1: not given */
+    int cover_each; /* check --cover each: every seat count and option value once, not every pair */
     int debug; /* check --debug: the rules' g.debug lines on stdout */
 } ruleset_args;
 
@@ -189,6 +192,11 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
             if (*end || n < 0 || n > 10000)
                 return usage_error(c, "--games takes a number from 0 to 10000, got \"%s\"", argv[i]), -1;
             a->games = (int)n;
+        } else if (strcmp(arg, "--cover") == 0 && strcmp(c->name, "check") == 0) {
+            if (++i >= argc || (strcmp(argv[i], "all") != 0 && strcmp(argv[i], "each") != 0))
+                return usage_error(c, "--cover takes all (every seat count and option combination, the "
+                                      "default) or each (every seat count and option value at least once)%s", ""), -1;
+            a->cover_each = strcmp(argv[i], "each") == 0;
         } else if (arg[0] == '-') {
             return usage_error(c, "unknown flag \"%s\"", arg), -1;
         } else if (!a->ruleset) {
@@ -273,7 +281,7 @@ static int cmd_check(int argc, char **argv) {
     /* smoke play covers every seat count and option combination, the one
     ** asked about included */
     if (cerr_count(&errs) == 0 && a.games != 0)
-        testrun_smoke(a.ruleset, a.games < 0 ? 0 : a.games, stdout, &errs);
+        testrun_smoke(a.ruleset, a.games < 0 ? 0 : a.games, a.cover_each, stdout, &errs);
     if (cerr_count(&errs) || errs.oom) {
         rc = check_failed(a.ruleset, &errs);
     } else {

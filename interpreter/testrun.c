@@ -1106,7 +1106,7 @@ static void skip_note(skip_reasons *sr, const cerr_list *why) {
 
 /* The smoke summary: games played, combinations, and every reason a
 ** combination was not played. */
-static void smoke_summary(FILE *out, long played, long combos, long skipped, long capped,
+static void smoke_summary(FILE *out, long played, long combos, long skipped, long capped, long thinned,
                           const skip_reasons *sr) {
     fprintf(out, "smoke: %ld game%s played (%ld option combination%s", played, played == 1 ? "" : "s",
             combos, combos == 1 ? "" : "s");
@@ -1121,10 +1121,13 @@ static void smoke_summary(FILE *out, long played, long combos, long skipped, lon
         fprintf(out, "; %ld combination%s beyond CAIRN_SMOKE_MAX_COMBINATIONS (%d) not played, their "
                      "overlays and scripts checked all the same",
                 capped, capped == 1 ? "" : "s", CAIRN_SMOKE_MAX_COMBINATIONS);
+    if (thinned)
+        fprintf(out, "; %ld seat count and combination pair%s left out by --cover each: every seat count "
+                     "and every option value played at least once", thinned, thinned == 1 ? "" : "s");
     fprintf(out, ")\n");
 }
 
-int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
+int testrun_smoke(const char *name, int games, int cover_each, FILE *out, cerr_list *errs) {
     ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
@@ -1134,7 +1137,12 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
     size_t *nv = calloc(no ? no : 1, sizeof *nv), *digit = calloc(no ? no : 1, sizeof *digit);
     combo cb = {calloc(no ? no : 1, sizeof(char *)), no};
     int rc = 0;
-    long played = 0, skipped = 0, combos = 0, capped = 0;
+    long played = 0, skipped = 0, combos = 0, capped = 0, thinned = 0;
+    /* --cover each: which seat counts and which option values (vals[i][v]
+    ** at seen_val + first[i] + v) some played game had */
+    unsigned char *seen_seats = calloc((size_t)(rs->max_players > 0 ? rs->max_players : 0) + 1, 1);
+    size_t *first = calloc(no + 1, sizeof *first);
+    unsigned char *seen_val = NULL;
     skip_reasons sr;
     memset(&sr, 0, sizeof sr);
     view_rules *vr = view_rules_new(rs->visibility, errs);
@@ -1144,7 +1152,20 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         rc = -1;
         goto done;
     }
-    for (size_t i = 0; i < no; i++) vals[i] = option_values(&rs->opts[i], &nv[i]);
+    if (!first || !seen_seats) {
+        errs->oom = 1;
+        rc = -1;
+        goto done;
+    }
+    for (size_t i = 0; i < no; i++) {
+        vals[i] = option_values(&rs->opts[i], &nv[i]);
+        first[i + 1] = first[i] + nv[i];
+    }
+    if (!(seen_val = calloc(first[no] + 1, 1))) {
+        errs->oom = 1;
+        rc = -1;
+        goto done;
+    }
     clock_t t0 = clock();
     const char *env_ms = getenv("CAIRN_CHECK_CPU_MS"); /* set by whoever runs cairn, for tests */
     long check_ms = env_ms && atol(env_ms) > 0 ? atol(env_ms) : CAIRN_CHECK_CPU_MS;
@@ -1158,6 +1179,12 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
         use.n = m;
         if (combos < CAIRN_SMOKE_MAX_COMBINATIONS) {
             for (int p = rs->min_players; p <= rs->max_players && rc == 0; p++) {
+                int fresh = !seen_seats[p];
+                for (size_t i = 0; i < no && !fresh; i++) fresh = nv[i] && !seen_val[first[i] + digit[i]];
+                if (cover_each && !fresh) { /* nothing this pair plays that a played one did not */
+                    thinned++;
+                    continue;
+                }
                 /* only a combination the manifest itself forbids
                 ** (requires/excludes, forced by the seat count) is
                 ** skipped; any other error in it is a failure */
@@ -1176,6 +1203,9 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                 cerr_free(&why);
                 if (!probe) continue;
                 ruleset_free(probe);
+                seen_seats[p] = 1;
+                for (size_t i = 0; i < no; i++)
+                    if (nv[i]) seen_val[first[i] + digit[i]] = 1;
                 for (int s = 1; s <= games && rc == 0; s++) {
                     if (cpu_ms_since(t0) > check_ms) {
                         cerr_add(errs, NULL, 0, 0, NULL,
@@ -1208,8 +1238,11 @@ int testrun_smoke(const char *name, int games, FILE *out, cerr_list *errs) {
                  value_get_str(rule, "path", "?"), value_get_str(rule, "policy", "?"), played);
         rc = -1;
     }
-    if (out) smoke_summary(out, played, combos, skipped, capped, &sr);
+    if (out) smoke_summary(out, played, combos, skipped, capped, thinned, &sr);
 done:
+    free(first);
+    free(seen_val);
+    free(seen_seats);
     for (int i = 0; i < SMOKE_MAX_REASONS; i++) free(sr.text[i]);
     for (size_t i = 0; vals && i < no; i++) strs_free(vals[i], nv[i]);
     free(vals);

@@ -78,7 +78,11 @@ int testrun_ruleset(const char *ruleset, int regen, int verbose, FILE *out, cerr
 ** naming the seat count, options, seed, decision index, seat and id.
 ** Prints a one-line summary to out (may be NULL) with the reasons for the
 ** skipped combinations and no verdict (the caller's last line is the
-** verdict). Returns 0 when every game passed, -1 otherwise. */
-int testrun_smoke(const char *ruleset, int games, FILE *out, cerr_list *errs);
+** verdict). With cover_each only the pairs of seat count and combination
+** that play a seat count or an option value no earlier pair played are
+** played (in manifest order: every seat count and every option value at
+** least once, for a quick run such as make asan's). Returns 0 when every
+** game passed, -1 otherwise. */
+int testrun_smoke(const char *ruleset, int games, int cover_each, FILE *out, cerr_list *errs);
 
 #endif

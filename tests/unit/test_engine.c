@@ -818,7 +818,7 @@ static void test_testrun_reports_failures(void **st) {
     cerr_init(&errs, 0);
     FILE *out = tmpfile();
     assert_int_equal(testrun_ruleset(rs, 0, 0, out, &errs), 0); /* a pristine copy passes */
-    assert_int_equal(testrun_smoke(rs, 1, out, &errs), 0);
+    assert_int_equal(testrun_smoke(rs, 1, 0, out, &errs), 0);
     char *cmd = cairn_strfmt("sed -i 's/Tie at/Tied at/' '%s/text/en.yaml'", rs);
     assert_int_equal(system(cmd), 0);
     free(cmd);
@@ -839,7 +839,7 @@ static void test_testrun_reports_failures(void **st) {
                        "  if g.state.round == 3 then return \"round 3 is cursed\" end/' '%s/rules.lua'", rs);
     assert_int_equal(system(cmd), 0);
     free(cmd);
-    assert_int_equal(testrun_smoke(rs, 1, out, &errs), -1);
+    assert_int_equal(testrun_smoke(rs, 1, 0, out, &errs), -1);
     char *msg = cerr_format(&errs.items[errs.n - 1]);
     /* 2 seats, default options first; seed 1; round 3 starts when decision 4 resolves round 2 */
     assert_non_null(strstr(msg, "smoke game: 2 players"));
@@ -853,7 +853,7 @@ static void test_testrun_reports_failures(void **st) {
     assert_int_equal(system(cmd), 0);
     free(cmd);
     cerr_clear(&errs);
-    assert_int_equal(testrun_smoke(rs, 1, out, &errs), -1);
+    assert_int_equal(testrun_smoke(rs, 1, 0, out, &errs), -1);
     msg = cerr_format(&errs.items[errs.n - 1]);
     assert_non_null(strstr(msg, "ruleset.yaml:"));
     assert_non_null(strstr(msg, "the rule for \"hand[*]\" (owner) matched nothing"));
