@@ -7,6 +7,7 @@ local round = require "rules.round"
 local score = require "rules.score"
 local render = require "rules.render"
 local check = require "rules.check"
+local common = require "rules.common"
 
 local rules = {}
 
@@ -28,7 +29,8 @@ end
 function rules.apply(g, seat, id)
   local st = g.state
   if st.phase == "sunrise" then
-    round.choose_card(g, seat, id:match("^card (%a+)$"))
+    local _, card = common.parse_option(id) -- "card build" -> "build"
+    round.choose_card(g, seat, card)
   else
     round.actions[st.action.card].apply(g, seat, id)
     round.advance(g)
@@ -39,7 +41,7 @@ rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions): the first baby-yak holder
 function rules.start_seat(g) return g.state.holder end
-rules.determinize = require("rules.common").determinize
+rules.determinize = common.determinize
 rules.render = render.render
 
 -- Bots this ruleset ships (`--bot 2=yak:builder`, docs/bots.md): each gets the seat's
