@@ -69,7 +69,7 @@ end
 -- can pay at this cart
 local function take_limits(g, a)
   local player = g.state.players[a.seat]
-  local room = tower.size(player.tower) - tower.count(player.tower)
+  local room = tower.free(player.tower)
   return room, M.max_payable(g.data, a.cart, player.food, {})
 end
 

@@ -79,8 +79,17 @@ end
 -- up when this says so.
 function M.logging(g) return g.labels end
 
--- M.cart_def(data, id) -> the data record of cart id.
-function M.cart_def(data, id) return assert(tables.by(data.carts.carts, "id", id), id) end
+-- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
+local defs_of_data, defs = nil, {}
+function M.cart_def(data, id)
+  if data ~= defs_of_data then defs_of_data, defs = data, {} end
+  local def = defs[id]
+  if not def then
+    def = assert(tables.by(data.carts.carts, "id", id), id)
+    defs[id] = def
+  end
+  return def
+end
 
 -- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.
 function M.cart_at(state, stop)
@@ -106,6 +115,19 @@ end
 function M.food_name(g, kind) return M.t(g, "food." .. kind) end
 function M.stone_name(g, stone) return M.t(g, "stone." .. stone) end
 function M.cart_name(g, id) return M.t(g, "cart." .. id) end
+
+-- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
+-- quarry bag may hold, for bag.draw. Made once per game.
+local stones_of_data, stone_kinds
+function M.stone_kinds(data)
+  if data ~= stones_of_data then
+    local list = { data.stones.crystal.id, data.stones.fog.id }
+    for _, c in ipairs(data.stones.colours) do list[#list + 1] = c.id end
+    table.sort(list)
+    stones_of_data, stone_kinds = data, list
+  end
+  return stone_kinds
+end
 
 -- M.is_crystal(data, stone) -> true for a crystal.
 function M.is_crystal(data, stone) return stone == data.stones.crystal.id end
@@ -148,7 +170,7 @@ function M.draw_stones(g, n)
   local fog_id = g.data.stones.fog.id
   local out, fogs = {}, 0
   while #out < n do
-    local stone = bag.draw(st.bag, g.rng)
+    local stone = bag.draw(st.bag, g.rng, M.stone_kinds(g.data))
     if stone == nil then break end
     if stone == fog_id then
       fogs = fogs + 1

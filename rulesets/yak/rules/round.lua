@@ -15,6 +15,8 @@ local M = {}
 local function t(g, ...) return common.t(g, ...) end
 
 M.cards = { "build", "restock", "market" }
+local card_ids = {} -- "card build", ...: made once per game
+for i, c in ipairs(M.cards) do card_ids[i] = common.option_id("card", c) end
 M.actions = {
   build = require "rules.build",
   restock = require "rules.restock",
@@ -51,7 +53,7 @@ function M.setup(g)
   for i, id in ipairs(by.carts) do
     local def = common.cart_def(data, id)
     st.carts[i] = { id = id, stop = i, food = common.food_map(data, def.start_food),
-      stones = bag.draw_many(st.bag, g.rng, data.carts.start_stones) }
+      stones = bag.draw_many(st.bag, g.rng, data.carts.start_stones, common.stone_kinds(data)) }
   end
   st.stops = #st.carts
   -- only now do the fog stones go into the bag: carts never start with fog
@@ -75,9 +77,7 @@ function M.sunrise_decisions(g)
   for s = 1, #g.seats do
     if not ready[s] then
       local opts = {}
-      for i, c in ipairs(M.cards) do
-        opts[i] = common.option(common.option_id("card", c), g.labels and t(g, "card." .. c))
-      end
+      for i, c in ipairs(M.cards) do opts[i] = common.option(card_ids[i], g.labels and t(g, "card." .. c)) end
       list[#list + 1] = { seat = s, prompt = g.labels and t(g, "prompt.card", g.state.round), options = opts }
     end
   end

@@ -47,6 +47,13 @@ function M.count(tower)
   return n
 end
 
+-- M.free(tower) -> empty cells in the tower (M.size - M.count, in one walk).
+function M.free(tower)
+  local n = 0
+  for _, row in ipairs(tower) do for _, v in ipairs(row) do if not v then n = n + 1 end end end
+  return n
+end
+
 -- M.size(tower) -> cells in the tower (15).
 function M.size(tower)
   local n = 0
