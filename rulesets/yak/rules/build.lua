@@ -43,9 +43,10 @@ function M.max_payable(data, cart_id, food, used, paying)
     local have = (k == paying) and food[k] - 1 or food[k]
     if used[k] or k == paying then total = total + have else others[#others + 1] = have end
   end
-  -- the largest max_kinds - nused of the other kinds
-  table.sort(others)
-  for i = 1, math.min(def.max_kinds - nused, #others) do total = total + others[#others + 1 - i] end
+  -- the largest max_kinds - nused of the other kinds (all of them when that many may be used)
+  local m = def.max_kinds - nused
+  if m < #others then table.sort(others) end
+  for i = 1, math.min(m, #others) do total = total + others[#others + 1 - i] end
   return total
 end
 
