@@ -23,7 +23,7 @@ function M.price(data, stones, extra)
   local b = data.economy.build
   local n = #stones + (extra and 1 or 0)
   local base = tables.exact(b.price, n, PRICE_ROWS)
-  assert(base, "no build price for " .. n .. " stones")
+  if not base then error("no build price for " .. n .. " stones") end
   local crystals = (extra and common.is_crystal(data, extra)) and 1 or 0
   for _, s in ipairs(stones) do if common.is_crystal(data, s) then crystals = crystals + 1 end end
   return base + crystals * b.crystal_surcharge, crystals

@@ -60,9 +60,11 @@ end
 function M.parse_option(id)
   local p = parsed[id]
   if p then return p[1], p[2] end
-  local verb, arg = id:match("^(%S+) (.+)$") -- an id not offered by this process yet
-  if verb then return verb, arg end
-  return id, nil
+  -- an id with no argument ("buy"), or one not offered by this process yet: parsed once
+  local verb, arg = id:match("^(%S+) (.+)$")
+  if not verb then verb = id end
+  parsed[id] = { verb, arg }
+  return verb, arg
 end
 
 -- M.option(id, label, disabled) -> an option of a decision. In a playout (g.labels false)
