@@ -15,7 +15,8 @@ function rules.setup(g) round.setup(g) end
 
 -- decisions: sunrise asks every seat at once (each answer only sets that seat's hidden
 -- card); noon asks the seat whose action is under way. Labels, prompts and the reasons
--- of disabled options are made only when g.labels says a person will read them.
+-- of disabled options are made only when g.labels says a person will read them; in a
+-- playout the options are bare ids (common.option: the fast form, docs/lua-api.md).
 function rules.decisions(g)
   local st = g.state
   if st.phase == "sunrise" then return round.sunrise_decisions(g) end
