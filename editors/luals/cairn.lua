@@ -122,13 +122,15 @@ function bag.list(b) end
 function bag.is_empty(b) end
 ---@param b table<string, integer>
 ---@param rng cairn.Rng
+---@param kinds? string[] sorted: every item the bag may hold (the same draw, without walking the bag)
 ---@return string?
-function bag.draw(b, rng) end
+function bag.draw(b, rng, kinds) end
 ---@param b table<string, integer>
 ---@param rng cairn.Rng
 ---@param n integer
+---@param kinds? string[]
 ---@return string[]
-function bag.draw_many(b, rng, n) end
+function bag.draw_many(b, rng, n, kinds) end
 ---@param b table<string, integer>
 ---@param items string[]
 function bag.add_all(b, items) end

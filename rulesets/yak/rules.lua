@@ -7,6 +7,7 @@ local round = require "rules.round"
 local score = require "rules.score"
 local render = require "rules.render"
 local check = require "rules.check"
+local common = require "rules.common"
 
 local rules = {}
 
@@ -14,7 +15,8 @@ function rules.setup(g) round.setup(g) end
 
 -- decisions: sunrise asks every seat at once (each answer only sets that seat's hidden
 -- card); noon asks the seat whose action is under way. Labels, prompts and the reasons
--- of disabled options are made only when g.labels says a person will read them.
+-- of disabled options are made only when g.labels says a person will read them; in a
+-- playout the options are bare ids (common.option: the fast form, docs/lua-api.md).
 function rules.decisions(g)
   local st = g.state
   if st.phase == "sunrise" then return round.sunrise_decisions(g) end
@@ -28,7 +30,8 @@ end
 function rules.apply(g, seat, id)
   local st = g.state
   if st.phase == "sunrise" then
-    round.choose_card(g, seat, id:match("^card (%a+)$"))
+    local _, card = common.parse_option(id) -- "card build" -> "build"
+    round.choose_card(g, seat, card)
   else
     round.actions[st.action.card].apply(g, seat, id)
     round.advance(g)
@@ -39,7 +42,7 @@ rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions): the first baby-yak holder
 function rules.start_seat(g) return g.state.holder end
-rules.determinize = require("rules.common").determinize
+rules.determinize = common.determinize
 rules.render = render.render
 
 -- Bots this ruleset ships (`--bot 2=yak:builder`, docs/bots.md): each gets the seat's

@@ -31,6 +31,18 @@ local function seq(seed)
   return table.concat(bag.draw_many(bb, fake.new(seed), 15), "")
 end
 assert(seq(3) == seq(3))
+-- with the kinds it may hold (sorted, more than it holds: "d" is absent), the same draws:
+-- {a = 1, b = 2, c = 3}, int() = 4 -> a(1) b(2): 4 - 1 - 2 = 1, c; then int() = 2 among
+-- a(1) b(2) c(2): 2 - 1 = 1 -> b; then int() = 1 -> a
+local kb = bag.new({ a = 1, b = 2, c = 3 })
+local picks = bag.draw_many(kb, fake.script({ 4, 2, 1 }), 3, { "a", "b", "c", "d" })
+assert(table.concat(picks, " ") == "c b a", table.concat(picks, " "))
+assert(bag.count(kb, "a") == 0 and bag.count(kb, "b") == 1 and bag.count(kb, "c") == 2)
+local function seq_kinds(seed, kinds)
+  local bb = bag.new({ a = 5, b = 5, c = 5 })
+  return table.concat(bag.draw_many(bb, fake.new(seed), 15, kinds), "")
+end
+for seed = 1, 5 do assert(seq_kinds(seed, { "a", "b", "c", "d" }) == seq(seed), "kinds change no draw") end
 -- contents is a copy
 local c = bag.contents(b); c.red = 99
 assert(bag.count(b, "red") == 1)

@@ -74,28 +74,49 @@ end
 -- M.is_empty(bag) -> true when nothing is left.
 function M.is_empty(bag) return next(bag) == nil end
 
--- M.draw(bag, rng) -> one item drawn uniformly and removed, or nil if the bag is empty.
--- rng is g.rng (only rng.int is used).
-function M.draw(bag, rng)
-  local items, total = M.items(bag), 0
-  for _, item in ipairs(items) do total = total + bag[item] end
+-- M.draw(bag, rng [, kinds]) -> one item drawn uniformly and removed, or nil if the bag
+-- is empty. rng is g.rng (only rng.int is used). The items are walked in sorted order:
+-- pairs visits string keys sorted by bytes (docs/sandbox.md, Determinism), the order
+-- M.items gives. kinds, when given, is a sorted list of every item the bag may hold
+-- (more does no harm): the draw then looks those up instead of walking the bag, which
+-- costs a sort of its keys in the sandbox, and draws the same item.
+function M.draw(bag, rng, kinds)
+  local items, counts, k, total = {}, {}, 0, 0
+  if kinds then
+    for _, item in ipairs(kinds) do
+      local n = bag[item]
+      if n and n > 0 then
+        k, total = k + 1, total + n
+        items[k], counts[k] = item, n
+      end
+    end
+  else
+    for item, n in pairs(bag) do
+      if n > 0 then
+        k, total = k + 1, total + n
+        items[k], counts[k] = item, n
+      end
+    end
+  end
   if total == 0 then return nil end
   local r = rng.int(1, total)
-  for _, item in ipairs(items) do
-    r = r - bag[item]
+  for i = 1, k do
+    r = r - counts[i]
     if r <= 0 then
-      M.remove(bag, item, 1)
+      local item = items[i]
+      if counts[i] == 1 then bag[item] = nil else bag[item] = counts[i] - 1 end
       return item
     end
   end
   error("bag.draw: unreachable")
 end
 
--- M.draw_many(bag, rng, n) -> a list of up to n items (fewer if the bag runs out).
-function M.draw_many(bag, rng, n)
+-- M.draw_many(bag, rng, n [, kinds]) -> a list of up to n items (fewer if the bag runs
+-- out); kinds as for M.draw.
+function M.draw_many(bag, rng, n, kinds)
   local out = {}
   for _ = 1, n do
-    local item = M.draw(bag, rng)
+    local item = M.draw(bag, rng, kinds)
     if item == nil then break end
     out[#out + 1] = item
   end

@@ -14,42 +14,49 @@ local M = {}
 
 local function t(g, ...) return common.t(g, ...) end
 
--- M.price(data, stones) -> food owed for a list of stones: the price table for their
--- number plus the crystal surcharge for each crystal.
-function M.price(data, stones)
+local PRICE_ROWS = { key = "stones", value = "food" } -- economy.build.price: {stones, food}
+
+-- M.price(data, stones [, extra]) -> food owed for a list of stones (and one more stone,
+-- extra, when given): the price table for their number plus the crystal surcharge for
+-- each crystal; and the number of crystals.
+function M.price(data, stones, extra)
   local b = data.economy.build
-  local base = tables.exact(b.price, #stones, { key = "stones", value = "food" })
-  assert(base, "no build price for " .. #stones .. " stones")
-  local crystals = 0
+  local n = #stones + (extra and 1 or 0)
+  local base = tables.exact(b.price, n, PRICE_ROWS)
+  if not base then error("no build price for " .. n .. " stones") end
+  local crystals = (extra and common.is_crystal(data, extra)) and 1 or 0
   for _, s in ipairs(stones) do if common.is_crystal(data, s) then crystals = crystals + 1 end end
   return base + crystals * b.crystal_surcharge, crystals
 end
 
--- M.max_payable(data, cart_id, food, used) -> the most food the reserve `food` can pay at
--- this cart, given the kinds already used in this payment (a map kind -> true): kinds the
--- cart accepts, at most max_kinds different kinds in all.
-function M.max_payable(data, cart_id, food, used)
+-- M.max_payable(data, cart_id, food, used [, paying]) -> the most food the reserve `food`
+-- can pay at this cart, given the kinds already used in this payment (a map kind -> true):
+-- kinds the cart accepts, at most max_kinds different kinds in all. With `paying` (a
+-- kind), as if one more `paying` had just been paid: one fewer in food, the kind used.
+function M.max_payable(data, cart_id, food, used, paying)
   local def = common.cart_def(data, cart_id)
   local total, others, nused = 0, {}, 0
-  for _ in pairs(used) do nused = nused + 1 end
-  for _, k in ipairs(def.accepts) do
-    if used[k] then total = total + food[k] else others[#others + 1] = food[k] end
+  for _, k in ipairs(common.food_kinds(data)) do
+    if used[k] or k == paying then nused = nused + 1 end
   end
-  table.sort(others, function(a, b) return a > b end)
-  for i = 1, math.min(def.max_kinds - nused, #others) do total = total + others[i] end
+  for _, k in ipairs(def.accepts) do
+    local have = (k == paying) and food[k] - 1 or food[k]
+    if used[k] or k == paying then total = total + have else others[#others + 1] = have end
+  end
+  -- the largest max_kinds - nused of the other kinds (all of them when that many may be used)
+  local m = def.max_kinds - nused
+  if m < #others then table.sort(others) end
+  for i = 1, math.min(m, #others) do total = total + others[#others + 1 - i] end
   return total
 end
 
-local function used_kinds(paid)
-  local used = {}
-  for k, n in pairs(paid) do if n > 0 then used[k] = true end end
-  return used
-end
-
-local function with(list, x)
-  local out = { table.unpack(list) }
-  out[#out + 1] = x
-  return out
+-- the kinds already used in this payment: a map kind -> true, and how many
+local function used_kinds(data, paid)
+  local used, n = {}, 0
+  for _, k in ipairs(common.food_kinds(data)) do
+    if (paid[k] or 0) > 0 then used[k], n = true, n + 1 end
+  end
+  return used, n
 end
 
 -- M.start(g, seat): the Build card is revealed; set up the action.
@@ -59,31 +66,56 @@ function M.start(g, seat)
     stones = {}, owed = 0, paid = common.food_map(g.data) }
 end
 
+-- what limits taking one more stone: the tower's free cells and the most food the seat
+-- can pay at this cart
+local function take_limits(g, a)
+  local player = g.state.players[a.seat]
+  local room = tower.free(player.tower)
+  return room, M.max_payable(g.data, a.cart, player.food, {})
+end
+
+-- why taking `stone` too is refused: "max_stones", "tower_room" or "cannot_afford" (with
+-- the cost and the crystals among the stones), or nil when it may be taken
+local function take_refusal(data, a, stone, room, can_pay)
+  local n = #a.stones + 1
+  if n > data.economy.build.max_stones then return "max_stones" end
+  if n > room then return "tower_room" end
+  local cost, crystals = M.price(data, a.stones, stone)
+  if cost > can_pay then return "cannot_afford", cost, crystals end
+  return nil
+end
+
+-- whether any stone in the cart may still be taken
+local function may_take_more(g, a)
+  local cart = common.cart_by_id(g.state, a.cart)
+  local room, can_pay = take_limits(g, a)
+  for _, stone in ipairs(cart.stones) do
+    if not take_refusal(g.data, a, stone, room, can_pay) then return true end
+  end
+  return false
+end
+
+-- the text of a take_refusal
+local function take_reason(g, a, why, room, can_pay, cost, crystals)
+  if why == "max_stones" then return t(g, "why.max_stones", g.data.economy.build.max_stones) end
+  if why == "tower_room" then return t(g, "why.tower_room", room) end
+  return t(g, "why.cannot_afford", #a.stones + 1, t(g, "count.crystals", crystals), cost, can_pay)
+end
+
 -- the take options: one per different stone in the cart, with the reason when refused
 local function take_options(g, a)
-  local st, data = g.state, g.data
-  local cart = common.cart_by_id(st, a.cart)
-  local player = st.players[a.seat]
-  local room = tower.size(player.tower) - tower.count(player.tower)
-  local can_pay = M.max_payable(data, a.cart, player.food, {})
+  local data = g.data
+  local cart = common.cart_by_id(g.state, a.cart)
+  local room, can_pay = take_limits(g, a)
   local opts, seen, any = {}, {}, false
   for _, stone in ipairs(cart.stones) do
     if not seen[stone] then
       seen[stone] = true
-      local o = { id = "take " .. stone, label = g.labels and t(g, "opt.take_stone", common.stone_name(g, stone)) }
-      local want = with(a.stones, stone)
-      if #want > data.economy.build.max_stones then
-        o.disabled = not g.labels or t(g, "why.max_stones", data.economy.build.max_stones)
-      elseif #want > room then
-        o.disabled = not g.labels or t(g, "why.tower_room", room)
-      else
-        local cost, crystals = M.price(data, want)
-        if cost > can_pay then
-          o.disabled = not g.labels or t(g, "why.cannot_afford", #want, t(g, "count.crystals", crystals), cost, can_pay)
-        end
-      end
-      if not o.disabled then any = true end
-      opts[#opts + 1] = o
+      local why, cost, crystals = take_refusal(data, a, stone, room, can_pay)
+      local disabled = why and (not g.labels or take_reason(g, a, why, room, can_pay, cost, crystals))
+      if not why then any = true end
+      opts[#opts + 1] = common.option(common.option_id("take", stone),
+        g.labels and t(g, "opt.take_stone", common.stone_name(g, stone)), disabled)
     end
   end
   return opts, any
@@ -96,45 +128,37 @@ function M.decision(g)
   if a.step == "take" then
     local opts, any = take_options(g, a)
     if #a.stones >= data.economy.build.min_stones then
-      local cost = M.price(data, a.stones)
-      table.insert(opts, 1, { id = "buy", label = g.labels and t(g, "opt.buy", #a.stones, cost) })
+      table.insert(opts, 1, common.option("buy", g.labels and t(g, "opt.buy", #a.stones, M.price(data, a.stones))))
     elseif #a.stones == 0 and not any then
-      table.insert(opts, 1, { id = "skip", label = g.labels and t(g, "opt.build_nothing") })
+      table.insert(opts, 1, common.option("skip", g.labels and t(g, "opt.build_nothing")))
     end
-    local cart_name = common.cart_name(g, a.cart)
-    return { seat = seat, prompt = g.labels and t(g, "prompt.take", cart_name), options = opts }
+    return { seat = seat, prompt = g.labels and t(g, "prompt.take", common.cart_name(g, a.cart)), options = opts }
   elseif a.step == "pay" then
     local player = g.state.players[seat]
     local def = common.cart_def(data, a.cart)
-    local used = used_kinds(a.paid)
-    local nused = 0
-    for _ in pairs(used) do nused = nused + 1 end
+    local used, nused = used_kinds(data, a.paid)
     local opts = {}
     for _, k in ipairs(common.food_kinds(data)) do
-      local o = { id = "pay " .. k, label = g.labels and t(g, "opt.pay", common.food_name(g, k)) }
+      local disabled
       if not tables.find(def.accepts, k) then
-        o.disabled = not g.labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
+        disabled = not g.labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
-        o.disabled = not g.labels or t(g, "why.no_food", common.food_name(g, k))
+        disabled = not g.labels or t(g, "why.no_food", common.food_name(g, k))
       elseif not used[k] and nused >= def.max_kinds then
-        o.disabled = not g.labels or t(g, "why.max_kinds", def.max_kinds)
-      else
-        local food = tables.copy(player.food)
-        food[k] = food[k] - 1
-        local u2 = tables.copy(used); u2[k] = true
-        if M.max_payable(data, a.cart, food, u2) < a.owed - 1 then
-          o.disabled = not g.labels or t(g, "why.rest_unpayable", a.owed - 1)
-        end
+        disabled = not g.labels or t(g, "why.max_kinds", def.max_kinds)
+      elseif M.max_payable(data, a.cart, player.food, used, k) < a.owed - 1 then
+        disabled = not g.labels or t(g, "why.rest_unpayable", a.owed - 1)
       end
-      opts[#opts + 1] = o
+      opts[#opts + 1] = common.option(common.option_id("pay", k),
+        g.labels and t(g, "opt.pay", common.food_name(g, k)), disabled)
     end
     return { seat = seat, prompt = g.labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), options = opts }
   else -- place
     local stone = a.stones[1]
     local opts = {}
     for _, cell in ipairs(tower.legal_cells(data, g.state.players[seat].tower)) do
-      opts[#opts + 1] = { id = "place " .. tower.cell_id(cell[1], cell[2]),
-        label = g.labels and t(g, "opt.place", cell[1] + 1, cell[2] + 1) }
+      opts[#opts + 1] = common.option(common.option_id("place", tower.cell_id(cell[1], cell[2])),
+        g.labels and t(g, "opt.place", cell[1] + 1, cell[2] + 1))
     end
     return { seat = seat, prompt = g.labels and t(g, "prompt.place", common.stone_name(g, stone)), options = opts }
   end
@@ -147,7 +171,7 @@ function M.finish(g)
   if #cart.stones == 0 then
     local n = math.min(g.data.carts.refill_when_empty, g.data.carts.capacity.stones)
     for _, s in ipairs(common.draw_stones(g, n)) do cart.stones[#cart.stones + 1] = s end
-    g.log_text("log.refill", common.cart_name(g, a.cart), #cart.stones)
+    if common.logging(g) then g.log_text("log.refill", common.cart_name(g, a.cart), #cart.stones) end
   end
   a.done = true
 end
@@ -155,7 +179,7 @@ end
 local function start_paying(g, a)
   a.owed = M.price(g.data, a.stones)
   a.step = "pay"
-  g.log_text("log.buy", common.seat_name(g, a.seat), #a.stones, a.owed)
+  if common.logging(g) then g.log_text("log.buy", common.seat_name(g, a.seat), #a.stones, a.owed) end
 end
 
 -- M.apply(g, seat, id): one answer to the current step (ids checked by the caller
@@ -165,31 +189,31 @@ function M.apply(g, seat, id)
   local a = st.action
   local cart = common.cart_by_id(st, a.cart)
   local player = st.players[seat]
+  local verb, arg = common.parse_option(id)
   if id == "skip" then
-    g.log_text("log.build_nothing", common.seat_name(g, seat))
+    if common.logging(g) then g.log_text("log.build_nothing", common.seat_name(g, seat)) end
     a.done = true
   elseif id == "buy" then
     start_paying(g, a)
-  elseif id:match("^take ") then
-    local stone = id:sub(6)
+  elseif verb == "take" then
+    local stone = arg
     local i = assert(tables.find(cart.stones, stone), "no such stone in the cart")
     table.remove(cart.stones, i)
     a.stones[#a.stones + 1] = stone
-    local _, any = take_options(g, a)
-    if not any then start_paying(g, a) end
-  elseif id:match("^pay ") then
-    local k = id:sub(5)
+    if not may_take_more(g, a) then start_paying(g, a) end
+  elseif verb == "pay" then
+    local k = arg
     player.food[k] = player.food[k] - 1
     a.paid[k] = a.paid[k] + 1
     a.owed = a.owed - 1
-    if common.food_total(cart.food) >= data.carts.capacity.food then
+    if common.food_total(data, cart.food) >= data.carts.capacity.food then
       st.market[k] = st.market[k] + 1
-      g.log_text("log.overflow", common.food_name(g, k))
+      if common.logging(g) then g.log_text("log.overflow", common.food_name(g, k)) end
     else
       cart.food[k] = cart.food[k] + 1
     end
-  elseif id:match("^place ") then
-    local r, c = tower.parse_cell(id:sub(7))
+  elseif verb == "place" then
+    local r, c = tower.parse_cell(arg)
     tower.set(player.tower, r, c, table.remove(a.stones, 1))
     common.check_end_trigger(g, seat)
     if #a.stones == 0 then M.finish(g) end

@@ -13,10 +13,15 @@ local M = {}
 function M.t(g, key, ...) return g.text(key, ...) end
 
 -- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
+-- Made once per game (data does not change during one); callers must not change it.
+local kinds_of_data, kinds
 function M.food_kinds(data)
-  local list = {}
-  for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
-  return list
+  if data ~= kinds_of_data then
+    local list = {}
+    for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
+    kinds_of_data, kinds = data, list
+  end
+  return kinds
 end
 
 -- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.
@@ -26,11 +31,67 @@ function M.food_map(data, from)
   return map
 end
 
--- M.food_total(food) -> the number of tokens in a food map.
-function M.food_total(food) return tables.sum(food) end
+-- M.food_total(data, food) -> the number of tokens in a food map (its keys are food kinds:
+-- state.schema.yaml; summed kind by kind, which needs no walk over the map's keys).
+function M.food_total(data, food)
+  local n = 0
+  for _, k in ipairs(M.food_kinds(data)) do n = n + (food[k] or 0) end
+  return n
+end
 
--- M.cart_def(data, id) -> the data record of cart id.
-function M.cart_def(data, id) return assert(tables.by(data.carts.carts, "id", id), id) end
+-- Option ids ("take red", "pay meat", "card build") are made once per game for each verb
+-- and argument, and read back by a table lookup: building and matching strings on every
+-- decision would cost as much as the rule itself.
+local ids, parsed = {}, {}
+
+-- M.option_id(verb, arg) -> "verb arg".
+function M.option_id(verb, arg)
+  local by_arg = ids[verb]
+  if not by_arg then by_arg = {}; ids[verb] = by_arg end
+  local id = by_arg[arg]
+  if not id then
+    id = verb .. " " .. arg
+    by_arg[arg], parsed[id] = id, { verb, arg }
+  end
+  return id
+end
+
+-- M.parse_option(id) -> verb, arg: the parts M.option_id joined ("buy" -> "buy", nil).
+function M.parse_option(id)
+  local p = parsed[id]
+  if p then return p[1], p[2] end
+  -- an id with no argument ("buy"), or one not offered by this process yet: parsed once
+  local verb, arg = id:match("^(%S+) (.+)$")
+  if not verb then verb = id end
+  parsed[id] = { verb, arg }
+  return verb, arg
+end
+
+-- M.option(id, label, disabled) -> an option of a decision. In a playout (g.labels false)
+-- label is false and disabled true or nil: the option is then the bare id, or {id =,
+-- disabled = true}, the fast form; else the table form (docs/lua-api.md, Decisions).
+function M.option(id, label, disabled)
+  if label then return { id = id, label = label, disabled = disabled } end
+  if disabled then return { id = id, disabled = true } end
+  return id
+end
+
+-- M.logging(g) -> true when g.log_text keeps what it is given. A playout keeps no events
+-- (g.labels is false there, in apply too), so the names a log line needs are only looked
+-- up when this says so.
+function M.logging(g) return g.labels end
+
+-- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
+local defs_of_data, defs = nil, {}
+function M.cart_def(data, id)
+  if data ~= defs_of_data then defs_of_data, defs = data, {} end
+  local def = defs[id]
+  if not def then
+    def = assert(tables.by(data.carts.carts, "id", id), id)
+    defs[id] = def
+  end
+  return def
+end
 
 -- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.
 function M.cart_at(state, stop)
@@ -56,6 +117,19 @@ end
 function M.food_name(g, kind) return M.t(g, "food." .. kind) end
 function M.stone_name(g, stone) return M.t(g, "stone." .. stone) end
 function M.cart_name(g, id) return M.t(g, "cart." .. id) end
+
+-- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
+-- quarry bag may hold, for bag.draw. Made once per game.
+local stones_of_data, stone_kinds
+function M.stone_kinds(data)
+  if data ~= stones_of_data then
+    local list = { data.stones.crystal.id, data.stones.fog.id }
+    for _, c in ipairs(data.stones.colours) do list[#list + 1] = c.id end
+    table.sort(list)
+    stones_of_data, stone_kinds = data, list
+  end
+  return stone_kinds
+end
 
 -- M.is_crystal(data, stone) -> true for a crystal.
 function M.is_crystal(data, stone) return stone == data.stones.crystal.id end
@@ -98,7 +172,7 @@ function M.draw_stones(g, n)
   local fog_id = g.data.stones.fog.id
   local out, fogs = {}, 0
   while #out < n do
-    local stone = bag.draw(st.bag, g.rng)
+    local stone = bag.draw(st.bag, g.rng, M.stone_kinds(g.data))
     if stone == nil then break end
     if stone == fog_id then
       fogs = fogs + 1
@@ -115,7 +189,7 @@ end
 
 -- M.player_room(g, seat) -> how many more food the seat's reserve can hold.
 function M.player_room(g, seat)
-  return g.data.economy.food_cap - M.food_total(g.state.players[seat].food)
+  return g.data.economy.food_cap - M.food_total(g.data, g.state.players[seat].food)
 end
 
 -- M.check_end_trigger(g, seat): the first tower to complete the trigger level takes the
@@ -126,7 +200,7 @@ function M.check_end_trigger(g, seat)
   if tower.level_complete(st.players[seat].tower, g.data.tower.end_trigger_level) then
     st.stupa = seat
     st.last_round = st.round + g.data.tower.extra_rounds
-    g.log_text("log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level)
+    if M.logging(g) then g.log_text("log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level) end
   end
 end
 

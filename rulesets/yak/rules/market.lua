@@ -16,31 +16,52 @@ function M.start(g, seat)
     to_put = g.data.economy.market.place }
 end
 
+-- whether the seat may take another food: the market has some and its reserve has room
+local function may_take_food(g, a)
+  if common.player_room(g, a.seat) <= 0 then return false end
+  local market = g.state.market
+  for _, k in ipairs(common.food_kinds(g.data)) do
+    if market[k] ~= 0 then return true end
+  end
+  return false
+end
+
 local function food_options(g, a)
   local room = common.player_room(g, a.seat)
   local opts, any = {}, false
   for _, k in ipairs(common.food_kinds(g.data)) do
-    local o = { id = "take " .. k, label = g.labels and t(g, "opt.market_take", common.food_name(g, k)) }
+    local disabled
     if g.state.market[k] == 0 then
-      o.disabled = not g.labels or t(g, "why.market_has_none", common.food_name(g, k))
+      disabled = not g.labels or t(g, "why.market_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      o.disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
+      disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
     else
       any = true
     end
-    opts[#opts + 1] = o
+    opts[#opts + 1] = common.option(common.option_id("take", k),
+      g.labels and t(g, "opt.market_take", common.food_name(g, k)), disabled)
   end
   return opts, any
 end
 
--- "put <stone> <cart>", made once per game for each pair
-local put_ids = {}
+-- "put <stone> <cart>", made once per game for each pair, and read back from it
+local put_ids, put_of_id = {}, {}
 local function put_id(stone, cart_id)
   local by_cart = put_ids[stone]
   if not by_cart then by_cart = {}; put_ids[stone] = by_cart end
   local id = by_cart[cart_id]
-  if not id then id = "put " .. stone .. " " .. cart_id; by_cart[cart_id] = id end
+  if not id then
+    id = "put " .. stone .. " " .. cart_id
+    by_cart[cart_id], put_of_id[id] = id, { stone, cart_id }
+  end
   return id
+end
+
+-- the stone and the cart of a put id
+local function parse_put(id)
+  local p = put_of_id[id]
+  if p then return p[1], p[2] end
+  return id:match("^put (%a+) ([%w_]+)$") -- an id not offered by this process yet
 end
 
 -- whether any cart has room for a stone (all put_options' `any` needs)
@@ -58,14 +79,14 @@ local function put_options(g, a)
     if not seen[stone] then
       seen[stone] = true
       for _, cart in ipairs(g.state.carts) do
-        local o = { id = put_id(stone, cart.id),
-          label = g.labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)) }
+        local disabled
         if #cart.stones >= g.data.carts.capacity.stones then
-          o.disabled = not g.labels or t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
+          disabled = not g.labels or t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
         else
           any = true
         end
-        opts[#opts + 1] = o
+        opts[#opts + 1] = common.option(put_id(stone, cart.id),
+          g.labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)), disabled)
       end
     end
   end
@@ -82,7 +103,7 @@ function M.decision(g)
   if a.step == "take" then
     local opts, any = food_options(g, a)
     if may_stop(g, any) then
-      opts[#opts + 1] = { id = "done", label = g.labels and t(g, "opt.market_done") }
+      opts[#opts + 1] = common.option("done", g.labels and t(g, "opt.market_done"))
     end
     return { seat = a.seat, prompt = g.labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food),
       options = opts }
@@ -104,9 +125,11 @@ end
 -- draw, then either ask where to put a stone or, with no cart room, finish
 local function draw(g, a)
   a.drawn = common.draw_stones(g, g.data.economy.market.draw)
-  local names = {}
-  for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
-  g.log_text("log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", "))
+  if common.logging(g) then
+    local names = {}
+    for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
+    g.log_text("log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", "))
+  end
   a.step = "put"
   local any = #a.drawn > 0 and any_cart_room(g)
   if not any or a.to_put <= 0 then finish(g, a) end
@@ -117,26 +140,26 @@ function M.apply(g, seat, id)
   local a = st.action
   if a.step == "take" then
     if id == "done" then
-      assert(may_stop(g, select(2, food_options(g, a))), "done: the Market takes 2 food while it can")
+      assert(may_stop(g, may_take_food(g, a)), "done: the Market takes 2 food while it can")
     else
-      local k = assert(id:match("^take (%a+)$"), "unknown market answer")
+      local verb, k = common.parse_option(id)
+      assert(verb == "take" and k, "unknown market answer")
       st.market[k] = st.market[k] - 1
       st.players[seat].food[k] = st.players[seat].food[k] + 1
       a.took = a.took + 1
-      g.log_text("log.market_take", common.seat_name(g, seat), common.food_name(g, k))
+      if common.logging(g) then g.log_text("log.market_take", common.seat_name(g, seat), common.food_name(g, k)) end
     end
-    local _, any = food_options(g, a)
-    if id == "done" or a.took >= g.data.economy.market.take_food or not any then draw(g, a) end
+    if id == "done" or a.took >= g.data.economy.market.take_food or not may_take_food(g, a) then draw(g, a) end
     return
   end
-  local stone, cart_id = id:match("^put (%a+) ([%w_]+)$")
+  local stone, cart_id = parse_put(id)
   assert(stone, "unknown market answer")
   local cart = assert(common.cart_by_id(st, cart_id), "no such cart")
   local i = assert(tables.find(a.drawn, stone), "no such stone drawn")
   table.remove(a.drawn, i)
   cart.stones[#cart.stones + 1] = stone
   a.to_put = a.to_put - 1
-  g.log_text("log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id))
+  if common.logging(g) then g.log_text("log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id)) end
   local any = #a.drawn > 0 and any_cart_room(g)
   if a.to_put <= 0 or not any then finish(g, a) end
 end

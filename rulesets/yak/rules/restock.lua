@@ -21,17 +21,18 @@ function M.decision(g)
   local room = common.player_room(g, a.seat)
   local opts, any = {}, false
   for _, k in ipairs(def.accepts) do
-    local o = { id = "take " .. k, label = g.labels and t(g, "opt.restock", cart.food[k], common.food_name(g, k)) }
+    local disabled
     if cart.food[k] == 0 then
-      o.disabled = not g.labels or t(g, "why.cart_has_none", common.food_name(g, k))
+      disabled = not g.labels or t(g, "why.cart_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      o.disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
+      disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
     else
       any = true
     end
-    opts[#opts + 1] = o
+    opts[#opts + 1] = common.option(common.option_id("take", k),
+      g.labels and t(g, "opt.restock", cart.food[k], common.food_name(g, k)), disabled)
   end
-  if not any then opts[#opts + 1] = { id = "take none", label = g.labels and t(g, "opt.take_none") } end
+  if not any then opts[#opts + 1] = common.option(common.option_id("take", "none"), g.labels and t(g, "opt.take_none")) end
   return { seat = a.seat, prompt = g.labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
 end
 
@@ -39,19 +40,22 @@ function M.apply(g, seat, id)
   local st = g.state
   local a = st.action
   local cart = common.cart_by_id(st, a.cart)
-  local k = assert(id:match("^take (%a+)$"), "unknown restock answer")
+  local verb, k = common.parse_option(id)
+  assert(verb == "take" and k, "unknown restock answer")
   if k ~= "none" then
     local n = math.min(cart.food[k], common.player_room(g, seat))
     cart.food[k] = cart.food[k] - n
     st.players[seat].food[k] = st.players[seat].food[k] + n
-    g.log_text("log.restock", common.seat_name(g, seat), n, common.food_name(g, k))
+    if common.logging(g) then g.log_text("log.restock", common.seat_name(g, seat), n, common.food_name(g, k)) end
   end
   local room = g.data.carts.capacity.stones - #cart.stones
   local n = math.min(g.data.economy.restock.draw, room)
   if n > 0 then
     for _, s in ipairs(common.draw_stones(g, n)) do
       cart.stones[#cart.stones + 1] = s
-      g.log_text("log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart))
+      if common.logging(g) then
+        g.log_text("log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart))
+      end
     end
   end
   a.done = true

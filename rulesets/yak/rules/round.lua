@@ -15,6 +15,8 @@ local M = {}
 local function t(g, ...) return common.t(g, ...) end
 
 M.cards = { "build", "restock", "market" }
+local card_ids = {} -- "card build", ...: made once per game
+for i, c in ipairs(M.cards) do card_ids[i] = common.option_id("card", c) end
 M.actions = {
   build = require "rules.build",
   restock = require "rules.restock",
@@ -51,7 +53,7 @@ function M.setup(g)
   for i, id in ipairs(by.carts) do
     local def = common.cart_def(data, id)
     st.carts[i] = { id = id, stop = i, food = common.food_map(data, def.start_food),
-      stones = bag.draw_many(st.bag, g.rng, data.carts.start_stones) }
+      stones = bag.draw_many(st.bag, g.rng, data.carts.start_stones, common.stone_kinds(data)) }
   end
   st.stops = #st.carts
   -- only now do the fog stones go into the bag: carts never start with fog
@@ -71,13 +73,11 @@ M.check_end_trigger = common.check_end_trigger
 
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
 function M.sunrise_decisions(g)
-  local list = {}
+  local list, ready = {}, g.state.ready
   for s = 1, #g.seats do
-    if not g.state.ready[s] then
+    if not ready[s] then
       local opts = {}
-      for _, c in ipairs(M.cards) do
-        opts[#opts + 1] = { id = "card " .. c, label = g.labels and t(g, "card." .. c) }
-      end
+      for i, c in ipairs(M.cards) do opts[i] = common.option(card_ids[i], g.labels and t(g, "card." .. c)) end
       list[#list + 1] = { seat = s, prompt = g.labels and t(g, "prompt.card", g.state.round), options = opts }
     end
   end
@@ -89,7 +89,7 @@ local function start_turn(g, seat)
   local st = g.state
   local card = st.chosen[seat]
   st.revealed[seat], st.chosen[seat] = card, false
-  g.log_text("log.reveal", common.seat_name(g, seat), t(g, "card." .. card))
+  if common.logging(g) then g.log_text("log.reveal", common.seat_name(g, seat), t(g, "card." .. card)) end
   M.actions[card].start(g, seat)
 end
 
@@ -107,7 +107,7 @@ function M.sunset(g)
   st.holder = turn.next(st.holder, n)
   st.round = st.round + 1
   st.phase = "sunrise"
-  g.log_text("log.sunset", st.round, common.seat_name(g, st.holder))
+  if common.logging(g) then g.log_text("log.sunset", st.round, common.seat_name(g, st.holder)) end
 end
 
 -- M.advance(g): move on until someone must decide (next seat at noon, sunset, ...).

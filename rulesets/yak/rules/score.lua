@@ -11,37 +11,75 @@ local tower = require "rules.tower"
 
 local M = {}
 
--- M.evaluate(data, tw, colour_of) -> points, details for one colouring of a tower.
--- colour_of(r, c) gives each stone's colour (crystals already assigned).
-function M.evaluate(data, tw, colour_of)
+-- The tower's cells and who touches whom, as flat lists: cells[i] = {r, c} in grid.cells
+-- order, near[i] = the indices of the cells touching cell i, in grid.neighbours order.
+-- Made once per tower shape (once per game): scoring searches many colourings of a tower
+-- and the heuristic runs in every playout a bot plays; neither must build them each time.
+local layout_shape, cells_of, near_of
+local function layout(data)
+  local shape = tower.shape(data)
+  if shape == layout_shape then return cells_of, near_of end
+  local index = {}
+  cells_of, near_of = grid.cells(shape), {}
+  for i, cell in ipairs(cells_of) do index[cell[1] * 16 + cell[2]] = i end
+  for i, cell in ipairs(cells_of) do
+    local near = {}
+    for _, n in ipairs(grid.neighbours(shape, cell[1], cell[2])) do near[#near + 1] = index[n[1] * 16 + n[2]] end
+    near_of[i] = near
+  end
+  layout_shape = shape
+  return cells_of, near_of
+end
+
+local SIZE_ROWS, GROUPS_ROWS = { key = "size" }, { key = "groups" } -- scoring tables' keys
+
+-- the groups of a score in their listed order: larger first, then by colour
+local function group_order(a, b)
+  if a.size ~= b.size then return a.size > b.size end
+  return tostring(a.colour) < tostring(b.colour)
+end
+
+-- M.evaluate(data, colours) -> points, details for one colouring of a tower. colours[i]
+-- is the colour of the stone in cell i of the tower's layout (crystals already
+-- assigned), false for an empty cell. A group is the stones of one colour that touch.
+function M.evaluate(data, colours)
   local sc = data.scoring
-  local groups = grid.groups(tower.shape(data), colour_of)
+  local _, near = layout(data)
   local d = { groups = {}, singles = 0, group_points = 0 }
-  for _, gr in ipairs(groups) do
-    local size = #gr.cells
-    if size >= 2 then
-      local pts = tables.at_least(sc.group_points, size, { key = "size" })
-      d.groups[#d.groups + 1] = { colour = gr.value, size = size, points = pts }
-      d.group_points = d.group_points + pts
-    else
-      d.singles = d.singles + 1
+  local seen, stack = {}, {}
+  for i = 1, #near do
+    local v = colours[i]
+    if v and not seen[i] then
+      local size, top = 0, 1
+      stack[1], seen[i] = i, true
+      while top > 0 do
+        local j = stack[top]
+        top, size = top - 1, size + 1
+        for _, k in ipairs(near[j]) do
+          if not seen[k] and colours[k] == v then top, seen[k] = top + 1, true; stack[top] = k end
+        end
+      end
+      if size >= 2 then
+        local pts = tables.at_least(sc.group_points, size, SIZE_ROWS)
+        d.groups[#d.groups + 1] = { colour = v, size = size, points = pts }
+        d.group_points = d.group_points + pts
+      else
+        d.singles = d.singles + 1
+      end
     end
   end
-  table.sort(d.groups, function(a, b)
-    if a.size ~= b.size then return a.size > b.size end
-    return tostring(a.colour) < tostring(b.colour)
-  end)
-  d.count_bonus = tables.at_least(sc.group_count_bonus, #d.groups, { key = "groups" })
+  table.sort(d.groups, group_order)
+  d.count_bonus = tables.at_least(sc.group_count_bonus, #d.groups, GROUPS_ROWS)
   d.single_points = d.singles * sc.single_stone
   d.total = d.group_points + d.count_bonus + d.single_points
   return d.total, d
 end
 
--- the non-crystal colours touching (r, c), in the data's colour order
-local function neighbour_colours(data, tw, r, c)
+-- the non-crystal colours touching cell i, in the data's colour order, and as a set
+local function neighbour_colours(data, stones, near_i)
   local near = {}
-  for _, n in ipairs(grid.neighbours(tower.shape(data), r, c)) do
-    local s = tower.get(tw, n[1], n[2])
+  for _, j in ipairs(near_i) do
+    local s = stones[j]
     if s and not common.is_crystal(data, s) then near[s] = true end
   end
   local list = {}
@@ -52,12 +90,15 @@ end
 -- M.tower_score(data, tw) -> details of the best scoring: total, groups, singles,
 -- count_bonus, crystals (the colour given to each crystal, in cell order).
 function M.tower_score(data, tw)
+  local cells, near_of_cell = layout(data)
+  local stones = {} -- the tower read once: the stone in each cell of the layout, or false
+  for i, cell in ipairs(cells) do stones[i] = tower.get(tw, cell[1], cell[2]) end
   local crystals = {}
-  for _, cell in ipairs(grid.cells(tower.shape(data))) do
-    local s = tower.get(tw, cell[1], cell[2])
+  for i in ipairs(cells) do
+    local s = stones[i]
     if s and common.is_crystal(data, s) then
-      local cands, near = neighbour_colours(data, tw, cell[1], cell[2])
-      crystals[#crystals + 1] = { r = cell[1], c = cell[2], cands = cands, near = near }
+      local cands, near = neighbour_colours(data, stones, near_of_cell[i])
+      crystals[#crystals + 1] = { cell = i, cands = cands, near = near, lone = "lone " .. (#crystals + 1) }
     end
   end
   local all_colours = {}
@@ -69,43 +110,38 @@ function M.tower_score(data, tw)
   end
   local LONE = false -- "a colour that touches nothing of its own"
   local assign, used = {}, {}
-  local at = {}
-  for i, x in ipairs(crystals) do at[x.r .. "," .. x.c] = i end
   local best, best_d, best_colours = nil, nil, nil
+  -- each cell's colour in this assignment: the stone's, or the colour its crystal is given
+  -- (a lone crystal's own name, "lone 2", which matches nothing)
+  local colours = {}
+  for i = 1, #cells do colours[i] = stones[i] end
 
   -- give every lone crystal a real colour: unused, touching none of its colour
   local function resolve_lone()
-    local colours, taken = {}, {}
-    for i, v in ipairs(assign) do if v then colours[i] = v; taken[v] = true end end
+    local given, taken = {}, {}
+    for i, v in ipairs(assign) do if v then given[i] = v; taken[v] = true end end
     for i, v in ipairs(assign) do
       if not v then
         for _, col in ipairs(all_colours) do
           if not (distinct and taken[col]) and not crystals[i].near[col] then
-            colours[i] = col
+            given[i] = col
             if distinct then taken[col] = true end
             break
           end
         end
-        if not colours[i] then return nil end
+        if not given[i] then return nil end
       end
     end
-    return colours
-  end
-
-  local function colour_of(r, c)
-    local s = tower.get(tw, r, c)
-    if not s then return nil end
-    local i = at[r .. "," .. c]
-    if i then return assign[i] or ("lone " .. i) end
-    return s
+    return given
   end
 
   local function search(i)
     if i > #crystals then
-      local colours = resolve_lone()
-      if not colours then return end
-      local total, d = M.evaluate(data, tw, colour_of)
-      if best == nil or total > best then best, best_d, best_colours = total, d, colours end
+      local given = resolve_lone()
+      if not given then return end
+      for k, x in ipairs(crystals) do colours[x.cell] = assign[k] or x.lone end
+      local total, d = M.evaluate(data, colours)
+      if best == nil or total > best then best, best_d, best_colours = total, d, given end
       return
     end
     for _, col in ipairs(crystals[i].cands) do
@@ -122,9 +158,11 @@ function M.tower_score(data, tw)
   search(1)
   best_d.crystals = best_colours or {}
   -- a lone crystal's group shows its real colour
+  local lone_of = {}
+  for k, x in ipairs(crystals) do lone_of[x.lone] = k end
   for _, gr in ipairs(best_d.groups) do
-    local i = tostring(gr.colour):match("^lone (%d+)$")
-    if i then gr.colour = best_d.crystals[math.tointeger(tonumber(i))] end
+    local k = lone_of[gr.colour]
+    if k then gr.colour = best_d.crystals[k] end
   end
   return best_d
 end
@@ -133,7 +171,7 @@ end
 function M.food_bonus(data, players)
   local mf = data.scoring.most_food
   local totals = {}
-  for s, p in ipairs(players) do totals[s] = common.food_total(p.food) end
+  for s, p in ipairs(players) do totals[s] = common.food_total(data, p.food) end
   local top, who = tables.max(totals)
   local out = {}
   for s = 1, #players do out[s] = 0 end
@@ -148,7 +186,7 @@ function M.tiebreak(data, player)
   local v = 0
   for _, key in ipairs(data.scoring.tie_breaks) do
     local x
-    if key == "food" then x = common.food_total(player.food)
+    if key == "food" then x = common.food_total(data, player.food)
     elseif key == "tower_stones" then x = tower.count(player.tower)
     else error("unknown tie-break " .. key) end
     v = v * 100 + x
@@ -185,7 +223,7 @@ function M.seat_score(g, seat, food_bonus)
   end
   lines[#lines + 1] = { key = "stupa", label = label(g, "score.stupa"),
     points = (st.stupa == seat) and data.scoring.stupa_bonus or 0 }
-  lines[#lines + 1] = { key = "most food", label = label(g, "score.food", common.food_total(p.food)),
+  lines[#lines + 1] = { key = "most food", label = label(g, "score.food", common.food_total(data, p.food)),
     points = food_bonus[seat] }
   local total = 0
   for _, l in ipairs(lines) do total = total + l.points end
@@ -201,22 +239,6 @@ function M.score(g)
     out[s].details = nil
   end
   return out
-end
-
--- The tower's cells and who touches whom, as flat lists (made once per game: the
--- heuristic runs in every playout a bot plays and must not build them each time).
-local cells_of, near_of
-local function layout(data)
-  if cells_of then return cells_of, near_of end
-  local shape, index = tower.shape(data), {}
-  cells_of, near_of = grid.cells(shape), {}
-  for i, cell in ipairs(cells_of) do index[cell[1] * 16 + cell[2]] = i end
-  for i, cell in ipairs(cells_of) do
-    local near = {}
-    for _, n in ipairs(grid.neighbours(shape, cell[1], cell[2])) do near[#near + 1] = index[n[1] * 16 + n[2]] end
-    near_of[i] = near
-  end
-  return cells_of, near_of
 end
 
 -- M.quick_tower_score(data, tw) -> about what M.tower_score's total would be, fast: the
@@ -258,7 +280,7 @@ end
 -- hedge and the stupa (bots call it in every playout: M.quick_tower_score).
 function M.heuristic(g, seat)
   local p = g.state.players[seat]
-  return M.quick_tower_score(g.data, p.tower) + common.food_total(p.food) // 2
+  return M.quick_tower_score(g.data, p.tower) + common.food_total(g.data, p.food) // 2
     + ((g.state.stupa == seat) and g.data.scoring.stupa_bonus or 0)
 end
 

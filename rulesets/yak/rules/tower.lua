@@ -47,6 +47,13 @@ function M.count(tower)
   return n
 end
 
+-- M.free(tower) -> empty cells in the tower (M.size - M.count, in one walk).
+function M.free(tower)
+  local n = 0
+  for _, row in ipairs(tower) do for _, v in ipairs(row) do if not v then n = n + 1 end end end
+  return n
+end
+
 -- M.size(tower) -> cells in the tower (15).
 function M.size(tower)
   local n = 0
@@ -56,8 +63,20 @@ end
 
 -- M.cell_id(r, c) -> "l1p4" for row 0, cell 3: level and place counted from 1, as the
 -- player reads them on the board and in "level 1, place 4"; M.parse_cell("l1p4") -> 0, 3.
-function M.cell_id(r, c) return "l" .. (r + 1) .. "p" .. (c + 1) end
+-- Both are made once per game for each cell (numbers to text cost as much as a rule).
+local cell_ids, cells_of_id = {}, {}
+function M.cell_id(r, c)
+  local k = r * 64 + c
+  local id = cell_ids[k]
+  if not id then
+    id = "l" .. (r + 1) .. "p" .. (c + 1)
+    cell_ids[k], cells_of_id[id] = id, { r, c }
+  end
+  return id
+end
 function M.parse_cell(id)
+  local cell = cells_of_id[id]
+  if cell then return cell[1], cell[2] end
   local l, p = id:match("^l(%d+)p(%d+)$")
   if not l then return nil end
   return math.tointeger(tonumber(l)) - 1, math.tointeger(tonumber(p)) - 1
