@@ -9,17 +9,19 @@ local find, len = string.find, utf8.len
 
 -- M.width(s) -> the columns s takes: markup tags ({red}, {bold}, {/}) take none, every
 -- UTF-8 character takes one (invalid UTF-8: one per byte). A render measures the same
--- strings on every board, so the widths of strings with markup are kept (at most
--- WIDTHS_KEPT of them, then the count starts again): a pattern search costs more than a
--- table lookup.
+-- strings on every board, so the widths are kept (at most WIDTHS_KEPT of them, then the
+-- count starts again): a call of a string function costs more than a table lookup.
 local WIDTHS_KEPT = 4096
 local widths, n_widths = {}, 0
 function M.width(s)
-  if not find(s, "{", 1, true) then return len(s) or #s end
   local w = widths[s]
   if w then return w end
-  local plain = s:gsub("{[%a/]*}", "")
-  w = len(plain) or #plain
+  if find(s, "{", 1, true) then
+    local plain = s:gsub("{[%a/]*}", "")
+    w = len(plain) or #plain
+  else
+    w = len(s) or #s
+  end
   if n_widths == WIDTHS_KEPT then widths, n_widths = {}, 0 end
   widths[s], n_widths = w, n_widths + 1
   return w

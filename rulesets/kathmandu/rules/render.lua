@@ -44,6 +44,20 @@ local function cell_glyphs(data)
   return glyphs
 end
 
+-- row_glyphs(cells, row) -> the glyph of each field of a row of the route (a string of
+-- field letters), looked up once per row string
+local rows_of, rows = nil, {}
+local function row_glyphs(cells, row)
+  if rows_of ~= cells then rows_of, rows = cells, {} end
+  local list = rows[row]
+  if not list then
+    list = {}
+    for c = 1, #row do list[c] = cells[row:byte(c)] end
+    rows[row] = list
+  end
+  return list
+end
+
 -- field_number("4,10") -> 4010: a field's "row,column" key as r * 1000 + c, read once per key
 local field_numbers = {}
 local function field_number(key)
@@ -81,8 +95,9 @@ local function route_lines(g, view)
   lines[1] = table.concat(head)
   for r, row in ipairs(view.map) do
     local out = { string.format("%2d ", r) }
-    for c = 1, #row do
-      local cell, mark = cells[row:byte(c)], marks[r * 1000 + c]
+    local glyphs = row_glyphs(cells, row)
+    for c = 1, #glyphs do
+      local cell, mark = glyphs[c], marks[r * 1000 + c]
       out[#out + 1] = mark and (cell.text .. mark) or cell.bare
       if c % W == 0 and c < #row then
         local strip = c // W
