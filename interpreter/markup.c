@@ -14,14 +14,17 @@
 #include <unistd.h>
 
 /* The tags a ruleset may write, and their SGR codes. "/" resets. */
+#define TAG(name, sgr) {name, sgr, sizeof name - 1}
 static const struct {
     const char *name;
     const char *sgr;
+    size_t len; /* of name: a board has hundreds of tags to look up */
 } tags[] = {
-    {"red", "31"},  {"green", "32"},   {"yellow", "33"}, {"blue", "34"},
-    {"magenta", "35"}, {"cyan", "36"}, {"white", "37"},  {"grey", "90"},
-    {"bold", "1"},  {"dim", "2"},      {"/", "0"},
+    TAG("red", "31"),  TAG("green", "32"),   TAG("yellow", "33"), TAG("blue", "34"),
+    TAG("magenta", "35"), TAG("cyan", "36"), TAG("white", "37"),  TAG("grey", "90"),
+    TAG("bold", "1"),  TAG("dim", "2"),      TAG("/", "0"),
 };
+#undef TAG
 
 #define N_TAGS (sizeof tags / sizeof tags[0])
 #define MARKUP_MIN_WIDTH 20
@@ -107,7 +110,7 @@ static int tag_at(const char *s, size_t *len) {
     while (n <= MARKUP_TAG_MAX && s[n + 1] && s[n + 1] != '}') n++;
     if (n > MARKUP_TAG_MAX || s[n + 1] != '}') return -1;
     for (size_t i = 0; i < N_TAGS; i++) {
-        if (strlen(tags[i].name) == n && memcmp(s + 1, tags[i].name, n) == 0) {
+        if (tags[i].len == n && memcmp(s + 1, tags[i].name, n) == 0) {
             *len = n + 2;
             return (int)i;
         }
@@ -152,7 +155,9 @@ char *markup_render(const char *src, int ansi) {
             continue;
         }
         if (ansi) {
-            markup_buf_printf(&b, "\033[%sm", tags[t].sgr);
+            markup_buf_add(&b, "\033[", 2);
+            markup_buf_puts(&b, tags[t].sgr);
+            markup_buf_add(&b, "m", 1);
             open = strcmp(tags[t].name, "/") != 0;
         }
         p += len;

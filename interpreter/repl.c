@@ -3,10 +3,14 @@
 ** The console session of `cairn play` and `cairn replay`: making games from
 ** settings, output (markup, wrapping), whose turn it is, the keyboard
 ** passing between secret seats, bots, and the read-eval-print loop. The
-** commands themselves are in repl_cmd.c.
+** commands themselves are in repl_cmd.c, reached through repl_cmd.h; what
+** the commands and the other repl_*.c modules use of the session is
+** repl_session.h.
 */
 #include "termsafe.h"
 #include "repl.h"
+#include "repl_cmd.h"
+#include "repl_session.h"
 #include "repl_signal.h"
 
 #include "bot.h"

@@ -2,9 +2,11 @@
 ** repl_cmd.c
 ** The REPL's commands: one table (name, arguments, one-line summary, the
 ** details `help CMD` prints, what its arguments complete to) and one
-** function per command. Tab completion reads the same table.
+** function per command. Tab completion reads the same table. Its interface
+** is repl_cmd.h; it works on the session through repl_session.h.
 */
-#include "repl.h"
+#include "repl_cmd.h"
+#include "repl_session.h"
 #include "repl_signal.h"
 #include "lineedit.h"
 

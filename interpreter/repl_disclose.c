@@ -6,7 +6,7 @@
 ** saw no event of is said on one line ("Seat 2 (random bot): take one red
 ** stone; level 1, place 3"), or, for hidden ones, "has decided".
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "engine.h"
 #include "markup.h"

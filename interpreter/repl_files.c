@@ -6,7 +6,7 @@
 ** before anything is written, and a file that is no save recognised before
 ** it is parsed ("not a cairn save file" rather than a YAML error).
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "engine.h"
 

@@ -7,7 +7,7 @@
 ** Commands that would show another seat's secrets (`show N`, `state
 ** --peek`, `history --peek`) ask first when two or more people play here.
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "lineedit.h"
 #include "termsafe.h"

@@ -10,7 +10,8 @@
 ** repl_cmd.c holds their rows of the command table; the engine does the
 ** work (debug_channel.c, engine_eval.c, edit.c, history.c).
 */
-#include "repl.h"
+#include "repl_cmd.h"
+#include "repl_session.h"
 
 #include "engine.h"
 #include "markup.h"

@@ -7,7 +7,7 @@
 ** how many rows the board may take (g.width, g.height) and may draw a
 ** compact board; `board`/`show` always draw the full one.
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "engine.h"
 

@@ -6,7 +6,7 @@
 ** the options in effect and every assumed value shown as a value, in YAML's
 ** flow style ([6, 7, 8], {points: 3, ...}), wrapped to the terminal.
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "engine.h"
 #include "error.h"

@@ -6,7 +6,7 @@
 ** would. Each question takes Enter for its default and asks again after a
 ** wrong answer; the end of the input gives up.
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "ruleset.h"
 #include "value.h"

@@ -1095,6 +1095,12 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         return NULL;
     }
     *(sandbox **)lua_getextraspace(sb->L) = sb;
+    /* generational collection: a game keeps a large state that lives long
+    ** and makes short-lived garbage on every call (views, boards, labels);
+    ** an incremental cycle marks the whole heap again and lands its pauses
+    ** on single answers (the REPL's p99, docs/bench.md), a minor collection
+    ** visits the young objects only */
+    lua_gc(sb->L, LUA_GCGEN, 0, 0);
     lua_pushcfunction(sb->L, sb_setup);
     if (lua_pcall(sb->L, 0, 0, 0) != LUA_OK) {
         char cap[64];

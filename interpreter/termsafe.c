@@ -84,6 +84,14 @@ static size_t safe_unit(const unsigned char *s, size_t n, int final, char out[16
     return (size_t)k;
 }
 
+/* How many bytes at s pass as they are, one by one: printable ASCII, tab and
+** newline (what almost every board and message is made of). */
+static size_t plain_run(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n && ((s[i] >= 0x20 && s[i] < 0x7f) || s[i] == '\n' || s[i] == '\t')) i++;
+    return i;
+}
+
 char *termsafe_text(const char *s) {
     if (!s) return NULL;
     size_t n = strlen(s), cap = n + 1, len = 0;
@@ -92,8 +100,14 @@ char *termsafe_text(const char *s) {
     const unsigned char *p = (const unsigned char *)s;
     while (n > 0) {
         char u[16];
-        size_t ul;
-        size_t took = safe_unit(p, n, 1, u, &ul);
+        size_t ul, took, run = plain_run(p, n);
+        const char *from = (const char *)p;
+        if (run) {
+            took = ul = run;
+        } else {
+            took = safe_unit(p, n, 1, u, &ul);
+            from = u;
+        }
         if (len + ul + 1 > cap) {
             size_t ncap = cap * 2 + ul;
             char *t = realloc(out, ncap);
@@ -104,7 +118,7 @@ char *termsafe_text(const char *s) {
             out = t;
             cap = ncap;
         }
-        memcpy(out + len, u, ul);
+        memcpy(out + len, from, ul);
         len += ul;
         p += took;
         n -= took;
@@ -176,6 +190,20 @@ static int tstream_put(tstream *t, const unsigned char *s, size_t n, int final) 
     char buf[4096];
     size_t bl = 0;
     while (n > 0) {
+        size_t run = plain_run(s, n);
+        if (run) {
+            if (run > sizeof buf - bl) run = sizeof buf - bl;
+            if (run == 0) {
+                if (write_all(t->fd, buf, bl) != 0) return -1;
+                bl = 0;
+                continue;
+            }
+            memcpy(buf + bl, s, run);
+            bl += run;
+            s += run;
+            n -= run;
+            continue;
+        }
         char u[32];
         size_t ul, took;
         int own = s[0] == 0x1b && t->styling && *t->styling ? own_escape(s, n) : 0;

@@ -5,7 +5,7 @@
 */
 #include "plural.h"
 #include "testrun.h"
-#include "repl.h"
+#include "repl_cmd.h"
 #include "engine.h"
 #include "luatest.h"
 #include "rng.h"

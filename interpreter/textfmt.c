@@ -9,6 +9,7 @@
 
 #include <lauxlib.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The entry for key in the table, if it is a text (a string or plural forms). */
 static const value *entry(const value *table, const char *key) {
@@ -60,20 +61,64 @@ int textfmt_format(lua_State *L) {
     return 1;
 }
 
+/* g.text's plain entries as already looked up: a table in the registry
+** under the address of cache_slot (never written; only its address is used)
+** from key to format string, with the two text tables it was made from at
+** [1] and [2] as light userdata. A key's entry is found once per sandbox
+** instead of by comparing it with every key of the text table each call. */
+static const char cache_slot = 0;
+
+/* Pushes the cache table for these text tables (a new one when there is
+** none, or it was made for other tables). */
+static void push_cache(lua_State *L, const value *in_lang, const value *en) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &cache_slot) == LUA_TTABLE) {
+        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, -2, 2);
+        int same = lua_touserdata(L, -2) == (void *)in_lang && lua_touserdata(L, -1) == (void *)en;
+        lua_pop(L, 2);
+        if (same) return;
+    }
+    lua_pop(L, 1);
+    lua_createtable(L, 2, 64);
+    lua_pushlightuserdata(L, (void *)in_lang);
+    lua_rawseti(L, -2, 1);
+    lua_pushlightuserdata(L, (void *)en);
+    lua_rawseti(L, -2, 2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &cache_slot);
+}
+
 int textfmt_push(lua_State *L, const value *in_lang, const char *lang, const value *en) {
     const char *key = luaL_checkstring(L, 1);
-    const value *v = entry(in_lang, key);
-    if (!v) {
-        v = entry(en, key);
-        lang = "en"; /* an English text follows the English rule */
+    int top = lua_gettop(L);
+    push_cache(L, in_lang, en); /* top + 1 */
+    lua_pushvalue(L, 1);
+    if (lua_rawget(L, top + 1) != LUA_TSTRING) {
+        lua_pop(L, 1);
+        const value *v = entry(in_lang, key);
+        if (!v) {
+            v = entry(en, key);
+            lang = "en"; /* an English text follows the English rule */
+        }
+        if (!v) {
+            lua_settop(L, 1);
+            return 1; /* the key itself: a missing translation shows, and is no error */
+        }
+        char why[200];
+        const char *fmt = textfmt_choose(L, key, v, lang, why, sizeof why);
+        if (!fmt) return luaL_error(L, "%s", why);
+        if (v->type == CV_STR) {
+            lua_pushlstring(L, v->u.str.s, v->u.str.len);
+            lua_pushvalue(L, 1);
+            lua_pushvalue(L, -2);
+            lua_rawset(L, top + 1);
+        } else {
+            lua_pushstring(L, fmt);
+        }
     }
-    if (!v) {
-        lua_settop(L, 1);
-        return 1; /* the key itself: a missing translation shows, and is no error */
-    }
-    char why[200];
-    const char *fmt = textfmt_choose(L, key, v, lang, why, sizeof why);
-    if (!fmt) return luaL_error(L, "%s", why);
-    lua_pushstring(L, fmt);
+    lua_remove(L, top + 1); /* the format string is on top, the arguments at 2..top */
+    size_t n;
+    const char *fmt = lua_tolstring(L, -1, &n);
+    if (!memchr(fmt, '%', n)) return 1; /* string.format would give it back as it is */
     return textfmt_format(L);
 }

@@ -8,7 +8,7 @@
 ** decision disclosed comes from the engine (disclosure.c): g.rng moved, or
 ** another seat's `owner` part or a `count`/`order` pool changed.
 */
-#include "repl.h"
+#include "repl_session.h"
 
 #include "engine.h"
 

@@ -5,11 +5,26 @@
 
 local M = {}
 
+local find, len = string.find, utf8.len
+
 -- M.width(s) -> the columns s takes: markup tags ({red}, {bold}, {/}) take none, every
--- UTF-8 character takes one (invalid UTF-8: one per byte).
+-- UTF-8 character takes one (invalid UTF-8: one per byte). A render measures the same
+-- strings on every board, so the widths are kept (at most WIDTHS_KEPT of them, then the
+-- count starts again): a call of a string function costs more than a table lookup.
+local WIDTHS_KEPT = 4096
+local widths, n_widths = {}, 0
 function M.width(s)
-  local plain = s:gsub("{[%a/]*}", "")
-  return utf8.len(plain) or #plain
+  local w = widths[s]
+  if w then return w end
+  if find(s, "{", 1, true) then
+    local plain = s:gsub("{[%a/]*}", "")
+    w = len(plain) or #plain
+  else
+    w = len(s) or #s
+  end
+  if n_widths == WIDTHS_KEPT then widths, n_widths = {}, 0 end
+  widths[s], n_widths = w, n_widths + 1
+  return w
 end
 
 -- M.pad(s, w) -> s with spaces added to take w columns (s unchanged when as wide or wider).
@@ -37,16 +52,17 @@ end
 -- M.wrap(head, parts, indent, max) -> lines of at most max columns: head, then the parts
 -- separated by two spaces (one space after head, none when head ends in a blank); a part
 -- that would pass max starts a new line indented by indent. A part wider than a line
--- stays whole.
+-- stays whole. Each part is measured once, on its own (a markup tag never spans parts).
 function M.wrap(head, parts, indent, max)
-  local lines, cur = {}, head
+  local lines, cur, cur_w = {}, head, M.width(head)
   for i, part in ipairs(parts) do
     local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
-    if M.width(cur) + #sep + M.width(part) > max and M.width(cur) > indent then
+    local part_w = M.width(part)
+    if cur_w + #sep + part_w > max and cur_w > indent then
       lines[#lines + 1] = cur
-      cur = string.rep(" ", indent) .. part
+      cur, cur_w = string.rep(" ", indent) .. part, indent + part_w
     else
-      cur = cur .. sep .. part
+      cur, cur_w = cur .. sep .. part, cur_w + #sep + part_w
     end
   end
   lines[#lines + 1] = cur

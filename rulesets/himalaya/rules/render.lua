@@ -4,30 +4,40 @@
 -- stupa, caravans), the regions with their envoys, the seat's screen, the programs, and the
 -- map: the path graph drawn on the villages' grid positions (map.yaml `at`).
 
+local common = require "rules.common"
+local ctext = require "cairn.text"   -- width and pad: shared with every render
+
 local M = {}
 
 local ABBR = { dirt = "d", ice = "i", stone = "s" }
+local pad = ctext.pad
+
+-- what does not change during a game (the data, the language) is drawn once: each
+-- village's number, name, level and paths; the orders of the rings; the map; the month
+-- cells; drawn again for other data or another language (a test may switch g.lang).
+-- fixed(g) (below) -> those pieces.
+local drawn, fixed
+
+local function colour_of(g, s) return g.data.tribes.tribes[s].colour end
 
 local function tribe(g, s)
-  local tr = g.data.tribes.tribes[s]
-  return "{" .. tr.colour .. "}" .. (g.seats[s] and g.seats[s].name or ("seat " .. s)) .. "{/}"
+  return "{" .. colour_of(g, s) .. "}" .. (g.seats[s] and g.seats[s].name or ("seat " .. s)) .. "{/}"
 end
 
+-- initial(g, s) -> "{red}A1{/}": the seat's colour, its name's first letter and number
+-- (kept per seat while its name stays the same)
 local function initial(g, s)
-  local tr = g.data.tribes.tribes[s]
   local name = g.seats[s] and g.seats[s].name or ("S" .. s)
-  return "{" .. tr.colour .. "}" .. name:sub(1, 1) .. s .. "{/}"
+  local initials = fixed(g).initials
+  local got = initials[s]
+  if got and got.name == name then return got.text end
+  local text = "{" .. colour_of(g, s) .. "}" .. name:sub(1, 1) .. s .. "{/}"
+  initials[s] = { name = name, text = text }
+  return text
 end
 
-local function pad(s, w)
-  local visible = s:gsub("{[%a/]+}", "")
-  local len = utf8.len(visible) or #visible
-  if len >= w then return s end
-  return s .. string.rep(" ", w - len)
-end
-
--- M.map_lines(view, g) -> the path graph on a grid: villages as numbers, paths as d/i/s
-function M.map_lines(view, g)
+-- map_grid(g) -> the path graph on a grid: villages as numbers, paths as d/i/s
+local function map_grid(g)
   local vs = g.data.map.villages
   local rows, cols = 0, 0
   for _, v in ipairs(vs) do
@@ -62,20 +72,80 @@ function M.map_lines(view, g)
   return out
 end
 
+-- the villages' fixed columns: "%2d name level paths", by village number
+local function village_columns(g)
+  local data = g.data
+  local paths = {}
+  for _, p in ipairs(data.map.paths) do
+    for i = 1, 2 do
+      local a, b = p.ends[i], p.ends[3 - i]
+      paths[a] = paths[a] or {}
+      paths[a][p.type] = b
+    end
+  end
+  local cols = {}
+  for _, v in ipairs(data.map.villages) do
+    local pstr = {}
+    for _, ty in ipairs(data.game.path_types) do
+      pstr[#pstr + 1] = ABBR[ty] .. ":" .. (paths[v.number][ty] and string.format("%-2d", paths[v.number][ty]) or "- ")
+    end
+    cols[#cols + 1] = { number = v.number, text = string.format("%2d %s %s %s", v.number, pad(v.name, 10),
+      data.game.levels[v.level].name:sub(1, 5), table.concat(pstr, " ")) }
+  end
+  return cols
+end
+
+-- the order a ring shows on its village: "{cyan}order 1 salt+1 tea{/}", by ring id
+local function ring_orders(g)
+  local orders = {}
+  for _, r in ipairs(g.data.rings.rings) do
+    local parts = {}
+    for _, ty in ipairs(common.types(g.data)) do
+      if r.wants[ty] then parts[#parts + 1] = r.wants[ty] .. " " .. ty end
+    end
+    orders[r.id] = "{cyan}" .. g.text("render.order", table.concat(parts, "+")) .. "{/}"
+  end
+  return orders
+end
+
+-- the month track's cells ("4*": an inventory month) and the inventory months in order
+local function month_cells(g)
+  local data = g.data
+  local inv, cells = {}, {}
+  for _, k in ipairs(data.game.inventory_rounds) do inv[#inv + 1] = k end
+  for m = 1, data.game.rounds do
+    local marked = false
+    for _, k in ipairs(inv) do if k == m then marked = true end end
+    cells[m] = tostring(m) .. (marked and "*" or "")
+  end
+  return cells, inv
+end
+
+function fixed(g)
+  if drawn and drawn.data == g.data and drawn.lang == g.lang then return drawn end
+  local cells, inv = month_cells(g)
+  local regions = {}
+  for i, r in ipairs(g.data.map.regions) do regions[i] = { id = r.id, name = r.name } end
+  drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g),
+    months = cells, inventory = inv, regions = regions, initials = {},
+    data = g.data, lang = g.lang }
+  return drawn
+end
+
+-- M.map_lines(view, g) -> the path graph on a grid: villages as numbers, paths as d/i/s
+function M.map_lines(view, g) return fixed(g).map end
+
 function M.render(view, seat, g)
   local out = {}
   local n = #view.players
-  local data = g.data
+  local fix = fixed(g)
   -- month track
   local track = {}
-  for m = 1, data.game.rounds do
-    local inv = false
-    for _, k in ipairs(data.game.inventory_rounds) do if k == m then inv = true end end
-    local cell = tostring(m) .. (inv and "*" or "")
-    track[#track + 1] = (m == view.month) and ("{bold}[" .. cell .. "]{/}") or cell
+  for m, cell in ipairs(fix.months) do
+    track[m] = (m == view.month) and ("{bold}[" .. cell .. "]{/}") or cell
   end
   local next_inv
-  for _, k in ipairs(data.game.inventory_rounds) do if k >= view.month and not next_inv then next_inv = k end end
+  for _, k in ipairs(fix.inventory) do if k >= view.month and not next_inv then next_inv = k end end
   out[#out + 1] = g.text("render.month", view.month, table.concat(track, " "), next_inv or "-")
   if view.phase == "resolve" then out[#out + 1] = g.text("render.slot", view.slot) end
   local vt = view.village_tokens
@@ -91,39 +161,20 @@ function M.render(view, seat, g)
     local v = view.caravans[s]
     if v and v > 0 then here[v] = (here[v] or "") .. initial(g, s) .. " " end
   end
-  local paths = {}
-  for _, p in ipairs(data.map.paths) do
-    for i = 1, 2 do
-      local a, b = p.ends[i], p.ends[3 - i]
-      paths[a] = paths[a] or {}
-      paths[a][p.type] = b
-    end
-  end
-  for _, v in ipairs(data.map.villages) do
-    local vil = view.villages[v.number]
-    local pstr = {}
-    for _, ty in ipairs(data.game.path_types) do
-      pstr[#pstr + 1] = ABBR[ty] .. ":" .. (paths[v.number][ty] and string.format("%-2d", paths[v.number][ty]) or "- ")
-    end
+  for _, col in ipairs(fix.villages) do
+    local vil = view.villages[col.number]
     local holds = ""
     if #vil.cubes > 0 then
       holds = table.concat(vil.cubes, " ")
     elseif vil.ring then
-      local r
-      for _, x in ipairs(data.rings.rings) do if x.id == vil.ring then r = x end end
-      local parts = {}
-      for _, ty in ipairs(data.resources.types) do
-        if r.wants[ty.id] then parts[#parts + 1] = r.wants[ty.id] .. " " .. ty.id end
-      end
-      holds = "{cyan}" .. g.text("render.order", table.concat(parts, "+")) .. "{/}"
+      holds = fix.orders[vil.ring]
     end
     local stupa = vil.stupa and ("{bold}" .. g.text("render.stupa") .. "{/}:" .. initial(g, vil.stupa)) or ""
-    out[#out + 1] = string.format("%2d %s %s %s %s %s %s", v.number, pad(v.name, 10),
-      data.game.levels[v.level].name:sub(1, 5), table.concat(pstr, " "), pad(holds, 28), pad(stupa, 9), here[v.number] or "")
+    out[#out + 1] = col.text .. " " .. pad(holds, 28) .. " " .. pad(stupa, 9) .. " " .. (here[col.number] or "")
   end
   -- regions
   local regs = {}
-  for _, r in ipairs(data.map.regions) do
+  for _, r in ipairs(fix.regions) do
     local per = view.envoys[r.id]
     local parts = {}
     for s = 1, n do if per[s] > 0 then parts[#parts + 1] = initial(g, s) .. "x" .. per[s] end end
@@ -145,21 +196,18 @@ function M.render(view, seat, g)
     else
       status = ""
     end
-    out[#out + 1] = string.format("%s %s %s", pad(tribe(g, s), 10),
-      g.text("render.supply", p.stupas, p.envoys, p.ring_count, p.token_count), status)
+    out[#out + 1] = pad(tribe(g, s), 10) .. " " .. g.text("render.supply", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status
   end
   -- the viewing seat's screen
   if seat and view.players[seat] then
     local p = view.players[seat]
     local cubes = {}
-    for _, ty in ipairs(data.resources.types) do
-      if type(p.cubes) == "table" and p.cubes[ty.id] > 0 then cubes[#cubes + 1] = p.cubes[ty.id] .. " " .. ty.id end
+    for _, ty in ipairs(common.types(g.data)) do
+      if type(p.cubes) == "table" and p.cubes[ty] > 0 then cubes[#cubes + 1] = p.cubes[ty] .. " " .. ty end
     end
     local rings = {}
     if type(p.rings) == "table" then
-      for _, id in ipairs(p.rings) do
-        for _, x in ipairs(data.rings.rings) do if x.id == id then rings[#rings + 1] = tostring(x.yaks) end end
-      end
+      for _, id in ipairs(p.rings) do rings[#rings + 1] = tostring(common.ring_def(g, id).yaks) end
     end
     out[#out + 1] = g.text("render.screen", #cubes > 0 and table.concat(cubes, ", ") or "-",
       #rings > 0 and table.concat(rings, "+") or "-", type(p.tokens) == "number" and p.tokens or 0)
@@ -168,7 +216,7 @@ function M.render(view, seat, g)
       out[#out + 1] = g.text("render.program", #prog > 0 and table.concat(prog, " ") or "-")
     end
   end
-  for _, l in ipairs(M.map_lines(view, g)) do out[#out + 1] = l end
+  for _, l in ipairs(fix.map) do out[#out + 1] = l end
   return table.concat(out, "\n")
 end
 

@@ -23,7 +23,8 @@ local function wrap(head, parts, indent) return ctext.wrap(head, parts, indent, 
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
 -- the route: a header with each board's name and needle, then one line per row
--- cell_glyphs(data) -> the coloured glyph of every field letter (by byte), made once
+-- cell_glyphs(data) -> the coloured glyph of every field letter (by byte), made once: its
+-- markup, and the markup with the blank drawn where nothing stands on the field
 local glyph_data, glyphs
 local function cell_glyphs(data)
   if glyph_data == data then return glyphs end
@@ -36,10 +37,37 @@ local function cell_glyphs(data)
     else
       glyph, mk = GLYPH[f.kind], MARKUP[f.kind]
     end
-    glyphs[string.byte(f.letter)] = { text = mk .. glyph .. "{/}", kind = f.kind }
+    local text = mk .. glyph .. "{/}"
+    glyphs[string.byte(f.letter)] = { text = text, bare = text .. " ", kind = f.kind }
   end
   glyph_data = data
   return glyphs
+end
+
+-- row_glyphs(cells, row) -> the glyph of each field of a row of the route (a string of
+-- field letters), looked up once per row string
+local rows_of, rows = nil, {}
+local function row_glyphs(cells, row)
+  if rows_of ~= cells then rows_of, rows = cells, {} end
+  local list = rows[row]
+  if not list then
+    list = {}
+    for c = 1, #row do list[c] = cells[row:byte(c)] end
+    rows[row] = list
+  end
+  return list
+end
+
+-- field_number("4,10") -> 4010: a field's "row,column" key as r * 1000 + c, read once per key
+local field_numbers = {}
+local function field_number(key)
+  local n = field_numbers[key]
+  if not n then
+    local r, c = key:match("^(%d+),(%d+)$")
+    n = tonumber(r) * 1000 + tonumber(c)
+    field_numbers[key] = n
+  end
+  return n
 end
 
 local function route_lines(g, view)
@@ -48,14 +76,8 @@ local function route_lines(g, view)
   local W = data.boards.size.cols
   -- what stands on a field, by r * 1000 + c: a yak (or * for several), else goods or offerings
   local marks = {}
-  for key, list in pairs(view.cities) do
-    local r, c = key:match("^(%d+),(%d+)$")
-    marks[tonumber(r) * 1000 + tonumber(c)] = "{magenta}" .. #list .. "{/}"
-  end
-  for key, list in pairs(view.temples) do
-    local r, c = key:match("^(%d+),(%d+)$")
-    marks[tonumber(r) * 1000 + tonumber(c)] = "{red}" .. #list .. "{/}"
-  end
+  for key, list in pairs(view.cities) do marks[field_number(key)] = "{magenta}" .. #list .. "{/}" end
+  for key, list in pairs(view.temples) do marks[field_number(key)] = "{red}" .. #list .. "{/}" end
   local yaks = {}
   for s, p in ipairs(view.players) do
     if type(p) == "table" and type(p.pos) == "table" then
@@ -73,8 +95,10 @@ local function route_lines(g, view)
   lines[1] = table.concat(head)
   for r, row in ipairs(view.map) do
     local out = { string.format("%2d ", r) }
-    for c = 1, #row do
-      out[#out + 1] = cells[row:byte(c)].text .. (marks[r * 1000 + c] or " ")
+    local glyphs = row_glyphs(cells, row)
+    for c = 1, #glyphs do
+      local cell, mark = glyphs[c], marks[r * 1000 + c]
+      out[#out + 1] = mark and (cell.text .. mark) or cell.bare
       if c % W == 0 and c < #row then
         local strip = c // W
         out[#out + 1] = (strip == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
@@ -86,13 +110,18 @@ local function route_lines(g, view)
   return lines
 end
 
+-- the legend: the same two lines all game long (the data and the language do not
+-- change), made once
+local legend_data, legend_lang, legend_lines
 local function legend(g)
   local data = g.data
+  if legend_data == data and legend_lang == g.lang then return legend_lines end
   local parts = {}
   for _, l in ipairs(data.landscapes.landscapes) do
     parts[#parts + 1] = markup_of(l) .. l.letter .. "{/} " .. g.text("land." .. l.id)
   end
-  return { g.text("render.legend", table.concat(parts, "  ")), g.text("render.legend2") }
+  legend_data, legend_lang, legend_lines = data, g.lang, { g.text("render.legend", table.concat(parts, "  ")), g.text("render.legend2") }
+  return legend_lines
 end
 
 local function list_text(g, prefix, list)
@@ -109,9 +138,9 @@ end
 
 local function dice_text(g, p)
   local out = {}
-  for _, d in ipairs(g.data.game.dice) do
-    local die = p.dice[d.colour]
-    local s = g.text("die_short." .. d.colour) .. die.pips
+  for _, colour in ipairs(common.info(g.data).colours) do
+    local die = p.dice[colour]
+    local s = g.text("die_short." .. colour) .. die.pips
     if die.at == "used" then s = "{dim}[" .. s .. "]{/}"
     elseif die.at == "aside" then s = "{dim}x" .. s .. "{/}"
     else s = "{bold}" .. s .. "{/}" end
@@ -127,9 +156,10 @@ local function seat_lines(g, view, s, viewer)
   head = head .. "{bold}" .. name_of(g, s) .. "{/} [" .. s .. "]"
   if view.start_player == s then head = head .. " {yellow}" .. g.text("render.start_player") .. "{/}" end
   if p.character then head = head .. " (" .. g.text("character." .. p.character) .. ")" end
+  local info = common.info(data)
   local res = {}
-  for _, r in ipairs(data.game.resources) do res[#res + 1] = g.text("res." .. r) .. " " .. p.res[r] end
-  local ex = string.rep("{red}●{/}", p.exhaustion) .. string.rep("{dim}○{/}", data.game.exhaustion.slots - p.exhaustion)
+  for _, r in ipairs(info.resources) do res[#res + 1] = g.text("res." .. r) .. " " .. p.res[r] end
+  local ex = string.rep("{red}●{/}", p.exhaustion) .. string.rep("{dim}○{/}", info.slots - p.exhaustion)
   local yak
   if p.arrived > 0 then yak = g.text("render.arrived", p.arrived, p.tile)
   else yak = g.text("render.yak", p.yak and g.text("land." .. p.yak) or "-", count(p.stack)) end
@@ -169,8 +199,7 @@ function M.render(view, seat, g)
   local cities = {}
   local keys = {}
   for key in pairs(view.cities) do keys[#keys + 1] = key end
-  local function rc(key) local r, c = key:match("^(%d+),(%d+)$"); return tonumber(r) * 1000 + tonumber(c) end
-  table.sort(keys, function(a, b) return rc(a) < rc(b) end)
+  table.sort(keys, function(a, b) return field_number(a) < field_number(b) end)
   for _, key in ipairs(keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end

@@ -1,0 +1,36 @@
+/*
+** repl_cmd.h
+** The REPL's command table (repl_cmd.c): running a typed command, tab
+** completion, telling commands from option ids, and what a reload says.
+** The session (repl.c) calls these; repl_cmd.c calls the session through
+** repl_session.h.
+*/
+#ifndef CAIRN_REPL_CMD_H
+#define CAIRN_REPL_CMD_H
+
+#include <stddef.h>
+
+typedef struct repl repl;
+struct engine_reload_report;
+
+/* Runs one command line segment that starts with a command name. Returns
+** 1 if `word` is no command (nothing done), 0 when it ran, -1 when it
+** failed (already reported). */
+int repl_command(repl *r, const char *word, const char *args);
+/* Candidates for tab completion (see lineedit_complete_fn). */
+size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, size_t *n);
+/* 1 when word names a command. */
+int repl_is_command(const repl *r, const char *word);
+
+/* After a reload or a remade game: which files changed is said by the
+** caller; this says where the replay stopped (if it did), whether the rules
+** now keep secrets, and marks the game moved. */
+void repl_report_replay(repl *r, const struct engine_reload_report *rep);
+
+/* 1 if the first word of text (blanks skipped; a word ends at a blank or
+** `;`) is a REPL command: a typed line that is a command, or an option id
+** (`undo`, `save 2`) the command would win over when typed, which cairn
+** check refuses. */
+int repl_command_word(const char *text);
+
+#endif

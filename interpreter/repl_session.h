@@ -1,0 +1,246 @@
+/*
+** repl_session.h
+** The console session as the REPL's modules share it: the game being
+** played and how it is made (repl_settings), the seats, the output
+** (repl_say, repl_plain, repl_fail, repl_block), showing the game and
+** taking answers (repl.c), and the modules that serve the session
+** (repl_disclose.c, repl_layout.c, repl_hotseat.c, repl_setup.c,
+** repl_files.c, undo_policy.c, repl_inspect.c, repl_rules.c). The command
+** table (repl_cmd.c) uses it; the session reaches the commands only
+** through repl_cmd.h, which does not include this header.
+*/
+#ifndef CAIRN_REPL_SESSION_H
+#define CAIRN_REPL_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct engine;
+struct lineedit;
+
+/* How a game is (re)made: everything `new`, `restart` and `reload` need.
+** All strings owned. */
+typedef struct repl_settings {
+    char *ruleset;
+    char **choices;
+    size_t n_choices;
+    char *preset;
+    int players;       /* 0: the ruleset's default */
+    int *name_seat;    /* --name SEAT=NAME pairs */
+    char **name_val;
+    size_t n_names;
+    int *bot_seat;     /* --bot SEAT=KIND pairs */
+    char **bot_val;
+    size_t n_bots;
+    uint64_t seed;
+    char *lang;
+    char **sets;       /* --set DATA.PATH=VALUE data overrides, in order */
+    size_t n_sets;
+} repl_settings;
+
+/* One file of the ruleset as last read, to say what a reload changed. */
+typedef struct repl_file {
+    char *path;    /* as shown: relative to the ruleset folder */
+    uint64_t hash;
+} repl_file;
+
+typedef struct repl {
+    repl_settings set;
+    struct engine *e;
+    int n_seats;
+    char **bot;        /* [n_seats + 1]: each seat's bot kind, NULL: human (index 0 unused) */
+    struct bot **brain; /* [n_seats + 1]: the bot playing each seat, made from bot[] when asked */
+    size_t *seen;      /* [n_seats + 1]: events shown to each seat; [0] the shared screen */
+    size_t *seen_pos;  /* [n_seats + 1]: the position each seat was last told about, likewise */
+    int viewer;        /* the seat whose view is shown; 0: spectator */
+    int secret;        /* the ruleset hides something from some seat */
+    int auto_bots;     /* bots move by themselves after a person's move */
+    int dirty;         /* changed since the last save or load */
+    int changed;       /* the game moved during this input line */
+    int answered;      /* a person answered during this input line */
+    int over_shown;    /* final scores shown for this position */
+    char *save_path;   /* the last file saved to or loaded from */
+    repl_file *files;  /* the ruleset's files when the game was made */
+    size_t n_files;
+    /* replay mode (cairn replay) */
+    int replay;
+    /* output */
+    FILE *out;
+    int color;         /* ANSI escapes on */
+    int width;         /* columns */
+    int script;        /* script mode: echo input, no colour, no pauses */
+    int interactive;   /* stdin is a terminal and no --script */
+    int strict;
+    int trust;         /* --trust: saves may open a ruleset folder anywhere */
+    int undo;          /* --undo: UNDO_ALL, UNDO_OWN or UNDO_NONE (undo_policy.c) */
+    size_t failures;   /* commands that failed */
+    struct lineedit *le;
+    FILE *in;
+    int quit;
+    /* debugging (repl_inspect.c) */
+    int debug;         /* `debug on`: the rules' g.debug/print lines are shown */
+    int trace;         /* `trace on`: each handler call is shown */
+} repl;
+
+/* Output. say: markup (ruleset text and the REPL's own styling) rendered,
+** wrapped at the width, newline added; `indent` for continuation lines.
+** plain: text shown as is (error messages, file names), wrapped. fail: a
+** one-line error, counted for --strict. */
+void repl_say(repl *r, int indent, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void repl_plain(repl *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+void repl_fail(repl *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* The `rules` command (repl_rules.c): how to play, the legend, the rulebook,
+** options and assumed values; with an option id, that option. */
+int repl_show_rules(repl *r, const char *args);
+/* Text (may be several lines) shown unwrapped: boards keep their shape. */
+void repl_block(repl *r, const char *markup);
+/* Asks a yes/no question at the keyboard; 1 for y/yes. Script mode (and
+** end of input) answers no without asking. */
+int repl_confirm(repl *r, const char *question);
+
+/* "Ann" or "Seat 2"; never NULL. */
+const char *repl_seat_name(const repl *r, int seat);
+/* Parses a seat given as a number or a name ("0" and "spectator" give 0
+** when allow_zero). Returns the seat or -1 after printing an error. */
+int repl_parse_seat(repl *r, const char *s, int allow_zero);
+
+/* Showing the game. */
+void repl_show_board(repl *r, int seat);
+/* What happened since seat was last told (repl_disclose.c): the events it
+** may see and, for each decision it heard nothing of, who decided what
+** (the label) or only that they decided (a hidden choice). */
+void repl_show_events(repl *r, int seat);
+void repl_show_scores(repl *r, int final);
+/* After the game moved: events, bots (if after a person's move), the board
+** and whoever must decide next. */
+void repl_present(repl *r);
+/* Starts the game that r now holds (after `new`, `restart`, `load`): the
+** header, bots that move first, the first turn. */
+void repl_start(repl *r);
+/* Lets bots play until a person must decide, the game ends, Ctrl-C, or
+** `limit` decisions (0: no limit). Returns the number of decisions made. */
+size_t repl_run_bots(repl *r, size_t limit);
+/* Makes the game from r->set (replacing the current one). Returns 0, or -1
+** after printing the errors (the current game is then kept). */
+int repl_new_game(repl *r);
+/* Resets per-game REPL state after the engine was replaced. */
+int repl_adopt_engine(repl *r, struct engine *e);
+/* The seat that answers typed option ids now (a person asked now, the
+** viewer first), or 0. */
+int repl_deciding_seat(const repl *r);
+/* Applies one answer for seat; prints what happened. 0 or -1. */
+int repl_answer(repl *r, int seat, const char *id);
+/* The bot of seat (made from r->bot[seat], kept while the kind is the
+** same), or NULL after printing why (unknown kind, refused for this game). */
+struct bot *repl_brain(repl *r, int seat);
+/* Frees every seat's bot (a new game, or the end). */
+void repl_free_brains(repl *r);
+
+/* Events seen so far by seat (its slot in r->seen). */
+size_t *repl_seen(repl *r, int seat);
+
+/* ---- repl_disclose.c ---- */
+
+/* 1 when the choice of log entry index (from 0) is hidden from seat (0: a
+** spectator): the engine's disclosure, else (not known) any other seat's
+** choice in a game with secrets. */
+int repl_choice_hidden(const repl *r, size_t index, int seat);
+/* "Ann: take one red stone (take red)" as markup (malloc'd); a choice hidden
+** from the viewer is "(secret)" unless peek. */
+char *repl_describe_logged(const repl *r, size_t index, int peek);
+/* The position seat was last told about (its slot in r->seen_pos). */
+size_t *repl_seen_pos(repl *r, int seat);
+/* Everything up to now counts as told, for every seat (a load, a jump). */
+void repl_mark_all_seen(repl *r);
+/* Snapshots the ruleset's files (for reload reports). */
+void repl_snapshot_files(repl *r, repl_file **out, size_t *n);
+void repl_free_files(repl_file *f, size_t n);
+uint64_t repl_fresh_seed(const repl *r);
+
+/* ---- repl_layout.c ---- */
+
+/* The terminal's rows (TIOCGWINSZ on a terminal, else $LINES), 0 when not known. */
+int repl_term_height(const repl *r);
+/* A turn's screen: the board, sized to leave room for what `below` prints
+** (the news and the options), then that. */
+void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat));
+
+/* ---- repl_hotseat.c ---- */
+
+/* How many seats people play (no bot). */
+int repl_people(const repl *r);
+/* Clears the terminal (and its scrollback); script mode prints a marker
+** line instead. */
+void repl_clear_screen(repl *r);
+/* Reads one answer after prompt (echoed in script mode). NULL at the end of
+** the input (*eof set) or on Ctrl-C. */
+char *repl_ask(repl *r, const char *prompt, int *eof);
+/* Clears the screen, then `-- pass the keyboard to TO --` and (on a
+** terminal) waits for Enter and clears again. */
+void repl_pass_keyboard(repl *r, const char *to);
+/* With secrets and two or more people at the keyboard, asks whether the
+** others look away before showing `what`; 1 to go on. Else 1. */
+int repl_confirm_secrets(repl *r, const char *what);
+
+/* ---- repl_setup.c ---- */
+
+/* `cairn play` with no ruleset: asks the ruleset, the seat count and which
+** seats people play, into r->set. 0, or -1 (nothing found, or the input
+** ended). */
+int repl_setup_ask(repl *r);
+
+/* ---- repl_files.c ---- */
+
+/* "yak-seed3.save" (malloc'd): the ruleset's name and the seed, numbered on
+** (yak-seed3-2.save) past files that exist; NULL on OOM. */
+char *repl_default_save_name(const repl *r);
+/* "the folder x/y does not exist" (malloc'd) for a path whose folder is
+** missing or no folder, else NULL. */
+char *repl_save_folder_problem(const char *path);
+/* " in /current/folder" for a relative path, "" for an absolute one (malloc'd). */
+char *repl_save_where(const char *path);
+/* Why path is no cairn save (malloc'd), or NULL when it may be one (or
+** cannot be read: the loader says why). */
+char *repl_not_a_save(const char *path);
+
+/* ---- undo_policy.c ---- */
+
+/* --undo=all|own|none (repl.undo). */
+enum { UNDO_ALL = 0, UNDO_OWN = 1, UNDO_NONE = 2 };
+/* 0 with *out set, or -1 when s names no policy. */
+int undo_policy_parse(const char *s, int *out);
+const char *undo_policy_name(int policy);
+/* Why going back to position `to` is refused now (malloc'd), or NULL. */
+char *undo_policy_refusal(const repl *r, size_t to);
+
+/* ---- repl_inspect.c ---- */
+
+/* Points the engine's debug channel and trace at the REPL as r->debug and
+** r->trace say (after an engine is adopted, or a switch). */
+void repl_inspect_attach(repl *r);
+/* The same for a game about to be made (its setup's lines). */
+struct engine_config;
+void repl_inspect_config(repl *r, struct engine_config *cfg);
+/* The commands: debug, trace, eval, set, option; `state PATH`. Each
+** returns 0, or -1 after printing the error. */
+int repl_cmd_debug(repl *r, const char *args);
+int repl_cmd_trace(repl *r, const char *args);
+int repl_cmd_eval(repl *r, const char *args);
+int repl_cmd_set(repl *r, const char *args);
+int repl_cmd_option(repl *r, const char *args);
+int repl_state_path(repl *r, const char *args);
+
+#endif
