@@ -8,24 +8,24 @@ local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diago
 
 local function board(g) return g.data.board end
 
-local function disc_of(g, seat) return board(g).discs[seat] end
-
 -- The lowest empty row of column c, or nil when the column is full.
-local function landing_row(g, c)
-  local grid, b = g.state.grid, board(g)
+-- (grid and b are g.state.grid and the board: these run for every move of
+-- every playout, so each handler reads them out of g once.)
+local function landing_row(grid, b, c)
+  local empty = b.empty
   for r = 1, b.rows do
-    if grid[r][c] == b.empty then return r end
+    if grid[r][c] == empty then return r end
   end
   return nil
 end
 
 -- How many discs equal to grid[r][c] lie in a line through (r, c) along (dr, dc).
-local function line_length(g, r, c, dr, dc)
-  local grid, b = g.state.grid, board(g)
+local function line_length(grid, b, r, c, dr, dc)
+  local rows, columns = b.rows, b.columns
   local disc, n = grid[r][c], 1
   for sign = 1, -1, -2 do
     local rr, cc = r + sign * dr, c + sign * dc
-    while rr >= 1 and rr <= b.rows and cc >= 1 and cc <= b.columns and grid[rr][cc] == disc do
+    while rr >= 1 and rr <= rows and cc >= 1 and cc <= columns and grid[rr][cc] == disc do
       n = n + 1
       rr, cc = rr + sign * dr, cc + sign * dc
     end
@@ -33,24 +33,32 @@ local function line_length(g, r, c, dr, dc)
   return n
 end
 
-local function connects(g, r, c)
-  for _, d in ipairs(DIRECTIONS) do
-    if line_length(g, r, c, d[1], d[2]) >= board(g).connect then return true end
+-- Whether the disc at (r, c) lines up b.connect along one of the directions.
+local function connects(grid, b, r, c)
+  local connect = b.connect
+  for i = 1, #DIRECTIONS do
+    local d = DIRECTIONS[i]
+    if line_length(grid, b, r, c, d[1], d[2]) >= connect then return true end
   end
   return false
 end
 
 -- The option ids, "drop 1" ... "drop N", made once per game and looked up
 -- both ways: decisions() runs after every move and should not build strings.
-local drop_ids, column_of = {}, {}
+local drop_ids, column_of, full_ids = {}, {}, {}
 local function drop_id(c)
   local id = drop_ids[c]
   if not id then
     id = "drop " .. c
     drop_ids[c], column_of[id] = id, c
+    full_ids[c] = { id = id, disabled = true }
   end
   return id
 end
+
+-- The columns offered: one list per game, refreshed by decisions() after
+-- every move (the engine reads it at once and keeps nothing of it).
+local offered = {}
 
 function rules.setup(g)
   local b = board(g)
@@ -72,12 +80,13 @@ end
 function rules.decisions(g)
   local st = g.state
   if st.over then return {} end
-  local b, options = board(g), {}
-  local top = st.grid[b.rows]
+  local b = board(g)
+  local top, empty = st.grid[b.rows], b.empty
   for c = 1, b.columns do
-    options[c] = top[c] == b.empty and drop_id(c) or { id = drop_id(c), disabled = true }
+    local id = drop_id(c)
+    offered[c] = top[c] == empty and id or full_ids[c]
   end
-  return { { seat = st.turn, options = options } }
+  return { { seat = st.turn, options = offered } }
 end
 
 function rules.prompt(g, seat) return g.text("prompt", g.seats[seat].name) end
@@ -87,18 +96,19 @@ function rules.label(g, seat, id) return g.text("column", column_of[id]) end
 function rules.reason(g, seat, id) return g.text("column_full", column_of[id]) end
 
 function rules.apply(g, seat, id)
-  local c = column_of[id]
-  local r = c and landing_row(g, c)
+  local st, b = g.state, board(g)
+  local grid, c = st.grid, column_of[id]
+  local r = c and landing_row(grid, b, c)
   if not r then error("cannot drop there: " .. id) end
-  g.state.grid[r][c] = disc_of(g, seat)
-  g.state.moves = g.state.moves + 1
-  g.log_text("drops", g.seats[seat].name, c)
-  local b = board(g)
-  if connects(g, r, c) then
-    g.state.winner, g.state.over = seat, true
-    g.log_text("wins", g.seats[seat].name, b.connect)
-  elseif g.state.moves == b.rows * b.columns then
-    g.state.over = true
+  grid[r][c] = b.discs[seat]
+  st.moves = st.moves + 1
+  local name = g.seats[seat].name
+  g.log_text("drops", name, c)
+  if connects(grid, b, r, c) then
+    st.winner, st.over = seat, true
+    g.log_text("wins", name, b.connect)
+  elseif st.moves == b.rows * b.columns then
+    st.over = true
     g.log_text("draw")
   else
     g.state.turn = 3 - seat
