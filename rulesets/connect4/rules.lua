@@ -45,15 +45,25 @@ end
 
 -- The option ids, "drop 1" ... "drop N", made once per game and looked up
 -- both ways: decisions() runs after every move and should not build strings.
-local drop_ids, column_of, full_ids = {}, {}, {}
+local drop_ids, column_of = {}, {}
 local function drop_id(c)
   local id = drop_ids[c]
   if not id then
     id = "drop " .. c
     drop_ids[c], column_of[id] = id, c
-    full_ids[c] = { id = id, disabled = true }
   end
   return id
+end
+
+-- A full column as an option: offered, disabled (made once per game too).
+local full_options = {}
+local function full_option(c)
+  local o = full_options[c]
+  if not o then
+    o = { id = drop_id(c), disabled = true }
+    full_options[c] = o
+  end
+  return o
 end
 
 -- The columns offered: one list per game, refreshed by decisions() after
@@ -83,8 +93,7 @@ function rules.decisions(g)
   local b = board(g)
   local top, empty = st.grid[b.rows], b.empty
   for c = 1, b.columns do
-    local id = drop_id(c)
-    offered[c] = top[c] == empty and id or full_ids[c]
+    offered[c] = top[c] == empty and (drop_ids[c] or drop_id(c)) or full_option(c)
   end
   return { { seat = st.turn, options = offered } }
 end
