@@ -161,6 +161,21 @@ static int p_read_asked(lua_State *L) {
             int top = lua_gettop(L);
             int t = lua_rawgeti(L, opts, (lua_Integer)j);
             int dis = 0;
+            if (t == LUA_TSTRING && !strict) {
+                /* the same id as the last list's in this place (a playout
+                ** offers mostly the same ids move after move): it was
+                ** checked when it was stored, and stays where it is */
+                lua_rawgeti(L, IDS, (lua_Integer)(k + 1));
+                int same = lua_rawequal(L, -1, -2);
+                lua_settop(L, top);
+                if (same) {
+                    a->disabled[++k] = 0;
+                    it->n++;
+                    it->n_enabled++;
+                    continue;
+                }
+                lua_rawgeti(L, opts, (lua_Integer)j);
+            }
             if (t == LUA_TSTRING) {
                 if (lua_rawlen(L, -1) == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
             } else if (t == LUA_TTABLE) {

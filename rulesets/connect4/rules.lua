@@ -19,9 +19,9 @@ local function landing_row(grid, b, c)
   return nil
 end
 
--- How many discs equal to grid[r][c] lie in a line through (r, c) along (dr, dc).
-local function line_length(grid, b, r, c, dr, dc)
-  local rows, columns = b.rows, b.columns
+-- How many discs equal to grid[r][c] lie in a line through (r, c) along
+-- (dr, dc), on a board of rows x columns.
+local function line_length(grid, rows, columns, r, c, dr, dc)
   local disc, n = grid[r][c], 1
   for sign = 1, -1, -2 do
     local rr, cc = r + sign * dr, c + sign * dc
@@ -35,10 +35,10 @@ end
 
 -- Whether the disc at (r, c) lines up b.connect along one of the directions.
 local function connects(grid, b, r, c)
-  local connect = b.connect
+  local rows, columns, connect = b.rows, b.columns, b.connect
   for i = 1, #DIRECTIONS do
     local d = DIRECTIONS[i]
-    if line_length(grid, b, r, c, d[1], d[2]) >= connect then return true end
+    if line_length(grid, rows, columns, r, c, d[1], d[2]) >= connect then return true end
   end
   return false
 end
@@ -66,16 +66,20 @@ local function full_option(c)
   return o
 end
 
--- The columns offered: one list per game, refreshed by decisions() after
--- every move (the engine reads it at once and keeps nothing of it).
+-- What decisions() returns: one list per game, refreshed after every move
+-- (the engine reads it at once and keeps nothing of it), so that a playout
+-- allocates no tables per move.
 local offered = {}
+local asked = { seat = 1, options = offered }
+local decision_list = { asked }
 
 function rules.setup(g)
   local b = board(g)
-  local grid = {}
+  local grid, empty = {}, b.empty
   for r = 1, b.rows do
-    grid[r] = {}
-    for c = 1, b.columns do grid[r][c] = b.empty end
+    local row = {}
+    for c = 1, b.columns do row[c] = empty end
+    grid[r] = row
   end
   g.state.grid = grid
   g.state.turn = 1
@@ -95,7 +99,8 @@ function rules.decisions(g)
   for c = 1, b.columns do
     offered[c] = top[c] == empty and (drop_ids[c] or drop_id(c)) or full_option(c)
   end
-  return { { seat = st.turn, options = offered } }
+  asked.seat = st.turn
+  return decision_list
 end
 
 function rules.prompt(g, seat) return g.text("prompt", g.seats[seat].name) end
