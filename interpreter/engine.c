@@ -995,6 +995,7 @@ void engine_free(engine *e) {
     value_free(e->state_cache);
     free(e->asked.items);
     free(e->asked.disabled);
+    free(e->asked.id_obj);
     rules_give_sandbox(e->rt.owns_rules ? NULL : e->rt.rules, &e->rt);
     if (e->rt.owns_rules) engine_rules_free(e->rt.rules);
     cfg_free(&e->cfg);

@@ -76,9 +76,11 @@ typedef struct asked_item {
 typedef struct asked_set {
     asked_item *items;
     size_t n, cap;
-    size_t n_opts, n_opts_filled; /* ids set now; ids set at most ever (to clear) */
+    size_t n_opts, n_opts_filled; /* ids set now; ids the engine's table holds (to clear) */
     unsigned char *disabled;      /* per option: 1 when offered disabled (table form) */
-    size_t cap_opts;
+    const void **id_obj;          /* per option: its id's string object in ref_ids (lua_topointer),
+                                     which tells a fast game an unchanged id without a lookup */
+    size_t cap_opts;              /* of disabled and id_obj */
     int extras;                   /* labels, reasons or prompts were given */
 } asked_set;
 
