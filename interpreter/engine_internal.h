@@ -111,6 +111,7 @@ struct engine_rules {
 ** hub, which follows. It lives as long as its sandbox. */
 typedef struct engine_hub {
     engine *e;
+    int state_assigned; /* g.state = ... ran since gapi_adopt_state last looked */
 } engine_hub;
 
 /* A sandbox and what it keeps from one game to the next: g.data and
