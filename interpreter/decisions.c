@@ -95,7 +95,8 @@ static const char ASK_KEYS = 'k';
 static const char *const ask_key_names[] = {"seat", "hidden", "prompt", "options", "disabled", "label", "id"};
 #define N_ASK_KEYS (sizeof ask_key_names / sizeof ask_key_names[0])
 
-/* Pushes the keys, in ask_key_names' order (may allocate: protected). */
+/* Pushes the list of keys, then each key in ask_key_names' order (may
+** allocate: protected). */
 static void push_ask_keys(lua_State *L) {
     luaL_checkstack(L, (int)N_ASK_KEYS + 2, "decisions");
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ASK_KEYS) != LUA_TTABLE) {
@@ -110,7 +111,6 @@ static void push_ask_keys(lua_State *L) {
     }
     int keys = lua_gettop(L);
     for (size_t i = 0; i < N_ASK_KEYS; i++) lua_rawgeti(L, keys, (lua_Integer)(i + 1));
-    lua_remove(L, keys);
 }
 
 /* Protected: reads decisions(g)'s result (arg 2) into e->asked. Shape
@@ -130,7 +130,7 @@ static int p_read_asked(lua_State *L) {
         a->extras = 0;
     }
     lua_settop(L, 2);
-    enum { IDS = 3, LABELS, REASONS, PROMPTS, K_SEAT, K_HIDDEN, K_PROMPT, K_OPTIONS, K_DISABLED, K_LABEL, K_ID };
+    enum { IDS = 3, LABELS, REASONS, PROMPTS, KEYS, K_SEAT, K_HIDDEN, K_PROMPT, K_OPTIONS, K_DISABLED, K_LABEL, K_ID };
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_ids);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
