@@ -88,6 +88,31 @@ static void fresh_table(lua_State *L, int *ref) {
     *ref = r;
 }
 
+/* The registry entry (by address) of the list of keys decisions are read
+** by, made once per Lua state: lua_pushliteral looks a string up by its
+** bytes every time, which cost more than reading the key. */
+static const char ASK_KEYS = 'k';
+static const char *const ask_key_names[] = {"seat", "hidden", "prompt", "options", "disabled", "label", "id"};
+#define N_ASK_KEYS (sizeof ask_key_names / sizeof ask_key_names[0])
+
+/* Pushes the list of keys, then each key in ask_key_names' order (may
+** allocate: protected). */
+static void push_ask_keys(lua_State *L) {
+    luaL_checkstack(L, (int)N_ASK_KEYS + 2, "decisions");
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ASK_KEYS) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_createtable(L, (int)N_ASK_KEYS, 0);
+        for (size_t i = 0; i < N_ASK_KEYS; i++) {
+            lua_pushstring(L, ask_key_names[i]);
+            lua_rawseti(L, -2, (lua_Integer)(i + 1));
+        }
+        lua_pushvalue(L, -1);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &ASK_KEYS);
+    }
+    int keys = lua_gettop(L);
+    for (size_t i = 0; i < N_ASK_KEYS; i++) lua_rawgeti(L, keys, (lua_Integer)(i + 1));
+}
+
 /* Protected: reads decisions(g)'s result (arg 2) into e->asked. Shape
 ** errors are reported in the context, not raised. */
 static int p_read_asked(lua_State *L) {
@@ -105,11 +130,12 @@ static int p_read_asked(lua_State *L) {
         a->extras = 0;
     }
     lua_settop(L, 2);
-    enum { IDS = 3, LABELS, REASONS, PROMPTS };
+    enum { IDS = 3, LABELS, REASONS, PROMPTS, KEYS, K_SEAT, K_HIDDEN, K_PROMPT, K_OPTIONS, K_DISABLED, K_LABEL, K_ID };
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_ids);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_prompts);
+    push_ask_keys(L);
     size_t k = 0;
     if (lua_isnil(L, 2)) goto done;
     if (!lua_istable(L, 2)) return ask_bad(c, 0, "decisions(g) must return a list, not %s", luaL_typename(L, 2));
@@ -127,7 +153,7 @@ static int p_read_asked(lua_State *L) {
         lua_rawgeti(L, res, (lua_Integer)i);
         if (!lua_istable(L, -1)) return ask_bad(c, i, "needs seat = 1..%d", e->cfg.players);
         int d = see_through(L, -1);
-        lua_pushliteral(L, "seat");
+        lua_pushvalue(L, K_SEAT);
         int ok, st = lua_rawget(L, d);
         lua_Integer seat = lua_tointegerx(L, -1, &ok);
         lua_pop(L, 1);
@@ -139,33 +165,47 @@ static int p_read_asked(lua_State *L) {
         it->seat = (int)seat;
         it->first = k + 1;
         it->n = it->n_enabled = it->n_avoided = 0;
-        lua_pushliteral(L, "hidden");
+        lua_pushvalue(L, K_HIDDEN);
         it->hidden = lua_rawget(L, d) == LUA_TBOOLEAN && lua_toboolean(L, -1);
         lua_pop(L, 1);
-        lua_pushliteral(L, "prompt");
+        lua_pushvalue(L, K_PROMPT);
         if (lua_rawget(L, d) == LUA_TSTRING) {
             lua_rawseti(L, PROMPTS, (lua_Integer)(a->n + 1));
             a->extras = 1;
         } else {
             lua_pop(L, 1);
         }
-        lua_pushliteral(L, "options");
+        lua_pushvalue(L, K_OPTIONS);
         lua_rawget(L, d);
         if (!lua_istable(L, -1)) return ask_bad(c, i, "needs a non-empty list of options");
         int opts = see_through(L, -1);
         size_t no = lua_rawlen(L, opts);
         if (no == 0) return ask_bad(c, i, "needs a non-empty list of options");
-        if (engine_grow((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
+        size_t cap = a->cap_opts;
+        if (engine_grow((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
+            engine_grow((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
             return luaL_error(L, "out of memory");
         for (size_t j = 1; j <= no; j++) {
             int top = lua_gettop(L);
             int t = lua_rawgeti(L, opts, (lua_Integer)j);
             int dis = 0, avoid = 0;
+            if (t == LUA_TSTRING && !strict && k < a->n_opts_filled &&
+                lua_topointer(L, -1) == a->id_obj[k + 1]) {
+                /* the very string object the engine's table holds at this
+                ** place (a playout offers mostly the same ids move after
+                ** move; that table keeps it alive, so its address is not
+                ** reused): checked when it was stored, and stays there */
+                lua_settop(L, top);
+                a->disabled[++k] = 0;
+                it->n++;
+                it->n_enabled++;
+                continue;
+            }
             if (t == LUA_TSTRING) {
                 if (lua_rawlen(L, -1) == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
             } else if (t == LUA_TTABLE) {
                 int o = see_through(L, -1);
-                lua_pushliteral(L, "disabled");
+                lua_pushvalue(L, K_DISABLED);
                 int dt = lua_rawget(L, o);
                 if (dt != LUA_TNIL && dt != LUA_TSTRING && dt != LUA_TBOOLEAN)
                     return ask_bad(c, i, "options[%zu].disabled must be a string (the reason)", j);
@@ -182,14 +222,14 @@ static int p_read_asked(lua_State *L) {
                     return ask_bad(c, i, "options[%zu].bot must be a boolean (false: search bots pass it by)", j);
                 avoid = bt == LUA_TBOOLEAN && !lua_toboolean(L, -1);
                 lua_pop(L, 1);
-                lua_pushliteral(L, "label");
+                lua_pushvalue(L, K_LABEL);
                 if (lua_rawget(L, o) == LUA_TSTRING) {
                     lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
                     a->extras = 1;
                 } else {
                     lua_pop(L, 1);
                 }
-                lua_pushliteral(L, "id");
+                lua_pushvalue(L, K_ID);
                 if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)
                     return ask_bad(c, i, "options[%zu] needs a non-empty string id", j);
             } else {
@@ -211,7 +251,9 @@ static int p_read_asked(lua_State *L) {
                     if (same) return ask_bad(c, i, "option id \"%s\" appears twice", lua_tostring(L, -1));
                 }
             }
+            a->id_obj[k + 1] = lua_topointer(L, -1);
             lua_rawseti(L, IDS, (lua_Integer)(++k));
+            if (k > a->n_opts_filled) a->n_opts_filled = k; /* even if this list fails later */
             a->disabled[k] = (unsigned char)((dis ? ASK_DISABLED : 0) | (avoid && !dis ? ASK_AVOIDED : 0));
             it->n++;
             it->n_enabled += !dis;
@@ -222,12 +264,14 @@ static int p_read_asked(lua_State *L) {
         lua_settop(L, base);
     }
 done:
-    for (size_t q = k + 1; q <= a->n_opts_filled; q++) { /* what the last list left */
+    /* what the last list left past this one's end (further on, all is nil
+    ** already: every list clears what it leaves) */
+    for (size_t q = k + 1; q <= a->n_opts_filled; q++) {
         lua_pushnil(L);
         lua_rawseti(L, IDS, (lua_Integer)q);
+        a->id_obj[q] = NULL;
     }
-    a->n_opts = k;
-    if (k > a->n_opts_filled) a->n_opts_filled = k;
+    a->n_opts = a->n_opts_filled = k;
     return 0;
 }
 

@@ -818,10 +818,13 @@ static int p_handlers(lua_State *L) {
     }
     int *tables[] = {&rt->ref_ids, &rt->ref_labels, &rt->ref_reasons, &rt->ref_prompts};
     for (int i = 0; i < 4; i++) {
-        lua_newtable(L);
+        /* the ids sized for a usual decision list: no growing on the first */
+        lua_createtable(L, i == 0 ? 16 : 0, 0);
         *tables[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    lua_newtable(L); /* the live state starts as {} for setup */
+    /* the live state starts as {} for setup, with room for a few fields
+    ** (a size hint only: no script can tell) */
+    lua_createtable(L, 0, 8);
     rt->ref_state = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
 }
@@ -995,6 +998,7 @@ void engine_free(engine *e) {
     value_free(e->state_cache);
     free(e->asked.items);
     free(e->asked.disabled);
+    free(e->asked.id_obj);
     rules_give_sandbox(e->rt.owns_rules ? NULL : e->rt.rules, &e->rt);
     if (e->rt.owns_rules) engine_rules_free(e->rt.rules);
     cfg_free(&e->cfg);

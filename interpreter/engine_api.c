@@ -234,13 +234,14 @@ static const api_fn rng_api[] = {
 };
 
 /* __newindex of every g: upvalue 1 the fields, 2 whether g.state may be
-** replaced. */
+** replaced, 3 the hub (told that it was). */
 static int g_newindex(lua_State *L) {
     const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
     if (lua_toboolean(L, lua_upvalueindex(2)) && k && strcmp(k, "state") == 0) {
         if (!lua_istable(L, 3)) return luaL_error(L, "g.state must be a table, not %s", luaL_typename(L, 3));
         lua_pushvalue(L, 3);
         lua_setfield(L, lua_upvalueindex(1), "state");
+        ((engine_hub *)lua_touserdata(L, lua_upvalueindex(3)))->state_assigned = 1;
         return 0;
     }
     if (k) return luaL_error(L, "g.%s cannot be changed (only setup and apply may assign g.state)", k);
@@ -248,14 +249,15 @@ static int g_newindex(lua_State *L) {
 }
 
 /* Pushes the front of fields (at fi): an empty table reading fields. */
-static void push_front(lua_State *L, int fi, int state_writable) {
+static void push_front(lua_State *L, int fi, int state_writable, engine_hub *hub) {
     lua_newtable(L);
     lua_createtable(L, 0, 3);
     lua_pushvalue(L, fi);
     lua_setfield(L, -2, "__index");
     lua_pushvalue(L, fi);
     lua_pushboolean(L, state_writable);
-    lua_pushcclosure(L, g_newindex, 2);
+    lua_pushlightuserdata(L, hub);
+    lua_pushcclosure(L, g_newindex, 3);
     lua_setfield(L, -2, "__newindex");
     lua_pushboolean(L, 0); /* getmetatable sees false; setmetatable refuses */
     lua_setfield(L, -2, "__metatable");
@@ -325,7 +327,7 @@ static int p_build(lua_State *L) {
     int *fields[] = {&k->ref_gfields, &k->ref_grofields, &k->ref_grenderfields};
     for (int i = 0; i < 3; i++) {
         push_fields(L, k, c->r->lang, 1, 2, 3, 4); /* 5 */
-        push_front(L, 5, i == 0);
+        push_front(L, 5, i == 0, k->hub);
         *fronts[i] = luaL_ref(L, LUA_REGISTRYINDEX);
         *fields[i] = luaL_ref(L, LUA_REGISTRYINDEX);
     }
@@ -472,7 +474,11 @@ int gapi_set_labels(engine *e, int on) {
 
 int gapi_adopt_state(engine *e) {
     lua_State *L = e->rt.L;
-    /* the common case, no allocation: g's fields still hold the live table */
+    /* the common case: nothing assigned g.state (g_newindex is the only
+    ** way a script can; the engine sets g's fields and the live ref together) */
+    if (!e->hub->state_assigned) return 0;
+    e->hub->state_assigned = 0;
+    /* assigned, perhaps the same table again: no allocation unless it differs */
     if (!lua_checkstack(L, 4)) return -1;
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.kit->ref_gfields);
     lua_pushliteral(L, "state"); /* an interned key: no allocation */

@@ -77,10 +77,12 @@ typedef struct asked_item {
 typedef struct asked_set {
     asked_item *items;
     size_t n, cap;
-    size_t n_opts, n_opts_filled; /* ids set now; ids set at most ever (to clear) */
+    size_t n_opts, n_opts_filled; /* ids set now; ids the engine's table holds (to clear) */
     unsigned char *disabled;      /* per option: ASK_DISABLED when offered disabled, ASK_AVOIDED
                                   ** when `bot = false` (both from the table form) */
-    size_t cap_opts;
+    const void **id_obj;          /* per option: its id's string object in ref_ids (lua_topointer),
+                                     which tells a fast game an unchanged id without a lookup */
+    size_t cap_opts;              /* of disabled and id_obj */
     int extras;                   /* labels, reasons or prompts were given */
 } asked_set;
 
@@ -115,6 +117,7 @@ struct engine_rules {
 ** hub, which follows. It lives as long as its sandbox. */
 typedef struct engine_hub {
     engine *e;
+    int state_assigned; /* g.state = ... ran since gapi_adopt_state last looked */
 } engine_hub;
 
 /* A sandbox and what it keeps from one game to the next: g.data and

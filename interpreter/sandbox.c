@@ -1302,18 +1302,17 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
         return SANDBOX_ERR_RUN;
     }
     if (top) begin_call(sb, fn);
-    /* below the function: a copy of it (for def_of after a failure), then
-    ** the message handler */
-    lua_pushvalue(L, fn);
-    lua_insert(L, fn);
+    /* below the function: the message handler, then a copy of the function
+    ** (for def_of after a failure), both moved there in one rotation */
     lua_pushcfunction(L, sb_msgh);
-    lua_insert(L, fn + 1);
+    lua_pushvalue(L, fn);
+    lua_rotate(L, fn, 2);
     sb->depth++;
-    int status = lua_pcall(L, nargs, nresults, fn + 1);
+    int status = lua_pcall(L, nargs, nresults, fn);
     sb->depth--;
-    lua_remove(L, fn + 1);
-    if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn);
-    lua_remove(L, fn);
+    if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn + 1);
+    lua_rotate(L, fn, -2); /* the handler and the copy to the top, then off */
+    lua_pop(L, 2);
     if (top) {
         if (sb->watched) sb->game_ticks_used += budget_watch_stop(&sb->watch);
         sb->watched = 0;

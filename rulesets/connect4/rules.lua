@@ -8,24 +8,24 @@ local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diago
 
 local function board(g) return g.data.board end
 
-local function disc_of(g, seat) return board(g).discs[seat] end
-
 -- The lowest empty row of column c, or nil when the column is full.
-local function landing_row(g, c)
-  local grid, b = g.state.grid, board(g)
+-- (grid and b are g.state.grid and the board: these run for every move of
+-- every playout, so each handler reads them out of g once.)
+local function landing_row(grid, b, c)
+  local empty = b.empty
   for r = 1, b.rows do
-    if grid[r][c] == b.empty then return r end
+    if grid[r][c] == empty then return r end
   end
   return nil
 end
 
--- How many discs equal to grid[r][c] lie in a line through (r, c) along (dr, dc).
-local function line_length(g, r, c, dr, dc)
-  local grid, b = g.state.grid, board(g)
+-- How many discs equal to grid[r][c] lie in a line through (r, c) along
+-- (dr, dc), on a board of rows x columns.
+local function line_length(grid, rows, columns, r, c, dr, dc)
   local disc, n = grid[r][c], 1
   for sign = 1, -1, -2 do
     local rr, cc = r + sign * dr, c + sign * dc
-    while rr >= 1 and rr <= b.rows and cc >= 1 and cc <= b.columns and grid[rr][cc] == disc do
+    while rr >= 1 and rr <= rows and cc >= 1 and cc <= columns and grid[rr][cc] == disc do
       n = n + 1
       rr, cc = rr + sign * dr, cc + sign * dc
     end
@@ -33,9 +33,12 @@ local function line_length(g, r, c, dr, dc)
   return n
 end
 
-local function connects(g, r, c)
-  for _, d in ipairs(DIRECTIONS) do
-    if line_length(g, r, c, d[1], d[2]) >= board(g).connect then return true end
+-- Whether the disc at (r, c) lines up b.connect along one of the directions.
+local function connects(grid, b, r, c)
+  local rows, columns, connect = b.rows, b.columns, b.connect
+  for i = 1, #DIRECTIONS do
+    local d = DIRECTIONS[i]
+    if line_length(grid, rows, columns, r, c, d[1], d[2]) >= connect then return true end
   end
   return false
 end
@@ -52,12 +55,31 @@ local function drop_id(c)
   return id
 end
 
+-- A full column as an option: offered, disabled (made once per game too).
+local full_options = {}
+local function full_option(c)
+  local o = full_options[c]
+  if not o then
+    o = { id = drop_id(c), disabled = true }
+    full_options[c] = o
+  end
+  return o
+end
+
+-- What decisions() returns: one list per game, refreshed after every move
+-- (the engine reads it at once and keeps nothing of it), so that a playout
+-- allocates no tables per move.
+local offered = {}
+local asked = { seat = 1, options = offered }
+local decision_list = { asked }
+
 function rules.setup(g)
   local b = board(g)
-  local grid = {}
+  local grid, empty = {}, b.empty
   for r = 1, b.rows do
-    grid[r] = {}
-    for c = 1, b.columns do grid[r][c] = b.empty end
+    local row = {}
+    for c = 1, b.columns do row[c] = empty end
+    grid[r] = row
   end
   g.state.grid = grid
   g.state.turn = 1
@@ -72,12 +94,13 @@ end
 function rules.decisions(g)
   local st = g.state
   if st.over then return {} end
-  local b, options = board(g), {}
-  local top = st.grid[b.rows]
+  local b = board(g)
+  local top, empty = st.grid[b.rows], b.empty
   for c = 1, b.columns do
-    options[c] = top[c] == b.empty and drop_id(c) or { id = drop_id(c), disabled = true }
+    offered[c] = top[c] == empty and (drop_ids[c] or drop_id(c)) or full_option(c)
   end
-  return { { seat = st.turn, options = options } }
+  asked.seat = st.turn
+  return decision_list
 end
 
 function rules.prompt(g, seat) return g.text("prompt", g.seats[seat].name) end
@@ -87,18 +110,19 @@ function rules.label(g, seat, id) return g.text("column", column_of[id]) end
 function rules.reason(g, seat, id) return g.text("column_full", column_of[id]) end
 
 function rules.apply(g, seat, id)
-  local c = column_of[id]
-  local r = c and landing_row(g, c)
+  local st, b = g.state, board(g)
+  local grid, c = st.grid, column_of[id]
+  local r = c and landing_row(grid, b, c)
   if not r then error("cannot drop there: " .. id) end
-  g.state.grid[r][c] = disc_of(g, seat)
-  g.state.moves = g.state.moves + 1
-  g.log_text("drops", g.seats[seat].name, c)
-  local b = board(g)
-  if connects(g, r, c) then
-    g.state.winner, g.state.over = seat, true
-    g.log_text("wins", g.seats[seat].name, b.connect)
-  elseif g.state.moves == b.rows * b.columns then
-    g.state.over = true
+  grid[r][c] = b.discs[seat]
+  st.moves = st.moves + 1
+  local name = g.seats[seat].name
+  g.log_text("drops", name, c)
+  if connects(grid, b, r, c) then
+    st.winner, st.over = seat, true
+    g.log_text("wins", name, b.connect)
+  elseif st.moves == b.rows * b.columns then
+    st.over = true
     g.log_text("draw")
   else
     g.state.turn = 3 - seat
