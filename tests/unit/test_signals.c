@@ -73,6 +73,21 @@ static int drain(child *c) {
 
 static void pause_ms(long ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL); }
 
+/* The CPU time (user + system, ms) process pid has used, from /proc; -1 if unreadable. */
+static long cpu_ms_of(pid_t pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the name may hold spaces: fields follow its ')' */
+    unsigned long ut = 0, st = 0;
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return -1;
+    return (long)((ut + st) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
+}
+
 /* Waits (up to 20 s) until the output holds text. */
 static void wait_for(child *c, const char *text) {
     for (int i = 0; i < 2000; i++) {
@@ -248,9 +263,15 @@ static void test_sigint_reload_on_a_terminal(void **st) {
     }
     c.n = 0;
     c.buf[0] = '\0';
+    long before = cpu_ms_of(c.pid);
+    assert_true(before >= 0);
     say(&c, "reload\n");
     wait_for(&c, "reload");
-    pause_ms(400); /* well inside the replay (40 x the decision's time) */
+    /* well inside the replay (40 decisions of about 50 ms of CPU each): by the
+    ** CPU time cairn spent, not the clock, which a loaded machine stretches
+    ** (a fixed 400 ms could end before the replay had begun) */
+    for (int i = 0; i < 3000 && cpu_ms_of(c.pid) - before < 400; i++) pause_ms(10);
+    assert_true(cpu_ms_of(c.pid) - before >= 400);
     assert_int_equal(kill(c.pid, SIGINT), 0);
     wait_for(&c, "interrupted at decision");
     assert_non_null(strstr(c.buf, "the game is as it was"));
