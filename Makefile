@@ -145,7 +145,7 @@ asan-full: all
 # make valgrind: every unit test binary and `cairn test` of every shipped
 # ruleset (its scenarios, Lua unit tests and golden playthroughs) under
 # valgrind's memcheck: any leak or error fails (tools/valgrind; not part of
-# make test: it takes minutes).
+# make test: about 25 minutes of CPU time; docs/testing.md).
 valgrind: all $(TEST_BIN)
 	@BUILD=$(BUILD) tools/valgrind
 
