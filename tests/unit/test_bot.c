@@ -379,8 +379,9 @@ static void test_ruleset_bot_defaults(void **st) {
         {"himalaya", "mcts:iterations=5,depth=3", "rollouts of 3 decisions", 3},
         {"connect4", "mcts:iterations=5", "rollouts of 10 decisions", 2},
         {"kathmandu", "mcts:depth=1", ": 600 iterations,", 2},
+        {"yak", "mcts:iterations=5", "rollouts of 30 decisions", 2},
     };
-    for (size_t i = 0; i < 4; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cerr_list errs;
         cerr_init(&errs, 0);
         engine *e = game(cases[i].rs, 2, cases[i].players, &errs);
