@@ -180,7 +180,7 @@ install: all
 	install -m 644 docs/cairn.1 $(DESTDIR)$(PREFIX)/share/man/man1/cairn.1
 	cp -R editors/. $(DESTDIR)$(PREFIX)/share/cairn/editors/
 
-# make bot-strength, make bot-speed: the bots' strength table (about 40 CPU-minutes, under
+# make bot-strength, make bot-speed: the bots' strength table (about an hour of CPU, under
 # nice) and their CPU time per decision (docs/bots.md); neither is part of make test.
 .PHONY: bot-strength bot-speed
 bot-strength: all
