@@ -855,6 +855,7 @@ static void test_testrun_reports_failures(void **st) {
     cerr_clear(&errs);
     assert_int_equal(testrun_smoke(rs, 1, 0, out, &errs), -1);
     msg = cerr_format(&errs.items[errs.n - 1]);
+    if (!strstr(msg, "ruleset.yaml:")) fprintf(stderr, "the last error: %s\n", msg);
     assert_non_null(strstr(msg, "ruleset.yaml:"));
     assert_non_null(strstr(msg, "the rule for \"hand[*]\" (owner) matched nothing"));
     free(msg);
