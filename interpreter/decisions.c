@@ -92,7 +92,7 @@ static void fresh_table(lua_State *L, int *ref) {
 ** by, made once per Lua state: lua_pushliteral looks a string up by its
 ** bytes every time, which cost more than reading the key. */
 static const char ASK_KEYS = 'k';
-static const char *const ask_key_names[] = {"seat", "hidden", "prompt", "options", "disabled", "label", "id"};
+static const char *const ask_key_names[] = {"seat", "hidden", "prompt", "options", "disabled", "label", "id", "bot"};
 #define N_ASK_KEYS (sizeof ask_key_names / sizeof ask_key_names[0])
 
 /* Pushes the list of keys, then each key in ask_key_names' order (may
@@ -130,7 +130,7 @@ static int p_read_asked(lua_State *L) {
         a->extras = 0;
     }
     lua_settop(L, 2);
-    enum { IDS = 3, LABELS, REASONS, PROMPTS, KEYS, K_SEAT, K_HIDDEN, K_PROMPT, K_OPTIONS, K_DISABLED, K_LABEL, K_ID };
+    enum { IDS = 3, LABELS, REASONS, PROMPTS, KEYS, K_SEAT, K_HIDDEN, K_PROMPT, K_OPTIONS, K_DISABLED, K_LABEL, K_ID, K_BOT };
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_ids);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
@@ -216,7 +216,7 @@ static int p_read_asked(lua_State *L) {
                 } else {
                     lua_pop(L, 1);
                 }
-                lua_pushliteral(L, "bot"); /* `bot = false`: search bots pass it by */
+                lua_pushvalue(L, K_BOT); /* `bot = false`: search bots pass it by */
                 int bt = lua_rawget(L, o);
                 if (bt != LUA_TNIL && bt != LUA_TBOOLEAN)
                     return ask_bad(c, i, "options[%zu].bot must be a boolean (false: search bots pass it by)", j);
