@@ -352,10 +352,10 @@ static int sb_raise_tripped(lua_State *L) {
     } else if (sb->tripped == TRIP_RETRY) {
         lua_pushliteral(L, "long call: to be run again with the budget counted");
     } else if (sb->tripped == TRIP_CPU) {
-        lua_pushfstring(L, "CPU time limit of %I ms for one handler call exceeded",
+        lua_pushfstring(L, SANDBOX_CPU_LIMIT_PHRASE " %I ms for one handler call exceeded",
                         (lua_Integer)sb->call_cpu_ms);
     } else if (sb->tripped == TRIP_GAME_CPU) {
-        lua_pushfstring(L, "the game's CPU time limit of %I ms exceeded", (lua_Integer)sb->game_cpu_ms);
+        lua_pushfstring(L, "the game's " SANDBOX_CPU_LIMIT_PHRASE " %I ms exceeded", (lua_Integer)sb->game_cpu_ms);
     } else {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
@@ -1237,12 +1237,12 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
             int line = sb->err_found ? sb->err_line : sb->last_line;
             if (sb->tripped == TRIP_CPU)
                 cerr_add(errs, file, line, 0, NULL,
-                         "CPU time limit of %ld ms for one handler call exceeded (limit "
+                         SANDBOX_CPU_LIMIT_PHRASE " %ld ms for one handler call exceeded (limit "
                          "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget "
                          "does not see", sb->call_cpu_ms);
             else
                 cerr_add(errs, file, line, 0, NULL,
-                         "the game's CPU time limit of %ld ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)",
+                         "the game's " SANDBOX_CPU_LIMIT_PHRASE " %ld ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)",
                          sb->game_cpu_ms);
         }
     } else if (sb->tripped == TRIP_BUDGET) {
@@ -1290,6 +1290,10 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
     }
     lua_pop(L, 1);
     return kind;
+}
+
+int sandbox_is_cpu_limit_error(const char *message) {
+    return message && strstr(message, SANDBOX_CPU_LIMIT_PHRASE) != NULL;
 }
 
 int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {

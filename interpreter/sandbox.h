@@ -81,6 +81,12 @@ void sandbox_free(sandbox *sb);
 ** sandbox_call applies the budget and makes its errors uncatchable. */
 lua_State *sandbox_state(sandbox *sb);
 
+/* Every error of a CPU-time limit (one call's, or the game's total) holds
+** this phrase. Those limits trip by the clock, not by the rules, so where
+** one trips may differ between two plays of one game. */
+#define SANDBOX_CPU_LIMIT_PHRASE "CPU time limit of"
+int sandbox_is_cpu_limit_error(const char *message);
+
 /* Calls the function below nargs arguments on the stack, like lua_pcall,
 ** with a fresh instruction budget. On success leaves nresults results
 ** (LUA_MULTRET allowed) and returns SANDBOX_OK. On failure pops the

@@ -6,6 +6,7 @@
 #include "plural.h"
 #include "testrun.h"
 #include "repl_cmd.h"
+#include "sandbox.h"
 #include "engine.h"
 #include "luatest.h"
 #include "rng.h"
@@ -824,13 +825,6 @@ static long cpu_ms_since(clock_t t0) {
 }
 
 /* One smoke game; returns 0 or -1 with one error appended. */
-/* Is why the sandbox's error for a CPU-time limit (one call's, or the
-** game's total)? Those are measured by the clock, so the twin of a smoke
-** game may trip one a decision earlier or later (sandbox.c words them). */
-static int cpu_clock_error(const char *why) {
-    return why && (strstr(why, "CPU time limit of") != NULL || strstr(why, "the game's CPU time limit") != NULL);
-}
-
 /* The forward-model self-test at one position (TAG's ForwardModelTester):
 ** every enabled option of every asked seat applied to a fork of e; the fork
 ** starts with e's hash, and e's hash never moves; then undo and redo give
@@ -1030,7 +1024,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         free(why);
         why = NULL;
         int twin_st = msg ? ENGINE_OK : engine_answer(twin, seat, id, &why);
-        if (!msg && twin_st != ENGINE_OK && cpu_clock_error(why))
+        if (!msg && twin_st != ENGINE_OK && sandbox_is_cpu_limit_error(why))
             /* a CPU-time limit trips by the clock, not by the rules: where it
             ** trips differs from play to play, and is no rules' nondeterminism */
             msg = cairn_strfmt("%s, decision %zu (seat %d, \"%s\"): %s", where.s, k + 1, seat, id, why);
