@@ -39,6 +39,21 @@ local function group_order(a, b)
   return tostring(a.colour) < tostring(b.colour)
 end
 
+-- group_size(near, colours, i, seen, stack) -> how many cells the group of cell i holds:
+-- the cells of colours[i] that touch it, and theirs (marked in seen; stack is scratch)
+local function group_size(near, colours, i, seen, stack)
+  local v, size, top = colours[i], 0, 1
+  stack[1], seen[i] = i, true
+  while top > 0 do
+    local j = stack[top]
+    top, size = top - 1, size + 1
+    for _, k in ipairs(near[j]) do
+      if not seen[k] and colours[k] == v then top, seen[k] = top + 1, true; stack[top] = k end
+    end
+  end
+  return size
+end
+
 -- M.evaluate(data, colours) -> points, details for one colouring of a tower. colours[i]
 -- is the colour of the stone in cell i of the tower's layout (crystals already
 -- assigned), false for an empty cell. A group is the stones of one colour that touch.
@@ -50,15 +65,7 @@ function M.evaluate(data, colours)
   for i = 1, #near do
     local v = colours[i]
     if v and not seen[i] then
-      local size, top = 0, 1
-      stack[1], seen[i] = i, true
-      while top > 0 do
-        local j = stack[top]
-        top, size = top - 1, size + 1
-        for _, k in ipairs(near[j]) do
-          if not seen[k] and colours[k] == v then top, seen[k] = top + 1, true; stack[top] = k end
-        end
-      end
+      local size = group_size(near, colours, i, seen, stack)
       if size >= 2 then
         local pts = tables.at_least(sc.group_points, size, SIZE_ROWS)
         d.groups[#d.groups + 1] = { colour = v, size = size, points = pts }
@@ -249,31 +256,21 @@ function M.quick_tower_score(data, tw)
   local sc, stone, seen = data.scoring, {}, {}
   for i, cell in ipairs(cells) do
     local s = tw[cell[1] + 1][cell[2] + 1]
-    stone[i] = s and not common.is_crystal(data, s) and s or (s and "*") or false
+    -- a crystal gets the cell's own index: no other cell matches it, so it stands alone
+    stone[i] = s and (common.is_crystal(data, s) and i or s) or false
   end
   local total, groups, stack = 0, 0, {}
   for i = 1, #cells do
-    local s = stone[i]
-    if s and not seen[i] then
-      local size, top = 0, 1
-      stack[1], seen[i] = i, true
-      while top > 0 do
-        local j = stack[top]
-        top, size = top - 1, size + 1
-        if s ~= "*" then
-          for _, k in ipairs(near[j]) do
-            if not seen[k] and stone[k] == s then top, seen[k] = top + 1, true; stack[top] = k end
-          end
-        end
-      end
+    if stone[i] and not seen[i] then
+      local size = group_size(near, stone, i, seen, stack)
       if size >= 2 then
-        total, groups = total + tables.at_least(sc.group_points, size, { key = "size" }), groups + 1
+        total, groups = total + tables.at_least(sc.group_points, size, SIZE_ROWS), groups + 1
       else
         total = total + sc.single_stone
       end
     end
   end
-  return total + tables.at_least(sc.group_count_bonus, groups, { key = "groups" })
+  return total + tables.at_least(sc.group_count_bonus, groups, GROUPS_ROWS)
 end
 
 -- M.heuristic(g, seat) -> about the seat's tower score now, plus its food as a small
