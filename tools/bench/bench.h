@@ -24,6 +24,7 @@ typedef struct bench_settings {
     double c4_seconds;     /* BENCH_C4_SECONDS: time cap of the RSS-growth run */
     int long_seeds;        /* BENCH_LONG_SEEDS: seeds searched for a long game */
     const char *json_path; /* BENCH_JSON */
+    const char *only;      /* BENCH_ONLY: comma-separated rulesets, or NULL for all */
 } bench_settings;
 
 /* The ruleset and seat count whose games are long enough for the figures

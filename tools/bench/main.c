@@ -62,6 +62,7 @@ static int read_settings(bench_settings *s) {
     s->long_seeds = (int)seeds;
     s->json_path =
         getenv("BENCH_JSON") && *getenv("BENCH_JSON") ? getenv("BENCH_JSON") : "bench.json";
+    s->only = getenv("BENCH_ONLY") && *getenv("BENCH_ONLY") ? getenv("BENCH_ONLY") : NULL;
     return rc;
 }
 
@@ -96,8 +97,20 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The shipped rulesets: the folders of ./rulesets with a ruleset.yaml. */
-static char **shipped_rulesets(size_t *n) {
+/* Whether NAME is one of the comma-separated names of LIST. */
+static int listed(const char *list, const char *name) {
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == len && strncmp(p, name, len) == 0) return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
+/* The shipped rulesets: the folders of ./rulesets with a ruleset.yaml
+** (only those BENCH_ONLY names, when it is set). */
+static char **shipped_rulesets(const char *only, size_t *n) {
     *n = 0;
     DIR *d = opendir("rulesets");
     if (!d) {
@@ -108,7 +121,7 @@ static char **shipped_rulesets(size_t *n) {
     size_t cap = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.') continue;
+        if (de->d_name[0] == '.' || (only && !listed(only, de->d_name))) continue;
         char path[4096];
         struct stat st;
         snprintf(path, sizeof path, "rulesets/%s/ruleset.yaml", de->d_name);
@@ -123,6 +136,7 @@ static char **shipped_rulesets(size_t *n) {
         (*n)++;
     }
     closedir(d);
+    if (!*n) bench_fail("rulesets: none%s%s", only ? " named by BENCH_ONLY=" : "", only ? only : "");
     if (*n) qsort(names, *n, sizeof *names, cmp_str);
     return names;
 }
@@ -263,15 +277,14 @@ static void print_table(const bench_report *r) {
         printf(" %s %.2f ms%s", r->rulesets[i], r->check[i].ms, i + 1 < r->n_rulesets ? "," : "\n");
     const long_game *lg = &r->lg;
     if (!lg->seed)
-        printf("long game: the search failed\n");
+        printf("long game: %s\n", s->only ? "not run (BENCH_ONLY)" : "the search failed");
     else
         printf("long game %s %d seats seed %llu: %ld decisions (longest of %d seeds%s)\n",
                BENCH_LONG_RULESET, BENCH_LONG_SEATS, (unsigned long long)lg->seed, lg->decisions,
                lg->searched,
                lg->decisions >= BENCH_LONG_AT ? ", first to reach 500" : "; none reached 500");
-    if (!lg->timed)
-        printf("  undo, redo, goto or reload failed\n");
-    else
+    if (lg->seed && !lg->timed) printf("  undo, redo, goto or reload failed\n");
+    if (lg->timed)
         printf("  at decision %ld: undo %.3f ms, redo %.3f ms, goto 0 -> %ld %.3f ms\n", lg->at,
                lg->undo_ms, lg->redo_ms, lg->at, lg->goto_ms);
     if (lg->timed)
@@ -282,7 +295,7 @@ static void print_table(const bench_report *r) {
                lg->peak_rss_kib, lg->fork_rss_kib);
     const rss_growth *g = &r->rss;
     if (!g->games)
-        printf("RSS growth: the run failed\n\n");
+        printf("RSS growth: %s\n\n", s->only ? "not run (BENCH_ONLY)" : "the run failed");
     else
         printf(
             "RSS growth: %ld of %ld connect4 games in %.1f s%s: %ld KiB after %ld, %ld KiB at the "
@@ -327,8 +340,9 @@ int main(void) {
     ** seat count, each in its own child. */
     progress("forking the RSS-growth run and the long-game search");
     child growth, search;
-    int growth_ok = memory_rss_growth_start(&s, &growth) == 0;
-    if (memory_long_search_start(&s, &search) == 0 &&
+    /* BENCH_ONLY: a quick look at some rulesets, without the memory runs */
+    int growth_ok = !s.only && memory_rss_growth_start(&s, &growth) == 0;
+    if (!s.only && memory_long_search_start(&s, &search) == 0 &&
         memory_long_search_finish(&search, &r.lg) == 0) {
         progress("long game found; its peak RSS");
         const game_config long_cfg = {BENCH_LONG_RULESET, BENCH_LONG_SEATS, 0};
@@ -342,7 +356,7 @@ int main(void) {
             r.lg.fork_rss_kib = p.fork_kib;
         }
     }
-    r.rulesets = shipped_rulesets(&r.n_rulesets);
+    r.rulesets = shipped_rulesets(s.only, &r.n_rulesets);
     r.configs = game_configs(r.rulesets, r.n_rulesets, &r.n_configs);
     r.check = calloc(r.n_rulesets ? r.n_rulesets : 1, sizeof *r.check);
     r.tp = calloc(r.n_configs ? r.n_configs : 1, sizeof *r.tp);
