@@ -17,6 +17,7 @@
 
 /* Calls the play function (at stack index 1) for n games from seed. */
 static int lua_play(lua_State *L, long n, uint64_t seed, c4_tally *out) {
+    if (n < 1) return *out = (c4_tally){0}, 0;
     lua_pushvalue(L, 1);
     lua_pushinteger(L, (lua_Integer)n);
     lua_pushinteger(L, (lua_Integer)seed);
@@ -50,12 +51,11 @@ static int same(const c4_tally *a, const c4_tally *b) {
            a->wins2 == b->wins2 && a->draws == b->draws;
 }
 
-int baseline_run(double seconds, baseline_result *out) {
-    *out = (baseline_result){0};
+lua_State *baseline_lua_open(void) {
     lua_State *L = luaL_newstate();
     if (!L) {
         bench_fail("no memory for a Lua state");
-        return -1;
+        return NULL;
     }
     luaL_openlibs(L);
     if (luaL_loadfile(L, BENCH_BASELINE_LUA) != LUA_OK || lua_pcall(L, 0, 1, 0) != LUA_OK ||
@@ -63,8 +63,24 @@ int baseline_run(double seconds, baseline_result *out) {
         bench_fail("%s: %s", BENCH_BASELINE_LUA,
                    lua_isstring(L, -1) ? lua_tostring(L, -1) : "does not return a function");
         lua_close(L);
-        return -1;
+        return NULL;
     }
+    lua_settop(L, 1); /* the play function at index 1, as lua_play wants it */
+    return L;
+}
+
+int baseline_lua_games(lua_State *L, long n, uint64_t seed, c4_tally *out) {
+    return lua_play(L, n, seed, out);
+}
+
+void baseline_lua_close(lua_State *L) {
+    if (L) lua_close(L);
+}
+
+int baseline_run(double seconds, baseline_result *out) {
+    *out = (baseline_result){0};
+    lua_State *L = baseline_lua_open();
+    if (!L) return -1;
     int rc = lua_play(L, AGREE_GAMES, AGREE_SEED, &out->lua_check);
     c4_native_play(AGREE_GAMES, AGREE_SEED, &out->native_check);
     out->agree = rc == 0 && same(&out->lua_check, &out->native_check);

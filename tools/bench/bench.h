@@ -79,6 +79,14 @@ typedef struct baseline_result {
 ** bench_fail (the Lua file does not load or fails). */
 int baseline_run(double seconds, baseline_result *out);
 
+/* The plain-Lua baseline in pieces, for paired.c: a state holding the play
+** function (NULL after bench_fail), n games from seed (0, or -1 after
+** bench_fail), and the state closed. */
+struct lua_State;
+struct lua_State *baseline_lua_open(void);
+int baseline_lua_games(struct lua_State *L, long n, uint64_t seed, c4_tally *out);
+void baseline_lua_close(struct lua_State *L);
+
 /* --------------------------------------------------------- cairn games */
 
 typedef struct game_config {
@@ -104,6 +112,24 @@ typedef struct throughput {
 
 /* Returns 0, or -1 after bench_fail. */
 int games_throughput(const game_config *g, double seconds, throughput *out);
+
+/* One seeded game as games_throughput plays it (budget on, not profiled):
+** its decisions and the thread's CPU time from engine_new to engine_free.
+** 0, or -1 after bench_fail. */
+int games_play_timed(const game_config *g, uint64_t seed, long *decisions, double *cpu);
+
+/* tools/bench/paired.c: cairn's Connect Four against the plain-Lua baseline
+** in alternating slices, each side in the thread's CPU time, so that both
+** see the same machine at the same moments. */
+typedef struct paired {
+    rate lua, cairn; /* seconds: CPU time */
+    long slices;
+    double ratio; /* cairn games per CPU second over the baseline's */
+    int ok;
+} paired;
+
+/* About `seconds` of alternating slices; 0, or -1 after bench_fail. */
+int paired_connect4(const game_config *g, double seconds, paired *out);
 
 typedef struct latency {
     size_t samples;
@@ -204,6 +230,7 @@ typedef struct bench_report {
     double loadavg; /* 1-minute load average when the run started; -1 unknown */
     char date[32];
     baseline_result base;
+    paired c4; /* connect4 against the plain-Lua baseline, alternating */
     game_config *configs;
     size_t n_configs;
     throughput *tp;

@@ -160,6 +160,14 @@ static int play_one(const game_config *g, uint64_t seed, int no_budget, int prof
     return c->decisions < 0 ? -1 : 0;
 }
 
+int games_play_timed(const game_config *g, uint64_t seed, long *decisions, double *cpu) {
+    game_cost c;
+    int rc = play_one(g, seed, 0, 0, &c);
+    *decisions = c.decisions;
+    *cpu = c.cpu;
+    return rc;
+}
+
 static void add_cost(rate *r, const game_cost *c) {
     r->games++;
     r->decisions += c->decisions;

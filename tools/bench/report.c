@@ -234,6 +234,13 @@ int report_json(const bench_report *r, const char *path) {
     tally_obj(&w, "lua_check", &r->base.lua_check);
     tally_obj(&w, "native_check", &r->base.native_check);
     jclose(&w, '}');
+    jopen(&w, "connect4_paired", '{', 0);
+    rate_obj(&w, "lua", &r->c4.lua);
+    rate_obj(&w, "cairn", &r->c4.cairn);
+    integer(&w, "slices", r->c4.slices);
+    num(&w, "ratio", r->c4.ratio);
+    boolean(&w, "ok", r->c4.ok);
+    jclose(&w, '}');
     if (r->tp && r->repl && r->peak) games(&w, r);
     if (r->check) memory(&w, r);
     targets(&w, r);
