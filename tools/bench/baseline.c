@@ -89,20 +89,22 @@ int baseline_run(double seconds, baseline_result *out) {
             "the Lua and C baselines disagree on %d games from seed %d: %ld vs %ld decisions",
             AGREE_GAMES, AGREE_SEED, out->lua_check.decisions, out->native_check.decisions);
     uint64_t seed = 1;
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     while (rc == 0 && bench_now() - t0 < seconds) {
         c4_tally b;
         rc = lua_play(L, BATCH, seed++, &b);
         add(&out->lua, &b);
     }
     out->lua.seconds = bench_now() - t0;
+    out->lua.cpu_seconds = bench_cpu_now() - c0;
     lua_close(L);
-    t0 = bench_now();
+    t0 = bench_now(), c0 = bench_cpu_now();
     while (bench_now() - t0 < seconds) {
         c4_tally b;
         c4_native_play(BATCH, seed++, &b);
         add(&out->native, &b);
     }
     out->native.seconds = bench_now() - t0;
+    out->native.cpu_seconds = bench_cpu_now() - c0;
     return rc == 0 && out->agree ? 0 : -1;
 }

@@ -63,10 +63,12 @@ void c4_native_play(long n, uint64_t seed, c4_tally *out);
 typedef struct rate {
     long games, decisions;
     double seconds;     /* wall time */
-    double cpu_seconds; /* the thread's CPU time (cairn games only) */
+    double cpu_seconds; /* the thread's CPU time */
 } rate;
 
-double rate_games(const rate *r); /* per second; 0 when no time */
+/* Per second of the thread's CPU time (time the neighbours took on the core
+** is not counted); 0 when no time. */
+double rate_games(const rate *r);
 double rate_decisions(const rate *r);
 
 typedef struct baseline_result {

@@ -391,6 +391,7 @@ int main(void) {
             paired_connect4(&r.configs[i], 2 * s.seconds, &r.c4);
         }
         games_repl_latency(&r.configs[i], s.seconds, &r.repl[i]);
+        games_forget(); /* one loaded ruleset at a time, as in `cairn sim` */
     }
     if (r.lg.seed) {
         progress("undo, goto and reload on the long game");

@@ -48,9 +48,11 @@ double bench_percentile(double *v, size_t n, double p) {
     return v[rank - 1];
 }
 
-double rate_games(const rate *r) { return r->seconds > 0 ? (double)r->games / r->seconds : 0; }
+double rate_games(const rate *r) {
+    return r->cpu_seconds > 0 ? (double)r->games / r->cpu_seconds : 0;
+}
 double rate_decisions(const rate *r) {
-    return r->seconds > 0 ? (double)r->decisions / r->seconds : 0;
+    return r->cpu_seconds > 0 ? (double)r->decisions / r->cpu_seconds : 0;
 }
 
 #define MAX_FAILURES 64
