@@ -133,14 +133,15 @@ play: all
 # (limits.h, 10 min), meant for a plain build, is raised for them, or
 # Himalaya's smoke play (about 2.5 CPU-minutes plain) trips it.
 ASAN_SAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ASAN_TEST := CAIRN_CHECK_CPU_MS=3600000 $(MAKE) BUILD=build-asan OPT=-O1 SAN="$(ASAN_SAN)" test
 asan: all
-	SMOKE_COVER=each CAIRN_CHECK_CPU_MS=3600000 $(MAKE) BUILD=build-asan OPT=-O1 SAN="$(ASAN_SAN)" test
+	SMOKE_COVER=each $(ASAN_TEST)
 
 # make asan-full: the same with the whole smoke matrix (every seat count and
 # option combination of every ruleset, as make test plays it): about 15
 # CPU-minutes, most of it Himalaya's 144 smoke games under ASan.
 asan-full: all
-	CAIRN_CHECK_CPU_MS=3600000 $(MAKE) BUILD=build-asan OPT=-O1 SAN="$(ASAN_SAN)" test
+	$(ASAN_TEST)
 
 # make valgrind: every unit test binary and `cairn test` of every shipped
 # ruleset (its scenarios, Lua unit tests and golden playthroughs) under
