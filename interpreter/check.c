@@ -5,6 +5,7 @@
 ** the note a mod without tests gets. The verdict itself is main.c's.
 */
 #include "check.h"
+#include "chunk_store.h"
 #include "limits.h"
 #include "load_cache.h"
 
@@ -183,7 +184,7 @@ static int compile_one(lua_State *L, const char *path, cerr_list *errs) {
         errs->oom = 1;
         return -1;
     }
-    int st = luaL_loadbufferx(L, src, len, chunk, "t");
+    int st = chunk_store_load(L, src, len, chunk); /* the sandbox reuses it */
     free(chunk);
     free(src);
     if (st == LUA_OK) {
