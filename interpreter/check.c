@@ -73,12 +73,10 @@ static int load_value(const char *name, const ruleset *r, load_cache *cache, con
         cerr_list local;
         cerr_init(&local, 0);
         int refused = 0;
-        ruleset *got = ruleset_load_cached(name, &req, cache, &refused, &local);
-        int rc = got ? 0 : refused ? 1 : -1;
+        int rc = ruleset_verdict_cached(name, &req, cache, &refused, &local) == 0 ? 0 : refused ? 1 : -1;
         if (rc == 1 && !*why && local.n) *why = cairn_strdup(local.items[0].message);
         if (rc == -1) merge_new(errs, &local);
         cerr_free(&local);
-        ruleset_free(got);
         if (rc != 1) {
             free(*why);
             *why = NULL;

@@ -1547,21 +1547,49 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     return ruleset_load_combination(name_or_path, req, &refused, errs);
 }
 
+/* verdict_only: a combination known clean comes back unbuilt (no data,
+** text, scripts or fingerprint), for ruleset_verdict_cached to free. */
 static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
-                                 load_cache *cache, int *refused, cerr_list *errs);
+                                 load_cache *cache, int verdict_only, int *refused, cerr_list *errs);
 
 ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
                                   cerr_list *errs) {
-    return load_combination(name_or_path, req, NULL, refused, errs);
+    return load_combination(name_or_path, req, NULL, 0, refused, errs);
 }
 
 ruleset *ruleset_load_cached(const char *name_or_path, const ruleset_request *req, load_cache *cache,
                              int *refused, cerr_list *errs) {
-    return load_combination(name_or_path, req, cache, refused, errs);
+    return load_combination(name_or_path, req, cache, 0, refused, errs);
+}
+
+int ruleset_verdict_cached(const char *name_or_path, const ruleset_request *req, load_cache *cache,
+                           int *refused, cerr_list *errs) {
+    ruleset *r = load_combination(name_or_path, req, cache, 1, refused, errs);
+    ruleset_free(r);
+    return r ? 0 : -1;
+}
+
+/* What a combination's data, text and scripts depend on once the manifest
+** is loaded: the folder, each option's resolved value, and --set. The key
+** under which load_cache remembers that it loaded cleanly. */
+static int combination_key(const ruleset *r, const ruleset_request *req, strbuf *key) {
+    strbuf_putn(key, "combination", 12);
+    strbuf_putn(key, r->dir, strlen(r->dir) + 1);
+    for (size_t i = 0; i < r->n_opts; i++) {
+        const value *v = value_map_get(r->options, r->opts[i].id);
+        const char *text = !v ? "" : v->type == CV_BOOL ? (v->u.b ? "true" : "false")
+                                 : v->type == CV_STR ? v->u.str.s : NULL;
+        if (!text) return -1; /* not a value an option resolves to: not remembered */
+        strbuf_putn(key, r->opts[i].id, strlen(r->opts[i].id) + 1);
+        strbuf_putc(key, v ? (char)('0' + v->type) : '-');
+        strbuf_putn(key, text, strlen(text) + 1);
+    }
+    for (size_t i = 0; req && i < req->n_sets; i++) strbuf_putn(key, req->sets[i], strlen(req->sets[i]) + 1);
+    return key->oom ? -1 : 0;
 }
 
 static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
-                                 load_cache *cache, int *refused, cerr_list *errs) {
+                                 load_cache *cache, int verdict_only, int *refused, cerr_list *errs) {
     size_t before = cerr_count(errs), refusals = 0;
     int oom_before = errs->oom;
     *refused = 0;
@@ -1636,6 +1664,20 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
         ld.ndirs = 0;
         goto fail;
     }
+    strbuf combo = {0};
+    int have_combo = cache && r->options && combination_key(r, req, &combo) == 0;
+    size_t combo_len = 0;
+    if (verdict_only && have_combo && cerr_count(errs) == before && errs->oom == oom_before &&
+        load_cache_recall(cache, combo.s, combo.n, &combo_len)) {
+        /* loaded cleanly before: the same data, text and scripts again */
+        strbuf_free(&combo);
+        ld.dirs = NULL;
+        ld.ndirs = 0;
+        files_free(&ld.files);
+        load_cache_keep_schemas(cache, ld.schemas);
+        free(ld.manifest_schema_path);
+        return r;
+    }
     if (r->options) {
         load_data(r, &ld);
         load_text(r, &ld);
@@ -1652,8 +1694,13 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
             free(name);
         }
     }
-    if (cerr_count(errs) != before || errs->oom != oom_before) goto fail;
-    if (fingerprint(&ld.files, cache, r->fingerprint, errs) != 0) goto fail;
+    if (cerr_count(errs) != before || errs->oom != oom_before ||
+        fingerprint(&ld.files, cache, r->fingerprint, errs) != 0) {
+        strbuf_free(&combo);
+        goto fail;
+    }
+    if (have_combo) load_cache_remember(cache, combo.s, combo.n, "", 0);
+    strbuf_free(&combo);
     r->n_files = ld.files.n;
     files_free(&ld.files);
     if (cache) load_cache_keep_schemas(cache, ld.schemas);
