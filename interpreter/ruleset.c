@@ -45,8 +45,13 @@ static int is_file(const char *p) {
 /* "a/b" + "c" -> "a/b/c"; an absolute rel is kept as it is. */
 static char *path_join(const char *dir, const char *rel) {
     if (rel[0] == '/' || !dir || !dir[0] || strcmp(dir, ".") == 0) return cairn_strdup(rel);
-    size_t n = strlen(dir);
-    return cairn_strfmt("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", rel);
+    size_t n = strlen(dir), sep = dir[n - 1] != '/', m = strlen(rel);
+    char *p = malloc(n + sep + m + 1); /* not cairn_strfmt: a load joins hundreds */
+    if (!p) return NULL;
+    memcpy(p, dir, n);
+    p[n] = '/';
+    memcpy(p + n + sep, rel, m + 1);
+    return p;
 }
 
 static const char *file_of(const value *v) { return v && v->file ? v->file->name : NULL; }
