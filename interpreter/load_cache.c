@@ -93,6 +93,23 @@ value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs) {
     return v;
 }
 
+const value *load_cache_shared(load_cache *c, const char *path) {
+    for (size_t i = 0; i < c->n_files; i++)
+        if (strcmp(c->files[i].path, path) == 0) return c->files[i].v;
+    cerr_list quiet;
+    cerr_init(&quiet, 1);
+    value *v = yload_file(path, &quiet);
+    cerr_free(&quiet);
+    char *p = v ? cairn_strdup(path) : NULL;
+    if (!p || grow((void **)&c->files, &c->cap_files, c->n_files, sizeof *c->files) != 0) {
+        free(p);
+        value_free(v);
+        return NULL;
+    }
+    c->files[c->n_files++] = (parsed_file){p, v};
+    return v;
+}
+
 schema_set *load_cache_take_schemas(load_cache *c) {
     schema_set *s = c->schemas;
     c->schemas = NULL;

@@ -28,6 +28,13 @@ void load_cache_free(load_cache *c); /* NULL-safe */
 ** again and reports the same errors. */
 value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs);
 
+/* The cache's own parse of the YAML file at path, parsed now if it was
+** not: read only, and alive as long as the cache (a load that only wants
+** a verdict reads the tables nothing changes without copying them). NULL
+** when the file does not parse (nothing is reported: a load that reads it
+** reports that) or there was no room to keep it. */
+const value *load_cache_shared(load_cache *c, const char *path);
+
 /* The schema set kept by an earlier load, handed over (the caller owns it
 ** until it gives it back), or NULL: make a new one. */
 schema_set *load_cache_take_schemas(load_cache *c);

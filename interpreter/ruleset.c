@@ -453,6 +453,12 @@ typedef struct loader {
     size_t ndirs;
     const ruleset_request *req; /* --set overrides (may be NULL) */
     load_cache *cache;          /* what earlier loads parsed and passed (may be NULL) */
+    /* a verdict-only load (ruleset_verdict_cached): the data tables no
+    ** overlay or --set changes are the cache's parses, borrowed, and taken
+    ** out of r->data before the ruleset is freed (detach_borrowed) */
+    int borrow;
+    const value **borrowed;
+    size_t n_borrowed;
 } loader;
 
 /* files_add_lua(&ld->files, dir, id, 0), the folder's listing remembered
@@ -1373,24 +1379,107 @@ static void apply_overlay(ruleset *r, loader *ld, const value *at) {
     value_free(ov);
 }
 
-static void run_overlays(ruleset *r, loader *ld) {
+/* Calls each(r, ld, at) for the `overlay:` node of every option value
+** chosen, in the manifest's order; returns the number of calls. */
+static size_t each_overlay(ruleset *r, loader *ld, void (*each)(ruleset *, loader *, const value *)) {
+    size_t n = 0;
     for (size_t i = 0; i < r->n_opts; i++) {
         const value *def = r->opts[i].def;
         const value *chosen = value_map_get(r->options, r->opts[i].id);
         if (!chosen) continue;
         if (r->opts[i].type == ROPT_SWITCH) {
-            if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay"))
-                apply_overlay(r, ld, value_map_get(def, "overlay"));
+            if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay")) {
+                each(r, ld, value_map_get(def, "overlay"));
+                n++;
+            }
         } else {
             const value *items = value_map_get(def, "items");
             for (size_t k = 0; items && k < items->u.list.n; k++) {
                 const value *it = items->u.list.items[k];
                 if (strcmp(value_get_str(it, "id", ""), chosen->u.str.s) == 0 &&
-                    value_map_get(it, "overlay"))
-                    apply_overlay(r, ld, value_map_get(it, "overlay"));
+                    value_map_get(it, "overlay")) {
+                    each(r, ld, value_map_get(it, "overlay"));
+                    n++;
+                }
             }
         }
     }
+    return n;
+}
+
+static void run_overlays(ruleset *r, loader *ld) { each_overlay(r, ld, apply_overlay); }
+
+/* Borrowing (loader.borrow): the data names an overlay changes, gathered
+** into r->data as keys with null values before any table is loaded (a
+** scratch map, freed by touched_names). An overlay that cannot be read
+** as a map turns borrowing off: the copying load reports it. */
+static void note_touched(ruleset *r, loader *ld, const value *at) {
+    const value *ov = at->type == CV_STR && is_file(at->u.str.s) ? load_cache_shared(ld->cache, at->u.str.s) : NULL;
+    if (!ov || ov->type != CV_MAP) {
+        ld->borrow = 0;
+        return;
+    }
+    for (size_t i = 0; i < ov->u.map.n && ld->borrow; i++) {
+        value *nothing = value_null();
+        if (!nothing || value_map_set(r->data, ov->u.map.items[i].key->u.str.s, nothing) != 0) ld->borrow = 0;
+    }
+}
+
+/* The names no overlay changes may be borrowed; returns the map of those
+** that may not (NULL: borrow nothing). */
+static value *touched_names(ruleset *r, loader *ld) {
+    if (!ld->borrow || !ld->cache || (ld->req && ld->req->n_sets)) return NULL;
+    value *keep = r->data;
+    r->data = value_map();
+    if (!r->data) {
+        r->data = keep;
+        return NULL;
+    }
+    each_overlay(r, ld, note_touched);
+    value *touched = r->data;
+    r->data = keep;
+    if (!ld->borrow) {
+        value_free(touched);
+        return NULL;
+    }
+    return touched;
+}
+
+/* Takes every borrowed table out of r->data (they are the cache's). */
+static void detach_borrowed(ruleset *r, loader *ld) {
+    for (size_t i = 0; ld->n_borrowed && r && r->data && i < r->data->u.map.n; i++)
+        for (size_t k = 0; k < ld->n_borrowed; k++)
+            if (r->data->u.map.items[i].val == ld->borrowed[k]) r->data->u.map.items[i].val = NULL;
+    free(ld->borrowed);
+    ld->borrowed = NULL;
+    ld->n_borrowed = 0;
+}
+
+/* Puts data file `file` into r->data as name: the cache's parse, borrowed,
+** when it may be (not in touched), else a copy of its own. */
+static void add_table(ruleset *r, loader *ld, const char *name, const char *file, const value *touched) {
+    const value *shared = touched && !value_map_get(touched, name) ? load_cache_shared(ld->cache, file) : NULL;
+    const value **more = shared ? realloc(ld->borrowed, (ld->n_borrowed + 1) * sizeof *more) : NULL;
+    if (!more) {
+        value *v = load_tracked(r, ld, file);
+        if (v && value_map_set(r->data, name, v) != 0) cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        return;
+    }
+    ld->borrowed = more;
+    /* a null placeholder first: a failing map_set frees what it was given */
+    value *slot = value_null();
+    cv_entry *e = slot && value_map_set(r->data, name, slot) == 0 ? value_map_entry(r->data, name) : NULL;
+    if (!e) {
+        cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        return;
+    }
+    value_free(e->val);
+    e->val = (value *)shared; /* never changed: no overlay or --set names it */
+    ld->borrowed[ld->n_borrowed++] = shared;
+    char *hashed = hashed_name(r, ld, file); /* as load_tracked: the fingerprint counts it */
+    if (hashed) files_add(&ld->files, file, hashed);
+    else ld->files.oom = 1;
+    free(hashed);
 }
 
 static void load_data(ruleset *r, loader *ld) {
@@ -1400,13 +1489,13 @@ static void load_data(ruleset *r, loader *ld) {
         return;
     }
     const value *data = value_map_get(r->manifest, "data");
+    value *touched = touched_names(r, ld);
     for (size_t i = 0; data && i < data->u.map.n; i++) {
         const char *name = data->u.map.items[i].key->u.str.s;
         const char *file = data_file(data->u.map.items[i].val);
-        value *v = file ? load_tracked(r, ld, file) : NULL;
-        if (v && value_map_set(r->data, name, v) != 0)
-            cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        if (file) add_table(r, ld, name, file, touched);
     }
+    value_free(touched);
     run_overlays(r, ld);
     for (size_t i = 0; ld->req && i < ld->req->n_sets; i++) {
         char *why = NULL;
@@ -1622,6 +1711,7 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     ld.errs = errs;
     ld.req = req;
     ld.cache = cache;
+    ld.borrow = verdict_only && cache; /* the ruleset is freed unseen */
     /* an earlier load's schema set has its folders already */
     schema_set *kept = cache ? load_cache_take_schemas(cache) : NULL;
     ld.schemas = kept ? kept : schema_set_new();
@@ -1711,8 +1801,10 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     if (cache) load_cache_keep_schemas(cache, ld.schemas);
     else schema_set_free(ld.schemas);
     free(ld.manifest_schema_path);
+    detach_borrowed(r, &ld); /* a verdict's ruleset is only freed */
     return r;
 fail:
+    detach_borrowed(r, &ld);
     free(dir);
     free_strings(ld.dirs, ld.ndirs);
     files_free(&ld.files);

@@ -186,6 +186,12 @@ static void test_cached_errors_agree(void **st) {
     assert_int_equal(same_load(cache, dir, shrt, 1, NULL, 0, 2), 1);
     assert_int_equal(same_load(cache, dir, big, 1, NULL, 0, 2), 0);
     assert_int_equal(same_load(cache, dir, shrt, 1, NULL, 0, 2), 1);
+    /* verdicts too, the broken overlay's and the sound ones' around it (the
+    ** tables the overlay leaves alone are read from the cache, not copied) */
+    assert_int_equal(same_verdict(cache, dir, shrt, 1, NULL, 0, 2), 1);
+    assert_int_equal(same_verdict(cache, dir, big, 1, NULL, 0, 2), 0);
+    assert_int_equal(same_verdict(cache, dir, shrt, 1, NULL, 0, 2), 1);
+    assert_int_equal(same_load(cache, dir, big, 1, NULL, 0, 2), 0);
     /* the broken fixture: its errors, loaded twice through one cache */
     int broken = same_load(cache, "tests/fixtures/rulesets/broken", none, 0, NULL, 0, 0);
     assert_true(broken > 1);
