@@ -513,10 +513,15 @@ static void loader_validate(loader *ld, const value *sch, const char *sp, const 
 ** test require and the schemas' $ref use). A file that does not exist yet
 ** (a golden file --regen will write) is judged by the nearest folder above
 ** it that does. An absolute rel never stays inside. -1: out of memory. */
-static int path_confined(const char *dir, const char *rel) {
+static int path_confined_in(const char *dir, const char *dir_canon, const char *rel);
+
+static int path_confined(const char *dir, const char *rel) { return path_confined_in(dir, NULL, rel); }
+
+/* path_confined with dir's realpath already known (dir_canon; NULL: find it). */
+static int path_confined_in(const char *dir, const char *dir_canon, const char *rel) {
     if (rel[0] == '/') return 0;
-    char *canon = realpath(dir && dir[0] ? dir : ".", NULL);
-    int canon_errno = errno;
+    char *canon = dir_canon ? cairn_strdup(dir_canon) : realpath(dir && dir[0] ? dir : ".", NULL);
+    int canon_errno = dir_canon ? ENOMEM : errno;
     char *p = path_join(dir, rel);
     int inside = 0;
     if (!p || (!canon && canon_errno == ENOMEM)) inside = -1;
@@ -543,11 +548,13 @@ typedef struct pathctx {
     cerr_list *errs;
     int bad; /* paths refused */
     load_cache *cache; /* may be NULL */
+    char *dir_canon;   /* dir's realpath once asked for (NULL: not yet, or none) */
+    int canon_asked;
 } pathctx;
 
 /* path_confined, remembered in the cache when there is one: the same
 ** manifest names the same paths in every load. */
-static int path_confined_cached(const pathctx *pc, const char *rel) {
+static int path_confined_cached(pathctx *pc, const char *rel) {
     if (!pc->cache) return path_confined(pc->dir, rel);
     strbuf key = {0};
     strbuf_putn(&key, "confined", 9);
@@ -559,7 +566,11 @@ static int path_confined_cached(const pathctx *pc, const char *rel) {
     if (known && len == 1) {
         inside = known[0];
     } else {
-        inside = path_confined(pc->dir, rel);
+        if (!pc->canon_asked) { /* dir's realpath, found once per manifest */
+            pc->canon_asked = 1;
+            pc->dir_canon = realpath(pc->dir && pc->dir[0] ? pc->dir : ".", NULL);
+        }
+        inside = pc->dir_canon ? path_confined_in(pc->dir, pc->dir_canon, rel) : path_confined(pc->dir, rel);
         char b = (char)inside;
         if (inside >= 0 && !key.oom) load_cache_remember(pc->cache, key.s, key.n, &b, 1);
     }
@@ -745,6 +756,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     free(hashed);
     pathctx pc = {.dir = dir, .mpath = path, .errs = ld->errs, .cache = ld->cache};
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
+    free(pc.dir_canon);
     if (abs_rc != 0) {
         if (abs_rc < 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
         value_free(m);

@@ -509,6 +509,14 @@ static sfile *sfile_by_canon(const schema_set *s, const char *canon) {
     return NULL;
 }
 
+/* The file loaded from a path spelt exactly as name (not one made from a
+** string). The set takes its files not to move while it lives. */
+static sfile *sfile_by_name(const schema_set *s, const char *name) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->files[i]->canon && strcmp(s->files[i]->name, name) == 0) return s->files[i];
+    return NULL;
+}
+
 /* ------------------------------------------------- checking a schema */
 
 typedef struct cctx {
@@ -1217,13 +1225,16 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
         memcpy(file, path, (size_t)(hash - path));
         file[hash - path] = '\0';
     }
-    char *canon = realpath(file, NULL);
-    if (!canon) {
+    /* a file asked for again by the same name is the one loaded then: no
+    ** realpath (some five system calls) each time a load names it */
+    sfile *f = sfile_by_name(s, file);
+    char *canon = f ? NULL : realpath(file, NULL);
+    if (!f && !canon) {
         cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(errno));
         free(file);
         return NULL;
     }
-    sfile *f = sfile_by_canon(s, canon);
+    if (!f) f = sfile_by_canon(s, canon);
     const value *result = NULL;
     if (f) {
         if (f->state == SF_FAILED) cerr_merge(errs, &f->errs);
