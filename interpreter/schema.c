@@ -230,7 +230,12 @@ static size_t path_key(strbuf *p, const char *key) {
 
 static size_t path_index(strbuf *p, size_t i) {
     size_t old = p->n;
-    strbuf_printf(p, "[%zu]", i);
+    char digits[24], *d = digits + sizeof digits; /* "[%zu]" without printf: one per list item */
+    *--d = ']';
+    do *--d = (char)('0' + i % 10);
+    while (i /= 10);
+    *--d = '[';
+    strbuf_putn(p, d, (size_t)(digits + sizeof digits - d));
     return old;
 }
 
@@ -1276,6 +1281,11 @@ typedef struct vctx {
 
 static void v_node(vctx *c, const value *sch, const value *inst);
 
+/* The instance path grown by a key or an index, except in a pass-or-fail
+** probe, which shows no path. Returns the length to cut back to. */
+static size_t v_path_key(vctx *c, const char *key) { return c->quick ? c->path->n : path_key(c->path, key); }
+static size_t v_path_index(vctx *c, size_t i) { return c->quick ? c->path->n : path_index(c->path, i); }
+
 /* sch's keyword k, skipping the lookup when the node has no key with k's
 ** bit (validation asks some twenty keywords of every node it visits, most
 ** of them absent). */
@@ -1540,7 +1550,7 @@ static void v_unique(vctx *c, const value *inst) {
     }
     for (size_t j = 0; j < n; j++) {
         if (dup[j] == SIZE_MAX) continue;
-        size_t old = path_index(c->path, j);
+        size_t old = v_path_index(c, j);
         strbuf e = {0}, tail = {0};
         strbuf_puts(&e, "unique items");
         strbuf_printf(&tail, " again (first at [%zu])", dup[j]);
@@ -1603,7 +1613,7 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     const value *prefix = sg(c, sch, "prefixItems");
     size_t np = prefix && prefix->type == CV_LIST ? prefix->u.list.n : 0;
     for (size_t i = 0; i < n && i < np; i++) {
-        size_t old = path_index(c->path, i);
+        size_t old = v_path_index(c, i);
         v_node(c, prefix->u.list.items[i], inst->u.list.items[i]);
         strbuf_cut(c->path, old);
     }
@@ -1616,7 +1626,7 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
         return;
     }
     for (size_t i = np; i < n; i++) {
-        size_t old = path_index(c->path, i);
+        size_t old = v_path_index(c, i);
         v_node(c, items, inst->u.list.items[i]);
         strbuf_cut(c->path, old);
     }
@@ -1716,7 +1726,7 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             if (c->quick) return;
             continue;
         }
-        size_t old = path_key(c->path, k->u.str.s);
+        size_t old = v_path_key(c, k->u.str.s);
         const value *ps = value_map_get(props, k->u.str.s);
         if (ps) {
             matched = 1;
@@ -1880,7 +1890,7 @@ static void v_unevaluated(vctx *c, const value *sch, const value *uep, const val
             if (sg.best && !value_map_get(inst, sg.best)) drop_missing(c, inst, sg.best, first);
             v_unknown_key(c, k, sg.best);
         } else {
-            size_t old = path_key(c->path, k->u.str.s);
+            size_t old = v_path_key(c, k->u.str.s);
             v_node(c, uep, inst->u.map.items[i].val);
             strbuf_cut(c->path, old);
         }
