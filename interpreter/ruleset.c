@@ -1671,8 +1671,9 @@ ruleset *ruleset_load_cached(const char *name_or_path, const ruleset_request *re
 int ruleset_verdict_cached(const char *name_or_path, const ruleset_request *req, load_cache *cache,
                            int *refused, cerr_list *errs) {
     ruleset *r = load_combination(name_or_path, req, cache, 1, refused, errs);
+    int rc = r ? 0 : -1;
     ruleset_free(r);
-    return r ? 0 : -1;
+    return rc;
 }
 
 /* What a combination's data, text and scripts depend on once the manifest
