@@ -35,6 +35,11 @@ value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs);
 ** reports that) or there was no room to keep it. */
 const value *load_cache_shared(load_cache *c, const char *path);
 
+/* A tree kept under key (the cache owns it from now on; a second one
+** under the same key is freed), and the tree kept under key, or NULL. */
+void load_cache_keep_tree(load_cache *c, const char *key, value *v);
+const value *load_cache_tree(const load_cache *c, const char *key);
+
 /* The schema set kept by an earlier load, handed over (the caller owns it
 ** until it gives it back), or NULL: make a new one. */
 schema_set *load_cache_take_schemas(load_cache *c);

@@ -459,6 +459,7 @@ typedef struct loader {
     int borrow;
     const value **borrowed;
     size_t n_borrowed;
+    int manifest_borrowed; /* r->manifest is the cache's (recall_manifest) */
 } loader;
 
 /* files_add_lua(&ld->files, dir, id, 0), the folder's listing remembered
@@ -1465,6 +1466,8 @@ static void detach_borrowed(ruleset *r, loader *ld) {
     free(ld->borrowed);
     ld->borrowed = NULL;
     ld->n_borrowed = 0;
+    if (ld->manifest_borrowed && r) r->manifest = NULL;
+    ld->manifest_borrowed = 0;
 }
 
 /* Puts data file `file` into r->data as name: the cache's parse, borrowed,
@@ -1653,6 +1656,53 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     return ruleset_load_combination(name_or_path, req, &refused, errs);
 }
 
+/* The manifest of dir as a load that found no error in it left it (extends
+** merged, paths made absolute), kept in the cache under "manifest\n<dir>",
+** with what loading it added to the loader under the same key as a fact:
+** the module folders ("dir\0" each), then "\n", then the files ("path\0
+** name\0" each). Nothing a load does changes its manifest afterwards, so a
+** verdict-only load borrows it instead of parsing, merging and copying it. */
+static void remember_manifest(loader *ld, const char *dir, const value *m, size_t files_before) {
+    strbuf key = {0}, fact = {0};
+    strbuf_puts(&key, "manifest\n");
+    strbuf_puts(&key, dir);
+    for (size_t i = 0; i < ld->ndirs; i++) strbuf_putn(&fact, ld->dirs[i], strlen(ld->dirs[i]) + 1);
+    strbuf_putc(&fact, '\n');
+    for (size_t i = files_before; i < ld->files.n; i++) {
+        strbuf_putn(&fact, ld->files.paths[i], strlen(ld->files.paths[i]) + 1);
+        strbuf_putn(&fact, ld->files.names[i], strlen(ld->files.names[i]) + 1);
+    }
+    value *copy = key.oom || fact.oom || ld->files.oom || load_cache_tree(ld->cache, key.s) ? NULL : value_clone(m);
+    if (copy) {
+        load_cache_remember(ld->cache, key.s, key.n, fact.s, fact.n);
+        load_cache_keep_tree(ld->cache, key.s, copy);
+    }
+    strbuf_free(&key);
+    strbuf_free(&fact);
+}
+
+/* The remembered manifest of dir with its folders and files added to ld,
+** or NULL (then ld is as it was). */
+static const value *recall_manifest(loader *ld, const char *dir) {
+    strbuf key = {0};
+    strbuf_puts(&key, "manifest\n");
+    strbuf_puts(&key, dir);
+    size_t len = 0;
+    const value *m = key.oom ? NULL : load_cache_tree(ld->cache, key.s);
+    const char *fact = m ? load_cache_recall(ld->cache, key.s, key.n, &len) : NULL;
+    strbuf_free(&key);
+    if (!fact) return NULL;
+    const char *p = fact, *end = fact + len;
+    for (; p < end && *p != '\n'; p += strlen(p) + 1)
+        if (push_dir(ld, p) != 0) return NULL; /* the caller frees ld's folders */
+    for (p++; p < end;) {
+        const char *name = p + strlen(p) + 1;
+        files_add(&ld->files, p, name);
+        p = name + strlen(name) + 1;
+    }
+    return m;
+}
+
 /* verdict_only: a combination known clean comes back unbuilt (no data,
 ** text, scripts or fingerprint), for ruleset_verdict_cached to free. */
 static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
@@ -1742,7 +1792,16 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     const char *chain[CAIRN_MAX_EXTENDS + 2] = {0};
     char *real = realpath(r->dir, NULL);
     chain[0] = real;
-    r->manifest = load_manifest(&ld, r->dir, chain, 0);
+    const value *known = verdict_only && cache ? recall_manifest(&ld, r->dir) : NULL;
+    if (known) {
+        r->manifest = (value *)known; /* read only; detached before r is freed */
+        ld.manifest_borrowed = 1;
+    } else {
+        size_t files_before = ld.files.n, errs_before = cerr_count(errs);
+        r->manifest = load_manifest(&ld, r->dir, chain, 0);
+        if (cache && r->manifest && cerr_count(errs) == errs_before && errs->oom == oom_before)
+            remember_manifest(&ld, r->dir, r->manifest, files_before);
+    }
     free(real);
     if (!r->manifest) goto fail;
     r->module_dirs = ld.dirs;
@@ -1779,6 +1838,7 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
         load_cache_recall(cache, combo.s, combo.n, &combo_len)) {
         /* loaded cleanly before: the same data, text and scripts again */
         strbuf_free(&combo);
+        detach_borrowed(r, &ld);
         ld.dirs = NULL;
         ld.ndirs = 0;
         files_free(&ld.files);

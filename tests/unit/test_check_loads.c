@@ -156,8 +156,14 @@ static void test_cached_verdicts_agree(void **st) {
         assert_int_equal(same_verdict(cache, MINI, big, 1, set, 1, 2), 0);
         assert_true(same_verdict(cache, MINI, big, 1, bad_set, 1, 2) > 0);
     }
+    /* a mod: its manifest, merged over mini's, remembered with both folders */
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(same_verdict(cache, "tests/fixtures/rulesets/mod", none, 0, NULL, 0, 0), 0);
+        assert_int_equal(same_verdict(cache, "tests/fixtures/rulesets/mod", big, 1, NULL, 0, 2), 0);
+    }
     /* a full load after the verdicts is still the uncached one */
     assert_int_equal(same_load(cache, MINI, big, 1, NULL, 0, 2), 0);
+    assert_int_equal(same_load(cache, "tests/fixtures/rulesets/mod", big, 1, NULL, 0, 2), 0);
     load_cache_free(cache);
 }
 
