@@ -1793,14 +1793,12 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     char *real = realpath(r->dir, NULL);
     chain[0] = real;
     const value *known = verdict_only && cache ? recall_manifest(&ld, r->dir) : NULL;
+    size_t manifest_files = ld.files.n, manifest_errs = cerr_count(errs);
     if (known) {
         r->manifest = (value *)known; /* read only; detached before r is freed */
         ld.manifest_borrowed = 1;
     } else {
-        size_t files_before = ld.files.n, errs_before = cerr_count(errs);
         r->manifest = load_manifest(&ld, r->dir, chain, 0);
-        if (cache && r->manifest && cerr_count(errs) == errs_before && errs->oom == oom_before)
-            remember_manifest(&ld, r->dir, r->manifest, files_before);
     }
     free(real);
     if (!r->manifest) goto fail;
@@ -1824,6 +1822,9 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     check_players(r, req, errs, &refusals);
     resolve_options(r, req, errs, mpath, &refusals);
     free(mpath);
+    /* only the option values' verdicts ask for it again */
+    if (cache && !known && r->n_opts && cerr_count(errs) == manifest_errs && errs->oom == oom_before)
+        remember_manifest(&ld, r->dir, r->manifest, manifest_files);
     if (refusals) {
         /* the combination cannot be played: its data would say nothing */
         *refused = cerr_count(errs) - before == refusals;
