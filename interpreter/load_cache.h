@@ -7,8 +7,8 @@
 ** tables a schema has already passed (an equal table is not validated
 ** again) and what was worked out from the files alone (the fingerprint of
 ** a file list, a folder's .lua files, whether a path stays inside, which
-** combinations of options loaded cleanly, the manifest a clean load left). The files are
-** taken not to change while the cache lives; a load that finds errors
+** combinations of options loaded cleanly, the manifest a clean load left).
+** The files are taken not to change while the cache lives; a load that finds errors
 ** reports them as an uncached load would, and the schema set and the passes
 ** it vouched for are dropped after it. Not for two threads.
 */
