@@ -5,6 +5,7 @@
 ** the note a mod without tests gets. The verdict itself is main.c's.
 */
 #include "check.h"
+#include "chunk_store.h"
 #include "limits.h"
 #include "load_cache.h"
 
@@ -72,12 +73,10 @@ static int load_value(const char *name, const ruleset *r, load_cache *cache, con
         cerr_list local;
         cerr_init(&local, 0);
         int refused = 0;
-        ruleset *got = ruleset_load_cached(name, &req, cache, &refused, &local);
-        int rc = got ? 0 : refused ? 1 : -1;
+        int rc = ruleset_verdict_cached(name, &req, cache, &refused, &local) == 0 ? 0 : refused ? 1 : -1;
         if (rc == 1 && !*why && local.n) *why = cairn_strdup(local.items[0].message);
         if (rc == -1) merge_new(errs, &local);
         cerr_free(&local);
-        ruleset_free(got);
         if (rc != 1) {
             free(*why);
             *why = NULL;
@@ -144,14 +143,9 @@ static void set_add_list(path_set *s, const value *list) {
         if (list->u.list.items[i]->type == CV_STR) set_add(s, list->u.list.items[i]->u.str.s);
 }
 
-/* The text of a script, at most CAIRN_LUA_MAX_SOURCE_BYTES; NULL with an
-** error appended. */
-static char *read_script(const char *path, size_t *len, cerr_list *errs) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        cerr_add(errs, path, 0, 0, NULL, "cannot read script: %s", strerror(errno));
-        return NULL;
-    }
+/* The text of the script open as f (closed here), at most
+** CAIRN_LUA_MAX_SOURCE_BYTES; NULL with an error appended. */
+static char *read_script(FILE *f, const char *path, size_t *len, cerr_list *errs) {
     char *buf = malloc((size_t)CAIRN_LUA_MAX_SOURCE_BYTES + 1);
     size_t n = buf ? fread(buf, 1, (size_t)CAIRN_LUA_MAX_SOURCE_BYTES + 1, f) : 0;
     int bad = !buf || ferror(f);
@@ -171,11 +165,11 @@ static char *read_script(const char *path, size_t *len, cerr_list *errs) {
     return buf;
 }
 
-/* Compiles one text chunk in L (never runs it). Lua's message starts with
+/* Compiles the script open as f in L (never runs it). Lua's message starts with
 ** "<path>:<line>: "; that becomes the error's location. */
-static int compile_one(lua_State *L, const char *path, cerr_list *errs) {
+static int compile_one(lua_State *L, FILE *f, const char *path, cerr_list *errs) {
     size_t len;
-    char *src = read_script(path, &len, errs);
+    char *src = read_script(f, path, &len, errs);
     if (!src) return -1;
     char *chunk = cairn_strfmt("@%s", path);
     if (!chunk) {
@@ -183,7 +177,7 @@ static int compile_one(lua_State *L, const char *path, cerr_list *errs) {
         errs->oom = 1;
         return -1;
     }
-    int st = luaL_loadbufferx(L, src, len, chunk, "t");
+    int st = chunk_store_load(L, src, len, chunk); /* the sandbox reuses it */
     free(chunk);
     free(src);
     if (st == LUA_OK) {
@@ -255,10 +249,9 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
         failed++;
     }
     for (size_t i = 0; L && !s.oom && i < s.n; i++) {
-        FILE *probe = fopen(s.p[i], "rb");
-        if (!probe) continue; /* a missing script was reported where it is named */
-        fclose(probe);
-        if (compile_one(L, s.p[i], errs) != 0) failed++;
+        FILE *f = fopen(s.p[i], "rb");
+        if (!f) continue; /* a missing script was reported where it is named */
+        if (compile_one(L, f, s.p[i], errs) != 0) failed++;
     }
     if (L) lua_close(L);
     for (size_t i = 0; i < s.n; i++) free(s.p[i]);

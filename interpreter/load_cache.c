@@ -32,6 +32,8 @@ typedef struct known_fact {
 struct load_cache {
     parsed_file *files;
     size_t n_files, cap_files;
+    parsed_file *trees; /* load_cache_keep_tree: the key in place of a path */
+    size_t n_trees, cap_trees;
     schema_set *schemas;
     passed_table *passed;
     size_t n_passed, cap_passed;
@@ -64,6 +66,11 @@ void load_cache_free(load_cache *c) {
         value_free(c->files[i].v);
     }
     free(c->files);
+    for (size_t i = 0; i < c->n_trees; i++) {
+        free(c->trees[i].path);
+        value_free(c->trees[i].v);
+    }
+    free(c->trees);
     forget_passes(c);
     free(c->passed);
     schema_set_free(c->schemas);
@@ -91,6 +98,39 @@ value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs) {
     }
     c->files[c->n_files++] = (parsed_file){p, master};
     return v;
+}
+
+const value *load_cache_shared(load_cache *c, const char *path) {
+    for (size_t i = 0; i < c->n_files; i++)
+        if (strcmp(c->files[i].path, path) == 0) return c->files[i].v;
+    cerr_list quiet;
+    cerr_init(&quiet, 1);
+    value *v = yload_file(path, &quiet);
+    cerr_free(&quiet);
+    char *p = v ? cairn_strdup(path) : NULL;
+    if (!p || grow((void **)&c->files, &c->cap_files, c->n_files, sizeof *c->files) != 0) {
+        free(p);
+        value_free(v);
+        return NULL;
+    }
+    c->files[c->n_files++] = (parsed_file){p, v};
+    return v;
+}
+
+void load_cache_keep_tree(load_cache *c, const char *key, value *v) {
+    char *k = load_cache_tree(c, key) ? NULL : cairn_strdup(key);
+    if (!k || grow((void **)&c->trees, &c->cap_trees, c->n_trees, sizeof *c->trees) != 0) {
+        free(k);
+        value_free(v);
+        return;
+    }
+    c->trees[c->n_trees++] = (parsed_file){k, v};
+}
+
+const value *load_cache_tree(const load_cache *c, const char *key) {
+    for (size_t i = 0; i < c->n_trees; i++)
+        if (strcmp(c->trees[i].path, key) == 0) return c->trees[i].v;
+    return NULL;
 }
 
 schema_set *load_cache_take_schemas(load_cache *c) {

@@ -6,8 +6,9 @@
 ** overlays into), one schema set (each schema read and compiled once), the
 ** tables a schema has already passed (an equal table is not validated
 ** again) and what was worked out from the files alone (the fingerprint of
-** a file list, a folder's .lua files, whether a path stays inside). The files are
-** taken not to change while the cache lives; a load that finds errors
+** a file list, a folder's .lua files, whether a path stays inside, which
+** combinations of options loaded cleanly, the manifest a clean load left).
+** The files are taken not to change while the cache lives; a load that finds errors
 ** reports them as an uncached load would, and the schema set and the passes
 ** it vouched for are dropped after it. Not for two threads.
 */
@@ -27,6 +28,18 @@ void load_cache_free(load_cache *c); /* NULL-safe */
 ** time only. A file that does not parse is not kept: each load parses it
 ** again and reports the same errors. */
 value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs);
+
+/* The cache's own parse of the YAML file at path, parsed now if it was
+** not: read only, and alive as long as the cache (a load that only wants
+** a verdict reads the tables nothing changes without copying them). NULL
+** when the file does not parse (nothing is reported: a load that reads it
+** reports that) or there was no room to keep it. */
+const value *load_cache_shared(load_cache *c, const char *path);
+
+/* A tree kept under key (the cache owns it from now on; a second one
+** under the same key is freed), and the tree kept under key, or NULL. */
+void load_cache_keep_tree(load_cache *c, const char *key, value *v);
+const value *load_cache_tree(const load_cache *c, const char *key);
 
 /* The schema set kept by an earlier load, handed over (the caller owns it
 ** until it gives it back), or NULL: make a new one. */

@@ -45,8 +45,13 @@ static int is_file(const char *p) {
 /* "a/b" + "c" -> "a/b/c"; an absolute rel is kept as it is. */
 static char *path_join(const char *dir, const char *rel) {
     if (rel[0] == '/' || !dir || !dir[0] || strcmp(dir, ".") == 0) return cairn_strdup(rel);
-    size_t n = strlen(dir);
-    return cairn_strfmt("%s%s%s", dir, dir[n - 1] == '/' ? "" : "/", rel);
+    size_t n = strlen(dir), sep = dir[n - 1] != '/', m = strlen(rel);
+    char *p = malloc(n + sep + m + 1); /* not cairn_strfmt: a load joins hundreds */
+    if (!p) return NULL;
+    memcpy(p, dir, n);
+    p[n] = '/';
+    memcpy(p + n + sep, rel, m + 1);
+    return p;
 }
 
 static const char *file_of(const value *v) { return v && v->file ? v->file->name : NULL; }
@@ -448,6 +453,13 @@ typedef struct loader {
     size_t ndirs;
     const ruleset_request *req; /* --set overrides (may be NULL) */
     load_cache *cache;          /* what earlier loads parsed and passed (may be NULL) */
+    /* a verdict-only load (ruleset_verdict_cached): the data tables no
+    ** overlay or --set changes are the cache's parses, borrowed, and taken
+    ** out of r->data before the ruleset is freed (detach_borrowed) */
+    int borrow;
+    const value **borrowed;
+    size_t n_borrowed;
+    int manifest_borrowed; /* r->manifest is the cache's (recall_manifest) */
 } loader;
 
 /* files_add_lua(&ld->files, dir, id, 0), the folder's listing remembered
@@ -502,10 +514,15 @@ static void loader_validate(loader *ld, const value *sch, const char *sp, const 
 ** test require and the schemas' $ref use). A file that does not exist yet
 ** (a golden file --regen will write) is judged by the nearest folder above
 ** it that does. An absolute rel never stays inside. -1: out of memory. */
-static int path_confined(const char *dir, const char *rel) {
+static int path_confined_in(const char *dir, const char *dir_canon, const char *rel);
+
+static int path_confined(const char *dir, const char *rel) { return path_confined_in(dir, NULL, rel); }
+
+/* path_confined with dir's realpath already known (dir_canon; NULL: find it). */
+static int path_confined_in(const char *dir, const char *dir_canon, const char *rel) {
     if (rel[0] == '/') return 0;
-    char *canon = realpath(dir && dir[0] ? dir : ".", NULL);
-    int canon_errno = errno;
+    char *canon = dir_canon ? cairn_strdup(dir_canon) : realpath(dir && dir[0] ? dir : ".", NULL);
+    int canon_errno = dir_canon ? ENOMEM : errno;
     char *p = path_join(dir, rel);
     int inside = 0;
     if (!p || (!canon && canon_errno == ENOMEM)) inside = -1;
@@ -532,11 +549,13 @@ typedef struct pathctx {
     cerr_list *errs;
     int bad; /* paths refused */
     load_cache *cache; /* may be NULL */
+    char *dir_canon;   /* dir's realpath once asked for (NULL: not yet, or none) */
+    int canon_asked;
 } pathctx;
 
 /* path_confined, remembered in the cache when there is one: the same
 ** manifest names the same paths in every load. */
-static int path_confined_cached(const pathctx *pc, const char *rel) {
+static int path_confined_cached(pathctx *pc, const char *rel) {
     if (!pc->cache) return path_confined(pc->dir, rel);
     strbuf key = {0};
     strbuf_putn(&key, "confined", 9);
@@ -548,7 +567,11 @@ static int path_confined_cached(const pathctx *pc, const char *rel) {
     if (known && len == 1) {
         inside = known[0];
     } else {
-        inside = path_confined(pc->dir, rel);
+        if (!pc->canon_asked) { /* dir's realpath, found once per manifest */
+            pc->canon_asked = 1;
+            pc->dir_canon = realpath(pc->dir && pc->dir[0] ? pc->dir : ".", NULL);
+        }
+        inside = pc->dir_canon ? path_confined_in(pc->dir, pc->dir_canon, rel) : path_confined(pc->dir, rel);
         char b = (char)inside;
         if (inside >= 0 && !key.oom) load_cache_remember(pc->cache, key.s, key.n, &b, 1);
     }
@@ -734,6 +757,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     free(hashed);
     pathctx pc = {.dir = dir, .mpath = path, .errs = ld->errs, .cache = ld->cache};
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
+    free(pc.dir_canon);
     if (abs_rc != 0) {
         if (abs_rc < 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
         value_free(m);
@@ -1368,24 +1392,109 @@ static void apply_overlay(ruleset *r, loader *ld, const value *at) {
     value_free(ov);
 }
 
-static void run_overlays(ruleset *r, loader *ld) {
+/* Calls each(r, ld, at) for the `overlay:` node of every option value
+** chosen, in the manifest's order; returns the number of calls. */
+static size_t each_overlay(ruleset *r, loader *ld, void (*each)(ruleset *, loader *, const value *)) {
+    size_t n = 0;
     for (size_t i = 0; i < r->n_opts; i++) {
         const value *def = r->opts[i].def;
         const value *chosen = value_map_get(r->options, r->opts[i].id);
         if (!chosen) continue;
         if (r->opts[i].type == ROPT_SWITCH) {
-            if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay"))
-                apply_overlay(r, ld, value_map_get(def, "overlay"));
+            if (chosen->type == CV_BOOL && chosen->u.b && value_map_get(def, "overlay")) {
+                each(r, ld, value_map_get(def, "overlay"));
+                n++;
+            }
         } else {
             const value *items = value_map_get(def, "items");
             for (size_t k = 0; items && k < items->u.list.n; k++) {
                 const value *it = items->u.list.items[k];
                 if (strcmp(value_get_str(it, "id", ""), chosen->u.str.s) == 0 &&
-                    value_map_get(it, "overlay"))
-                    apply_overlay(r, ld, value_map_get(it, "overlay"));
+                    value_map_get(it, "overlay")) {
+                    each(r, ld, value_map_get(it, "overlay"));
+                    n++;
+                }
             }
         }
     }
+    return n;
+}
+
+static void run_overlays(ruleset *r, loader *ld) { each_overlay(r, ld, apply_overlay); }
+
+/* Borrowing (loader.borrow): the data names an overlay changes, gathered
+** into r->data as keys with null values before any table is loaded (a
+** scratch map, freed by touched_names). An overlay that cannot be read
+** as a map turns borrowing off: the copying load reports it. */
+static void note_touched(ruleset *r, loader *ld, const value *at) {
+    const value *ov = at->type == CV_STR && is_file(at->u.str.s) ? load_cache_shared(ld->cache, at->u.str.s) : NULL;
+    if (!ov || ov->type != CV_MAP) {
+        ld->borrow = 0;
+        return;
+    }
+    for (size_t i = 0; i < ov->u.map.n && ld->borrow; i++) {
+        value *nothing = value_null();
+        if (!nothing || value_map_set(r->data, ov->u.map.items[i].key->u.str.s, nothing) != 0) ld->borrow = 0;
+    }
+}
+
+/* The names no overlay changes may be borrowed; returns the map of those
+** that may not (NULL: borrow nothing). */
+static value *touched_names(ruleset *r, loader *ld) {
+    if (!ld->borrow || !ld->cache || (ld->req && ld->req->n_sets)) return NULL;
+    value *keep = r->data;
+    r->data = value_map();
+    if (!r->data) {
+        r->data = keep;
+        return NULL;
+    }
+    each_overlay(r, ld, note_touched);
+    value *touched = r->data;
+    r->data = keep;
+    if (!ld->borrow) {
+        value_free(touched);
+        return NULL;
+    }
+    return touched;
+}
+
+/* Takes every borrowed table out of r->data (they are the cache's). */
+static void detach_borrowed(ruleset *r, loader *ld) {
+    for (size_t i = 0; ld->n_borrowed && r && r->data && i < r->data->u.map.n; i++)
+        for (size_t k = 0; k < ld->n_borrowed; k++)
+            if (r->data->u.map.items[i].val == ld->borrowed[k]) r->data->u.map.items[i].val = NULL;
+    free(ld->borrowed);
+    ld->borrowed = NULL;
+    ld->n_borrowed = 0;
+    if (ld->manifest_borrowed && r) r->manifest = NULL;
+    ld->manifest_borrowed = 0;
+}
+
+/* Puts data file `file` into r->data as name: the cache's parse, borrowed,
+** when it may be (not in touched), else a copy of its own. */
+static void add_table(ruleset *r, loader *ld, const char *name, const char *file, const value *touched) {
+    const value *shared = touched && !value_map_get(touched, name) ? load_cache_shared(ld->cache, file) : NULL;
+    const value **more = shared ? realloc(ld->borrowed, (ld->n_borrowed + 1) * sizeof *more) : NULL;
+    if (!more) {
+        value *v = load_tracked(r, ld, file);
+        if (v && value_map_set(r->data, name, v) != 0) cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        return;
+    }
+    ld->borrowed = more;
+    /* a null placeholder first: a failing map_set frees what it was given */
+    value *slot = value_null();
+    cv_entry *e = slot && value_map_set(r->data, name, slot) == 0 ? value_map_entry(r->data, name) : NULL;
+    if (!e) {
+        cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        return;
+    }
+    value_free(e->val);
+    e->val = (value *)shared; /* never changed: no overlay or --set names it */
+    ld->borrowed[ld->n_borrowed++] = shared;
+    char *hashed = hashed_name(r, ld, file); /* as load_tracked: the fingerprint counts it */
+    if (hashed) files_add(&ld->files, file, hashed);
+    else ld->files.oom = 1;
+    free(hashed);
 }
 
 static void load_data(ruleset *r, loader *ld) {
@@ -1395,13 +1504,13 @@ static void load_data(ruleset *r, loader *ld) {
         return;
     }
     const value *data = value_map_get(r->manifest, "data");
+    value *touched = touched_names(r, ld);
     for (size_t i = 0; data && i < data->u.map.n; i++) {
         const char *name = data->u.map.items[i].key->u.str.s;
         const char *file = data_file(data->u.map.items[i].val);
-        value *v = file ? load_tracked(r, ld, file) : NULL;
-        if (v && value_map_set(r->data, name, v) != 0)
-            cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        if (file) add_table(r, ld, name, file, touched);
     }
+    value_free(touched);
     run_overlays(r, ld);
     for (size_t i = 0; ld->req && i < ld->req->n_sets; i++) {
         char *why = NULL;
@@ -1547,21 +1656,97 @@ ruleset *ruleset_load(const char *name_or_path, const ruleset_request *req, cerr
     return ruleset_load_combination(name_or_path, req, &refused, errs);
 }
 
+/* The manifest of dir as a load that found no error in it left it (extends
+** merged, paths made absolute), kept in the cache under "manifest\n<dir>",
+** with what loading it added to the loader under the same key as a fact:
+** the module folders ("dir\0" each), then "\n", then the files ("path\0
+** name\0" each). Nothing a load does changes its manifest afterwards, so a
+** verdict-only load borrows it instead of parsing, merging and copying it. */
+static void remember_manifest(loader *ld, const char *dir, const value *m, size_t files_before) {
+    strbuf key = {0}, fact = {0};
+    strbuf_puts(&key, "manifest\n");
+    strbuf_puts(&key, dir);
+    for (size_t i = 0; i < ld->ndirs; i++) strbuf_putn(&fact, ld->dirs[i], strlen(ld->dirs[i]) + 1);
+    strbuf_putc(&fact, '\n');
+    for (size_t i = files_before; i < ld->files.n; i++) {
+        strbuf_putn(&fact, ld->files.paths[i], strlen(ld->files.paths[i]) + 1);
+        strbuf_putn(&fact, ld->files.names[i], strlen(ld->files.names[i]) + 1);
+    }
+    value *copy = key.oom || fact.oom || ld->files.oom || load_cache_tree(ld->cache, key.s) ? NULL : value_clone(m);
+    if (copy) {
+        load_cache_remember(ld->cache, key.s, key.n, fact.s, fact.n);
+        load_cache_keep_tree(ld->cache, key.s, copy);
+    }
+    strbuf_free(&key);
+    strbuf_free(&fact);
+}
+
+/* The remembered manifest of dir with its folders and files added to ld,
+** or NULL (then ld is as it was). */
+static const value *recall_manifest(loader *ld, const char *dir) {
+    strbuf key = {0};
+    strbuf_puts(&key, "manifest\n");
+    strbuf_puts(&key, dir);
+    size_t len = 0;
+    const value *m = key.oom ? NULL : load_cache_tree(ld->cache, key.s);
+    const char *fact = m ? load_cache_recall(ld->cache, key.s, key.n, &len) : NULL;
+    strbuf_free(&key);
+    if (!fact) return NULL;
+    const char *p = fact, *end = fact + len;
+    for (; p < end && *p != '\n'; p += strlen(p) + 1)
+        if (push_dir(ld, p) != 0) return NULL; /* the caller frees ld's folders */
+    for (p++; p < end;) {
+        const char *name = p + strlen(p) + 1;
+        files_add(&ld->files, p, name);
+        p = name + strlen(name) + 1;
+    }
+    return m;
+}
+
+/* verdict_only: a combination known clean comes back unbuilt (no data,
+** text, scripts or fingerprint), for ruleset_verdict_cached to free. */
 static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
-                                 load_cache *cache, int *refused, cerr_list *errs);
+                                 load_cache *cache, int verdict_only, int *refused, cerr_list *errs);
 
 ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_request *req, int *refused,
                                   cerr_list *errs) {
-    return load_combination(name_or_path, req, NULL, refused, errs);
+    return load_combination(name_or_path, req, NULL, 0, refused, errs);
 }
 
 ruleset *ruleset_load_cached(const char *name_or_path, const ruleset_request *req, load_cache *cache,
                              int *refused, cerr_list *errs) {
-    return load_combination(name_or_path, req, cache, refused, errs);
+    return load_combination(name_or_path, req, cache, 0, refused, errs);
+}
+
+int ruleset_verdict_cached(const char *name_or_path, const ruleset_request *req, load_cache *cache,
+                           int *refused, cerr_list *errs) {
+    ruleset *r = load_combination(name_or_path, req, cache, 1, refused, errs);
+    int rc = r ? 0 : -1;
+    ruleset_free(r);
+    return rc;
+}
+
+/* What a combination's data, text and scripts depend on once the manifest
+** is loaded: the folder, each option's resolved value, and --set. The key
+** under which load_cache remembers that it loaded cleanly. */
+static int combination_key(const ruleset *r, const ruleset_request *req, strbuf *key) {
+    strbuf_putn(key, "combination", 12);
+    strbuf_putn(key, r->dir, strlen(r->dir) + 1);
+    for (size_t i = 0; i < r->n_opts; i++) {
+        const value *v = value_map_get(r->options, r->opts[i].id);
+        const char *text = !v ? "" : v->type == CV_BOOL ? (v->u.b ? "true" : "false")
+                                 : v->type == CV_STR ? v->u.str.s : NULL;
+        if (!text) return -1; /* not a value an option resolves to: not remembered */
+        strbuf_putn(key, r->opts[i].id, strlen(r->opts[i].id) + 1);
+        strbuf_putc(key, v ? (char)('0' + v->type) : '-');
+        strbuf_putn(key, text, strlen(text) + 1);
+    }
+    for (size_t i = 0; req && i < req->n_sets; i++) strbuf_putn(key, req->sets[i], strlen(req->sets[i]) + 1);
+    return key->oom ? -1 : 0;
 }
 
 static ruleset *load_combination(const char *name_or_path, const ruleset_request *req,
-                                 load_cache *cache, int *refused, cerr_list *errs) {
+                                 load_cache *cache, int verdict_only, int *refused, cerr_list *errs) {
     size_t before = cerr_count(errs), refusals = 0;
     int oom_before = errs->oom;
     *refused = 0;
@@ -1589,6 +1774,7 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     ld.errs = errs;
     ld.req = req;
     ld.cache = cache;
+    ld.borrow = verdict_only && cache; /* the ruleset is freed unseen */
     /* an earlier load's schema set has its folders already */
     schema_set *kept = cache ? load_cache_take_schemas(cache) : NULL;
     ld.schemas = kept ? kept : schema_set_new();
@@ -1606,7 +1792,14 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     const char *chain[CAIRN_MAX_EXTENDS + 2] = {0};
     char *real = realpath(r->dir, NULL);
     chain[0] = real;
-    r->manifest = load_manifest(&ld, r->dir, chain, 0);
+    const value *known = verdict_only && cache ? recall_manifest(&ld, r->dir) : NULL;
+    size_t manifest_files = ld.files.n, manifest_errs = cerr_count(errs);
+    if (known) {
+        r->manifest = (value *)known; /* read only; detached before r is freed */
+        ld.manifest_borrowed = 1;
+    } else {
+        r->manifest = load_manifest(&ld, r->dir, chain, 0);
+    }
     free(real);
     if (!r->manifest) goto fail;
     r->module_dirs = ld.dirs;
@@ -1629,12 +1822,30 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     check_players(r, req, errs, &refusals);
     resolve_options(r, req, errs, mpath, &refusals);
     free(mpath);
+    /* only the option values' verdicts ask for it again */
+    if (cache && !known && r->n_opts && cerr_count(errs) == manifest_errs && errs->oom == oom_before)
+        remember_manifest(&ld, r->dir, r->manifest, manifest_files);
     if (refusals) {
         /* the combination cannot be played: its data would say nothing */
         *refused = cerr_count(errs) - before == refusals;
         ld.dirs = NULL; /* borrowed from r->module_dirs, which ruleset_free frees */
         ld.ndirs = 0;
         goto fail;
+    }
+    strbuf combo = {0};
+    int have_combo = cache && r->options && combination_key(r, req, &combo) == 0;
+    size_t combo_len = 0;
+    if (verdict_only && have_combo && cerr_count(errs) == before && errs->oom == oom_before &&
+        load_cache_recall(cache, combo.s, combo.n, &combo_len)) {
+        /* loaded cleanly before: the same data, text and scripts again */
+        strbuf_free(&combo);
+        detach_borrowed(r, &ld);
+        ld.dirs = NULL;
+        ld.ndirs = 0;
+        files_free(&ld.files);
+        load_cache_keep_schemas(cache, ld.schemas);
+        free(ld.manifest_schema_path);
+        return r;
     }
     if (r->options) {
         load_data(r, &ld);
@@ -1652,15 +1863,22 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
             free(name);
         }
     }
-    if (cerr_count(errs) != before || errs->oom != oom_before) goto fail;
-    if (fingerprint(&ld.files, cache, r->fingerprint, errs) != 0) goto fail;
+    if (cerr_count(errs) != before || errs->oom != oom_before ||
+        fingerprint(&ld.files, cache, r->fingerprint, errs) != 0) {
+        strbuf_free(&combo);
+        goto fail;
+    }
+    if (have_combo) load_cache_remember(cache, combo.s, combo.n, "", 0);
+    strbuf_free(&combo);
     r->n_files = ld.files.n;
     files_free(&ld.files);
     if (cache) load_cache_keep_schemas(cache, ld.schemas);
     else schema_set_free(ld.schemas);
     free(ld.manifest_schema_path);
+    detach_borrowed(r, &ld); /* a verdict's ruleset is only freed */
     return r;
 fail:
+    detach_borrowed(r, &ld);
     free(dir);
     free_strings(ld.dirs, ld.ndirs);
     files_free(&ld.files);

@@ -130,6 +130,16 @@ ruleset *ruleset_load_combination(const char *name_or_path, const ruleset_reques
 struct load_cache;
 ruleset *ruleset_load_cached(const char *name_or_path, const ruleset_request *req,
                              struct load_cache *cache, int *refused, cerr_list *errs);
+/* Only the verdict of ruleset_load_cached: 0 loads, -1 failed (errors
+** appended), with *refused as it sets it. A combination (the options it
+** resolves to, and --set) that loaded without an error before in cache is
+** not built again: its data, text and scripts depend on nothing else, and
+** the seat count was checked before. What such a load would only read is
+** not copied: the manifest an earlier clean load left and the data tables
+** no overlay names are the cache's own, taken back before the ruleset is
+** freed. */
+int ruleset_verdict_cached(const char *name_or_path, const ruleset_request *req,
+                           struct load_cache *cache, int *refused, cerr_list *errs);
 void ruleset_free(ruleset *r);
 
 /* Every .lua file below the ruleset's folder and each extends parent's,

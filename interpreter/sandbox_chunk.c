@@ -76,7 +76,29 @@ static int skip_long(scan *s) {
 
 static void skip_string(scan *s) { move_to(s, sb_lua_quoted_end(s->p, s->e)); }
 
-static int is_word(const char *w, size_t n, const char *kw) { return strlen(kw) == n && memcmp(w, kw, n) == 0; }
+/* The words the scan tells apart; every other name is W_NAME. */
+enum word {
+    W_NAME, W_AND, W_OR, W_NOT, W_NIL, W_TRUE, W_FALSE, W_IF, W_FUNCTION, W_DO, W_REPEAT, W_END,
+    W_UNTIL, W_ELSEIF, W_LOCAL, W_THEN, W_ELSE, W_WHILE, W_RETURN, W_FOR, W_IN, W_GOTO, W_BREAK
+};
+
+/* Which word w (n bytes) is: one comparison per word of its length, not
+** one per keyword (this scan runs on every chunk before it is compiled). */
+static enum word word_of(const char *w, size_t n) {
+    static const struct { const char *s; enum word w; } by_len[][6] = {
+        [2] = {{"or", W_OR}, {"if", W_IF}, {"do", W_DO}, {"in", W_IN}},
+        [3] = {{"and", W_AND}, {"not", W_NOT}, {"nil", W_NIL}, {"end", W_END}, {"for", W_FOR}},
+        [4] = {{"true", W_TRUE}, {"then", W_THEN}, {"else", W_ELSE}, {"goto", W_GOTO}},
+        [5] = {{"false", W_FALSE}, {"until", W_UNTIL}, {"local", W_LOCAL}, {"while", W_WHILE},
+               {"break", W_BREAK}},
+        [6] = {{"repeat", W_REPEAT}, {"elseif", W_ELSEIF}, {"return", W_RETURN}},
+        [8] = {{"function", W_FUNCTION}},
+    };
+    if (n >= sizeof by_len / sizeof by_len[0]) return W_NAME;
+    for (size_t i = 0; i < 6 && by_len[n][i].s; i++)
+        if (memcmp(w, by_len[n][i].s, n) == 0) return by_len[n][i].w;
+    return W_NAME;
+}
 
 /* A term was added to a chain: fails past the limit. */
 static int over(long n) { return n > CAIRN_LUA_MAX_CHAIN; }
@@ -131,7 +153,8 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
                 after_dot = 0;
                 continue;
             }
-            if (is_word(w, n, "and") || is_word(w, n, "or")) {
+            enum word kw = word_of(w, n);
+            if (kw == W_AND || kw == W_OR) {
                 s.fields[d] = 0;
                 if (over(++s.logic[d])) {
                     snprintf(why, whysz, "%d: more than %d `and`/`or` terms in one expression "
@@ -141,32 +164,26 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
                 continue;
             }
             s.fields[d] = 0;
-            if (is_word(w, n, "not") || is_word(w, n, "nil") || is_word(w, n, "true") ||
-                is_word(w, n, "false"))
+            if (kw == W_NOT || kw == W_NIL || kw == W_TRUE || kw == W_FALSE)
                 continue; /* inside an expression */
-            if (is_word(w, n, "if") || is_word(w, n, "function") || is_word(w, n, "do") ||
-                is_word(w, n, "repeat")) {
+            if (kw == W_IF || kw == W_FUNCTION || kw == W_DO || kw == W_REPEAT) {
                 if (s.nblock < CHUNK_MAX_NEST) {
-                    s.is_if[s.nblock] = is_word(w, n, "if");
+                    s.is_if[s.nblock] = kw == W_IF;
                     s.elseifs[s.nblock] = 0;
                 }
                 s.nblock++;
-            } else if (is_word(w, n, "end") || is_word(w, n, "until")) {
+            } else if (kw == W_END || kw == W_UNTIL) {
                 if (s.nblock > 0) s.nblock--;
-            } else if (is_word(w, n, "elseif") && s.nblock > 0 && s.nblock <= CHUNK_MAX_NEST &&
+            } else if (kw == W_ELSEIF && s.nblock > 0 && s.nblock <= CHUNK_MAX_NEST &&
                        s.is_if[s.nblock - 1] && over(++s.elseifs[s.nblock - 1])) {
                 snprintf(why, whysz, "%d: more than %d `elseif` branches in one `if` "
                          "(limit CAIRN_LUA_MAX_CHAIN)", s.line, CAIRN_LUA_MAX_CHAIN);
                 return -1;
             }
             /* a keyword that starts or ends a statement ends the and/or chain
-            ** (a plain name does not: `a and b` is names) */
-            static const char *const stmt[] = {"local", "function", "end", "if", "then",
-                                               "else", "elseif", "do", "while", "until",
-                                               "return", "for", "in", "repeat", "goto",
-                                               "break", NULL};
-            for (int i = 0; stmt[i]; i++)
-                if (is_word(w, n, stmt[i])) s.logic[d] = 0;
+            ** (a plain name does not: `a and b` is names); the others were
+            ** handled above */
+            if (kw != W_NAME) s.logic[d] = 0;
             continue;
         }
         if (isdigit(c) || (c == '.' && s.p + 1 < s.e && isdigit((unsigned char)s.p[1]))) {

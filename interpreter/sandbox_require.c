@@ -11,6 +11,7 @@
 #endif
 
 #include "sandbox_internal.h"
+#include "chunk_store.h"
 #include "limits.h"
 
 #include <ctype.h>
@@ -115,7 +116,7 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
         status = lua_pcall(L, 2, 1, 0);
         if (status == LUA_OK) status = LUA_ERRSYNTAX;
     } else {
-        status = luaL_loadbufferx(L, buf, len, lua_tostring(L, -1), "t");
+        status = chunk_store_load(L, buf, len, lua_tostring(L, -1)); /* compiled once */
     }
     free(rewritten);
     if (status == LUA_ERRSYNTAX) {

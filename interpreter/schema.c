@@ -230,7 +230,12 @@ static size_t path_key(strbuf *p, const char *key) {
 
 static size_t path_index(strbuf *p, size_t i) {
     size_t old = p->n;
-    strbuf_printf(p, "[%zu]", i);
+    char digits[24], *d = digits + sizeof digits; /* "[%zu]" without printf: one per list item */
+    *--d = ']';
+    do *--d = (char)('0' + i % 10);
+    while (i /= 10);
+    *--d = '[';
+    strbuf_putn(p, d, (size_t)(digits + sizeof digits - d));
     return old;
 }
 
@@ -506,6 +511,14 @@ static sfile *sfile_add(schema_set *s, const char *name, const char *canon) {
 static sfile *sfile_by_canon(const schema_set *s, const char *canon) {
     for (size_t i = 0; i < s->n; i++)
         if (s->files[i]->canon && strcmp(s->files[i]->canon, canon) == 0) return s->files[i];
+    return NULL;
+}
+
+/* The file loaded from a path spelt exactly as name (not one made from a
+** string). The set takes its files not to move while it lives. */
+static sfile *sfile_by_name(const schema_set *s, const char *name) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->files[i]->canon && strcmp(s->files[i]->name, name) == 0) return s->files[i];
     return NULL;
 }
 
@@ -1217,13 +1230,16 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
         memcpy(file, path, (size_t)(hash - path));
         file[hash - path] = '\0';
     }
-    char *canon = realpath(file, NULL);
-    if (!canon) {
+    /* a file asked for again by the same name is the one loaded then: no
+    ** realpath (some five system calls) each time a load names it */
+    sfile *f = sfile_by_name(s, file);
+    char *canon = f ? NULL : realpath(file, NULL);
+    if (!f && !canon) {
         cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(errno));
         free(file);
         return NULL;
     }
-    sfile *f = sfile_by_canon(s, canon);
+    if (!f) f = sfile_by_canon(s, canon);
     const value *result = NULL;
     if (f) {
         if (f->state == SF_FAILED) cerr_merge(errs, &f->errs);
@@ -1265,6 +1281,11 @@ typedef struct vctx {
 
 static void v_node(vctx *c, const value *sch, const value *inst);
 
+/* The instance path grown by a key or an index, except in a pass-or-fail
+** probe, which shows no path. Returns the length to cut back to. */
+static size_t v_path_key(vctx *c, const char *key) { return c->quick ? c->path->n : path_key(c->path, key); }
+static size_t v_path_index(vctx *c, size_t i) { return c->quick ? c->path->n : path_index(c->path, i); }
+
 /* sch's keyword k, skipping the lookup when the node has no key with k's
 ** bit (validation asks some twenty keywords of every node it visits, most
 ** of them absent). */
@@ -1279,11 +1300,15 @@ static const value *sg(vctx *c, const value *sch, const char *k) {
     return value_map_get(sch, k);
 }
 
+/* A failure in a pass-or-fail probe (c->quick): counted, never shown (the
+** probe's scratch list is only counted, then freed), so no text is made. */
+static void quick_fail(vctx *c) { c->errs->dropped++; }
+
 /* One error at instance node `at`, with the current instance path. */
 static void v_emit(vctx *c, const value *at, strbuf *msg) {
     if (c->quick) { /* pass or fail only (v_valid): the text is never shown */
         strbuf_free(msg);
-        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        quick_fail(c);
         return;
     }
     if (msg->oom || c->path->oom) *c->oom = 1;
@@ -1300,7 +1325,7 @@ static void v_emit(vctx *c, const value *at, strbuf *msg) {
 static void v_expected(vctx *c, const value *inst, strbuf *expected, const char *tail) {
     if (c->quick) {
         strbuf_free(expected);
-        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        quick_fail(c);
         return;
     }
     strbuf msg = {0};
@@ -1525,7 +1550,7 @@ static void v_unique(vctx *c, const value *inst) {
     }
     for (size_t j = 0; j < n; j++) {
         if (dup[j] == SIZE_MAX) continue;
-        size_t old = path_index(c->path, j);
+        size_t old = v_path_index(c, j);
         strbuf e = {0}, tail = {0};
         strbuf_puts(&e, "unique items");
         strbuf_printf(&tail, " again (first at [%zu])", dup[j]);
@@ -1558,7 +1583,7 @@ static void v_contains(vctx *c, const value *sch, const value *inst) {
     }
     if ((int64_t)count >= mn->u.i && (!mx || (int64_t)count <= mx->u.i)) return;
     if (c->quick) { /* only pass or fail matters: no text */
-        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        quick_fail(c);
         return;
     }
     /* the text only for a failure: the first five matches */
@@ -1588,7 +1613,7 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     const value *prefix = sg(c, sch, "prefixItems");
     size_t np = prefix && prefix->type == CV_LIST ? prefix->u.list.n : 0;
     for (size_t i = 0; i < n && i < np; i++) {
-        size_t old = path_index(c->path, i);
+        size_t old = v_path_index(c, i);
         v_node(c, prefix->u.list.items[i], inst->u.list.items[i]);
         strbuf_cut(c->path, old);
     }
@@ -1601,7 +1626,7 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
         return;
     }
     for (size_t i = np; i < n; i++) {
-        size_t old = path_index(c->path, i);
+        size_t old = v_path_index(c, i);
         v_node(c, items, inst->u.list.items[i]);
         strbuf_cut(c->path, old);
     }
@@ -1701,7 +1726,7 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             if (c->quick) return;
             continue;
         }
-        size_t old = path_key(c->path, k->u.str.s);
+        size_t old = v_path_key(c, k->u.str.s);
         const value *ps = value_map_get(props, k->u.str.s);
         if (ps) {
             matched = 1;
@@ -1865,7 +1890,7 @@ static void v_unevaluated(vctx *c, const value *sch, const value *uep, const val
             if (sg.best && !value_map_get(inst, sg.best)) drop_missing(c, inst, sg.best, first);
             v_unknown_key(c, k, sg.best);
         } else {
-            size_t old = path_key(c->path, k->u.str.s);
+            size_t old = v_path_key(c, k->u.str.s);
             v_node(c, uep, inst->u.map.items[i].val);
             strbuf_cut(c->path, old);
         }
@@ -2164,7 +2189,7 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         quick_passing += v_valid(c, branches->u.list.items[i], inst);
     int quick_ok = quick_passing > 0 && !(one && quick_passing > 1);
     if (c->quick) {
-        if (!quick_ok) cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        if (!quick_ok) quick_fail(c);
         return;
     }
     if (quick_ok && !*c->oom) return;
@@ -2247,7 +2272,7 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     const value *k = sg(c, sch, "const");
     if (k && !value_equal(k, inst, 0)) {
         if (c->quick) { /* only pass or fail matters: no text */
-            cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+            quick_fail(c);
             return;
         }
         strbuf e = {0};
@@ -2267,7 +2292,7 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     for (size_t i = 0; i < en->u.list.n; i++)
         if (value_equal(en->u.list.items[i], inst, 0)) return;
     if (c->quick) {
-        cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+        quick_fail(c);
         return;
     }
     strbuf e = {0};
@@ -2315,7 +2340,7 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         ** accept is still of the wrong type: `{type: string, enum: [a, ~]}`
         ** refuses null. */
         if (c->quick) {
-            cerr_add(c->errs, NULL, 0, 0, NULL, "no match");
+            quick_fail(c);
             goto out;
         }
         size_t before = cerr_count(c->errs);

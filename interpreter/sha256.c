@@ -20,33 +20,41 @@ static const uint32_t K[64] = {
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
 
+#define CH(e, f, g) ((g) ^ ((e) & ((f) ^ (g))))
+#define MAJ(a, b, c) (((a) & (b)) | ((c) & ((a) | (b))))
+#define BIG_S0(a) (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22))
+#define BIG_S1(e) (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25))
+#define SMALL_S0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
+#define SMALL_S1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
+/* One round, the eight working variables renamed instead of moved: the
+** round's new `a` is written into h and its new `e` into d, and the next
+** round is called with the names shifted by one. */
+#define ROUND(a, b, c, d, e, f, g, h, i)                                     \
+    do {                                                                     \
+        uint32_t t1 = h + BIG_S1(e) + CH(e, f, g) + K[i] + w[i];             \
+        d += t1;                                                             \
+        h = t1 + BIG_S0(a) + MAJ(a, b, c);                                   \
+    } while (0)
+
+/* The compression function on one 64-byte block (a fingerprint hashes
+** every file of a ruleset on each load: the rounds are unrolled by eight). */
 static void block(sha256_ctx *c, const unsigned char *p) {
     uint32_t w[64];
     for (int i = 0; i < 16; i++)
         w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
                (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
+    for (int i = 16; i < 64; i++) w[i] = w[i - 16] + SMALL_S0(w[i - 15]) + w[i - 7] + SMALL_S1(w[i - 2]);
     uint32_t a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3];
     uint32_t e = c->h[4], f = c->h[5], g = c->h[6], h = c->h[7];
-    for (int i = 0; i < 64; i++) {
-        uint32_t S1 = ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25);
-        uint32_t ch = (e & f) ^ (~e & g);
-        uint32_t t1 = h + S1 + ch + K[i] + w[i];
-        uint32_t S0 = ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22);
-        uint32_t maj = (a & b) ^ (a & cc) ^ (b & cc);
-        uint32_t t2 = S0 + maj;
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = cc;
-        cc = b;
-        b = a;
-        a = t1 + t2;
+    for (int i = 0; i < 64; i += 8) {
+        ROUND(a, b, cc, d, e, f, g, h, i);
+        ROUND(h, a, b, cc, d, e, f, g, i + 1);
+        ROUND(g, h, a, b, cc, d, e, f, i + 2);
+        ROUND(f, g, h, a, b, cc, d, e, i + 3);
+        ROUND(e, f, g, h, a, b, cc, d, i + 4);
+        ROUND(d, e, f, g, h, a, b, cc, i + 5);
+        ROUND(cc, d, e, f, g, h, a, b, i + 6);
+        ROUND(b, cc, d, e, f, g, h, a, i + 7);
     }
     c->h[0] += a; c->h[1] += b; c->h[2] += cc; c->h[3] += d;
     c->h[4] += e; c->h[5] += f; c->h[6] += g; c->h[7] += h;
@@ -63,18 +71,20 @@ void sha256_init(sha256_ctx *c) {
 void sha256_update(sha256_ctx *c, const void *data, size_t n) {
     const unsigned char *p = data;
     c->len += n;
-    while (n > 0) {
+    if (c->nbuf > 0) { /* complete the buffered block first */
         size_t take = 64 - c->nbuf;
         if (take > n) take = n;
         memcpy(c->buf + c->nbuf, p, take);
         c->nbuf += take;
         p += take;
         n -= take;
-        if (c->nbuf == 64) {
-            block(c, c->buf);
-            c->nbuf = 0;
-        }
+        if (c->nbuf < 64) return;
+        block(c, c->buf);
+        c->nbuf = 0;
     }
+    for (; n >= 64; p += 64, n -= 64) block(c, p); /* whole blocks straight from the input */
+    memcpy(c->buf, p, n);
+    c->nbuf = n;
 }
 
 void sha256_final(sha256_ctx *c, unsigned char out[32]) {

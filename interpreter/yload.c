@@ -1008,8 +1008,8 @@ static void run_parser(loader *L) {
 ** whose aliases expand past max_nodes (a "billion laughs") is refused
 ** before a single node is built; without it the real pass would build up
 ** to max_nodes nodes (about 25 MB at the default) before noticing. It runs
-** only when the text holds a '*', as without aliases the count is bounded
-** by the text itself. Every other problem, and any limit reached other
+** only when the text holds a '*' and a '&', as without aliases (and
+** anchors) the count is bounded by the text itself. Every other problem, and any limit reached other
 ** than by an alias, is left to the real pass. It tracks just enough of the
 ** tree (list indexes, pending keys) to name the path in its error. */
 typedef struct count_frame {
@@ -1138,7 +1138,10 @@ static int precount_event(loader *L, counter *c, const yaml_event_t *ev) {
 /* Returns -1 after reporting the node limit (or running out of memory),
 ** else 0, with the loader as it was before. */
 static int precount(loader *L) {
-    if (!memchr(L->text, '*', L->len)) return 0;
+    /* an alias expands only an anchor (`&name`): without either character
+    ** no alias adds a node (one naming no anchor is the real pass's error),
+    ** and a '*' in a comment, a string or a pattern is common */
+    if (!memchr(L->text, '*', L->len) || !memchr(L->text, '&', L->len)) return 0;
     size_t frames = L->lim.max_depth > 0 ? (size_t)L->lim.max_depth + 1 : 1;
     counter c = {calloc(frames, sizeof(count_frame)), 0};
     yaml_parser_t p;

@@ -112,6 +112,61 @@ static void test_cached_loads_agree(void **st) {
     load_cache_free(cache);
 }
 
+/* ruleset_verdict_cached, as check asks for each option value: the
+** verdict, refusal and errors of an uncached load, the first time and
+** again when the combination is known clean (then nothing is built). */
+static int same_verdict(load_cache *cache, const char *name, const char **choices, size_t n,
+                        const char **sets, size_t n_sets, int players) {
+    ruleset_request req = {choices, n, NULL, players, sets, n_sets};
+    cerr_list a, b;
+    cerr_init(&a, 0);
+    cerr_init(&b, 0);
+    int refused_a = -1, refused_b = -1;
+    ruleset *plain = ruleset_load_combination(name, &req, &refused_a, &a);
+    int rc = ruleset_verdict_cached(name, &req, cache, &refused_b, &b);
+    char *ea = all_errors(&a), *eb = all_errors(&b);
+    assert_string_equal(ea, eb);
+    free(ea);
+    free(eb);
+    assert_int_equal(refused_a, refused_b);
+    assert_int_equal(plain != NULL, rc == 0);
+    int got = plain ? 0 : refused_a ? -1 : (int)a.n;
+    ruleset_free(plain);
+    cerr_free(&a);
+    cerr_free(&b);
+    return got;
+}
+
+static void test_cached_verdicts_agree(void **st) {
+    (void)st;
+    load_cache *cache = load_cache_new();
+    assert_non_null(cache);
+    const char *none[1] = {NULL};
+    const char *big[] = {"big_carts"}, *no_big[] = {"big_carts=false"}, *clash[] = {"quiet", "extra_cart"};
+    const char *set[] = {"scoring.rounds=9"}, *bad_set[] = {"scoring.rounds=[1"};
+    /* twice each: the second is answered from the clean combination */
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(same_verdict(cache, MINI, none, 0, NULL, 0, 0), 0);
+        assert_int_equal(same_verdict(cache, MINI, big, 1, NULL, 0, 2), 0);
+        assert_int_equal(same_verdict(cache, MINI, no_big, 1, NULL, 0, 2), 0);
+        assert_int_equal(same_verdict(cache, MINI, clash, 2, NULL, 0, 2), -1);
+        /* 5 seats force the expansion, which requires the big carts refused here */
+        assert_int_equal(same_verdict(cache, MINI, no_big, 1, NULL, 0, 5), -1);
+        /* --set is part of the combination: a bad one is never taken as the clean one */
+        assert_int_equal(same_verdict(cache, MINI, big, 1, set, 1, 2), 0);
+        assert_true(same_verdict(cache, MINI, big, 1, bad_set, 1, 2) > 0);
+    }
+    /* a mod: its manifest, merged over mini's, remembered with both folders */
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(same_verdict(cache, "tests/fixtures/rulesets/mod", none, 0, NULL, 0, 0), 0);
+        assert_int_equal(same_verdict(cache, "tests/fixtures/rulesets/mod", big, 1, NULL, 0, 2), 0);
+    }
+    /* a full load after the verdicts is still the uncached one */
+    assert_int_equal(same_load(cache, MINI, big, 1, NULL, 0, 2), 0);
+    assert_int_equal(same_load(cache, "tests/fixtures/rulesets/mod", big, 1, NULL, 0, 2), 0);
+    load_cache_free(cache);
+}
+
 /* A broken overlay loaded after sound loads (and sound loads after it):
 ** the same errors at the same lines, every time. */
 static void test_cached_errors_agree(void **st) {
@@ -137,6 +192,12 @@ static void test_cached_errors_agree(void **st) {
     assert_int_equal(same_load(cache, dir, shrt, 1, NULL, 0, 2), 1);
     assert_int_equal(same_load(cache, dir, big, 1, NULL, 0, 2), 0);
     assert_int_equal(same_load(cache, dir, shrt, 1, NULL, 0, 2), 1);
+    /* verdicts too, the broken overlay's and the sound ones' around it (the
+    ** tables the overlay leaves alone are read from the cache, not copied) */
+    assert_int_equal(same_verdict(cache, dir, shrt, 1, NULL, 0, 2), 1);
+    assert_int_equal(same_verdict(cache, dir, big, 1, NULL, 0, 2), 0);
+    assert_int_equal(same_verdict(cache, dir, shrt, 1, NULL, 0, 2), 1);
+    assert_int_equal(same_load(cache, dir, big, 1, NULL, 0, 2), 0);
     /* the broken fixture: its errors, loaded twice through one cache */
     int broken = same_load(cache, "tests/fixtures/rulesets/broken", none, 0, NULL, 0, 0);
     assert_true(broken > 1);
@@ -208,6 +269,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cached_loads_agree),
         cmocka_unit_test(test_cached_errors_agree),
+        cmocka_unit_test(test_cached_verdicts_agree),
         cmocka_unit_test(test_loaded_data_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
