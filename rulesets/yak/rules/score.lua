@@ -276,9 +276,10 @@ end
 -- M.heuristic(g, seat) -> about the seat's tower score now, plus its food as a small
 -- hedge and the stupa (bots call it in every playout: M.quick_tower_score).
 function M.heuristic(g, seat)
-  local p = g.state.players[seat]
-  return M.quick_tower_score(g.data, p.tower) + common.food_total(g.data, p.food) // 2
-    + ((g.state.stupa == seat) and g.data.scoring.stupa_bonus or 0)
+  local st, data = g.state, g.data
+  local p = st.players[seat]
+  return M.quick_tower_score(data, p.tower) + common.food_total(data, p.food) // 2
+    + ((st.stupa == seat) and data.scoring.stupa_bonus or 0)
 end
 
 return M
