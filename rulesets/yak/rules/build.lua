@@ -51,10 +51,12 @@ end
 -- can pay at this cart, given the kinds already used in this payment (a map kind -> true):
 -- kinds the cart accepts, at most max_kinds different kinds in all. With `paying` (a
 -- kind), as if one more `paying` had just been paid: one fewer in food, the kind used.
+local others = {} -- max_payable's list of what the reserve holds of the kinds not yet used
+
 function M.max_payable(data, cart_id, food, used, paying)
-  local def = common.cart_def(data, cart_id)
-  local kinds, accepts = common.food_kinds(data), common.accepts(data, cart_id)
-  local total, others, nused = 0, {}, 0
+  local cart = common.cart_rules(data, cart_id)
+  local kinds, accepts = common.food_kinds(data), cart.accepts
+  local total, nused, n = 0, 0, 0
   for i = 1, #kinds do
     local k = kinds[i]
     if used[k] or k == paying then nused = nused + 1 end
@@ -62,12 +64,13 @@ function M.max_payable(data, cart_id, food, used, paying)
   for i = 1, #accepts do
     local k = accepts[i]
     local have = (k == paying) and food[k] - 1 or food[k]
-    if used[k] or k == paying then total = total + have else others[#others + 1] = have end
+    if used[k] or k == paying then total = total + have else n = n + 1; others[n] = have end
   end
+  for i = #others, n + 1, -1 do others[i] = nil end -- what a longer list left
   -- the largest max_kinds - nused of the other kinds (all of them when that many may be used)
-  local m = def.max_kinds - nused
-  if m < #others then table.sort(others) end
-  for i = 1, math.min(m, #others) do total = total + others[#others + 1 - i] end
+  local m = cart.max_kinds - nused
+  if m < n then table.sort(others) end
+  for i = 1, math.min(m, n) do total = total + others[n + 1 - i] end
   return total
 end
 
@@ -131,11 +134,10 @@ local function take_options(g, a)
   local data, labels = g.data, g.labels
   local stones = common.cart_by_id(g.state, a.cart).stones
   local room, can_pay = take_limits(g, a)
-  local opts, seen, any = {}, {}, false
+  local opts, any = common.new_list(g, "options"), false
   for i = 1, #stones do
     local stone = stones[i]
-    if not seen[stone] then
-      seen[stone] = true
+    if common.first_of_kind(stones, i) then
       local why, cost, crystals = take_refusal(data, a, stone, room, can_pay)
       local disabled = why and (not labels or take_reason(g, a, why, room, can_pay, cost, crystals))
       if not why then any = true end
@@ -158,36 +160,36 @@ function M.decision(g)
     elseif #a.stones == 0 and not any then
       table.insert(opts, 1, common.option("skip", labels and t(g, "opt.build_nothing")))
     end
-    return { seat = seat, prompt = labels and t(g, "prompt.take", common.cart_name(g, a.cart)), options = opts }
+    return common.decision(g, seat, labels and t(g, "prompt.take", common.cart_name(g, a.cart)), opts)
   elseif a.step == "pay" then
     local player = st.players[seat]
-    local def = common.cart_def(data, a.cart)
+    local cart = common.cart_rules(data, a.cart)
     local used, nused = used_kinds(data, a.paid)
-    local kinds, opts = common.food_kinds(data), {}
+    local kinds, opts = common.food_kinds(data), common.new_list(g, "options")
     for i = 1, #kinds do
       local k = kinds[i]
       local disabled
-      if not tables.find(common.accepts(data, a.cart), k) then
+      if not tables.find(cart.accepts, k) then
         disabled = not labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
         disabled = not labels or t(g, "why.no_food", common.food_name(g, k))
-      elseif not used[k] and nused >= def.max_kinds then
-        disabled = not labels or t(g, "why.max_kinds", def.max_kinds)
+      elseif not used[k] and nused >= cart.max_kinds then
+        disabled = not labels or t(g, "why.max_kinds", cart.max_kinds)
       elseif M.max_payable(data, a.cart, player.food, used, k) < a.owed - 1 then
         disabled = not labels or t(g, "why.rest_unpayable", a.owed - 1)
       end
       opts[i] = common.option(common.option_id("pay", k),
         labels and t(g, "opt.pay", common.food_name(g, k)), disabled)
     end
-    return { seat = seat, prompt = labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), options = opts }
+    return common.decision(g, seat, labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), opts)
   else -- place
     local stone = a.stones[1]
-    local cells, opts = tower.legal_cells(data, st.players[seat].tower), {}
+    local cells, opts = tower.legal_cells(data, st.players[seat].tower), common.new_list(g, "options")
     for i = 1, #cells do
       local r, c = cells[i][1], cells[i][2]
       opts[i] = common.option(common.option_id("place", tower.cell_id(r, c)), labels and t(g, "opt.place", r + 1, c + 1))
     end
-    return { seat = seat, prompt = labels and t(g, "prompt.place", common.stone_name(g, stone)), options = opts }
+    return common.decision(g, seat, labels and t(g, "prompt.place", common.stone_name(g, stone)), opts)
   end
 end
 

@@ -69,11 +69,45 @@ end
 
 -- M.option(id, label, disabled) -> an option of a decision. In a playout (g.labels false)
 -- label is false and disabled true or nil: the option is then the bare id, or {id =,
--- disabled = true}, the fast form; else the table form (docs/lua-api.md, Decisions).
+-- disabled = true}, the fast form (made once per game for each id); else the table form
+-- (docs/lua-api.md, Decisions).
+local disabled_options = {}
 function M.option(id, label, disabled)
   if label then return { id = id, label = label, disabled = disabled } end
-  if disabled then return { id = id, disabled = true } end
+  if disabled then
+    local o = disabled_options[id]
+    if not o then o = { id = id, disabled = true }; disabled_options[id] = o end
+    return o
+  end
   return id
+end
+
+-- What decisions() returns in a playout (g.labels false) is made of per-game tables,
+-- emptied and filled again on every call: the engine reads the list at once and keeps
+-- nothing of it (docs/lua-api.md), and a playout then makes no tables per decision.
+-- With labels on (a person, a test or the log reads the list) every call makes new ones.
+local playout_lists = {}
+local playout_decision = { seat = 0, prompt = false, options = false }
+
+-- M.new_list(g, which) -> an empty list: a new one, or in a playout the per-game list
+-- named `which` ("options", "decisions"), emptied.
+function M.new_list(g, which)
+  if g.labels then return {} end
+  local list = playout_lists[which]
+  if not list then
+    list = {}
+    playout_lists[which] = list
+  end
+  for i = #list, 1, -1 do list[i] = nil end
+  return list
+end
+
+-- M.decision(g, seat, prompt, options) -> the decision asking seat (prompt is false in a
+-- playout; there it is the per-game decision table, refreshed).
+function M.decision(g, seat, prompt, options)
+  if g.labels then return { seat = seat, prompt = prompt, options = options } end
+  playout_decision.seat, playout_decision.options = seat, options
+  return playout_decision
 end
 
 -- M.logging(g) -> true when g.log_text keeps what it is given. A playout keeps no events
@@ -93,19 +127,30 @@ function M.cart_def(data, id)
   return def
 end
 
--- M.accepts(data, id) -> the food kinds cart id accepts (its data record's `accepts`),
--- as a plain list made once per game and cart: payments walk it for every option, and
--- each step through a read-only data list is a C call. Callers must not change it.
-local accepts_of_data, accepts = nil, {}
-function M.accepts(data, id)
-  if data ~= accepts_of_data then accepts_of_data, accepts = data, {} end
-  local list = accepts[id]
-  if not list then
-    list = {}
-    for i, k in ipairs(M.cart_def(data, id).accepts) do list[i] = k end
-    accepts[id] = list
+-- M.cart_rules(data, id) -> what cart id takes as payment, from its data record: the
+-- food kinds it accepts (a list) and max_kinds, as a plain table made once per game and
+-- cart (payments read it for every option, and each read of g.data is a lookup through a
+-- read-only proxy). Callers must not change it.
+local rules_of_data, cart_rules = nil, {}
+function M.cart_rules(data, id)
+  if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end
+  local r = cart_rules[id]
+  if not r then
+    local def = M.cart_def(data, id)
+    local accepts = {}
+    for i, k in ipairs(def.accepts) do accepts[i] = k end
+    r = { accepts = accepts, max_kinds = def.max_kinds }
+    cart_rules[id] = r
   end
-  return list
+  return r
+end
+
+-- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
+-- option per different stone of a cart or a draw (a few stones), in the order they lie.
+function M.first_of_kind(list, i)
+  local v = list[i]
+  for j = 1, i - 1 do if list[j] == v then return false end end
+  return true
 end
 
 -- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.

@@ -29,7 +29,7 @@ end
 local function food_options(g, a)
   local data, market, labels = g.data, g.state.market, g.labels
   local room = common.player_room(g, a.seat)
-  local kinds, opts, any = common.food_kinds(data), {}, false
+  local kinds, opts, any = common.food_kinds(data), common.new_list(g, "options"), false
   for i = 1, #kinds do
     local k = kinds[i]
     local disabled
@@ -77,11 +77,10 @@ end
 
 local function put_options(g, a)
   local cap, carts, labels = g.data.carts.capacity.stones, g.state.carts, g.labels
-  local opts, any, seen, drawn = {}, false, {}, a.drawn
+  local opts, any, drawn = common.new_list(g, "options"), false, a.drawn
   for i = 1, #drawn do
     local stone = drawn[i]
-    if not seen[stone] then
-      seen[stone] = true
+    if common.first_of_kind(drawn, i) then
       for j = 1, #carts do
         local cart = carts[j]
         local disabled
@@ -110,11 +109,10 @@ function M.decision(g)
     if may_stop(g, any) then
       opts[#opts + 1] = common.option("done", labels and t(g, "opt.market_done"))
     end
-    return { seat = a.seat, prompt = labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food),
-      options = opts }
+    return common.decision(g, a.seat, labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food), opts)
   end
   local opts = put_options(g, a)
-  return { seat = a.seat, prompt = labels and t(g, "prompt.put"), options = opts }
+  return common.decision(g, a.seat, labels and t(g, "prompt.put"), opts)
 end
 
 -- return what is left of the drawn stones to the bag; the action is over

@@ -18,9 +18,9 @@ function M.decision(g)
   local st, data, labels = g.state, g.data, g.labels
   local a = st.action
   local food = common.cart_by_id(st, a.cart).food
-  local accepts = common.accepts(data, a.cart)
+  local accepts = common.cart_rules(data, a.cart).accepts
   local room = common.player_room(g, a.seat)
-  local opts, any = {}, false
+  local opts, any = common.new_list(g, "options"), false
   for i = 1, #accepts do
     local k = accepts[i]
     local disabled
@@ -35,7 +35,7 @@ function M.decision(g)
       labels and t(g, "opt.restock", food[k], common.food_name(g, k)), disabled)
   end
   if not any then opts[#opts + 1] = common.option(common.option_id("take", "none"), labels and t(g, "opt.take_none")) end
-  return { seat = a.seat, prompt = labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
+  return common.decision(g, a.seat, labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), opts)
 end
 
 function M.apply(g, seat, id)

@@ -86,7 +86,7 @@ end
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
 function M.sunrise_decisions(g)
   local st, labels = g.state, g.labels
-  local list, ready = {}, st.ready
+  local list, ready = common.new_list(g, "decisions"), st.ready
   for s = 1, #st.players do
     if not ready[s] then
       if labels then
