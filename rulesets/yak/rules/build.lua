@@ -169,7 +169,7 @@ function M.decision(g)
     for i = 1, #kinds do
       local k = kinds[i]
       local disabled
-      if not tables.find(cart.accepts, k) then
+      if not cart.takes[k] then
         disabled = not labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
         disabled = not labels or t(g, "why.no_food", common.food_name(g, k))

@@ -128,7 +128,8 @@ function M.cart_def(data, id)
 end
 
 -- M.cart_rules(data, id) -> what cart id takes as payment, from its data record: the
--- food kinds it accepts (a list) and max_kinds, as a plain table made once per game and
+-- food kinds it accepts (`accepts`, a list; `takes`, the same as a set kind -> true) and
+-- max_kinds, as a plain table made once per game and
 -- cart (payments read it for every option, and each read of g.data is a lookup through a
 -- read-only proxy). Callers must not change it.
 local rules_of_data, cart_rules = nil, {}
@@ -137,9 +138,9 @@ function M.cart_rules(data, id)
   local r = cart_rules[id]
   if not r then
     local def = M.cart_def(data, id)
-    local accepts = {}
-    for i, k in ipairs(def.accepts) do accepts[i] = k end
-    r = { accepts = accepts, max_kinds = def.max_kinds }
+    local accepts, takes = {}, {}
+    for i, k in ipairs(def.accepts) do accepts[i], takes[k] = k, true end
+    r = { accepts = accepts, takes = takes, max_kinds = def.max_kinds }
     cart_rules[id] = r
   end
   return r

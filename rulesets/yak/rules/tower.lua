@@ -107,8 +107,7 @@ end
 -- (Row r of the rulebook is tower[r + 1] and its cell c is tower[r + 1][c + 1]; the
 -- rows are read directly here, as M.get reads them, because legal_cells asks this of
 -- every cell on every placement.)
-function M.legal(data, tower, r, c, count)
-  local rules = rules_of(data)
+local function legal_at(rules, tower, r, c, count) -- M.legal with the rules read
   local width = rules.row_widths[r + 1]
   if not width or c < 0 or c >= width then return false, "why.off_tower" end
   if tower[r + 1][c + 1] then return false, "why.occupied" end
@@ -126,6 +125,7 @@ function M.legal(data, tower, r, c, count)
   if not (below[c + 1] and below[c + 2]) then return false, "why.needs_support" end
   return true
 end
+function M.legal(data, tower, r, c, count) return legal_at(rules_of(data), tower, r, c, count) end
 
 -- M.cell(r, c) -> the pair {r, c}, made once per game for each cell: legal_cells
 -- returns these (callers must not change them).
@@ -139,10 +139,11 @@ end
 
 -- M.legal_cells(data, tower) -> every legal cell {r, c}, row by row.
 function M.legal_cells(data, tower)
-  local out, widths, count = {}, rules_of(data).row_widths, M.count(tower)
+  local rules = rules_of(data)
+  local out, widths, count = {}, rules.row_widths, M.count(tower)
   for r = 0, #widths - 1 do
     for c = 0, widths[r + 1] - 1 do
-      if M.legal(data, tower, r, c, count) then out[#out + 1] = M.cell(r, c) end
+      if legal_at(rules, tower, r, c, count) then out[#out + 1] = M.cell(r, c) end
     end
   end
   return out
