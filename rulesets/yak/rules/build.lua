@@ -187,7 +187,8 @@ function M.decision(g)
     local cells, opts = tower.legal_cells(data, st.players[seat].tower), common.new_list(g, "options")
     for i = 1, #cells do
       local r, c = cells[i][1], cells[i][2]
-      opts[i] = common.option(common.option_id("place", tower.cell_id(r, c)), labels and t(g, "opt.place", r + 1, c + 1))
+      opts[i] = common.option(common.option_id("place", tower.cell_id(r, c)),
+        labels and t(g, "opt.place", r + 1, c + 1))
     end
     return common.decision(g, seat, labels and t(g, "prompt.place", common.stone_name(g, stone)), opts)
   end

@@ -129,9 +129,9 @@ end
 
 -- M.cart_rules(data, id) -> what cart id takes as payment, from its data record: the
 -- food kinds it accepts (`accepts`, a list; `takes`, the same as a set kind -> true) and
--- max_kinds, as a plain table made once per game and
--- cart (payments read it for every option, and each read of g.data is a lookup through a
--- read-only proxy). Callers must not change it.
+-- max_kinds, as a plain table made once per game and cart (payments read it for every
+-- option, and each read of g.data is a lookup through a read-only proxy). Callers must
+-- not change it.
 local rules_of_data, cart_rules = nil, {}
 function M.cart_rules(data, id)
   if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end

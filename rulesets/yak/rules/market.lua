@@ -109,7 +109,8 @@ function M.decision(g)
     if may_stop(g, any) then
       opts[#opts + 1] = common.option("done", labels and t(g, "opt.market_done"))
     end
-    return common.decision(g, a.seat, labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food), opts)
+    return common.decision(g, a.seat,
+      labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food), opts)
   end
   local opts = put_options(g, a)
   return common.decision(g, a.seat, labels and t(g, "prompt.put"), opts)
