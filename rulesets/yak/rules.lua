@@ -21,7 +21,9 @@ function rules.decisions(g)
   local st = g.state
   if st.phase == "sunrise" then return round.sunrise_decisions(g) end
   if st.phase == "noon" and st.action and not st.action.done then
-    return { round.actions[st.action.card].decision(g) }
+    local list = common.new_list(g, "decisions")
+    list[1] = round.actions[st.action.card].decision(g)
+    return list
   end
   return {}
 end

@@ -80,22 +80,37 @@ function M.is_empty(bag) return next(bag) == nil end
 -- M.items gives. kinds, when given, is a sorted list of every item the bag may hold
 -- (more does no harm): the draw then looks those up instead of walking the bag, which
 -- costs a sort of its keys in the sandbox, and draws the same item.
-function M.draw(bag, rng, kinds)
-  local items, counts, k, total = {}, {}, 0, 0
-  if kinds then
-    for _, item in ipairs(kinds) do
-      local n = bag[item]
-      if n and n > 0 then
-        k, total = k + 1, total + n
-        items[k], counts[k] = item, n
+-- the draw over a list of kinds: one walk for the total, one to find the item drawn
+-- (the same item as a walk over the bag's items; no lists are made)
+local function draw_from_kinds(bag, rng, kinds)
+  local total = 0
+  for i = 1, #kinds do
+    local n = bag[kinds[i]]
+    if n and n > 0 then total = total + n end
+  end
+  if total == 0 then return nil end
+  local r = rng.int(1, total)
+  for i = 1, #kinds do
+    local item = kinds[i]
+    local n = bag[item]
+    if n and n > 0 then
+      r = r - n
+      if r <= 0 then
+        if n == 1 then bag[item] = nil else bag[item] = n - 1 end
+        return item
       end
     end
-  else
-    for item, n in pairs(bag) do
-      if n > 0 then
-        k, total = k + 1, total + n
-        items[k], counts[k] = item, n
-      end
+  end
+  error("bag.draw: unreachable")
+end
+
+function M.draw(bag, rng, kinds)
+  if kinds then return draw_from_kinds(bag, rng, kinds) end
+  local items, counts, k, total = {}, {}, 0, 0
+  for item, n in pairs(bag) do
+    if n > 0 then
+      k, total = k + 1, total + n
+      items[k], counts[k] = item, n
     end
   end
   if total == 0 then return nil end

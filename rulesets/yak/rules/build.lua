@@ -14,18 +14,36 @@ local M = {}
 
 local function t(g, ...) return common.t(g, ...) end
 
-local PRICE_ROWS = { key = "stones", value = "food" } -- economy.build.price: {stones, food}
+-- The Build rules of economy.build, read once per game into a plain table: how many
+-- stones a build takes (min_stones, max_stones), the price for each number of stones
+-- (price[n] from the price table, rows {stones, food}: the first row for n, as
+-- tables.exact finds it) and the crystal surcharge. Every take option asks them, and
+-- each read of g.data is a lookup through a read-only proxy.
+local rules_of_data, build_rules
+local function rules_of(data)
+  if data ~= rules_of_data then
+    local b = data.economy.build
+    local price = {}
+    for _, row in ipairs(b.price) do
+      if price[row.stones] == nil then price[row.stones] = row.food end
+    end
+    build_rules = { min_stones = b.min_stones, max_stones = b.max_stones, price = price,
+      crystal_surcharge = b.crystal_surcharge }
+    rules_of_data = data
+  end
+  return build_rules
+end
 
 -- M.price(data, stones [, extra]) -> food owed for a list of stones (and one more stone,
 -- extra, when given): the price table for their number plus the crystal surcharge for
 -- each crystal; and the number of crystals.
 function M.price(data, stones, extra)
-  local b = data.economy.build
+  local b = rules_of(data)
   local n = #stones + (extra and 1 or 0)
-  local base = tables.exact(b.price, n, PRICE_ROWS)
+  local base = b.price[n]
   if not base then error("no build price for " .. n .. " stones") end
   local crystals = (extra and common.is_crystal(data, extra)) and 1 or 0
-  for _, s in ipairs(stones) do if common.is_crystal(data, s) then crystals = crystals + 1 end end
+  for i = 1, #stones do if common.is_crystal(data, stones[i]) then crystals = crystals + 1 end end
   return base + crystals * b.crystal_surcharge, crystals
 end
 
@@ -33,27 +51,34 @@ end
 -- can pay at this cart, given the kinds already used in this payment (a map kind -> true):
 -- kinds the cart accepts, at most max_kinds different kinds in all. With `paying` (a
 -- kind), as if one more `paying` had just been paid: one fewer in food, the kind used.
+local others = {} -- max_payable's list of what the reserve holds of the kinds not yet used
+
 function M.max_payable(data, cart_id, food, used, paying)
-  local def = common.cart_def(data, cart_id)
-  local total, others, nused = 0, {}, 0
-  for _, k in ipairs(common.food_kinds(data)) do
+  local cart = common.cart_rules(data, cart_id)
+  local kinds, accepts = common.food_kinds(data), cart.accepts
+  local total, nused, n = 0, 0, 0
+  for i = 1, #kinds do
+    local k = kinds[i]
     if used[k] or k == paying then nused = nused + 1 end
   end
-  for _, k in ipairs(def.accepts) do
+  for i = 1, #accepts do
+    local k = accepts[i]
     local have = (k == paying) and food[k] - 1 or food[k]
-    if used[k] or k == paying then total = total + have else others[#others + 1] = have end
+    if used[k] or k == paying then total = total + have else n = n + 1; others[n] = have end
   end
+  for i = #others, n + 1, -1 do others[i] = nil end -- what a longer list left
   -- the largest max_kinds - nused of the other kinds (all of them when that many may be used)
-  local m = def.max_kinds - nused
-  if m < #others then table.sort(others) end
-  for i = 1, math.min(m, #others) do total = total + others[#others + 1 - i] end
+  local m = cart.max_kinds - nused
+  if m < n then table.sort(others) end
+  for i = 1, math.min(m, n) do total = total + others[n + 1 - i] end
   return total
 end
 
 -- the kinds already used in this payment: a map kind -> true, and how many
 local function used_kinds(data, paid)
-  local used, n = {}, 0
-  for _, k in ipairs(common.food_kinds(data)) do
+  local used, n, kinds = {}, 0, common.food_kinds(data)
+  for i = 1, #kinds do
+    local k = kinds[i]
     if (paid[k] or 0) > 0 then used[k], n = true, n + 1 end
   end
   return used, n
@@ -66,19 +91,21 @@ function M.start(g, seat)
     stones = {}, owed = 0, paid = common.food_map(g.data) }
 end
 
+local NONE_USED = {} -- no kind used yet in this payment (max_payable only reads it)
+
 -- what limits taking one more stone: the tower's free cells and the most food the seat
 -- can pay at this cart
 local function take_limits(g, a)
   local player = g.state.players[a.seat]
   local room = tower.free(player.tower)
-  return room, M.max_payable(g.data, a.cart, player.food, {})
+  return room, M.max_payable(g.data, a.cart, player.food, NONE_USED)
 end
 
 -- why taking `stone` too is refused: "max_stones", "tower_room" or "cannot_afford" (with
 -- the cost and the crystals among the stones), or nil when it may be taken
 local function take_refusal(data, a, stone, room, can_pay)
   local n = #a.stones + 1
-  if n > data.economy.build.max_stones then return "max_stones" end
+  if n > rules_of(data).max_stones then return "max_stones" end
   if n > room then return "tower_room" end
   local cost, crystals = M.price(data, a.stones, stone)
   if cost > can_pay then return "cannot_afford", cost, crystals end
@@ -87,10 +114,10 @@ end
 
 -- whether any stone in the cart may still be taken
 local function may_take_more(g, a)
-  local cart = common.cart_by_id(g.state, a.cart)
+  local stones, data = common.cart_by_id(g.state, a.cart).stones, g.data
   local room, can_pay = take_limits(g, a)
-  for _, stone in ipairs(cart.stones) do
-    if not take_refusal(g.data, a, stone, room, can_pay) then return true end
+  for i = 1, #stones do
+    if not take_refusal(data, a, stones[i], room, can_pay) then return true end
   end
   return false
 end
@@ -104,18 +131,18 @@ end
 
 -- the take options: one per different stone in the cart, with the reason when refused
 local function take_options(g, a)
-  local data = g.data
-  local cart = common.cart_by_id(g.state, a.cart)
+  local data, labels = g.data, g.labels
+  local stones = common.cart_by_id(g.state, a.cart).stones
   local room, can_pay = take_limits(g, a)
-  local opts, seen, any = {}, {}, false
-  for _, stone in ipairs(cart.stones) do
-    if not seen[stone] then
-      seen[stone] = true
+  local opts, any = common.new_list(g, "options"), false
+  for i = 1, #stones do
+    local stone = stones[i]
+    if common.first_of_kind(stones, i) then
       local why, cost, crystals = take_refusal(data, a, stone, room, can_pay)
-      local disabled = why and (not g.labels or take_reason(g, a, why, room, can_pay, cost, crystals))
+      local disabled = why and (not labels or take_reason(g, a, why, room, can_pay, cost, crystals))
       if not why then any = true end
       opts[#opts + 1] = common.option(common.option_id("take", stone),
-        g.labels and t(g, "opt.take_stone", common.stone_name(g, stone)), disabled)
+        labels and t(g, "opt.take_stone", common.stone_name(g, stone)), disabled)
     end
   end
   return opts, any
@@ -123,53 +150,56 @@ end
 
 -- M.decision(g) -> the decision for the current step.
 function M.decision(g)
-  local a, data = g.state.action, g.data
+  local st, data, labels = g.state, g.data, g.labels
+  local a = st.action
   local seat = a.seat
   if a.step == "take" then
     local opts, any = take_options(g, a)
-    if #a.stones >= data.economy.build.min_stones then
-      table.insert(opts, 1, common.option("buy", g.labels and t(g, "opt.buy", #a.stones, M.price(data, a.stones))))
+    if #a.stones >= rules_of(data).min_stones then
+      table.insert(opts, 1, common.option("buy", labels and t(g, "opt.buy", #a.stones, M.price(data, a.stones))))
     elseif #a.stones == 0 and not any then
-      table.insert(opts, 1, common.option("skip", g.labels and t(g, "opt.build_nothing")))
+      table.insert(opts, 1, common.option("skip", labels and t(g, "opt.build_nothing")))
     end
-    return { seat = seat, prompt = g.labels and t(g, "prompt.take", common.cart_name(g, a.cart)), options = opts }
+    return common.decision(g, seat, labels and t(g, "prompt.take", common.cart_name(g, a.cart)), opts)
   elseif a.step == "pay" then
-    local player = g.state.players[seat]
-    local def = common.cart_def(data, a.cart)
+    local player = st.players[seat]
+    local cart = common.cart_rules(data, a.cart)
     local used, nused = used_kinds(data, a.paid)
-    local opts = {}
-    for _, k in ipairs(common.food_kinds(data)) do
+    local kinds, opts = common.food_kinds(data), common.new_list(g, "options")
+    for i = 1, #kinds do
+      local k = kinds[i]
       local disabled
-      if not tables.find(def.accepts, k) then
-        disabled = not g.labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
+      if not cart.takes[k] then
+        disabled = not labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
-        disabled = not g.labels or t(g, "why.no_food", common.food_name(g, k))
-      elseif not used[k] and nused >= def.max_kinds then
-        disabled = not g.labels or t(g, "why.max_kinds", def.max_kinds)
+        disabled = not labels or t(g, "why.no_food", common.food_name(g, k))
+      elseif not used[k] and nused >= cart.max_kinds then
+        disabled = not labels or t(g, "why.max_kinds", cart.max_kinds)
       elseif M.max_payable(data, a.cart, player.food, used, k) < a.owed - 1 then
-        disabled = not g.labels or t(g, "why.rest_unpayable", a.owed - 1)
+        disabled = not labels or t(g, "why.rest_unpayable", a.owed - 1)
       end
-      opts[#opts + 1] = common.option(common.option_id("pay", k),
-        g.labels and t(g, "opt.pay", common.food_name(g, k)), disabled)
+      opts[i] = common.option(common.option_id("pay", k),
+        labels and t(g, "opt.pay", common.food_name(g, k)), disabled)
     end
-    return { seat = seat, prompt = g.labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), options = opts }
+    return common.decision(g, seat, labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), opts)
   else -- place
     local stone = a.stones[1]
-    local opts = {}
-    for _, cell in ipairs(tower.legal_cells(data, g.state.players[seat].tower)) do
-      opts[#opts + 1] = common.option(common.option_id("place", tower.cell_id(cell[1], cell[2])),
-        g.labels and t(g, "opt.place", cell[1] + 1, cell[2] + 1))
+    local cells, opts = tower.legal_cells(data, st.players[seat].tower), common.new_list(g, "options")
+    for i = 1, #cells do
+      local r, c = cells[i][1], cells[i][2]
+      opts[i] = common.option(common.option_id("place", tower.cell_id(r, c)),
+        labels and t(g, "opt.place", r + 1, c + 1))
     end
-    return { seat = seat, prompt = g.labels and t(g, "prompt.place", common.stone_name(g, stone)), options = opts }
+    return common.decision(g, seat, labels and t(g, "prompt.place", common.stone_name(g, stone)), opts)
   end
 end
 
 -- M.finish(g): an emptied cart draws its refill; the action is over.
 function M.finish(g)
-  local a, st = g.state.action, g.state
+  local a, st, data = g.state.action, g.state, g.data
   local cart = common.cart_by_id(st, a.cart)
   if #cart.stones == 0 then
-    local n = math.min(g.data.carts.refill_when_empty, g.data.carts.capacity.stones)
+    local n = math.min(data.carts.refill_when_empty, data.carts.capacity.stones)
     for _, s in ipairs(common.draw_stones(g, n)) do cart.stones[#cart.stones + 1] = s end
     if common.logging(g) then g.log_text("log.refill", common.cart_name(g, a.cart), #cart.stones) end
   end

@@ -34,8 +34,8 @@ end
 -- M.food_total(data, food) -> the number of tokens in a food map (its keys are food kinds:
 -- state.schema.yaml; summed kind by kind, which needs no walk over the map's keys).
 function M.food_total(data, food)
-  local n = 0
-  for _, k in ipairs(M.food_kinds(data)) do n = n + (food[k] or 0) end
+  local kinds, n = M.food_kinds(data), 0
+  for i = 1, #kinds do n = n + (food[kinds[i]] or 0) end
   return n
 end
 
@@ -69,11 +69,45 @@ end
 
 -- M.option(id, label, disabled) -> an option of a decision. In a playout (g.labels false)
 -- label is false and disabled true or nil: the option is then the bare id, or {id =,
--- disabled = true}, the fast form; else the table form (docs/lua-api.md, Decisions).
+-- disabled = true}, the fast form (made once per game for each id); else the table form
+-- (docs/lua-api.md, Decisions).
+local disabled_options = {}
 function M.option(id, label, disabled)
   if label then return { id = id, label = label, disabled = disabled } end
-  if disabled then return { id = id, disabled = true } end
+  if disabled then
+    local o = disabled_options[id]
+    if not o then o = { id = id, disabled = true }; disabled_options[id] = o end
+    return o
+  end
   return id
+end
+
+-- What decisions() returns in a playout (g.labels false) is made of per-game tables,
+-- emptied and filled again on every call: the engine reads the list at once and keeps
+-- nothing of it (docs/lua-api.md), and a playout then makes no tables per decision.
+-- With labels on (a person, a test or the log reads the list) every call makes new ones.
+local playout_lists = {}
+local playout_decision = { seat = 0, prompt = false, options = false }
+
+-- M.new_list(g, which) -> an empty list: a new one, or in a playout the per-game list
+-- named `which` ("options", "decisions"), emptied.
+function M.new_list(g, which)
+  if g.labels then return {} end
+  local list = playout_lists[which]
+  if not list then
+    list = {}
+    playout_lists[which] = list
+  end
+  for i = #list, 1, -1 do list[i] = nil end
+  return list
+end
+
+-- M.decision(g, seat, prompt, options) -> the decision asking seat (prompt is false in a
+-- playout; there it is the per-game decision table, refreshed).
+function M.decision(g, seat, prompt, options)
+  if g.labels then return { seat = seat, prompt = prompt, options = options } end
+  playout_decision.seat, playout_decision.options = seat, options
+  return playout_decision
 end
 
 -- M.logging(g) -> true when g.log_text keeps what it is given. A playout keeps no events
@@ -93,15 +127,44 @@ function M.cart_def(data, id)
   return def
 end
 
+-- M.cart_rules(data, id) -> what cart id takes as payment, from its data record: the
+-- food kinds it accepts (`accepts`, a list; `takes`, the same as a set kind -> true) and
+-- max_kinds, as a plain table made once per game and cart (payments read it for every
+-- option, and each read of g.data is a lookup through a read-only proxy). Callers must
+-- not change it.
+local rules_of_data, cart_rules = nil, {}
+function M.cart_rules(data, id)
+  if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end
+  local r = cart_rules[id]
+  if not r then
+    local def = M.cart_def(data, id)
+    local accepts, takes = {}, {}
+    for i, k in ipairs(def.accepts) do accepts[i], takes[k] = k, true end
+    r = { accepts = accepts, takes = takes, max_kinds = def.max_kinds }
+    cart_rules[id] = r
+  end
+  return r
+end
+
+-- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
+-- option per different stone of a cart or a draw (a few stones), in the order they lie.
+function M.first_of_kind(list, i)
+  local v = list[i]
+  for j = 1, i - 1 do if list[j] == v then return false end end
+  return true
+end
+
 -- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.
 function M.cart_at(state, stop)
-  for i, cart in ipairs(state.carts) do if cart.stop == stop then return cart, i end end
+  local carts = state.carts
+  for i = 1, #carts do if carts[i].stop == stop then return carts[i], i end end
   return nil
 end
 
 -- M.cart_by_id(state, id) -> the cart with that id and its index.
 function M.cart_by_id(state, id)
-  for i, cart in ipairs(state.carts) do if cart.id == id then return cart, i end end
+  local carts = state.carts
+  for i = 1, #carts do if carts[i].id == id then return carts[i], i end end
   return nil
 end
 
@@ -131,8 +194,12 @@ function M.stone_kinds(data)
   return stone_kinds
 end
 
--- M.is_crystal(data, stone) -> true for a crystal.
-function M.is_crystal(data, stone) return stone == data.stones.crystal.id end
+-- M.is_crystal(data, stone) -> true for a crystal (the crystal's id read once per game).
+local crystal_of_data, crystal_id
+function M.is_crystal(data, stone)
+  if data ~= crystal_of_data then crystal_of_data, crystal_id = data, data.stones.crystal.id end
+  return stone == crystal_id
+end
 
 -- M.reverse(g): every yak turns round (one global heading; all yaks face the same way).
 function M.reverse(g)
@@ -143,8 +210,9 @@ end
 -- each time the track fills, the fog.fills entry for that fill says how many go back
 -- into the bag (the rest leave the game). After the last fill fog returns to the bag.
 function M.place_fog(g, n)
-  local fog, rules = g.state.fog, g.data.fog
-  local fog_id = g.data.stones.fog.id
+  local data = g.data
+  local fog, rules = g.state.fog, data.fog
+  local fog_id = data.stones.fog.id
   for _ = 1, n do
     fog.aside = fog.aside - 1
     if fog.fills >= #rules.fills then
@@ -168,39 +236,40 @@ end
 -- the carts and is set aside; a replacement is drawn. When the draw is done the fog goes
 -- onto the mountain track [seed]. An empty bag simply gives fewer stones.
 function M.draw_stones(g, n)
-  local st = g.state
-  local fog_id = g.data.stones.fog.id
+  local st, data, rng = g.state, g.data, g.rng
+  local fog_id, kinds = data.stones.fog.id, M.stone_kinds(data)
   local out, fogs = {}, 0
   while #out < n do
-    local stone = bag.draw(st.bag, g.rng, M.stone_kinds(g.data))
+    local stone = bag.draw(st.bag, rng, kinds)
     if stone == nil then break end
     if stone == fog_id then
       fogs = fogs + 1
       st.fog.aside = st.fog.aside + 1
-      if g.data.fog.reverse_each or fogs == 1 then M.reverse(g) end
+      if data.fog.reverse_each or fogs == 1 then M.reverse(g) end
       g.log_text("log.fog_drawn")
     else
       out[#out + 1] = stone
     end
   end
-  M.place_fog(g, fogs)
+  if fogs > 0 then M.place_fog(g, fogs) end
   return out
 end
 
 -- M.player_room(g, seat) -> how many more food the seat's reserve can hold.
 function M.player_room(g, seat)
-  return g.data.economy.food_cap - M.food_total(g.data, g.state.players[seat].food)
+  local data = g.data
+  return data.economy.food_cap - M.food_total(data, g.state.players[seat].food)
 end
 
 -- M.check_end_trigger(g, seat): the first tower to complete the trigger level takes the
 -- stupa; the game ends after this round and extra_rounds more.
 function M.check_end_trigger(g, seat)
-  local st = g.state
+  local st, data = g.state, g.data
   if st.stupa then return end
-  if tower.level_complete(st.players[seat].tower, g.data.tower.end_trigger_level) then
+  if tower.level_complete(st.players[seat].tower, data.tower.end_trigger_level) then
     st.stupa = seat
-    st.last_round = st.round + g.data.tower.extra_rounds
-    if M.logging(g) then g.log_text("log.stupa", M.seat_name(g, seat), g.data.tower.end_trigger_level) end
+    st.last_round = st.round + data.tower.extra_rounds
+    if M.logging(g) then g.log_text("log.stupa", M.seat_name(g, seat), data.tower.end_trigger_level) end
   end
 end
 

@@ -19,27 +19,29 @@ end
 -- whether the seat may take another food: the market has some and its reserve has room
 local function may_take_food(g, a)
   if common.player_room(g, a.seat) <= 0 then return false end
-  local market = g.state.market
-  for _, k in ipairs(common.food_kinds(g.data)) do
-    if market[k] ~= 0 then return true end
+  local market, kinds = g.state.market, common.food_kinds(g.data)
+  for i = 1, #kinds do
+    if market[kinds[i]] ~= 0 then return true end
   end
   return false
 end
 
 local function food_options(g, a)
+  local data, market, labels = g.data, g.state.market, g.labels
   local room = common.player_room(g, a.seat)
-  local opts, any = {}, false
-  for _, k in ipairs(common.food_kinds(g.data)) do
+  local kinds, opts, any = common.food_kinds(data), common.new_list(g, "options"), false
+  for i = 1, #kinds do
+    local k = kinds[i]
     local disabled
-    if g.state.market[k] == 0 then
-      disabled = not g.labels or t(g, "why.market_has_none", common.food_name(g, k))
+    if market[k] == 0 then
+      disabled = not labels or t(g, "why.market_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
+      disabled = not labels or t(g, "why.reserve_full", data.economy.food_cap)
     else
       any = true
     end
-    opts[#opts + 1] = common.option(common.option_id("take", k),
-      g.labels and t(g, "opt.market_take", common.food_name(g, k)), disabled)
+    opts[i] = common.option(common.option_id("take", k),
+      labels and t(g, "opt.market_take", common.food_name(g, k)), disabled)
   end
   return opts, any
 end
@@ -66,27 +68,29 @@ end
 
 -- whether any cart has room for a stone (all put_options' `any` needs)
 local function any_cart_room(g)
-  local cap = g.data.carts.capacity.stones
-  for _, cart in ipairs(g.state.carts) do
-    if #cart.stones < cap then return true end
+  local cap, carts = g.data.carts.capacity.stones, g.state.carts
+  for i = 1, #carts do
+    if #carts[i].stones < cap then return true end
   end
   return false
 end
 
 local function put_options(g, a)
-  local opts, any, seen = {}, false, {}
-  for _, stone in ipairs(a.drawn) do
-    if not seen[stone] then
-      seen[stone] = true
-      for _, cart in ipairs(g.state.carts) do
+  local cap, carts, labels = g.data.carts.capacity.stones, g.state.carts, g.labels
+  local opts, any, drawn = common.new_list(g, "options"), false, a.drawn
+  for i = 1, #drawn do
+    local stone = drawn[i]
+    if common.first_of_kind(drawn, i) then
+      for j = 1, #carts do
+        local cart = carts[j]
         local disabled
-        if #cart.stones >= g.data.carts.capacity.stones then
-          disabled = not g.labels or t(g, "why.cart_full", common.cart_name(g, cart.id), g.data.carts.capacity.stones)
+        if #cart.stones >= cap then
+          disabled = not labels or t(g, "why.cart_full", common.cart_name(g, cart.id), cap)
         else
           any = true
         end
         opts[#opts + 1] = common.option(put_id(stone, cart.id),
-          g.labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)), disabled)
+          labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)), disabled)
       end
     end
   end
@@ -99,17 +103,17 @@ local function may_stop(g, any_take)
 end
 
 function M.decision(g)
-  local a = g.state.action
+  local a, labels = g.state.action, g.labels
   if a.step == "take" then
     local opts, any = food_options(g, a)
     if may_stop(g, any) then
-      opts[#opts + 1] = common.option("done", g.labels and t(g, "opt.market_done"))
+      opts[#opts + 1] = common.option("done", labels and t(g, "opt.market_done"))
     end
-    return { seat = a.seat, prompt = g.labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food),
-      options = opts }
+    return common.decision(g, a.seat,
+      labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food), opts)
   end
   local opts = put_options(g, a)
-  return { seat = a.seat, prompt = g.labels and t(g, "prompt.put"), options = opts }
+  return common.decision(g, a.seat, labels and t(g, "prompt.put"), opts)
 end
 
 -- return what is left of the drawn stones to the bag; the action is over

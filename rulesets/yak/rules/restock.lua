@@ -15,25 +15,27 @@ function M.start(g, seat)
 end
 
 function M.decision(g)
-  local a = g.state.action
-  local cart = common.cart_by_id(g.state, a.cart)
-  local def = common.cart_def(g.data, a.cart)
+  local st, data, labels = g.state, g.data, g.labels
+  local a = st.action
+  local food = common.cart_by_id(st, a.cart).food
+  local accepts = common.cart_rules(data, a.cart).accepts
   local room = common.player_room(g, a.seat)
-  local opts, any = {}, false
-  for _, k in ipairs(def.accepts) do
+  local opts, any = common.new_list(g, "options"), false
+  for i = 1, #accepts do
+    local k = accepts[i]
     local disabled
-    if cart.food[k] == 0 then
-      disabled = not g.labels or t(g, "why.cart_has_none", common.food_name(g, k))
+    if food[k] == 0 then
+      disabled = not labels or t(g, "why.cart_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      disabled = not g.labels or t(g, "why.reserve_full", g.data.economy.food_cap)
+      disabled = not labels or t(g, "why.reserve_full", data.economy.food_cap)
     else
       any = true
     end
-    opts[#opts + 1] = common.option(common.option_id("take", k),
-      g.labels and t(g, "opt.restock", cart.food[k], common.food_name(g, k)), disabled)
+    opts[i] = common.option(common.option_id("take", k),
+      labels and t(g, "opt.restock", food[k], common.food_name(g, k)), disabled)
   end
-  if not any then opts[#opts + 1] = common.option(common.option_id("take", "none"), g.labels and t(g, "opt.take_none")) end
-  return { seat = a.seat, prompt = g.labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
+  if not any then opts[#opts + 1] = common.option(common.option_id("take", "none"), labels and t(g, "opt.take_none")) end
+  return common.decision(g, a.seat, labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), opts)
 end
 
 function M.apply(g, seat, id)
@@ -48,8 +50,9 @@ function M.apply(g, seat, id)
     st.players[seat].food[k] = st.players[seat].food[k] + n
     if common.logging(g) then g.log_text("log.restock", common.seat_name(g, seat), n, common.food_name(g, k)) end
   end
-  local room = g.data.carts.capacity.stones - #cart.stones
-  local n = math.min(g.data.economy.restock.draw, room)
+  local data = g.data
+  local room = data.carts.capacity.stones - #cart.stones
+  local n = math.min(data.economy.restock.draw, room)
   if n > 0 then
     for _, s in ipairs(common.draw_stones(g, n)) do
       cart.stones[#cart.stones + 1] = s

@@ -71,14 +71,31 @@ end
 
 M.check_end_trigger = common.check_end_trigger
 
+-- the card decision of a seat in a playout (no labels): the three card ids, the same
+-- every sunrise, so made once per game for each seat (the engine keeps nothing of it)
+local playout_card_decisions = {}
+local function playout_card_decision(s)
+  local d = playout_card_decisions[s]
+  if not d then
+    d = { seat = s, prompt = false, options = card_ids } -- common.option(id, false) is the id
+    playout_card_decisions[s] = d
+  end
+  return d
+end
+
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
 function M.sunrise_decisions(g)
-  local list, ready = {}, g.state.ready
-  for s = 1, #g.seats do
+  local st, labels = g.state, g.labels
+  local list, ready = common.new_list(g, "decisions"), st.ready
+  for s = 1, #st.players do
     if not ready[s] then
-      local opts = {}
-      for i, c in ipairs(M.cards) do opts[i] = common.option(card_ids[i], g.labels and t(g, "card." .. c)) end
-      list[#list + 1] = { seat = s, prompt = g.labels and t(g, "prompt.card", g.state.round), options = opts }
+      if labels then
+        local opts = {}
+        for i, c in ipairs(M.cards) do opts[i] = common.option(card_ids[i], t(g, "card." .. c)) end
+        list[#list + 1] = { seat = s, prompt = t(g, "prompt.card", st.round), options = opts }
+      else
+        list[#list + 1] = playout_card_decision(s)
+      end
     end
   end
   return list

@@ -33,6 +33,25 @@ end
 
 local SIZE_ROWS, GROUPS_ROWS = { key = "size" }, { key = "groups" } -- scoring tables' keys
 
+-- The points of data.scoring looked up once per game (tables.at_least, the same values)
+-- for every size a group of the tower can have and every number of groups it can hold:
+-- group[size], count_bonus[groups], single_stone. A score tries many colourings of a
+-- tower, and the heuristic runs in every playout a bot plays.
+local points_of_data, points
+local function points_of(data)
+  if data ~= points_of_data then
+    local sc, cells = data.scoring, layout(data)
+    local group, count_bonus = {}, {}
+    for n = 0, #cells do
+      group[n] = tables.at_least(sc.group_points, n, SIZE_ROWS)
+      count_bonus[n] = tables.at_least(sc.group_count_bonus, n, GROUPS_ROWS)
+    end
+    points = { group = group, count_bonus = count_bonus, single_stone = sc.single_stone }
+    points_of_data = data
+  end
+  return points
+end
+
 -- the groups of a score in their listed order: larger first, then by colour
 local function group_order(a, b)
   if a.size ~= b.size then return a.size > b.size end
@@ -47,7 +66,9 @@ local function group_size(near, colours, i, seen, stack)
   while top > 0 do
     local j = stack[top]
     top, size = top - 1, size + 1
-    for _, k in ipairs(near[j]) do
+    local touching = near[j]
+    for n = 1, #touching do
+      local k = touching[n]
       if not seen[k] and colours[k] == v then top, seen[k] = top + 1, true; stack[top] = k end
     end
   end
@@ -58,7 +79,7 @@ end
 -- is the colour of the stone in cell i of the tower's layout (crystals already
 -- assigned), false for an empty cell. A group is the stones of one colour that touch.
 function M.evaluate(data, colours)
-  local sc = data.scoring
+  local pts_of = points_of(data)
   local _, near = layout(data)
   local d = { groups = {}, singles = 0, group_points = 0 }
   local seen, stack = {}, {}
@@ -67,7 +88,7 @@ function M.evaluate(data, colours)
     if v and not seen[i] then
       local size = group_size(near, colours, i, seen, stack)
       if size >= 2 then
-        local pts = tables.at_least(sc.group_points, size, SIZE_ROWS)
+        local pts = pts_of.group[size]
         d.groups[#d.groups + 1] = { colour = v, size = size, points = pts }
         d.group_points = d.group_points + pts
       else
@@ -76,10 +97,33 @@ function M.evaluate(data, colours)
     end
   end
   table.sort(d.groups, group_order)
-  d.count_bonus = tables.at_least(sc.group_count_bonus, #d.groups, GROUPS_ROWS)
-  d.single_points = d.singles * sc.single_stone
+  d.count_bonus = pts_of.count_bonus[#d.groups]
+  d.single_points = d.singles * pts_of.single_stone
   d.total = d.group_points + d.count_bonus + d.single_points
   return d.total, d
+end
+
+-- colouring_total(data, colours) -> the total M.evaluate gives a colouring, without its
+-- details (the groups listed and sorted): a score searches many colourings and keeps the
+-- details of the best one only.
+local seen_scratch, stack_scratch = {}, {} -- the floods' marks and stack (a score never nests)
+local function colouring_total(data, colours)
+  local pts_of = points_of(data)
+  local _, near = layout(data)
+  local seen = seen_scratch
+  for i = 1, #near do seen[i] = false end
+  local total, groups = 0, 0
+  for i = 1, #near do
+    if colours[i] and not seen[i] then
+      local size = group_size(near, colours, i, seen, stack_scratch)
+      if size >= 2 then
+        total, groups = total + pts_of.group[size], groups + 1
+      else
+        total = total + pts_of.single_stone
+      end
+    end
+  end
+  return total + pts_of.count_bonus[groups]
 end
 
 -- the non-crystal colours touching cell i, in the data's colour order, and as a set
@@ -117,7 +161,7 @@ function M.tower_score(data, tw)
   end
   local LONE = false -- "a colour that touches nothing of its own"
   local assign, used = {}, {}
-  local best, best_d, best_colours = nil, nil, nil
+  local best, best_assign, best_colours = nil, nil, nil
   -- each cell's colour in this assignment: the stone's, or the colour its crystal is given
   -- (a lone crystal's own name, "lone 2", which matches nothing)
   local colours = {}
@@ -142,13 +186,21 @@ function M.tower_score(data, tw)
     return given
   end
 
+  -- each crystal's colour in this assignment (LONE: its own name)
+  local function colour_crystals(with)
+    for k, x in ipairs(crystals) do colours[x.cell] = with[k] or x.lone end
+  end
+
+  -- an assignment counts only when its lone crystals can be given real colours; the first
+  -- best one found is kept (its details are worked out at the end)
   local function search(i)
     if i > #crystals then
-      local given = resolve_lone()
-      if not given then return end
-      for k, x in ipairs(crystals) do colours[x.cell] = assign[k] or x.lone end
-      local total, d = M.evaluate(data, colours)
-      if best == nil or total > best then best, best_d, best_colours = total, d, given end
+      colour_crystals(assign)
+      local total = colouring_total(data, colours)
+      if best == nil or total > best then
+        local given = resolve_lone()
+        if given then best, best_assign, best_colours = total, { table.unpack(assign) }, given end
+      end
       return
     end
     for _, col in ipairs(crystals[i].cands) do
@@ -163,6 +215,11 @@ function M.tower_score(data, tw)
     search(i + 1)
   end
   search(1)
+  local best_d
+  if best_assign then
+    colour_crystals(best_assign)
+    best_d = select(2, M.evaluate(data, colours))
+  end
   best_d.crystals = best_colours or {}
   -- a lone crystal's group shows its real colour
   local lone_of = {}
@@ -252,33 +309,23 @@ end
 -- same groups, group-count bonus and singles, but a crystal counts as a single stone
 -- (no search over its colours).
 function M.quick_tower_score(data, tw)
-  local cells, near = layout(data)
-  local sc, stone, seen = data.scoring, {}, {}
+  local cells = layout(data)
+  local stone = {}
   for i, cell in ipairs(cells) do
     local s = tw[cell[1] + 1][cell[2] + 1]
     -- a crystal gets the cell's own index: no other cell matches it, so it stands alone
     stone[i] = s and (common.is_crystal(data, s) and i or s) or false
   end
-  local total, groups, stack = 0, 0, {}
-  for i = 1, #cells do
-    if stone[i] and not seen[i] then
-      local size = group_size(near, stone, i, seen, stack)
-      if size >= 2 then
-        total, groups = total + tables.at_least(sc.group_points, size, SIZE_ROWS), groups + 1
-      else
-        total = total + sc.single_stone
-      end
-    end
-  end
-  return total + tables.at_least(sc.group_count_bonus, groups, GROUPS_ROWS)
+  return colouring_total(data, stone)
 end
 
 -- M.heuristic(g, seat) -> about the seat's tower score now, plus its food as a small
 -- hedge and the stupa (bots call it in every playout: M.quick_tower_score).
 function M.heuristic(g, seat)
-  local p = g.state.players[seat]
-  return M.quick_tower_score(g.data, p.tower) + common.food_total(g.data, p.food) // 2
-    + ((g.state.stupa == seat) and g.data.scoring.stupa_bonus or 0)
+  local st, data = g.state, g.data
+  local p = st.players[seat]
+  return M.quick_tower_score(data, p.tower) + common.food_total(data, p.food) // 2
+    + ((st.stupa == seat) and data.scoring.stupa_bonus or 0)
 end
 
 return M

@@ -43,14 +43,20 @@ function M.set(tower, r, c, stone) tower[r + 1][c + 1] = stone end
 -- M.count(tower) -> stones in the tower.
 function M.count(tower)
   local n = 0
-  for _, row in ipairs(tower) do for _, v in ipairs(row) do if v then n = n + 1 end end end
+  for r = 1, #tower do
+    local row = tower[r]
+    for c = 1, #row do if row[c] then n = n + 1 end end
+  end
   return n
 end
 
 -- M.free(tower) -> empty cells in the tower (M.size - M.count, in one walk).
 function M.free(tower)
   local n = 0
-  for _, row in ipairs(tower) do for _, v in ipairs(row) do if not v then n = n + 1 end end end
+  for r = 1, #tower do
+    local row = tower[r]
+    for c = 1, #row do if not row[c] then n = n + 1 end end
+  end
   return n
 end
 
@@ -82,31 +88,62 @@ function M.parse_cell(id)
   return math.tointeger(tonumber(l)) - 1, math.tointeger(tonumber(p)) - 1
 end
 
+-- The placing rules of data.tower, read once per game into a plain table (row_widths,
+-- first_stone_row): legal_cells asks them of every cell on every placement, and each
+-- read of g.data is a lookup through a read-only proxy.
+local rules_of_data, tower_rules
+local function rules_of(data)
+  if data ~= rules_of_data then
+    local widths = {}
+    for r, w in ipairs(data.tower.row_widths) do widths[r] = w end
+    tower_rules = { row_widths = widths, first_stone_row = data.tower.first_stone_row }
+    rules_of_data = data
+  end
+  return tower_rules
+end
+
 -- M.legal(data, tower, r, c [, count]) -> true, or false and the text key of the reason.
 -- count, when given, is M.count(tower) (legal_cells counts once for every cell).
-function M.legal(data, tower, r, c, count)
-  local width = data.tower.row_widths[r + 1]
+-- (Row r of the rulebook is tower[r + 1] and its cell c is tower[r + 1][c + 1]; the
+-- rows are read directly here, as M.get reads them, because legal_cells asks this of
+-- every cell on every placement.)
+local function legal_at(rules, tower, r, c, count) -- M.legal with the rules read
+  local width = rules.row_widths[r + 1]
   if not width or c < 0 or c >= width then return false, "why.off_tower" end
-  if M.get(tower, r, c) then return false, "why.occupied" end
+  if tower[r + 1][c + 1] then return false, "why.occupied" end
   if (count or M.count(tower)) == 0 then
-    if r ~= data.tower.first_stone_row then return false, "why.first_on_base" end
+    if r ~= rules.first_stone_row then return false, "why.first_on_base" end
     return true
   end
-  if r == 0 then
-    if M.get(tower, 0, c - 1) or M.get(tower, 0, c + 1) then return true end
+  if r == 0 then -- touching a base stone: cell c - 1 or c + 1 of the base
+    local base = tower[1]
+    if base[c] or base[c + 2] then return true end
     return false, "why.must_touch"
   end
-  -- above the base a stone rests on the two stones below it
-  if not (M.get(tower, r - 1, c) and M.get(tower, r - 1, c + 1)) then return false, "why.needs_support" end
+  -- above the base a stone rests on the two stones below it: cells c and c + 1 of row r - 1
+  local below = tower[r]
+  if not (below[c + 1] and below[c + 2]) then return false, "why.needs_support" end
   return true
+end
+function M.legal(data, tower, r, c, count) return legal_at(rules_of(data), tower, r, c, count) end
+
+-- M.cell(r, c) -> the pair {r, c}, made once per game for each cell: legal_cells
+-- returns these (callers must not change them).
+local cells = {}
+function M.cell(r, c)
+  local k = r * 64 + c
+  local cell = cells[k]
+  if not cell then cell = { r, c }; cells[k] = cell end
+  return cell
 end
 
 -- M.legal_cells(data, tower) -> every legal cell {r, c}, row by row.
 function M.legal_cells(data, tower)
-  local out, widths, count = {}, data.tower.row_widths, M.count(tower)
+  local rules = rules_of(data)
+  local out, widths, count = {}, rules.row_widths, M.count(tower)
   for r = 0, #widths - 1 do
     for c = 0, widths[r + 1] - 1 do
-      if M.legal(data, tower, r, c, count) then out[#out + 1] = { r, c } end
+      if legal_at(rules, tower, r, c, count) then out[#out + 1] = M.cell(r, c) end
     end
   end
   return out
