@@ -145,6 +145,7 @@ const char *engine_stats_handler(int i) { return i >= 0 && i < H_COUNT ? engine_
 
 void engine_moved(engine *e) {
     e->state_cache_valid = 0;
+    e->state_plain = 0;
     e->asked_labelled = 0;
     if (e->shown_valid) {
         engine_decision_list_free(&e->shown);
@@ -367,7 +368,38 @@ int engine_check_plain(engine *e, const char *what, cerr_list *errs) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
     int rc = luaval_check(L, -1, what, errs);
     lua_pop(L, 1);
+    if (rc == 0) e->state_plain = 1;
     return rc;
+}
+
+/* Protected (the field's name may be a new string): the field of the live
+** table (arg 2) named by arg 1, pushed. Plain data: a table, perhaps a
+** read-only view of one (walked through, as the check and luaval_to_value
+** do), with no metatable of its own. */
+static int p_state_field(lua_State *L) {
+    int t = sandbox_readonly_target(L, 2) ? lua_gettop(L) : 2;
+    lua_pushstring(L, lua_touserdata(L, 1));
+    lua_rawget(L, t);
+    return 1;
+}
+
+int64_t engine_state_int(const engine *ce, const char *field, int64_t dflt) {
+    engine *e = (engine *)ce; /* engine_state's cache: logically const */
+    lua_State *L = e->rt.L;
+    if (e->state_cache_valid || !e->state_plain || e->live_stale || !lua_checkstack(L, 4)) {
+        const value *s = engine_state(e);
+        const value *v = s && s->type == CV_MAP ? value_map_get(s, field) : NULL;
+        return v && v->type == CV_INT ? v->u.i : dflt;
+    }
+    int top = lua_gettop(L);
+    int64_t out = dflt;
+    lua_pushcfunction(L, p_state_field);
+    lua_pushlightuserdata(L, (void *)field);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+    if (lua_type(L, -1) == LUA_TTABLE && lua_pcall(L, 2, 1, 0) == LUA_OK && lua_isinteger(L, -1))
+        out = lua_tointeger(L, -1);
+    lua_settop(L, top);
+    return out;
 }
 
 /* The post-decision checks: state schema, then check(g). */

@@ -197,6 +197,7 @@ struct engine {
     int asked_labelled;          /* a fast game's asked set was read with g.labels on */
     value *state_cache;          /* engine_state's tree of the live state ... */
     int state_cache_valid;       /* ... valid for the current position */
+    int state_plain;             /* the plain-data check passed since the state last moved */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
     size_t cur_decision; /* decision index stamped on new events */
