@@ -6,7 +6,21 @@ local rules = {}
 
 local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diagonals
 
-local function board(g) return g.data.board end
+-- The board (g.data.board) as a plain table of its figures: every move of
+-- every playout reads them, and each read through g.data's read-only view
+-- costs a metatable lookup. Copied once per game, again only if g.data's
+-- board is another table (g.data never changes while the rules are loaded).
+local board_of, board_copy
+local function board(g)
+  local b = g.data.board
+  if b ~= board_of then
+    local discs = {}
+    for i = 1, #b.discs do discs[i] = b.discs[i] end
+    board_copy = { rows = b.rows, columns = b.columns, connect = b.connect, empty = b.empty, discs = discs }
+    board_of = b
+  end
+  return board_copy
+end
 
 -- The lowest empty row of column c, or nil when the column is full.
 -- (grid and b are g.state.grid and the board: these run for every move of
