@@ -89,11 +89,11 @@ local decision_list = { asked }
 
 function rules.setup(g)
   local b = board(g)
-  local grid, empty = {}, b.empty
+  local grid, empty, first = {}, b.empty, {}
+  for c = 1, b.columns do first[c] = empty end
   for r = 1, b.rows do
-    local row = {}
-    for c = 1, b.columns do row[c] = empty end
-    grid[r] = row
+    -- each row a copy of the first, made at its size (no growing cell by cell)
+    grid[r] = r == 1 and first or { table.unpack(first) }
   end
   g.state.grid = grid
   g.state.turn = 1
