@@ -76,8 +76,10 @@ static int ask_bad(ask_ctx *c, size_t i, const char *fmt, ...) {
 /* The table at idx, or the live table behind a read-only view of it (a
 ** handler may return part of g.state): its index, perhaps pushed. */
 static int see_through(lua_State *L, int idx) {
-    if (guard_target(L, idx)) return lua_gettop(L);
-    return lua_absindex(L, idx);
+    idx = lua_absindex(L, idx);
+    if (!lua_getmetatable(L, idx)) return idx; /* the usual case: a plain table */
+    lua_pop(L, 1);
+    return guard_target(L, idx) ? lua_gettop(L) : idx;
 }
 
 /* A fresh engine table in place of the one at *ref. */
@@ -176,8 +178,8 @@ static int p_read_asked(lua_State *L) {
         if (engine_grow((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
             engine_grow((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
             return luaL_error(L, "out of memory");
+        int top = lua_gettop(L); /* each option leaves the stack as it found it */
         for (size_t j = 1; j <= no; j++) {
-            int top = lua_gettop(L);
             int t = lua_rawgeti(L, opts, (lua_Integer)j);
             int dis = 0, avoid = 0;
             const void *obj = t == LUA_TSTRING ? lua_topointer(L, -1) : NULL;
