@@ -114,6 +114,10 @@ static int p_read_asked(lua_State *L) {
     game_rt *rt = &e->rt;
     asked_set *a = &e->asked;
     int strict = !e->cfg.fast;
+    /* the prompts and labels of the table form: a fast game (g.labels off)
+    ** reads them only when it asks again with g.labels on (build_shown);
+    ** the reasons, which explain a refused answer, always */
+    int texts = strict || e->labels_on;
     a->n = 0;
     a->n_opts = 0;
     if (a->extras) {
@@ -161,12 +165,14 @@ static int p_read_asked(lua_State *L) {
         lua_pushvalue(L, K_HIDDEN);
         it->hidden = lua_rawget(L, d) == LUA_TBOOLEAN && lua_toboolean(L, -1);
         lua_pop(L, 1);
-        lua_pushvalue(L, K_PROMPT);
-        if (lua_rawget(L, d) == LUA_TSTRING) {
-            lua_rawseti(L, PROMPTS, (lua_Integer)(a->n + 1));
-            a->extras = 1;
-        } else {
-            lua_pop(L, 1);
+        if (texts) {
+            lua_pushvalue(L, K_PROMPT);
+            if (lua_rawget(L, d) == LUA_TSTRING) {
+                lua_rawseti(L, PROMPTS, (lua_Integer)(a->n + 1));
+                a->extras = 1;
+            } else {
+                lua_pop(L, 1);
+            }
         }
         lua_pushvalue(L, K_OPTIONS);
         lua_rawget(L, d);
@@ -213,12 +219,14 @@ static int p_read_asked(lua_State *L) {
                     return ask_bad(c, i, "options[%zu].bot must be a boolean (false: search bots pass it by)", j);
                 avoid = bt == LUA_TBOOLEAN && !lua_toboolean(L, -1);
                 lua_pop(L, 1);
-                lua_pushvalue(L, K_LABEL);
-                if (lua_rawget(L, o) == LUA_TSTRING) {
-                    lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
-                    a->extras = 1;
-                } else {
-                    lua_pop(L, 1);
+                if (texts) {
+                    lua_pushvalue(L, K_LABEL);
+                    if (lua_rawget(L, o) == LUA_TSTRING) {
+                        lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
+                        a->extras = 1;
+                    } else {
+                        lua_pop(L, 1);
+                    }
                 }
                 lua_pushvalue(L, K_ID);
                 if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)

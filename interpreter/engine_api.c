@@ -483,6 +483,7 @@ int gapi_set_labels(engine *e, int on) {
         lua_pop(L, 1);
         return -1;
     }
+    e->labels_on = on;
     return 0;
 }
 

@@ -195,6 +195,7 @@ struct engine {
     engine_decision_list shown;  /* engine_decisions' labelled copy ... */
     int shown_valid;             /* ... valid for the current position */
     int asked_labelled;          /* a fast game's asked set was read with g.labels on */
+    int labels_on;               /* a fast game's read-only g.labels is on now (gapi_set_labels) */
     value *state_cache;          /* engine_state's tree of the live state ... */
     int state_cache_valid;       /* ... valid for the current position */
     int state_plain;             /* the plain-data check passed since the state last moved */

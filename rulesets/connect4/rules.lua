@@ -139,7 +139,7 @@ function rules.apply(g, seat, id)
     st.over = true
     g.log_text("draw")
   else
-    g.state.turn = 3 - seat
+    st.turn = 3 - seat
   end
 end
 
