@@ -557,11 +557,10 @@ static int check_table(check_ctx *c, int idx) {
     if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 6)) return -1;
     int top = lua_gettop(L);
     int t = idx;
-    if (sandbox_readonly_target(L, idx)) {
-        t = lua_gettop(L);
-    } else if (lua_getmetatable(L, idx)) {
+    if (lua_getmetatable(L, idx)) { /* none: the usual plain table, asked once */
         lua_settop(L, top);
-        return -1;
+        if (!sandbox_readonly_target(L, idx)) return -1; /* a read-only view walks its target */
+        t = lua_gettop(L);
     }
     const void *self = lua_topointer(L, t);
     int dup = seen_add(c, self);

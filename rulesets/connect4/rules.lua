@@ -130,16 +130,18 @@ function rules.apply(g, seat, id)
   if not r then error("cannot drop there: " .. id) end
   grid[r][c] = b.discs[seat]
   st.moves = st.moves + 1
-  local name = g.seats[seat].name
-  g.log_text("drops", name, c)
+  -- the log names the player; a playout keeps no log and looks up no name
+  -- (g.labels is false exactly there, docs/lua-api.md)
+  local name = g.labels and g.seats[seat].name
+  if name then g.log_text("drops", name, c) end
   if connects(grid, b, r, c) then
     st.winner, st.over = seat, true
-    g.log_text("wins", name, b.connect)
+    if name then g.log_text("wins", name, b.connect) end
   elseif st.moves == b.rows * b.columns then
     st.over = true
     g.log_text("draw")
   else
-    st.turn = 3 - seat
+    g.state.turn = 3 - seat
   end
 end
 
