@@ -578,7 +578,10 @@ static int check_table(check_ctx *c, int idx) {
         ** each); t[len + 1] is nil (a border), so a key past the items
         ** makes it no list, and no plain data */
         for (size_t i = 1; rc == 0 && i <= len; i++) {
-            rc = lua_rawgeti(L, t, (lua_Integer)i) == LUA_TNIL ? -1 : check_rec(c, lua_gettop(L));
+            int vt = lua_rawgeti(L, t, (lua_Integer)i);
+            if (vt == LUA_TNIL) rc = -1;
+            else if (vt == LUA_TNUMBER) rc = ++c->nodes > CAIRN_YAML_MAX_NODES || !lua_isinteger(L, -1) ? -1 : 0;
+            else rc = check_rec(c, lua_gettop(L)); /* check_rec's own rules, as for any value */
             lua_pop(L, 1);
         }
         if (rc == 0) {
