@@ -76,8 +76,10 @@ static int ask_bad(ask_ctx *c, size_t i, const char *fmt, ...) {
 /* The table at idx, or the live table behind a read-only view of it (a
 ** handler may return part of g.state): its index, perhaps pushed. */
 static int see_through(lua_State *L, int idx) {
-    if (guard_target(L, idx)) return lua_gettop(L);
-    return lua_absindex(L, idx);
+    idx = lua_absindex(L, idx);
+    if (!lua_getmetatable(L, idx)) return idx; /* the usual case: a plain table */
+    lua_pop(L, 1);
+    return guard_target(L, idx) ? lua_gettop(L) : idx;
 }
 
 /* A fresh engine table in place of the one at *ref. */
@@ -88,30 +90,21 @@ static void fresh_table(lua_State *L, int *ref) {
     *ref = r;
 }
 
-/* The registry entry (by address) of the list of keys decisions are read
-** by, made once per Lua state: lua_pushliteral looks a string up by its
-** bytes every time, which cost more than reading the key. */
-static const char ASK_KEYS = 'k';
+/* The reader of decisions(g)'s result is one C closure per Lua state (its
+** registry entry by address), made on first use, with the keys it reads
+** by as its upvalues: lua_pushliteral looks a string up by its bytes every
+** time, which cost more than reading the key. */
+static const char ASK_READER = 'r';
 static const char *const ask_key_names[] = {"seat", "hidden", "prompt", "options", "disabled", "label", "id", "bot"};
 #define N_ASK_KEYS (sizeof ask_key_names / sizeof ask_key_names[0])
-
-/* Pushes the list of keys, then each key in ask_key_names' order (may
-** allocate: protected). */
-static void push_ask_keys(lua_State *L) {
-    luaL_checkstack(L, (int)N_ASK_KEYS + 2, "decisions");
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ASK_KEYS) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, (int)N_ASK_KEYS, 0);
-        for (size_t i = 0; i < N_ASK_KEYS; i++) {
-            lua_pushstring(L, ask_key_names[i]);
-            lua_rawseti(L, -2, (lua_Integer)(i + 1));
-        }
-        lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &ASK_KEYS);
-    }
-    int keys = lua_gettop(L);
-    for (size_t i = 0; i < N_ASK_KEYS; i++) lua_rawgeti(L, keys, (lua_Integer)(i + 1));
-}
+#define K_SEAT lua_upvalueindex(1)
+#define K_HIDDEN lua_upvalueindex(2)
+#define K_PROMPT lua_upvalueindex(3)
+#define K_OPTIONS lua_upvalueindex(4)
+#define K_DISABLED lua_upvalueindex(5)
+#define K_LABEL lua_upvalueindex(6)
+#define K_ID lua_upvalueindex(7)
+#define K_BOT lua_upvalueindex(8)
 
 /* Protected: reads decisions(g)'s result (arg 2) into e->asked. Shape
 ** errors are reported in the context, not raised. */
@@ -121,6 +114,10 @@ static int p_read_asked(lua_State *L) {
     game_rt *rt = &e->rt;
     asked_set *a = &e->asked;
     int strict = !e->cfg.fast;
+    /* the prompts and labels of the table form: a fast game (g.labels off)
+    ** reads them only when it asks again with g.labels on (build_shown);
+    ** the reasons, which explain a refused answer, always */
+    int texts = strict || e->labels_on;
     a->n = 0;
     a->n_opts = 0;
     if (a->extras) {
@@ -130,12 +127,12 @@ static int p_read_asked(lua_State *L) {
         a->extras = 0;
     }
     lua_settop(L, 2);
-    enum { IDS = 3, LABELS, REASONS, PROMPTS, KEYS, K_SEAT, K_HIDDEN, K_PROMPT, K_OPTIONS, K_DISABLED, K_LABEL, K_ID, K_BOT };
+    enum { IDS = 3, LABELS, REASONS, PROMPTS };
+    luaL_checkstack(L, 8, "decisions");
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_ids);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_prompts);
-    push_ask_keys(L);
     size_t k = 0;
     if (lua_isnil(L, 2)) goto done;
     if (!lua_istable(L, 2)) return ask_bad(c, 0, "decisions(g) must return a list, not %s", luaL_typename(L, 2));
@@ -168,12 +165,14 @@ static int p_read_asked(lua_State *L) {
         lua_pushvalue(L, K_HIDDEN);
         it->hidden = lua_rawget(L, d) == LUA_TBOOLEAN && lua_toboolean(L, -1);
         lua_pop(L, 1);
-        lua_pushvalue(L, K_PROMPT);
-        if (lua_rawget(L, d) == LUA_TSTRING) {
-            lua_rawseti(L, PROMPTS, (lua_Integer)(a->n + 1));
-            a->extras = 1;
-        } else {
-            lua_pop(L, 1);
+        if (texts) {
+            lua_pushvalue(L, K_PROMPT);
+            if (lua_rawget(L, d) == LUA_TSTRING) {
+                lua_rawseti(L, PROMPTS, (lua_Integer)(a->n + 1));
+                a->extras = 1;
+            } else {
+                lua_pop(L, 1);
+            }
         }
         lua_pushvalue(L, K_OPTIONS);
         lua_rawget(L, d);
@@ -185,12 +184,12 @@ static int p_read_asked(lua_State *L) {
         if (engine_grow((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
             engine_grow((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
             return luaL_error(L, "out of memory");
+        int top = lua_gettop(L); /* each option leaves the stack as it found it */
         for (size_t j = 1; j <= no; j++) {
-            int top = lua_gettop(L);
             int t = lua_rawgeti(L, opts, (lua_Integer)j);
             int dis = 0, avoid = 0;
-            if (t == LUA_TSTRING && !strict && k < a->n_opts_filled &&
-                lua_topointer(L, -1) == a->id_obj[k + 1]) {
+            const void *obj = t == LUA_TSTRING ? lua_topointer(L, -1) : NULL;
+            if (obj && !strict && k < a->n_opts_filled && obj == a->id_obj[k + 1]) {
                 /* the very string object the engine's table holds at this
                 ** place (a playout offers mostly the same ids move after
                 ** move; that table keeps it alive, so its address is not
@@ -201,9 +200,7 @@ static int p_read_asked(lua_State *L) {
                 it->n_enabled++;
                 continue;
             }
-            if (t == LUA_TSTRING) {
-                if (lua_rawlen(L, -1) == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
-            } else if (t == LUA_TTABLE) {
+            if (t == LUA_TTABLE) {
                 int o = see_through(L, -1);
                 lua_pushvalue(L, K_DISABLED);
                 int dt = lua_rawget(L, o);
@@ -222,24 +219,29 @@ static int p_read_asked(lua_State *L) {
                     return ask_bad(c, i, "options[%zu].bot must be a boolean (false: search bots pass it by)", j);
                 avoid = bt == LUA_TBOOLEAN && !lua_toboolean(L, -1);
                 lua_pop(L, 1);
-                lua_pushvalue(L, K_LABEL);
-                if (lua_rawget(L, o) == LUA_TSTRING) {
-                    lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
-                    a->extras = 1;
-                } else {
-                    lua_pop(L, 1);
+                if (texts) {
+                    lua_pushvalue(L, K_LABEL);
+                    if (lua_rawget(L, o) == LUA_TSTRING) {
+                        lua_rawseti(L, LABELS, (lua_Integer)(k + 1));
+                        a->extras = 1;
+                    } else {
+                        lua_pop(L, 1);
+                    }
                 }
                 lua_pushvalue(L, K_ID);
                 if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)
                     return ask_bad(c, i, "options[%zu] needs a non-empty string id", j);
-            } else {
+                obj = lua_topointer(L, -1);
+            } else if (t != LUA_TSTRING) {
                 return ask_bad(c, i, "options[%zu] must be an id (a string) or {id = ..., label = ...}", j);
             }
-            /* the id is on top; C sees ids up to a NUL, so one inside would
-            ** make `one\0evil` answer as `one` */
+            /* the id is on top (a string id is checked for emptiness here);
+            ** C sees ids up to a NUL, so one inside would make `one\0evil`
+            ** answer as `one` */
             {
                 size_t idlen;
                 const char *ids = lua_tolstring(L, -1, &idlen);
+                if (idlen == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
                 if (memchr(ids, '\0', idlen))
                     return ask_bad(c, i, "options[%zu]: an id may not hold a NUL byte", j);
             }
@@ -251,7 +253,7 @@ static int p_read_asked(lua_State *L) {
                     if (same) return ask_bad(c, i, "option id \"%s\" appears twice", lua_tostring(L, -1));
                 }
             }
-            a->id_obj[k + 1] = lua_topointer(L, -1);
+            a->id_obj[k + 1] = obj;
             lua_rawseti(L, IDS, (lua_Integer)(++k));
             if (k > a->n_opts_filled) a->n_opts_filled = k; /* even if this list fails later */
             a->disabled[k] = (unsigned char)((dis ? ASK_DISABLED : 0) | (avoid && !dis ? ASK_AVOIDED : 0));
@@ -275,6 +277,28 @@ done:
     return 0;
 }
 
+/* Protected: the reader closure, made and kept in the registry. */
+static int p_make_reader(lua_State *L) {
+    luaL_checkstack(L, (int)N_ASK_KEYS + 2, "decisions");
+    for (size_t i = 0; i < N_ASK_KEYS; i++) lua_pushstring(L, ask_key_names[i]);
+    lua_pushcclosure(L, p_read_asked, (int)N_ASK_KEYS);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ASK_READER);
+    return 0;
+}
+
+/* Pushes the reader; -1 out of memory (nothing pushed). */
+static int push_reader(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ASK_READER) == LUA_TFUNCTION) return 0;
+    lua_pop(L, 1);
+    lua_pushcfunction(L, p_make_reader);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return -1;
+    }
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &ASK_READER);
+    return 0;
+}
+
 /* Calls decisions(g) on the live state and reads the result into e->asked
 ** (on failure e->asked is empty). */
 int engine_ask(engine *e, cerr_list *errs) {
@@ -288,12 +312,15 @@ int engine_ask(engine *e, cerr_list *errs) {
         return rc == -2 ? -2 : -1;
     }
     ask_ctx ac;
-    memset(&ac, 0, sizeof ac);
     ac.e = e;
-    lua_pushcfunction(L, p_read_asked);
-    lua_insert(L, -2);
+    ac.bad = 0;
+    if (!lua_checkstack(L, 3) || push_reader(L) != 0) {
+        lua_settop(L, top);
+        e->asked.n = 0;
+        return errs->oom = 1, -1;
+    }
     lua_pushlightuserdata(L, &ac);
-    lua_insert(L, -2);
+    lua_rotate(L, -3, 2); /* the reader and its context below the result */
     int st = lua_pcall(L, 2, 0, 0);
     lua_settop(L, top);
     if (st != LUA_OK) {

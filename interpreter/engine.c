@@ -23,6 +23,7 @@
 #include "suggest.h"
 
 #include <lauxlib.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -144,6 +145,7 @@ const char *engine_stats_handler(int i) { return i >= 0 && i < H_COUNT ? engine_
 
 void engine_moved(engine *e) {
     e->state_cache_valid = 0;
+    e->state_plain = 0;
     e->asked_labelled = 0;
     if (e->shown_valid) {
         engine_decision_list_free(&e->shown);
@@ -366,7 +368,38 @@ int engine_check_plain(engine *e, const char *what, cerr_list *errs) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
     int rc = luaval_check(L, -1, what, errs);
     lua_pop(L, 1);
+    if (rc == 0) e->state_plain = 1;
     return rc;
+}
+
+/* Protected (the field's name may be a new string): the field of the live
+** table (arg 2) named by arg 1, pushed. Plain data: a table, perhaps a
+** read-only view of one (walked through, as the check and luaval_to_value
+** do), with no metatable of its own. */
+static int p_state_field(lua_State *L) {
+    int t = sandbox_readonly_target(L, 2) ? lua_gettop(L) : 2;
+    lua_pushstring(L, lua_touserdata(L, 1));
+    lua_rawget(L, t);
+    return 1;
+}
+
+int64_t engine_state_int(const engine *ce, const char *field, int64_t dflt) {
+    engine *e = (engine *)ce; /* engine_state's cache: logically const */
+    lua_State *L = e->rt.L;
+    if (e->state_cache_valid || !e->state_plain || e->live_stale || !lua_checkstack(L, 4)) {
+        const value *s = engine_state(e);
+        const value *v = s && s->type == CV_MAP ? value_map_get(s, field) : NULL;
+        return v && v->type == CV_INT ? v->u.i : dflt;
+    }
+    int top = lua_gettop(L);
+    int64_t out = dflt;
+    lua_pushcfunction(L, p_state_field);
+    lua_pushlightuserdata(L, (void *)field);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+    if (lua_type(L, -1) == LUA_TTABLE && lua_pcall(L, 2, 1, 0) == LUA_OK && lua_isinteger(L, -1))
+        out = lua_tointeger(L, -1);
+    lua_settop(L, top);
+    return out;
 }
 
 /* The post-decision checks: state schema, then check(g). */
@@ -721,8 +754,9 @@ static int cfg_seats(game_cfg *d, const engine_config *c) {
     d->bots = calloc(n, sizeof *d->bots);
     if (!d->names || !d->bots) return -1;
     for (size_t i = 0; i < n; i++) {
-        d->names[i] = c->names && c->names[i] ? cairn_strdup(c->names[i])
-                                              : cairn_strfmt("Seat %zu", i + 1);
+        char dflt[32]; /* "Seat N": snprintf once (cairn_strfmt measures, then formats) */
+        if (!(c->names && c->names[i])) snprintf(dflt, sizeof dflt, "Seat %zu", i + 1);
+        d->names[i] = cairn_strdup(c->names && c->names[i] ? c->names[i] : dflt);
         if (!d->names[i]) return -1;
         if (c->bots && c->bots[i] && !(d->bots[i] = cairn_strdup(c->bots[i]))) return -1;
     }
@@ -807,26 +841,80 @@ static int build_rules(engine *e, cerr_list *errs) {
 }
 
 /* Protected: the handler functions from the rules table (raw: a metatable
-** on it must not run unbudgeted), and the engine's own option tables. */
+** on it must not run unbudgeted), each put in the kit's registry slot for
+** it, and the engine's own option tables (the kit's, emptied by the last
+** game, or new). */
 static int p_handlers(lua_State *L) {
     game_rt *rt = lua_touserdata(L, 1);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules);
+    sandbox_kit *k = rt->kit;
+    lua_settop(L, 1);
+    if (k->ref_hnames == LUA_NOREF) { /* once per kit: lua_pushstring looks a name up by its bytes */
+        lua_createtable(L, H_COUNT, 0);
+        for (int h = 0; h < H_COUNT; h++) {
+            lua_pushstring(L, engine_handler_names[h]);
+            lua_rawseti(L, -2, h + 1);
+        }
+        k->ref_hnames = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules); /* 2 */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_hnames); /* 3 */
     for (int h = 0; h < H_COUNT; h++) {
-        lua_pushstring(L, engine_handler_names[h]);
-        if (lua_rawget(L, -2) == LUA_TFUNCTION) rt->ref_h[h] = luaL_ref(L, LUA_REGISTRYINDEX);
-        else lua_pop(L, 1);
+        lua_rawgeti(L, 3, h + 1);
+        if (lua_rawget(L, 2) != LUA_TFUNCTION) {
+            lua_pop(L, 1);
+            continue;
+        }
+        if (k->slot_h[h] == LUA_NOREF) k->slot_h[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+        else lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]); /* its key exists: no allocation */
+        rt->ref_h[h] = k->slot_h[h];
     }
-    int *tables[] = {&rt->ref_ids, &rt->ref_labels, &rt->ref_reasons, &rt->ref_prompts};
+    int *tables[] = {&k->ref_ids, &k->ref_labels, &k->ref_reasons, &k->ref_prompts};
     for (int i = 0; i < 4; i++) {
-        /* the ids sized for a usual decision list: no growing on the first */
-        lua_createtable(L, i == 0 ? 16 : 0, 0);
-        *tables[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+        if (*tables[i] == LUA_NOREF) {
+            /* the ids sized for a usual decision list: no growing on the first */
+            lua_createtable(L, i == 0 ? 16 : 0, 0);
+            *tables[i] = luaL_ref(L, LUA_REGISTRYINDEX);
+        }
     }
+    rt->ref_ids = k->ref_ids, rt->ref_labels = k->ref_labels;
+    rt->ref_reasons = k->ref_reasons, rt->ref_prompts = k->ref_prompts;
     /* the live state starts as {} for setup, with room for a few fields
     ** (a size hint only: no script can tell) */
     lua_createtable(L, 0, 8);
     rt->ref_state = luaL_ref(L, LUA_REGISTRYINDEX);
     return 0;
+}
+
+/* Before the sandbox goes back to its kit: the engine's option tables go
+** back too, as they are now (the decision reader may have replaced some),
+** the ids emptied for the next game (setting a key that is there to nil
+** allocates nothing). The labels, reasons and prompts a table-form list
+** gave are dropped instead, for the next start to make anew. */
+static void give_back_option_tables(engine *e) {
+    game_rt *rt = &e->rt;
+    sandbox_kit *k = rt->kit;
+    lua_State *L = rt->L;
+    if (!k || rt->ref_ids == LUA_NOREF) return; /* p_handlers never handed them out */
+    k->ref_ids = rt->ref_ids, k->ref_labels = rt->ref_labels;
+    k->ref_reasons = rt->ref_reasons, k->ref_prompts = rt->ref_prompts;
+    rt->ref_ids = rt->ref_labels = rt->ref_reasons = rt->ref_prompts = LUA_NOREF;
+    if (!lua_checkstack(L, 2)) { /* cannot empty them: the next start makes new ones */
+        k->ref_ids = k->ref_labels = k->ref_reasons = k->ref_prompts = LUA_NOREF;
+        return;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_ids);
+    for (size_t q = 1; q <= e->asked.n_opts_filled; q++) {
+        lua_pushnil(L);
+        lua_rawseti(L, -2, (lua_Integer)q);
+    }
+    lua_pop(L, 1);
+    if (e->asked.extras) {
+        int *refs[] = {&k->ref_labels, &k->ref_reasons, &k->ref_prompts};
+        for (int i = 0; i < 3; i++) {
+            luaL_unref(L, LUA_REGISTRYINDEX, *refs[i]);
+            *refs[i] = LUA_NOREF;
+        }
+    }
 }
 
 /* Protected: the live table becomes a fresh copy of a value. */
@@ -999,6 +1087,7 @@ void engine_free(engine *e) {
     free(e->asked.items);
     free(e->asked.disabled);
     free(e->asked.id_obj);
+    give_back_option_tables(e);
     rules_give_sandbox(e->rt.owns_rules ? NULL : e->rt.rules, &e->rt);
     if (e->rt.owns_rules) engine_rules_free(e->rt.rules);
     cfg_free(&e->cfg);

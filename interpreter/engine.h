@@ -325,6 +325,12 @@ void engine_event_list_free(engine_event_list *l);
 ** memory, or in a fast game whose state is not plain data. */
 const value *engine_state(const engine *e);
 
+/* An integer field at the top of the state, as engine_state(e) shows it:
+** dflt when it is missing or not an integer, or the state is not plain
+** data. Read off the live table when the state is known to be plain data
+** (checked since it last moved, as at a game's end): no tree is made. */
+int64_t engine_state_int(const engine *e, const char *field, int64_t dflt);
+
 /* What `seat` may see (0: spectator), through the visibility rules. A new
 ** tree the caller frees; NULL on OOM. */
 value *engine_view(const engine *e, int seat);

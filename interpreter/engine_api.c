@@ -380,12 +380,28 @@ static int p_start(lua_State *L) {
     return 0;
 }
 
+/* Whether seats (seats_value's shape) holds c's seats: what a new game
+** compares first, before it builds anything. */
+static int seats_are(const value *seats, const game_cfg *c) {
+    if (!seats || seats->type != CV_LIST || seats->u.list.n != (size_t)c->players) return 0;
+    for (int i = 0; i < c->players; i++) {
+        const value *m = seats->u.list.items[i];
+        if (m->type != CV_MAP || m->u.map.n != (c->bots[i] ? 2u : 1u)) return 0;
+        const value *name = value_map_get(m, "name"), *bot = value_map_get(m, "bot");
+        if (!name || name->type != CV_STR || strcmp(name->u.str.s, c->names[i]) != 0) return 0;
+        if (c->bots[i] && (!bot || bot->type != CV_STR || strcmp(bot->u.str.s, c->bots[i]) != 0)) return 0;
+    }
+    return 1;
+}
+
 int gapi_start(engine *e, cerr_list *errs) {
     sandbox_kit *k = e->rt.kit;
     lua_State *L = e->rt.L;
-    value *seats = seats_value(&e->cfg);
-    if (!seats) return errs->oom = 1, -1;
-    int same = k->seats && value_equal(k->seats, seats, 1);
+    /* the kit's g.seats are these seats already (the usual case: the same
+    ** seats game after game): nothing to build */
+    int same = seats_are(k->seats, &e->cfg);
+    value *seats = same ? NULL : seats_value(&e->cfg);
+    if (!same && !seats) return errs->oom = 1, -1;
     start_ctx c = {e, same ? NULL : seats};
     lua_pushcfunction(L, p_start);
     lua_pushlightuserdata(L, &c);
@@ -394,9 +410,7 @@ int gapi_start(engine *e, cerr_list *errs) {
         value_free(seats);
         return errs->oom = 1, -1;
     }
-    if (same) {
-        value_free(seats);
-    } else {
+    if (!same) {
         value_free(k->seats);
         k->seats = seats;
     }
@@ -469,6 +483,7 @@ int gapi_set_labels(engine *e, int on) {
         lua_pop(L, 1);
         return -1;
     }
+    e->labels_on = on;
     return 0;
 }
 

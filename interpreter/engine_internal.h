@@ -120,17 +120,6 @@ typedef struct engine_hub {
     int state_assigned; /* g.state = ... ran since gapi_adopt_state last looked */
 } engine_hub;
 
-/* A sandbox and what it keeps from one game to the next: g.data and
-** g.options (frozen), the three g tables with their closures (bound to the
-** hub), and the last g.seats (made again only when the seats differ). */
-typedef struct sandbox_kit {
-    sandbox *sb;
-    engine_hub *hub;
-    int ref_data, ref_options, ref_seats;
-    int ref_g, ref_gfields, ref_gro, ref_grofields, ref_grender, ref_grenderfields;
-    value *seats;
-} sandbox_kit;
-
 /* The handlers cairn calls, looked up once when a game starts. */
 /* (H_EDIT is no handler: `set PATH VALUE` traced as one, see edit.c.) */
 typedef enum {
@@ -139,6 +128,25 @@ typedef enum {
 } handler_id;
 #define H_EDIT H_COUNT
 extern const char *const engine_handler_names[H_COUNT];
+
+/* A sandbox and what it keeps from one game to the next: g.data and
+** g.options (frozen), the three g tables with their closures (bound to the
+** hub), and the last g.seats (made again only when the seats differ).
+** Engine-side only, never reachable from a script: the registry slots each
+** game's handler functions are put in (slot_h, made on first use and never
+** released, holding false between games so that luaL_ref's border never
+** falls below one), the handler names as Lua strings, and the engine's own
+** option tables (ids, labels, reasons, prompts), handed back emptied. */
+typedef struct sandbox_kit {
+    sandbox *sb;
+    engine_hub *hub;
+    int ref_data, ref_options, ref_seats;
+    int ref_g, ref_gfields, ref_gro, ref_grofields, ref_grender, ref_grenderfields;
+    int slot_h[H_COUNT];
+    int ref_hnames;
+    int ref_ids, ref_labels, ref_reasons, ref_prompts; /* LUA_NOREF: made at the next start */
+    value *seats;
+} sandbox_kit;
 
 /* The Lua side of one game. */
 typedef struct game_rt {
@@ -187,8 +195,10 @@ struct engine {
     engine_decision_list shown;  /* engine_decisions' labelled copy ... */
     int shown_valid;             /* ... valid for the current position */
     int asked_labelled;          /* a fast game's asked set was read with g.labels on */
+    int labels_on;               /* a fast game's read-only g.labels is on now (gapi_set_labels) */
     value *state_cache;          /* engine_state's tree of the live state ... */
     int state_cache_valid;       /* ... valid for the current position */
+    int state_plain;             /* the plain-data check passed since the state last moved */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
     size_t cur_decision; /* decision index stamped on new events */

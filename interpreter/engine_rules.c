@@ -158,6 +158,8 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
     k->ref_data = k->ref_options = k->ref_seats = LUA_NOREF;
     k->ref_g = k->ref_gfields = k->ref_gro = k->ref_grofields = k->ref_grender =
         k->ref_grenderfields = LUA_NOREF;
+    for (int h = 0; h < H_COUNT; h++) k->slot_h[h] = LUA_NOREF;
+    k->ref_hnames = k->ref_ids = k->ref_labels = k->ref_reasons = k->ref_prompts = LUA_NOREF;
     sandbox_config sc;
     memset(&sc, 0, sizeof sc);
     sc.mem_cap = r->mem_cap;
@@ -201,16 +203,20 @@ void rules_give_sandbox(engine_rules *r, game_rt *rt) {
     sandbox_kit *k = rt->kit;
     if (!k) return;
     lua_State *L = rt->L;
-    int *refs[] = {&rt->ref_rules, &rt->ref_state, &rt->ref_ids, &rt->ref_labels, &rt->ref_reasons,
-                   &rt->ref_prompts};
+    int *refs[] = {&rt->ref_rules, &rt->ref_state};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         luaL_unref(L, LUA_REGISTRYINDEX, *refs[i]); /* allocates nothing */
         *refs[i] = LUA_NOREF;
     }
+    /* the handlers' slots stay the kit's, holding false (an existing key:
+    ** no allocation) until the next game puts its own functions there */
     for (int h = 0; h < H_COUNT; h++) {
-        luaL_unref(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
+        if (rt->ref_h[h] == LUA_NOREF) continue;
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
         rt->ref_h[h] = LUA_NOREF;
     }
+    /* the engine's option tables: the engine handed them back (engine_free) */
     lua_settop(L, 0);
     sandbox_set_timed(k->sb, 0);
     k->hub->e = NULL;

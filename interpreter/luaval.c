@@ -514,7 +514,7 @@ typedef struct check_ctx {
     long nodes;
     const void **seen; /* every table met, for the tree rule: an open-addressing set */
     size_t seen_cap, seen_n;
-    const void *inline_seen[64];
+    const void *inline_seen[512]; /* room for 255 tables: a heap set (a large calloc) is rare */
     int alias;         /* failed on the tree rule */
     int oom;
 } check_ctx;
@@ -522,7 +522,7 @@ typedef struct check_ctx {
 /* Adds p to the set; 1 if it was there already, -1 out of memory. */
 static int seen_add(check_ctx *c, const void *p) {
     if ((c->seen_n + 1) * 2 > c->seen_cap) {
-        size_t cap = c->seen_cap * 2;
+        size_t cap = c->seen_cap * 4;
         const void **s = calloc(cap, sizeof *s);
         if (!s) return -1;
         for (size_t i = 0; i < c->seen_cap; i++) {
@@ -557,11 +557,10 @@ static int check_table(check_ctx *c, int idx) {
     if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 6)) return -1;
     int top = lua_gettop(L);
     int t = idx;
-    if (sandbox_readonly_target(L, idx)) {
-        t = lua_gettop(L);
-    } else if (lua_getmetatable(L, idx)) {
+    if (lua_getmetatable(L, idx)) { /* none: the usual plain table, asked once */
         lua_settop(L, top);
-        return -1;
+        if (!sandbox_readonly_target(L, idx)) return -1; /* a read-only view walks its target */
+        t = lua_gettop(L);
     }
     const void *self = lua_topointer(L, t);
     int dup = seen_add(c, self);
@@ -572,8 +571,28 @@ static int check_table(check_ctx *c, int idx) {
         return -1;
     }
     c->open[c->depth++] = self;
-    lua_Integer n_int = 0, n_str = 0, max_int = 0, min_int = 0;
     int rc = 0;
+    size_t len = lua_rawlen(L, t);
+    if (len > 0) {
+        /* a list, most of a big state: its items by index (no lua_next
+        ** each); t[len + 1] is nil (a border), so a key past the items
+        ** makes it no list, and no plain data */
+        for (size_t i = 1; rc == 0 && i <= len; i++) {
+            int vt = lua_rawgeti(L, t, (lua_Integer)i);
+            if (vt == LUA_TNIL) rc = -1;
+            else if (vt == LUA_TNUMBER) rc = ++c->nodes > CAIRN_YAML_MAX_NODES || !lua_isinteger(L, -1) ? -1 : 0;
+            else rc = check_rec(c, lua_gettop(L)); /* check_rec's own rules, as for any value */
+            lua_pop(L, 1);
+        }
+        if (rc == 0) {
+            lua_pushinteger(L, (lua_Integer)len); /* a key that is there: next cannot raise */
+            if (lua_next(L, t)) rc = -1;
+        }
+        c->depth--;
+        lua_settop(L, top);
+        return rc;
+    }
+    lua_Integer n_int = 0, n_str = 0, max_int = 0, min_int = 0;
     lua_pushnil(L);
     while (rc == 0 && lua_next(L, t)) {
         int kt = lua_type(L, -2);

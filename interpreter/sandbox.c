@@ -1315,8 +1315,15 @@ int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     int status = lua_pcall(L, nargs, nresults, fn);
     sb->depth--;
     if (top && status != LUA_OK && !sb->def_file[0]) def_of(sb, fn + 1);
-    lua_rotate(L, fn, -2); /* the handler and the copy to the top, then off */
-    lua_pop(L, 2);
+    if (status == LUA_OK && nresults == 0) { /* the handler and the copy off */
+        lua_settop(L, fn - 1);
+    } else if (status != LUA_OK || nresults == 1) { /* the one value in the handler's place */
+        lua_copy(L, -1, fn);
+        lua_settop(L, fn);
+    } else {
+        lua_rotate(L, fn, -2); /* the handler and the copy to the top, then off */
+        lua_pop(L, 2);
+    }
     if (top) {
         if (sb->watched) sb->game_ticks_used += budget_watch_stop(&sb->watch);
         sb->watched = 0;

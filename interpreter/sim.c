@@ -487,11 +487,10 @@ static char *last_error(const cerr_list *l) {
     return l->n ? cerr_format(&l->items[l->n - 1]) : cairn_strdup(l->oom ? "out of memory" : "?");
 }
 
-/* An integer field of the game's state now, or dflt. */
+/* An integer field of the game's state now, or dflt (at a game's end read
+** off the live table: the whole state is made only for --find). */
 static int64_t state_int(const engine *e, const char *field, int64_t dflt) {
-    const value *s = engine_state(e);
-    const value *v = s && s->type == CV_MAP ? value_map_get(s, field) : NULL;
-    return v && v->type == CV_INT ? v->u.i : dflt;
+    return engine_state_int(e, field, dflt);
 }
 
 static int rec_score(sim_rec *r, const engine_score *s) {

@@ -6,7 +6,21 @@ local rules = {}
 
 local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diagonals
 
-local function board(g) return g.data.board end
+-- The board (g.data.board) as a plain table of its figures: every move of
+-- every playout reads them, and each read through g.data's read-only view
+-- costs a metatable lookup. Copied once per game, again only if g.data's
+-- board is another table (g.data never changes while the rules are loaded).
+local board_of, board_copy
+local function board(g)
+  local b = g.data.board
+  if b ~= board_of then
+    local discs = {}
+    for i = 1, #b.discs do discs[i] = b.discs[i] end
+    board_copy = { rows = b.rows, columns = b.columns, connect = b.connect, empty = b.empty, discs = discs }
+    board_of = b
+  end
+  return board_copy
+end
 
 -- The lowest empty row of column c, or nil when the column is full.
 -- (grid and b are g.state.grid and the board: these run for every move of
@@ -75,11 +89,11 @@ local decision_list = { asked }
 
 function rules.setup(g)
   local b = board(g)
-  local grid, empty = {}, b.empty
+  local grid, empty, first = {}, b.empty, {}
+  for c = 1, b.columns do first[c] = empty end
   for r = 1, b.rows do
-    local row = {}
-    for c = 1, b.columns do row[c] = empty end
-    grid[r] = row
+    -- each row a copy of the first, made at its size (no growing cell by cell)
+    grid[r] = r == 1 and first or { table.unpack(first) }
   end
   g.state.grid = grid
   g.state.turn = 1
@@ -116,11 +130,13 @@ function rules.apply(g, seat, id)
   if not r then error("cannot drop there: " .. id) end
   grid[r][c] = b.discs[seat]
   st.moves = st.moves + 1
-  local name = g.seats[seat].name
-  g.log_text("drops", name, c)
+  -- the log names the player; a playout keeps no log and looks up no name
+  -- (g.labels is false exactly there, docs/lua-api.md)
+  local name = g.labels and g.seats[seat].name
+  if name then g.log_text("drops", name, c) end
   if connects(grid, b, r, c) then
     st.winner, st.over = seat, true
-    g.log_text("wins", name, b.connect)
+    if name then g.log_text("wins", name, b.connect) end
   elseif st.moves == b.rows * b.columns then
     st.over = true
     g.log_text("draw")

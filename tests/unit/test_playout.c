@@ -70,6 +70,83 @@ static void test_games_share_nothing(void **st) {
     cerr_free(&errs);
 }
 
+/* The label the engine shows for each option of the one decision asked. */
+static void labels_of(engine *e, char *out0, char *out1, size_t n) {
+    engine_decision_list d;
+    assert_int_equal(engine_decisions(e, &d), 0);
+    assert_int_equal(d.n, 1);
+    assert_int_equal(d.items[0].n_options, 2);
+    snprintf(out0, n, "%s", d.items[0].options[0].label);
+    snprintf(out1, n, "%s", d.items[0].options[1].label);
+    engine_decision_list_free(&d);
+}
+
+/* The engine's tables of ids and labels go from one game to the next with
+** the pooled sandbox: what one game's decisions labelled never shows in the
+** next. Ann's games label both options (Alpha, Beta); Bob's only the first,
+** so his second option shows its id, b (an unlabelled option shows its id),
+** in every game, whoever played before; in strict and in fast games. Ann
+** leaves her games with the decision open (the labels still in the tables:
+** a game that ends asks once more, and reads an empty list); Bob finishes. */
+static void test_games_share_no_labels(void **st) {
+    (void)st;
+    for (int fast = 0; fast <= 1; fast++) {
+        engine_config c = config(FIXTURE("engine/relabel"), 1, fast);
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine_rules *r = engine_rules_new(&c, &errs);
+        assert_non_null(r);
+        c.rules = r;
+        const char *order[] = {"Ann", "Bob", "Ann", "Bob", "Bob"};
+        for (size_t game = 0; game < sizeof order / sizeof *order; game++) {
+            const char *names[] = {order[game]};
+            c.names = names;
+            engine *e = engine_new(&c, &errs);
+            assert_non_null(e);
+            char l0[32], l1[32];
+            labels_of(e, l0, l1, sizeof l0);
+            assert_string_equal(l0, "Alpha");
+            assert_string_equal(l1, strcmp(order[game], "Ann") == 0 ? "Beta" : "b");
+            if (strcmp(order[game], "Bob") == 0) {
+                answer_ok(e, 1, "b");
+                assert_true(engine_is_over(e));
+            }
+            engine_free(e);
+        }
+        engine_rules_free(r);
+        cerr_free(&errs);
+    }
+}
+
+/* engine_state_int reads what engine_state shows: at a fast game's end off
+** the live table (checked plain there), anywhere else from the tree; a field
+** that is missing or no integer gives the default. Connect Four seed 1:
+** the state after the game has moves = the decisions made, winner 1 or 2
+** (or 0, a draw), over = true (a boolean: the default). */
+static void test_state_int(void **st) {
+    (void)st;
+    for (int fast = 0; fast <= 1; fast++) {
+        engine_config c = config("connect4", 1, fast);
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = engine_new(&c, &errs);
+        assert_non_null(e);
+        assert_int_equal(engine_state_int(e, "moves", -1), 0);
+        size_t n = play_out(e);
+        assert_int_equal(engine_state_int(e, "moves", -1), (int64_t)n);
+        int64_t w = engine_state_int(e, "winner", -1);
+        assert_true(w >= 0 && w <= 2);
+        assert_int_equal(engine_state_int(e, "over", -7), -7);
+        assert_int_equal(engine_state_int(e, "no such field", -7), -7);
+        const value *s = engine_state(e); /* the tree agrees, and is now the cache read */
+        assert_int_equal(value_get_int(s, "moves", -1), (int64_t)n);
+        assert_int_equal(value_get_int(s, "winner", -1), w);
+        assert_int_equal(engine_state_int(e, "moves", -1), (int64_t)n);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+}
+
 /* A fast game and a strict one with the same seed make the same decisions
 ** and end in the same state, on every shipped ruleset. */
 static void test_fast_plays_as_strict(void **st) {
@@ -259,6 +336,8 @@ static void test_budget_timer_is_exact(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_games_share_nothing),
+        cmocka_unit_test(test_games_share_no_labels),
+        cmocka_unit_test(test_state_int),
         cmocka_unit_test(test_fast_plays_as_strict),
         cmocka_unit_test(test_checkpoints),
         cmocka_unit_test(test_read_only_views),
