@@ -53,10 +53,25 @@ end
 -- separated by two spaces (one space after head, none when head ends in a blank); a part
 -- that would pass max starts a new line indented by indent. A part wider than a line
 -- stays whole. Each part is measured once, on its own (a markup tag never spans parts).
+-- head_ends_in_blank(head) -> whether head ends in a blank (space, tab, newline). The heads
+-- of a board are few and the same on every board, so each is matched once (at most
+-- HEADS_KEPT of them, then the list starts again).
+local HEADS_KEPT = 256
+local ends_in_blank, n_heads = {}, 0
+local function head_ends_in_blank(head)
+  local blank = ends_in_blank[head]
+  if blank == nil then
+    blank = head:match("%s$") ~= nil
+    if n_heads == HEADS_KEPT then ends_in_blank, n_heads = {}, 0 end
+    ends_in_blank[head], n_heads = blank, n_heads + 1
+  end
+  return blank
+end
+
 function M.wrap(head, parts, indent, max)
   local lines, cur, cur_w = {}, head, M.width(head)
   for i, part in ipairs(parts) do
-    local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
+    local sep = (i == 1) and (head_ends_in_blank(head) and "" or " ") or "  "
     local part_w = M.width(part)
     if cur_w + #sep + part_w > max and cur_w > indent then
       lines[#lines + 1] = cur
@@ -67,6 +82,29 @@ function M.wrap(head, parts, indent, max)
   end
   lines[#lines + 1] = cur
   return lines
+end
+
+-- M.name(g, prefix, part) -> g.text(prefix .. part), a text with no arguments (a
+-- landscape's or a good's name), looked up once per game and language: the texts do not
+-- change within a game, and a table lookup costs less than g.text and the key's concat.
+-- The names are kept for one game's data and language (a new game, or another language,
+-- starts a new list).
+local names, names_data, names_lang = {}, nil, nil
+function M.name(g, prefix, part)
+  if names_data ~= g.data or names_lang ~= g.lang then
+    names, names_data, names_lang = {}, g.data, g.lang
+  end
+  local of_prefix = names[prefix]
+  if not of_prefix then
+    of_prefix = {}
+    names[prefix] = of_prefix
+  end
+  local s = of_prefix[part]
+  if s == nil then
+    s = g.text(prefix .. part)
+    of_prefix[part] = s
+  end
+  return s
 end
 
 -- M.seat_name(g, seat) -> the seat's name, else the ruleset's text "seat" for it.
