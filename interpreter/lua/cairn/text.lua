@@ -27,11 +27,24 @@ function M.width(s)
   return w
 end
 
+-- blanks(n) -> n spaces; each count up to BLANKS_KEPT is made once (a board pads to a few
+-- widths, the same on every board).
+local BLANKS_KEPT = 256
+local blank_runs = {}
+local function blanks(n)
+  local b = blank_runs[n]
+  if not b then
+    b = string.rep(" ", n)
+    if n <= BLANKS_KEPT then blank_runs[n] = b end
+  end
+  return b
+end
+
 -- M.pad(s, w) -> s with spaces added to take w columns (s unchanged when as wide or wider).
 function M.pad(s, w)
   local n = M.width(s)
   if n >= w then return s end
-  return s .. string.rep(" ", w - n)
+  return s .. blanks(w - n)
 end
 
 -- M.tags(list) -> the markup opening each tag of the list: {"bold", "red"} -> "{bold}{red}".
@@ -75,7 +88,7 @@ function M.wrap(head, parts, indent, max)
     local part_w = M.width(part)
     if cur_w + #sep + part_w > max and cur_w > indent then
       lines[#lines + 1] = cur
-      cur, cur_w = string.rep(" ", indent) .. part, indent + part_w
+      cur, cur_w = blanks(indent) .. part, indent + part_w
     else
       cur, cur_w = cur .. sep .. part, cur_w + #sep + part_w
     end
