@@ -63,8 +63,9 @@ local function row_pieces(cells, r, row, wall, W)
   if p then return p end
   p = { glyph = {}, strip = {}, bare = {}, runs = {} }
   p.head = (wall == 0) and (string.format("%2d", r) .. "{red}{bold}#{/}") or string.format("%2d ", r)
+  local letters = { row:byte(1, -1) }
   for c = 1, #row do
-    local cell = cells[row:byte(c)]
+    local cell = cells[letters[c]]
     local strip = ""
     if c % W == 0 and c < #row then
       strip = (c // W == wall) and "{red}{bold}#{/}" or "{dim}|{/}"
