@@ -15,6 +15,7 @@ local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{b
   start = "{yellow}", kathmandu = "{yellow}{bold}" }
 
 local pad, name_of, name = ctext.pad, ctext.seat_name, ctext.name
+local RULE = "{dim}" .. string.rep("-", 119) .. "{/}"   -- the line above the seats' boards
 local function markup_of(l) return ctext.tags(l.markup) end
 
 -- wrap(head, parts, indent) -> lines of at most 119 columns: head, then the parts
@@ -48,8 +49,9 @@ end
 -- per row string (its field letters), row number and wall: the row's head (its number, and
 -- the storm wall when it stands before the first board), and per field c its glyph
 -- (glyph[c]), the border strip or wall after it (strip[c], "" inside a board) and the two
--- together with the blank drawn where nothing stands (bare[c]); runs of bare fields are
--- kept as they are joined (runs, by from * 1000 + to).
+-- together with the blank drawn where nothing stands (bare[c]); the city and temple fields
+-- in column order (sites: column, "r,c" key, whether a city); runs of bare fields are kept
+-- as they are joined (runs, by from * 1000 + to).
 local pieces_of, pieces = nil, {}
 local function row_pieces(cells, r, row, wall, W)
   if pieces_of ~= cells then pieces_of, pieces = cells, {} end
@@ -61,7 +63,7 @@ local function row_pieces(cells, r, row, wall, W)
   local key = r * 1000 + wall
   local p = of_row[key]
   if p then return p end
-  p = { glyph = {}, strip = {}, bare = {}, runs = {} }
+  p = { glyph = {}, strip = {}, bare = {}, sites = {}, runs = {} }
   p.head = (wall == 0) and (string.format("%2d", r) .. "{red}{bold}#{/}") or string.format("%2d ", r)
   local letters = { row:byte(1, -1) }
   for c = 1, #row do
@@ -71,6 +73,9 @@ local function row_pieces(cells, r, row, wall, W)
       strip = (c // W == wall) and "{red}{bold}#{/}" or "{dim}|{/}"
     end
     p.glyph[c], p.strip[c], p.bare[c] = cell.text, strip, cell.bare .. strip
+    if cell.kind == "city" or cell.kind == "temple" then
+      p.sites[#p.sites + 1] = { c = c, key = r .. "," .. c, city = cell.kind == "city" }
+    end
   end
   of_row[key] = p
   return p
@@ -121,18 +126,6 @@ local function board_head(id, needle, W)
   return head
 end
 
--- field_number("4,10") -> 4010: a field's "row,column" key as r * 1000 + c, read once per key
-local field_numbers = {}
-local function field_number(key)
-  local n = field_numbers[key]
-  if not n then
-    local r, c = key:match("^(%d+),(%d+)$")
-    n = tonumber(r) * 1000 + tonumber(c)
-    field_numbers[key] = n
-  end
-  return n
-end
-
 -- count_mark("{red}", 2) -> "{red}2{/}": the goods of a city or the offerings of a temple
 local count_marks = {}
 local function count_mark(open, n)
@@ -149,14 +142,25 @@ local function count_mark(open, n)
   return mark
 end
 
+-- route_lines(g, view) -> the route's lines, and the keys of the cities holding goods in
+-- field order (row by row, left to right: the order of the Cities line)
 local function route_lines(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
   local W = data.boards.size.cols
+  local rows = {}
+  for r, row in ipairs(view.map) do rows[r] = row_pieces(cells, r, row, view.wall, W) end
   -- what stands on a field, by r * 1000 + c: a yak (or * for several), else goods or offerings
-  local marks = {}
-  for key, list in pairs(view.cities) do marks[field_number(key)] = count_mark("{magenta}", #list) end
-  for key, list in pairs(view.temples) do marks[field_number(key)] = count_mark("{red}", #list) end
+  local marks, city_keys = {}, {}
+  for r, p in ipairs(rows) do
+    for _, site in ipairs(p.sites) do
+      local list = (site.city and view.cities or view.temples)[site.key]
+      if list then
+        marks[r * 1000 + site.c] = count_mark(site.city and "{magenta}" or "{red}", #list)
+        if site.city then city_keys[#city_keys + 1] = site.key end
+      end
+    end
+  end
   local yaks = {}
   for s, p in ipairs(view.players) do
     if type(p) == "table" and type(p.pos) == "table" then
@@ -169,10 +173,8 @@ local function route_lines(g, view)
   local head = { "   " }
   for b, id in ipairs(view.route) do head[#head + 1] = board_head(id, view.needles[b], W) end
   lines[1] = table.concat(head)
-  for r, row in ipairs(view.map) do
-    lines[#lines + 1] = row_line(row_pieces(cells, r, row, view.wall, W), r, marks)
-  end
-  return lines
+  for r, p in ipairs(rows) do lines[#lines + 1] = row_line(p, r, marks) end
+  return lines, city_keys
 end
 
 -- the legend: the same two lines all game long (the data and the language do not
@@ -284,13 +286,11 @@ function M.render(view, seat, g)
   elseif view.turn then what = g.text("render.turn_of", name_of(g, view.turn.seat)) end
   add(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
     what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))))
-  for _, l in ipairs(route_lines(g, view)) do add(l) end
+  local route, city_keys = route_lines(g, view)
+  for _, l in ipairs(route) do add(l) end
   for _, l in ipairs(legend(g)) do add(l) end
   local cities = {}
-  local keys = {}
-  for key in pairs(view.cities) do keys[#keys + 1] = key end
-  table.sort(keys, function(a, b) return field_number(a) < field_number(b) end)
-  for _, key in ipairs(keys) do
+  for _, key in ipairs(city_keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end
   for _, l in ipairs(wrap(g.text("render.cities"), cities, 8)) do add(l) end
@@ -315,7 +315,7 @@ function M.render(view, seat, g)
   local ks = {}
   for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
   add(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"))
-  add("{dim}" .. string.rep("-", 119) .. "{/}")
+  add(RULE)
   for s = 1, #view.players do
     for _, l in ipairs(seat_lines(g, view, s, seat)) do add(l) end
   end
