@@ -19,6 +19,11 @@ assert(T.pad("μπλε", 6) == "μπλε  ", "4 Greek letters + 2 spaces")
 -- the blanks of a pad are made once per width up to 256; wider pads are made each time
 assert(T.pad("ab", 5) == "ab   " and T.pad("abc", 5) == "abc  ", "the 3 and 2 blanks kept apart")
 assert(T.pad("a", 300) == "a" .. string.rep(" ", 299) and T.pad("a", 300) == "a" .. string.rep(" ", 299))
+-- the padded strings kept: the same answer the second time and at another width, and after
+-- more strings than are kept (4096) the list starts again and still pads right
+assert(T.pad("{red}ab{/}", 4) == "{red}ab{/}  " and T.pad("{red}ab{/}", 3) == "{red}ab{/} ")
+for i = 1, 5000 do assert(T.pad("p" .. i, 6) == "p" .. i .. string.rep(" ", 5 - #tostring(i))) end
+assert(T.pad("{red}ab{/}", 4) == "{red}ab{/}  " and T.pad("abcdef", 4) == "abcdef")
 -- tags and paint
 assert(T.tags({ "bold", "yellow" }) == "{bold}{yellow}")
 assert(T.tags(nil) == "" and T.tags({}) == "")

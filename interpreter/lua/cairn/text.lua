@@ -41,10 +41,24 @@ local function blanks(n)
 end
 
 -- M.pad(s, w) -> s with spaces added to take w columns (s unchanged when as wide or wider).
+-- The padded strings are kept by width (at most PADS_KEPT of them, then the list starts
+-- again): a board pads the same strings to the same widths on every board.
+local PADS_KEPT = 4096
+local padded, n_padded = {}, 0
 function M.pad(s, w)
+  local of_width = padded[w]
+  local p = of_width and of_width[s]
+  if p then return p end
   local n = M.width(s)
-  if n >= w then return s end
-  return s .. blanks(w - n)
+  p = (n >= w) and s or (s .. blanks(w - n))
+  if n_padded == PADS_KEPT then padded, n_padded = {}, 0 end
+  of_width = padded[w]
+  if not of_width then
+    of_width = {}
+    padded[w] = of_width
+  end
+  of_width[s], n_padded = p, n_padded + 1
+  return p
 end
 
 -- M.tags(list) -> the markup opening each tag of the list: {"bold", "red"} -> "{bold}{red}".
