@@ -363,7 +363,7 @@ function turn.distance(from, to, n, dir) end
 ---@return integer?
 function turn.position(order, seat) end
 
----@class cairn.text text for boards: widths with markup, padding, wrapping, seat names
+---@class cairn.text text for boards: widths with markup, padding, wrapping, seat names, names
 local text = {}
 ---@param s string
 ---@return integer
@@ -389,6 +389,11 @@ function text.wrap(head, parts, indent, max) end
 ---@param seat integer
 ---@return string
 function text.seat_name(g, seat) end
+---@param g cairn.G
+---@param prefix string
+---@param part string|integer
+---@return string
+function text.name(g, prefix, part) end
 
 ---@class cairn.tables scoring-table lookups; copy; sorted keys
 local tables = {}

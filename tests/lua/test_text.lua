@@ -16,6 +16,14 @@ assert(T.width("{red}ab{/}") == 2 and T.width("abc") == 3)
 assert(T.pad("{red}ab{/}", 4) == "{red}ab{/}  ")
 assert(T.pad("abcdef", 4) == "abcdef")
 assert(T.pad("μπλε", 6) == "μπλε  ", "4 Greek letters + 2 spaces")
+-- the blanks of a pad are made once per width up to 256; wider pads are made each time
+assert(T.pad("ab", 5) == "ab   " and T.pad("abc", 5) == "abc  ", "the 3 and 2 blanks kept apart")
+assert(T.pad("a", 300) == "a" .. string.rep(" ", 299) and T.pad("a", 300) == "a" .. string.rep(" ", 299))
+-- the padded strings kept: the same answer the second time and at another width, and after
+-- more strings than are kept (4096) the list starts again and still pads right
+assert(T.pad("{red}ab{/}", 4) == "{red}ab{/}  " and T.pad("{red}ab{/}", 3) == "{red}ab{/} ")
+for i = 1, 5000 do assert(T.pad("p" .. i, 6) == "p" .. i .. string.rep(" ", 5 - #tostring(i))) end
+assert(T.pad("{red}ab{/}", 4) == "{red}ab{/}  " and T.pad("abcdef", 4) == "abcdef")
 -- tags and paint
 assert(T.tags({ "bold", "yellow" }) == "{bold}{yellow}")
 assert(T.tags(nil) == "" and T.tags({}) == "")
@@ -28,6 +36,16 @@ assert(#lines == 2 and lines[1] == "head aaaa" and lines[2] == "  bbbb  cc", tab
 -- a head ending in a blank takes the first part without another space
 lines = T.wrap("    ", { "x", "y" }, 4, 80)
 assert(#lines == 1 and lines[1] == "    x  y")
+-- the head's blank is looked at once per head, and is the same answer every time; after
+-- more heads than are kept (256) the list starts again and still answers right
+for _ = 1, 2 do
+  lines = T.wrap("    ", { "x" }, 4, 80)
+  assert(#lines == 1 and lines[1] == "    x", lines[1])
+  lines = T.wrap("h:", { "x" }, 4, 80)
+  assert(#lines == 1 and lines[1] == "h: x", lines[1])
+end
+for i = 1, 300 do assert(T.wrap("h" .. i .. " ", { "x" }, 0, 80)[1] == "h" .. i .. " x") end
+assert(T.wrap("h:", { "x" }, 4, 80)[1] == "h: x" and T.wrap("\t", { "x" }, 4, 80)[1] == "\tx")
 -- parts with markup are measured without it: "h {red}aaaa{/}" is 6 columns; + "  bb" = 10
 -- fits in 10; + "  c" = 13 > 10 -> new line "  c"
 lines = T.wrap("h", { "{red}aaaa{/}", "bb", "c" }, 2, 10)
@@ -39,4 +57,16 @@ assert(#lines == 2 and lines[1] == "h" and lines[2] == "0123456789abc", table.co
 local g = { seats = { { name = "Ann" } }, text = function(key, n) return key .. " " .. n end }
 assert(T.seat_name(g, 1) == "Ann")
 assert(T.seat_name(g, 2) == "seat 2")
+-- name: g.text(prefix .. part), asked once per game data and language
+local asked = {}
+local data1, data2 = {}, {}
+local ng = { data = data1, lang = "en" }
+ng.text = function(key) asked[#asked + 1] = key; return ng.lang .. ":" .. key end
+assert(T.name(ng, "land.", "forest") == "en:land.forest" and T.name(ng, "land.", "forest") == "en:land.forest")
+assert(T.name(ng, "res.", "food") == "en:res.food")
+assert(#asked == 2 and asked[1] == "land.forest" and asked[2] == "res.food", table.concat(asked, " "))
+ng.lang = "de"   -- another language: asked again
+assert(T.name(ng, "land.", "forest") == "de:land.forest" and #asked == 3)
+ng.data = data2  -- another game's data: asked again
+assert(T.name(ng, "land.", "forest") == "de:land.forest" and #asked == 4)
 print("test_text ok")

@@ -27,11 +27,38 @@ function M.width(s)
   return w
 end
 
+-- blanks(n) -> n spaces; each count up to BLANKS_KEPT is made once (a board pads to a few
+-- widths, the same on every board).
+local BLANKS_KEPT = 256
+local blank_runs = {}
+local function blanks(n)
+  local b = blank_runs[n]
+  if not b then
+    b = string.rep(" ", n)
+    if n <= BLANKS_KEPT then blank_runs[n] = b end
+  end
+  return b
+end
+
 -- M.pad(s, w) -> s with spaces added to take w columns (s unchanged when as wide or wider).
+-- The padded strings are kept by width (at most PADS_KEPT of them, then the list starts
+-- again): a board pads the same strings to the same widths on every board.
+local PADS_KEPT = 4096
+local padded, n_padded = {}, 0
 function M.pad(s, w)
+  local of_width = padded[w]
+  local p = of_width and of_width[s]
+  if p then return p end
   local n = M.width(s)
-  if n >= w then return s end
-  return s .. string.rep(" ", w - n)
+  p = (n >= w) and s or (s .. blanks(w - n))
+  if n_padded == PADS_KEPT then padded, n_padded = {}, 0 end
+  of_width = padded[w]
+  if not of_width then
+    of_width = {}
+    padded[w] = of_width
+  end
+  of_width[s], n_padded = p, n_padded + 1
+  return p
 end
 
 -- M.tags(list) -> the markup opening each tag of the list: {"bold", "red"} -> "{bold}{red}".
@@ -53,20 +80,58 @@ end
 -- separated by two spaces (one space after head, none when head ends in a blank); a part
 -- that would pass max starts a new line indented by indent. A part wider than a line
 -- stays whole. Each part is measured once, on its own (a markup tag never spans parts).
+-- head_ends_in_blank(head) -> whether head ends in a blank (space, tab, newline). The heads
+-- of a board are few and the same on every board, so each is matched once (at most
+-- HEADS_KEPT of them, then the list starts again).
+local HEADS_KEPT = 256
+local ends_in_blank, n_heads = {}, 0
+local function head_ends_in_blank(head)
+  local blank = ends_in_blank[head]
+  if blank == nil then
+    blank = head:match("%s$") ~= nil
+    if n_heads == HEADS_KEPT then ends_in_blank, n_heads = {}, 0 end
+    ends_in_blank[head], n_heads = blank, n_heads + 1
+  end
+  return blank
+end
+
 function M.wrap(head, parts, indent, max)
   local lines, cur, cur_w = {}, head, M.width(head)
   for i, part in ipairs(parts) do
-    local sep = (i == 1) and (cur:match("%s$") and "" or " ") or "  "
+    local sep = (i == 1) and (head_ends_in_blank(head) and "" or " ") or "  "
     local part_w = M.width(part)
     if cur_w + #sep + part_w > max and cur_w > indent then
       lines[#lines + 1] = cur
-      cur, cur_w = string.rep(" ", indent) .. part, indent + part_w
+      cur, cur_w = blanks(indent) .. part, indent + part_w
     else
       cur, cur_w = cur .. sep .. part, cur_w + #sep + part_w
     end
   end
   lines[#lines + 1] = cur
   return lines
+end
+
+-- M.name(g, prefix, part) -> g.text(prefix .. part), a text with no arguments (a
+-- landscape's or a good's name), looked up once per game and language: the texts do not
+-- change within a game, and a table lookup costs less than g.text and the key's concat.
+-- The names are kept for one game's data and language (a new game, or another language,
+-- starts a new list).
+local names, names_data, names_lang = {}, nil, nil
+function M.name(g, prefix, part)
+  if names_data ~= g.data or names_lang ~= g.lang then
+    names, names_data, names_lang = {}, g.data, g.lang
+  end
+  local of_prefix = names[prefix]
+  if not of_prefix then
+    of_prefix = {}
+    names[prefix] = of_prefix
+  end
+  local s = of_prefix[part]
+  if s == nil then
+    s = g.text(prefix .. part)
+    of_prefix[part] = s
+  end
+  return s
 end
 
 -- M.seat_name(g, seat) -> the seat's name, else the ruleset's text "seat" for it.

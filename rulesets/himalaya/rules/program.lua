@@ -6,6 +6,7 @@
 -- every program and resolution begins. Each answer touches only the seat's own program.
 
 local common = require "rules.common"
+local ctext = require "cairn.text"   -- name: an action's name looked up once a game
 
 local M = {}
 
@@ -92,10 +93,11 @@ function M.reveal(g)
 end
 
 function M.label(g, seat, id)
+  local prog = g.state.programs[seat]
   if M.IS_ACTION[id] then
-    return common.t(g, "opt.action", #g.state.programs[seat] + 1, common.t(g, "action." .. id))
+    return common.t(g, "opt.action", #prog + 1, ctext.name(g, "action.", id))
   end
-  return common.t(g, "opt." .. id, table.concat(g.state.programs[seat], " "))
+  return common.t(g, "opt." .. id, table.concat(prog, " "))
 end
 
 function M.prompt(g, seat)

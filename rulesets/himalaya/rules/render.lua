@@ -14,7 +14,8 @@ local pad = ctext.pad
 
 -- what does not change during a game (the data, the language) is drawn once: each
 -- village's number, name, level and paths; the orders of the rings; the map; the month
--- cells; drawn again for other data or another language (a test may switch g.lang).
+-- cells; the words of the headings and statuses; drawn again for other data or another
+-- language (a test may switch g.lang).
 -- fixed(g) (below) -> those pieces.
 local drawn, fixed
 
@@ -126,8 +127,11 @@ function fixed(g)
   local cells, inv = month_cells(g)
   local regions = {}
   for i, r in ipairs(g.data.map.regions) do regions[i] = { id = r.id, name = r.name } end
+  local words = { villages_head = g.text("render.villages_head"), regions = g.text("render.regions"),
+    stupa = "{bold}" .. g.text("render.stupa") .. "{/}:",
+    programmed = g.text("render.programmed"), programming = g.text("render.programming") }
   drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g),
-    months = cells, inventory = inv, regions = regions, initials = {},
+    months = cells, inventory = inv, regions = regions, initials = {}, words = words,
     data = g.data, lang = g.lang }
   return drawn
 end
@@ -155,7 +159,7 @@ function M.render(view, seat, g)
     out[#out + 1] = g.text("render.tokens", table.concat(q, " "), tostring(vt.pile))
   end
   -- villages
-  out[#out + 1] = g.text("render.villages_head")
+  out[#out + 1] = fix.words.villages_head
   local here = {}
   for s = 1, n do
     local v = view.caravans[s]
@@ -169,7 +173,7 @@ function M.render(view, seat, g)
     elseif vil.ring then
       holds = fix.orders[vil.ring]
     end
-    local stupa = vil.stupa and ("{bold}" .. g.text("render.stupa") .. "{/}:" .. initial(g, vil.stupa)) or ""
+    local stupa = vil.stupa and (fix.words.stupa .. initial(g, vil.stupa)) or ""
     out[#out + 1] = col.text .. " " .. pad(holds, 28) .. " " .. pad(stupa, 9) .. " " .. (here[col.number] or "")
   end
   -- regions
@@ -180,13 +184,13 @@ function M.render(view, seat, g)
     for s = 1, n do if per[s] > 0 then parts[#parts + 1] = initial(g, s) .. "x" .. per[s] end end
     regs[#regs + 1] = r.name .. " " .. (#parts > 0 and table.concat(parts, " ") or "-")
   end
-  out[#out + 1] = g.text("render.regions") .. " " .. table.concat(regs, " | ")
+  out[#out + 1] = fix.words.regions .. " " .. table.concat(regs, " | ")
   -- players
   for s = 1, n do
     local p = view.players[s]
     local status
     if view.phase == "program" then
-      status = view.ready[s] and g.text("render.programmed") or g.text("render.programming")
+      status = view.ready[s] and fix.words.programmed or fix.words.programming
     elseif type(view.revealed[s]) == "table" then
       local cells = {}
       for i, a in ipairs(view.revealed[s]) do

@@ -14,7 +14,8 @@ local GLYPH = { mountain = "^", city = "C", temple = "T", start = "x", kathmandu
 local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{bold}",
   start = "{yellow}", kathmandu = "{yellow}{bold}" }
 
-local pad, name_of = ctext.pad, ctext.seat_name
+local pad, name_of, name = ctext.pad, ctext.seat_name, ctext.name
+local RULE = "{dim}" .. string.rep("-", 119) .. "{/}"   -- the line above the seats' boards
 local function markup_of(l) return ctext.tags(l.markup) end
 
 -- wrap(head, parts, indent) -> lines of at most 119 columns: head, then the parts
@@ -44,40 +45,122 @@ local function cell_glyphs(data)
   return glyphs
 end
 
--- row_glyphs(cells, row) -> the glyph of each field of a row of the route (a string of
--- field letters), looked up once per row string
-local rows_of, rows = nil, {}
-local function row_glyphs(cells, row)
-  if rows_of ~= cells then rows_of, rows = cells, {} end
-  local list = rows[row]
-  if not list then
-    list = {}
-    for c = 1, #row do list[c] = cells[row:byte(c)] end
-    rows[row] = list
+-- row_pieces(cells, r, row, wall, W) -> what a row of the route is drawn from, made once
+-- per row string (its field letters), row number and wall: the row's head (its number, and
+-- the storm wall when it stands before the first board), and per field c its glyph
+-- (glyph[c]), the border strip or wall after it (strip[c], "" inside a board) and the two
+-- together with the blank drawn where nothing stands (bare[c]); the city and temple fields
+-- in column order (sites: column, "r,c" key, whether a city); runs of bare fields are kept
+-- as they are joined (runs, by from * 1000 + to).
+local pieces_of, pieces = nil, {}
+local function row_pieces(cells, r, row, wall, W)
+  if pieces_of ~= cells then pieces_of, pieces = cells, {} end
+  local of_row = pieces[row]
+  if not of_row then
+    of_row = {}
+    pieces[row] = of_row
   end
-  return list
+  local key = r * 1000 + wall
+  local p = of_row[key]
+  if p then return p end
+  p = { glyph = {}, strip = {}, bare = {}, sites = {}, runs = {} }
+  p.head = (wall == 0) and (string.format("%2d", r) .. "{red}{bold}#{/}") or string.format("%2d ", r)
+  local letters = { row:byte(1, -1) }
+  for c = 1, #row do
+    local cell = cells[letters[c]]
+    local strip = ""
+    if c % W == 0 and c < #row then
+      strip = (c // W == wall) and "{red}{bold}#{/}" or "{dim}|{/}"
+    end
+    p.glyph[c], p.strip[c], p.bare[c] = cell.text, strip, cell.bare .. strip
+    if cell.kind == "city" or cell.kind == "temple" then
+      p.sites[#p.sites + 1] = { c = c, key = r .. "," .. c, city = cell.kind == "city" }
+    end
+  end
+  of_row[key] = p
+  return p
 end
 
--- field_number("4,10") -> 4010: a field's "row,column" key as r * 1000 + c, read once per key
-local field_numbers = {}
-local function field_number(key)
-  local n = field_numbers[key]
-  if not n then
-    local r, c = key:match("^(%d+),(%d+)$")
-    n = tonumber(r) * 1000 + tonumber(c)
-    field_numbers[key] = n
+-- bare_run(p, from, to) -> the fields from..to of a row drawn with nothing on them
+local function bare_run(p, from, to)
+  if from > to then return "" end
+  local key = from * 1000 + to
+  local run = p.runs[key]
+  if not run then
+    run = table.concat(p.bare, "", from, to)
+    p.runs[key] = run
   end
-  return n
+  return run
 end
 
+-- row_line(p, r, marks) -> a row of the route: its bare runs, and each field where something
+-- stands drawn with its mark
+local function row_line(p, r, marks)
+  local out, from = { p.head }, 1
+  for c = 1, #p.glyph do
+    local mark = marks[r * 1000 + c]
+    if mark then
+      out[#out + 1] = bare_run(p, from, c - 1)
+      out[#out + 1] = p.glyph[c] .. mark .. p.strip[c]
+      from = c + 1
+    end
+  end
+  out[#out + 1] = bare_run(p, from, #p.glyph)
+  return table.concat(out)
+end
+
+-- board_head(id, needle, W) -> a board's column of the route's header: its name and needle
+local heads = {}
+local function board_head(id, needle, W)
+  local of_board = heads[id]
+  if not of_board then
+    of_board = {}
+    heads[id] = of_board
+  end
+  local key = needle or ""
+  local head = of_board[key]
+  if not head then
+    head = pad(id .. (needle and (" " .. NEEDLE[needle]) or ""), 2 * W) .. " "
+    of_board[key] = head
+  end
+  return head
+end
+
+-- count_mark("{red}", 2) -> "{red}2{/}": the goods of a city or the offerings of a temple
+local count_marks = {}
+local function count_mark(open, n)
+  local of_open = count_marks[open]
+  if not of_open then
+    of_open = {}
+    count_marks[open] = of_open
+  end
+  local mark = of_open[n]
+  if not mark then
+    mark = open .. n .. "{/}"
+    of_open[n] = mark
+  end
+  return mark
+end
+
+-- route_lines(g, view) -> the route's lines, and the keys of the cities holding goods in
+-- field order (row by row, left to right: the order of the Cities line)
 local function route_lines(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
   local W = data.boards.size.cols
+  local rows = {}
+  for r, row in ipairs(view.map) do rows[r] = row_pieces(cells, r, row, view.wall, W) end
   -- what stands on a field, by r * 1000 + c: a yak (or * for several), else goods or offerings
-  local marks = {}
-  for key, list in pairs(view.cities) do marks[field_number(key)] = "{magenta}" .. #list .. "{/}" end
-  for key, list in pairs(view.temples) do marks[field_number(key)] = "{red}" .. #list .. "{/}" end
+  local marks, city_keys = {}, {}
+  for r, p in ipairs(rows) do
+    for _, site in ipairs(p.sites) do
+      local list = (site.city and view.cities or view.temples)[site.key]
+      if list then
+        marks[r * 1000 + site.c] = count_mark(site.city and "{magenta}" or "{red}", #list)
+        if site.city then city_keys[#city_keys + 1] = site.key end
+      end
+    end
+  end
   local yaks = {}
   for s, p in ipairs(view.players) do
     if type(p) == "table" and type(p.pos) == "table" then
@@ -88,26 +171,10 @@ local function route_lines(g, view)
   for k, y in pairs(yaks) do marks[k] = "{bold}{red}" .. y .. "{/}" end
   local lines = {}
   local head = { "   " }
-  for b, id in ipairs(view.route) do
-    local needle = view.needles[b] and (" " .. NEEDLE[view.needles[b]]) or ""
-    head[#head + 1] = pad(id .. needle, 2 * W) .. " "
-  end
+  for b, id in ipairs(view.route) do head[#head + 1] = board_head(id, view.needles[b], W) end
   lines[1] = table.concat(head)
-  for r, row in ipairs(view.map) do
-    local out = { string.format("%2d ", r) }
-    local glyphs = row_glyphs(cells, row)
-    for c = 1, #glyphs do
-      local cell, mark = glyphs[c], marks[r * 1000 + c]
-      out[#out + 1] = mark and (cell.text .. mark) or cell.bare
-      if c % W == 0 and c < #row then
-        local strip = c // W
-        out[#out + 1] = (strip == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
-      end
-    end
-    if view.wall == 0 then out[1] = string.format("%2d", r) .. "{red}{bold}#{/}" end
-    lines[#lines + 1] = table.concat(out)
-  end
-  return lines
+  for r, p in ipairs(rows) do lines[#lines + 1] = row_line(p, r, marks) end
+  return lines, city_keys
 end
 
 -- the legend: the same two lines all game long (the data and the language do not
@@ -129,24 +196,49 @@ local function list_text(g, prefix, list)
   if #list == 0 then return "-" end
   local out = {}
   for _, v in ipairs(list) do
-    if type(v) == "table" then out[#out + 1] = g.text("good." .. v.kind) .. " " .. v.points
-    elseif prefix then out[#out + 1] = g.text(prefix .. v)
+    if type(v) == "table" then out[#out + 1] = name(g, "good.", v.kind) .. " " .. v.points
+    elseif prefix then out[#out + 1] = name(g, prefix, v)
     else out[#out + 1] = v end
   end
   return table.concat(out, ", ")
 end
 
-local function dice_text(g, p)
-  local out = {}
-  for _, colour in ipairs(common.info(g.data).colours) do
-    local die = p.dice[colour]
-    local s = g.text("die_short." .. colour) .. die.pips
+-- die_text(g, colour, die) -> a die as a seat's board shows it: its colour and pips, dim
+-- in brackets when used, dim after an x when set aside, else bold; each made once per game
+-- and language
+local dice_texts, dice_data, dice_lang = {}, nil, nil
+local function die_text(g, colour, die)
+  if dice_data ~= g.data or dice_lang ~= g.lang then dice_texts, dice_data, dice_lang = {}, g.data, g.lang end
+  local key = colour .. " " .. die.at .. " " .. die.pips
+  local s = dice_texts[key]
+  if not s then
+    s = name(g, "die_short.", colour) .. die.pips
     if die.at == "used" then s = "{dim}[" .. s .. "]{/}"
     elseif die.at == "aside" then s = "{dim}x" .. s .. "{/}"
     else s = "{bold}" .. s .. "{/}" end
-    out[#out + 1] = s
+    dice_texts[key] = s
+  end
+  return s
+end
+
+local function dice_text(g, p)
+  local out = {}
+  for _, colour in ipairs(common.info(g.data).colours) do
+    out[#out + 1] = die_text(g, colour, p.dice[colour])
   end
   return table.concat(out, " ")
+end
+
+-- exhaustion_text(n, slots) -> a seat's exhaustion markers: n red, the free slots dim
+local exhaustion_texts = {}
+local function exhaustion_text(n, slots)
+  local key = n * 1000 + slots
+  local s = exhaustion_texts[key]
+  if not s then
+    s = string.rep("{red}●{/}", n) .. string.rep("{dim}○{/}", slots - n)
+    exhaustion_texts[key] = s
+  end
+  return s
 end
 
 local function seat_lines(g, view, s, viewer)
@@ -155,14 +247,14 @@ local function seat_lines(g, view, s, viewer)
   local head = (view.turn and view.turn.seat == s) and "{green}>{/} " or "  "
   head = head .. "{bold}" .. name_of(g, s) .. "{/} [" .. s .. "]"
   if view.start_player == s then head = head .. " {yellow}" .. g.text("render.start_player") .. "{/}" end
-  if p.character then head = head .. " (" .. g.text("character." .. p.character) .. ")" end
+  if p.character then head = head .. " (" .. name(g, "character.", p.character) .. ")" end
   local info = common.info(data)
   local res = {}
-  for _, r in ipairs(info.resources) do res[#res + 1] = g.text("res." .. r) .. " " .. p.res[r] end
-  local ex = string.rep("{red}●{/}", p.exhaustion) .. string.rep("{dim}○{/}", info.slots - p.exhaustion)
+  for _, r in ipairs(info.resources) do res[#res + 1] = name(g, "res.", r) .. " " .. p.res[r] end
+  local ex = exhaustion_text(p.exhaustion, info.slots)
   local yak
   if p.arrived > 0 then yak = g.text("render.arrived", p.arrived, p.tile)
-  else yak = g.text("render.yak", p.yak and g.text("land." .. p.yak) or "-", count(p.stack)) end
+  else yak = g.text("render.yak", p.yak and name(g, "land.", p.yak) or "-", count(p.stack)) end
   local tents = ""
   if g.options and g.options.tents then
     tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
@@ -186,7 +278,7 @@ function M.render(view, seat, g)
   local lines = {}
   local function add(s) lines[#lines + 1] = s end
   local weather = {}
-  for _, w in ipairs(view.weather_seen) do weather[#weather + 1] = g.text("weather." .. w) end
+  for _, w in ipairs(view.weather_seen) do weather[#weather + 1] = name(g, "weather.", w) end
   for _ = 1, count(view.weather) do weather[#weather + 1] = "?" end
   local what = ""
   if view.phase == "over" then what = g.text("render.over")
@@ -194,38 +286,36 @@ function M.render(view, seat, g)
   elseif view.turn then what = g.text("render.turn_of", name_of(g, view.turn.seat)) end
   add(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
     what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))))
-  for _, l in ipairs(route_lines(g, view)) do add(l) end
+  local route, city_keys = route_lines(g, view)
+  for _, l in ipairs(route) do add(l) end
   for _, l in ipairs(legend(g)) do add(l) end
   local cities = {}
-  local keys = {}
-  for key in pairs(view.cities) do keys[#keys + 1] = key end
-  table.sort(keys, function(a, b) return field_number(a) < field_number(b) end)
-  for _, key in ipairs(keys) do
+  for _, key in ipairs(city_keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end
   for _, l in ipairs(wrap(g.text("render.cities"), cities, 8)) do add(l) end
   local specials = {}
   for _, k in ipairs(data.goods.kinds) do
     local o = view.specials[k]
-    specials[#specials + 1] = g.text("good." .. k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
+    specials[#specials + 1] = name(g, "good.", k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
   end
   add(g.text("render.specials", table.concat(specials, ", ")))
   local info = common.info(data)
   local eq = {}
   for _, id in ipairs(view.equipment) do
     local e = info.equipment[id]
-    eq[#eq + 1] = g.text("equipment." .. e.kind) .. " (" .. g.text("land." .. e.landscape) .. ")"
+    eq[#eq + 1] = name(g, "equipment.", e.kind) .. " (" .. name(g, "land.", e.landscape) .. ")"
   end
   local an = {}
   for _, id in ipairs(view.animals) do
-    an[#an + 1] = g.text("animal." .. id) .. " (" .. g.text("land." .. info.animal[id].landscape) .. ")"
+    an[#an + 1] = name(g, "animal.", id) .. " (" .. name(g, "land.", info.animal[id].landscape) .. ")"
   end
   add(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)))
   add(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)))
   local ks = {}
   for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
   add(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"))
-  add("{dim}" .. string.rep("-", 119) .. "{/}")
+  add(RULE)
   for s = 1, #view.players do
     for _, l in ipairs(seat_lines(g, view, s, seat)) do add(l) end
   end

@@ -4,12 +4,14 @@
 
 local common = require "rules.common"
 local turn = require "rules.turn"
+local ctext = require "cairn.text"   -- name: a text with no arguments, looked up once a game
 
 local M = {}
 
 local split = common.words
+local name = ctext.name
 
-local function res_name(g, r) return g.text("res." .. r) end
+local function res_name(g, r) return name(g, "res.", r) end
 
 -- move_label: where the move ends and what it will cost
 local function move_label(g, seat, a)
@@ -17,11 +19,11 @@ local function move_label(g, seat, a)
   local p = st.players[seat]
   local r, c, steps, lost, borders, needles, kat = turn.plan(g, seat, a[2], a[3], a[4])
   local parts = {}
-  local way = a[3] and (a[3] == "short" and g.text("label.short") or g.text("label.bend", g.text("dir." .. a[3]), a[4])) or ""
-  local head = g.text("label.move", steps, g.text("dir." .. a[2]), way, common.key(r, c))
+  local way = a[3] and (a[3] == "short" and g.text("label.short") or g.text("label.bend", name(g, "dir.", a[3]), a[4])) or ""
+  local head = g.text("label.move", steps, name(g, "dir.", a[2]), way, common.key(r, c))
   local f = common.field(g, r, c)
-  local what = g.text("kind." .. f.kind)
-  if f.kind == "landscape" or f.kind == "marked" then what = g.text("land." .. f.landscape) end
+  local what = name(g, "kind.", f.kind)
+  if f.kind == "landscape" or f.kind == "marked" then what = name(g, "land.", f.landscape) end
   head = head .. " (" .. what .. ")"
   local exhaustion = 0
   if needles > 0 then
@@ -54,9 +56,9 @@ function M.label(g, seat, id)
     local res = common.info(g.data).die[a[2]].resource
     local got = res == "any" and g.text("label.any") or res_name(g, res)
     if common.in_kathmandu(p) then got = g.text("label.any") end
-    return g.text("label.die", g.text("die." .. a[2]), die.pips, got)
+    return g.text("label.die", name(g, "die.", a[2]), die.pips, got)
   elseif verb == "reroll" then
-    return g.text("label.reroll", g.text("die." .. a[2]))
+    return g.text("label.reroll", name(g, "die.", a[2]))
   elseif verb == "take" then
     if a[2] == "exhaustion" then return g.text("label.take_exhaustion") end
     return g.text("label.take", res_name(g, a[2]))
@@ -64,20 +66,20 @@ function M.label(g, seat, id)
     return move_label(g, seat, a)
   elseif verb == "use" then
     if a[2] == "ability" then return g.text("label.herder") end
-    return g.text("label.use", g.text("equipment." .. a[2]), g.text("ability." .. a[2] .. (a[3] and ("." .. a[3]) or "")))
+    return g.text("label.use", name(g, "equipment.", a[2]), g.text("ability." .. a[2] .. (a[3] and ("." .. a[3]) or "")))
   elseif verb == "pay" then
     return g.text("label.pay", res_name(g, a[2]), p.res[a[2]])
   elseif verb == "paint" then
-    return g.text("label.paint", g.text("animal." .. a[2]))
+    return g.text("label.paint", name(g, "animal.", a[2]))
   elseif verb == "buy" then
     if common.info(g.data).good[a[2]] then
-      return g.text("label.buy_good", g.text("good." .. a[2]))
+      return g.text("label.buy_good", name(g, "good.", a[2]))
     end
-    return g.text("label.buy_equipment", g.text("equipment." .. a[2]), g.text("ability." .. a[2]))
+    return g.text("label.buy_equipment", name(g, "equipment.", a[2]), name(g, "ability.", a[2]))
   elseif verb == "special" then
     local owner = st.specials[a[2]]
     local from = owner == 0 and g.text("label.supply") or common.seat_name(g, owner)
-    return g.text("label.special", g.text("good." .. a[2]), from)
+    return g.text("label.special", name(g, "good.", a[2]), from)
   elseif verb == "offer" then
     return g.text("label.offer", p.candles)
   elseif verb == "map" then
@@ -96,23 +98,23 @@ function M.label(g, seat, id)
   elseif verb == "start" then
     return g.text("label.start", a[2])
   elseif verb == "tent" then
-    return g.text("label.tent", g.text("land." .. a[2]), common.seat_name(g, st.tent_ask.seat))
+    return g.text("label.tent", name(g, "land.", a[2]), common.seat_name(g, st.tent_ask.seat))
   end
   return id
 end
 
 function M.prompt(g, seat)
   local st = g.state
-  local name = common.seat_name(g, seat)
-  if st.phase == "start" then return g.text("prompt.start", name) end
+  local who = common.seat_name(g, seat)
+  if st.phase == "start" then return g.text("prompt.start", who) end
   if st.phase == "tent" then
     local ask = st.tent_ask
-    return g.text("prompt.tent", name, common.seat_name(g, ask.seat), g.text("land." .. ask.landscape))
+    return g.text("prompt.tent", who, common.seat_name(g, ask.seat), name(g, "land.", ask.landscape))
   end
   local t = st.turn
-  if t.step == "pay" then return g.text("prompt.pay", name, g.text("why." .. t.owed[1])) end
-  if t.step == "move" then return g.text("prompt.move", name, turn.pips(g, t)) end
-  return g.text("prompt." .. t.step, name, st.round, #st.players[seat].halves)
+  if t.step == "pay" then return g.text("prompt.pay", who, name(g, "why.", t.owed[1])) end
+  if t.step == "move" then return g.text("prompt.move", who, turn.pips(g, t)) end
+  return g.text("prompt." .. t.step, who, st.round, #st.players[seat].halves)
 end
 
 function M.reason(g, seat, id)
@@ -124,7 +126,7 @@ function M.reason(g, seat, id)
     local _, why = turn.can_reroll(g, p, st.turn)
     return g.text(why or "why.rerolled")
   elseif verb == "move" then
-    return g.text("why.blocked", g.text("dir." .. a[2]))
+    return g.text("why.blocked", name(g, "dir.", a[2]))
   elseif verb == "pay" then
     return g.text("why.none", res_name(g, a[2]))
   elseif verb == "paint" then

@@ -5,7 +5,7 @@
 -- drawn one line each (the compact board): the header, carts and what is going on stay.
 
 local tables = require "cairn.tables"
-local ctext = require "cairn.text"   -- width, pad, paint, seat names: shared with every render
+local ctext = require "cairn.text"   -- width, pad, paint, seat names, names: shared with every render
 local tower = require "rules.tower"
 
 local M = {}
@@ -13,7 +13,8 @@ local M = {}
 local WIDTH = 80
 local COLUMN = 40      -- two player boards side by side
 
-local pad, paint, name_of = ctext.pad, ctext.paint, ctext.seat_name
+local pad, paint, name_of, name = ctext.pad, ctext.paint, ctext.seat_name, ctext.name
+local RULE = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
 
 local function stone_style(data, stone)
   if stone == data.stones.crystal.id then return data.stones.crystal end
@@ -33,10 +34,33 @@ local function stone(data, s)
   return text
 end
 
+-- a stone in a tower's cell: "[R]", made once per game for each kind of stone
+local celled = {}
+local function stone_cell(data, s)
+  local text = celled[s]
+  if not text then
+    text = "[" .. stone(data, s) .. "]"
+    celled[s] = text
+  end
+  return text
+end
+
+-- row_head(r) -> the start of a tower's row r (0 the base): its number, and the brick
+-- offset of 2 per row; made once per row
+local row_heads = {}
+local function row_head(r)
+  local head = row_heads[r]
+  if not head then
+    head = string.format("{dim}%d{/} ", r + 1) .. string.rep(" ", 2 * r)
+    row_heads[r] = head
+  end
+  return head
+end
+
 local function food_line(g, food, kinds)
   local parts = {}
   for _, k in ipairs(kinds) do
-    parts[#parts + 1] = string.format("%s %d", g.text("food." .. k), food[k] or 0)
+    parts[#parts + 1] = string.format("%s %d", name(g, "food.", k), food[k] or 0)
   end
   return table.concat(parts, "  ")
 end
@@ -54,11 +78,11 @@ local function tower_lines(data, tw, hint)
     local cells = {}
     for c = 0, widths[r + 1] - 1 do
       local s = tower.get(tw, r, c)
-      if s then cells[#cells + 1] = "[" .. stone(data, s) .. "]"
+      if s then cells[#cells + 1] = stone_cell(data, s)
       elseif hint and legal[r .. "," .. c] then cells[#cells + 1] = "{green}[+]{/}"
       else cells[#cells + 1] = "{dim}[ ]{/}" end
     end
-    lines[#lines + 1] = string.format("{dim}%d{/} ", r + 1) .. string.rep(" ", 2 * r) .. table.concat(cells, " ")
+    lines[#lines + 1] = row_head(r) .. table.concat(cells, " ")
   end
   return lines
 end
@@ -66,11 +90,11 @@ end
 local function card_text(g, view, seat, viewer)
   local revealed = view.revealed and view.revealed[seat]
   if revealed and revealed ~= "?" then
-    return "{bold}" .. g.text("card." .. revealed) .. "{/}"
+    return "{bold}" .. name(g, "card.", revealed) .. "{/}"
   end
   local chosen = view.chosen and view.chosen[seat]
   if viewer == seat and chosen and chosen ~= "?" then
-    return g.text("render.your_card", g.text("card." .. chosen))
+    return g.text("render.your_card", name(g, "card.", chosen))
   end
   if view.ready and view.ready[seat] then return g.text("render.card_chosen") end
   if view.phase == "sunrise" then return "{dim}" .. g.text("render.choosing") .. "{/}" end
@@ -90,7 +114,7 @@ local function player_block(g, view, seat, viewer, kinds)
   for _, k in ipairs(kinds) do total = total + (p.food[k] or 0) end
   local info = { card_text(g, view, seat, viewer) }
   for _, k in ipairs(kinds) do
-    info[#info + 1] = string.format("  %s %d", g.text("food." .. k), p.food[k] or 0)
+    info[#info + 1] = string.format("  %s %d", name(g, "food.", k), p.food[k] or 0)
   end
   info[#info + 1] = g.text("render.food", total, data.economy.food_cap)
   head = head .. " {dim}(" .. g.text("render.stones", tower.count(p.tower), tower.size(p.tower)) .. "){/}"
@@ -132,7 +156,7 @@ local function player_line(g, view, seat, viewer, kinds)
   local total, food = 0, {}
   for _, k in ipairs(kinds) do
     total = total + (p.food[k] or 0)
-    food[#food + 1] = string.format("%s %d", g.text("food." .. k), p.food[k] or 0)
+    food[#food + 1] = string.format("%s %d", name(g, "food.", k), p.food[k] or 0)
   end
   local act = view.action
   local placing = type(act) == "table" and act.seat == seat and act.step == "place"
@@ -159,9 +183,9 @@ function M.render(view, seat, g)
   for _, k in ipairs(data.foods.kinds) do kinds[#kinds + 1] = k.id end
   local lines = {}
   local function add(s) lines[#lines + 1] = s end
-  local rule = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
+  local rule = RULE
 
-  local phase = g.text("phase." .. view.phase)
+  local phase = name(g, "phase.", view.phase)
   local route = {}
   for i = 0, view.stops do
     route[#route + 1] = tostring((view.direction > 0) and (i % view.stops + 1) or ((-i) % view.stops + 1))
@@ -180,7 +204,7 @@ function M.render(view, seat, g)
   add(g.text("render.stupa_line", stupa) .. (endtxt ~= "" and ("  " .. endtxt) or ""))
   if view.bonus and #view.bonus > 0 then
     add(g.text("render.bonus"))
-    for _, id in ipairs(view.bonus) do add("  {cyan}*{/} " .. g.text("bonus." .. id)) end
+    for _, id in ipairs(view.bonus) do add("  {cyan}*{/} " .. name(g, "bonus.", id)) end
   end
   add(rule)
   -- the carts, in stop order
@@ -197,7 +221,7 @@ function M.render(view, seat, g)
         local carried = tables.by(data.carts.carts, "id", cart.id).accepts
         add(string.format("%s %s %s [%s]  %s",
           pad(g.text("render.stop", stop), 7), pad(who, 10),
-          pad(g.text("cart." .. cart.id), 20), table.concat(st),
+          pad(name(g, "cart.", cart.id), 20), table.concat(st),
           pad(food_line(g, cart.food, carried), 24) .. string.format(" %d/%d", total, data.carts.capacity.food)))
       end
     end
@@ -224,7 +248,7 @@ function M.render(view, seat, g)
     for _, s in ipairs(act.stones or act.drawn or {}) do held[#held + 1] = stone(data, s) end
     local extra = #held > 0 and ("  " .. g.text("render.in_hand", table.concat(held, " "))) or ""
     if act.owed and act.owed > 0 then extra = extra .. "  " .. g.text("render.owed", act.owed) end
-    add(g.text("render.acting", name_of(g, act.seat), g.text("card." .. act.card)) .. extra)
+    add(g.text("render.acting", name_of(g, act.seat), name(g, "card.", act.card)) .. extra)
   end
   local tail = lines
   local full = #top + #players + #tail
