@@ -29,6 +29,30 @@ assert(T.tags({ "bold", "yellow" }) == "{bold}{yellow}")
 assert(T.tags(nil) == "" and T.tags({}) == "")
 assert(T.paint({ "green" }, "G") == "{green}G{/}")
 assert(T.paint({}, "G") == "G" and T.paint(nil, "G") == "G")
+-- fit: a line that fits is itself
+local lines = T.fit("short", 10, 2)
+assert(#lines == 1 and lines[1] == "short")
+-- broken at its double spaces: "Legend: S steppe" (16) + "  F forest" (10) = 26 <= 30;
+-- + "  R rice terraces" (17) = 43 > 30: a new line, 8 blanks + 15 = 23; + "  L lakeshore"
+-- (13) = 36 > 30: another, 8 + 11 = 19
+lines = T.fit("Legend: S steppe  F forest  R rice terraces  L lakeshore", 30, 8)
+assert(#lines == 3 and lines[1] == "Legend: S steppe  F forest" and
+  lines[2] == "        R rice terraces" and lines[3] == "        L lakeshore")
+-- the first line's leading blanks are kept
+lines = T.fit("        C city (goods)  T temple (offerings)", 30, 8)
+assert(#lines == 2 and lines[1] == "        C city (goods)" and lines[2] == "        T temple (offerings)")
+-- one field wider than a line (68 > 30 - 8): broken between its words, one space apart;
+-- "Equipment: rope (snowfield)," is 28, + " chest" = 34 > 30
+lines = T.fit("Equipment: rope (snowfield), chest (lakeshore), ice axe (snowfield)", 30, 8)
+assert(#lines == 3 and lines[1] == "Equipment: rope (snowfield)," and
+  lines[2] == "        chest (lakeshore), ice" and lines[3] == "        axe (snowfield)")
+-- tags take no columns: "KATHMANDU  round 1/6  choosing" is 30 columns, the rest 2 + 21
+lines = T.fit("{bold}KATHMANDU{/}  round 1/6  choosing  storm wall at strip 0", 30, 2)
+assert(#lines == 2 and lines[1] == "{bold}KATHMANDU{/}  round 1/6  choosing" and
+  lines[2] == "  storm wall at strip 0")
+-- a word wider than max stays whole
+lines = T.fit("abcdefghijklmnopqrstuvwxyz0123456789 x", 10, 2)
+assert(#lines == 2 and lines[1] == "abcdefghijklmnopqrstuvwxyz0123456789" and lines[2] == "  x")
 -- wrap at 12 columns, continuation indented by 2:
 -- "head aaaa" is 9; + "  bbbb" = 15 > 12 -> new line "  bbbb" (6); + "  cc" = 10 fits
 local lines = T.wrap("head", { "aaaa", "bbbb", "cc" }, 2, 12)

@@ -1,6 +1,7 @@
 -- cairn/text.lua
 -- Text for boards drawn in a terminal: the visible width of a line with colour markup,
--- padding, markup tags from a list, wrapping a line of parts, a seat's name. Pure
+-- padding, markup tags from a list, wrapping a line of parts, fitting a line to the
+-- screen, a seat's name. Pure
 -- functions over strings; a render uses them instead of its own copies.
 
 local M = {}
@@ -106,6 +107,46 @@ function M.wrap(head, parts, indent, max)
     else
       cur, cur_w = cur .. sep .. part, cur_w + #sep + part_w
     end
+  end
+  lines[#lines + 1] = cur
+  return lines
+end
+
+-- M.fit(line, max, indent) -> the lines of at most max columns that line becomes: the
+-- line itself when it fits; else broken where it has two or more spaces (a board's
+-- fields), each line after the first indented by indent, and a piece still wider than
+-- max broken between its words. A word wider than max stays whole. Markup tags take no
+-- columns and are never cut (they hold no spaces). Leading blanks are kept on the first line.
+local function pack(lines, cur, cur_w, gap, piece, max, indent)
+  local w = M.width(piece)
+  if cur_w > indent and cur_w + #gap + w > max then
+    lines[#lines + 1] = cur
+    return blanks(indent) .. piece, indent + w
+  end
+  return cur .. gap .. piece, cur_w + #gap + w
+end
+
+function M.fit(line, max, indent)
+  if M.width(line) <= max then return { line } end
+  local lines = {}
+  local lead, rest = line:match("^( *)(.*)$")
+  local cur, cur_w, gap = lead, #lead, ""
+  local at = 1
+  while at <= #rest do
+    local s, e = find(rest, "  +", at)
+    local field = rest:sub(at, (s or #rest + 1) - 1)
+    if cur_w + #gap + M.width(field) > max and M.width(field) > max - indent then
+      -- a field wider than a line: its words, one space apart
+      local wgap = gap
+      for word in field:gmatch("[^ ]+") do
+        cur, cur_w = pack(lines, cur, cur_w, wgap, word, max, indent)
+        wgap = " "
+      end
+    else
+      cur, cur_w = pack(lines, cur, cur_w, gap, field, max, indent)
+    end
+    if not s then break end
+    gap, at = rest:sub(s, e), e + 1
   end
   lines[#lines + 1] = cur
   return lines
