@@ -21,6 +21,7 @@
 #include "limits.h"
 #include "luaval.h"
 #include "suggest.h"
+#include "view_lua.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -183,7 +184,7 @@ static void push_call(call_ctx *c, int may_alloc) {
         else lua_pushnil(L);
         lua_setfield(L, -2, "height");
         lua_pop(L, 1);
-        if (luaval_push(L, c->v) != 0) luaL_error(L, "out of memory");
+        view_push_raw(L, e->rt.rules->vis, c->v, c->seat); /* the seat's view, no tree of it */
         if (c->seat > 0) lua_pushinteger(L, c->seat);
         else lua_pushnil(L);
         gapi_push(e, 0, 1);
@@ -645,19 +646,19 @@ char *engine_render_screen(engine *e, int seat, int width, int height, cerr_list
 char *engine_render(engine *e, int seat, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
-    value *v = engine_view(e, seat);
-    if (!v) return errs->oom = 1, NULL;
-    call_ctx c = {.h = H_RENDER, .kind = ARGS_RENDER, .seat = seat, .v = v};
-    int rc = engine_call(e, &c, 1, errs);
-    if (rc == 0) {
+    const value *st = engine_state(e);
+    if (!st) return errs->oom = 1, NULL;
+    if (!engine_has_handler(e, H_RENDER)) {
         /* no render: the view as YAML is still readable */
-        char *y = value_to_yaml(v);
+        value *v = engine_view(e, seat);
+        char *y = v ? value_to_yaml(v) : NULL;
         value_free(v);
         if (!y) errs->oom = 1;
         return y;
     }
-    value_free(v);
-    if (rc < 0) return NULL;
+    call_ctx c = {.h = H_RENDER, .kind = ARGS_RENDER, .seat = seat, .v = st};
+    int rc = engine_call(e, &c, 1, errs);
+    if (rc <= 0) return NULL;
     char *out = NULL;
     if (lua_type(L, -1) != LUA_TSTRING) {
         cerr_add(errs, NULL, 0, 0, NULL, "render must return a string, not %s", luaL_typename(L, -1));

@@ -267,7 +267,7 @@ typedef struct call_ctx {
     int seat;
     const char *id;   /* ARGS_APPLY / ARGS_SEAT_ID: the id as C text, or ... */
     int id_index;     /* ... > 0: ids[id_index] of the option table */
-    const value *v;   /* render, determinize: the view */
+    const value *v;   /* render: the state (the seat's view is pushed); determinize: the view */
     int writable;     /* g.state is the live table (setup, apply) */
     int found;        /* out: the handler exists */
 } call_ctx;

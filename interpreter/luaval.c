@@ -159,6 +159,12 @@ static void push_rec(lua_State *L, push_ctx *c, const value *v, int depth) {
     }
 }
 
+void luaval_push_raw(lua_State *L, const value *v) {
+    push_ctx c = {v, NULL, {0}, 0};
+    c.path.off = 1; /* no path: a failure raises the message alone */
+    push_rec(L, &c, v, 1);
+}
+
 static int push_protected(lua_State *L) {
     push_ctx *c = lua_touserdata(L, 1);
     lua_settop(L, 0);

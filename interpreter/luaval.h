@@ -19,6 +19,11 @@
 ** Returns 0 with one value pushed, or -1 with nothing pushed. */
 int luaval_push(lua_State *L, const value *v);
 
+/* luaval_push's conversion, unprotected: pushes v or raises a Lua error
+** (out of memory, a null in a list, nesting too deep). Only inside a
+** protected call. */
+void luaval_push_raw(lua_State *L, const value *v);
+
 /* Same, reporting why it failed in errs (may be NULL): the path below
 ** what ("g.data.carts[2]") and the YAML location of the offending node. */
 int luaval_push_checked(lua_State *L, const value *v, const char *what, cerr_list *errs);
