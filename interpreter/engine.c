@@ -361,6 +361,19 @@ static value *materialize(engine *e, cerr_list *errs) {
     return v;
 }
 
+/* Brings the state's tree (an earlier position's) up to date with the live
+** state, reading only what changed (luaval_refresh); 0 and the tree valid,
+** or -1 (not plain data, out of memory) with no tree kept. */
+static int refresh_state_tree(engine *e) {
+    lua_State *L = e->rt.L;
+    if (!e->state_cache || !lua_checkstack(L, 2)) return -1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+    int rc = luaval_refresh(L, -1, &e->state_cache, 1);
+    lua_pop(L, 1);
+    e->state_cache_valid = rc == 0;
+    return rc;
+}
+
 int engine_check_plain(engine *e, const char *what, cerr_list *errs) {
     lua_State *L = e->rt.L;
     if (!lua_checkstack(L, 2)) return errs->oom = 1, -1;
@@ -401,7 +414,12 @@ static int settle(engine *e, cerr_list *errs) {
     if (gapi_adopt_state(e) != 0) return errs->oom = 1, -1;
     engine_moved(e);
     int fast = e->cfg.fast;
-    if (!fast && engine_check_plain(e, "state", errs) != 0) return -1;
+    /* a strict game's plain-data check: when the state's tree is kept (the
+    ** console, a bench or a save asked for it at an earlier position) the
+    ** walk that brings it up to date is the check (luaval_refresh passes
+    ** exactly what luaval_check passes); else the check alone, and on a
+    ** failure the check says why */
+    if (!fast && refresh_state_tree(e) != 0 && engine_check_plain(e, "state", errs) != 0) return -1;
     if (e->cfg.checks && run_checks(e, errs) != 0) return -1;
     int rc = engine_ask(e, errs);
     if (rc != 0) return rc;
@@ -612,6 +630,7 @@ int engine_events(const engine *e, size_t since, int seat, engine_event_list *ou
 const value *engine_state(const engine *ce) {
     engine *e = (engine *)ce; /* a cache of the live state: logically const */
     if (e->state_cache_valid) return e->state_cache;
+    if (refresh_state_tree(e) == 0) return e->state_cache;
     cerr_list errs;
     cerr_init(&errs, 0);
     value *v = materialize(e, &errs);

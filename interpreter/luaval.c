@@ -513,20 +513,40 @@ value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs)
 ** checkpoint as two tables, and the game would no longer replay), walked
 ** without allocating in Lua or formatting paths. Only when it fails does
 ** luaval_to_value walk again to say where. */
+/* Every table met, for the tree rule: an open-addressing set, on the stack
+** up to a state of several hundred tables (a calloc of the size of a state
+** was most of a check's cost: it makes malloc consolidate what the last
+** trees freed). */
+#define SEEN_INLINE 1024
+typedef struct seen_set {
+    const void **seen;
+    size_t seen_cap, seen_n;
+    const void *inline_seen[SEEN_INLINE];
+} seen_set;
+
+static void seen_init(seen_set *c) {
+    c->seen = c->inline_seen;
+    c->seen_cap = SEEN_INLINE;
+    c->seen_n = 0;
+    memset(c->inline_seen, 0, sizeof c->inline_seen);
+}
+
+static void seen_free(seen_set *c) {
+    if (c->seen != c->inline_seen) free(c->seen);
+}
+
 typedef struct check_ctx {
     lua_State *L;
     const void *open[CAIRN_YAML_MAX_DEPTH + 2];
     int depth;
     long nodes;
-    const void **seen; /* every table met, for the tree rule: an open-addressing set */
-    size_t seen_cap, seen_n;
-    const void *inline_seen[64];
+    seen_set set;
     int alias;         /* failed on the tree rule */
     int oom;
 } check_ctx;
 
 /* Adds p to the set; 1 if it was there already, -1 out of memory. */
-static int seen_add(check_ctx *c, const void *p) {
+static int seen_add(seen_set *c, const void *p) {
     if ((c->seen_n + 1) * 2 > c->seen_cap) {
         size_t cap = c->seen_cap * 2;
         const void **s = calloc(cap, sizeof *s);
@@ -570,7 +590,7 @@ static int check_table(check_ctx *c, int idx) {
         return -1;
     }
     const void *self = lua_topointer(L, t);
-    int dup = seen_add(c, self);
+    int dup = seen_add(&c->set, self);
     if (dup != 0) {
         if (dup < 0) c->oom = 1;
         else c->alias = 1;
@@ -628,14 +648,11 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     c.L = L;
     c.depth = 0;
     c.nodes = 0;
-    c.seen = c.inline_seen;
-    c.seen_cap = sizeof c.inline_seen / sizeof c.inline_seen[0];
-    c.seen_n = 0;
+    seen_init(&c.set);
     c.alias = c.oom = 0;
-    memset(c.inline_seen, 0, sizeof c.inline_seen);
     idx = lua_absindex(L, idx);
     int rc = check_rec(&c, idx);
-    if (c.seen != c.inline_seen) free(c.seen);
+    seen_free(&c.set);
     if (rc == 0) return 0;
     if (c.oom) {
         if (errs) errs->oom = 1;
@@ -655,6 +672,303 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
                              : "not plain data");
     }
     return -1;
+}
+
+/* --------------------------------------- keeping a tree up to date */
+
+/* luaval_refresh: the walk of luaval_check, comparing each node with the
+** old tree's as it goes. A node equal to the old one is kept (no malloc, no
+** free, no sort, a string not validated again: it was when it was read);
+** only what changed is read anew. Any doubt (not plain data, out of
+** memory) gives up: the caller reads or checks the slow way, which says
+** why. */
+typedef struct refresh_ctx {
+    lua_State *L;
+    int depth;
+    long nodes;
+    int empty_as_list;
+    seen_set set;
+} refresh_ctx;
+
+static value *refresh_rec(refresh_ctx *c, int idx, value *old);
+
+/* The entry of sorted map m whose key is s (bytes, skey_cmp's order), or -1. */
+static long map_find(const value *m, const char *s, size_t len) {
+    size_t lo = 0, hi = m->u.map.n;
+    skey want = {s, len, 0};
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const value *k = m->u.map.items[mid].key;
+        skey have = {k->u.str.s, k->u.str.len, 0};
+        int r = skey_cmp(&have, &want);
+        if (r == 0) return (long)mid;
+        if (r < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return -1;
+}
+
+static value *refresh_list(refresh_ctx *c, int t, lua_Integer n, value *old) {
+    lua_State *L = c->L;
+    value *list = old && old->type == CV_LIST ? old : NULL;
+    if (!list) {
+        value_free(old);
+        if (!(list = value_list())) return NULL;
+    }
+    size_t had = list->u.list.n;
+    if ((size_t)n > list->u.list.cap) {
+        value **items = realloc(list->u.list.items, (size_t)n * sizeof *items);
+        if (!items) {
+            value_free(list);
+            return NULL;
+        }
+        list->u.list.items = items;
+        list->u.list.cap = (size_t)n;
+    }
+    for (size_t i = (size_t)n; i < had; i++) value_free(list->u.list.items[i]);
+    for (size_t i = had; i < (size_t)n; i++) list->u.list.items[i] = NULL;
+    list->u.list.n = (size_t)n;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, t, i);
+        value *item = refresh_rec(c, lua_gettop(L), list->u.list.items[i - 1]);
+        lua_pop(L, 1);
+        list->u.list.items[i - 1] = item; /* NULL: value_free skips it */
+        if (!item) {
+            value_free(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* A map whose keys are those of old: the values refreshed in place. 0, or
+** -1 when a key is not old's (nothing changed yet; the keys are then read
+** as a new map), or -2 on a failure (the map is then freed). */
+static int refresh_same_keys(refresh_ctx *c, int t, value *m) {
+    lua_State *L = c->L;
+    /* first see that every key is there: a map whose keys changed takes the slow way with
+    ** nothing half-done */
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        size_t len;
+        const char *k = lua_tolstring(L, -1, &len);
+        if (map_find(m, k, len) < 0) {
+            lua_pop(L, 1);
+            return -1;
+        }
+    }
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        size_t len;
+        const char *k = lua_tolstring(L, -2, &len);
+        long j = map_find(m, k, len);
+        value *v = refresh_rec(c, lua_gettop(L), m->u.map.items[j].val);
+        m->u.map.items[j].val = v;
+        lua_pop(L, 1);
+        if (!v) { /* the NULL value: value_free skips it */
+            lua_pop(L, 1);
+            value_free(m);
+            return -2;
+        }
+    }
+    return 0;
+}
+
+/* A map read anew (read_map's order), taking the old values of keys it
+** had: both key lists are sorted, so one pass over old's finds them. */
+static value *refresh_new_map(refresh_ctx *c, int t, lua_Integer n, value *old) {
+    lua_State *L = c->L;
+    if (n > CAIRN_YAML_MAX_NODES || !lua_checkstack(L, (int)n + 4)) {
+        value_free(old);
+        return NULL;
+    }
+    if (old && old->type != CV_MAP) {
+        value_free(old);
+        old = NULL;
+    }
+    int base = lua_gettop(L);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        lua_pushvalue(L, -1);
+        lua_insert(L, -2);
+    }
+    skey *ks = malloc((size_t)n * sizeof *ks);
+    value *map = value_map();
+    cv_entry *items = malloc((size_t)n * sizeof *items);
+    if (!ks || !map || !items) {
+        free(ks);
+        free(items);
+        value_free(map);
+        value_free(old);
+        lua_settop(L, base);
+        return NULL;
+    }
+    for (lua_Integer i = 0; i < n; i++) {
+        ks[i].slot = base + 1 + (int)i;
+        ks[i].s = lua_tolstring(L, ks[i].slot, &ks[i].len);
+    }
+    qsort(ks, (size_t)n, sizeof *ks, skey_cmp);
+    map->u.map.items = items;
+    map->u.map.cap = (size_t)n;
+    size_t j = 0;
+    for (lua_Integer i = 0; i < n; i++) {
+        value *k = NULL, *was = NULL;
+        int r = -1;
+        while (old && j < old->u.map.n) {
+            const value *ok = old->u.map.items[j].key;
+            skey have = {ok->u.str.s, ok->u.str.len, 0};
+            if ((r = skey_cmp(&have, &ks[i])) >= 0) break;
+            j++;
+        }
+        if (old && j < old->u.map.n && r == 0) { /* take the key and value out of old */
+            k = old->u.map.items[j].key;
+            was = old->u.map.items[j].val;
+            old->u.map.items[j].key = NULL; /* value_free skips them */
+            old->u.map.items[j].val = NULL;
+            j++;
+        } else if (string_plain(ks[i].s, ks[i].len, 1)) {
+            k = value_strn(ks[i].s, ks[i].len);
+        }
+        lua_pushvalue(L, ks[i].slot);
+        lua_rawget(L, t);
+        value *v = k ? refresh_rec(c, lua_gettop(L), was) : (value_free(was), NULL);
+        lua_pop(L, 1);
+        if (!v) {
+            value_free(k);
+            goto fail;
+        }
+        items[map->u.map.n].key = k;
+        items[map->u.map.n].val = v;
+        map->u.map.n++;
+    }
+    free(ks);
+    value_free(old);
+    lua_settop(L, base);
+    return map;
+fail:
+    free(ks);
+    value_free(map);
+    value_free(old);
+    lua_settop(L, base);
+    return NULL;
+}
+
+static value *refresh_table(refresh_ctx *c, int idx, value *old) {
+    lua_State *L = c->L;
+    if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 8)) goto fail;
+    int top = lua_gettop(L);
+    int t = idx;
+    if (sandbox_readonly_target(L, idx)) {
+        t = lua_gettop(L);
+    } else if (lua_getmetatable(L, idx)) {
+        lua_settop(L, top);
+        goto fail;
+    }
+    if (seen_add(&c->set, lua_topointer(L, t)) != 0) { /* twice (or a cycle), or out of memory */
+        lua_settop(L, top);
+        goto fail;
+    }
+    lua_Integer n_int = 0, n_str = 0, max_int = 0, min_int = 0;
+    int bad = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        int kt = lua_type(L, -1);
+        if (kt == LUA_TSTRING) {
+            n_str++;
+        } else if (kt == LUA_TNUMBER && lua_isinteger(L, -1)) {
+            lua_Integer k = lua_tointeger(L, -1);
+            if (n_int == 0 || k > max_int) max_int = k;
+            if (n_int == 0 || k < min_int) min_int = k;
+            n_int++;
+        } else {
+            bad = 1;
+        }
+    }
+    if (bad || (n_int && n_str) || (n_int && (min_int != 1 || max_int != n_int))) {
+        lua_settop(L, top);
+        goto fail;
+    }
+    value *r;
+    c->depth++;
+    if (n_int) {
+        r = refresh_list(c, t, n_int, old);
+    } else if (n_str == 0) { /* an empty table */
+        cv_type want = c->empty_as_list ? CV_LIST : CV_MAP;
+        if (old && old->type == want && value_len(old) == 0) {
+            r = old;
+        } else {
+            value_free(old);
+            r = want == CV_LIST ? value_list() : value_map();
+        }
+    } else if (old && old->type == CV_MAP && old->u.map.n == (size_t)n_str) {
+        int st = refresh_same_keys(c, t, old);
+        r = st == 0 ? old : st == -1 ? refresh_new_map(c, t, n_str, old) : NULL;
+    } else {
+        r = refresh_new_map(c, t, n_str, old);
+    }
+    c->depth--;
+    lua_settop(L, top);
+    return r;
+fail:
+    value_free(old);
+    return NULL;
+}
+
+static value *refresh_rec(refresh_ctx *c, int idx, value *old) {
+    lua_State *L = c->L;
+    if (++c->nodes > CAIRN_YAML_MAX_NODES) {
+        value_free(old);
+        return NULL;
+    }
+    switch (lua_type(L, idx)) {
+    case LUA_TNIL:
+        if (old && old->type == CV_NULL) return old;
+        value_free(old);
+        return value_null();
+    case LUA_TBOOLEAN:
+        if (old && old->type == CV_BOOL) { /* a scalar node is kept and set */
+            old->u.b = lua_toboolean(L, idx) ? 1 : 0;
+            return old;
+        }
+        value_free(old);
+        return value_bool(lua_toboolean(L, idx));
+    case LUA_TNUMBER:
+        if (!lua_isinteger(L, idx)) break;
+        if (old && old->type == CV_INT) {
+            old->u.i = (int64_t)lua_tointeger(L, idx);
+            return old;
+        }
+        value_free(old);
+        return value_int((int64_t)lua_tointeger(L, idx));
+    case LUA_TSTRING: {
+        size_t n;
+        const char *s = lua_tolstring(L, idx, &n);
+        if (old && old->type == CV_STR && old->u.str.len == n && memcmp(old->u.str.s, s, n) == 0)
+            return old; /* valid when it was read */
+        value_free(old);
+        return string_plain(s, n, 0) ? value_strn(s, n) : NULL;
+    }
+    case LUA_TTABLE: return refresh_table(c, idx, old);
+    default: break;
+    }
+    value_free(old);
+    return NULL;
+}
+
+int luaval_refresh(lua_State *L, int idx, value **tree, int empty_as_list) {
+    refresh_ctx c;
+    c.L = L;
+    c.depth = 0;
+    c.nodes = 0;
+    c.empty_as_list = empty_as_list;
+    seen_init(&c.set);
+    value *v = refresh_rec(&c, lua_absindex(L, idx), *tree);
+    seen_free(&c.set);
+    *tree = v;
+    return v ? 0 : -1;
 }
 
 /* ------------------------------------------- copying between two states */
