@@ -746,33 +746,40 @@ static value *refresh_list(refresh_ctx *c, int t, lua_Integer n, value *old) {
 ** as a new map), or -2 on a failure (the map is then freed). */
 static int refresh_same_keys(refresh_ctx *c, int t, value *m) {
     lua_State *L = c->L;
-    /* first see that every key is there: a map whose keys changed takes the slow way with
-    ** nothing half-done */
+    /* first see that every key is there (a map whose keys changed takes
+    ** the slow way with nothing half-done), noting where each is: the
+    ** second lua_next walk meets the keys in the same order */
+    size_t inline_at[64], *at = inline_at, n = 0;
+    if (m->u.map.n > sizeof inline_at / sizeof *inline_at && !(at = malloc(m->u.map.n * sizeof *at)))
+        return -1;
+    int rc = 0;
     lua_pushnil(L);
     while (lua_next(L, t)) {
         lua_pop(L, 1);
         size_t len;
         const char *k = lua_tolstring(L, -1, &len);
-        if (map_find(m, k, len) < 0) {
+        long j = n < m->u.map.n ? map_find(m, k, len) : -1;
+        if (j < 0) {
             lua_pop(L, 1);
-            return -1;
+            rc = -1;
+            break;
         }
+        at[n++] = (size_t)j;
     }
     lua_pushnil(L);
-    while (lua_next(L, t)) {
-        size_t len;
-        const char *k = lua_tolstring(L, -2, &len);
-        long j = map_find(m, k, len);
+    for (size_t i = 0; rc == 0 && lua_next(L, t); i++) {
+        size_t j = at[i];
         value *v = refresh_rec(c, lua_gettop(L), m->u.map.items[j].val);
         m->u.map.items[j].val = v;
         lua_pop(L, 1);
         if (!v) { /* the NULL value: value_free skips it */
             lua_pop(L, 1);
             value_free(m);
-            return -2;
+            rc = -2;
         }
     }
-    return 0;
+    if (at != inline_at) free(at);
+    return rc;
 }
 
 /* A map read anew (read_map's order), taking the old values of keys it
