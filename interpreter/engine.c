@@ -297,7 +297,7 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
             trace_call(e, c->h, ns);
         }
         if (st != SANDBOX_OK && st != SANDBOX_RETRY) add_traceback(e, errs);
-        if (guard) {
+        if (guard && !e->guard_batch) {
             guard_end(L);
             if (gapi_refresh_state(e) != 0) e->live_stale = 1;
         }
@@ -319,6 +319,14 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         }
         return 1;
     }
+}
+
+void engine_guard_batch_begin(engine *e) { e->guard_batch++; }
+
+void engine_guard_batch_end(engine *e) {
+    if (e->guard_batch == 0 || --e->guard_batch > 0) return;
+    guard_end(e->rt.L);
+    if (gapi_refresh_state(e) != 0) e->live_stale = 1;
 }
 
 /* ------------------------------------------------------------ transactions */
