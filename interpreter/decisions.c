@@ -406,7 +406,7 @@ static int build_shown(engine *e) {
         e->asked_labelled = 1;
     }
     engine_decision_list *l = &e->shown;
-    engine_guard_batch_begin(e); /* the labels, prompts and reasons: one read-only session */
+    engine_guard_batch_begin(e); /* the labels, prompts and reasons: g.state read-only throughout */
     l->n = 0;
     l->items = e->asked.n ? calloc(e->asked.n, sizeof *l->items) : NULL;
     if (e->asked.n && !l->items) goto fail;

@@ -297,10 +297,7 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
             trace_call(e, c->h, ns);
         }
         if (st != SANDBOX_OK && st != SANDBOX_RETRY) add_traceback(e, errs);
-        if (guard && !e->guard_batch) {
-            guard_end(L);
-            if (gapi_refresh_state(e) != 0) e->live_stale = 1;
-        }
+        if (guard && !e->guard_batch && gapi_refresh_state(e) != 0) e->live_stale = 1;
         if (st == SANDBOX_RETRY) {
             e->stats.recounted++;
             lua_settop(L, top);
@@ -325,7 +322,6 @@ void engine_guard_batch_begin(engine *e) { e->guard_batch++; }
 
 void engine_guard_batch_end(engine *e) {
     if (e->guard_batch == 0 || --e->guard_batch > 0) return;
-    guard_end(e->rt.L);
     if (gapi_refresh_state(e) != 0) e->live_stale = 1;
 }
 

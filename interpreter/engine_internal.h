@@ -191,7 +191,7 @@ struct engine {
     int state_cache_valid;       /* ... valid for the current position */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
-    int guard_batch;     /* > 0: read-only calls share one guard session (engine_guard_batch) */
+    int guard_batch;     /* > 0: g.state stays read-only between guarded calls (engine_guard_batch) */
     size_t cur_decision; /* decision index stamped on new events */
     size_t since_check;  /* fast mode: decisions since the last plain-data check */
     int profiling;
@@ -273,10 +273,10 @@ typedef struct call_ctx {
     int found;        /* out: the handler exists */
 } call_ctx;
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
-/* Between begin and end, the guarded (read-only) calls share one guard
-** session: a table's proxy made by one label is the next label's too, and
-** g.state is given back to the live table once, at the end. Only around
-** calls that cannot change the state (labels, prompts, reasons). */
+/* Between begin and end, the guarded (read-only) calls leave g.state the
+** read-only view and it is given back to the live table once, at the end.
+** Only around calls that cannot change the state (labels, prompts,
+** reasons) and make no unguarded call. */
 void engine_guard_batch_begin(engine *e);
 void engine_guard_batch_end(engine *e);
 #define engine_has_handler(e, h) ((e)->rt.ref_h[h] != LUA_NOREF)
