@@ -708,66 +708,58 @@ static long map_find(const value *m, const char *s, size_t len) {
     return -1;
 }
 
-static value *refresh_list(refresh_ctx *c, int t, lua_Integer n, value *old) {
-    lua_State *L = c->L;
-    value *list = old && old->type == CV_LIST ? old : NULL;
-    if (!list) {
-        value_free(old);
-        if (!(list = value_list())) return NULL;
-    }
-    size_t had = list->u.list.n;
-    if ((size_t)n > list->u.list.cap) {
-        value **items = realloc(list->u.list.items, (size_t)n * sizeof *items);
+/* Item i (0-based) of list, refreshed from the value on top: an old item
+** there is compared, else one is read (the list grows). 0, or -1 with the
+** list freed. */
+static int refresh_item(refresh_ctx *c, value *list, size_t i) {
+    if (i == list->u.list.cap) {
+        size_t cap = list->u.list.cap ? list->u.list.cap * 2 : 4;
+        value **items = realloc(list->u.list.items, cap * sizeof *items);
         if (!items) {
             value_free(list);
-            return NULL;
+            return -1;
         }
         list->u.list.items = items;
-        list->u.list.cap = (size_t)n;
+        list->u.list.cap = cap;
     }
-    for (size_t i = (size_t)n; i < had; i++) value_free(list->u.list.items[i]);
-    for (size_t i = had; i < (size_t)n; i++) list->u.list.items[i] = NULL;
-    list->u.list.n = (size_t)n;
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, t, i);
-        value *item = refresh_rec(c, lua_gettop(L), list->u.list.items[i - 1]);
+    value *was = NULL;
+    if (i < list->u.list.n) {
+        was = list->u.list.items[i];
+        list->u.list.items[i] = NULL; /* value_free skips it */
+    } else {
+        list->u.list.items[list->u.list.n++] = NULL;
+    }
+    value *item = refresh_rec(c, lua_gettop(c->L), was);
+    list->u.list.items[i] = item;
+    if (!item) {
+        value_free(list);
+        return -1;
+    }
+    return 0;
+}
+
+/* The rest of a list of n items whose first `done` are up to date (the
+** walk that counted the keys met them in order), then old items past n
+** dropped. The list, or NULL (freed). */
+static value *refresh_list_rest(refresh_ctx *c, int t, lua_Integer n, value *list, size_t done) {
+    lua_State *L = c->L;
+    for (size_t i = done; i < (size_t)n; i++) {
+        lua_rawgeti(L, t, (lua_Integer)i + 1);
+        int rc = refresh_item(c, list, i);
         lua_pop(L, 1);
-        list->u.list.items[i - 1] = item; /* NULL: value_free skips it */
-        if (!item) {
-            value_free(list);
-            return NULL;
-        }
+        if (rc != 0) return NULL;
     }
+    for (size_t i = (size_t)n; i < list->u.list.n; i++) value_free(list->u.list.items[i]);
+    list->u.list.n = (size_t)n;
     return list;
 }
 
-/* A map whose keys are those of old: the values refreshed in place. 0, or
-** -1 when a key is not old's (nothing changed yet; the keys are then read
-** as a new map), or -2 on a failure (the map is then freed). */
-static int refresh_same_keys(refresh_ctx *c, int t, value *m) {
+/* A map whose keys are those of m, at[i] the entry of the i-th key the
+** walk meets: the values refreshed in place. 0, or -1 with m freed. */
+static int refresh_same_keys(refresh_ctx *c, int t, value *m, const size_t *at) {
     lua_State *L = c->L;
-    /* first see that every key is there (a map whose keys changed takes
-    ** the slow way with nothing half-done), noting where each is: the
-    ** second lua_next walk meets the keys in the same order */
-    size_t inline_at[64], *at = inline_at, n = 0;
-    if (m->u.map.n > sizeof inline_at / sizeof *inline_at && !(at = malloc(m->u.map.n * sizeof *at)))
-        return -1;
-    int rc = 0;
     lua_pushnil(L);
-    while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        size_t len;
-        const char *k = lua_tolstring(L, -1, &len);
-        long j = n < m->u.map.n ? map_find(m, k, len) : -1;
-        if (j < 0) {
-            lua_pop(L, 1);
-            rc = -1;
-            break;
-        }
-        at[n++] = (size_t)j;
-    }
-    lua_pushnil(L);
-    for (size_t i = 0; rc == 0 && lua_next(L, t); i++) {
+    for (size_t i = 0; lua_next(L, t); i++) {
         size_t j = at[i];
         value *v = refresh_rec(c, lua_gettop(L), m->u.map.items[j].val);
         m->u.map.items[j].val = v;
@@ -775,11 +767,10 @@ static int refresh_same_keys(refresh_ctx *c, int t, value *m) {
         if (!v) { /* the NULL value: value_free skips it */
             lua_pop(L, 1);
             value_free(m);
-            rc = -2;
+            return -1;
         }
     }
-    if (at != inline_at) free(at);
-    return rc;
+    return 0;
 }
 
 /* A map read anew (read_map's order), taking the old values of keys it
@@ -877,31 +868,74 @@ static value *refresh_table(refresh_ctx *c, int idx, value *old) {
         lua_settop(L, top);
         goto fail;
     }
+    /* One walk counts the keys (luaval_check's rules) and, as it goes,
+    ** refreshes a list's items met in order (1, 2, ... as the array part
+    ** gives them) and finds where an old map's keys are; what is left is
+    ** done after it (a list's other items, a map's values or a new map). */
     lua_Integer n_int = 0, n_str = 0, max_int = 0, min_int = 0;
-    int bad = 0;
+    int bad = 0, in_order = 1;
+    value *list = NULL; /* made at key 1, when it comes first */
+    size_t done = 0;
+    size_t inline_at[64], *at = inline_at, n_at = 0;
+    int same_keys = old && old->type == CV_MAP && old->u.map.n > 0;
+    if (same_keys && old->u.map.n > sizeof inline_at / sizeof *inline_at &&
+        !(at = malloc(old->u.map.n * sizeof *at))) {
+        at = inline_at;
+        same_keys = 0;
+    }
+    c->depth++;
     lua_pushnil(L);
     while (lua_next(L, t)) {
-        lua_pop(L, 1);
-        int kt = lua_type(L, -1);
+        int kt = lua_type(L, -2);
         if (kt == LUA_TSTRING) {
             n_str++;
-        } else if (kt == LUA_TNUMBER && lua_isinteger(L, -1)) {
-            lua_Integer k = lua_tointeger(L, -1);
+            if (same_keys) {
+                size_t len;
+                const char *k = lua_tolstring(L, -2, &len);
+                long j = n_at < old->u.map.n ? map_find(old, k, len) : -1;
+                if (j < 0) same_keys = 0;
+                else at[n_at++] = (size_t)j;
+            }
+        } else if (kt == LUA_TNUMBER && lua_isinteger(L, -2)) {
+            lua_Integer k = lua_tointeger(L, -2);
             if (n_int == 0 || k > max_int) max_int = k;
             if (n_int == 0 || k < min_int) min_int = k;
             n_int++;
+            if (in_order && n_str == 0 && k == (lua_Integer)done + 1) {
+                if (done == 0) { /* the old tree's list, or a new one */
+                    same_keys = 0;
+                    if (old && old->type == CV_LIST) {
+                        list = old;
+                    } else {
+                        value_free(old);
+                        list = value_list();
+                    }
+                    old = NULL;
+                }
+                if (!list || refresh_item(c, list, done) != 0) {
+                    list = NULL;
+                    bad = 1;
+                    lua_pop(L, 2);
+                    break;
+                }
+                done++;
+            } else {
+                in_order = 0;
+            }
         } else {
             bad = 1;
         }
+        lua_pop(L, 1);
     }
+    value *r = NULL;
     if (bad || (n_int && n_str) || (n_int && (min_int != 1 || max_int != n_int))) {
-        lua_settop(L, top);
-        goto fail;
-    }
-    value *r;
-    c->depth++;
-    if (n_int) {
-        r = refresh_list(c, t, n_int, old);
+        value_free(list);
+    } else if (n_int) {
+        if (!list) {
+            list = old && old->type == CV_LIST ? old : (value_free(old), value_list());
+            old = NULL;
+        }
+        r = list ? refresh_list_rest(c, t, n_int, list, done) : NULL;
     } else if (n_str == 0) { /* an empty table */
         cv_type want = c->empty_as_list ? CV_LIST : CV_MAP;
         if (old && old->type == want && value_len(old) == 0) {
@@ -910,15 +944,20 @@ static value *refresh_table(refresh_ctx *c, int idx, value *old) {
             value_free(old);
             r = want == CV_LIST ? value_list() : value_map();
         }
-    } else if (old && old->type == CV_MAP && old->u.map.n == (size_t)n_str) {
-        int st = refresh_same_keys(c, t, old);
-        r = st == 0 ? old : st == -1 ? refresh_new_map(c, t, n_str, old) : NULL;
+        old = NULL;
+    } else if (same_keys && n_at == old->u.map.n && (size_t)n_str == n_at) {
+        r = refresh_same_keys(c, t, old, at) == 0 ? old : NULL;
+        old = NULL;
     } else {
         r = refresh_new_map(c, t, n_str, old);
+        old = NULL;
     }
+    if (at != inline_at) free(at);
     c->depth--;
     lua_settop(L, top);
-    return r;
+    if (r) return r;
+    value_free(old); /* still ours when the table was refused */
+    return NULL;
 fail:
     value_free(old);
     return NULL;

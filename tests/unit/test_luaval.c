@@ -335,8 +335,9 @@ static void push_at_the_memory_cap(void **state) {
 ** refreshed tree equals a fresh read, and what luaval_check refuses it
 ** refuses (the tree is then gone). The steps cover kept, changed, added
 ** and removed keys (the same count with another key too), lists growing
-** and shrinking, a node changing kind, an empty table and a map of more
-** than 64 keys. */
+** and shrinking (their items in the array part, met in order, or in the
+** hash part), a node changing kind (a map to a list and back), an empty
+** table and a map of more than 64 keys. */
 static void refresh_agrees_with_a_fresh_read(void **state) {
     fx *f = *state;
     const char *code =
@@ -358,6 +359,10 @@ static void refresh_agrees_with_a_fresh_read(void **state) {
         "  function() s.big.k71 = nil s.big.k70 = 70 end,\n"
         "  function() s.deep = {} end,\n"
         "  function() s.deep = {x = 1} end,\n"
+        "  function() s.rev = {} for i = 5, 1, -1 do s.rev[i] = {i} end end,\n" /* items in the hash part */
+        "  function() s.rev[2][1] = 'two' s.rev[6] = 6 end,\n"
+        "  function() s.gone = {1, 2} s.deep = {'a', 'b'} end,\n" /* a map becomes a list */
+        "  function() s.gone = {x = {1}} s.rev = {y = 2} end,\n"
         "}\n"
         "return s, steps\n";
     lua_settop(f->L, 0);
