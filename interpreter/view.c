@@ -340,7 +340,8 @@ static size_t child_lives(const live *m, size_t nm, const value *v, size_t k, li
         const seg *s = &m[i].ru->segs[m[i].seg];
         int owner = m[i].owner;
         if (is_map) {
-            if (s->kind == SEG_KEY ? strcmp(s->key, key) != 0 : s->kind != SEG_ANYKEY) continue;
+            if (s->kind == SEG_KEY ? s->key[0] != key[0] || strcmp(s->key, key) != 0 : s->kind != SEG_ANYKEY)
+                continue;
             if (s->kind == SEG_ANYKEY && owner < 0) owner = owner_of_key(key);
         } else {
             if (s->kind == SEG_INDEX ? s->index != k + 1 : s->kind != SEG_ANYINDEX) continue;
