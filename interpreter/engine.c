@@ -10,7 +10,10 @@
 ** takes the game back to the position before it (history.c: the nearest
 ** checkpoint, then replay of the log, which replays exactly), so nothing is
 ** ever half-applied. The state as a tree (saves, views, hashes) is made
-** only when someone asks for it.
+** only when someone asks for it; once made it is kept and brought up to
+** date reading only what changed (luaval_refresh), and in a strict game
+** that keeps it, that walk is the plain-data check. A seat's view for
+** render goes into Lua straight from the tree (view_lua.c).
 **
 ** Outline: handler calls (engine_call) -> the decisions asked (engine_ask,
 ** lookups, explanations, labels on demand) -> transactions (engine_apply)
