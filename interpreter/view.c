@@ -438,6 +438,15 @@ static value *build_rec(const value *v, const live *m, size_t nm, int seat) {
     value_set_loc(c, v->file, v->line, v->col);
     live sub[VIEW_ONE_PASS_MAX_RULES];
     size_t n = v->type == CV_MAP ? v->u.map.n : v->u.list.n;
+    if (n) { /* the view's node has the state's number of children: room for them at once */
+        void *items = malloc(n * (v->type == CV_MAP ? sizeof(cv_entry) : sizeof(value *)));
+        if (!items) {
+            value_free(c);
+            return NULL;
+        }
+        if (v->type == CV_MAP) c->u.map.items = items, c->u.map.cap = n;
+        else c->u.list.items = items, c->u.list.cap = n;
+    }
     for (size_t k = 0; k < n; k++) {
         value *item;
         if (t) { /* order: every item "?" */
