@@ -433,9 +433,10 @@ static int build_shown(engine *e) {
         e->asked_labelled = 1;
     }
     engine_decision_list *l = &e->shown;
+    engine_guard_batch_begin(e); /* the labels, prompts and reasons: g.state read-only throughout */
     l->n = 0;
     l->items = e->asked.n ? calloc(e->asked.n, sizeof *l->items) : NULL;
-    if (e->asked.n && !l->items) return -1;
+    if (e->asked.n && !l->items) goto fail;
     for (size_t i = 0; i < e->asked.n; i++) {
         const asked_item *it = &e->asked.items[i];
         engine_decision *d = &l->items[i];
@@ -468,9 +469,11 @@ static int build_shown(engine *e) {
             if ((e->asked.disabled[k] & ASK_DISABLED) && !(o->disabled = reason_of(e, it->seat, k, o->id))) goto fail;
         }
     }
+    engine_guard_batch_end(e);
     e->shown_valid = 1;
     return 0;
 fail:
+    engine_guard_batch_end(e);
     engine_decision_list_free(l);
     return -1;
 }

@@ -37,14 +37,12 @@ static char *label_now(const engine *e, int seat, const char *id) {
 void disclosure_begin(engine *e, int seat, const char *id, disclosure_pending *p) {
     memset(p, 0, sizeof *p);
     if (!e->disclose || e->cfg.fast) return;
-    /* the state before the decision: the engine's cached tree of it, taken
-    ** rather than copied (the decision drops the cache anyway; a decision
-    ** that fails leaves it to be made again when asked for) */
-    if (engine_state(e)) {
-        p->before = e->state_cache;
-        e->state_cache = NULL;
-        e->state_cache_valid = 0;
-    }
+    /* the state before the decision: a copy of the engine's tree of it,
+    ** which stays with the engine: the decision's plain-data check brings
+    ** it up to date reading only what changed (luaval_refresh), where a
+    ** taken tree would have to be read again whole */
+    const value *st = engine_state(e);
+    p->before = st ? value_clone(st) : NULL;
     p->label = label_now(e, seat, id);
     p->rng = e->rng;
     p->on = p->before != NULL; /* out of memory: this decision stays unknown */

@@ -10,7 +10,10 @@
 ** takes the game back to the position before it (history.c: the nearest
 ** checkpoint, then replay of the log, which replays exactly), so nothing is
 ** ever half-applied. The state as a tree (saves, views, hashes) is made
-** only when someone asks for it.
+** only when someone asks for it; once made it is kept and brought up to
+** date reading only what changed (luaval_refresh), and in a strict game
+** that keeps it, that walk is the plain-data check. A seat's view for
+** render goes into Lua straight from the tree (view_lua.c).
 **
 ** Outline: handler calls (engine_call) -> the decisions asked (engine_ask,
 ** lookups, explanations, labels on demand) -> transactions (engine_apply)
@@ -21,6 +24,7 @@
 #include "limits.h"
 #include "luaval.h"
 #include "suggest.h"
+#include "view_lua.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
@@ -185,7 +189,7 @@ static void push_call(call_ctx *c, int may_alloc) {
         else lua_pushnil(L);
         lua_setfield(L, -2, "height");
         lua_pop(L, 1);
-        if (luaval_push(L, c->v) != 0) luaL_error(L, "out of memory");
+        view_push_raw(L, e->rt.rules->vis, c->v, c->seat); /* the seat's view, no tree of it */
         if (c->seat > 0) lua_pushinteger(L, c->seat);
         else lua_pushnil(L);
         gapi_push(e, 0, 1);
@@ -298,10 +302,7 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
             trace_call(e, c->h, ns);
         }
         if (st != SANDBOX_OK && st != SANDBOX_RETRY) add_traceback(e, errs);
-        if (guard) {
-            guard_end(L);
-            if (gapi_refresh_state(e) != 0) e->live_stale = 1;
-        }
+        if (guard && !e->guard_batch && gapi_refresh_state(e) != 0) e->live_stale = 1;
         if (st == SANDBOX_RETRY) {
             e->stats.recounted++;
             lua_settop(L, top);
@@ -320,6 +321,13 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         }
         return 1;
     }
+}
+
+void engine_guard_batch_begin(engine *e) { e->guard_batch++; }
+
+void engine_guard_batch_end(engine *e) {
+    if (e->guard_batch == 0 || --e->guard_batch > 0) return;
+    if (gapi_refresh_state(e) != 0) e->live_stale = 1;
 }
 
 /* ------------------------------------------------------------ transactions */
@@ -360,6 +368,19 @@ static value *materialize(engine *e, cerr_list *errs) {
     lua_pop(L, 1);
     if (v) empty_tables_as_lists(v);
     return v;
+}
+
+/* Brings the state's tree (an earlier position's) up to date with the live
+** state, reading only what changed (luaval_refresh); 0 and the tree valid,
+** or -1 (not plain data, out of memory) with no tree kept. */
+static int refresh_state_tree(engine *e) {
+    lua_State *L = e->rt.L;
+    if (!e->state_cache || !lua_checkstack(L, 2)) return -1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, e->rt.ref_state);
+    int rc = luaval_refresh(L, -1, &e->state_cache, 1);
+    lua_pop(L, 1);
+    e->state_cache_valid = rc == 0;
+    return rc;
 }
 
 int engine_check_plain(engine *e, const char *what, cerr_list *errs) {
@@ -433,7 +454,12 @@ static int settle(engine *e, cerr_list *errs) {
     if (gapi_adopt_state(e) != 0) return errs->oom = 1, -1;
     engine_moved(e);
     int fast = e->cfg.fast;
-    if (!fast && engine_check_plain(e, "state", errs) != 0) return -1;
+    /* a strict game's plain-data check: when the state's tree is kept (the
+    ** console, a bench or a save asked for it at an earlier position) the
+    ** walk that brings it up to date is the check (luaval_refresh passes
+    ** exactly what luaval_check passes); else the check alone, and on a
+    ** failure the check says why */
+    if (!fast && refresh_state_tree(e) != 0 && engine_check_plain(e, "state", errs) != 0) return -1;
     if (e->cfg.checks && run_checks(e, errs) != 0) return -1;
     int rc = engine_ask(e, errs);
     if (rc != 0) return rc;
@@ -644,6 +670,7 @@ int engine_events(const engine *e, size_t since, int seat, engine_event_list *ou
 const value *engine_state(const engine *ce) {
     engine *e = (engine *)ce; /* a cache of the live state: logically const */
     if (e->state_cache_valid) return e->state_cache;
+    if (refresh_state_tree(e) == 0) return e->state_cache;
     cerr_list errs;
     cerr_init(&errs, 0);
     value *v = materialize(e, &errs);
@@ -678,19 +705,19 @@ char *engine_render_screen(engine *e, int seat, int width, int height, cerr_list
 char *engine_render(engine *e, int seat, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
-    value *v = engine_view(e, seat);
-    if (!v) return errs->oom = 1, NULL;
-    call_ctx c = {.h = H_RENDER, .kind = ARGS_RENDER, .seat = seat, .v = v};
-    int rc = engine_call(e, &c, 1, errs);
-    if (rc == 0) {
+    const value *st = engine_state(e);
+    if (!st) return errs->oom = 1, NULL;
+    if (!engine_has_handler(e, H_RENDER)) {
         /* no render: the view as YAML is still readable */
-        char *y = value_to_yaml(v);
+        value *v = engine_view(e, seat);
+        char *y = v ? value_to_yaml(v) : NULL;
         value_free(v);
         if (!y) errs->oom = 1;
         return y;
     }
-    value_free(v);
-    if (rc < 0) return NULL;
+    call_ctx c = {.h = H_RENDER, .kind = ARGS_RENDER, .seat = seat, .v = st};
+    int rc = engine_call(e, &c, 1, errs);
+    if (rc <= 0) return NULL;
     char *out = NULL;
     if (lua_type(L, -1) != LUA_TSTRING) {
         cerr_add(errs, NULL, 0, 0, NULL, "render must return a string, not %s", luaL_typename(L, -1));

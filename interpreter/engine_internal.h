@@ -201,6 +201,7 @@ struct engine {
     int state_plain;             /* the plain-data check passed since the state last moved */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
+    int guard_batch;     /* > 0: g.state stays read-only between guarded calls (engine_guard_batch) */
     size_t cur_decision; /* decision index stamped on new events */
     size_t since_check;  /* fast mode: decisions since the last plain-data check */
     int profiling;
@@ -277,11 +278,17 @@ typedef struct call_ctx {
     int seat;
     const char *id;   /* ARGS_APPLY / ARGS_SEAT_ID: the id as C text, or ... */
     int id_index;     /* ... > 0: ids[id_index] of the option table */
-    const value *v;   /* render, determinize: the view */
+    const value *v;   /* render: the state (the seat's view is pushed); determinize: the view */
     int writable;     /* g.state is the live table (setup, apply) */
     int found;        /* out: the handler exists */
 } call_ctx;
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
+/* Between begin and end, the guarded (read-only) calls leave g.state the
+** read-only view and it is given back to the live table once, at the end.
+** Only around calls that cannot change the state (labels, prompts,
+** reasons) and make no unguarded call. */
+void engine_guard_batch_begin(engine *e);
+void engine_guard_batch_end(engine *e);
 #define engine_has_handler(e, h) ((e)->rt.ref_h[h] != LUA_NOREF)
 /* Asks decisions(g) on the live state into e->asked. */
 int engine_ask(engine *e, cerr_list *errs);

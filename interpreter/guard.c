@@ -5,8 +5,11 @@
 ** prompt, disabled) get g.state as a proxy: an empty table but for one key
 ** no script can name (a light userdata) holding the live table, with a
 ** shared metatable whose __index reads the live value and wraps tables in
-** proxies too. Cost: one proxy per table a call reaches and a C call per
-** field read; nothing that grows with the state.
+** proxies too. Cost: a C call per field read, and one proxy per live table
+** a read-only call ever reaches: a proxy holds nothing but the live table,
+** so the proxy made for it once serves every later call (a weak-keyed
+** registry table maps each live table to its proxy, and lets both go
+** when the state drops the table); nothing that grows with the state.
 **
 ** Scripts never see the hidden key or the live table: the sandbox's pairs,
 ** next, rawget, rawset and rawlen look through proxies with guard_target
@@ -20,7 +23,7 @@
 static const char TARGET_KEY = 't';  /* in a proxy: the live table */
 static const char MT_KEY = 'm';      /* registry: the proxies' shared metatable */
 static const char MARK_KEY = 'k';    /* in that metatable: marks it as ours */
-static const char SESSION_KEY = 's'; /* registry: live table -> proxy, this call */
+static const char SESSION_KEY = 's'; /* registry: live table -> its proxy (weak keys) */
 
 static int guard_index(lua_State *L);
 static int guard_newindex(lua_State *L);
@@ -65,6 +68,10 @@ static void wrap_top(lua_State *L) {
     if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SESSION_KEY) != LUA_TTABLE) {
         lua_pop(L, 1);
         lua_newtable(L);
+        lua_createtable(L, 0, 1); /* weak keys: a proxy lives while its live table does */
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_setmetatable(L, -2);
         lua_pushvalue(L, -1);
         lua_rawsetp(L, LUA_REGISTRYINDEX, &SESSION_KEY);
     }
@@ -92,12 +99,6 @@ void guard_push(lua_State *L, int idx) {
     luaL_checkstack(L, 6, "guard");
     lua_pushvalue(L, idx);
     if (lua_type(L, -1) == LUA_TTABLE) wrap_top(L);
-}
-
-void guard_end(lua_State *L) {
-    /* setting an existing registry key to nil allocates nothing */
-    lua_pushnil(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &SESSION_KEY);
 }
 
 /* __index(proxy, key): the live value, tables as proxies. */

@@ -11,17 +11,13 @@
 #include <lua.h>
 
 /* Pushes a read-only view of the value at idx: a table becomes its proxy
-** (the same proxy for the same table until guard_end), anything else is
+** (the same proxy for the same table while it lives), anything else is
 ** pushed as it is. Reading a field of a proxy gives the live value, tables
 ** again as proxies; `#`, ipairs and the sandbox's pairs/next/rawget/rawlen
 ** work on it; every write raises "g.state is read-only here (field 'k'):
 ** only setup and apply change the state". May raise (memory): call
 ** protected. */
 void guard_push(lua_State *L, int idx);
-
-/* Ends the current session: proxies made so far stay usable (they still read
-** the live tables) but the next guard_push makes new ones. Never raises. */
-void guard_end(lua_State *L);
 
 /* If the value at idx is a proxy made by guard_push, pushes the live table
 ** it shows and returns 1; otherwise pushes nothing and returns 0. Never

@@ -5,6 +5,7 @@
 ** cannot be stopped half-way by a Lua error.
 */
 #include "luaval.h"
+#include "luaval_internal.h"
 #include "limits.h"
 #include "sandbox.h"
 
@@ -159,6 +160,12 @@ static void push_rec(lua_State *L, push_ctx *c, const value *v, int depth) {
     }
 }
 
+void luaval_push_raw(lua_State *L, const value *v) {
+    push_ctx c = {v, NULL, {0}, 0};
+    c.path.off = 1; /* no path: a failure raises the message alone */
+    push_rec(L, &c, v, 1);
+}
+
 static int push_protected(lua_State *L) {
     push_ctx *c = lua_touserdata(L, 1);
     lua_settop(L, 0);
@@ -288,13 +295,8 @@ static int string_ok(read_ctx *c, const char *s, size_t n, int is_key) {
 
 static value *read_rec(read_ctx *c, int idx);
 
-typedef struct skey {
-    const char *s;
-    size_t len;
-    int slot;
-} skey;
 
-static int skey_cmp(const void *pa, const void *pb) {
+int luaval_skey_cmp(const void *pa, const void *pb) {
     const skey *a = pa, *b = pb;
     size_t n = a->len < b->len ? a->len : b->len;
     int r = memcmp(a->s, b->s, n);
@@ -350,7 +352,7 @@ static value *read_map(read_ctx *c, int t, lua_Integer n) {
         ks[i].slot = base + 1 + (int)i;
         ks[i].s = lua_tolstring(L, ks[i].slot, &ks[i].len); /* keys are strings: no conversion */
     }
-    qsort(ks, (size_t)n, sizeof *ks, skey_cmp);
+    qsort(ks, (size_t)n, sizeof *ks, luaval_skey_cmp);
     /* the map owns items from here; n grows as entries are complete */
     map->u.map.items = items;
     map->u.map.cap = (size_t)(n ? n : 1);
@@ -507,20 +509,30 @@ value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs)
 ** checkpoint as two tables, and the game would no longer replay), walked
 ** without allocating in Lua or formatting paths. Only when it fails does
 ** luaval_to_value walk again to say where. */
+
+void luaval_seen_init(seen_set *c) {
+    c->seen = c->inline_seen;
+    c->seen_cap = LUAVAL_SEEN_INLINE;
+    c->seen_n = 0;
+    memset(c->inline_seen, 0, sizeof c->inline_seen);
+}
+
+void luaval_seen_free(seen_set *c) {
+    if (c->seen != c->inline_seen) free(c->seen);
+}
+
 typedef struct check_ctx {
     lua_State *L;
     const void *open[CAIRN_YAML_MAX_DEPTH + 2];
     int depth;
     long nodes;
-    const void **seen; /* every table met, for the tree rule: an open-addressing set */
-    size_t seen_cap, seen_n;
-    const void *inline_seen[512]; /* room for 255 tables: a heap set (a large calloc) is rare */
+    seen_set set;
     int alias;         /* failed on the tree rule */
     int oom;
 } check_ctx;
 
 /* Adds p to the set; 1 if it was there already, -1 out of memory. */
-static int seen_add(check_ctx *c, const void *p) {
+int luaval_seen_add(seen_set *c, const void *p) {
     if ((c->seen_n + 1) * 2 > c->seen_cap) {
         size_t cap = c->seen_cap * 4;
         const void **s = calloc(cap, sizeof *s);
@@ -545,7 +557,7 @@ static int seen_add(check_ctx *c, const void *p) {
     return 0;
 }
 
-static int string_plain(const char *s, size_t n, int is_key) {
+int luaval_string_plain(const char *s, size_t n, int is_key) {
     return n <= (size_t)CAIRN_YAML_MAX_STRING && utf8_valid((const unsigned char *)s, n) &&
            !(is_key && memchr(s, '\0', n));
 }
@@ -563,7 +575,7 @@ static int check_table(check_ctx *c, int idx) {
         t = lua_gettop(L);
     }
     const void *self = lua_topointer(L, t);
-    int dup = seen_add(c, self);
+    int dup = luaval_seen_add(&c->set, self);
     if (dup != 0) {
         if (dup < 0) c->oom = 1;
         else c->alias = 1;
@@ -599,7 +611,7 @@ static int check_table(check_ctx *c, int idx) {
         if (kt == LUA_TSTRING) {
             size_t n;
             const char *k = lua_tolstring(L, -2, &n);
-            if (!string_plain(k, n, 1)) rc = -1;
+            if (!luaval_string_plain(k, n, 1)) rc = -1;
             n_str++;
         } else if (kt == LUA_TNUMBER && lua_isinteger(L, -2)) {
             lua_Integer k = lua_tointeger(L, -2);
@@ -629,7 +641,7 @@ static int check_rec(check_ctx *c, int idx) {
     case LUA_TSTRING: {
         size_t n;
         const char *s = lua_tolstring(L, idx, &n);
-        return string_plain(s, n, 0) ? 0 : -1;
+        return luaval_string_plain(s, n, 0) ? 0 : -1;
     }
     case LUA_TTABLE: return check_table(c, idx);
     default: return -1;
@@ -641,14 +653,11 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     c.L = L;
     c.depth = 0;
     c.nodes = 0;
-    c.seen = c.inline_seen;
-    c.seen_cap = sizeof c.inline_seen / sizeof c.inline_seen[0];
-    c.seen_n = 0;
+    luaval_seen_init(&c.set);
     c.alias = c.oom = 0;
-    memset(c.inline_seen, 0, sizeof c.inline_seen);
     idx = lua_absindex(L, idx);
     int rc = check_rec(&c, idx);
-    if (c.seen != c.inline_seen) free(c.seen);
+    luaval_seen_free(&c.set);
     if (rc == 0) return 0;
     if (c.oom) {
         if (errs) errs->oom = 1;

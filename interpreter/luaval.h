@@ -19,6 +19,11 @@
 ** Returns 0 with one value pushed, or -1 with nothing pushed. */
 int luaval_push(lua_State *L, const value *v);
 
+/* luaval_push's conversion, unprotected: pushes v or raises a Lua error
+** (out of memory, a null in a list, nesting too deep). Only inside a
+** protected call. */
+void luaval_push_raw(lua_State *L, const value *v);
+
 /* Same, reporting why it failed in errs (may be NULL): the path below
 ** what ("g.data.carts[2]") and the YAML location of the offending node. */
 int luaval_push_checked(lua_State *L, const value *v, const char *what, cerr_list *errs);
@@ -50,6 +55,16 @@ value *luaval_to_value(lua_State *L, int idx, const char *what, cerr_list *errs)
 ** twice. Returns 0, or -1 with one error in errs (may be NULL): the same one
 ** luaval_to_value gives, or "the same table is stored twice". Never raises. */
 int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs);
+
+/* Makes *tree (an earlier luaval_to_value of the same place, or NULL) the
+** tree luaval_to_value would read from the value at idx now, keeping the
+** nodes that did not change and reading only what did: the game state's
+** tree kept up to date between decisions. With empty_as_list an empty
+** table is an empty list (the engine's rule for the state). Returns 0 when
+** the value passes luaval_check (plain data and a tree); else -1 with *tree
+** freed and NULL (read or check again to say why). Never raises; allocates
+** nothing in Lua. */
+int luaval_refresh(lua_State *L, int idx, value **tree, int empty_as_list);
 
 /* Pushes onto `to` a deep copy of the value at idx of `from` (another
 ** state): tables (read-only proxies read through), strings, numbers,

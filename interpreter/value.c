@@ -110,6 +110,11 @@ value *value_clone(const value *v) {
     case CV_LIST:
         c = value_list();
         if (!c) return NULL;
+        if (v->u.list.n && !(c->u.list.items = malloc(v->u.list.n * sizeof *c->u.list.items))) {
+            free(c);
+            return NULL;
+        }
+        c->u.list.cap = v->u.list.n; /* the copy's size known: no growing */
         for (size_t i = 0; i < v->u.list.n; i++) {
             value *item = value_clone(v->u.list.items[i]);
             if (!item || value_list_push(c, item) != 0) {
@@ -121,6 +126,11 @@ value *value_clone(const value *v) {
     case CV_MAP:
         c = value_map();
         if (!c) return NULL;
+        if (v->u.map.n && !(c->u.map.items = malloc(v->u.map.n * sizeof *c->u.map.items))) {
+            free(c);
+            return NULL;
+        }
+        c->u.map.cap = v->u.map.n;
         for (size_t i = 0; i < v->u.map.n; i++) {
             value *k = value_clone(v->u.map.items[i].key);
             value *val = k ? value_clone(v->u.map.items[i].val) : NULL;

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* More rules than this are applied one after another (view_by_rules). */
+#define VIEW_ONE_PASS_MAX_RULES 32
+
 typedef enum { SEG_KEY, SEG_ANYKEY, SEG_INDEX, SEG_ANYINDEX } seg_kind;
 
 typedef struct {
@@ -25,6 +28,7 @@ typedef struct {
 struct view_rules {
     rule *rules;
     size_t n;
+    int one_pass; /* no rule's path can meet another's (view_emit walks once) */
 };
 
 static const char *const policy_names[] = {"public", "owner", "hidden", "count", "order"};
@@ -113,6 +117,34 @@ static const char *parse_path(const char *p, rule *ru, int *oom) {
     }
 }
 
+/* Can one node be matched by segment a and by segment b? */
+static int segs_meet(const seg *a, const seg *b) {
+    int a_key = a->kind == SEG_KEY || a->kind == SEG_ANYKEY;
+    int b_key = b->kind == SEG_KEY || b->kind == SEG_ANYKEY;
+    if (a_key != b_key) return 0; /* a map key and a list index: never the same node */
+    if (a->kind == SEG_KEY && b->kind == SEG_KEY) return strcmp(a->key, b->key) == 0;
+    if (a->kind == SEG_INDEX && b->kind == SEG_INDEX) return a->index == b->index;
+    return 1; /* a wildcard meets anything of its kind */
+}
+
+/* 1 when no rule's path can reach a node that another rule's path reaches
+** or passes through: then no rule sees what another changed, every node is
+** the target of at most one rule and nothing below a target is any rule's,
+** so the rules may be applied in one walk in any order (view_emit). Two
+** paths meet when one can match a prefix of the other. */
+static int rules_disjoint(const view_rules *r) {
+    if (r->n > VIEW_ONE_PASS_MAX_RULES) return 0;
+    for (size_t i = 0; i < r->n; i++) {
+        for (size_t j = i + 1; j < r->n; j++) {
+            const rule *a = &r->rules[i], *b = &r->rules[j];
+            size_t n = a->n < b->n ? a->n : b->n, k = 0;
+            while (k < n && segs_meet(&a->segs[k], &b->segs[k])) k++;
+            if (k == n) return 0;
+        }
+    }
+    return 1;
+}
+
 view_rules *view_rules_new(const value *vis, cerr_list *errs) {
     view_rules *r = calloc(1, sizeof *r);
     if (!r) {
@@ -172,6 +204,7 @@ view_rules *view_rules_new(const value *vis, cerr_list *errs) {
         view_rules_free(r);
         return NULL;
     }
+    r->one_pass = rules_disjoint(r);
     return r;
 }
 
@@ -278,7 +311,168 @@ static int hide_leaf(value **slot, const rule *ru, int owner, int seat) {
     return 0;
 }
 
-value *view_of(const view_rules *r, const value *state, int seat) {
+/* ------------------------------------------------------------ one walk */
+
+/* When no two rules' paths meet (rules_disjoint), each node is the target
+** of at most one rule, nothing below a target is any other rule's, and no
+** rule walks through a node another changed: applying the rules one after
+** another (view_by_rules) and applying each where the walk meets its
+** target give the same view. One walk over the state, copying only what
+** the seat sees, instead of a copy of the whole state walked once per
+** rule and its hidden parts freed again. */
+
+typedef struct live {
+    const rule *ru;
+    size_t seg; /* the next segment to match */
+    int owner;  /* as walk's: -1 until the first wildcard */
+} live;
+
+static const value question_mark = {.type = CV_STR, .u.str = {(char *)"?", 1}};
+
+int view_one_pass(const view_rules *r) { return !r || r->one_pass; }
+
+/* The matches that go on into child k of container v. */
+static size_t child_lives(const live *m, size_t nm, const value *v, size_t k, live *sub) {
+    size_t ns = 0;
+    int is_map = v->type == CV_MAP;
+    const char *key = is_map ? v->u.map.items[k].key->u.str.s : NULL;
+    for (size_t i = 0; i < nm; i++) {
+        const seg *s = &m[i].ru->segs[m[i].seg];
+        int owner = m[i].owner;
+        if (is_map) {
+            if (s->kind == SEG_KEY ? s->key[0] != key[0] || strcmp(s->key, key) != 0 : s->kind != SEG_ANYKEY)
+                continue;
+            if (s->kind == SEG_ANYKEY && owner < 0) owner = owner_of_key(key);
+        } else {
+            if (s->kind == SEG_INDEX ? s->index != k + 1 : s->kind != SEG_ANYINDEX) continue;
+            if (s->kind == SEG_ANYINDEX && owner < 0) owner = (int)(k + 1);
+        }
+        sub[ns++] = (live){m[i].ru, m[i].seg + 1, owner};
+    }
+    return ns;
+}
+
+/* The rule whose target v is, or NULL. */
+static const live *target_of(const live *m, size_t nm) {
+    for (size_t i = 0; i < nm; i++)
+        if (m[i].seg == m[i].ru->n) return &m[i];
+    return NULL;
+}
+
+/* What the target v shows under the policy of t, as a leaf: v itself, "?"
+** or a count in *scratch. NULL for `order` on a list (a list of "?"). The
+** forms of apply_hidden, apply_count and apply_order. */
+static const value *target_leaf(const live *t, const value *v, int seat, value *scratch) {
+    switch (t->ru->policy) {
+    case VIEW_PUBLIC: return v;
+    case VIEW_OWNER: return seat > 0 && t->owner == seat ? v : &question_mark;
+    case VIEW_HIDDEN: return &question_mark;
+    case VIEW_COUNT:
+        memset(scratch, 0, sizeof *scratch);
+        scratch->type = CV_INT;
+        if (v->type == CV_LIST) {
+            scratch->u.i = (int64_t)v->u.list.n;
+        } else if (v->type == CV_MAP && all_ints(v)) {
+            for (size_t i = 0; i < v->u.map.n; i++) scratch->u.i += v->u.map.items[i].val->u.i;
+        } else if (v->type == CV_MAP) {
+            scratch->u.i = (int64_t)v->u.map.n;
+        } else {
+            return v->type == CV_INT ? v : &question_mark;
+        }
+        return scratch;
+    case VIEW_ORDER: return v->type == CV_LIST ? NULL : &question_mark;
+    }
+    return v;
+}
+
+static int emit_rec(const value *v, const live *m, size_t nm, int seat, const view_sink *o) {
+    const live *t = target_of(m, nm);
+    if (t) {
+        value scratch;
+        const value *leaf = target_leaf(t, v, seat, &scratch);
+        if (leaf) return o->whole(o->ud, leaf);
+        /* order: the list's length, every item "?" */
+        if (o->open(o->ud, v, v->u.list.n) != 0) return -1;
+        for (size_t k = 0; k < v->u.list.n; k++)
+            if (o->child(o->ud, v, k) != 0 || o->whole(o->ud, &question_mark) != 0 ||
+                o->done_child(o->ud, v, k) != 0)
+                return -1;
+        return o->close(o->ud, v);
+    }
+    if (nm == 0 || (v->type != CV_LIST && v->type != CV_MAP)) return o->whole(o->ud, v);
+    size_t n = v->type == CV_MAP ? v->u.map.n : v->u.list.n;
+    if (o->open(o->ud, v, n) != 0) return -1;
+    live sub[VIEW_ONE_PASS_MAX_RULES];
+    for (size_t k = 0; k < n; k++) {
+        size_t ns = child_lives(m, nm, v, k, sub);
+        const value *c = v->type == CV_MAP ? v->u.map.items[k].val : v->u.list.items[k];
+        if (o->child(o->ud, v, k) != 0 || emit_rec(c, sub, ns, seat, o) != 0 ||
+            o->done_child(o->ud, v, k) != 0)
+            return -1;
+    }
+    return o->close(o->ud, v);
+}
+
+/* The root's matches: every rule, at its first segment. */
+static size_t root_lives(const view_rules *r, live *m) {
+    size_t n = 0;
+    for (size_t i = 0; r && i < r->n; i++) m[n++] = (live){&r->rules[i], 0, -1};
+    return n;
+}
+
+int view_emit(const view_rules *r, const value *state, int seat, const view_sink *o) {
+    if (!view_one_pass(r)) return -1;
+    live m[VIEW_ONE_PASS_MAX_RULES];
+    return emit_rec(state, m, root_lives(r, m), seat, o);
+}
+
+/* view_of's tree in one walk: emit_rec's cases, building the copy. */
+static value *build_rec(const value *v, const live *m, size_t nm, int seat) {
+    const live *t = target_of(m, nm);
+    value scratch;
+    const value *leaf = t ? target_leaf(t, v, seat, &scratch) : NULL;
+    if (leaf) return value_clone(leaf);
+    if (!t && (nm == 0 || (v->type != CV_LIST && v->type != CV_MAP))) return value_clone(v);
+    value *c = v->type == CV_MAP ? value_map() : value_list();
+    if (!c) return NULL;
+    value_set_loc(c, v->file, v->line, v->col);
+    live sub[VIEW_ONE_PASS_MAX_RULES];
+    size_t n = v->type == CV_MAP ? v->u.map.n : v->u.list.n;
+    if (n) { /* the view's node has the state's number of children: room for them at once */
+        void *items = malloc(n * (v->type == CV_MAP ? sizeof(cv_entry) : sizeof(value *)));
+        if (!items) {
+            value_free(c);
+            return NULL;
+        }
+        if (v->type == CV_MAP) c->u.map.items = items, c->u.map.cap = n;
+        else c->u.list.items = items, c->u.list.cap = n;
+    }
+    for (size_t k = 0; k < n; k++) {
+        value *item;
+        if (t) { /* order: every item "?" */
+            item = value_clone(&question_mark);
+        } else {
+            size_t ns = child_lives(m, nm, v, k, sub);
+            item = build_rec(v->type == CV_MAP ? v->u.map.items[k].val : v->u.list.items[k], sub, ns, seat);
+        }
+        int rc;
+        if (v->type == CV_MAP) {
+            value *key = item ? value_clone(v->u.map.items[k].key) : NULL;
+            rc = key ? value_map_append(c, key, item) : (value_free(item), -1);
+        } else {
+            rc = value_list_push(c, item);
+        }
+        if (rc != 0) {
+            value_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+/* The rules applied one after another, each walking what the ones before
+** it left: the definition of a view, and the way when rules meet. */
+static value *view_by_rules(const view_rules *r, const value *state, int seat) {
     value *v = value_clone(state);
     if (!v || !r) return v;
     for (size_t i = 0; i < r->n; i++) {
@@ -288,6 +482,16 @@ value *view_of(const view_rules *r, const value *state, int seat) {
         }
     }
     return v;
+}
+
+value *view_of(const view_rules *r, const value *state, int seat) {
+    if (!view_one_pass(r)) return view_by_rules(r, state, seat);
+    live m[VIEW_ONE_PASS_MAX_RULES];
+    return build_rec(state, m, root_lives(r, m), seat);
+}
+
+value *view_of_by_rules(const view_rules *r, const value *state, int seat) {
+    return view_by_rules(r, state, seat);
 }
 
 /* ---------------------------------------------------------- deltas */

@@ -50,6 +50,36 @@ const char *view_policy_name(view_policy p);
 ** wildcard has no owner, so `owner` there hides from everyone. */
 value *view_of(const view_rules *r, const value *state, int seat);
 
+/* view_of applying the rules one after another, each on what the ones
+** before it left (the definition view_of's one walk must agree with; for
+** tests). */
+value *view_of_by_rules(const view_rules *r, const value *state, int seat);
+
+/* The seat's view streamed to a sink instead of built as a tree (render's
+** argument is pushed into Lua this way, view_lua.c). Each node of the view
+** arrives as `whole` (a node and everything below it, as it is in state,
+** or a "?" or a count standing in for a hidden part: borrowed for the
+** call) or as `open` (a list or map of n children, named by the state's
+** node), then for each child k `child`, that child's node(s), `done_child`,
+** and at last `close`. A callback returns 0, else the walk stops and
+** view_emit returns that. */
+typedef struct view_sink {
+    void *ud;
+    int (*whole)(void *ud, const value *v);
+    int (*open)(void *ud, const value *container, size_t n);
+    int (*child)(void *ud, const value *container, size_t k);
+    int (*done_child)(void *ud, const value *container, size_t k);
+    int (*close)(void *ud, const value *container);
+} view_sink;
+
+/* 1 when the rules can be applied in one walk (no two rules' paths meet:
+** one cannot match a prefix of the other), which view_emit needs. */
+int view_one_pass(const view_rules *r);
+
+/* Streams view_of(r, state, seat) to o. -1 when !view_one_pass(r) (then
+** nothing was sent), else the first non-zero callback result, or 0. */
+int view_emit(const view_rules *r, const value *state, int seat, const view_sink *o);
+
 /* Sets matched[i] to 1 for every rule i whose path reaches at least one
 ** node of state (matched has view_rules_count(r) entries). A rule that
 ** never matches hides nothing: `cairn check` reports it. */

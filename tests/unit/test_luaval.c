@@ -331,6 +331,91 @@ static void push_at_the_memory_cap(void **state) {
     value_free(v);
 }
 
+/* luaval_refresh keeps a tree up to date: after each change below, the
+** refreshed tree equals a fresh read, and what luaval_check refuses it
+** refuses (the tree is then gone). The steps cover kept, changed, added
+** and removed keys (the same count with another key too), lists growing
+** and shrinking (their items in the array part, met in order, or in the
+** hash part), a node changing kind (a map to a list and back), an empty
+** table and a map of more than 64 keys. */
+static void refresh_agrees_with_a_fresh_read(void **state) {
+    fx *f = *state;
+    const char *code =
+        "local s = {n = 1, name = 'a', on = true, hand = {1, 2, 3}, deep = {x = {y = {z = 'q'}}},"
+        "           big = {}, gone = {k = 1}}\n"
+        "for i = 1, 70 do s.big['k' .. i] = i end\n"
+        "local steps = {\n"
+        "  function() end,\n"
+        "  function() s.n = 2 s.name = 'b' s.on = false end,\n"
+        "  function() s.hand[4] = 9 end,\n"
+        "  function() s.hand[4] = nil s.hand[3] = nil end,\n"
+        "  function() s.deep.x.y.z = 'r' end,\n"
+        "  function() s.extra = {1} end,\n"
+        "  function() s.extra = nil s.other = 'o' end,\n"
+        "  function() s.gone = nil s.another = {} end,\n"
+        "  function() s.another = {5} s.hand = {a = 1} end,\n"
+        "  function() s.hand = 'flat' s.name = {'now', 'a', 'list'} end,\n"
+        "  function() s.big.k7 = 'seven' s.big.k70 = nil s.big.k71 = 71 end,\n"
+        "  function() s.big.k71 = nil s.big.k70 = 70 end,\n"
+        "  function() s.deep = {} end,\n"
+        "  function() s.deep = {x = 1} end,\n"
+        "  function() s.rev = {} for i = 5, 1, -1 do s.rev[i] = {i} end end,\n" /* items in the hash part */
+        "  function() s.rev[2][1] = 'two' s.rev[6] = 6 end,\n"
+        "  function() s.gone = {1, 2} s.deep = {'a', 'b'} end,\n" /* a map becomes a list */
+        "  function() s.gone = {x = {1}} s.rev = {y = 2} end,\n"
+        "}\n"
+        "return s, steps\n";
+    lua_settop(f->L, 0);
+    assert_int_equal(sandbox_run_string(f->sb, code, strlen(code), "state.lua", 2, &f->errs), SANDBOX_OK);
+    lua_Integer n = luaL_len(f->L, 2);
+    value *tree = NULL;
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_geti(f->L, 2, i);
+        assert_int_equal(lua_pcall(f->L, 0, 0, 0), LUA_OK);
+        assert_int_equal(luaval_refresh(f->L, 1, &tree, 0), 0);
+        value *fresh = luaval_to_value(f->L, 1, "state", &f->errs);
+        assert_non_null(fresh);
+        if (!value_equal(tree, fresh, 1)) {
+            char *a = yaml(tree), *b = yaml(fresh);
+            fail_msg("step %lld: refreshed\n%s\nfresh\n%s", (long long)i, a, b);
+        }
+        value_free(fresh);
+    }
+    /* an empty table is an empty list when asked: the state's rule */
+    lua_pushnil(f->L);
+    lua_setfield(f->L, 1, "deep");
+    lua_newtable(f->L);
+    lua_setfield(f->L, 1, "deep");
+    assert_int_equal(luaval_refresh(f->L, 1, &tree, 1), 0);
+    assert_int_equal(value_map_get(tree, "deep")->type, CV_LIST);
+    value_free(tree);
+    lua_settop(f->L, 0);
+
+    /* what the check refuses, refreshing a tree of the same place */
+    const char *bad[] = {
+        "local s = {a = {}} return s, function() s.a.up = s end",
+        "local s = {1, 2} return s, function() s[4] = 4 end",
+        "local s = {x = 1} return s, function() s[1] = 2 end",
+        "local s = {x = 1} return s, function() s.x = 1.5 end",
+        "local s = {x = 'a'} return s, function() s.x = 'caf\\xe9' end",
+        "local s = {x = 1} return s, function() s['\\xff'] = 1 end",
+        "local s = {x = {}} return s, function() s.x = setmetatable({}, {}) end",
+        "local s = {x = 1} return s, function() s.x = print end",
+        "local s = {a = {1}} return s, function() s.b = s.a end", /* not a tree */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(sandbox_run_string(f->sb, bad[i], strlen(bad[i]), "state.lua", 2, &f->errs), SANDBOX_OK);
+        tree = luaval_to_value(f->L, 1, "state", &f->errs);
+        assert_non_null(tree);
+        assert_int_equal(luaval_refresh(f->L, 1, &tree, 0), 0);
+        assert_int_equal(lua_pcall(f->L, 0, 0, 0), LUA_OK);
+        assert_int_not_equal(luaval_check(f->L, 1, "state", NULL), 0);
+        if (luaval_refresh(f->L, 1, &tree, 0) != -1) fail_msg("refreshed: %s", bad[i]);
+        assert_null(tree);
+        lua_settop(f->L, 0);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(round_trip, setup, teardown),
@@ -342,6 +427,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(read_only_data, setup, teardown),
         cmocka_unit_test_setup_teardown(push_refuses_null_in_lists, setup, teardown),
         cmocka_unit_test_setup_teardown(push_at_the_memory_cap, setup, teardown),
+        cmocka_unit_test_setup_teardown(refresh_agrees_with_a_fresh_read, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -255,12 +255,73 @@ static void test_deltas(void **st) {
     view_rules_free(r);
 }
 
+/* One walk (rules whose paths never meet) against the definition, the
+** rules applied one after another: the same view for every seat, of the
+** state, of its perturbations and of states where a path meets a scalar
+** or a list where a map was expected. Rules that meet (vault, vault.gold)
+** take the rule-by-rule way. */
+static view_rules *rules_of(value *vis) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    view_rules *r = view_rules_new(vis, &errs);
+    assert_non_null(r);
+    cerr_free(&errs);
+    value_free(vis);
+    return r;
+}
+
+static void test_one_walk_is_the_definition(void **st) {
+    (void)st;
+    view_rules *rs[] = {
+        sample_rules(),
+        /* Kathmandu's and Himalaya's shapes: several rules below one wildcard */
+        rules_of(L(5, R("players[*].stack", "count"), R("players[*].tents", "owner"), R("weather", "order"),
+                   R("deck", "count"), R("hands[2]", "hidden"))),
+        rules_of(L(4, R("programs[*]", "owner"), R("players[*].cubes", "owner"), R("rings.draw", "count"),
+                   R("bids.*", "owner"))),
+    };
+    assert_true(view_one_pass(rs[0]) && view_one_pass(rs[1]) && view_one_pass(rs[2]));
+    value *states[] = {
+        sample_state(),
+        M(6, "players",
+          L(3, M(2, "stack", L(2, S("a"), S("b")), "tents", L(1, I(4))), M(1, "stack", M(2, "x", I(2), "y", I(3))),
+            S("not a map")),
+          "weather", L(3, S("sun"), S("rain"), S("snow")), "deck", I(4), "hands", L(2, L(1, I(1)), M(1, "k", I(2))),
+          "programs", L(2, M(1, "go", S("up")), L(0)), "rings", M(2, "draw", L(2, I(1), I(2)), "shown", L(0))),
+        M(3, "players", M(1, "1", I(1)), "weather", S("clear"), "bids", L(2, I(1), I(2))),
+    };
+    for (size_t i = 0; i < sizeof rs / sizeof *rs; i++) {
+        for (size_t k = 0; k < sizeof states / sizeof *states; k++) {
+            for (int seat = 0; seat <= 3; seat++) {
+                value *p = view_perturb_secrets(rs[i], states[k], seat);
+                const value *cases[] = {states[k], p};
+                for (int c = 0; c < 2; c++) {
+                    value *a = view_of(rs[i], cases[c], seat), *b = view_of_by_rules(rs[i], cases[c], seat);
+                    assert_non_null(a);
+                    assert_true(value_equal(a, b, 1));
+                    value_free(a);
+                    value_free(b);
+                }
+                value_free(p);
+            }
+        }
+    }
+    for (size_t k = 0; k < sizeof states / sizeof *states; k++) value_free(states[k]);
+    for (size_t i = 0; i < sizeof rs / sizeof *rs; i++) view_rules_free(rs[i]);
+    view_rules *meet = rules_of(L(2, R("vault", "hidden"), R("vault.gold", "count")));
+    assert_false(view_one_pass(meet));
+    view_rules_free(meet);
+    meet = rules_of(L(2, R("a.*", "owner"), R("a.b", "hidden")));
+    assert_false(view_one_pass(meet));
+    view_rules_free(meet);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seat_views), cmocka_unit_test(test_no_rules_is_public),
         cmocka_unit_test(test_nested_and_order_of_rules), cmocka_unit_test(test_count_forms),
         cmocka_unit_test(test_bad_rules), cmocka_unit_test(test_non_interference),
-        cmocka_unit_test(test_deltas),
+        cmocka_unit_test(test_deltas), cmocka_unit_test(test_one_walk_is_the_definition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
