@@ -385,6 +385,11 @@ function text.paint(list, s) end
 ---@param max integer
 ---@return string[]
 function text.wrap(head, parts, indent, max) end
+---@param line string
+---@param max integer
+---@param indent integer
+---@return string[]
+function text.fit(line, max, indent) end
 ---@param g cairn.G
 ---@param seat integer
 ---@return string

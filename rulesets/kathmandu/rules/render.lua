@@ -1,5 +1,6 @@
 -- rules/render.lua
--- Kathmandu: the board as text for the REPL, at most 120 columns, with colour markup.
+-- Kathmandu: the board as text for the REPL, at most 120 columns (or the screen's width,
+-- g.width, when narrower), with colour markup.
 -- Draws only from the view (what the seat may see), g.data and g.text: the route as a
 -- grid (landscapes, mountains, cities with goods, temples with offerings, yaks, border
 -- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
@@ -15,11 +16,20 @@ local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{b
   start = "{yellow}", kathmandu = "{yellow}{bold}" }
 
 local pad, name_of, name = ctext.pad, ctext.seat_name, ctext.name
-local RULE = "{dim}" .. string.rep("-", 119) .. "{/}"   -- the line above the seats' boards
+-- the board's width: at most 119 columns (a 120-column screen keeps its last one free),
+-- or the screen's own width when the console says it is narrower (g.width); the route's
+-- rows (80 columns on six boards) are never broken
+local WIDEST = 119
+local function columns(g) return (g.width and g.width < WIDEST) and g.width or WIDEST end
+local rules = {}   -- the line above the seats' boards, by width
+local function rule_line(cols)
+  local r = rules[cols]
+  if not r then r = "{dim}" .. string.rep("-", cols) .. "{/}"; rules[cols] = r end
+  return r
+end
 local function markup_of(l) return ctext.tags(l.markup) end
 
--- wrap(head, parts, indent) -> lines of at most 119 columns: head, then the parts
-local function wrap(head, parts, indent) return ctext.wrap(head, parts, indent, 119) end
+local wrap, fit = ctext.wrap, ctext.fit
 
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
@@ -241,7 +251,7 @@ local function exhaustion_text(n, slots)
   return s
 end
 
-local function seat_lines(g, view, s, viewer)
+local function seat_lines(g, view, s, viewer, cols)
   local p = view.players[s]
   local data = g.data
   local head = (view.turn and view.turn.seat == s) and "{green}>{/} " or "  "
@@ -259,7 +269,8 @@ local function seat_lines(g, view, s, viewer)
   if g.options and g.options.tents then
     tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
   end
-  local out = { pad(head, 40) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak }
+  local first = pad(head, 40) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak
+  local out = cols == WIDEST and { first } or fit(first, cols, 4)
   local parts = {
     table.concat(res, " "),
     g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),
@@ -269,14 +280,20 @@ local function seat_lines(g, view, s, viewer)
     g.text("render.candles", data.game.candles - p.candles),
   }
   if tents ~= "" then parts[#parts + 1] = tents:sub(3) end
-  for _, l in ipairs(wrap("    ", parts, 4)) do out[#out + 1] = l end
+  for _, l in ipairs(wrap("    ", parts, 4, cols)) do out[#out + 1] = l end
   return out
 end
 
 function M.render(view, seat, g)
   local data = g.data
+  local cols = columns(g)
   local lines = {}
   local function add(s) lines[#lines + 1] = s end
+  -- a line of its own, broken to the width where it has two spaces (fit)
+  local function add_fitted(s, indent)
+    if cols == WIDEST then add(s) return end
+    for _, l in ipairs(fit(s, cols, indent)) do add(l) end
+  end
   local weather = {}
   for _, w in ipairs(view.weather_seen) do weather[#weather + 1] = name(g, "weather.", w) end
   for _ = 1, count(view.weather) do weather[#weather + 1] = "?" end
@@ -284,22 +301,27 @@ function M.render(view, seat, g)
   if view.phase == "over" then what = g.text("render.over")
   elseif view.phase == "start" then what = g.text("render.choosing_start")
   elseif view.turn then what = g.text("render.turn_of", name_of(g, view.turn.seat)) end
-  add(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
-    what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))))
+  add_fitted(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
+    what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))), 2)
   local route, city_keys = route_lines(g, view)
-  for _, l in ipairs(route) do add(l) end
-  for _, l in ipairs(legend(g)) do add(l) end
+  for _, l in ipairs(route) do
+    -- on a narrow screen without the blanks the rows end in: they would make the
+    -- terminal wrap a line that fits
+    if cols < WIDEST then l = l:gsub(" +$", "") end
+    add(l)
+  end
+  for _, l in ipairs(legend(g)) do add_fitted(l, 8) end
   local cities = {}
   for _, key in ipairs(city_keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end
-  for _, l in ipairs(wrap(g.text("render.cities"), cities, 8)) do add(l) end
+  for _, l in ipairs(wrap(g.text("render.cities"), cities, 8, cols)) do add(l) end
   local specials = {}
   for _, k in ipairs(data.goods.kinds) do
     local o = view.specials[k]
     specials[#specials + 1] = name(g, "good.", k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
   end
-  add(g.text("render.specials", table.concat(specials, ", ")))
+  add_fitted(g.text("render.specials", table.concat(specials, ", ")), 8)
   local info = common.info(data)
   local eq = {}
   for _, id in ipairs(view.equipment) do
@@ -310,14 +332,14 @@ function M.render(view, seat, g)
   for _, id in ipairs(view.animals) do
     an[#an + 1] = name(g, "animal.", id) .. " (" .. name(g, "land.", info.animal[id].landscape) .. ")"
   end
-  add(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)))
-  add(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)))
+  add_fitted(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)), 8)
+  add_fitted(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)), 8)
   local ks = {}
   for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
-  add(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"))
-  add(RULE)
+  add_fitted(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"), 8)
+  add(rule_line(cols))
   for s = 1, #view.players do
-    for _, l in ipairs(seat_lines(g, view, s, seat)) do add(l) end
+    for _, l in ipairs(seat_lines(g, view, s, seat, cols)) do add(l) end
   end
   return table.concat(lines, "\n")
 end

@@ -64,18 +64,34 @@ for _ = 1, 40 do   -- a few turns in, so that hands and displays hold something
   local d = g.rules.decisions(g)[1]
   for _, o in ipairs(d.options) do if type(o) == "string" then fake.play(g, d.seat, o); break end end
 end
--- in English and in German
-for _, lang in ipairs({ "en", "de" }) do
-  g.lang = lang
-  local text = render.render(g.state, 1, g)
-  local n = 0
-  for line in (text .. "\n"):gmatch("(.-)\n") do
-    local plain = line:gsub("{[%a/]*}", "")
-    assert(utf8.len(plain) <= 120, lang .. ": too wide (" .. utf8.len(plain) .. "): " .. plain)
-    n = n + 1
+local function check_width(game, width, max)
+  game.width = width
+  for _, lang in ipairs({ "en", "de" }) do
+    game.lang = lang
+    local text = render.render(game.state, 1, game)
+    local n = 0
+    for line in (text .. "\n"):gmatch("(.-)\n") do
+      local plain = line:gsub("{[%a/]*}", "")
+      assert(utf8.len(plain) <= max, lang .. ": too wide (" .. utf8.len(plain) .. "): " .. plain)
+      if width then assert(not plain:find(" $"), lang .. ": a blank at the end of: " .. plain) end
+      n = n + 1
+    end
+    assert(n >= 20 and text:find("#") and text:find(lang == "en" and "Legend" or "Legende"))
+    assert(text:find("{dim}" .. string.rep("-", width or 119) .. "{/}", 1, true), "the rule line")
   end
-  assert(n >= 20 and text:find("#") and text:find(lang == "en" and "Legend" or "Legende"))
+  game.width = nil
 end
+-- in English and in German
+check_width(g, nil, 120)
+-- on an 80-column screen (g.width) a game of six boards fits 80 (its route's rows are 80
+-- wide; the long game's eight boards are not), the rule line is 80 dashes and no line ends
+-- in a blank
+local short = fake.new { seats = 4, seed = 13, options = { characters = true, tents = true } }
+for _ = 1, 40 do
+  local d = short.rules.decisions(short)[1]
+  for _, o in ipairs(d.options) do if type(o) == "string" then fake.play(short, d.seat, o); break end end
+end
+check_width(short, 80, 80)
 
 -- the invariants catch what they guard: each broken state is named
 local function broken(edit, want)
