@@ -305,6 +305,8 @@ void engine_drop_events_from(engine *e, size_t from);
 char *engine_first_error(const cerr_list *errs);
 int engine_grow(void **p, size_t *cap, size_t need, size_t size);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
+/* The post-decision checks (state schema, then check(g)): 0, or -1 with errs. */
+int engine_run_checks(engine *e, cerr_list *errs);
 /* data_check.c: the ruleset's check_data(g), once per loaded ruleset; its
 ** problems are reported at the data's file:line:col. 0 ok, -1 errors. */
 int engine_check_data(engine *e, cerr_list *errs);
