@@ -3,12 +3,14 @@
 ** The Lua sandbox: which globals a ruleset sees, the instruction budget and
 ** the memory cap. Everything a script can reach starts from the allow-lists below.
 **
-** Outline: allow-lists -> capped allocator -> where errors happened
-** (traceback) -> budget hook and trips -> the functions that catch errors
-** (pcall, coroutines, load), made unable to swallow a trip -> printing
-** without addresses -> require -> building the environment -> public API.
-** Deterministic pairs/next, read-only tables and the table library are in
-** sandbox_tables.c; string matching in sandbox_pattern.c.
+** Outline: allow-lists -> capped allocator -> budget hook and trips ->
+** building the environment -> public API. Where errors happened (the
+** traceback) is sandbox_trace.c; the functions that catch errors (pcall,
+** coroutines, load), made unable to swallow a trip, sandbox_catch.c; the
+** replaced library functions (printing without addresses, work charged by
+** its size) sandbox_lib.c; require sandbox_require.c; deterministic
+** pairs/next, read-only tables and the table library sandbox_tables.c;
+** string matching sandbox_pattern.c.
 */
 /* realpath is XSI: confining require to its folders needs it */
 #if !defined(_XOPEN_SOURCE)
@@ -30,13 +32,6 @@
 #include <lauxlib.h>
 #include <lualib.h>
 
-/* Frames kept in a trimmed traceback. */
-#define SANDBOX_TRACEBACK_FRAMES 20
-
-/* C work charged to the budget: one instruction per this many bytes a
-** library function reads or builds (string.upper of 16 MB is one VM
-** instruction, but must not be one unit of the budget). */
-#define CHARGE_BYTES 8
 
 /* ------------------------------------------------------------------------
 ** The allow-lists. A script's global environment is built from these and
@@ -94,10 +89,6 @@ static const char ENVMT_KEY = 'v'; /* the environment's metatable, for sandbox_r
 
 /* ------------------------------------------------------------ allocator */
 
-static void sb_hook(lua_State *L, lua_Debug *ar);
-
-static void frame_file(const lua_Debug *ar, char *out, size_t size);
-
 /* Records the line of the Lua code whose allocation the cap refused: Lua
 ** unwinds a memory error without a message handler, so this is the only
 ** moment it is known. (The hook used to fire at every instruction past
@@ -110,7 +101,7 @@ static void refused_at(sandbox *sb) {
     lua_Debug ar;
     for (int lv = 0; lv < 8 && lua_getstack(L, lv, &ar); lv++) {
         if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
-            frame_file(&ar, sb->mem_file, sizeof sb->mem_file);
+            sb_frame_file(&ar, sb->mem_file, sizeof sb->mem_file);
             sb->mem_line = ar.currentline;
             return;
         }
@@ -149,203 +140,10 @@ static void cap_text(size_t cap, char *out, size_t size) {
         snprintf(out, size, "%zu bytes", cap);
 }
 
-/* --------------------------------------------------- where errors happen */
-
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sbuf_add(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void sbuf_add(sbuf *b, const char *fmt, ...) {
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->s && (size_t)k < b->cap - b->n) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->n + (size_t)k + 1) cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->oom = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
-
-/* The chunk name a person reads: the full path for file chunks (Lua's
-** short_src may cut it), short_src for strings. */
-static void frame_file(const lua_Debug *ar, char *out, size_t size) {
-    const char *s = ar->source && (ar->source[0] == '@' || ar->source[0] == '=') ? ar->source + 1
-                                                                              : ar->short_src;
-    size_t n = strlen(s);
-    if (n >= size) n = size - 1;
-    memcpy(out, s, n);
-    out[n] = '\0';
-}
-
-static int is_stdlib(const sandbox *sb, const char *file) {
-    if (!sb->n_stdlib) return 0;
-    const char *dir = sb->dirs[sb->n_dirs - 1];
-    size_t n = strlen(dir);
-    return strncmp(file, dir, n) == 0 && file[n] == '/';
-}
-
-/* Finds "<file>:<digits>: " at the start of msg (a location Lua or a
-** script put there). */
-static int parse_where(const char *msg, size_t *file_len, int *line, size_t *strip) {
-    for (const char *p = msg; *p && *p != '\n'; p++) {
-        if (p == msg || *p != ':' || !isdigit((unsigned char)p[1])) continue;
-        const char *q = p + 1;
-        long n = 0;
-        while (isdigit((unsigned char)*q) && n < 100000000L) n = n * 10 + (*q++ - '0');
-        if (q[0] == ':' && q[1] == ' ') {
-            *file_len = (size_t)(p - msg);
-            *line = (int)n;
-            *strip = (size_t)(q + 2 - msg);
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* Records where an error happened and the trimmed traceback, walking the
-** stack of L from level. msg (may be NULL) is the error message: when it
-** starts with a frame's "short_src:line: " that frame is the location (the
-** prefix is then stripped from the reported message). Assumes no Lua
-** allocation: uses only lua_getstack/lua_getinfo and malloc. */
-static void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg) {
-    lua_Debug ar;
-    int found = 0;
-    sb->err_found = 0;
-    sb->err_strip = 0;
-    for (int lv = level; lua_getstack(L, lv, &ar); lv++) {
-        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
-        if (!sb->err_found) {
-            frame_file(&ar, sb->err_file, sizeof sb->err_file);
-            sb->err_line = ar.currentline;
-            sb->err_found = 1;
-        }
-        if (msg) {
-            char pre[LUA_IDSIZE + 32];
-            int k = snprintf(pre, sizeof pre, "%s:%d: ", ar.short_src, ar.currentline);
-            if (k > 0 && (size_t)k < sizeof pre && strncmp(msg, pre, (size_t)k) == 0) {
-                frame_file(&ar, sb->err_file, sizeof sb->err_file);
-                sb->err_line = ar.currentline;
-                sb->err_strip = (size_t)k;
-                found = 1;
-                break;
-            }
-        } else {
-            break;
-        }
-    }
-    size_t flen, strip;
-    int line;
-    if (!found && msg && parse_where(msg, &flen, &line, &strip)) {
-        if (flen >= sizeof sb->err_file) flen = sizeof sb->err_file - 1;
-        memcpy(sb->err_file, msg, flen);
-        sb->err_file[flen] = '\0';
-        sb->err_line = line;
-        sb->err_strip = strip;
-        sb->err_found = 1;
-    }
-
-    /* The traceback: Lua frames only, the stdlib only if the error is in it. */
-    int keep_std = sb->err_found && is_stdlib(sb, sb->err_file);
-    sbuf b = {0};
-    int shown = 0, more = 0;
-    sbuf_add(&b, "stack traceback:");
-    for (int lv = level; lua_getstack(L, lv, &ar); lv++) {
-        char file[SANDBOX_WHERE_MAX];
-        if (!lua_getinfo(L, "Slnt", &ar) || strcmp(ar.what, "C") == 0) continue;
-        frame_file(&ar, file, sizeof file);
-        if (!keep_std && is_stdlib(sb, file)) continue;
-        if (++shown > SANDBOX_TRACEBACK_FRAMES) {
-            more++;
-            continue;
-        }
-        sbuf_add(&b, "\n\t%s:%d: in ", file, ar.currentline);
-        if (ar.namewhat && *ar.namewhat)
-            sbuf_add(&b, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat,
-                     ar.name ? ar.name : "?");
-        else if (*ar.what == 'm')
-            sbuf_add(&b, "main chunk");
-        else
-            sbuf_add(&b, "function <%s:%d>", file, ar.linedefined);
-        if (ar.istailcall) sbuf_add(&b, "\n\t(...tail calls...)");
-    }
-    if (more) sbuf_add(&b, "\n\t(...%d more)", more);
-    free(sb->traceback);
-    sb->traceback = b.oom ? NULL : b.s;
-    if (b.oom) free(b.s);
-
-    /* The ruleset's own frames only: what a modder can change. */
-    sbuf o = {0};
-    shown = more = 0;
-    for (int lv = level; lua_getstack(L, lv, &ar); lv++) {
-        char file[SANDBOX_WHERE_MAX];
-        if (!lua_getinfo(L, "Slnt", &ar) || strcmp(ar.what, "C") == 0 || ar.currentline <= 0) continue;
-        frame_file(&ar, file, sizeof file);
-        if (is_stdlib(sb, file)) continue;
-        if (++shown > SANDBOX_TRACEBACK_FRAMES) {
-            more++;
-            continue;
-        }
-        sbuf_add(&o, "\n  %s:%d: in ", file, ar.currentline);
-        if (ar.namewhat && *ar.namewhat && ar.name)
-            sbuf_add(&o, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat, ar.name);
-        else if (*ar.what == 'm')
-            sbuf_add(&o, "main chunk");
-        else
-            sbuf_add(&o, "function <%s:%d>", file, ar.linedefined);
-    }
-    if (more) sbuf_add(&o, "\n  (...%d more)", more);
-    free(sb->own_traceback);
-    sb->own_traceback = o.oom ? NULL : o.s;
-    sb->own_frames = o.oom ? 0 : shown;
-    if (o.oom) free(o.s);
-}
-
-/* The message handler of a top-level sandbox_call: records location and
-** traceback, returns the message (converted to a string) unchanged. A trip
-** already recorded its own. */
-static int sb_msgh(lua_State *L) {
-    sandbox *sb = SB(L);
-    const char *msg = lua_tostring(L, 1);
-    if (!msg) {
-        msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-        lua_replace(L, 1);
-    }
-    if (!sb->tripped) {
-        sb_capture(sb, L, 1, msg);
-        sb->err_msg = lua_topointer(L, 1);
-    }
-    lua_settop(L, 1);
-    return 1;
-}
-
 /* --------------------------------------------------- budget and trips */
 
 /* Raises the error of the current trip. Never returns. */
-static int sb_raise_tripped(lua_State *L) {
+int sb_raise_tripped(lua_State *L) {
     sandbox *sb = SB(L);
     if (sb->tripped == TRIP_BUDGET) {
         lua_pushfstring(L, "instruction budget of %I exceeded", (lua_Integer)sb->budget);
@@ -367,7 +165,7 @@ static int sb_raise_tripped(lua_State *L) {
 /* Starts a trip (first one wins: it records location and traceback from
 ** level) and makes the hook of L fire before every instruction, so that
 ** whatever catches the error is interrupted at once (as Redis does). */
-static void sb_trip(lua_State *L, int kind, int level) {
+void sb_trip(lua_State *L, int kind, int level) {
     sandbox *sb = SB(L);
     if (!sb->tripped) {
         sb->tripped = kind;
@@ -384,7 +182,7 @@ static void sb_trip(lua_State *L, int kind, int level) {
 
 /* The count hook, every CAIRN_LUA_HOOK_STEP instructions of each thread
 ** (every instruction after a trip or once the CPU timer fired). */
-static void sb_hook(lua_State *L, lua_Debug *ar) {
+void sb_hook(lua_State *L, lua_Debug *ar) {
     sandbox *sb = SB(L);
     int step = lua_gethookcount(L);
     if (sb->tripped) {
@@ -401,7 +199,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
             sb_raise_tripped(L);
         }
         if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
-            frame_file(ar, sb->last_file, sizeof sb->last_file);
+            sb_frame_file(ar, sb->last_file, sizeof sb->last_file);
             sb->last_line = ar->currentline;
         }
         return;
@@ -415,7 +213,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar) {
     }
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
         /* copied every time: a collected chunk's name may be reused by another */
-        frame_file(ar, sb->last_file, sizeof sb->last_file);
+        sb_frame_file(ar, sb->last_file, sizeof sb->last_file);
         sb->last_line = ar->currentline;
     }
 }
@@ -462,414 +260,6 @@ void sb_no_swallow(lua_State *L, int status) {
     if (status == LUA_ERRMEM && !sb->tripped) sb_trip(L, TRIP_MEMORY, 1);
     if (sb->tripped) sb_raise_tripped(L);
 }
-
-/* ------------------------------------------------- pcall, xpcall, load */
-
-/* As lbaselib's finishpcall, plus sb_no_swallow. */
-static int sb_finishpcall(lua_State *L, int status, lua_KContext extra) {
-    if (status != LUA_OK && status != LUA_YIELD) {
-        sb_no_swallow(L, status);
-        if (lua_topointer(L, -1) == SB(L)->syntax_msg) SB(L)->syntax_msg = NULL;
-        lua_pushboolean(L, 0);
-        lua_pushvalue(L, -2);
-        return 2;
-    }
-    if (SB(L)->tripped) sb_raise_tripped(L);
-    return lua_gettop(L) - (int)extra;
-}
-
-static int sb_pcall(lua_State *L) {
-    luaL_checkany(L, 1);
-    lua_pushboolean(L, 1);
-    lua_insert(L, 1);
-    int status = lua_pcallk(L, lua_gettop(L) - 2, LUA_MULTRET, 0, 0, sb_finishpcall);
-    return sb_finishpcall(L, status, 0);
-}
-
-/* The message handler xpcall installs around the script's own (upvalue 1).
-** A trip raised by the hook runs message handlers while Lua has hooks
-** switched off, so the script's handler must not run then: it could loop
-** forever unseen. */
-static int sb_xpcall_handler(lua_State *L) {
-    if (SB(L)->tripped) return 1;
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-static int sb_xpcall(lua_State *L) {
-    int n = lua_gettop(L);
-    luaL_checktype(L, 2, LUA_TFUNCTION);
-    lua_pushvalue(L, 2);
-    lua_pushcclosure(L, sb_xpcall_handler, 1);
-    lua_replace(L, 2);
-    lua_pushboolean(L, 1);
-    lua_pushvalue(L, 1);
-    lua_rotate(L, 3, 2);
-    int status = lua_pcallk(L, n - 2, LUA_MULTRET, 2, 2, sb_finishpcall);
-    return sb_finishpcall(L, status, 2);
-}
-
-/* What load compiles, at most CAIRN_LUA_MAX_LOAD_BYTES: a reader
-** function's pieces are joined first (each call of it is budgeted Lua).
-** Pushes the text and returns it, or pushes nothing and returns NULL with
-** the reason in why. */
-static const char *load_text(lua_State *L, size_t *len, char *why, size_t whysz) {
-    if (lua_type(L, 1) == LUA_TSTRING) {
-        const char *s = lua_tolstring(L, 1, len);
-        if (*len > (size_t)CAIRN_LUA_MAX_LOAD_BYTES) goto too_big;
-        lua_pushvalue(L, 1);
-        return s;
-    }
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    size_t total = 0;
-    for (;;) {
-        lua_pushvalue(L, 1);
-        lua_call(L, 0, 1);
-        if (lua_isnil(L, -1)) {
-            lua_pop(L, 1);
-            break;
-        }
-        if (!lua_isstring(L, -1)) luaL_error(L, "reader function must return a string");
-        size_t n;
-        lua_tolstring(L, -1, &n);
-        if (n == 0) {
-            lua_pop(L, 1);
-            break;
-        }
-        total += n;
-        if (total > (size_t)CAIRN_LUA_MAX_LOAD_BYTES) {
-            lua_pop(L, 1);
-            goto too_big;
-        }
-        luaL_addvalue(&b);
-    }
-    luaL_pushresult(&b);
-    return lua_tolstring(L, -1, len);
-too_big:
-    snprintf(why, whysz, "load: chunk larger than %ld bytes (limit CAIRN_LUA_MAX_LOAD_BYTES)",
-             (long)CAIRN_LUA_MAX_LOAD_BYTES);
-    return NULL;
-}
-
-/* load(chunk [, chunkname [, mode [, env]]]): text chunks only, at most
-** CAIRN_LUA_MAX_LOAD_BYTES, checked by sb_chunk_check and charged a step
-** per 8 bytes (compiling is C work the hook does not see). An env argument
-** is allowed: it can only be a table the script already holds. */
-static int sb_load(lua_State *L) {
-    const char *mode = luaL_optstring(L, 3, "t");
-    int env = !lua_isnone(L, 4) ? 4 : 0;
-    if (strchr(mode, 'b'))
-        return luaL_error(L, "load: binary chunks are not allowed in the sandbox "
-                             "(mode must be \"t\")");
-    const char *chunkname = luaL_optstring(L, 2, lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1)
-                                                                               : "=(load)");
-    char why[200];
-    size_t l;
-    const char *text = load_text(L, &l, why, sizeof why);
-    if (!text) {
-        luaL_pushfail(L);
-        lua_pushstring(L, why);
-        return 2;
-    }
-    sb_charge(L, (lua_Integer)(l / 8));
-    char cwhy[160];
-    int status;
-    if (sb_chunk_check(text, l, cwhy, sizeof cwhy) != 0) {
-        luaL_pushfail(L);
-        lua_pushfstring(L, "load: line %s", cwhy);
-        return 2;
-    }
-    if (SB(L)->strict_len) {
-        size_t rl;
-        char *rewritten = sb_len_rewrite(text, l, &rl, cwhy, sizeof cwhy);
-        if (!rewritten && rl == (size_t)-1) {
-            luaL_pushfail(L);
-            lua_pushfstring(L, "load: line %s", cwhy);
-            return 2;
-        }
-        status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
-                           : luaL_loadbufferx(L, text, l, chunkname, "t");
-        free(rewritten);
-    } else {
-        status = luaL_loadbufferx(L, text, l, chunkname, "t");
-    }
-    if (status != LUA_OK) {
-        sb_no_swallow(L, status);
-        luaL_pushfail(L);
-        lua_insert(L, -2);
-        return 2;
-    }
-    if (env) {
-        lua_pushvalue(L, env);
-        if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
-    }
-    return 1;
-}
-
-/* ----------------------------------------------------------- coroutines */
-
-static int sb_cocreate(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TFUNCTION);
-    /* A thread runs up to one step before its hook first fires: charge that
-    ** now, or many short coroutines would run unseen. */
-    sb_charge(L, CAIRN_LUA_HOOK_STEP);
-    lua_State *co = lua_newthread(L);
-    if (SB(L)->tripped || !SB(L)->timed) /* a timed call's coroutines run under the timer */
-        lua_sethook(co, sb_hook, LUA_MASKCOUNT, SB(L)->tripped ? 1 : CAIRN_LUA_HOOK_STEP);
-    lua_pushvalue(L, 1);
-    lua_xmove(L, co, 1);
-    return 1;
-}
-
-/* As lcorolib's auxresume, plus sb_no_swallow. */
-static int sb_auxresume(lua_State *L, lua_State *co, int narg) {
-    int nres;
-    if (!lua_checkstack(co, narg)) {
-        lua_pushliteral(L, "too many arguments to resume");
-        return -1;
-    }
-    lua_xmove(L, co, narg);
-    sandbox *sb = SB(L);
-    lua_State *prev = sb->running;
-    sb->running = sb->watch.running = co;
-    if (sb->watch.fired) lua_sethook(co, sb_hook, LUA_MASKCOUNT, 1);
-    int status = lua_resume(co, L, narg, &nres);
-    sb->running = sb->watch.running = prev;
-    /* the timer may have fired while co ran and set its hook only on co:
-    ** the resumer must stop too, or it runs on unwatched */
-    if (sb->watch.fired || sb->watch.expired) lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
-    if (status == LUA_OK || status == LUA_YIELD) {
-        if (SB(L)->tripped) sb_raise_tripped(L);
-        if (!lua_checkstack(L, nres + 1)) {
-            lua_pop(co, nres);
-            lua_pushliteral(L, "too many results to resume");
-            return -1;
-        }
-        lua_xmove(co, L, nres);
-        return nres;
-    }
-    sb_no_swallow(L, status);
-    lua_xmove(co, L, 1);
-    return -1;
-}
-
-static int sb_coresume(lua_State *L) {
-    lua_State *co = lua_tothread(L, 1);
-    luaL_argexpected(L, co, 1, "coroutine");
-    int r = sb_auxresume(L, co, lua_gettop(L) - 1);
-    if (r < 0) {
-        lua_pushboolean(L, 0);
-        lua_insert(L, -2);
-        return 2;
-    }
-    lua_pushboolean(L, 1);
-    lua_insert(L, -(r + 1));
-    return r + 1;
-}
-
-/* As lcorolib's auxwrap. */
-static int sb_auxwrap(lua_State *L) {
-    lua_State *co = lua_tothread(L, lua_upvalueindex(1));
-    int r = sb_auxresume(L, co, lua_gettop(L));
-    if (r < 0) {
-        int stat = lua_status(co);
-        /* After a trip the coroutine died inside the hook, with hooks off:
-        ** its __close handlers would run unbudgeted, so they do not run. */
-        if (SB(L)->tripped) return lua_error(L);
-        if (stat != LUA_OK && stat != LUA_YIELD) {
-            sandbox *sb = SB(L);
-            lua_State *prev = sb->running;
-            sb->running = sb->watch.running = co;
-            stat = lua_resetthread(co); /* close its to-be-closed variables */
-            sb->running = sb->watch.running = prev;
-            lua_xmove(co, L, 1);
-            sb_no_swallow(L, stat);
-        }
-        if (lua_type(L, -1) == LUA_TSTRING) {
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
-    }
-    return r;
-}
-
-static int sb_cowrap(lua_State *L) {
-    sb_cocreate(L);
-    lua_pushcclosure(L, sb_auxwrap, 1);
-    return 1;
-}
-
-/* -------------------------------------------- printing without addresses */
-
-/* Pushes the text of the value at idx: __tostring when it has one, the
-** plain type name for tables, functions and threads (their addresses differ
-** between runs, and a script must not be able to see them). */
-static const char *sb_tolstring(lua_State *L, int idx, size_t *len) {
-    idx = lua_absindex(L, idx);
-    switch (lua_type(L, idx)) {
-    case LUA_TNIL:
-    case LUA_TBOOLEAN:
-    case LUA_TNUMBER:
-    case LUA_TSTRING: return luaL_tolstring(L, idx, len);
-    default:
-        if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
-            lua_pop(L, 1);
-            return luaL_tolstring(L, idx, len);
-        }
-        lua_pushstring(L, luaL_typename(L, idx));
-        return lua_tolstring(L, -1, len);
-    }
-}
-
-static int sb_tostring(lua_State *L) {
-    luaL_checkany(L, 1);
-    sb_tolstring(L, 1, NULL);
-    return 1;
-}
-
-/* print(...) and g.debug(...): the debug channel. Nothing is converted
-** when nobody listens. */
-static int sb_print(lua_State *L) {
-    sandbox *sb = SB(L);
-    if (!sb->print || !sb->print(sb->print_ud, NULL, NULL)) return 0;
-    int n = lua_gettop(L);
-    char where[SANDBOX_WHERE_MAX + 16] = "?";
-    lua_Debug ar;
-    if (lua_getstack(L, 1, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
-        char file[SANDBOX_WHERE_MAX];
-        frame_file(&ar, file, sizeof file);
-        snprintf(where, sizeof where, "%s:%d", file, ar.currentline);
-    }
-    luaL_Buffer b;
-    luaL_buffinit(L, &b);
-    for (int i = 1; i <= n; i++) {
-        if (i > 1) luaL_addchar(&b, ' ');
-        sb_tolstring(L, i, NULL);
-        luaL_addvalue(&b);
-    }
-    luaL_pushresult(&b);
-    sb->print(sb->print_ud, where, lua_tostring(L, -1));
-    return 0;
-}
-
-int sandbox_print_function(lua_State *L) { return sb_print(L); }
-
-/* string.format without %p, and with %s of a table giving its type name. */
-static int sb_format(lua_State *L) {
-    size_t fl;
-    const char *f = luaL_checklstring(L, 1, &fl);
-    const char *e = f + fl;
-    int top = lua_gettop(L), arg = 1;
-    for (const char *p = f; p < e; p++) {
-        if (*p != '%') continue;
-        if (++p >= e) break;
-        if (*p == '%') continue;
-        arg++;
-        while (p < e && *p && strchr("-+ #0123456789.", *p)) p++;
-        if (p >= e) break;
-        if (*p == 'p')
-            return luaL_error(L, "string.format: %%p is not allowed in the sandbox "
-                                 "(addresses differ between runs)");
-        if (*p == 's' && arg <= top && lua_type(L, arg) >= LUA_TTABLE) {
-            sb_tolstring(L, arg, NULL);
-            lua_replace(L, arg);
-        }
-    }
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, top, 1);
-    return 1;
-}
-
-/* string.rep, with the result's size checked against the cap before
-** anything is allocated (and a loop of 10^15 empty copies skipped). */
-static int sb_srep(lua_State *L) {
-    sandbox *sb = SB(L);
-    size_t l, lsep;
-    luaL_checklstring(L, 1, &l);
-    lua_Integer n = luaL_checkinteger(L, 2);
-    luaL_optlstring(L, 3, "", &lsep);
-    if (n <= 0 || (l == 0 && lsep == 0)) {
-        lua_pushliteral(L, "");
-        return 1;
-    }
-    size_t un = (size_t)n, total;
-    if (l + lsep < l || un > SIZE_MAX / (l + lsep))
-        total = SIZE_MAX;
-    else
-        total = un * l + (un - 1) * lsep;
-    if (total > sb->mem_cap - sb->mem_used) {
-        lua_gc(L, LUA_GCCOLLECT); /* garbage may be what stands in the way */
-        if (total > sb->mem_cap - sb->mem_used) {
-            sb->mem_refusals++;
-            sb_trip(L, TRIP_MEMORY, 1);
-            sb_raise_tripped(L);
-        }
-    }
-    sb_charge(L, (lua_Integer)(total / CHARGE_BYTES)); /* the copying is C work too */
-    lua_settop(L, 3);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, 3, 1);
-    return 1;
-}
-
-/* ------------------------------------------ C work charged by its size */
-
-/* Calls upvalue 1 (the library's own function) with every argument and
-** returns what it returns. */
-static int call_original(lua_State *L) {
-    int n = lua_gettop(L);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_insert(L, 1);
-    lua_call(L, n, LUA_MULTRET);
-    return lua_gettop(L);
-}
-
-/* upper, lower, reverse, byte, sub, utf8.len, utf8.codepoint: charged by
-** the bytes of their string arguments before they run. */
-static int sb_bytes_charged(lua_State *L) {
-    size_t total = 0;
-    for (int i = 1, n = lua_gettop(L); i <= n; i++)
-        if (lua_type(L, i) == LUA_TSTRING) total += lua_rawlen(L, i);
-    sb_charge(L, (lua_Integer)(total / CHARGE_BYTES));
-    return call_original(L);
-}
-
-/* The items i..j a table function would visit (0 when none), saturated. */
-static lua_Integer range_of(lua_State *L, int tidx, int iidx, int jidx) {
-    lua_Integer i = luaL_optinteger(L, iidx, 1);
-    lua_Integer j = lua_isnoneornil(L, jidx) ? luaL_len(L, tidx) : luaL_checkinteger(L, jidx);
-    if (i > j) return 0;
-    lua_Unsigned cnt = (lua_Unsigned)j - (lua_Unsigned)i + 1u;
-    return cnt > (lua_Unsigned)LUA_MAXINTEGER || cnt == 0 ? LUA_MAXINTEGER : (lua_Integer)cnt;
-}
-
-/* table.concat: one instruction per item before it runs (a concat whose
-** __index is table.concat loops in C, where no hook fires), and the
-** result's bytes after. */
-static int sb_tconcat(lua_State *L) {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    sb_charge(L, range_of(L, 1, 3, 4));
-    int r = call_original(L);
-    if (lua_type(L, -1) == LUA_TSTRING) sb_charge(L, (lua_Integer)(lua_rawlen(L, -1) / CHARGE_BYTES));
-    return r;
-}
-
-/* table.unpack: one instruction per value. */
-static int sb_tunpack(lua_State *L) {
-    if (lua_type(L, 1) == LUA_TTABLE) sb_charge(L, range_of(L, 1, 2, 3));
-    return call_original(L);
-}
-
-void sandbox_charge(lua_State *L, lua_Integer n) { sb_charge(L, n); }
 
 /* --------------------------------------------------- the environment */
 
@@ -1213,7 +603,7 @@ static void def_of(sandbox *sb, int fn) {
     lua_Debug ar;
     lua_pushvalue(sb->L, fn);
     if (lua_getinfo(sb->L, ">S", &ar) && ar.source[0] != '=') {
-        frame_file(&ar, sb->def_file, sizeof sb->def_file);
+        sb_frame_file(&ar, sb->def_file, sizeof sb->def_file);
         sb->def_line = ar.linedefined;
     }
 }
@@ -1277,7 +667,7 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         size_t flen, strip;
         int line = 0;
         kind = SANDBOX_ERR_SYNTAX;
-        if (!parse_where(msg, &flen, &line, &strip)) strip = 0;
+        if (!sb_parse_where(msg, &flen, &line, &strip)) strip = 0;
         if (errs) cerr_add(errs, sb->syntax_file, line, 0, NULL, "%s", msg + strip);
     } else {
         kind = SANDBOX_ERR_RUN;

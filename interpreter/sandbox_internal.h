@@ -1,7 +1,9 @@
 /*
 ** sandbox_internal.h
-** What the sandbox's files share (sandbox.c: the state, budget, errors,
-** require, the environment; sandbox_tables.c: deterministic pairs/next,
+** What the sandbox's files share (sandbox.c: the state, allocator, budget,
+** the environment, the public API; sandbox_trace.c: where errors happened;
+** sandbox_catch.c: pcall, load and coroutines; sandbox_lib.c: the replaced
+** library functions; sandbox_require.c: require; sandbox_tables.c: deterministic pairs/next,
 ** read-only tables, raw access and the table library; sandbox_pattern.c:
 ** string matching charged to the budget). Nothing else includes it.
 */
@@ -105,6 +107,43 @@ void sb_afford(lua_State *L, lua_Integer n);
 /* Called with the status of anything that caught an error: a memory error
 ** or a trip is raised again, so no script can swallow it. */
 void sb_no_swallow(lua_State *L, int status);
+
+/* sandbox.c: the count hook, a trip (the budget, the memory cap or the CPU
+** timer: kind TRIP_*, raised at `level`), and the error a tripped state
+** raises again wherever a script tries to go on. */
+void sb_hook(lua_State *L, lua_Debug *ar);
+void sb_trip(lua_State *L, int kind, int level);
+int sb_raise_tripped(lua_State *L);
+
+/* sandbox_trace.c: the chunk name of a frame (out, size bytes); where a
+** message names its file and line (1 when it does: the file's length, the
+** line, the bytes of the "file:line: " prefix); the traceback of an error
+** kept in the sandbox (from `level`, with msg); the message handler. */
+void sb_frame_file(const lua_Debug *ar, char *out, size_t size);
+int sb_parse_where(const char *msg, size_t *file_len, int *line, size_t *strip);
+void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg);
+int sb_msgh(lua_State *L);
+
+/* sandbox_catch.c: pcall, xpcall, load and coroutine.create/resume/wrap as
+** scripts see them. */
+int sb_pcall(lua_State *L);
+int sb_xpcall(lua_State *L);
+int sb_load(lua_State *L);
+int sb_cocreate(lua_State *L);
+int sb_coresume(lua_State *L);
+int sb_cowrap(lua_State *L);
+
+/* sandbox_lib.c: tostring, print, string.format and string.rep as scripts
+** see them; string and utf8 functions wrapped to be charged by the bytes
+** of their string arguments; table.concat and table.unpack charged by
+** their size. */
+int sb_tostring(lua_State *L);
+int sb_print(lua_State *L);
+int sb_format(lua_State *L);
+int sb_srep(lua_State *L);
+int sb_bytes_charged(lua_State *L);
+int sb_tconcat(lua_State *L);
+int sb_tunpack(lua_State *L);
 
 /* Registry keys shared by sandbox.c and sandbox_require.c. */
 extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sandbox_guard_key,
