@@ -387,19 +387,20 @@ fail:
     return NULL;
 }
 
+int luaval_plain_table(lua_State *L, int idx) {
+    if (!lua_getmetatable(L, idx)) return idx; /* the usual plain table, asked first */
+    lua_pop(L, 1);
+    return sandbox_readonly_target(L, idx) ? lua_gettop(L) : 0; /* a view walks its target */
+}
+
 static value *read_table(read_ctx *c, int idx) {
     lua_State *L = c->L;
     if (c->depth >= CAIRN_YAML_MAX_DEPTH)
         return read_fail(c, "nested deeper than %d levels", CAIRN_YAML_MAX_DEPTH);
     if (!lua_checkstack(L, 8)) return read_fail(c, "nested too deeply for the Lua stack");
     int top = lua_gettop(L);
-    int t = idx;
-    if (sandbox_readonly_target(L, idx)) {
-        t = lua_gettop(L);
-    } else if (lua_getmetatable(L, idx)) {
-        lua_settop(L, top);
-        return read_fail(c, "a table with a metatable is not plain data");
-    }
+    int t = luaval_plain_table(L, idx);
+    if (!t) return read_fail(c, "a table with a metatable is not plain data");
     const void *self = lua_topointer(L, t);
     for (int i = 0; i < c->depth; i++) {
         if (c->open[i] == self) {
@@ -568,12 +569,8 @@ static int check_table(check_ctx *c, int idx) {
     lua_State *L = c->L;
     if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 6)) return -1;
     int top = lua_gettop(L);
-    int t = idx;
-    if (lua_getmetatable(L, idx)) { /* none: the usual plain table, asked once */
-        lua_settop(L, top);
-        if (!sandbox_readonly_target(L, idx)) return -1; /* a read-only view walks its target */
-        t = lua_gettop(L);
-    }
+    int t = luaval_plain_table(L, idx);
+    if (!t) return -1;
     const void *self = lua_topointer(L, t);
     int dup = luaval_seen_add(&c->set, self);
     if (dup != 0) {

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include <lua.h>
+
 /* A string (or, with is_key, a map key) that a save can hold: not longer
 ** than CAIRN_YAML_MAX_STRING, valid UTF-8, a key without NUL bytes. */
 int luaval_string_plain(const char *s, size_t n, int is_key);
@@ -34,5 +36,10 @@ void luaval_seen_init(seen_set *c);
 void luaval_seen_free(seen_set *c);
 /* Adds p to the set; 1 if it was there already, -1 out of memory. */
 int luaval_seen_add(seen_set *c, const void *p);
+
+/* The table a walk of plain data reads for the table at idx: idx itself
+** when it has no metatable, the contents of a read-only view (pushed), or
+** 0 for any other metatable (nothing pushed). Needs two free stack slots. */
+int luaval_plain_table(lua_State *L, int idx);
 
 #endif

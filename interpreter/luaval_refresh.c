@@ -195,13 +195,8 @@ static value *refresh_table(refresh_ctx *c, int idx, value *old) {
     lua_State *L = c->L;
     if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 8)) goto fail;
     int top = lua_gettop(L);
-    int t = idx;
-    if (sandbox_readonly_target(L, idx)) {
-        t = lua_gettop(L);
-    } else if (lua_getmetatable(L, idx)) {
-        lua_settop(L, top);
-        goto fail;
-    }
+    int t = luaval_plain_table(L, idx);
+    if (!t) goto fail;
     if (luaval_seen_add(&c->set, lua_topointer(L, t)) != 0) { /* twice (or a cycle), or out of memory */
         lua_settop(L, top);
         goto fail;
