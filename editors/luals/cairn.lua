@@ -448,6 +448,22 @@ function tables.by(list, field, value) end
 ---@return any, integer?
 function tables.max(list, f) end
 
+---@class cairn.IdSet
+---@field parts table<string, any[]>
+---@field tree table
+
+---@class cairn.ids option ids made once, their parts read back
+local ids = {}
+---@return cairn.IdSet
+function ids.new() end
+---@param set cairn.IdSet
+---@param a string|integer
+---@param b? string|integer
+---@param c? string|integer
+---@param d? string|integer
+---@return string
+function ids.id(set, a, b, c, d) end
+
 ---@class cairn.fake_rng for tests: a seeded or scripted stand-in for g.rng
 local fake_rng = {}
 ---@param seed? integer

@@ -2,6 +2,7 @@
 -- Himalaya: lookups shared by every rule step: names, the option ids (made once per game,
 -- never in the hot path), cube helpers, the level tables (with the upheaval option), pieces.
 
+local ids = require "cairn.ids"
 local map = require "rules.map"
 
 local M = {}
@@ -70,16 +71,10 @@ function M.level_row(g, v)
   return level_cache[M.board(g).level[v]]
 end
 
--- ids, made once per game
+-- ids, made once per game (cairn.ids)
 M.ACTION_IDS = { "dirt", "ice", "stone", "deal", "rest" }
-local ids = {}
-local function id_of(kind, x)
-  local k = ids[kind]
-  if not k then k = {} ids[kind] = k end
-  local s = k[x]
-  if not s then s = kind .. " " .. x k[x] = s end
-  return s
-end
+local ID = ids.new()
+local function id_of(kind, x) return ids.id(ID, kind, x) end
 function M.start_id(v) return id_of("start", v) end
 function M.envoy_id(r) return id_of("envoy", r) end
 function M.take_id(t) return id_of("take", t) end

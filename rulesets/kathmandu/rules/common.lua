@@ -3,6 +3,8 @@
 -- once and parsed back by table lookup, never by pattern matching in the hot path), the
 -- fields of the route, resources and exhaustion.
 
+local ids = require "cairn.ids"
+
 local M = {}
 
 M.DIRECTIONS = { "north", "east", "south", "west" }
@@ -12,33 +14,11 @@ M.BENDS = { north = { "east", "west" }, south = { "east", "west" },
   east = { "north", "south" }, west = { "north", "south" } }
 
 -- Option ids: M.id(a, b, c, d) -> "a b c d", the same string every time, and M.parse[id]
--- -> {a, b, c, d}: apply reads its arguments from there. The strings are kept in a tree
--- keyed by the arguments, so a lookup builds no string.
-local ids, parse = {}, {}
+-- -> {a, b, c, d}: apply reads its arguments from there (cairn.ids).
+local ID = ids.new()
+local parse = ID.parts
 M.parse = parse
-function M.id(a, b, c, d)
-  local node = ids[a]
-  if not node then node = {}; ids[a] = node end
-  if b ~= nil then
-    local n = node[b]; if not n then n = {}; node[b] = n end; node = n
-    if c ~= nil then
-      n = node[c]; if not n then n = {}; node[c] = n end; node = n
-      if d ~= nil then
-        n = node[d]; if not n then n = {}; node[d] = n end; node = n
-      end
-    end
-  end
-  local s = node[false]
-  if not s then
-    s = a
-    if b ~= nil then s = s .. " " .. b end
-    if c ~= nil then s = s .. " " .. c end
-    if d ~= nil then s = s .. " " .. d end
-    node[false] = s
-    parse[s] = { a, b, c, d }
-  end
-  return s
-end
+function M.id(a, b, c, d) return ids.id(ID, a, b, c, d) end
 
 -- M.words(id) -> the parsed id: from M.parse, or split into words (numbers as integers)
 -- for an id this sandbox has not made yet

@@ -4,6 +4,7 @@
 -- and the hidden parts a bot must sample (determinize).
 
 local bag = require "cairn.bag"
+local ids = require "cairn.ids"
 local tables = require "cairn.tables"
 local tower = require "rules.tower"
 
@@ -41,20 +42,12 @@ end
 
 -- Option ids ("take red", "pay meat", "card build") are made once per game for each verb
 -- and argument, and read back by a table lookup: building and matching strings on every
--- decision would cost as much as the rule itself.
-local ids, parsed = {}, {}
+-- decision would cost as much as the rule itself (cairn.ids).
+local ID = ids.new()
+local parsed = ID.parts
 
 -- M.option_id(verb, arg) -> "verb arg".
-function M.option_id(verb, arg)
-  local by_arg = ids[verb]
-  if not by_arg then by_arg = {}; ids[verb] = by_arg end
-  local id = by_arg[arg]
-  if not id then
-    id = verb .. " " .. arg
-    by_arg[arg], parsed[id] = id, { verb, arg }
-  end
-  return id
-end
+function M.option_id(verb, arg) return ids.id(ID, verb, arg) end
 
 -- M.parse_option(id) -> verb, arg: the parts M.option_id joined ("buy" -> "buy", nil).
 function M.parse_option(id)

@@ -1,0 +1,40 @@
+-- cairn/ids.lua
+-- Option ids made once: "take red", "envoy r2", "move 3 north". A decision offers the
+-- same ids again and again and apply reads their parts back; building and splitting
+-- strings on every decision would cost as much as the rule itself. An id set keeps each
+-- id it made in a tree keyed by its parts (a lookup builds no string), and each id's parts.
+
+local M = {}
+
+-- M.new() -> an empty id set, {parts = {}, tree = {}}. A ruleset keeps one in a module
+-- local: a new game runs the module again, so no id set outlives its game.
+function M.new() return { parts = {}, tree = {} } end
+
+-- M.id(set, a [, b [, c [, d]]]) -> "a b c d", the parts given one space apart, the same
+-- string every time; set.parts[id] -> {a, b, c, d} as given (numbers stay numbers).
+function M.id(set, a, b, c, d)
+  local tree = set.tree
+  local node = tree[a]
+  if not node then node = {}; tree[a] = node end
+  if b ~= nil then
+    local n = node[b]; if not n then n = {}; node[b] = n end; node = n
+    if c ~= nil then
+      n = node[c]; if not n then n = {}; node[c] = n end; node = n
+      if d ~= nil then
+        n = node[d]; if not n then n = {}; node[d] = n end; node = n
+      end
+    end
+  end
+  local s = node[false]
+  if not s then
+    s = tostring(a)
+    if b ~= nil then s = s .. " " .. b end
+    if c ~= nil then s = s .. " " .. c end
+    if d ~= nil then s = s .. " " .. d end
+    node[false] = s
+    set.parts[s] = { a, b, c, d }
+  end
+  return s
+end
+
+return M

@@ -1,0 +1,23 @@
+-- tests/lua/test_ids.lua
+local ids = require "cairn.ids"
+
+local set = ids.new()
+-- the parts one space apart, numbers written as Lua writes them
+local a = ids.id(set, "take", "red")
+assert(a == "take red")
+assert(ids.id(set, "move", 3, "north") == "move 3 north")
+assert(ids.id(set, "envoys", "r1", "r1", "r2") == "envoys r1 r1 r2")
+assert(ids.id(set, "buy") == "buy")
+-- the same string every time, and its parts as given (3 stays a number)
+assert(ids.id(set, "take", "red") == a)
+local p = set.parts["move 3 north"]
+assert(p[1] == "move" and p[2] == 3 and math.type(p[2]) == "integer" and p[3] == "north" and p[4] == nil)
+assert(set.parts["buy"][1] == "buy" and set.parts["buy"][2] == nil)
+-- "take red" and "take" "red" nested are one id; "take" alone is another
+assert(ids.id(set, "take") == "take" and set.parts["take"][2] == nil)
+-- an id not made by this set has no parts
+assert(set.parts["take blue"] == nil)
+-- two sets share nothing
+local other = ids.new()
+assert(other.parts["take red"] == nil)
+assert(ids.id(other, "take", "red") == "take red" and other.parts["take red"] ~= set.parts["take red"])
