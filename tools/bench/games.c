@@ -250,6 +250,27 @@ static int repl_answer(engine *e, const game_config *g, uint64_t seed, int seat,
     return ok ? 0 : -1;
 }
 
+/* What the console shows before the first answer, untimed: the board for
+** the seat asked first and its decisions (the console draws the turn
+** screen before it reads an answer, so a person's first answer does not
+** come to a game that has drawn nothing). 0, or -1 after bench_fail. */
+static int first_screen(engine *e, const game_config *g, uint64_t seed) {
+    int seat = engine_next_bot_seat(e);
+    if (!seat) return 0;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_decision_list dl = {0};
+    char *board = engine_render(e, seat, &errs);
+    int ok = board && engine_decisions(e, &dl) == 0;
+    if (!ok)
+        bench_fail("%s %d seats seed %llu: the first board or decisions failed", g->ruleset,
+                   g->seats, (unsigned long long)seed);
+    engine_decision_list_free(&dl);
+    free(board);
+    cerr_free(&errs);
+    return ok ? 0 : -1;
+}
+
 /* One REPL answer's cost: wall time, and this thread's CPU time (which
 ** leaves out the time other processes held the core). */
 typedef struct sample {
@@ -291,6 +312,7 @@ int games_repl_latency(const game_config *gc, double seconds, latency *out) {
             rc = -1;
             break;
         }
+        rc = first_screen(e, g, seed);
         while (rc == 0 && !engine_is_over(e)) {
             int seat = 0;
             char *id = bot_pick(e, g, seed, &seat);
