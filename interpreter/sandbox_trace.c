@@ -9,9 +9,9 @@
 #include "sandbox_internal.h"
 #include "guard.h"
 #include "limits.h"
+#include "markup.h" /* markup_buf: a growing string */
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,45 +23,6 @@
 #define SANDBOX_TRACEBACK_FRAMES 20
 
 /* --------------------------------------------------- where errors happen */
-
-typedef struct sbuf {
-    char *s;
-    size_t n, cap;
-    int oom;
-} sbuf;
-
-static void sbuf_add(sbuf *b, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void sbuf_add(sbuf *b, const char *fmt, ...) {
-    if (b->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) {
-            b->oom = 1;
-            return;
-        }
-        if (b->s && (size_t)k < b->cap - b->n) {
-            b->n += (size_t)k;
-            return;
-        }
-        size_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->n + (size_t)k + 1) cap *= 2;
-        char *s = realloc(b->s, cap);
-        if (!s) {
-            b->oom = 1;
-            return;
-        }
-        b->s = s;
-        b->cap = cap;
-    }
-}
 
 /* The chunk name a person reads: the full path for file chunks (Lua's
 ** short_src may cut it), short_src for strings. */
@@ -143,9 +104,9 @@ void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg) {
 
     /* The traceback: Lua frames only, the stdlib only if the error is in it. */
     int keep_std = sb->err_found && is_stdlib(sb, sb->err_file);
-    sbuf b = {0};
+    markup_buf b = {0};
     int shown = 0, more = 0;
-    sbuf_add(&b, "stack traceback:");
+    markup_buf_printf(&b, "stack traceback:");
     for (int lv = level; lua_getstack(L, lv, &ar); lv++) {
         char file[SANDBOX_WHERE_MAX];
         if (!lua_getinfo(L, "Slnt", &ar) || strcmp(ar.what, "C") == 0) continue;
@@ -155,23 +116,22 @@ void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg) {
             more++;
             continue;
         }
-        sbuf_add(&b, "\n\t%s:%d: in ", file, ar.currentline);
+        markup_buf_printf(&b, "\n\t%s:%d: in ", file, ar.currentline);
         if (ar.namewhat && *ar.namewhat)
-            sbuf_add(&b, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat,
+            markup_buf_printf(&b, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat,
                      ar.name ? ar.name : "?");
         else if (*ar.what == 'm')
-            sbuf_add(&b, "main chunk");
+            markup_buf_printf(&b, "main chunk");
         else
-            sbuf_add(&b, "function <%s:%d>", file, ar.linedefined);
-        if (ar.istailcall) sbuf_add(&b, "\n\t(...tail calls...)");
+            markup_buf_printf(&b, "function <%s:%d>", file, ar.linedefined);
+        if (ar.istailcall) markup_buf_printf(&b, "\n\t(...tail calls...)");
     }
-    if (more) sbuf_add(&b, "\n\t(...%d more)", more);
+    if (more) markup_buf_printf(&b, "\n\t(...%d more)", more);
     free(sb->traceback);
-    sb->traceback = b.oom ? NULL : b.s;
-    if (b.oom) free(b.s);
+    sb->traceback = markup_buf_take(&b); /* NULL after running out of memory */
 
     /* The ruleset's own frames only: what a modder can change. */
-    sbuf o = {0};
+    markup_buf o = {0};
     shown = more = 0;
     for (int lv = level; lua_getstack(L, lv, &ar); lv++) {
         char file[SANDBOX_WHERE_MAX];
@@ -182,19 +142,18 @@ void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg) {
             more++;
             continue;
         }
-        sbuf_add(&o, "\n  %s:%d: in ", file, ar.currentline);
+        markup_buf_printf(&o, "\n  %s:%d: in ", file, ar.currentline);
         if (ar.namewhat && *ar.namewhat && ar.name)
-            sbuf_add(&o, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat, ar.name);
+            markup_buf_printf(&o, "%s '%s'", strcmp(ar.namewhat, "global") == 0 ? "function" : ar.namewhat, ar.name);
         else if (*ar.what == 'm')
-            sbuf_add(&o, "main chunk");
+            markup_buf_printf(&o, "main chunk");
         else
-            sbuf_add(&o, "function <%s:%d>", file, ar.linedefined);
+            markup_buf_printf(&o, "function <%s:%d>", file, ar.linedefined);
     }
-    if (more) sbuf_add(&o, "\n  (...%d more)", more);
+    if (more) markup_buf_printf(&o, "\n  (...%d more)", more);
     free(sb->own_traceback);
-    sb->own_traceback = o.oom ? NULL : o.s;
-    sb->own_frames = o.oom ? 0 : shown;
-    if (o.oom) free(o.s);
+    sb->own_traceback = markup_buf_take(&o); /* "" when no frame is the ruleset's */
+    sb->own_frames = sb->own_traceback ? shown : 0;
 }
 
 /* The message handler of a top-level sandbox_call: records location and
