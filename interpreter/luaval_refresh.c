@@ -50,15 +50,9 @@ static long map_find(const value *m, const char *s, size_t len) {
 ** there is compared, else one is read (the list grows). 0, or -1 with the
 ** list freed. */
 static int refresh_item(refresh_ctx *c, value *list, size_t i) {
-    if (i == list->u.list.cap) {
-        size_t cap = list->u.list.cap ? list->u.list.cap * 2 : 4;
-        value **items = realloc(list->u.list.items, cap * sizeof *items);
-        if (!items) {
-            value_free(list);
-            return -1;
-        }
-        list->u.list.items = items;
-        list->u.list.cap = cap;
+    if (i == list->u.list.n && value_list_room(list) != 0) {
+        value_free(list);
+        return -1;
     }
     value *was = NULL;
     if (i < list->u.list.n) {

@@ -152,20 +152,20 @@ value *value_clone(const value *v) {
 
 /* ---------------------------------------------------------------- lists */
 
+int value_list_room(value *list) {
+    if (list->u.list.n < list->u.list.cap) return 0;
+    size_t cap = list->u.list.cap ? list->u.list.cap * 2 : 4;
+    value **items = realloc(list->u.list.items, cap * sizeof *items);
+    if (!items) return -1;
+    list->u.list.items = items;
+    list->u.list.cap = cap;
+    return 0;
+}
+
 int value_list_push(value *list, value *item) {
-    if (!item || list->type != CV_LIST) {
+    if (!item || list->type != CV_LIST || value_list_room(list) != 0) {
         value_free(item);
         return -1;
-    }
-    if (list->u.list.n == list->u.list.cap) {
-        size_t cap = list->u.list.cap ? list->u.list.cap * 2 : 4;
-        value **items = realloc(list->u.list.items, cap * sizeof *items);
-        if (!items) {
-            value_free(item);
-            return -1;
-        }
-        list->u.list.items = items;
-        list->u.list.cap = cap;
     }
     list->u.list.items[list->u.list.n++] = item;
     return 0;

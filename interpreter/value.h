@@ -73,6 +73,9 @@ value *value_clone(const value *v);
 /* Appends item (ownership passes to the list). Returns 0, or -1 on OOM
 ** (item is then freed). */
 int value_list_push(value *list, value *item);
+/* Room for one more item in a list (its capacity doubled when full): 0, or
+** -1 on OOM, the list as it was. */
+int value_list_room(value *list);
 static inline size_t value_len(const value *v) {
     return v->type == CV_LIST ? v->u.list.n : v->type == CV_MAP ? v->u.map.n : 0;
 }
