@@ -135,7 +135,8 @@ function M.fit(line, max, indent)
   while at <= #rest do
     local s, e = find(rest, "  +", at)
     local field = rest:sub(at, (s or #rest + 1) - 1)
-    if cur_w + #gap + M.width(field) > max and M.width(field) > max - indent then
+    local field_w = M.width(field)
+    if cur_w + #gap + field_w > max and field_w > max - indent then
       -- a field wider than a line: its words, one space apart
       local wgap = gap
       for word in field:gmatch("[^ ]+") do

@@ -29,7 +29,14 @@ local function rule_line(cols)
 end
 local function markup_of(l) return ctext.tags(l.markup) end
 
-local wrap, fit = ctext.wrap, ctext.fit
+local wrap = ctext.wrap
+
+-- fitted(line, cols, indent) -> the lines a line takes on the board: itself at the full
+-- width, else broken where it has two spaces (cairn.text.fit)
+local function fitted(line, cols, indent)
+  if cols == WIDEST then return { line } end
+  return ctext.fit(line, cols, indent)
+end
 
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
@@ -270,7 +277,7 @@ local function seat_lines(g, view, s, viewer, cols)
     tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
   end
   local first = pad(head, 40) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak
-  local out = cols == WIDEST and { first } or fit(first, cols, 4)
+  local out = fitted(first, cols, 4)
   local parts = {
     table.concat(res, " "),
     g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),
@@ -289,10 +296,8 @@ function M.render(view, seat, g)
   local cols = columns(g)
   local lines = {}
   local function add(s) lines[#lines + 1] = s end
-  -- a line of its own, broken to the width where it has two spaces (fit)
   local function add_fitted(s, indent)
-    if cols == WIDEST then add(s) return end
-    for _, l in ipairs(fit(s, cols, indent)) do add(l) end
+    for _, l in ipairs(fitted(s, cols, indent)) do add(l) end
   end
   local weather = {}
   for _, w in ipairs(view.weather_seen) do weather[#weather + 1] = name(g, "weather.", w) end
