@@ -20,29 +20,7 @@
 
 #include "engine.h"
 #include "error.h"
-
-/* Defaults of the search bots, and the bounds of their parameters. */
-#if !defined(CAIRN_BOT_ITERATIONS)
-#define CAIRN_BOT_ITERATIONS 1000 /* mcts and ismcts without a budget */
-#endif
-#if !defined(CAIRN_BOT_MAX_ITERATIONS)
-#define CAIRN_BOT_MAX_ITERATIONS 10000000L
-#endif
-#if !defined(CAIRN_BOT_MAX_TIME)
-#define CAIRN_BOT_MAX_TIME 3600.0 /* seconds per decision */
-#endif
-#if !defined(CAIRN_BOT_DEPTH)
-#define CAIRN_BOT_DEPTH 10 /* rollout decisions before the heuristic scores (0: to the end) */
-#endif
-#if !defined(CAIRN_BOT_UCT_C)
-#define CAIRN_BOT_UCT_C 1.4 /* UCT's exploration constant, rewards in [0, 1] */
-#endif
-#if !defined(CAIRN_BOT_HSCALE)
-#define CAIRN_BOT_HSCALE 10.0 /* heuristic points that make a clear lead at a cut-off */
-#endif
-#if !defined(CAIRN_BOT_SAMPLES)
-#define CAIRN_BOT_SAMPLES 4 /* greedy's sampled states per option in a game with secrets */
-#endif
+#include "limits.h" /* CAIRN_BOT_*: the bots' defaults and bounds */
 
 typedef struct bot bot;
 

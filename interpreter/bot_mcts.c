@@ -15,15 +15,13 @@
 ** position: an iteration budget gives the same choice on every run.
 */
 #include "bot_internal.h"
-#include "testrun.h" /* CAIRN_TEST_MAX_DECISIONS: when a rollout counts as stuck */
+#include "limits.h" /* CAIRN_TEST_MAX_DECISIONS: when a rollout counts as stuck */
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* Most seats the tree keeps statistics for (the engine's own bound). */
-#define MCTS_MAX_SEATS 16
 /* Options shown by `why`. */
 #define MCTS_WHY_TOP 6
 
@@ -168,7 +166,7 @@ typedef struct pick {
 
 typedef struct step {
     int node;
-    pick picks[MCTS_MAX_SEATS];
+    pick picks[CAIRN_MAX_SEATS];
     int n_picks;
 } step;
 
@@ -352,7 +350,7 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
         x->errs = errs;
         if (engine_playout(f, max, b->guided ? guided_pick : NULL, x, errs) < 0 || x->failed) return -1;
     }
-    double rew[MCTS_MAX_SEATS];
+    double rew[CAIRN_MAX_SEATS];
     if (bot_rewards(f, b, rew, errs) != 0) return -1;
     for (size_t i = 0; i < x->w.n; i++) {
         step *st = &x->w.steps[i];
@@ -412,8 +410,8 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     memset(&x, 0, sizeof x);
     x.b = b;
     x.seats = engine_seat_count(e);
-    if (x.seats > MCTS_MAX_SEATS) {
-        cerr_add(errs, NULL, 0, 0, NULL, "mcts: at most %d seats", MCTS_MAX_SEATS);
+    if (x.seats > CAIRN_MAX_SEATS) {
+        cerr_add(errs, NULL, 0, 0, NULL, "mcts: at most %d seats", CAIRN_MAX_SEATS);
         return NULL;
     }
     value *view = sampled ? engine_view(e, seat) : NULL;

@@ -14,11 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The store keeps at most this many chunks and bytes (texts and bytecode);
-** past either the oldest are dropped. A REPL editing its rules for hours
-** makes a new text per edit; a ruleset's own files fit many times over. */
-#define STORE_MAX_CHUNKS 512
-#define STORE_MAX_BYTES (32u << 20)
 
 typedef struct stored {
     char *name;
@@ -106,13 +101,13 @@ static void keep(lua_State *L, const char *text, size_t len, const char *name) {
     stored s = {.text_len = len, .code = b.p, .code_len = b.n};
     s.name = malloc(strlen(name) + 1);
     s.text = malloc(len ? len : 1);
-    if (!s.name || !s.text || len > STORE_MAX_BYTES / 2) {
+    if (!s.name || !s.text || len > CAIRN_CHUNK_STORE_MAX_BYTES / 2) {
         stored_free(&s);
         return;
     }
     memcpy(s.name, name, strlen(name) + 1);
     memcpy(s.text, text, len);
-    while (store.n && (store.n >= STORE_MAX_CHUNKS || store.bytes + stored_bytes(&s) > STORE_MAX_BYTES))
+    while (store.n && (store.n >= CAIRN_CHUNK_STORE_MAX_CHUNKS || store.bytes + stored_bytes(&s) > CAIRN_CHUNK_STORE_MAX_BYTES))
         drop_oldest();
     if (store.n == store.cap) {
         size_t cap = store.cap ? 2 * store.cap : 32;

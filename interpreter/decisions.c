@@ -582,7 +582,7 @@ size_t engine_bot_pick(const engine *e, int seat) {
     const asked_item *it = item_for(e, seat);
     if (!it || !it->n_enabled) return 0;
     rng r;
-    rng_seed_stream(&r, e->cfg.seed, (uint64_t)e->pos * (ENGINE_MAX_SEATS + 1) + (uint64_t)seat);
+    rng_seed_stream(&r, e->cfg.seed, (uint64_t)e->pos * (CAIRN_MAX_SEATS + 1) + (uint64_t)seat);
     uint64_t k = rng_below(&r, it->n_enabled);
     for (size_t q = it->first; q < it->first + it->n; q++)
         if (!(e->asked.disabled[q] & ASK_DISABLED) && k-- == 0) return q;

@@ -372,8 +372,8 @@ engine *engine_build(const engine_config *c, cerr_list *errs) {
         rt->owns_rules = 1;
     }
     if (!e->cfg.players) e->cfg.players = rt->rules->players;
-    if (e->cfg.players < 1 || e->cfg.players > ENGINE_MAX_SEATS) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", e->cfg.players, ENGINE_MAX_SEATS);
+    if (e->cfg.players < 1 || e->cfg.players > CAIRN_MAX_SEATS) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", e->cfg.players, CAIRN_MAX_SEATS);
         goto fail;
     }
     free(e->cfg.lang); /* the rules' language: given, found in the manifest, or en */

@@ -12,15 +12,12 @@
 #define CAIRN_ENGINE_INTERNAL_H
 
 #include "engine.h"
+#include "limits.h"
 #include "sandbox.h"
 #include "schema.h"
 #include "view.h"
 
 #include <lua.h>
-
-/* The most seats a game may have: events keep their audience in 32 bits,
-** and the manifest schema allows 16. */
-#define ENGINE_MAX_SEATS 16
 
 typedef struct event_rec {
     char *text;

@@ -68,8 +68,8 @@ engine_rules *engine_rules_borrow(const ruleset *rs, int players, const engine_c
 }
 
 static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs) {
-    if (r->players < 1 || r->players > ENGINE_MAX_SEATS) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", r->players, ENGINE_MAX_SEATS);
+    if (r->players < 1 || r->players > CAIRN_MAX_SEATS) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", r->players, CAIRN_MAX_SEATS);
         goto fail;
     }
     if (!(r->vis = view_rules_new(r->rs->visibility, errs))) goto fail;

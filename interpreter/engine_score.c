@@ -161,7 +161,7 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
     }
     if (raw_field(L, si, "ranking") == LUA_TTABLE) {
         unview_top(L);
-        int ri = lua_gettop(L), next = 1, seen[ENGINE_MAX_SEATS + 1] = {0};
+        int ri = lua_gettop(L), next = 1, seen[CAIRN_MAX_SEATS + 1] = {0};
         size_t tiers = lua_rawlen(L, ri);
         for (size_t t = 1; t <= tiers; t++) {
             lua_rawgeti(L, ri, (lua_Integer)t);

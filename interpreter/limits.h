@@ -148,4 +148,130 @@
 #define CAIRN_PATTERN_MAX_PROGRAM 4000
 #endif
 
+
+/* Most seats one game may have: events keep their audience in 32 bits, and
+** the manifest schema allows players.max up to 16. The engine, the search
+** tree, the sim and `--players` all use this one. */
+#if !defined(CAIRN_MAX_SEATS)
+#define CAIRN_MAX_SEATS 16
+#endif
+
+/* The compiled-chunk store keeps at most this many chunks and bytes (texts
+** and bytecode); past either the oldest are dropped. A REPL editing its rules
+** for hours makes a new text per edit; a ruleset's own files fit many times
+** over. */
+#if !defined(CAIRN_CHUNK_STORE_MAX_CHUNKS)
+#define CAIRN_CHUNK_STORE_MAX_CHUNKS 512
+#endif
+#if !defined(CAIRN_CHUNK_STORE_MAX_BYTES)
+#define CAIRN_CHUNK_STORE_MAX_BYTES (32u << 20)
+#endif
+
+/* ------------------------------------------------ tests and smoke play */
+
+/* Most decisions one smoke or golden game may take before it is called
+** stuck (a ruleset whose game never ends). */
+#if !defined(CAIRN_TEST_MAX_DECISIONS)
+#define CAIRN_TEST_MAX_DECISIONS 10000
+#endif
+
+/* Most option combinations smoke-played; beyond it the first ones (in
+** manifest order) are played and the rest counted as skipped. */
+#if !defined(CAIRN_SMOKE_MAX_COMBINATIONS)
+#define CAIRN_SMOKE_MAX_COMBINATIONS 64
+#endif
+
+/* Default number of smoke games per seat count and option combination. */
+/* The forward-model self-test of smoke play: every this many decisions each
+** enabled option is applied to a fork of the position (the game itself must
+** not move) and undo/redo must give it back; at the end the log is replayed
+** in a new process (strict) and played again fast (the same hashes). */
+#if !defined(CAIRN_SMOKE_FORK_EVERY)
+#define CAIRN_SMOKE_FORK_EVERY 7
+#endif
+/* ... at this many positions of the first game (seed 1, the first option
+** combination) of each seat count: the forks cost what every option's apply costs. */
+#if !defined(CAIRN_SMOKE_FORK_POSITIONS)
+#define CAIRN_SMOKE_FORK_POSITIONS 4
+#endif
+
+#if !defined(CAIRN_SMOKE_GAMES)
+#define CAIRN_SMOKE_GAMES 3
+#endif
+
+/* ---------------------------------------------------------------- bots */
+
+/* Defaults of the search bots, and the bounds of their parameters. */
+#if !defined(CAIRN_BOT_ITERATIONS)
+#define CAIRN_BOT_ITERATIONS 1000 /* mcts and ismcts without a budget */
+#endif
+#if !defined(CAIRN_BOT_MAX_ITERATIONS)
+#define CAIRN_BOT_MAX_ITERATIONS 10000000L
+#endif
+#if !defined(CAIRN_BOT_MAX_TIME)
+#define CAIRN_BOT_MAX_TIME 3600.0 /* seconds per decision */
+#endif
+#if !defined(CAIRN_BOT_DEPTH)
+#define CAIRN_BOT_DEPTH 10 /* rollout decisions before the heuristic scores (0: to the end) */
+#endif
+#if !defined(CAIRN_BOT_UCT_C)
+#define CAIRN_BOT_UCT_C 1.4 /* UCT's exploration constant, rewards in [0, 1] */
+#endif
+#if !defined(CAIRN_BOT_HSCALE)
+#define CAIRN_BOT_HSCALE 10.0 /* heuristic points that make a clear lead at a cut-off */
+#endif
+#if !defined(CAIRN_BOT_SAMPLES)
+#define CAIRN_BOT_SAMPLES 4 /* greedy's sampled states per option in a game with secrets */
+#endif
+
+
+/* -------------------------------------------------------------- the sim */
+
+/* Most games one run may play. */
+#if !defined(CAIRN_SIM_MAX_GAMES)
+#define CAIRN_SIM_MAX_GAMES 1000000L
+#endif
+
+/* Games played when --games is not given. */
+#if !defined(CAIRN_SIM_GAMES)
+#define CAIRN_SIM_GAMES 100
+#endif
+
+/* Failed games listed by name (the rest are counted). */
+#if !defined(CAIRN_SIM_KEEP_FAILS)
+#define CAIRN_SIM_KEEP_FAILS 10
+#endif
+
+/* Seeds of games where --find held kept for the JSON (the text shows 20). */
+#if !defined(CAIRN_SIM_KEEP_FOUND)
+#define CAIRN_SIM_KEEP_FOUND 1000
+#endif
+
+/* Most --set overrides one run or one --compare variant takes. */
+#if !defined(CAIRN_SIM_MAX_SETS)
+#define CAIRN_SIM_MAX_SETS 32
+#endif
+
+/* Most variants one run plays: --compare's two, --sweep's values. */
+#if !defined(CAIRN_SIM_MAX_VARIANTS)
+#define CAIRN_SIM_MAX_VARIANTS 8
+#endif
+
+/* ------------------------------------------------------------ the console */
+
+/* Most decisions one `run` (or one automatic bot turn) makes before it
+** stops to let the user look: a game whose bots never finish cannot hang
+** the console. */
+#if !defined(CAIRN_REPL_MAX_BOT_RUN)
+#define CAIRN_REPL_MAX_BOT_RUN 100000
+#endif
+
+/* Most files of a ruleset snapshotted for reload reports, and the largest. */
+#if !defined(CAIRN_REPL_MAX_FILES)
+#define CAIRN_REPL_MAX_FILES 2000
+#endif
+#if !defined(CAIRN_REPL_MAX_FILE_BYTES)
+#define CAIRN_REPL_MAX_FILE_BYTES (8L * 1024 * 1024)
+#endif
+
 #endif

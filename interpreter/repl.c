@@ -10,6 +10,7 @@
 #include "termsafe.h"
 #include "repl.h"
 #include "repl_cmd.h"
+#include "console_words.h"
 #include "repl_session.h"
 #include "repl_signal.h"
 
@@ -31,21 +32,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Most decisions one `run` (or one automatic bot turn) makes before it
-** stops to let the user look: a game whose bots never finish cannot hang
-** the console. */
-#if !defined(REPL_MAX_BOT_RUN)
-#define REPL_MAX_BOT_RUN 100000
-#endif
-
-/* Most files of a ruleset snapshotted for reload reports, and the largest. */
-#if !defined(REPL_MAX_FILES)
-#define REPL_MAX_FILES 2000
-#endif
-#if !defined(REPL_MAX_FILE_BYTES)
-#define REPL_MAX_FILE_BYTES (8L * 1024 * 1024)
-#endif
 
 /* The seed of a game started in script mode without --seed: fixed, so that
 ** a transcript gives the same bytes every time. */
@@ -510,7 +496,7 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
 size_t repl_run_bots(repl *r, size_t limit) {
     size_t n = 0;
     int stop = 0;
-    if (limit == 0 || limit > REPL_MAX_BOT_RUN) limit = REPL_MAX_BOT_RUN;
+    if (limit == 0 || limit > CAIRN_REPL_MAX_BOT_RUN) limit = CAIRN_REPL_MAX_BOT_RUN;
     while (n < limit && !engine_is_over(r->e) && !stop) {
         /* the engine's order (the first bot seat the ruleset asks), as in
         ** golden playthroughs and `cairn sim`, so the same seed plays the
@@ -540,9 +526,9 @@ size_t repl_run_bots(repl *r, size_t limit) {
         r->over_shown = 0;
         if (stop) repl_say(r, 0, "Stopped (Ctrl-C): the bot answered with its best so far; `run` goes on.");
     }
-    if (n == REPL_MAX_BOT_RUN)
+    if (n == CAIRN_REPL_MAX_BOT_RUN)
         repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
-                 REPL_MAX_BOT_RUN);
+                 CAIRN_REPL_MAX_BOT_RUN);
     return n;
 }
 
@@ -603,7 +589,7 @@ static uint64_t fnv_file(const char *path, int *ok) {
     if (!f) return 0;
     unsigned char buf[4096];
     size_t n, total = 0;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && total < (size_t)REPL_MAX_FILE_BYTES) {
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0 && total < (size_t)CAIRN_REPL_MAX_FILE_BYTES) {
         for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ull;
         total += n;
     }
@@ -622,7 +608,7 @@ static void walk(file_list *fl, const char *dir, const char *shown, int depth) {
     DIR *d = opendir(dir);
     if (!d) return;
     struct dirent *de;
-    while ((de = readdir(d)) != NULL && fl->n < REPL_MAX_FILES) {
+    while ((de = readdir(d)) != NULL && fl->n < CAIRN_REPL_MAX_FILES) {
         if (de->d_name[0] == '.') continue;
         char *path = cairn_strfmt("%s/%s", dir, de->d_name);
         char *name = shown[0] ? cairn_strfmt("%s/%s", shown, de->d_name) : cairn_strdup(de->d_name);
@@ -1113,7 +1099,7 @@ static int confirm_quit(repl *r) {
 /* Does the line start with a command word (rather than an answer)? */
 static int line_is_command(const repl *r, const char *line) {
     (void)r;
-    return repl_command_word(line);
+    return console_word_starts(line);
 }
 
 static void session_loop(repl *r) {

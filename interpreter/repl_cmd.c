@@ -215,14 +215,17 @@ int repl_is_command(const repl *r, const char *word) {
     return 0;
 }
 
-int repl_command_word(const char *text) {
-    while (*text == ' ' || *text == '\t') text++;
-    char word[64];
-    size_t n = strcspn(text, " \t;");
-    if (n == 0 || n >= sizeof word) return 0;
-    memcpy(word, text, n);
-    word[n] = '\0';
-    return repl_is_command(NULL, word);
+size_t repl_play_words(const char **out, size_t max) {
+    size_t n = 0;
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (!(commands[i].where & IN_PLAY)) continue;
+        if (n < max) out[n] = commands[i].name;
+        n++;
+        if (!commands[i].alias) continue;
+        if (n < max) out[n] = commands[i].alias;
+        n++;
+    }
+    return n;
 }
 
 int repl_command(repl *r, const char *word, const char *args) {

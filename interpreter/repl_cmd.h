@@ -27,10 +27,9 @@ int repl_is_command(const repl *r, const char *word);
 ** now keep secrets, and marks the game moved. */
 void repl_report_replay(repl *r, const struct engine_reload_report *rep);
 
-/* 1 if the first word of text (blanks skipped; a word ends at a blank or
-** `;`) is a REPL command: a typed line that is a command, or an option id
-** (`undo`, `save 2`) the command would win over when typed, which cairn
-** check refuses. */
-int repl_command_word(const char *text);
+/* The names and aliases of the commands that work while a game is played:
+** up to max of them into out; returns how many there are. What
+** console_words.h lists, which a unit test checks. */
+size_t repl_play_words(const char **out, size_t max);
 
 #endif

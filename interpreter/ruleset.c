@@ -1947,8 +1947,8 @@ int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **w
         if (f->players) return *why = cairn_strfmt("--players is given twice (\"%s\")", next), -1;
         char *end;
         long n = strtol(next, &end, 10);
-        if (*end || !next[0] || n < 1 || n > 16)
-            return *why = cairn_strfmt("--players takes a number from 1 to 16, got \"%s\"", next), -1;
+        if (*end || !next[0] || n < 1 || n > CAIRN_MAX_SEATS)
+            return *why = cairn_strfmt("--players takes a number from 1 to %d, got \"%s\"", CAIRN_MAX_SEATS, next), -1;
         f->players = (int)n;
     } else {
         return 0;

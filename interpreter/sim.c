@@ -11,7 +11,7 @@
 #include "engine.h"
 #include "ruleset.h"
 #include "sim_internal.h"
-#include "testrun.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
+#include "limits.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
 
 #include <errno.h>
 #include <inttypes.h>
@@ -37,17 +37,22 @@ typedef struct sim_opts {
     int starter_given;              /* --starter: the field, not the ruleset's start_seat(g) */
     const char *compare[2];         /* --compare A B; NULL: one variant */
     const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
-    const char *bot[SIM_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
-    char *bot_spec[SIM_MAX_SEATS];  /* --bots: the specs, owned (bot[] points at them) */
+    const char *bot[CAIRN_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
+    char *bot_spec[CAIRN_MAX_SEATS];  /* --bots: the specs, owned (bot[] points at them) */
     int n_bots;
-    bot *bots[SIM_MAX_SEATS];       /* the search bots, made once before the games (NULL: random) */
-    const char *ban[SIM_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
+    bot *bots[CAIRN_MAX_SEATS];       /* the search bots, made once before the games (NULL: random) */
+    const char *ban[CAIRN_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
     int coverage;                   /* --coverage */
     const char *find;               /* --find EXPR */
     int leads;                      /* --leads: score(g) after every decision */
     const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
     size_t n_sets;
 } sim_opts;
+
+/* CAIRN_MAX_SEATS as text, for messages built at compile time */
+#define TEXT_OF(n) #n
+#define NUMBER_TEXT(n) TEXT_OF(n)
+#define SEATS_TEXT NUMBER_TEXT(CAIRN_MAX_SEATS)
 
 static int usage(FILE *err, const char *fmt, const char *arg) {
     fprintf(err, "cairn sim: ");
@@ -113,7 +118,7 @@ static int set_ban(sim_opts *o, const char *v, FILE *err) {
     char seat[8];
     long n;
     int used = 0;
-    if (sscanf(v, "%7[0-9]:%n", seat, &used) != 1 || !used || !v[used] || parse_long(seat, 1, SIM_MAX_SEATS, &n) != 0)
+    if (sscanf(v, "%7[0-9]:%n", seat, &used) != 1 || !used || !v[used] || parse_long(seat, 1, CAIRN_MAX_SEATS, &n) != 0)
         return usage(err, "--ban takes SEAT:PREFIX (2:card stupa), got \"%s\"", v);
     o->ban[n - 1] = v + used;
     return 0;
@@ -136,7 +141,7 @@ static int set_sweep(sim_opts *o, const char *v, FILE *err) {
     const char *eq = strchr(v, '=');
     int n = 1;
     for (const char *p = eq ? eq : v; *p; p++) n += *p == ',';
-    if (!eq || eq == v || !eq[1] || n < 2 || n > SIM_MAX_VARIANTS)
+    if (!eq || eq == v || !eq[1] || n < 2 || n > CAIRN_SIM_MAX_VARIANTS)
         return usage(err, "--sweep takes KEY=V1,V2,... (2 to 8 values; KEY an option or DATA.PATH), got \"%s\"", v);
     o->sweep = v;
     return 0;
@@ -168,7 +173,7 @@ static int set_bots(sim_opts *o, const char *arg, FILE *err) {
             end = nc ? nc : nx + strlen(nx);
             if (!nc) break;
         }
-        if (o->n_bots == SIM_MAX_SEATS) return usage(err, "--bots names more than 16 seats: \"%s\"", arg);
+        if (o->n_bots == CAIRN_MAX_SEATS) return usage(err, "--bots names more than " SEATS_TEXT " seats: \"%s\"", arg);
         char *spec = cairn_strfmt("%.*s", (int)(end - p), p);
         if (!spec) return usage(err, "%s", "out of memory");
         o->bot_spec[o->n_bots] = spec;
@@ -301,7 +306,7 @@ static void variant_config(const sim_opts *o, const sim_variant *v, engine_confi
 }
 
 static const char *seat_bot(const sim_opts *o, int seat) {
-    return seat <= SIM_MAX_SEATS && o->bot[seat - 1] ? o->bot[seat - 1] : "random";
+    return seat <= CAIRN_MAX_SEATS && o->bot[seat - 1] ? o->bot[seat - 1] : "random";
 }
 
 /* The command that replays a game of v, but for --seed (malloc'd). */
@@ -391,13 +396,13 @@ static void variant_free(sim_variant *v) {
 /* What a game needs: the options and the variants (in the workers too). */
 typedef struct sim_ctx {
     const sim_opts *o;
-    sim_variant v[SIM_MAX_VARIANTS];
-    char *spec[SIM_MAX_VARIANTS]; /* --sweep: "KEY=Vi" per variant */
+    sim_variant v[CAIRN_SIM_MAX_VARIANTS];
+    char *spec[CAIRN_SIM_MAX_VARIANTS]; /* --sweep: "KEY=Vi" per variant */
     int variants, players;
     FILE *json, *csv;
     sim_find *find;         /* --find, compiled once before the workers start */
     sim_totals t;
-    sim_compare cmp[SIM_MAX_VARIANTS - 1]; /* variant k against variant 0 */
+    sim_compare cmp[CAIRN_SIM_MAX_VARIANTS - 1]; /* variant k against variant 0 */
     long done, total;       /* records handed on, and expected */
     double start, last_note;
     int last_tenth;
@@ -691,7 +696,7 @@ static void make_header(const sim_ctx *x, sim_header *h) {
     memset(h, 0, sizeof *h);
     h->ruleset = x->o->ruleset, h->id = rs->id, h->version = rs->version, h->fingerprint = rs->fingerprint;
     h->options = x->v[0].options;
-    for (int i = 0; i < SIM_MAX_VARIANTS; i++) {
+    for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) {
         h->label[i] = i < x->variants ? x->v[i].label : "";
         h->play[i] = i < x->variants ? x->v[i].play : x->v[0].play;
     }
@@ -754,7 +759,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->sweep) { /* KEY=V1,V2,...: the variant specs KEY=V1, KEY=V2, ... */
         const char *eq = strchr(o->sweep, '='), *p = eq + 1;
         int klen = (int)(eq - o->sweep);
-        for (x->variants = 0; x->variants < SIM_MAX_VARIANTS; p++) {
+        for (x->variants = 0; x->variants < CAIRN_SIM_MAX_VARIANTS; p++) {
             size_t n = strcspn(p, ",");
             if (!(x->spec[x->variants++] = cairn_strfmt("%.*s=%.*s", klen, o->sweep, (int)n, p)))
                 return fprintf(err, "cairn sim: out of memory\n"), 1;
@@ -770,10 +775,10 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
             return fprintf(err, "cairn sim: %s plays %d seats and %s %d; compare the same seat count\n", x->v[0].label,
                            x->players, x->v[i].label, engine_rules_players(x->v[i].rules)),
                    1;
-    if (x->players < 1 || x->players > SIM_MAX_SEATS) return fprintf(err, "cairn sim: too many seats\n"), 1;
+    if (x->players < 1 || x->players > CAIRN_MAX_SEATS) return fprintf(err, "cairn sim: too many seats\n"), 1;
     /* "random", or each seat's spec ("1=mcts:iterations=40,depth=5 2=random": a
     ** spec's own commas would make a comma-joined list ambiguous) */
-    char bots[SIM_MAX_SEATS * 64] = "";
+    char bots[CAIRN_MAX_SEATS * 64] = "";
     for (int s = 1; s <= x->players; s++)
         if (o->n_bots) snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%d=%s", s > 1 ? " " : "", s,
                                 seat_bot(o, s));
@@ -830,7 +835,6 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     return interrupted ? 130 : bad || failed ? 1 : 0;
 }
 
-int sim_merge(int argc, char **argv, FILE *out, FILE *err); /* sim_merge.c */
 
 int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
@@ -854,12 +858,12 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         if (x.json) fclose(x.json);
         if (x.csv) fclose(x.csv);
         sim_find_free(x.find);
-        for (int i = 0; i < SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
+        for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
         sim_totals_free(&x.t);
-        for (int k = 0; k < SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
+        for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
     }
     ruleset_flags_free(&o.flags);
-    for (int i = 0; i < SIM_MAX_SEATS; i++) {
+    for (int i = 0; i < CAIRN_MAX_SEATS; i++) {
         bot_free(o.bots[i]);
         free(o.bot_spec[i]);
     }

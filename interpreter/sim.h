@@ -10,31 +10,6 @@
 
 #include <stdio.h>
 
-/* Most games one run may play. */
-#if !defined(CAIRN_SIM_MAX_GAMES)
-#define CAIRN_SIM_MAX_GAMES 1000000L
-#endif
-
-/* Games played when --games is not given. */
-#if !defined(CAIRN_SIM_GAMES)
-#define CAIRN_SIM_GAMES 100
-#endif
-
-/* Failed games listed by name (the rest are counted). */
-#if !defined(CAIRN_SIM_KEEP_FAILS)
-#define CAIRN_SIM_KEEP_FAILS 10
-#endif
-
-/* Seeds of games where --find held kept for the JSON (the text shows 20). */
-#if !defined(CAIRN_SIM_KEEP_FOUND)
-#define CAIRN_SIM_KEEP_FOUND 1000
-#endif
-
-/* Most --set overrides one run or one --compare variant takes. */
-#if !defined(CAIRN_SIM_MAX_SETS)
-#define CAIRN_SIM_MAX_SETS 32
-#endif
-
 #define SIM_USAGE                                                                              \
     "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
     "                 [--seed S] [--bots KIND,...] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \

@@ -15,12 +15,7 @@
 #include "sim.h"
 #include "stats.h"
 #include "value.h"
-
-/* Most variants one run plays: --compare's two, --sweep's values. */
-#define SIM_MAX_VARIANTS 8
-
-/* Most seats a game may have here (the engine's own bound). */
-#define SIM_MAX_SEATS 16
+#include "limits.h"
 
 /* The version of the --json and --csv layouts (docs/simulation.md). */
 #define SIM_FORMAT_VERSION 1
@@ -113,7 +108,7 @@ typedef struct sim_hist {
 /* One label's points per seat: a game without the line counts 0. */
 typedef struct sim_label {
     char *key;
-    double sum[SIM_MAX_SEATS], sumsq[SIM_MAX_SEATS];
+    double sum[CAIRN_MAX_SEATS], sumsq[CAIRN_MAX_SEATS];
 } sim_label;
 
 typedef struct sim_totals {
@@ -122,11 +117,11 @@ typedef struct sim_totals {
     long other_starter; /* games a seat other than 1 started: else positions are the seats */
     stats_acc decisions, rounds, leads;
     double branch, margin;
-    stats_acc score[SIM_MAX_SEATS];
-    double share[SIM_MAX_SEATS], sharesq[SIM_MAX_SEATS]; /* wins, a tie split */
-    sim_hist hist[SIM_MAX_SEATS];
-    stats_acc pos_score[SIM_MAX_SEATS];                  /* by turn position */
-    double pos_share[SIM_MAX_SEATS];
+    stats_acc score[CAIRN_MAX_SEATS];
+    double share[CAIRN_MAX_SEATS], sharesq[CAIRN_MAX_SEATS]; /* wins, a tie split */
+    sim_hist hist[CAIRN_MAX_SEATS];
+    stats_acc pos_score[CAIRN_MAX_SEATS];                  /* by turn position */
+    double pos_share[CAIRN_MAX_SEATS];
     sim_label *label;
     size_t n_labels;
     long found, find_failed;                             /* --find */
@@ -200,8 +195,8 @@ int sim_find_eval(sim_find *f, const value *state, const sim_rec *r, char **why)
 ** or from a JSON part being merged. Strings borrowed. */
 typedef struct sim_header {
     const char *ruleset, *id, *version, *fingerprint, *options; /* options: "k=v k=v" */
-    const char *label[SIM_MAX_VARIANTS]; /* with --compare: what A and B are (--sweep: each value) */
-    const char *play[SIM_MAX_VARIANTS]; /* "cairn play RULESET ..." that replays a game of A (B)
+    const char *label[CAIRN_SIM_MAX_VARIANTS]; /* with --compare: what A and B are (--sweep: each value) */
+    const char *play[CAIRN_SIM_MAX_VARIANTS]; /* "cairn play RULESET ..." that replays a game of A (B)
                                  given --seed S: the flags and bots */
     const char *starter;      /* the state field that names the first seat */
     const char *find;         /* --find EXPR, or NULL */
@@ -224,5 +219,12 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 /* The CSV layout: the version line and the header, then a row per record. */
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
+
+/* -------------------------------------------------------- sim_merge.c */
+
+/* `cairn sim merge PARTS... [--json FILE]`: argv[0] is "merge". Checks that
+** the parts are one run's shards, sums their records and prints the report
+** one run would have printed. Returns the process exit status. */
+int sim_merge(int argc, char **argv, FILE *out, FILE *err);
 
 #endif

@@ -156,14 +156,14 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     for (size_t i = 0; i < m.n_parts && !rc; i++) rc = read_part(&m, &m.parts[i], err);
     if (!rc) rc = check_parts(&m, err);
     sim_totals t;
-    sim_compare c[SIM_MAX_VARIANTS - 1];
+    sim_compare c[CAIRN_SIM_MAX_VARIANTS - 1];
     memset(&t, 0, sizeof t);
     memset(c, 0, sizeof c);
     const value *run = rc ? NULL : m.parts[0].run;
     const char *sweep = run && *run_str(run, "sweep") ? run_str(run, "sweep") : NULL;
     int players = (int)value_get_int(run, "players", 0), compare = value_get_bool(run, "compare", 0);
     int variants = sweep ? sim_sweep_variants(sweep) : compare ? 2 : 1;
-    if (!rc && (variants < 1 || variants > SIM_MAX_VARIANTS))
+    if (!rc && (variants < 1 || variants > CAIRN_SIM_MAX_VARIANTS))
         rc = (fprintf(err, "cairn sim merge: %s: a sweep of %d values\n", m.parts[0].path, variants), 1);
     int bad_init = 0;
     if (!rc && variants == 1) bad_init = sim_totals_init(&t, players) != 0;
@@ -236,7 +236,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     for (size_t i = 0; lines && i < m.n; i++) free(lines[i]);
     free(lines);
     sim_totals_free(&t);
-    for (int k = 0; k < SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&c[k]);
+    for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&c[k]);
     for (size_t i = 0; i < m.n; i++) sim_rec_free(&m.recs[i]);
     free(m.recs);
     for (size_t i = 0; i < m.n_parts; i++) value_free(m.parts[i].run);

@@ -156,7 +156,7 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
         return (r->error = cairn_strdup(e)) ? 0 : -1;
     }
     const value *seats = value_map_get(v, "seats");
-    if (!seats || seats->type != CV_LIST || !seats->u.list.n || seats->u.list.n > SIM_MAX_SEATS) return -1;
+    if (!seats || seats->type != CV_LIST || !seats->u.list.n || seats->u.list.n > CAIRN_MAX_SEATS) return -1;
     if (!(r->seats = calloc(seats->u.list.n, sizeof *r->seats))) return -1;
     r->n = (int)seats->u.list.n;
     for (int i = 0; i < r->n; i++)

@@ -117,7 +117,7 @@ static void header(FILE *out, const sim_header *h) {
             plural_en(h->players, "player", "players"), h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
             h->bots);
     if (h->sweep)
-        for (int i = 0; i < SIM_MAX_VARIANTS && h->label[i] && *h->label[i]; i++)
+        for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS && h->label[i] && *h->label[i]; i++)
             fprintf(out, "%c: %s\n", 'A' + i, h->label[i]);
     else if (h->compare) fprintf(out, "A: %s\nB: %s\n", h->label[0], h->label[1]);
     else fprintf(out, "options: %s\n", h->options);
@@ -149,7 +149,7 @@ static void find_lines(FILE *out, const sim_header *h, const sim_totals *t) {
 void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int interrupted) {
     int n = t->seats;
     long g = t->games;
-    cell c[SIM_MAX_SEATS];
+    cell c[CAIRN_MAX_SEATS];
     header(out, h);
     if (interrupted) fprintf(out, "interrupted: %ld of %ld games finished\n", g + t->failed, h->games);
     fprintf(out, "games: %ld finished%s", g, t->failed ? "" : "\n");

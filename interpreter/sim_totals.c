@@ -15,11 +15,11 @@
 int sim_totals_init(sim_totals *t, int seats) {
     memset(t, 0, sizeof *t);
     t->seats = seats;
-    return seats >= 1 && seats <= SIM_MAX_SEATS ? 0 : -1;
+    return seats >= 1 && seats <= CAIRN_MAX_SEATS ? 0 : -1;
 }
 
 void sim_totals_free(sim_totals *t) {
-    for (int i = 0; i < SIM_MAX_SEATS; i++) free(t->hist[i].value), free(t->hist[i].count);
+    for (int i = 0; i < CAIRN_MAX_SEATS; i++) free(t->hist[i].value), free(t->hist[i].count);
     for (size_t i = 0; i < t->n_labels; i++) free(t->label[i].key);
     free(t->label);
     free(t->found_seeds);
@@ -129,7 +129,7 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
         if (!t->find_error && !(t->find_error = cairn_strfmt("seed %" PRIu64 ": %s", r->seed, r->error ? r->error : "?")))
             return -1;
     }
-    double share[SIM_MAX_SEATS];
+    double share[CAIRN_MAX_SEATS];
     sim_rec_shares(r, share);
     t->games++;
     stats_add(&t->decisions, (double)r->decisions);
@@ -247,7 +247,7 @@ int sim_compare_add(sim_compare *c, sim_rec *r) {
     c->holding = 0;
     if (!paired) return 0;
     if (pair_names(c, a) != 0 || pair_names(c, r) != 0) return -1;
-    double sa[SIM_MAX_SEATS], sb[SIM_MAX_SEATS];
+    double sa[CAIRN_MAX_SEATS], sb[CAIRN_MAX_SEATS];
     sim_rec_shares(a, sa);
     sim_rec_shares(r, sb);
     for (size_t i = 0; i < c->n_pairs; i++) {

@@ -5,7 +5,7 @@
 */
 #include "plural.h"
 #include "testrun.h"
-#include "repl_cmd.h"
+#include "console_words.h"
 #include "sandbox.h"
 #include "engine.h"
 #include "luatest.h"
@@ -1002,7 +1002,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         int seat = d.items[rng_below(&r, d.n)].seat;
         for (size_t i = 0; i < d.n && !msg; i++)
             for (size_t j = 0; j < d.items[i].n_options && !msg; j++)
-                if (repl_command_word(d.items[i].options[j].id))
+                if (console_word_starts(d.items[i].options[j].id))
                     msg = cairn_strfmt("%s, decision %zu: option id \"%s\" starts with a console "
                                        "command, which would run instead when typed: rename it",
                                        where.s, k + 1, d.items[i].options[j].id);

@@ -14,36 +14,6 @@
 
 #include "error.h"
 
-/* Most decisions one smoke or golden game may take before it is called
-** stuck (a ruleset whose game never ends). */
-#if !defined(CAIRN_TEST_MAX_DECISIONS)
-#define CAIRN_TEST_MAX_DECISIONS 10000
-#endif
-
-/* Most option combinations smoke-played; beyond it the first ones (in
-** manifest order) are played and the rest counted as skipped. */
-#if !defined(CAIRN_SMOKE_MAX_COMBINATIONS)
-#define CAIRN_SMOKE_MAX_COMBINATIONS 64
-#endif
-
-/* Default number of smoke games per seat count and option combination. */
-/* The forward-model self-test of smoke play: every this many decisions each
-** enabled option is applied to a fork of the position (the game itself must
-** not move) and undo/redo must give it back; at the end the log is replayed
-** in a new process (strict) and played again fast (the same hashes). */
-#if !defined(CAIRN_SMOKE_FORK_EVERY)
-#define CAIRN_SMOKE_FORK_EVERY 7
-#endif
-/* ... at this many positions of the first game (seed 1, the first option
-** combination) of each seat count: the forks cost what every option's apply costs. */
-#if !defined(CAIRN_SMOKE_FORK_POSITIONS)
-#define CAIRN_SMOKE_FORK_POSITIONS 4
-#endif
-
-#if !defined(CAIRN_SMOKE_GAMES)
-#define CAIRN_SMOKE_GAMES 3
-#endif
-
 /* What `cairn check` and `cairn test` give every game they make: the data
 ** overrides of `check --set DATA.PATH=VALUE`, and with --debug a stream the
 ** rules' g.debug/print lines go to ("debug rules.lua:12: text", one a line,

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* a name for every seat a shipped ruleset may have (ENGINE_MAX_SEATS) */
+/* a name for every seat a shipped ruleset may have (CAIRN_MAX_SEATS) */
 static const char *const NAMES[] = {"Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hal",
                                     "Ivy", "Jo", "Kit", "Lee", "Mo", "Ned", "Oz", "Pat"};
 
