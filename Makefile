@@ -44,26 +44,48 @@ endif
 VERSION := 0.1.0
 # -Werror is the project's own gate (make test, make asan, and so CI), not a
 # user's build: a newer compiler's new warning must not stop `make`, `make
-# play` or `make install`. WERROR=-Werror (or WERROR=) overrides.
+# play` or `make install`. WERROR=-Werror (or WERROR=) overrides. An object
+# is built the same way either way (the flag changes no code), so `make` and
+# `make test` share every object; what a compile warned is kept beside its
+# object (*.warn), and `make test` fails on any of them, reused or new.
 ifneq ($(filter test asan,$(MAKECMDGOALS)),)
 WERROR ?= -Werror
 endif
-WARN := -Wall -Wextra $(WERROR) -Wno-unused-parameter
+WARN := -Wall -Wextra -Wno-unused-parameter
 CFLAGS_ALL := -std=c11 $(OPT) -g $(WARN) -D_XOPEN_SOURCE=700 \
   -DCAIRN_VERSION='"$(VERSION)"' -DCAIRN_SHARE_DIR='"$(PREFIX)/share/cairn"' \
-  -iquote interpreter $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+  $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 LDFLAGS_ALL := $(SAN) $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lm
 
-CORE_SRC := $(filter-out interpreter/main.c,$(wildcard interpreter/*.c))
-CORE_OBJ := $(CORE_SRC:interpreter/%.c=$(BUILD)/%.o)
+# The interpreter's folders, one per layer (docs/architecture.md). A folder's
+# files may include headers of their own folder and of the folders below it,
+# and nothing else: each folder is compiled with only those include paths, so
+# an upward #include fails to compile. CAIRN_FOLDER_<name> is defined for a
+# folder's own files: a *_internal.h refuses every other includer.
+LAYERS := base load sandbox engine play repl sim dev
+BELOW_base :=
+BELOW_load := base
+BELOW_sandbox := base
+BELOW_engine := load sandbox base
+BELOW_play := engine load sandbox base
+BELOW_repl := play engine load sandbox base
+BELOW_sim := play engine load sandbox base
+BELOW_dev := play engine load sandbox base
+layer_flags = -iquote interpreter/$(1) $(foreach b,$(BELOW_$(1)),-iquote interpreter/$(b)) -DCAIRN_FOLDER_$(1)
+# main.c, the tests, the fuzz harnesses and the bench sit above every folder
+ALL_INCLUDES := $(foreach l,$(LAYERS),-iquote interpreter/$(l))
+
+CORE_SRC := $(foreach l,$(LAYERS),$(wildcard interpreter/$(l)/*.c))
+CORE_OBJ := $(CORE_SRC:interpreter/%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ := $(BUILD)/obj/main.o
 TEST_SRC := $(wildcard tests/unit/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/%)
 SELFTEST_BIN := $(BUILD)/selftest/test_fails
 
 # The flags every object was built with, in a file that changes only when
-# they do: each object depends on it, so `make test` (with -Werror) never
-# reuses objects a plain `make` built without it, and back.
+# they do: each object depends on it, so a change of CC, OPT, SAN or CFLAGS
+# rebuilds everything. WERROR is not among them (see above).
 FLAGS_STAMP := $(BUILD)/flags
 FLAGS_NOW := $(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) | $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
 ifneq ($(MAKECMDGOALS),clean)
@@ -73,7 +95,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan asan-full valgrind faults install clean bench cairn
+.PHONY: all test play asan asan-full valgrind faults install clean bench cairn layout warnings
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -81,19 +103,61 @@ endif
 all: $(BUILD)/cairn cairn
 
 cairn: $(BUILD)/cairn
-	@if [ "$(BUILD)" = build ]; then ln -sfn $(BUILD)/cairn cairn; fi
+	@if [ "$(BUILD)" = build ] && [ "$$(readlink cairn)" != build/cairn ]; then ln -sfn $(BUILD)/cairn cairn; fi
 
-$(BUILD)/cairn: $(BUILD)/main.o $(BUILD)/libcairn.a $(FLAGS_STAMP)
+$(BUILD)/cairn: $(MAIN_OBJ) $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@echo "LINK $@"
-	@$(CC) $(LDFLAGS_ALL) -o $@ $(BUILD)/main.o $(BUILD)/libcairn.a $(LIBS)
+	@$(CC) $(LDFLAGS_ALL) -o $@ $(MAIN_OBJ) $(BUILD)/libcairn.a $(LIBS)
 
 $(BUILD)/libcairn.a: $(CORE_OBJ)
 	@rm -f $@
 	@ar rcs $@ $^
 
-$(BUILD)/%.o: interpreter/%.c $(wildcard interpreter/*.h) $(FLAGS_STAMP) | $(BUILD)
-	@echo "CC $<"
-	@$(CC) $(CFLAGS_ALL) -c -o $@ $<
+# One compile: header dependencies generated beside the object (-MMD -MP),
+# the compiler's warnings kept in OBJ.warn (and shown). $(1): the object,
+# $(2): the source, $(3): the include flags.
+compile = mkdir -p $(dir $(1)) && echo "CC $(2)" && \
+  $(CC) $(CFLAGS_ALL) $(WERROR) $(3) -MMD -MP -c -o $(1) $(2) 2>$(1:.o=.warn); \
+  st=$$?; cat $(1:.o=.warn) >&2; exit $$st
+
+define LAYER_RULE
+$(BUILD)/obj/$(1)/%.o: interpreter/$(1)/%.c $(FLAGS_STAMP)
+	@$$(call compile,$$@,$$<,$(call layer_flags,$(1)))
+endef
+$(foreach l,$(LAYERS),$(eval $(call LAYER_RULE,$(l))))
+
+$(MAIN_OBJ): interpreter/main.c $(FLAGS_STAMP)
+	@$(call compile,$@,$<,$(ALL_INCLUDES) -DCAIRN_FOLDER_main)
+
+-include $(CORE_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# make test fails on a warning of any object, also one that a plain `make`
+# compiled earlier and this run reused.
+warnings: $(CORE_OBJ) $(MAIN_OBJ)
+	@w=$$(find $(BUILD)/obj -name '*.warn' -size +0c | sort); \
+	if [ -n "$$w" ]; then for f in $$w; do cat "$$f"; done; \
+	echo "make test: the compiler warned in $$(echo $$w | wc -w) file(s) (-Werror)"; exit 1; fi
+
+# make layout: every header compiles alone with only its folder's include
+# paths (an upward #include in a header that only upper folders use would
+# otherwise pass), and tools/check-layout checks the include graph and that
+# an upward include fails to compile. Part of make test.
+HEADERS := $(foreach l,$(LAYERS),$(wildcard interpreter/$(l)/*.h))
+HEADER_STAMPS := $(HEADERS:interpreter/%.h=$(BUILD)/headers/%.ok)
+define HEADER_RULE
+$(BUILD)/headers/$(1)/%.ok: interpreter/$(1)/%.h $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	@$$(CC) $$(CFLAGS_ALL) -Werror $(call layer_flags,$(1)) -fsyntax-only -x c $$< && touch $$@
+endef
+$(foreach l,$(LAYERS),$(eval $(call HEADER_RULE,$(l))))
+
+layout: $(HEADER_STAMPS)
+	@CC="$(CC)" LAYER_FLAGS_CMD="$(MAKE) -s --no-print-directory print-layer-flags" tools/check-layout
+
+# the include flags of one folder (LAYER=engine), for tools/check-layout
+.PHONY: print-layer-flags
+print-layer-flags:
+	@echo $(CFLAGS_ALL) $(call layer_flags,$(LAYER))
 
 # the fuzz harnesses built plainly (cc, no libFuzzer) with a main that
 # replays files: make test replays tests/fuzz/crashes/ with them
@@ -102,17 +166,17 @@ REPLAY_BIN := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz-replay/%,$(wildcard tests/
 $(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/fuzz/fuzz_game.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "LINK $@"
-	@$(CC) $(CFLAGS_ALL) -Wno-missing-field-initializers -Wno-format-truncation -o $@ $< tests/fuzz/replay_main.c $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
+	@$(CC) $(CFLAGS_ALL) $(WERROR) $(ALL_INCLUDES) -Wno-missing-field-initializers -Wno-format-truncation -o $@ $< tests/fuzz/replay_main.c $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
 
 $(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@echo "LINK $@"
-	@$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
+	@$(CC) $(CFLAGS_ALL) $(WERROR) $(TEST_CFLAGS) $(ALL_INCLUDES) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
 
 # the always-failing cmocka binary of the runner's self-test (tests/runner)
 $(SELFTEST_BIN): tests/runner/test_fails.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "LINK $@"
-	@$(CC) $(CFLAGS_ALL) $(TEST_CFLAGS) -o $@ $< $(LDFLAGS_ALL) $(TEST_LIBS)
+	@$(CC) $(CFLAGS_ALL) $(WERROR) $(TEST_CFLAGS) -o $@ $< $(LDFLAGS_ALL) $(TEST_LIBS)
 
 $(BUILD):
 	@mkdir -p $(BUILD)
@@ -120,7 +184,7 @@ $(BUILD):
 # make test: unit tests (cmocka), then every shipped ruleset's own tests,
 # then the REPL transcripts and the runner's self-test. tools/run-tests
 # prints one summary line; built with -Werror (see WERROR).
-test: all $(TEST_BIN) $(SELFTEST_BIN) $(REPLAY_BIN) $(BUILD)/faults
+test: all warnings layout $(TEST_BIN) $(SELFTEST_BIN) $(REPLAY_BIN) $(BUILD)/faults
 	@BUILD=$(BUILD) UNIT_TESTS="$(TEST_BIN)" SELFTEST_FAIL_BIN=$(SELFTEST_BIN) tools/run-tests
 
 play: all
@@ -167,15 +231,15 @@ faults:
 
 $(BUILD)/faults: tests/faults/faults.c tests/faults/failalloc.c tests/faults/failalloc.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@echo "LINK $@"
-	@$(CC) $(CFLAGS_ALL) -iquote tests/faults -o $@ tests/faults/faults.c tests/faults/failalloc.c \
+	@$(CC) $(CFLAGS_ALL) $(WERROR) $(ALL_INCLUDES) -iquote tests/faults -o $@ tests/faults/faults.c tests/faults/failalloc.c \
 	  $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(FAULTS_WRAP) $(LIBS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cairn $(DESTDIR)$(PREFIX)/share/doc/cairn
 	install -m 755 $(BUILD)/cairn $(DESTDIR)$(PREFIX)/bin/cairn
 	cp -R rulesets schemas $(DESTDIR)$(PREFIX)/share/cairn/
-	install -d $(DESTDIR)$(PREFIX)/share/cairn/lua
-	cp -R interpreter/lua/. $(DESTDIR)$(PREFIX)/share/cairn/lua/
+	install -d $(DESTDIR)$(PREFIX)/share/cairn/stdlib
+	cp -R stdlib/. $(DESTDIR)$(PREFIX)/share/cairn/stdlib/
 	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/cairn/editors
 	install -m 644 docs/cairn.1 $(DESTDIR)$(PREFIX)/share/man/man1/cairn.1
@@ -201,10 +265,10 @@ $(BUILD)/bench: $(BENCH_OBJ) $(BUILD)/libcairn.a
 	@echo "LINK $@"
 	@$(CC) $(LDFLAGS_ALL) -o $@ $^ $(LIBS)
 
-$(BUILD)/bench-obj/%.o: tools/bench/%.c tools/bench/bench.h $(wildcard interpreter/*.h) $(FLAGS_STAMP)
+$(BUILD)/bench-obj/%.o: tools/bench/%.c tools/bench/bench.h $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	@$(CC) $(CFLAGS_ALL) -c -o $@ $<
+	@$(CC) $(CFLAGS_ALL) $(WERROR) $(ALL_INCLUDES) -c -o $@ $<
 
 # make fuzz: the libFuzzer harnesses (tests/fuzz/fuzz_*.c) built with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into build-fuzz/, each run
@@ -217,7 +281,7 @@ FUZZ_BUILD := build-fuzz
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS := -std=c11 -O1 -g -Wall -Wextra -Wno-unused-parameter -D_XOPEN_SOURCE=700 \
   -DCAIRN_VERSION='"$(VERSION)"' -DCAIRN_SHARE_DIR='"$(PREFIX)/share/cairn"' \
-  -iquote interpreter $(PKG_CFLAGS) $(FUZZ_SAN)
+  $(PKG_CFLAGS) $(FUZZ_SAN)
 FUZZ_OBJ := $(CORE_SRC:interpreter/%.c=$(FUZZ_BUILD)/obj/%.o)
 FUZZ_BIN := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
@@ -235,10 +299,14 @@ fuzz-regress:
 
 fuzz-build: $(FUZZ_BIN)
 
-$(FUZZ_BUILD)/obj/%.o: interpreter/%.c $(wildcard interpreter/*.h)
-	@mkdir -p $(@D)
-	@echo "CC $< (fuzz)"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+define FUZZ_LAYER_RULE
+$(FUZZ_BUILD)/obj/$(1)/%.o: interpreter/$(1)/%.c
+	@mkdir -p $$(@D)
+	@echo "CC $$< (fuzz)"
+	@$$(FUZZ_CC) $$(FUZZ_CFLAGS) $(call layer_flags,$(1)) -MMD -MP -fsanitize=fuzzer-no-link -c -o $$@ $$<
+endef
+$(foreach l,$(LAYERS),$(eval $(call FUZZ_LAYER_RULE,$(l))))
+-include $(FUZZ_OBJ:.o=.d)
 
 $(FUZZ_BUILD)/libcairn.a: $(FUZZ_OBJ)
 	@rm -f $@
@@ -246,7 +314,7 @@ $(FUZZ_BUILD)/libcairn.a: $(FUZZ_OBJ)
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_game.h $(FUZZ_BUILD)/libcairn.a
 	@echo "LINK $@"
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libcairn.a $(LIBS)
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) $(ALL_INCLUDES) -fsanitize=fuzzer -o $@ $< $(FUZZ_BUILD)/libcairn.a $(LIBS)
 
 clean:
 	rm -rf build build-asan build-faults cairn

@@ -3,7 +3,7 @@
 -- when the game starts) lists, one per line: "g NAME" for each field of g in
 -- setup, "rng NAME" for each field of g.rng, and "stdlib MODULE.NAME" for each
 -- function of the modules in MODULES (filled in by the tool from
--- interpreter/lua/cairn/*.lua). The handler names come from the engine's own
+-- stdlib/cairn/*.lua). The handler names come from the engine's own
 -- table (engine_handler_names), which no script can enumerate.
 local MODULES = { --MODULES-- }
 local rules = {}

@@ -89,7 +89,7 @@
 -- ------------------------------------------------------------------ the stdlib
 -- Each module is a class (`cairn.bag`, ...): `---@type cairn.bag` on `local bag = require
 -- "cairn.bag"` types it; .luarc.json also lets LuaLS read the sources in
--- interpreter/lua (share/cairn/lua), so require resolves.
+-- stdlib (share/cairn/stdlib), so require resolves.
 
 ---@class cairn.bag a bag is a map item -> count
 local bag = {}

@@ -1,7 +1,7 @@
 /*
 ** test_stdlib.c
 ** Runs every tests/lua/test_*.lua, the tests of the Lua stdlib, inside the
-** real sandbox (the one games use), with the stdlib (interpreter/lua) on
+** real sandbox (the one games use), with the stdlib (stdlib) on
 ** the require path. Each Lua file is one cmocka test; it passes when the
 ** chunk runs to the end (its own asserts raise otherwise). A ruleset's own
 ** Lua tests live in its folder and run with `cairn test` (luatest.c).
@@ -24,7 +24,7 @@ static void run_lua_test(void **state) {
     sandbox_default_config(&c);
     c.module_dirs = dirs;
     c.n_module_dirs = 1;
-    c.stdlib_dir = "interpreter/lua";
+    c.stdlib_dir = "stdlib";
     cerr_list errs;
     cerr_init(&errs, 0);
     sandbox *sb = sandbox_new(&c, &errs);

@@ -196,7 +196,7 @@ static void test_non_interference(void **st) {
     view_rules_free(r);
 }
 
-/* Deltas (disclosure.c's signal): which hidden parts a change touched, by
+/* Deltas (engine_disclosure.c's signal): which hidden parts a change touched, by
 ** policy and owner; public changes count for nothing. */
 static void test_deltas(void **st) {
     (void)st;

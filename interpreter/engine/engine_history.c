@@ -1,5 +1,5 @@
 /*
-** history.c
+** engine_history.c
 ** Where a game has been: the decision log, sparse checkpoints (the whole
 ** state kept as a tree at position 0 and every CAIRN_CHECKPOINT_EVERY
 ** decisions of a strict game) and replay. Going to any position is: the

@@ -1,5 +1,5 @@
 /*
-** edit.c
+** engine_edit.c
 ** `set PATH VALUE`: an edit of the state for testing a situation, made a
 ** step of the game's log so that everything that replays the log (undo,
 ** redo, goto, save and load, reload, replay) reproduces it. An edit is a

@@ -1,9 +1,12 @@
 /*
 ** engine.h
 ** A game: ruleset + options + seats + seed + decision log. The engine runs
-** the ruleset's Lua handlers in a sandbox, keeps the committed state as a
-** value tree, applies each decision as a transaction, keeps a snapshot per
-** decision for undo/redo/goto, and reloads rules under a running game.
+** the ruleset's Lua handlers in a sandbox on a live Lua table (the truth
+** between decisions), applies each decision as a transaction, keeps sparse
+** checkpoints (a state tree every CAIRN_CHECKPOINT_EVERY decisions) and
+** replays the log from them for undo/redo/goto, forks positions for the
+** bots, and reloads rules under a running game. The engine's files are
+** listed in engine_internal.h and docs/architecture.md.
 **
 ** Seats are numbered from 1. Seat 0 means "spectator" wherever a seat is
 ** asked for a view. Strings returned in structs are owned by the struct and
@@ -201,7 +204,7 @@ engine_status engine_bot_move(engine *e, int seat, char **why);
 
 /* ------------------------------------------------- forks and playouts */
 
-/* A fast copy of e at its position, for look-ahead (fork.c): the live state
+/* A fast copy of e at its position, for look-ahead (engine_fork.c): the live state
 ** and the RNG copied, the same loaded rules (borrowed from e: free the fork
 ** before e, and before engine_reload of e), no log, no checkpoints, no
 ** events. reseed 0 keeps e's RNG and seed (the fork plays exactly as e
@@ -356,7 +359,7 @@ rng engine_rng(const engine *e);
 
 /* ----------------------------------------------------------- disclosure */
 
-/* What one applied decision let the seats see (disclosure.c): whether its
+/* What one applied decision let the seats see (engine_disclosure.c): whether its
 ** choice is hidden from a seat, and whether it drew from chance or revealed
 ** a secret. Kept only while disclosure is on (the console turns it on;
 ** sims, bots and tests never pay for it). */

@@ -1,5 +1,5 @@
 /*
-** data_check.c
+** engine_data_check.c
 ** The ruleset's own checks on its data, the ones a schema cannot state (a
 ** map's path graph connected, every region a village names listed), run
 ** once per loaded ruleset before its first game. check_data(g) returns its

@@ -7,23 +7,23 @@
 ** state per decision. A decision: apply(g, seat, id) on the live table, the
 ** plain-data check (luaval_check: a walk that builds nothing), the optional
 ** checks, then decisions(g) read into tables the engine owns. Any failure
-** takes the game back to the position before it (history.c: the nearest
+** takes the game back to the position before it (engine_history.c: the nearest
 ** checkpoint, then replay of the log, which replays exactly), so nothing is
 ** ever half-applied. The state as a tree (saves, views, hashes) is made
 ** only when someone asks for it; once made it is kept and brought up to
 ** date reading only what changed (luaval_refresh), and in a strict game
 ** that keeps it, that walk is the plain-data check. A seat's view for
-** render goes into Lua straight from the tree (view_lua.c).
+** render goes into Lua straight from the tree (engine_view_lua.c).
 **
 ** Outline: handler calls (engine_call) -> transactions (engine_apply) ->
 ** answers and bots -> events, state and views. The decisions asked are read
-** in decisions.c; a game is built, started and freed in engine_build.c.
+** in engine_decisions.c; a game is built, started and freed in engine_build.c.
 */
 #include "engine_internal.h"
 #include "guard.h"
 #include "limits.h"
 #include "luaval.h"
-#include "view_lua.h"
+#include "engine_view_lua.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
@@ -490,7 +490,7 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     disclosure_pending disc;
     disclosure_begin(e, seat, idc, &disc);
     trace_begin(e);
-    e->in_apply = seat != 0; /* an edit (seat 0, edit.c) logs nothing */
+    e->in_apply = seat != 0; /* an edit (seat 0, engine_edit.c) logs nothing */
     e->cur_decision = e->pos + 1;
     int rc = seat == 0 ? edit_run(e, idc, errs) : engine_call(e, &c, 0, errs);
     e->in_apply = 0;

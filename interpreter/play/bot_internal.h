@@ -7,6 +7,10 @@
 #ifndef CAIRN_BOT_INTERNAL_H
 #define CAIRN_BOT_INTERNAL_H
 
+#if !defined(CAIRN_FOLDER_play)
+#error "bot_internal.h is for interpreter/play/ only: include its public header"
+#endif
+
 #include "bot.h"
 #include "rng.h"
 #include "strbuf.h"

@@ -1,5 +1,5 @@
 /*
-** fork.c
+** engine_fork.c
 ** Forks and playouts, the building blocks of search bots. A fork is a fast
 ** game of its own that starts where another game stands: the live state
 ** copied Lua to Lua (luaval_copy), the RNG, the same loaded rules and a

@@ -1,5 +1,5 @@
 /*
-** disclosure.c
+** engine_disclosure.c
 ** What each decision let the seats see, worked out from the visibility
 ** rules alone (so it holds for every ruleset): a choice is hidden from a
 ** seat when the decision changed a part of the state that seat may not see
@@ -10,7 +10,7 @@
 ** other seats only when the decider held no secret (labels are made from
 ** the whole state). The console uses it to
 ** show bots' public moves with their labels, in `history`, and for
-** `--undo=own` (undo_policy.c). Only games with disclosure on pay for it.
+** `--undo=own` (repl_undo_policy.c). Only games with disclosure on pay for it.
 */
 #include "engine_internal.h"
 

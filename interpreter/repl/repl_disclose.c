@@ -1,7 +1,7 @@
 /*
 ** repl_disclose.c
 ** How the console tells the seats what was decided: a decision is shown
-** with its label unless the engine's disclosure (disclosure.c) says its
+** with its label unless the engine's disclosure (engine_disclosure.c) says its
 ** choice is hidden from the seat looking; a bot's run of moves the viewer
 ** saw no event of is said on one line ("Seat 2 (random bot): take one red
 ** stone; level 1, place 3"), or, for hidden ones, "has decided".

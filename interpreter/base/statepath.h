@@ -4,8 +4,8 @@
 ** `market`, `board.cells[3][4]` (lists from 1, as Lua counts; `a.2` is
 ** `a[2]`). Parsing, walking a value tree, naming the longest prefix that
 ** exists, and listing the paths where two trees differ (trace). Used by
-** the REPL's `state PATH` and `set PATH VALUE` (repl_inspect.c, edit.c) and
-** by the trace (debug_channel.c).
+** the REPL's `state PATH` and `set PATH VALUE` (repl_inspect.c, engine_edit.c) and
+** by the trace (engine_debug_channel.c).
 */
 #ifndef CAIRN_STATEPATH_H
 #define CAIRN_STATEPATH_H

@@ -161,7 +161,7 @@ const ruleset_option *ruleset_option_find(const ruleset *r, const char *id);
 ** when present, else the one compiled in. Never NULL. */
 const char *ruleset_share_dir(void);
 
-/* The engine's Lua stdlib folder (interpreter/lua in a checkout, else the
+/* The engine's Lua stdlib folder (stdlib in a checkout, else the
 ** installed share folder). Never NULL. */
 const char *ruleset_stdlib_dir(void);
 

@@ -1,5 +1,5 @@
 /*
-** view_lua.h
+** engine_view_lua.h
 ** A seat's view pushed into Lua straight from the state tree (render's
 ** argument): the table luaval_push(view_of(r, state, seat)) would push,
 ** without the view's tree.

@@ -205,7 +205,7 @@ static int l_log_text(lua_State *L) {
 }
 
 /* print(...) and g.debug(...) from a script: the debug channel
-** (debug_channel.c), never the game's events. */
+** (engine_debug_channel.c), never the game's events. */
 static int on_print(void *ud, const char *where, const char *text) {
     engine *e = ((engine_hub *)ud)->e;
     if (!e) return 0;

@@ -10,6 +10,10 @@
 #ifndef CAIRN_SANDBOX_INTERNAL_H
 #define CAIRN_SANDBOX_INTERNAL_H
 
+#if !defined(CAIRN_FOLDER_sandbox)
+#error "sandbox_internal.h is for interpreter/sandbox/ only: include its public header"
+#endif
+
 #include "budget.h"
 #include "sandbox.h"
 

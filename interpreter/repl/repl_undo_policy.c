@@ -1,11 +1,11 @@
 /*
-** undo_policy.c
+** repl_undo_policy.c
 ** `cairn play --undo=all|own|none`: how far a person may take decisions
 ** back. `all` (the default, for playtests) allows anything; `none` nothing;
 ** `own` (Board Game Arena's rule) only the seat's own decisions made since
 ** the last one that drew from chance or revealed a secret, so undo cannot
 ** re-roll the dice nor re-choose after seeing something new. What a
-** decision disclosed comes from the engine (disclosure.c): g.rng moved, or
+** decision disclosed comes from the engine (engine_disclosure.c): g.rng moved, or
 ** another seat's `owner` part or a `count`/`order` pool changed.
 */
 #include "repl_session.h"

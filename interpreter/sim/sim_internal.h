@@ -8,6 +8,10 @@
 #ifndef CAIRN_SIM_INTERNAL_H
 #define CAIRN_SIM_INTERNAL_H
 
+#if !defined(CAIRN_FOLDER_sim)
+#error "sim_internal.h is for interpreter/sim/ only: include its public header"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /*
 ** strbuf.c
-** Growable strings: one buffer type for every file that builds text (YAML
-** output, paths, messages), with a sticky out-of-memory flag.
+** Growable strings for the files that build text (YAML output, paths,
+** messages), with a sticky out-of-memory flag. markup.h's markup_buf is the
+** same shape for the terminal-text functions and their callers.
 */
 #include "strbuf.h"
 #include "error.h"

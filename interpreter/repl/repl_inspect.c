@@ -8,7 +8,7 @@
 ** log) and `option ID on|off` / `option ID=VALUE` / `option DATA.PATH=VALUE`
 ** (the game made again under other options or data, its log replayed).
 ** repl_cmd.c holds their rows of the command table; the engine does the
-** work (debug_channel.c, engine_eval.c, edit.c, history.c).
+** work (engine_debug_channel.c, engine_eval.c, engine_edit.c, engine_history.c).
 */
 #include "repl_cmd.h"
 #include "repl_session.h"

@@ -5,12 +5,16 @@
 ** (repl_say, repl_plain, repl_fail, repl_block), showing the game and
 ** taking answers (repl.c), and the modules that serve the session
 ** (repl_disclose.c, repl_layout.c, repl_hotseat.c, repl_setup.c,
-** repl_files.c, undo_policy.c, repl_inspect.c, repl_rules.c). The command
+** repl_files.c, repl_undo_policy.c, repl_inspect.c, repl_rules.c). The command
 ** table (repl_cmd.c) uses it; the session reaches the commands only
 ** through repl_cmd.h, which does not include this header.
 */
 #ifndef CAIRN_REPL_SESSION_H
 #define CAIRN_REPL_SESSION_H
+
+#if !defined(CAIRN_FOLDER_repl)
+#error "repl_session.h is for interpreter/repl/ only: include its public header"
+#endif
 
 #include <stddef.h>
 #include <stdint.h>
@@ -73,7 +77,7 @@ typedef struct repl {
     int interactive;   /* stdin is a terminal and no --script */
     int strict;
     int trust;         /* --trust: saves may open a ruleset folder anywhere */
-    int undo;          /* --undo: UNDO_ALL, UNDO_OWN or UNDO_NONE (undo_policy.c) */
+    int undo;          /* --undo: UNDO_ALL, UNDO_OWN or UNDO_NONE (repl_undo_policy.c) */
     size_t failures;   /* commands that failed */
     struct lineedit *le;
     FILE *in;
@@ -216,7 +220,7 @@ char *repl_save_where(const char *path);
 ** cannot be read: the loader says why). */
 char *repl_not_a_save(const char *path);
 
-/* ---- undo_policy.c ---- */
+/* ---- repl_undo_policy.c ---- */
 
 /* --undo=all|own|none (repl.undo). */
 enum { UNDO_ALL = 0, UNDO_OWN = 1, UNDO_NONE = 2 };

@@ -1,11 +1,11 @@
 /*
-** view_lua.c
+** engine_view_lua.c
 ** A seat's view pushed into Lua straight from the state tree: render's
 ** argument. view_emit (view.c) streams the view; each node becomes a Lua
 ** value as luaval_push would make it from view_of's tree, with no tree of
 ** the view built and freed in between.
 */
-#include "view_lua.h"
+#include "engine_view_lua.h"
 
 #include "luaval.h"
 

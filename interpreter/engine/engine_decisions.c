@@ -1,5 +1,5 @@
 /*
-** decisions.c
+** engine_decisions.c
 ** The decisions asked now: decisions(g)'s result read into tables the
 ** engine owns (fast and table forms), lookups by seat and id, labels,
 ** prompts and reasons made on demand (the label/prompt/reason handlers, or
@@ -533,7 +533,7 @@ static char *unknown_option(const engine *e, const asked_item *it, const char *i
 char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index) {
     *status = ENGINE_OK;
     *index = 0;
-    if (seat == 0 && strncmp(id, "set ", 4) == 0) return edit_explain(e, id, status); /* an edit: edit.c */
+    if (seat == 0 && strncmp(id, "set ", 4) == 0) return edit_explain(e, id, status); /* an edit: engine_edit.c */
     if (engine_is_over(e)) {
         *status = ENGINE_GAME_OVER;
         return cairn_strdup("the game is over");

@@ -46,7 +46,7 @@ typedef struct sandbox_config {
     ** should read in messages ("rulesets/yak"). Copied by sandbox_new. */
     const char *const *module_dirs;
     size_t n_module_dirs;
-    /* The engine's Lua stdlib (interpreter/lua), searched last. Its frames are
+    /* The engine's Lua stdlib (stdlib), searched last. Its frames are
     ** left out of tracebacks unless the error is raised inside it. May be
     ** NULL. Copied. */
     const char *stdlib_dir;

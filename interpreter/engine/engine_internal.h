@@ -1,15 +1,21 @@
 /*
 ** engine_internal.h
-** The inside of a game, shared by the engine's files (as Lua's lstate.h is):
-** engine.c (transactions, decisions asked, views), engine_api.c (g and its
-** functions), engine_score.c, history.c (checkpoints, undo, replay, reload),
-** engine_rules.c (a ruleset loaded once for many games), fork.c,
-** debug_channel.c (g.debug lines and the trace), edit.c (`set PATH VALUE`
-** as a log step) and engine_eval.c (`eval EXPR`). Nothing outside those
-** files includes it.
+** The inside of a game, shared by the engine's files (as Lua's lstate.h is)
+** and by nothing else (the Makefile defines CAIRN_FOLDER_engine for them
+** alone): engine.c (transactions, decisions asked, views), engine_build.c
+** (building and freeing a game), engine_api.c (g and its functions),
+** engine_rules.c (a ruleset loaded once for many games), engine_decisions.c,
+** engine_disclosure.c, engine_score.c, engine_history.c (checkpoints, undo,
+** replay, reload), engine_fork.c, engine_data_check.c, engine_debug_channel.c
+** (g.debug lines and the trace), engine_edit.c (`set PATH VALUE` as a log
+** step) and engine_eval.c (`eval EXPR`).
 */
 #ifndef CAIRN_ENGINE_INTERNAL_H
 #define CAIRN_ENGINE_INTERNAL_H
+
+#if !defined(CAIRN_FOLDER_engine)
+#error "engine_internal.h is for interpreter/engine/ only: include its public header"
+#endif
 
 #include "engine.h"
 #include "limits.h"
@@ -101,7 +107,7 @@ struct engine_rules {
     size_t mem_cap;
     int no_budget;
     int strict_len; /* sandbox_config.strict_len, from engine_config.checks */
-    /* check_data(g) passed once for this data (data_check.c): the data
+    /* check_data(g) passed once for this data (engine_data_check.c): the data
     ** does not change while the rules are loaded, so later games skip it */
     int data_checked;
     /* sandboxes of finished games, kept for the next (sandbox_reset) */
@@ -118,7 +124,7 @@ typedef struct engine_hub {
 } engine_hub;
 
 /* The handlers cairn calls, looked up once when a game starts. */
-/* (H_EDIT is no handler: `set PATH VALUE` traced as one, see edit.c.) */
+/* (H_EDIT is no handler: `set PATH VALUE` traced as one, see engine_edit.c.) */
 typedef enum {
     H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
     H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_START_SEAT, H_PARSE, H_COUNT
@@ -157,14 +163,14 @@ typedef struct game_rt {
     int ref_h[H_COUNT];          /* the handler functions (LUA_NOREF: none) */
 } game_rt;
 
-/* What one log entry disclosed (disclosure.c), with the entry it is about. */
+/* What one log entry disclosed (engine_disclosure.c), with the entry it is about. */
 typedef struct disclosure_rec {
     int seat;
     char *id;
     engine_disclosure d;
 } disclosure_rec;
 
-/* A decision being applied, as disclosure.c saw it before apply ran. */
+/* A decision being applied, as engine_disclosure.c saw it before apply ran. */
 typedef struct disclosure_pending {
     int on;
     value *before;
@@ -210,7 +216,7 @@ struct engine {
     int screen_width, screen_height; /* render's g.width/g.height during engine_render_screen; 0: nil */
     disclosure_rec *disc; /* by log index; valid where seat and id match the log */
     size_t n_disc, cap_disc;
-    /* debug_channel.c: where g.debug/print lines and trace lines go (NULL:
+    /* engine_debug_channel.c: where g.debug/print lines and trace lines go (NULL:
     ** dropped), and what a traced apply keeps until it is reported */
     engine_line_fn debug_fn, trace_fn;
     void *debug_ud, *trace_ud;
@@ -218,7 +224,7 @@ struct engine {
     struct trace_hold *trace_hold; /* an apply being traced, or NULL */
 };
 
-/* ---- edit.c */
+/* ---- engine_edit.c */
 /* A logged edit (seat 0, id "set PATH VALUE"): whether it may be applied
 ** now (NULL, ENGINE_OK) or why not (malloc'd, status set). */
 char *edit_explain(engine *e, const char *id, engine_status *status);
@@ -226,7 +232,7 @@ char *edit_explain(engine *e, const char *id, engine_status *status);
 ** after appending why. */
 int edit_run(engine *e, const char *id, cerr_list *errs);
 
-/* ---- debug_channel.c */
+/* ---- engine_debug_channel.c */
 /* 1 when a g.debug/print line would reach someone now. */
 int debug_channel_wanted(const engine *e);
 /* Sends "debug <file>:<line>: <text>" (file relative to the ruleset). */
@@ -240,10 +246,10 @@ void trace_call(engine *e, handler_id h, uint64_t ns);
 ** call (with the paths it changed, when ok) and then the calls it made. */
 void trace_begin(engine *e);
 void trace_end(engine *e, int ok);
-/* The traced apply is an edit (edit.c) that took ns. */
+/* The traced apply is an edit (engine_edit.c) that took ns. */
 void trace_mark_edit(engine *e, uint64_t ns);
 
-/* ---- decisions.c */
+/* ---- engine_decisions.c */
 /* The id of option k (1-based, of the engine's option table), borrowed until
 ** the next decision; NULL if it is not a string (*len set otherwise). */
 const char *engine_option_id(const engine *e, size_t k, size_t *len);
@@ -251,7 +257,7 @@ const char *engine_option_id(const engine *e, size_t k, size_t *len);
 ** ENGINE_OK and *index the option's index. */
 char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index);
 
-/* ---- disclosure.c */
+/* ---- engine_disclosure.c */
 /* Before apply: the state, the label and the RNG (nothing when disclosure
 ** is off). After a committed decision at log index: the record. */
 void disclosure_begin(engine *e, int seat, const char *id, disclosure_pending *p);
@@ -262,11 +268,11 @@ void disclosure_free(engine *e);
 /* ---- engine.c */
 /* engine_new up to, not including, position 0: rules, sandbox, g. */
 engine *engine_build(const engine_config *c, cerr_list *errs);
-/* The random bot's option index for seat (0: none); decisions.c. */
+/* The random bot's option index for seat (0: none); engine_decisions.c. */
 size_t engine_bot_pick(const engine *e, int seat);
 /* Calls rules[handler] with g (read-only unless writable) and the extra
 ** arguments of kind; see engine.c. */
-/* ARGS_DETERMINIZE: (view, seat, g.rng, g for render): fork.c's sampled forks. */
+/* ARGS_DETERMINIZE: (view, seat, g.rng, g for render): engine_fork.c's sampled forks. */
 typedef enum { ARGS_G, ARGS_APPLY, ARGS_RENDER, ARGS_SEAT, ARGS_SEAT_ID, ARGS_DETERMINIZE } args_kind;
 typedef struct call_ctx {
     engine *e;
@@ -304,7 +310,7 @@ int engine_grow(void **p, size_t *cap, size_t need, size_t size);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
 /* The post-decision checks (state schema, then check(g)): 0, or -1 with errs. */
 int engine_run_checks(engine *e, cerr_list *errs);
-/* data_check.c: the ruleset's check_data(g), once per loaded ruleset; its
+/* engine_data_check.c: the ruleset's check_data(g), once per loaded ruleset; its
 ** problems are reported at the data's file:line:col. 0 ok, -1 errors. */
 int engine_check_data(engine *e, cerr_list *errs);
 
@@ -323,7 +329,7 @@ int gapi_adopt_state(engine *e);
 /* Keeps g.state pointing at the live table (after engine_set_live). */
 int gapi_refresh_state(engine *e);
 
-/* ---- history.c */
+/* ---- engine_history.c */
 int history_checkpoint(engine *e, cerr_list *errs);
 void history_drop_after(engine *e, size_t pos);
 void history_free(engine *e);

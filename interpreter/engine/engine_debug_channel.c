@@ -1,5 +1,5 @@
 /*
-** debug_channel.c
+** engine_debug_channel.c
 ** What a modder reads while debugging rules, beside the game: the lines of
 ** g.debug(...) and print(...) ("debug rules.lua:12: text") and the trace of
 ** handler calls ("trace apply 0.21 ms: players[1].food"). Neither is ever
@@ -133,7 +133,7 @@ void trace_end(engine *e, int ok) {
     free(t);
 }
 
-/* edit.c's mark: the apply being traced is an edit. */
+/* engine_edit.c's mark: the apply being traced is an edit. */
 void trace_mark_edit(engine *e, uint64_t ns) {
     if (e->trace_hold) {
         e->trace_hold->is_edit = 1;

@@ -240,7 +240,7 @@ static const char *checkout_root(void) {
     if (len <= 0 || (size_t)len >= sizeof root || !exe_dir()[0] || !slash) return root[0] = '\0', NULL;
     if (slash == root) slash[1] = '\0';
     else *slash = '\0';
-    snprintf(probe, sizeof probe, "%s/interpreter/lua/cairn", root);
+    snprintf(probe, sizeof probe, "%s/stdlib/cairn", root);
     int ok = is_dir(probe);
     snprintf(probe, sizeof probe, "%s/schemas/ruleset.schema.yaml", root);
     if (!ok || !is_file(probe)) root[0] = '\0';
@@ -266,9 +266,9 @@ const char *ruleset_share_dir(void) {
 ** the checkout the program was built in, else the installed share. */
 const char *ruleset_stdlib_dir(void) {
     static char dir[SHARE_PATH_MAX + 160];
-    if (is_dir("interpreter/lua/cairn")) return "interpreter/lua";
-    if (checkout_root()) snprintf(dir, sizeof dir, "%s/interpreter/lua", checkout_root());
-    else snprintf(dir, sizeof dir, "%s/lua", ruleset_share_dir());
+    if (is_dir("stdlib/cairn")) return "stdlib";
+    if (checkout_root()) snprintf(dir, sizeof dir, "%s/stdlib", checkout_root());
+    else snprintf(dir, sizeof dir, "%s/stdlib", ruleset_share_dir());
     return dir;
 }
 

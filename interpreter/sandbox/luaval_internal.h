@@ -6,6 +6,10 @@
 #ifndef CAIRN_LUAVAL_INTERNAL_H
 #define CAIRN_LUAVAL_INTERNAL_H
 
+#if !defined(CAIRN_FOLDER_sandbox)
+#error "luaval_internal.h is for interpreter/sandbox/ only: include its public header"
+#endif
+
 #include <stddef.h>
 
 #include <lua.h>
