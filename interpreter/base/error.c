@@ -3,6 +3,7 @@
 ** The cairn_error list: recording, formatting and printing errors.
 */
 #include "error.h"
+#include "grow.h"
 #include "limits.h"
 
 #include <stdarg.h>
@@ -74,18 +75,12 @@ static void add_owned(cerr_list *l, char *file, int line, int col, char *path, c
         free(msg);
         return;
     }
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        cairn_error *items = realloc(l->items, cap * sizeof *items);
-        if (!items) {
-            l->oom = 1;
-            free(file);
-            free(path);
-            free(msg);
-            return;
-        }
-        l->items = items;
-        l->cap = cap;
+    if (GROW(l->items, l->cap, l->n + 1) != 0) {
+        l->oom = 1;
+        free(file);
+        free(path);
+        free(msg);
+        return;
     }
     cairn_error *e = &l->items[l->n++];
     e->file = file;

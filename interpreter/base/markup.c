@@ -4,6 +4,7 @@
 ** tags are a table below; adding a colour is one line.
 */
 #include "markup.h"
+#include "grow.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -33,22 +34,8 @@ static const struct {
 
 static void buf_grow(markup_buf *b, size_t more) {
     if (b->oom) return;
-    if (b->len + more + 1 <= b->cap) return;
-    size_t cap = b->cap ? b->cap : 64;
-    while (cap < b->len + more + 1) {
-        if (cap > SIZE_MAX / 2) {
-            b->oom = 1;
-            return;
-        }
-        cap *= 2;
-    }
-    char *s = realloc(b->s, cap);
-    if (!s) {
+    if (more > SIZE_MAX - b->len - 1 || grow_array((void **)&b->s, &b->cap, b->len + more + 1, 1) != 0)
         b->oom = 1;
-        return;
-    }
-    b->s = s;
-    b->cap = cap;
 }
 
 void markup_buf_add(markup_buf *b, const char *s, size_t len) {

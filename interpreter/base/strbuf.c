@@ -5,6 +5,7 @@
 ** same shape for the terminal-text functions and their callers.
 */
 #include "strbuf.h"
+#include "grow.h"
 #include "error.h"
 
 #include <stdint.h>
@@ -23,16 +24,13 @@ static int reserve(strbuf *b, size_t more) {
         b->oom = 1;
         return -1;
     }
-    size_t cap = b->cap ? b->cap : STRBUF_MIN;
-    while (cap < b->n + more + 1) cap *= 2;
-    char *s = realloc(b->s, cap);
-    if (!s) {
+    int fresh = !b->s;
+    if (fresh) b->cap = 0; /* nothing held: grow from nothing */
+    if (grow_array((void **)&b->s, &b->cap, b->n + more + 1 < STRBUF_MIN ? STRBUF_MIN : b->n + more + 1, 1) != 0) {
         b->oom = 1;
         return -1;
     }
-    if (!b->s) s[0] = '\0';
-    b->s = s;
-    b->cap = cap;
+    if (fresh) b->s[0] = '\0';
     return 0;
 }
 

@@ -4,6 +4,7 @@
 ** and the deep merge used by ruleset overlays.
 */
 #include "value.h"
+#include "grow.h"
 #include "error.h"
 #include "strbuf.h"
 
@@ -153,13 +154,7 @@ value *value_clone(const value *v) {
 /* ---------------------------------------------------------------- lists */
 
 int value_list_room(value *list) {
-    if (list->u.list.n < list->u.list.cap) return 0;
-    size_t cap = list->u.list.cap ? list->u.list.cap * 2 : 4;
-    value **items = realloc(list->u.list.items, cap * sizeof *items);
-    if (!items) return -1;
-    list->u.list.items = items;
-    list->u.list.cap = cap;
-    return 0;
+    return GROW(list->u.list.items, list->u.list.cap, list->u.list.n + 1);
 }
 
 int value_list_push(value *list, value *item) {
@@ -193,16 +188,10 @@ int value_map_append(value *m, value *key, value *val) {
         value_free(val);
         return -1;
     }
-    if (m->u.map.n == m->u.map.cap) {
-        size_t cap = m->u.map.cap ? m->u.map.cap * 2 : 4;
-        cv_entry *items = realloc(m->u.map.items, cap * sizeof *items);
-        if (!items) {
-            value_free(key);
-            value_free(val);
-            return -1;
-        }
-        m->u.map.items = items;
-        m->u.map.cap = cap;
+    if (GROW(m->u.map.items, m->u.map.cap, m->u.map.n + 1) != 0) {
+        value_free(key);
+        value_free(val);
+        return -1;
     }
     m->u.map.items[m->u.map.n].key = key;
     m->u.map.items[m->u.map.n].val = val;

@@ -5,6 +5,7 @@
 ** the note a mod without tests gets. The verdict itself is main.c's.
 */
 #include "check.h"
+#include "grow.h"
 #include "chunk_store.h"
 #include "limits.h"
 #include "load_cache.h"
@@ -124,15 +125,9 @@ static void set_add(path_set *s, const char *path) {
     if (!path) return;
     for (size_t i = 0; i < s->n; i++)
         if (strcmp(s->p[i], path) == 0) return;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        char **p = realloc(s->p, cap * sizeof *p);
-        if (!p) {
-            s->oom = 1;
-            return;
-        }
-        s->p = p;
-        s->cap = cap;
+    if (GROW(s->p, s->cap, s->n + 1) != 0) {
+        s->oom = 1;
+        return;
     }
     if (!(s->p[s->n] = cairn_strdup(path))) s->oom = 1;
     else s->n++;

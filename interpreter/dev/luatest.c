@@ -5,6 +5,7 @@
 ** cairn loads it (test.ruleset{options = ..., players = N}).
 */
 #include "luatest.h"
+#include "grow.h"
 #include "luaval.h"
 #include "sandbox.h"
 #include "textfmt.h"
@@ -317,17 +318,11 @@ int luatest_run_generator(const ruleset *rs, const char *name, const char *file,
             lua_pop(L, 2);
             break;
         }
-        if (*n == cap) {
-            size_t nc = cap ? 2 * cap : 8;
-            luatest_file *f = realloc(*files, nc * sizeof *f);
-            if (!f) {
-                rc = -1;
-                strbuf_printf(why, "out of memory");
-                lua_pop(L, 2);
-                break;
-            }
-            *files = f;
-            cap = nc;
+        if (GROW(*files, cap, *n + 1) != 0) {
+            rc = -1;
+            strbuf_printf(why, "out of memory");
+            lua_pop(L, 2);
+            break;
         }
         char *path = strcmp(rs->dir, ".") == 0 ? cairn_strdup(p) : cairn_strfmt("%s/%s", rs->dir, p);
         char *text = cairn_strdup(t);

@@ -6,6 +6,8 @@
 #include "plural.h"
 #include "testrun.h"
 #include "console_words.h"
+#include "limits_env.h"
+#include "pathcheck.h"
 #include "sandbox.h"
 #include "engine.h"
 #include "luatest.h"
@@ -556,35 +558,9 @@ static int write_text(const char *path, const char *text, strbuf *why) {
     return rc;
 }
 
-/* 1 when path (a file that may not exist yet) lies inside dir, links
-** resolved: --regen writes nowhere else. */
-static int inside(const char *path, const char *dir) {
-    char *rd = realpath(dir, NULL);
-    char *rp = realpath(path, NULL);
-    /* a new file, perhaps in new folders: the nearest folder that exists must
-    ** be inside, and what follows it may not climb out with ".." */
-    for (size_t cut = strlen(path); !rp && cut > 0;) {
-        while (cut > 0 && path[cut - 1] != '/') cut--;
-        const char *rest = path + cut;
-        if (strstr(rest, "..")) break;
-        char *parent = cut ? cairn_strfmt("%.*s", (int)(cut > 1 ? cut - 1 : 1), path) : cairn_strdup(".");
-        char *rparent = parent ? realpath(parent, NULL) : NULL;
-        if (rparent) rp = cairn_strfmt("%s/%s", rparent, rest);
-        free(parent);
-        free(rparent);
-        if (cut) cut--;
-        else break;
-    }
-    size_t n = rd ? strlen(rd) : 0;
-    int in = rd && rp && strncmp(rp, rd, n) == 0 && (rp[n] == '/' || (n == 1 && rd[0] == '/'));
-    free(rd);
-    free(rp);
-    return in;
-}
-
 static int run_golden(const char *rsname, const char *dir, const value *g, int regen, strbuf *why) {
     const char *file = value_get_str(g, "file", NULL);
-    if (regen && !inside(file, dir)) {
+    if (regen && !pathcheck_path_inside(file, dir)) {
         strbuf_printf(why, "not rewritten: %s is not inside %s (a mod's --regen never writes its "
                            "parent's files; give the mod its own `golden:` entries)", file, dir);
         return -1;
@@ -650,7 +626,7 @@ static void run_generator(const ruleset *rs, const char *name, const char *gen, 
             fprintf(out, "FAIL %s is not what %s makes (%s): run cairn test %s --regen\n", path, gen,
                     have ? (d ? d : "it differs") : "the file is missing", name);
             free(d);
-        } else if (!inside(path, rs->dir)) {
+        } else if (!pathcheck_path_inside(path, rs->dir)) {
             (*failed)++;
             fprintf(out, "FAIL %s: not written, it is not inside %s\n", path, rs->dir);
         } else {
@@ -694,7 +670,7 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
     if (!rs) return -1;
     /* an installed ruleset belongs to the installation, not to this user */
     char *share = regen ? cairn_strfmt("%s/rulesets", ruleset_share_dir()) : NULL;
-    int installed = share && inside(rs->dir, share);
+    int installed = share && pathcheck_path_inside(rs->dir, share);
     free(share);
     if (installed) {
         cerr_add(errs, NULL, 0, 0, NULL,
@@ -1172,8 +1148,7 @@ int testrun_smoke(const char *name, int games, int cover_each, FILE *out, cerr_l
         goto done;
     }
     clock_t t0 = clock();
-    const char *env_ms = getenv("CAIRN_CHECK_CPU_MS"); /* set by whoever runs cairn, for tests */
-    long check_ms = env_ms && atol(env_ms) > 0 ? atol(env_ms) : CAIRN_CHECK_CPU_MS;
+    long check_ms = limits_env_ms("CAIRN_CHECK_CPU_MS", CAIRN_CHECK_CPU_MS);
     for (;;) {
         /* the combination named by the mixed-radix counter `digit` */
         for (size_t i = 0; i < no; i++) cb.choices[i] = nv[i] ? vals[i][digit[i]] : NULL;

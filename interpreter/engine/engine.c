@@ -20,6 +20,7 @@
 ** in engine_decisions.c; a game is built, started and freed in engine_build.c.
 */
 #include "engine_internal.h"
+#include "grow.h"
 #include "guard.h"
 #include "limits.h"
 #include "luaval.h"
@@ -37,17 +38,6 @@ const char *const engine_handler_names[H_COUNT] = {
 };
 
 /* ------------------------------------------------------------ utilities */
-
-int engine_grow(void **p, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 16;
-    while (c < need) c *= 2;
-    void *np = realloc(*p, c * size);
-    if (!np) return -1;
-    *p = np;
-    *cap = c;
-    return 0;
-}
 
 char *engine_first_error(const cerr_list *errs) {
     if (errs->n > 0) return cerr_format(&errs->items[0]);
@@ -469,7 +459,7 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     size_t ev_before = e->n_events;
     char *idc = NULL;
     engine_status st = ENGINE_RULES_ERROR;
-    if (engine_grow((void **)&e->log, &e->cap_log, e->pos + 1, sizeof *e->log) != 0) {
+    if (grow_array((void **)&e->log, &e->cap_log, e->pos + 1, sizeof *e->log) != 0) {
         errs->oom = 1;
         return ENGINE_NO_MEMORY;
     }

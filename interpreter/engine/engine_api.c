@@ -16,6 +16,7 @@
 ** pointing at the engine that owns the sandbox.
 */
 #include "engine_internal.h"
+#include "grow.h"
 #include "guard.h"
 #include "limits.h"
 #include "luaval.h"
@@ -145,7 +146,7 @@ static int push_event(engine *e, const char *text, uint32_t to) {
     if (e->cfg.fast) return 0;
     size_t bytes = strlen(text) + 1 + sizeof *e->events;
     if (e->kept_bytes + bytes > (size_t)CAIRN_GAME_MEMORY_CAP) return -2;
-    if (engine_grow((void **)&e->events, &e->cap_events, e->n_events + 1, sizeof *e->events) != 0)
+    if (grow_array((void **)&e->events, &e->cap_events, e->n_events + 1, sizeof *e->events) != 0)
         return -1;
     char *t = cairn_strdup(text);
     if (!t) return -1;

@@ -418,3 +418,27 @@ void engine_free(engine *e) {
     cfg_free(&e->cfg);
     free(e);
 }
+
+engine_config engine_config_of(const game_cfg *g) {
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = g->ruleset;
+    c.choices = (const char *const *)g->choices;
+    c.n_choices = g->n_choices;
+    c.sets = (const char *const *)g->sets;
+    c.n_sets = g->n_sets;
+    c.preset = g->preset;
+    c.players = g->players;
+    c.names = (const char *const *)g->names;
+    c.bots = (const char *const *)g->bots;
+    c.seed = g->seed;
+    c.lang = g->lang;
+    c.checks = g->checks;
+    c.budget = g->budget;
+    c.mem_cap = g->mem_cap;
+    c.no_budget = g->no_budget;
+    c.fast = g->fast;
+    c.scenario = g->scenario;
+    c.scenario_rng = g->scenario_rng;
+    return c;
+}

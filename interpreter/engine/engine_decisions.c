@@ -7,6 +7,7 @@
 ** nearest ids, and the random bot's pick.
 */
 #include "engine_internal.h"
+#include "grow.h"
 #include "guard.h"
 #include "luaval.h"
 #include "suggest.h"
@@ -143,7 +144,7 @@ static int p_read_asked(lua_State *L) {
         if (lua_next(L, res)) return ask_bad(c, 0, "decisions(g) must return a list, not a map");
         goto done;
     }
-    if (engine_grow((void **)&a->items, &a->cap, nd, sizeof *a->items) != 0)
+    if (grow_array((void **)&a->items, &a->cap, nd, sizeof *a->items) != 0)
         return luaL_error(L, "out of memory");
     for (size_t i = 1; i <= nd; i++) {
         int base = lua_gettop(L);
@@ -181,8 +182,8 @@ static int p_read_asked(lua_State *L) {
         size_t no = lua_rawlen(L, opts);
         if (no == 0) return ask_bad(c, i, "needs a non-empty list of options");
         size_t cap = a->cap_opts;
-        if (engine_grow((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
-            engine_grow((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
+        if (grow_array((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
+            grow_array((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
             return luaL_error(L, "out of memory");
         int top = lua_gettop(L); /* each option leaves the stack as it found it */
         for (size_t j = 1; j <= no; j++) {

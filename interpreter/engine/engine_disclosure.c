@@ -13,6 +13,7 @@
 ** `--undo=own` (repl_undo_policy.c). Only games with disclosure on pay for it.
 */
 #include "engine_internal.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,7 @@ void disclosure_commit(engine *e, size_t index, int seat, const char *id, disclo
     if (!p->on) return;
     const value *after = engine_state(e);
     view_delta d;
-    if (!after || engine_grow((void **)&e->disc, &e->cap_disc, index + 1, sizeof *e->disc) != 0 ||
+    if (!after || grow_array((void **)&e->disc, &e->cap_disc, index + 1, sizeof *e->disc) != 0 ||
         view_delta_of(e->rt.rules->vis, p->before, after, &d) != 0) {
         disclosure_abort(p);
         return;

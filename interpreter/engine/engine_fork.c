@@ -19,23 +19,11 @@
 /* A fork of e with no state yet: the same rules, a sandbox from their
 ** pool, fast, e's RNG (reseeded when reseed is not 0). NULL after an error. */
 static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
-    engine_config c;
-    memset(&c, 0, sizeof c);
-    const game_cfg *g = &e->cfg;
-    c.ruleset = g->ruleset;
-    c.choices = (const char *const *)g->choices;
-    c.n_choices = g->n_choices;
-    c.sets = (const char *const *)g->sets;
-    c.n_sets = g->n_sets;
-    c.preset = g->preset;
-    c.players = g->players;
-    c.names = (const char *const *)g->names;
-    c.bots = (const char *const *)g->bots;
-    c.seed = reseed ? reseed : g->seed;
-    c.lang = g->lang;
-    c.budget = g->budget;
-    c.mem_cap = g->mem_cap;
-    c.no_budget = g->no_budget;
+    engine_config c = engine_config_of(&e->cfg);
+    if (reseed) c.seed = reseed;
+    c.checks = 0; /* a fork is fast: no per-decision checks, no scenario of its own */
+    c.scenario = NULL;
+    c.scenario_rng = NULL;
     c.fast = 1;
     c.rules = e->rt.rules;
     engine *f = engine_build(&c, errs);

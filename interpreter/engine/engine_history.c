@@ -9,6 +9,7 @@
 ** failed decision, loading a save and hot reload are all that one move.
 */
 #include "engine_internal.h"
+#include "grow.h"
 #include "limits.h"
 
 #include <stdlib.h>
@@ -57,7 +58,7 @@ int history_checkpoint(engine *e, cerr_list *errs) {
     ** taking a decision back replay further, nothing else changes */
     if (st && e->n_cps > 0 && e->kept_bytes + bytes > (size_t)CAIRN_GAME_MEMORY_CAP) return 0;
     value *v = st ? value_clone(st) : NULL;
-    if (!v || engine_grow((void **)&e->cps, &e->cap_cps, e->n_cps + 1, sizeof *e->cps) != 0) {
+    if (!v || grow_array((void **)&e->cps, &e->cap_cps, e->n_cps + 1, sizeof *e->cps) != 0) {
         value_free(v);
         if (!st && cerr_count(errs) == 0) cerr_add(errs, NULL, 0, 0, "state", "not plain data");
         return errs->oom = 1, -1;
@@ -192,7 +193,7 @@ int engine_goto(engine *e, size_t n) {
 
 /* Appends entries to the log beyond the applied ones (a redo tail). */
 static int append_tail(engine *e, const engine_logged *l, size_t n) {
-    if (engine_grow((void **)&e->log, &e->cap_log, e->n_log + n, sizeof *e->log) != 0) return -1;
+    if (grow_array((void **)&e->log, &e->cap_log, e->n_log + n, sizeof *e->log) != 0) return -1;
     for (size_t i = 0; i < n; i++) {
         char *id = cairn_strdup(l[i].id);
         if (!id) return -1;
@@ -304,49 +305,23 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* An engine_config that borrows everything from g (for rebuilding). The
-** rules are read from disk again: reload is for rules that changed. */
-static engine_config config_of(const game_cfg *g) {
-    engine_config c;
-    memset(&c, 0, sizeof c);
-    c.ruleset = g->ruleset;
-    c.choices = (const char *const *)g->choices;
-    c.n_choices = g->n_choices;
-    c.sets = (const char *const *)g->sets;
-    c.n_sets = g->n_sets;
-    c.preset = g->preset;
-    c.players = g->players;
-    c.names = (const char *const *)g->names;
-    c.bots = (const char *const *)g->bots;
-    c.seed = g->seed;
-    c.lang = g->lang;
-    c.checks = g->checks;
-    c.budget = g->budget;
-    c.mem_cap = g->mem_cap;
-    c.no_budget = g->no_budget;
-    c.fast = g->fast;
-    c.scenario = g->scenario;
-    c.scenario_rng = g->scenario_rng;
-    return c;
-}
-
 static int reload_as(engine *e, const engine_config *c, int (*stop)(void *ud), void *ud,
                      engine_reload_report *rep, cerr_list *errs);
 
 int engine_reload(engine *e, engine_reload_report *rep, cerr_list *errs) {
-    engine_config c = config_of(&e->cfg);
+    engine_config c = engine_config_of(&e->cfg);
     return reload_as(e, &c, NULL, NULL, rep, errs);
 }
 
 int engine_reload_until(engine *e, int (*stop)(void *ud), void *ud, engine_reload_report *rep,
                         cerr_list *errs) {
-    engine_config c = config_of(&e->cfg);
+    engine_config c = engine_config_of(&e->cfg);
     return reload_as(e, &c, stop, ud, rep, errs);
 }
 
 int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, const char *const *sets,
                        size_t n_sets, engine_reload_report *rep, cerr_list *errs) {
-    engine_config c = config_of(&e->cfg);
+    engine_config c = engine_config_of(&e->cfg);
     c.choices = choices;
     c.n_choices = n_choices;
     c.sets = sets;

@@ -18,6 +18,7 @@
 #endif
 
 #include "engine.h"
+#include "grow.h"
 #include "limits.h"
 #include "sandbox.h"
 #include "schema.h"
@@ -265,9 +266,14 @@ void disclosure_commit(engine *e, size_t index, int seat, const char *id, disclo
 void disclosure_abort(disclosure_pending *p);
 void disclosure_free(engine *e);
 
-/* ---- engine.c */
+/* ---- engine_build.c */
 /* engine_new up to, not including, position 0: rules, sandbox, g. */
 engine *engine_build(const engine_config *c, cerr_list *errs);
+/* An engine_config that borrows everything from g: what rebuilds a game
+** (reload, replay; engine_history.c) and makes a fork (engine_fork.c, which
+** then changes what a fork does differently). c.rules is NULL: the rules
+** are read from disk again, as reload wants. */
+engine_config engine_config_of(const game_cfg *g);
 /* The random bot's option index for seat (0: none); engine_decisions.c. */
 size_t engine_bot_pick(const engine *e, int seat);
 /* Calls rules[handler] with g (read-only unless writable) and the extra
@@ -306,7 +312,6 @@ int engine_set_live(engine *e, const value *v);
 void engine_moved(engine *e);
 void engine_drop_events_from(engine *e, size_t from);
 char *engine_first_error(const cerr_list *errs);
-int engine_grow(void **p, size_t *cap, size_t need, size_t size);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
 /* The post-decision checks (state schema, then check(g)): 0, or -1 with errs. */
 int engine_run_checks(engine *e, cerr_list *errs);

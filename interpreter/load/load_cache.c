@@ -7,6 +7,7 @@
 ** files and tables.
 */
 #include "load_cache.h"
+#include "grow.h"
 #include "yload.h"
 
 #include <stdlib.h>
@@ -40,17 +41,6 @@ struct load_cache {
     known_fact *known;
     size_t n_known, cap_known;
 };
-
-/* Room for one more item in *items (count n, capacity *cap). */
-static int grow(void **items, size_t *cap, size_t n, size_t size) {
-    if (n < *cap) return 0;
-    size_t want = *cap ? *cap * 2 : 16;
-    void *p = realloc(*items, want * size);
-    if (!p) return -1;
-    *items = p;
-    *cap = want;
-    return 0;
-}
 
 load_cache *load_cache_new(void) { return calloc(1, sizeof(load_cache)); }
 
@@ -91,7 +81,7 @@ value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs) {
     /* kept when there is room; a load works without it */
     value *master = value_clone(v);
     char *p = master ? cairn_strdup(path) : NULL;
-    if (!p || grow((void **)&c->files, &c->cap_files, c->n_files, sizeof *c->files) != 0) {
+    if (!p || GROW(c->files, c->cap_files, c->n_files + 1) != 0) {
         free(p);
         value_free(master);
         return v;
@@ -108,7 +98,7 @@ const value *load_cache_shared(load_cache *c, const char *path) {
     value *v = yload_file(path, &quiet);
     cerr_free(&quiet);
     char *p = v ? cairn_strdup(path) : NULL;
-    if (!p || grow((void **)&c->files, &c->cap_files, c->n_files, sizeof *c->files) != 0) {
+    if (!p || GROW(c->files, c->cap_files, c->n_files + 1) != 0) {
         free(p);
         value_free(v);
         return NULL;
@@ -119,7 +109,7 @@ const value *load_cache_shared(load_cache *c, const char *path) {
 
 void load_cache_keep_tree(load_cache *c, const char *key, value *v) {
     char *k = load_cache_tree(c, key) ? NULL : cairn_strdup(key);
-    if (!k || grow((void **)&c->trees, &c->cap_trees, c->n_trees, sizeof *c->trees) != 0) {
+    if (!k || GROW(c->trees, c->cap_trees, c->n_trees + 1) != 0) {
         free(k);
         value_free(v);
         return;
@@ -153,7 +143,7 @@ int load_cache_validate(load_cache *c, schema_set *s, const value *sch, const ch
     int n = schema_validate(s, sch, sp, inst, "", errs);
     if (n != 0 || errs->oom != oom_before) return n;
     value *copy = value_clone(inst);
-    if (!copy || grow((void **)&c->passed, &c->cap_passed, c->n_passed, sizeof *c->passed) != 0) {
+    if (!copy || GROW(c->passed, c->cap_passed, c->n_passed + 1) != 0) {
         value_free(copy); /* not remembered: validated again next time */
         return 0;
     }
@@ -172,7 +162,7 @@ const char *load_cache_recall(const load_cache *c, const char *key, size_t key_l
 
 void load_cache_remember(load_cache *c, const char *key, size_t key_len, const char *bytes, size_t len) {
     char *k = malloc(key_len + len + 1);
-    if (!k || grow((void **)&c->known, &c->cap_known, c->n_known, sizeof *c->known) != 0) {
+    if (!k || GROW(c->known, c->cap_known, c->n_known + 1) != 0) {
         free(k);
         return;
     }

@@ -8,6 +8,7 @@
 ** capturing and non-capturing groups, are the same thing here.
 */
 #include "pattern.h"
+#include "grow.h"
 #include "limits.h"
 
 #include <stdarg.h>
@@ -34,13 +35,7 @@ typedef struct cpset {
 } cpset;
 
 static int set_add(cpset *s, uint32_t lo, uint32_t hi) {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
-        range *nr = realloc(s->r, cap * sizeof *nr);
-        if (!nr) return -1;
-        s->r = nr;
-        s->cap = cap;
-    }
+    if (GROW(s->r, s->cap, s->n + 1) != 0) return -1;
     s->r[s->n++] = (range){lo, hi};
     return 0;
 }
@@ -190,15 +185,9 @@ static node *node_new(ntype t) {
 
 /* Appends kid to n (n takes it; on failure it is freed). 0 or -1. */
 static int node_push(node *n, node *kid) {
-    if (n->nk == n->capk) {
-        size_t cap = n->capk ? n->capk * 2 : 4;
-        node **nk = realloc(n->kids, cap * sizeof *nk);
-        if (!nk) {
-            node_free(kid);
-            return -1;
-        }
-        n->kids = nk;
-        n->capk = cap;
+    if (GROW(n->kids, n->capk, n->nk + 1) != 0) {
+        node_free(kid);
+        return -1;
     }
     n->kids[n->nk++] = kid;
     return 0;
@@ -232,13 +221,7 @@ void pattern_free(pattern *re) {
 
 /* A new empty set in re; its index, or SIZE_MAX on OOM. */
 static size_t new_set(pattern *re) {
-    if (re->nsets == re->capsets) {
-        size_t cap = re->capsets ? re->capsets * 2 : 4;
-        cpset *ns = realloc(re->sets, cap * sizeof *ns);
-        if (!ns) return SIZE_MAX;
-        re->sets = ns;
-        re->capsets = cap;
-    }
+    if (GROW(re->sets, re->capsets, re->nsets + 1) != 0) return SIZE_MAX;
     re->sets[re->nsets] = (cpset){0};
     return re->nsets++;
 }

@@ -6,6 +6,7 @@
 ** the list of scripts to run, and the fingerprint saves are checked against.
 */
 #include "ruleset.h"
+#include "grow.h"
 #include "limits.h"
 #include "load_cache.h"
 #include "pathcheck.h"
@@ -190,12 +191,7 @@ char **ruleset_list(size_t *nout) {
             int dup = 0;
             for (size_t k = 0; k < count; k++) dup |= strcmp(names[k], de->d_name) == 0;
             if (dup) continue;
-            if (count == cap) {
-                char **nn = realloc(names, 2 * cap * sizeof *nn);
-                if (!nn) break;
-                names = nn;
-                cap *= 2;
-            }
+            if (GROW(names, cap, count + 1) != 0) break;
             char *copy = cairn_strdup(de->d_name);
             if (copy) names[count++] = copy;
         }
@@ -292,22 +288,12 @@ typedef struct {
 static void files_add(file_set *fs, const char *path, const char *name) {
     for (size_t i = 0; i < fs->n; i++)
         if (strcmp(fs->paths[i], path) == 0) return;
-    if (fs->n == fs->cap) {
-        size_t cap = fs->cap ? fs->cap * 2 : 16;
-        char **p = realloc(fs->paths, cap * sizeof *p);
-        if (!p) {
-            fs->oom = 1;
-            return;
-        }
-        fs->paths = p;
-        char **q = realloc(fs->names, cap * sizeof *q);
-        if (!q) {
-            fs->oom = 1;
-            return;
-        }
-        fs->names = q;
-        fs->cap = cap;
+    size_t cap_paths = fs->cap, cap_names = fs->cap; /* the two grow alike */
+    if (GROW(fs->paths, cap_paths, fs->n + 1) != 0 || GROW(fs->names, cap_names, fs->n + 1) != 0) {
+        fs->oom = 1;
+        return;
     }
+    fs->cap = cap_paths < cap_names ? cap_paths : cap_names;
     char *pc = cairn_strdup(path), *nc = cairn_strdup(name);
     if (!pc || !nc) {
         fs->oom = 1;

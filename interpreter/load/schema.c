@@ -8,6 +8,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #endif
 #include "schema.h"
+#include "grow.h"
 #include "pathcheck.h"
 #include "pattern.h"
 #include "strbuf.h"
@@ -298,13 +299,7 @@ typedef struct pvec {
 } pvec;
 
 static int pvec_push(pvec *p, const value *x) {
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 16;
-        const value **nv = realloc(p->v, cap * sizeof *nv);
-        if (!nv) return -1;
-        p->v = nv;
-        p->cap = cap;
-    }
+    if (GROW(p->v, p->cap, p->n + 1) != 0) return -1;
     p->v[p->n++] = x;
     return 0;
 }
@@ -482,13 +477,7 @@ void schema_set_free(schema_set *s) {
 
 /* A new file entry, added to the set. NULL on OOM. */
 static sfile *sfile_add(schema_set *s, const char *name, const char *canon) {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
-        sfile **nf = realloc(s->files, cap * sizeof *nf);
-        if (!nf) return NULL;
-        s->files = nf;
-        s->cap = cap;
-    }
+    if (GROW(s->files, s->cap, s->n + 1) != 0) return NULL;
     sfile *f = calloc(1, sizeof *f);
     if (!f) return NULL;
     cerr_init(&f->errs, 0);
@@ -1095,12 +1084,7 @@ static void check_cycles(schema_set *s, sfile **files, size_t nfiles, cerr_list 
                     continue;
                 }
                 ca->mark = GREY;
-                if (top == cap) {
-                    frame *ns = realloc(st, cap * 2 * sizeof *ns);
-                    if (!ns) goto oom;
-                    st = ns;
-                    cap *= 2;
-                }
+                if (GROW(st, cap, top + 1) != 0) goto oom;
                 st[top++] = (frame){child, 0, NULL};
             }
         }
@@ -1162,17 +1146,11 @@ static void finish_batch(schema_set *s, cerr_list *errs) {
 static sfile *load_entry(schema_set *s, sfile *f, const char *text, size_t len, cerr_list *errs) {
     size_t n0 = errs->n, c0 = cerr_count(errs);
     int oom0 = errs->oom;
-    if (s->nbatch == s->capbatch) {
-        size_t cap = s->capbatch ? s->capbatch * 2 : 8;
-        sfile **nb = realloc(s->batch, cap * sizeof *nb);
-        if (!nb) {
-            cerr_add(errs, f->name, 0, 0, NULL, "out of memory loading the schema");
-            f->state = SF_FAILED;
-            keep_errors(f, errs, n0, c0);
-            return f;
-        }
-        s->batch = nb;
-        s->capbatch = cap;
+    if (GROW(s->batch, s->capbatch, s->nbatch + 1) != 0) {
+        cerr_add(errs, f->name, 0, 0, NULL, "out of memory loading the schema");
+        f->state = SF_FAILED;
+        keep_errors(f, errs, n0, c0);
+        return f;
     }
     s->batch[s->nbatch++] = f;
     s->depth++;

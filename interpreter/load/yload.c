@@ -5,6 +5,7 @@
 ** `<<` merge keys, and the limits that make a hostile file cheap to refuse.
 */
 #include "yload.h"
+#include "grow.h"
 #include "limits.h"
 #include "strbuf.h"
 
@@ -167,7 +168,8 @@ typedef struct loader {
     long nodes; /* nodes charged so far */
 
     frame *stack;
-    int depth, cap; /* open frames */
+    int depth; /* open frames */
+    size_t cap;
 
     value *root;
     int docs;
@@ -356,13 +358,7 @@ static int anchor_define(loader *L, char *name, const value *node, long size, in
     if (a) {
         free(name);
     } else {
-        if (L->nanchors == L->capanchors) {
-            size_t cap = L->capanchors ? L->capanchors * 2 : 16;
-            anchor_def *na = realloc(L->anchors, cap * sizeof *na);
-            if (!na) goto fail;
-            L->anchors = na;
-            L->capanchors = cap;
-        }
+        if (GROW(L->anchors, L->capanchors, L->nanchors + 1) != 0) goto fail;
         if (L->nanchors > INT32_MAX) goto fail;
         if (strtab_put(&L->anchor_index, name, strlen(name), (int)L->nanchors) != 0) goto fail;
         a = &L->anchors[L->nanchors++];
@@ -823,15 +819,9 @@ static int on_start(loader *L, const yaml_event_t *ev, int is_map) {
     tkind tag = tag_kind(tagname);
     if (tag != T_NONE && tag != T_PLAIN_STR && tag != (is_map ? T_MAP : T_SEQ))
         bad_tag(L, line, col, tagname, is_map ? "a map" : "a list");
-    if (L->depth == L->cap) {
-        int cap = L->cap ? L->cap * 2 : 16;
-        frame *ns = realloc(L->stack, (size_t)cap * sizeof *ns);
-        if (!ns) {
-            oom(L);
-            return -1;
-        }
-        L->stack = ns;
-        L->cap = cap;
+    if (GROW(L->stack, L->cap, (size_t)L->depth + 1) != 0) {
+        oom(L);
+        return -1;
     }
     frame *f = &L->stack[L->depth];
     memset(f, 0, sizeof *f);

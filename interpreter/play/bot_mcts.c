@@ -15,6 +15,7 @@
 ** position: an iteration budget gives the same choice on every run.
 */
 #include "bot_internal.h"
+#include "grow.h"
 #include "limits.h" /* CAIRN_TEST_MAX_DECISIONS: when a rollout counts as stuck */
 
 #include <math.h>
@@ -62,17 +63,6 @@ typedef struct search {
     int oom;
 } search;
 
-static int grow(void **p, size_t *cap, size_t need, size_t size) {
-    if (need <= *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 8;
-    while (c < need) c *= 2;
-    void *q = realloc(*p, c * size);
-    if (!q) return -1;
-    *p = q;
-    *cap = c;
-    return 0;
-}
-
 static uint64_t str_hash(const char *s) {
     uint64_t h = 1469598103934665603ull;
     for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
@@ -100,7 +90,7 @@ static int intern(search *t, const char *id) {
         if (!strcmp(t->syms[s], id)) return s;
         h = (h + 1) & (t->n_slots - 1);
     }
-    if (grow((void **)&t->syms, &t->cap_syms, t->n_syms + 1, sizeof *t->syms) != 0) return -1;
+    if (grow_array((void **)&t->syms, &t->cap_syms, t->n_syms + 1, sizeof *t->syms) != 0) return -1;
     if (!(t->syms[t->n_syms] = cairn_strdup(id))) return -1;
     t->slots[h] = (int)t->n_syms + 1;
     return (int)t->n_syms++;
@@ -108,7 +98,7 @@ static int intern(search *t, const char *id) {
 
 /* A new empty node; its index or -1. */
 static int new_node(search *t) {
-    if (grow((void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof *t->nodes) != 0) return -1;
+    if (grow_array((void **)&t->nodes, &t->cap_nodes, t->n_nodes + 1, sizeof *t->nodes) != 0) return -1;
     memset(&t->nodes[t->n_nodes], 0, sizeof *t->nodes);
     return (int)t->n_nodes++;
 }
@@ -142,7 +132,7 @@ static seat_arms *arms_of(node *nd, int seat) {
 static long arm_of(seat_arms *sa, int sym) {
     for (size_t i = 0; i < sa->n; i++)
         if (sa->arms[i].sym == sym) return (long)i;
-    if (grow((void **)&sa->arms, &sa->cap, sa->n + 1, sizeof *sa->arms) != 0) return -1;
+    if (grow_array((void **)&sa->arms, &sa->cap, sa->n + 1, sizeof *sa->arms) != 0) return -1;
     memset(&sa->arms[sa->n], 0, sizeof *sa->arms);
     sa->arms[sa->n].sym = sym;
     return (long)sa->n++;
@@ -301,7 +291,7 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
     x->w.n = 0;
     int cur = 0, expanded = 0;
     while (!engine_is_over(f) && !expanded) {
-        if (grow((void **)&x->w.steps, &x->w.cap, x->w.n + 1, sizeof *x->w.steps) != 0) return errs->oom = 1, -1;
+        if (grow_array((void **)&x->w.steps, &x->w.cap, x->w.n + 1, sizeof *x->w.steps) != 0) return errs->oom = 1, -1;
         step *st = &x->w.steps[x->w.n++];
         st->node = cur;
         st->n_picks = 0;
@@ -336,7 +326,7 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
         if (next < 0) {
             next = new_node(t);
             node *nd = &t->nodes[cur];
-            if (next < 0 || grow((void **)&nd->kids, &nd->cap_kids, nd->n_kids + 1, sizeof *nd->kids) != 0)
+            if (next < 0 || grow_array((void **)&nd->kids, &nd->cap_kids, nd->n_kids + 1, sizeof *nd->kids) != 0)
                 return errs->oom = 1, -1;
             nd->kids[nd->n_kids].key = key;
             nd->kids[nd->n_kids++].node = next;

@@ -8,6 +8,7 @@
 ** repl_session.h.
 */
 #include "termsafe.h"
+#include "grow.h"
 #include "repl.h"
 #include "repl_cmd.h"
 #include "console_words.h"
@@ -66,31 +67,33 @@ static void emit(repl *r, const char *text, int indent, int is_markup, int wrap)
     free(safe);
 }
 
+/* emit() of printf-style text: the one body of repl_say, repl_plain and
+** repl_fail. */
+static void emitv(repl *r, int indent, int is_markup, const char *fmt, va_list ap) {
+    char *s = cairn_vstrfmt(fmt, ap);
+    emit(r, s ? s : "(out of memory)", indent, is_markup, 1);
+    free(s);
+}
+
 void repl_say(repl *r, int indent, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = cairn_vstrfmt(fmt, ap);
+    emitv(r, indent, 1, fmt, ap);
     va_end(ap);
-    emit(r, s ? s : "(out of memory)", indent, 1, 1);
-    free(s);
 }
 
 void repl_plain(repl *r, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = cairn_vstrfmt(fmt, ap);
+    emitv(r, 2, 0, fmt, ap);
     va_end(ap);
-    emit(r, s ? s : "(out of memory)", 2, 0, 1);
-    free(s);
 }
 
 void repl_fail(repl *r, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    char *s = cairn_vstrfmt(fmt, ap);
+    emitv(r, 2, 0, fmt, ap);
     va_end(ap);
-    emit(r, s ? s : "(out of memory)", 2, 0, 1);
-    free(s);
     r->failures++;
 }
 
@@ -619,15 +622,7 @@ static void walk(file_list *fl, const char *dir, const char *shown, int depth) {
             } else if (S_ISREG(st.st_mode)) {
                 int ok;
                 uint64_t h = fnv_file(path, &ok);
-                if (ok && fl->n == fl->cap) {
-                    size_t cap = fl->cap ? fl->cap * 2 : 32;
-                    repl_file *it = realloc(fl->items, cap * sizeof *it);
-                    if (it) {
-                        fl->items = it;
-                        fl->cap = cap;
-                    }
-                }
-                if (ok && fl->n < fl->cap) {
+                if (ok && GROW(fl->items, fl->cap, fl->n + 1) == 0) {
                     fl->items[fl->n].path = name;
                     fl->items[fl->n].hash = h;
                     fl->n++;

@@ -6,6 +6,7 @@
 ** is repl_cmd.h; it works on the session through repl_session.h.
 */
 #include "repl_cmd.h"
+#include "grow.h"
 #include "repl_session.h"
 #include "repl_signal.h"
 #include "lineedit.h"
@@ -1232,13 +1233,7 @@ typedef struct cands {
 } cands;
 
 static void cand_add(cands *c, const char *s) {
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 16;
-        char **it = realloc(c->items, cap * sizeof *it);
-        if (!it) return;
-        c->items = it;
-        c->cap = cap;
-    }
+    if (GROW(c->items, c->cap, c->n + 1) != 0) return;
     char *d = strdup(s);
     if (d) c->items[c->n++] = d;
 }

@@ -9,6 +9,7 @@
 ** globals either way, and the sandbox replaces it with its own _ENV).
 */
 #include "chunk_store.h"
+#include "grow.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
@@ -109,15 +110,9 @@ static void keep(lua_State *L, const char *text, size_t len, const char *name) {
     memcpy(s.text, text, len);
     while (store.n && (store.n >= CAIRN_CHUNK_STORE_MAX_CHUNKS || store.bytes + stored_bytes(&s) > CAIRN_CHUNK_STORE_MAX_BYTES))
         drop_oldest();
-    if (store.n == store.cap) {
-        size_t cap = store.cap ? 2 * store.cap : 32;
-        stored *items = realloc(store.items, cap * sizeof *items);
-        if (!items) {
-            stored_free(&s);
-            return;
-        }
-        store.items = items;
-        store.cap = cap;
+    if (GROW(store.items, store.cap, store.n + 1) != 0) {
+        stored_free(&s);
+        return;
     }
     store.items[store.n++] = s;
     store.bytes += stored_bytes(&s);

@@ -18,6 +18,7 @@
 #endif
 
 #include "sandbox_internal.h"
+#include "limits_env.h"
 #include "guard.h"
 #include "limits.h"
 
@@ -418,17 +419,6 @@ void sandbox_default_config(sandbox_config *c) {
     c->instr_budget = CAIRN_LUA_INSTRUCTION_BUDGET;
 }
 
-/* A CPU limit in milliseconds: the build's default, or the environment's
-** (for tests and for people who run long simulations; the one running
-** cairn sets it, never a ruleset). */
-static long limit_from_env(const char *name, long dflt) {
-    const char *v = getenv(name);
-    if (!v || !*v) return dflt;
-    char *end;
-    long n = strtol(v, &end, 10);
-    return *end || n <= 0 ? dflt : n;
-}
-
 static int add_dir(sandbox *sb, const char *dir) {
     sb->dirs[sb->n_dirs] = cairn_strdup(dir);
     if (!sb->dirs[sb->n_dirs]) return -1;
@@ -460,8 +450,8 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->no_budget = c->no_budget;
     sb->strict_len = c->strict_len;
     sb->tick_limit = budget_ticks_for(sb->budget);
-    sb->call_cpu_ms = limit_from_env("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
-    sb->game_cpu_ms = limit_from_env("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
+    sb->call_cpu_ms = limits_env_ms("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
+    sb->game_cpu_ms = limits_env_ms("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
     sb->call_ticks_max = budget_ticks_of_ms(sb->call_cpu_ms);
     sb->game_ticks_max = budget_ticks_of_ms(sb->game_cpu_ms);
     sb->print = c->print;

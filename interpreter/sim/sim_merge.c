@@ -8,6 +8,7 @@
 ** shard.
 */
 #include "sim.h"
+#include "grow.h"
 #include "sim_internal.h"
 #include "error.h"
 #include "yload.h"
@@ -30,12 +31,7 @@ typedef struct merged {
 } merged;
 
 static int push_rec(merged *m, const char *line, size_t len) {
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 1024;
-        sim_rec *r = realloc(m->recs, cap * sizeof *r);
-        if (!r) return -1;
-        m->recs = r, m->cap = cap;
-    }
+    if (GROW(m->recs, m->cap, m->n + 1) != 0) return -1;
     if (sim_rec_parse(line, len, &m->recs[m->n]) != 0) return -1;
     m->n++;
     return 0;

@@ -6,6 +6,7 @@
 ** order, so the same games give the same doubles, bit for bit.
 */
 #include "sim_internal.h"
+#include "grow.h"
 #include "error.h"
 
 #include <inttypes.h>
@@ -40,15 +41,9 @@ static int hist_add(sim_hist *h, int64_t v) {
         else hi = mid;
     }
     if (lo < h->n && h->value[lo] == v) return h->count[lo]++, 0;
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? h->cap * 2 : 16;
-        int64_t *nv = realloc(h->value, cap * sizeof *nv);
-        if (!nv) return -1;
-        h->value = nv;
-        long *nc = realloc(h->count, cap * sizeof *nc);
-        if (!nc) return -1;
-        h->count = nc, h->cap = cap;
-    }
+    size_t cap_value = h->cap, cap_count = h->cap; /* the two grow alike */
+    if (GROW(h->value, cap_value, h->n + 1) != 0 || GROW(h->count, cap_count, h->n + 1) != 0) return -1;
+    h->cap = cap_value < cap_count ? cap_value : cap_count;
     memmove(h->value + lo + 1, h->value + lo, (h->n - lo) * sizeof *h->value);
     memmove(h->count + lo + 1, h->count + lo, (h->n - lo) * sizeof *h->count);
     h->value[lo] = v, h->count[lo] = 1, h->n++;

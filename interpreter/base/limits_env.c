@@ -1,0 +1,16 @@
+/*
+** limits_env.c
+** The environment's overrides of the CPU-time limits (limits_env.h): one
+** reader for the sandbox's per-call and per-game limits and cairn check's.
+*/
+#include "limits_env.h"
+
+#include <stdlib.h>
+
+long limits_env_ms(const char *name, long dflt) {
+    const char *v = getenv(name);
+    if (!v || !*v) return dflt;
+    char *end;
+    long n = strtol(v, &end, 10);
+    return *end || n <= 0 ? dflt : n;
+}
