@@ -15,6 +15,7 @@
 #include "schema_cmd.h"
 #include "sim.h"
 #include "testrun.h"
+#include "unread.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static const command commands[] = {
     {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP},
     {"check", cmd_check,
      "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]\n"
-     "                   [--set DATA.PATH=VALUE]... [--cover all|each] [--debug]",
+     "                   [--set DATA.PATH=VALUE]... [--cover all|each] [--unread] [--debug]",
      "load, resolve and validate a ruleset, then smoke-play it",
      "Loads the ruleset (a name found along the search path, or a folder), follows\n"
      "`extends`, applies the chosen options' overlays and validates every data file\n"
@@ -61,6 +62,10 @@ static const command commands[] = {
      "value no earlier one played (every one at least once: a quick run).\n"
      "--set DATA.PATH=VALUE overrides one data value (scoring.bonus=4) for the\n"
      "whole check, after the overlays and before validation, as `cairn sim --set`.\n"
+     "--unread lists, as errors at their file:line:column, the data values no rule\n"
+     "read in any smoke game (a read by a stdlib function, or a pairs loop over the\n"
+     "table holding it, counts; a value of an option's overlay counts when a game\n"
+     "with that option read it): a value a modder can edit that changes nothing.\n"
      "--debug prints the rules' g.debug(...) and print(...) lines on stdout as the\n"
      "games run (`debug rules.lua:12: text`); without it they are dropped.\n"
      "Errors are printed with file:line:column. The last line is the verdict:\n"
@@ -166,6 +171,7 @@ typedef struct ruleset_args {
     int games; /* smoke games for check; -1: not given */
     int cover_each; /* check --cover each: every seat count and option value once, not every pair */
     int debug; /* check --debug: the rules' g.debug lines on stdout */
+    int unread; /* check --unread: list the data values no smoke game's rules read */
 } ruleset_args;
 
 static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_args *a) {
@@ -185,6 +191,8 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
         if (taken) continue;
         if (strcmp(arg, "--debug") == 0 && strcmp(c->name, "check") == 0) {
             a->debug = 1;
+        } else if (strcmp(arg, "--unread") == 0 && strcmp(c->name, "check") == 0) {
+            a->unread = 1;
         } else if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
             if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
             char *end;
@@ -280,8 +288,12 @@ static int cmd_check(int argc, char **argv) {
     }
     /* smoke play covers every seat count and option combination, the one
     ** asked about included */
-    if (cerr_count(&errs) == 0 && a.games != 0)
-        testrun_smoke(a.ruleset, a.games < 0 ? 0 : a.games, a.cover_each, stdout, &errs);
+    unread_set *unread = a.unread ? unread_new() : NULL;
+    if (a.unread && !unread) errs.oom = 1;
+    if (cerr_count(&errs) == 0 && !errs.oom && a.games != 0)
+        testrun_smoke_reads(a.ruleset, a.games < 0 ? 0 : a.games, a.cover_each, stdout, unread, &errs);
+    if (unread && cerr_count(&errs) == 0 && a.games != 0) unread_add_errors(unread, &errs);
+    unread_free(unread);
     if (cerr_count(&errs) || errs.oom) {
         rc = check_failed(a.ruleset, &errs);
     } else {

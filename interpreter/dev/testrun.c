@@ -5,6 +5,7 @@
 */
 #include "plural.h"
 #include "testrun.h"
+#include "unread.h"
 #include "console_words.h"
 #include "limits_env.h"
 #include "pathcheck.h"
@@ -917,7 +918,8 @@ static char *replay_agrees(engine *e, const engine_config *c, const char *where)
 }
 
 static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed,
-                      const view_rules *vr, unsigned char *matched, int selftest, cerr_list *errs) {
+                      const view_rules *vr, unsigned char *matched, int selftest, unread_set *unread,
+                      cerr_list *errs) {
     engine_config c;
     memset(&c, 0, sizeof c);
     c.ruleset = name;
@@ -926,6 +928,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     c.n_choices = cb->n;
     c.seed = seed;
     c.checks = 1;
+    c.track_data_reads = unread != NULL;
     cerr_list local;
     cerr_init(&local, 0);
     strbuf where = {0};
@@ -939,6 +942,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     /* the same game again in lockstep, never drawn between decisions: a
     ** rule that reads what render or decisions left in a global plays
     ** differently there, and such a game's saves would not load back */
+    c.track_data_reads = 0; /* the twin plays the same game: its reads are e's */
     engine *twin = e ? engine_new(&c, &local) : NULL;
     if (e && !twin) {
         engine_free(e);
@@ -1053,6 +1057,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
         free(r);
     }
 done:
+    if (!msg && unread && e && unread_add_game(unread, e) != 0) msg = cairn_strdup("--unread: out of memory");
     if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
     free(msg);
     strbuf_free(&where);
@@ -1109,6 +1114,11 @@ static void smoke_summary(FILE *out, long played, long combos, long skipped, lon
 }
 
 int testrun_smoke(const char *name, int games, int cover_each, FILE *out, cerr_list *errs) {
+    return testrun_smoke_reads(name, games, cover_each, out, NULL, errs);
+}
+
+int testrun_smoke_reads(const char *name, int games, int cover_each, FILE *out, unread_set *unread,
+                        cerr_list *errs) {
     ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
     if (!rs) return -1;
@@ -1194,7 +1204,8 @@ int testrun_smoke(const char *name, int games, int cover_each, FILE *out, cerr_l
                         rc = -1;
                         break;
                     }
-                    if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, combos == 0 && s == 1, errs) != 0) rc = -1;
+                    if (smoke_game(name, p, &use, (uint64_t)s, vr, matched, combos == 0 && s == 1, unread, errs) != 0)
+                        rc = -1;
                     played++;
                 }
             }

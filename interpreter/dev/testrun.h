@@ -55,4 +55,10 @@ int testrun_ruleset(const char *ruleset, int regen, int verbose, FILE *out, cerr
 ** game passed, -1 otherwise. */
 int testrun_smoke(const char *ruleset, int games, int cover_each, FILE *out, cerr_list *errs);
 
+struct unread_set;
+/* testrun_smoke, and with unread (not NULL; unread.h) every game noting
+** which data values its rules read, for `cairn check --unread`. */
+int testrun_smoke_reads(const char *ruleset, int games, int cover_each, FILE *out, struct unread_set *unread,
+                        cerr_list *errs);
+
 #endif

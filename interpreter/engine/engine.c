@@ -39,6 +39,10 @@ const char *const engine_handler_names[H_COUNT] = {
 
 /* ------------------------------------------------------------ utilities */
 
+int engine_data_reads(const engine *e, int (*fn)(void *ud, const char *path), void *ud) {
+    return e->rt.sb ? sandbox_reads(e->rt.sb, fn, ud) : 0;
+}
+
 char *engine_first_error(const cerr_list *errs) {
     if (errs->n > 0) return cerr_format(&errs->items[0]);
     return cairn_strdup(errs->oom ? "out of memory" : "failed");

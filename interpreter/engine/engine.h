@@ -45,6 +45,8 @@ typedef struct engine_config {
     uint64_t seed;
     const char *lang;             /* NULL: the manifest's first language, else "en" */
     int checks;                   /* validate state schema + run check() after each decision */
+    int track_data_reads;         /* cairn check --unread: note every read of g.data
+                                     (engine_data_reads); costs a C call per read */
     long budget;                  /* instructions per handler call; 0: CAIRN_LUA_INSTRUCTION_BUDGET */
     size_t mem_cap;               /* Lua memory cap in bytes; 0: CAIRN_LUA_MEMORY_CAP */
     int no_budget;                /* make bench only: no instruction budget at all, to
@@ -95,6 +97,12 @@ const ruleset *engine_rules_ruleset(const engine_rules *r);
 
 /* What the game was made from (borrowed, valid until engine_free/reload). */
 const ruleset *engine_ruleset(const engine *e);
+/* With engine_config.track_data_reads: calls fn with the path of every
+** read of g.data this game's rules made ("g.data.game.refill.free",
+** "g.data.cards[3]"; "g.data.cards[*]" for a pairs or next loop over that
+** table), in no particular order, until fn returns non-zero (returned). 0
+** when nothing was read or reads are not tracked; -1 when out of memory. */
+int engine_data_reads(const engine *e, int (*fn)(void *ud, const char *path), void *ud);
 /* The ruleset name or folder as given in engine_config.ruleset. */
 const char *engine_ruleset_arg(const engine *e);
 int engine_seat_count(const engine *e);

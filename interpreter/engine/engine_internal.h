@@ -108,6 +108,7 @@ struct engine_rules {
     size_t mem_cap;
     int no_budget;
     int strict_len; /* sandbox_config.strict_len, from engine_config.checks */
+    int track_reads; /* sandbox_config.track_reads, from engine_config.track_data_reads */
     /* check_data(g) passed once for this data (engine_data_check.c): the data
     ** does not change while the rules are loaded, so later games skip it */
     int data_checked;

@@ -94,6 +94,7 @@ static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs
     r->mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
     r->no_budget = c->no_budget;
     r->strict_len = c->checks; /* check mode refuses `#` on tables with holes */
+    r->track_reads = c->track_data_reads;
     return 0;
 oom:
     errs->oom = 1;
@@ -166,6 +167,7 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
     sc.instr_budget = r->budget;
     sc.no_budget = r->no_budget;
     sc.strict_len = r->strict_len;
+    sc.track_reads = r->track_reads;
     sc.module_dirs = (const char *const *)r->rs->module_dirs;
     sc.n_module_dirs = r->rs->n_module_dirs;
     sc.stdlib_dir = ruleset_stdlib_dir();

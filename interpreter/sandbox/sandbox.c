@@ -449,6 +449,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->budget = c->instr_budget < LONG_MAX / 2 ? c->instr_budget : LONG_MAX / 2;
     sb->no_budget = c->no_budget;
     sb->strict_len = c->strict_len;
+    sb->track_reads = c->track_reads;
     sb->tick_limit = budget_ticks_for(sb->budget);
     sb->call_cpu_ms = limits_env_ms("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
     sb->game_cpu_ms = limits_env_ms("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
@@ -818,6 +819,7 @@ int sandbox_reset(sandbox *sb) {
     lua_State *L = sb->L;
     sb->game_ticks_used = 0; /* a new game: a new CPU total */
     lua_settop(L, 0);
+    sb_reads_clear(L); /* a new game: its own reads */
     lua_pushcfunction(L, p_reset);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_pop(L, 1);

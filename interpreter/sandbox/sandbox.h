@@ -41,6 +41,10 @@ typedef struct sandbox_config {
     ** an error naming the line (sandbox_len.c). Chunks are rewritten before
     ** they compile, so it costs a little; play and playouts leave it off. */
     int strict_len;
+    /* `cairn check --unread`: every read of a table frozen by
+    ** sandbox_freeze (g.data) is noted by its path, for sandbox_reads. Costs
+    ** a C call per read; play, sims and bots leave it off. */
+    int track_reads;
     /* Folders `require` searches, in order: the ruleset, then its extends
     ** parents. Chunk names are "<dir>/<a/b>.lua", so pass the path a modder
     ** should read in messages ("rulesets/yak"). Copied by sandbox_new. */
@@ -70,6 +74,14 @@ void sandbox_default_config(sandbox_config *c);
 ** globals. Returns NULL (with a message in errs) on failure. The caller
 ** frees the result with sandbox_free. */
 sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs);
+
+/* With sandbox_config.track_reads: calls fn with the path of every read
+** of frozen data noted since sandbox_new or the last sandbox_reset
+** ("g.data.game.refill.free", "g.data.cards[3]", and "g.data.cards[*]" when
+** a pairs/next loop went over that table), in no particular order, until fn
+** returns non-zero (returned). 0 when nothing was noted; -1 when the Lua
+** stack cannot grow. */
+int sandbox_reads(sandbox *sb, int (*fn)(void *ud, const char *path), void *ud);
 
 /* Closes the state and frees everything. NULL-safe. */
 void sandbox_free(sandbox *sb);

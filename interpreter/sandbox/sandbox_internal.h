@@ -35,6 +35,7 @@ struct sandbox {
     long budget, count;
     int no_budget; /* sandbox_config.no_budget: calls run without the hook */
     int strict_len; /* sandbox_config.strict_len: check mode's `#` */
+    int track_reads; /* sandbox_config.track_reads: reads of frozen data noted */
     /* The budget's CPU-time trigger (budget.c): a top-level call runs with no
     ** count hook while `timed`; a call that runs long trips TRIP_RETRY and
     ** its caller runs it again counted. Only callers that can take a call
@@ -127,6 +128,14 @@ void sb_frame_file(const lua_Debug *ar, char *out, size_t size);
 int sb_parse_where(const char *msg, size_t *file_len, int *line, size_t *strip);
 void sb_capture(sandbox *sb, lua_State *L, int level, const char *msg);
 int sb_msgh(lua_State *L);
+
+/* sandbox_reads.c (sandbox_config.track_reads): sb_note_read notes the
+** path string at idx as read; sb_note_read_all notes "path[*]" (every entry
+** of the proxy named path); sb_reads_clear forgets them (a new game). Each
+** allocates: call them inside a protected call. */
+void sb_note_read(lua_State *L, int idx);
+void sb_note_read_all(lua_State *L, const char *path);
+void sb_reads_clear(lua_State *L);
 
 /* sandbox_catch.c: pcall, xpcall, load and coroutine.create/resume/wrap as
 ** scripts see them. */

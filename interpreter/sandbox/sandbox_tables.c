@@ -106,6 +106,15 @@ static int sb_pairs_iter(lua_State *L) {
 
 int sb_next(lua_State *L);
 
+static const char *proxy_name(lua_State *L, int idx);
+
+/* With tracked reads: notes every entry of the proxy at idx as read (a
+** pairs or next loop over it). */
+static void note_all(lua_State *L, int idx) {
+    sb_note_read_all(L, proxy_name(L, idx));
+    lua_pop(L, 1);
+}
+
 /* pairs(t): every key in the fixed order. Costs O(n log n) time and O(n)
 ** memory up front (charged n instructions); read-only proxies iterate
 ** their contents; a __pairs metamethod is honoured as in Lua 5.4. The
@@ -121,6 +130,7 @@ int sb_pairs(lua_State *L) {
         view = 1;
     } else if (sandbox_readonly_target(L, 1)) {
         lua_insert(L, 1);
+        if (SB(L)->track_reads) note_all(L, 2);
     } else if (luaL_getmetafield(L, 1, "__pairs") != LUA_TNIL) {
         lua_pushvalue(L, 1);
         lua_call(L, 1, 3);
@@ -187,6 +197,7 @@ int sb_next(lua_State *L) {
         lua_rotate(L, 2, 1); /* T, k, P */
         view = 3;
     } else if (sandbox_readonly_target(L, 1)) {
+        if (SB(L)->track_reads) note_all(L, 1);
         lua_replace(L, 1);
     }
     okey prev = {0}, best = {0}, k = {0};
@@ -301,6 +312,18 @@ static void child_name(lua_State *L, int name_idx) {
     }
 }
 
+/* A proxy's __index when reads are tracked (sandbox_reads.c): notes the
+** path of proxy[key], then reads it from the hidden contents (upvalue 1;
+** upvalue 2 is the proxy's path). */
+static int tracked_index(lua_State *L) {
+    lua_settop(L, 2); /* proxy, key */
+    child_name(L, lua_upvalueindex(2));
+    sb_note_read(L, -1);
+    lua_settop(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+}
+
 /* Pushes the proxy of the table at t, named by the string at name_idx.
 ** memo maps tables already seen to their proxies (shared tables, cycles). */
 void sb_freeze_rec(lua_State *L, int t, int name_idx, int memo, int depth) {
@@ -323,6 +346,10 @@ void sb_freeze_rec(lua_State *L, int t, int name_idx, int memo, int depth) {
 
     lua_createtable(L, 0, 8);
     lua_pushvalue(L, shadow);
+    if (SB(L)->track_reads) {
+        lua_pushvalue(L, name_idx);
+        lua_pushcclosure(L, tracked_index, 2);
+    }
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, ro_newindex);
     lua_setfield(L, -2, "__newindex");
