@@ -12,7 +12,7 @@ local setup = require "rules.setup"
 local M = {}
 
 -- M.choose_start(g, seat, k): the seat's yak goes on start field k; when every seat has
--- chosen, the first round begins.
+-- chosen, everyone rolls six dice and the first round begins.
 function M.choose_start(g, seat, k)
   local st = g.state
   local f = setup.start_fields(g)[k]
@@ -20,6 +20,8 @@ function M.choose_start(g, seat, k)
   table.remove(st.choosing, 1)
   if g.labels then common.log(g, "log.start_field", common.seat_name(g, seat), k) end
   if #st.choosing == 0 then
+    for s = 1, #st.players do setup.roll_dice(g, s) end
+    if g.labels then common.log(g, "log.dice_rolled") end
     st.phase = "turn"
     kturn.begin_turn(g, st.order[1])
   end
