@@ -281,12 +281,26 @@ function M.move(g, seat, dir, bend, k)
   M.settle(g, seat)
 end
 
--- the ways to pay a cost: the exhaustion always, a resource or a card or an ability
+-- the ways to pay a cost: its resource, a card or an ability, and the exhaustion marker.
+-- Seed: "musst du einen Kompass abgeben, andernfalls erhältst du einen Erschöpfungsmarker"
+-- (yak food at a border strip alike): with game.exhaustion.instead_of_paying `when_unable`
+-- the marker is offered only to a seat that holds none of the resource; with `by_choice`
+-- always. Lost steps have no resource: the marker (or the rope) settles them.
 local PAY = { needle = "compass", border = "food" }
 local CARD = { needle = "lantern", border = "fodder-sack", lost = "rope" }
 
 local function herder_free(p, cost)
   return cost == "border" and p.character == "herder" and not p.ability_used
+end
+
+-- can_pay(p, cost) -> true when the seat holds the resource that pays cost
+local function can_pay(p, cost)
+  return PAY[cost] ~= nil and p.res[PAY[cost]] > 0
+end
+
+-- exhaustion_allowed(g, p, cost) -> true when the seat may take the marker for cost
+local function exhaustion_allowed(g, p, cost)
+  return g.data.game.exhaustion.instead_of_paying == "by_choice" or not can_pay(p, cost)
 end
 
 function M.pay_options(g, seat)
@@ -297,21 +311,23 @@ function M.pay_options(g, seat)
   local res = PAY[cost]
   if res then
     local s = id("pay", res)
-    opts[1] = p.res[res] > 0 and s or off(s)
+    opts[1] = can_pay(p, cost) and s or off(s)
   end
   if holds(p, CARD[cost]) then opts[#opts + 1] = id("use", CARD[cost]) end
   if herder_free(p, cost) then opts[#opts + 1] = id("use", "ability") end
-  opts[#opts + 1] = id("take", "exhaustion")
+  if exhaustion_allowed(g, p, cost) then opts[#opts + 1] = id("take", "exhaustion") end
   return opts
 end
 
--- choices(g, p, cost) -> how many ways there are to settle cost
-local function choices(p, cost)
-  local n = 1
-  if PAY[cost] and p.res[PAY[cost]] > 0 then n = n + 1 end
+-- ways(g, p, cost) -> how many ways there are to settle cost, and the one way when there
+-- is only one ("pay" or "exhaustion")
+local function ways(g, p, cost)
+  local n, only = 0, nil
+  if can_pay(p, cost) then n, only = n + 1, "pay" end
   if holds(p, CARD[cost]) then n = n + 1 end
   if herder_free(p, cost) then n = n + 1 end
-  return n
+  if exhaustion_allowed(g, p, cost) then n, only = n + 1, "exhaustion" end
+  return n, only
 end
 
 -- M.settle(g, seat): the costs of the move in order (needle, borders, lost steps). A cost
@@ -321,11 +337,15 @@ function M.settle(g, seat)
   local p, t = st.players[seat], st.turn
   while #t.owed > 0 do
     local cost = t.owed[1]
-    if choices(p, cost) > 1 then return end
+    local n, only = ways(g, p, cost)
+    if n > 1 then return end
     table.remove(t.owed, 1)
     if cost == "lost" and p.character == "guide" and not p.ability_used then
       p.ability_used = true
       if g.labels then common.log(g, "log.guide", common.seat_name(g, seat)) end
+    elseif only == "pay" then
+      common.spend(g, seat, PAY[cost])
+      if g.labels then common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. PAY[cost]), g.text("why." .. cost)) end
     else
       common.exhaust(g, seat, 1, cost)
     end

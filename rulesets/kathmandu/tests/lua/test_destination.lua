@@ -172,7 +172,7 @@ g = game()
 p, bob = g.state.players[1], g.state.players[2]
 p.exhaustion = 2
 fake.turn(g, 1, 1, 12, { brown = 4 })
-fake.play(g, 1, "die brown", "move east", "pay compass", "pay food")
+fake.play(g, 1, "die brown", "move east", "pay food")   -- the compass is paid at once: her only way
 assert(p.pos[2] == 15 and p.arrived == 1 and p.tile == 20 and p.exhaustion == 0)
 assert(g.state.turn.seat == 2 and g.state.phase == "turn")
 --    Ann in Kathmandu: her turns only take a resource of her choice
@@ -182,7 +182,7 @@ assert(g.state.turn.step == "joker")
 fake.play(g, 1, "take coin")
 assert(g.state.turn.seat == 2, "no move, no actions")
 fake.turn(g, 2, 2, 12, { brown = 3 })
-fake.play(g, 2, "die brown", "move east", "pay compass", "pay food")
+fake.play(g, 2, "die brown", "move east", "pay food")   -- the compass paid at once
 assert(bob.arrived == 2 and bob.tile == 15)
 assert(g.state.phase == "over", "every yak is in Kathmandu: the game ends early")
 assert(#g.rules.decisions(g) == 0)
