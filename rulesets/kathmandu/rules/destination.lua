@@ -15,12 +15,24 @@ local id, off = common.id, turn.off
 
 local function end_turn(g) return require("rules.round").end_turn(g) end
 
--- kathmandu_arrival: drop the exhaustion, take the most valuable tile left
+-- most_valuable(tiles) -> the index of the most valuable tile left (the first of equals),
+-- or nil when none is left
+local function most_valuable(tiles)
+  local best
+  for i, v in ipairs(tiles) do
+    if not best or v > tiles[best] then best = i end
+  end
+  return best
+end
+
+-- kathmandu_arrival: drop the exhaustion, take the most valuable tile left (seed: "erhältst
+-- das wertvollste noch ausliegende Kathmandu-Plättchen"), whatever the order of the list
 local function kathmandu_arrival(g, seat)
   local st = g.state
   local p = st.players[seat]
   p.exhaustion = 0
-  p.tile = table.remove(st.kathmandu, 1) or 0
+  local best = most_valuable(st.kathmandu)
+  p.tile = best and table.remove(st.kathmandu, best) or 0
   st.arrivals = st.arrivals + 1
   p.arrived = st.arrivals
   if g.labels then common.log(g, "log.kathmandu", common.seat_name(g, seat), st.arrivals, p.tile) end

@@ -60,13 +60,18 @@ function M.map_points(data, p)
   return pairs_n * s.map_pair + loose * s.map_half + #p.chests * s.map_chest_pair, pairs_n, loose
 end
 
--- M.animal_value(data, players) -> the points per animal card: most - fewest held
-function M.animal_value(data, players)
+-- M.animal_value(data, players, p) -> the points per animal card for seat p. Seed: "Schaut,
+-- wer die meisten und wer die wenigsten Tierkarten gesammelt hat. Diese Differenz ist die
+-- Punkteanzahl, die jeder pro gesammelter Tierkarte erhält." scoring.animals `literal`:
+-- most - fewest held by any seat, the same for every seat; `own`: the seat's own count -
+-- fewest (kathmandu.md §9.5, reading B).
+function M.animal_value(data, players, p)
   local most, fewest = 0, math.maxinteger
-  for _, p in ipairs(players) do
-    most = math.max(most, #p.animals)
-    fewest = math.min(fewest, #p.animals)
+  for _, q in ipairs(players) do
+    most = math.max(most, #q.animals)
+    fewest = math.min(fewest, #q.animals)
   end
+  if data.scoring.animals == "own" then return #p.animals - fewest end
   return most - fewest
 end
 
@@ -106,7 +111,7 @@ function M.seat_score(g, seat, quiet)
   b[#b + 1] = line("special goods", t("score.specials", #p.specials), #p.specials * s.special_good_points)
   local mp, pairs_n, loose = M.map_points(data, p)
   b[#b + 1] = line("map halves", t("score.maps", loose, pairs_n, #p.chests), mp)
-  local v = M.animal_value(data, st.players)
+  local v = M.animal_value(data, st.players, p)
   b[#b + 1] = line("animals", t("score.animals", #p.animals, v), #p.animals * v)
   local yp, left = M.yak_stack(data, p)
   b[#b + 1] = line("yak stack", t("score.yak_stack", left), yp)
