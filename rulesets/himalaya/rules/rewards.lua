@@ -113,6 +113,18 @@ function M.apply_envoys(g, seat, id)
   if p.left <= 0 then st.pending = p.after end
 end
 
+-- M.unkept_ring(g, ring): a ring nobody keeps is discarded (reshuffled into the ring bag
+-- once it is empty), or goes straight back into the ring bag (game.deal.unkept_rings)
+function M.unkept_ring(g, ring)
+  local st = g.state
+  if g.data.game.deal.unkept_rings == "bag" then
+    deck.put_bottom(st.rings, ring)
+    deck.shuffle(st.rings, g.rng)
+  else
+    deck.discard(st.rings, ring)
+  end
+end
+
 -- M.apply_reward(g, seat, id): carry out the chosen pair
 function M.apply_reward(g, seat, id)
   local st = g.state
@@ -126,7 +138,7 @@ function M.apply_reward(g, seat, id)
     g.log { text = t(g, "log.keep_ring_you", common.ring_def(g, p.ring).yaks), to = seat }
     g.log { text = t(g, "log.keep_ring", common.seat_name(g, seat)), except = seat }
   else
-    deck.discard(st.rings, p.ring)
+    M.unkept_ring(g, p.ring)
   end
   if h.stupa then M.place_stupa(g, seat, p.village) end
   if h.envoys then

@@ -127,7 +127,8 @@ function M.begin_month(g, first)
   for s = 1, #g.seats do
     st.programs[s], st.ready[s], st.revealed[s], st.took[s], st.storm[s] = {}, false, false, 0, false
   end
-  st.placed = { market = {}, yeti = {}, snowstorm = {} }
+  -- event tokens leave the board at the month's end, or stay for the game (events.lasts)
+  if g.data.events.lasts == "round" or not st.placed then st.placed = { market = {}, yeti = {}, snowstorm = {} } end
   st.slot, st.turn = 0, 0
   g.log(t(g, "log.month", st.month, common.seat_name(g, st.first)))
   if g.options.events then

@@ -75,12 +75,29 @@ function M.roll_village(g)
   return v
 end
 
+-- pick_village(g) -> the village named (by the d20 or a token) and the village that gets the
+-- cubes or the ring: the next free one from there; with village tokens and
+-- variants.village_tokens.taken_village `redraw`, tokens naming a supplied village are
+-- discarded and the next one is used instead (at most one pass through the tokens)
+local function pick_village(g)
+  local st = g.state
+  local rolled = M.roll_village(g)
+  if st.village_tokens and g.data.variants.village_tokens.taken_village == "redraw" then
+    for _ = 2, g.data.variants.village_tokens.count do
+      if not rolled or is_free(st.villages[rolled]) then break end
+      g.log(common.t(g, "log.token_redrawn", rolled, common.village_name(g, rolled)))
+      rolled = M.roll_village(g)
+    end
+  end
+  if not rolled then return nil, nil end
+  return rolled, M.next_free(g, rolled)
+end
+
 -- M.place_cubes(g) -> the village given cubes, or nil (no free village, or an empty bag)
 function M.place_cubes(g)
   local st, row = g.state, M.supply_row(g)
   if bag.count(st.bag) == 0 then return nil end
-  local rolled = M.roll_village(g)
-  local v = M.next_free(g, rolled)
+  local rolled, v = pick_village(g)
   if not v then return nil end
   local cubes = bag.draw_many(st.bag, g.rng, row.cubes)
   st.villages[v].cubes = common.sort_cubes(g.data, cubes)
@@ -92,8 +109,7 @@ end
 function M.place_order(g)
   local st = g.state
   if deck.size(st.rings) == 0 and deck.discards(st.rings) == 0 then return nil end
-  local rolled = M.roll_village(g)
-  local v = M.next_free(g, rolled)
+  local rolled, v = pick_village(g)
   if not v then return nil end
   local ring = deck.draw(st.rings, g.rng)
   st.villages[v].ring = ring
