@@ -159,3 +159,20 @@ assert(#inventory.stupa_villages(g, 1) == 20)
 fake.play(g, 1, "stupa")
 fake.play(g, 1, "stupa 16")
 assert(g.state.villages[16].stupa == 1 and score.religious(g, 1) == 3)   -- Manang: a monastery, 3
+
+-- 9. The expansion at 4 seats adds the 20 cubes and nothing else (its description): the
+--    seed's "20 resource cubes to be added to the stock of the basic game", while its supply
+--    and victory rows are "for 5 or 6 players". Bag 18 + 15 + 12 + 9 + 6 = 60, + 6 + 5 + 4 +
+--    3 + 2 = 80 cubes; the 4-seat supply 5 villages x 5 cubes + 5 orders: 80 - 25 = 55 in
+--    the bag; the 4-seat ending (religious out, political out).
+local bagmod = require "cairn.bag"
+g = fake.new { seats = 4, seed = 3, options = { expansion = true } }
+assert(supply.supply_row(g).villages == 5 and supply.supply_row(g).cubes == 5)
+local on_board, orders = 0, 0
+for _, v in ipairs(g.state.villages) do
+  on_board = on_board + #v.cubes
+  if v.ring then orders = orders + 1 end
+end
+assert(on_board == 25 and orders == 5 and bagmod.count(g.state.bag) == 55)
+local ending = require("cairn.tables").by(g.data.scoring.endings, "seats", 4)
+assert(#ending.steps == 2 and ending.steps[2].influence == "political" and ending.steps[2].out == 1)
