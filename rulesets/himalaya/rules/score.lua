@@ -60,11 +60,12 @@ local function measure(g, alive)
   return m
 end
 
--- elimination order: lowest value first; ties by scoring.elimination_ties (fewer yaks goes,
--- then fewer envoys, then lot). Returns the sorted seats and the name of the tie-break that
--- separated the last seat out from the first seat kept (nil if the values differ).
+-- elimination order: lowest value first; ties by scoring.elimination_ties of that influence
+-- (religious: fewer yaks goes, then fewer envoys, then lot; political: fewer envoys on the
+-- board first). Returns the sorted seats and the name of the tie-break that separated the
+-- last seat out from the first seat kept (nil if the values differ).
 local function elimination_order(g, seats, m, influence, lot)
-  local ties = g.data.scoring.elimination_ties
+  local ties = g.data.scoring.elimination_ties[influence]
   local function key(s, crit)
     if crit == "fewer_yaks" then return m.yaks[s] end
     if crit == "fewer_envoys" then return m.envoys[s] end

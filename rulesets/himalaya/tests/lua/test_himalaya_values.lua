@@ -176,3 +176,119 @@ end
 assert(on_board == 25 and orders == 5 and bagmod.count(g.state.bag) == 55)
 local ending = require("cairn.tables").by(g.data.scoring.endings, "seats", 4)
 assert(#ending.steps == 2 and ending.steps[2].influence == "political" and ending.steps[2].out == 1)
+
+-- 10. game.deal.must_deliver. Bob at Lukla (2) holds 2 salt; o01 (2 salt) lies there.
+--     true (default): his Deal delivers at once. false: he is asked; "decline" keeps his
+--     2 salt, the ring stays and the Deal is spent.
+local function at_lukla(set)
+  local g = game()
+  for k, v in pairs(set or {}) do g.data.game.deal[k] = v end
+  fake.put_ring(g, 2, "o01")
+  fake.give(g, 2, { salt = 2 })
+  fake.program(g, { [2] = { "deal", "rest", "rest", "rest", "rest", "rest" } })
+  return g
+end
+g = at_lukla()
+assert(g.state.pending.kind == "reward" and g.state.players[2].cubes.salt == 0)   -- 2 - 2 = 0
+g = at_lukla { must_deliver = false }
+assert(g.state.pending.kind == "deliver" and fake.enabled(g, 2) == "deliver, decline")
+fake.play(g, 2, "decline")
+assert(g.state.players[2].cubes.salt == 2 and g.state.villages[2].ring == "o01")
+assert(fake.has_event(g, "the order is not delivered"))
+g = at_lukla { must_deliver = false }
+fake.play(g, 2, "deliver")
+assert(g.state.pending.kind == "reward" and g.state.players[2].cubes.salt == 0)
+
+-- 11. game.deal.envoy_split. Lukla is a temple (level 2: 2 envoys) bordering r1 and r2.
+--     by_choice (default): each envoy on its own (envoy r1, envoy r2) or a whole line
+--     (envoys r1 r1, envoys r1 r2, envoys r2 r2). one_region: both into one region.
+g = at_lukla()
+fake.play(g, 2, "ring envoys")
+assert(fake.enabled(g, 2) == "envoy r1, envoy r2, envoys r1 r1, envoys r1 r2, envoys r2 r2", fake.enabled(g, 2))
+g = at_lukla { envoy_split = "one_region" }
+fake.play(g, 2, "ring envoys")
+assert(fake.enabled(g, 2) == "envoys r1 r1, envoys r2 r2", fake.enabled(g, 2))
+fake.play(g, 2, "envoys r2 r2")
+assert(g.state.envoys.r2[2] == 2 and g.state.players[2].envoys == 13)   -- 15 - 2
+
+-- 12. game.deal.envoys_short. Bob has 1 envoy left; the temple sends 2. place_the_rest
+--     (default): the envoys reward places 1 (1 - 1 = 0 left). not_allowed: the pairs with
+--     envoys are disabled, with the reason.
+local function short(how)
+  local g = game()
+  g.data.game.deal.envoys_short = how
+  g.state.players[2].envoys = 1
+  g.state.envoys.r5[2] = 14                        -- the other 14 are on the board
+  fake.put_ring(g, 2, "o01")
+  fake.give(g, 2, { salt = 2 })
+  fake.program(g, { [2] = { "deal", "rest", "rest", "rest", "rest", "rest" } })
+  return g
+end
+g = short("place_the_rest")
+assert(fake.enabled(g, 2) == "ring stupa, ring envoys, stupa envoys")
+fake.play(g, 2, "ring envoys")
+fake.play(g, 2, "envoy r1")
+assert(g.state.envoys.r1[2] == 1 and g.state.players[2].envoys == 0)
+g = short("not_allowed")
+assert(fake.enabled(g, 2) == "ring stupa" and fake.disabled(g, 2) == "ring envoys, stupa envoys")
+assert(g.rules.reason(g, 2, "ring envoys") == "you have 1 envoys left and this village sends 2")
+
+-- 13. game.deal.ring_alone. Lukla already holds Ann's stupa and Bob has no envoy left: no
+--     pair is possible. true (default): the ring alone (o01: 2 yaks). false: nothing; the
+--     ring is not kept (it goes to the discards: 1).
+local function alone(flag)
+  local g = game()
+  g.data.game.deal.ring_alone = flag
+  g.state.villages[2].stupa = 1
+  g.state.players[1].stupas = 4
+  g.state.players[2].envoys = 0
+  g.state.envoys.r5[2] = 15
+  fake.put_ring(g, 2, "o01")
+  fake.give(g, 2, { salt = 2 })
+  fake.program(g, { [2] = { "deal", "rest", "rest", "rest", "rest", "rest" } })
+  return g
+end
+g = alone(true)
+assert(fake.enabled(g, 2) == "ring")
+fake.play(g, 2, "ring")
+assert(require("rules.common").yaks(g, 2) == 2)
+g = alone(false)
+assert(fake.enabled(g, 2) == "nothing")
+fake.play(g, 2, "nothing")
+assert(require("rules.common").yaks(g, 2) == 0 and #g.state.rings.discard == 1)
+
+-- 14. events.snowstorm_actions. A snowstorm on p03 (Lukla 2 - Tengboche 3, ice); Bob at
+--     Lukla. 2 (default): ice, ice crosses at slot 2. 3: ice, ice still in the storm, the
+--     third ice crosses; ice, ice, rest loses the crossing (Bob stays at Lukla).
+local function storm(n, prog)
+  local g = game { events = true }
+  g.data.events.snowstorm_actions = n
+  fake.play(g, 1, "snowstorm p03", "pass")
+  pass_events(g, 2)
+  fake.program(g, { [2] = prog })
+  return g
+end
+g = storm(2, { "ice", "ice", "rest", "rest", "rest", "rest" })
+assert(g.state.caravans[2] == 3 and fake.has_event(g, "Slot 2: Bob takes the ice"))
+g = storm(3, { "ice", "ice", "ice", "rest", "rest", "rest" })
+assert(g.state.caravans[2] == 3 and fake.has_event(g, "Slot 3: Bob takes the ice"))
+g = storm(3, { "ice", "ice", "rest", "rest", "rest", "rest" })
+assert(g.state.caravans[2] == 2 and fake.has_event(g, "Slot 3: Bob leaves the snowstorm: the crossing is lost."))
+
+-- 15. events.yeti_blocks. Ann puts yeti footprints on p01 (Namche 1 - Lukla 2, dirt); Ann
+--     and Bob both take the dirt road. everyone (default): both wasted. others: Ann, who
+--     placed them, goes to Lukla (2); Bob's is wasted (he stays at Lukla, 2).
+local function yeti(who)
+  local g = game { events = true }
+  g.data.events.yeti_blocks = who
+  fake.play(g, 1, "yeti p01", "pass")
+  pass_events(g, 2)
+  fake.program(g, { [1] = { "dirt", "rest", "rest", "rest", "rest", "rest" },
+    [2] = { "dirt", "rest", "rest", "rest", "rest", "rest" } })
+  return g
+end
+g = yeti("everyone")
+assert(g.state.caravans[1] == 1 and g.state.caravans[2] == 2)
+g = yeti("others")
+assert(g.state.caravans[1] == 2 and g.state.caravans[2] == 2)
+assert(fake.has_event(g, "Slot 1: Bob's dirt road is wasted: yeti footprints"))
