@@ -90,6 +90,12 @@ end
 
 function M.in_kathmandu(p) return p.arrived > 0 end
 
+-- M.ability(g, p) -> the ability of the seat's character (characters.yaml), or nil
+function M.ability(g, p)
+  if not p.character then return nil end
+  return M.info(g.data).character[p.character].ability
+end
+
 -- M.exhaust(g, seat, n, why): n exhaustion markers; beyond the slots they are ignored or
 -- kept, as game.exhaustion.excess says.
 function M.exhaust(g, seat, n, why)

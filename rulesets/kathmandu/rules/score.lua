@@ -57,7 +57,9 @@ function M.map_points(data, p)
     loose = loose + x + y - 2 * n
   end
   local s = data.scoring
-  return pairs_n * s.map_pair + loose * s.map_half + #p.chests * s.map_chest_pair, pairs_n, loose
+  -- a half in a pair scores its own point too only with scoring.pair_halves_score
+  local per_pair = s.map_pair + (s.pair_halves_score and 2 * s.map_half or 0)
+  return pairs_n * per_pair + loose * s.map_half + #p.chests * s.map_chest_pair, pairs_n, loose
 end
 
 -- M.animal_value(data, players, p) -> the points per animal card for seat p. Seed: "Schaut,
@@ -131,7 +133,9 @@ function M.score(g)
   local out = {}
   for s = 1, #g.state.players do
     local total, breakdown, res = M.seat_score(g, s)
-    out[s] = { total = total, breakdown = breakdown, tiebreak = res }
+    -- ties: most leftover resources, then a shared place; or a shared place at once
+    local tiebreak = g.data.scoring.tiebreak == "resources" and res or 0
+    out[s] = { total = total, breakdown = breakdown, tiebreak = tiebreak }
   end
   return out
 end

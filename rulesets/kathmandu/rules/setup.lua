@@ -140,7 +140,7 @@ function M.setup(g)
   fill_cities_and_temples(g)
   st.kathmandu = {}
   for i, v in ipairs(data.game.kathmandu_tiles) do st.kathmandu[i] = v end
-  st.wall = data.game.storm_wall_start
+  st.wall = data.game.storm_wall.start
   -- the decks
   local animals, equipment, halves = {}, {}, {}
   for _, a in ipairs(data.cards.animals) do animals[#animals + 1] = a.id end

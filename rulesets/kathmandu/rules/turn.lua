@@ -25,7 +25,7 @@ function M.begin_turn(g, seat)
   g.state.turn = {
     seat = seat, step = "die", rerolls = 0, die = false, pips = 0, moved = false,
     owed = {}, active = {}, painted = false, bought_equipment = false, bought_good = false,
-    special_done = false, swapped = false, swap_with = 0, stolen = false,
+    special_done = false, swapped = 0, swap_with = 0, stolen = false,
   }
 end
 
@@ -147,12 +147,14 @@ local DR, DC = common.DR, common.DC
 -- Steps from (r, c): n1 fields towards dir1, then n2 towards dir2 (a bend; n2 may be 0).
 -- The edge of the route or a black mountain stops the move (lost steps); with the ice axe
 -- mountains are passed over but never stopped on. Each border strip crossed counts; a
--- segment that goes in the needle's direction of the board it starts on counts a needle.
+-- segment that goes in the needle's direction of the board it starts on counts a needle
+-- (game.needle_board `segment_start`; `each_board`: every board it steps on counts, once).
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
   local info = common.info(g.data)
   local fields, W, map, cols = info.field, info.width, st.map, st.cols
   local stop_k = info.stop_k
+  local each_board = g.data.game.needle_board == "each_board"
   local steps, borders, needles, lost, kat = 0, 0, 0, false, false
   local okr, okc, ok_borders = r, c, 0
   local dir, n = dir1, n1
@@ -173,7 +175,11 @@ function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
           counted = true
           if st.needles[board] == dir then needles = needles + 1 end
         end
-        if (nc - 1) // W ~= (c - 1) // W then borders = borders + 1 end
+        if (nc - 1) // W ~= (c - 1) // W then
+          borders = borders + 1
+          board = (nc - 1) // W + 1
+          if each_board and st.needles[board] == dir then needles = needles + 1 end
+        end
         r, c, steps = nr, nc, steps + 1
         if not mountain then okr, okc, ok_borders = r, c, borders end
         if stop_k and f.kind == "kathmandu" then kat = true; break end
@@ -214,7 +220,7 @@ function M.move_options(g, seat)
     local s = id("move", dir)
     opts[#opts + 1] = (blocked[dir] and any) and off(s) or s
   end
-  if p.character == "scout" and pips > g.data.characters.scout_short then
+  if common.ability(g, p) == "stop-short" and pips > g.data.characters.scout_short then
     for _, dir in ipairs(common.DIRECTIONS) do opts[#opts + 1] = id("move", dir, "short") end
   end
   if active(t, "sherpa") then
@@ -289,8 +295,8 @@ end
 local PAY = { needle = "compass", border = "food" }
 local CARD = { needle = "lantern", border = "fodder-sack", lost = "rope" }
 
-local function herder_free(p, cost)
-  return cost == "border" and p.character == "herder" and not p.ability_used
+local function herder_free(g, p, cost)
+  return cost == "border" and p.character and common.ability(g, p) == "free-border" and not p.ability_used
 end
 
 -- can_pay(p, cost) -> true when the seat holds the resource that pays cost
@@ -314,7 +320,7 @@ function M.pay_options(g, seat)
     opts[1] = can_pay(p, cost) and s or off(s)
   end
   if holds(p, CARD[cost]) then opts[#opts + 1] = id("use", CARD[cost]) end
-  if herder_free(p, cost) then opts[#opts + 1] = id("use", "ability") end
+  if herder_free(g, p, cost) then opts[#opts + 1] = id("use", "ability") end
   if exhaustion_allowed(g, p, cost) then opts[#opts + 1] = id("take", "exhaustion") end
   return opts
 end
@@ -325,7 +331,7 @@ local function ways(g, p, cost)
   local n, only = 0, nil
   if can_pay(p, cost) then n, only = n + 1, "pay" end
   if holds(p, CARD[cost]) then n = n + 1 end
-  if herder_free(p, cost) then n = n + 1 end
+  if herder_free(g, p, cost) then n = n + 1 end
   if exhaustion_allowed(g, p, cost) then n, only = n + 1, "exhaustion" end
   return n, only
 end
@@ -340,7 +346,7 @@ function M.settle(g, seat)
     local n, only = ways(g, p, cost)
     if n > 1 then return end
     table.remove(t.owed, 1)
-    if cost == "lost" and p.character == "guide" and not p.ability_used then
+    if cost == "lost" and common.ability(g, p) == "sure-footed" and not p.ability_used then
       p.ability_used = true
       if g.labels then common.log(g, "log.guide", common.seat_name(g, seat)) end
     elseif only == "pay" then
