@@ -254,7 +254,9 @@ function M.take_map(g, seat, half)
     p.halves[#p.halves + 1] = half
     if g.labels then common.log(g, "log.map", common.seat_name(g, seat), half) end
   end
-  setup.refill_maps(g)
+  -- the display of map halves: refilled at once, or with the other displays at the round's
+  -- end (game.displays.map_refill)
+  if g.data.game.displays.map_refill == "at_once" then setup.refill_maps(g) end
   st.turn.step = "act"
 end
 

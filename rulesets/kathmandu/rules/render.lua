@@ -232,7 +232,7 @@ local function die_text(g, colour, die)
   if not s then
     s = name(g, "die_short.", colour) .. die.pips
     if die.at == "unrolled" then s = "{dim}" .. name(g, "die_short.", colour) .. "-{/}"
-    elseif die.at == "used" then s = "{dim}[" .. s .. "]{/}"
+    elseif die.at == "used" or die.at == "lost" then s = "{dim}[" .. s .. "]{/}"
     elseif die.at == "aside" then s = "{dim}x" .. s .. "{/}"
     else s = "{bold}" .. s .. "{/}" end
     dice_texts[key] = s

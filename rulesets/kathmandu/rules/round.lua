@@ -156,7 +156,7 @@ end
 -- draw_tent: the seat with the lowest dice sum draws a tent card
 local function draw_tent(g, seat)
   local st = g.state
-  if #st.tent_deck == 0 and #st.tent_discard > 0 then
+  if #st.tent_deck == 0 and #st.tent_discard > 0 and g.data.tents.reshuffle then
     for _, t in ipairs(st.tent_discard) do st.tent_deck[#st.tent_deck + 1] = t end
     st.tent_discard = {}
     g.rng.shuffle(st.tent_deck)

@@ -32,7 +32,10 @@ end
 -- turns_left(g, p) -> this round's turns the seat still takes, the current one included
 local function turns_left(info, p)
   local used = 0
-  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "used" then used = used + 1 end end
+  for _, colour in ipairs(info.colours) do
+    local at = p.dice[colour].at
+    if at == "used" or at == "lost" then used = used + 1 end
+  end
   return info.turns_per_round - used
 end
 
@@ -134,6 +137,8 @@ function M.exhaustion_check(g, seat)
   if common.in_kathmandu(p) then return flow("end_turn")(g) end
   if p.exhaustion >= common.info(g.data).slots then
     p.exhaustion = 0
+    -- the die of a lost turn counts in the dice sum, or not (game.lost_turn_die_counts)
+    if not g.data.game.lost_turn_die_counts then p.dice[st.turn.die].at = "lost" end
     if g.labels then common.log(g, "log.too_exhausted", common.seat_name(g, seat)) end
     return flow("end_turn")(g)
   end

@@ -232,3 +232,52 @@ common.exhaust(g, 1, 1, "storm")
 assert(g.state.players[1].exhaustion == 4)
 local _, lines = score.seat_score(g, 1)
 for _, l in ipairs(lines) do if l.key == "exhaustion" then assert(l.points == -12) end end
+
+-- 11. game.lost_turn_die_counts. Ann holds 3 markers and chooses the purple 4: the turn is
+--     lost. true (default, kathmandu.md §9.11): the 4 counts in her dice sum (4); false: 0.
+local function lost(flag)
+  local g = game()
+  g.data.game.lost_turn_die_counts = flag
+  local p = g.state.players[1]
+  p.exhaustion = 3
+  fake.turn(g, 1, 3, 3, { purple = 4 })
+  fake.play(g, 1, "die purple")
+  assert(p.exhaustion == 0 and p.pos[2] == 3, "the turn is lost")
+  return round.dice_sum(g, p)
+end
+assert(lost(true) == 4 and lost(false) == 0)
+
+-- 12. game.displays.map_refill. Ann makes an offering at the temple (6,8) and takes a half
+--     from the display of 3: at_once (default): it is back to 3 at once; round_end: 3 - 1 = 2
+--     until the round's end.
+local function offer(when)
+  local g = game()
+  g.data.game.displays.map_refill = when
+  local st = g.state
+  for _, id in ipairs(st.animals) do st.animal_deck[#st.animal_deck + 1] = id end
+  for _, id in ipairs(st.equipment) do st.equipment_deck[#st.equipment_deck + 1] = id end
+  st.animals, st.equipment = {}, {}
+  fake.turn(g, 1, 5, 8, { pink = 1 })
+  fake.play(g, 1, "die pink", "move south", "offer", "map " .. st.maps[1])
+  return #st.maps
+end
+assert(offer("at_once") == 3 and offer("round_end") == 2)
+
+-- 13. tents.reshuffle. The tent deck is empty, one played tent lies on the discards; Bob
+--     has the lowest sum and draws: true (default): the discard is shuffled in and drawn
+--     (Bob 1 tent); false: no tent (0).
+local function draw(flag)
+  local g = fake.new { seats = 2, seed = 9, options = { tents = true } }
+  g.data.tents.reshuffle = flag
+  local st = g.state
+  st.tent_discard = { st.tent_deck[1] }
+  st.tent_deck = {}
+  st.players[1].tents = {}
+  for s, used in ipairs({ { 6, 5, 1 }, { 1, 1, 1 } }) do   -- Ann 6 + 5 + 1 = 12, Bob 1 + 1 + 1 = 3
+    for i, c in ipairs({ "brown", "purple", "orange" }) do st.players[s].dice[c].pips, st.players[s].dice[c].at = used[i], "used" end
+  end
+  st.weather, st.order, st.round = { "sun" }, { 1, 2 }, 1
+  round.round_end(g)
+  return #st.players[2].tents
+end
+assert(draw(true) == 1 and draw(false) == 0)
