@@ -285,9 +285,12 @@ function M.steal(g, seat, half)
   t.stolen, t.step = half, "give"
 end
 
+-- the half given back: any of the seat's halves but the one just taken, unless
+-- game.swap_give_back_taken allows that one too
 function M.give_options(g, seat)
   local st = g.state
-  local opts, skipped = {}, false
+  local opts = {}
+  local skipped = g.data.game.swap_give_back_taken
   for _, h in ipairs(st.players[seat].halves) do
     if h == st.turn.stolen and not skipped then
       skipped = true

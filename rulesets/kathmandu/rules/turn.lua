@@ -221,9 +221,12 @@ function M.move_options(g, seat)
     blocked[dir] = steps == 0
     if steps > 0 then any = true end
   end
+  -- a direction blocked at once (every step lost) is refused while another direction moves,
+  -- or allowed (game.blocked_at_once)
+  local refuse = g.data.game.blocked_at_once == "refused_if_another_moves"
   for _, dir in ipairs(common.DIRECTIONS) do
     local s = id("move", dir)
-    opts[#opts + 1] = (blocked[dir] and any) and off(s) or s
+    opts[#opts + 1] = (refuse and blocked[dir] and any) and off(s) or s
   end
   if common.ability(g, p) == "stop-short" and pips > g.data.characters.scout_short then
     for _, dir in ipairs(common.DIRECTIONS) do opts[#opts + 1] = id("move", dir, "short") end

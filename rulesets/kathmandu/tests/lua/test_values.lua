@@ -281,3 +281,28 @@ local function draw(flag)
   return #st.players[2].tents
 end
 assert(draw(true) == 1 and draw(false) == 0)
+
+-- 14. game.swap_give_back_taken. Ann takes Bob's only loose half X and must give one back:
+--     false (default): any of hers but X; true: X too (one more option).
+local function give_back(flag)
+  local g = meet(1)
+  g.data.game.swap_give_back_taken = flag
+  local taken = g.state.players[2].halves[1]
+  fake.play(g, 1, "swap 2", "steal " .. taken)
+  return fake.offered(g, 1, "give " .. taken)
+end
+assert(give_back(false) == nil and give_back(true) == "enabled")
+
+-- 15. game.blocked_at_once. Ann at (3,1) with a 2: west is the route's edge at once.
+--     refused_if_another_moves (default): "move west" disabled; allowed: she may choose it,
+--     stays on (3,1) and takes the lost-steps exhaustion (0 + 1 = 1).
+g = game()
+fake.turn(g, 1, 3, 1, { brown = 2 })
+fake.play(g, 1, "die brown")
+assert(fake.offered(g, 1, "move west") == "disabled")
+g = game()
+g.data.game.blocked_at_once = "allowed"
+p = g.state.players[1]
+fake.turn(g, 1, 3, 1, { brown = 2 })
+fake.play(g, 1, "die brown", "move west")
+assert(p.pos[1] == 3 and p.pos[2] == 1 and p.exhaustion == 1)
