@@ -32,6 +32,7 @@ local PENDING = {
     end
     return opts
   end,
+  deliver = function() return { "deliver", "decline" } end,
   inventory = inventory.choice_options,
   inv_stupa = inventory.stupa_options,
 }
@@ -90,6 +91,9 @@ function rules.apply(g, seat, id)
     elseif kind == "market" then
       st.pending = false
       resolve.take_cube(g, seat, p.village, id:sub(6))
+    elseif kind == "deliver" then
+      st.pending = false
+      if id == "deliver" then resolve.deliver(g, seat, p.village) else resolve.decline(g, seat) end
     elseif kind == "inventory" then inventory.apply_choice(g, seat, id)
     else inventory.apply_stupa(g, seat, id) end
     return advance(g)
@@ -117,6 +121,9 @@ function rules.label(g, seat, id)
   if p then
     if p.kind == "reward" or p.kind == "envoys" then return rewards.label(g, seat, id) end
     if p.kind == "market" then return common.t(g, "opt.take", id:sub(6)) end
+    if p.kind == "deliver" then
+      return common.t(g, "opt." .. id, common.wants_text(g, st.villages[p.village].ring), common.village_name(g, p.village))
+    end
     return inventory.label(g, seat, id)
   end
   if st.phase == "program" then return program.label(g, seat, id) end
@@ -133,6 +140,7 @@ function rules.prompt(g, seat)
     if p.kind == "reward" then return common.t(g, "prompt.reward", name, common.village_name(g, p.village)) end
     if p.kind == "envoys" then return common.t(g, "prompt.envoys", name, p.left) end
     if p.kind == "market" then return common.t(g, "prompt.market", name, common.village_name(g, p.village)) end
+    if p.kind == "deliver" then return common.t(g, "prompt.deliver", name, common.village_name(g, p.village)) end
     if p.kind == "inventory" then return common.t(g, "prompt.inventory", name, p.what) end
     return common.t(g, "prompt.inv_stupa", name)
   end

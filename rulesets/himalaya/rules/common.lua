@@ -31,8 +31,13 @@ end
 local types_cache, rank_cache
 function M.types(data)
   if not types_cache then
+    -- cheapest first by resources.types[].value (a Deal takes the cheapest cube); equal
+    -- values keep the list's order
     types_cache, rank_cache = {}, {}
-    for i, t in ipairs(data.resources.types) do types_cache[i], rank_cache[t.id] = t.id, i end
+    local order = {}
+    for i, t in ipairs(data.resources.types) do order[i] = { id = t.id, value = t.value, i = i } end
+    table.sort(order, function(a, b) return a.value < b.value or (a.value == b.value and a.i < b.i) end)
+    for i, t in ipairs(order) do types_cache[i], rank_cache[t.id] = t.id, i end
   end
   return types_cache
 end

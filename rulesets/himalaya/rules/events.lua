@@ -43,7 +43,8 @@ function M.decision(g)
   return { seat = seat, options = opts }
 end
 
--- M.apply(g, seat, id) -> true when every seat has passed (programming begins)
+-- M.apply(g, seat, id) -> true when every seat is done (programming begins). A seat plays
+-- tokens until it passes; with events.per_round `one` its first token ends its turn.
 function M.apply(g, seat, id)
   local st = g.state
   if id == "pass" then
@@ -56,6 +57,10 @@ function M.apply(g, seat, id)
   local p = st.players[seat]
   p.events[kind] = p.events[kind] - 1
   g.log(t(g, "log.event_" .. kind, common.seat_name(g, seat), M.target_name(g, kind, target)))
+  if g.data.events.per_round == "one" then
+    st.ev_turn = st.ev_turn + 1
+    return st.ev_turn > #g.seats
+  end
   return false
 end
 

@@ -17,15 +17,17 @@ function M.is_inventory_month(g)
   return false
 end
 
--- M.majority(g, kind) -> the seat with strictly the most cubes of kind (>= the minimum), or nil
+-- M.majority(g, kind) -> the seats that win kind's inventory (the most cubes, at least the
+-- minimum; a tie for most gives nobody or every tied seat: scoring.inventory_ties), in seat
+-- order, or nil; and the most cubes held
 function M.majority(g, kind)
-  local best, who, tied = -1, nil, false
-  for s, p in ipairs(g.state.players) do
-    local c = p.cubes[kind]
-    if c > best then best, who, tied = c, s, false elseif c == best then tied = true end
-  end
-  if tied or best < g.data.scoring.inventory_minimum then return nil, best end
-  return who, best
+  local best = -1
+  for _, p in ipairs(g.state.players) do if p.cubes[kind] > best then best = p.cubes[kind] end end
+  if best < g.data.scoring.inventory_minimum then return nil, best end
+  local most = {}
+  for s, p in ipairs(g.state.players) do if p.cubes[kind] == best then most[#most + 1] = s end end
+  if #most > 1 and g.data.scoring.inventory_ties == "nobody" then return nil, best end
+  return most, best
 end
 
 local function variant(g)
@@ -52,13 +54,13 @@ function M.start(g)
   g.log(t(g, "log.inventory", st.month))
   local queue = {}
   for _, kind in ipairs(common.types(g.data)) do
-    local who, n = M.majority(g, kind)
-    if not who then
+    local winners, n = M.majority(g, kind)
+    if not winners then
       g.log(t(g, "log.inventory_none", kind, n))
-    elseif variant(g) then
-      queue[#queue + 1] = { seat = who, kind = kind }
     else
-      M.give_token(g, who, kind)
+      for _, who in ipairs(winners) do
+        if variant(g) then queue[#queue + 1] = { seat = who, kind = kind } else M.give_token(g, who, kind) end
+      end
     end
   end
   st.inventory = #queue > 0 and { queue = queue } or false
@@ -73,6 +75,8 @@ function M.stupa_villages(g, seat)
     for v, vil in ipairs(st.villages) do
       if not vil.stupa and common.level_row(g, v).stupa == pts then out[#out + 1] = v end
     end
+  elseif g.data.variants.complete_inventory.stupa == "any_empty" then
+    for v, vil in ipairs(st.villages) do if not vil.stupa then out[#out + 1] = v end end
   else
     local v = st.caravans[seat]
     if not st.villages[v].stupa then out[1] = v end
@@ -81,6 +85,14 @@ function M.stupa_villages(g, seat)
 end
 
 local CHOICES = { "token", "envoys", "stupa" }
+
+-- M.complete_envoys(g, v) -> the envoys complete inventory sends around the caravan's
+-- village v: its level's count, or a fixed number (variants.complete_inventory.envoys)
+function M.complete_envoys(g, v)
+  local n = g.data.variants.complete_inventory.envoys
+  if n == "level" then return common.level_row(g, v).envoys end
+  return n
+end
 
 -- M.pending(g) -> the next inventory choice as a pending decision, or nil when all are done
 function M.next_choice(g)
@@ -118,7 +130,7 @@ function M.apply_choice(g, seat, id)
       rewards.start_envoys(g, seat, all, g.data.variants.long_range.envoys)
     else
       local v = st.caravans[seat]
-      rewards.start_envoys(g, seat, common.board(g).regions[v], common.level_row(g, v).envoys)
+      rewards.start_envoys(g, seat, common.board(g).regions[v], M.complete_envoys(g, v))
     end
   elseif id == "stupa" then
     local vs = M.stupa_villages(g, seat)
@@ -153,7 +165,7 @@ function M.label(g, seat, id)
   if id == "envoys" then
     if variant(g) == "long" then return t(g, "opt.inv_envoys_any", g.data.variants.long_range.envoys) end
     local v = g.state.caravans[seat]
-    return t(g, "opt.inv_envoys_here", common.level_row(g, v).envoys, common.village_name(g, v))
+    return t(g, "opt.inv_envoys_here", M.complete_envoys(g, v), common.village_name(g, v))
   end
   return t(g, "opt.inv_" .. id, g.data.game.inventory.reward)
 end

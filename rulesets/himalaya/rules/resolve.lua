@@ -24,11 +24,21 @@ function M.move_caravan(g, seat, kind, storm_before)
   local here = common.village_name(g, from)
   if not p then return wasted(g, seat, kind, g.labels and t(g, "why.no_path", kind, here)) end
   local to = common.village_name(g, p.to)
-  if st.placed.yeti[p.id] then return wasted(g, seat, kind, t(g, "why.yeti", kind, here, to)) end
-  if st.placed.snowstorm[p.id] and storm_before ~= p.id then
-    st.storm[seat] = p.id
-    g.log(t(g, "log.storm_wait", st.slot, common.seat_name(g, seat), kind, here, to))
-    return
+  local yeti = st.placed.yeti[p.id]
+  if yeti and (g.data.events.yeti_blocks == "everyone" or yeti ~= seat) then
+    return wasted(g, seat, kind, t(g, "why.yeti", kind, here, to))
+  end
+  -- a snowstorm: events.snowstorm_actions actions of the path's type in a row cross it; each
+  -- but the last is spent in the storm (an action of another type loses the crossing: act)
+  if st.placed.snowstorm[p.id] then
+    local spent = (storm_before == p.id) and (st.storm_actions[seat] or 0) or 0
+    spent = spent + 1
+    if spent < g.data.events.snowstorm_actions then
+      st.storm[seat], st.storm_actions[seat] = p.id, spent
+      g.log(t(g, "log.storm_wait", st.slot, common.seat_name(g, seat), kind, here, to))
+      return
+    end
+    st.storm_actions[seat] = 0
   end
   st.caravans[seat] = p.to
   if g.labels then g.log(t(g, "log.move", st.slot, common.seat_name(g, seat), kind, here, to)) end
@@ -81,11 +91,20 @@ function M.deal(g, seat)
   if vil.ring then
     local why = M.lacking(g, seat, vil.ring)
     if why then return wasted(g, seat, "deal", why) end
+    -- a seat that can fill the order delivers, or chooses (game.deal.must_deliver)
+    if not g.data.game.deal.must_deliver then
+      st.pending = { kind = "deliver", seat = seat, village = v }
+      return
+    end
     return M.deliver(g, seat, v)
   end
   if #vil.cubes == 0 then return wasted(g, seat, "deal", t(g, "why.nothing", here)) end
-  if st.took[seat] & (1 << v) ~= 0 then return wasted(g, seat, "deal", t(g, "why.took_here", here)) end
-  if st.placed.market[tostring(v)] then
+  local market = st.placed.market[tostring(v)]
+  -- one cube per village per month per seat, unless market day there lifts the limit
+  -- (events.market_lifts_cube_limit)
+  local lifted = market and g.data.events.market_lifts_cube_limit
+  if not lifted and st.took[seat] & (1 << v) ~= 0 then return wasted(g, seat, "deal", t(g, "why.took_here", here)) end
+  if market then
     local kinds = {}
     for _, c in ipairs(vil.cubes) do if kinds[#kinds] ~= c then kinds[#kinds + 1] = c end end
     if #kinds > 1 then
@@ -94,6 +113,11 @@ function M.deal(g, seat)
     end
   end
   M.take_cube(g, seat, v)
+end
+
+-- M.decline(g, seat): the seat keeps its cubes; the Deal is spent (game.deal.must_deliver false)
+function M.decline(g, seat)
+  wasted(g, seat, "deal", t(g, "why.declined"))
 end
 
 -- M.act(g, seat): the seat's action of the current slot

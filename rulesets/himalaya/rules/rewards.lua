@@ -15,14 +15,20 @@ local t = common.t
 local PAIRS = { "ring stupa", "ring envoys", "stupa envoys" }
 local HAS = {
   ["ring stupa"] = { ring = true, stupa = true }, ["ring envoys"] = { ring = true, envoys = true },
-  ["stupa envoys"] = { stupa = true, envoys = true }, ring = { ring = true },
+  ["stupa envoys"] = { stupa = true, envoys = true }, ring = { ring = true }, nothing = {},
 }
 M.HAS = HAS
 
 local function can_stupa(g, seat, v)
   return not g.state.villages[v].stupa and g.state.players[seat].stupas > 0
 end
-local function can_envoys(g, seat) return g.state.players[seat].envoys > 0 end
+-- can_envoys: some envoys left, or (game.deal.envoys_short `not_allowed`) as many as the
+-- village's level sends
+local function can_envoys(g, seat, v)
+  local left = g.state.players[seat].envoys
+  if g.data.game.deal.envoys_short == "not_allowed" then return left >= common.level_row(g, v).envoys end
+  return left > 0
+end
 
 function M.begin(g, seat, v, ring)
   g.state.pending = { kind = "reward", seat = seat, village = v, ring = ring }
@@ -30,7 +36,7 @@ end
 
 function M.reward_options(g)
   local p = g.state.pending
-  local ok = { ring = true, stupa = can_stupa(g, p.seat, p.village), envoys = can_envoys(g, p.seat) }
+  local ok = { ring = true, stupa = can_stupa(g, p.seat, p.village), envoys = can_envoys(g, p.seat, p.village) }
   local opts, any = {}, false
   for i, id in ipairs(PAIRS) do
     local h = HAS[id]
@@ -39,7 +45,8 @@ function M.reward_options(g)
     opts[i] = fine and id or { id = id, disabled = true }
     any = any or fine
   end
-  if not any then opts[#opts + 1] = "ring" end
+  -- no pair possible: the ring alone is kept, or nothing is gained (game.deal.ring_alone)
+  if not any then opts[#opts + 1] = g.data.game.deal.ring_alone and "ring" or "nothing" end
   return opts
 end
 
@@ -50,6 +57,9 @@ function M.reward_reason(g, seat, id)
     return t(g, "why.has_stupa", common.village_name(g, p.village), common.seat_name(g, g.state.villages[p.village].stupa))
   end
   if h.stupa and g.state.players[seat].stupas == 0 then return t(g, "why.no_stupas") end
+  if g.state.players[seat].envoys > 0 then
+    return t(g, "why.envoys_short", g.state.players[seat].envoys, common.level_row(g, p.village).envoys)
+  end
   return t(g, "why.no_envoys")
 end
 
@@ -61,9 +71,10 @@ function M.place_stupa(g, seat, v)
   g.log(t(g, "log.stupa", common.seat_name(g, seat), common.village_name(g, v), common.level_row(g, v).stupa))
 end
 
--- M.start_envoys(g, seat, regions, n, after): pending envoy placement of up to n envoys
--- (fewer when the supply runs short) into the given regions; a single region is filled at once
-function M.start_envoys(g, seat, regions, n, after)
+-- M.start_envoys(g, seat, regions, n, after, one_region): pending envoy placement of up to
+-- n envoys (fewer when the supply runs short) into the given regions, each where the seat
+-- likes or (one_region) all into one of them; a single region is filled at once
+function M.start_envoys(g, seat, regions, n, after, one_region)
   local st = g.state
   n = math.min(n, st.players[seat].envoys)
   if n <= 0 then st.pending = after or false return end
@@ -74,7 +85,8 @@ function M.start_envoys(g, seat, regions, n, after)
   end
   local copy = {}
   for i, r in ipairs(regions) do copy[i] = r end
-  st.pending = { kind = "envoys", seat = seat, regions = copy, left = n, after = after or false }
+  st.pending = { kind = "envoys", seat = seat, regions = copy, left = n, after = after or false,
+    one_region = one_region or false }
 end
 
 function M.add_envoys(g, seat, r, n)
@@ -87,6 +99,12 @@ end
 function M.envoy_options(g)
   local p = g.state.pending
   local opts = {}
+  if p.one_region then
+    for i, r in ipairs(p.regions) do
+      opts[i] = p.left == 1 and common.envoy_id(r) or ("envoys" .. string.rep(" " .. r, p.left))
+    end
+    return opts
+  end
   for i, r in ipairs(p.regions) do opts[i] = common.envoy_id(r) end
   if p.left > 1 then
     for _, id in ipairs(common.envoy_lines(p.regions, p.left)) do opts[#opts + 1] = id end
@@ -113,6 +131,18 @@ function M.apply_envoys(g, seat, id)
   if p.left <= 0 then st.pending = p.after end
 end
 
+-- M.unkept_ring(g, ring): a ring nobody keeps is discarded (reshuffled into the ring bag
+-- once it is empty), or goes straight back into the ring bag (game.deal.unkept_rings)
+function M.unkept_ring(g, ring)
+  local st = g.state
+  if g.data.game.deal.unkept_rings == "bag" then
+    deck.put_bottom(st.rings, ring)
+    deck.shuffle(st.rings, g.rng)
+  else
+    deck.discard(st.rings, ring)
+  end
+end
+
 -- M.apply_reward(g, seat, id): carry out the chosen pair
 function M.apply_reward(g, seat, id)
   local st = g.state
@@ -126,17 +156,22 @@ function M.apply_reward(g, seat, id)
     g.log { text = t(g, "log.keep_ring_you", common.ring_def(g, p.ring).yaks), to = seat }
     g.log { text = t(g, "log.keep_ring", common.seat_name(g, seat)), except = seat }
   else
-    deck.discard(st.rings, p.ring)
+    M.unkept_ring(g, p.ring)
   end
   if h.stupa then M.place_stupa(g, seat, p.village) end
   if h.envoys then
-    M.start_envoys(g, seat, common.board(g).regions[p.village], common.level_row(g, p.village).envoys)
+    M.start_envoys(g, seat, common.board(g).regions[p.village], common.level_row(g, p.village).envoys,
+      nil, g.data.game.deal.envoy_split == "one_region")
+  end
+  if id == "nothing" then
+    g.log(t(g, "log.no_reward", common.seat_name(g, seat)))
   end
 end
 
 function M.label(g, seat, id)
   local p = g.state.pending
   if p.kind == "reward" then
+    if id == "nothing" then return t(g, "reward.nothing") end
     local h, parts = HAS[id], {}
     if h.ring then parts[#parts + 1] = t(g, "reward.ring", common.ring_def(g, p.ring).yaks) end
     if h.stupa then parts[#parts + 1] = t(g, "reward.stupa", common.level_row(g, p.village).stupa) end

@@ -51,10 +51,12 @@ function M.setup(g)
     st.envoys[r.id] = per
   end
   st.players, st.programs, st.ready, st.revealed, st.took, st.storm, st.caravans = {}, {}, {}, {}, {}, {}, {}
+  st.storm_actions = {}
   for s = 1, n do
     st.players[s] = M.new_player(g)
     st.programs[s], st.ready[s], st.revealed[s] = {}, false, false
     st.took[s], st.storm[s], st.caravans[s] = 0, false, 0
+    st.storm_actions[s] = 0
   end
   st.tokens_left = data.game.inventory.tokens
   st.placed = { market = {}, yeti = {}, snowstorm = {} }
@@ -126,8 +128,10 @@ function M.begin_month(g, first)
   end
   for s = 1, #g.seats do
     st.programs[s], st.ready[s], st.revealed[s], st.took[s], st.storm[s] = {}, false, false, 0, false
+    st.storm_actions[s] = 0
   end
-  st.placed = { market = {}, yeti = {}, snowstorm = {} }
+  -- event tokens leave the board at the month's end, or stay for the game (events.lasts)
+  if g.data.events.lasts == "round" or not st.placed then st.placed = { market = {}, yeti = {}, snowstorm = {} } end
   st.slot, st.turn = 0, 0
   g.log(t(g, "log.month", st.month, common.seat_name(g, st.first)))
   if g.options.events then

@@ -20,20 +20,21 @@ function M.religious(g, seat)
   return pts
 end
 
--- M.political(g, alive) -> seat -> regions won (strictly most envoys, at least 1) among alive seats
+-- M.political(g, alive) -> seat -> regions won (most envoys, at least 1) among alive seats;
+-- a region tied for most scores for nobody or for every tied seat (scoring.region_ties)
 function M.political(g, alive)
   local won = {}
   for s = 1, #g.seats do won[s] = 0 end
+  local ties = g.data.scoring.region_ties
   for _, r in ipairs(common.board(g).region_ids) do
     local per = g.state.envoys[r]
-    local best, who, tied = 0, nil, false
-    for s = 1, #g.seats do
-      if alive[s] then
-        local c = per[s]
-        if c > best then best, who, tied = c, s, false elseif c == best and c > 0 then tied = true end
-      end
+    local best = 0
+    for s = 1, #g.seats do if alive[s] and per[s] > best then best = per[s] end end
+    local most = {}
+    for s = 1, #g.seats do if alive[s] and best > 0 and per[s] == best then most[#most + 1] = s end end
+    if #most == 1 or (#most > 1 and ties == "all") then
+      for _, s in ipairs(most) do won[s] = won[s] + 1 end
     end
-    if who and not tied then won[who] = won[who] + 1 end
   end
   return won
 end
@@ -59,11 +60,12 @@ local function measure(g, alive)
   return m
 end
 
--- elimination order: lowest value first; ties by scoring.elimination_ties (fewer yaks goes,
--- then fewer envoys, then lot). Returns the sorted seats and the name of the tie-break that
--- separated the last seat out from the first seat kept (nil if the values differ).
+-- elimination order: lowest value first; ties by scoring.elimination_ties of that influence
+-- (religious: fewer yaks goes, then fewer envoys, then lot; political: fewer envoys on the
+-- board first). Returns the sorted seats and the name of the tie-break that separated the
+-- last seat out from the first seat kept (nil if the values differ).
 local function elimination_order(g, seats, m, influence, lot)
-  local ties = g.data.scoring.elimination_ties
+  local ties = g.data.scoring.elimination_ties[influence]
   local function key(s, crit)
     if crit == "fewer_yaks" then return m.yaks[s] end
     if crit == "fewer_envoys" then return m.envoys[s] end

@@ -32,22 +32,33 @@ function M.next_free(g, from)
 end
 
 -- village tokens (allergic to chaos): pile face down, queue face up (queue[1] is the
--- furthest from the pile, used first), discards reshuffled when the pile runs out
-local function draw_token(g)
+-- furthest from the pile, used first). Seed: "After the last of the twenty village tokens
+-- have been drawn, reshuffle the discarded villages and place them back in the draw pile":
+-- the discards go back the moment the pile's last token is drawn, not at a later draw.
+local function reshuffle_discards(g)
   local vt = g.state.village_tokens
-  if #vt.pile == 0 then
-    vt.pile, vt.discard = vt.discard, {}
-    g.rng.shuffle(vt.pile)
-    g.log(common.t(g, "log.tokens_reshuffled", #vt.pile))
-  end
-  return table.remove(vt.pile, 1)
+  vt.pile, vt.discard = vt.discard, {}
+  g.rng.shuffle(vt.pile)
+  g.log(common.t(g, "log.tokens_reshuffled", #vt.pile))
+end
+
+-- draw_token(g, discard) -> the top token of the pile; with discard it goes straight to the
+-- discards (the initial supply), else to the caller (the row). When that was the pile's
+-- last token, the discards are reshuffled into a new pile at once.
+local function draw_token(g, discard)
+  local vt = g.state.village_tokens
+  if #vt.pile == 0 then return nil end   -- every token is in the row
+  local token = table.remove(vt.pile, 1)
+  if discard then vt.discard[#vt.discard + 1] = token end
+  if #vt.pile == 0 then reshuffle_discards(g) end
+  return token
 end
 
 function M.fill_queue(g)
   local vt = g.state.village_tokens
   local size = g.data.variants.village_tokens.queue
   while #vt.queue < size do
-    local t = draw_token(g)
+    local t = draw_token(g, false)
     if not t then break end
     vt.queue[#vt.queue + 1] = t
   end
@@ -57,24 +68,36 @@ end
 function M.roll_village(g)
   local vt = g.state.village_tokens
   if not vt then return g.rng.die(g.data.game.die) end
-  local v
-  if vt.started then
-    v = table.remove(vt.queue, 1)       -- used, discarded, then the row is topped up
-    vt.discard[#vt.discard + 1] = v
-    M.fill_queue(g)
-  else
-    v = draw_token(g)
-    vt.discard[#vt.discard + 1] = v
-  end
+  if not vt.started then return draw_token(g, true) end
+  local v = table.remove(vt.queue, 1)       -- used, discarded, then the row is topped up
+  vt.discard[#vt.discard + 1] = v
+  M.fill_queue(g)
   return v
+end
+
+-- pick_village(g) -> the village named (by the d20 or a token) and the village that gets the
+-- cubes or the ring: the next free one from there; with village tokens and
+-- variants.village_tokens.taken_village `redraw`, tokens naming a supplied village are
+-- discarded and the next one is used instead (at most one pass through the tokens)
+local function pick_village(g)
+  local st = g.state
+  local rolled = M.roll_village(g)
+  if st.village_tokens and g.data.variants.village_tokens.taken_village == "redraw" then
+    for _ = 2, g.data.variants.village_tokens.count do
+      if not rolled or is_free(st.villages[rolled]) then break end
+      g.log(common.t(g, "log.token_redrawn", rolled, common.village_name(g, rolled)))
+      rolled = M.roll_village(g)
+    end
+  end
+  if not rolled then return nil, nil end
+  return rolled, M.next_free(g, rolled)
 end
 
 -- M.place_cubes(g) -> the village given cubes, or nil (no free village, or an empty bag)
 function M.place_cubes(g)
   local st, row = g.state, M.supply_row(g)
   if bag.count(st.bag) == 0 then return nil end
-  local rolled = M.roll_village(g)
-  local v = M.next_free(g, rolled)
+  local rolled, v = pick_village(g)
   if not v then return nil end
   local cubes = bag.draw_many(st.bag, g.rng, row.cubes)
   st.villages[v].cubes = common.sort_cubes(g.data, cubes)
@@ -86,8 +109,7 @@ end
 function M.place_order(g)
   local st = g.state
   if deck.size(st.rings) == 0 and deck.discards(st.rings) == 0 then return nil end
-  local rolled = M.roll_village(g)
-  local v = M.next_free(g, rolled)
+  local rolled, v = pick_village(g)
   if not v then return nil end
   local ring = deck.draw(st.rings, g.rng)
   st.villages[v].ring = ring

@@ -20,7 +20,8 @@ function M.check(g)
     for r, v in pairs(p.res) do
       if v < 0 then return "seat " .. s .. " holds " .. v .. " " .. r end
     end
-    if p.exhaustion < 0 or p.exhaustion > data.game.exhaustion.slots then
+    local ex = data.game.exhaustion
+    if p.exhaustion < 0 or (ex.excess == "ignore" and p.exhaustion > ex.slots) then
       return "seat " .. s .. " has " .. p.exhaustion .. " exhaustion markers"
     end
     if p.pos then

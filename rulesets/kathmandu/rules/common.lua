@@ -90,12 +90,20 @@ end
 
 function M.in_kathmandu(p) return p.arrived > 0 end
 
--- M.exhaust(g, seat, n, why): n exhaustion markers, up to the slots (the rest ignored).
+-- M.ability(g, p) -> the ability of the seat's character (characters.yaml), or nil
+function M.ability(g, p)
+  if not p.character then return nil end
+  return M.info(g.data).character[p.character].ability
+end
+
+-- M.exhaust(g, seat, n, why): n exhaustion markers; beyond the slots they are ignored or
+-- kept, as game.exhaustion.excess says.
 function M.exhaust(g, seat, n, why)
   local p = g.state.players[seat]
-  local slots = g.data.game.exhaustion.slots
+  local ex = g.data.game.exhaustion
   local before = p.exhaustion
-  p.exhaustion = math.min(slots, p.exhaustion + n)
+  p.exhaustion = p.exhaustion + n
+  if ex.excess == "ignore" then p.exhaustion = math.min(ex.slots, p.exhaustion) end
   if g.labels then M.log(g, "log.exhausted", M.seat_name(g, seat), g.text("why." .. why), p.exhaustion) end
   return p.exhaustion - before
 end

@@ -15,12 +15,24 @@ local id, off = common.id, turn.off
 
 local function end_turn(g) return require("rules.round").end_turn(g) end
 
--- kathmandu_arrival: drop the exhaustion, take the most valuable tile left
+-- most_valuable(tiles) -> the index of the most valuable tile left (the first of equals),
+-- or nil when none is left
+local function most_valuable(tiles)
+  local best
+  for i, v in ipairs(tiles) do
+    if not best or v > tiles[best] then best = i end
+  end
+  return best
+end
+
+-- kathmandu_arrival: drop the exhaustion, take the most valuable tile left (seed: "erhältst
+-- das wertvollste noch ausliegende Kathmandu-Plättchen"), whatever the order of the list
 local function kathmandu_arrival(g, seat)
   local st = g.state
   local p = st.players[seat]
   p.exhaustion = 0
-  p.tile = table.remove(st.kathmandu, 1) or 0
+  local best = most_valuable(st.kathmandu)
+  p.tile = best and table.remove(st.kathmandu, best) or 0
   st.arrivals = st.arrivals + 1
   p.arrived = st.arrivals
   if g.labels then common.log(g, "log.kathmandu", common.seat_name(g, seat), st.arrivals, p.tile) end
@@ -55,27 +67,33 @@ local function matches(g, seat, landscape)
   local p = g.state.players[seat]
   local r, c = p.pos[1], p.pos[2]
   if common.landscape_at(g, r, c) == landscape then return true end
-  if p.character == "naturalist" then
-    for _, dir in ipairs(common.DIRECTIONS) do
-      if common.landscape_at(g, r + common.DR[dir], c + common.DC[dir]) == landscape then return true end
+  if common.ability(g, p) == "adjacent-landscape" then
+    -- the neighbour fields: orthogonal, or all eight around (characters.naturalist_reach)
+    local around = g.data.characters.naturalist_reach == "around"
+    for dr = -1, 1 do
+      for dc = -1, 1 do
+        if (dr ~= 0 or dc ~= 0) and (around or dr == 0 or dc == 0)
+          and common.landscape_at(g, r + dr, c + dc) == landscape then return true end
+      end
     end
   end
   return false
 end
 
 -- M.cities(g, seat) -> the keys of the cities the seat may buy from: the field it stands
--- on, or (the trader) every city on its board
+-- on, or (the trader) every city on its board, or on the route (characters.trader_cities)
 function M.cities(g, seat)
   local st = g.state
   local p = st.players[seat]
   local here = common.key(p.pos[1], p.pos[2])
   local list = {}
   if st.cities[here] then list[1] = here end
-  if p.character == "trader" then
+  if common.ability(g, p) == "any-city-on-board" then
     local board = common.board_of(g, p.pos[2])
+    local anywhere = g.data.characters.trader_cities == "route"
     for key in pairs(st.cities) do
       local c = tonumber(key:match(",(%d+)$"))
-      if key ~= here and common.board_of(g, c) == board then list[#list + 1] = key end
+      if key ~= here and (anywhere or common.board_of(g, c) == board) then list[#list + 1] = key end
     end
     table.sort(list)
   end
@@ -126,7 +144,7 @@ function M.act_options(g, seat)
   if temple and not common.has(temple, seat) then
     opts[#opts + 1] = p.candles > 0 and "offer" or off("offer")
   end
-  if not t.swapped and #p.halves > 0 then
+  if t.swapped < g.data.game.swaps_per_turn and #p.halves > 0 then
     for s = 1, #st.players do
       local o = st.players[s]
       if s ~= seat and o.pos and o.arrived == 0 and o.pos[1] == p.pos[1] and o.pos[2] == p.pos[2] and #o.halves > 0 then
@@ -207,7 +225,7 @@ function M.offer(g, seat)
   local p = st.players[seat]
   local temple = st.temples[common.key(p.pos[1], p.pos[2])]
   local double = g.data.characters.pilgrim_candles
-  local n = (p.character == "pilgrim" and p.candles >= double) and double or 1
+  local n = (common.ability(g, p) == "double-offering" and p.candles >= double) and double or 1
   temple[#temple + 1] = seat
   p.candles = p.candles - n
   if g.labels then common.log(g, "log.offer", common.seat_name(g, seat), n) end
@@ -236,7 +254,9 @@ function M.take_map(g, seat, half)
     p.halves[#p.halves + 1] = half
     if g.labels then common.log(g, "log.map", common.seat_name(g, seat), half) end
   end
-  setup.refill_maps(g)
+  -- the display of map halves: refilled at once, or with the other displays at the round's
+  -- end (game.displays.map_refill)
+  if g.data.game.displays.map_refill == "at_once" then setup.refill_maps(g) end
   st.turn.step = "act"
 end
 
@@ -265,9 +285,12 @@ function M.steal(g, seat, half)
   t.stolen, t.step = half, "give"
 end
 
+-- the half given back: any of the seat's halves but the one just taken, unless
+-- game.swap_give_back_taken allows that one too
 function M.give_options(g, seat)
   local st = g.state
-  local opts, skipped = {}, false
+  local opts = {}
+  local skipped = g.data.game.swap_give_back_taken
   for _, h in ipairs(st.players[seat].halves) do
     if h == st.turn.stolen and not skipped then
       skipped = true
@@ -286,7 +309,7 @@ function M.give(g, seat, half)
   local theirs = st.players[t.swap_with].halves
   theirs[#theirs + 1] = half
   if g.labels then common.log(g, "log.swap", common.seat_name(g, seat), t.stolen, common.seat_name(g, t.swap_with), half) end
-  t.swapped, t.step, t.stolen, t.swap_with = true, "act", false, 0
+  t.swapped, t.step, t.stolen, t.swap_with = t.swapped + 1, "act", false, 0
 end
 
 -- chest: an A/B pair of one colour goes into a chest card, safe and worth more

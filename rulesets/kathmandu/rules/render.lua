@@ -221,7 +221,8 @@ local function list_text(g, prefix, list)
 end
 
 -- die_text(g, colour, die) -> a die as a seat's board shows it: its colour and pips, dim
--- in brackets when used, dim after an x when set aside, else bold; each made once per game
+-- in brackets when used, dim after an x when set aside, a dim dash before the first roll,
+-- else bold; each made once per game
 -- and language
 local dice_texts, dice_data, dice_lang = {}, nil, nil
 local function die_text(g, colour, die)
@@ -230,7 +231,8 @@ local function die_text(g, colour, die)
   local s = dice_texts[key]
   if not s then
     s = name(g, "die_short.", colour) .. die.pips
-    if die.at == "used" then s = "{dim}[" .. s .. "]{/}"
+    if die.at == "unrolled" then s = "{dim}" .. name(g, "die_short.", colour) .. "-{/}"
+    elseif die.at == "used" or die.at == "lost" then s = "{dim}[" .. s .. "]{/}"
     elseif die.at == "aside" then s = "{dim}x" .. s .. "{/}"
     else s = "{bold}" .. s .. "{/}" end
     dice_texts[key] = s

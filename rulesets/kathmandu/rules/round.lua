@@ -12,7 +12,7 @@ local setup = require "rules.setup"
 local M = {}
 
 -- M.choose_start(g, seat, k): the seat's yak goes on start field k; when every seat has
--- chosen, the first round begins.
+-- chosen, everyone rolls six dice and the first round begins.
 function M.choose_start(g, seat, k)
   local st = g.state
   local f = setup.start_fields(g)[k]
@@ -20,6 +20,8 @@ function M.choose_start(g, seat, k)
   table.remove(st.choosing, 1)
   if g.labels then common.log(g, "log.start_field", common.seat_name(g, seat), k) end
   if #st.choosing == 0 then
+    for s = 1, #st.players do setup.roll_dice(g, s) end
+    if g.labels then common.log(g, "log.dice_rolled") end
     st.phase = "turn"
     kturn.begin_turn(g, st.order[1])
   end
@@ -41,12 +43,14 @@ function M.start_options(g)
   return opts
 end
 
--- M.dice_sum(p) -> the pips of the dice the seat used this round (set-aside dice excluded)
+-- M.dice_sum(p) -> the pips of the dice the seat used this round; a die set aside by a
+-- reroll counts only with game.aside_die_counts
 function M.dice_sum(g, p)
   local sum = 0
+  local aside = g.data.game.aside_die_counts
   for _, d in ipairs(g.data.game.dice) do
     local die = p.dice[d.colour]
-    if die.at == "used" then sum = sum + die.pips end
+    if die.at == "used" or (aside and die.at == "aside") then sum = sum + die.pips end
   end
   return sum
 end
@@ -78,7 +82,9 @@ function M.end_turn(g)
   local t = st.turn
   st.turn = false
   local mover = st.players[t.seat]
-  if g.options.tents and t.moved and mover.arrived == 0 then
+  -- a turn lost to exhaustion has no destination: no tent, unless tents.on_lost_turn (then
+  -- the field the yak stands on counts)
+  if g.options.tents and (t.moved or g.data.tents.on_lost_turn) and mover.arrived == 0 then
     local landscape = common.landscape_at(g, mover.pos[1], mover.pos[2])
     if landscape then
       local queue = tent_holders(g, t.seat, landscape)
@@ -106,6 +112,7 @@ function M.play_tent(g, seat, play)
     st.tent_discard[#st.tent_discard + 1] = ask.landscape
     if g.labels then common.log(g, "log.tent", common.seat_name(g, seat), g.text("land." .. ask.landscape), common.seat_name(g, ask.seat)) end
     common.exhaust(g, ask.seat, 1, "tent")
+    if g.data.tents.per_turn == "one" then ask.queue = {} end   -- one tent a turn
   end
   if #ask.queue == 0 then
     st.tent_ask, st.phase = false, "turn"
@@ -127,13 +134,21 @@ function M.next_turn(g)
   kturn.begin_turn(g, st.order[st.turn_no % n + 1])
 end
 
--- start_player: the lowest dice sum; ties go to the earliest in this round's turn order
+-- start_player: the lowest dice sum; a tie goes to the earliest (or latest) in this
+-- round's turn order (game.start_player_ties); seats in Kathmandu take part unless
+-- game.kathmandu_dice_count is false (then only when every seat is there)
 local function start_player(g)
   local st = g.state
+  local game = g.data.game
+  local latest = game.start_player_ties == "latest"
+  local skip_arrived = not game.kathmandu_dice_count and not all_in_kathmandu(st)
   local best, best_sum
   for _, s in ipairs(st.order) do
-    local sum = M.dice_sum(g, st.players[s])
-    if not best or sum < best_sum then best, best_sum = s, sum end
+    local p = st.players[s]
+    if not (skip_arrived and p.arrived > 0) then
+      local sum = M.dice_sum(g, p)
+      if not best or sum < best_sum or (latest and sum == best_sum) then best, best_sum = s, sum end
+    end
   end
   return best, best_sum
 end
@@ -141,7 +156,7 @@ end
 -- draw_tent: the seat with the lowest dice sum draws a tent card
 local function draw_tent(g, seat)
   local st = g.state
-  if #st.tent_deck == 0 and #st.tent_discard > 0 then
+  if #st.tent_deck == 0 and #st.tent_discard > 0 and g.data.tents.reshuffle then
     for _, t in ipairs(st.tent_discard) do st.tent_deck[#st.tent_deck + 1] = t end
     st.tent_discard = {}
     g.rng.shuffle(st.tent_deck)
@@ -155,17 +170,20 @@ local function draw_tent(g, seat)
 end
 
 -- M.weather(g): reveal this round's tile; a storm moves the wall to the next border strip
--- (never onto the goal board) and every yak behind it takes one exhaustion
+-- (onto the goal board only with game.storm_wall.enters_goal_board) and every yak behind it
+-- takes one exhaustion (a yak in Kathmandu too unless game.storm_wall.spares_kathmandu)
 function M.weather(g)
   local st = g.state
+  local wall = g.data.game.storm_wall
   local tile = table.remove(st.weather, 1)
   if not tile then return end
   st.weather_seen[#st.weather_seen + 1] = tile
   if tile ~= "storm" then return common.log(g, "log.sun") end
-  st.wall = math.min(st.wall + 1, #st.route - 1)
+  st.wall = math.min(st.wall + 1, wall.enters_goal_board and #st.route or #st.route - 1)
   if g.labels then common.log(g, "log.storm", st.wall) end
   for s, p in ipairs(st.players) do
-    if p.arrived == 0 and common.board_of(g, p.pos[2]) <= st.wall then common.exhaust(g, s, 1, "storm") end
+    local spared = p.arrived > 0 and wall.spares_kathmandu
+    if not spared and common.board_of(g, p.pos[2]) <= st.wall then common.exhaust(g, s, 1, "storm") end
   end
 end
 
@@ -177,10 +195,13 @@ function M.round_end(g)
   st.start_player = first
   if g.labels then common.log(g, "log.start_player", common.seat_name(g, first), sum) end
   if g.options.tents then draw_tent(g, first) end
-  M.weather(g)
+  local last = st.round >= g.data.game.rounds
+  if not last or g.data.game.storm_wall.last_round then M.weather(g) end
   setup.refill_displays(g)
-  for _, p in ipairs(st.players) do p.ability_used = false end
-  if st.round >= g.data.game.rounds then return M.game_over(g) end
+  if g.data.characters.ability_resets == "round" then
+    for _, p in ipairs(st.players) do p.ability_used = false end
+  end
+  if last then return M.game_over(g) end
   st.round, st.turn_no = st.round + 1, 0
   st.order = turn.order(first, n)
   for s = 1, n do setup.roll_dice(g, s) end

@@ -57,16 +57,23 @@ function M.map_points(data, p)
     loose = loose + x + y - 2 * n
   end
   local s = data.scoring
-  return pairs_n * s.map_pair + loose * s.map_half + #p.chests * s.map_chest_pair, pairs_n, loose
+  -- a half in a pair scores its own point too only with scoring.pair_halves_score
+  local per_pair = s.map_pair + (s.pair_halves_score and 2 * s.map_half or 0)
+  return pairs_n * per_pair + loose * s.map_half + #p.chests * s.map_chest_pair, pairs_n, loose
 end
 
--- M.animal_value(data, players) -> the points per animal card: most - fewest held
-function M.animal_value(data, players)
+-- M.animal_value(data, players, p) -> the points per animal card for seat p. Seed: "Schaut,
+-- wer die meisten und wer die wenigsten Tierkarten gesammelt hat. Diese Differenz ist die
+-- Punkteanzahl, die jeder pro gesammelter Tierkarte erhält." scoring.animals `literal`:
+-- most - fewest held by any seat, the same for every seat; `own`: the seat's own count -
+-- fewest (kathmandu.md §9.5, reading B).
+function M.animal_value(data, players, p)
   local most, fewest = 0, math.maxinteger
-  for _, p in ipairs(players) do
-    most = math.max(most, #p.animals)
-    fewest = math.min(fewest, #p.animals)
+  for _, q in ipairs(players) do
+    most = math.max(most, #q.animals)
+    fewest = math.min(fewest, #q.animals)
   end
+  if data.scoring.animals == "own" then return #p.animals - fewest end
   return most - fewest
 end
 
@@ -106,7 +113,7 @@ function M.seat_score(g, seat, quiet)
   b[#b + 1] = line("special goods", t("score.specials", #p.specials), #p.specials * s.special_good_points)
   local mp, pairs_n, loose = M.map_points(data, p)
   b[#b + 1] = line("map halves", t("score.maps", loose, pairs_n, #p.chests), mp)
-  local v = M.animal_value(data, st.players)
+  local v = M.animal_value(data, st.players, p)
   b[#b + 1] = line("animals", t("score.animals", #p.animals, v), #p.animals * v)
   local yp, left = M.yak_stack(data, p)
   b[#b + 1] = line("yak stack", t("score.yak_stack", left), yp)
@@ -126,7 +133,9 @@ function M.score(g)
   local out = {}
   for s = 1, #g.state.players do
     local total, breakdown, res = M.seat_score(g, s)
-    out[s] = { total = total, breakdown = breakdown, tiebreak = res }
+    -- ties: most leftover resources, then a shared place; or a shared place at once
+    local tiebreak = g.data.scoring.tiebreak == "resources" and res or 0
+    out[s] = { total = total, breakdown = breakdown, tiebreak = tiebreak }
   end
   return out
 end

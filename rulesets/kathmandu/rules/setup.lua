@@ -3,7 +3,9 @@
 -- boards, goal board, border strips between them), goods on the cities, the extra temples
 -- on marked fields, the Kathmandu tiles; each seat's board, yak tiles, start equipment,
 -- map halves and resources; the displays; the weather tiles face down; then start fields
--- in reverse turn order (a decision each) and everyone rolls six dice.
+-- in reverse turn order (a decision each). The dice are rolled once every yak stands on
+-- its start field (rules/round.lua, choose_start): "Entscheidet euch ... nun noch für ein
+-- Startfeld ... Und dann wirft jeder noch die eigenen sechs Würfel".
 
 local deck = require "cairn.deck"
 local turn = require "cairn.turn"
@@ -138,7 +140,7 @@ function M.setup(g)
   fill_cities_and_temples(g)
   st.kathmandu = {}
   for i, v in ipairs(data.game.kathmandu_tiles) do st.kathmandu[i] = v end
-  st.wall = data.game.storm_wall_start
+  st.wall = data.game.storm_wall.start
   -- the decks
   local animals, equipment, halves = {}, {}, {}
   for _, a in ipairs(data.cards.animals) do animals[#animals + 1] = a.id end
@@ -179,7 +181,7 @@ function M.setup(g)
       goods = {}, specials = {}, tile = 0, arrived = 0, character = false, tents = {},
       ability_used = false,
     }
-    for _, d in ipairs(data.game.dice) do p.dice[d.colour] = { pips = 1, at = "free" } end
+    for _, d in ipairs(data.game.dice) do p.dice[d.colour] = { pips = 0, at = "unrolled" } end
     local start = data.game.start_resources
     if characters then
       p.character = characters[s]
@@ -218,7 +220,6 @@ function M.setup(g)
   st.round, st.turn_no, st.turn, st.tent_ask = 1, 0, false, false
   st.phase = "start"
   st.arrivals = 0
-  for s = 1, n do M.roll_dice(g, s) end
   if g.labels then common.log(g, "log.setup", n, #st.route - 2, common.seat_name(g, st.start_player)) end
   if characters then
     for s = 1, n do common.log(g, "log.character", common.seat_name(g, s), g.text("character." .. st.players[s].character)) end

@@ -26,14 +26,19 @@ local function move_label(g, seat, a)
   if f.kind == "landscape" or f.kind == "marked" then what = name(g, "land.", f.landscape) end
   head = head .. " (" .. what .. ")"
   local exhaustion = 0
+  -- with the resource in hand and game.exhaustion.instead_of_paying `when_unable` the
+  -- resource must pay (no exhaustion instead)
+  local must = g.data.game.exhaustion.instead_of_paying == "when_unable"
   if needles > 0 then
     local pay = p.res.compass > 0 or turn.holds(p, "lantern")
-    parts[#parts + 1] = g.text(pay and "label.needle_pay" or "label.needle_exhaust")
+    local key = pay and ((must and p.res.compass > 0) and "label.needle_must_pay" or "label.needle_pay") or "label.needle_exhaust"
+    parts[#parts + 1] = g.text(key)
     if not pay then exhaustion = exhaustion + 1 end
   end
   if borders > 0 then
     local pay = p.res.food > 0 or turn.holds(p, "fodder-sack")
-    parts[#parts + 1] = g.text(pay and "label.border_pay" or "label.border_exhaust")
+    local key = pay and ((must and p.res.food > 0) and "label.border_must_pay" or "label.border_pay") or "label.border_exhaust"
+    parts[#parts + 1] = g.text(key)
     if not pay then exhaustion = exhaustion + 1 end
   end
   if lost then

@@ -25,14 +25,17 @@ function M.begin_turn(g, seat)
   g.state.turn = {
     seat = seat, step = "die", rerolls = 0, die = false, pips = 0, moved = false,
     owed = {}, active = {}, painted = false, bought_equipment = false, bought_good = false,
-    special_done = false, swapped = false, swap_with = 0, stolen = false,
+    special_done = false, swapped = 0, swap_with = 0, stolen = false,
   }
 end
 
 -- turns_left(g, p) -> this round's turns the seat still takes, the current one included
 local function turns_left(info, p)
   local used = 0
-  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "used" then used = used + 1 end end
+  for _, colour in ipairs(info.colours) do
+    local at = p.dice[colour].at
+    if at == "used" or at == "lost" then used = used + 1 end
+  end
   return info.turns_per_round - used
 end
 
@@ -134,6 +137,8 @@ function M.exhaustion_check(g, seat)
   if common.in_kathmandu(p) then return flow("end_turn")(g) end
   if p.exhaustion >= common.info(g.data).slots then
     p.exhaustion = 0
+    -- the die of a lost turn counts in the dice sum, or not (game.lost_turn_die_counts)
+    if not g.data.game.lost_turn_die_counts then p.dice[st.turn.die].at = "lost" end
     if g.labels then common.log(g, "log.too_exhausted", common.seat_name(g, seat)) end
     return flow("end_turn")(g)
   end
@@ -147,12 +152,14 @@ local DR, DC = common.DR, common.DC
 -- Steps from (r, c): n1 fields towards dir1, then n2 towards dir2 (a bend; n2 may be 0).
 -- The edge of the route or a black mountain stops the move (lost steps); with the ice axe
 -- mountains are passed over but never stopped on. Each border strip crossed counts; a
--- segment that goes in the needle's direction of the board it starts on counts a needle.
+-- segment that goes in the needle's direction of the board it starts on counts a needle
+-- (game.needle_board `segment_start`; `each_board`: every board it steps on counts, once).
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
   local info = common.info(g.data)
   local fields, W, map, cols = info.field, info.width, st.map, st.cols
   local stop_k = info.stop_k
+  local each_board = g.data.game.needle_board == "each_board"
   local steps, borders, needles, lost, kat = 0, 0, 0, false, false
   local okr, okc, ok_borders = r, c, 0
   local dir, n = dir1, n1
@@ -173,7 +180,11 @@ function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
           counted = true
           if st.needles[board] == dir then needles = needles + 1 end
         end
-        if (nc - 1) // W ~= (c - 1) // W then borders = borders + 1 end
+        if (nc - 1) // W ~= (c - 1) // W then
+          borders = borders + 1
+          board = (nc - 1) // W + 1
+          if each_board and st.needles[board] == dir then needles = needles + 1 end
+        end
         r, c, steps = nr, nc, steps + 1
         if not mountain then okr, okc, ok_borders = r, c, borders end
         if stop_k and f.kind == "kathmandu" then kat = true; break end
@@ -210,11 +221,14 @@ function M.move_options(g, seat)
     blocked[dir] = steps == 0
     if steps > 0 then any = true end
   end
+  -- a direction blocked at once (every step lost) is refused while another direction moves,
+  -- or allowed (game.blocked_at_once)
+  local refuse = g.data.game.blocked_at_once == "refused_if_another_moves"
   for _, dir in ipairs(common.DIRECTIONS) do
     local s = id("move", dir)
-    opts[#opts + 1] = (blocked[dir] and any) and off(s) or s
+    opts[#opts + 1] = (refuse and blocked[dir] and any) and off(s) or s
   end
-  if p.character == "scout" and pips > g.data.characters.scout_short then
+  if common.ability(g, p) == "stop-short" and pips > g.data.characters.scout_short then
     for _, dir in ipairs(common.DIRECTIONS) do opts[#opts + 1] = id("move", dir, "short") end
   end
   if active(t, "sherpa") then
@@ -281,12 +295,26 @@ function M.move(g, seat, dir, bend, k)
   M.settle(g, seat)
 end
 
--- the ways to pay a cost: the exhaustion always, a resource or a card or an ability
+-- the ways to pay a cost: its resource, a card or an ability, and the exhaustion marker.
+-- Seed: "musst du einen Kompass abgeben, andernfalls erhältst du einen Erschöpfungsmarker"
+-- (yak food at a border strip alike): with game.exhaustion.instead_of_paying `when_unable`
+-- the marker is offered only to a seat that holds none of the resource; with `by_choice`
+-- always. Lost steps have no resource: the marker (or the rope) settles them.
 local PAY = { needle = "compass", border = "food" }
 local CARD = { needle = "lantern", border = "fodder-sack", lost = "rope" }
 
-local function herder_free(p, cost)
-  return cost == "border" and p.character == "herder" and not p.ability_used
+local function herder_free(g, p, cost)
+  return cost == "border" and p.character and common.ability(g, p) == "free-border" and not p.ability_used
+end
+
+-- can_pay(p, cost) -> true when the seat holds the resource that pays cost
+local function can_pay(p, cost)
+  return PAY[cost] ~= nil and p.res[PAY[cost]] > 0
+end
+
+-- exhaustion_allowed(g, p, cost) -> true when the seat may take the marker for cost
+local function exhaustion_allowed(g, p, cost)
+  return g.data.game.exhaustion.instead_of_paying == "by_choice" or not can_pay(p, cost)
 end
 
 function M.pay_options(g, seat)
@@ -297,21 +325,23 @@ function M.pay_options(g, seat)
   local res = PAY[cost]
   if res then
     local s = id("pay", res)
-    opts[1] = p.res[res] > 0 and s or off(s)
+    opts[1] = can_pay(p, cost) and s or off(s)
   end
   if holds(p, CARD[cost]) then opts[#opts + 1] = id("use", CARD[cost]) end
-  if herder_free(p, cost) then opts[#opts + 1] = id("use", "ability") end
-  opts[#opts + 1] = id("take", "exhaustion")
+  if herder_free(g, p, cost) then opts[#opts + 1] = id("use", "ability") end
+  if exhaustion_allowed(g, p, cost) then opts[#opts + 1] = id("take", "exhaustion") end
   return opts
 end
 
--- choices(g, p, cost) -> how many ways there are to settle cost
-local function choices(p, cost)
-  local n = 1
-  if PAY[cost] and p.res[PAY[cost]] > 0 then n = n + 1 end
+-- ways(g, p, cost) -> how many ways there are to settle cost, and the one way when there
+-- is only one ("pay" or "exhaustion")
+local function ways(g, p, cost)
+  local n, only = 0, nil
+  if can_pay(p, cost) then n, only = n + 1, "pay" end
   if holds(p, CARD[cost]) then n = n + 1 end
-  if herder_free(p, cost) then n = n + 1 end
-  return n
+  if herder_free(g, p, cost) then n = n + 1 end
+  if exhaustion_allowed(g, p, cost) then n, only = n + 1, "exhaustion" end
+  return n, only
 end
 
 -- M.settle(g, seat): the costs of the move in order (needle, borders, lost steps). A cost
@@ -321,11 +351,15 @@ function M.settle(g, seat)
   local p, t = st.players[seat], st.turn
   while #t.owed > 0 do
     local cost = t.owed[1]
-    if choices(p, cost) > 1 then return end
+    local n, only = ways(g, p, cost)
+    if n > 1 then return end
     table.remove(t.owed, 1)
-    if cost == "lost" and p.character == "guide" and not p.ability_used then
+    if cost == "lost" and common.ability(g, p) == "sure-footed" and not p.ability_used then
       p.ability_used = true
       if g.labels then common.log(g, "log.guide", common.seat_name(g, seat)) end
+    elseif only == "pay" then
+      common.spend(g, seat, PAY[cost])
+      if g.labels then common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. PAY[cost]), g.text("why." .. cost)) end
     else
       common.exhaust(g, seat, 1, cost)
     end

@@ -67,17 +67,22 @@ assert(g.state.caravans[1] == 1)
 
 -- 5. The village-token queue (allergic to chaos): the initial placement draws 10 tokens from
 --    the pile into the discards, then 5 go face up; the furthest from the pile (queue[1]) is
---    used first and the row slides; an empty pile takes the reshuffled discards.
+--    used first and the row slides. Seed: "After the last of the twenty village tokens have
+--    been drawn, reshuffle the discarded villages and place them back in the draw pile."
 g = fake.new { seats = 4, seed = 7, options = { ["allergic-to-chaos"] = true } }
 local vt = g.state.village_tokens
-assert(#vt.discard == 10 and #vt.queue == 5 and #vt.pile == 5)
+assert(#vt.discard == 10 and #vt.queue == 5 and #vt.pile == 5)   -- 10 + 5 + 5 = 20
 local q1, q2, p1 = vt.queue[1], vt.queue[2], vt.pile[1]
 fake.clear_board(g)
 assert(supply.place_cubes(g) == q1, "the first token of the row names the village (it is free)")
 assert(vt.queue[1] == q2 and vt.queue[5] == p1, "the row slid and the pile's top token joined it")
-assert(#vt.pile == 4 and #vt.discard == 11)
-for _ = 1, 4 do supply.roll_village(g) end
-assert(#vt.pile == 0)
-supply.roll_village(g)                 -- used token discarded (16); the empty pile takes them, 1 drawn
-assert(#vt.pile == 15 and #vt.discard == 0 and #vt.queue == 5)
-assert(fake.has_event(g, "The village-token pile is empty: 16 discarded tokens are reshuffled."))
+assert(#vt.pile == 4 and #vt.discard == 11)                       -- 5 - 1 = 4; 10 + 1 = 11
+for _ = 1, 3 do supply.roll_village(g) end
+assert(#vt.pile == 1 and #vt.discard == 14, "19 drawn: no reshuffle yet")   -- 4 - 3; 11 + 3
+supply.roll_village(g)
+--    the 20th token drawn (10 + 5 + 1 + 4 = 20): the discards (14 + 1 = 15) are reshuffled
+--    into the pile at once, before any later draw finds it empty
+assert(#vt.pile == 15 and #vt.discard == 0 and #vt.queue == 5, #vt.pile)
+assert(fake.has_event(g, "The last village token of the pile is drawn: 15 discarded tokens are reshuffled into a new pile."))
+supply.roll_village(g)                 -- the next one comes from the new pile: 15 - 1 = 14
+assert(#vt.pile == 14 and #vt.discard == 1)

@@ -34,8 +34,10 @@ end
 --    Cai is lowest (2): out, and Cai's envoys leave the board.
 --    Envoys: r1 Ann 1, Cai 3 -> before removal Cai wins r1; r2 Bob 2, Cai 2 (tie: nobody);
 --    r3 Dee 1; r4 Ann 2, Bob 1. After removing Cai: r1 Ann, r2 Bob, r3 Dee, r4 Ann:
---    political Ann 2, Bob 1, Dee 1: Bob and Dee tie for lowest (1): fewer yaks goes out.
---    Yaks: Ann 1 token = 3; Bob o40 (12) = 12; Dee o01 (2) + 2 tokens (6) = 8. Dee (8 < 12) out.
+--    political Ann 2, Bob 1, Dee 1: Bob and Dee tie for lowest (1). scoring.elimination_ties
+--    .political (a 2005 play report: a political tie goes by envoys on the board): fewer
+--    envoys goes out: Bob r2 2 + r4 1 = 3, Dee r3 1 = 1: Dee (1 < 3) out.
+--    Yaks: Ann 1 token = 3; Bob o40 (12) = 12; Dee o01 (2) + 2 tokens (6) = 8.
 --    Survivors Ann 3, Bob 12: Bob wins. Ranking Bob, Ann, Dee (out 2nd), Cai (out 1st).
 local g = board(4, {
   stupas = { [1] = 1, [2] = 1, [5] = 2, [7] = 3, [8] = 4 },
@@ -47,8 +49,8 @@ local before = score.political(g, { true, true, true, true })
 assert(before[1] == 1 and before[2] == 0 and before[3] == 1 and before[4] == 1, "r1 Cai, r2 tied, r3 Dee, r4 Ann")
 score.finish(g)
 assert(g.state.result.steps[1].out[1] == 3, "Cai out on religious")
-assert(g.state.result.steps[2].out[1] == 4, "Dee out on political, tie broken by fewer yaks")
-assert(g.state.result.steps[2].tie:find("fewer yaks: Dee 8, Bob 12", 1, true))
+assert(g.state.result.steps[2].out[1] == 4, "Dee out on political, tie broken by fewer envoys")
+assert(g.state.result.steps[2].tie:find("fewer envoys", 1, true) and g.state.result.steps[2].tie:find("Dee 1, Bob 3", 1, true), g.state.result.steps[2].tie)
 assert(g.state.envoys.r1[3] == 0 and g.state.villages[7].stupa == false, "Cai's pieces left the board")
 assert(g.state.result.political_final[1] == 2 and g.state.result.political_final[2] == 1)
 assert(ranking(g) == "2 1 4 3")
@@ -96,3 +98,39 @@ score.finish(g)
 local outs = g.state.result.steps[2].out
 assert(#outs == 2 and outs[1] == 4 and outs[2] == 5, "Dee and Eve out on political")
 assert(ranking(g) == "2 1 3 5 4 6")
+
+-- 5. The two sources that disagree, each a named value (docs/rules/himalaya.md, "Conflicting
+--    sources").
+--    a) The political tie-break (scoring.elimination_ties.political). Four seats as in 1,
+--    but Dee holds 5 tokens (15 yaks) instead of 2: Bob and Dee tie for lowest political
+--    (1). Envoys on the board (the 2005 play report, the default): Bob 2 + 1 = 3, Dee 1:
+--    Dee goes out (1 < 3). Yaks first (§6.4's assumption): Bob 12, Dee o01 2 + 15 = 17:
+--    Bob goes out (12 < 17).
+local function four(political)
+  local g = board(4, {
+    stupas = { [1] = 1, [2] = 1, [5] = 2, [7] = 3, [8] = 4 },
+    envoys = { r1 = { [1] = 1, [3] = 3 }, r2 = { [2] = 2, [3] = 2 }, r3 = { [4] = 1 }, r4 = { [1] = 2, [2] = 1 } },
+    tokens = { [1] = 1, [4] = 5 }, rings = { [2] = { "o40" }, [4] = { "o01" } },
+  })
+  if political then g.data.scoring.elimination_ties.political = political end
+  score.finish(g)
+  return g
+end
+g = four()
+assert(g.state.result.steps[2].out[1] == 4 and g.state.result.steps[2].tie:find("fewer envoys on the board: Dee 1, Bob 3", 1, true))
+g = four { "fewer_yaks", "fewer_envoys", "lot" }
+assert(g.state.result.steps[2].out[1] == 2 and g.state.result.steps[2].tie:find("fewer yaks: Bob 12, Dee 17", 1, true))
+--    b) Three seats (scoring.majority_win.seats). The board of 2's first game: Ann leads
+--    religious (3) and political (1): 2 of 3, she wins (S16, S17: the default). With
+--    seats: [] (a 2005 newspaper review: religious elimination, then most yaks): Cai (0)
+--    goes out on religious, then most yaks of Ann (0) and Bob (12): Bob wins; Ann second.
+local function three(seats)
+  local g = board(3, { stupas = { [5] = 1, [1] = 2 }, envoys = { r1 = { [1] = 2 } }, rings = { [2] = { "o40" } }, tokens = { [3] = 1 } })
+  if seats then g.data.scoring.majority_win.seats = seats end
+  score.finish(g)
+  return g
+end
+g = three()
+assert(g.state.result.mode == "majority" and ranking(g) == "1 2 3")
+g = three {}
+assert(g.state.result.mode == "elimination" and g.state.result.steps[1].out[1] == 3 and ranking(g) == "2 1 3")

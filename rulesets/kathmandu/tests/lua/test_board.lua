@@ -27,14 +27,15 @@ for _, n in ipairs({ 2, 3, 4 }) do
   -- 6 weather tiles face down, 2 left in the box
   assert(#st.weather == 6 and #st.weather_box == 2)
   -- each seat: one of each resource, 3 free slots, 10 yak tiles (top shown), 2 start cards,
-  -- 2 map halves of different colours, 9 candles, six rolled dice
+  -- 2 map halves of different colours, 9 candles, six dice not rolled yet (seed: "Entscheidet
+  -- euch ... nun noch für ein Startfeld ... Und dann wirft jeder noch die eigenen sechs Würfel")
   for s = 1, n do
     local p = st.players[s]
     assert(common.resource_total(p) == 5 and p.exhaustion == 0)
     assert(p.yak and #p.stack == 9)
     assert(#p.equipment == 2 and p.candles == 9)
     assert(#p.halves == 2 and p.halves[1]:match("^%a+") ~= p.halves[2]:match("^%a+"))
-    for _, d in pairs(p.dice) do assert(d.pips >= 1 and d.pips <= 6 and d.at == "free") end
+    for _, d in pairs(p.dice) do assert(d.pips == 0 and d.at == "unrolled") end
   end
   -- start fields in reverse turn order: the seat before the start player chooses first
   assert(st.phase == "start")
@@ -46,6 +47,18 @@ for _, n in ipairs({ 2, 3, 4 }) do
   if n > 2 then
     assert(fake.offered(g, order[n - 1], "start 2") == "disabled", "a start field holds one yak")
     assert(fake.reason(g, order[n - 1], "start 2") == "start field 2 is taken")
+  end
+  -- the dice are rolled once the last yak stands on its start field, not before
+  for i = n - 1, 1, -1 do
+    for _, d in pairs(st.players[order[i + 1]].dice) do assert(d.at == "unrolled") end
+    local d = fake.decision(g, order[i])
+    for _, opt in ipairs(d.options) do
+      if type(opt) == "string" then fake.play(g, order[i], opt); break end
+    end
+  end
+  assert(st.phase == "turn")
+  for s = 1, n do
+    for _, d in pairs(st.players[s].dice) do assert(d.pips >= 1 and d.pips <= 6 and d.at == "free") end
   end
 end
 

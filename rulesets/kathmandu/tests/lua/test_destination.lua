@@ -172,7 +172,7 @@ g = game()
 p, bob = g.state.players[1], g.state.players[2]
 p.exhaustion = 2
 fake.turn(g, 1, 1, 12, { brown = 4 })
-fake.play(g, 1, "die brown", "move east", "pay compass", "pay food")
+fake.play(g, 1, "die brown", "move east", "pay food")   -- the compass is paid at once: her only way
 assert(p.pos[2] == 15 and p.arrived == 1 and p.tile == 20 and p.exhaustion == 0)
 assert(g.state.turn.seat == 2 and g.state.phase == "turn")
 --    Ann in Kathmandu: her turns only take a resource of her choice
@@ -182,7 +182,23 @@ assert(g.state.turn.step == "joker")
 fake.play(g, 1, "take coin")
 assert(g.state.turn.seat == 2, "no move, no actions")
 fake.turn(g, 2, 2, 12, { brown = 3 })
-fake.play(g, 2, "die brown", "move east", "pay compass", "pay food")
+fake.play(g, 2, "die brown", "move east", "pay food")   -- the compass paid at once
 assert(bob.arrived == 2 and bob.tile == 15)
 assert(g.state.phase == "over", "every yak is in Kathmandu: the game ends early")
 assert(#g.rules.decisions(g) == 0)
+
+-- 7. The most valuable tile, not the first of the list. Seed: "Befindest du dich auf einem
+--    Kathmandu-Feld, ... erhältst das wertvollste noch ausliegende Kathmandu-Plättchen."
+--    With game.kathmandu_tiles [5, 10, 15, 20] (cairn play --set
+--    game.kathmandu_tiles=[5,10,15,20]) Ann, first in, takes max(5, 10, 15, 20) = 20 and
+--    Bob, second, max(5, 10, 15) = 15; left: 5 and 10.
+g = game()
+g.state.kathmandu = { 5, 10, 15, 20 }
+p, bob = g.state.players[1], g.state.players[2]
+fake.turn(g, 1, 1, 12, { brown = 4 })
+fake.play(g, 1, "die brown", "move east", "pay food")
+assert(p.arrived == 1 and p.tile == 20, p.tile)
+fake.turn(g, 2, 2, 12, { brown = 3 })
+fake.play(g, 2, "die brown", "move east", "pay food")
+assert(bob.arrived == 2 and bob.tile == 15, bob.tile)
+assert(#g.state.kathmandu == 2 and g.state.kathmandu[1] == 5 and g.state.kathmandu[2] == 10)

@@ -72,13 +72,14 @@ fake.turn(g, 1, 3, 2, { brown = 4 })
 fake.play(g, 1, "die brown", "move west")
 assert(p.exhaustion == 1, "only once a round")
 
--- 6. The herder: once a round a border strip for free (offered beside food and exhaustion).
+-- 6. The herder: once a round a border strip for free (offered beside food and the
+--    fodder sack; no exhaustion, since she holds food: game.exhaustion.instead_of_paying).
 g = game { characters = true }
 p = g.state.players[1]
 as(g, 1, "herder")
 fake.turn(g, 1, 3, 5, { grey = 3 })
 fake.play(g, 1, "die grey", "move east")
-assert(fake.enabled(g, 1) == "pay food, use fodder-sack, use ability, take exhaustion", fake.enabled(g, 1))
+assert(fake.enabled(g, 1) == "pay food, use fodder-sack, use ability", fake.enabled(g, 1))
 local food = p.res.food
 fake.play(g, 1, "use ability")
 assert(p.res.food == food and p.exhaustion == 0 and p.ability_used)
