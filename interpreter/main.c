@@ -263,7 +263,7 @@ static int cmd_check(int argc, char **argv) {
     load_cache *cache = load_cache_new();
     int refused;
     ruleset *r = ruleset_load_cached(a.ruleset, &req, cache, &refused, &errs);
-    testrun_opts topts = {req.sets, req.n_sets, a.debug ? stdout : NULL};
+    testrun_opts topts = {req.sets, req.n_sets, a.debug ? stdout : NULL, NULL};
     testrun_configure(&topts); /* the smoke games get --set and --debug too */
     int rc = EXIT_OK;
     if (!r) {
@@ -292,7 +292,22 @@ static int cmd_check(int argc, char **argv) {
     if (a.unread && !unread) errs.oom = 1;
     if (cerr_count(&errs) == 0 && !errs.oom && a.games != 0)
         testrun_smoke_reads(a.ruleset, a.games < 0 ? 0 : a.games, a.cover_each, stdout, unread, &errs);
-    if (unread && cerr_count(&errs) == 0 && a.games != 0) unread_add_errors(unread, &errs);
+    if (unread && cerr_count(&errs) == 0 && a.games != 0) {
+        /* the ruleset's own scenario tests and golden games reach what random
+        ** play rarely does (the last space of a track, an empty deck): their
+        ** reads count too; their verdicts are cairn test's, not check's */
+        topts.unread = unread;
+        testrun_configure(&topts);
+        FILE *quiet = fopen("/dev/null", "w");
+        cerr_list test_errs;
+        cerr_init(&test_errs, 0);
+        if (quiet) testrun_ruleset(a.ruleset, 0, 0, quiet, &test_errs);
+        cerr_free(&test_errs);
+        if (quiet) fclose(quiet);
+        topts.unread = NULL;
+        testrun_configure(&topts);
+        unread_add_errors(unread, &errs);
+    }
     unread_free(unread);
     if (cerr_count(&errs) || errs.oom) {
         rc = check_failed(a.ruleset, &errs);

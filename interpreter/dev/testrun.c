@@ -119,6 +119,12 @@ static void run_config(engine_config *c) {
     c->n_sets = run_opts.n_sets;
     c->debug = run_opts.debug ? debug_line : NULL;
     c->debug_ud = run_opts.debug;
+    c->track_data_reads = run_opts.unread != NULL;
+}
+
+/* A finished test game's reads of g.data, for cairn check --unread. */
+static void note_reads(const engine *e) {
+    if (run_opts.unread) unread_add_game(run_opts.unread, e); /* an OOM there shows as unread values */
 }
 
 static int fail(tctx *t, const char *fmt, const char *a, const char *b) {
@@ -361,6 +367,7 @@ static int run_scenario(tctx *t, const value *test) {
         }
         free(why);
     }
+    note_reads(e);
     engine_free(e);
     return rc;
 }
@@ -494,6 +501,7 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
         }
     }
     cerr_free(&errs);
+    note_reads(e);
     engine_free(e);
     if (b.oom && !*err) *err = cairn_strdup("out of memory");
     if (*err) {
@@ -746,7 +754,7 @@ int testrun_command(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--regen")) regen = 1;
         else if (!strcmp(argv[i], "--debug")) {
-            testrun_opts o = {NULL, 0, stdout};
+            testrun_opts o = {NULL, 0, stdout, NULL};
             testrun_configure(&o);
             luatest_set_debug(stdout); /* the Lua unit tests' print lines too */
         }
@@ -928,7 +936,6 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     c.n_choices = cb->n;
     c.seed = seed;
     c.checks = 1;
-    c.track_data_reads = unread != NULL;
     cerr_list local;
     cerr_init(&local, 0);
     strbuf where = {0};
@@ -937,6 +944,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     strbuf_printf(&where, "], seed %" PRIu64, seed);
     char *msg = NULL;
     run_config(&c);
+    c.track_data_reads = unread != NULL;
     engine *e = engine_new(&c, &local);
     c.debug = NULL; /* the twin and the replays below say nothing twice */
     /* the same game again in lockstep, never drawn between decisions: a

@@ -18,10 +18,14 @@
 ** overrides of `check --set DATA.PATH=VALUE`, and with --debug a stream the
 ** rules' g.debug/print lines go to ("debug rules.lua:12: text", one a line,
 ** interleaved with the report; NULL: dropped). Set once, before the run. */
+struct unread_set;
 typedef struct testrun_opts {
     const char *const *sets;
     size_t n_sets;
     FILE *debug;
+    /* cairn check --unread: the scenario tests' and golden games' reads of
+    ** g.data are added here (unread.h); NULL: not tracked */
+    struct unread_set *unread;
 } testrun_opts;
 void testrun_configure(const testrun_opts *o);
 
@@ -55,7 +59,6 @@ int testrun_ruleset(const char *ruleset, int regen, int verbose, FILE *out, cerr
 ** game passed, -1 otherwise. */
 int testrun_smoke(const char *ruleset, int games, int cover_each, FILE *out, cerr_list *errs);
 
-struct unread_set;
 /* testrun_smoke, and with unread (not NULL; unread.h) every game noting
 ** which data values its rules read, for `cairn check --unread`. */
 int testrun_smoke_reads(const char *ruleset, int games, int cover_each, FILE *out, struct unread_set *unread,

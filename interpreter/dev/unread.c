@@ -126,11 +126,51 @@ static void key_path(strbuf *b, const char *k) {
     else strbuf_printf(b, "[\"%s\"]", k);
 }
 
+/* path with every list index written [#]: "g.data.track[3].points" ->
+** "g.data.track[#].points". Malloc'd; NULL on OOM. */
+static char *any_item(const char *path) {
+    char *out = malloc(strlen(path) + 1), *o = out;
+    if (!out) return NULL;
+    for (const char *p = path; *p;) {
+        if (p[0] == '[' && isdigit((unsigned char)p[1])) {
+            const char *q = p + 1;
+            while (isdigit((unsigned char)*q)) q++;
+            if (*q == ']') {
+                memcpy(o, "[#]", 3), o += 3, p = q + 1;
+                continue;
+            }
+        }
+        *o++ = *p++;
+    }
+    *o = '\0';
+    return out;
+}
+
+/* A read counts for its own path and, written with any_item, for the same
+** place in every item of the lists on its way: a list's items are alike,
+** and which of them a game reaches (the 9th space of a track) is play, not
+** the rules. */
+static int add_read(void *ud, const char *path) {
+    char *any = any_item(path);
+    int rc = any ? strset_add(ud, any) : -1;
+    free(any);
+    return rc ? rc : strset_add(ud, path);
+}
+
+/* 1 when path, or its any_item form, was read. */
+static int was_read(const strset *reads, const char *path) {
+    if (strset_has(reads, path)) return 1;
+    char *any = any_item(path);
+    int yes = any && strset_has(reads, any);
+    free(any);
+    return yes;
+}
+
 static void walk(unread_set *u, const strset *reads, const value *v, strbuf *path, int parent_all) {
     if (v->type == CV_LIST || v->type == CV_MAP) {
         size_t at = path->n;
         strbuf_puts(path, "[*]");
-        int all = strset_has(reads, strbuf_str(path)); /* a pairs/next loop over this table */
+        int all = was_read(reads, strbuf_str(path)); /* a pairs/next loop over this table */
         strbuf_cut(path, at);
         for (size_t i = 0; i < value_len(v) && !u->oom; i++) {
             const value *child;
@@ -152,10 +192,8 @@ static void walk(unread_set *u, const strset *reads, const value *v, strbuf *pat
         u->oom = 1;
         return;
     }
-    if (parent_all || strset_has(reads, strbuf_str(path))) p->read = 1;
+    if (parent_all || was_read(reads, strbuf_str(path))) p->read = 1;
 }
-
-static int add_read(void *ud, const char *path) { return strset_add(ud, path); }
 
 int unread_add_game(unread_set *u, const engine *e) {
     strset reads = {0};
@@ -191,7 +229,7 @@ size_t unread_add_errors(const unread_set *u, cerr_list *errs) {
     qsort(list, k, sizeof *list, by_place);
     for (size_t i = 0; i < k; i++)
         cerr_add(errs, list[i]->file, list[i]->line, list[i]->col, list[i]->path,
-                 "%s is read by no rule in %ld smoke game%s (--unread): a value that changes nothing",
+                 "%s is read by no rule in %ld game%s (--unread): a value that changes nothing",
                  list[i]->shown, u->games, u->games == 1 ? "" : "s");
     if (u->oom) errs->oom = 1;
     free(list);

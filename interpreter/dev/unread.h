@@ -24,8 +24,8 @@ void unread_free(unread_set *u); /* NULL-safe */
 int unread_add_game(unread_set *u, const engine *e);
 
 /* Adds to errs one error per value no game read, in file order, at the
-** value's file:line:column and path: "3 is read by no rule in 18 smoke
-** games (--unread): a value that changes nothing". Values made in code (no
+** value's file:line:column and path: "3 is read by no rule in 18 games
+** (--unread): a value that changes nothing". Values made in code (no
 ** file) are left out. Returns how many. */
 size_t unread_add_errors(const unread_set *u, cerr_list *errs);
 
