@@ -1,12 +1,15 @@
 /*
 ** unread.h
-** `cairn check --unread`: the data values no rule read. The smoke games
-** are played with the engine noting every read of g.data
+** `cairn check --unread`: the data values no rule read. The smoke games,
+** then the ruleset's scenario tests and golden games, are played with the
+** engine noting every read of g.data
 ** (engine_config.track_data_reads); after each game its data values (those
 ** of its option combination, overlays included) are walked and each one is
 ** marked read or not; a value is reported when no game that had it read it.
 ** A value counts as read when a rule (or a stdlib function it called) read
-** it, or went over the table holding it with pairs or next.
+** it, or went over the table holding it with pairs or next; a read of one
+** item of a list counts for the same place in its other items (which space
+** of a track a game reaches is play, not the rules).
 */
 #ifndef CAIRN_UNREAD_H
 #define CAIRN_UNREAD_H
