@@ -495,6 +495,14 @@ int save_export_scenario(const engine *e, const char *path, cerr_list *errs) {
     rc |= put(root, "ruleset", value_str(engine_ruleset_arg(e)));
     rc |= put(root, "players", value_int(engine_seat_count(e)));
     rc |= put(root, "options", choices_value(e));
+    size_t n_sets;
+    const char *const *sets = engine_sets(e, &n_sets);
+    if (n_sets) { /* the state was made with this data: a scenario keeps it */
+        value *sl = value_list();
+        for (size_t i = 0; sl && i < n_sets; i++) rc |= push(sl, value_str(sets[i]));
+        rc |= put(root, "sets", sl);
+    }
+    rc |= put(root, "lang", value_str(engine_lang(e)));
     rc |= put(root, "rng", rng_value(engine_rng(e)));
     rc |= put(root, "state", value_clone(engine_state(e)));
     if (rc) {
@@ -726,10 +734,26 @@ static engine *start_scenario(const char *path, const engine_config *cfg, cerr_l
         c.choices = (const char *const *)choices;
         c.n_choices = n_choices;
     }
+    /* the file's language and data overrides unless the caller gives its own */
+    size_t n_sets = 0;
+    char **sets = NULL;
+    if (!c.lang) c.lang = value_get_str(v, "lang", NULL);
+    if (!c.n_sets && value_map_get(v, "sets")) {
+        sets = str_list(value_map_get(v, "sets"), &n_sets);
+        if (!sets) {
+            errs->oom = 1;
+            str_list_free(choices, n_choices);
+            value_free(v);
+            return NULL;
+        }
+        c.sets = (const char *const *)sets;
+        c.n_sets = n_sets;
+    }
     c.scenario = value_map_get(v, "state");
     c.scenario_rng = value_get_str(v, "rng", NULL);
     engine *e = engine_new(&c, errs);
     str_list_free(choices, n_choices);
+    str_list_free(sets, n_sets);
     value_free(v);
     return e;
 }

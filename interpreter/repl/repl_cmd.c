@@ -719,6 +719,10 @@ static int cmd_load(repl *r, const char *args) {
         engine_config cfg = {0};
         cfg.seed = r->set.seed;
         cfg.trust = r->trust;
+        /* the session's --lang and --set win over the file's */
+        cfg.lang = r->set.lang;
+        cfg.sets = (const char *const *)r->set.sets;
+        cfg.n_sets = r->set.n_sets;
         e = save_start_scenario(args, &cfg, &errs2);
         if (e) {
             cerr_clear(&errs);
