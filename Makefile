@@ -185,6 +185,8 @@ $(BUILD):
 # then the REPL transcripts and the runner's self-test. tools/run-tests
 # prints one summary line; built with -Werror (see WERROR).
 test: all warnings layout $(TEST_BIN) $(SELFTEST_BIN) $(REPLAY_BIN) $(BUILD)/faults
+	@$(MAKE) --no-print-directory -q $(BUILD)/cairn $(CORE_OBJ) || \
+	  { echo "make test: a plain make would rebuild what make test built (the objects' flags differ)"; exit 1; }
 	@BUILD=$(BUILD) UNIT_TESTS="$(TEST_BIN)" SELFTEST_FAIL_BIN=$(SELFTEST_BIN) tools/run-tests
 
 play: all
