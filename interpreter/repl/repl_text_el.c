@@ -1,0 +1,35 @@
+/*
+** repl_text_el.c
+** The console's messages in Greek (repl_text.h): the keys and printf
+** conversions of repl_text_en.c. Commands (`undo`, `help`) stay as typed.
+*/
+#include "repl_text.h"
+
+#include <stddef.h>
+
+const repl_text_entry repl_text_el[] = {
+    {"seat.default", "Θέση %d", NULL},
+    {"seat.title", "%s (θέση %d)", NULL},
+    {"header.game", "{bold}%s{/} %s: %d θέση, σπόρος %llu", "{bold}%s{/} %s: %d θέσεις, σπόρος %llu"},
+    {"header.seats", "Θέσεις: %s", NULL},
+    {"header.seat_no", "θέση %d, ", NULL},
+    {"header.bot", "ρομπότ %s", NULL},
+    {"header.person", "άνθρωπος", NULL},
+    {"header.hint", "Γράψε τον αριθμό ή το αναγνωριστικό μιας επιλογής, ή μια εντολή (η `help` τις δείχνει).", NULL},
+    {"turn.same_time", "(%s αποφασίζει ταυτόχρονα)", "(%s αποφασίζουν ταυτόχρονα)"},
+    {"turn.unavailable", "(δεν γίνεται: %s)", NULL},
+    {"turn.over", "Το παιχνίδι τελείωσε: `undo`, `new`, `save ΑΡΧΕΙΟ` ή `quit`.", NULL},
+    {"turn.waiting", "Αναμονή για %s (ρομπότ %s): με `run` παίζουν τα ρομπότ.", NULL},
+    {"news.bot", "%s (ρομπότ %s)", NULL},
+    {"news.decided", "Ο/Η %s αποφάσισε.", "Ο/Η %s πήρε %zu αποφάσεις."},
+    {"scores.final", "Τελική βαθμολογία", NULL},
+    {"scores.now", "Βαθμολογία", NULL},
+    {"scores.tiebreak", "(ισοβαθμία: %lld)", NULL},
+    {"scores.draw", "{bold}Ισοπαλία{/} μεταξύ: %s.", NULL},
+    {"scores.winner", "{bold}Νικητής: %s{/}", "{bold}Νικητές: %s{/}"},
+    {"hotseat.cleared", "[η οθόνη καθάρισε]", NULL},
+    {"hotseat.pass", "-- δώσε το πληκτρολόγιο στον/στην %s --", NULL},
+    {"hotseat.pass_enter", "{bold}-- δώσε το πληκτρολόγιο στον/στην %s, μετά πάτα Enter --{/}", NULL},
+    {"pager.more", "--Συνέχεια-- (Κενό: επόμενη σελίδα, Enter: μία γραμμή, q: όλα τα υπόλοιπα)", NULL},
+    {NULL, NULL, NULL},
+};
