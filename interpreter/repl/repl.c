@@ -402,10 +402,13 @@ static void show_decision(repl *r, int seat) {
         markup_buf b = {0};
         char *id = markup_escape(op->id);
         if (op->disabled) markup_buf_puts(&b, "{dim}");
-        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, id ? id : "?");
+        /* the ids are the ruleset's, in English: a game in another language
+        ** shows the labels alone (a number or a label's start answers) */
+        int ids_shown = !op->label || strcmp(repl_lang(r), "en") == 0;
+        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, ids_shown ? id ? id : "?" : op->label);
         free(id);
         int same = op->label && strcmp(op->label, op->id) == 0;
-        if (op->label && !same) {
+        if (op->label && !same && ids_shown) {
             for (size_t w = markup_width(op->id, strlen(op->id)); w < idw; w++) markup_buf_puts(&b, " ");
             markup_buf_printf(&b, "  %s", op->label);
         }
@@ -415,7 +418,7 @@ static void show_decision(repl *r, int seat) {
             markup_buf_puts(&b, "{/}");
         }
         char *line = markup_buf_take(&b);
-        repl_say(r, 2 + numw + 2 + (int)idw + 2, "%s", line ? line : "(out of memory)");
+        repl_say(r, 2 + numw + 2 + (ids_shown ? (int)idw + 2 : 0), "%s", line ? line : "(out of memory)");
         free(line);
     }
     engine_decision_list_free(&dl);
@@ -617,7 +620,7 @@ int repl_answer(repl *r, int seat, const char *id) {
     case ENGINE_OK:
         break;
     case ENGINE_DISABLED:
-        repl_fail(r, "\"%s\" is not available: %s", id, why ? why : "disabled");
+        repl_fail(r, repl_tr(r, "answer.unavailable"), id, why ? why : repl_tr(r, "answer.disabled"));
         break;
     case ENGINE_UNKNOWN:
         repl_fail(r, "%s", why ? why : "no such option");
@@ -983,7 +986,7 @@ static long find_option(repl *r, int seat, const char *text, int exact_only, cha
                 if (k >= 1 && (size_t)k <= d->n_options)
                     found = k - 1;
                 else
-                    *why = cairn_strfmt("no option %s: choose 1 to %zu", text, d->n_options);
+                    *why = cairn_strfmt(repl_tr(r, "answer.out_of_range"), text, d->n_options);
             } else {
                 /* a prefix of the id; failing that, of the label or of a word of the
                 ** id ("build" for `card build`, labelled "Build"), any case */
@@ -1005,6 +1008,17 @@ static char *option_id(repl *r, int seat, long k) {
             id = strdup(dl.items[i].options[k].id);
     engine_decision_list_free(&dl);
     return id;
+}
+
+/* How many options seat's decision has (0: not asked). */
+static size_t options_of(repl *r, int seat) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < dl.n; i++)
+        if (dl.items[i].seat == seat) n = dl.items[i].n_options;
+    engine_decision_list_free(&dl);
+    return n;
 }
 
 /* One `;`-separated part of a line. Returns 0 or -1. */
@@ -1069,19 +1083,25 @@ static int run_segment(repl *r, char *seg) {
         }
         engine_status st;
         char *ex = engine_explain(r->e, seat, seg, &st);
+        if (st == ENGINE_UNKNOWN && strcmp(repl_lang(r), "en") != 0) {
+            /* the engine names the ids, which are English: in another language
+            ** the numbers and the labels are what a player types */
+            free(ex);
+            ex = cairn_strfmt(repl_tr(r, "answer.no_match"), seg, options_of(r, seat));
+        }
         if (strchr(seg, ' '))
-            repl_fail(r, "%s", ex ? ex : "no such option");
+            repl_fail(r, "%s", ex ? ex : repl_tr(r, "answer.no_option"));
         else
-            repl_fail(r, "%s (or a command: `help` lists them)", ex ? ex : "no such option");
+            repl_fail(r, repl_tr(r, "answer.or_command"), ex ? ex : repl_tr(r, "answer.no_option"));
         free(ex);
         return -1;
     }
     if (r->replay)
         repl_fail(r, "no command \"%s\" (`help` lists the commands)", word);
     else if (engine_is_over(r->e))
-        repl_fail(r, "\"%s\": the game is over, nobody is asked anything (`help` lists the commands)", seg);
+        repl_fail(r, repl_tr(r, "answer.game_over"), seg);
     else
-        repl_fail(r, "no command \"%s\", and no person is asked anything now (`run` lets the bots play)", word);
+        repl_fail(r, repl_tr(r, "answer.nobody_asked"), word);
     return -1;
 }
 

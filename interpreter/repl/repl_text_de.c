@@ -31,5 +31,13 @@ const repl_text_entry repl_text_de[] = {
     {"hotseat.pass", "-- gib die Tastatur an %s weiter --", NULL},
     {"hotseat.pass_enter", "{bold}-- gib die Tastatur an %s weiter, dann drücke Enter --{/}", NULL},
     {"pager.more", "--Weiter-- (Leertaste: nächste Seite, Enter: eine Zeile, q: der ganze Rest)", NULL},
+    {"answer.unavailable", "\"%s\" ist nicht möglich: %s", NULL},
+    {"answer.disabled", "gesperrt", NULL},
+    {"answer.or_command", "%s (oder ein Befehl: `help` zeigt sie)", NULL},
+    {"answer.no_option", "keine solche Option", NULL},
+    {"answer.game_over", "\"%s\": das Spiel ist aus, niemand muss etwas entscheiden (`help` zeigt die Befehle)", NULL},
+    {"answer.nobody_asked", "kein Befehl \"%s\", und gerade muss kein Mensch entscheiden (mit `run` ziehen die Bots)", NULL},
+    {"answer.out_of_range", "keine Option %s: wähle 1 bis %zu", NULL},
+    {"answer.no_match", "keine Option \"%s\": gib eine Nummer von 1 bis %zu ein, oder den Anfang einer Option", NULL},
     {NULL, NULL, NULL},
 };

@@ -31,5 +31,13 @@ const repl_text_entry repl_text_el[] = {
     {"hotseat.pass", "-- δώσε το πληκτρολόγιο στον/στην %s --", NULL},
     {"hotseat.pass_enter", "{bold}-- δώσε το πληκτρολόγιο στον/στην %s, μετά πάτα Enter --{/}", NULL},
     {"pager.more", "--Συνέχεια-- (Κενό: επόμενη σελίδα, Enter: μία γραμμή, q: όλα τα υπόλοιπα)", NULL},
+    {"answer.unavailable", "το \"%s\" δεν γίνεται: %s", NULL},
+    {"answer.disabled", "κλειστό", NULL},
+    {"answer.or_command", "%s (ή μια εντολή: η `help` τις δείχνει)", NULL},
+    {"answer.no_option", "δεν υπάρχει τέτοια επιλογή", NULL},
+    {"answer.game_over", "\"%s\": το παιχνίδι τελείωσε, κανείς δεν αποφασίζει κάτι (η `help` δείχνει τις εντολές)", NULL},
+    {"answer.nobody_asked", "καμία εντολή \"%s\", και κανένας άνθρωπος δεν αποφασίζει τώρα (με `run` παίζουν τα ρομπότ)", NULL},
+    {"answer.out_of_range", "καμία επιλογή %s: διάλεξε 1 έως %zu", NULL},
+    {"answer.no_match", "καμία επιλογή \"%s\": γράψε έναν αριθμό από 1 έως %zu, ή την αρχή μιας επιλογής", NULL},
     {NULL, NULL, NULL},
 };

@@ -32,5 +32,13 @@ const repl_text_entry repl_text_en[] = {
     {"hotseat.pass", "-- pass the keyboard to %s --", NULL},
     {"hotseat.pass_enter", "{bold}-- pass the keyboard to %s, then press Enter --{/}", NULL},
     {"pager.more", "--More-- (Space: the next page, Enter: one more line, q: all the rest)", NULL},
+    {"answer.unavailable", "\"%s\" is not available: %s", NULL},
+    {"answer.disabled", "disabled", NULL},
+    {"answer.or_command", "%s (or a command: `help` lists them)", NULL},
+    {"answer.no_option", "no such option", NULL},
+    {"answer.game_over", "\"%s\": the game is over, nobody is asked anything (`help` lists the commands)", NULL},
+    {"answer.nobody_asked", "no command \"%s\", and no person is asked anything now (`run` lets the bots play)", NULL},
+    {"answer.out_of_range", "no option %s: choose 1 to %zu", NULL},
+    {"answer.no_match", "no option \"%s\": type a number from 1 to %zu, or the beginning of an option", NULL},
     {NULL, NULL, NULL},
 };

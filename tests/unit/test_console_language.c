@@ -124,11 +124,11 @@ static void catalogue_words(const char *lang, char *words, size_t n) {
 
 /* Plays cmd to the end; fails listing each line with an English word of
 ** the catalogue (less those lang spells too). */
-static void play_in(const char *lang, const char *args) {
+static void play_in(const char *lang, const char *args, const char *input) {
     static char en[8192], other[8192];
     catalogue_words("en", en, sizeof en);
     catalogue_words(lang, other, sizeof other);
-    char *cmd = cairn_strfmt("COLUMNS=80 LINES=24 %s play %s </dev/null 2>&1", cairn, args);
+    char *cmd = cairn_strfmt("%s | COLUMNS=80 LINES=24 %s play %s 2>&1", input, cairn, args);
     assert_non_null(cmd);
     FILE *p = popen(cmd, "r");
     free(cmd);
@@ -164,12 +164,19 @@ static void play_in(const char *lang, const char *args) {
 
 static void test_german_kathmandu(void **state) {
     (void)state;
-    play_in("de", "kathmandu --preset full --lang de --bot 1=greedy --bot 2=greedy --bot 3=greedy --bot 4=greedy --seed 5");
+    play_in("de", "kathmandu --preset full --lang de --bot 1=greedy --bot 2=greedy --bot 3=greedy --bot 4=greedy --seed 5",
+            "true");
+    /* two people at the keyboard (the keyboard passes), bots in the others: the
+    ** options, the news of the bots' turns, refused answers */
+    play_in("de", "kathmandu --preset full --lang de --bot 3=greedy --bot 4=greedy --seed 5",
+            "for i in $(seq 40); do echo 1; echo 2; echo 5; echo zz; done");
 }
 
 static void test_greek_yak(void **state) {
     (void)state;
-    play_in("el", "yak --lang el --players 3 --bot 1=random --bot 2=random --bot 3=random --seed 2");
+    play_in("el", "yak --lang el --players 3 --bot 1=random --bot 2=random --bot 3=random --seed 2", "true");
+    play_in("el", "yak --lang el --players 3 --bot 3=random --seed 2",
+            "for i in $(seq 40); do echo 1; echo 2; echo 5; echo zz; done");
 }
 
 int main(int argc, char **argv) {

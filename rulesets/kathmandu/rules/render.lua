@@ -126,18 +126,22 @@ local function row_line(p, r, marks)
   return table.concat(out)
 end
 
+-- board_name(id) -> a board's name: the start and Kathmandu boards' from the texts
+-- (board_name.start), a landscape board's id (L1...) as it is printed on it; set per render
+local board_name
+
 -- board_head(id, needle, W) -> a board's column of the route's header: its name and needle
 local heads = {}
 local function board_head(id, needle, W)
-  local of_board = heads[id]
+  local of_board = heads[board_name(id)]
   if not of_board then
     of_board = {}
-    heads[id] = of_board
+    heads[board_name(id)] = of_board
   end
   local key = needle or ""
   local head = of_board[key]
   if not head then
-    head = pad(id .. (needle and (" " .. NEEDLE[needle]) or ""), 2 * W) .. " "
+    head = pad(board_name(id) .. (needle and (" " .. NEEDLE[needle]) or ""), 2 * W) .. " "
     of_board[key] = head
   end
   return head
@@ -307,8 +311,9 @@ local function compact_route(g, view, cols)
   end
   local head = { "   " }
   for b, id in ipairs(view.route) do
-    local h = id .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
-    if utf8.len(h) > W then h = id:sub(1, W - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or id:sub(W, W)) end
+    local bn = board_name(id)
+    local h = bn .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
+    if utf8.len(h) > W then h = bn:sub(1, W - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or bn:sub(W, W)) end
     head[#head + 1] = pad(h, W) .. " "
   end
   local lines = { table.concat(head) }
@@ -333,6 +338,10 @@ end
 -- the viewer's own seat in full, and what else fits (the displays, the legend)
 local full_render
 function M.render(view, seat, g)
+  board_name = function(id)
+    local t = name(g, "board_name.", id)
+    return t == "board_name." .. id and id or t
+  end
   local lines, head = full_render(view, seat, g)
   if not g.height or #lines <= g.height then return table.concat(lines, "\n") end
   local cols = columns(g)
