@@ -310,7 +310,8 @@ void repl_show_scores(repl *r, int final) {
 }
 
 /* A decision's options in columns, numbered, each by its label (else its
-** id), an unavailable one dimmed: for a short screen. 0 when they do not go
+** id), an unavailable one dimmed and marked × (its reason is told when it
+** is chosen): for a short screen. 0 when they do not go
 ** in two columns or more (the list is then shown one a line). */
 static int show_option_columns(repl *r, const engine_decision *d, int numw) {
     size_t cellw = 0;
@@ -332,8 +333,9 @@ static int show_option_columns(repl *r, const engine_decision *d, int numw) {
             const engine_option *op = &d->options[i];
             char *t = op->label ? NULL : markup_escape(op->id); /* a label is markup, an id is not */
             const char *shown = op->label ? op->label : t ? t : "?";
-            markup_buf_printf(&b, " %s%*zu %s%s", op->disabled ? "{dim}" : "", numw, i + 1, shown,
-                              op->disabled ? "{/}" : "");
+            /* an unavailable option: dim, and × for a screen without colour */
+            markup_buf_printf(&b, " %s%*zu%s%s%s", op->disabled ? "{dim}" : "", numw, i + 1,
+                              op->disabled ? "×" : " ", shown, op->disabled ? "{/}" : "");
             size_t w = (size_t)numw + 1 + markup_width(shown, strlen(shown));
             if (c + 1 < ncols && i + nrows < d->n_options)
                 for (; w < colw - 1; w++) markup_buf_puts(&b, " ");
@@ -392,8 +394,10 @@ static void show_decision(repl *r, int seat) {
         if (w > idw) idw = w;
     }
     /* on a short screen a long list goes in columns, so that the board and
-    ** the news keep their room */
-    if (r->rows > 0 && d->n_options > (size_t)((r->rows - 1) / 2) && show_option_columns(r, d, numw)) {
+    ** the news keep their room; so does any list on a turn that would not fit
+    ** otherwise (repl_layout.c) */
+    if (r->rows > 0 && (r->options_in_columns || d->n_options > (size_t)((r->rows - 1) / 2)) &&
+        show_option_columns(r, d, numw)) {
         engine_decision_list_free(&dl);
         return;
     }

@@ -105,13 +105,37 @@ void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) 
     int nl = count_lines(n, nlen), dl = count_lines(d, dlen);
     int board_rows = rows ? rows - nl - dl - 1 : 0; /* 1: the prompt */
     if (rows && board_rows < REPL_MIN_BOARD_ROWS) board_rows = REPL_MIN_BOARD_ROWS;
+    size_t blen = 0;
+    char *b = rows ? capture(r, board_rows, board, &blen) : NULL;
+    if (b && count_lines(b, blen) + nl + dl + 1 > rows) {
+        /* too tall: the options in columns, if that is shorter, and the board
+        ** asked again for the rows that frees */
+        r->options_in_columns = 1;
+        size_t clen = 0;
+        char *c = capture(r, seat, below, &clen);
+        r->options_in_columns = 0;
+        if (c && count_lines(c, clen) < dl) {
+            free(d);
+            d = c;
+            dlen = clen;
+            dl = count_lines(d, dlen);
+            board_rows = rows - nl - dl - 1;
+            if (board_rows < REPL_MIN_BOARD_ROWS) board_rows = REPL_MIN_BOARD_ROWS;
+            free(b);
+            b = capture(r, board_rows, board, &blen);
+        } else {
+            free(c);
+        }
+    }
     /* the news is told whole, never cut: a screen taller than the terminal
     ** is paged (repl_pager.c), so nothing scrolls away unread */
     repl_page_begin(r);
-    board(r, board_rows);
+    if (b) fwrite(b, 1, blen, r->out);
+    else board(r, board_rows);
     fwrite(n, 1, nlen, r->out);
     fwrite(d, 1, dlen, r->out);
     repl_page_end(r);
+    free(b);
     free(n);
     free(d);
 }

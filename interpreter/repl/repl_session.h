@@ -87,6 +87,7 @@ typedef struct repl {
     int trace;         /* `trace on`: each handler call is shown */
     /* the screen (repl_layout.c, repl_pager.c) */
     int rows;          /* the terminal's rows at the last turn screen, 0: not known */
+    int options_in_columns; /* a turn too tall for the screen: the options in columns */
     FILE *page_saved;  /* r->out while a page is kept in page_mem */
     FILE *page_mem;
     char *page_buf;
