@@ -6,6 +6,7 @@
 -- added up.
 
 local deck = require "cairn.deck"
+local ctext = require "cairn.text"   -- pad by columns: shared with every render
 
 local rules = {}
 
@@ -134,7 +135,8 @@ function rules.render(view, seat, g)
       elseif bid == "?" then status = g.text("render.has_bid")
       else status = g.text("bid", bid) end
     end
-    local line = string.format("%-10s %s %-20s %s", g.seats[s].name, g.text("render.won"), table.concat(won, " "), status)
+    -- padded by columns, not bytes: a name in Greek takes two bytes a letter
+    local line = ctext.pad(g.seats[s].name, 10) .. " " .. g.text("render.won") .. " " .. ctext.pad(table.concat(won, " "), 20) .. " " .. status
     lines[#lines + 1] = line:gsub("%s+$", "")
   end
   if seat then
