@@ -11,6 +11,7 @@
 #include "repl_session.h"
 
 #include "markup.h"
+#include "termsafe.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -73,11 +74,17 @@ void repl_page_text(repl *r, const char *text, size_t len) {
             used += takes;
         }
         if (at >= len) break;
+        /* the pager's own line and its erasing go to the terminal itself,
+        ** past the filter that makes control characters visible (termsafe.c):
+        ** they are the console's, not a stranger's */
         const char *more = repl_tr(r, "pager.more");
-        fprintf(r->out, "%s%s%s", r->color ? "\033[7m" : "", more, r->color ? "\033[0m" : "");
         fflush(r->out);
+        FILE *tty = termsafe_raw_stdout();
+        fprintf(tty, "%s%s%s", r->color ? "\033[7m" : "", more, r->color ? "\033[0m" : "");
+        fflush(tty);
         int c = read_key();
-        fputs("\r\033[K", r->out); /* the --More-- line goes; the screen goes on */
+        fputs("\r\033[K", tty); /* the --More-- line goes; the screen goes on */
+        fflush(tty);
         if (c == EOF || c == 'q' || c == 'Q') {
             fwrite(text + at, 1, len - at, r->out);
             break;
