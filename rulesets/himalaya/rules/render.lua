@@ -235,7 +235,8 @@ function full_render(view, seat, g)
     regs[#regs + 1] = r.name .. " " .. (#parts > 0 and table.concat(parts, " ") or "-")
   end
   out[#out + 1] = fix.words.regions .. " " .. table.concat(regs, " | ")
-  -- players
+  -- players (short: the supply as four numbers, for the tightest board)
+  local players_from, short = #out + 1, {}
   for s = 1, n do
     local p = view.players[s]
     local status
@@ -251,7 +252,9 @@ function full_render(view, seat, g)
       status = ""
     end
     out[#out + 1] = pad(tribe(g, s), 10) .. " " .. g.text("render.supply", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status
+    short[s] = (pad(tribe(g, s), 10) .. " " .. g.text("render.supply_short", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status):gsub(" +$", "")
   end
+  local players_to = #out
   -- the viewing seat's screen
   if seat and view.players[seat] then
     local p = view.players[seat]
@@ -273,12 +276,37 @@ function full_render(view, seat, g)
   local tail_from = #out + 1
   for _, l in ipairs(fix.map) do out[#out + 1] = l end
   -- the compact board: without the map, the villages two or three to a line
+  -- and when even that is too tall: the seats two to a line with their supply as four
+  -- numbers, the seat's screen and program on one line, where they fit the width
   local function compact()
+    local width = g.width or 80
     local c = {}
     for i = 1, head_lines do c[#c + 1] = out[i] end
-    for _, l in ipairs(compact_villages(g, view, fix, here, g.width or 80)) do c[#c + 1] = l end
+    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do c[#c + 1] = l end
     for i = head_lines + 1 + #fix.villages + 1, tail_from - 1 do c[#c + 1] = out[i] end
-    return c
+    if not g.height or #c <= g.height then return c end
+    local t = {}
+    for i = 1, head_lines do t[#t + 1] = out[i] end
+    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do t[#t + 1] = l end
+    for i = head_lines + 1 + #fix.villages + 1, players_from - 1 do t[#t + 1] = out[i] end
+    local half = (width - 2) // 2
+    local s = 1
+    while s <= n do
+      local a, b = short[s], short[s + 1]
+      if b and ctext.width(a) <= half and ctext.width(b) <= half then
+        t[#t + 1] = pad(a, half) .. "  " .. b
+        s = s + 2
+      else
+        t[#t + 1] = a
+        s = s + 1
+      end
+    end
+    local own = {}
+    for i = players_to + 1, tail_from - 1 do own[#own + 1] = out[i] end
+    local joined = table.concat(own, "  ")
+    if #own > 1 and ctext.width(joined) <= width then t[#t + 1] = joined
+    else for _, l in ipairs(own) do t[#t + 1] = l end end
+    return t
   end
   return out, compact
 end
