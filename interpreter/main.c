@@ -313,6 +313,7 @@ static int cmd_check(int argc, char **argv) {
         rc = check_failed(a.ruleset, &errs);
     } else {
         check_note_tests(r, stdout);
+        check_note_texts(r, stdout); /* check_text.c */
         char *opts = options_text(r);
         printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
                r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",

@@ -10,7 +10,7 @@
 /* Names and aliases of every command that works while a game is played
 ** (repl_cmd.c's table, IN_PLAY or IN_BOTH). */
 const char *const console_words[] = {
-    "help", "show", "board", "view", "seat", "state", "eval", "set", "log", "score", "rules",
+    "help", "show", "board", "look", "view", "seat", "state", "eval", "set", "log", "score", "rules",
     "options", "history", "undo", "redo", "goto", "save", "load", "export", "option", "debug",
     "trace", "reload", "bot", "why", "human", "run", "auto", "new", "restart", "seed", "shell", "!",
     "quit", "exit", NULL,

@@ -41,4 +41,8 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs);
 ** inherits its parent's only when its manifest says so (`inherit:`). */
 void check_note_tests(const ruleset *r, FILE *out);
 
+/* Prints a line on out for each language of r that lacks keys of English
+** (check_text.c): those texts would show in English. */
+void check_note_texts(const ruleset *r, FILE *out);
+
 #endif

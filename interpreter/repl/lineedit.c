@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <histedit.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,6 +196,18 @@ static char *prompt_fn(EditLine *el) {
     return le->prompt ? le->prompt : (char *)"> ";
 }
 
+/* libedit reads the prompt and the typed line as multibyte text in the
+** LC_CTYPE locale: in the "C" locale a prompt with a name such as "Zoë" or
+** "Θέση 1" crashed it (el_wgets). A terminal session takes the user's
+** locale's character type when it is UTF-8, else C.UTF-8; only LC_CTYPE,
+** and in a UTF-8 locale bytes past ASCII are no letters, digits or spaces
+** to the C library, as in "C", so Lua's patterns and the rules match the
+** same (numbers and messages keep the "C" locale). */
+static void utf8_ctype(void) {
+    if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0) return;
+    if (!setlocale(LC_CTYPE, "C.UTF-8")) setlocale(LC_CTYPE, "C");
+}
+
 lineedit *lineedit_new(const char *prog, FILE *in, int interactive, const char *history_path,
                        lineedit_complete_fn fn, void *ctx) {
     lineedit *le = calloc(1, sizeof *le);
@@ -204,6 +218,7 @@ lineedit *lineedit_new(const char *prog, FILE *in, int interactive, const char *
     le->ctx = ctx;
     if (!interactive) return le;
     if (history_path && !(le->history_path = strdup(history_path))) goto fail;
+    utf8_ctype();
     le->el = el_init(prog, in, termsafe_raw_stdout(), stderr);
     le->hist = history_init();
     if (!le->el || !le->hist) goto fail;

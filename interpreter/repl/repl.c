@@ -12,6 +12,7 @@
 #include "repl.h"
 #include "repl_cmd.h"
 #include "console_words.h"
+#include "repl_text.h"
 #include "repl_session.h"
 #include "repl_signal.h"
 
@@ -97,12 +98,20 @@ void repl_fail(repl *r, const char *fmt, ...) {
     r->failures++;
 }
 
-void repl_block(repl *r, const char *markup) {
+static void block(repl *r, const char *markup, int wrap) {
     size_t n = strlen(markup);
     while (n > 0 && markup[n - 1] == '\n') n--; /* one newline at the end, ours */
     char *t = strndup(markup, n);
-    emit(r, t ? t : markup, 0, 1, 0);
+    emit(r, t ? t : markup, 2, 1, wrap);
     free(t);
+}
+
+void repl_block(repl *r, const char *markup) {
+    block(r, markup, 0);
+}
+
+void repl_board_block(repl *r, const char *markup) {
+    block(r, markup, 1);
 }
 
 static void print_errors(FILE *out, const cerr_list *errs) {
@@ -147,10 +156,12 @@ static void seat_title(const repl *r, int seat, char *buf, size_t n) {
     const char *name = repl_seat_name(r, seat);
     char dflt[32];
     snprintf(dflt, sizeof dflt, "Seat %d", seat);
-    if (seat == 0 || strcmp(name, dflt) == 0)
+    char local[64]; /* the default name in the game's language */
+    snprintf(local, sizeof local, repl_tr(r, "seat.default"), seat);
+    if (seat == 0 || strcmp(name, dflt) == 0 || strcmp(name, local) == 0)
         snprintf(buf, n, "%s", name);
     else
-        snprintf(buf, n, "%s (seat %d)", name, seat);
+        snprintf(buf, n, repl_tr(r, "seat.title"), name, seat);
 }
 
 static int is_bot(const repl *r, int seat) {
@@ -201,7 +212,10 @@ static char *score_line(const repl *r, const engine_score *sc, int seat, size_t 
     for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
     markup_buf_printf(&b, "  %4lld", (long long)s->total);
     if (columns) {
-        if (show_tb) markup_buf_printf(&b, "  (tie-break %lld)", (long long)s->tiebreak);
+        if (show_tb) {
+            markup_buf_puts(&b, "  ");
+            markup_buf_printf(&b, repl_tr(r, "scores.tiebreak"), (long long)s->tiebreak);
+        }
         for (size_t j = 0; j < s->n_items; j++) {
             markup_buf_printf(&b, "\n      %s", s->items[j].label);
             for (size_t w = markup_width(s->items[j].label, strlen(s->items[j].label)); w < lw; w++)
@@ -212,7 +226,10 @@ static char *score_line(const repl *r, const engine_score *sc, int seat, size_t 
         for (size_t j = 0; j < s->n_items; j++)
             markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
                               (long long)s->items[j].points);
-        if (show_tb) markup_buf_printf(&b, "  (tie-break %lld)", (long long)s->tiebreak);
+        if (show_tb) {
+            markup_buf_puts(&b, "  ");
+            markup_buf_printf(&b, repl_tr(r, "scores.tiebreak"), (long long)s->tiebreak);
+        }
     }
     return markup_buf_take(&b);
 }
@@ -245,7 +262,7 @@ void repl_show_scores(repl *r, int final) {
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    repl_say(r, 0, "{bold}%s{/}", final ? "Final scores" : "Scores");
+    repl_say(r, 0, "{bold}%s{/}", repl_tr(r, final ? "scores.final" : "scores.now"));
     size_t namew = 0;
     for (size_t i = 0; i < sc.n; i++) {
         char t[160];
@@ -286,13 +303,52 @@ void repl_show_scores(repl *r, int final) {
         }
         char *w = markup_buf_take(&b);
         if (winners == sc.n && sc.n > 1)
-            repl_say(r, 2, "{bold}A draw{/} between %s.", w ? w : "?");
+            repl_say(r, 2, repl_tr(r, "scores.draw"), w ? w : "?");
         else
-            repl_say(r, 2, "{bold}%s: %s{/}", winners == 1 ? "Winner" : "Winners", w ? w : "?");
+            repl_say(r, 2, repl_trn(r, "scores.winner", (long long)winners), w ? w : "?");
         free(w);
     }
     free(order);
     engine_score_free(&sc);
+}
+
+/* A decision's options in columns, numbered, each by its label (else its
+** id), an unavailable one dimmed and marked × (its reason is told when it
+** is chosen): for a short screen. 0 when they do not go
+** in two columns or more (the list is then shown one a line). */
+static int show_option_columns(repl *r, const engine_decision *d, int numw) {
+    size_t cellw = 0;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const char *t = d->options[i].label ? d->options[i].label : d->options[i].id;
+        size_t w = (size_t)numw + 1 + markup_width(t, strlen(t));
+        if (w > cellw) cellw = w;
+    }
+    size_t colw = cellw + 3;
+    size_t ncols = r->width > 2 ? ((size_t)r->width - 2 + 3) / colw : 0;
+    if (ncols < 2) return 0;
+    size_t nrows = (d->n_options + ncols - 1) / ncols;
+    for (size_t row = 0; row < nrows; row++) {
+        markup_buf b = {0};
+        markup_buf_puts(&b, " ");
+        for (size_t c = 0; c < ncols; c++) {
+            size_t i = c * nrows + row;
+            if (i >= d->n_options) break;
+            const engine_option *op = &d->options[i];
+            char *t = op->label ? NULL : markup_escape(op->id); /* a label is markup, an id is not */
+            const char *shown = op->label ? op->label : t ? t : "?";
+            /* an unavailable option: dim, and × for a screen without colour */
+            markup_buf_printf(&b, " %s%*zu%s%s%s", op->disabled ? "{dim}" : "", numw, i + 1,
+                              op->disabled ? "×" : " ", shown, op->disabled ? "{/}" : "");
+            size_t w = (size_t)numw + 1 + markup_width(shown, strlen(shown));
+            if (c + 1 < ncols && i + nrows < d->n_options)
+                for (; w < colw - 1; w++) markup_buf_puts(&b, " ");
+            free(t);
+        }
+        char *line = markup_buf_take(&b);
+        repl_say(r, 2, "%s", line ? line : "(out of memory)");
+        free(line);
+    }
+    return 1;
 }
 
 /* The decision block for seat: its prompt and the numbered options. */
@@ -324,7 +380,15 @@ static void show_decision(repl *r, int seat) {
         markup_buf_printf(&others, "%s%s", n_others++ ? ", " : "", repl_seat_name(r, dl.items[i].seat));
     }
     char *o = markup_buf_take(&others);
-    if (n_others) repl_say(r, 2, "{dim}(%s decide%s at the same time){/}", o ? o : "?", n_others == 1 ? "s" : "");
+    if (n_others) {
+        markup_buf same = {0};
+        markup_buf_puts(&same, "{dim}");
+        markup_buf_printf(&same, repl_trn(r, "turn.same_time", (long long)n_others), o ? o : "?");
+        markup_buf_puts(&same, "{/}");
+        char *line = markup_buf_take(&same);
+        repl_say(r, 2, "%s", line ? line : "?");
+        free(line);
+    }
     free(o);
     int numw = d->n_options >= 100 ? 3 : d->n_options >= 10 ? 2 : 1;
     size_t idw = 0;
@@ -332,21 +396,36 @@ static void show_decision(repl *r, int seat) {
         size_t w = markup_width(d->options[i].id, strlen(d->options[i].id));
         if (w > idw) idw = w;
     }
+    /* on a short screen a long list goes in columns, so that the board and
+    ** the news keep their room; so does any list on a turn that would not fit
+    ** otherwise (repl_layout.c) */
+    if (r->rows > 0 && (r->options_in_columns || d->n_options > (size_t)((r->rows - 1) / 2)) &&
+        show_option_columns(r, d, numw)) {
+        engine_decision_list_free(&dl);
+        return;
+    }
     for (size_t i = 0; i < d->n_options; i++) {
         const engine_option *op = &d->options[i];
         markup_buf b = {0};
         char *id = markup_escape(op->id);
         if (op->disabled) markup_buf_puts(&b, "{dim}");
-        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, id ? id : "?");
+        /* the ids are the ruleset's, in English: a game in another language
+        ** shows the labels alone (a number or a label's start answers) */
+        int ids_shown = !op->label || strcmp(repl_lang(r), "en") == 0;
+        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, ids_shown ? id ? id : "?" : op->label);
         free(id);
         int same = op->label && strcmp(op->label, op->id) == 0;
-        if (op->label && !same) {
+        if (op->label && !same && ids_shown) {
             for (size_t w = markup_width(op->id, strlen(op->id)); w < idw; w++) markup_buf_puts(&b, " ");
             markup_buf_printf(&b, "  %s", op->label);
         }
-        if (op->disabled) markup_buf_printf(&b, "  (unavailable: %s){/}", op->disabled);
+        if (op->disabled) {
+            markup_buf_puts(&b, "  ");
+            markup_buf_printf(&b, repl_tr(r, "turn.unavailable"), op->disabled);
+            markup_buf_puts(&b, "{/}");
+        }
         char *line = markup_buf_take(&b);
-        repl_say(r, 2 + numw + 2 + (int)idw + 2, "%s", line ? line : "(out of memory)");
+        repl_say(r, 2 + numw + 2 + (ids_shown ? (int)idw + 2 : 0), "%s", line ? line : "(out of memory)");
         free(line);
     }
     engine_decision_list_free(&dl);
@@ -380,7 +459,7 @@ static void hand_over(repl *r, int seat) {
 static void below_over(repl *r, int seat) {
     (void)seat;
     repl_show_scores(r, 1);
-    repl_say(r, 2, "{dim}The game is over: `undo`, `new`, `save FILE` or `quit`.{/}");
+    repl_say(r, 2, "{dim}%s{/}", repl_tr(r, "turn.over"));
 }
 
 static void below_waiting(repl *r, int seat) {
@@ -388,8 +467,7 @@ static void below_waiting(repl *r, int seat) {
     int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
     for (int i = 1; i <= r->n_seats && !b; i++)
         if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
-    repl_say(r, 2, "Waiting for %s (%s bot): `run` lets the bots play.", repl_seat_name(r, b),
-             b ? r->bot[b] : "?");
+    repl_say(r, 2, repl_tr(r, "turn.waiting"), repl_seat_name(r, b), b ? r->bot[b] : "?");
 }
 
 static void below_decision(repl *r, int seat) {
@@ -549,7 +627,7 @@ int repl_answer(repl *r, int seat, const char *id) {
     case ENGINE_OK:
         break;
     case ENGINE_DISABLED:
-        repl_fail(r, "\"%s\" is not available: %s", id, why ? why : "disabled");
+        repl_fail(r, repl_tr(r, "answer.unavailable"), id, why ? why : repl_tr(r, "answer.disabled"));
         break;
     case ENGINE_UNKNOWN:
         repl_fail(r, "%s", why ? why : "no such option");
@@ -717,19 +795,26 @@ int repl_adopt_engine(repl *r, engine *e) {
     return 0;
 }
 
+/* Seats without a --name are called by the console's "Seat N" in the
+** language asked for (`--lang de`: "Platz 2"); English leaves them to the
+** engine. */
+static int localized_seat_names(const repl *r) {
+    return strcmp(repl_text_in(r->set.lang, "seat.default", 0), "Seat %d") != 0;
+}
+
 /* Builds the engine for r->set with `players` seats (0: the default, and
 ** then no names or bots can be placed yet). */
 static engine *make_engine(repl *r, int players, cerr_list *errs) {
     const repl_settings *s = &r->set;
     const char **names = NULL, **bots = NULL;
     char **dflt = NULL;
-    if (players > 0 && (s->n_names || s->n_bots)) {
+    if (players > 0 && (s->n_names || s->n_bots || localized_seat_names(r))) {
         names = calloc((size_t)players, sizeof *names);
         bots = calloc((size_t)players, sizeof *bots);
         dflt = calloc((size_t)players, sizeof *dflt);
         int oom = !names || !bots || !dflt;
         for (int i = 0; i < players && !oom; i++) {
-            names[i] = dflt[i] = cairn_strfmt("Seat %d", i + 1);
+            names[i] = dflt[i] = cairn_strfmt(repl_text_in(s->lang, "seat.default", 0), i + 1);
             oom = !dflt[i];
         }
         if (oom) {
@@ -770,7 +855,7 @@ int repl_new_game(repl *r) {
     cerr_list errs;
     cerr_init(&errs, 0);
     engine *e = make_engine(r, r->set.players, &errs);
-    if (e && (r->set.n_names || r->set.n_bots) && r->set.players == 0) {
+    if (e && (r->set.n_names || r->set.n_bots || localized_seat_names(r)) && r->set.players == 0) {
         /* the seat count was the ruleset's default: now known, make it again
         ** with the names and bots in place */
         int n = engine_seat_count(e);
@@ -802,21 +887,28 @@ int repl_new_game(repl *r) {
 /* The first lines of a game: what is played, by whom, with which seed. */
 static void show_header(repl *r) {
     const ruleset *rs = engine_ruleset(r->e);
-    repl_say(r, 2, "{bold}%s{/} %s: %d seats, seed %llu", rs->name, rs->version, r->n_seats,
-             (unsigned long long)engine_seed(r->e));
+    markup_buf h = {0};
+    markup_buf_printf(&h, repl_trn(r, "header.game", r->n_seats), rs->name, rs->version, r->n_seats,
+                      (unsigned long long)engine_seed(r->e));
+    char *head = markup_buf_take(&h);
+    repl_say(r, 2, "%s", head ? head : "?");
+    free(head);
     markup_buf b = {0};
     for (int i = 1; i <= r->n_seats; i++) {
-        char dflt[32];
+        char dflt[32], local[64];
         snprintf(dflt, sizeof dflt, "Seat %d", i);
+        snprintf(local, sizeof local, repl_tr(r, "seat.default"), i);
         const char *name = repl_seat_name(r, i);
         markup_buf_printf(&b, "%s%s (", i > 1 ? ", " : "", name);
-        if (strcmp(name, dflt) != 0) markup_buf_printf(&b, "seat %d, ", i);
-        markup_buf_printf(&b, "%s%s)", r->bot[i] ? r->bot[i] : "person", r->bot[i] ? " bot" : "");
+        if (strcmp(name, dflt) != 0 && strcmp(name, local) != 0) markup_buf_printf(&b, repl_tr(r, "header.seat_no"), i);
+        if (r->bot[i]) markup_buf_printf(&b, repl_tr(r, "header.bot"), r->bot[i]);
+        else markup_buf_puts(&b, repl_tr(r, "header.person"));
+        markup_buf_puts(&b, ")");
     }
     char *s = markup_buf_take(&b);
-    repl_plain(r, "Seats: %s", s ? s : "?");
+    repl_plain(r, repl_tr(r, "header.seats"), s ? s : "?");
     free(s);
-    repl_say(r, 2, "{dim}Type the number or id of an option, or a command (`help` lists them).{/}");
+    repl_say(r, 2, "{dim}%s{/}", repl_tr(r, "header.hint"));
 }
 
 /* Starts play: header, bots that move first, then the first turn. */
@@ -893,7 +985,7 @@ static long find_option(repl *r, int seat, const char *text, int exact_only, cha
                 if (k >= 1 && (size_t)k <= d->n_options)
                     found = k - 1;
                 else
-                    *why = cairn_strfmt("no option %s: choose 1 to %zu", text, d->n_options);
+                    *why = cairn_strfmt(repl_tr(r, "answer.out_of_range"), text, d->n_options);
             } else {
                 /* a prefix of the id; failing that, of the label or of a word of the
                 ** id ("build" for `card build`, labelled "Build"), any case */
@@ -915,6 +1007,17 @@ static char *option_id(repl *r, int seat, long k) {
             id = strdup(dl.items[i].options[k].id);
     engine_decision_list_free(&dl);
     return id;
+}
+
+/* How many options seat's decision has (0: not asked). */
+static size_t options_of(repl *r, int seat) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < dl.n; i++)
+        if (dl.items[i].seat == seat) n = dl.items[i].n_options;
+    engine_decision_list_free(&dl);
+    return n;
 }
 
 /* One `;`-separated part of a line. Returns 0 or -1. */
@@ -979,19 +1082,25 @@ static int run_segment(repl *r, char *seg) {
         }
         engine_status st;
         char *ex = engine_explain(r->e, seat, seg, &st);
+        if (st == ENGINE_UNKNOWN && strcmp(repl_lang(r), "en") != 0) {
+            /* the engine names the ids, which are English: in another language
+            ** the numbers and the labels are what a player types */
+            free(ex);
+            ex = cairn_strfmt(repl_tr(r, "answer.no_match"), seg, options_of(r, seat));
+        }
         if (strchr(seg, ' '))
-            repl_fail(r, "%s", ex ? ex : "no such option");
+            repl_fail(r, "%s", ex ? ex : repl_tr(r, "answer.no_option"));
         else
-            repl_fail(r, "%s (or a command: `help` lists them)", ex ? ex : "no such option");
+            repl_fail(r, repl_tr(r, "answer.or_command"), ex ? ex : repl_tr(r, "answer.no_option"));
         free(ex);
         return -1;
     }
     if (r->replay)
         repl_fail(r, "no command \"%s\" (`help` lists the commands)", word);
     else if (engine_is_over(r->e))
-        repl_fail(r, "\"%s\": the game is over, nobody is asked anything (`help` lists the commands)", seg);
+        repl_fail(r, repl_tr(r, "answer.game_over"), seg);
     else
-        repl_fail(r, "no command \"%s\", and no person is asked anything now (`run` lets the bots play)", word);
+        repl_fail(r, repl_tr(r, "answer.nobody_asked"), word);
     return -1;
 }
 

@@ -50,6 +50,7 @@ DECL(cmd_goto); DECL(cmd_save); DECL(cmd_load); DECL(cmd_export); DECL(cmd_reloa
 DECL(cmd_bot); DECL(cmd_human); DECL(cmd_run); DECL(cmd_auto); DECL(cmd_new);
 DECL(cmd_restart); DECL(cmd_seed); DECL(cmd_shell); DECL(cmd_quit); DECL(cmd_next);
 DECL(cmd_back); DECL(cmd_first); DECL(cmd_last); DECL(cmd_play); DECL(cmd_why);
+DECL(cmd_look);
 #undef DECL
 
 static const repl_cmd commands[] = {
@@ -64,6 +65,10 @@ static const repl_cmd commands[] = {
      "`show` draws the board (the ruleset's render) as the viewing seat sees it;\n"
      "`show SEAT` as that seat (a number or a name) sees it; `show 0` as a\n"
      "spectator, who sees only what every seat sees."},
+    {"look", NULL, "", cmd_look, IN_PLAY, ARG_NONE, "the current question and its board again",
+     "`look` shows the screen of the turn again: the board, sized to the terminal as\n"
+     "it is now, and the question with its options (after a resize, or when they\n"
+     "scrolled away). `show` draws the full board."},
     {"view", "seat", "SEAT", cmd_view, IN_BOTH, ARG_SEAT, "switch the viewing seat (0: spectator)",
      "Boards, events and `state` are shown through the viewing seat's eyes. The\n"
      "viewing seat follows the person who must decide; `view SEAT` changes it\n"
@@ -293,7 +298,16 @@ static void mark_moved(repl *r) {
 
 /* ----------------------------------------------------------- commands */
 
+static int help(repl *r, const char *args);
+
 static int cmd_help(repl *r, const char *args) {
+    repl_page_begin(r); /* `--More--` on a terminal (repl_pager.c) */
+    int rc = help(r, args);
+    repl_page_end(r);
+    return rc;
+}
+
+static int help(repl *r, const char *args) {
     if (args[0]) {
         const repl_cmd *c = find_cmd(r, args);
         if (!c) {
@@ -412,7 +426,18 @@ static int cmd_score(repl *r, const char *args) {
     return 0;
 }
 
-static int cmd_rules(repl *r, const char *args) { return repl_show_rules(r, args); }
+static int cmd_rules(repl *r, const char *args) {
+    repl_page_begin(r); /* `--More--` on a terminal (repl_pager.c) */
+    int rc = repl_show_rules(r, args);
+    repl_page_end(r);
+    return rc;
+}
+
+static int cmd_look(repl *r, const char *args) {
+    if (no_args(r, "look", args) != 0) return -1;
+    repl_show_current(r);
+    return 0;
+}
 
 static int cmd_history(repl *r, const char *args) {
     /* a replay watched as a spectator is an analysis after the game: no secrets */

@@ -73,14 +73,15 @@ static void moves_flush(repl *r, moves *m) {
     const char *name = m->seat ? repl_seat_name(r, m->seat) : "?";
     char *en = markup_escape(name);
     if (m->seat && r->bot[m->seat])
-        snprintf(who, sizeof who, "%s (%s bot)", en ? en : "?", r->bot[m->seat]);
+        snprintf(who, sizeof who, repl_tr(r, "news.bot"), en ? en : "?", r->bot[m->seat]);
     else
         snprintf(who, sizeof who, "%s", en ? en : "?");
     free(en);
-    if (m->seat && m->n_hidden == 1)
-        repl_say(r, 2, "{dim}%s has decided.{/}", who);
-    else if (m->seat && m->n_hidden > 1)
-        repl_say(r, 2, "{dim}%s made %zu decisions.{/}", who, m->n_hidden);
+    if (m->seat && m->n_hidden) {
+        char *said = cairn_strfmt(repl_trn(r, "news.decided", (long long)m->n_hidden), who, m->n_hidden);
+        repl_say(r, 2, "{dim}%s{/}", said ? said : "?");
+        free(said);
+    }
     char *shown = markup_buf_take(&m->shown);
     if (m->seat && m->n_shown) repl_say(r, 4, "%s: %s", who, shown ? shown : "?");
     free(shown);

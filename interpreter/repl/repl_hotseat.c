@@ -17,7 +17,6 @@
 #include <strings.h>
 
 /* What a transcript shows where a terminal's screen is cleared. */
-#define REPL_CLEAR_MARKER "[screen cleared]"
 
 int repl_people(const repl *r) {
     int n = 0;
@@ -28,7 +27,7 @@ int repl_people(const repl *r) {
 
 void repl_clear_screen(repl *r) {
     if (r->script) {
-        repl_say(r, 0, "{dim}%s{/}", REPL_CLEAR_MARKER);
+        repl_say(r, 0, "{dim}%s{/}", repl_tr(r, "hotseat.cleared"));
     } else if (r->interactive) {
         fputs("\033[H\033[2J\033[3J", r->out); /* the scrollback too */
         fflush(r->out);
@@ -60,10 +59,10 @@ char *repl_ask(repl *r, const char *prompt, int *eof) {
 void repl_pass_keyboard(repl *r, const char *to) {
     repl_clear_screen(r);
     if (r->script) {
-        repl_say(r, 0, "-- pass the keyboard to %s --", to);
+        repl_say(r, 0, repl_tr(r, "hotseat.pass"), to);
         return;
     }
-    repl_say(r, 0, "{bold}-- pass the keyboard to %s, then press Enter --{/}", to);
+    repl_say(r, 0, repl_tr(r, "hotseat.pass_enter"), to);
     int eof;
     free(repl_ask(r, "", &eof));
     repl_clear_screen(r); /* whatever was typed at the pause goes too */

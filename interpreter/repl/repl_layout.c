@@ -10,6 +10,7 @@
 #include "repl_session.h"
 
 #include "engine.h"
+#include "markup.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ static void show_board_rows(repl *r, int seat, int rows) {
             free(s);
         }
     } else {
-        repl_block(r, text);
+        repl_board_block(r, text); /* wider than the terminal: wrapped */
     }
     free(text);
     cerr_free(&errs);
@@ -86,8 +87,10 @@ static void board(repl *r, int rows) {
 }
 
 void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) {
+    if (r->interactive) r->width = markup_term_width(STDOUT_FILENO); /* resized since the prompt */
     int rows = repl_term_height(r);
-    size_t nlen = 0, blen = 0, dlen = 0;
+    r->rows = rows;
+    size_t nlen = 0, dlen = 0;
     char *n = capture(r, seat, news, &nlen), *d = n ? capture(r, seat, below, &dlen) : NULL;
     if (!n || !d) { /* no memory to measure with: the same screen, unmeasured */
         show_board_rows(r, r->viewer, 0);
@@ -102,42 +105,42 @@ void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) 
     int nl = count_lines(n, nlen), dl = count_lines(d, dlen);
     int board_rows = rows ? rows - nl - dl - 1 : 0; /* 1: the prompt */
     if (rows && board_rows < REPL_MIN_BOARD_ROWS) board_rows = REPL_MIN_BOARD_ROWS;
-    /* the board itself, measured too: news that would push its top off the
-    ** screen is cut from the front (`log` has it all) */
-    FILE *mem = NULL;
-    char *b = NULL;
-    if (rows && (mem = open_memstream(&b, &blen)) != NULL) {
-        FILE *out = r->out;
-        r->out = mem;
-        board(r, board_rows);
-        r->out = out;
-        if (fclose(mem) != 0) {
+    size_t blen = 0;
+    char *b = rows ? capture(r, board_rows, board, &blen) : NULL;
+    if (b && count_lines(b, blen) + nl + dl + 1 > rows) {
+        /* too tall: the options in columns, if that is shorter, and the board
+        ** asked again for the rows that frees */
+        r->options_in_columns = 1;
+        size_t clen = 0;
+        char *c = capture(r, seat, below, &clen);
+        r->options_in_columns = 0;
+        if (c && count_lines(c, clen) < dl) {
+            free(d);
+            d = c;
+            dlen = clen;
+            dl = count_lines(d, dlen);
+            board_rows = rows - nl - dl - 1;
+            if (board_rows < REPL_MIN_BOARD_ROWS) board_rows = REPL_MIN_BOARD_ROWS;
             free(b);
-            b = NULL;
+            b = capture(r, board_rows, board, &blen);
+        } else {
+            free(c);
         }
     }
-    if (!b) {
-        show_board_rows(r, r->viewer, board_rows);
-    } else {
-        fwrite(b, 1, blen, r->out);
-        int over = count_lines(b, blen) + nl + dl + 1 - rows;
-        if (over > 0 && nl > 0) {
-            int drop = over + 1 < nl ? over + 1 : nl; /* one more for the note */
-            size_t at = 0;
-            for (int k = 0; k < drop && at < nlen; at++)
-                if (n[at] == '\n') k++;
-            while (at < nlen && n[at] == ' ') { /* a wrapped event's rest goes with it */
-                const char *nl_at = memchr(n + at, '\n', nlen - at);
-                at = nl_at ? (size_t)(nl_at - n) + 1 : nlen;
-            }
-            repl_say(r, 2, "{dim}(%d earlier line%s: `log` and `history` show them){/}", drop, drop == 1 ? "" : "s");
-            memmove(n, n + at, nlen - at);
-            nlen -= at;
-        }
-    }
+    /* the news is told whole, never cut: a screen taller than the terminal
+    ** is paged (repl_pager.c), so nothing scrolls away unread */
+    repl_page_begin(r);
+    if (b) fwrite(b, 1, blen, r->out);
+    else board(r, board_rows);
     fwrite(n, 1, nlen, r->out);
     fwrite(d, 1, dlen, r->out);
+    repl_page_end(r);
     free(b);
     free(n);
     free(d);
+}
+
+void repl_show_current(repl *r) {
+    r->over_shown = 0;
+    repl_present(r);
 }

@@ -110,12 +110,27 @@ static void emit_wrapped(repl *r, const char *text, int indent) {
     free(w);
 }
 
+static const char *text_of(const repl *r, const ruleset *rs, const char *key);
+
+/* The manifest's English words in the game's language: the text `prefix`
+** + `id` + `suffix` (`option.tents`, `option.tents.description`,
+** `assumption.boards.size`, `description`) when the ruleset's text tables
+** have it, else `fallback` (the manifest's own). */
+static const char *localized(const repl *r, const ruleset *rs, const char *prefix, const char *id,
+                             const char *suffix, const char *fallback) {
+    char key[256];
+    snprintf(key, sizeof key, "%s%s%s", prefix, id, suffix);
+    const char *s = text_of(r, rs, key);
+    return s ? s : fallback;
+}
+
 static int show_option(repl *r, const ruleset *rs, const ruleset_option *o) {
     char *cur = flow_text(value_map_get(rs->options, o->id));
-    repl_plain(r, "%s: %s = %s (%s)", o->id, o->name ? o->name : o->id, cur ? cur : "?",
-               o->type == ROPT_SWITCH ? "a switch" : "a choice");
+    repl_plain(r, "%s: %s = %s (%s)", o->id, localized(r, rs, "option.", o->id, "", o->name ? o->name : o->id),
+               cur ? cur : "?", repl_tr(r, o->type == ROPT_SWITCH ? "rules.switch" : "rules.choice"));
     free(cur);
-    if (o->description) repl_plain(r, "  %s", o->description);
+    const char *desc = localized(r, rs, "option.", o->id, ".description", o->description);
+    if (desc) repl_plain(r, "  %s", desc);
     const value *items = value_map_get(o->def, "items");
     for (size_t i = 0; items && items->type == CV_LIST && i < items->u.list.n; i++) {
         const value *it = items->u.list.items[i];
@@ -230,24 +245,24 @@ static void show_rulebook(repl *r, const ruleset *rs) {
         path = inst;
         here = 1;
     }
-    repl_plain(r, "The full rules: %s%s", path,
-               here ? "" : " (not installed here)");
+    repl_plain(r, repl_tr(r, "rules.rulebook"), path, here ? "" : repl_tr(r, "rules.not_installed"));
     free(path);
 }
 
 static void show_options(repl *r, const ruleset *rs) {
     if (rs->n_opts == 0) {
-        repl_plain(r, "Options: none.");
+        repl_plain(r, "%s", repl_tr(r, "rules.no_options"));
         return;
     }
-    repl_plain(r, "Options:");
+    repl_plain(r, "%s", repl_tr(r, "rules.options"));
     size_t w = 0;
     for (size_t i = 0; i < rs->n_opts; i++)
         if (strlen(rs->opts[i].id) > w) w = strlen(rs->opts[i].id);
     for (size_t i = 0; i < rs->n_opts; i++) {
         const ruleset_option *o = &rs->opts[i];
         char *cur = flow_text(value_map_get(rs->options, o->id));
-        repl_plain(r, "  %-*s = %-5s  %s", (int)w, o->id, cur ? cur : "?", o->name ? o->name : "");
+        repl_plain(r, "  %-*s = %-5s  %s", (int)w, o->id, cur ? cur : "?",
+                   localized(r, rs, "option.", o->id, "", o->name ? o->name : ""));
         free(cur);
     }
 }
@@ -255,10 +270,10 @@ static void show_options(repl *r, const ruleset *rs) {
 static void show_assumptions(repl *r, const ruleset *rs) {
     const value *as = value_map_get(rs->manifest, "assumptions");
     if (!as || as->type != CV_LIST || !as->u.list.n) {
-        repl_plain(r, "Assumed values: none declared.");
+        repl_plain(r, "%s", repl_tr(r, "rules.no_assumptions"));
         return;
     }
-    repl_plain(r, "Assumed values (where the rulebook is silent):");
+    repl_plain(r, "%s", repl_tr(r, "rules.assumptions"));
     for (size_t i = 0; i < as->u.list.n; i++) {
         const value *a = as->u.list.items[i];
         const char *key = value_get_str(a, "key", "?");
@@ -268,8 +283,10 @@ static void show_assumptions(repl *r, const ruleset *rs) {
         free(esc);
         free(cur);
         const char *src = value_get_str(a, "source", NULL);
-        char *text = cairn_strfmt("    %s%s%s%s", value_get_str(a, "text", ""), src ? " (source: " : "",
-                                  src ? src : "", src ? ")" : "");
+        char *from = src ? cairn_strfmt(repl_tr(r, "rules.source"), src) : NULL;
+        char *text = cairn_strfmt("    %s%s%s", localized(r, rs, "assumption.", key, "", value_get_str(a, "text", "")),
+                                  from ? " " : "", from ? from : "");
+        free(from);
         if (text) emit_wrapped(r, text, 4);
         free(text);
     }
@@ -285,9 +302,13 @@ int repl_show_rules(repl *r, const char *args) {
         }
         return show_option(r, rs, o);
     }
-    repl_say(r, 2, "{bold}%s{/} %s (%s): %d seats (%d to %d)", rs->name, rs->version, rs->id, r->n_seats,
-             rs->min_players, rs->max_players);
-    const char *desc = value_get_str(rs->manifest, "description", NULL);
+    markup_buf h = {0};
+    markup_buf_printf(&h, repl_trn(r, "rules.head", r->n_seats), rs->name, rs->version, rs->id, r->n_seats,
+                      rs->min_players, rs->max_players);
+    char *head = markup_buf_take(&h);
+    repl_say(r, 2, "%s", head ? head : "?");
+    free(head);
+    const char *desc = localized(r, rs, "description", "", "", value_get_str(rs->manifest, "description", NULL));
     if (desc) {
         char *d = cairn_strdup(desc);
         size_t n = d ? strlen(d) : 0;
@@ -296,12 +317,12 @@ int repl_show_rules(repl *r, const char *args) {
         free(d);
     }
     const char *howto = text_of(r, rs, "howto"), *legend = text_of(r, rs, "legend");
-    if (howto) show_text(r, "How to play", howto);
-    if (legend) show_text(r, "The board", legend);
+    if (howto) show_text(r, repl_tr(r, "rules.howto"), howto);
+    if (legend) show_text(r, repl_tr(r, "rules.legend"), legend);
     show_rulebook(r, rs);
     show_options(r, rs);
     const char *preset = engine_preset(r->e);
-    if (preset) repl_plain(r, "Preset: %s", preset);
+    if (preset) repl_plain(r, repl_tr(r, "rules.preset"), preset);
     show_assumptions(r, rs);
     return 0;
 }

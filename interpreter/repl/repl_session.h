@@ -85,6 +85,13 @@ typedef struct repl {
     /* debugging (repl_inspect.c) */
     int debug;         /* `debug on`: the rules' g.debug/print lines are shown */
     int trace;         /* `trace on`: each handler call is shown */
+    /* the screen (repl_layout.c, repl_pager.c) */
+    int rows;          /* the terminal's rows at the last turn screen, 0: not known */
+    int options_in_columns; /* a turn too tall for the screen: the options in columns */
+    FILE *page_saved;  /* r->out while a page is kept in page_mem */
+    FILE *page_mem;
+    char *page_buf;
+    size_t page_len;
 } repl;
 
 /* Output. say: markup (ruleset text and the REPL's own styling) rendered,
@@ -111,6 +118,9 @@ void repl_fail(repl *r, const char *fmt, ...)
 int repl_show_rules(repl *r, const char *args);
 /* Text (may be several lines) shown unwrapped: boards keep their shape. */
 void repl_block(repl *r, const char *markup);
+/* The same, each line wrapped at the terminal's width (a board drawn for a
+** turn: no line wider than the terminal). */
+void repl_board_block(repl *r, const char *markup);
 /* Asks a yes/no question at the keyboard; 1 for y/yes. Script mode (and
 ** end of input) answers no without asking. */
 int repl_confirm(repl *r, const char *question);
@@ -181,6 +191,26 @@ int repl_term_height(const repl *r);
 /* A turn's screen: the board, sized to leave room for what `below` prints
 ** (the news and the options), then that. */
 void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat));
+
+/* `look`: the current question and its board again, as at the turn. */
+void repl_show_current(repl *r);
+
+/* ---- repl_pager.c ---- */
+
+/* What is printed between begin and end is shown a screen at a time with
+** `--More--` on a terminal, whole in a pipe or a script. */
+void repl_page_begin(repl *r);
+void repl_page_end(repl *r);
+/* Shows text (len bytes) so: paged on a terminal. */
+void repl_page_text(repl *r, const char *text, size_t len);
+
+/* ---- repl_text.c: the console's messages in the game's language ---- */
+
+/* The game's language ("en" before any game). */
+const char *repl_lang(const repl *r);
+/* The message `key` (a format string); repl_trn: the plural form for n. */
+const char *repl_tr(const repl *r, const char *key);
+const char *repl_trn(const repl *r, const char *key, long long n);
 
 /* ---- repl_hotseat.c ---- */
 

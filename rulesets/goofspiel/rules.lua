@@ -6,6 +6,7 @@
 -- added up.
 
 local deck = require "cairn.deck"
+local ctext = require "cairn.text"   -- pad by columns: shared with every render
 
 local rules = {}
 
@@ -123,18 +124,19 @@ end
 function rules.render(view, seat, g)
   local lines = {}
   if view.prize ~= 0 then
-    lines[#lines + 1] = "prize: " .. view.prize .. "   (" .. view.prizes.draw .. " " .. g.text("deck_left") .. ")"
+    lines[#lines + 1] = g.text("render.prize", view.prize, view.prizes.draw)
   end
   for s = 1, #g.seats do
     local won = view.won[s]
     local bid, status = view.bids[s], ""
     if view.prize ~= 0 then   -- no bids are pending once the game is over
       -- another seat's bid reads "?" whether or not it was made: has_bid tells
-      if not view.has_bid[s] then status = "bidding"
-      elseif bid == "?" then status = "has bid"
-      else status = "bid " .. bid end
+      if not view.has_bid[s] then status = g.text("render.bidding")
+      elseif bid == "?" then status = g.text("render.has_bid")
+      else status = g.text("bid", bid) end
     end
-    local line = string.format("%-10s won: %-20s %s", g.seats[s].name, table.concat(won, " "), status)
+    -- padded by columns, not bytes: a name in Greek takes two bytes a letter
+    local line = ctext.pad(g.seats[s].name, 10) .. " " .. g.text("render.won") .. " " .. ctext.pad(table.concat(won, " "), 20) .. " " .. status
     lines[#lines + 1] = line:gsub("%s+$", "")
   end
   if seat then

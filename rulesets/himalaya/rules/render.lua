@@ -139,7 +139,56 @@ end
 -- M.map_lines(view, g) -> the path graph on a grid: villages as numbers, paths as d/i/s
 function M.map_lines(view, g) return fixed(g).map end
 
+-- compact_villages(g, view, fix, here, cols) -> the villages two or three to a line: number,
+-- name, level's initial, what it holds (cubes by their initials, a ring's order as o and
+-- the wants), the stupa's and the caravans' initials
+local function compact_villages(g, view, fix, here, cols)
+  local cells, w = {}, 0
+  for _, v in ipairs(g.data.map.villages) do
+    local vil = view.villages[v.number]
+    local holds = {}
+    if #vil.cubes > 0 then
+      for _, c in ipairs(vil.cubes) do holds[#holds + 1] = c:sub(1, 1) end
+      holds = table.concat(holds)
+    elseif vil.ring then
+      local r = common.ring_def(g, vil.ring)
+      local parts = { "{cyan}o" }
+      for _, ty in ipairs(common.types(g.data)) do
+        if r.wants[ty] then parts[#parts + 1] = r.wants[ty] .. ty:sub(1, 1) end
+      end
+      holds = table.concat(parts) .. "{/}"
+    else
+      holds = ""
+    end
+    local cell = string.format("%2d %s %s %s", v.number, pad(v.name:sub(1, 9), 9),
+      g.data.game.levels[v.level].name:sub(1, 1), pad(holds, 5))
+    if vil.stupa then cell = cell .. " " .. initial(g, vil.stupa) end
+    if here[v.number] then cell = cell .. " " .. here[v.number]:gsub(" +$", "") end
+    cells[#cells + 1] = cell
+    w = math.max(w, ctext.width(cell))
+  end
+  local per = math.max(1, (cols + 2) // (w + 2))
+  local rows = (#cells + per - 1) // per
+  local out = {}
+  for r = 1, rows do
+    local line = {}
+    for c = 0, per - 1 do
+      local cell = cells[c * rows + r]
+      if cell then line[#line + 1] = (c < per - 1) and pad(cell, w) or cell end
+    end
+    out[#out + 1] = (table.concat(line, "  ")):gsub(" +$", "")
+  end
+  return out
+end
+
+local full_render
 function M.render(view, seat, g)
+  local out, compact = full_render(view, seat, g, false)
+  if g.height and #out > g.height then out = compact() end
+  return table.concat(out, "\n")
+end
+
+function full_render(view, seat, g)
   local out = {}
   local n = #view.players
   local fix = fixed(g)
@@ -158,6 +207,7 @@ function M.render(view, seat, g)
     for i, v in ipairs(vt.queue) do q[i] = tostring(v) end
     out[#out + 1] = g.text("render.tokens", table.concat(q, " "), tostring(vt.pile))
   end
+  local head_lines = #out
   -- villages
   out[#out + 1] = fix.words.villages_head
   local here = {}
@@ -174,7 +224,7 @@ function M.render(view, seat, g)
       holds = fix.orders[vil.ring]
     end
     local stupa = vil.stupa and (fix.words.stupa .. initial(g, vil.stupa)) or ""
-    out[#out + 1] = col.text .. " " .. pad(holds, 28) .. " " .. pad(stupa, 9) .. " " .. (here[col.number] or "")
+    out[#out + 1] = (col.text .. " " .. pad(holds, 27) .. " " .. pad(stupa, 8) .. " " .. (here[col.number] or "")):gsub(" +$", "")
   end
   -- regions
   local regs = {}
@@ -185,7 +235,8 @@ function M.render(view, seat, g)
     regs[#regs + 1] = r.name .. " " .. (#parts > 0 and table.concat(parts, " ") or "-")
   end
   out[#out + 1] = fix.words.regions .. " " .. table.concat(regs, " | ")
-  -- players
+  -- players (short: the supply as four numbers, for the tightest board)
+  local players_from, short = #out + 1, {}
   for s = 1, n do
     local p = view.players[s]
     local status
@@ -201,7 +252,9 @@ function M.render(view, seat, g)
       status = ""
     end
     out[#out + 1] = pad(tribe(g, s), 10) .. " " .. g.text("render.supply", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status
+    short[s] = (pad(tribe(g, s), 10) .. " " .. g.text("render.supply_short", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status):gsub(" +$", "")
   end
+  local players_to = #out
   -- the viewing seat's screen
   if seat and view.players[seat] then
     local p = view.players[seat]
@@ -220,8 +273,42 @@ function M.render(view, seat, g)
       out[#out + 1] = g.text("render.program", #prog > 0 and table.concat(prog, " ") or "-")
     end
   end
+  local tail_from = #out + 1
   for _, l in ipairs(fix.map) do out[#out + 1] = l end
-  return table.concat(out, "\n")
+  -- the compact board: without the map, the villages two or three to a line
+  -- and when even that is too tall: the seats two to a line with their supply as four
+  -- numbers, the seat's screen and program on one line, where they fit the width
+  local function compact()
+    local width = g.width or 80
+    local c = {}
+    for i = 1, head_lines do c[#c + 1] = out[i] end
+    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do c[#c + 1] = l end
+    for i = head_lines + 1 + #fix.villages + 1, tail_from - 1 do c[#c + 1] = out[i] end
+    if not g.height or #c <= g.height then return c end
+    local t = {}
+    for i = 1, head_lines do t[#t + 1] = out[i] end
+    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do t[#t + 1] = l end
+    for i = head_lines + 1 + #fix.villages + 1, players_from - 1 do t[#t + 1] = out[i] end
+    local half = (width - 2) // 2
+    local s = 1
+    while s <= n do
+      local a, b = short[s], short[s + 1]
+      if b and ctext.width(a) <= half and ctext.width(b) <= half then
+        t[#t + 1] = pad(a, half) .. "  " .. b
+        s = s + 2
+      else
+        t[#t + 1] = a
+        s = s + 1
+      end
+    end
+    local own = {}
+    for i = players_to + 1, tail_from - 1 do own[#own + 1] = out[i] end
+    local joined = table.concat(own, "  ")
+    if #own > 1 and ctext.width(joined) <= width then t[#t + 1] = joined
+    else for _, l in ipairs(own) do t[#t + 1] = l end end
+    return t
+  end
+  return out, compact
 end
 
 return M

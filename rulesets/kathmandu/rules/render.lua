@@ -126,18 +126,22 @@ local function row_line(p, r, marks)
   return table.concat(out)
 end
 
+-- board_name(id) -> a board's name: the start and Kathmandu boards' from the texts
+-- (board_name.start), a landscape board's id (L1...) as it is printed on it; set per render
+local board_name
+
 -- board_head(id, needle, W) -> a board's column of the route's header: its name and needle
 local heads = {}
 local function board_head(id, needle, W)
-  local of_board = heads[id]
+  local of_board = heads[board_name(id)]
   if not of_board then
     of_board = {}
-    heads[id] = of_board
+    heads[board_name(id)] = of_board
   end
   local key = needle or ""
   local head = of_board[key]
   if not head then
-    head = pad(id .. (needle and (" " .. NEEDLE[needle]) or ""), 2 * W) .. " "
+    head = pad(board_name(id) .. (needle and (" " .. NEEDLE[needle]) or ""), 2 * W) .. " "
     of_board[key] = head
   end
   return head
@@ -284,7 +288,7 @@ local function seat_lines(g, view, s, viewer, cols)
     table.concat(res, " "),
     g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),
     g.text("render.animals_held", list_text(g, "animal.", p.animals)),
-    g.text("render.maps_held", list_text(g, nil, p.halves), list_text(g, nil, p.chests)),
+    g.text("render.maps_held", list_text(g, "map_half.", p.halves), list_text(g, "map_pair.", p.chests)),
     g.text("render.goods", list_text(g, nil, p.goods), list_text(g, "good.", p.specials)),
     g.text("render.candles", data.game.candles - p.candles),
   }
@@ -293,7 +297,86 @@ local function seat_lines(g, view, s, viewer, cols)
   return out
 end
 
+-- compact_route(g, view, cols) -> the route one column a field (no blanks between
+-- fields), for a short or narrow screen: a yak's number on its field, the border strips
+-- and the storm wall as in the full route, each board's name cut to its width
+local function compact_route(g, view, cols)
+  local data = g.data
+  local cells = cell_glyphs(data)
+  local W = data.boards.size.cols
+  local yaks = {}
+  for s, p in ipairs(view.players) do
+    if type(p) == "table" and type(p.pos) == "table" then
+      local k = p.pos[1] * 1000 + p.pos[2]
+      yaks[k] = yaks[k] and "*" or tostring(s)
+    end
+  end
+  local head = { "   " }
+  for b, id in ipairs(view.route) do
+    local bn = board_name(id)
+    local h = bn .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
+    if utf8.len(h) > W then h = bn:sub(1, W - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or bn:sub(W, W)) end
+    head[#head + 1] = pad(h, W) .. " "
+  end
+  local lines = { table.concat(head) }
+  for r, row in ipairs(view.map) do
+    local out = { (view.wall == 0) and (string.format("%2d", r) .. "{red}{bold}#{/}") or string.format("%2d ", r) }
+    local letters = { row:byte(1, -1) }
+    for c = 1, #row do
+      local y = yaks[r * 1000 + c]
+      out[#out + 1] = y and ("{bold}{red}" .. y .. "{/}") or cells[letters[c]].text
+      if c % W == 0 and c < #row then
+        out[#out + 1] = (c // W == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
+      end
+    end
+    lines[#lines + 1] = table.concat(out)
+  end
+  for i, l in ipairs(lines) do lines[i] = l:gsub(" +$", "") end
+  return lines
+end
+
+-- the full board's lines (below), or on a screen of g.height rows too few for it the
+-- compact board: the header, the route one column a field, every seat on one line and
+-- the viewer's own seat in full, and what else fits (the displays, the legend)
+local full_render
 function M.render(view, seat, g)
+  board_name = function(id)
+    local t = name(g, "board_name.", id)
+    return t == "board_name." .. id and id or t
+  end
+  local lines, head = full_render(view, seat, g)
+  if not g.height or #lines <= g.height then return table.concat(lines, "\n") end
+  local cols = columns(g)
+  local top = fitted(head, cols, 2)
+  for _, l in ipairs(compact_route(g, view, cols)) do top[#top + 1] = l end
+  -- every seat on one line; the viewer's own in full when it fits
+  local seats, own = {}, nil
+  for s = 1, #view.players do
+    local sl = seat_lines(g, view, s, seat, cols)
+    seats[#seats + 1] = sl[1]
+    if s == seat then own = { at = #seats, lines = sl } end
+  end
+  if own and #top + #seats + #own.lines - 1 <= g.height then
+    for k = #own.lines, 2, -1 do table.insert(seats, own.at + 1, own.lines[k]) end
+  end
+  -- the displays and the legend while they fit, most useful first
+  local ks = {}
+  for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
+  local extra = { g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile),
+    #ks > 0 and table.concat(ks, " ") or "-") }
+  for _, l in ipairs(legend(g)) do extra[#extra + 1] = l end
+  local room = g.height - #top - #seats
+  for _, e in ipairs(extra) do
+    local f = fitted(e, cols, 8)
+    if #f > room then break end
+    for _, l in ipairs(f) do top[#top + 1] = l end
+    room = room - #f
+  end
+  for _, l in ipairs(seats) do top[#top + 1] = l end
+  return table.concat(top, "\n")
+end
+
+function full_render(view, seat, g)
   local data = g.data
   local cols = columns(g)
   local lines = {}
@@ -308,8 +391,9 @@ function M.render(view, seat, g)
   if view.phase == "over" then what = g.text("render.over")
   elseif view.phase == "start" then what = g.text("render.choosing_start")
   elseif view.turn then what = g.text("render.turn_of", name_of(g, view.turn.seat)) end
-  add_fitted(string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
-    what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " "))), 2)
+  local head = string.format("{bold}KATHMANDU{/}  %s  %s  %s  %s", g.text("render.round", view.round, data.game.rounds),
+    what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " ")))
+  add_fitted(head, 2)
   local route, city_keys = route_lines(g, view)
   for _, l in ipairs(route) do
     -- on a narrow screen without the blanks the rows end in: they would make the
@@ -343,12 +427,12 @@ function M.render(view, seat, g)
   add_fitted(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)), 8)
   local ks = {}
   for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
-  add_fitted(g.text("render.maps", list_text(g, nil, view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"), 8)
+  add_fitted(g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"), 8)
   add(rule_line(cols))
   for s = 1, #view.players do
     for _, l in ipairs(seat_lines(g, view, s, seat, cols)) do add(l) end
   end
-  return table.concat(lines, "\n")
+  return lines, head
 end
 
 return M

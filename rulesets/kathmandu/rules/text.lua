@@ -89,15 +89,15 @@ function M.label(g, seat, id)
     return g.text("label.offer", p.candles)
   elseif verb == "map" then
     if a[2] == "pile" then return g.text("label.map_pile") end
-    return g.text("label.map", a[2])
+    return g.text("label.map", name(g, "map_half.", a[2]))
   elseif verb == "swap" then
     return g.text("label.swap", common.seat_name(g, a[2]))
   elseif verb == "steal" then
-    return g.text("label.steal", a[2])
+    return g.text("label.steal", name(g, "map_half.", a[2]))
   elseif verb == "give" then
-    return g.text("label.give", a[2])
+    return g.text("label.give", name(g, "map_half.", a[2]))
   elseif verb == "chest" then
-    return g.text("label.chest", a[2])
+    return g.text("label.chest", name(g, "map_pair.", a[2]))
   elseif verb == "pass" then
     return g.text(st.phase == "tent" and "label.no_tent" or "label.pass")
   elseif verb == "start" then

@@ -1,0 +1,57 @@
+/*
+** repl_text.c
+** Looking a console message up in the game's language (repl_text.h): the
+** language's table, else English's, else the key; a plural message's form
+** by the language's CLDR category for the count (plural.c), `one` or
+** `other` (the languages the console speaks need no more).
+*/
+#include "repl_text.h"
+#include "repl_session.h"
+
+#include "engine.h"
+#include "plural.h"
+
+#include <string.h>
+
+extern const repl_text_entry repl_text_en[], repl_text_de[], repl_text_el[];
+
+const repl_text_lang repl_text_langs[] = {
+    {"en", repl_text_en},
+    {"de", repl_text_de},
+    {"el", repl_text_el},
+    {NULL, NULL},
+};
+
+static const repl_text_entry *find(const char *lang, const char *key) {
+    for (size_t l = 0; lang && repl_text_langs[l].lang; l++) {
+        if (strcmp(repl_text_langs[l].lang, lang) != 0) continue;
+        for (const repl_text_entry *e = repl_text_langs[l].entries; e->key; e++)
+            if (strcmp(e->key, key) == 0) return e;
+    }
+    return NULL;
+}
+
+const char *repl_text_in(const char *lang, const char *key, long long n) {
+    const repl_text_entry *e = find(lang, key);
+    const char *rule = lang;
+    if (!e) {
+        e = find("en", key);
+        rule = "en";
+    }
+    if (!e) return key;
+    if (!e->other) return e->one;
+    return strcmp(plural_category(rule, n), "one") == 0 ? e->one : e->other;
+}
+
+const char *repl_lang(const repl *r) {
+    if (r->e) return engine_lang(r->e);
+    return r->set.lang ? r->set.lang : "en";
+}
+
+const char *repl_tr(const repl *r, const char *key) {
+    return repl_text_in(repl_lang(r), key, 0);
+}
+
+const char *repl_trn(const repl *r, const char *key, long long n) {
+    return repl_text_in(repl_lang(r), key, n);
+}

@@ -1,0 +1,34 @@
+/*
+** repl_text.h
+** The console's own messages in the game's language: a catalogue of keyed
+** format strings per language (repl_text_en.c, repl_text_de.c,
+** repl_text_el.c), looked up in the game's language with English as the
+** fallback, plural forms chosen by base/plural.c. The tables are the only
+** door to the catalogue; a test checks that every language has every key
+** with the same conversions as English.
+*/
+#ifndef CAIRN_REPL_TEXT_H
+#define CAIRN_REPL_TEXT_H
+
+/* One message: `one` is the text (the singular form of a plural message),
+** `other` the plural form, or NULL for a message that counts nothing. */
+typedef struct repl_text_entry {
+    const char *key;
+    const char *one;
+    const char *other;
+} repl_text_entry;
+
+/* One language's table, ended by an entry whose key is NULL. */
+typedef struct repl_text_lang {
+    const char *lang;
+    const repl_text_entry *entries;
+} repl_text_lang;
+
+/* Every language the console speaks, English first; ended by {NULL, NULL}. */
+extern const repl_text_lang repl_text_langs[];
+
+/* The message `key` in lang (English when lang has none, the key itself
+** when no language has it); for a plural message, the form for n. */
+const char *repl_text_in(const char *lang, const char *key, long long n);
+
+#endif
