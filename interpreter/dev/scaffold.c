@@ -354,17 +354,34 @@ int scaffold_new(const char *dir, const char *name, const char *extends, FILE *o
     return 0;
 }
 
+static const cli_flag new_rows[] = {
+    {"extends", 'e', 1, "RULESET", CLI_RULESET, NULL, "make a mod of RULESET instead of a new game"},
+};
+static const cli_table new_table = CLI_TABLE(new_rows);
+const cli_table *const scaffold_flag_tables[] = {&new_table, NULL};
+
 int scaffold_command(int argc, char **argv) {
     const char *name = NULL, *extends = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--extends") == 0 && i + 1 < argc) {
-            extends = argv[++i];
-        } else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "cairn new: unexpected \"%s\"\nusage: %s\n", argv[i], SCAFFOLD_USAGE);
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, scaffold_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        if (cli_is(&it, "extends")) {
+            extends = it.values[0];
+        } else if (name) {
+            fprintf(stderr, "cairn new: one name at a time; \"%s\" is one too many\nusage: %s\n", it.values[0],
+                    SCAFFOLD_USAGE);
             return 2;
         } else {
-            name = argv[i];
+            name = it.values[0];
         }
+    }
+    if (got < 0) {
+        fprintf(stderr, "cairn new: %s\nusage: %s\n", why ? why : "out of memory", SCAFFOLD_USAGE);
+        free(why);
+        return 2;
     }
     if (!name) {
         fprintf(stderr, "cairn new: which name?\nusage: %s\n", SCAFFOLD_USAGE);

@@ -10,6 +10,13 @@
 
 #include <stdio.h>
 
+#include "cliflags.h"
+
+/* The flags of `cairn sim` (the ruleset's shared ones, then sim's own,
+** sim_flags.c) and of `cairn sim merge`. */
+extern const cli_table *const sim_flag_tables[];
+extern const cli_table *const sim_merge_flag_tables[];
+
 #define SIM_USAGE                                                                              \
     "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
     "                 [--seed S] [--bots KIND,...] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \

@@ -140,13 +140,20 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     const char *json = NULL;
     int rc = 0;
     if (!(m.parts = calloc((size_t)argc, sizeof *m.parts))) return fprintf(err, "cairn sim merge: out of memory\n"), 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
-        else if (argv[i][0] == '-') {
-            fprintf(err, "cairn sim merge: unknown flag \"%s\"\nusage: %s\n", argv[i], SIM_MERGE_USAGE);
-            free(m.parts);
-            return 2;
-        } else m.parts[m.n_parts++].path = argv[i];
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, sim_merge_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        if (cli_is(&it, "json")) json = it.values[0];
+        else m.parts[m.n_parts++].path = it.values[0];
+    }
+    if (got < 0) {
+        fprintf(err, "cairn sim merge: %s\nusage: %s\n", why ? why : "out of memory", SIM_MERGE_USAGE);
+        free(why);
+        free(m.parts);
+        return 2;
     }
     if (!m.n_parts) {
         fprintf(err, "cairn sim merge: which parts?\nusage: %s\n", SIM_MERGE_USAGE);

@@ -665,7 +665,7 @@ static void test_refusals(void **st) {
     static const char *const half_compare[] = {"connect4", "--compare", "", NULL};
     sim(&r, half_compare);
     assert_int_equal(r.rc, 2);
-    assert_non_null(strstr(r.err, "--compare needs a value"));
+    assert_non_null(strstr(r.err, "--compare needs A B"));
 
     static const char *const none[] = {NULL};
     sim(&r, none);
