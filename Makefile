@@ -9,8 +9,15 @@ OPT ?= -O2
 PKGS := yaml-0.1 lua5.4 libedit
 TEST_PKGS := cmocka
 
-# Install what pkg-config cannot find, once, before anything is compiled.
+# the commands make test runs besides cairn (tools/install-deps installs them)
+TEST_TOOLS := zsh parallel luacheck
+
+# Install what pkg-config cannot find, once, before anything is compiled
+# (and for make test, the tools it runs).
 MISSING := $(shell for m in $(PKGS) $(TEST_PKGS); do pkg-config --exists $$m 2>/dev/null || echo $$m; done)
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+MISSING += $(shell for c in $(TEST_TOOLS); do command -v $$c >/dev/null 2>&1 || echo $$c; done)
+endif
 ifneq ($(strip $(MISSING)),)
 $(info cairn: missing libraries: $(MISSING); running tools/install-deps)
 INSTALL_DEPS_STATUS := $(shell tools/install-deps >&2; echo $$?)
@@ -243,6 +250,9 @@ install: all
 	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/cairn/editors
 	install -m 644 docs/cairn.1 $(DESTDIR)$(PREFIX)/share/man/man1/cairn.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	$(BUILD)/cairn completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/cairn
+	$(BUILD)/cairn completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_cairn
 	cp -R editors/. $(DESTDIR)$(PREFIX)/share/cairn/editors/
 
 # make bot-strength, make bot-speed: the bots' strength table (about an hour of CPU, under

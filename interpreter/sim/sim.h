@@ -63,6 +63,7 @@ extern const cli_table *const sim_merge_flag_tables[];
     "  --find EXPR          list the seeds of games where a Lua expression over g.state,\n" \
     "                       g.totals and g.decisions held at the end (sandboxed)\n"        \
     "  --quiet              no progress on stderr\n"                                          \
+    "  --time               accepted for old scripts (the timing line is always printed)\n" \
     "\n"                                                                                       \
     "A game that fails is counted and listed with the command that replays it; the\n"        \
     "run goes on. Ctrl-C stops the run, prints the report of the games finished and\n"       \
