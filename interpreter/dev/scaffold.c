@@ -224,9 +224,11 @@ static const template_file GAME[] = {
 
 static const template_file MOD[] = {
     {"ruleset.yaml",
-     "# ruleset.yaml: %s, a mod (docs/ruleset-format.md): it restates only what it\n"
-     "# changes of the ruleset it extends. Add an overlay or an option here.\n"
+     "# ruleset.yaml: a mod (docs/ruleset-format.md): it restates only what it\n"
+     "# changes of the ruleset it extends, and its own id and name (both required).\n"
+     "# Add an overlay or an option here.\n"
      "id: %s\n"
+     "name: %s\n"
      "extends: %s\n"},
     {"README.md",
      "# %s\n"
