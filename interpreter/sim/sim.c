@@ -483,7 +483,7 @@ static void make_header(const sim_ctx *x, sim_header *h) {
 static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first, long last) {
     const char *fp_b = x->variants == 2 ? engine_rules_ruleset(x->v[1].rules)->fingerprint : "";
     fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
-    sim_json_string(f, h->ruleset);
+    json_string_writez(f, h->ruleset);
     const char *strs[][2] = {{"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
                              {"fingerprint_b", fp_b}, {"options", h->options},         {"label_a", h->label[0]},
                              {"label_b", h->label[1]}, {"play_a", h->play[0]},         {"play_b", h->play[1]},
@@ -491,13 +491,13 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
                              {"sweep", h->sweep ? h->sweep : ""}};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         fprintf(f, ", \"%s\": ", strs[i][0]);
-        sim_json_string(f, strs[i][1]);
+        json_string_writez(f, strs[i][1]);
     }
     for (int i = 2; i < x->variants; i++) { /* a sweep's further columns: label_c, play_c, ... */
         fprintf(f, ", \"label_%c\": ", 'a' + i);
-        sim_json_string(f, h->label[i]);
+        json_string_writez(f, h->label[i]);
         fprintf(f, ", \"play_%c\": ", 'a' + i);
-        sim_json_string(f, h->play[i]);
+        json_string_writez(f, h->play[i]);
     }
     fprintf(f, ", \"players\": %d, \"checks\": %s, \"compare\": %s, \"games\": %ld, \"seed\": %" PRIu64
                ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",

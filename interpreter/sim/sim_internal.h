@@ -19,6 +19,7 @@
 #include "sim.h"
 #include "bot.h"
 #include "ruleset.h"
+#include "json_string.h"
 #include "stats.h"
 #include "value.h"
 #include "limits.h"
@@ -111,8 +112,7 @@ char *sim_rec_json(const sim_rec *r);
 int sim_rec_from_value(const value *v, sim_rec *r);
 /* The same from one line of text. */
 int sim_rec_parse(const char *line, size_t len, sim_rec *r);
-/* s as a JSON string literal into f. */
-void sim_json_string(FILE *f, const char *s);
+/* JSON strings are written by json_string.h's writer (json_string_writez). */
 
 /* --------------------------------------------------------- sim_jobs.c */
 

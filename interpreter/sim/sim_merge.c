@@ -216,13 +216,13 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         if (f) { /* the layout of one run's file: the run as shard 1/1 */
             value *s = settings(run);
             fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
-            sim_json_string(f, h.ruleset);
+            json_string_writez(f, h.ruleset);
             for (size_t i = 0; s && i < s->u.map.n; i++) {
                 const char *k = s->u.map.items[i].key->u.str.s;
                 const value *v = s->u.map.items[i].val;
                 if (!strcmp(k, "ruleset")) continue;
                 fprintf(f, ", \"%s\": ", k);
-                if (v->type == CV_STR) sim_json_string(f, v->u.str.s);
+                if (v->type == CV_STR) json_string_writez(f, v->u.str.s);
                 else if (v->type == CV_BOOL) fputs(v->u.b ? "true" : "false", f);
                 else fprintf(f, "%" PRId64, v->u.i);
             }
