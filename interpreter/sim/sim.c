@@ -484,7 +484,7 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
     const char *fp_b = x->variants == 2 ? engine_rules_ruleset(x->v[1].rules)->fingerprint : "";
     fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
     json_string_writez(f, h->ruleset);
-    const char *strs[][2] = {{"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
+    const char *strs[][2] = {{"cairn_version", CAIRN_VERSION}, {"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
                              {"fingerprint_b", fp_b}, {"options", h->options},         {"label_a", h->label[0]},
                              {"label_b", h->label[1]}, {"play_a", h->play[0]},         {"play_b", h->play[1]},
                              {"starter", h->starter}, {"bots", h->bots},          {"find", h->find ? h->find : ""},
@@ -577,8 +577,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     x->total = (last - first) * x->variants;
     x->start = now_seconds();
     x->last_tenth = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = o->jobs ? o->jobs : cores > 0 ? (int)cores : 1;
+    int jobs = o->jobs ? o->jobs : sim_default_jobs(); /* sim_cpus.c */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;
