@@ -9,8 +9,15 @@ OPT ?= -O2
 PKGS := yaml-0.1 lua5.4 libedit
 TEST_PKGS := cmocka
 
-# Install what pkg-config cannot find, once, before anything is compiled.
+# the commands make test runs besides cairn (tools/install-deps installs them)
+TEST_TOOLS := zsh parallel luacheck
+
+# Install what pkg-config cannot find, once, before anything is compiled
+# (and for make test, the tools it runs).
 MISSING := $(shell for m in $(PKGS) $(TEST_PKGS); do pkg-config --exists $$m 2>/dev/null || echo $$m; done)
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+MISSING += $(shell for c in $(TEST_TOOLS); do command -v $$c >/dev/null 2>&1 || echo $$c; done)
+endif
 ifneq ($(strip $(MISSING)),)
 $(info cairn: missing libraries: $(MISSING); running tools/install-deps)
 INSTALL_DEPS_STATUS := $(shell tools/install-deps >&2; echo $$?)
@@ -95,7 +102,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan asan-full valgrind faults install clean bench cairn layout warnings
+.PHONY: all test play asan asan-full valgrind faults install uninstall clean bench cairn layout warnings
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -236,16 +243,14 @@ $(BUILD)/faults: tests/faults/faults.c tests/faults/failalloc.c tests/faults/fai
 	@$(CC) $(CFLAGS_ALL) $(WERROR) $(ALL_INCLUDES) -iquote tests/faults -o $@ tests/faults/faults.c tests/faults/failalloc.c \
 	  $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(FAULTS_WRAP) $(LIBS)
 
+# make install: exactly the shipped (git-tracked) files, the binary, the man
+# page and the shell completion, each listed in share/cairn/installed-files;
+# make uninstall removes what that list names (tools/install).
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cairn $(DESTDIR)$(PREFIX)/share/doc/cairn
-	install -m 755 $(BUILD)/cairn $(DESTDIR)$(PREFIX)/bin/cairn
-	cp -R rulesets schemas $(DESTDIR)$(PREFIX)/share/cairn/
-	install -d $(DESTDIR)$(PREFIX)/share/cairn/stdlib
-	cp -R stdlib/. $(DESTDIR)$(PREFIX)/share/cairn/stdlib/
-	cp -R docs/. README.md LICENSE $(DESTDIR)$(PREFIX)/share/doc/cairn/
-	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/cairn/editors
-	install -m 644 docs/cairn.1 $(DESTDIR)$(PREFIX)/share/man/man1/cairn.1
-	cp -R editors/. $(DESTDIR)$(PREFIX)/share/cairn/editors/
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" BUILD="$(BUILD)" tools/install install
+
+uninstall:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" BUILD="$(BUILD)" tools/install uninstall
 
 # make bot-strength, make bot-speed: the bots' strength table (about an hour of CPU, under
 # nice) and their CPU time per decision (docs/bots.md); neither is part of make test.

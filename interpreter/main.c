@@ -6,6 +6,8 @@
 */
 #include "termsafe.h"
 #include "check.h"
+#include "cli_complete.h"
+#include "cliflags.h"
 #include "engine.h"
 #include "error.h"
 #include "load_cache.h"
@@ -14,6 +16,7 @@
 #include "scaffold.h"
 #include "schema_cmd.h"
 #include "sim.h"
+#include "suggest.h"
 #include "testrun.h"
 #include "unread.h"
 
@@ -28,12 +31,18 @@
 /* Exit codes, documented in docs/cli.md. */
 enum { EXIT_OK = 0, EXIT_RULES = 1, EXIT_USAGE = 2 };
 
+/* A command: what runs it, its help, and its flags and arguments as the
+** parser, the completion and the man page's test read them (cliflags.h). */
 typedef struct command {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *usage;
     const char *summary;
     const char *help;
+    const cli_table *const *flags; /* NULL-terminated; NULL: none */
+    cli_kind args;                 /* what its positional arguments are */
+    const cli_command *const *subcommands;
+    const char *words; /* args CLI_WORDS: the words */
 } command;
 
 static int cmd_check(int argc, char **argv);
@@ -41,10 +50,33 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 static int cmd_list(int argc, char **argv);
 static int cmd_test(int argc, char **argv) { return testrun_command(argc, argv); }
+static int cmd_completion(int argc, char **argv);
+
+/* check's own flags; it reads the ruleset's shared ones too */
+static const cli_flag check_rows[] = {
+    {"games", 'g', 1, "N", CLI_TEXT, NULL, "smoke games per seat count and combination (default 3; 0 skips)"},
+    {"cover", 0, 1, "all|each", CLI_WORDS, "all each", "every combination (all) or every value once (each)"},
+    {"debug", 0, 0, "", CLI_TEXT, NULL, "print the rules' g.debug(...) and print(...) lines"},
+    {"unread", 0, 0, "", CLI_TEXT, NULL, "list the data values no rule read (file:line:column)"},
+};
+static const cli_table check_table = CLI_TABLE(check_rows);
+static const cli_table *const check_flags[] = {&ruleset_flag_table, &ruleset_set_flag_table, &check_table, NULL};
+
+/* list's flags: the words the shell completion asks for */
+static const cli_flag list_rows[] = {
+    {"names", 0, 0, "", CLI_TEXT, NULL, "only the rulesets' names, one a line"},
+    {"options", 0, 1, "RULESET", CLI_RULESET, NULL, "the ruleset's option ids (ID and ID=ITEM), one a line"},
+    {"presets", 0, 1, "RULESET", CLI_RULESET, NULL, "the ruleset's preset names, one a line"},
+};
+static const cli_table list_table = CLI_TABLE(list_rows);
+static const cli_table *const list_flags[] = {&list_table, NULL};
+
+static const cli_command sim_merge_command = {"merge", sim_merge_flag_tables, CLI_FILE, NULL, NULL};
+static const cli_command *const sim_subcommands[] = {&sim_merge_command, NULL};
 
 static const command commands[] = {
-    {"play", repl_play_main, REPL_PLAY_USAGE, REPL_PLAY_SUMMARY, REPL_PLAY_HELP},
-    {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP},
+    {"play", repl_play_main, REPL_PLAY_USAGE, REPL_PLAY_SUMMARY, REPL_PLAY_HELP, repl_play_flag_tables, CLI_RULESET, NULL, NULL},
+    {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP, repl_replay_flag_tables, CLI_FILE, NULL, NULL},
     {"check", cmd_check,
      "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]\n"
      "                   [--set DATA.PATH=VALUE]... [--cover all|each] [--unread] [--debug]",
@@ -71,7 +103,8 @@ static const command commands[] = {
      "Errors are printed with file:line:column. The last line is the verdict:\n"
      "`ok` with a one-line summary only when everything passed, else the count\n"
      "of errors.\n"
-     "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n"},
+     "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n",
+     check_flags, CLI_RULESET, NULL, NULL},
     {"test", cmd_test, "cairn test RULESET [--regen] [--verbose] [--debug]",
      "run a ruleset's own tests: generated files, Lua unit tests, scenarios, golden games",
      "Runs the ruleset's generators (`generate:` in the manifest; each file they make\n"
@@ -83,15 +116,31 @@ static const command commands[] = {
      "`inherit: [tests, golden, unit]`. Formats: docs/testing.md.\n"
      "--debug prints the rules' g.debug(...) and print(...) lines on stdout,\n"
      "interleaved with the report; they are never part of a golden file.\n"
-     "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n"},
-    {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP},
-    {"new", scaffold_command, SCAFFOLD_USAGE, SCAFFOLD_SUMMARY, SCAFFOLD_HELP},
-    {"schema", schema_cmd_main, SCHEMA_CMD_USAGE, SCHEMA_CMD_SUMMARY, SCHEMA_CMD_HELP},
-    {"list", cmd_list, "cairn list", "list the rulesets found along the search path",
+     "Exit status: 0 all passed, 1 a test failed or the ruleset has errors, 2 usage.\n",
+     testrun_flag_tables, CLI_RULESET, NULL, NULL},
+    {"sim", sim_command, SIM_USAGE, SIM_SUMMARY, SIM_HELP, sim_flag_tables, CLI_RULESET, sim_subcommands, NULL},
+    {"new", scaffold_command, SCAFFOLD_USAGE, SCAFFOLD_SUMMARY, SCAFFOLD_HELP, scaffold_flag_tables, CLI_TEXT, NULL, NULL},
+    {"schema", schema_cmd_main, SCHEMA_CMD_USAGE, SCHEMA_CMD_SUMMARY, SCHEMA_CMD_HELP, NULL, CLI_SCHEMA, NULL, NULL},
+    {"list", cmd_list, "cairn list [--names] [--options RULESET] [--presets RULESET]",
+     "list the rulesets found along the search path",
      "Prints every ruleset found in ./rulesets, the installed share folder and\n"
-     "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"},
-    {"help", cmd_help, "cairn help [COMMAND]", "show the commands, or one command in detail", ""},
-    {"version", cmd_version, "cairn --version", "print cairn's version", ""},
+     "the folders of CAIRN_PATH (colon-separated), with its name and seat counts.\n"
+     "--names prints only the names, --options RULESET the ruleset's option ids\n"
+     "(a switch as ID, a choice as ID=ITEM for each item) and --presets RULESET\n"
+     "its preset names, one a line: what the shell completion reads.\n",
+     list_flags, CLI_TEXT, NULL, NULL},
+    {"completion", cmd_completion, "cairn completion bash|zsh|flags",
+     "print the shell completion script for bash or zsh",
+     "Prints a completion script made from cairn's own tables of commands and\n"
+     "flags; it completes commands, flags, ruleset names, option ids and preset\n"
+     "names (asking `cairn list`). `make install` installs both. Load one by hand:\n"
+     "  source <(cairn completion bash)\n"
+     "`cairn completion flags` prints the tables, one flag a line (COMMAND, the\n"
+     "flag, its short form or -, its values), for tests and tools.\n",
+     NULL, CLI_WORDS, NULL, "bash zsh flags"},
+    {"help", cmd_help, "cairn help [COMMAND]", "show the commands, or one command in detail", "", NULL,
+     CLI_COMMAND, NULL, NULL},
+    {"version", cmd_version, "cairn --version", "print cairn's version", "", NULL, CLI_TEXT, NULL, NULL},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -100,6 +149,15 @@ static const command *find_command(const char *name) {
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0) return &commands[i];
     return NULL;
+}
+
+/* "did you mean play?" for a mistyped command, else where the commands are */
+static const char *nearest_command(const char *name, char *buf, size_t size) {
+    suggest_nearest s = suggest_start(name, 2, 1);
+    for (size_t i = 0; i < N_COMMANDS; i++) suggest_try(&s, commands[i].name);
+    if (!s.best) return "`cairn help` lists them";
+    snprintf(buf, size, "did you mean %s?", s.best);
+    return buf;
 }
 
 static void print_overview(FILE *out) {
@@ -126,7 +184,9 @@ static int cmd_help(int argc, char **argv) {
     }
     const command *c = find_command(argv[1]);
     if (!c) {
-        fprintf(stderr, "cairn help: no command \"%s\"; `cairn help` lists them\n", argv[1]);
+        char hint[64];
+        fprintf(stderr, "cairn help: no command \"%s\"; %s\n", argv[1],
+                nearest_command(argv[1], hint, sizeof hint));
         return EXIT_USAGE;
     }
     printf("usage: %s\n\n%s\n%s", c->usage, c->summary, c->help);
@@ -140,12 +200,84 @@ static int cmd_version(int argc, char **argv) {
     return EXIT_OK;
 }
 
+/* Reads a command's flags and arguments with the one parser; each item goes
+** to take(ctx, item), which returns 0 or prints its error and returns
+** EXIT_USAGE. Returns 0 or EXIT_USAGE. */
+static int read_flags(const command *c, int argc, char **argv, int (*take)(void *ctx, const cli_item *it),
+                      void *ctx) {
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, c->flags);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        int rc = take(ctx, &it);
+        if (rc) return rc;
+    }
+    if (got < 0) {
+        usage_error(c, "%s", why ? why : "out of memory");
+        free(why);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+typedef struct list_args {
+    int names;
+    const char *options, *presets;
+} list_args;
+
+static int take_list(void *ctx, const cli_item *it) {
+    list_args *a = ctx;
+    if (cli_is(it, "names")) a->names = 1;
+    else if (cli_is(it, "options")) a->options = it->values[0];
+    else if (cli_is(it, "presets")) a->presets = it->values[0];
+    else return usage_error(find_command("list"), "takes no arguments, got \"%s\"", it->values[0]);
+    return 0;
+}
+
+/* list --options/--presets RULESET: its ids, one a line (errors: exit 1) */
+static int list_ids(const char *name, int presets) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    ruleset *r = ruleset_load(name, NULL, &errs);
+    if (!r) {
+        cerr_print(stderr, &errs);
+        cerr_free(&errs);
+        return EXIT_RULES;
+    }
+    if (presets) {
+        const value *ps = value_map_get(r->manifest, "presets");
+        for (size_t i = 0; ps && ps->type == CV_LIST && i < ps->u.list.n; i++)
+            printf("%s\n", value_get_str(ps->u.list.items[i], "id", "?"));
+    } else {
+        for (size_t i = 0; i < r->n_opts; i++) {
+            const value *items = value_map_get(r->opts[i].def, "items");
+            if (r->opts[i].type == ROPT_SWITCH || !items || items->type != CV_LIST) {
+                printf("%s\n", r->opts[i].id);
+                continue;
+            }
+            for (size_t k = 0; k < items->u.list.n; k++)
+                printf("%s=%s\n", r->opts[i].id, value_get_str(items->u.list.items[k], "id", "?"));
+        }
+    }
+    ruleset_free(r);
+    cerr_free(&errs);
+    return EXIT_OK;
+}
+
 static int cmd_list(int argc, char **argv) {
-    (void)argv;
-    if (argc > 1) return usage_error(find_command("list"), "takes no arguments, got \"%s\"", argv[1]);
+    list_args a = {0, NULL, NULL};
+    if (read_flags(find_command("list"), argc, argv, take_list, &a)) return EXIT_USAGE;
+    if (a.options) return list_ids(a.options, 0);
+    if (a.presets) return list_ids(a.presets, 1);
     size_t n;
     char **names = ruleset_list(&n);
     for (size_t i = 0; i < n; i++) {
+        if (a.names) {
+            printf("%s\n", names[i]);
+            continue;
+        }
         cerr_list errs;
         cerr_init(&errs, 0);
         ruleset *r = ruleset_load(names[i], NULL, &errs);
@@ -162,10 +294,27 @@ static int cmd_list(int argc, char **argv) {
     return EXIT_OK;
 }
 
+/* The commands as cli_complete.c reads them (the table above, less what
+** only main needs). */
+static int cmd_completion(int argc, char **argv) {
+    const command *c = find_command("completion");
+    if (argc != 2) return usage_error(c, "which shell: bash or zsh?%s", "");
+    cli_command cmds[N_COMMANDS];
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        cli_command k = {commands[i].name, commands[i].flags, commands[i].args, commands[i].subcommands,
+                         commands[i].words};
+        cmds[i] = k;
+    }
+    if (strcmp(argv[1], "bash") == 0) return cli_complete_bash(stdout, cmds, N_COMMANDS), EXIT_OK;
+    if (strcmp(argv[1], "zsh") == 0) return cli_complete_zsh(stdout, cmds, N_COMMANDS), EXIT_OK;
+    if (strcmp(argv[1], "flags") == 0) return cli_complete_flags(stdout, cmds, N_COMMANDS), EXIT_OK;
+    return usage_error(c, "knows bash, zsh and flags, not \"%s\"", argv[1]);
+}
+
 /* Collects --option/--preset/--players for commands that load a ruleset.
-** Returns the index of the first unparsed argument or -1 after a usage
-** error has been printed. */
+** Returns 0, or -1 after a usage error has been printed. */
 typedef struct ruleset_args {
+    const command *c;
     const char *ruleset;
     ruleset_flags flags;
     int games; /* smoke games for check; -1: not given */
@@ -174,45 +323,46 @@ typedef struct ruleset_args {
     int unread; /* check --unread: list the data values no smoke game's rules read */
 } ruleset_args;
 
+static int take_check(void *ctx, const cli_item *it) {
+    ruleset_args *a = ctx;
+    char *why;
+    int taken = ruleset_flags_apply(&a->flags, it, &why);
+    if (taken < 0) {
+        usage_error(a->c, "%s", why ? why : "out of memory");
+        free(why);
+        return EXIT_USAGE;
+    }
+    if (taken) return 0;
+    const char *v = it->values[0];
+    if (cli_is(it, "debug")) {
+        a->debug = 1;
+    } else if (cli_is(it, "unread")) {
+        a->unread = 1;
+    } else if (cli_is(it, "games")) {
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!v[0] || *end || n < 0 || n > 10000)
+            return usage_error(a->c, "--games takes a number from 0 to 10000, got \"%s\"", v);
+        a->games = (int)n;
+    } else if (cli_is(it, "cover")) {
+        if (strcmp(v, "all") != 0 && strcmp(v, "each") != 0)
+            return usage_error(a->c, "--cover takes all (every seat count and option combination, the "
+                                     "default) or each (every seat count and option value at least once)%s", "");
+        a->cover_each = strcmp(v, "each") == 0;
+    } else if (!a->ruleset) {
+        a->ruleset = v;
+    } else {
+        return usage_error(a->c, "one ruleset at a time; \"%s\" is one too many", v);
+    }
+    return 0;
+}
+
 static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_args *a) {
     memset(a, 0, sizeof *a);
+    a->c = c;
     a->games = -1;
     if (ruleset_flags_init(&a->flags, argc) != 0) return -1;
-    a->flags.with_sets = strcmp(c->name, "check") == 0; /* check --set DATA.PATH=VALUE */
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        char *why;
-        int taken = ruleset_flags_take(&a->flags, argc, argv, &i, &why);
-        if (taken < 0) {
-            usage_error(c, "%s", why ? why : "out of memory");
-            free(why);
-            return -1;
-        }
-        if (taken) continue;
-        if (strcmp(arg, "--debug") == 0 && strcmp(c->name, "check") == 0) {
-            a->debug = 1;
-        } else if (strcmp(arg, "--unread") == 0 && strcmp(c->name, "check") == 0) {
-            a->unread = 1;
-        } else if (strcmp(arg, "--games") == 0 && strcmp(c->name, "check") == 0) {
-            if (++i >= argc) return usage_error(c, "%s needs a number", arg), -1;
-            char *end;
-            long n = strtol(argv[i], &end, 10);
-            if (*end || n < 0 || n > 10000)
-                return usage_error(c, "--games takes a number from 0 to 10000, got \"%s\"", argv[i]), -1;
-            a->games = (int)n;
-        } else if (strcmp(arg, "--cover") == 0 && strcmp(c->name, "check") == 0) {
-            if (++i >= argc || (strcmp(argv[i], "all") != 0 && strcmp(argv[i], "each") != 0))
-                return usage_error(c, "--cover takes all (every seat count and option combination, the "
-                                      "default) or each (every seat count and option value at least once)%s", ""), -1;
-            a->cover_each = strcmp(argv[i], "each") == 0;
-        } else if (arg[0] == '-') {
-            return usage_error(c, "unknown flag \"%s\"", arg), -1;
-        } else if (!a->ruleset) {
-            a->ruleset = arg;
-        } else {
-            return usage_error(c, "one ruleset at a time; \"%s\" is one too many", arg), -1;
-        }
-    }
+    if (read_flags(c, argc, argv, take_check, a)) return -1;
     if (!a->ruleset) return usage_error(c, "which ruleset?%s", ""), -1;
     return 0;
 }
@@ -343,7 +493,9 @@ int main(int argc, char **argv) {
     if (strcmp(name, "--version") == 0 || strcmp(name, "-v") == 0) name = "version";
     const command *c = find_command(name);
     if (!c) {
-        fprintf(stderr, "cairn: no command \"%s\"; `cairn help` lists them\n", argv[1]);
+        char hint[64];
+        fprintf(stderr, "cairn: no command \"%s\"; %s\n", argv[1],
+                nearest_command(argv[1], hint, sizeof hint));
         return EXIT_USAGE;
     }
     if (argc > 2 && (strcmp(argv[2], "--help") == 0 || strcmp(argv[2], "-h") == 0)) {

@@ -164,30 +164,27 @@ char *markup_escape(const char *s) {
 
 /* ------------------------------------------------------------- widths */
 
-/* Ranges of code points that take two columns (East Asian wide and full
-** width, emoji) and zero columns (combining marks, zero-width joiners). */
-static const uint32_t wide[][2] = {
-    {0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},   {0x3400, 0x4DBF},
-    {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},   {0xF900, 0xFAFF},
-    {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},   {0x1F300, 0x1F64F},
-    {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD},
-};
-static const uint32_t zero[][2] = {
-    {0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A},
-    {0x064B, 0x065F}, {0x200B, 0x200F}, {0x20D0, 0x20FF}, {0xFE00, 0xFE0F},
-    {0xFE20, 0xFE2F},
-};
+/* The ranges of code points that take two columns and zero columns, made
+** from the Unicode data by tools/gen-width-table (docs/repl.md, "Display
+** width"). */
+#include "width_table.h"
 
+/* 1 when c lies in one of the n sorted, disjoint ranges r: a binary search. */
 static int in_ranges(uint32_t c, const uint32_t (*r)[2], size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (c >= r[i][0] && c <= r[i][1]) return 1;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c < r[mid][0]) hi = mid;
+        else if (c > r[mid][1]) lo = mid + 1;
+        else return 1;
+    }
     return 0;
 }
 
-static size_t cp_width(uint32_t c) {
+size_t markup_cp_width(uint32_t c) {
     if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return 0;
-    if (in_ranges(c, zero, sizeof zero / sizeof zero[0])) return 0;
-    if (in_ranges(c, wide, sizeof wide / sizeof wide[0])) return 2;
+    if (in_ranges(c, width_zero, sizeof width_zero / sizeof width_zero[0])) return 0;
+    if (in_ranges(c, width_wide, sizeof width_wide / sizeof width_wide[0])) return 2;
     return 1;
 }
 
@@ -230,7 +227,7 @@ size_t markup_width(const char *s, size_t len) {
         }
         uint32_t cp;
         i += utf8_next((const unsigned char *)s + i, len - i, &cp);
-        w += cp_width(cp);
+        w += markup_cp_width(cp);
     }
     return w;
 }

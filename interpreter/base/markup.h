@@ -9,6 +9,7 @@
 #define CAIRN_MARKUP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Renders src: each known tag becomes its ANSI escape (ansi != 0) or
 ** vanishes (ansi == 0); "{{" becomes "{"; anything else in braces ({x},
@@ -26,6 +27,11 @@ char *markup_escape(const char *s);
 ** sequences skipped, combining marks 0 wide, East Asian wide and emoji 2
 ** wide (a fixed table, not the locale's, so output never depends on it). */
 size_t markup_width(const char *s, size_t len);
+/* The columns one code point takes: 2 for East Asian wide and fullwidth
+** ones (emoji such as U+26FA, U+2705, U+1F680 among them), 0 for control
+** characters, combining marks and format characters, else 1 (the table is
+** made from the Unicode data: tools/gen-width-table). */
+size_t markup_cp_width(uint32_t c);
 
 /* Wraps every line of s (plain or ANSI text, after markup_render) to at
 ** most width columns, breaking at spaces; a continuation line starts with

@@ -400,9 +400,13 @@ static int needs_quotes(const char *s, size_t len) {
         if (c == '#' && i > 0 && s[i - 1] == ' ') return 1;
         if (c >= 0xc2 && yaml_special_char((const unsigned char *)s + i, len - i)) return 1;
     }
-    static const char *const reserved[] = {"null", "Null", "NULL", "true", "True", "TRUE",
-                                           "false", "False", "FALSE", "yes", "no", "on", "off",
-                                           "y", "n", "Yes", "No", "On", "Off", NULL};
+    /* YAML 1.2's core schema and YAML 1.1's (PyYAML, SnakeYAML, libyaml
+    ** users, old Go and Ruby readers): its booleans in each of their three
+    ** spellings, its null, and "=", the value key that PyYAML refuses */
+    static const char *const reserved[] = {
+        "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE",
+        "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF",
+        "y", "Y", "n", "N", "=", NULL};
     for (int i = 0; reserved[i]; i++)
         if (strcmp(s, reserved[i]) == 0) return 1;
     /* anything starting like a number (digit, sign, dot) stays quoted */

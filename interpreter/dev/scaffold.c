@@ -88,8 +88,13 @@ static const template_file GAME[] = {
     {"rules.lua",
      "-- rules.lua: %s, a Nim. Every handler cairn calls is here (docs/lua-api.md).\n"
      "\n"
+     "-- The ---@ lines are LuaLS annotations (docs/editors.md): with .luarc.json they\n"
+     "-- let an editor complete g. and check each handler's arguments.\n"
+     "---@type cairn.Rules\n"
+     "---@diagnostic disable-next-line: missing-fields\n"
      "local rules = {}\n"
      "\n"
+     "---@param g cairn.G\n"
      "local function pile(g) return g.data.pile end\n"
      "\n"
      "-- \"take 1\" ... \"take N\", made once per game: decisions() runs after every move.\n"
@@ -103,6 +108,7 @@ static const template_file GAME[] = {
      "  return id\n"
      "end\n"
      "\n"
+     "---@param g cairn.G\n"
      "function rules.setup(g)\n"
      "  g.state.pile = pile(g).stones\n"
      "  g.state.turn = 1\n"
@@ -111,6 +117,8 @@ static const template_file GAME[] = {
      "\n"
      "-- The seat to move may take 1 to take_at_most; more than the pile holds is\n"
      "-- offered disabled (its reason from rules.reason). No one is asked once won.\n"
+     "---@param g cairn.G\n"
+     "---@return cairn.Decision[]\n"
      "function rules.decisions(g)\n"
      "  local st = g.state\n"
      "  if st.winner ~= 0 then return {} end\n"
@@ -121,12 +129,26 @@ static const template_file GAME[] = {
      "  return { { seat = st.turn, options = options } }\n"
      "end\n"
      "\n"
+     "---@param g cairn.G\n"
+     "---@param seat integer\n"
+     "---@return string\n"
      "function rules.prompt(g, seat)\n"
      "  return g.text(\"prompt\", g.seats[seat].name, pile(g).take_at_most, g.state.pile)\n"
      "end\n"
+     "---@param g cairn.G\n"
+     "---@param seat integer\n"
+     "---@param id string\n"
+     "---@return string\n"
      "function rules.label(g, seat, id) return g.text(\"take\", amount_of[id]) end\n"
+     "---@param g cairn.G\n"
+     "---@param seat integer\n"
+     "---@param id string\n"
+     "---@return string\n"
      "function rules.reason(g, seat, id) return g.text(\"too_many\", g.state.pile) end\n"
      "\n"
+     "---@param g cairn.G\n"
+     "---@param seat integer\n"
+     "---@param id string\n"
      "function rules.apply(g, seat, id)\n"
      "  local st, n = g.state, amount_of[id]\n"
      "  st.pile = st.pile - n\n"
@@ -139,6 +161,8 @@ static const template_file GAME[] = {
      "  end\n"
      "end\n"
      "\n"
+     "---@param g cairn.G\n"
+     "---@return cairn.Scores\n"
      "function rules.score(g)\n"
      "  local scores = {}\n"
      "  for seat = 1, #g.seats do\n"
@@ -148,18 +172,27 @@ static const template_file GAME[] = {
      "  return scores\n"
      "end\n"
      "\n"
+     "---@param view table the state as seat may see it\n"
+     "---@param seat integer?\n"
+     "---@param g cairn.G\n"
+     "---@return string\n"
      "function rules.render(view, seat, g)\n"
      "  return string.rep(\"o \", view.pile) .. \"(\" .. view.pile .. \")\"\n"
      "end\n"
      "\n"
      "-- For bots that look ahead: a pile that is a multiple of take_at_most + 1 is\n"
      "-- lost for the seat to move.\n"
+     "---@param g cairn.G\n"
+     "---@param seat integer\n"
+     "---@return integer\n"
      "function rules.heuristic(g, seat)\n"
      "  if g.state.winner ~= 0 then return g.state.winner == seat and 1000 or -1000 end\n"
      "  local losing = g.state.pile %% (pile(g).take_at_most + 1) == 0\n"
      "  return (losing == (g.state.turn == seat)) and -1 or 1\n"
      "end\n"
      "\n"
+     "---@param g cairn.G\n"
+     "---@return string?\n"
      "function rules.check(g)\n"
      "  if g.state.pile < 0 then return \"the pile went below zero\" end\n"
      "end\n"
@@ -224,9 +257,11 @@ static const template_file GAME[] = {
 
 static const template_file MOD[] = {
     {"ruleset.yaml",
-     "# ruleset.yaml: %s, a mod (docs/ruleset-format.md): it restates only what it\n"
-     "# changes of the ruleset it extends. Add an overlay or an option here.\n"
+     "# ruleset.yaml: a mod (docs/ruleset-format.md): it restates only what it\n"
+     "# changes of the ruleset it extends, and its own id and name (both required).\n"
+     "# Add an overlay or an option here.\n"
      "id: %s\n"
+     "name: %s\n"
      "extends: %s\n"},
     {"README.md",
      "# %s\n"
@@ -306,9 +341,15 @@ static int write_luarc(const char *dir, cerr_list *errs) {
                       "  \"$schema\": \"https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json\",\n"
                       "  \"runtime.version\": \"Lua 5.4\",\n"
                       "  \"runtime.path\": [\"?.lua\", \"?/init.lua\"],\n"
+                      /* the libraries the sandbox has none of, as tools/gen-lua-config
+                      ** writes them into the repo's .luarc.json (check-reference compares) */
+                      "  \"runtime.builtin\": {\"io\": \"disable\", \"os\": \"disable\", \"debug\": \"disable\", "
+                      "\"package\": \"disable\", \"ffi\": \"disable\", \"jit\": \"disable\", \"bit\": \"disable\", "
+                      "\"bit32\": \"disable\"},\n"
                       "  \"workspace.library\": [\"%s/editors/luals\", \"%s\"],\n"
                       "  \"workspace.checkThirdParty\": false,\n"
-                      "  \"diagnostics.globals\": [\"test\"]\n"
+                      "  \"diagnostics.globals\": [\"test\"],\n"
+                      "  \"diagnostics.severity\": {\"undefined-global\": \"Error\"}\n"
                       "}\n",
                       schemas, stdlib) < 0;
     free(schemas);
@@ -354,17 +395,34 @@ int scaffold_new(const char *dir, const char *name, const char *extends, FILE *o
     return 0;
 }
 
+static const cli_flag new_rows[] = {
+    {"extends", 'e', 1, "RULESET", CLI_RULESET, NULL, "make a mod of RULESET instead of a new game"},
+};
+static const cli_table new_table = CLI_TABLE(new_rows);
+const cli_table *const scaffold_flag_tables[] = {&new_table, NULL};
+
 int scaffold_command(int argc, char **argv) {
     const char *name = NULL, *extends = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--extends") == 0 && i + 1 < argc) {
-            extends = argv[++i];
-        } else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "cairn new: unexpected \"%s\"\nusage: %s\n", argv[i], SCAFFOLD_USAGE);
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, scaffold_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        if (cli_is(&it, "extends")) {
+            extends = it.values[0];
+        } else if (name) {
+            fprintf(stderr, "cairn new: one name at a time; \"%s\" is one too many\nusage: %s\n", it.values[0],
+                    SCAFFOLD_USAGE);
             return 2;
         } else {
-            name = argv[i];
+            name = it.values[0];
         }
+    }
+    if (got < 0) {
+        fprintf(stderr, "cairn new: %s\nusage: %s\n", why ? why : "out of memory", SCAFFOLD_USAGE);
+        free(why);
+        return 2;
     }
     if (!name) {
         fprintf(stderr, "cairn new: which name?\nusage: %s\n", SCAFFOLD_USAGE);

@@ -8,7 +8,11 @@
 
 #include <stdio.h>
 
+#include "cliflags.h"
 #include "error.h"
+
+/* The flags of `cairn new`. */
+extern const cli_table *const scaffold_flag_tables[];
 
 #define SCAFFOLD_USAGE "cairn new NAME [--extends RULESET]"
 #define SCAFFOLD_SUMMARY "make a new ruleset folder (a small working game) or a mod of one"

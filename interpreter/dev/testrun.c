@@ -748,25 +748,48 @@ int testrun_ruleset(const char *name, int regen, int verbose, FILE *out, cerr_li
     return failed;
 }
 
+static const cli_flag test_rows[] = {
+    {"regen", 0, 0, "", CLI_TEXT, NULL, "rewrite the generated and golden files instead of comparing"},
+    {"verbose", 'v', 0, "", CLI_TEXT, NULL, "one line per test, passed ones too"},
+    {"debug", 0, 0, "", CLI_TEXT, NULL, "print the rules' g.debug(...) and print(...) lines"},
+};
+static const cli_table test_table = CLI_TABLE(test_rows);
+const cli_table *const testrun_flag_tables[] = {&test_table, NULL};
+
+#define TEST_USAGE "cairn test RULESET [--regen] [--verbose] [--debug]"
+
 int testrun_command(int argc, char **argv) {
     const char *name = NULL;
     int regen = 0, verbose = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--regen")) regen = 1;
-        else if (!strcmp(argv[i], "--debug")) {
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, testrun_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        if (cli_is(&it, "regen")) {
+            regen = 1;
+        } else if (cli_is(&it, "debug")) {
             testrun_opts o = {NULL, 0, stdout, NULL};
             testrun_configure(&o);
             luatest_set_debug(stdout); /* the Lua unit tests' print lines too */
-        }
-        else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) verbose = 1;
-        else if (argv[i][0] == '-' || name) {
-            fprintf(stderr, "cairn test: unexpected argument %s\nusage: cairn test RULESET [--regen] [--verbose] [--debug]\n",
-                    argv[i]);
+        } else if (cli_is(&it, "verbose")) {
+            verbose = 1;
+        } else if (name) {
+            fprintf(stderr, "cairn test: one ruleset at a time; \"%s\" is one too many\nusage: " TEST_USAGE "\n",
+                    it.values[0]);
             return 2;
-        } else name = argv[i];
+        } else {
+            name = it.values[0];
+        }
+    }
+    if (got < 0) {
+        fprintf(stderr, "cairn test: %s\nusage: " TEST_USAGE "\n", why ? why : "out of memory");
+        free(why);
+        return 2;
     }
     if (!name) {
-        fprintf(stderr, "cairn test: which ruleset?\nusage: cairn test RULESET [--regen] [--verbose] [--debug]\n");
+        fprintf(stderr, "cairn test: which ruleset?\nusage: " TEST_USAGE "\n");
         return 2;
     }
     cerr_list errs;

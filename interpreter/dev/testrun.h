@@ -12,7 +12,11 @@
 
 #include <stdio.h>
 
+#include "cliflags.h"
 #include "error.h"
+
+/* The flags of `cairn test`. */
+extern const cli_table *const testrun_flag_tables[];
 
 /* What `cairn check` and `cairn test` give every game they make: the data
 ** overrides of `check --set DATA.PATH=VALUE`, and with --debug a stream the

@@ -10,6 +10,7 @@
 ** but runs no rule: the live state is rebuilt from the edited tree.
 */
 #include "engine_internal.h"
+#include "json_string.h"
 #include "statepath.h"
 #include "strbuf.h"
 #include "yload.h"
@@ -22,19 +23,6 @@
 
 /* --------------------------------------------------------- canonical text */
 
-static void put_json_string(strbuf *b, const char *s, size_t n) {
-    strbuf_putc(b, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') strbuf_printf(b, "\\%c", c);
-        else if (c == '\n') strbuf_puts(b, "\\n");
-        else if (c == '\t') strbuf_puts(b, "\\t");
-        else if (c < 0x20 || c == 0x7f) strbuf_printf(b, "\\u%04x", c);
-        else strbuf_putc(b, (char)c);
-    }
-    strbuf_putc(b, '"');
-}
-
 /* v on one line, as JSON. */
 static void put_json(strbuf *b, const value *v, int depth) {
     if (depth > 64) return (void)(b->oom = 1);
@@ -42,7 +30,7 @@ static void put_json(strbuf *b, const value *v, int depth) {
     case CV_NULL: strbuf_puts(b, "null"); break;
     case CV_BOOL: strbuf_puts(b, v->u.b ? "true" : "false"); break;
     case CV_INT: strbuf_printf(b, "%lld", (long long)v->u.i); break;
-    case CV_STR: put_json_string(b, v->u.str.s, v->u.str.len); break;
+    case CV_STR: json_string_put(b, v->u.str.s, v->u.str.len); break;
     case CV_LIST:
         strbuf_putc(b, '[');
         for (size_t i = 0; i < v->u.list.n; i++) {
@@ -55,7 +43,7 @@ static void put_json(strbuf *b, const value *v, int depth) {
         strbuf_putc(b, '{');
         for (size_t i = 0; i < v->u.map.n; i++) {
             if (i) strbuf_puts(b, ", ");
-            put_json_string(b, v->u.map.items[i].key->u.str.s, v->u.map.items[i].key->u.str.len);
+            json_string_put(b, v->u.map.items[i].key->u.str.s, v->u.map.items[i].key->u.str.len);
             strbuf_puts(b, ": ");
             put_json(b, v->u.map.items[i].val, depth + 1);
         }

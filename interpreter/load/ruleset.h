@@ -10,6 +10,7 @@
 #define CAIRN_RULESET_H
 
 #include <stddef.h>
+#include "cliflags.h"
 #include "error.h"
 #include "schema.h"
 #include "value.h"
@@ -59,29 +60,31 @@ typedef struct ruleset_request {
 } ruleset_request;
 
 /* The command-line flags that choose a ruleset's variant, shared by
-** `cairn check`, `play` and `sim` so they read them alike:
-** --option/-o ID[=VALUE] (also --option=ID), --preset NAME, --players/-p N.
-** Strings are borrowed from argv. */
+** `cairn check`, `play` and `sim` so they read them alike (ruleset_flags.c):
+** --option/-o ID[=VALUE], --preset NAME, --players/-p N, and for check and
+** play --set DATA.PATH=VALUE (sim reads --set per variant, in its own
+** table). Strings are borrowed from argv. */
 typedef struct ruleset_flags {
     const char **choices; /* room for every argument */
     size_t n_choices;
     const char *preset;
     int players; /* 0: not given */
-    /* --set DATA.PATH=VALUE (also --set=...), taken only when with_sets is
-    ** set before parsing (check and play; sim reads --set per variant) */
-    int with_sets;
-    const char **sets; /* room for every argument */
+    const char **sets; /* --set, room for every argument */
     size_t n_sets;
 } ruleset_flags;
+
+/* The rows a command adds to its flag tables (cliflags.h). */
+extern const cli_table ruleset_flag_table;     /* --option, --preset, --players */
+extern const cli_table ruleset_set_flag_table; /* --set */
 
 /* 0, or -1 on OOM. */
 int ruleset_flags_init(ruleset_flags *f, int argc);
 void ruleset_flags_free(ruleset_flags *f);
-/* Takes the flag at argv[*i] (and its value, advancing *i). Returns 1 when
-** taken, 0 when argv[*i] is not one of these flags, -1 with *why (malloc'd)
-** saying what was expected: a missing value, a seat count outside 1..16,
-** a --preset or --players given twice. */
-int ruleset_flags_take(ruleset_flags *f, int argc, char **argv, int *i, char **why);
+/* Takes a flag read by cli_next when it is one of the two tables' above.
+** Returns 1 when taken, 0 when it is another flag, -1 with *why (malloc'd)
+** saying what was expected: a seat count outside 1..16, a --preset or
+** --players given twice, a --set that is not DATA.PATH=VALUE. */
+int ruleset_flags_apply(ruleset_flags *f, const cli_item *it, char **why);
 /* The request the flags make (borrows from f). */
 ruleset_request ruleset_flags_request(const ruleset_flags *f);
 

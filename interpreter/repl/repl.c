@@ -1364,97 +1364,95 @@ static int settings_take_flags(repl_settings *s, const ruleset_flags *f) {
 }
 
 static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a) {
-#define NEED(what)                                                              \
-    do {                                                                        \
-        if (++i >= argc) return usage(cmd, REPL_PLAY_USAGE, "%s needs " what, arg); \
-    } while (0)
     /* --option, --preset and --players are read as check and sim read them,
     ** then copied into the settings `new` and `restart` reuse */
     ruleset_flags flags;
     if (ruleset_flags_init(&flags, argc) != 0) return EXIT_FAIL;
-    flags.with_sets = 1; /* --set DATA.PATH=VALUE */
     int rc = parse_play_flags(argc, argv, s, a, &flags);
     if (rc == 0) rc = settings_take_flags(s, &flags);
     ruleset_flags_free(&flags);
     return rc;
 }
 
+/* One flag or argument of `cairn play` (cli_next read it). */
+static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ruleset_flags *fl) {
+    const char *cmd = "play", *v = it->values[0];
+    char *why;
+    int taken = ruleset_flags_apply(fl, it, &why);
+    if (taken < 0) {
+        int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
+        free(why);
+        return rc;
+    }
+    if (taken) return EXIT_OK;
+    if (cli_is(it, "strict")) {
+        a->strict = 1;
+    } else if (cli_is(it, "trust")) {
+        a->trust = 1;
+    } else if (cli_is(it, "undo")) {
+        if (undo_policy_parse(v, &a->undo) != 0)
+            return usage(cmd, REPL_PLAY_USAGE, "--undo takes all, own or none, got \"%s\"", v);
+    } else if (cli_is(it, "seed")) {
+        char *end;
+        errno = 0;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (*end || !v[0] || v[0] == '-' || errno)
+            return usage(cmd, REPL_PLAY_USAGE, "--seed takes a number, got \"%s\"", v);
+        s->seed = n;
+        a->seed_given = 1;
+    } else if (cli_is(it, "bot")) {
+        int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
+        if (rc == -2) return EXIT_FAIL;
+        if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--bot takes SEAT=KIND (2=random), got \"%s\"", v);
+        char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
+        if (bad) {
+            int urc = usage(cmd, REPL_PLAY_USAGE, "%s", bad);
+            free(bad);
+            return urc;
+        }
+    } else if (cli_is(it, "name")) {
+        int rc = add_pair(v, &s->name_seat, &s->name_val, &s->n_names);
+        if (rc == -2) return EXIT_FAIL;
+        if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--name takes SEAT=NAME (1=Ann), got \"%s\"", v);
+    } else if (cli_is(it, "lang")) {
+        free(s->lang);
+        if (!(s->lang = strdup(v))) return EXIT_FAIL;
+    } else if (cli_is(it, "load")) {
+        a->load = v;
+    } else if (cli_is(it, "script")) {
+        a->script = v;
+    } else if (!s->ruleset) {
+        if (!(s->ruleset = strdup(v))) return EXIT_FAIL;
+    } else {
+        return usage(cmd, REPL_PLAY_USAGE, "one ruleset at a time; \"%s\" is one too many", v);
+    }
+    return EXIT_OK;
+}
+
 static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *a, ruleset_flags *fl) {
     const char *cmd = "play";
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        char *why;
-        int taken;
-        if (strcmp(arg, "--strict") == 0) {
-            a->strict = 1;
-        } else if (strcmp(arg, "--trust") == 0) {
-            a->trust = 1;
-        } else if (strcmp(arg, "--undo") == 0 || strncmp(arg, "--undo=", 7) == 0) {
-            const char *v = arg[6] == '=' ? arg + 7 : NULL;
-            if (!v) {
-                NEED("all, own or none");
-                v = argv[i];
-            }
-            if (undo_policy_parse(v, &a->undo) != 0)
-                return usage(cmd, REPL_PLAY_USAGE, "--undo takes all, own or none, got \"%s\"", v);
-        } else if ((taken = ruleset_flags_take(fl, argc, argv, &i, &why)) != 0) {
-            if (taken < 0) {
-                int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
-                free(why);
-                return rc;
-            }
-        } else if (strcmp(arg, "--seed") == 0) {
-            NEED("a number");
-            char *end;
-            errno = 0;
-            unsigned long long v = strtoull(argv[i], &end, 10);
-            if (*end || !argv[i][0] || argv[i][0] == '-' || errno)
-                return usage(cmd, REPL_PLAY_USAGE, "--seed takes a number, got \"%s\"", argv[i]);
-            s->seed = v;
-            a->seed_given = 1;
-        } else if (strcmp(arg, "--bot") == 0) {
-            NEED("SEAT=KIND");
-            int rc = add_pair(argv[i], &s->bot_seat, &s->bot_val, &s->n_bots);
-            if (rc == -2) return EXIT_FAIL;
-            if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--bot takes SEAT=KIND (2=random), got \"%s\"", argv[i]);
-            char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
-            if (bad) {
-                int urc = usage(cmd, REPL_PLAY_USAGE, "%s", bad);
-                free(bad);
-                return urc;
-            }
-        } else if (strcmp(arg, "--name") == 0) {
-            NEED("SEAT=NAME");
-            int rc = add_pair(argv[i], &s->name_seat, &s->name_val, &s->n_names);
-            if (rc == -2) return EXIT_FAIL;
-            if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--name takes SEAT=NAME (1=Ann), got \"%s\"", argv[i]);
-        } else if (strcmp(arg, "--lang") == 0) {
-            NEED("a language code");
-            free(s->lang);
-            if (!(s->lang = strdup(argv[i]))) return EXIT_FAIL;
-        } else if (strcmp(arg, "--load") == 0) {
-            NEED("a save file");
-            a->load = argv[i];
-        } else if (strcmp(arg, "--script") == 0) {
-            NEED("a file");
-            a->script = argv[i];
-        } else if (arg[0] == '-' && arg[1]) {
-            return usage(cmd, REPL_PLAY_USAGE, "unknown flag \"%s\"", arg);
-        } else if (!s->ruleset) {
-            if (!(s->ruleset = strdup(arg))) return EXIT_FAIL;
-        } else {
-            return usage(cmd, REPL_PLAY_USAGE, "one ruleset at a time; \"%s\" is one too many", arg);
-        }
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, repl_play_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        int rc = take_play_flag(&it, s, a, fl);
+        if (rc != EXIT_OK) return rc;
     }
-#undef NEED
+    if (got < 0) {
+        int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
+        free(why);
+        return rc;
+    }
     for (size_t i = 0; i < s->n_names; i++) {
-        const char *why = bad_seat_name(s->name_val[i]);
-        for (size_t k = 0; !why && k < i; k++)
+        const char *bad = bad_seat_name(s->name_val[i]);
+        for (size_t k = 0; !bad && k < i; k++)
             if (strcasecmp(s->name_val[k], s->name_val[i]) == 0 && s->name_seat[k] != s->name_seat[i])
-                why = "another seat already has this name";
-        if (why) {
-            char *msg = cairn_strfmt("--name %d=%s: %s", s->name_seat[i], s->name_val[i], why);
-            int rc = usage(cmd, REPL_PLAY_USAGE, "%s", msg ? msg : why);
+                bad = "another seat already has this name";
+        if (bad) {
+            char *msg = cairn_strfmt("--name %d=%s: %s", s->name_seat[i], s->name_val[i], bad);
+            int rc = usage(cmd, REPL_PLAY_USAGE, "%s", msg ? msg : bad);
             free(msg);
             return rc;
         }
@@ -1570,21 +1568,22 @@ void repl_start(repl *r) {
 int repl_replay_main(int argc, char **argv) {
     const char *save = NULL, *script = NULL;
     int strict = 0, trust = 0;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--strict") == 0) {
-            strict = 1;
-        } else if (strcmp(argv[i], "--trust") == 0) {
-            trust = 1;
-        } else if (strcmp(argv[i], "--script") == 0) {
-            if (++i >= argc) return usage("replay", REPL_REPLAY_USAGE, "%s needs a file", argv[i - 1]);
-            script = argv[i];
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return usage("replay", REPL_REPLAY_USAGE, "unknown flag \"%s\"", argv[i]);
-        } else if (!save) {
-            save = argv[i];
-        } else {
-            return usage("replay", REPL_REPLAY_USAGE, "one save at a time; \"%s\" is one too many", argv[i]);
-        }
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, repl_replay_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        if (cli_is(&it, "strict")) strict = 1;
+        else if (cli_is(&it, "trust")) trust = 1;
+        else if (cli_is(&it, "script")) script = it.values[0];
+        else if (!save) save = it.values[0];
+        else return usage("replay", REPL_REPLAY_USAGE, "one save at a time; \"%s\" is one too many", it.values[0]);
+    }
+    if (got < 0) {
+        int rc = usage("replay", REPL_REPLAY_USAGE, "%s", why ? why : "out of memory");
+        free(why);
+        return rc;
     }
     if (!save) return usage("replay", REPL_REPLAY_USAGE, "which save?%s", "");
     repl r;

@@ -9,6 +9,12 @@
 #ifndef CAIRN_REPL_H
 #define CAIRN_REPL_H
 
+#include "cliflags.h"
+
+/* The flags of `cairn play` and `cairn replay` (repl_flags.c). */
+extern const cli_table *const repl_play_flag_tables[];
+extern const cli_table *const repl_replay_flag_tables[];
+
 /* `cairn play ...` and `cairn replay SAVE`; argv[0] is the command name.
 ** Exit status: 0 ok, 1 the game could not start (or, with --strict, a
 ** command failed), 2 usage error. */

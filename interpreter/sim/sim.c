@@ -22,233 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* ----------------------------------------------------------------- flags */
-
-
-typedef struct sim_opts {
-    const char *ruleset;
-    ruleset_flags flags;            /* --option, --preset, --players (0: the ruleset's default) */
-    long games;
-    uint64_t seed;
-    int checks, quiet, jobs;        /* jobs 0: the cores */
-    long shard_k, shard_n;          /* --shard K/N; 0/0: the whole run */
-    const char *json, *csv;
-    const char *starter;            /* the state field naming the first seat */
-    int starter_given;              /* --starter: the field, not the ruleset's start_seat(g) */
-    const char *compare[2];         /* --compare A B; NULL: one variant */
-    const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
-    const char *bot[CAIRN_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
-    char *bot_spec[CAIRN_MAX_SEATS];  /* --bots: the specs, owned (bot[] points at them) */
-    int n_bots;
-    bot *bots[CAIRN_MAX_SEATS];       /* the search bots, made once before the games (NULL: random) */
-    const char *ban[CAIRN_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
-    int coverage;                   /* --coverage */
-    const char *find;               /* --find EXPR */
-    int leads;                      /* --leads: score(g) after every decision */
-    const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
-    size_t n_sets;
-} sim_opts;
-
-/* CAIRN_MAX_SEATS as text, for messages built at compile time */
-#define TEXT_OF(n) #n
-#define NUMBER_TEXT(n) TEXT_OF(n)
-#define SEATS_TEXT NUMBER_TEXT(CAIRN_MAX_SEATS)
-
-static int usage(FILE *err, const char *fmt, const char *arg) {
-    fprintf(err, "cairn sim: ");
-    fprintf(err, fmt, arg);
-    fprintf(err, "\nusage: %s\n", SIM_USAGE);
-    return 2;
-}
-
-/* A whole decimal number in [lo, hi]; 0, or -1 if s is anything else. */
-static int parse_long(const char *s, long lo, long hi, long *out) {
-    char *end;
-    errno = 0;
-    long n = strtol(s, &end, 10);
-    if (!*s || *end || errno || n < lo || n > hi) return -1;
-    *out = n;
-    return 0;
-}
-
-static int parse_seed(const char *s, uint64_t *out) {
-    char *end;
-    errno = 0;
-    unsigned long long n = strtoull(s, &end, 10);
-    if (*s < '0' || *s > '9' || *end || errno) return -1;
-    *out = (uint64_t)n;
-    return 0;
-}
-
-/* Each flag sim reads besides the ruleset's own (ruleset_flags_take): a
-** setter gets the value (NULL for a flag without one) and returns 0, or 2
-** after printing the usage error. One table, so that a flag added is one
-** line and one setter. */
-typedef int (*flag_setter)(sim_opts *o, const char *v, FILE *err);
-
-static int set_games(sim_opts *o, const char *v, FILE *err) {
-    if (parse_long(v, 1, CAIRN_SIM_MAX_GAMES, &o->games) != 0)
-        return usage(err, "--games takes a number from 1 to 1000000, got \"%s\"", v);
-    return 0;
-}
-static int set_seed(sim_opts *o, const char *v, FILE *err) {
-    if (parse_seed(v, &o->seed) != 0) return usage(err, "--seed takes a whole number from 0 to 2^64-1, got \"%s\"", v);
-    return 0;
-}
-static int set_jobs(sim_opts *o, const char *v, FILE *err) {
-    long n;
-    if (parse_long(v, 1, 256, &n) != 0) return usage(err, "--jobs takes a number from 1 to 256, got \"%s\"", v);
-    o->jobs = (int)n;
-    return 0;
-}
-static int set_shard(sim_opts *o, const char *v, FILE *err) {
-    char k[24], n[24], extra;
-    if (sscanf(v, "%23[0-9]/%23[0-9]%c", k, n, &extra) != 2 || parse_long(n, 1, 100000, &o->shard_n) != 0 ||
-        parse_long(k, 1, o->shard_n, &o->shard_k) != 0)
-        return usage(err, "--shard takes K/N with 1 <= K <= N (2/8: the second of eight parts), got \"%s\"", v);
-    return 0;
-}
-static int set_checks(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->checks = 1, 0; }
-static int set_quiet(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->quiet = 1, 0; }
-static int set_time(sim_opts *o, const char *v, FILE *err) { return (void)o, (void)v, (void)err, 0; }
-static int set_json(sim_opts *o, const char *v, FILE *err) { return (void)err, o->json = v, 0; }
-static int set_csv(sim_opts *o, const char *v, FILE *err) { return (void)err, o->csv = v, 0; }
-static int set_coverage(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->coverage = 1, 0; }
-static int set_ban(sim_opts *o, const char *v, FILE *err) {
-    char seat[8];
-    long n;
-    int used = 0;
-    if (sscanf(v, "%7[0-9]:%n", seat, &used) != 1 || !used || !v[used] || parse_long(seat, 1, CAIRN_MAX_SEATS, &n) != 0)
-        return usage(err, "--ban takes SEAT:PREFIX (2:card stupa), got \"%s\"", v);
-    o->ban[n - 1] = v + used;
-    return 0;
-}
-static int set_set(sim_opts *o, const char *v, FILE *err) {
-    char *name, *path, *why = NULL;
-    const char *val;
-    if (ruleset_set_split(v, &name, &path, &val, &why) != 0) {
-        int rc = usage(err, "%s", why ? why : "out of memory");
-        free(why);
-        return rc;
-    }
-    free(name);
-    free(path);
-    if (o->n_sets == CAIRN_SIM_MAX_SETS) return usage(err, "too many --set (CAIRN_SIM_MAX_SETS); \"%s\" is one too many", v);
-    o->set[o->n_sets++] = v;
-    return 0;
-}
-static int set_sweep(sim_opts *o, const char *v, FILE *err) {
-    const char *eq = strchr(v, '=');
-    int n = 1;
-    for (const char *p = eq ? eq : v; *p; p++) n += *p == ',';
-    if (!eq || eq == v || !eq[1] || n < 2 || n > CAIRN_SIM_MAX_VARIANTS)
-        return usage(err, "--sweep takes KEY=V1,V2,... (2 to 8 values; KEY an option or DATA.PATH), got \"%s\"", v);
-    o->sweep = v;
-    return 0;
-}
-static int set_leads(sim_opts *o, const char *v, FILE *err) { return (void)v, (void)err, o->leads = 1, 0; }
-static int set_find(sim_opts *o, const char *v, FILE *err) { return (void)err, o->find = v, 0; }
-static int set_starter(sim_opts *o, const char *v, FILE *err) {
-    return (void)err, o->starter = v, o->starter_given = 1, 0;
-}
-
-/* --bots "mcts:iterations=500,depth=20,random": one spec per seat; a comma
-** starts a new spec unless what follows is PARAM=VALUE (a kind never holds
-** "="). Each spec is checked (bot_spec_valid). */
-static int set_bots(sim_opts *o, const char *arg, FILE *err) {
-    const char *p = arg;
-    while (*p) {
-        const char *end = p;
-        for (;;) {
-            const char *comma = strchr(end, ',');
-            if (!comma) {
-                end += strlen(end);
-                break;
-            }
-            const char *nx = comma + 1, *nc = strchr(nx, ','), *eq = strchr(nx, '=');
-            if (!eq || (nc && eq > nc) || memchr(nx, ':', (size_t)(eq - nx))) {
-                end = comma;
-                break;
-            }
-            end = nc ? nc : nx + strlen(nx);
-            if (!nc) break;
-        }
-        if (o->n_bots == CAIRN_MAX_SEATS) return usage(err, "--bots names more than " SEATS_TEXT " seats: \"%s\"", arg);
-        char *spec = cairn_strfmt("%.*s", (int)(end - p), p);
-        if (!spec) return usage(err, "%s", "out of memory");
-        o->bot_spec[o->n_bots] = spec;
-        o->bot[o->n_bots++] = spec;
-        cerr_list errs;
-        cerr_init(&errs, 0);
-        if (bot_spec_valid(spec, &errs) != 0) {
-            char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-            int rc = usage(err, "--bots: %s", m ? m : "out of memory");
-            free(m);
-            cerr_free(&errs);
-            return rc;
-        }
-        cerr_free(&errs);
-        p = *end ? end + 1 : end;
-    }
-    if (o->n_bots == 0) return usage(err, "--bots takes KIND,KIND,... (one per seat), got \"%s\"", arg);
-    return 0;
-}
-
-static const struct sim_flag {
-    const char *name;
-    int values; /* how many arguments follow */
-    flag_setter set;
-} sim_flags[] = {
-    {"--games", 1, set_games},     {"--seed", 1, set_seed},   {"--jobs", 1, set_jobs},
-    {"--shard", 1, set_shard},     {"--checks", 0, set_checks}, {"--quiet", 0, set_quiet},
-    {"--time", 0, set_time}, /* timing is always printed now; kept for old scripts */
-    {"--leads", 0, set_leads},     {"--find", 1, set_find},       {"--sweep", 1, set_sweep},       {"--set", 1, set_set},         {"--ban", 1, set_ban},         {"--coverage", 0, set_coverage},
-    {"--json", 1, set_json},       {"--csv", 1, set_csv},     {"--starter", 1, set_starter},
-    {"--bots", 1, set_bots},
-    {"--compare", 2, NULL},        /* two values: read in sim_parse */
-};
-
-/* Fills o from argv. Returns 0, 1 when out of memory, or 2 after printing
-** a usage error. o->flags must be freed in every case. */
-static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
-    memset(o, 0, sizeof *o);
-    o->games = CAIRN_SIM_GAMES;
-    o->seed = 1;
-    o->starter = "start_seat";
-    if (ruleset_flags_init(&o->flags, argc) != 0) return fprintf(err, "cairn sim: out of memory\n"), 1;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        char *why;
-        int taken = ruleset_flags_take(&o->flags, argc, argv, &i, &why);
-        if (taken < 0) {
-            int rc = usage(err, "%s", why ? why : "out of memory");
-            free(why);
-            return rc;
-        }
-        if (taken) continue;
-        const struct sim_flag *f = NULL;
-        for (size_t k = 0; k < sizeof sim_flags / sizeof *sim_flags; k++)
-            if (!strcmp(arg, sim_flags[k].name)) f = &sim_flags[k];
-        if (f) {
-            if (i + f->values >= argc) return usage(err, "%s needs a value", arg);
-            int rc = 0;
-            if (f->set) rc = f->set(o, f->values ? argv[i + 1] : NULL, err);
-            else o->compare[0] = argv[i + 1], o->compare[1] = argv[i + 2];
-            if (rc) return rc;
-            i += f->values;
-        } else if (arg[0] == '-') {
-            return usage(err, "unknown flag \"%s\"", arg);
-        } else if (!o->ruleset) {
-            o->ruleset = arg;
-        } else {
-            return usage(err, "one ruleset at a time; \"%s\" is one too many", arg);
-        }
-    }
-    if (!o->ruleset) return usage(err, "which ruleset?%s", "");
-    if (o->sweep && o->compare[0]) return usage(err, "--sweep or --compare, not both%s", "");
-    return 0;
-}
-
 /* ----------------------------------------------------------- variants */
 
 /* What one variant plays: the ruleset (the run's, or a folder given to
@@ -710,21 +483,21 @@ static void make_header(const sim_ctx *x, sim_header *h) {
 static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first, long last) {
     const char *fp_b = x->variants == 2 ? engine_rules_ruleset(x->v[1].rules)->fingerprint : "";
     fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
-    sim_json_string(f, h->ruleset);
-    const char *strs[][2] = {{"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
+    json_string_writez(f, h->ruleset);
+    const char *strs[][2] = {{"cairn_version", CAIRN_VERSION}, {"id", h->id},           {"ruleset_version", h->version}, {"fingerprint", h->fingerprint},
                              {"fingerprint_b", fp_b}, {"options", h->options},         {"label_a", h->label[0]},
                              {"label_b", h->label[1]}, {"play_a", h->play[0]},         {"play_b", h->play[1]},
                              {"starter", h->starter}, {"bots", h->bots},          {"find", h->find ? h->find : ""},
                              {"sweep", h->sweep ? h->sweep : ""}};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         fprintf(f, ", \"%s\": ", strs[i][0]);
-        sim_json_string(f, strs[i][1]);
+        json_string_writez(f, strs[i][1]);
     }
     for (int i = 2; i < x->variants; i++) { /* a sweep's further columns: label_c, play_c, ... */
         fprintf(f, ", \"label_%c\": ", 'a' + i);
-        sim_json_string(f, h->label[i]);
+        json_string_writez(f, h->label[i]);
         fprintf(f, ", \"play_%c\": ", 'a' + i);
-        sim_json_string(f, h->play[i]);
+        json_string_writez(f, h->play[i]);
     }
     fprintf(f, ", \"players\": %d, \"checks\": %s, \"compare\": %s, \"games\": %ld, \"seed\": %" PRIu64
                ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",
@@ -804,8 +577,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     x->total = (last - first) * x->variants;
     x->start = now_seconds();
     x->last_tenth = 0;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int jobs = o->jobs ? o->jobs : cores > 0 ? (int)cores : 1;
+    int jobs = o->jobs ? o->jobs : sim_default_jobs(); /* sim_cpus.c */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

@@ -10,6 +10,13 @@
 
 #include <stdio.h>
 
+#include "cliflags.h"
+
+/* The flags of `cairn sim` (the ruleset's shared ones, then sim's own,
+** sim_flags.c) and of `cairn sim merge`. */
+extern const cli_table *const sim_flag_tables[];
+extern const cli_table *const sim_merge_flag_tables[];
+
 #define SIM_USAGE                                                                              \
     "cairn sim RULESET [--games N] [--players N] [--option ID[=VALUE]]... [--preset NAME]\n"     \
     "                 [--seed S] [--bots KIND,...] [--checks] [--compare A B] [--set DATA.PATH=VALUE]...\n"     \
@@ -17,8 +24,8 @@
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
     "                 [--quiet]\n"                                                             \
-    "       cairn sim merge PARTS... [--json FILE]"
-#define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
+    "       cairn sim merge PARTS... [--json FILE] [--csv FILE]"
+#define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE] [--csv FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
 #define SIM_HELP                                                                               \
     "Plays N seeded games (seeds S, S+1, ...) with a bot in every seat and reports, per\n"     \
@@ -41,9 +48,11 @@
     "  --set DATA.PATH=VALUE  a data override for the whole run (repeatable)\n"             \
     "  --sweep KEY=V1,V2,...  one column per value (an option or a DATA.PATH), each\n"     \
     "                       against the first on paired seeds\n"                            \
-    "  --jobs J             worker processes (default: the cores)\n"                          \
+    "  --jobs J             worker processes (default: the CPUs this process may use, its\n"  \
+    "                       affinity mask and cgroup CPU quota)\n"                          \
     "  --shard K/N          play the K-th of N slices of the games and write a JSON part\n"   \
-    "                       (--json, default sim-part-K-of-N.json) for cairn sim merge\n"    \
+    "                       (--json, default sim-part-K-of-N.json) for cairn sim merge,\n"   \
+    "                       which matches parts by fingerprint and writes --json, --csv\n" \
     "  --json FILE          the games and the figures as JSON (layout version 1)\n"           \
     "  --csv FILE           one row per game as CSV (layout version 1)\n"                     \
     "  --starter FIELD      the state field naming the seat that starts (default\n"          \
@@ -56,12 +65,21 @@
     "  --find EXPR          list the seeds of games where a Lua expression over g.state,\n" \
     "                       g.totals and g.decisions held at the end (sandboxed)\n"        \
     "  --quiet              no progress on stderr\n"                                          \
+    "  --time               accepted for old scripts (the timing line is always printed)\n" \
     "\n"                                                                                       \
     "A game that fails is counted and listed with the command that replays it; the\n"        \
     "run goes on. Ctrl-C stops the run, prints the report of the games finished and\n"       \
     "writes the files.\n"                                                                     \
     "Exit status: 0 ok, 1 a game failed or the ruleset has errors, 2 usage error,\n"         \
     "130 interrupted.\n"
+
+/* The default --jobs: the CPUs of this process's affinity mask, capped by
+** its cgroup v2 CPU quota (cpu.max, rounded up), 1 to 256 (sim_cpus.c). */
+int sim_default_jobs(void);
+/* The cap itself: cpus lowered to the quota of the unified cgroup named in
+** proc_cgroup (a /proc/self/cgroup) and of each cgroup above it, read under
+** cgroup_root (/sys/fs/cgroup); cpus when there is no limit. For tests. */
+int sim_cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus);
 
 /* `cairn sim ...`, argv[0] being "sim": the report to stdout, errors to
 ** stderr. Returns the exit status (0 ok, 1 a game failed or the ruleset has

@@ -17,9 +17,43 @@
 #include <stdio.h>
 
 #include "sim.h"
+#include "bot.h"
+#include "ruleset.h"
+#include "json_string.h"
 #include "stats.h"
 #include "value.h"
 #include "limits.h"
+
+/* -------------------------------------------------------- sim_flags.c */
+
+/* What the flags of one run asked for. */
+typedef struct sim_opts {
+    const char *ruleset;
+    ruleset_flags flags;            /* --option, --preset, --players (0: the ruleset's default) */
+    long games;
+    uint64_t seed;
+    int checks, quiet, jobs;        /* jobs 0: the cores */
+    long shard_k, shard_n;          /* --shard K/N; 0/0: the whole run */
+    const char *json, *csv;
+    const char *starter;            /* the state field naming the first seat */
+    int starter_given;              /* --starter: the field, not the ruleset's start_seat(g) */
+    const char *compare[2];         /* --compare A B; NULL: one variant */
+    const char *sweep;              /* --sweep KEY=V1,V2,...: one variant per value */
+    const char *bot[CAIRN_MAX_SEATS]; /* each seat's bot kind (NULL: "random"); see sim_choose */
+    char *bot_spec[CAIRN_MAX_SEATS];  /* --bots: the specs, owned (bot[] points at them) */
+    int n_bots;
+    bot *bots[CAIRN_MAX_SEATS];       /* the search bots, made once before the games (NULL: random) */
+    const char *ban[CAIRN_MAX_SEATS]; /* --ban SEAT:PREFIX: that seat never takes such an option */
+    int coverage;                   /* --coverage */
+    const char *find;               /* --find EXPR */
+    int leads;                      /* --leads: score(g) after every decision */
+    const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
+    size_t n_sets;
+} sim_opts;
+
+/* Fills o from argv. Returns 0, 1 when out of memory, or 2 after printing
+** a usage error. o->flags must be freed in every case. */
+int sim_parse(int argc, char **argv, sim_opts *o, FILE *err);
 
 /* The version of the --json and --csv layouts (docs/simulation.md). */
 #define SIM_FORMAT_VERSION 1
@@ -78,8 +112,7 @@ char *sim_rec_json(const sim_rec *r);
 int sim_rec_from_value(const value *v, sim_rec *r);
 /* The same from one line of text. */
 int sim_rec_parse(const char *line, size_t len, sim_rec *r);
-/* s as a JSON string literal into f. */
-void sim_json_string(FILE *f, const char *s);
+/* JSON strings are written by json_string.h's writer (json_string_writez). */
 
 /* --------------------------------------------------------- sim_jobs.c */
 

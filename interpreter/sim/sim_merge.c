@@ -3,9 +3,10 @@
 ** `cairn sim merge PARTS... [--json OUT] [--csv OUT]`: the JSON parts of a
 ** run spread with --shard K/N, combined into the report one run gives. A
 ** part is read line by line (docs/simulation.md, "The JSON layout"): its
-** "run" line and one game record per line. Parts from different rulesets,
-** fingerprints or settings are refused, and so is a missing or doubled
-** shard.
+** "run" line and one game record per line. Parts are matched by the
+** ruleset's fingerprint, not by its path (every node of a cluster has its
+** own): parts from different rulesets' files, settings or cairn versions
+** are refused, and so is a missing or doubled shard.
 */
 #include "sim.h"
 #include "grow.h"
@@ -79,6 +80,21 @@ static value *settings(const value *run) {
     return v;
 }
 
+/* What must be equal for two parts to be shards of one run: the settings
+** less the ruleset's path as each node named it (the "ruleset" field and the
+** replay commands, which hold it): the fingerprints say the files are the
+** same wherever they lie. */
+static value *identity(const value *run) {
+    value *v = settings(run);
+    if (!v) return NULL;
+    value_map_del(v, "ruleset");
+    for (char c = 'a'; c < 'a' + CAIRN_SIM_MAX_VARIANTS; c++) {
+        char key[8] = {'p', 'l', 'a', 'y', '_', c, '\0'};
+        value_map_del(v, key);
+    }
+    return v;
+}
+
 static int shard_of(const value *run, int64_t *k, int64_t *n) {
     const value *s = value_map_get(run, "shard");
     if (!s || s->type != CV_LIST || s->u.list.n != 2) return -1;
@@ -86,25 +102,32 @@ static int shard_of(const value *run, int64_t *k, int64_t *n) {
     return 0;
 }
 
+static const char *run_str(const value *run, const char *key) { return value_get_str(run, key, ""); }
+
 /* The parts are one run's shards, each once. 0, or 1 after saying why not. */
 static int check_parts(const merged *m, FILE *err) {
-    value *first = settings(m->parts[0].run);
+    value *first = identity(m->parts[0].run);
     int64_t k = 0, n = 0, n0 = 0;
     int rc = !first || shard_of(m->parts[0].run, &k, &n0) != 0;
     char *seen = rc ? NULL : calloc((size_t)n0 + 1, 1);
     if (!seen) return value_free(first), fprintf(err, "cairn sim merge: out of memory\n"), 1;
     for (size_t i = 0; i < m->n_parts && !rc; i++) {
-        value *s = settings(m->parts[i].run);
+        value *s = identity(m->parts[i].run);
         if (!s || !value_equal(s, first, 0)) {
             const char *why = "settings";
-            const char *keys[] = {"ruleset", "fingerprint", "fingerprint_b", "options", "games", "seed", "bots"};
+            const char *keys[] = {"cairn_version", "fingerprint", "fingerprint_b", "options", "games", "seed", "bots"};
             for (size_t j = 0; s && j < sizeof keys / sizeof *keys; j++)
                 if (!value_equal(value_map_get(s, keys[j]), value_map_get(first, keys[j]), 0)) {
                     why = keys[j];
                     break;
                 }
-            fprintf(err, "cairn sim merge: %s is from another run than %s (its %s differ%s)\n", m->parts[i].path,
-                    m->parts[0].path, why, why[strlen(why) - 1] == 's' ? "" : "s");
+            if (!strcmp(why, "cairn_version"))
+                fprintf(err, "cairn sim merge: %s was played by cairn %s, %s by cairn %s: play every shard with one cairn\n",
+                        m->parts[i].path, run_str(m->parts[i].run, "cairn_version")[0] ? run_str(m->parts[i].run, "cairn_version") : "unknown (no cairn_version)",
+                        m->parts[0].path, run_str(m->parts[0].run, "cairn_version")[0] ? run_str(m->parts[0].run, "cairn_version") : "unknown (no cairn_version)");
+            else
+                fprintf(err, "cairn sim merge: %s is from another run than %s (its %s differ%s)\n", m->parts[i].path,
+                        m->parts[0].path, why, why[strlen(why) - 1] == 's' ? "" : "s");
             rc = 1;
         } else if (shard_of(m->parts[i].run, &k, &n) != 0 || n != n0 || k < 1 || k > n || seen[k]) {
             fprintf(err, "cairn sim merge: %s: shard %" PRId64 "/%" PRId64 " is given twice or does not fit %" PRId64
@@ -128,21 +151,28 @@ static int rec_order(const void *a, const void *b) {
     return (x->variant > y->variant) - (x->variant < y->variant);
 }
 
-static const char *run_str(const value *run, const char *key) { return value_get_str(run, key, ""); }
 
 int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     merged m;
     memset(&m, 0, sizeof m);
-    const char *json = NULL;
+    const char *json = NULL, *csv = NULL;
     int rc = 0;
     if (!(m.parts = calloc((size_t)argc, sizeof *m.parts))) return fprintf(err, "cairn sim merge: out of memory\n"), 1;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
-        else if (argv[i][0] == '-') {
-            fprintf(err, "cairn sim merge: unknown flag \"%s\"\nusage: %s\n", argv[i], SIM_MERGE_USAGE);
-            free(m.parts);
-            return 2;
-        } else m.parts[m.n_parts++].path = argv[i];
+    cli_parser p;
+    cli_item it;
+    char *why;
+    int got;
+    cli_start(&p, argc, argv, sim_merge_flag_tables);
+    while ((got = cli_next(&p, &it, &why)) > 0) {
+        if (cli_is(&it, "json")) json = it.values[0];
+        else if (cli_is(&it, "csv")) csv = it.values[0];
+        else m.parts[m.n_parts++].path = it.values[0];
+    }
+    if (got < 0) {
+        fprintf(err, "cairn sim merge: %s\nusage: %s\n", why ? why : "out of memory", SIM_MERGE_USAGE);
+        free(why);
+        free(m.parts);
+        return 2;
     }
     if (!m.n_parts) {
         fprintf(err, "cairn sim merge: which parts?\nusage: %s\n", SIM_MERGE_USAGE);
@@ -205,13 +235,13 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         if (f) { /* the layout of one run's file: the run as shard 1/1 */
             value *s = settings(run);
             fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
-            sim_json_string(f, h.ruleset);
+            json_string_writez(f, h.ruleset);
             for (size_t i = 0; s && i < s->u.map.n; i++) {
                 const char *k = s->u.map.items[i].key->u.str.s;
                 const value *v = s->u.map.items[i].val;
                 if (!strcmp(k, "ruleset")) continue;
                 fprintf(f, ", \"%s\": ", k);
-                if (v->type == CV_STR) sim_json_string(f, v->u.str.s);
+                if (v->type == CV_STR) json_string_writez(f, v->u.str.s);
                 else if (v->type == CV_BOOL) fputs(v->u.b ? "true" : "false", f);
                 else fprintf(f, "%" PRId64, v->u.i);
             }
@@ -224,6 +254,13 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             else sim_report_json(f, &t);
             fputs("}\n", f);
             if (fclose(f) != 0) rc = (fprintf(err, "cairn sim merge: writing %s failed\n", json), 1);
+        }
+        FILE *cf = csv ? fopen(csv, "w") : NULL;
+        if (csv && !cf) rc = (fprintf(err, "cairn sim merge: cannot write %s\n", csv), 1);
+        if (cf) { /* one run's CSV: every game of every part, in game order */
+            sim_csv_head(cf, players);
+            for (size_t i = 0; i < m.n; i++) sim_csv_row(cf, &m.recs[i], players);
+            if (fclose(cf) != 0) rc = (fprintf(err, "cairn sim merge: writing %s failed\n", csv), 1);
         }
         long failed = variants == 1 ? t.failed : c[0].t[0].failed;
         for (int k = 1; k < variants; k++) failed += c[k - 1].t[1].failed;

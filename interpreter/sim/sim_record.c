@@ -43,17 +43,6 @@ sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id) {
     return c;
 }
 
-void sim_json_string(FILE *f, const char *s) {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
 char *sim_rec_json(const sim_rec *r) {
     char *buf = NULL;
     size_t len = 0;
@@ -66,11 +55,11 @@ char *sim_rec_json(const sim_rec *r) {
     if (r->leads >= 0) fprintf(f, ", \"leads\": %ld", r->leads);
     if (r->ok && r->error) {
         fputs(", \"find_error\": ", f);
-        sim_json_string(f, r->error);
+        json_string_writez(f, r->error);
     }
     if (!r->ok) {
         fputs(", \"error\": ", f);
-        sim_json_string(f, r->error);
+        json_string_writez(f, r->error);
     } else {
         fputs(", \"seats\": [", f);
         for (int i = 0; i < r->n; i++) {
@@ -78,7 +67,7 @@ char *sim_rec_json(const sim_rec *r) {
             fprintf(f, "%s{\"total\": %" PRId64 ", \"rank\": %d, \"items\": [", i ? ", " : "", s->total, s->rank);
             for (size_t j = 0; j < s->n_items; j++) {
                 fputs(j ? ", [" : "[", f);
-                sim_json_string(f, s->items[j].key);
+                json_string_writez(f, s->items[j].key);
                 fprintf(f, ", %" PRId64 "]", s->items[j].points);
             }
             fputs("]}", f);
@@ -89,7 +78,7 @@ char *sim_rec_json(const sim_rec *r) {
         fputs(", \"cov\": [", f);
         for (size_t i = 0; i < r->n_cov; i++) {
             fputs(i ? ", [" : "[", f);
-            sim_json_string(f, r->cov[i].prefix);
+            json_string_writez(f, r->cov[i].prefix);
             fprintf(f, ", %ld, %ld, %ld]", r->cov[i].offered, r->cov[i].disabled, r->cov[i].taken);
         }
         fputc(']', f);

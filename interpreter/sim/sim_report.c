@@ -339,7 +339,7 @@ void sim_report_sweep(FILE *out, const sim_header *h, const sim_compare *c, int 
 
 void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int variants) {
     fputs("{\"sweep\": ", f);
-    sim_json_string(f, sweep);
+    json_string_writez(f, sweep);
     fputs(", \"against_a\": [", f);
     for (int k = 0; k < variants - 1; k++) {
         fputs(k ? ",\n " : "\n ", f);
@@ -416,7 +416,7 @@ void sim_report_json(FILE *f, const sim_totals *t) {
         for (size_t l = 0; l < t->n_labels; l++) {
             stats_acc a = acc_of(g, t->label[l].sum[i], t->label[l].sumsq[i]);
             fputs(l ? ", " : "", f);
-            sim_json_string(f, t->label[l].key);
+            json_string_writez(f, t->label[l].key);
             fputs(": ", f);
             json_acc(f, &a, 0);
         }
@@ -439,7 +439,7 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     fputs(", \"coverage\": [", f);
     for (size_t i = 0; i < t->n_cov; i++) {
         fputs(i ? ", {\"option\": " : "{\"option\": ", f);
-        sim_json_string(f, t->cov[i].prefix);
+        json_string_writez(f, t->cov[i].prefix);
         fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld}", t->cov[i].offered,
                 t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
     }
@@ -449,7 +449,7 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     for (size_t i = 0; i < t->n_fails; i++) {
         fprintf(f, "%s{\"seed\": %" PRIu64 ", \"variant\": %d, \"error\": ", i ? ", " : "", t->fails[i].seed,
                 t->fails[i].variant);
-        sim_json_string(f, t->fails[i].error);
+        json_string_writez(f, t->fails[i].error);
         fputc('}', f);
     }
     fputs("]}", f);
@@ -465,7 +465,7 @@ void sim_report_compare_json(FILE *f, const sim_compare *c) {
         const sim_pair *p = &c->pair[i];
         stats_interval d = stats_mean_ci(&p->d);
         fprintf(f, "%s\n  {\"figure\": ", i ? "," : "");
-        sim_json_string(f, p->name[0] == ':' ? p->name + 1 : p->name);
+        json_string_writez(f, p->name[0] == ':' ? p->name + 1 : p->name);
         fprintf(f, ", \"breakdown\": %s, \"seat\": %d, \"a\": %.6f, \"b\": %.6f, \"diff\": %.6f, \"lo\": %.6f, "
                    "\"hi\": %.6f, \"significant\": %s}",
                 p->name[0] == ':' ? "true" : "false", p->seat, stats_mean(&p->a), stats_mean(&p->b),

@@ -4,6 +4,9 @@
 ** UTF-8 and ANSI text, and wrapping.
 */
 #include "testutil.h"
+
+#include <locale.h>
+#include <wchar.h>
 #include "markup.h"
 
 static void check_render(const char *src, int ansi, const char *want) {
@@ -115,8 +118,47 @@ static void test_control_bytes_dropped(void **st) {
     free(out);
 }
 
+/* The widths of tools/gen-width-table's table (docs/repl.md, "Display
+** width"): emoji that the old hand-made table counted as one column, and
+** each rule of the generator, against the terminal's own wcwidth. */
+static void test_display_width_from_unicode(void **st) {
+    (void)st;
+    /* U+26FA tent (E2 9B BA), U+1F680 rocket (F0 9F 9A 80), U+2705 check mark (E2 9C 85): East Asian Wide */
+    assert_int_equal(markup_width("\xe2\x9b\xba", 3), 2);
+    assert_int_equal(markup_width("\xf0\x9f\x9a\x80", 4), 2);
+    assert_int_equal(markup_width("\xe2\x9c\x85", 3), 2);
+    /* "⛺ camp ✅": 2 + 1 + 4 + 1 + 2 = 10 columns */
+    assert_int_equal(markup_width("\xe2\x9b\xba camp \xe2\x9c\x85", 12), 10);
+    assert_int_equal(markup_cp_width(0x26FA), 2);
+    assert_int_equal(markup_cp_width(0x1F680), 2);
+    assert_int_equal(markup_cp_width(0x2705), 2);
+    /* one each: é, the soft hyphen (Cf but drawn), an Arabic number sign (a prepended mark) */
+    assert_int_equal(markup_cp_width(0xE9), 1);
+    assert_int_equal(markup_cp_width(0xAD), 1);
+    assert_int_equal(markup_cp_width(0x600), 1);
+    /* zero: a combining acute (Mn), the zero-width joiner (Cf), a Hangul vowel that joins */
+    assert_int_equal(markup_cp_width(0x301), 0);
+    assert_int_equal(markup_cp_width(0x200D), 0);
+    assert_int_equal(markup_cp_width(0x1161), 0);
+    /* two: a fullwidth A, a CJK ideograph in the reserved places, a Yijing hexagram */
+    assert_int_equal(markup_cp_width(0xFF21), 2);
+    assert_int_equal(markup_cp_width(0x2A6E0), 2);
+    assert_int_equal(markup_cp_width(0x4DC0), 2);
+    /* the same as glibc's wcwidth where a UTF-8 locale is there to ask */
+    locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    if (utf8) {
+        locale_t was = uselocale(utf8);
+        static const uint32_t cps[] = {0x26FA, 0x1F680, 0x2705, 0xE9, 0xAD, 0x301, 0x200D, 0x1161, 0xFF21, 0x4E2D};
+        for (size_t i = 0; i < sizeof cps / sizeof cps[0]; i++)
+            assert_int_equal((int)markup_cp_width(cps[i]), wcwidth((wchar_t)cps[i]));
+        uselocale(was);
+        freelocale(utf8);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_display_width_from_unicode),
         cmocka_unit_test(test_control_bytes_dropped),
         cmocka_unit_test(test_strip),    cmocka_unit_test(test_ansi),
         cmocka_unit_test(test_literal_braces), cmocka_unit_test(test_width),

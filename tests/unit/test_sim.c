@@ -665,7 +665,7 @@ static void test_refusals(void **st) {
     static const char *const half_compare[] = {"connect4", "--compare", "", NULL};
     sim(&r, half_compare);
     assert_int_equal(r.rc, 2);
-    assert_non_null(strstr(r.err, "--compare needs a value"));
+    assert_non_null(strstr(r.err, "--compare needs A B"));
 
     static const char *const none[] = {NULL};
     sim(&r, none);
@@ -678,8 +678,60 @@ static void test_refusals(void **st) {
     assert_non_null(strstr(r.err, "which parts?"));
 }
 
+/* put_file(dir, rel, text): a file below dir, its folders made */
+static void put_file(const char *dir, const char *rel, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    for (char *p = strchr(path + strlen(dir) + 1, '/'); p; p = strchr(p + 1, '/')) {
+        *p = '\0';
+        mkdir(path, 0777);
+        *p = '/';
+    }
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The default --jobs under a cgroup v2 quota: a scratch /proc/self/cgroup
+** and /sys/fs/cgroup. */
+static void test_cpu_quota(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-cpus.XXXXXX", proc[64], v1[64], root[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(proc, sizeof proc, "%s/proc-cgroup", dir);
+    snprintf(v1, sizeof v1, "%s/proc-cgroup-v1", dir);
+    snprintf(root, sizeof root, "%s/sys", dir);
+    put_file(dir, "proc-cgroup", "1:cpu:/\n0::/kubepods/pod1/sim\n");
+    put_file(dir, "proc-cgroup-v1", "4:memory:/x\n1:cpu:/\n");
+    /* no cpu.max anywhere: the affinity's 8 stand */
+    assert_int_equal(sim_cpus_limit(proc, root, 8), 8);
+    /* the container's own limit, 1.5 CPUs (150000 of every 100000 us): rounded up to 2 */
+    put_file(dir, "sys/kubepods/pod1/sim/cpu.max", "150000 100000\n");
+    assert_int_equal(sim_cpus_limit(proc, root, 8), 2);
+    /* a quota above the affinity does not raise it: 1 CPU in the mask, 2 allowed */
+    assert_int_equal(sim_cpus_limit(proc, root, 1), 1);
+    /* "max" is no limit; the pod's 1 CPU (100000/100000) two levels up binds */
+    put_file(dir, "sys/kubepods/pod1/sim/cpu.max", "max 100000\n");
+    put_file(dir, "sys/kubepods/pod1/cpu.max", "100000 100000\n");
+    assert_int_equal(sim_cpus_limit(proc, root, 8), 1);
+    /* the root's own file counts too (a container sees its cgroup as /) */
+    put_file(dir, "proc-cgroup", "0::/\n");
+    put_file(dir, "sys/cpu.max", "300000 100000\n");
+    assert_int_equal(sim_cpus_limit(proc, root, 8), 3);
+    /* cgroup v1 only, or no /proc file: the affinity stands */
+    assert_int_equal(sim_cpus_limit(v1, root, 8), 8);
+    assert_int_equal(sim_cpus_limit("/nonexistent/cgroup", root, 8), 8);
+    /* and the default is at least 1 */
+    assert_true(sim_default_jobs() >= 1);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cpu_quota),
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
         cmocka_unit_test(test_goofspiel_three_seats),
         cmocka_unit_test(test_turn_position),   cmocka_unit_test(test_jobs_and_shards),

@@ -100,6 +100,33 @@ static void test_dump_yaml_quoting(void **st) {
     value_free(m);
 }
 
+/* Every word a YAML 1.1 reader (PyYAML) takes for a boolean, a null or a
+** value key is quoted; words that are none of these in any YAML stay plain. */
+static void test_dump_yaml_1_1_words(void **st) {
+    (void)st;
+    static const char *const quoted[] = {"YES", "Yes", "yes", "NO", "No", "no", "ON", "On", "on", "OFF", "Off",
+                                         "off", "Y", "y", "N", "n", "TRUE", "False", "NULL", "=", "~", NULL};
+    static const char *const plain[] = {"yES", "nO", "oN", "Yak", "none", "onion", NULL};
+    for (int i = 0; quoted[i]; i++) {
+        value *v = value_str(quoted[i]);
+        char *s = value_to_yaml(v);
+        char want[16];
+        snprintf(want, sizeof want, "\"%s\"\n", quoted[i]);
+        assert_string_equal(s, want);
+        free(s);
+        value_free(v);
+    }
+    for (int i = 0; plain[i]; i++) {
+        value *v = value_str(plain[i]);
+        char *s = value_to_yaml(v);
+        char want[16];
+        snprintf(want, sizeof want, "%s\n", plain[i]);
+        assert_string_equal(s, want);
+        free(s);
+        value_free(v);
+    }
+}
+
 static void test_dump_nested(void **st) {
     (void)st;
     const int64_t xs[] = {1, 2};
@@ -212,6 +239,7 @@ int main(void) {
         cmocka_unit_test(test_clone_equal_hash),
         cmocka_unit_test(test_locations_survive_clone),
         cmocka_unit_test(test_dump_yaml_quoting),
+        cmocka_unit_test(test_dump_yaml_1_1_words),
         cmocka_unit_test(test_dump_nested),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_describe),
