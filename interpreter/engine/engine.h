@@ -406,6 +406,11 @@ typedef struct engine_score {
 int engine_score_get(engine *e, engine_score *out, cerr_list *errs);
 void engine_score_free(engine_score *s);
 
+/* The totals of score(g) alone, into totals[0..seats) (totals[s-1] for seat
+** s): what the bots judge a position by, without copying the breakdown's
+** texts. 1, 0 when the rules define no score, -1 after appending an error. */
+int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs);
+
 /* --------------------------------------------------------------- history */
 
 typedef struct engine_logged {

@@ -144,23 +144,6 @@ function rules.render(view, seat, g)
   return table.concat(lines, "\n")
 end
 
--- For bots that look ahead: the prize values the seat has won minus the best other seat's.
-function rules.heuristic(g, seat)
-  local function sum(list)
-    local n = 0
-    for _, v in ipairs(list) do n = n + v end
-    return n
-  end
-  local mine, best = sum(g.state.won[seat]), nil
-  for s = 1, #g.seats do
-    if s ~= seat then
-      local v = sum(g.state.won[s])
-      if not best or v > best then best = v end
-    end
-  end
-  return mine - (best or 0)
-end
-
 -- For bots that search a game with secrets (docs/bots.md): a full state that shows `seat`
 -- exactly its view, the hidden parts drawn from `rng`. What the view hides: the order of
 -- the prize deck (its cards are the ones not up, discarded or won), the other hands and

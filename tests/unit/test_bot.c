@@ -347,20 +347,25 @@ static void test_samples_keep_invariants(void **st) {
     samples_keep_invariants("kathmandu", 4, "tents", 150);
 }
 
-/* Every shipped ruleset has a heuristic for every seat at the start, and
-** every one that keeps secrets has a determinize hook (issue 12's list). */
+/* Every shipped ruleset has a score for every seat at the start (what the
+** bots judge by); connect4, Yak and Himalaya add a heuristic to it (the
+** middle column, food, the influences), goofspiel and Kathmandu do not
+** (their provisional score says it all); every one that keeps secrets has
+** a determinize hook (issue 12's list). */
 static void test_shipped_rulesets_have_hooks(void **st) {
     (void)st;
-    struct { const char *rs; int players, secrets; } cases[] = {
-        {"connect4", 2, 0}, {"goofspiel", 2, 1}, {"yak", 2, 1}, {"himalaya", 3, 1}, {"kathmandu", 2, 1},
+    struct { const char *rs; int players, secrets, heuristic; } cases[] = {
+        {"connect4", 2, 0, 1}, {"goofspiel", 2, 1, 0}, {"yak", 2, 1, 1}, {"himalaya", 3, 1, 1}, {"kathmandu", 2, 1, 0},
     };
     for (size_t i = 0; i < 5; i++) {
         cerr_list errs;
         cerr_init(&errs, 0);
         engine *e = game(cases[i].rs, 1, cases[i].players, &errs);
+        int64_t totals[4];
+        assert_int_equal(engine_score_totals(e, totals, &errs), 1);
         for (int seat = 1; seat <= cases[i].players; seat++) {
             int64_t h = 0;
-            assert_int_equal(engine_heuristic(e, seat, &h, &errs), 1);
+            assert_int_equal(engine_heuristic(e, seat, &h, &errs), cases[i].heuristic);
         }
         assert_int_equal(engine_has_secrets(e), cases[i].secrets);
         if (cases[i].secrets) assert_int_equal(engine_has_determinize(e), 1);
@@ -500,9 +505,63 @@ static void test_sim_bots(void **st) {
     free(buf);
 }
 
+/* The share of market's enabled offers a sim of bazaar took, with its 95%
+** interval, from --coverage's line "  market  offered disabled taken games
+** share% [lo, hi]". */
+static void market_share(const char *bots, int option, double *share, double *lo, double *hi) {
+    char *argv[] = {"sim", "tests/fixtures/rulesets/bazaar", "--games", "20", "--jobs", "1", "--coverage",
+                    "--bots", (char *)bots, "--option", "market_pays", NULL};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(sim_run(option ? 11 : 9, argv, out, stderr), 0);
+    fclose(out);
+    const char *cov = strstr(buf, "rule coverage"); /* not the breakdown's market line */
+    assert_non_null(cov);
+    const char *line = strstr(cov, "\n  market ");
+    assert_non_null(line);
+    long offered, disabled, taken, games;
+    assert_int_equal(sscanf(line, "\n  market %ld %ld %ld %ld %lf%% [%lf, %lf]", &offered, &disabled, &taken, &games,
+                            share, lo, hi), 7);
+    free(buf);
+}
+
+/* Issue 27, item 1: the bots judge a position by the rules' own score plus
+** the ruleset's heuristic, so a rule the heuristic knows nothing of still
+** counts. In bazaar (tests/fixtures/rulesets/bazaar) a build turns a food
+** into a stone (4 points) and a market visit brings 2 food; the heuristic
+** adds the food. greedy then builds whenever it has food: +4 - 1 = 3
+** against market's +2, so from 1 food it goes build, market, build, market
+** ... and takes the market on 1 turn in 3 it is offered (12 turns, every
+** other one a market while the other has food: measured 33.3%). The option
+** market_pays adds 5 points a visit, which only the score shows: +5 + 2 = 7
+** beats 3, so greedy goes to market whenever it may (100% of its offers;
+** it builds only at the food cap). mcts (100 iterations) moves the same
+** way. With the heuristic alone (the old evaluation) both runs would play
+** the same moves: the intervals would overlap. */
+static void test_evaluation_follows_options(void **st) {
+    (void)st;
+    const char *specs[] = {"greedy,greedy", "mcts:iterations=100,mcts:iterations=100"};
+    for (int i = 0; i < 2; i++) {
+        double s0, lo0, hi0, s1, lo1, hi1;
+        market_share(specs[i], 0, &s0, &lo0, &hi0);
+        market_share(specs[i], 1, &s1, &lo1, &hi1);
+        fprintf(stderr, "# %s: market taken %.1f%% [%.1f, %.1f] without market_pays, %.1f%% [%.1f, %.1f] with it\n",
+                specs[i], s0, lo0, hi0, s1, lo1, hi1);
+        assert_true(lo1 > hi0); /* the intervals do not overlap */
+        assert_true(s1 - s0 >= 20.0);
+    }
+    double s, lo, hi; /* greedy, worked out above */
+    market_share("greedy,greedy", 0, &s, &lo, &hi);
+    assert_true(s > 33.0 && s < 33.5);
+    market_share("greedy,greedy", 1, &s, &lo, &hi);
+    assert_true(s == 100.0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_evaluation_follows_options),
         cmocka_unit_test(test_refuses_secrets_without_determinize),
         cmocka_unit_test(test_bad_determinize_is_caught),
         cmocka_unit_test(test_connect4_win_and_block),
