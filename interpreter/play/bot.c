@@ -231,6 +231,12 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
                      rs->id, b->name);
             return -1;
         }
+        if (engine_has_secrets(e) && !engine_has_determinize(e)) {
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     "bot %s: %s keeps secrets and has no determinize hook, so its own bots could only run "
+                     "beside the true state; they are refused (docs/bots.md)", b->spec, rs->id);
+            return -1;
+        }
         if (!engine_has_ruleset_bot(e, b->name)) {
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares it but its rules have no rules.bots.%s",
                      b->spec, rs->id, b->name);
@@ -447,7 +453,7 @@ char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list 
     }
     if (b->k == BOT_GREEDY) return greedy_choose(b, e, seat, errs);
     if (b->k == BOT_RULESET) {
-        char *id = engine_ruleset_bot(e, b->name, seat, errs);
+        char *id = engine_ruleset_bot(e, b->name, seat, bot_stream_seed(e, seat, 0x72626f7431ull) /* "rbot1" */, errs);
         if (id) bot_set_why(b, cairn_strfmt("%s: the ruleset's own bot chose %s", b->spec, id));
         return id;
     }

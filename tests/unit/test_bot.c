@@ -480,6 +480,82 @@ static void test_ruleset_bot(void **st) {
     cerr_free(&errs);
 }
 
+/* Issue 27, item 4: a ruleset's own bot sees only the view. goofcheat's
+** cheater reads the other seat's bid from a variable the rules keep; it
+** used to run in the game's sandbox, where that variable held the live
+** state: after seat 1 bid 1 it bid 2, after 13 it bid 1 (nothing above).
+** Now it runs in a fork holding a state sampled from its view, which is the
+** same whatever seat 1 bid (the same seed and position: the same sample),
+** so it chooses the same. no_cheating then checks it as it checks the
+** search bots (every secret perturbed, the same choice). */
+static void test_ruleset_bot_sees_only_the_view(void **st) {
+    (void)st;
+    const char *cheat = "tests/fixtures/rulesets/goofcheat";
+    char *pick[2];
+    const char *bids[2] = {"bid 1", "bid 13"};
+    for (int i = 0; i < 2; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = game(cheat, 3, 2, &errs);
+        answer_ok(e, 1, bids[i]);
+        pick[i] = choose("goofcheat:cheater", e, 2, NULL);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+    assert_string_equal(pick[0], pick[1]);
+    free(pick[0]);
+    free(pick[1]);
+    no_cheating(cheat, 2, 2, 5, "goofcheat:cheater");
+    /* Yak's builder, on a state sampled by Yak's determinize, still builds */
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("yak", 2, 2, &errs);
+    char *id = choose("yak:builder", e, 1, NULL);
+    assert_string_equal(id, "card build");
+    free(id);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* Goofspiel keeps the bids revealed as public state (played), so a sample
+** gives another seat exactly the cards it has not played: after 6 rounds
+** (12 bids) of 13 cards seat 2 holds 7, one of them perhaps bid face down,
+** none of them one of its 6 played. */
+static void test_goofspiel_samples_respect_played(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("goofspiel", 5, 2, &errs);
+    for (int k = 0; k < 13; k++) { /* 6 rounds, then seat 1 bids */
+        int s = engine_is_asked(e, 1) ? 1 : 2;
+        assert_int_equal(engine_bot_move(e, s, NULL), ENGINE_OK);
+    }
+    assert_true(engine_is_asked(e, 2) && !engine_is_asked(e, 1));
+    value *view = engine_view(e, 2);
+    const value *played = value_map_get(engine_state(e), "played");
+    assert_non_null(played);
+    const value *mine = played->u.list.items[0]; /* seat 1's, as seat 2 sees them */
+    assert_int_equal(mine->u.list.n, 6);
+    for (uint64_t r = 1; r <= 30; r++) {
+        engine *f = engine_fork_sampled(e, view, 2, r * 2 + 1, &errs);
+        assert_non_null(f);
+        const value *s = engine_state(f);
+        const value *hand = value_map_get(s, "hands")->u.list.items[0];
+        int64_t bid = value_map_get(s, "bids")->u.list.items[0]->u.i;
+        assert_int_equal(hand->u.list.n, 6); /* 13 - 6 played - 1 bid face down */
+        assert_true(bid >= 1 && bid <= 13);
+        for (size_t i = 0; i < mine->u.list.n; i++) {
+            int64_t c = mine->u.list.items[i]->u.i;
+            assert_true(bid != c);
+            for (size_t j = 0; j < hand->u.list.n; j++) assert_true(hand->u.list.items[j]->u.i != c);
+        }
+        engine_free(f);
+    }
+    value_free(view);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
 /* cairn sim --bots: one spec per seat (commas inside a spec's parameters
 ** stay with it), the bots line and the 95% intervals in the report. */
 static void test_sim_bots(void **st) {
@@ -572,6 +648,8 @@ int main(void) {
         cmocka_unit_test(test_no_cheating_kathmandu),
         cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
+        cmocka_unit_test(test_ruleset_bot_sees_only_the_view),
+        cmocka_unit_test(test_goofspiel_samples_respect_played),
         cmocka_unit_test(test_bots_pass_by_bot_false),
         cmocka_unit_test(test_ruleset_bot_defaults),
         cmocka_unit_test(test_shipped_rulesets_have_hooks),
