@@ -95,7 +95,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan asan-full valgrind faults install clean bench cairn layout warnings
+.PHONY: all test play asan asan-full valgrind faults install clean bench bench-bots cairn layout warnings
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -260,6 +260,10 @@ BENCH_OBJ := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/bench-obj/%.o)
 
 bench: all $(BUILD)/bench
 	@$(BUILD)/bench
+
+# make bench-bots: make bench's bot section alone (mcts against a plain-Lua UCT)
+bench-bots: all $(BUILD)/bench
+	@BENCH_BOTS_ONLY=1 $(BUILD)/bench
 
 $(BUILD)/bench: $(BENCH_OBJ) $(BUILD)/libcairn.a
 	@echo "LINK $@"
