@@ -247,11 +247,14 @@ install: all
 
 # make bot-strength, make bot-speed: the bots' strength table (about an hour of CPU, under
 # nice) and their CPU time per decision (docs/bots.md); neither is part of make test.
-.PHONY: bot-strength bot-speed
+.PHONY: bot-strength bot-speed bot-mistakes
 bot-strength: all
 	@tools/bot-strength
 bot-speed: all $(BUILD)/libcairn.a
 	@tools/bot-speed
+# make bot-mistakes: the bots' mistake rates on the Connect Four position suite (docs/bots.md)
+bot-mistakes: all $(BUILD)/libcairn.a
+	@tools/bot-mistakes
 
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
