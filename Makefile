@@ -102,7 +102,7 @@ $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 endif
 
-.PHONY: all test play asan asan-full valgrind faults install uninstall clean bench cairn layout warnings
+.PHONY: all test play asan asan-full valgrind faults install uninstall clean bench bench-bots cairn layout warnings
 
 # Every target that builds cairn leaves ./cairn, the program the README's
 # commands run (a link to build/cairn; make asan's own binary stays in
@@ -254,11 +254,14 @@ uninstall:
 
 # make bot-strength, make bot-speed: the bots' strength table (about an hour of CPU, under
 # nice) and their CPU time per decision (docs/bots.md); neither is part of make test.
-.PHONY: bot-strength bot-speed
+.PHONY: bot-strength bot-speed bot-mistakes
 bot-strength: all
 	@tools/bot-strength
 bot-speed: all $(BUILD)/libcairn.a
 	@tools/bot-speed
+# make bot-mistakes: the bots' mistake rates on the Connect Four position suite (docs/bots.md)
+bot-mistakes: all $(BUILD)/libcairn.a
+	@tools/bot-mistakes
 
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
@@ -267,6 +270,10 @@ BENCH_OBJ := $(BENCH_SRC:tools/bench/%.c=$(BUILD)/bench-obj/%.o)
 
 bench: all $(BUILD)/bench
 	@$(BUILD)/bench
+
+# make bench-bots: make bench's bot section alone (mcts against a plain-Lua UCT)
+bench-bots: all $(BUILD)/bench
+	@BENCH_BOTS_ONLY=1 $(BUILD)/bench
 
 $(BUILD)/bench: $(BENCH_OBJ) $(BUILD)/libcairn.a
 	@echo "LINK $@"

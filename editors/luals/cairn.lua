@@ -73,7 +73,7 @@
 ---@field score? fun(g: cairn.G): cairn.Scores per-seat totals with a breakdown
 ---@field render? fun(view: table, seat: integer?, g: cairn.G): string text for the console
 ---@field check? fun(g: cairn.G): string? nil, or the broken invariant
----@field heuristic? fun(g: cairn.G, seat: integer): integer higher is better for seat
+---@field heuristic? fun(g: cairn.G, seat: integer): integer added to seat's provisional score by the bots
 ---@field label? fun(g: cairn.G, seat: integer, id: string): string an option's label
 ---@field prompt? fun(g: cairn.G, seat: integer): string a decision's prompt
 ---@field reason? fun(g: cairn.G, seat: integer, id: string): string why an option is disabled

@@ -220,6 +220,9 @@
 #if !defined(CAIRN_BOT_HSCALE)
 #define CAIRN_BOT_HSCALE 10.0 /* heuristic points that make a clear lead at a cut-off */
 #endif
+#if !defined(CAIRN_BOT_CHECKED_SAMPLES)
+#define CAIRN_BOT_CHECKED_SAMPLES 32 /* samples of one fork checked against the view (all with checks on) */
+#endif
 #if !defined(CAIRN_BOT_SAMPLES)
 #define CAIRN_BOT_SAMPLES 4 /* greedy's sampled states per option in a game with secrets */
 #endif

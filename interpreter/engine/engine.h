@@ -296,12 +296,16 @@ engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t res
 int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs);
 
 /* A bot the ruleset ships: rules.bots[name](view, seat, options, g) with
-** seat's view, its enabled option ids and render's g (no state), in the
-** game's sandbox and budget. 1 when the ruleset has it. */
+** seat's view, its enabled option ids and render's g (no state). It runs
+** in a fork with a sandbox of its own, never beside the true state: in a
+** game with secrets the fork holds a state sampled from the view by
+** determinize (without one the bot is refused), else the position itself;
+** nothing it does reaches the game. 1 when the ruleset has it. */
 int engine_has_ruleset_bot(engine *e, const char *name);
 /* Its choice for seat (malloc'd), or NULL after appending an error (a
-** script error with file:line, or an id the seat may not choose now). */
-char *engine_ruleset_bot(engine *e, const char *name, int seat, cerr_list *errs);
+** script error with file:line, or an id the seat may not choose now).
+** reseed: the fork's stream (the sample and its chance), not 0. */
+char *engine_ruleset_bot(engine *e, const char *name, int seat, uint64_t reseed, cerr_list *errs);
 
 /* The first asked seat that has a bot kind (engine_seat_bot), or 0. */
 int engine_next_bot_seat(const engine *e);
@@ -413,6 +417,11 @@ typedef struct engine_score {
 ** total then tiebreak, ties sharing a rank. */
 int engine_score_get(engine *e, engine_score *out, cerr_list *errs);
 void engine_score_free(engine_score *s);
+
+/* The totals of score(g) alone, into totals[0..seats) (totals[s-1] for seat
+** s): what the bots judge a position by, without copying the breakdown's
+** texts. 1, 0 when the rules define no score, -1 after appending an error. */
+int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs);
 
 /* --------------------------------------------------------------- history */
 

@@ -212,6 +212,7 @@ struct engine {
     int profiling;
     engine_stats stats;
     size_t fork_of_pos;  /* a fork: the origin's position when forked; else (size_t)-1 */
+    size_t samples;      /* a fork: states determinize has filled it with */
     int dead;            /* a fork whose decision failed: it plays no more */
     int started;         /* setup has run once (its state is no longer the first {}) */
     int disclose;        /* keep what each decision disclosed (engine_set_disclosure) */

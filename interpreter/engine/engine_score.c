@@ -231,6 +231,65 @@ int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
     return rc;
 }
 
+/* ------------------------------------------------- totals for the bots */
+
+typedef struct totals_ctx {
+    int n;
+    int64_t *totals;
+    const char *bad; /* what was wrong, or NULL */
+    int seat;
+} totals_ctx;
+
+/* Protected: reads score[s].total for every seat from the table at 2. */
+static int p_totals(lua_State *L) {
+    totals_ctx *c = lua_touserdata(L, 1);
+    unview_top(L); /* the score table itself may be a view of the state */
+    if (!lua_istable(L, 2)) return c->bad = "score(g) must return a table", 0;
+    for (int s = 1; s <= c->n; s++) {
+        lua_rawgeti(L, 2, s);
+        unview_top(L);
+        int present;
+        c->seat = s;
+        if (!lua_istable(L, -1)) return c->bad = "each seat needs {total = <integer>, ...}", 0;
+        if (int_field(L, -1, "total", &c->totals[s - 1], &present) != 0 || !present)
+            return c->bad = "total must be an integer", 0;
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
+    lua_State *L = e->rt.L;
+    int top = lua_gettop(L);
+    call_ctx c = {.h = H_SCORE, .kind = ARGS_G};
+    int rc = engine_call(e, &c, 1, errs);
+    if (rc == -2) { /* ran long under the timer (a fast game's, unguarded): again, counted */
+        sandbox_set_timed(e->rt.sb, 0);
+        rc = engine_call(e, &c, 1, errs);
+        sandbox_set_timed(e->rt.sb, 1);
+    }
+    if (rc > 0) {
+        totals_ctx tc = {e->cfg.players, totals, NULL, 0};
+        lua_pushcfunction(L, p_totals);
+        lua_insert(L, -2);
+        lua_pushlightuserdata(L, &tc);
+        lua_insert(L, -2);
+        if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+            errs->oom = 1;
+            rc = -1;
+        } else if (tc.bad) {
+            char where[32];
+            snprintf(where, sizeof where, "score[%d]", tc.seat);
+            cerr_add(errs, NULL, 0, 0, tc.seat ? where : "score", "%s", tc.bad);
+            rc = -1;
+        }
+    } else if (rc < 0) {
+        rc = -1;
+    }
+    lua_settop(L, top);
+    return rc;
+}
+
 int engine_start_seat(engine *e, int *out, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);

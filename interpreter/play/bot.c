@@ -231,6 +231,12 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
                      rs->id, b->name);
             return -1;
         }
+        if (engine_has_secrets(e) && !engine_has_determinize(e)) {
+            cerr_add(errs, NULL, 0, 0, NULL,
+                     "bot %s: %s keeps secrets and has no determinize hook, so its own bots could only run "
+                     "beside the true state; they are refused (docs/bots.md)", b->spec, rs->id);
+            return -1;
+        }
         if (!engine_has_ruleset_bot(e, b->name)) {
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares it but its rules have no rules.bots.%s",
                      b->spec, rs->id, b->name);
@@ -269,72 +275,73 @@ uint64_t bot_stream_seed(const engine *e, int seat, uint64_t tag) {
 
 /* ------------------------------------------------------------ rewards */
 
+/* How much a finished game's result outweighs any margin, for greedy. */
+#define GREEDY_RESULT_WEIGHT 1e12
+
 /* The seat's margin mapped into [0, 1]: 0.5 level, near 1 well ahead. */
 static double lead_reward(double mine, double best_other, double scale) {
     return 0.5 + 0.5 * tanh((mine - best_other) / scale);
 }
 
+int bot_evaluate(engine *f, double *v, cerr_list *errs) {
+    int n = engine_seat_count(f);
+    int64_t tot[CAIRN_MAX_SEATS];
+    if (n > CAIRN_MAX_SEATS) n = CAIRN_MAX_SEATS;
+    int rc = engine_score_totals(f, tot, errs);
+    if (rc < 0) return -1;
+    for (int i = 0; i < n; i++) v[i] = rc > 0 ? (double)tot[i] : 0.0;
+    for (int s = 1; s <= n; s++) { /* the ruleset's addition, where it has one */
+        int64_t h;
+        int hr = engine_heuristic(f, s, &h, errs);
+        if (hr < 0) return -1;
+        if (hr == 0) break;
+        v[s - 1] += (double)h;
+    }
+    return 0;
+}
+
+/* The win share of each seat of the finished game in f, into r. */
+static int final_shares(engine *f, double *r, cerr_list *errs) {
+    int n = engine_seat_count(f);
+    engine_score sc;
+    if (engine_score_get(f, &sc, errs) != 0) return -1;
+    int best = sc.seats[0].rank, k = 0;
+    for (int i = 1; i < n; i++)
+        if (sc.seats[i].rank < best) best = sc.seats[i].rank;
+    for (int i = 0; i < n; i++) k += sc.seats[i].rank == best;
+    for (int i = 0; i < n; i++) r[i] = sc.seats[i].rank == best ? 1.0 / k : 0.0;
+    engine_score_free(&sc);
+    return 0;
+}
+
+/* The best value among the seats but seat i (from 0). */
+static double best_other(const double *v, int n, int i) {
+    double other = -INFINITY;
+    for (int j = 0; j < n; j++)
+        if (j != i && v[j] > other) other = v[j];
+    return other;
+}
+
 int bot_rewards(engine *f, const bot *b, double *r, cerr_list *errs) {
     int n = engine_seat_count(f);
-    double h[16];
-    if (engine_is_over(f)) {
-        engine_score sc;
-        if (engine_score_get(f, &sc, errs) != 0) return -1;
-        int best = sc.seats[0].rank, k = 0;
-        for (int i = 1; i < n; i++)
-            if (sc.seats[i].rank < best) best = sc.seats[i].rank;
-        for (int i = 0; i < n; i++) k += sc.seats[i].rank == best;
-        for (int i = 0; i < n; i++) r[i] = sc.seats[i].rank == best ? 1.0 / k : 0.0;
-        engine_score_free(&sc);
-        return 0;
-    }
-    int have = 1;
-    for (int s = 1; s <= n && have; s++) {
-        int64_t v;
-        int rc = engine_heuristic(f, s, &v, errs);
-        if (rc < 0) return -1;
-        if (rc == 0) have = 0;
-        h[s - 1] = (double)v;
-    }
-    if (!have) { /* the provisional score */
-        engine_score sc;
-        if (engine_score_get(f, &sc, errs) != 0) return -1;
-        for (int i = 0; i < n; i++) h[i] = (double)sc.seats[i].total;
-        engine_score_free(&sc);
-    }
-    for (int i = 0; i < n; i++) {
-        double other = -INFINITY;
-        for (int j = 0; j < n; j++)
-            if (j != i && h[j] > other) other = h[j];
-        r[i] = n == 1 ? 0.5 : lead_reward(h[i], other, b->hscale);
-    }
+    double v[CAIRN_MAX_SEATS];
+    if (engine_is_over(f)) return final_shares(f, r, errs);
+    if (bot_evaluate(f, v, errs) != 0) return -1;
+    for (int i = 0; i < n; i++) r[i] = n == 1 ? 0.5 : lead_reward(v[i], best_other(v, n, i), b->hscale);
     return 0;
 }
 
 /* ------------------------------------------------------------ greedy */
 
-/* The value of the position in fork f for seat, after its move: the
-** heuristic when the ruleset has one, else the provisional score (its total
-** minus the best other total). */
-static int greedy_value(engine *f, int seat, double *out, cerr_list *errs) {
-    int64_t v;
-    int rc = engine_heuristic(f, seat, &v, errs);
-    if (rc < 0) return -1;
-    if (rc > 0) {
-        *out = (double)v;
-        return 0;
+int bot_margin(engine *f, int seat, double *out, cerr_list *errs) {
+    int n = engine_seat_count(f);
+    double v[CAIRN_MAX_SEATS], share[CAIRN_MAX_SEATS];
+    if (bot_evaluate(f, v, errs) != 0) return -1;
+    *out = n == 1 ? v[0] : v[seat - 1] - best_other(v, n, seat - 1);
+    if (engine_is_over(f)) {
+        if (final_shares(f, share, errs) != 0) return -1;
+        *out += (share[seat - 1] - 0.5) * GREEDY_RESULT_WEIGHT;
     }
-    engine_score sc;
-    if (engine_score_get(f, &sc, errs) != 0) return -1;
-    double other = 0;
-    int first = 1;
-    for (size_t i = 0; i < sc.n; i++)
-        if ((int)i + 1 != seat && (first || (double)sc.seats[i].total > other)) {
-            other = (double)sc.seats[i].total;
-            first = 0;
-        }
-    *out = (double)sc.seats[seat - 1].total - other;
-    engine_score_free(&sc);
     return 0;
 }
 
@@ -382,7 +389,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
             } else if (engine_bot_answer(f, seat, (size_t)q, &why) != ENGINE_OK) {
                 cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" failed in a fork: %s", ids[k], why ? why : "?");
                 bad = 1;
-            } else if (greedy_value(f, seat, &v, errs) != 0) {
+            } else if (bot_margin(f, seat, &v, errs) != 0) {
                 bad = 1;
             }
             free(why);
@@ -407,7 +414,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
         pick = cairn_strdup(ids[best]);
         strbuf w = {0};
         strbuf_printf(&w, "greedy: one move ahead, by %s%s\n",
-                      "the heuristic (else the provisional score)", secret ? ", averaged over sampled states" : "");
+                      "the provisional score (score(g), options and mods included) plus the ruleset's heuristic", secret ? ", averaged over sampled states" : "");
         for (int shown = 0; shown < 5; shown++) { /* the top five */
             long top = -1;
             for (size_t k = 0; k < n; k++)
@@ -446,7 +453,7 @@ char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list 
     }
     if (b->k == BOT_GREEDY) return greedy_choose(b, e, seat, errs);
     if (b->k == BOT_RULESET) {
-        char *id = engine_ruleset_bot(e, b->name, seat, errs);
+        char *id = engine_ruleset_bot(e, b->name, seat, bot_stream_seed(e, seat, 0x72626f7431ull) /* "rbot1" */, errs);
         if (id) bot_set_why(b, cairn_strfmt("%s: the ruleset's own bot chose %s", b->spec, id));
         return id;
     }

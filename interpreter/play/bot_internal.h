@@ -38,10 +38,26 @@ struct bot {
 ** seed: never time, never the game's RNG. tag keeps kinds apart. */
 uint64_t bot_stream_seed(const engine *e, int seat, uint64_t tag);
 
+/* What the bots judge a position by, for every seat into v[0..seats): the
+** rules' own provisional score (score(g)'s total, which options and mods
+** wrap; 0 where the rules have no score) plus the ruleset's heuristic(g,
+** seat), an addition the ruleset opts into by defining it (what the score
+** does not show yet: food on the way to a tower). Never the heuristic
+** alone: a rule the heuristic does not know would be invisible. 0, or -1
+** after appending an error. */
+int bot_evaluate(engine *f, double *v, cerr_list *errs);
+
+/* The value of the position in fork f for seat, for a one-ply choice
+** (greedy, guided rollouts): in a finished game the result first (a win
+** far above anything unfinished, a loss far below, a shared win in
+** between) plus the final margin; else the evaluation's margin over the
+** best other seat (bot_evaluate). 0, or -1 after appending an error. */
+int bot_margin(engine *f, int seat, double *out, cerr_list *errs);
+
 /* How good the position of fork f is for each seat, in [0, 1], into r[0..n)
-** (r[s-1] for seat s): the win share at the end of a game, else from the
-** heuristic (or the provisional score) against the best other seat. 0, or
-** -1 after appending an error. */
+** (r[s-1] for seat s): the win share at the end of a game, else the
+** evaluation (bot_evaluate) against the best other seat's. 0, or -1 after
+** appending an error. */
 int bot_rewards(engine *f, const bot *b, double *r, cerr_list *errs);
 
 /* Settles the search budget for game e: iterations and depth the spec did

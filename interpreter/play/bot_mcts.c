@@ -5,7 +5,8 @@
 ** ISMCTS) for games with secrets. Each iteration takes a fork (of the real
 ** position, or of a state sampled from the bot's view by determinize),
 ** walks the tree choosing by UCB1, adds one node, plays the rest at random
-** (to the end, or `depth` decisions and then the heuristic) and backs the
+** (to the end, or `depth` decisions and then the evaluation: the
+** provisional score plus the ruleset's heuristic) and backs the
 ** rewards up. Where several seats are asked at once every seat chooses by
 ** its own statistics (decoupled UCT), so none learns another's hidden
 ** choice. Options are statistics per seat and node, counted by how often
@@ -250,7 +251,8 @@ typedef struct mcts_ctx {
 } mcts_ctx;
 
 /* engine_policy for rollout=heuristic: with probability epsilon a random
-** option, else the one whose result the heuristic likes best for seat
+** option, else the one whose result the evaluation (score plus heuristic,
+** bot_evaluate) likes best for seat (bot_margin)
 ** (each tried on the scratch fork, started over from f); ties go to the
 ** first. */
 static long guided_pick(engine *f, int seat, size_t n, void *ud) {
@@ -259,11 +261,10 @@ static long guided_pick(engine *f, int seat, size_t n, void *ud) {
     uint64_t roll = rng_next(x->r);
     if ((double)(roll >> 11) / 9007199254740992.0 < x->b->epsilon) return (long)rng_below(x->r, n);
     long best = 0;
-    int64_t best_v = INT64_MIN;
+    double best_v = -INFINITY;
     for (size_t k = 0; k < n; k++) {
-        int64_t v = 0;
+        double margin;
         char *why = NULL;
-        int rc = -1;
         if (!x->scratch) x->scratch = engine_fork(f, rng_next(x->r) | 1, x->errs);
         else if (engine_fork_refill(x->scratch, f, NULL, seat, rng_next(x->r) | 1, x->errs) != 0) goto fail;
         if (!x->scratch) goto fail;
@@ -272,10 +273,8 @@ static long guided_pick(engine *f, int seat, size_t n, void *ud) {
             free(why);
             goto fail;
         }
-        rc = engine_heuristic(x->scratch, seat, &v, x->errs);
-        if (rc < 0) goto fail;
-        if (rc == 0) return (long)rng_below(x->r, n); /* no heuristic: random */
-        if (v > best_v) best_v = v, best = (long)k;
+        if (bot_margin(x->scratch, seat, &margin, x->errs) != 0) goto fail;
+        if (margin > best_v) best_v = margin, best = (long)k;
     }
     return best;
 fail:

@@ -85,7 +85,7 @@ static const char *const coroutine_allowed[] = {
 /* Registry keys: addresses no script can name. LIB, LOADED, LOADING, GUARD
 ** and CHUNKS are shared with sandbox_require.c (sandbox_internal.h). */
 const char sandbox_lib_key = 'l', sandbox_loaded_key = 'm', sandbox_loading_key = 'i',
-           sandbox_guard_key = 'g', sandbox_chunks_key = 'c';
+           sandbox_guard_key = 'g', sandbox_chunks_key = 'c', sandbox_found_key = 'f';
 static const char ENVMT_KEY = 'v'; /* the environment's metatable, for sandbox_reset */
 
 /* ------------------------------------------------------------ allocator */

@@ -160,12 +160,13 @@ int sb_tunpack(lua_State *L);
 
 /* Registry keys shared by sandbox.c and sandbox_require.c. */
 extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sandbox_guard_key,
-    sandbox_chunks_key;
+    sandbox_chunks_key, sandbox_found_key;
 #define LIB_KEY sandbox_lib_key         /* library entries of the environment */
 #define LOADED_KEY sandbox_loaded_key   /* require's cache */
 #define LOADING_KEY sandbox_loading_key /* modules being loaded (loops) */
 #define GUARD_KEY sandbox_guard_key     /* metatable of require's close guard */
 #define CHUNKS_KEY sandbox_chunks_key   /* compiled chunks by file: load once, run per game */
+#define FOUND_KEY sandbox_found_key     /* module name -> its folder's index: resolved once */
 
 /* sandbox_require.c. sb_read_source reads a whole script file (malloc'd;
 ** NULL with *why); sb_load_text compiles buf as text, named by the

@@ -237,11 +237,26 @@ int sb_require(lua_State *L) {
     char rel[SANDBOX_MODULE_NAME_MAX + 8];
     char *real = NULL;
     module_file(name, rel);
-    int d = find_module(sb, rel, &real);
-    free(real); /* only its existence mattered; reopened below */
-    if (d == -2) return luaL_error(L, "require: out of memory looking for module '%s'", name);
-    if (d < 0)
-        return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
+    /* the folder that holds it, resolved (realpath) once per state: like the
+    ** compiled chunks, the files are taken as unchanged for the state's
+    ** life (hot reload builds a new sandbox), and every game of a pooled
+    ** sandbox and every fork requires the same modules again */
+    sb_registry_table(L, &FOUND_KEY); /* 4 */
+    lua_pushvalue(L, 1);
+    int known = lua_rawget(L, 4) == LUA_TNUMBER;
+    int d = known ? (int)lua_tointeger(L, -1) : -1;
+    lua_pop(L, 1);
+    if (!known) {
+        d = find_module(sb, rel, &real);
+        free(real); /* only its existence mattered; reopened below */
+        if (d == -2) return luaL_error(L, "require: out of memory looking for module '%s'", name);
+        if (d < 0)
+            return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
+        lua_pushvalue(L, 1);
+        lua_pushinteger(L, d);
+        lua_rawset(L, 4);
+    }
+    lua_settop(L, 3);
     lua_pushfstring(L, "%s/%s", sb->canon[d], rel);   /* 4: the file */
     lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel);   /* 5: the chunk name */
     if (!sb_push_cached_chunk(L, 4)) {

@@ -228,13 +228,23 @@ static int count_offers(sim_rec *r, const engine_decision *d) {
 ** the options offered; otherwise the random bot's move is made directly. */
 static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec *r, char **why) {
     const char *kind = seat_bot(o, seat), *ban = o->ban[seat - 1];
-    if (o->bots[seat - 1]) { /* a search or ruleset bot (bot.c) */
+    if (o->bots[seat - 1]) { /* a search or ruleset bot (bot.c); counted by --coverage too */
+        if (o->coverage) {
+            engine_decision_list l = {0};
+            if (engine_decisions(e, &l) != 0) return ENGINE_NO_MEMORY;
+            int oom = count_offers(r, seat_decision(&l, seat)) != 0;
+            engine_decision_list_free(&l);
+            if (oom) return ENGINE_NO_MEMORY;
+        }
         cerr_list errs;
         cerr_init(&errs, 0);
         char *id = bot_choose(o->bots[seat - 1], e, seat, NULL, &errs);
         engine_status st = ENGINE_RULES_ERROR;
-        if (id) st = engine_answer(e, seat, id, why);
+        sim_cov *c = id && o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
+        if (id && o->coverage && !c) st = ENGINE_NO_MEMORY;
+        else if (id) st = engine_answer(e, seat, id, why);
         else if (why) *why = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("the bot chose nothing");
+        if (c && st == ENGINE_OK) c->taken++;
         free(id);
         cerr_free(&errs);
         return st;

@@ -97,11 +97,18 @@ static void coverage(FILE *out, const sim_totals *t) {
     if (!t->n_cov) return;
     long games = t->games + t->failed;
     fprintf(out, "rule coverage (option ids up to the first digit, %ld game%s):\n", games, games == 1 ? "" : "s");
-    fprintf(out, "  %-20s%12s%12s%12s%16s\n", "option", "offered", "disabled", "taken", "games taken");
+    fprintf(out, "  %-20s%12s%12s%12s%16s   %s\n", "option", "offered", "disabled", "taken", "games taken",
+            "taken when offered [95%]");
     int dead = 0;
     for (size_t i = 0; i < t->n_cov; i++) {
         const sim_cov *c = &t->cov[i];
-        fprintf(out, "  %-20s%12ld%12ld%12ld%16ld\n", c->prefix, c->offered, c->disabled, c->taken, c->games_taken);
+        fprintf(out, "  %-20s%12ld%12ld%12ld%16ld", c->prefix, c->offered, c->disabled, c->taken, c->games_taken);
+        if (c->offered > 0) { /* the share of the enabled offers taken, with Wilson's interval */
+            stats_interval w = stats_wilson((double)c->taken, (double)c->offered);
+            fprintf(out, "   %5.1f%% [%.1f, %.1f]", 100.0 * (double)c->taken / (double)c->offered, 100.0 * w.lo,
+                    100.0 * w.hi);
+        }
+        fputc('\n', out);
         dead += c->taken == 0;
     }
     if (!dead) return;

@@ -163,14 +163,12 @@ function rules.render(view, seat, g)
   return table.concat(lines, "\n")
 end
 
--- For bots that look ahead: +1000 for a win, -1000 for a loss, else the
--- number of the seat's discs in the middle column minus the opponent's.
 -- who starts (the balance lab's turn positions): seat 1 always
 function rules.start_seat(g) return g.state.turn end
 
+-- For bots that look ahead, added to the score (a win is 1 point; a finished game is
+-- judged by its result): the seat's discs in the middle column minus the opponent's.
 function rules.heuristic(g, seat)
-  if g.state.winner == seat then return 1000 end
-  if g.state.winner ~= 0 then return -1000 end
   local b, mid, score = board(g), (board(g).columns + 1) // 2, 0
   for r = 1, b.rows do
     local cell = g.state.grid[r][mid]

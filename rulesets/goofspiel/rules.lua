@@ -50,6 +50,8 @@ local function resolve_round(g)
     g.log(g.text("tie", best, state.prize))
   end
   for seat = 1, seats(g) do
+    local played = state.played[seat]
+    played[#played + 1] = state.bids[seat]   -- revealed: public from now on
     state.bids[seat] = 0
     state.has_bid[seat] = false
   end
@@ -61,12 +63,13 @@ function rules.setup(g)
   local cards = {}
   for v = 1, n do cards[v] = v end
   local state = g.state
-  state.hands, state.bids, state.has_bid, state.won = {}, {}, {}, {}
+  state.hands, state.bids, state.has_bid, state.won, state.played = {}, {}, {}, {}, {}
   for seat = 1, seats(g) do
     state.hands[seat] = deck.new(cards).draw   -- a copy of 1..n
     state.bids[seat] = 0
     state.has_bid[seat] = false   -- public: everyone sees a card laid face down
     state.won[seat] = {}
+    state.played[seat] = {}       -- public: the bids revealed in past rounds, in order
   end
   state.prizes = deck.shuffle(deck.new(cards), g.rng)
   state.round = 0
@@ -146,28 +149,12 @@ function rules.render(view, seat, g)
   return table.concat(lines, "\n")
 end
 
--- For bots that look ahead: the prize values the seat has won minus the best other seat's.
-function rules.heuristic(g, seat)
-  local function sum(list)
-    local n = 0
-    for _, v in ipairs(list) do n = n + v end
-    return n
-  end
-  local mine, best = sum(g.state.won[seat]), nil
-  for s = 1, #g.seats do
-    if s ~= seat then
-      local v = sum(g.state.won[s])
-      if not best or v > best then best = v end
-    end
-  end
-  return mine - (best or 0)
-end
-
 -- For bots that search a game with secrets (docs/bots.md): a full state that shows `seat`
 -- exactly its view, the hidden parts drawn from `rng`. What the view hides: the order of
 -- the prize deck (its cards are the ones not up, discarded or won), the other hands and
--- their bids this round. The state keeps no record of past bids, so another seat's hand
--- is any cards of the right number.
+-- their bids this round. Another seat holds exactly the cards it has not played (the
+-- bids revealed are public: state.played); if it has bid this round, which of them it
+-- laid down is drawn.
 function rules.determinize(view, seat, rng, g)
   local n, st = g.data.game.cards, view
   local gone = {}
@@ -181,17 +168,16 @@ function rules.determinize(view, seat, rng, g)
     if not gone[v] then deck_left[#deck_left + 1] = v end
   end
   st.prizes.draw = rng.shuffle(deck_left)
-  local held = n - st.round + (st.prize ~= 0 and 1 or 0)   -- cards in hand plus this round's bid
   for s = 1, #g.seats do
     if s ~= seat then
-      local cards = {}
-      for v = 1, n do cards[v] = v end
-      rng.shuffle(cards)
-      local bid = st.has_bid[s] and cards[held] or 0
-      local hand = {}
-      for i = 1, held - (st.has_bid[s] and 1 or 0) do hand[i] = cards[i] end
-      table.sort(hand)
-      st.hands[s], st.bids[s] = hand, bid
+      local played, held = {}, {}   -- held: its hand and this round's bid
+      for _, v in ipairs(st.played[s]) do played[v] = true end
+      for v = 1, n do
+        if not played[v] then held[#held + 1] = v end
+      end
+      local bid = 0
+      if st.has_bid[s] then bid = table.remove(held, rng.int(1, #held)) end
+      st.hands[s], st.bids[s] = held, bid
     end
   end
   return st
@@ -219,6 +205,16 @@ function rules.check(g)
     local held = #state.hands[s] + (state.bids[s] ~= 0 and 1 or 0)
     local expected = n - state.round + (state.prize ~= 0 and 1 or 0)
     if held ~= expected then return "seat " .. s .. " holds " .. held .. " cards, expected " .. expected end
+    local where = {}
+    local function put(v)
+      if where[v] then return false end
+      where[v] = true
+      return true
+    end
+    for _, v in ipairs(state.hands[s]) do if not put(v) then return "seat " .. s .. "'s " .. v .. " twice" end end
+    for _, v in ipairs(state.played[s]) do if not put(v) then return "seat " .. s .. "'s " .. v .. " twice" end end
+    if state.bids[s] ~= 0 and not put(state.bids[s]) then return "seat " .. s .. "'s " .. state.bids[s] .. " twice" end
+    for v = 1, n do if not where[v] then return "seat " .. s .. "'s " .. v .. " lost" end end
   end
   return nil
 end

@@ -79,7 +79,6 @@ end
 local score = require "rules.score"
 local text = require "rules.text"
 rules.score = score.score
-rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions)
 function rules.start_seat(g) return g.state.start_player end
 rules.determinize = require("rules.determinize").determinize

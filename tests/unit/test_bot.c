@@ -347,20 +347,25 @@ static void test_samples_keep_invariants(void **st) {
     samples_keep_invariants("kathmandu", 4, "tents", 150);
 }
 
-/* Every shipped ruleset has a heuristic for every seat at the start, and
-** every one that keeps secrets has a determinize hook (issue 12's list). */
+/* Every shipped ruleset has a score for every seat at the start (what the
+** bots judge by); connect4, Yak and Himalaya add a heuristic to it (the
+** middle column, food, the influences), goofspiel and Kathmandu do not
+** (their provisional score says it all); every one that keeps secrets has
+** a determinize hook (issue 12's list). */
 static void test_shipped_rulesets_have_hooks(void **st) {
     (void)st;
-    struct { const char *rs; int players, secrets; } cases[] = {
-        {"connect4", 2, 0}, {"goofspiel", 2, 1}, {"yak", 2, 1}, {"himalaya", 3, 1}, {"kathmandu", 2, 1},
+    struct { const char *rs; int players, secrets, heuristic; } cases[] = {
+        {"connect4", 2, 0, 1}, {"goofspiel", 2, 1, 0}, {"yak", 2, 1, 1}, {"himalaya", 3, 1, 1}, {"kathmandu", 2, 1, 0},
     };
     for (size_t i = 0; i < 5; i++) {
         cerr_list errs;
         cerr_init(&errs, 0);
         engine *e = game(cases[i].rs, 1, cases[i].players, &errs);
+        int64_t totals[4];
+        assert_int_equal(engine_score_totals(e, totals, &errs), 1);
         for (int seat = 1; seat <= cases[i].players; seat++) {
             int64_t h = 0;
-            assert_int_equal(engine_heuristic(e, seat, &h, &errs), 1);
+            assert_int_equal(engine_heuristic(e, seat, &h, &errs), cases[i].heuristic);
         }
         assert_int_equal(engine_has_secrets(e), cases[i].secrets);
         if (cases[i].secrets) assert_int_equal(engine_has_determinize(e), 1);
@@ -475,6 +480,82 @@ static void test_ruleset_bot(void **st) {
     cerr_free(&errs);
 }
 
+/* Issue 27, item 4: a ruleset's own bot sees only the view. goofcheat's
+** cheater reads the other seat's bid from a variable the rules keep; it
+** used to run in the game's sandbox, where that variable held the live
+** state: after seat 1 bid 1 it bid 2, after 13 it bid 1 (nothing above).
+** Now it runs in a fork holding a state sampled from its view, which is the
+** same whatever seat 1 bid (the same seed and position: the same sample),
+** so it chooses the same. no_cheating then checks it as it checks the
+** search bots (every secret perturbed, the same choice). */
+static void test_ruleset_bot_sees_only_the_view(void **st) {
+    (void)st;
+    const char *cheat = "tests/fixtures/rulesets/goofcheat";
+    char *pick[2];
+    const char *bids[2] = {"bid 1", "bid 13"};
+    for (int i = 0; i < 2; i++) {
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = game(cheat, 3, 2, &errs);
+        answer_ok(e, 1, bids[i]);
+        pick[i] = choose("goofcheat:cheater", e, 2, NULL);
+        engine_free(e);
+        cerr_free(&errs);
+    }
+    assert_string_equal(pick[0], pick[1]);
+    free(pick[0]);
+    free(pick[1]);
+    no_cheating(cheat, 2, 2, 5, "goofcheat:cheater");
+    /* Yak's builder, on a state sampled by Yak's determinize, still builds */
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("yak", 2, 2, &errs);
+    char *id = choose("yak:builder", e, 1, NULL);
+    assert_string_equal(id, "card build");
+    free(id);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
+/* Goofspiel keeps the bids revealed as public state (played), so a sample
+** gives another seat exactly the cards it has not played: after 6 rounds
+** (12 bids) of 13 cards seat 2 holds 7, one of them perhaps bid face down,
+** none of them one of its 6 played. */
+static void test_goofspiel_samples_respect_played(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("goofspiel", 5, 2, &errs);
+    for (int k = 0; k < 13; k++) { /* 6 rounds, then seat 1 bids */
+        int s = engine_is_asked(e, 1) ? 1 : 2;
+        assert_int_equal(engine_bot_move(e, s, NULL), ENGINE_OK);
+    }
+    assert_true(engine_is_asked(e, 2) && !engine_is_asked(e, 1));
+    value *view = engine_view(e, 2);
+    const value *played = value_map_get(engine_state(e), "played");
+    assert_non_null(played);
+    const value *mine = played->u.list.items[0]; /* seat 1's, as seat 2 sees them */
+    assert_int_equal(mine->u.list.n, 6);
+    for (uint64_t r = 1; r <= 30; r++) {
+        engine *f = engine_fork_sampled(e, view, 2, r * 2 + 1, &errs);
+        assert_non_null(f);
+        const value *s = engine_state(f);
+        const value *hand = value_map_get(s, "hands")->u.list.items[0];
+        int64_t bid = value_map_get(s, "bids")->u.list.items[0]->u.i;
+        assert_int_equal(hand->u.list.n, 6); /* 13 - 6 played - 1 bid face down */
+        assert_true(bid >= 1 && bid <= 13);
+        for (size_t i = 0; i < mine->u.list.n; i++) {
+            int64_t c = mine->u.list.items[i]->u.i;
+            assert_true(bid != c);
+            for (size_t j = 0; j < hand->u.list.n; j++) assert_true(hand->u.list.items[j]->u.i != c);
+        }
+        engine_free(f);
+    }
+    value_free(view);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
 /* cairn sim --bots: one spec per seat (commas inside a spec's parameters
 ** stay with it), the bots line and the 95% intervals in the report. */
 static void test_sim_bots(void **st) {
@@ -500,9 +581,63 @@ static void test_sim_bots(void **st) {
     free(buf);
 }
 
+/* The share of market's enabled offers a sim of bazaar took, with its 95%
+** interval, from --coverage's line "  market  offered disabled taken games
+** share% [lo, hi]". */
+static void market_share(const char *bots, int option, double *share, double *lo, double *hi) {
+    char *argv[] = {"sim", "tests/fixtures/rulesets/bazaar", "--games", "20", "--jobs", "1", "--coverage",
+                    "--bots", (char *)bots, "--option", "market_pays", NULL};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&buf, &len);
+    assert_int_equal(sim_run(option ? 11 : 9, argv, out, stderr), 0);
+    fclose(out);
+    const char *cov = strstr(buf, "rule coverage"); /* not the breakdown's market line */
+    assert_non_null(cov);
+    const char *line = strstr(cov, "\n  market ");
+    assert_non_null(line);
+    long offered, disabled, taken, games;
+    assert_int_equal(sscanf(line, "\n  market %ld %ld %ld %ld %lf%% [%lf, %lf]", &offered, &disabled, &taken, &games,
+                            share, lo, hi), 7);
+    free(buf);
+}
+
+/* Issue 27, item 1: the bots judge a position by the rules' own score plus
+** the ruleset's heuristic, so a rule the heuristic knows nothing of still
+** counts. In bazaar (tests/fixtures/rulesets/bazaar) a build turns a food
+** into a stone (4 points) and a market visit brings 2 food; the heuristic
+** adds the food. greedy then builds whenever it has food: +4 - 1 = 3
+** against market's +2, so from 1 food it goes build, market, build, market
+** ... and takes the market on 1 turn in 3 it is offered (12 turns, every
+** other one a market while the other has food: measured 33.3%). The option
+** market_pays adds 5 points a visit, which only the score shows: +5 + 2 = 7
+** beats 3, so greedy goes to market whenever it may (100% of its offers;
+** it builds only at the food cap). mcts (100 iterations) moves the same
+** way. With the heuristic alone (the old evaluation) both runs would play
+** the same moves: the intervals would overlap. */
+static void test_evaluation_follows_options(void **st) {
+    (void)st;
+    const char *specs[] = {"greedy,greedy", "mcts:iterations=100,mcts:iterations=100"};
+    for (int i = 0; i < 2; i++) {
+        double s0, lo0, hi0, s1, lo1, hi1;
+        market_share(specs[i], 0, &s0, &lo0, &hi0);
+        market_share(specs[i], 1, &s1, &lo1, &hi1);
+        fprintf(stderr, "# %s: market taken %.1f%% [%.1f, %.1f] without market_pays, %.1f%% [%.1f, %.1f] with it\n",
+                specs[i], s0, lo0, hi0, s1, lo1, hi1);
+        assert_true(lo1 > hi0); /* the intervals do not overlap */
+        assert_true(s1 - s0 >= 20.0);
+    }
+    double s, lo, hi; /* greedy, worked out above */
+    market_share("greedy,greedy", 0, &s, &lo, &hi);
+    assert_true(s > 33.0 && s < 33.5);
+    market_share("greedy,greedy", 1, &s, &lo, &hi);
+    assert_true(s == 100.0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_evaluation_follows_options),
         cmocka_unit_test(test_refuses_secrets_without_determinize),
         cmocka_unit_test(test_bad_determinize_is_caught),
         cmocka_unit_test(test_connect4_win_and_block),
@@ -513,6 +648,8 @@ int main(void) {
         cmocka_unit_test(test_no_cheating_kathmandu),
         cmocka_unit_test(test_samples_keep_invariants),
         cmocka_unit_test(test_ruleset_bot),
+        cmocka_unit_test(test_ruleset_bot_sees_only_the_view),
+        cmocka_unit_test(test_goofspiel_samples_respect_played),
         cmocka_unit_test(test_bots_pass_by_bot_false),
         cmocka_unit_test(test_ruleset_bot_defaults),
         cmocka_unit_test(test_shipped_rulesets_have_hooks),

@@ -250,4 +250,23 @@ typedef struct bench_report {
 /* Writes bench.json; 0, or -1 after bench_fail. */
 int report_json(const bench_report *r, const char *path);
 
+/* ---------------------------------------------------------------- bots */
+
+#define BENCH_STR_(x) #x
+#define BENCH_STR(x) BENCH_STR_(x)
+
+/* tools/bench/bots.c: one game's mcts iterations per CPU-second, cairn's
+** and the plain-Lua UCT's (tools/bench/uct.lua), in alternating slices. */
+typedef struct bots_result {
+    const char *ruleset;
+    int seats;
+    long depth, slices;
+    double cairn_cpu, plain_cpu, cairn_rate, plain_rate, ratio;
+    int ok;
+} bots_result;
+#define BENCH_BOT_GAMES 4
+/* Fills out[0..BENCH_BOT_GAMES) and *n; each game takes about seconds. */
+int bots_bench(double seconds, bots_result *out, size_t *n);
+void bots_print(const bots_result *r, size_t n);
+
 #endif

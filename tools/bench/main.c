@@ -330,6 +330,13 @@ static void progress(const char *what) { fprintf(stderr, "bench: %s\n", what); }
 int main(void) {
     bench_settings s;
     if (read_settings(&s) != 0) return 2;
+    bots_result bots[BENCH_BOT_GAMES];
+    size_t n_bots = 0;
+    if (getenv("BENCH_BOTS_ONLY") && *getenv("BENCH_BOTS_ONLY")) { /* make bench-bots: this section alone */
+        bots_bench(s.seconds, bots, &n_bots);
+        bots_print(bots, n_bots);
+        return bench_failure_count() ? 1 : 0;
+    }
     if (access("rulesets", R_OK) != 0 || access(BENCH_BASELINE_LUA, R_OK) != 0) {
         fprintf(stderr, "bench: no ./rulesets or %s here: run make bench from the repository root\n",
                 BENCH_BASELINE_LUA);
@@ -398,8 +405,12 @@ int main(void) {
         games_long_timings(&r.lg);
     }
 
+    progress("bots: mcts against a plain-Lua UCT, alternating");
+    bots_bench(s.seconds, bots, &n_bots);
+
     judge(&r);
     print_table(&r);
+    bots_print(bots, n_bots);
     report_json(&r, s.json_path);
     printf("\nwrote %s%s\n", s.json_path,
            bench_failure_count() ? "; some games or measurements FAILED (see above)" : "");

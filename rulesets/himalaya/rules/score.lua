@@ -258,13 +258,15 @@ function M.score(g)
   return scores
 end
 
--- M.heuristic(g, seat): the three influences as if the game ended now, weighted by what
--- they decide (docs/rules/himalaya.md, Bots): yaks (economic, the final count) x4, stupa
--- points (religious, the first elimination) x3, regions won (political, the second) x3,
--- and each cube behind the screen 1 (it is on its way to an order's yaks)
+-- M.heuristic(g, seat): what the bots add to the provisional score (the yaks) to judge a
+-- position: the three influences as if the game ended now, weighted by what they decide
+-- (docs/rules/himalaya.md, Bots): yaks (economic, the final count) x4 in all (the score's
+-- one and 3 more here), stupa points (religious, the first elimination) x3, regions won
+-- (political, the second) x3, and each cube behind the screen 1 (it is on its way to an
+-- order's yaks)
 function M.heuristic(g, seat)
   local regions = M.political(g, all_alive(#g.seats))[seat]
-  return common.yaks(g, seat) * 4 + M.religious(g, seat) * 3 + regions * 3
+  return common.yaks(g, seat) * 3 + M.religious(g, seat) * 3 + regions * 3
     + common.cube_count(g.state.players[seat])
 end
 

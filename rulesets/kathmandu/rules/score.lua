@@ -94,15 +94,12 @@ end
 
 local function line(key, label, points) return { key = key, label = label, points = points } end
 
-local function no_text() return "" end
-
--- M.seat_score(g, seat [, quiet]) -> total, breakdown; quiet: no labels (the heuristic's
--- case, run in every playout of a search bot)
-function M.seat_score(g, seat, quiet)
+-- M.seat_score(g, seat) -> total, breakdown
+function M.seat_score(g, seat)
   local st, data = g.state, g.data
   local s = data.scoring
   local p = st.players[seat]
-  local t = quiet and no_text or g.text
+  local t = g.text
   local b = {}
   local placed = data.game.candles - p.candles
   b[#b + 1] = line("offerings", t("score.offerings", placed), M.offerings(data, placed))
@@ -138,18 +135,6 @@ function M.score(g)
     out[s] = { total = total, breakdown = breakdown, tiebreak = tiebreak }
   end
   return out
-end
-
--- M.heuristic(g, seat) -> the score now (every line of the final scoring, as if the game
--- ended here: docs/rules/kathmandu.md, Bots), against the best other seat; each seat's score
--- is worked out once, without labels
-function M.heuristic(g, seat)
-  local mine, best = 0, math.mininteger
-  for s = 1, #g.state.players do
-    local total = M.seat_score(g, s, true)
-    if s == seat then mine = total elseif total > best then best = total end
-  end
-  return mine - best
 end
 
 return M

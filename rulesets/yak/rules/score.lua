@@ -305,27 +305,11 @@ function M.score(g)
   return out
 end
 
--- M.quick_tower_score(data, tw) -> about what M.tower_score's total would be, fast: the
--- same groups, group-count bonus and singles, but a crystal counts as a single stone
--- (no search over its colours).
-function M.quick_tower_score(data, tw)
-  local cells = layout(data)
-  local stone = {}
-  for i, cell in ipairs(cells) do
-    local s = tw[cell[1] + 1][cell[2] + 1]
-    -- a crystal gets the cell's own index: no other cell matches it, so it stands alone
-    stone[i] = s and (common.is_crystal(data, s) and i or s) or false
-  end
-  return colouring_total(data, stone)
-end
-
--- M.heuristic(g, seat) -> about the seat's tower score now, plus its food as a small
--- hedge and the stupa (bots call it in every playout: M.quick_tower_score).
+-- M.heuristic(g, seat) -> what the bots add to the provisional score (the tower, the
+-- stupa, the most food, and whatever an option adds) to judge a position: half the
+-- seat's food, which the score does not count yet but which buys stones.
 function M.heuristic(g, seat)
-  local st, data = g.state, g.data
-  local p = st.players[seat]
-  return M.quick_tower_score(data, p.tower) + common.food_total(data, p.food) // 2
-    + ((st.stupa == seat) and data.scoring.stupa_bonus or 0)
+  return common.food_total(g.data, g.state.players[seat].food) // 2
 end
 
 return M
