@@ -11,6 +11,12 @@
 #define CAIRN_YAML_MAX_FILE_BYTES (8L * 1024 * 1024)
 #endif
 
+/* Largest text file cairn reads that is not YAML or Lua: a golden
+** transcript, a generated file, a sim part (safe_open.h reads with it). */
+#if !defined(CAIRN_TEXT_MAX_FILE_BYTES)
+#define CAIRN_TEXT_MAX_FILE_BYTES (64L * 1024 * 1024)
+#endif
+
 /* Deepest nesting of lists and maps in one YAML document. */
 #if !defined(CAIRN_YAML_MAX_DEPTH)
 #define CAIRN_YAML_MAX_DEPTH 64

@@ -19,6 +19,7 @@
 #include "lineedit.h"
 #include "markup.h"
 #include "ruleset.h"
+#include "safe_open.h"
 #include "value.h"
 
 #include <ctype.h>
@@ -585,7 +586,8 @@ uint64_t repl_fresh_seed(const repl *r) {
 static uint64_t fnv_file(const char *path, int *ok) {
     uint64_t h = 1469598103934665603ull;
     *ok = 0;
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* never a FIFO or a device */
     if (!f) return 0;
     unsigned char buf[4096];
     size_t n, total = 0;

@@ -791,9 +791,9 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
     int r = run_source(sb, &cached, nresults, errs);
     if (r != SANDBOX_OK || !cached.missing) return r;
     lua_settop(sb->L, top);
-    const char *why = NULL;
+    char why[160];
     size_t len = 0;
-    char *buf = sb_read_source(path, &len, &why);
+    char *buf = sb_read_source(path, NULL, &len, why, sizeof why);
     if (!buf) {
         if (errs)
             cerr_add(errs, chunkname ? chunkname : path, 0, 0, NULL, "cannot read script: %s", why);

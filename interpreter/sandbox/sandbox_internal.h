@@ -159,14 +159,14 @@ extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sand
 #define CHUNKS_KEY sandbox_chunks_key   /* compiled chunks by file: load once, run per game */
 
 /* sandbox_require.c. sb_read_source reads a whole script file (malloc'd;
-** NULL with *why); sb_load_text compiles buf as text, named by the
+** NULL with why; a regular file, inside within when given: safe_open.h); sb_load_text compiles buf as text, named by the
 ** "@name" string on top, which it replaces with the chunk or the error;
 ** sb_push_cached_chunk pushes the chunk compiled before for the file named
 ** at key_idx, with the current environment as _ENV (1), or nothing (0);
 ** sb_cache_chunk keeps the function at fn_idx for it; sb_registry_table
 ** pushes the registry table at key, made if missing; sb_clear_loading is
 ** require's close guard; sb_require is require. */
-char *sb_read_source(const char *path, size_t *len, const char **why);
+char *sb_read_source(const char *path, const char *within, size_t *len, char *why, size_t whysz);
 int sb_load_text(lua_State *L, const char *buf, size_t len);
 int sb_push_cached_chunk(lua_State *L, int key_idx);
 void sb_cache_chunk(lua_State *L, int key_idx, int fn_idx);

@@ -10,6 +10,7 @@
 #include "bot.h"
 #include "engine.h"
 #include "ruleset.h"
+#include "safe_open.h"
 #include "sim_internal.h"
 #include "limits.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
 
@@ -741,8 +742,9 @@ static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
 }
 
 static FILE *open_out(const char *path, FILE *err) {
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno));
+    char why[128];
+    FILE *f = safe_fopen_write(path, why, sizeof why); /* a regular file: never a FIFO */
+    if (!f) fprintf(err, "cairn sim: cannot write %s: %s\n", path, why);
     return f;
 }
 

@@ -10,11 +10,14 @@
 #include "sim.h"
 #include "sim_internal.h"
 #include "error.h"
+#include "limits.h"
+#include "safe_open.h"
 #include "yload.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct part {
     const char *path;
@@ -43,15 +46,29 @@ static int push_rec(merged *m, const char *line, size_t len) {
 
 /* Reads one part. 0, or 1 after printing what is wrong and where. */
 static int read_part(merged *m, part *p, FILE *err) {
-    FILE *f = fopen(p->path, "r");
-    if (!f) return fprintf(err, "cairn sim merge: cannot read %s\n", p->path), 1;
+    char why[128];
+    FILE *f = safe_fopen_read(p->path, NULL, why, sizeof why); /* a regular file: never a FIFO */
+    if (!f) return fprintf(err, "cairn sim merge: cannot read %s: %s\n", p->path, why), 1;
+    struct stat st; /* a sparse or growing file: refused before getline grows a line */
+    if (fstat(fileno(f), &st) == 0 && st.st_size > CAIRN_TEXT_MAX_FILE_BYTES) {
+        fclose(f);
+        return fprintf(err, "cairn sim merge: %s: larger than %ld bytes (limit CAIRN_TEXT_MAX_FILE_BYTES)\n",
+                       p->path, (long)CAIRN_TEXT_MAX_FILE_BYTES), 1;
+    }
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, total = 0;
     ssize_t len;
     long lineno = 0;
     int rc = 0, ended = 0;
     while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
         lineno++;
+        total += (size_t)len;
+        if (total > (size_t)CAIRN_TEXT_MAX_FILE_BYTES) {
+            fprintf(err, "cairn sim merge: %s: larger than %ld bytes (limit CAIRN_TEXT_MAX_FILE_BYTES)\n",
+                    p->path, (long)CAIRN_TEXT_MAX_FILE_BYTES);
+            rc = 1;
+            break;
+        }
         while (len && (line[len - 1] == '\n' || line[len - 1] == ',')) line[--len] = '\0';
         if (!strncmp(line, " \"run\": ", 8)) {
             cerr_list errs;
@@ -204,8 +221,9 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         if (sweep) sim_report_sweep(out, &h, c, variants, 0);
         else if (compare) sim_report_compare(out, &h, &c[0], 0);
         else sim_report_text(out, &h, &t, 0);
-        FILE *f = json ? fopen(json, "w") : NULL;
-        if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s\n", json), 1);
+        char why[128];
+        FILE *f = json ? safe_fopen_write(json, why, sizeof why) : NULL;
+        if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s: %s\n", json, why), 1);
         if (f) { /* the layout of one run's file: the run as shard 1/1 */
             value *s = settings(run);
             fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
