@@ -15,6 +15,7 @@
 #include "safe_open.h"
 #include "save.h"
 #include "strbuf.h"
+#include "termsafe.h"
 #include "view.h"
 #include "yload.h"
 
@@ -500,7 +501,12 @@ static char *golden_transcript(const char *rsname, const value *g, char **err) {
         strbuf_free(&b);
         return NULL;
     }
-    return strbuf_take(&b);
+    /* the file is read by people and diffed in terminals: events and labels
+    ** from the rules keep no raw control, C1 or bidi character (termsafe.h) */
+    char *safe = termsafe_text(b.s ? b.s : "");
+    strbuf_free(&b);
+    if (!safe) *err = cairn_strdup("out of memory");
+    return safe;
 }
 
 /* A golden or generated file's text: a regular file (safe_open.h), inside

@@ -480,7 +480,7 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     cerr_init(&errs, 0);
     char *id = bot_choose(b, r->e, s, &h, &errs);
     if (t.shown) {
-        fprintf(r->out, "\r\033[K");
+        fprintf(r->out, "\r%sK", termsafe_escape_start());
         fflush(r->out);
     }
     if (!id) {

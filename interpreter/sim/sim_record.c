@@ -6,6 +6,7 @@
 */
 #include "sim_internal.h"
 #include "error.h"
+#include "termsafe.h"
 #include "yload.h"
 
 #include <inttypes.h>
@@ -43,13 +44,25 @@ sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id) {
     return c;
 }
 
+/* A JSON string: controls (C0, DEL, C1) and the hidden format characters
+** (bidi overrides and isolates, ...: termsafe.h) as \u escapes, so the file
+** carries no raw OSC 52 or U+202E; a byte that is not UTF-8 as U+FFFD. */
 void sim_json_string(FILE *f, const char *s) {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", f);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+    const char *p = s ? s : "";
+    size_t n = strlen(p);
+    while (n > 0) {
+        unsigned char c = (unsigned char)*p;
+        unsigned long cp;
+        int k = termsafe_utf8(p, n, &cp);
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c == '\n') fputs("\\n", f);
+        else if (k == 0) fputs("\\ufffd", f), k = 1;
+        else if (cp < 0x20 || cp == 0x7f || termsafe_cp_hidden(cp)) fprintf(f, "\\u%04lx", cp);
+        else fwrite(p, 1, (size_t)k, f);
+        if (k < 1) k = 1;
+        p += k;
+        n -= (size_t)k;
     }
     fputc('"', f);
 }

@@ -7,9 +7,11 @@
 */
 #include "plural.h"
 #include "sim_internal.h"
+#include "termsafe.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Widths of the name column and of each seat's column. */
@@ -369,10 +371,12 @@ void sim_csv_row(FILE *f, const sim_rec *r, int players) {
         else fputc(',', f);
     }
     fputc(',', f);
-    if (!r->ok) { /* quoted, quotes doubled */
+    if (!r->ok) { /* quoted, quotes doubled, controls shown as text (termsafe.h) */
+        char *safe = termsafe_text(r->error ? r->error : "");
         fputc('"', f);
-        for (const char *p = r->error; p && *p; p++) fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
+        for (const char *p = safe ? safe : "(out of memory)"; *p; p++) fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
         fputc('"', f);
+        free(safe);
     }
     fputc('\n', f);
 }
