@@ -317,6 +317,8 @@ int engine_check_data(engine *e, cerr_list *errs);
 /* ---- engine_api.c */
 /* Builds a kit's g tables and closures (once per sandbox). */
 int gapi_build_kit(sandbox_kit *k, const engine_rules *r);
+/* print in sb goes to the debug channel of hub's engine, as the game's does. */
+void gapi_bind_print(sandbox *sb, engine_hub *hub);
 /* Points g at a new game: its seats and its (empty) live state. */
 int gapi_start(engine *e, cerr_list *errs);
 /* Pushes the g a call gets; protected. */

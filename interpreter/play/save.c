@@ -473,6 +473,23 @@ static int write_value(const char *path, const char *header, const value *v, cer
         cerr_add(errs, path, 0, 0, NULL, "out of memory writing the file; it is as it was");
         return -1;
     }
+    /* a file the loader would refuse is never written: it is read back with
+    ** the loader's own limits first (a string, depth or node count past them
+    ** is refused here, not when someone tries to load it) */
+    cerr_list back_errs;
+    cerr_init(&back_errs, 0);
+    value *back = yload_string(path, text, strlen(text), NULL, &back_errs);
+    if (!back) {
+        char *m = back_errs.n ? cerr_format(&back_errs.items[0]) : NULL;
+        cerr_add(errs, path, 0, 0, NULL, "cannot save: the file would not load (%s); it is as it was",
+                 m ? m : "out of memory");
+        free(m);
+        cerr_free(&back_errs);
+        free(text);
+        return -1;
+    }
+    value_free(back);
+    cerr_free(&back_errs);
     int rc = atomic_write(path, text, errs);
     free(text);
     return rc;

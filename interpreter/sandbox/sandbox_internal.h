@@ -211,6 +211,11 @@ const char *sb_lua_quoted_end(const char *p, const char *e);
 #define SB_LEN_NAME "__cairn_len"
 char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
 int sb_len_checked(lua_State *L);
+/* The length every table function and rawlen uses (sandbox_len.c): a
+** string's bytes; a __len metamethod's answer (unless raw); with
+** strict_len, a table's count, refusing a table with holes with an error
+** naming fn ("table.insert"), as `#` does; else Lua's border. */
+lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw);
 
 /* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's
 ** worst case charged before it runs (upvalue 1: Lua's own function). */
