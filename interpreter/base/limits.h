@@ -109,6 +109,13 @@
 #define CAIRN_LUA_GAME_CPU_MS 120000L
 #endif
 
+/* CPU time a rules call may run past CAIRN_LUA_CALL_CPU_MS (or the game's
+** total) inside a C function Lua cannot interrupt before cairn ends the
+** process with a message: the hard stop (budget.c). Environment override. */
+#if !defined(CAIRN_LUA_HARD_STOP_GRACE_MS)
+#define CAIRN_LUA_HARD_STOP_GRACE_MS 2000
+#endif
+
 /* CPU time the smoke play of one `cairn check` may take, in ms: past it the
 ** remaining games are not played and check fails (environment overrides). */
 #if !defined(CAIRN_CHECK_CPU_MS)

@@ -48,6 +48,9 @@ struct sandbox {
     ** own and what is left of the game's; game_limit_hit says which. */
     long call_ticks_max, game_ticks_max, game_ticks_used;
     long call_cpu_ms, game_cpu_ms;
+    /* the hard stop's grace in ticks, and the message it writes (budget.h) */
+    long hard_grace_ticks;
+    char hard_msg[512];
     int game_limit_hit;
     int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
     int watched; /* the timer watches the current top-level call */

@@ -653,7 +653,12 @@ int sb_tremove(lua_State *L) {
     if (pos != size)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     lua_geti(L, 1, pos);
-    if (size > pos) sb_charge(L, size - pos);
+    /* the shift's length, saturated: with a __len of maxinteger and pos
+    ** mininteger, size - pos overflows (and the loop would run 2^64 times) */
+    if (size > pos) {
+        lua_Unsigned shift = (lua_Unsigned)size - (lua_Unsigned)pos;
+        sb_charge(L, shift > (lua_Unsigned)LUA_MAXINTEGER ? LUA_MAXINTEGER : (lua_Integer)shift);
+    }
     for (; pos < size; pos++) {
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);
