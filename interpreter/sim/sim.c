@@ -443,7 +443,7 @@ static char *pick_unbanned(engine *e, const engine_decision *d, const char *ban,
 /* Counts what seat is offered now into r's coverage. 0, or -1 on OOM. */
 static int count_offers(sim_rec *r, const engine_decision *d) {
     for (size_t i = 0; d && i < d->n_options; i++) {
-        sim_cov *c = sim_cov_get(&r->cov, &r->n_cov, d->options[i].id);
+        sim_cov *c = sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, d->options[i].id);
         if (!c) return -1;
         if (d->options[i].disabled) c->disabled++;
         else c->offered++;
@@ -480,7 +480,7 @@ static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec 
     if (!id && !oom) id = engine_bot_choice(e, seat); /* no ban, or it leaves nothing: the random pick */
     engine_decision_list_free(&l);
     if (!id) return oom ? ENGINE_NO_MEMORY : ENGINE_NOT_ASKED;
-    sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
+    sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, id) : NULL;
     if (o->coverage && !c) return free(id), ENGINE_NO_MEMORY;
     engine_status st = engine_answer(e, seat, id, why);
     if (c && st == ENGINE_OK) c->taken++;

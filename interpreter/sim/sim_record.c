@@ -23,19 +23,25 @@ void sim_rec_free(sim_rec *r) {
     free(r->error);
     for (size_t i = 0; i < r->n_cov; i++) free(r->cov[i].prefix);
     free(r->cov);
+    sim_keyindex_free(&r->cov_index);
     memset(r, 0, sizeof *r);
 }
 
-sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id) {
+static const char *cov_key(const void *array, size_t i) { return ((const sim_cov *)array)[i].prefix; }
+
+sim_cov *sim_cov_get(sim_cov **cov, size_t *n, sim_keyindex *idx, const char *id) {
     size_t len = strcspn(id, "0123456789"); /* numbers are a rule's parameters */
     while (len && id[len - 1] == ' ') len--;
     if (!len) len = strlen(id);
-    for (size_t i = 0; i < *n; i++)
-        if (strlen((*cov)[i].prefix) == len && !strncmp((*cov)[i].prefix, id, len)) return &(*cov)[i];
-    sim_cov *nc = realloc(*cov, (*n + 1) * sizeof *nc);
-    if (!nc) return NULL;
-    *cov = nc;
-    sim_cov *c = &nc[*n];
+    size_t at = sim_keyindex_find(idx, id, len, *n, cov_key, *cov);
+    if (at == (size_t)-1) return NULL;
+    if (at < *n) return &(*cov)[at];
+    if (*n == sim_grow_cap(*n)) { /* full: double (an array only grows here) */
+        sim_cov *nc = realloc(*cov, (*n ? 2 * *n : 1) * sizeof *nc);
+        if (!nc) return NULL;
+        *cov = nc;
+    }
+    sim_cov *c = &(*cov)[*n];
     memset(c, 0, sizeof *c);
     if (!(c->prefix = malloc(len + 1))) return NULL;
     memcpy(c->prefix, id, len);
@@ -201,7 +207,7 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
         long counts[3];
         for (int k = 0; k < 3; k++)
             if (count_item(c->u.list.items[k + 1], &counts[k]) != 0) return sim_rec_free(r), -1;
-        sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, c->u.list.items[0]->u.str.s);
+        sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, c->u.list.items[0]->u.str.s);
         if (!e) return sim_rec_free(r), -1;
         e->offered = counts[0], e->disabled = counts[1], e->taken = counts[2];
     }
