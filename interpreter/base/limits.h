@@ -116,6 +116,13 @@
 #define CAIRN_LUA_HARD_STOP_GRACE_MS 2000
 #endif
 
+/* Bytes of debug output (print, g.debug) one handler call may send to the
+** debug channel; a longer line is cut, and past it the rest of the call's
+** is dropped with one line saying so (engine_debug_channel.c). */
+#if !defined(CAIRN_DEBUG_MAX_BYTES)
+#define CAIRN_DEBUG_MAX_BYTES (64L * 1024)
+#endif
+
 /* CPU time the smoke play of one `cairn check` may take, in ms: past it the
 ** remaining games are not played and check fails (environment overrides). */
 #if !defined(CAIRN_CHECK_CPU_MS)
