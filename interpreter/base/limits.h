@@ -123,6 +123,13 @@
 #define CAIRN_DEBUG_MAX_BYTES (64L * 1024)
 #endif
 
+/* Bytes of string values one plain-data copy out of Lua may hold (the
+** state's tree, a view, a score): a string referenced from many places is
+** counted at each, as the copy holds it at each (luaval.c). */
+#if !defined(CAIRN_PLAIN_MAX_BYTES)
+#define CAIRN_PLAIN_MAX_BYTES (64L * 1024 * 1024)
+#endif
+
 /* CPU time the smoke play of one `cairn check` may take, in ms: past it the
 ** remaining games are not played and check fails (environment overrides). */
 #if !defined(CAIRN_CHECK_CPU_MS)
