@@ -4,6 +4,7 @@
 ** that keeps a label's stray bytes out of the output.
 */
 #include "json_string.h"
+#include "termsafe.h"
 
 #include <string.h>
 
@@ -38,6 +39,19 @@ size_t json_utf8_len(const unsigned char *s, size_t n) {
     return len;
 }
 
+/* cp as a JSON \u escape; past U+FFFF as a surrogate pair, as JSON asks. */
+static void emit_escaped(sink *k, unsigned long cp) {
+    char esc[32];
+    if (cp > 0xffff) {
+        cp -= 0x10000;
+        snprintf(esc, sizeof esc, "\\u%04lx\\u%04lx", (0xd800 + (cp >> 10)) & 0xffff, (0xdc00 + (cp & 0x3ff)) & 0xffff);
+        emit(k, esc, 12);
+    } else {
+        snprintf(esc, sizeof esc, "\\u%04lx", cp);
+        emit(k, esc, 6);
+    }
+}
+
 static void put(sink *k, const char *s, size_t n) {
     const unsigned char *p = (const unsigned char *)s;
     emit(k, "\"", 1);
@@ -54,6 +68,15 @@ static void put(sink *k, const char *s, size_t n) {
         else if (c < 0x80) emit(k, (const char *)&p[i], 1);
         else {
             size_t len = json_utf8_len(p + i, n - i);
+            unsigned long cp;
+            if (len && termsafe_utf8((const char *)p + i, n - i, &cp) == (int)len &&
+                ((cp >= 0x80 && cp < 0xa0) || termsafe_cp_hidden(cp))) {
+                /* C1 controls and hidden format characters (bidi overrides,
+                ** ...: termsafe.h) escaped: the file carries no raw U+202E */
+                emit_escaped(k, cp);
+                i += len;
+                continue;
+            }
             if (len) {
                 emit(k, (const char *)&p[i], len);
                 i += len;

@@ -11,6 +11,12 @@
 #define CAIRN_YAML_MAX_FILE_BYTES (8L * 1024 * 1024)
 #endif
 
+/* Largest text file cairn reads that is not YAML or Lua: a golden
+** transcript, a generated file, a sim part (safe_open.h reads with it). */
+#if !defined(CAIRN_TEXT_MAX_FILE_BYTES)
+#define CAIRN_TEXT_MAX_FILE_BYTES (64L * 1024 * 1024)
+#endif
+
 /* Deepest nesting of lists and maps in one YAML document. */
 #if !defined(CAIRN_YAML_MAX_DEPTH)
 #define CAIRN_YAML_MAX_DEPTH 64
@@ -101,6 +107,27 @@
 ** sim game takes well under a second); the environment overrides it too. */
 #if !defined(CAIRN_LUA_GAME_CPU_MS)
 #define CAIRN_LUA_GAME_CPU_MS 120000L
+#endif
+
+/* CPU time a rules call may run past CAIRN_LUA_CALL_CPU_MS (or the game's
+** total) inside a C function Lua cannot interrupt before cairn ends the
+** process with a message: the hard stop (budget.c). Environment override. */
+#if !defined(CAIRN_LUA_HARD_STOP_GRACE_MS)
+#define CAIRN_LUA_HARD_STOP_GRACE_MS 2000
+#endif
+
+/* Bytes of debug output (print, g.debug) one handler call may send to the
+** debug channel; a longer line is cut, and past it the rest of the call's
+** is dropped with one line saying so (engine_debug_channel.c). */
+#if !defined(CAIRN_DEBUG_MAX_BYTES)
+#define CAIRN_DEBUG_MAX_BYTES (64L * 1024)
+#endif
+
+/* Bytes of string values one plain-data copy out of Lua may hold (the
+** state's tree, a view, a score): a string referenced from many places is
+** counted at each, as the copy holds it at each (luaval.c). */
+#if !defined(CAIRN_PLAIN_MAX_BYTES)
+#define CAIRN_PLAIN_MAX_BYTES (64L * 1024 * 1024)
 #endif
 
 /* CPU time the smoke play of one `cairn check` may take, in ms: past it the

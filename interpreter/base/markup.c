@@ -5,6 +5,7 @@
 */
 #include "markup.h"
 #include "grow.h"
+#include "termsafe.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -141,15 +142,18 @@ char *markup_render(const char *src, int ansi) {
             p += run;
             continue;
         }
-        if (ansi) {
-            markup_buf_add(&b, "\033[", 2);
+        if (ansi) { /* marked as cairn's own (termsafe.h): only these pass */
+            markup_buf_puts(&b, termsafe_escape_start());
             markup_buf_puts(&b, tags[t].sgr);
             markup_buf_add(&b, "m", 1);
             open = strcmp(tags[t].name, "/") != 0;
         }
         p += len;
     }
-    if (open) markup_buf_puts(&b, "\033[0m");
+    if (open) {
+        markup_buf_puts(&b, termsafe_escape_start());
+        markup_buf_puts(&b, "0m");
+    }
     return markup_buf_take(&b);
 }
 
@@ -209,11 +213,12 @@ static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp) {
     return len;
 }
 
-/* Length of the ANSI escape sequence at s, or 0. */
+/* Length of the ANSI escape sequence at s, or 0 (cairn's own carry a
+** private `<` parameter: termsafe.h). */
 static size_t ansi_len(const char *s, size_t n) {
     if (n < 2 || s[0] != '\033' || s[1] != '[') return 0;
     size_t i = 2;
-    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';')) i++;
+    while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';' || s[i] == '<')) i++;
     return i < n ? i + 1 : 0;
 }
 

@@ -10,8 +10,14 @@
 **   - termsafe_install: stdout and stderr become streams that apply the
 **     same rule to everything written, whichever printf wrote it; only
 **     when the REPL colours a terminal (termsafe_allow_styling) do the
-**     sequences it emits itself pass on stdout (SGR colours and the screen
-**     clear between seats: ESC [ digits/; then m, H or J).
+**     sequences it emits itself pass on stdout (SGR colours, the screen
+**     clear between seats, a line erased: ESC [ digits/; then m, H, J or K).
+**     Those are marked, not recognised: cairn writes each as
+**     termsafe_escape_start() (ESC [ < and a secret of 20 digits drawn at
+**     install, then ;) before its parameters, and the stream passes a
+**     sequence only with that exact mark, which it removes. Text from a
+**     ruleset cannot know the secret, so an ESC [ 2 J in a description is
+**     shown as ^[[2J even while cairn colours the screen.
 ** The rule: tab and newline pass; other C0 bytes and DEL become caret
 ** notation (ESC is ^[); C1 code points, bidi and other invisible format
 ** controls become <U+XXXX>; bytes that are not UTF-8 become \xHH.
@@ -20,15 +26,18 @@
 #include "termsafe.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Code points shown as <U+XXXX>: C1 controls, and the format characters a
 ** terminal or a reader may obey invisibly (bidi embeddings, overrides and
 ** isolates, marks, line and paragraph separators, BOM inside text). */
-static int hidden_cp(unsigned long cp) {
+int termsafe_cp_hidden(unsigned long cp) {
     return (cp >= 0x80 && cp <= 0x9f) || cp == 0x061c || cp == 0x200b || cp == 0x200e ||
            cp == 0x200f || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
            cp == 0xfeff;
@@ -38,6 +47,7 @@ static int hidden_cp(unsigned long cp) {
 ** point, 0 if the bytes there are not one, -1 if they may be the start of
 ** one that n cuts short. */
 static int utf8_seq(const unsigned char *s, size_t n, unsigned long *cp) {
+    if (n == 0) return -1;
     unsigned char c = s[0];
     int len;
     unsigned long min;
@@ -58,6 +68,11 @@ static int utf8_seq(const unsigned char *s, size_t n, unsigned long *cp) {
     return len;
 }
 
+int termsafe_utf8(const char *s, size_t n, unsigned long *cp) {
+    int k = utf8_seq((const unsigned char *)s, n, cp);
+    return k < 0 ? 0 : k;
+}
+
 /* One unit of s: writes its safe form to out (at most 16 bytes) and
 ** returns how many input bytes it took; 0 when final is 0 and s holds only
 ** the start of a sequence (wait for more). */
@@ -75,7 +90,7 @@ static size_t safe_unit(const unsigned char *s, size_t n, int final, char out[16
         *olen = 2;
         return 1;
     }
-    if (hidden_cp(cp)) {
+    if (termsafe_cp_hidden(cp)) {
         *olen = (size_t)snprintf(out, 16, "<U+%04lX>", cp);
         return (size_t)k;
     }
@@ -148,9 +163,12 @@ int termsafe_is_safe(const char *s) {
 typedef struct tstream {
     int fd;
     const int *styling; /* when set and true, cairn's own styling passes */
-    unsigned char carry[32];
+    unsigned char carry[64];
     size_t ncarry;
 } tstream;
+
+/* The longest parameter list of one of cairn's own sequences. */
+#define OWN_PARAMS_MAX 24
 
 /* Global mutable state, on purpose: the two streams that replace stdout
 ** and stderr for the whole process, and the original stdout that the line
@@ -158,6 +176,10 @@ typedef struct tstream {
 static tstream streams[2];
 static FILE *raw_stdout;
 static int styling_allowed; /* termsafe_allow_styling: the REPL colours stdout */
+/* The mark of cairn's own escape sequences: plain CSI until the streams are
+** installed (nothing then filters), CSI < secret ; after. */
+static char own_start[32] = "\033[";
+static size_t own_start_len = 2;
 
 static int write_all(int fd, const char *b, size_t n) {
     while (n > 0) {
@@ -172,16 +194,25 @@ static int write_all(int fd, const char *b, size_t n) {
     return 0;
 }
 
-/* Length of one of cairn's own styling sequences at s: ESC [ then digits
-** and ';' then m, H or J. 0 if it is not one, -1 if n cuts it short. */
-static int own_escape(const unsigned char *s, size_t n) {
-    if (n < 2) return -1;
-    if (s[1] != '[') return 0;
-    for (size_t i = 2; i < n && i < 24; i++) {
+/* One of cairn's own sequences at s: the mark (own_start), then digits and
+** ';', then m, H, J or K. Its length, with what the terminal gets (CSI, the
+** parameters, the final byte) in out; 0 if it is not one (then ESC is shown
+** as ^[), -1 if n cuts it short. */
+static int own_escape(const unsigned char *s, size_t n, char *out, size_t *olen) {
+    size_t m = own_start_len;
+    if (memcmp(s, own_start, n < m ? n : m) != 0) return 0;
+    if (n < m) return -1;
+    for (size_t i = m; i < m + OWN_PARAMS_MAX; i++) {
+        if (i >= n) return -1;
         if ((s[i] >= '0' && s[i] <= '9') || s[i] == ';') continue;
-        return s[i] == 'm' || s[i] == 'H' || s[i] == 'J' ? (int)i + 1 : 0;
+        if (s[i] != 'm' && s[i] != 'H' && s[i] != 'J' && s[i] != 'K') return 0;
+        out[0] = '\033';
+        out[1] = '[';
+        memcpy(out + 2, s + m, i + 1 - m);
+        *olen = 2 + (i + 1 - m);
+        return (int)(i + 1);
     }
-    return n < 24 ? -1 : 0;
+    return 0;
 }
 
 /* Sanitizes n bytes at s onto the stream's fd; keeps a cut-short tail in
@@ -204,13 +235,12 @@ static int tstream_put(tstream *t, const unsigned char *s, size_t n, int final) 
             n -= run;
             continue;
         }
-        char u[32];
+        char u[64];
         size_t ul, took;
-        int own = s[0] == 0x1b && t->styling && *t->styling ? own_escape(s, n) : 0;
+        int own = s[0] == 0x1b && t->styling && *t->styling ? own_escape(s, n, u, &ul) : 0;
         if (own < 0 && !final) break;
         if (own > 0) {
-            memcpy(u, s, (size_t)own);
-            ul = took = (size_t)own;
+            took = (size_t)own;
         } else {
             took = safe_unit(s, n, final, u, &ul);
             if (took == 0) break;
@@ -235,7 +265,7 @@ static ssize_t tstream_write(void *cookie, const char *b, size_t size) {
     tstream *t = cookie;
     size_t used = 0;
     /* a unit cut short by the last write: feed it a byte at a time until it
-    ** is decided (units are at most 24 bytes, carry holds 32) */
+    ** is decided (units are at most 48 bytes, carry holds 64) */
     while (t->ncarry && used < size) {
         unsigned char tmp[sizeof t->carry];
         size_t n = t->ncarry;
@@ -271,8 +301,30 @@ static FILE *open_stream(tstream *t, int fd, int mode, const int *styling) {
     return f;
 }
 
+/* Draws the secret of own_start: 64 bits from /dev/urandom (else the
+** clock, the process and an address mixed), written as 20 digits. */
+static void draw_own_start(void) {
+    unsigned long long x = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        if (read(fd, &x, sizeof x) != (ssize_t)sizeof x) x = 0;
+        close(fd);
+    }
+    if (x == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        x = ((unsigned long long)ts.tv_nsec << 20) ^ (unsigned long long)ts.tv_sec ^
+            ((unsigned long long)getpid() << 40) ^ (unsigned long long)(uintptr_t)&x;
+    }
+    int n = snprintf(own_start, sizeof own_start, "\033[<%020llu;", x);
+    own_start_len = n > 0 ? (size_t)n : 0;
+}
+
+const char *termsafe_escape_start(void) { return own_start; }
+
 int termsafe_install(void) {
     if (raw_stdout) return 0;
+    draw_own_start();
     fflush(stdout);
     fflush(stderr);
     FILE *out = open_stream(&streams[0], STDOUT_FILENO, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF,

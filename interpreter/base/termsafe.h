@@ -22,10 +22,25 @@ int termsafe_is_safe(const char *s);
 ** 0, or -1 (the streams are then left as they were). */
 int termsafe_install(void);
 
-/* Whether stdout lets cairn's own styling through (ESC [ digits/; then m,
-** H or J; nothing else ever passes): the REPL turns it on when it colours
-** a terminal. Off at the start. */
+/* Whether stdout lets cairn's own styling through: only sequences that
+** start with termsafe_escape_start(), then digits and ';', then m, H, J or
+** K (the mark is removed); nothing else ever passes. The REPL turns it on
+** when it colours a terminal. Off at the start. */
 void termsafe_allow_styling(int on);
+
+/* How cairn starts an escape sequence of its own (where a terminal wants
+** ESC [): after termsafe_install, ESC [ < and this process's secret and
+** ';', which the stream checks and removes; before it, plain ESC [. */
+const char *termsafe_escape_start(void);
+
+/* The UTF-8 sequence at s (n bytes): its length (1 to 4) and code point in
+** *cp, or 0 when the bytes there are not valid UTF-8. */
+int termsafe_utf8(const char *s, size_t n, unsigned long *cp);
+
+/* 1 for a code point shown as <U+XXXX>: C1 controls and the format
+** characters a terminal or reader may obey invisibly (bidi embeddings,
+** overrides and isolates, marks, line and paragraph separators, BOM). */
+int termsafe_cp_hidden(unsigned long cp);
 
 /* The stdout cairn started with, for the line editor (it needs the
 ** terminal's own FILE); stdout when termsafe_install was not called. */

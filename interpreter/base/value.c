@@ -7,6 +7,7 @@
 #include "grow.h"
 #include "error.h"
 #include "strbuf.h"
+#include "termsafe.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -387,6 +388,15 @@ static size_t yaml_special_char(const unsigned char *s, size_t left) {
     return 0;
 }
 
+/* Length of a C1 control, bidi control or other hidden format character
+** at s (termsafe.h), else 0: a save or scenario writes it as an escape, so
+** the file shows no raw OSC, override or isolate to whoever views it. */
+static size_t hidden_at(const char *s, size_t left) {
+    unsigned long cp;
+    int k = termsafe_utf8(s, left, &cp);
+    return k > 1 && termsafe_cp_hidden(cp) ? (size_t)k : 0;
+}
+
 static int needs_quotes(const char *s, size_t len) {
     if (len == 0) return 1;
     if (strcmp(s, "<<") == 0) return 1; /* a plain << is a merge key */
@@ -399,6 +409,7 @@ static int needs_quotes(const char *s, size_t len) {
         if (c == ':' && (i + 1 == len || s[i + 1] == ' ')) return 1;
         if (c == '#' && i > 0 && s[i - 1] == ' ') return 1;
         if (c >= 0xc2 && yaml_special_char((const unsigned char *)s + i, len - i)) return 1;
+        if (c >= 0xc2 && hidden_at(s + i, len - i)) return 1;
     }
     /* YAML 1.2's core schema and YAML 1.1's (PyYAML, SnakeYAML, libyaml
     ** users, old Go and Ruby readers): its booleans in each of their three
@@ -437,6 +448,11 @@ static void dump_string(strbuf *b, const char *s, size_t len) {
                 i += special - 1;
             } else if (c < 0x20 || c == 0x7f) {
                 strbuf_printf(b, "\\x%02x", c);
+            } else if (c >= 0xc2 && hidden_at(s + i, len - i)) {
+                unsigned long cp; /* C1, U+202E ...: \u escapes YAML reads back as is */
+                size_t k = (size_t)termsafe_utf8(s + i, len - i, &cp);
+                strbuf_printf(b, "\\u%04lX", cp);
+                i += k - 1;
             } else {
                 strbuf_putc(b, s[i]);
             }

@@ -9,6 +9,7 @@
 #include "chunk_store.h"
 #include "limits.h"
 #include "load_cache.h"
+#include "safe_open.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -207,14 +208,15 @@ static int check_test_scripts(const value *m, path_set *s, cerr_list *errs) {
         for (size_t i = 0; list && list->type == CV_LIST && i < list->u.list.n; i++) {
             const value *f = list->u.list.items[i];
             if (f->type != CV_STR) continue;
-            FILE *probe = fopen(f->u.str.s, "rb");
+            char why[128];
+            FILE *probe = safe_fopen_read(f->u.str.s, NULL, why, sizeof why); /* never a FIFO */
             if (probe) {
                 fclose(probe);
                 set_add(s, f->u.str.s);
                 continue;
             }
             cerr_add(errs, f->file ? f->file->name : NULL, f->line, f->col, keys[k], "no script \"%s\": %s",
-                     f->u.str.s, strerror(errno));
+                     f->u.str.s, why);
             missing++;
         }
     }
@@ -244,8 +246,15 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
         failed++;
     }
     for (size_t i = 0; L && !s.oom && i < s.n; i++) {
-        FILE *f = fopen(s.p[i], "rb");
-        if (!f) continue; /* a missing script was reported where it is named */
+        char why[128];
+        FILE *f = safe_fopen_read(s.p[i], NULL, why, sizeof why);
+        if (!f) { /* a missing script was reported where it is named */
+            if (errno != ENOENT) {
+                cerr_add(errs, s.p[i], 0, 0, NULL, "cannot read script: %s", why);
+                failed++;
+            }
+            continue;
+        }
         if (compile_one(L, f, s.p[i], errs) != 0) failed++;
     }
     if (L) lua_close(L);

@@ -11,6 +11,7 @@
 #include "scaffold.h"
 #include "error.h"
 #include "ruleset.h"
+#include "termsafe.h"
 #include "testrun.h"
 
 #include <errno.h>
@@ -272,6 +273,9 @@ static const template_file MOD[] = {
      "docs/modding.md walks through a whole mod of Yak, from an option to its balance.\n"},
 };
 
+/* The longest --extends: a ruleset name or a path to one. */
+#define SCAFFOLD_EXTENDS_MAX 1024
+
 /* Letters, digits, '-' and '_', starting with a letter: an id and a folder. */
 static int valid_name(const char *s) {
     if (!s || !((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z'))) return 0;
@@ -366,15 +370,35 @@ int scaffold_new(const char *dir, const char *name, const char *extends, FILE *o
                  "at most 64", name ? name : "");
         return -1;
     }
+    /* the parent's name goes into the manifest: no line break or control
+    ** may add keys to it (`connect4\nrules: injected.lua`), and it is
+    ** written as a quoted YAML string */
+    if (extends && (!extends[0] || strpbrk(extends, "\n\t\r") || !termsafe_is_safe(extends) ||
+                    strlen(extends) > SCAFFOLD_EXTENDS_MAX)) {
+        char *shown = termsafe_text(extends);
+        cerr_add(errs, NULL, 0, 0, NULL, "--extends \"%s\" is not a ruleset name or path: no line breaks, "
+                 "control or invisible characters, 1 to %d bytes", shown ? shown : "?", SCAFFOLD_EXTENDS_MAX);
+        free(shown);
+        return -1;
+    }
     if (mkdir(dir, 0777) != 0) {
         cerr_add(errs, dir, 0, 0, NULL, "cannot make the folder: %s", errno == EEXIST ? "it exists already (cairn new never writes over anything)" : strerror(errno));
         return -1;
     }
     const template_file *files = extends ? MOD : GAME;
     size_t n = extends ? sizeof MOD / sizeof *MOD : sizeof GAME / sizeof *GAME;
+    char quoted[2 * SCAFFOLD_EXTENDS_MAX + 3]; /* "...", each \ and " escaped */
+    size_t q = 0;
+    quoted[q++] = '"';
+    for (const char *p = extends ? extends : ""; *p; p++) {
+        if (*p == '"' || *p == '\\') quoted[q++] = '\\';
+        quoted[q++] = *p;
+    }
+    quoted[q++] = '"';
+    quoted[q] = '\0';
     for (size_t i = 0; i < n; i++) {
         /* the manifest of a game takes the name three times; a mod's takes name, name, parent */
-        const char *third = extends ? extends : name;
+        const char *third = extends ? quoted : name;
         const char *second = extends && strcmp(files[i].path, "README.md") == 0 ? extends : name;
         if (write_file(dir, &files[i], name, second, third, errs) != 0) return -1;
     }

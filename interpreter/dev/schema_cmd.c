@@ -7,10 +7,12 @@
 #include "schema_cmd.h"
 #include "error.h"
 #include "ruleset.h"
+#include "safe_open.h"
 #include "value_json.h"
 #include "yload.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,9 +61,11 @@ int schema_cmd_main(int argc, char **argv) {
         fprintf(stderr, "cairn schema: the name is too long\n");
         return 2;
     }
-    FILE *probe = fopen(path, "r");
+    char why[128];
+    FILE *probe = safe_fopen_read(path, NULL, why, sizeof why); /* never a FIFO */
     if (!probe) {
-        fprintf(stderr, "cairn schema: no schema \"%s\" (no file %s)\n", arg, path);
+        if (errno == ENOENT) fprintf(stderr, "cairn schema: no schema \"%s\" (no file %s)\n", arg, path);
+        else fprintf(stderr, "cairn schema: no schema \"%s\" (%s: %s)\n", arg, path, why);
         list_schemas(stderr);
         return 1;
     }

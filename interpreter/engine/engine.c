@@ -262,6 +262,7 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         int nargs = lua_gettop(L) - top - 1;
         struct timespec t0, t1;
         e->stats.handler_calls++;
+        debug_channel_new_call(e);
         int timed = e->profiling || trace_on(e);
         if (timed) clock_gettime(CLOCK_MONOTONIC, &t0);
         int st = sandbox_call(e->rt.sb, nargs, nres, errs);

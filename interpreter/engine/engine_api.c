@@ -349,6 +349,8 @@ int gapi_build_kit(sandbox_kit *k, const engine_rules *r) {
     return 0;
 }
 
+void gapi_bind_print(sandbox *sb, engine_hub *hub) { sandbox_set_print(sb, on_print, hub); }
+
 typedef struct start_ctx {
     engine *e;
     const value *seats; /* NULL: the kit's g.seats are these seats already */

@@ -8,7 +8,9 @@
 ** value tree remembers where every value came from.
 */
 #include "engine_internal.h"
+#include "limits.h"
 #include "luaval.h"
+#include "safe_open.h"
 #include "strbuf.h"
 
 #include <lauxlib.h>
@@ -127,14 +129,21 @@ static int forced_at(const ruleset *rs, int players) {
 /* Whether the file at path holds the text word; 1 too when it cannot be
 ** read (then only running the rules can tell). */
 static int file_mentions(const char *path, const char *word) {
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* no FIFO, no device */
     if (!f) return 1;
+    size_t total = 0;
     size_t cap = 1 << 16, n = 0, wl = strlen(word);
     char *buf = malloc(cap + 1);
     int found = !buf;
     while (buf && !found) {
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
+        total += got;
+        if (total > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) { /* no script is longer */
+            found = 1;
+            break;
+        }
         buf[n] = '\0';
         /* text files: strstr is enough (a NUL byte would hide the rest) */
         found = memchr(buf, '\0', n) != NULL || strstr(buf, word) != NULL;

@@ -10,6 +10,7 @@
 ** reload do not repeat old lines.
 */
 #include "engine_internal.h"
+#include "limits.h"
 #include "statepath.h"
 #include "strbuf.h"
 
@@ -38,7 +39,16 @@ void engine_set_trace(engine *e, engine_line_fn fn, void *ud) {
     e->trace_ud = ud;
 }
 
-int debug_channel_wanted(const engine *e) { return e->debug_fn != NULL && e->quiet == 0; }
+/* Past the call's volume nobody listens: print's arguments are then not
+** even converted (a 16 MB string printed in a loop costs nothing more). */
+int debug_channel_wanted(const engine *e) {
+    return e->debug_fn != NULL && e->quiet == 0 && !e->debug_dropped;
+}
+
+void debug_channel_new_call(engine *e) {
+    e->debug_used = 0;
+    e->debug_dropped = 0;
+}
 
 /* where without the ruleset's own folder: "rules.lua:12", as the modder
 ** names the file inside it. Scripts are named "<folder's name>/rules.lua"
@@ -67,7 +77,19 @@ static const char *relative(const engine *e, const char *where) {
 
 void debug_channel_print(engine *e, const char *where, const char *text) {
     if (!debug_channel_wanted(e)) return;
-    char *line = cairn_strfmt("debug %s: %s", relative(e, where ? where : "?"), text ? text : "");
+    const char *w = relative(e, where ? where : "?");
+    size_t n = text ? strlen(text) : 0, room = (size_t)CAIRN_DEBUG_MAX_BYTES - e->debug_used;
+    char *line;
+    if (n <= room) {
+        line = cairn_strfmt("debug %s: %s", w, text ? text : "");
+        e->debug_used += n;
+    } else { /* the call's volume is used up: this line cut, the rest dropped */
+        line = cairn_strfmt("debug %s: %.*s... (%zu bytes more; debug output past %ld bytes in one "
+                            "call is dropped, limit CAIRN_DEBUG_MAX_BYTES)", w, (int)room, text, n - room,
+                            (long)CAIRN_DEBUG_MAX_BYTES);
+        e->debug_used = (size_t)CAIRN_DEBUG_MAX_BYTES;
+        e->debug_dropped = 1;
+    }
     if (line) e->debug_fn(e->debug_ud, line);
     free(line);
 }

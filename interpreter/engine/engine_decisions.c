@@ -9,6 +9,7 @@
 #include "engine_internal.h"
 #include "grow.h"
 #include "guard.h"
+#include "limits.h"
 #include "luaval.h"
 #include "suggest.h"
 
@@ -245,6 +246,10 @@ static int p_read_asked(lua_State *L) {
                 if (idlen == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
                 if (memchr(ids, '\0', idlen))
                     return ask_bad(c, i, "options[%zu]: an id may not hold a NUL byte", j);
+                /* an answer is saved as its id: no longer than a save's string */
+                if (idlen > (size_t)CAIRN_YAML_MAX_STRING)
+                    return ask_bad(c, i, "options[%zu]: an id of %zu bytes is longer than a save can hold "
+                                   "(limit CAIRN_YAML_MAX_STRING, %ld)", j, idlen, (long)CAIRN_YAML_MAX_STRING);
             }
             if (strict) { /* no id twice in one decision */
                 for (size_t q = it->first; q <= k; q++) {

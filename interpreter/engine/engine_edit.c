@@ -11,6 +11,7 @@
 */
 #include "engine_internal.h"
 #include "json_string.h"
+#include "limits.h"
 #include "statepath.h"
 #include "strbuf.h"
 #include "yload.h"
@@ -213,6 +214,13 @@ engine_status engine_edit(engine *e, const char *path, const value *v, char **wh
     }
     char *id = strbuf_take(&b);
     if (!id) return ENGINE_NO_MEMORY;
+    /* the edit is saved as this text, one string: no longer than a save's */
+    if (strlen(id) > (size_t)CAIRN_YAML_MAX_STRING) {
+        *why = cairn_strfmt("the edit is %zu bytes as text, longer than a save can hold (limit "
+                            "CAIRN_YAML_MAX_STRING, %ld)", strlen(id), (long)CAIRN_YAML_MAX_STRING);
+        free(id);
+        return ENGINE_RULES_ERROR;
+    }
     engine_status st = engine_answer(e, 0, id, why);
     free(id);
     return st;

@@ -1,66 +1,55 @@
 /*
 ** engine_eval.c
-** `eval EXPR` (engine_eval): a Lua expression evaluated in the game's
-** sandbox, under its instruction budget, against one seat's view. It gets
-** the sandbox's globals and `view`, `data`, `options`, `seat`, never g, so
-** it has no way to write the state, log an event or draw: the view is a
-** read-only copy, and the rules' globals are read, never written. As defence in depth the state hash and the RNG are
-** compared before and after, and a game that moved anyway (a ruleset that
-** kept g in a global) is put back and the eval refused.
+** `eval EXPR` (engine_eval): a Lua expression evaluated against one seat's
+** view in a sandbox of its own, made for this eval and thrown away after:
+** a fresh Lua state with the game's caps and budget, the sandbox's globals
+** and `view`, `data`, `options`, `seat`, all read-only copies. It shares
+** nothing with the game's Lua state: `require` there loads a module afresh
+** (its cache is empty: no other seat's secret in it), and a module or a
+** global changed there is gone with the state, so an eval can neither
+** change the rules of the game nor read what the rules keep, and the next
+** save replays as it was made.
 */
 #include "engine_internal.h"
 #include "luaval.h"
+#include "ruleset.h"
 
 #include <lauxlib.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct env_ctx {
-    engine *e;
+    const engine *e;
     const value *view;
     int seat;
-    int ref; /* out: the environment table */
 } env_ctx;
 
-/* Protected: the environment { view, data, options, seat } over _G. */
+/* Protected, in the eval's own state: the globals view, data, options
+** (read-only copies) and seat. */
 static int p_env(lua_State *L) {
     env_ctx *c = lua_touserdata(L, 1);
-    const sandbox_kit *k = c->e->rt.kit;
-    lua_createtable(L, 0, 4);
+    const ruleset *rs = c->e->rt.rules->rs;
     if (luaval_push_readonly(L, c->view, "view", NULL) != 0) return luaL_error(L, "out of memory");
-    lua_setfield(L, -2, "view");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_data);
-    lua_setfield(L, -2, "data");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_options);
-    lua_setfield(L, -2, "options");
+    lua_setglobal(L, "view");
+    if (luaval_push_readonly(L, rs->data, "data", NULL) != 0) return luaL_error(L, "out of memory");
+    lua_setglobal(L, "data");
+    if (luaval_push_readonly(L, rs->options, "options", NULL) != 0) return luaL_error(L, "out of memory");
+    lua_setglobal(L, "options");
     if (c->seat > 0) lua_pushinteger(L, c->seat);
     else lua_pushnil(L);
-    lua_setfield(L, -2, "seat");
-    /* the globals are read through, never written: a new name lands in the
-    ** environment (thrown away after), `_G` is the environment itself and
-    ** its metatable is hidden, so the rules' globals stay out of reach */
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -2, "_G");
-    lua_createtable(L, 0, 2);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
-    lua_setfield(L, -2, "__index");
-    lua_pushliteral(L, "eval");
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
-    c->ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_setglobal(L, "seat");
     return 0;
 }
 
-/* Compiles text with the sandbox's own load (its limits, text only) in env:
-** the function on the stack, or 0 with the message of the failure in *why. */
-static int compile(engine *e, const char *text, int env, char **why, cerr_list *errs) {
-    lua_State *L = e->rt.L;
+/* Compiles text with the sandbox's own load (its limits, text only): the
+** function on the stack, or 0 with the message of the failure in *why. */
+static int compile(sandbox *sb, const char *text, char **why, cerr_list *errs) {
+    lua_State *L = sandbox_state(sb);
     lua_getglobal(L, "load");
     lua_pushstring(L, text);
     lua_pushliteral(L, "=eval");
     lua_pushliteral(L, "t");
-    lua_rawgeti(L, LUA_REGISTRYINDEX, env);
-    if (sandbox_call(e->rt.sb, 4, 2, errs) != SANDBOX_OK) return -1;
+    if (sandbox_call(sb, 3, 2, errs) != SANDBOX_OK) return -1;
     if (lua_isfunction(L, -2)) {
         lua_pop(L, 1);
         return 1;
@@ -90,53 +79,55 @@ static char *result_text(lua_State *L, value **out) {
     return text;
 }
 
+/* The eval's own sandbox: the game's caps, module folders and stdlib. */
+static sandbox *eval_sandbox(const engine *e, cerr_list *errs) {
+    const engine_rules *r = e->rt.rules;
+    sandbox_config sc;
+    sandbox_default_config(&sc);
+    sc.mem_cap = r->mem_cap;
+    sc.instr_budget = r->budget;
+    sc.strict_len = r->strict_len;
+    sc.module_dirs = (const char *const *)r->rs->module_dirs;
+    sc.n_module_dirs = r->rs->n_module_dirs;
+    sc.stdlib_dir = ruleset_stdlib_dir();
+    return sandbox_new(&sc, errs);
+}
+
 char *engine_eval(engine *e, int seat, const char *expr, value **out, cerr_list *errs) {
     if (out) *out = NULL;
-    lua_State *L = e->rt.L;
-    int top = lua_gettop(L);
+    sandbox *sb = eval_sandbox(e, errs);
+    if (!sb) return NULL;
+    if (e->rt.kit) gapi_bind_print(sb, e->rt.kit->hub); /* print: the debug channel */
+    lua_State *L = sandbox_state(sb);
     value *view = engine_view(e, seat);
-    if (!view) return errs->oom = 1, NULL;
-    uint64_t hash = engine_state_hash(e);
-    rng before = e->rng;
-    env_ctx c = {e, view, seat, LUA_NOREF};
+    if (!view) {
+        sandbox_free(sb);
+        return errs->oom = 1, NULL;
+    }
+    env_ctx c = {e, view, seat};
     lua_pushcfunction(L, p_env);
     lua_pushlightuserdata(L, &c);
     int built = lua_pcall(L, 1, 0, 0) == LUA_OK;
     value_free(view);
     if (!built) {
-        lua_settop(L, top);
+        sandbox_free(sb);
         return errs->oom = 1, NULL;
     }
     char *text = NULL, *why = NULL;
-    sandbox_set_timed(e->rt.sb, 0); /* counted exactly: an eval is never run twice */
+    sandbox_set_timed(sb, 0); /* counted exactly: an eval is never run twice */
     char *ret = cairn_strfmt("return %s", expr);
-    int got = ret ? compile(e, ret, c.ref, &why, errs) : -1;
+    int got = ret ? compile(sb, ret, &why, errs) : -1;
     free(ret);
     if (got == 0) { /* not an expression: a chunk that returns something */
         char *first = why;
         why = NULL;
-        got = compile(e, expr, c.ref, &why, errs);
+        got = compile(sb, expr, &why, errs);
         if (got == 0) cerr_add(errs, NULL, 0, 0, NULL, "eval: %s", first ? first : why);
         free(first);
     }
     free(why);
-    if (got == 1 && sandbox_call(e->rt.sb, 0, 1, errs) == SANDBOX_OK) text = result_text(L, out);
-    sandbox_set_timed(e->rt.sb, 1);
-    luaL_unref(L, LUA_REGISTRYINDEX, c.ref);
-    lua_settop(L, top);
-    engine_moved(e); /* the state tree is made again from the live table */
-    if (engine_state_hash(e) != hash || memcmp(&before, &e->rng, sizeof before) != 0) {
-        e->rng = before;
-        cerr_list local;
-        cerr_init(&local, 0);
-        if (history_restore(e, e->pos, &local) != 0) e->live_stale = 1;
-        cerr_free(&local);
-        free(text);
-        if (out) value_free(*out), *out = NULL;
-        cerr_add(errs, NULL, 0, 0, NULL, "eval may not change the game (it reached the state through a "
-                                         "global the rules keep): put back as it was");
-        return NULL;
-    }
+    if (got == 1 && sandbox_call(sb, 0, 1, errs) == SANDBOX_OK) text = result_text(L, out);
+    sandbox_free(sb);
     if (!text && cerr_count(errs) == 0) errs->oom = 1;
     return text;
 }

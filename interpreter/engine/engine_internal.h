@@ -223,6 +223,10 @@ struct engine {
     ** dropped), and what a traced apply keeps until it is reported */
     engine_line_fn debug_fn, trace_fn;
     void *debug_ud, *trace_ud;
+    /* debug output sent in the current handler call: at most
+    ** CAIRN_DEBUG_MAX_BYTES (engine_debug_channel.c); past it, dropped */
+    size_t debug_used;
+    int debug_dropped;
     int quiet;           /* > 0 while the log is replayed: nothing said twice */
     struct trace_hold *trace_hold; /* an apply being traced, or NULL */
 };
@@ -238,6 +242,8 @@ int edit_run(engine *e, const char *id, cerr_list *errs);
 /* ---- engine_debug_channel.c */
 /* 1 when a g.debug/print line would reach someone now. */
 int debug_channel_wanted(const engine *e);
+/* A handler call starts: its debug output is counted from 0 again. */
+void debug_channel_new_call(engine *e);
 /* Sends "debug <file>:<line>: <text>" (file relative to the ruleset). */
 void debug_channel_print(engine *e, const char *where, const char *text);
 /* 1 when handler calls are traced now. */
@@ -324,6 +330,8 @@ int engine_check_data(engine *e, cerr_list *errs);
 /* ---- engine_api.c */
 /* Builds a kit's g tables and closures (once per sandbox). */
 int gapi_build_kit(sandbox_kit *k, const engine_rules *r);
+/* print in sb goes to the debug channel of hub's engine, as the game's does. */
+void gapi_bind_print(sandbox *sb, engine_hub *hub);
 /* Points g at a new game: its seats and its (empty) live state. */
 int gapi_start(engine *e, cerr_list *errs);
 /* Pushes the g a call gets; protected. */

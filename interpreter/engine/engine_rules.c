@@ -93,7 +93,10 @@ static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs
     r->budget = c->budget ? c->budget : CAIRN_LUA_INSTRUCTION_BUDGET;
     r->mem_cap = c->mem_cap ? c->mem_cap : (size_t)CAIRN_LUA_MEMORY_CAP;
     r->no_budget = c->no_budget;
-    r->strict_len = c->checks; /* check mode refuses `#` on tables with holes */
+    /* check mode refuses a length of a table with holes: `#`, rawlen and
+    ** the table functions alike (sandbox_len.c); play keeps Lua's border,
+    ** whose counting costs connect4's sim 15-25% (docs/sandbox.md) */
+    r->strict_len = c->checks;
     r->track_reads = c->track_data_reads;
     return 0;
 oom:

@@ -10,6 +10,7 @@
 #include "limits.h"
 #include "load_cache.h"
 #include "pathcheck.h"
+#include "safe_open.h"
 #include "schema.h"
 #include "sha256.h"
 #include "strbuf.h"
@@ -402,18 +403,27 @@ static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs) {
     int rc = 0;
     for (size_t i = 0; i < fs->n && rc == 0; i++) {
         const char *path = fs->paths[order[i]], *name = fs->names[order[i]];
-        FILE *f = fopen(path, "rb");
+        char why[128];
+        FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* no FIFO, no device */
         if (!f) {
-            cerr_add(errs, path, 0, 0, NULL, "cannot read: %s", strerror(errno));
+            cerr_add(errs, path, 0, 0, NULL, "cannot read: %s", why);
             rc = -1;
             break;
         }
         sha256_update(&c, name, strlen(name) + 1);
         unsigned char buf[8192];
-        size_t got;
-        while ((got = fread(buf, 1, sizeof buf, f)) > 0) sha256_update(&c, buf, got);
+        size_t got, total = 0;
+        while ((got = fread(buf, 1, sizeof buf, f)) > 0 && total <= (size_t)CAIRN_YAML_MAX_FILE_BYTES) {
+            sha256_update(&c, buf, got);
+            total += got;
+        }
         if (ferror(f)) {
             cerr_add(errs, path, 0, 0, NULL, "read error");
+            rc = -1;
+        } else if (total > (size_t)CAIRN_YAML_MAX_FILE_BYTES) {
+            /* no file of a ruleset may be larger than the largest cairn reads */
+            cerr_add(errs, path, 0, 0, NULL, "file larger than %ld bytes (limit "
+                     "CAIRN_YAML_MAX_FILE_BYTES)", (long)CAIRN_YAML_MAX_FILE_BYTES);
             rc = -1;
         }
         fclose(f);

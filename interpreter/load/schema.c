@@ -1255,7 +1255,60 @@ typedef struct vctx {
     int *oom;
     const value *keys_of; /* the schema node whose ann.keys is in `keys` */
     uint64_t keys;
+    struct pattern_memo *memo; /* each long string matched once per pattern */
 } vctx;
+
+/* What one validation learned of its long strings: whether pattern re
+** matched the text (len bytes at s, hash h), so that the same text under
+** the same pattern is matched once per validation, however many nodes hold
+** a copy of it (a state of 30 references to one 64 KB string was matched
+** 30 times after every decision). Short strings are matched each time:
+** cheaper than hashing them. */
+#define MEMO_MIN_LEN 256
+typedef struct memo_entry {
+    const value *re;
+    const char *s;
+    size_t len;
+    uint64_t h;
+    int result;
+} memo_entry;
+typedef struct pattern_memo {
+    memo_entry *tab;
+    size_t cap, n;
+} pattern_memo;
+
+static uint64_t memo_hash(const value *re, const char *s, size_t len) {
+    uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)re;
+    for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The entry for (re, text): found (its result >= 0), or an empty one to
+** fill (result -1); NULL when out of memory. */
+static memo_entry *memo_slot(pattern_memo *m, const value *re, const char *s, size_t len, uint64_t h) {
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 16;
+        memo_entry *t = calloc(cap, sizeof *t);
+        if (!t) return NULL;
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->tab[i].re) continue;
+            size_t j = (size_t)m->tab[i].h & (cap - 1);
+            while (t[j].re) j = (j + 1) & (cap - 1);
+            t[j] = m->tab[i];
+        }
+        free(m->tab);
+        m->tab = t, m->cap = cap;
+    }
+    size_t j = (size_t)h & (m->cap - 1);
+    for (; m->tab[j].re; j = (j + 1) & (m->cap - 1)) {
+        memo_entry *e = &m->tab[j];
+        if (e->h == h && e->re == re && e->len == len && memcmp(e->s, s, len) == 0) return e;
+    }
+    memo_entry *e = &m->tab[j];
+    *e = (memo_entry){re, s, len, h, -1};
+    m->n++;
+    return e;
+}
 
 static void v_node(vctx *c, const value *sch, const value *inst);
 
@@ -1445,8 +1498,19 @@ static void v_int(vctx *c, const value *sch, const value *inst) {
 static int regex_match(const vctx *c, const value *re_node, const value *str) {
     const ann *a = ann_find(c->set, re_node);
     if (!a || !a->re) return 0;
+    memo_entry *e = NULL;
+    if (c->memo && str->u.str.len >= MEMO_MIN_LEN) {
+        uint64_t h = memo_hash(re_node, str->u.str.s, str->u.str.len);
+        e = memo_slot(c->memo, re_node, str->u.str.s, str->u.str.len, h);
+        if (e && e->result >= 0) return e->result;
+    }
     int r = pattern_search(a->re, str->u.str.s, str->u.str.len);
-    if (r < 0) *c->oom = 1;
+    if (r < 0) {
+        *c->oom = 1;
+        if (e) e->result = 1; /* as below: out of memory counts as a match */
+    } else if (e) {
+        e->result = r != 0;
+    }
     return r != 0;
 }
 
@@ -2407,8 +2471,10 @@ int schema_validate(schema_set *s, const value *schema, const char *schema_path,
     strbuf path = {0};
     strbuf_puts(&path, root_path ? root_path : "");
     int oom = 0;
-    vctx c = {.set = s, .errs = errs, .path = &path, .oom = &oom};
+    pattern_memo memo = {0};
+    vctx c = {.set = s, .errs = errs, .path = &path, .oom = &oom, .memo = &memo};
     v_node(&c, schema, instance);
+    free(memo.tab);
     if (oom || path.oom) {
         errs->oom = 1;
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory while validating");

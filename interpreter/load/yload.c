@@ -7,6 +7,7 @@
 #include "yload.h"
 #include "grow.h"
 #include "limits.h"
+#include "safe_open.h"
 #include "strbuf.h"
 
 #include <errno.h>
@@ -1229,12 +1230,14 @@ static void too_big(loader *L, long long size) {
              L->lim.max_file_bytes);
 }
 
-/* Reads the whole file, refusing it before reading when fstat shows it is
-** too big, and while reading when it is not a regular file (or grows). */
+/* Reads the whole file, refusing it before reading when it is not a
+** regular file (a FIFO or device never blocks the open: safe_open.h) or
+** fstat shows it is too big, and while reading when it grows. */
 static char *read_file(loader *L, const char *path, size_t *len) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    char why[128];
+    int fd = safe_open_read(path, NULL, why, sizeof why);
     if (fd < 0) {
-        lerr(L, 0, 0, AT_NONE, "cannot open: %s", strerror(errno));
+        lerr(L, 0, 0, AT_NONE, "cannot open: %s", why);
         return NULL;
     }
     struct stat sb;

@@ -156,7 +156,8 @@ static int write_all(int fd, const char *s, size_t n) {
 ** lead to, followed even when the last one dangles (the link stays and the
 ** file appears where it points, as docs/saves.md says). NULL with errno
 ** ENOENT when given does not exist and is no link (write given itself),
-** ENOTDIR when a link leads into a folder that does not exist, or ENOMEM. At most 40 links are followed, as the kernel does. */
+** ENOTDIR when a link leads into a folder that does not exist, ELOOP when the links
+** loop (the kernel's 40 followed), or ENOMEM. At most 40 links are followed, as the kernel does. */
 static char *resolve_target(const char *given) {
     char *real = realpath(given, NULL);
     if (real || errno == ENOMEM) return real;
@@ -191,6 +192,11 @@ static char *resolve_target(const char *given) {
         }
         free(cur);
         cur = next;
+        if (hops == 39) { /* still a link after 40: a loop (or too long a chain) */
+            free(cur);
+            errno = ELOOP;
+            return NULL;
+        }
     }
     free(cur);
     errno = ENOENT;
@@ -209,6 +215,11 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     char *real = resolve_target(given);
     if (!real && errno == ENOMEM) {
         cerr_add(errs, given, 0, 0, NULL, "out of memory saving; the file is as it was");
+        return -1;
+    }
+    if (!real && errno == ELOOP) { /* replacing the loop would break a link of the user's */
+        cerr_add(errs, given, 0, 0, NULL, "cannot save: %s is a loop of symlinks; the links are "
+                 "left as they are: remove them or choose another file name", given);
         return -1;
     }
     if (!real && errno == ENOTDIR) { /* replacing the link would break what the docs promise */
@@ -462,6 +473,23 @@ static int write_value(const char *path, const char *header, const value *v, cer
         cerr_add(errs, path, 0, 0, NULL, "out of memory writing the file; it is as it was");
         return -1;
     }
+    /* a file the loader would refuse is never written: it is read back with
+    ** the loader's own limits first (a string, depth or node count past them
+    ** is refused here, not when someone tries to load it) */
+    cerr_list back_errs;
+    cerr_init(&back_errs, 0);
+    value *back = yload_string(path, text, strlen(text), NULL, &back_errs);
+    if (!back) {
+        char *m = back_errs.n ? cerr_format(&back_errs.items[0]) : NULL;
+        cerr_add(errs, path, 0, 0, NULL, "cannot save: the file would not load (%s); it is as it was",
+                 m ? m : "out of memory");
+        free(m);
+        cerr_free(&back_errs);
+        free(text);
+        return -1;
+    }
+    value_free(back);
+    cerr_free(&back_errs);
     int rc = atomic_write(path, text, errs);
     free(text);
     return rc;

@@ -21,6 +21,7 @@
 #include "lineedit.h"
 #include "markup.h"
 #include "ruleset.h"
+#include "safe_open.h"
 #include "value.h"
 
 #include <ctype.h>
@@ -560,7 +561,7 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     cerr_init(&errs, 0);
     char *id = bot_choose(b, r->e, s, &h, &errs);
     if (t.shown) {
-        fprintf(r->out, "\r\033[K");
+        fprintf(r->out, "\r%sK", termsafe_escape_start());
         fflush(r->out);
     }
     if (!id) {
@@ -666,7 +667,8 @@ uint64_t repl_fresh_seed(const repl *r) {
 static uint64_t fnv_file(const char *path, int *ok) {
     uint64_t h = 1469598103934665603ull;
     *ok = 0;
-    FILE *f = fopen(path, "rb");
+    char why[128];
+    FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* never a FIFO or a device */
     if (!f) return 0;
     unsigned char buf[4096];
     size_t n, total = 0;

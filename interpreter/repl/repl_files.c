@@ -9,6 +9,7 @@
 #include "repl_session.h"
 
 #include "engine.h"
+#include "safe_open.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -71,14 +72,16 @@ char *repl_save_where(const char *path) {
 }
 
 char *repl_not_a_save(const char *path) {
-    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return cairn_strdup("it is a folder, not a cairn save file");
+    char why[128];
+    FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* never blocks on a FIFO */
+    if (!f && errno != ENOENT && errno != EACCES) return cairn_strfmt("%s", why);
     if (!f) return NULL; /* the loader says why it cannot be read */
     char buf[REPL_SAVE_SNIFF_BYTES + 1];
     size_t n = fread(buf, 1, REPL_SAVE_SNIFF_BYTES, f);
     fclose(f);
     buf[n] = '\0';
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return cairn_strdup("it is a folder, not a cairn save file");
     if (memchr(buf, '\0', n)) return cairn_strdup("not a cairn save file (it is binary)");
     /* a save is YAML whose top-level map has cairn_save: FORMAT (save.c writes it first) */
     for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)

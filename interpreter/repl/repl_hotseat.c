@@ -29,7 +29,8 @@ void repl_clear_screen(repl *r) {
     if (r->script) {
         repl_say(r, 0, "{dim}%s{/}", repl_tr(r, "hotseat.cleared"));
     } else if (r->interactive) {
-        fputs("\033[H\033[2J\033[3J", r->out); /* the scrollback too */
+        const char *csi = termsafe_escape_start(); /* marked as cairn's own */
+        fprintf(r->out, "%sH%s2J%s3J", csi, csi, csi); /* the scrollback too */
         fflush(r->out);
     }
     /* typed at a terminal, the output elsewhere (`| tee`): nothing to clear there */

@@ -12,6 +12,12 @@
 ** charges are held below the other half (sandbox.c). So every call that
 ** completes here completes under counting too, with the same result, and
 ** every call that would pass the budget trips and is counted.
+**
+** The deadline (CAIRN_LUA_CALL_CPU_MS) is met by the same hook; a call stuck
+** in a C function runs no instruction and makes no call, so the hook never
+** runs. Past the deadline and a grace (CAIRN_LUA_HARD_STOP_GRACE_MS) the
+** handler ends the process with the sandbox's message: no C work of a rules
+** call outlives its deadline by more than the grace.
 */
 #define _XOPEN_SOURCE 700
 #include "budget.h"
@@ -20,6 +26,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 /* Global mutable state, on purpose: a signal handler can reach nothing
 ** else, and there is one CPU timer per process. Written by the handler
@@ -46,6 +53,14 @@ static void on_tick(int sig) {
         /* on calls too: a C loop calling C functions (table.concat as its
         ** own __index) runs no instruction */
         if (L) lua_sethook(L, w->hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
+    }
+    if (w->hard > 0 && w->expired && ticks - w->start >= w->hard) {
+        /* the hook has had the grace and never ran: the call is stuck in C */
+        if (w->hard_msg && w->hard_len > 0) {
+            ssize_t k = write(STDERR_FILENO, w->hard_msg, (size_t)w->hard_len);
+            (void)k; /* nothing better to do if stderr is gone */
+        }
+        _exit(1);
     }
 }
 

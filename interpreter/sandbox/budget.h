@@ -27,6 +27,14 @@ typedef struct budget_watch {
     ** ends the call (CAIRN_LUA_CALL_CPU_MS, the game's CPU total). */
     volatile sig_atomic_t deadline;
     volatile sig_atomic_t expired;
+    /* The hard stop (0: none): after `hard` ticks the call is still in C
+    ** code no hook reaches (a sort comparing long strings, a rehash of keys
+    ** that collide), so the handler writes hard_msg (hard_len bytes) to
+    ** stderr and ends the process with status 1 (_exit: nothing else is
+    ** safe while Lua is in the middle of a C function). */
+    volatile sig_atomic_t hard;
+    const char *volatile hard_msg;
+    volatile sig_atomic_t hard_len;
 } budget_watch;
 
 /* How many CPU ticks a call may use before it is run again with counting,

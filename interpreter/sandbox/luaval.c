@@ -225,6 +225,7 @@ typedef struct read_ctx {
     const void *open[CAIRN_YAML_MAX_DEPTH + 2]; /* tables being read: cycles */
     int depth;
     long nodes;
+    size_t bytes; /* of string values so far: CAIRN_PLAIN_MAX_BYTES */
 } read_ctx;
 
 static value *read_fail(read_ctx *c, const char *fmt, ...)
@@ -469,6 +470,10 @@ static value *read_rec(read_ctx *c, int idx) {
         size_t n;
         const char *s = lua_tolstring(L, idx, &n);
         if (!string_ok(c, s, n, 0)) return NULL;
+        if ((c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES)
+            return read_fail(c, "more than %ld bytes of strings (the limit for a document, "
+                             "CAIRN_PLAIN_MAX_BYTES; a string kept in many places counts at each)",
+                             (long)CAIRN_PLAIN_MAX_BYTES);
         v = value_strn(s, n);
         break;
     }
@@ -527,6 +532,7 @@ typedef struct check_ctx {
     const void *open[CAIRN_YAML_MAX_DEPTH + 2];
     int depth;
     long nodes;
+    size_t bytes;      /* of string values: CAIRN_PLAIN_MAX_BYTES, as read_ctx */
     seen_set set;
     int alias;         /* failed on the tree rule */
     int oom;
@@ -638,6 +644,7 @@ static int check_rec(check_ctx *c, int idx) {
     case LUA_TSTRING: {
         size_t n;
         const char *s = lua_tolstring(L, idx, &n);
+        if ((c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES) return -1;
         return luaval_string_plain(s, n, 0) ? 0 : -1;
     }
     case LUA_TTABLE: return check_table(c, idx);
@@ -650,6 +657,7 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     c.L = L;
     c.depth = 0;
     c.nodes = 0;
+    c.bytes = 0;
     luaval_seen_init(&c.set);
     c.alias = c.oom = 0;
     idx = lua_absindex(L, idx);

@@ -24,6 +24,7 @@ typedef struct refresh_ctx {
     lua_State *L;
     int depth;
     long nodes;
+    size_t bytes; /* of string values, kept or new: CAIRN_PLAIN_MAX_BYTES */
     int empty_as_list;
     seen_set set;
 } refresh_ctx;
@@ -319,6 +320,10 @@ static value *refresh_rec(refresh_ctx *c, int idx, value *old) {
     case LUA_TSTRING: {
         size_t n;
         const char *s = lua_tolstring(L, idx, &n);
+        if ((c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES) { /* the slow way says why */
+            value_free(old);
+            return NULL;
+        }
         if (old && old->type == CV_STR && old->u.str.len == n && memcmp(old->u.str.s, s, n) == 0)
             return old; /* valid when it was read */
         value_free(old);
@@ -336,6 +341,7 @@ int luaval_refresh(lua_State *L, int idx, value **tree, int empty_as_list) {
     c.L = L;
     c.depth = 0;
     c.nodes = 0;
+    c.bytes = 0;
     c.empty_as_list = empty_as_list;
     luaval_seen_init(&c.set);
     value *v = refresh_rec(&c, lua_absindex(L, idx), *tree);

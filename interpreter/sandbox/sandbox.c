@@ -455,6 +455,8 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->game_cpu_ms = limits_env_ms("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
     sb->call_ticks_max = budget_ticks_of_ms(sb->call_cpu_ms);
     sb->game_ticks_max = budget_ticks_of_ms(sb->game_cpu_ms);
+    long grace_ms = limits_env_ms("CAIRN_LUA_HARD_STOP_GRACE_MS", CAIRN_LUA_HARD_STOP_GRACE_MS);
+    sb->hard_grace_ticks = budget_ticks_of_ms(grace_ms);
     sb->print = c->print;
     sb->print_ud = c->print_ud;
     for (size_t i = 0; i < c->n_module_dirs; i++)
@@ -463,6 +465,16 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         if (add_dir(sb, c->stdlib_dir) != 0) goto oom;
         sb->n_stdlib = 1;
     }
+    /* made now: the signal handler that writes it can format nothing */
+    snprintf(sb->hard_msg, sizeof sb->hard_msg,
+             "cairn: stopped: a call into the rules%s%s ran %ld ms past its CPU time limit (%ld ms, "
+             "limit CAIRN_LUA_CALL_CPU_MS, or the game's) inside a C function Lua cannot interrupt "
+             "(a table.sort comparing long strings, a rehash of keys that collide...): "
+             "CAIRN_LUA_HARD_STOP_GRACE_MS; cairn ends here, the game as it was at the last save\n",
+             c->n_module_dirs ? " of " : "", c->n_module_dirs && c->module_dirs[0] ? c->module_dirs[0] : "",
+             grace_ms, sb->call_cpu_ms);
+    for (char *q = sb->hard_msg; *q; q++) /* raw to fd 2: no control byte from a folder name */
+        if ((unsigned char)*q < 0x20 ? *q != '\n' : (unsigned char)*q >= 0x7f) *q = '?';
     sb->L = lua_newstate(sb_alloc, sb);
     if (!sb->L) {
         char cap[64];
@@ -574,6 +586,11 @@ static void begin_call(sandbox *sb, int fn) {
                                                                   : sb->call_ticks_max);
     sb->watch.running = L;
     sb->watch.hook = sb_hook;
+    /* the hard stop: the deadline and a grace, for C work no hook reaches */
+    long hard = (long)sb->watch.deadline + sb->hard_grace_ticks;
+    sb->watch.hard = (sig_atomic_t)(hard > 0 && hard < INT_MAX ? hard : INT_MAX);
+    sb->watch.hard_msg = sb->hard_msg;
+    sb->watch.hard_len = (sig_atomic_t)strlen(sb->hard_msg);
     if (sb->timed_allowed && sb->tick_limit) {
         sb->watch.limit = sb->tick_limit;
         if (budget_watch_start(&sb->watch) == 0) {
@@ -782,9 +799,9 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
     int r = run_source(sb, &cached, nresults, errs);
     if (r != SANDBOX_OK || !cached.missing) return r;
     lua_settop(sb->L, top);
-    const char *why = NULL;
+    char why[160];
     size_t len = 0;
-    char *buf = sb_read_source(path, &len, &why);
+    char *buf = sb_read_source(path, NULL, &len, why, sizeof why);
     if (!buf) {
         if (errs)
             cerr_add(errs, chunkname ? chunkname : path, 0, 0, NULL, "cannot read script: %s", why);

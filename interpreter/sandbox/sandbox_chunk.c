@@ -9,6 +9,14 @@
 ** stack (fixed upstream in 7923dbbf, not in 5.4.4). So a chunk may hold at
 ** most CAIRN_LUA_MAX_CHAIN terms in one such chain; the scan is one linear
 ** pass over the tokens (strings, comments and long brackets skipped).
+**
+** A chain is what getobjname walks back, not what the text shows: `(a.b).c`
+** compiles to the same GETFIELDs as `a.b.c`, and an index's key is walked
+** too (`a[b.c.d]` is 4 deep). So a bracket that is not a call (a grouping
+** `(`, an index `[`) hands the longest chain seen inside it to the chain it
+** continues; a call's result starts afresh (getobjname stops at OP_CALL), as
+** does a table constructor's. Where the scan cannot tell a grouping from a
+** call it counts it as a grouping: it may count too many, never too few.
 */
 #include "sandbox_internal.h"
 #include "limits.h"
@@ -24,10 +32,12 @@
 typedef struct scan {
     const char *p, *e;
     int line;
-    /* per bracket depth: terms of the current field chain, of the current
-    ** and/or chain, and whether the last token continues a field chain */
+    /* per bracket depth: terms of the current field chain, the longest
+    ** field chain seen inside the bracket, terms of the current and/or
+    ** chain, and what opened the bracket */
     int depth;
-    long fields[CHUNK_MAX_NEST], logic[CHUNK_MAX_NEST];
+    long fields[CHUNK_MAX_NEST], longest[CHUNK_MAX_NEST], logic[CHUNK_MAX_NEST];
+    unsigned char opener[CHUNK_MAX_NEST];
     /* per block: 1 for an `if` block (counts its elseifs), 0 other */
     int nblock;
     unsigned char is_if[CHUNK_MAX_NEST];
@@ -103,6 +113,18 @@ static enum word word_of(const char *w, size_t n) {
 /* A term was added to a chain: fails past the limit. */
 static int over(long n) { return n > CAIRN_LUA_MAX_CHAIN; }
 
+/* The field chain at depth d is now n terms long: remembers the longest,
+** fails past the limit. */
+static int chain_is(scan *s, int d, long n) {
+    s->fields[d] = n;
+    if (n > s->longest[d]) s->longest[d] = n;
+    return over(n);
+}
+
+/* What opened a bracket: a call's `(`, a grouping `(`, an index `[`, a
+** table's `{`. */
+enum opener { OPEN_CALL, OPEN_GROUP, OPEN_INDEX, OPEN_TABLE };
+
 int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
     scan s;
     memset(&s, 0, sizeof s);
@@ -112,6 +134,9 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
     if (len >= 1 && buf[0] == '#') /* a first line "#!..." Lua skips */
         while (s.p < s.e && *s.p != '\n') s.p++;
     int after_dot = 0; /* the last token was `.` or `:` */
+    /* the last token ends a prefix expression (a name, `)` or `]`), so a
+    ** `(` after it is a call */
+    int after_prefix = 0;
     while (s.p < s.e) {
         unsigned char c = (unsigned char)*s.p;
         int d = s.depth < CHUNK_MAX_NEST ? s.depth : CHUNK_MAX_NEST - 1;
@@ -134,6 +159,7 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
             skip_string(&s);
             s.fields[d] = 0; /* a call with a string argument ends a chain */
             after_dot = 0;
+            after_prefix = 0;
             continue;
         }
         if (c == '[' && s.p + 1 < s.e && (s.p[1] == '[' || s.p[1] == '=')) {
@@ -141,6 +167,7 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
             if (skip_long(&s)) {
                 s.fields[d] = 0;
                 after_dot = 0;
+                after_prefix = 0;
                 continue;
             }
             s.p = at;
@@ -151,9 +178,11 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
             size_t n = (size_t)(s.p - w);
             if (after_dot) { /* the name of a field: the chain goes on */
                 after_dot = 0;
+                after_prefix = 1;
                 continue;
             }
             enum word kw = word_of(w, n);
+            after_prefix = kw == W_NAME;
             if (kw == W_AND || kw == W_OR) {
                 s.fields[d] = 0;
                 if (over(++s.logic[d])) {
@@ -193,10 +222,13 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
                 s.p++;
             s.fields[d] = 0;
             after_dot = 0;
+            after_prefix = 0;
             continue;
         }
         s.p++;
         after_dot = 0;
+        int was_prefix = after_prefix;
+        after_prefix = 0;
         if (c == '.' && s.p < s.e && *s.p == '.') { /* `..` or `...` */
             while (s.p < s.e && *s.p == '.') s.p++;
             s.fields[d] = 0;
@@ -205,17 +237,35 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz) {
             s.fields[d] = 0;
         } else if (c == '.' || c == ':') { /* a field or a method */
             after_dot = 1;
-            if (over(++s.fields[d])) goto chain;
+            if (chain_is(&s, d, s.fields[d] + 1)) goto chain;
         } else if (c == '[' || c == '(' || c == '{') {
-            if (c == '[' && over(++s.fields[d])) goto chain;
-            if (c != '[') s.fields[d] = 0; /* a call's result starts no chain Lua follows */
+            enum opener o = c == '[' ? OPEN_INDEX : c == '{' ? OPEN_TABLE
+                          : was_prefix ? OPEN_CALL : OPEN_GROUP;
+            if (o == OPEN_INDEX && chain_is(&s, d, s.fields[d] + 1)) goto chain;
+            if (o == OPEN_CALL || o == OPEN_TABLE)
+                s.fields[d] = 0; /* a call's result starts no chain Lua follows */
             s.depth++;
             if (s.depth < CHUNK_MAX_NEST) {
                 s.fields[s.depth] = 0;
+                s.longest[s.depth] = 0;
                 s.logic[s.depth] = 0;
+                s.opener[s.depth] = (unsigned char)o;
             }
         } else if (c == ']' || c == ')' || c == '}') {
-            if (s.depth > 0) s.depth--;
+            if (s.depth > 0) {
+                /* a grouping or an index continues the chain outside it by
+                ** the longest chain inside it (the key's, the grouped one's) */
+                long inner = d == s.depth ? s.longest[d] : 0;
+                enum opener o = d == s.depth ? (enum opener)s.opener[d] : OPEN_GROUP;
+                s.depth--;
+                int outer = s.depth < CHUNK_MAX_NEST ? s.depth : CHUNK_MAX_NEST - 1;
+                if (o == OPEN_GROUP || o == OPEN_INDEX) {
+                    if (chain_is(&s, outer, s.fields[outer] + inner)) goto chain;
+                } else {
+                    s.fields[outer] = 0;
+                }
+                after_prefix = c != '}';
+            }
         } else if (c == '=' || c == ',' || c == ';') {
             s.logic[d] = 0;
             s.fields[d] = 0;

@@ -49,6 +49,9 @@ struct sandbox {
     ** own and what is left of the game's; game_limit_hit says which. */
     long call_ticks_max, game_ticks_max, game_ticks_used;
     long call_cpu_ms, game_cpu_ms;
+    /* the hard stop's grace in ticks, and the message it writes (budget.h) */
+    long hard_grace_ticks;
+    char hard_msg[512];
     int game_limit_hit;
     int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
     int watched; /* the timer watches the current top-level call */
@@ -169,14 +172,14 @@ extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sand
 #define FOUND_KEY sandbox_found_key     /* module name -> its folder's index: resolved once */
 
 /* sandbox_require.c. sb_read_source reads a whole script file (malloc'd;
-** NULL with *why); sb_load_text compiles buf as text, named by the
+** NULL with why; a regular file, inside within when given: safe_open.h); sb_load_text compiles buf as text, named by the
 ** "@name" string on top, which it replaces with the chunk or the error;
 ** sb_push_cached_chunk pushes the chunk compiled before for the file named
 ** at key_idx, with the current environment as _ENV (1), or nothing (0);
 ** sb_cache_chunk keeps the function at fn_idx for it; sb_registry_table
 ** pushes the registry table at key, made if missing; sb_clear_loading is
 ** require's close guard; sb_require is require. */
-char *sb_read_source(const char *path, size_t *len, const char **why);
+char *sb_read_source(const char *path, const char *within, size_t *len, char *why, size_t whysz);
 int sb_load_text(lua_State *L, const char *buf, size_t len);
 int sb_push_cached_chunk(lua_State *L, int key_idx);
 void sb_cache_chunk(lua_State *L, int key_idx, int fn_idx);
@@ -221,6 +224,11 @@ const char *sb_lua_quoted_end(const char *p, const char *e);
 #define SB_LEN_NAME "__cairn_len"
 char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
 int sb_len_checked(lua_State *L);
+/* The length every table function and rawlen uses (sandbox_len.c): a
+** string's bytes; a __len metamethod's answer (unless raw); with
+** strict_len, a table's count, refusing a table with holes with an error
+** naming fn ("table.insert"), as `#` does; else Lua's border. */
+lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw);
 
 /* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's
 ** worst case charged before it runs (upvalue 1: Lua's own function). */

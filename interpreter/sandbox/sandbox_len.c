@@ -228,25 +228,15 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
     return strbuf_take(&w.out);
 }
 
-/* __cairn_len(v): `#v`, refusing a table with holes. */
-int sb_len_checked(lua_State *L) {
-    int t = lua_type(L, 1);
-    if (t == LUA_TSTRING) {
-        lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
-        return 1;
-    }
-    if ((t == LUA_TTABLE || t == LUA_TUSERDATA) && luaL_getmetafield(L, 1, "__len") != LUA_TNIL) {
-        lua_pop(L, 1);
-        lua_len(L, 1);
-        return 1;
-    }
-    if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, 1));
-    lua_Unsigned n = (lua_Unsigned)lua_rawlen(L, 1);
+/* Counts the table at idx (absolute): its length when its positive integer
+** keys are exactly 1..n, else an error naming fn. Charged one instruction
+** per 8 entries. */
+static lua_Integer counted_len(lua_State *L, int idx, const char *fn) {
+    lua_Unsigned n = (lua_Unsigned)lua_rawlen(L, idx);
     lua_Unsigned in_range = 0, entries = 0;
     lua_Integer beyond = 0;
-    lua_settop(L, 1);
     lua_pushnil(L);
-    while (lua_next(L, 1)) {
+    while (lua_next(L, idx)) {
         entries++;
         if (lua_isinteger(L, -2)) {
             lua_Integer k = lua_tointeger(L, -2);
@@ -257,15 +247,35 @@ int sb_len_checked(lua_State *L) {
     }
     sb_charge(L, (lua_Integer)(entries / 8));
     if (beyond)
-        return luaL_error(L, "`#` of a table with holes: keys 1..%I are set, and %I, so its length "
+        return luaL_error(L, "%s of a table with holes: keys 1..%I are set, and %I, so its length "
                              "is not defined (Lua may answer either, differently from run to run; "
                              "keep lists without holes, or count them yourself)",
-                          (lua_Integer)n, beyond);
+                          fn, (lua_Integer)n, beyond);
     if (in_range != n)
-        return luaL_error(L, "`#` of a table with holes: %I of keys 1..%I are set, so its length "
+        return luaL_error(L, "%s of a table with holes: %I of keys 1..%I are set, so its length "
                              "is not defined (Lua may answer differently from run to run; keep "
                              "lists without holes, or count them yourself)",
-                          (lua_Integer)in_range, (lua_Integer)n);
-    lua_pushinteger(L, (lua_Integer)n);
+                          fn, (lua_Integer)in_range, (lua_Integer)n);
+    return (lua_Integer)n;
+}
+
+lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
+    idx = lua_absindex(L, idx);
+    int t = lua_type(L, idx);
+    if (t == LUA_TSTRING) return (lua_Integer)lua_rawlen(L, idx);
+    if (!raw && (t == LUA_TTABLE || t == LUA_TUSERDATA) && luaL_getmetafield(L, idx, "__len") != LUA_TNIL) {
+        lua_pop(L, 1);
+        return luaL_len(L, idx);
+    }
+    if (!SB(L)->strict_len) return raw ? (lua_Integer)lua_rawlen(L, idx) : luaL_len(L, idx);
+    if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, idx));
+    return counted_len(L, idx, fn);
+}
+
+/* __cairn_len(v): `#v`, refusing a table with holes. */
+int sb_len_checked(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    lua_pushinteger(L, sb_len_of(L, 1, "`#`", 0));
     return 1;
 }

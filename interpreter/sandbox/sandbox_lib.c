@@ -161,10 +161,18 @@ int sb_bytes_charged(lua_State *L) {
     return call_original(L);
 }
 
-/* The items i..j a table function would visit (0 when none), saturated. */
-static lua_Integer range_of(lua_State *L, int tidx, int iidx, int jidx) {
+/* The items i..j a table function would visit (0 when none), saturated.
+** A missing j becomes the deterministic length (sb_len_of), passed on to
+** the original function as its j, so it never takes Lua's border itself. */
+static lua_Integer range_of(lua_State *L, int tidx, int iidx, int jidx, const char *fn) {
     lua_Integer i = luaL_optinteger(L, iidx, 1);
-    lua_Integer j = lua_isnoneornil(L, jidx) ? luaL_len(L, tidx) : luaL_checkinteger(L, jidx);
+    if (lua_isnoneornil(L, jidx)) {
+        lua_Integer n = sb_len_of(L, tidx, fn, 0);
+        if (lua_gettop(L) < jidx) lua_settop(L, jidx);
+        lua_pushinteger(L, n);
+        lua_replace(L, jidx);
+    }
+    lua_Integer j = luaL_checkinteger(L, jidx);
     if (i > j) return 0;
     lua_Unsigned cnt = (lua_Unsigned)j - (lua_Unsigned)i + 1u;
     return cnt > (lua_Unsigned)LUA_MAXINTEGER || cnt == 0 ? LUA_MAXINTEGER : (lua_Integer)cnt;
@@ -175,7 +183,7 @@ static lua_Integer range_of(lua_State *L, int tidx, int iidx, int jidx) {
 ** result's bytes after. */
 int sb_tconcat(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    sb_charge(L, range_of(L, 1, 3, 4));
+    sb_charge(L, range_of(L, 1, 3, 4, "table.concat"));
     int r = call_original(L);
     if (lua_type(L, -1) == LUA_TSTRING) sb_charge(L, (lua_Integer)(lua_rawlen(L, -1) / CHARGE_BYTES));
     return r;
@@ -183,7 +191,7 @@ int sb_tconcat(lua_State *L) {
 
 /* table.unpack: one instruction per value. */
 int sb_tunpack(lua_State *L) {
-    if (lua_type(L, 1) == LUA_TTABLE) sb_charge(L, range_of(L, 1, 2, 3));
+    if (lua_type(L, 1) == LUA_TTABLE) sb_charge(L, range_of(L, 1, 2, 3, "table.unpack"));
     return call_original(L);
 }
 

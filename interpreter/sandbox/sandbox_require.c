@@ -13,6 +13,7 @@
 #include "sandbox_internal.h"
 #include "chunk_store.h"
 #include "limits.h"
+#include "safe_open.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,51 +26,14 @@
 
 /* ---------------------------------------------------------------- require */
 
-/* Reads a whole file into a malloc'd buffer. Returns NULL and sets *why
-** (a static string or strerror) on failure. */
-char *sb_read_source(const char *path, size_t *len, const char **why) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *why = strerror(errno);
-        return NULL;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        *why = "out of memory";
-        return NULL;
-    }
-    for (;;) {
-        if (n == cap) {
-            if (cap > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) {
-                free(buf);
-                fclose(f);
-                *why = "file too large for a script";
-                return NULL;
-            }
-            char *b = realloc(buf, cap * 2);
-            if (!b) {
-                free(buf);
-                fclose(f);
-                *why = "out of memory";
-                return NULL;
-            }
-            buf = b;
-            cap *= 2;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad || n > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) {
-        free(buf);
-        *why = bad ? "read error" : "file too large for a script";
-        return NULL;
-    }
-    *len = n;
+/* Reads a whole script file into a malloc'd buffer (safe_open.h: a regular
+** file, inside within when not NULL, at most CAIRN_LUA_MAX_SOURCE_BYTES).
+** Returns NULL with why set on failure. */
+char *sb_read_source(const char *path, const char *within, size_t *len, char *why, size_t whysz) {
+    char *buf = safe_read_file(path, within, (size_t)CAIRN_LUA_MAX_SOURCE_BYTES, len, why, whysz);
+    if (!buf && errno == EFBIG)
+        snprintf(why, whysz, "file too large for a script (more than %ld bytes, "
+                 "CAIRN_LUA_MAX_SOURCE_BYTES)", (long)CAIRN_LUA_MAX_SOURCE_BYTES);
     return buf;
 }
 
@@ -261,9 +225,9 @@ int sb_require(lua_State *L) {
     lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel);   /* 5: the chunk name */
     if (!sb_push_cached_chunk(L, 4)) {
         /* from here to load_text nothing may raise: buf is malloc'd */
-        const char *why = NULL;
+        char why[160];
         size_t n = 0;
-        char *buf = sb_read_source(lua_tostring(L, 4), &n, &why);
+        char *buf = sb_read_source(lua_tostring(L, 4), sb->canon[d], &n, why, sizeof why);
         if (!buf) return luaL_error(L, "require: cannot read %s: %s", lua_tostring(L, 5) + 1, why);
         int status = sb_load_text(L, buf, n); /* 5: the chunk */
         free(buf);

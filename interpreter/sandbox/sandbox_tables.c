@@ -436,7 +436,7 @@ int sb_rawlen(lua_State *L) {
     int t = lua_type(L, 1);
     luaL_argexpected(L, t == LUA_TTABLE || t == LUA_TSTRING, 1, "table or string");
     if (sandbox_readonly_target(L, 1)) lua_replace(L, 1);
-    lua_pushinteger(L, (lua_Integer)lua_rawlen(L, 1));
+    lua_pushinteger(L, sb_len_of(L, 1, "rawlen", 1)); /* the deterministic length */
     return 1;
 }
 
@@ -574,7 +574,7 @@ static int sort_less(lua_State *L, int a, int b) {
 ** scratch tables of #t entries; charged n*log2(n) instructions. */
 int sb_tsort(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = luaL_len(L, 1);
+    lua_Integer n = sb_len_of(L, 1, "table.sort", 0);
     if (n < 2) return 0;
     luaL_argcheck(L, n < INT_MAX, 1, "array too big");
     if (!lua_isnoneornil(L, 2)) luaL_checktype(L, 2, LUA_TFUNCTION);
@@ -652,7 +652,7 @@ int sb_tsort(lua_State *L) {
 ** otherwise loop in C, where the hook never fires). */
 int sb_tinsert(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer e = luaL_len(L, 1);
+    lua_Integer e = sb_len_of(L, 1, "table.insert", 0);
     lua_Integer pos;
     e = (lua_Integer)((lua_Unsigned)e + 1u); /* first empty element */
     switch (lua_gettop(L)) {
@@ -675,12 +675,17 @@ int sb_tinsert(lua_State *L) {
 /* As ltablib's tremove, charged likewise. */
 int sb_tremove(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer size = luaL_len(L, 1);
+    lua_Integer size = sb_len_of(L, 1, "table.remove", 0);
     lua_Integer pos = luaL_optinteger(L, 2, size);
     if (pos != size)
         luaL_argcheck(L, (lua_Unsigned)pos - 1u <= (lua_Unsigned)size, 2, "position out of bounds");
     lua_geti(L, 1, pos);
-    if (size > pos) sb_charge(L, size - pos);
+    /* the shift's length, saturated: with a __len of maxinteger and pos
+    ** mininteger, size - pos overflows (and the loop would run 2^64 times) */
+    if (size > pos) {
+        lua_Unsigned shift = (lua_Unsigned)size - (lua_Unsigned)pos;
+        sb_charge(L, shift > (lua_Unsigned)LUA_MAXINTEGER ? LUA_MAXINTEGER : (lua_Integer)shift);
+    }
     for (; pos < size; pos++) {
         lua_geti(L, 1, pos + 1);
         lua_seti(L, 1, pos);

@@ -10,6 +10,7 @@
 #include "bot.h"
 #include "engine.h"
 #include "ruleset.h"
+#include "safe_open.h"
 #include "sim_internal.h"
 #include "limits.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
 
@@ -215,7 +216,7 @@ static char *pick_unbanned(engine *e, const engine_decision *d, const char *ban,
 /* Counts what seat is offered now into r's coverage. 0, or -1 on OOM. */
 static int count_offers(sim_rec *r, const engine_decision *d) {
     for (size_t i = 0; d && i < d->n_options; i++) {
-        sim_cov *c = sim_cov_get(&r->cov, &r->n_cov, d->options[i].id);
+        sim_cov *c = sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, d->options[i].id);
         if (!c) return -1;
         if (d->options[i].disabled) c->disabled++;
         else c->offered++;
@@ -240,7 +241,7 @@ static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec 
         cerr_init(&errs, 0);
         char *id = bot_choose(o->bots[seat - 1], e, seat, NULL, &errs);
         engine_status st = ENGINE_RULES_ERROR;
-        sim_cov *c = id && o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
+        sim_cov *c = id && o->coverage ? sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, id) : NULL;
         if (id && o->coverage && !c) st = ENGINE_NO_MEMORY;
         else if (id) st = engine_answer(e, seat, id, why);
         else if (why) *why = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("the bot chose nothing");
@@ -262,7 +263,7 @@ static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec 
     if (!id && !oom) id = engine_bot_choice(e, seat); /* no ban, or it leaves nothing: the random pick */
     engine_decision_list_free(&l);
     if (!id) return oom ? ENGINE_NO_MEMORY : ENGINE_NOT_ASKED;
-    sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
+    sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, id) : NULL;
     if (o->coverage && !c) return free(id), ENGINE_NO_MEMORY;
     engine_status st = engine_answer(e, seat, id, why);
     if (c && st == ENGINE_OK) c->taken++;
@@ -524,8 +525,9 @@ static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
 }
 
 static FILE *open_out(const char *path, FILE *err) {
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno));
+    char why[128];
+    FILE *f = safe_fopen_write(path, why, sizeof why); /* a regular file: never a FIFO */
+    if (!f) fprintf(err, "cairn sim: cannot write %s: %s\n", path, why);
     return f;
 }
 

@@ -23,6 +23,7 @@
 #include "stats.h"
 #include "value.h"
 #include "limits.h"
+#include "sim_keyindex.h"
 
 /* -------------------------------------------------------- sim_flags.c */
 
@@ -99,11 +100,12 @@ typedef struct sim_rec {
     long leads;          /* with --leads: lead changes; -1 off, or score(g) failed mid-game */
     sim_cov *cov;        /* with --coverage: per option id prefix */
     size_t n_cov;
+    sim_keyindex cov_index; /* cov by prefix (sim_keyindex.h) */
 } sim_rec;
 
 /* The entry of id's prefix (up to its first digit) in *cov, added when
-** new. NULL on OOM. */
-sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id);
+** new, found through idx (the index of *cov). NULL on OOM. */
+sim_cov *sim_cov_get(sim_cov **cov, size_t *n, sim_keyindex *idx, const char *id);
 
 void sim_rec_free(sim_rec *r); /* the contents; NULL-safe */
 /* r as one line of JSON (no newline), malloc'd; NULL on OOM. */
@@ -161,12 +163,14 @@ typedef struct sim_totals {
     double pos_share[CAIRN_MAX_SEATS];
     sim_label *label;
     size_t n_labels;
+    sim_keyindex label_index;                            /* label by key */
     long found, find_failed;                             /* --find */
     char *find_error;                                    /* the first failure's message */
     uint64_t *found_seeds;                               /* the first CAIRN_SIM_KEEP_FOUND */
     size_t n_found_seeds;
     sim_cov *cov;                                        /* --coverage, summed */
     size_t n_cov;
+    sim_keyindex cov_index;
     sim_rec *fails;                                      /* the first few, kept */
     size_t n_fails;
 } sim_totals;

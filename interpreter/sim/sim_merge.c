@@ -12,16 +12,22 @@
 #include "grow.h"
 #include "sim_internal.h"
 #include "error.h"
+#include "limits.h"
+#include "safe_open.h"
 #include "yload.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct part {
     const char *path;
     value *run;
     int interrupted;
+    long first, last; /* its games: indices first .. last - 1 */
+    int variants;
+    size_t n_recs;
 } part;
 
 typedef struct merged {
@@ -30,6 +36,49 @@ typedef struct merged {
     sim_rec *recs;
     size_t n, cap;
 } merged;
+
+static int int_in(const value *run, const char *key, int64_t lo, int64_t hi, int64_t *out) {
+    const value *v = value_map_get(run, key);
+    if (!v || v->type != CV_INT || v->u.i < lo || v->u.i > hi) return -1;
+    *out = v->u.i;
+    return 0;
+}
+
+/* The part's "run" is what cairn sim writes: every field it reads of its
+** type, the counts in range ("shard": [true, 2] is no shard 1). NULL, or
+** which field is wrong. */
+static const char *run_fault(part *p) {
+    const value *run = p->run;
+    static const char *const strs[] = {"ruleset", "id", "ruleset_version", "fingerprint", "fingerprint_b",
+                                       "options", "label_a", "label_b", "play_a", "play_b", "starter",
+                                       "bots", "find", "sweep"};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        const value *v = value_map_get(run, strs[i]);
+        if (v && v->type != CV_STR) return strs[i];
+    }
+    static const char *const bools[] = {"checks", "compare"};
+    for (size_t i = 0; i < sizeof bools / sizeof *bools; i++) {
+        const value *v = value_map_get(run, bools[i]);
+        if (v && v->type != CV_BOOL) return bools[i];
+    }
+    int64_t games, players, first, last;
+    if (int_in(run, "games", 1, CAIRN_SIM_MAX_GAMES, &games)) return "games";
+    if (int_in(run, "players", 1, CAIRN_MAX_SEATS, &players)) return "players";
+    if (value_map_get(run, "seed") && int_in(run, "seed", INT64_MIN, INT64_MAX, &first)) return "seed";
+    if (int_in(run, "first", 0, games, &first)) return "first";
+    if (int_in(run, "last", first, games, &last)) return "last";
+    const value *sh = value_map_get(run, "shard");
+    if (!sh || sh->type != CV_LIST || sh->u.list.n != 2 || sh->u.list.items[0]->type != CV_INT ||
+        sh->u.list.items[1]->type != CV_INT || sh->u.list.items[1]->u.i < 1 ||
+        sh->u.list.items[1]->u.i > games || sh->u.list.items[0]->u.i < 1 ||
+        sh->u.list.items[0]->u.i > sh->u.list.items[1]->u.i)
+        return "shard";
+    const char *sweep = value_get_str(run, "sweep", "");
+    int variants = *sweep ? sim_sweep_variants(sweep) : value_get_bool(run, "compare", 0) ? 2 : 1;
+    if (variants < 1 || variants > CAIRN_SIM_MAX_VARIANTS) return "sweep";
+    p->first = (long)first, p->last = (long)last, p->variants = variants;
+    return NULL;
+}
 
 static int push_rec(merged *m, const char *line, size_t len) {
     if (GROW(m->recs, m->cap, m->n + 1) != 0) return -1;
@@ -40,24 +89,68 @@ static int push_rec(merged *m, const char *line, size_t len) {
 
 /* Reads one part. 0, or 1 after printing what is wrong and where. */
 static int read_part(merged *m, part *p, FILE *err) {
-    FILE *f = fopen(p->path, "r");
-    if (!f) return fprintf(err, "cairn sim merge: cannot read %s\n", p->path), 1;
+    char why[128];
+    FILE *f = safe_fopen_read(p->path, NULL, why, sizeof why); /* a regular file: never a FIFO */
+    if (!f) return fprintf(err, "cairn sim merge: cannot read %s: %s\n", p->path, why), 1;
+    struct stat st; /* a sparse or growing file: refused before getline grows a line */
+    if (fstat(fileno(f), &st) == 0 && st.st_size > CAIRN_TEXT_MAX_FILE_BYTES) {
+        fclose(f);
+        return fprintf(err, "cairn sim merge: %s: larger than %ld bytes (limit CAIRN_TEXT_MAX_FILE_BYTES)\n",
+                       p->path, (long)CAIRN_TEXT_MAX_FILE_BYTES), 1;
+    }
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, total = 0;
     ssize_t len;
     long lineno = 0;
     int rc = 0, ended = 0;
     while (rc == 0 && (len = getline(&line, &cap, f)) > 0) {
         lineno++;
+        total += (size_t)len;
+        if (total > (size_t)CAIRN_TEXT_MAX_FILE_BYTES) {
+            fprintf(err, "cairn sim merge: %s: larger than %ld bytes (limit CAIRN_TEXT_MAX_FILE_BYTES)\n",
+                    p->path, (long)CAIRN_TEXT_MAX_FILE_BYTES);
+            rc = 1;
+            break;
+        }
         while (len && (line[len - 1] == '\n' || line[len - 1] == ',')) line[--len] = '\0';
         if (!strncmp(line, " \"run\": ", 8)) {
             cerr_list errs;
             cerr_init(&errs, 0);
+            value_free(p->run); /* a second "run" line replaces the first */
             p->run = yload_string(p->path, line + 8, (size_t)len - 8, NULL, &errs);
             cerr_free(&errs);
+            const char *fault = p->run && p->run->type == CV_MAP ? run_fault(p) : NULL;
+            if (fault) {
+                fprintf(err, "cairn sim merge: %s:%ld: the run's \"%s\" is not what cairn sim writes\n", p->path,
+                        lineno, fault);
+                fclose(f);
+                free(line);
+                return 1;
+            }
             if (!p->run || p->run->type != CV_MAP) rc = 1;
         } else if (!strncmp(line, "  {\"index\": ", 12)) {
-            if (push_rec(m, line + 2, (size_t)len - 2) != 0) rc = 1;
+            /* a record belongs to the games of its part, each game once per
+            ** variant: no more records than that (a part claiming 6 games
+            ** holds at most 6 per variant) */
+            if (p->run && p->n_recs >= (size_t)(p->last - p->first) * (size_t)p->variants) {
+                fprintf(err, "cairn sim merge: %s:%ld: more records than the part's %ld game%s (times %d "
+                        "variant%s)\n", p->path, lineno, p->last - p->first, p->last - p->first == 1 ? "" : "s",
+                        p->variants, p->variants == 1 ? "" : "s");
+                fclose(f);
+                free(line);
+                return 1;
+            }
+            if (!p->run || push_rec(m, line + 2, (size_t)len - 2) != 0) {
+                rc = 1;
+            } else if (m->recs[m->n - 1].index < p->first || m->recs[m->n - 1].index >= p->last) {
+                fprintf(err, "cairn sim merge: %s:%ld: game %ld is not one of the part's games %ld to %ld\n", p->path,
+                        lineno, m->recs[m->n - 1].index, p->first, p->last - 1);
+                fclose(f);
+                free(line);
+                return 1;
+            } else {
+                p->n_recs++;
+            }
         } else if (!strncmp(line, " \"interrupted\": ", 16)) {
             p->interrupted = !strcmp(line + 16, "true");
             ended = 1;
@@ -230,8 +323,9 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         if (sweep) sim_report_sweep(out, &h, c, variants, 0);
         else if (compare) sim_report_compare(out, &h, &c[0], 0);
         else sim_report_text(out, &h, &t, 0);
-        FILE *f = json ? fopen(json, "w") : NULL;
-        if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s\n", json), 1);
+        char why[128];
+        FILE *f = json ? safe_fopen_write(json, why, sizeof why) : NULL;
+        if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s: %s\n", json, why), 1);
         if (f) { /* the layout of one run's file: the run as shard 1/1 */
             value *s = settings(run);
             fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);

@@ -6,6 +6,7 @@
 */
 #include "sim_internal.h"
 #include "error.h"
+#include "termsafe.h"
 #include "yload.h"
 
 #include <inttypes.h>
@@ -22,19 +23,25 @@ void sim_rec_free(sim_rec *r) {
     free(r->error);
     for (size_t i = 0; i < r->n_cov; i++) free(r->cov[i].prefix);
     free(r->cov);
+    sim_keyindex_free(&r->cov_index);
     memset(r, 0, sizeof *r);
 }
 
-sim_cov *sim_cov_get(sim_cov **cov, size_t *n, const char *id) {
+static const char *cov_key(const void *array, size_t i) { return ((const sim_cov *)array)[i].prefix; }
+
+sim_cov *sim_cov_get(sim_cov **cov, size_t *n, sim_keyindex *idx, const char *id) {
     size_t len = strcspn(id, "0123456789"); /* numbers are a rule's parameters */
     while (len && id[len - 1] == ' ') len--;
     if (!len) len = strlen(id);
-    for (size_t i = 0; i < *n; i++)
-        if (strlen((*cov)[i].prefix) == len && !strncmp((*cov)[i].prefix, id, len)) return &(*cov)[i];
-    sim_cov *nc = realloc(*cov, (*n + 1) * sizeof *nc);
-    if (!nc) return NULL;
-    *cov = nc;
-    sim_cov *c = &nc[*n];
+    size_t at = sim_keyindex_find(idx, id, len, *n, cov_key, *cov);
+    if (at == (size_t)-1) return NULL;
+    if (at < *n) return &(*cov)[at];
+    if (*n == sim_grow_cap(*n)) { /* full: double (an array only grows here) */
+        sim_cov *nc = realloc(*cov, (*n ? 2 * *n : 1) * sizeof *nc);
+        if (!nc) return NULL;
+        *cov = nc;
+    }
+    sim_cov *c = &(*cov)[*n];
     memset(c, 0, sizeof *c);
     if (!(c->prefix = malloc(len + 1))) return NULL;
     memcpy(c->prefix, id, len);
@@ -98,10 +105,36 @@ static int get_int(const value *m, const char *key, int64_t *out) {
     return 0;
 }
 
+/* An integer field in [lo, hi]: -1 when it is missing, not an integer or
+** outside (a record from a file is checked, never read through the wrong
+** member of the value's union). */
+static int get_int_in(const value *m, const char *key, int64_t lo, int64_t hi, int64_t *out) {
+    return get_int(m, key, out) != 0 || *out < lo || *out > hi ? -1 : 0;
+}
+
+/* The same for an optional field: dflt when absent, -1 when present and wrong. */
+static int opt_int_in(const value *m, const char *key, int64_t lo, int64_t hi, int64_t dflt, int64_t *out) {
+    if (!value_map_get(m, key)) return *out = dflt, 0;
+    return get_int_in(m, key, lo, hi, out);
+}
+
+/* A count an honest record can hold: far above any game's, small enough
+** that CAIRN_SIM_MAX_GAMES of them times CAIRN_SIM_MAX_VARIANTS sum
+** without overflow (10^11 * 10^6 * 8 < 2^63). */
+#define SIM_REC_MAX_COUNT 100000000000LL
+
+/* A list item that is an integer in [0, SIM_REC_MAX_COUNT]. */
+static int count_item(const value *v, long *out) {
+    if (v->type != CV_INT || v->u.i < 0 || v->u.i > SIM_REC_MAX_COUNT) return -1;
+    *out = (long)v->u.i;
+    return 0;
+}
+
 static int seat_from_value(const value *v, sim_seatrec *s) {
     int64_t x;
     const value *items = v->type == CV_MAP ? value_map_get(v, "items") : NULL;
     if (!items || items->type != CV_LIST || get_int(v, "total", &s->total) || get_int(v, "rank", &x)) return -1;
+    if (x < 1 || x > CAIRN_MAX_SEATS) return -1;
     s->rank = (int)x;
     s->items = items->u.list.n ? calloc(items->u.list.n, sizeof *s->items) : NULL;
     if (items->u.list.n && !s->items) return -1;
@@ -120,29 +153,45 @@ static int seat_from_value(const value *v, sim_seatrec *s) {
 int sim_rec_from_value(const value *v, sim_rec *r) {
     memset(r, 0, sizeof *r);
     int64_t x[7];
-    static const char *const keys[] = {"index", "variant", "seed", "decisions", "rounds", "starter", "branch"};
+    /* each field of its type and range: a forged part is refused, not read
+    ** as whatever its bytes happen to be (issue 29) */
+    static const struct { const char *key; int64_t lo, hi; } ints[] = {
+        {"index", 0, CAIRN_SIM_MAX_GAMES - 1}, {"variant", 0, CAIRN_SIM_MAX_VARIANTS - 1},
+        {"seed", INT64_MIN, INT64_MAX},        {"decisions", 0, SIM_REC_MAX_COUNT},
+        {"rounds", -1, SIM_REC_MAX_COUNT},     {"starter", 0, CAIRN_MAX_SEATS},
+        {"branch", 0, SIM_REC_MAX_COUNT}};
     if (!v || v->type != CV_MAP) return -1;
     for (int i = 0; i < 7; i++)
-        if (get_int(v, keys[i], &x[i])) return -1;
+        if (get_int_in(v, ints[i].key, ints[i].lo, ints[i].hi, &x[i])) return -1;
     r->index = (long)x[0], r->variant = (int)x[1], r->seed = (uint64_t)x[2], r->decisions = (long)x[3];
     r->rounds = (long)x[4], r->starter = (int)x[5], r->branch = (long)x[6];
-    r->ok = value_get_bool(v, "ok", 0);
-    r->found = (int)value_get_int(v, "find", 0);
-    r->leads = (long)value_get_int(v, "leads", -1);
-    const char *fe = value_get_str(v, "find_error", NULL);
+    const value *ok = value_map_get(v, "ok");
+    if (!ok || ok->type != CV_BOOL) return -1;
+    r->ok = ok->u.b;
+    int64_t found, leads;
+    if (opt_int_in(v, "find", -1, 1, 0, &found) || opt_int_in(v, "leads", -1, SIM_REC_MAX_COUNT, -1, &leads))
+        return -1;
+    r->found = (int)found, r->leads = (long)leads;
+    const value *fev = value_map_get(v, "find_error");
+    if (fev && fev->type != CV_STR) return -1;
+    const char *fe = fev ? fev->u.str.s : NULL;
     if (r->ok && fe && !(r->error = cairn_strdup(fe))) return -1;
     const value *cov = value_map_get(v, "cov");
-    for (size_t i = 0; cov && cov->type == CV_LIST && i < cov->u.list.n; i++) {
+    if (cov && cov->type != CV_LIST) return sim_rec_free(r), -1;
+    for (size_t i = 0; cov && i < cov->u.list.n; i++) {
         const value *c = cov->u.list.items[i];
         if (c->type != CV_LIST || c->u.list.n != 4 || c->u.list.items[0]->type != CV_STR) return sim_rec_free(r), -1;
-        sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, c->u.list.items[0]->u.str.s);
+        long counts[3];
+        for (int k = 0; k < 3; k++)
+            if (count_item(c->u.list.items[k + 1], &counts[k]) != 0) return sim_rec_free(r), -1;
+        sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, c->u.list.items[0]->u.str.s);
         if (!e) return sim_rec_free(r), -1;
-        e->offered = (long)c->u.list.items[1]->u.i, e->disabled = (long)c->u.list.items[2]->u.i;
-        e->taken = (long)c->u.list.items[3]->u.i;
+        e->offered = counts[0], e->disabled = counts[1], e->taken = counts[2];
     }
     if (!r->ok) {
-        const char *e = value_get_str(v, "error", "?");
-        return (r->error = cairn_strdup(e)) ? 0 : -1;
+        const value *ev = value_map_get(v, "error");
+        if (ev && ev->type != CV_STR) return sim_rec_free(r), -1;
+        return (r->error = cairn_strdup(ev ? ev->u.str.s : "?")) ? 0 : (sim_rec_free(r), -1);
     }
     const value *seats = value_map_get(v, "seats");
     if (!seats || seats->type != CV_LIST || !seats->u.list.n || seats->u.list.n > CAIRN_MAX_SEATS) return -1;

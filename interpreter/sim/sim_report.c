@@ -7,9 +7,11 @@
 */
 #include "plural.h"
 #include "sim_internal.h"
+#include "termsafe.h"
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Widths of the name column and of each seat's column. */
@@ -72,14 +74,19 @@ static void hist_line(FILE *out, int seat, const sim_hist *h) {
     if (h->n <= HIST_BINS) {
         for (size_t i = 0; i < h->n; i++) fprintf(out, " %" PRId64 ":%ld", h->value[i], h->count[i]);
     } else { /* HIST_BINS equal bins from the least to the most */
-        int64_t lo = h->value[0], span = h->value[h->n - 1] - lo + 1;
-        int64_t w = (span + HIST_BINS - 1) / HIST_BINS;
+        /* as offsets from the least, unsigned: scores from INT64_MIN to
+        ** INT64_MAX span 2^64 values, which no int64_t holds */
+        int64_t lo = h->value[0];
+        uint64_t range = (uint64_t)h->value[h->n - 1] - (uint64_t)lo; /* span - 1 */
+        uint64_t w = range / HIST_BINS + 1;                              /* >= span / HIST_BINS */
         size_t k = 0;
         for (int b = 0; b < HIST_BINS && k < h->n; b++) {
-            int64_t from = lo + b * w, to = from + w - 1;
+            uint64_t from = (uint64_t)b * w, to = from + (w - 1);
+            if (to > range || to < from) to = range; /* the last bin ends at the most */
             long c = 0;
-            for (; k < h->n && h->value[k] <= to; k++) c += h->count[k];
-            fprintf(out, " %" PRId64 "..%" PRId64 ":%ld", from, to, c);
+            for (; k < h->n && (uint64_t)h->value[k] - (uint64_t)lo <= to; k++) c += h->count[k];
+            fprintf(out, " %" PRId64 "..%" PRId64 ":%ld", (int64_t)((uint64_t)lo + from),
+                    (int64_t)((uint64_t)lo + to), c);
         }
     }
     fputc('\n', out);
@@ -376,10 +383,12 @@ void sim_csv_row(FILE *f, const sim_rec *r, int players) {
         else fputc(',', f);
     }
     fputc(',', f);
-    if (!r->ok) { /* quoted, quotes doubled */
+    if (!r->ok) { /* quoted, quotes doubled, controls shown as text (termsafe.h) */
+        char *safe = termsafe_text(r->error ? r->error : "");
         fputc('"', f);
-        for (const char *p = r->error; p && *p; p++) fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
+        for (const char *p = safe ? safe : "(out of memory)"; *p; p++) fprintf(f, *p == '"' ? "\"\"" : "%c", *p);
         fputc('"', f);
+        free(safe);
     }
     fputc('\n', f);
 }

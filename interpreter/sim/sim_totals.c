@@ -29,6 +29,8 @@ void sim_totals_free(sim_totals *t) {
     free(t->cov);
     for (size_t i = 0; i < t->n_fails; i++) sim_rec_free(&t->fails[i]);
     free(t->fails);
+    sim_keyindex_free(&t->label_index);
+    sim_keyindex_free(&t->cov_index);
     memset(t, 0, sizeof *t);
 }
 
@@ -50,12 +52,19 @@ static int hist_add(sim_hist *h, int64_t v) {
     return 0;
 }
 
+static const char *label_key(const void *array, size_t i) { return ((const sim_label *)array)[i].key; }
+
+/* The label's entry, found through the index (a breakdown may bring 20,000
+** new labels a game), added when new. NULL on OOM. */
 static sim_label *label_get(sim_totals *t, const char *key) {
-    for (size_t i = 0; i < t->n_labels; i++)
-        if (!strcmp(t->label[i].key, key)) return &t->label[i];
-    sim_label *nl = realloc(t->label, (t->n_labels + 1) * sizeof *nl);
-    if (!nl) return NULL;
-    t->label = nl;
+    size_t at = sim_keyindex_find(&t->label_index, key, strlen(key), t->n_labels, label_key, t->label);
+    if (at == (size_t)-1) return NULL;
+    if (at < t->n_labels) return &t->label[at];
+    if (t->n_labels == sim_grow_cap(t->n_labels)) { /* full: double */
+        sim_label *nl = realloc(t->label, (t->n_labels ? 2 * t->n_labels : 1) * sizeof *nl);
+        if (!nl) return NULL;
+        t->label = nl;
+    }
     sim_label *l = &t->label[t->n_labels];
     memset(l, 0, sizeof *l);
     if (!(l->key = cairn_strdup(key))) return NULL;
@@ -99,7 +108,7 @@ static int keep_fail(sim_totals *t, const sim_rec *r) {
 ** reached. */
 static int add_cov(sim_totals *t, const sim_rec *r) {
     for (size_t i = 0; i < r->n_cov; i++) {
-        sim_cov *c = sim_cov_get(&t->cov, &t->n_cov, r->cov[i].prefix);
+        sim_cov *c = sim_cov_get(&t->cov, &t->n_cov, &t->cov_index, r->cov[i].prefix);
         if (!c) return -1;
         c->offered += r->cov[i].offered, c->disabled += r->cov[i].disabled, c->taken += r->cov[i].taken;
         c->games_offered += r->cov[i].offered > 0, c->games_taken += r->cov[i].taken > 0;

@@ -58,8 +58,14 @@ static void test_growth_between_runs(void **st) {
     check_text(src, want);
 }
 
-/* What a child writes through the installed stdout, read back. */
-static char *through_stdout(const char *const *pieces) {
+/* What a child writes through the installed stdout, read back. With
+** styled 1, styling is allowed; with styled 1 or 2 a piece "<own>" is
+** cairn's own mark (termsafe_escape_start(), drawn in the child), written
+** cut in two. */
+static char *through_stdout_styled(const char *const *pieces, int styled);
+static char *through_stdout(const char *const *pieces) { return through_stdout_styled(pieces, 0); }
+
+static char *through_stdout_styled(const char *const *pieces, int styled) {
     int fd[2];
     if (pipe(fd) != 0) return NULL;
     pid_t pid = fork();
@@ -68,7 +74,17 @@ static char *through_stdout(const char *const *pieces) {
         close(fd[0]);
         close(fd[1]);
         if (termsafe_install() != 0) _exit(2);
+        termsafe_allow_styling(styled == 1);
         for (size_t i = 0; pieces[i]; i++) {
+            if (styled && strcmp(pieces[i], "<own>") == 0) {
+                const char *own = termsafe_escape_start();
+                size_t half = strlen(own) / 2;
+                fwrite(own, 1, half, stdout);
+                fflush(stdout);
+                fputs(own + half, stdout);
+                fflush(stdout);
+                continue;
+            }
             fputs(pieces[i], stdout);
             fflush(stdout); /* each piece is its own write: units cut anywhere */
         }
@@ -114,12 +130,34 @@ static void test_stream(void **st) {
     free(big);
 }
 
+/* Only sequences with this process's mark pass, the mark removed; the
+** same sequences without it, or with another secret, are shown as text. */
+static void test_own_styling_is_marked(void **st) {
+    (void)st;
+    const char *pieces[] = {"<own>", "1m", "A\x1b[2J", "B\x1b[<00000000000000000000;1m", "C", "<own>",
+                            "0", "m\n", NULL};
+    char *got = through_stdout_styled(pieces, 1);
+    assert_non_null(got);
+    assert_string_equal(got, "\x1b[1mA^[[2JB^[[<00000000000000000000;1mC\x1b[0m\n");
+    free(got);
+    /* styling off: even the marked sequence is shown as text; its secret
+    ** differs per process: "^[[<" 20 digits ";1m" is 4 + 20 + 3 bytes */
+    const char *off[] = {"<own>", "1m", NULL};
+    got = through_stdout_styled(off, 2);
+    assert_non_null(got);
+    assert_int_equal(strlen(got), 27);
+    assert_memory_equal(got, "^[[<", 4);
+    assert_string_equal(got + 24, ";1m");
+    free(got);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_text_passes),
         cmocka_unit_test(test_unsafe_units_between_runs),
         cmocka_unit_test(test_growth_between_runs),
         cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_own_styling_is_marked),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

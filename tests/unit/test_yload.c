@@ -12,7 +12,9 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ------------------------------------------------------------- helpers */
 
@@ -743,7 +745,19 @@ static void test_missing_file(void **state) {
     cerr_clear(&errs);
     v = yload_file(FIXTURE("yaml"), &errs);
     assert_null(v);
-    check_error(0, "tests/fixtures/yaml", 0, 0, NULL, NEEDLES("directory"));
+    check_error(0, "tests/fixtures/yaml", 0, 0, NULL, NEEDLES("it is a folder, not a regular file"));
+    /* a FIFO with no writer: refused at once, never waited on (safe_open.h) */
+    cerr_clear(&errs);
+    char fifo[] = "/tmp/cairn-yload-fifo-XXXXXX";
+    int fd = mkstemp(fifo);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(fifo);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    v = yload_file(fifo, &errs);
+    unlink(fifo);
+    assert_null(v);
+    check_error(0, fifo, 0, 0, NULL, NEEDLES("it is a FIFO, not a regular file"));
 }
 
 int main(void) {
