@@ -408,6 +408,7 @@ typedef struct sim_ctx {
     int last_tenth;
     FILE *err;
     int oom;
+    sim_cpu_totals cpu;     /* each seat's decisions and CPU, summed */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -570,6 +571,8 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         msg = cairn_strfmt("seed %" PRIu64 ": %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;
     }
+    if (!(r->cpu = calloc((size_t)engine_seat_count(e), sizeof *r->cpu))) goto done;
+    r->n_cpu = engine_seat_count(e);
     int64_t st = hs > 0 ? first : state_int(e, x->o->starter, 0);
     r->starter = st >= 1 && st <= engine_seat_count(e) ? (int)st : 0;
     for (int s = 1; s <= engine_seat_count(e); s++) {
@@ -588,7 +591,9 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         int seat = engine_next_bot_seat(e);
         r->branch += seat ? (long)engine_enabled_count(e, seat) : 0;
         char *why = NULL;
+        int64_t t0 = sim_cpu_now();
         engine_status es = seat ? sim_choose(x->o, e, seat, r, &why) : ENGINE_NOT_ASKED;
+        if (seat && r->cpu && seat <= r->n_cpu) r->cpu[seat - 1].asked++, r->cpu[seat - 1].ns += sim_cpu_now() - t0;
         if (es == ENGINE_NOT_ASKED)
             msg = cairn_strfmt("seed %" PRIu64 ", decision %ld: seat %d is asked but has no enabled option", seed,
                                k + 1, seat);
@@ -620,9 +625,11 @@ done:
     if (!r->ok) { /* the record of a failure: no scores, the coverage kept */
         sim_cov *cov = r->cov;
         size_t n_cov = r->n_cov;
-        r->cov = NULL, r->n_cov = 0;
+        sim_cpu *cpu = r->cpu;
+        int n_cpu = r->n_cpu;
+        r->cov = NULL, r->n_cov = 0, r->cpu = NULL;
         sim_rec_free(r);
-        r->cov = cov, r->n_cov = n_cov;
+        r->cov = cov, r->n_cov = n_cov, r->cpu = cpu, r->n_cpu = n_cpu;
         r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->decisions = k, r->leads = -1;
         r->error = msg ? msg : cairn_strdup("out of memory");
         msg = NULL;
@@ -670,6 +677,10 @@ static void progress(sim_ctx *x) {
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
+    for (int i = 0; r->cpu && i < r->n_cpu && i < CAIRN_MAX_SEATS; i++)
+        x->cpu.asked[i] += r->cpu[i].asked, x->cpu.ns[i] += (double)r->cpu[i].ns;
+    free(r->cpu); /* the time differs between runs: not in the files */
+    r->cpu = NULL, r->n_cpu = 0;
     if (x->json) {
         char *line = sim_rec_json(r);
         if (!line) return x->oom = 1, sim_rec_free(r), -1;
@@ -733,7 +744,11 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
 }
 
 static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
-    fprintf(f, "\n ],\n \"interrupted\": %s,\n \"summary\": ", interrupted ? "true" : "false");
+    fprintf(f, "\n ],\n \"interrupted\": %s,\n \"cpu\": ", interrupted ? "true" : "false");
+    const char *names[CAIRN_MAX_SEATS];
+    for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(x->o, s);
+    sim_cpu_json(f, &x->cpu, names, x->players);
+    fputs(",\n \"summary\": ", f);
     if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
     else if (x->variants == 2) sim_report_compare_json(f, &x->cmp[0]);
     else sim_report_json(f, &x->t);
@@ -829,6 +844,9 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
             secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
             jobs == 1 ? "" : "s");
+    const char *names[CAIRN_MAX_SEATS];
+    for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(o, s);
+    sim_cpu_line(out, &x->cpu, names, x->players);
     if (x->json) json_end(x->json, x, interrupted);
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
     x->json = x->csv = NULL;

@@ -47,6 +47,14 @@ typedef struct sim_cov {
     long games_offered, games_taken; /* in totals: games with any */
 } sim_cov;
 
+/* A seat's time in one game: the decisions it made and the CPU they took
+** (the bot's choice and its move applied). It travels from a worker to the
+** parent but is never written to --json records: it differs between runs. */
+typedef struct sim_cpu {
+    long asked;
+    int64_t ns;
+} sim_cpu;
+
 /* One game's result, all a report needs: integers and strings only, so it
 ** travels through a pipe or a JSON part without loss. */
 typedef struct sim_rec {
@@ -65,6 +73,8 @@ typedef struct sim_rec {
     long leads;          /* with --leads: lead changes; -1 off, or score(g) failed mid-game */
     sim_cov *cov;        /* with --coverage: per option id prefix */
     size_t n_cov;
+    sim_cpu *cpu;        /* per seat, n_cpu of them; NULL once counted */
+    int n_cpu;
 } sim_rec;
 
 /* The entry of id's prefix (up to its first digit) in *cov, added when
@@ -109,10 +119,18 @@ typedef struct sim_hist {
     size_t n, cap;
 } sim_hist;
 
-/* One label's points per seat: a game without the line counts 0. */
+/* One label's points per seat: a game without the line counts 0. The
+** first two values the line took (any seat, any game) and how often each
+** seat had each are kept, so that a line with two values (a bonus won or
+** not) gets Wilson's interval (sim_label_ci). */
 typedef struct sim_label {
     char *key;
     double sum[CAIRN_MAX_SEATS], sumsq[CAIRN_MAX_SEATS];
+    double val[2];                  /* the values seen, in the order met */
+    int n_val;                      /* 0 to 2; 3 when a third value was seen */
+    long at[CAIRN_MAX_SEATS][2];    /* games seat i had val[k] */
+    long present[CAIRN_MAX_SEATS];  /* games seat i had the line at all */
+    double least, most;             /* the extremes it took (n_val > 0) */
 } sim_label;
 
 typedef struct sim_totals {
@@ -158,6 +176,13 @@ int sim_totals_init(sim_totals *t, int seats);
 void sim_totals_free(sim_totals *t);
 /* Adds one game (ok or failed). 0, or -1 on OOM. */
 int sim_totals_add(sim_totals *t, const sim_rec *r);
+/* The 95% interval of a breakdown line's mean for seat i (0-based) over
+** t->games: Wilson's, scaled, when the line took two values in every seat
+** and game (a game without it counting 0), else the t interval of its mean
+** (stats_mean_ci) kept within the least and the most the line took in any
+** seat (a bonus line's interval does not go below 0). *two (may be NULL)
+** says which. */
+stats_interval sim_label_ci(const sim_totals *t, const sim_label *l, int i, int *two);
 /* The win share of each seat in the game r, in games (a 2-way tie: 0.5). */
 void sim_rec_shares(const sim_rec *r, double *share);
 int sim_compare_init(sim_compare *c, int seats);
@@ -192,6 +217,22 @@ void sim_find_free(sim_find *f); /* NULL-safe */
 /* Evaluates EXPR over the game's end (state, r's totals and decisions):
 ** 1 it held, 0 it did not, -1 with *why (malloc'd) when it failed. */
 int sim_find_eval(sim_find *f, const value *state, const sim_rec *r, char **why);
+
+/* ---------------------------------------------------------- sim_cpu.c */
+
+/* Each seat's decisions and CPU over a run (what `cpu per decision` says). */
+typedef struct sim_cpu_totals {
+    long asked[CAIRN_MAX_SEATS];
+    double ns[CAIRN_MAX_SEATS];
+} sim_cpu_totals;
+
+/* The thread's CPU time now, in nanoseconds. */
+int64_t sim_cpu_now(void);
+/* "cpu per decision: seat 1 (random) 0.004 ms, ..." after the time line,
+** names[i] being seat i+1's bot. Nothing when no seat was asked. */
+void sim_cpu_line(FILE *out, const sim_cpu_totals *c, const char *const *names, int seats);
+/* The same as a JSON list [{seat, bot, decisions, ms_per_decision}]. */
+void sim_cpu_json(FILE *f, const sim_cpu_totals *c, const char *const *names, int seats);
 
 /* ------------------------------------------------------- sim_report.c */
 

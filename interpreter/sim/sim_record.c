@@ -22,6 +22,7 @@ void sim_rec_free(sim_rec *r) {
     free(r->error);
     for (size_t i = 0; i < r->n_cov; i++) free(r->cov[i].prefix);
     free(r->cov);
+    free(r->cpu);
     memset(r, 0, sizeof *r);
 }
 
@@ -94,6 +95,11 @@ char *sim_rec_json(const sim_rec *r) {
         }
         fputc(']', f);
     }
+    if (r->cpu) {
+        fputs(", \"cpu\": [", f);
+        for (int i = 0; i < r->n_cpu; i++) fprintf(f, "%s[%ld, %" PRId64 "]", i ? ", " : "", r->cpu[i].asked, r->cpu[i].ns);
+        fputc(']', f);
+    }
     fputc('}', f);
     if (fclose(f) != 0) {
         free(buf);
@@ -150,6 +156,18 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
         if (!e) return sim_rec_free(r), -1;
         e->offered = (long)c->u.list.items[1]->u.i, e->disabled = (long)c->u.list.items[2]->u.i;
         e->taken = (long)c->u.list.items[3]->u.i;
+    }
+    const value *cpu = value_map_get(v, "cpu");
+    if (cpu && cpu->type == CV_LIST && cpu->u.list.n && cpu->u.list.n <= CAIRN_MAX_SEATS) {
+        if (!(r->cpu = calloc(cpu->u.list.n, sizeof *r->cpu))) return sim_rec_free(r), -1;
+        r->n_cpu = (int)cpu->u.list.n;
+        for (int i = 0; i < r->n_cpu; i++) {
+            const value *c = cpu->u.list.items[i];
+            if (c->type != CV_LIST || c->u.list.n != 2 || c->u.list.items[0]->type != CV_INT ||
+                c->u.list.items[1]->type != CV_INT)
+                return sim_rec_free(r), -1;
+            r->cpu[i].asked = (long)c->u.list.items[0]->u.i, r->cpu[i].ns = c->u.list.items[1]->u.i;
+        }
     }
     if (!r->ok) {
         const char *e = value_get_str(v, "error", "?");

@@ -182,8 +182,8 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
         if (!any) continue; /* always zero */
         if (!shown++) fprintf(out, "breakdown, mean points per game [95%%]:\n");
         for (int i = 0; i < n; i++) {
-            stats_acc a = acc_of(g, lb->sum[i], lb->sumsq[i]);
-            mean_cell(c[i], &a);
+            stats_interval iv = sim_label_ci(t, lb, i, NULL);
+            snprintf(c[i], sizeof(cell), "%.2f [%.2f, %.2f]", lb->sum[i] / (double)g, iv.lo, iv.hi);
         }
         char name[NAME_W * 4];
         snprintf(name, sizeof name, "  %s", lb->key);
@@ -415,10 +415,12 @@ void sim_report_json(FILE *f, const sim_totals *t) {
         fputs("], \"breakdown\": {", f);
         for (size_t l = 0; l < t->n_labels; l++) {
             stats_acc a = acc_of(g, t->label[l].sum[i], t->label[l].sumsq[i]);
+            int two;
+            stats_interval iv = sim_label_ci(t, &t->label[l], i, &two);
             fputs(l ? ", " : "", f);
             sim_json_string(f, t->label[l].key);
-            fputs(": ", f);
-            json_acc(f, &a, 0);
+            fprintf(f, ": {\"mean\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"sd\": %.6f, \"interval\": \"%s\"}",
+                    stats_mean(&a), iv.lo, iv.hi, stats_sd(&a), two ? "wilson" : "t");
         }
         fputs("}}", f);
     }

@@ -52,12 +52,13 @@ static void sim(run *r, const char *const *args) {
     slurp(err, r->err, sizeof r->err);
 }
 
-/* The report without its timing line (the one thing that differs between
-** runs), in place. */
+/* The report without its timing lines (the time line and the CPU per
+** decision after it, the one thing that differs between runs), in place. */
 static void drop_time(char *report) {
     char *t = strstr(report, "time: ");
     assert_non_null(t);
     char *end = strchr(t, '\n');
+    if (!strncmp(end + 1, "cpu per decision: ", 18)) end = strchr(end + 1, '\n');
     memmove(t, end + 1, strlen(end + 1) + 1);
 }
 
@@ -180,14 +181,15 @@ static void test_connect4_report(void **st) {
 
 /* --leads: in Connect Four both seats score 0 until a win, so nobody leads
 ** alone until the last decision, and the first leader is no change: 0 lead
-** changes in every game. */
+** changes in every game. No spread, yet not a zero-width interval: 0 -/+
+** 3.8415 / (20 + 3.8415) = 0.16113. */
 static void test_leads(void **st) {
     (void)st;
     static const char *const args[] = {"connect4", "--games", "20", "--quiet", "--leads", NULL};
     run r;
     sim(&r, args);
     assert_int_equal(r.rc, 0);
-    assert_non_null(strstr(r.out, "lead changes per game: mean 0.00 [0.00, 0.00], sd 0.00, min 0, max 0\n"));
+    assert_non_null(strstr(r.out, "lead changes per game: mean 0.00 [-0.16, 0.16], sd 0.00, min 0, max 0\n"));
 }
 
 /* Checks on, three seats, a preset: 5 rounds of 3 bids each. */
@@ -201,8 +203,8 @@ static void test_goofspiel_three_seats(void **st) {
     assert_int_equal(r.rc, 0);
     assert_non_null(strstr(r.out, "goofspiel 1.0: 12 games, 3 players, seeds 1-12, checks on"));
     assert_non_null(strstr(r.out, "options: cards=5 tricks=true (preset quick)\n"));
-    /* no spread: the interval is the mean itself */
-    assert_non_null(strstr(r.out, "decisions per game: mean 15.00 [15.00, 15.00], sd 0.00, min 15, max 15\n"));
+    /* no spread: 15 -/+ 3.8415 / (12 + 3.8415) = 0.24249 */
+    assert_non_null(strstr(r.out, "decisions per game: mean 15.00 [14.76, 15.24], sd 0.00, min 15, max 15\n"));
     long share[3];
     assert_int_equal(share_row(r.out, share, 3), 3);
 }
@@ -228,7 +230,8 @@ static void test_turn_position(void **st) {
     /* the two breakdown lines; 3 rounds + the starter's extra pick */
     assert_non_null(strstr(r.out, "\n  picks "));
     assert_non_null(strstr(r.out, "\n  bonus "));
-    assert_non_null(strstr(r.out, "decisions per game: mean 7.00 [7.00, 7.00], sd 0.00, min 7, max 7\n"));
+    /* 7 -/+ 3.8415 / 303.8415 = 0.01264 */
+    assert_non_null(strstr(r.out, "decisions per game: mean 7.00 [6.99, 7.01], sd 0.00, min 7, max 7\n"));
     assert_non_null(strstr(r.out, "branching factor: 3.00 options per decision\n"));
 }
 
@@ -322,7 +325,8 @@ static void test_jobs_and_shards(void **st) {
 }
 
 /* A ruleset against itself: every paired difference is 0 in every game,
-** so each interval is [0, 0] and nothing is flagged. */
+** so each interval is 0 -/+ 3.8415 / 103.8415 = 0.037 (never zero wide) and
+** nothing is flagged. */
 static void test_compare_self(void **st) {
     (void)st;
     static const char *const args[] = {SIMLAB, "--games", "100", "--quiet", "--compare", "", "", NULL};
@@ -337,7 +341,7 @@ static void test_compare_self(void **st) {
 
 /* simlab against its mod with the bonus for a 3 doubled (2 -> 4). The bots
 ** see the same options, so they pick the same numbers: "picks" is equal in
-** every game (difference [0, 0], not flagged), while "bonus" in B is twice
+** every game (difference 0 -/+ 0.037, not flagged), while "bonus" in B is twice
 ** A's in every game, so its mean difference is A's mean and flagged. */
 static void test_compare_mod(void **st) {
     (void)st;
@@ -363,7 +367,7 @@ static void test_compare_mod(void **st) {
         assert_non_null(line);
         eol = strchr(line, '\n');
         assert_false(!strncmp(eol - 3, "  *", 3));
-        assert_non_null(strstr(line, "+0.00 [+0.00, +0.00]\n"));
+        assert_non_null(strstr(line, "+0.00 [-0.04, +0.04]\n"));
     }
 }
 
@@ -523,7 +527,9 @@ static void test_stuck_game(void **st) {
 }
 
 /* --ban 1:3: seat 1 never picks 3, so its bonus line (2 points per 3) is 0
-** in every game and left out of nothing but worth 0.00 [0.00, 0.00].
+** in every game: 0 -/+ 3.8415 / 53.8415 = 0.07135 for no spread in 50
+** games, kept within the line's least value, 0 (seat 2's bonus takes 0 to 8):
+** 0.00 [0.00, 0.07].
 ** --coverage: every decision offers 1, 2 and 3, all enabled: 50 games x 7
 ** decisions = 350 offers of each; seat 1 takes 3 never, seat 2 (3 or 4
 ** decisions a game) sometimes. */
@@ -537,7 +543,7 @@ static void test_ban_and_coverage(void **st) {
     assert_non_null(b);
     double lo, hi, m;
     assert_int_equal(sscanf(b, "\n  bonus %lf [%lf, %lf]", &m, &lo, &hi), 3);
-    assert_true(m == 0 && lo == 0 && hi == 0);
+    assert_true(m == 0 && lo == 0 && hi == 0.07);
     assert_non_null(strstr(r.out, "rule coverage (option ids up to the first digit, 50 games):\n"));
     long offered[3], taken[3], total = 0;
     for (int i = 0; i < 3; i++) {
