@@ -257,6 +257,12 @@
 #define CAIRN_SIM_MAX_VARIANTS 8
 #endif
 
+/* Most seatings (bots over seats, in every order) one --tournament plays:
+** 7 bots over 4 seats make 840, 8 over 4 make 1680. */
+#if !defined(CAIRN_SIM_MAX_SEATINGS)
+#define CAIRN_SIM_MAX_SEATINGS 5040
+#endif
+
 /* ------------------------------------------------------------ the console */
 
 /* Most decisions one `run` (or one automatic bot turn) makes before it

@@ -47,6 +47,7 @@ typedef struct sim_opts {
     int leads;                      /* --leads: score(g) after every decision */
     const char *set[CAIRN_SIM_MAX_SETS];  /* --set DATA.PATH=VALUE, for every variant */
     size_t n_sets;
+    sim_lab_opts lab;               /* --tournament ... (sim_lab_flags.c) */
 } sim_opts;
 
 /* CAIRN_MAX_SEATS as text, for messages built at compile time */
@@ -237,7 +238,9 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
             if (rc) return rc;
             i += f->values;
         } else if (arg[0] == '-') {
-            return usage(err, "unknown flag \"%s\"", arg);
+            int lab = sim_lab_flag(&o->lab, argc, argv, &i, err);
+            if (lab == 2) return 2;
+            if (!lab) return usage(err, "unknown flag \"%s\"", arg);
         } else if (!o->ruleset) {
             o->ruleset = arg;
         } else {
@@ -246,7 +249,7 @@ static int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
     }
     if (!o->ruleset) return usage(err, "which ruleset?%s", "");
     if (o->sweep && o->compare[0]) return usage(err, "--sweep or --compare, not both%s", "");
-    return 0;
+    return sim_lab_check(&o->lab, o->compare[0] != NULL, o->sweep != NULL, o->shard_n != 0, o->n_bots, err);
 }
 
 /* ----------------------------------------------------------- variants */
@@ -409,6 +412,7 @@ typedef struct sim_ctx {
     FILE *err;
     int oom;
     sim_cpu_totals cpu;     /* each seat's decisions and CPU, summed */
+    sim_tour *tour;         /* --tournament: who sits where in each game */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -551,6 +555,15 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     engine_config c;
     variant_config(x->o, v, &c);
     uint64_t seed = x->o->seed + (uint64_t)index;
+    sim_opts seated; /* --tournament: this game's bots in the seats */
+    const sim_opts *o = x->o;
+    if (x->tour) {
+        seated = *x->o;
+        for (int s = 1; s <= x->players; s++)
+            seated.bot[s - 1] = sim_tour_spec(x->tour, index, s), seated.bots[s - 1] = sim_tour_bot(x->tour, index, s);
+        o = &seated;
+        seed = x->o->seed + (uint64_t)(index / sim_tour_seatings(x->tour));
+    }
     c.seed = seed;
     memset(r, 0, sizeof *r);
     r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->leads = x->o->leads ? 0 : -1;
@@ -576,8 +589,8 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     int64_t st = hs > 0 ? first : state_int(e, x->o->starter, 0);
     r->starter = st >= 1 && st <= engine_seat_count(e) ? (int)st : 0;
     for (int s = 1; s <= engine_seat_count(e); s++) {
-        if (engine_set_seat_bot(e, s, seat_bot(x->o, s)) != 0) goto done;
-        if (x->o->bots[s - 1] && bot_check(x->o->bots[s - 1], e, &local) != 0) {
+        if (engine_set_seat_bot(e, s, seat_bot(o, s)) != 0) goto done;
+        if (o->bots[s - 1] && bot_check(o->bots[s - 1], e, &local) != 0) {
             msg = cairn_strfmt("seed %" PRIu64 ": seat %d: %s", seed, s, (m = last_error(&local)) ? m : "?");
             goto done;
         }
@@ -592,7 +605,7 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         r->branch += seat ? (long)engine_enabled_count(e, seat) : 0;
         char *why = NULL;
         int64_t t0 = sim_cpu_now();
-        engine_status es = seat ? sim_choose(x->o, e, seat, r, &why) : ENGINE_NOT_ASKED;
+        engine_status es = seat ? sim_choose(o, e, seat, r, &why) : ENGINE_NOT_ASKED;
         if (seat && r->cpu && seat <= r->n_cpu) r->cpu[seat - 1].asked++, r->cpu[seat - 1].ns += sim_cpu_now() - t0;
         if (es == ENGINE_NOT_ASKED)
             msg = cairn_strfmt("seed %" PRIu64 ", decision %ld: seat %d is asked but has no enabled option", seed,
@@ -677,6 +690,7 @@ static void progress(sim_ctx *x) {
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
+    if (x->tour && sim_tour_add(x->tour, r) != 0) return x->oom = 1, sim_rec_free(r), -1;
     for (int i = 0; r->cpu && i < r->n_cpu && i < CAIRN_MAX_SEATS; i++)
         x->cpu.asked[i] += r->cpu[i].asked, x->cpu.ns[i] += (double)r->cpu[i].ns;
     free(r->cpu); /* the time differs between runs: not in the files */
@@ -748,6 +762,10 @@ static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
     const char *names[CAIRN_MAX_SEATS];
     for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(x->o, s);
     sim_cpu_json(f, &x->cpu, names, x->players);
+    if (x->tour) {
+        fputs(",\n \"tournament\": ", f);
+        sim_tour_json(f, x->tour);
+    }
     fputs(",\n \"summary\": ", f);
     if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
     else if (x->variants == 2) sim_report_compare_json(f, &x->cmp[0]);
@@ -798,6 +816,10 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
         if (o->n_bots) snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%d=%s", s > 1 ? " " : "", s,
                                 seat_bot(o, s));
         else snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
+    if (o->lab.tournament) {
+        if (!(x->tour = sim_tour_new(o->lab.tournament, x->players, err))) return 2;
+        snprintf(bots, sizeof bots, "tournament %s", sim_tour_names(x->tour));
+    }
     int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
     for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;
     if (bad_init) return fprintf(err, "cairn sim: out of memory\n"), 1;
@@ -811,6 +833,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     make_header(x, &h);
     h.bots = bots;
     h.find = o->find;
+    h.seatings = x->tour ? sim_tour_seatings(x->tour) : 0;
     if (json && !(x->json = open_out(json, err))) return 1;
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
@@ -841,12 +864,14 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
     else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
     else sim_report_text(out, &h, &x->t, interrupted);
+    if (x->tour) sim_tour_report(out, x->tour);
     fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
             secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
             jobs == 1 ? "" : "s");
     const char *names[CAIRN_MAX_SEATS];
     for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(o, s);
-    sim_cpu_line(out, &x->cpu, names, x->players);
+    if (x->tour) sim_tour_cpu_line(out, x->tour);
+    else sim_cpu_line(out, &x->cpu, names, x->players);
     if (x->json) json_end(x->json, x, interrupted);
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
     x->json = x->csv = NULL;
@@ -876,6 +901,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         if (x.json) fclose(x.json);
         if (x.csv) fclose(x.csv);
         sim_find_free(x.find);
+        sim_tour_free(x.tour);
         for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
         sim_totals_free(&x.t);
         for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);

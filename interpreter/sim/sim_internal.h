@@ -234,6 +234,46 @@ void sim_cpu_line(FILE *out, const sim_cpu_totals *c, const char *const *names, 
 /* The same as a JSON list [{seat, bot, decisions, ms_per_decision}]. */
 void sim_cpu_json(FILE *f, const sim_cpu_totals *c, const char *const *names, int seats);
 
+/* ---------------------------------------------------- sim_lab_flags.c */
+
+/* The flags of the questions about skilled play (docs/simulation.md). */
+typedef struct sim_lab_opts {
+    const char *tournament; /* --tournament SPEC,SPEC,...: the bots, rotated over the seats */
+} sim_lab_opts;
+
+/* argv[*i] if it is one of these flags: 1 taken (*i moved past its value),
+** 0 not one of them, 2 after printing a usage error. */
+int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err);
+/* 0, or 2 after printing why these flags cannot go with the others given. */
+int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err);
+
+/* --------------------------------------------------- sim_tournament.c */
+
+struct bot;
+typedef struct sim_tour sim_tour;
+
+/* The tournament of the bots in specs ("random,mcts:iterations=100", a
+** spec's own commas kept as --bots keeps them) over `players` seats: every
+** seating (an assignment of bots to seats using as many different bots as
+** there are seats, or every bot when there are fewer), game i playing
+** seating i % M on seed S + i / M. NULL after printing why. */
+sim_tour *sim_tour_new(const char *specs, int players, FILE *err);
+void sim_tour_free(sim_tour *t); /* NULL-safe */
+long sim_tour_seatings(const sim_tour *t);
+/* Seat s's (1-based) bot in game `index`: its spec, and the bot made from
+** it (NULL for random). */
+const char *sim_tour_spec(const sim_tour *t, long index, int seat);
+struct bot *sim_tour_bot(const sim_tour *t, long index, int seat);
+/* The bots, comma-joined, for the header. Borrowed. */
+const char *sim_tour_names(const sim_tour *t);
+/* Counts a record (its CPU too, before the sink drops it). 0, or -1 on OOM. */
+int sim_tour_add(sim_tour *t, const sim_rec *r);
+/* The ratings and the pairwise table; the CPU per decision of each bot. */
+void sim_tour_report(FILE *out, const sim_tour *t);
+void sim_tour_cpu_line(FILE *out, const sim_tour *t);
+/* The same as the value of "tournament" in --json. */
+void sim_tour_json(FILE *f, const sim_tour *t);
+
 /* ------------------------------------------------------- sim_report.c */
 
 /* What a report says of the run besides the totals: from the loaded rules,
@@ -250,6 +290,7 @@ typedef struct sim_header {
     long games;               /* asked for */
     uint64_t seed;
     const char *bots;         /* "random,random" */
+    long seatings;            /* --tournament: each seed plays this many games (0: one) */
 } sim_header;
 
 void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int interrupted);

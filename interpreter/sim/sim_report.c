@@ -114,7 +114,8 @@ static void coverage(FILE *out, const sim_totals *t) {
 static void header(FILE *out, const sim_header *h) {
     fprintf(out, "%s %s: %ld %s, %d %s, seeds %" PRIu64 "-%" PRIu64 ", checks %s, bots %s\n", h->id,
             h->version, h->games, plural_en(h->games, "game", "games"), h->players,
-            plural_en(h->players, "player", "players"), h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
+            plural_en(h->players, "player", "players"), h->seed,
+            h->seed + (uint64_t)((h->games - 1) / (h->seatings > 1 ? h->seatings : 1)), h->checks ? "on" : "off",
             h->bots);
     if (h->sweep)
         for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS && h->label[i] && *h->label[i]; i++)

@@ -684,6 +684,93 @@ static void test_refusals(void **st) {
     assert_non_null(strstr(r.err, "which parts?"));
 }
 
+/* --tournament random,greedy on simlab: 2 seatings (random-greedy and
+** greedy-random), each of 20 seeds played in both, 40 games. Greedy takes
+** the 3 every time; random won 1 of the 40 (no tie). Bradley-Terry then has
+** gamma_greedy / gamma_random = 39 / 1: theta -/+ ln(39) / 2 = 1.83178,
+** on Elo's scale 173.718 * 1.83178 = 318.2. The information is 40 * (39/40)
+** * (1/40) = 0.975, so var(theta_g - theta_r) = 1 / 0.975 = 1.02564 and the
+** centred theta's is a quarter of it, 0.25641: se 0.50637, half-width 1.96 *
+** 0.50637 * 173.718 = 172.4: [+146, +491] and [-491, -146]. Win shares: 1
+** of 40 is Wilson's [0.4, 12.9]. --jobs 1 and 2 agree; the JSON has it. */
+static void test_tournament(void **st) {
+    (void)st;
+    char path[] = "/tmp/cairn-sim-tour-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    const char *one[] = {SIMLAB, "--tournament", "random,greedy", "--games", "40", "--quiet", "--jobs", "1",
+                         "--json", path, NULL};
+    static const char *const two[] = {SIMLAB, "--tournament", "random,greedy", "--games", "40", "--quiet",
+                                      "--jobs", "2", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    if (a.rc) fprintf(stderr, "%s", a.err);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(a.out, "seeds 1-20, checks off, bots tournament random,greedy\n"));
+    assert_non_null(strstr(a.out, "tournament: 2 bots over 2 seats, 2 seatings"));
+    assert_non_null(strstr(a.out, "  random                          40        2.5% [0.4, 12.9]     -318 [-491, -146]\n"));
+    assert_non_null(strstr(a.out, "  greedy                          40      97.5% [87.1, 99.6]     +318 [+146, +491]\n"));
+    assert_non_null(strstr(a.out, "ratings: Bradley-Terry on Elo's scale"));
+    assert_non_null(strstr(a.out, "cpu per decision: random "));
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    const char *json = read_all(path);
+    assert_true(json_valid(json));
+    assert_non_null(strstr(json, "\"tournament\": {\"seats\": 2, \"seatings\": 2, \"games\": 40, \"model\": \"bradley-terry\""));
+    assert_non_null(strstr(json, "\"met\": 40, \"ahead\": 39.000000"));
+    const char *merge[] = {"merge", path, NULL};
+    sim(&b, merge);
+    assert_int_equal(b.rc, 1);
+    assert_non_null(strstr(b.err, "is a --tournament run, which plays in one piece"));
+    unlink(path);
+}
+
+/* Three bots over two seats: every ordered pair of different bots, 3 * 2 = 6
+** seatings, so 12 games are seeds 1-2, and each bot sits in 4 of the 6
+** seatings: 8 games. Two bots over three seats: the 2^3 = 8 ways less the
+** 2 with one bot alone, 6 seatings, both bots in every game (12), and
+** Plackett-Luce over the rankings. Bad tournaments are refused. */
+static void test_tournament_seatings(void **st) {
+    (void)st;
+    static const char *const three[] = {SIMLAB, "--tournament", "random,greedy,mcts:iterations=10,depth=3", "--games",
+                                        "12", "--quiet", NULL};
+    static const char *const seats3[] = {SIMLAB, "--players", "3", "--tournament", "random,greedy", "--games", "12",
+                                         "--quiet", NULL};
+    static run r;
+    sim(&r, three);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "seeds 1-2, "));
+    assert_non_null(strstr(r.out, "tournament: 3 bots over 2 seats, 6 seatings"));
+    assert_non_null(strstr(r.out, "\n  random                           8 "));
+    assert_non_null(strstr(r.out, "\n  mcts:iterations=10,depth=3       8 "));
+    sim(&r, seats3);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "tournament: 2 bots over 3 seats, 6 seatings"));
+    assert_non_null(strstr(r.out, "\n  greedy                          12 "));
+    assert_non_null(strstr(r.out, "ratings: Plackett-Luce over each game's ranking"));
+    static const char *const single[] = {SIMLAB, "--tournament", "random", NULL};
+    sim(&r, single);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tournament takes two bots or more"));
+    static const char *const twice[] = {SIMLAB, "--tournament", "random,random", NULL};
+    sim(&r, twice);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tournament names random twice"));
+    static const char *const compare[] = {SIMLAB, "--tournament", "random,greedy", "--compare", "", "", NULL};
+    sim(&r, compare);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "not with --compare"));
+    static const char *const nobot[] = {SIMLAB, "--tournament", "random,nobot", NULL};
+    sim(&r, nobot);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "nobot"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -695,6 +782,7 @@ int main(void) {
         cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
         cmocka_unit_test(test_find),            cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_refusals),        cmocka_unit_test(test_start_seat_hook),
+        cmocka_unit_test(test_tournament),      cmocka_unit_test(test_tournament_seatings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

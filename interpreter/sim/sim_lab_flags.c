@@ -1,0 +1,34 @@
+/*
+** sim_lab_flags.c
+** The flags of the lab's questions about skilled play (--tournament, and
+** those that follow it), read apart from sim.c's own table: sim_parse
+** hands any flag it does not know to sim_lab_flag before calling it
+** unknown, so the two lists grow without touching each other.
+*/
+#include "sim_internal.h"
+
+#include <string.h>
+
+static int lab_usage(FILE *err, const char *flag, const char *what, const char *got) {
+    fprintf(err, "cairn sim: %s takes %s, got \"%s\"\nusage: %s\n", flag, what, got, SIM_USAGE);
+    return 2;
+}
+
+int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--tournament") != 0) return 0;
+    if (*i + 1 >= argc) return fprintf(err, "cairn sim: %s needs a value\nusage: %s\n", arg, SIM_USAGE), 2;
+    const char *v = argv[++*i];
+    if (!strchr(v, ',')) return lab_usage(err, arg, "two bots or more (random,greedy,mcts:iterations=100)", v);
+    l->tournament = v;
+    return 1;
+}
+
+int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err) {
+    if (!l->tournament) return 0;
+    const char *other = compare ? "--compare" : sweep ? "--sweep" : shard ? "--shard" : bots ? "--bots" : NULL;
+    if (!other) return 0;
+    fprintf(err, "cairn sim: --tournament seats its own bots and plays one run: not with %s\nusage: %s\n", other,
+            SIM_USAGE);
+    return 2;
+}
