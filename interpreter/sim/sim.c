@@ -763,7 +763,7 @@ static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
     for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(x->o, s);
     sim_cpu_json(f, &x->cpu, names, x->players);
     if (x->tour) {
-        fputs(",\n \"tournament\": ", f);
+        fputs(x->tour->skill ? ",\n \"skill\": " : ",\n \"tournament\": ", f);
         sim_tour_json(f, x->tour);
     }
     fputs(",\n \"summary\": ", f);
@@ -816,9 +816,11 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
         if (o->n_bots) snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%d=%s", s > 1 ? " " : "", s,
                                 seat_bot(o, s));
         else snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
-    if (o->lab.tournament) {
-        if (!(x->tour = sim_tour_new(o->lab.tournament, x->players, err))) return 2;
-        snprintf(bots, sizeof bots, "tournament %s", sim_tour_names(x->tour));
+    if (o->lab.tournament || o->lab.skill) { /* the seats' bots change from game to game */
+        x->tour = o->lab.skill ? sim_skill_new(o->lab.skill, o->lab.field, x->players, err)
+                               : sim_tour_new(o->lab.tournament, x->players, err);
+        if (!x->tour) return 2;
+        snprintf(bots, sizeof bots, "%s %s", o->lab.skill ? "skill" : "tournament", sim_tour_names(x->tour));
     }
     int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
     for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;

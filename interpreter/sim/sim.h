@@ -16,7 +16,8 @@
     "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
-    "                 [--quiet] [--tournament BOT,BOT,...]\n"                                   \
+    "                 [--quiet] [--tournament BOT,BOT,...] [--skill KIND:PARAM=V1,V2,...]\n"   \
+    "                 [--field BOT]\n"                                                        \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -58,6 +59,8 @@
     "  --quiet              no progress on stderr\n"                                          \
     "  --tournament BOT,BOT,...  every bot in every seat and order, each seed in every\n"  \
     "                       seating: ratings with 95% intervals and the pairwise table\n" \
+    "  --skill KIND:PARAM=V1,V2,...  each level in each seat against the field (--field\n" \
+    "                       BOT, default random): the win-share curve and a verdict\n"     \
     "\n"                                                                                       \
     "A game that fails is counted and listed with the command that replays it; the\n"        \
     "run goes on. Ctrl-C stops the run, prints the report of the games finished and\n"       \

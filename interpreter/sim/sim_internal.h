@@ -239,6 +239,8 @@ void sim_cpu_json(FILE *f, const sim_cpu_totals *c, const char *const *names, in
 /* The flags of the questions about skilled play (docs/simulation.md). */
 typedef struct sim_lab_opts {
     const char *tournament; /* --tournament SPEC,SPEC,...: the bots, rotated over the seats */
+    const char *skill;      /* --skill KIND:PARAM=V1,V2,...: the levels */
+    const char *field;      /* --field BOT: who --skill's levels play against */
 } sim_lab_opts;
 
 /* argv[*i] if it is one of these flags: 1 taken (*i moved past its value),
@@ -250,7 +252,30 @@ int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int 
 /* --------------------------------------------------- sim_tournament.c */
 
 struct bot;
-typedef struct sim_tour sim_tour;
+struct rating_model;
+
+/* A run whose seats' bots change from game to game by a table of
+** seatings: --tournament (every bot in every seat) and --skill (each level
+** in each seat against a field). Game i plays seating i % m on seed S + i / m. */
+typedef struct sim_tour {
+    int k, players;
+    char *spec[CAIRN_SIM_MAX_BOTS];
+    struct bot *bot[CAIRN_SIM_MAX_BOTS];     /* NULL: random */
+    char *names;                             /* "random,greedy,..." */
+    int *seating;                            /* m rows of `players` bot numbers */
+    long m;
+    long games, failed;
+    long played[CAIRN_SIM_MAX_BOTS];         /* games a bot sat in */
+    double wins[CAIRN_SIM_MAX_BOTS];         /* its seats' win shares, summed */
+    double over[CAIRN_SIM_MAX_BOTS][CAIRN_SIM_MAX_BOTS]; /* row's seat ahead of column's, a tie half */
+    long met[CAIRN_SIM_MAX_BOTS][CAIRN_SIM_MAX_BOTS];    /* such seat pairs */
+    long asked[CAIRN_SIM_MAX_BOTS];
+    double ns[CAIRN_SIM_MAX_BOTS];
+    double *share;                           /* each game's seat shares (NAN: failed), by index */
+    long n_share;
+    struct rating_model *model;
+    const char *skill;                       /* --skill: the levels' spec; the field is bot k-1 */
+} sim_tour;
 
 /* The tournament of the bots in specs ("random,mcts:iterations=100", a
 ** spec's own commas kept as --bots keeps them) over `players` seats: every
@@ -258,6 +283,9 @@ typedef struct sim_tour sim_tour;
 ** there are seats, or every bot when there are fewer), game i playing
 ** seating i % M on seed S + i / M. NULL after printing why. */
 sim_tour *sim_tour_new(const char *specs, int players, FILE *err);
+/* The same from specs (owned from here, freed on failure too) and a table
+** of m seatings of `players` bot numbers each (owned likewise). */
+sim_tour *sim_tour_new_seated(char **specs, int k, int *seating, long m, int players, FILE *err);
 void sim_tour_free(sim_tour *t); /* NULL-safe */
 long sim_tour_seatings(const sim_tour *t);
 /* Seat s's (1-based) bot in game `index`: its spec, and the bot made from
@@ -268,7 +296,14 @@ struct bot *sim_tour_bot(const sim_tour *t, long index, int seat);
 const char *sim_tour_names(const sim_tour *t);
 /* Counts a record (its CPU too, before the sink drops it). 0, or -1 on OOM. */
 int sim_tour_add(sim_tour *t, const sim_rec *r);
-/* The ratings and the pairwise table; the CPU per decision of each bot. */
+/* --skill KIND:PARAM=V1,V2,...: one level per value, each in every seat
+** in turn, the field (a bot spec; NULL: random) in the others. NULL after
+** printing why. */
+sim_tour *sim_skill_new(const char *skill, const char *field, int players, FILE *err);
+void sim_skill_report(FILE *out, const sim_tour *t);
+void sim_skill_json(FILE *f, const sim_tour *t);
+/* The ratings and the pairwise table (--skill: the curve); the CPU per
+** decision of each bot. */
 void sim_tour_report(FILE *out, const sim_tour *t);
 void sim_tour_cpu_line(FILE *out, const sim_tour *t);
 /* The same as the value of "tournament" in --json. */

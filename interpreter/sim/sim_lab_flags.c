@@ -16,19 +16,34 @@ static int lab_usage(FILE *err, const char *flag, const char *what, const char *
 
 int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
     const char *arg = argv[*i];
-    if (strcmp(arg, "--tournament") != 0) return 0;
+    const char **slot = !strcmp(arg, "--tournament") ? &l->tournament
+                        : !strcmp(arg, "--skill")    ? &l->skill
+                        : !strcmp(arg, "--field")    ? &l->field
+                                                     : NULL;
+    if (!slot) return 0;
     if (*i + 1 >= argc) return fprintf(err, "cairn sim: %s needs a value\nusage: %s\n", arg, SIM_USAGE), 2;
     const char *v = argv[++*i];
-    if (!strchr(v, ',')) return lab_usage(err, arg, "two bots or more (random,greedy,mcts:iterations=100)", v);
-    l->tournament = v;
+    if (slot == &l->tournament && !strchr(v, ','))
+        return lab_usage(err, arg, "two bots or more (random,greedy,mcts:iterations=100)", v);
+    if (slot == &l->skill && !strchr(v, ','))
+        return lab_usage(err, arg, "KIND:PARAM=V1,V2,... (mcts:iterations=10,100,1000)", v);
+    *slot = v;
     return 1;
 }
 
 int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err) {
-    if (!l->tournament) return 0;
-    const char *other = compare ? "--compare" : sweep ? "--sweep" : shard ? "--shard" : bots ? "--bots" : NULL;
+    if (l->field && !l->skill)
+        return fprintf(err, "cairn sim: --field goes with --skill\nusage: %s\n", SIM_USAGE), 2;
+    if (!l->tournament && !l->skill) return 0;
+    const char *flag = l->tournament ? "--tournament" : "--skill";
+    const char *other = l->tournament && l->skill ? "--skill"
+                        : compare                 ? "--compare"
+                        : sweep                   ? "--sweep"
+                        : shard                   ? "--shard"
+                        : bots                    ? "--bots"
+                                                  : NULL;
     if (!other) return 0;
-    fprintf(err, "cairn sim: --tournament seats its own bots and plays one run: not with %s\nusage: %s\n", other,
+    fprintf(err, "cairn sim: %s seats its own bots and plays one run: not with %s\nusage: %s\n", flag, other,
             SIM_USAGE);
     return 2;
 }

@@ -12,25 +12,10 @@
 #include "rating.h"
 
 #include <math.h>
+
+_Static_assert(CAIRN_SIM_MAX_BOTS <= RATING_MAX_PLAYERS, "a tournament rates at most RATING_MAX_PLAYERS bots");
 #include <stdlib.h>
 #include <string.h>
-
-struct sim_tour {
-    int k, players;
-    char *spec[RATING_MAX_PLAYERS];
-    bot *bot[RATING_MAX_PLAYERS];   /* NULL: random */
-    char *names;                    /* "random, greedy, ..." */
-    int *seating;                   /* M rows of `players` bot numbers */
-    long m;
-    long games, failed;
-    long played[RATING_MAX_PLAYERS]; /* games a bot sat in */
-    double wins[RATING_MAX_PLAYERS]; /* its seats' win shares, summed */
-    double over[RATING_MAX_PLAYERS][RATING_MAX_PLAYERS]; /* row's seat ahead of column's, a tie half */
-    long met[RATING_MAX_PLAYERS][RATING_MAX_PLAYERS];    /* such seat pairs */
-    long asked[RATING_MAX_PLAYERS];
-    double ns[RATING_MAX_PLAYERS];
-    rating_model *model;
-};
 
 /* "mcts:iterations=500,depth=20,random": a comma starts a new spec unless
 ** what follows is PARAM=VALUE (a kind never holds "="), as --bots reads. */
@@ -52,8 +37,8 @@ static int split_specs(sim_tour *t, const char *arg, FILE *err) {
             end = nc ? nc : nx + strlen(nx);
             if (!nc) break;
         }
-        if (t->k == RATING_MAX_PLAYERS)
-            return fprintf(err, "cairn sim: --tournament takes at most %d bots\n", RATING_MAX_PLAYERS), -1;
+        if (t->k == CAIRN_SIM_MAX_BOTS)
+            return fprintf(err, "cairn sim: --tournament takes at most %d bots\n", CAIRN_SIM_MAX_BOTS), -1;
         if (!(t->spec[t->k++] = cairn_strfmt("%.*s", (int)(end - p), p))) return fprintf(err, "cairn sim: out of memory\n"), -1;
         p = *end ? end + 1 : end;
     }
@@ -98,11 +83,8 @@ static int fill_seatings(sim_tour *t) {
     return 0;
 }
 
-sim_tour *sim_tour_new(const char *specs, int players, FILE *err) {
-    sim_tour *t = calloc(1, sizeof *t);
-    if (!t) return fprintf(err, "cairn sim: out of memory\n"), NULL;
-    t->players = players;
-    if (split_specs(t, specs, err) != 0) return sim_tour_free(t), NULL;
+/* Makes each spec's bot, the names, the model. 0, or -1 after printing why. */
+static int tour_ready(sim_tour *t, FILE *err) {
     for (int i = 0; i < t->k; i++) {
         if (!strcmp(t->spec[i], "random")) continue;
         cerr_list errs;
@@ -110,19 +92,41 @@ sim_tour *sim_tour_new(const char *specs, int players, FILE *err) {
         t->bot[i] = bot_new(t->spec[i], &errs);
         if (!t->bot[i]) cerr_print(err, &errs);
         cerr_free(&errs);
-        if (!t->bot[i]) return sim_tour_free(t), NULL;
+        if (!t->bot[i]) return -1;
     }
+    size_t len = 1;
+    for (int i = 0; i < t->k; i++) len += strlen(t->spec[i]) + 2;
+    if (!(t->names = malloc(len)) || !(t->model = rating_new(t->k))) return fprintf(err, "cairn sim: out of memory\n"), -1;
+    t->names[0] = '\0';
+    for (int i = 0; i < t->k; i++) strcat(strcat(t->names, i ? "," : ""), t->spec[i]);
+    return 0;
+}
+
+sim_tour *sim_tour_new(const char *specs, int players, FILE *err) {
+    sim_tour *t = calloc(1, sizeof *t);
+    if (!t) return fprintf(err, "cairn sim: out of memory\n"), NULL;
+    t->players = players;
+    if (split_specs(t, specs, err) != 0) return sim_tour_free(t), NULL;
     if ((t->m = count_seatings(t->k, players)) < 0) {
         fprintf(err, "cairn sim: %d bots over %d seats make more than %d seatings (CAIRN_SIM_MAX_SEATINGS); name fewer bots\n",
                 t->k, players, CAIRN_SIM_MAX_SEATINGS);
         return sim_tour_free(t), NULL;
     }
-    size_t len = 1;
-    for (int i = 0; i < t->k; i++) len += strlen(t->spec[i]) + 2;
-    if (fill_seatings(t) != 0 || !(t->names = malloc(len)) || !(t->model = rating_new(t->k)))
-        return fprintf(err, "cairn sim: out of memory\n"), sim_tour_free(t), NULL;
-    t->names[0] = '\0';
-    for (int i = 0; i < t->k; i++) strcat(strcat(t->names, i ? "," : ""), t->spec[i]);
+    if (fill_seatings(t) != 0) return fprintf(err, "cairn sim: out of memory\n"), sim_tour_free(t), NULL;
+    if (tour_ready(t, err) != 0) return sim_tour_free(t), NULL;
+    return t;
+}
+
+sim_tour *sim_tour_new_seated(char **specs, int k, int *seating, long m, int players, FILE *err) {
+    sim_tour *t = calloc(1, sizeof *t);
+    if (!t) {
+        for (int i = 0; i < k; i++) free(specs[i]);
+        free(seating);
+        return fprintf(err, "cairn sim: out of memory\n"), NULL;
+    }
+    t->players = players, t->k = k, t->m = m, t->seating = seating;
+    for (int i = 0; i < k; i++) t->spec[i] = specs[i];
+    if (tour_ready(t, err) != 0) return sim_tour_free(t), NULL;
     return t;
 }
 
@@ -131,6 +135,7 @@ void sim_tour_free(sim_tour *t) {
     for (int i = 0; i < t->k; i++) free(t->spec[i]), bot_free(t->bot[i]);
     free(t->names);
     free(t->seating);
+    free(t->share);
     rating_free(t->model);
     free(t);
 }
@@ -150,11 +155,20 @@ int sim_tour_add(sim_tour *t, const sim_rec *r) {
         int b = seat_player(t, r->index, s);
         t->asked[b] += r->cpu[s - 1].asked, t->ns[b] += (double)r->cpu[s - 1].ns;
     }
+    if (r->index >= t->n_share) { /* room for this game's seat shares */
+        long n = t->n_share ? t->n_share : 64;
+        while (n <= r->index) n *= 2;
+        double *ns = realloc(t->share, (size_t)n * (size_t)t->players * sizeof *ns);
+        if (!ns) return -1;
+        for (long i = t->n_share * t->players; i < n * t->players; i++) ns[i] = NAN;
+        t->share = ns, t->n_share = n;
+    }
     if (!r->ok || r->n != t->players) return t->failed++, 0;
     t->games++;
     double share[CAIRN_MAX_SEATS];
-    int player[CAIRN_MAX_SEATS], rank[CAIRN_MAX_SEATS], in[RATING_MAX_PLAYERS] = {0};
+    int player[CAIRN_MAX_SEATS], rank[CAIRN_MAX_SEATS], in[CAIRN_SIM_MAX_BOTS] = {0};
     sim_rec_shares(r, share);
+    memcpy(t->share + r->index * t->players, share, (size_t)t->players * sizeof *share);
     for (int s = 0; s < r->n; s++) {
         player[s] = seat_player(t, r->index, s + 1), rank[s] = r->seats[s].rank;
         t->wins[player[s]] += share[s];
@@ -183,11 +197,12 @@ static int fit(const sim_tour *t, double *theta, double *se, int *prior) {
 #define CELL 24
 
 void sim_tour_report(FILE *out, const sim_tour *t) {
+    if (t->skill) return sim_skill_report(out, t);
     fprintf(out, "tournament: %d bots over %d seats, %ld seatings (every bot in every seat, in every order); "
                  "each seed is played once in each\n",
             t->k, t->players, t->m);
     if (!t->games) return;
-    double theta[RATING_MAX_PLAYERS], se[RATING_MAX_PLAYERS];
+    double theta[CAIRN_SIM_MAX_BOTS], se[CAIRN_SIM_MAX_BOTS];
     int prior = 0, rated = fit(t, theta, se, &prior) == 0;
     fprintf(out, "%-28s%8s%24s%22s\n", "bot", "games", "win share [95%]", rated ? "rating [95%]" : "");
     for (int i = 0; i < t->k; i++) {
@@ -236,7 +251,8 @@ void sim_tour_cpu_line(FILE *out, const sim_tour *t) {
 }
 
 void sim_tour_json(FILE *f, const sim_tour *t) {
-    double theta[RATING_MAX_PLAYERS], se[RATING_MAX_PLAYERS];
+    if (t->skill) return sim_skill_json(f, t);
+    double theta[CAIRN_SIM_MAX_BOTS], se[CAIRN_SIM_MAX_BOTS];
     int prior = 0, rated = t->games && fit(t, theta, se, &prior) == 0;
     fprintf(f, "{\"seats\": %d, \"seatings\": %ld, \"games\": %ld, \"model\": \"%s\", \"prior\": %s, \"bots\": [",
             t->players, t->m, t->games, t->players == 2 ? "bradley-terry" : "plackett-luce", prior ? "true" : "false");

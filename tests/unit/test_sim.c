@@ -771,6 +771,66 @@ static void test_tournament_seatings(void **st) {
     assert_non_null(strstr(r.err, "nobot"));
 }
 
+/* --skill on a game of pure luck (tests/fixtures/rulesets/coinflip draws the
+** winner at setup): 2 levels x 2 seats = 4 seatings, so 200 games are 50
+** seeds, each level 100 games, and in each seed exactly one of the two seats
+** is the lucky one: 50 wins of 100, Wilson [40.4, 59.6] for both levels. The
+** same seed and seat give the same winner at any level, so the 100 paired
+** differences are all 0: 0 -/+ 3.8415 / 103.8415 = 3.7 points, which holds 0
+** and is under 5 points wide either side: a flat curve, called luck. With 24
+** games (12 pairs: -/+ 3.8415 / 15.8415 = 24.2) it is too wide to say so. */
+static void test_skill_luck(void **st) {
+    (void)st;
+    static const char *const args[] = {"tests/fixtures/rulesets/coinflip", "--skill", "mcts:iterations=1,50",
+                                       "--games", "200", "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "seeds 1-50, checks off, bots skill mcts:iterations=1,mcts:iterations=50,random\n"));
+    assert_non_null(strstr(r.out, "skill: 2 levels of mcts:iterations=1,50, each in every seat in turn against random"));
+    assert_non_null(strstr(r.out, "  mcts:iterations=1               100    50.0% [40.4, 59.6]  "));
+    assert_non_null(strstr(r.out, "  mcts:iterations=50              100    50.0% [40.4, 59.6]       +0.0 [-3.7, +3.7]  \n"));
+    assert_non_null(strstr(r.out, "verdict: a flat curve: from the first level to the last the win share moved +0.0 "
+                                  "[-3.7, +3.7], within noise; against this field the game plays like luck"));
+    static const char *const few[] = {"tests/fixtures/rulesets/coinflip", "--skill", "mcts:iterations=1,50",
+                                      "--games", "24", "--quiet", NULL};
+    sim(&r, few);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "+0.0 [-24.2, +24.2]"));
+    assert_non_null(strstr(r.out, "too wide to call the game luck: play more games"));
+}
+
+/* --skill where skill matters: in Connect Four a search bot of 200
+** iterations beats the random field nearly always, one of 1 iteration about
+** half the time; 24 games (6 seeds in 4 seatings). Other parameters ride
+** along (depth=0 in every level); --field names the field. Bad specs are
+** refused. */
+static void test_skill_depth(void **st) {
+    (void)st;
+    static const char *const args[] = {"connect4", "--skill", "mcts:iterations=1,200,depth=0", "--field", "random",
+                                       "--games", "24", "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "\n  mcts:iterations=1,depth=0        12 "));
+    assert_non_null(strstr(r.out, "\n  mcts:iterations=200,depth=0      12 "));
+    assert_non_null(strstr(r.out, "verdict: skill matters: "));
+    static const char *const flat[] = {"connect4", "--skill", "mcts:iterations=10,depth=2", NULL};
+    sim(&r, flat);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--skill takes one parameter with 2 to 15 values"));
+    static const char *const both[] = {"connect4", "--skill", "mcts:iterations=1,2", "--tournament", "random,greedy", NULL};
+    sim(&r, both);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "not with --skill"));
+    static const char *const field[] = {"connect4", "--field", "greedy", NULL};
+    sim(&r, field);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--field goes with --skill"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -783,6 +843,7 @@ int main(void) {
         cmocka_unit_test(test_find),            cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_refusals),        cmocka_unit_test(test_start_seat_hook),
         cmocka_unit_test(test_tournament),      cmocka_unit_test(test_tournament_seatings),
+        cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
