@@ -262,6 +262,12 @@
 #define CAIRN_SIM_MAX_BOTS 16
 #endif
 
+/* Most points one game's --trajectory records (rounds, or every N
+** decisions); the rest of a longer game is not followed. */
+#if !defined(CAIRN_SIM_MAX_POINTS)
+#define CAIRN_SIM_MAX_POINTS 500
+#endif
+
 /* Most seatings (bots over seats, in every order) one --tournament plays:
 ** 7 bots over 4 seats make 840, 8 over 4 make 1680. */
 #if !defined(CAIRN_SIM_MAX_SEATINGS)

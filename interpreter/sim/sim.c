@@ -595,6 +595,12 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
             goto done;
         }
     }
+    /* --trajectory round: a point when state.round changes (the ruleset's
+    ** rounds), or every seat-count decisions when it has none */
+    int every = x->o->lab.trajectory > 0 ? x->o->lab.trajectory : 0, traj_oom = 0;
+    int64_t round = x->o->lab.trajectory ? state_int(e, "round", -1) : -1;
+    if (x->o->lab.trajectory < 0 && round < 0) every = engine_seat_count(e);
+    long sampled = 0;
     for (; !engine_is_over(e); k++) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
             msg = cairn_strfmt("seed %" PRIu64 ": not over after %d decisions (a game that never ends?)", seed,
@@ -619,7 +625,15 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         free(why);
         if (es != ENGINE_OK) goto done;
         track_lead(e, r, &lead);
+        if (x->o->lab.trajectory && !r->traj_failed) {
+            int64_t now = every ? 0 : state_int(e, "round", -1);
+            if (every ? (k + 1) % every == 0 : now != round) sim_traj_sample(r, e, every, &traj_oom), sampled = k + 1;
+            round = now;
+            if (traj_oom) goto done;
+        }
     }
+    if (x->o->lab.trajectory && !r->traj_failed && sampled != k && (sim_traj_sample(r, e, every, &traj_oom), traj_oom))
+        goto done; /* the last point: the end of the game */
     if (engine_score_get(e, &score, &local) != 0) {
         msg = cairn_strfmt("seed %" PRIu64 ": score failed at the end: %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;

@@ -55,6 +55,19 @@ typedef struct sim_cpu {
     int64_t ns;
 } sim_cpu;
 
+/* --trajectory: a game's figures at each point (the end of each round, or
+** every N decisions): the seats' provisional scores ("score", seat) and
+** the ruleset's metrics(g) (name, seat; seat 0 for the whole game). A
+** figure a point lacks counts 0. */
+typedef struct sim_traj {
+    int every;           /* 0: at the end of each round (state.round); N: every N decisions */
+    int n_cols;
+    char **name;         /* n_cols names */
+    int *seat;           /* n_cols seats (0: the game) */
+    long n_points;
+    int64_t *v;          /* n_points rows of n_cols */
+} sim_traj;
+
 /* One game's result, all a report needs: integers and strings only, so it
 ** travels through a pipe or a JSON part without loss. */
 typedef struct sim_rec {
@@ -75,6 +88,8 @@ typedef struct sim_rec {
     size_t n_cov;
     sim_cpu *cpu;        /* per seat, n_cpu of them; NULL once counted */
     int n_cpu;
+    sim_traj *traj;      /* with --trajectory; NULL off, or when score(g) failed mid-game */
+    int traj_failed;     /* 1: score(g) or metrics(g) failed mid-game (with *error's reason kept out) */
 } sim_rec;
 
 /* The entry of id's prefix (up to its first digit) in *cov, added when
@@ -90,6 +105,28 @@ int sim_rec_from_value(const value *v, sim_rec *r);
 int sim_rec_parse(const char *line, size_t len, sim_rec *r);
 /* s as a JSON string literal into f. */
 void sim_json_string(FILE *f, const char *s);
+
+/* ---------------------------------------------------- sim_trajectory.c */
+
+struct engine;
+/* Appends a point to r->traj (made on the first, with `every`): the scores
+** now and metrics(g). 0; -1 when score(g) or metrics(g) failed (the
+** trajectory is dropped, r->traj_failed set) or on OOM (*oom set). */
+int sim_traj_sample(sim_rec *r, struct engine *e, int every, int *oom);
+void sim_traj_free(sim_traj *t); /* NULL-safe */
+/* The record's "traj" member (", \"traj\": {...}") into f, when it has one. */
+void sim_traj_json(FILE *f, const sim_rec *r);
+/* r->traj from a record's "traj" member (absent: none). 0, or -1 when bad. */
+int sim_traj_from_value(const value *rec, sim_rec *r);
+
+/* The trajectories of a run summed: per point, per figure. */
+typedef struct sim_traj_totals sim_traj_totals;
+/* Adds r's trajectory (none: nothing) with its final win shares. 0, -1 OOM. */
+int sim_traj_add(sim_traj_totals **tt, const sim_rec *r);
+void sim_traj_totals_free(sim_traj_totals *tt); /* NULL-safe */
+void sim_traj_report(FILE *out, const sim_traj_totals *tt, int seats);
+/* The "trajectory" member of the JSON summary: an object, or null. */
+void sim_traj_report_json(FILE *f, const sim_traj_totals *tt);
 
 /* --------------------------------------------------------- sim_jobs.c */
 
@@ -154,6 +191,8 @@ typedef struct sim_totals {
     size_t n_cov;
     sim_rec *fails;                                      /* the first few, kept */
     size_t n_fails;
+    struct sim_traj_totals *traj;                        /* --trajectory, or NULL */
+    long traj_failed;                                    /* games whose trajectory was dropped */
 } sim_totals;
 
 /* The paired differences B - A, one per figure. */
@@ -241,6 +280,7 @@ typedef struct sim_lab_opts {
     const char *tournament; /* --tournament SPEC,SPEC,...: the bots, rotated over the seats */
     const char *skill;      /* --skill KIND:PARAM=V1,V2,...: the levels */
     const char *field;      /* --field BOT: who --skill's levels play against */
+    int trajectory;         /* --trajectory round|N: 0 off, -1 each round, N every N decisions */
 } sim_lab_opts;
 
 /* argv[*i] if it is one of these flags: 1 taken (*i moved past its value),

@@ -7,6 +7,7 @@
 */
 #include "sim_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int lab_usage(FILE *err, const char *flag, const char *what, const char *got) {
@@ -16,6 +17,16 @@ static int lab_usage(FILE *err, const char *flag, const char *what, const char *
 
 int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
     const char *arg = argv[*i];
+    if (!strcmp(arg, "--trajectory")) {
+        if (*i + 1 >= argc) return fprintf(err, "cairn sim: %s needs a value\nusage: %s\n", arg, SIM_USAGE), 2;
+        const char *v = argv[++*i];
+        char *end;
+        long n = strtol(v, &end, 10);
+        if (!strcmp(v, "round")) l->trajectory = -1;
+        else if (*v >= '1' && *v <= '9' && !*end && n <= CAIRN_TEST_MAX_DECISIONS) l->trajectory = (int)n;
+        else return lab_usage(err, arg, "round (the end of each round) or N (every N decisions, 1 to 10000)", v);
+        return 1;
+    }
     const char **slot = !strcmp(arg, "--tournament") ? &l->tournament
                         : !strcmp(arg, "--skill")    ? &l->skill
                         : !strcmp(arg, "--field")    ? &l->field

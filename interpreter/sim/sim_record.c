@@ -23,6 +23,7 @@ void sim_rec_free(sim_rec *r) {
     for (size_t i = 0; i < r->n_cov; i++) free(r->cov[i].prefix);
     free(r->cov);
     free(r->cpu);
+    sim_traj_free(r->traj);
     memset(r, 0, sizeof *r);
 }
 
@@ -95,6 +96,7 @@ char *sim_rec_json(const sim_rec *r) {
         }
         fputc(']', f);
     }
+    sim_traj_json(f, r);
     if (r->cpu) {
         fputs(", \"cpu\": [", f);
         for (int i = 0; i < r->n_cpu; i++) fprintf(f, "%s[%ld, %" PRId64 "]", i ? ", " : "", r->cpu[i].asked, r->cpu[i].ns);
@@ -157,6 +159,7 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
         e->offered = (long)c->u.list.items[1]->u.i, e->disabled = (long)c->u.list.items[2]->u.i;
         e->taken = (long)c->u.list.items[3]->u.i;
     }
+    if (r->ok && sim_traj_from_value(v, r) != 0) return sim_rec_free(r), -1;
     const value *cpu = value_map_get(v, "cpu");
     if (cpu && cpu->type == CV_LIST && cpu->u.list.n && cpu->u.list.n <= CAIRN_MAX_SEATS) {
         if (!(r->cpu = calloc(cpu->u.list.n, sizeof *r->cpu))) return sim_rec_free(r), -1;

@@ -226,6 +226,10 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
     }
     if (t->decisions.sum > 0)
         fprintf(out, "branching factor: %.2f options per decision\n", t->branch / t->decisions.sum);
+    sim_traj_report(out, t->traj, n);
+    if (t->traj_failed)
+        fprintf(out, "(%ld %s left out of the trajectory: score(g) or metrics(g) failed before the end)\n",
+                t->traj_failed, plural_en(t->traj_failed, "game", "games"));
 }
 
 /* ------------------------------------------------------------ compare */
@@ -439,6 +443,8 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     } else {
         fputs("null", f);
     }
+    fputs(", \"trajectory\": ", f);
+    sim_traj_report_json(f, t->traj);
     fputs(", \"coverage\": [", f);
     for (size_t i = 0; i < t->n_cov; i++) {
         fputs(i ? ", {\"option\": " : "{\"option\": ", f);

@@ -28,6 +28,7 @@ void sim_totals_free(sim_totals *t) {
     free(t->cov);
     for (size_t i = 0; i < t->n_fails; i++) sim_rec_free(&t->fails[i]);
     free(t->fails);
+    sim_traj_totals_free(t->traj);
     memset(t, 0, sizeof *t);
 }
 
@@ -180,6 +181,8 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
         if (!t->find_error && !(t->find_error = cairn_strfmt("seed %" PRIu64 ": %s", r->seed, r->error ? r->error : "?")))
             return -1;
     }
+    if (r->traj_failed) t->traj_failed++;
+    if (sim_traj_add(&t->traj, r) != 0) return -1;
     double share[CAIRN_MAX_SEATS];
     sim_rec_shares(r, share);
     t->games++;

@@ -831,6 +831,86 @@ static void test_skill_depth(void **st) {
     assert_non_null(strstr(r.err, "--field goes with --skill"));
 }
 
+/* --trajectory round on simlab, whose rounds are state.round (1 to 4; the
+** 4th is the starter's extra pick) and whose metrics(g) gives each seat's
+** 3s and the picks left. Two picks a round leave 7 - 2 = 5, 3, 1 and, at the
+** end, 0 picks in every game: no spread, so 5.00 -/+ 3.8415 / 103.8415 =
+** 0.037: [4.96, 5.04]. The last point is the end of the game, so its scores
+** are the report's score means, cell for cell, and the seat alone on top
+** there is the winner: leader wins 100.0%. --jobs 2 and three shards merged
+** give the same report. */
+static void test_trajectory(void **st) {
+    (void)st;
+    static const char *const one[] = {SIMLAB, "--trajectory", "round", "--games", "100", "--quiet", "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--trajectory", "round", "--games", "100", "--quiet", "--jobs", "2", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    if (a.rc) fprintf(stderr, "%s", a.err);
+    assert_int_equal(a.rc, 0);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "trajectory: at the end of each round (g.state.round)"));
+    assert_non_null(strstr(a.out, "metric left:\nround   games                  game\n"
+                                  "1         100     5.00 [4.96, 5.04]\n"
+                                  "2         100     3.00 [2.96, 3.04]\n"
+                                  "3         100     1.00 [0.96, 1.04]\n"
+                                  "4         100    0.00 [-0.04, 0.04]\n"));
+    assert_non_null(strstr(a.out, "metric threes:\nround   games                seat 1                seat 2\n"));
+    /* the score means of the report against the trajectory's last point */
+    const char *mean = strstr(a.out, "\nscore mean ");
+    assert_non_null(mean);
+    char s1[32], s2[32], row[128];
+    assert_int_equal(sscanf(mean, "\nscore mean %31[^]]] %31[^]]]", s1, s2), 2);
+    snprintf(row, sizeof row, "\n4         100%*s]%*s]", 21, s1, 21, s2);
+    const char *last = strstr(a.out, row);
+    if (!last) fprintf(stderr, "no row %s in\n%s", row, a.out);
+    assert_non_null(last);
+    assert_non_null(strstr(last, "100.0% ["));
+    /* three shards merged */
+    char dir[] = "/tmp/cairn-traj-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char part[3][128], shard[3][16];
+    static run s, m;
+    for (int k = 0; k < 3; k++) {
+        snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
+        snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
+        const char *args[] = {SIMLAB, "--trajectory", "round", "--games", "100", "--quiet", "--shard", shard[k],
+                              "--json", part[k], NULL};
+        sim(&s, args);
+        assert_int_equal(s.rc, 0);
+        assert_true(json_valid(read_all(part[k])));
+    }
+    const char *margs[] = {"merge", part[0], part[1], part[2], NULL};
+    sim(&m, margs);
+    if (m.rc) fprintf(stderr, "%s", m.err);
+    assert_int_equal(m.rc, 0);
+    assert_string_equal(m.out, a.out);
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    static const char *const bad[] = {SIMLAB, "--trajectory", "0", NULL};
+    sim(&a, bad);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--trajectory takes round (the end of each round) or N"));
+}
+
+/* --trajectory N: a point every N decisions. Connect Four has no
+** state.round; every game takes 7 decisions or more, so each of the 20
+** reaches the points after 2, 4 and 6, where nobody has scored: 0 -/+
+** 3.8415 / 23.8415 = 0.16. */
+static void test_trajectory_every(void **st) {
+    (void)st;
+    static const char *const args[] = {"connect4", "--trajectory", "2", "--games", "20", "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "trajectory: every 2 decisions (after N), "));
+    assert_non_null(strstr(r.out, "\n2          20    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]"));
+    assert_non_null(strstr(r.out, "\n6          20    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -844,6 +924,7 @@ int main(void) {
         cmocka_unit_test(test_refusals),        cmocka_unit_test(test_start_seat_hook),
         cmocka_unit_test(test_tournament),      cmocka_unit_test(test_tournament_seatings),
         cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
+        cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
