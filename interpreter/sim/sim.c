@@ -890,6 +890,12 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     else sim_cpu_line(out, &x->cpu, names, x->players);
     if (x->json) json_end(x->json, x, interrupted);
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
+    if (o->lab.report) { /* the page, from the same figures as the JSON */
+        sim_html page = {.h = &h, .command = o->lab.command ? o->lab.command : "cairn sim", .variants = x->variants,
+                         .t = x->variants == 1 ? &x->t : NULL, .cmp = x->cmp, .tour = x->tour,
+                         .cpu = x->tour ? NULL : &x->cpu, .names = names};
+        bad |= sim_report_html(o->lab.report, &page, err);
+    }
     x->json = x->csv = NULL;
     return interrupted ? 130 : bad || failed ? 1 : 0;
 }
@@ -899,6 +905,8 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
     sim_opts o;
     int rc = sim_parse(argc, argv, &o, err);
+    char *command = rc == 0 && o.lab.report ? sim_lab_command(argc, argv) : NULL;
+    o.lab.command = command;
     for (int i = 0; rc == 0 && i < o.n_bots; i++) { /* the search bots, once for every game */
         if (strcmp(o.bot_spec[i], "random") == 0) continue;
         cerr_list errs;
@@ -923,6 +931,7 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
     }
     ruleset_flags_free(&o.flags);
+    free(command);
     for (int i = 0; i < CAIRN_MAX_SEATS; i++) {
         bot_free(o.bots[i]);
         free(o.bot_spec[i]);

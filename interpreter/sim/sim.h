@@ -17,7 +17,7 @@
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
     "                 [--quiet] [--tournament BOT,BOT,...] [--skill KIND:PARAM=V1,V2,...]\n"   \
-    "                 [--field BOT] [--trajectory round|N]\n"                                  \
+    "                 [--field BOT] [--trajectory round|N] [--report FILE.html]\n"             \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -61,6 +61,7 @@
     "                       seating: ratings with 95% intervals and the pairwise table\n" \
     "  --skill KIND:PARAM=V1,V2,...  each level in each seat against the field (--field\n" \
     "                       BOT, default random): the win-share curve and a verdict\n"     \
+    "  --report FILE.html   the run as one self-contained page of charts (inline SVG)\n"   \
     "  --trajectory round|N  provisional scores and metrics(g) at the end of each round\n" \
     "                       or every N decisions: means with bands, the leader's fate\n"  \
     "\n"                                                                                       \

@@ -120,7 +120,23 @@ void sim_traj_json(FILE *f, const sim_rec *r);
 int sim_traj_from_value(const value *rec, sim_rec *r);
 
 /* The trajectories of a run summed: per point, per figure. */
-typedef struct sim_traj_totals sim_traj_totals;
+typedef struct sim_traj_col {
+    char *name;
+    int seat;
+    stats_acc *at; /* per point */
+} sim_traj_col;
+
+typedef struct sim_traj_totals {
+    int every;
+    long points;              /* the most any game reached */
+    long *games;              /* per point: games that reached it */
+    stats_acc *lead;          /* per point: the best score minus the next */
+    double *leader_won;       /* per point: the sole leader's final share, summed */
+    long *led;                /* per point: games with a sole leader */
+    sim_traj_col *col;
+    int n_cols;
+} sim_traj_totals;
+
 /* Adds r's trajectory (none: nothing) with its final win shares. 0, -1 OOM. */
 int sim_traj_add(sim_traj_totals **tt, const sim_rec *r);
 void sim_traj_totals_free(sim_traj_totals *tt); /* NULL-safe */
@@ -192,6 +208,7 @@ typedef struct sim_totals {
     sim_rec *fails;                                      /* the first few, kept */
     size_t n_fails;
     struct sim_traj_totals *traj;                        /* --trajectory, or NULL */
+    sim_hist dec_hist;                                   /* decisions per game */
     long traj_failed;                                    /* games whose trajectory was dropped */
 } sim_totals;
 
@@ -281,11 +298,16 @@ typedef struct sim_lab_opts {
     const char *skill;      /* --skill KIND:PARAM=V1,V2,...: the levels */
     const char *field;      /* --field BOT: who --skill's levels play against */
     int trajectory;         /* --trajectory round|N: 0 off, -1 each round, N every N decisions */
+    const char *report;     /* --report FILE.html */
+    const char *command;    /* the command line, shell-quoted (for the report) */
 } sim_lab_opts;
 
 /* argv[*i] if it is one of these flags: 1 taken (*i moved past its value),
 ** 0 not one of them, 2 after printing a usage error. */
 int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err);
+/* "cairn sim ARGS..." with each argument quoted for a POSIX shell where it
+** needs it (argv[0] is "sim"), malloc'd; NULL on OOM. */
+char *sim_lab_command(int argc, char **argv);
 /* 0, or 2 after printing why these flags cannot go with the others given. */
 int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err);
 
@@ -341,6 +363,11 @@ int sim_tour_add(sim_tour *t, const sim_rec *r);
 ** printing why. */
 sim_tour *sim_skill_new(const char *skill, const char *field, int players, FILE *err);
 void sim_skill_report(FILE *out, const sim_tour *t);
+/* Level `level`'s paired differences from the first level, per seed and seat. */
+stats_acc sim_skill_vs_first(const sim_tour *t, int level);
+/* The bots' centred strengths and their standard errors; *prior 1 when the
+** win-and-loss prior was needed. 0, or -1 when no fit settles. */
+int sim_tour_ratings(const sim_tour *t, double *theta, double *se, int *prior);
 void sim_skill_json(FILE *f, const sim_tour *t);
 /* The ratings and the pairwise table (--skill: the curve); the CPU per
 ** decision of each bot. */
@@ -380,6 +407,23 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 /* The CSV layout: the version line and the header, then a row per record. */
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
+
+/* -------------------------------------------------- sim_report_html.c */
+
+/* What --report FILE.html draws: the run's figures, as the JSON has them. */
+typedef struct sim_html {
+    const sim_header *h;
+    const char *command;          /* the exact command that makes the report again */
+    const sim_totals *t;          /* one variant (else NULL) */
+    const sim_compare *cmp;       /* two variants or more: cmp[k-1] pairs variant 0 with k */
+    int variants;
+    const sim_tour *tour;         /* --tournament or --skill, or NULL */
+    const sim_cpu_totals *cpu;    /* each seat's CPU (NULL: none) */
+    const char *const *names;     /* each seat's bot */
+} sim_html;
+
+/* Writes the page to path. 0, or 1 after printing why not. */
+int sim_report_html(const char *path, const sim_html *in, FILE *err);
 
 /* -------------------------------------------------------- sim_merge.c */
 

@@ -28,6 +28,7 @@ int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
         return 1;
     }
     const char **slot = !strcmp(arg, "--tournament") ? &l->tournament
+                        : !strcmp(arg, "--report")   ? &l->report
                         : !strcmp(arg, "--skill")    ? &l->skill
                         : !strcmp(arg, "--field")    ? &l->field
                                                      : NULL;
@@ -40,6 +41,30 @@ int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
         return lab_usage(err, arg, "KIND:PARAM=V1,V2,... (mcts:iterations=10,100,1000)", v);
     *slot = v;
     return 1;
+}
+
+char *sim_lab_command(int argc, char **argv) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) return NULL;
+    fputs("cairn", f);
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        int plain = *a != '\0';
+        for (const char *p = a; *p; p++)
+            plain &= (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                     strchr("-_./:=,+@%", *p) != NULL;
+        fputc(' ', f);
+        if (plain) {
+            fputs(a, f);
+            continue;
+        }
+        fputc('\'', f); /* quoted for a POSIX shell: ' as '\'' */
+        for (const char *p = a; *p; p++) fputs(*p == '\'' ? "'\\''" : (char[]){*p, 0}, f);
+        fputc('\'', f);
+    }
+    return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
 
 int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err) {

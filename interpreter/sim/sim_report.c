@@ -443,7 +443,10 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     } else {
         fputs("null", f);
     }
-    fputs(", \"trajectory\": ", f);
+    fputs(", \"decisions_histogram\": [", f);
+    for (size_t k = 0; k < t->dec_hist.n; k++)
+        fprintf(f, "%s[%" PRId64 ", %ld]", k ? ", " : "", t->dec_hist.value[k], t->dec_hist.count[k]);
+    fputs("], \"trajectory\": ", f);
     sim_traj_report_json(f, t->traj);
     fputs(", \"coverage\": [", f);
     for (size_t i = 0; i < t->n_cov; i++) {

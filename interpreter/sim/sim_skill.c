@@ -87,7 +87,7 @@ sim_tour *sim_skill_new(const char *skill, const char *field, int players, FILE 
 
 /* Each level's paired difference from the first: per seed and seat, the
 ** level's share minus the first level's in the same seed and seat. */
-static stats_acc against_first(const sim_tour *t, int level) {
+stats_acc sim_skill_vs_first(const sim_tour *t, int level) {
     stats_acc d = {0};
     int players = t->players;
     for (long base = 0; base + t->m <= t->n_share; base += t->m)
@@ -120,7 +120,7 @@ void sim_skill_report(FILE *out, const sim_tour *t) {
         char cell[48] = "", diff[64] = "";
         snprintf(cell, sizeof cell, "%.1f%% [%.1f, %.1f]", 100 * share, 100 * w.lo, 100 * w.hi);
         if (l > 0) {
-            stats_acc d = against_first(t, l);
+            stats_acc d = sim_skill_vs_first(t, l);
             stats_interval di = stats_mean_ci(&d);
             snprintf(diff, sizeof diff, "%+.1f [%+.1f, %+.1f]%s", 100 * stats_mean(&d), 100 * di.lo, 100 * di.hi,
                      stats_excludes_zero(di) ? " *" : "  ");
@@ -137,7 +137,7 @@ void sim_skill_report(FILE *out, const sim_tour *t) {
         bar[BAR + 1] = '\0';
         fprintf(out, "  %-28s %s %.1f%%\n", t->spec[l], bar, 100 * share);
     }
-    stats_acc d = against_first(t, n - 1);
+    stats_acc d = sim_skill_vs_first(t, n - 1);
     stats_interval di = stats_mean_ci(&d);
     double m = stats_mean(&d);
     if (stats_excludes_zero(di) && m > 0)
@@ -174,7 +174,7 @@ void sim_skill_json(FILE *f, const sim_tour *t) {
         fprintf(f, ", \"games\": %ld, \"wins\": %.6f, \"share\": %.6f, \"share_lo\": %.6f, \"share_hi\": %.6f",
                 t->played[l], t->wins[l], t->played[l] ? t->wins[l] / (double)t->played[l] : 0, w.lo, w.hi);
         if (l) {
-            stats_acc d = against_first(t, l);
+            stats_acc d = sim_skill_vs_first(t, l);
             stats_interval di = stats_mean_ci(&d);
             fprintf(f, ", \"vs_first\": {\"pairs\": %ld, \"diff\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"significant\": %s}",
                     d.n, stats_mean(&d), di.lo, di.hi, stats_excludes_zero(di) ? "true" : "false");

@@ -29,6 +29,7 @@ void sim_totals_free(sim_totals *t) {
     for (size_t i = 0; i < t->n_fails; i++) sim_rec_free(&t->fails[i]);
     free(t->fails);
     sim_traj_totals_free(t->traj);
+    free(t->dec_hist.value), free(t->dec_hist.count);
     memset(t, 0, sizeof *t);
 }
 
@@ -187,6 +188,7 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
     sim_rec_shares(r, share);
     t->games++;
     stats_add(&t->decisions, (double)r->decisions);
+    if (hist_add(&t->dec_hist, r->decisions) != 0) return -1;
     if (r->rounds >= 0) t->with_rounds++, stats_add(&t->rounds, (double)r->rounds);
     if (r->leads >= 0) stats_add(&t->leads, (double)r->leads);
     t->branch += (double)r->branch;

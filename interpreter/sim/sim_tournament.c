@@ -187,7 +187,7 @@ int sim_tour_add(sim_tour *t, const sim_rec *r) {
 /* The fit, with a prior of one win and one loss against an average player
 ** when the plain fit has no finite answer (a bot that won or lost every
 ** game). *prior says whether it was needed. -1 when neither settles. */
-static int fit(const sim_tour *t, double *theta, double *se, int *prior) {
+int sim_tour_ratings(const sim_tour *t, double *theta, double *se, int *prior) {
     *prior = 0;
     if (rating_fit(t->model, 0, theta, se) > 0) return 0;
     *prior = 1;
@@ -203,7 +203,7 @@ void sim_tour_report(FILE *out, const sim_tour *t) {
             t->k, t->players, t->m);
     if (!t->games) return;
     double theta[CAIRN_SIM_MAX_BOTS], se[CAIRN_SIM_MAX_BOTS];
-    int prior = 0, rated = fit(t, theta, se, &prior) == 0;
+    int prior = 0, rated = sim_tour_ratings(t, theta, se, &prior) == 0;
     fprintf(out, "%-28s%8s%24s%22s\n", "bot", "games", "win share [95%]", rated ? "rating [95%]" : "");
     for (int i = 0; i < t->k; i++) {
         stats_interval w = stats_wilson(t->wins[i], (double)t->played[i]);
@@ -253,7 +253,7 @@ void sim_tour_cpu_line(FILE *out, const sim_tour *t) {
 void sim_tour_json(FILE *f, const sim_tour *t) {
     if (t->skill) return sim_skill_json(f, t);
     double theta[CAIRN_SIM_MAX_BOTS], se[CAIRN_SIM_MAX_BOTS];
-    int prior = 0, rated = t->games && fit(t, theta, se, &prior) == 0;
+    int prior = 0, rated = t->games && sim_tour_ratings(t, theta, se, &prior) == 0;
     fprintf(f, "{\"seats\": %d, \"seatings\": %ld, \"games\": %ld, \"model\": \"%s\", \"prior\": %s, \"bots\": [",
             t->players, t->m, t->games, t->players == 2 ? "bradley-terry" : "plackett-luce", prior ? "true" : "false");
     for (int i = 0; i < t->k; i++) {

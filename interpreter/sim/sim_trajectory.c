@@ -145,23 +145,6 @@ int sim_traj_from_value(const value *rec, sim_rec *r) {
 
 /* ------------------------------------------------------------- totals */
 
-typedef struct traj_col {
-    char *name;
-    int seat;
-    stats_acc *at; /* per point */
-} traj_col;
-
-struct sim_traj_totals {
-    int every;
-    long points;              /* the most any game reached */
-    long *games;              /* per point: games that reached it */
-    stats_acc *lead;          /* per point: the best score minus the next */
-    double *leader_won;       /* per point: the sole leader's final share, summed */
-    long *led;                /* per point: games with a sole leader */
-    traj_col *col;
-    int n_cols;
-};
-
 void sim_traj_totals_free(sim_traj_totals *tt) {
     if (!tt) return;
     for (int i = 0; i < tt->n_cols; i++) free(tt->col[i].name), free(tt->col[i].at);
@@ -202,13 +185,13 @@ static int grow_points(sim_traj_totals *tt, long n) {
     return 0;
 }
 
-static traj_col *total_col(sim_traj_totals *tt, const char *name, int seat) {
+static sim_traj_col *total_col(sim_traj_totals *tt, const char *name, int seat) {
     for (int i = 0; i < tt->n_cols; i++)
         if (tt->col[i].seat == seat && !strcmp(tt->col[i].name, name)) return &tt->col[i];
-    traj_col *nc = realloc(tt->col, (size_t)(tt->n_cols + 1) * sizeof *nc);
+    sim_traj_col *nc = realloc(tt->col, (size_t)(tt->n_cols + 1) * sizeof *nc);
     if (!nc) return NULL;
     tt->col = nc;
-    traj_col *c = &tt->col[tt->n_cols];
+    sim_traj_col *c = &tt->col[tt->n_cols];
     c->seat = seat;
     c->at = calloc((size_t)(tt->points ? tt->points : 1), sizeof *c->at);
     if (!c->at || !(c->name = cairn_strdup(name))) return free(c->at), NULL;
@@ -228,7 +211,7 @@ int sim_traj_add(sim_traj_totals **ttp, const sim_rec *r) {
     double share[CAIRN_MAX_SEATS];
     sim_rec_shares(r, share);
     for (int i = 0; i < t->n_cols; i++) {
-        traj_col *c = total_col(tt, t->name[i], t->seat[i]);
+        sim_traj_col *c = total_col(tt, t->name[i], t->seat[i]);
         if (!c) return -1;
         for (long p = 0; p < t->n_points; p++) stats_add(&c->at[p], (double)t->v[p * t->n_cols + i]);
     }

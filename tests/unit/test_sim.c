@@ -11,6 +11,7 @@
 #include "error.h"
 #include "sim.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -911,6 +912,180 @@ static void test_trajectory_every(void **st) {
     assert_non_null(strstr(r.out, "\n6          20    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]"));
 }
 
+/* ---- the --report page: well-formed, and each figure the JSON's */
+
+/* The value at a dotted path ("summary.seats.0.share") in JSON text, or
+** NULL: object members by key, array items by index. */
+static const char *json_at(const char *p, const char *path) {
+    while (*path) {
+        char part[64];
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof part) return NULL;
+        memcpy(part, path, n);
+        part[n] = '\0';
+        path += n + (path[n] == '.');
+        p = json_ws(p);
+        if (*p == '{') {
+            p = json_ws(p + 1);
+            for (;;) {
+                const char *k = p, *end = json_string(p);
+                if (!end) return NULL;
+                int hit = (size_t)(end - k - 2) == strlen(part) && !strncmp(k + 1, part, strlen(part));
+                p = json_ws(end);
+                if (*p++ != ':') return NULL;
+                if (hit) break;
+                if (!(p = json_value(p))) return NULL;
+                p = json_ws(p);
+                if (*p++ != ',') return NULL;
+                p = json_ws(p);
+            }
+        } else if (*p == '[') {
+            p++;
+            for (long i = atol(part); i > 0; i--) {
+                if (!(p = json_value(p))) return NULL;
+                p = json_ws(p);
+                if (*p++ != ',') return NULL;
+            }
+        } else {
+            return NULL;
+        }
+    }
+    return json_ws(p);
+}
+
+/* Whether the page is well-formed XML: tags nest and close, attributes are
+** quoted, & starts an entity; the doctype is skipped. */
+static int xml_well_formed(const char *s) {
+    const char *stack[256];
+    size_t nstack[256];
+    int depth = 0;
+    for (const char *p = s; *p;) {
+        if (*p == '&') {
+            const char *semi = strchr(p, ';');
+            if (!semi || semi - p > 8) return fprintf(stderr, "bare & at %.40s\n", p), 0;
+            p = semi + 1;
+        } else if (*p != '<') {
+            p++;
+        } else if (!strncmp(p, "<!DOCTYPE", 9)) {
+            p = strchr(p, '>') + 1;
+        } else if (p[1] == '/') {
+            size_t n = strcspn(p + 2, ">");
+            if (!depth || n != nstack[depth - 1] || strncmp(p + 2, stack[depth - 1], n))
+                return fprintf(stderr, "</%.*s> closes nothing open at %.40s\n", (int)n, p + 2, p), 0;
+            depth--;
+            p += n + 3;
+        } else {
+            const char *name = p + 1;
+            size_t n = strcspn(name, " />");
+            p = name + n;
+            while (*p && *p != '>' && strncmp(p, "/>", 2)) { /* attributes: name="value" */
+                if (*p == ' ' || *p == '\n') {
+                    p++;
+                    continue;
+                }
+                p += strcspn(p, "= />");
+                if (*p != '=' || p[1] != '"') return fprintf(stderr, "unquoted attribute at %.40s\n", p), 0;
+                const char *q = strchr(p + 2, '"');
+                if (!q || memchr(p + 2, '<', (size_t)(q - p - 2))) return 0;
+                p = q + 1;
+            }
+            if (!*p) return 0;
+            if (*p == '>') {
+                if (depth == 256) return 0;
+                stack[depth] = name, nstack[depth++] = n;
+            }
+            p += *p == '>' ? 1 : 2;
+        }
+    }
+    return depth == 0 || (fprintf(stderr, "%d elements left open\n", depth), 0);
+}
+
+/* Every data-key="PATH" data-v="X" (and data-key2/3) of the page against the
+** number at PATH in the JSON: the same within 1e-6. How many were checked. */
+static int page_matches_json(const char *page, const char *json) {
+    int n = 0;
+    for (const char *p = strstr(page, " data-key"); p; p = strstr(p + 1, " data-key")) {
+        char path[160], num[64];
+        if (sscanf(p, " data-key%*[23]=\"%159[^\"]\" data-v%*[23]=\"%63[^\"]\"", path, num) != 2 &&
+            sscanf(p, " data-key=\"%159[^\"]\" data-v=\"%63[^\"]\"", path, num) != 2) {
+            fprintf(stderr, "a data-key without its value at %.60s\n", p);
+            return -1;
+        }
+        const char *at = json_at(json, path);
+        if (!at) {
+            fprintf(stderr, "%s: not in the JSON\n", path);
+            return -1;
+        }
+        double a = strtod(at, NULL), b = strtod(num, NULL);
+        if (fabs(a - b) > 1e-6) {
+            fprintf(stderr, "%s: the page says %s, the JSON %.20s\n", path, num, at);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* The page of a run (seats, positions, histograms, trajectory, CPU), of a
+** comparison and of a tournament and a skill curve: each well-formed, no
+** script and no link out, the command that made it, and each figure the
+** JSON's. simlab's 100 games have 2 seats x 3 share figures, 2 positions x
+** 3, the histograms and the trajectory: over 60 figures. */
+static void test_report_page(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-report-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char html[128], json[128];
+    snprintf(html, sizeof html, "%s/r.html", dir);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    static const char *const runs[][12] = {
+        {SIMLAB, "--games", "100", "--trajectory", "round", NULL},
+        {SIMLAB, "--games", "60", "--compare", "", "scoring.bonus=4", NULL},
+        {SIMLAB, "--games", "40", "--sweep", "scoring.bonus=2,3,4", NULL},
+        {SIMLAB, "--games", "40", "--tournament", "random,greedy", NULL},
+        {"tests/fixtures/rulesets/coinflip", "--games", "40", "--skill", "mcts:iterations=1,5", NULL},
+    };
+    static const int least[] = {60, 20, 20, 10, 8};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        const char *args[20];
+        int n = 0;
+        for (; runs[k][n]; n++) args[n] = runs[k][n];
+        args[n++] = "--quiet", args[n++] = "--json", args[n++] = json, args[n++] = "--report", args[n++] = html;
+        args[n] = NULL;
+        static run r;
+        sim(&r, args);
+        if (r.rc) fprintf(stderr, "%s", r.err);
+        assert_int_equal(r.rc, 0);
+        static char page[1 << 20];
+        snprintf(page, sizeof page, "%s", read_all(html));
+        assert_true(xml_well_formed(page));
+        assert_null(strstr(page, "<script"));
+        assert_null(strstr(page, "href="));
+        assert_null(strstr(page, "src="));
+        assert_null(strstr(page, "url("));
+        assert_non_null(strstr(page, "<pre>cairn sim "));
+        int checked = page_matches_json(page, read_all(json));
+        if (checked < least[k]) fprintf(stderr, "run %zu: %d figures checked\n", k, checked);
+        assert_true(checked >= least[k]);
+    }
+    /* the command is quoted for a shell where it must be */
+    assert_non_null(strstr(read_all(html), "<pre>cairn sim tests/fixtures/rulesets/coinflip --games 40 --skill "
+                                           "mcts:iterations=1,5 --quiet --json "));
+    const char *quoted[] = {SIMLAB, "--games", "2", "--compare", "", "scoring.bonus=4", "--quiet",
+                                         "--report", html, NULL};
+    static run q;
+    sim(&q, quoted);
+    assert_int_equal(q.rc, 0);
+    assert_non_null(strstr(read_all(html), "--compare &#39;&#39; scoring.bonus=4 --quiet --report "));
+    assert_true(xml_well_formed("<p>a &amp; <b x=\"1\">b</b><br/></p>"));
+    assert_false(xml_well_formed("<p>a <b>b</p></b>"));
+    assert_false(xml_well_formed("<p x=1>a</p>"));
+    assert_false(xml_well_formed("<p>a & b</p>"));
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -925,6 +1100,7 @@ int main(void) {
         cmocka_unit_test(test_tournament),      cmocka_unit_test(test_tournament_seatings),
         cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
         cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
+        cmocka_unit_test(test_report_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
