@@ -122,10 +122,12 @@ void sim_skill_report(FILE *out, const sim_tour *t) {
         if (l > 0) {
             stats_acc d = sim_skill_vs_first(t, l);
             stats_interval di = stats_mean_ci(&d);
-            snprintf(diff, sizeof diff, "%+.1f [%+.1f, %+.1f]%s", 100 * stats_mean(&d), 100 * di.lo, 100 * di.hi,
-                     stats_excludes_zero(di) ? " *" : "  ");
+            snprintf(diff, sizeof diff, "%+.1f [%+.1f, %+.1f]", 100 * stats_mean(&d), 100 * di.lo, 100 * di.hi);
+            fprintf(out, "  %-28s%7ld%22s%26s%s\n", t->spec[l], t->played[l], cell, diff,
+                    stats_excludes_zero(di) ? " *" : "");
+        } else {
+            fprintf(out, "  %-28s%7ld%22s\n", t->spec[l], t->played[l], cell);
         }
-        fprintf(out, "  %-28s%7ld%22s%26s\n", t->spec[l], t->played[l], cell, diff);
     }
     fprintf(out, "curve (win share, 0 to 100%%; | the even share %.1f%%):\n", 100 * even);
     for (int l = 0; l < n; l++) {
