@@ -413,6 +413,7 @@ typedef struct sim_ctx {
     int oom;
     sim_cpu_totals cpu;     /* each seat's decisions and CPU, summed */
     sim_tour *tour;         /* --tournament: who sits where in each game */
+    int stopped;            /* --until-width: the intervals are narrow enough */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -695,8 +696,9 @@ static void progress(sim_ctx *x) {
         int tenth = (int)(10 * x->done / x->total);
         if (tenth == x->last_tenth) return;
         x->last_tenth = tenth;
-        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)\n", 10 * tenth, games, all,
-                rate / x->variants);
+        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)", 10 * tenth, games, all, rate / x->variants);
+        sim_until_estimate(x->err, x->variants == 1 ? &x->t : NULL, x->variants == 2 ? &x->cmp[0] : NULL);
+        fputc('\n', x->err);
     }
     fflush(x->err);
 }
@@ -704,6 +706,7 @@ static void progress(sim_ctx *x) {
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
+    if (x->stopped) return sim_rec_free(r), 0; /* --until-width knew already: what the workers still send */
     if (x->tour && sim_tour_add(x->tour, r) != 0) return x->oom = 1, sim_rec_free(r), -1;
     for (int i = 0; r->cpu && i < r->n_cpu && i < CAIRN_MAX_SEATS; i++)
         x->cpu.asked[i] += r->cpu[i].asked, x->cpu.ns[i] += (double)r->cpu[i].ns;
@@ -721,6 +724,7 @@ static int sim_sink(sim_rec *r, void *ud) {
     if (rc) return x->oom = 1, -1;
     x->done++;
     progress(x);
+    if (x->variants == 1 && sim_until_done(&x->t, x->o->lab.until_width)) x->stopped = 1, sim_interrupted = 1;
     return 0;
 }
 
@@ -776,6 +780,10 @@ static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
     const char *names[CAIRN_MAX_SEATS];
     for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(x->o, s);
     sim_cpu_json(f, &x->cpu, names, x->players);
+    if (x->o->lab.until_width > 0) {
+        fputs(",\n \"until_width\": ", f);
+        sim_until_json(f, &x->t, x->o->lab.until_width, x->stopped);
+    }
     if (x->tour) {
         fputs(x->tour->skill ? ",\n \"skill\": " : ",\n \"tournament\": ", f);
         sim_tour_json(f, x->tour);
@@ -871,7 +879,8 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     double secs = now_seconds() - x->start;
     if (x->oom) fprintf(err, "cairn sim: out of memory\n");
     if (rc < 0) return 1;
-    int interrupted = rc == 1;
+    int interrupted = rc == 1 && !x->stopped;
+    if (x->stopped) h.games = x->t.games + x->t.failed; /* the games played */
     if (interrupted && !o->quiet) fprintf(err, "\ncairn sim: interrupted; the report of the games finished\n");
     if (o->shard_n) h.games = last - first, h.seed = o->seed + (uint64_t)first;
     double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
@@ -881,6 +890,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
     else sim_report_text(out, &h, &x->t, interrupted);
     if (x->tour) sim_tour_report(out, x->tour);
+    sim_until_line(out, &x->t, o->lab.until_width, o->games, x->stopped);
     fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
             secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
             jobs == 1 ? "" : "s");

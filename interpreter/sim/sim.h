@@ -18,6 +18,7 @@
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
     "                 [--quiet] [--tournament BOT,BOT,...] [--skill KIND:PARAM=V1,V2,...]\n"   \
     "                 [--field BOT] [--trajectory round|N] [--report FILE.html]\n"             \
+    "                 [--until-width W]\n"                                                    \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -62,6 +63,7 @@
     "  --skill KIND:PARAM=V1,V2,...  each level in each seat against the field (--field\n" \
     "                       BOT, default random): the win-share curve and a verdict\n"     \
     "  --report FILE.html   the run as one self-contained page of charts (inline SVG)\n"   \
+    "  --until-width W      stop once every win-share interval is at most W wide\n"       \
     "  --trajectory round|N  provisional scores and metrics(g) at the end of each round\n" \
     "                       or every N decisions: means with bands, the leader's fate\n"  \
     "\n"                                                                                       \

@@ -299,6 +299,7 @@ typedef struct sim_lab_opts {
     const char *field;      /* --field BOT: who --skill's levels play against */
     int trajectory;         /* --trajectory round|N: 0 off, -1 each round, N every N decisions */
     const char *report;     /* --report FILE.html */
+    double until_width;     /* --until-width W: 0 off */
     const char *command;    /* the command line, shell-quoted (for the report) */
 } sim_lab_opts;
 
@@ -407,6 +408,27 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 /* The CSV layout: the version line and the header, then a row per record. */
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
+
+/* --------------------------------------------------------- sim_until.c */
+
+/* --until-width checks no run shorter than this many games. */
+#define SIM_UNTIL_MIN_GAMES 10
+
+/* Whether every win-share interval of t is at most width wide (and t has
+** SIM_UNTIL_MIN_GAMES games or more). */
+int sim_until_done(const sim_totals *t, double width);
+/* "until width 0.100: stopped after N of at most M games, ..." or how far
+** from it the run ended. Nothing when width is 0. */
+void sim_until_line(FILE *out, const sim_totals *t, double width, long asked, int stopped);
+void sim_until_json(FILE *f, const sim_totals *t, double width, int stopped);
+/* The running estimate appended to a progress line: the seats' win shares
+** (one variant, t) or their B - A (c). */
+void sim_until_estimate(FILE *err, const sim_totals *t, const sim_compare *c);
+/* Paired games that a shift of d's mean would need to be detected at the 5%
+** level with 80% power: ((1.96 + 0.84) sd / |mean|)^2; -1 when no shift. */
+long sim_games_to_detect(const stats_acc *d);
+/* That, for each seat's win share of a comparison, in one line. */
+void sim_detect_lines(FILE *out, const sim_compare *c);
 
 /* -------------------------------------------------- sim_report_html.c */
 

@@ -27,6 +27,15 @@ int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
         else return lab_usage(err, arg, "round (the end of each round) or N (every N decisions, 1 to 10000)", v);
         return 1;
     }
+    if (!strcmp(arg, "--until-width")) {
+        if (*i + 1 >= argc) return fprintf(err, "cairn sim: %s needs a value\nusage: %s\n", arg, SIM_USAGE), 2;
+        const char *v = argv[++*i];
+        char *end;
+        double w = strtod(v, &end);
+        if (*end || !(w > 0 && w < 1)) return lab_usage(err, arg, "a width between 0 and 1 (0.05: 5 points of win share)", v);
+        l->until_width = w;
+        return 1;
+    }
     const char **slot = !strcmp(arg, "--tournament") ? &l->tournament
                         : !strcmp(arg, "--report")   ? &l->report
                         : !strcmp(arg, "--skill")    ? &l->skill
@@ -70,6 +79,11 @@ char *sim_lab_command(int argc, char **argv) {
 int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err) {
     if (l->field && !l->skill)
         return fprintf(err, "cairn sim: --field goes with --skill\nusage: %s\n", SIM_USAGE), 2;
+    if (l->until_width > 0 && (compare || sweep || shard || l->tournament || l->skill)) {
+        fprintf(err, "cairn sim: --until-width stops a run of one variant: not with --compare, --sweep, --shard, "
+                     "--tournament or --skill\nusage: %s\n", SIM_USAGE);
+        return 2;
+    }
     if (!l->tournament && !l->skill) return 0;
     const char *flag = l->tournament ? "--tournament" : "--skill";
     const char *other = l->tournament && l->skill ? "--skill"

@@ -279,6 +279,7 @@ void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, in
                      "%d of %d figures flagged, so about %.1f could be chance alone\n",
                 flagged, shown, 0.05 * shown);
     else fprintf(out, "note: no figure differs beyond noise (%ld paired games)\n", c->pairs);
+    sim_detect_lines(out, c);
 }
 
 /* -------------------------------------------------------------- sweep */

@@ -791,7 +791,7 @@ static void test_skill_luck(void **st) {
     assert_non_null(strstr(r.out, "seeds 1-50, checks off, bots skill mcts:iterations=1,mcts:iterations=50,random\n"));
     assert_non_null(strstr(r.out, "skill: 2 levels of mcts:iterations=1,50, each in every seat in turn against random"));
     assert_non_null(strstr(r.out, "  mcts:iterations=1               100    50.0% [40.4, 59.6]\n"));
-    assert_non_null(strstr(r.out, "  mcts:iterations=50              100    50.0% [40.4, 59.6]       +0.0 [-3.7, +3.7]\n"));
+    assert_non_null(strstr(r.out, "  mcts:iterations=50              100    50.0% [40.4, 59.6]         +0.0 [-3.7, +3.7]\n"));
     assert_non_null(strstr(r.out, "verdict: a flat curve: from the first level to the last the win share moved +0.0 "
                                   "[-3.7, +3.7], within noise; against this field the game plays like luck"));
     static const char *const few[] = {"tests/fixtures/rulesets/coinflip", "--skill", "mcts:iterations=1,50",
@@ -1086,6 +1086,55 @@ static void test_report_page(void **st) {
     free(cmd);
 }
 
+/* --until-width 0.2: simlab stops at the first game count where both seats'
+** and both positions' Wilson intervals are at most 0.2 wide (about 1.96 /
+** sqrt(n) at an even share: n near 96), the same with 1 job and 2; bounded
+** by --games one fewer it is not reached, so the stop is the first. The
+** progress lines (a file, not a terminal: one each 10%) carry the running
+** estimate. A comparison says how many games its win-share shifts need. */
+static void test_until_width(void **st) {
+    (void)st;
+    static const char *const one[] = {SIMLAB, "--until-width", "0.2", "--games", "1000", "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--until-width", "0.2", "--games", "1000", "--jobs", "2", "--quiet", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    long n = 0;
+    const char *u = strstr(a.out, "until width 0.200: stopped after ");
+    assert_non_null(u);
+    assert_int_equal(sscanf(u, "until width 0.200: stopped after %ld of at most 1000 games", &n), 1);
+    assert_true(n >= 60 && n <= 200);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    char games[24], want[96];
+    snprintf(games, sizeof games, "%ld", n - 1);
+    const char *fewer[] = {SIMLAB, "--until-width", "0.2", "--games", games, NULL};
+    sim(&b, fewer);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(b.err, "cairn sim: 10% ("));
+    assert_non_null(strstr(b.err, " games/s); so far seat 1 "));
+    snprintf(want, sizeof want, "until width 0.200: not reached in %ld games", n - 1);
+    assert_non_null(strstr(b.out, want));
+    static const char *const self[] = {SIMLAB, "--games", "100", "--quiet", "--compare", "", "", NULL};
+    sim(&b, self);
+    assert_non_null(strstr(b.out, "games to detect each win-share shift of the size seen (5% level, 80% power, "
+                                  "paired): seat 1 none seen, seat 2 none seen\n"));
+    /* doubling the bonus changes no pick, but in 1 game of the 100 a tie
+    ** becomes seat 1's win: differences +0.5 once and 0 else, mean 0.005,
+    ** sd sqrt((0.25 - 100 * 0.005^2) / 99) = 0.05; ((1.95996 + 0.84162) *
+    ** 0.05 / 0.005)^2 = 28.0158^2 = 784.9: 785 games */
+    static const char *const cmp[] = {SIMLAB, "--games", "100", "--quiet", "--compare", SIMLAB, DOUBLE, NULL};
+    sim(&b, cmp);
+    assert_non_null(strstr(b.out, "paired): seat 1 +0.5 needs about 785, seat 2 -0.5 needs about 785\n"));
+    static const char *const bad[] = {SIMLAB, "--until-width", "2", NULL};
+    sim(&b, bad);
+    assert_int_equal(b.rc, 2);
+    assert_non_null(strstr(b.err, "--until-width takes a width between 0 and 1"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -1100,7 +1149,7 @@ int main(void) {
         cmocka_unit_test(test_tournament),      cmocka_unit_test(test_tournament_seatings),
         cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
         cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
-        cmocka_unit_test(test_report_page),
+        cmocka_unit_test(test_report_page),     cmocka_unit_test(test_until_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

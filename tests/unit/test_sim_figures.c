@@ -111,10 +111,25 @@ static void test_penalty_line(void **st) {
     sim_totals_free(&t);
 }
 
+/* Paired games to detect a shift: differences 1, 1, 1, 1, 0, 0, 0, 0, 0, 0
+** have mean 0.4 and sd sqrt((4 - 10 * 0.16) / 9) = sqrt(2.4 / 9) = 0.51640;
+** ((1.95996 + 0.84162) * 0.51640 / 0.4)^2 = (3.61681)^2 = 13.08, so 14.
+** No shift: -1. */
+static void test_games_to_detect(void **st) {
+    (void)st;
+    stats_acc d = {0};
+    for (int i = 0; i < 10; i++) stats_add(&d, i < 4 ? 1 : 0);
+    assert_int_equal(sim_games_to_detect(&d), 14);
+    stats_acc none = {0};
+    for (int i = 0; i < 10; i++) stats_add(&none, 0);
+    assert_int_equal(sim_games_to_detect(&none), -1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_breakdown_intervals),
         cmocka_unit_test(test_penalty_line),
+        cmocka_unit_test(test_games_to_detect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
