@@ -142,7 +142,7 @@ static int set_sweep(sim_opts *o, const char *v, FILE *err) {
     const char *eq = strchr(v, '=');
     int n = 1;
     for (const char *p = eq ? eq : v; *p; p++) n += *p == ',';
-    if (!eq || eq == v || !eq[1] || n < 2 || n > CAIRN_SIM_MAX_VARIANTS)
+    if (!eq || eq == v || !eq[1] || (n < 2 && !strstr(v, "..")) || n > CAIRN_SIM_MAX_VARIANTS)
         return usage(err, "--sweep takes KEY=V1,V2,... (2 to 8 values; KEY an option or DATA.PATH), got \"%s\"", v);
     o->sweep = v;
     return 0;
@@ -911,6 +911,70 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
 }
 
 
+/* Frees what a run's context holds. */
+static void ctx_free(sim_ctx *x) {
+    if (x->json) fclose(x->json);
+    if (x->csv) fclose(x->csv);
+    sim_find_free(x->find);
+    sim_tour_free(x->tour);
+    for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x->v[i]), free(x->spec[i]);
+    sim_totals_free(&x->t);
+    for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x->cmp[k]);
+}
+
+/* --sweep players=... or bots=...: one whole run per value (its report
+** kept back), then the table of them all (sim_series.c). */
+static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
+    if (o->compare[0] || o->csv || o->shard_n || o->n_bots || o->lab.report || o->lab.tournament || o->lab.skill ||
+        o->lab.until_width > 0)
+        return usage(err, "--sweep %s plays one run per value: not with --compare, --csv, --shard, --bots, --report, "
+                          "--tournament, --skill or --until-width", s->players ? "players=..." : "bots=...");
+    const char *sweep = o->sweep, *json = o->json;
+    o->sweep = NULL, o->json = NULL;
+    int rc = 0, failed = 0;
+    for (int k = 0; k < s->n && (rc == 0 || rc == 1); k++) {
+        bot *shared = NULL;
+        if (s->players) o->flags.players = s->seats[k];
+        else {
+            if (strcmp(s->bot[k], "random") != 0) {
+                cerr_list errs;
+                cerr_init(&errs, 0);
+                if (!(shared = bot_new(s->bot[k], &errs))) cerr_print(err, &errs);
+                cerr_free(&errs);
+                if (!shared) {
+                    rc = 2;
+                    break;
+                }
+            }
+            for (int i = 0; i < CAIRN_MAX_SEATS; i++) o->bot[i] = s->bot[k], o->bots[i] = shared;
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *kept = open_memstream(&buf, &len); /* each run's own report is not shown */
+        sim_ctx x;
+        memset(&x, 0, sizeof x);
+        x.o = o;
+        rc = kept ? sim_go(o, &x, kept, err) : (fprintf(err, "cairn sim: out of memory\n"), 1);
+        if (kept) fclose(kept);
+        free(buf);
+        if (rc == 0 || rc == 1) sim_series_take(s, k, &x.t);
+        failed |= rc == 1;
+        ctx_free(&x);
+        for (int i = 0; i < CAIRN_MAX_SEATS && !s->players; i++) o->bot[i] = NULL, o->bots[i] = NULL;
+        bot_free(shared);
+    }
+    o->sweep = sweep, o->json = json;
+    if (rc != 0 && rc != 1) return rc;
+    sim_series_report(out, s, sweep);
+    if (json) {
+        FILE *f = open_out(json, err);
+        if (!f) return 1;
+        sim_series_json(f, s, sweep);
+        if (close_out(f, json, err)) return 1;
+    }
+    return failed;
+}
+
 int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
     sim_opts o;
@@ -927,18 +991,18 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         }
         cerr_free(&errs);
     }
-    if (rc == 0) {
+    sim_series series;
+    int in_series = rc == 0 && o.sweep ? sim_series_parse(o.sweep, &series, err) : 0;
+    if (in_series < 0) rc = 2;
+    if (rc == 0 && in_series) {
+        rc = run_series(&o, &series, out, err);
+        sim_series_free(&series);
+    } else if (rc == 0) {
         sim_ctx x;
         memset(&x, 0, sizeof x);
         x.o = &o;
         rc = sim_go(&o, &x, out, err);
-        if (x.json) fclose(x.json);
-        if (x.csv) fclose(x.csv);
-        sim_find_free(x.find);
-        sim_tour_free(x.tour);
-        for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
-        sim_totals_free(&x.t);
-        for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
+        ctx_free(&x);
     }
     ruleset_flags_free(&o.flags);
     free(command);

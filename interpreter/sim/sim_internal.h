@@ -409,6 +409,33 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
 
+/* -------------------------------------------------------- sim_series.c */
+
+/* One run's figures in a --sweep players=... or bots=... series. */
+typedef struct sim_series_point {
+    int seats, by_position;          /* by_position: wins are by turn position, else by seat */
+    long games, failed;
+    double wins[CAIRN_MAX_SEATS];
+    stats_acc decisions;
+} sim_series_point;
+
+typedef struct sim_series {
+    int n, players;                  /* players: the values are seat counts, else bots */
+    int seats[CAIRN_SIM_MAX_VARIANTS];
+    char *bot[CAIRN_SIM_MAX_VARIANTS];
+    sim_series_point point[CAIRN_SIM_MAX_VARIANTS];
+} sim_series;
+
+/* 1 when sweep is players=... or bots=... (s filled), 0 when it is another
+** --sweep, -1 after printing a usage error. */
+int sim_series_parse(const char *sweep, sim_series *s, FILE *err);
+void sim_series_free(sim_series *s);
+/* Keeps value k's run's figures. */
+void sim_series_take(sim_series *s, int k, const sim_totals *t);
+void sim_series_report(FILE *out, const sim_series *s, const char *sweep);
+/* The --json file of a series: its table, not the games. */
+void sim_series_json(FILE *f, const sim_series *s, const char *sweep);
+
 /* --------------------------------------------------------- sim_until.c */
 
 /* --until-width checks no run shorter than this many games. */

@@ -1135,6 +1135,49 @@ static void test_until_width(void **st) {
     assert_non_null(strstr(b.err, "--until-width takes a width between 0 and 1"));
 }
 
+/* --sweep players=2..3: one run per seat count, each the run --players N
+** gives: simlab's 2 seats take 3 rounds x 2 + 1 = 7 decisions, 3 seats 3 x 3
+** + 1 = 10, and position 1's win share in the table is the one of the run by
+** turn position, cell for cell. --sweep bots=random,greedy likewise against
+** --bots greedy,greedy. */
+static void test_sweep_series(void **st) {
+    (void)st;
+    static const char *const series[] = {SIMLAB, "--sweep", "players=2..3", "--games", "200", "--quiet", NULL};
+    static run r, p;
+    sim(&r, series);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "sweep players=2..3: one run per value, each on the same seeds\n"));
+    for (int n = 2; n <= 3; n++) {
+        char players[8], cell[64], row[160];
+        snprintf(players, sizeof players, "%d", n);
+        const char *one[] = {SIMLAB, "--players", players, "--games", "200", "--quiet", NULL};
+        sim(&p, one);
+        const char *t = strstr(p.out, "by turn position");
+        assert_non_null(t);
+        t = strstr(t, "\nwin share");
+        assert_int_equal(sscanf(t, "\nwin share %63[^]]]", cell), 1);
+        snprintf(row, sizeof row, "players=%d                       200%23s]", n, cell);
+        if (!strstr(r.out, row)) fprintf(stderr, "no \"%s\" in\n%s", row, r.out);
+        assert_non_null(strstr(r.out, row));
+    }
+    assert_non_null(strstr(r.out, "         7.0   "));
+    assert_non_null(strstr(r.out, "        10.0   "));
+    static const char *const bots[] = {"connect4", "--sweep", "bots=random,greedy", "--games", "20", "--quiet", NULL};
+    static const char *const greedy[] = {"connect4", "--bots", "greedy,greedy", "--games", "20", "--quiet", NULL};
+    sim(&r, bots);
+    assert_int_equal(r.rc, 0);
+    sim(&p, greedy);
+    char cell[64], row[160];
+    assert_int_equal(sscanf(strstr(p.out, "\nwin share"), "\nwin share %63[^]]]", cell), 1);
+    snprintf(row, sizeof row, "bots=greedy                      20%23s]", cell);
+    assert_non_null(strstr(r.out, row));
+    static const char *const bad[] = {SIMLAB, "--sweep", "players=1..20", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--sweep takes players=LO..HI"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -1150,6 +1193,7 @@ int main(void) {
         cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
         cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
         cmocka_unit_test(test_report_page),     cmocka_unit_test(test_until_width),
+        cmocka_unit_test(test_sweep_series),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
