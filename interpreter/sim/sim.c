@@ -488,7 +488,7 @@ static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec 
     sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, id) : NULL;
     if (o->coverage && !c) return free(id), ENGINE_NO_MEMORY;
     engine_status st = engine_answer(e, seat, id, why);
-    if (c && st == ENGINE_OK) c->taken++;
+    if (c && st == ENGINE_OK) c->taken++, c->took |= 1ul << (seat - 1);
     free(id);
     return st;
 }

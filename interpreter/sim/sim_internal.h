@@ -45,6 +45,9 @@ typedef struct sim_cov {
     char *prefix;
     long offered, disabled, taken;
     long games_offered, games_taken; /* in totals: games with any */
+    unsigned long took;              /* in a record: the seats that took it (bit s-1 for seat s) */
+    double with_wins, without_wins;  /* in totals: the win shares of the seats that took it, and not */
+    long with_n, without_n;          /* in totals: such seats (one per seat and game) */
 } sim_cov;
 
 /* A seat's time in one game: the decisions it made and the CPU they took
@@ -408,6 +411,19 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 /* The CSV layout: the version line and the header, then a row per record. */
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
+
+/* ------------------------------------------------------- sim_options.c */
+
+/* The difference of two win shares (with - without) and its 95% interval
+** (the normal one for two independent proportions, each share's variance
+** taken from its Wilson centre so that 0 or all wins still has one). */
+stats_interval sim_share_difference(double wins1, long n1, double wins2, long n2, double *diff);
+/* After --coverage's table: per option prefix, the win share of the seats
+** that took it in a game against the seats that did not, flagged as a
+** correlation, with the --ban that tests it. */
+void sim_option_effects(FILE *out, const sim_totals *t);
+/* {with, with_n, without, without_n, diff, lo, hi, flagged} or null. */
+void sim_option_effect_json(FILE *f, const sim_cov *c);
 
 /* -------------------------------------------------------- sim_series.c */
 

@@ -92,7 +92,7 @@ char *sim_rec_json(const sim_rec *r) {
         for (size_t i = 0; i < r->n_cov; i++) {
             fputs(i ? ", [" : "[", f);
             sim_json_string(f, r->cov[i].prefix);
-            fprintf(f, ", %ld, %ld, %ld]", r->cov[i].offered, r->cov[i].disabled, r->cov[i].taken);
+            fprintf(f, ", %ld, %ld, %ld, %lu]", r->cov[i].offered, r->cov[i].disabled, r->cov[i].taken, r->cov[i].took);
         }
         fputc(']', f);
     }
@@ -153,11 +153,13 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
     const value *cov = value_map_get(v, "cov");
     for (size_t i = 0; cov && cov->type == CV_LIST && i < cov->u.list.n; i++) {
         const value *c = cov->u.list.items[i];
-        if (c->type != CV_LIST || c->u.list.n != 4 || c->u.list.items[0]->type != CV_STR) return sim_rec_free(r), -1;
+        if (c->type != CV_LIST || (c->u.list.n != 4 && c->u.list.n != 5) || c->u.list.items[0]->type != CV_STR)
+            return sim_rec_free(r), -1;
         sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, c->u.list.items[0]->u.str.s);
         if (!e) return sim_rec_free(r), -1;
         e->offered = (long)c->u.list.items[1]->u.i, e->disabled = (long)c->u.list.items[2]->u.i;
         e->taken = (long)c->u.list.items[3]->u.i;
+        if (c->u.list.n == 5) e->took = (unsigned long)c->u.list.items[4]->u.i; /* the seats that took it */
     }
     if (r->ok && sim_traj_from_value(v, r) != 0) return sim_rec_free(r), -1;
     const value *cpu = value_map_get(v, "cpu");

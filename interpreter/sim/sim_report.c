@@ -104,11 +104,13 @@ static void coverage(FILE *out, const sim_totals *t) {
         fprintf(out, "  %-20s%12ld%12ld%12ld%16ld\n", c->prefix, c->offered, c->disabled, c->taken, c->games_taken);
         dead += c->taken == 0;
     }
-    if (!dead) return;
-    fprintf(out, "possibly dead (offered, never taken in %ld %s):", games, plural_en(games, "game", "games"));
-    for (size_t i = 0; i < t->n_cov; i++)
-        if (!t->cov[i].taken) fprintf(out, " %s", t->cov[i].prefix);
-    fputc('\n', out);
+    if (dead) {
+        fprintf(out, "possibly dead (offered, never taken in %ld %s):", games, plural_en(games, "game", "games"));
+        for (size_t i = 0; i < t->n_cov; i++)
+            if (!t->cov[i].taken) fprintf(out, " %s", t->cov[i].prefix);
+        fputc('\n', out);
+    }
+    sim_option_effects(out, t);
 }
 
 static void header(FILE *out, const sim_header *h) {
@@ -453,8 +455,10 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     for (size_t i = 0; i < t->n_cov; i++) {
         fputs(i ? ", {\"option\": " : "{\"option\": ", f);
         sim_json_string(f, t->cov[i].prefix);
-        fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld}", t->cov[i].offered,
-                t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
+        fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld, \"took\": ",
+                t->cov[i].offered, t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
+        sim_option_effect_json(f, &t->cov[i]);
+        fputc('}', f);
     }
     fprintf(f, "], \"find\": {\"held\": %ld, \"failed\": %ld, \"seeds\": [", t->found, t->find_failed);
     for (size_t i = 0; i < t->n_found_seeds; i++) fprintf(f, "%s%" PRIu64, i ? ", " : "", t->found_seeds[i]);

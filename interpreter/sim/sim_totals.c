@@ -161,6 +161,12 @@ static int add_cov(sim_totals *t, const sim_rec *r) {
         if (!c) return -1;
         c->offered += r->cov[i].offered, c->disabled += r->cov[i].disabled, c->taken += r->cov[i].taken;
         c->games_offered += r->cov[i].offered > 0, c->games_taken += r->cov[i].taken > 0;
+        if (!r->ok || r->n != t->seats || !r->cov[i].offered) continue;
+        double share[CAIRN_MAX_SEATS]; /* the seats that took it against those that did not */
+        sim_rec_shares(r, share);
+        for (int s = 0; s < r->n; s++)
+            if (r->cov[i].took & (1ul << s)) c->with_wins += share[s], c->with_n++;
+            else c->without_wins += share[s], c->without_n++;
     }
     return 0;
 }

@@ -561,6 +561,16 @@ static void test_ban_and_coverage(void **st) {
     assert_int_equal(total, 350);
     assert_true(taken[2] > 0 && taken[2] < taken[0]); /* only seat 2 takes 3s */
     assert_null(strstr(r.out, "possibly dead"));
+    /* seat 1 never takes a 3 (banned): the seats that took one are seat 2's
+    ** games with one, which win far more often (a 3 earns the bonus) */
+    const char *eff = strstr(r.out, "option and win share (the seats that took it in a game against those that did not; "
+                                    "a correlation, not a cause):\n");
+    assert_non_null(eff);
+    const char *three = strstr(eff, "\n  3 ");
+    assert_non_null(three);
+    double with, without;
+    assert_int_equal(sscanf(three, "\n  3 %lf%% (%*d) %lf%%", &with, &without), 2);
+    assert_true(with > without);
     static const char *const bad[] = {SIMLAB, "--ban", "x", NULL};
     sim(&r, bad);
     assert_int_equal(r.rc, 2);

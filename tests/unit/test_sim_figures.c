@@ -125,11 +125,59 @@ static void test_games_to_detect(void **st) {
     assert_int_equal(sim_games_to_detect(&none), -1);
 }
 
+/* Two win shares compared: 6 of 10 against 2 of 10, difference 0.4. Wilson's
+** centres are (0.6 + 0.19208) / 1.38415 = 0.57226 and (0.2 + 0.19208) /
+** 1.38415 = 0.28326; se sqrt(0.57226 * 0.42774 / 10 + 0.28326 * 0.71674 / 10)
+** = sqrt(0.024478 + 0.020303) = 0.21162, half 1.95996 * 0.21162 = 0.41476:
+** [-0.01476, 0.81476], which holds 0. */
+static void test_share_difference(void **st) {
+    (void)st;
+    double d;
+    stats_interval i = sim_share_difference(6, 10, 2, 10, &d);
+    NEAR(d, 0.4);
+    NEAR(i.lo, -0.01476);
+    NEAR(i.hi, 0.81476);
+}
+
+/* --coverage's "took" masks: option "x" is taken by seat 1 in 3 games of 4
+** (masks 1, 1, 3, 2: seat 2 in the last two). Seat 1 wins games 0 and 2,
+** seat 2 games 1 and 3. The seats that took it: game 0 seat 1 (won), game 1
+** seat 1 (lost), game 2 seats 1 (won) and 2 (lost), game 3 seat 2 (won): 3
+** wins in 5. Those that did not: seat 2 in games 0 and 1 (lost, won) and
+** seat 1 in game 3 (lost): 1 win in 3. */
+static void test_option_took(void **st) {
+    (void)st;
+    sim_totals t;
+    assert_int_equal(sim_totals_init(&t, 2), 0);
+    static const unsigned masks[] = {1, 1, 3, 2};
+    for (long g = 0; g < 4; g++) {
+        char line[512];
+        int one = g % 2 == 0; /* seat 1 wins the even games */
+        snprintf(line, sizeof line,
+                 "{\"index\": %ld, \"variant\": 0, \"seed\": %ld, \"ok\": true, \"decisions\": 3, \"rounds\": -1, "
+                 "\"starter\": 0, \"branch\": 6, \"seats\": [{\"total\": %d, \"rank\": %d, \"items\": []}, "
+                 "{\"total\": %d, \"rank\": %d, \"items\": []}], \"cov\": [[\"x\", 2, 0, 2, %u]]}",
+                 g, g + 1, one, one ? 1 : 2, !one, one ? 2 : 1, masks[g]);
+        sim_rec r;
+        assert_int_equal(sim_rec_parse(line, strlen(line), &r), 0);
+        assert_int_equal(sim_totals_add(&t, &r), 0);
+        sim_rec_free(&r);
+    }
+    assert_int_equal(t.n_cov, 1);
+    assert_int_equal(t.cov[0].with_n, 5);
+    NEAR(t.cov[0].with_wins, 3);
+    assert_int_equal(t.cov[0].without_n, 3);
+    NEAR(t.cov[0].without_wins, 1);
+    sim_totals_free(&t);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_breakdown_intervals),
         cmocka_unit_test(test_penalty_line),
         cmocka_unit_test(test_games_to_detect),
+        cmocka_unit_test(test_share_difference),
+        cmocka_unit_test(test_option_took),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
