@@ -414,6 +414,7 @@ typedef struct sim_ctx {
     sim_cpu_totals cpu;     /* each seat's decisions and CPU, summed */
     sim_tour *tour;         /* --tournament: who sits where in each game */
     int stopped;            /* --until-width: the intervals are narrow enough */
+    sim_factorial *fact;    /* --factorial: the main effects */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -708,6 +709,7 @@ static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
     if (x->stopped) return sim_rec_free(r), 0; /* --until-width knew already: what the workers still send */
     if (x->tour && sim_tour_add(x->tour, r) != 0) return x->oom = 1, sim_rec_free(r), -1;
+    if (x->fact) sim_factorial_add(x->fact, r);
     for (int i = 0; r->cpu && i < r->n_cpu && i < CAIRN_MAX_SEATS; i++)
         x->cpu.asked[i] += r->cpu[i].asked, x->cpu.ns[i] += (double)r->cpu[i].ns;
     free(r->cpu); /* the time differs between runs: not in the files */
@@ -744,7 +746,7 @@ static void make_header(const sim_ctx *x, sim_header *h) {
         h->play[i] = i < x->variants ? x->v[i].play : x->v[0].play;
     }
     h->starter = x->o->starter_given ? x->o->starter : "start_seat(g) or state.start_seat";
-    h->sweep = x->o->sweep;
+    h->sweep = x->o->sweep ? x->o->sweep : x->o->lab.factorial; /* --factorial: its combinations as columns */
     h->players = x->players, h->checks = x->o->checks, h->compare = x->variants >= 2;
     h->games = x->o->games, h->seed = x->o->seed;
 }
@@ -789,7 +791,13 @@ static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
         sim_tour_json(f, x->tour);
     }
     fputs(",\n \"summary\": ", f);
-    if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
+    if (x->fact) {
+        fputs("{\"factorial\": ", f);
+        sim_factorial_json(f, x->fact);
+        fputs(", \"sweep\": ", f);
+        sim_report_sweep_json(f, x->o->lab.factorial, x->cmp, x->variants);
+        fputc('}', f);
+    } else if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
     else if (x->variants == 2) sim_report_compare_json(f, &x->cmp[0]);
     else sim_report_json(f, &x->t);
     fputs("}\n", f);
@@ -822,8 +830,13 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
             p += n;
         }
     }
+    if (o->lab.factorial) { /* every combination of the factors on and off */
+        if ((x->variants = sim_factorial_specs(o->lab.factorial, x->spec, err)) < 0) return 2;
+    }
     for (int i = 0; i < x->variants; i++)
-        if (variant_load(o, &x->v[i], o->sweep ? x->spec[i] : o->compare[0] ? o->compare[i] : NULL, err) != 0) return 1;
+        if (variant_load(o, &x->v[i], o->sweep || o->lab.factorial ? x->spec[i] : o->compare[0] ? o->compare[i] : NULL,
+                         err) != 0)
+            return 1;
     x->players = engine_rules_players(x->v[0].rules);
     for (int i = 1; i < x->variants; i++)
         if (engine_rules_players(x->v[i].rules) != x->players)
@@ -845,6 +858,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
         snprintf(bots, sizeof bots, "%s %s", o->lab.skill ? "skill" : "tournament", sim_tour_names(x->tour));
     }
     int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
+    if (o->lab.factorial && !(x->fact = sim_factorial_new(o->lab.factorial, x->players))) bad_init = 1;
     for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;
     if (bad_init) return fprintf(err, "cairn sim: out of memory\n"), 1;
     long first = 0, last = o->games;
@@ -886,7 +900,10 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
     long failed = x->variants == 1 ? x->t.failed : x->cmp[0].t[0].failed;
     for (int k = 1; k < x->variants; k++) dec += x->cmp[k - 1].t[1].decisions.sum, failed += x->cmp[k - 1].t[1].failed;
-    if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
+    if (x->fact) {
+        sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
+        sim_factorial_report(out, x->fact);
+    } else if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
     else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
     else sim_report_text(out, &h, &x->t, interrupted);
     if (x->tour) sim_tour_report(out, x->tour);
@@ -917,6 +934,7 @@ static void ctx_free(sim_ctx *x) {
     if (x->csv) fclose(x->csv);
     sim_find_free(x->find);
     sim_tour_free(x->tour);
+    sim_factorial_free(x->fact);
     for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x->v[i]), free(x->spec[i]);
     sim_totals_free(&x->t);
     for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x->cmp[k]);

@@ -18,7 +18,7 @@
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
     "                 [--quiet] [--tournament BOT,BOT,...] [--skill KIND:PARAM=V1,V2,...]\n"   \
     "                 [--field BOT] [--trajectory round|N] [--report FILE.html]\n"             \
-    "                 [--until-width W]\n"                                                    \
+    "                 [--until-width W] [--factorial OPT,OPT[,OPT]]\n"                         \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -64,6 +64,7 @@
     "                       BOT, default random): the win-share curve and a verdict\n"     \
     "  --report FILE.html   the run as one self-contained page of charts (inline SVG)\n"   \
     "  --until-width W      stop once every win-share interval is at most W wide\n"       \
+    "  --factorial OPT,OPT  every combination of 2 or 3 options: main effects, Holm\n"    \
     "  --trajectory round|N  provisional scores and metrics(g) at the end of each round\n" \
     "                       or every N decisions: means with bands, the leader's fate\n"  \
     "\n"                                                                                       \

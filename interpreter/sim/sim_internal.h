@@ -303,6 +303,7 @@ typedef struct sim_lab_opts {
     int trajectory;         /* --trajectory round|N: 0 off, -1 each round, N every N decisions */
     const char *report;     /* --report FILE.html */
     double until_width;     /* --until-width W: 0 off */
+    const char *factorial;  /* --factorial OPT,OPT[,OPT]: every combination, main effects */
     const char *command;    /* the command line, shell-quoted (for the report) */
 } sim_lab_opts;
 
@@ -411,6 +412,26 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 /* The CSV layout: the version line and the header, then a row per record. */
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
+
+/* ----------------------------------------------------- sim_factorial.c */
+
+/* Most factors of --factorial: 2^3 combinations fill CAIRN_SIM_MAX_VARIANTS. */
+#define SIM_FACTORIAL_MAX 3
+
+typedef struct sim_factorial sim_factorial;
+/* The 2^k variant specs of "OPT,OPT[,OPT]" (combination c has factor j on
+** when bit j is set; malloc'd): their count, or -1 after printing why. */
+int sim_factorial_specs(const char *list, char **spec, FILE *err);
+sim_factorial *sim_factorial_new(const char *list, int seats); /* NULL on OOM */
+void sim_factorial_free(sim_factorial *f);                     /* NULL-safe */
+/* Takes a record of combination r->variant, in game order. */
+void sim_factorial_add(sim_factorial *f, const sim_rec *r);
+void sim_factorial_report(FILE *out, const sim_factorial *f);
+void sim_factorial_json(FILE *out, const sim_factorial *f);
+/* The two-sided p-value of a mean being 0 (normal approximation to t). */
+double sim_two_sided_p(const stats_acc *a);
+/* Holm's step-down adjustment of m p-values (adj[i] for p[i]). */
+void sim_holm(const double *p, double *adj, int m);
 
 /* ------------------------------------------------------- sim_options.c */
 

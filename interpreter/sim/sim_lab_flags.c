@@ -38,6 +38,7 @@ int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
     }
     const char **slot = !strcmp(arg, "--tournament") ? &l->tournament
                         : !strcmp(arg, "--report")   ? &l->report
+                        : !strcmp(arg, "--factorial") ? &l->factorial
                         : !strcmp(arg, "--skill")    ? &l->skill
                         : !strcmp(arg, "--field")    ? &l->field
                                                      : NULL;
@@ -79,6 +80,11 @@ char *sim_lab_command(int argc, char **argv) {
 int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err) {
     if (l->field && !l->skill)
         return fprintf(err, "cairn sim: --field goes with --skill\nusage: %s\n", SIM_USAGE), 2;
+    if (l->factorial && (compare || sweep || shard || l->tournament || l->skill || l->until_width > 0)) {
+        fprintf(err, "cairn sim: --factorial plays its own combinations: not with --compare, --sweep, --shard, "
+                     "--tournament, --skill or --until-width\nusage: %s\n", SIM_USAGE);
+        return 2;
+    }
     if (l->until_width > 0 && (compare || sweep || shard || l->tournament || l->skill)) {
         fprintf(err, "cairn sim: --until-width stops a run of one variant: not with --compare, --sweep, --shard, "
                      "--tournament or --skill\nusage: %s\n", SIM_USAGE);

@@ -1188,6 +1188,38 @@ static void test_sweep_series(void **st) {
     assert_non_null(strstr(r.err, "--sweep takes players=LO..HI"));
 }
 
+/* --factorial scoring.bonus=4,scoring.rounds=4: 4 combinations (A none, B
+** bonus, C rounds, D both). A fourth round adds one pick per seat: 9
+** decisions against 7 in every game, so the main effect of rounds on the
+** length is +2.00 exactly (no spread: -/+ 3.8415 / 103.8415 = 0.04) and
+** flagged, and the bonus's is 0. A main effect is the mean of the two
+** differences it makes: bonus on seat 1's score = ((B - A) + (D - C)) / 2,
+** from the columns of the table above it. */
+static void test_factorial(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--factorial", "scoring.bonus=4,scoring.rounds=4", "--games", "100",
+                                       "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "factorial: 2 factors, 4 combinations, each seed in every one; 100 games in all of them\n"));
+    assert_non_null(strstr(r.out, "\ndecisions                     +0.00 [-0.04, +0.04]        +2.00 [+1.96, +2.04] *\n"));
+    double a, b, c, d, e;
+    const char *row = strstr(r.out, "\nseat 1 score ");
+    assert_non_null(row);
+    assert_int_equal(sscanf(row, "\nseat 1 score %lf %lf* %lf* %lf*", &a, &b, &c, &d), 4);
+    const char *eff = strstr(strstr(r.out, "main effect"), "\nseat 1 score ");
+    assert_non_null(eff);
+    assert_int_equal(sscanf(eff, "\nseat 1 score %lf", &e), 1);
+    assert_true(fabs(e - ((b - a) + (d - c)) / 2) < 0.011);
+    assert_non_null(strstr(r.out, "*: beyond noise after Holm's adjustment over all 10 effects"));
+    static const char *const one[] = {SIMLAB, "--factorial", "scoring.bonus=4", NULL};
+    sim(&r, one);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--factorial takes 2 or 3 options"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -1203,7 +1235,7 @@ int main(void) {
         cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
         cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
         cmocka_unit_test(test_report_page),     cmocka_unit_test(test_until_width),
-        cmocka_unit_test(test_sweep_series),
+        cmocka_unit_test(test_sweep_series),      cmocka_unit_test(test_factorial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

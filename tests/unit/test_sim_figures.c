@@ -171,6 +171,25 @@ static void test_option_took(void **st) {
     sim_totals_free(&t);
 }
 
+/* Holm: p 0.01, 0.04, 0.03, 0.005 (m = 4). Ascending: 0.005 * 4 = 0.02, 0.01
+** * 3 = 0.03, 0.03 * 2 = 0.06, 0.04 * 1 = 0.04, raised to the running
+** maximum 0.06. So 0.03, 0.06, 0.06, 0.02. The p-value of a mean: 0.4 with
+** sd 0.51640 over 10: z = 0.4 / (0.51640 / sqrt(10)) = 2.44949, two-sided
+** 2 (1 - Phi(2.44949)) = 0.014306. */
+static void test_holm(void **st) {
+    (void)st;
+    static const double p[] = {0.01, 0.04, 0.03, 0.005};
+    double adj[4];
+    sim_holm(p, adj, 4);
+    NEAR(adj[0], 0.03);
+    NEAR(adj[1], 0.06);
+    NEAR(adj[2], 0.06);
+    NEAR(adj[3], 0.02);
+    stats_acc d = {0};
+    for (int i = 0; i < 10; i++) stats_add(&d, i < 4 ? 1 : 0);
+    NEAR(sim_two_sided_p(&d), 0.014306);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_breakdown_intervals),
@@ -178,6 +197,7 @@ int main(void) {
         cmocka_unit_test(test_games_to_detect),
         cmocka_unit_test(test_share_difference),
         cmocka_unit_test(test_option_took),
+        cmocka_unit_test(test_holm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
