@@ -993,6 +993,37 @@ static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
     return failed;
 }
 
+/* --tune: one value's run (its report kept back), its target share. */
+static int tune_one(void *ud, const sim_tune *t, int64_t v, sim_tune_point *p) {
+    sim_opts *o = ud;
+    char set[320];
+    snprintf(set, sizeof set, "%s=%" PRId64, t->path, v);
+    if (o->n_sets == CAIRN_SIM_MAX_SETS) return -1;
+    o->set[o->n_sets++] = set;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *kept = open_memstream(&buf, &len);
+    sim_ctx x;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    int rc = kept ? sim_go(o, &x, kept, o->lab.tune_err) : 1;
+    if (kept) fclose(kept);
+    free(buf);
+    o->n_sets--;
+    int ok = rc == 0 || rc == 1;
+    if (ok) {
+        p->games = x.t.games;
+        int i = t->which - 1;
+        if (i >= x.t.seats) ok = 0;
+        else if (t->by_position && !(x.t.games && x.t.with_starter == x.t.games)) ok = 0;
+        else p->wins = t->by_position ? x.t.pos_share[i] : x.t.share[i];
+        if (!ok) fprintf(o->lab.tune_err, "cairn sim: --target names %s %d, which these games do not have\n",
+                         t->by_position ? "position" : "seat", t->which);
+    }
+    ctx_free(&x);
+    return ok ? 0 : -1;
+}
+
 int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
     sim_opts o;
@@ -1012,7 +1043,19 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     sim_series series;
     int in_series = rc == 0 && o.sweep ? sim_series_parse(o.sweep, &series, err) : 0;
     if (in_series < 0) rc = 2;
-    if (rc == 0 && in_series) {
+    if (rc == 0 && o.lab.tune) {
+        sim_tune tune;
+        if (sim_tune_parse(o.lab.tune, o.lab.target, &tune, err) != 0) rc = 2;
+        else {
+            const char *json = o.json;
+            o.json = NULL, o.lab.tune_err = err;
+            rc = sim_tune_search(&tune, tune_one, &o) == 0 ? 0 : 1;
+            o.json = json;
+            if (tune.n) sim_tune_report(out, &tune);
+            FILE *f = rc == 0 && json ? open_out(json, err) : NULL;
+            if (f) sim_tune_json(f, &tune), rc |= close_out(f, json, err);
+        }
+    } else if (rc == 0 && in_series) {
         rc = run_series(&o, &series, out, err);
         sim_series_free(&series);
     } else if (rc == 0) {

@@ -19,6 +19,7 @@
     "                 [--quiet] [--tournament BOT,BOT,...] [--skill KIND:PARAM=V1,V2,...]\n"   \
     "                 [--field BOT] [--trajectory round|N] [--report FILE.html]\n"             \
     "                 [--until-width W] [--factorial OPT,OPT[,OPT]]\n"                         \
+    "                 [--tune DATA.PATH=LO..HI --target 'position N win share = X']\n"      \
     "       cairn sim merge PARTS... [--json FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -65,6 +66,7 @@
     "  --report FILE.html   the run as one self-contained page of charts (inline SVG)\n"   \
     "  --until-width W      stop once every win-share interval is at most W wide\n"       \
     "  --factorial OPT,OPT  every combination of 2 or 3 options: main effects, Holm\n"    \
+    "  --tune DATA.PATH=LO..HI --target T  the value that brings a win share to T\n"     \
     "  --trajectory round|N  provisional scores and metrics(g) at the end of each round\n" \
     "                       or every N decisions: means with bands, the leader's fate\n"  \
     "\n"                                                                                       \

@@ -304,6 +304,8 @@ typedef struct sim_lab_opts {
     const char *report;     /* --report FILE.html */
     double until_width;     /* --until-width W: 0 off */
     const char *factorial;  /* --factorial OPT,OPT[,OPT]: every combination, main effects */
+    const char *tune, *target; /* --tune DATA.PATH=LO..HI --target '...' */
+    FILE *tune_err;            /* where --tune's runs say what went wrong */
     const char *command;    /* the command line, shell-quoted (for the report) */
 } sim_lab_opts;
 
@@ -412,6 +414,35 @@ void sim_report_sweep_json(FILE *f, const char *sweep, const sim_compare *c, int
 /* The CSV layout: the version line and the header, then a row per record. */
 void sim_csv_head(FILE *f, int players);
 void sim_csv_row(FILE *f, const sim_rec *r, int players);
+
+/* ---------------------------------------------------------- sim_tune.c */
+
+/* Most values one --tune tries (a bisection over 2^30 values takes 32). */
+#define SIM_TUNE_MAX_POINTS 40
+
+typedef struct sim_tune_point {
+    int64_t value;
+    long games;
+    double wins;      /* the target seat's or position's */
+} sim_tune_point;
+
+typedef struct sim_tune {
+    char path[256];
+    int64_t lo, hi;
+    double target;
+    int by_position, which, bracketed;
+    sim_tune_point point[SIM_TUNE_MAX_POINTS];
+    int n;
+} sim_tune;
+
+/* Plays the run with the path at v into p (games, wins). 0, or -1. */
+typedef int (*sim_tune_run)(void *ud, const sim_tune *t, int64_t v, sim_tune_point *p);
+/* Reads --tune DATA.PATH=LO..HI and --target. 0, or -1 after a usage error. */
+int sim_tune_parse(const char *tune, const char *target, sim_tune *t, FILE *err);
+/* The bisection: LO and HI, then the middle of the bracket until it is 1 wide. */
+int sim_tune_search(sim_tune *t, sim_tune_run run, void *ud);
+void sim_tune_report(FILE *out, sim_tune *t);
+void sim_tune_json(FILE *f, sim_tune *t);
 
 /* ----------------------------------------------------- sim_factorial.c */
 

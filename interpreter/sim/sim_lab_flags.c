@@ -39,6 +39,8 @@ int sim_lab_flag(sim_lab_opts *l, int argc, char **argv, int *i, FILE *err) {
     const char **slot = !strcmp(arg, "--tournament") ? &l->tournament
                         : !strcmp(arg, "--report")   ? &l->report
                         : !strcmp(arg, "--factorial") ? &l->factorial
+                        : !strcmp(arg, "--tune")     ? &l->tune
+                        : !strcmp(arg, "--target")   ? &l->target
                         : !strcmp(arg, "--skill")    ? &l->skill
                         : !strcmp(arg, "--field")    ? &l->field
                                                      : NULL;
@@ -80,6 +82,14 @@ char *sim_lab_command(int argc, char **argv) {
 int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int bots, FILE *err) {
     if (l->field && !l->skill)
         return fprintf(err, "cairn sim: --field goes with --skill\nusage: %s\n", SIM_USAGE), 2;
+    if ((l->tune != NULL) != (l->target != NULL))
+        return fprintf(err, "cairn sim: --tune and --target go together\nusage: %s\n", SIM_USAGE), 2;
+    if (l->tune && (compare || sweep || shard || l->tournament || l->skill || l->until_width > 0 ||
+                    l->factorial || l->report)) {
+        fprintf(err, "cairn sim: --tune plays its own runs: not with --compare, --sweep, --shard, --tournament, --skill, "
+                     "--until-width, --factorial or --report\nusage: %s\n", SIM_USAGE);
+        return 2;
+    }
     if (l->factorial && (compare || sweep || shard || l->tournament || l->skill || l->until_width > 0)) {
         fprintf(err, "cairn sim: --factorial plays its own combinations: not with --compare, --sweep, --shard, "
                      "--tournament, --skill or --until-width\nusage: %s\n", SIM_USAGE);

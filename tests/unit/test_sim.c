@@ -1220,6 +1220,59 @@ static void test_factorial(void **st) {
     assert_non_null(strstr(r.err, "--factorial takes 2 or 3 options"));
 }
 
+/* --tune scoring.rounds=1..40 --target 'position 1 win share = 0.6': the
+** starter's extra pick counts for less as the rounds grow. Bisection keeps
+** the sign change of share - 0.6 between LO and HI: it tries 1 and 40, then
+** the middles, each on the same 200 seeds, and reports the value tried
+** closest to the target; each value tried is the run --set gives. */
+static void test_tune(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--tune", "scoring.rounds=1..40", "--target", "position 1 win share = 0.6",
+                                       "--games", "200", "--quiet", NULL};
+    static run r, p;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "tune scoring.rounds in 1..40: position 1 win share = 0.600, by bisection on the same seeds\n"));
+    /* each row against the run --set gives */
+    long value, games, tried = 0, best = 0;
+    double bestd = 2, lo = 0, hi = 0;
+    int lo_sign = 0;
+    for (const char *l = strstr(r.out, "holds the target\n") + 17; sscanf(l, "%ld %ld", &value, &games) == 2;
+         l = strchr(l, '\n') + 1) {
+        double share;
+        assert_int_equal(sscanf(l, "%*d %*d %lf%%", &share), 1);
+        char set[64];
+        snprintf(set, sizeof set, "scoring.rounds=%ld", value);
+        const char *one[] = {SIMLAB, "--set", set, "--games", "200", "--quiet", NULL};
+        sim(&p, one);
+        const char *t = strstr(strstr(p.out, "by turn position"), "\nwin share");
+        double s1;
+        assert_int_equal(sscanf(t, "\nwin share %lf%%", &s1), 1);
+        if (fabs(s1 - share) >= 0.01) fprintf(stderr, "value %ld: tune %.1f, run %.1f\n", value, share, s1);
+        assert_true(fabs(s1 - share) < 0.01);
+        double d = fabs(share / 100 - 0.6);
+        if (d < bestd) bestd = d, best = value;
+        if (value == 1) lo_sign = share > 60, lo = share;
+        if (value == 40) hi = share;
+        tried++;
+    }
+    assert_true(tried >= 3 && tried <= 10); /* 2 ends and about log2(39) = 5.3 middles */
+    assert_true(lo_sign);                    /* 1 round: the starter wins far more than 60% */
+    assert_true(lo > 60 && hi < 60);
+    char want[64];
+    snprintf(want, sizeof want, "tune: scoring.rounds = %ld comes closest", best);
+    assert_non_null(strstr(r.out, want));
+    static const char *const bad[] = {SIMLAB, "--tune", "scoring.rounds=1..40", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tune and --target go together"));
+    static const char *const badt[] = {SIMLAB, "--tune", "scoring.rounds=1..40", "--target", "seat 1 wins", NULL};
+    sim(&r, badt);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tune needs --target 'position N win share = X'"));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_connect4_report), cmocka_unit_test(test_leads),
@@ -1236,6 +1289,7 @@ int main(void) {
         cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
         cmocka_unit_test(test_report_page),     cmocka_unit_test(test_until_width),
         cmocka_unit_test(test_sweep_series),      cmocka_unit_test(test_factorial),
+        cmocka_unit_test(test_tune),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
