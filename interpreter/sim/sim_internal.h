@@ -352,6 +352,11 @@ typedef struct sim_tour {
 ** there are seats, or every bot when there are fewer), game i playing
 ** seating i % M on seed S + i / M. NULL after printing why. */
 sim_tour *sim_tour_new(const char *specs, int players, FILE *err);
+/* Splits "mcts:iterations=500,depth=20,random" into specs as --bots does
+** (a comma starts a new spec unless PARAM=VALUE follows; a kind never holds
+** "="), malloc'd into out: how many, or -1 on OOM and -2 for more than max
+** (with nothing kept). */
+int sim_split_bot_specs(const char *arg, char **out, int max);
 /* The same from specs (owned from here, freed on failure too) and a table
 ** of m seatings of `players` bot numbers each (owned likewise). */
 sim_tour *sim_tour_new_seated(char **specs, int k, int *seating, long m, int players, FILE *err);

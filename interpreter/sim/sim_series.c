@@ -37,26 +37,10 @@ int sim_series_parse(const char *sweep, sim_series *s, FILE *err) {
         return 1;
     }
     /* bot specs, a spec's own PARAM=VALUE commas kept as --bots keeps them */
-    for (const char *p = v; *p;) {
-        const char *end = p;
-        for (;;) {
-            const char *comma = strchr(end, ',');
-            if (!comma) {
-                end += strlen(end);
-                break;
-            }
-            const char *nx = comma + 1, *nc = strchr(nx, ','), *eq = strchr(nx, '=');
-            if (!eq || (nc && eq > nc) || memchr(nx, ':', (size_t)(eq - nx))) {
-                end = comma;
-                break;
-            }
-            end = nc ? nc : nx + strlen(nx);
-            if (!nc) break;
-        }
-        if (s->n == CAIRN_SIM_MAX_VARIANTS) goto bad;
-        if (!(s->bot[s->n++] = cairn_strfmt("%.*s", (int)(end - p), p))) return fprintf(err, "cairn sim: out of memory\n"), -1;
-        p = *end ? end + 1 : end;
-    }
+    int n = sim_split_bot_specs(v, s->bot, CAIRN_SIM_MAX_VARIANTS);
+    if (n == -1) return sim_series_free(s), fprintf(err, "cairn sim: out of memory\n"), -1;
+    if (n < 0) goto bad;
+    s->n = n;
     if (s->n < 2) goto bad;
     return 1;
 bad:

@@ -17,11 +17,9 @@ _Static_assert(CAIRN_SIM_MAX_BOTS <= RATING_MAX_PLAYERS, "a tournament rates at 
 #include <stdlib.h>
 #include <string.h>
 
-/* "mcts:iterations=500,depth=20,random": a comma starts a new spec unless
-** what follows is PARAM=VALUE (a kind never holds "="), as --bots reads. */
-static int split_specs(sim_tour *t, const char *arg, FILE *err) {
-    const char *p = arg;
-    while (*p) {
+int sim_split_bot_specs(const char *arg, char **out, int max) {
+    int n = 0;
+    for (const char *p = arg; *p;) {
         const char *end = p;
         for (;;) {
             const char *comma = strchr(end, ',');
@@ -37,11 +35,22 @@ static int split_specs(sim_tour *t, const char *arg, FILE *err) {
             end = nc ? nc : nx + strlen(nx);
             if (!nc) break;
         }
-        if (t->k == CAIRN_SIM_MAX_BOTS)
-            return fprintf(err, "cairn sim: --tournament takes at most %d bots\n", CAIRN_SIM_MAX_BOTS), -1;
-        if (!(t->spec[t->k++] = cairn_strfmt("%.*s", (int)(end - p), p))) return fprintf(err, "cairn sim: out of memory\n"), -1;
+        int bad = n == max ? -2 : !(out[n] = cairn_strfmt("%.*s", (int)(end - p), p)) ? -1 : 0;
+        if (bad) { /* nothing kept */
+            while (n > 0) free(out[--n]), out[n] = NULL;
+            return bad;
+        }
+        n++;
         p = *end ? end + 1 : end;
     }
+    return n;
+}
+
+static int split_specs(sim_tour *t, const char *arg, FILE *err) {
+    int n = sim_split_bot_specs(arg, t->spec, CAIRN_SIM_MAX_BOTS);
+    if (n == -2) return fprintf(err, "cairn sim: --tournament takes at most %d bots\n", CAIRN_SIM_MAX_BOTS), -1;
+    if (n < 0) return fprintf(err, "cairn sim: out of memory\n"), -1;
+    t->k = n;
     for (int i = 0; i < t->k; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(t->spec[i], t->spec[j]))
