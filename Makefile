@@ -263,6 +263,12 @@ bot-speed: all $(BUILD)/libcairn.a
 bot-mistakes: all $(BUILD)/libcairn.a
 	@tools/bot-mistakes
 
+# make report-check: `cairn sim --report` pages opened in headless Chromium (Debian's chromium
+# package), checked to render (docs/simulation.md); not part of make test.
+.PHONY: report-check
+report-check: all
+	@tools/check-report
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)

@@ -81,6 +81,7 @@
 ---@field check_data? fun(g: cairn.G): (string|{at: string|(string|integer)[], message: string})[]? the data's problems a schema cannot state, each at its file:line
 ---@field start_seat? fun(g: cairn.G): integer the seat that starts (the balance lab's turn positions)
 ---@field parse? fun(g: cairn.G, seat: integer, text: string): (string[]|string)? a typed line no option matches: option ids to answer in order, or the reason it cannot be
+---@field metrics? fun(g: cairn.G): table<string, integer|integer[]> figures `cairn sim --trajectory` follows: name = integer (the game) or {integer per seat}
 ---@field bots? table<string, cairn.Bot> named policies, `--bot 2=RULESET:NAME`
 
 ---The function an option's script returns: wraps or replaces handlers.

@@ -287,6 +287,23 @@
 #define CAIRN_SIM_MAX_VARIANTS 8
 #endif
 
+/* Most bots one --tournament rates (--skill: its levels and the field). */
+#if !defined(CAIRN_SIM_MAX_BOTS)
+#define CAIRN_SIM_MAX_BOTS 16
+#endif
+
+/* Most points one game's --trajectory records (rounds, or every N
+** decisions); the rest of a longer game is not followed. */
+#if !defined(CAIRN_SIM_MAX_POINTS)
+#define CAIRN_SIM_MAX_POINTS 500
+#endif
+
+/* Most seatings (bots over seats, in every order) one --tournament plays:
+** 7 bots over 4 seats make 840, 8 over 4 make 1680. */
+#if !defined(CAIRN_SIM_MAX_SEATINGS)
+#define CAIRN_SIM_MAX_SEATINGS 5040
+#endif
+
 /* ------------------------------------------------------------ the console */
 
 /* Most decisions one `run` (or one automatic bot turn) makes before it

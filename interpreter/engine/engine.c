@@ -35,6 +35,7 @@
 const char *const engine_handler_names[H_COUNT] = {
     "setup", "decisions", "apply", "score", "render", "check", "heuristic",
     "label", "prompt", "reason", "determinize", "check_data", "start_seat", "parse",
+    "metrics",
 };
 
 /* ------------------------------------------------------------ utilities */

@@ -252,6 +252,12 @@ int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs);
 ** when the ruleset has no such handler, -1 after appending an error. */
 int engine_start_seat(engine *e, int *out, cerr_list *errs);
 
+/* The ruleset's optional metrics(g): the figures a designer wants followed
+** through a game (`cairn sim --trajectory`), a table of name = integer (the
+** whole game) or name = {integer per seat}. 1 with *out (a map; free with
+** value_free), 0 when the ruleset has none, -1 after appending an error. */
+int engine_metrics(engine *e, value **out, cerr_list *errs);
+
 /* The ruleset's optional parse(g, seat, text): a line a person typed that
 ** no option matches, read the ruleset's way (Himalaya: `program dirt ice
 ** deal rest stone deal`) into option ids to answer in order. 1 with *ids

@@ -129,7 +129,7 @@ typedef struct engine_hub {
 /* (H_EDIT is no handler: `set PATH VALUE` traced as one, see engine_edit.c.) */
 typedef enum {
     H_SETUP, H_DECISIONS, H_APPLY, H_SCORE, H_RENDER, H_CHECK, H_HEURISTIC,
-    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_START_SEAT, H_PARSE, H_COUNT
+    H_LABEL, H_PROMPT, H_REASON, H_DETERMINIZE, H_CHECK_DATA, H_START_SEAT, H_PARSE, H_METRICS, H_COUNT
 } handler_id;
 #define H_EDIT H_COUNT
 extern const char *const engine_handler_names[H_COUNT];

@@ -182,6 +182,10 @@ typedef struct sim_ctx {
     int last_tenth;
     FILE *err;
     int oom;
+    sim_cpu_totals cpu;     /* each seat's decisions and CPU, summed */
+    sim_tour *tour;         /* --tournament: who sits where in each game */
+    int stopped;            /* --until-width: the intervals are narrow enough */
+    sim_factorial *fact;    /* --factorial: the main effects */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -266,7 +270,7 @@ static engine_status sim_choose(const sim_opts *o, engine *e, int seat, sim_rec 
     sim_cov *c = o->coverage ? sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, id) : NULL;
     if (o->coverage && !c) return free(id), ENGINE_NO_MEMORY;
     engine_status st = engine_answer(e, seat, id, why);
-    if (c && st == ENGINE_OK) c->taken++;
+    if (c && st == ENGINE_OK) c->taken++, c->took |= 1ul << (seat - 1);
     free(id);
     return st;
 }
@@ -334,6 +338,15 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
     engine_config c;
     variant_config(x->o, v, &c);
     uint64_t seed = x->o->seed + (uint64_t)index;
+    sim_opts seated; /* --tournament: this game's bots in the seats */
+    const sim_opts *o = x->o;
+    if (x->tour) {
+        seated = *x->o;
+        for (int s = 1; s <= x->players; s++)
+            seated.bot[s - 1] = sim_tour_spec(x->tour, index, s), seated.bots[s - 1] = sim_tour_bot(x->tour, index, s);
+        o = &seated;
+        seed = x->o->seed + (uint64_t)(index / sim_tour_seatings(x->tour));
+    }
     c.seed = seed;
     memset(r, 0, sizeof *r);
     r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->leads = x->o->leads ? 0 : -1;
@@ -354,15 +367,23 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         msg = cairn_strfmt("seed %" PRIu64 ": %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;
     }
+    if (!(r->cpu = calloc((size_t)engine_seat_count(e), sizeof *r->cpu))) goto done;
+    r->n_cpu = engine_seat_count(e);
     int64_t st = hs > 0 ? first : state_int(e, x->o->starter, 0);
     r->starter = st >= 1 && st <= engine_seat_count(e) ? (int)st : 0;
     for (int s = 1; s <= engine_seat_count(e); s++) {
-        if (engine_set_seat_bot(e, s, seat_bot(x->o, s)) != 0) goto done;
-        if (x->o->bots[s - 1] && bot_check(x->o->bots[s - 1], e, &local) != 0) {
+        if (engine_set_seat_bot(e, s, seat_bot(o, s)) != 0) goto done;
+        if (o->bots[s - 1] && bot_check(o->bots[s - 1], e, &local) != 0) {
             msg = cairn_strfmt("seed %" PRIu64 ": seat %d: %s", seed, s, (m = last_error(&local)) ? m : "?");
             goto done;
         }
     }
+    /* --trajectory round: a point when state.round changes (the ruleset's
+    ** rounds), or every seat-count decisions when it has none */
+    int every = x->o->lab.trajectory > 0 ? x->o->lab.trajectory : 0, traj_oom = 0;
+    int64_t round = x->o->lab.trajectory ? state_int(e, "round", -1) : -1;
+    if (x->o->lab.trajectory < 0 && round < 0) every = engine_seat_count(e);
+    long sampled = 0;
     for (; !engine_is_over(e); k++) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
             msg = cairn_strfmt("seed %" PRIu64 ": not over after %d decisions (a game that never ends?)", seed,
@@ -372,7 +393,9 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         int seat = engine_next_bot_seat(e);
         r->branch += seat ? (long)engine_enabled_count(e, seat) : 0;
         char *why = NULL;
-        engine_status es = seat ? sim_choose(x->o, e, seat, r, &why) : ENGINE_NOT_ASKED;
+        int64_t t0 = sim_cpu_now();
+        engine_status es = seat ? sim_choose(o, e, seat, r, &why) : ENGINE_NOT_ASKED;
+        if (seat && r->cpu && seat <= r->n_cpu) r->cpu[seat - 1].asked++, r->cpu[seat - 1].ns += sim_cpu_now() - t0;
         if (es == ENGINE_NOT_ASKED)
             msg = cairn_strfmt("seed %" PRIu64 ", decision %ld: seat %d is asked but has no enabled option", seed,
                                k + 1, seat);
@@ -385,7 +408,15 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
         free(why);
         if (es != ENGINE_OK) goto done;
         track_lead(e, r, &lead);
+        if (x->o->lab.trajectory && !r->traj_failed) {
+            int64_t now = every ? 0 : state_int(e, "round", -1);
+            if (every ? (k + 1) % every == 0 : now != round) sim_traj_sample(r, e, every, &traj_oom), sampled = k + 1;
+            round = now;
+            if (traj_oom) goto done;
+        }
     }
+    if (x->o->lab.trajectory && !r->traj_failed && sampled != k && (sim_traj_sample(r, e, every, &traj_oom), traj_oom))
+        goto done; /* the last point: the end of the game */
     if (engine_score_get(e, &score, &local) != 0) {
         msg = cairn_strfmt("seed %" PRIu64 ": score failed at the end: %s", seed, (m = last_error(&local)) ? m : "?");
         goto done;
@@ -404,9 +435,11 @@ done:
     if (!r->ok) { /* the record of a failure: no scores, the coverage kept */
         sim_cov *cov = r->cov;
         size_t n_cov = r->n_cov;
-        r->cov = NULL, r->n_cov = 0;
+        sim_cpu *cpu = r->cpu;
+        int n_cpu = r->n_cpu;
+        r->cov = NULL, r->n_cov = 0, r->cpu = NULL;
         sim_rec_free(r);
-        r->cov = cov, r->n_cov = n_cov;
+        r->cov = cov, r->n_cov = n_cov, r->cpu = cpu, r->n_cpu = n_cpu;
         r->index = index, r->variant = vi, r->seed = seed, r->rounds = -1, r->decisions = k, r->leads = -1;
         r->error = msg ? msg : cairn_strdup("out of memory");
         msg = NULL;
@@ -445,8 +478,9 @@ static void progress(sim_ctx *x) {
         int tenth = (int)(10 * x->done / x->total);
         if (tenth == x->last_tenth) return;
         x->last_tenth = tenth;
-        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)\n", 10 * tenth, games, all,
-                rate / x->variants);
+        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)", 10 * tenth, games, all, rate / x->variants);
+        sim_until_estimate(x->err, x->variants == 1 ? &x->t : NULL, x->variants == 2 ? &x->cmp[0] : NULL);
+        fputc('\n', x->err);
     }
     fflush(x->err);
 }
@@ -454,6 +488,13 @@ static void progress(sim_ctx *x) {
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
+    if (x->stopped) return sim_rec_free(r), 0; /* --until-width knew already: what the workers still send */
+    if (x->tour && sim_tour_add(x->tour, r) != 0) return x->oom = 1, sim_rec_free(r), -1;
+    if (x->fact) sim_factorial_add(x->fact, r);
+    for (int i = 0; r->cpu && i < r->n_cpu && i < CAIRN_MAX_SEATS; i++)
+        x->cpu.asked[i] += r->cpu[i].asked, x->cpu.ns[i] += (double)r->cpu[i].ns;
+    free(r->cpu); /* the time differs between runs: not in the files */
+    r->cpu = NULL, r->n_cpu = 0;
     if (x->json) {
         char *line = sim_rec_json(r);
         if (!line) return x->oom = 1, sim_rec_free(r), -1;
@@ -466,6 +507,7 @@ static int sim_sink(sim_rec *r, void *ud) {
     if (rc) return x->oom = 1, -1;
     x->done++;
     progress(x);
+    if (x->variants == 1 && sim_until_done(&x->t, x->o->lab.until_width)) x->stopped = 1, sim_interrupted = 1;
     return 0;
 }
 
@@ -485,7 +527,7 @@ static void make_header(const sim_ctx *x, sim_header *h) {
         h->play[i] = i < x->variants ? x->v[i].play : x->v[0].play;
     }
     h->starter = x->o->starter_given ? x->o->starter : "start_seat(g) or state.start_seat";
-    h->sweep = x->o->sweep;
+    h->sweep = x->o->sweep ? x->o->sweep : x->o->lab.factorial; /* --factorial: its combinations as columns */
     h->players = x->players, h->checks = x->o->checks, h->compare = x->variants >= 2;
     h->games = x->o->games, h->seed = x->o->seed;
 }
@@ -517,8 +559,26 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
 }
 
 static void json_end(FILE *f, const sim_ctx *x, int interrupted) {
-    fprintf(f, "\n ],\n \"interrupted\": %s,\n \"summary\": ", interrupted ? "true" : "false");
-    if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
+    fprintf(f, "\n ],\n \"interrupted\": %s,\n \"cpu\": ", interrupted ? "true" : "false");
+    const char *names[CAIRN_MAX_SEATS];
+    for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(x->o, s);
+    sim_cpu_json(f, &x->cpu, names, x->players);
+    if (x->o->lab.until_width > 0) {
+        fputs(",\n \"until_width\": ", f);
+        sim_until_json(f, &x->t, x->o->lab.until_width, x->stopped);
+    }
+    if (x->tour) {
+        fputs(x->tour->skill ? ",\n \"skill\": " : ",\n \"tournament\": ", f);
+        sim_tour_json(f, x->tour);
+    }
+    fputs(",\n \"summary\": ", f);
+    if (x->fact) {
+        fputs("{\"factorial\": ", f);
+        sim_factorial_json(f, x->fact);
+        fputs(", \"sweep\": ", f);
+        sim_report_sweep_json(f, x->o->lab.factorial, x->cmp, x->variants);
+        fputc('}', f);
+    } else if (x->o->sweep) sim_report_sweep_json(f, x->o->sweep, x->cmp, x->variants);
     else if (x->variants == 2) sim_report_compare_json(f, &x->cmp[0]);
     else sim_report_json(f, &x->t);
     fputs("}\n", f);
@@ -552,8 +612,13 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
             p += n;
         }
     }
+    if (o->lab.factorial) { /* every combination of the factors on and off */
+        if ((x->variants = sim_factorial_specs(o->lab.factorial, x->spec, err)) < 0) return 2;
+    }
     for (int i = 0; i < x->variants; i++)
-        if (variant_load(o, &x->v[i], o->sweep ? x->spec[i] : o->compare[0] ? o->compare[i] : NULL, err) != 0) return 1;
+        if (variant_load(o, &x->v[i], o->sweep || o->lab.factorial ? x->spec[i] : o->compare[0] ? o->compare[i] : NULL,
+                         err) != 0)
+            return 1;
     x->players = engine_rules_players(x->v[0].rules);
     for (int i = 1; i < x->variants; i++)
         if (engine_rules_players(x->v[i].rules) != x->players)
@@ -568,7 +633,14 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
         if (o->n_bots) snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%d=%s", s > 1 ? " " : "", s,
                                 seat_bot(o, s));
         else snprintf(bots + strlen(bots), sizeof bots - strlen(bots), "%s%s", s > 1 ? "," : "", seat_bot(o, s));
+    if (o->lab.tournament || o->lab.skill) { /* the seats' bots change from game to game */
+        x->tour = o->lab.skill ? sim_skill_new(o->lab.skill, o->lab.field, x->players, err)
+                               : sim_tour_new(o->lab.tournament, x->players, err);
+        if (!x->tour) return 2;
+        snprintf(bots, sizeof bots, "%s %s", o->lab.skill ? "skill" : "tournament", sim_tour_names(x->tour));
+    }
     int bad_init = x->variants == 1 && sim_totals_init(&x->t, x->players) != 0;
+    if (o->lab.factorial && !(x->fact = sim_factorial_new(o->lab.factorial, x->players))) bad_init = 1;
     for (int k = 1; k < x->variants; k++) bad_init |= sim_compare_init(&x->cmp[k - 1], x->players) != 0;
     if (bad_init) return fprintf(err, "cairn sim: out of memory\n"), 1;
     long first = 0, last = o->games;
@@ -581,6 +653,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     make_header(x, &h);
     h.bots = bots;
     h.find = o->find;
+    h.seatings = x->tour ? sim_tour_seatings(x->tour) : 0;
     if (json && !(x->json = open_out(json, err))) return 1;
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
@@ -601,29 +674,144 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     double secs = now_seconds() - x->start;
     if (x->oom) fprintf(err, "cairn sim: out of memory\n");
     if (rc < 0) return 1;
-    int interrupted = rc == 1;
+    int interrupted = rc == 1 && !x->stopped;
+    if (x->stopped) h.games = x->t.games + x->t.failed; /* the games played */
     if (interrupted && !o->quiet) fprintf(err, "\ncairn sim: interrupted; the report of the games finished\n");
     if (o->shard_n) h.games = last - first, h.seed = o->seed + (uint64_t)first;
     double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
     long failed = x->variants == 1 ? x->t.failed : x->cmp[0].t[0].failed;
     for (int k = 1; k < x->variants; k++) dec += x->cmp[k - 1].t[1].decisions.sum, failed += x->cmp[k - 1].t[1].failed;
-    if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
+    if (x->fact) {
+        sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
+        sim_factorial_report(out, x->fact);
+    } else if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
     else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
     else sim_report_text(out, &h, &x->t, interrupted);
+    if (x->tour) sim_tour_report(out, x->tour);
+    sim_until_line(out, &x->t, o->lab.until_width, o->games, x->stopped);
     fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
             secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
             jobs == 1 ? "" : "s");
+    const char *names[CAIRN_MAX_SEATS];
+    for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(o, s);
+    if (x->tour) sim_tour_cpu_line(out, x->tour);
+    else sim_cpu_line(out, &x->cpu, names, x->players);
     if (x->json) json_end(x->json, x, interrupted);
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
+    if (o->lab.report) { /* the page, from the same figures as the JSON */
+        sim_html page = {.h = &h, .command = o->lab.command ? o->lab.command : "cairn sim", .variants = x->variants,
+                         .t = x->variants == 1 ? &x->t : NULL, .cmp = x->cmp, .tour = x->tour,
+                         .cpu = x->tour ? NULL : &x->cpu, .names = names};
+        bad |= sim_report_html(o->lab.report, &page, err);
+    }
     x->json = x->csv = NULL;
     return interrupted ? 130 : bad || failed ? 1 : 0;
 }
 
 
+/* Frees what a run's context holds. */
+static void ctx_free(sim_ctx *x) {
+    if (x->json) fclose(x->json);
+    if (x->csv) fclose(x->csv);
+    sim_find_free(x->find);
+    sim_tour_free(x->tour);
+    sim_factorial_free(x->fact);
+    for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x->v[i]), free(x->spec[i]);
+    sim_totals_free(&x->t);
+    for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x->cmp[k]);
+}
+
+/* --sweep players=... or bots=...: one whole run per value (its report
+** kept back), then the table of them all (sim_series.c). */
+static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
+    if (o->compare[0] || o->csv || o->shard_n || o->n_bots || o->lab.report || o->lab.tournament || o->lab.skill ||
+        o->lab.until_width > 0)
+        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --shard, --bots, "
+                            "--report, --tournament, --skill or --until-width\nusage: %s\n",
+                       s->players ? "players=..." : "bots=...", SIM_USAGE), 2;
+    const char *sweep = o->sweep, *json = o->json;
+    o->sweep = NULL, o->json = NULL;
+    int rc = 0, failed = 0;
+    for (int k = 0; k < s->n && (rc == 0 || rc == 1); k++) {
+        bot *shared = NULL;
+        if (s->players) o->flags.players = s->seats[k];
+        else {
+            if (strcmp(s->bot[k], "random") != 0) {
+                cerr_list errs;
+                cerr_init(&errs, 0);
+                if (!(shared = bot_new(s->bot[k], &errs))) cerr_print(err, &errs);
+                cerr_free(&errs);
+                if (!shared) {
+                    rc = 2;
+                    break;
+                }
+            }
+            for (int i = 0; i < CAIRN_MAX_SEATS; i++) o->bot[i] = s->bot[k], o->bots[i] = shared;
+        }
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *kept = open_memstream(&buf, &len); /* each run's own report is not shown */
+        sim_ctx x;
+        memset(&x, 0, sizeof x);
+        x.o = o;
+        rc = kept ? sim_go(o, &x, kept, err) : (fprintf(err, "cairn sim: out of memory\n"), 1);
+        if (kept) fclose(kept);
+        free(buf);
+        if (rc == 0 || rc == 1) sim_series_take(s, k, &x.t);
+        failed |= rc == 1;
+        ctx_free(&x);
+        for (int i = 0; i < CAIRN_MAX_SEATS && !s->players; i++) o->bot[i] = NULL, o->bots[i] = NULL;
+        bot_free(shared);
+    }
+    o->sweep = sweep, o->json = json;
+    if (rc != 0 && rc != 1) return rc;
+    sim_series_report(out, s, sweep);
+    if (json) {
+        FILE *f = open_out(json, err);
+        if (!f) return 1;
+        sim_series_json(f, s, sweep);
+        if (close_out(f, json, err)) return 1;
+    }
+    return failed;
+}
+
+/* --tune: one value's run (its report kept back), its target share. */
+static int tune_one(void *ud, const sim_tune *t, int64_t v, sim_tune_point *p) {
+    sim_opts *o = ud;
+    char set[320];
+    snprintf(set, sizeof set, "%s=%" PRId64, t->path, v);
+    if (o->n_sets == CAIRN_SIM_MAX_SETS) return -1;
+    o->set[o->n_sets++] = set;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *kept = open_memstream(&buf, &len);
+    sim_ctx x;
+    memset(&x, 0, sizeof x);
+    x.o = o;
+    int rc = kept ? sim_go(o, &x, kept, o->lab.tune_err) : 1;
+    if (kept) fclose(kept);
+    free(buf);
+    o->n_sets--;
+    int ok = rc == 0 || rc == 1;
+    if (ok) {
+        p->games = x.t.games;
+        int i = t->which - 1;
+        if (i >= x.t.seats) ok = 0;
+        else if (t->by_position && !(x.t.games && x.t.with_starter == x.t.games)) ok = 0;
+        else p->wins = t->by_position ? x.t.pos_share[i] : x.t.share[i];
+        if (!ok) fprintf(o->lab.tune_err, "cairn sim: --target names %s %d, which these games do not have\n",
+                         t->by_position ? "position" : "seat", t->which);
+    }
+    ctx_free(&x);
+    return ok ? 0 : -1;
+}
+
 int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     if (argc > 1 && !strcmp(argv[1], "merge")) return sim_merge(argc - 1, argv + 1, out, err);
     sim_opts o;
     int rc = sim_parse(argc, argv, &o, err);
+    char *command = rc == 0 && o.lab.report ? sim_lab_command(argc, argv) : NULL;
+    o.lab.command = command;
     for (int i = 0; rc == 0 && i < o.n_bots; i++) { /* the search bots, once for every game */
         if (strcmp(o.bot_spec[i], "random") == 0) continue;
         cerr_list errs;
@@ -634,19 +822,33 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         }
         cerr_free(&errs);
     }
-    if (rc == 0) {
+    sim_series series;
+    int in_series = rc == 0 && o.sweep ? sim_series_parse(o.sweep, &series, err) : 0;
+    if (in_series < 0) rc = 2;
+    if (rc == 0 && o.lab.tune) {
+        sim_tune tune;
+        if (sim_tune_parse(o.lab.tune, o.lab.target, &tune, err) != 0) rc = 2;
+        else {
+            const char *json = o.json;
+            o.json = NULL, o.lab.tune_err = err;
+            rc = sim_tune_search(&tune, tune_one, &o) == 0 ? 0 : 1;
+            o.json = json;
+            if (tune.n) sim_tune_report(out, &tune);
+            FILE *f = rc == 0 && json ? open_out(json, err) : NULL;
+            if (f) sim_tune_json(f, &tune), rc |= close_out(f, json, err);
+        }
+    } else if (rc == 0 && in_series) {
+        rc = run_series(&o, &series, out, err);
+        sim_series_free(&series);
+    } else if (rc == 0) {
         sim_ctx x;
         memset(&x, 0, sizeof x);
         x.o = &o;
         rc = sim_go(&o, &x, out, err);
-        if (x.json) fclose(x.json);
-        if (x.csv) fclose(x.csv);
-        sim_find_free(x.find);
-        for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS; i++) variant_free(&x.v[i]), free(x.spec[i]);
-        sim_totals_free(&x.t);
-        for (int k = 0; k < CAIRN_SIM_MAX_VARIANTS - 1; k++) sim_compare_free(&x.cmp[k]);
+        ctx_free(&x);
     }
     ruleset_flags_free(&o.flags);
+    free(command);
     for (int i = 0; i < CAIRN_MAX_SEATS; i++) {
         bot_free(o.bots[i]);
         free(o.bot_spec[i]);

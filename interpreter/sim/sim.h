@@ -23,7 +23,10 @@ extern const cli_table *const sim_merge_flag_tables[];
     "                 [--jobs J] [--shard K/N]\n"                                               \
     "                 [--json FILE] [--csv FILE] [--starter FIELD] [--ban SEAT:PREFIX]\n"      \
     "                 [--coverage] [--find EXPR] [--sweep KEY=V1,V2,...] [--leads]\n"         \
-    "                 [--quiet]\n"                                                             \
+    "                 [--quiet] [--tournament BOT,BOT,...] [--skill KIND:PARAM=V1,V2,...]\n"   \
+    "                 [--field BOT] [--trajectory round|N] [--report FILE.html]\n"             \
+    "                 [--until-width W] [--factorial OPT,OPT[,OPT]]\n"                         \
+    "                 [--tune DATA.PATH=LO..HI --target 'position N win share = X']\n"      \
     "       cairn sim merge PARTS... [--json FILE] [--csv FILE]"
 #define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE] [--csv FILE]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
@@ -65,6 +68,16 @@ extern const cli_table *const sim_merge_flag_tables[];
     "  --find EXPR          list the seeds of games where a Lua expression over g.state,\n" \
     "                       g.totals and g.decisions held at the end (sandboxed)\n"        \
     "  --quiet              no progress on stderr\n"                                          \
+    "  --tournament BOT,BOT,...  every bot in every seat and order, each seed in every\n"  \
+    "                       seating: ratings with 95% intervals and the pairwise table\n" \
+    "  --skill KIND:PARAM=V1,V2,...  each level in each seat against the field (--field\n" \
+    "                       BOT, default random): the win-share curve and a verdict\n"     \
+    "  --report FILE.html   the run as one self-contained page of charts (inline SVG)\n"   \
+    "  --until-width W      stop once every win-share interval is at most W wide\n"       \
+    "  --factorial OPT,OPT  every combination of 2 or 3 options: main effects, Holm\n"    \
+    "  --tune DATA.PATH=LO..HI --target T  the value that brings a win share to T\n"     \
+    "  --trajectory round|N  provisional scores and metrics(g) at the end of each round\n" \
+    "                       or every N decisions: means with bands, the leader's fate\n"  \
     "  --time               accepted for old scripts (the timing line is always printed)\n" \
     "\n"                                                                                       \
     "A game that fails is counted and listed with the command that replays it; the\n"        \

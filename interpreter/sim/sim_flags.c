@@ -109,7 +109,7 @@ static int set_sweep(sim_opts *o, const char *const *vv, FILE *err) {
     const char *eq = strchr(v, '=');
     int n = 1;
     for (const char *p = eq ? eq : v; *p; p++) n += *p == ',';
-    if (!eq || eq == v || !eq[1] || n < 2 || n > CAIRN_SIM_MAX_VARIANTS)
+    if (!eq || eq == v || !eq[1] || (n < 2 && !strstr(v, "..")) || n > CAIRN_SIM_MAX_VARIANTS)
         return usage(err, "--sweep takes KEY=V1,V2,... (2 to 8 values; KEY an option or DATA.PATH), got \"%s\"", v);
     o->sweep = v;
     return 0;
@@ -168,6 +168,19 @@ static int set_compare(sim_opts *o, const char *const *vv, FILE *err) {
     return (void)err, o->compare[0] = vv[0], o->compare[1] = vv[1], 0;
 }
 
+/* The lab's flags (sim_lab_flags.c checks their values). */
+#define LAB_SETTER(fn, flag)                                                                       \
+    static int fn(sim_opts *o, const char *const *vv, FILE *err) { return sim_lab_flag(&o->lab, flag, vv[0], err); }
+LAB_SETTER(set_tournament, "--tournament")
+LAB_SETTER(set_skill, "--skill")
+LAB_SETTER(set_field, "--field")
+LAB_SETTER(set_trajectory, "--trajectory")
+LAB_SETTER(set_report, "--report")
+LAB_SETTER(set_until_width, "--until-width")
+LAB_SETTER(set_factorial, "--factorial")
+LAB_SETTER(set_tune, "--tune")
+LAB_SETTER(set_target, "--target")
+
 /* One row per flag: the flag as every command's table has it, and its
 ** setter. */
 typedef struct sim_flag {
@@ -194,6 +207,15 @@ static const sim_flag sim_rows[] = {
     {{"leads", 0, 0, "", CLI_TEXT, NULL, "count lead changes (score(g) after every decision: slower)"}, set_leads},
     {{"quiet", 'q', 0, "", CLI_TEXT, NULL, "no progress on stderr"}, set_quiet},
     {{"time", 0, 0, "", CLI_TEXT, NULL, "accepted for old scripts: the timing line is always printed"}, set_time},
+    {{"tournament", 0, 1, "BOT,BOT,...", CLI_TEXT, NULL, "every bot in every seat and order: ratings with 95% intervals"}, set_tournament},
+    {{"skill", 0, 1, "KIND:PARAM=V1,V2,...", CLI_TEXT, NULL, "each level against the field: the win-share curve"}, set_skill},
+    {{"field", 0, 1, "BOT", CLI_TEXT, NULL, "who --skill's levels play against (default random)"}, set_field},
+    {{"trajectory", 0, 1, "round|N", CLI_TEXT, NULL, "provisional scores and metrics(g) each round or N decisions"}, set_trajectory},
+    {{"report", 0, 1, "FILE.html", CLI_FILE, NULL, "the run as one self-contained page of charts"}, set_report},
+    {{"until-width", 0, 1, "W", CLI_TEXT, NULL, "stop once every win-share interval is at most W wide"}, set_until_width},
+    {{"factorial", 0, 1, "OPT,OPT[,OPT]", CLI_TEXT, NULL, "every combination of 2 or 3 options: main effects, Holm"}, set_factorial},
+    {{"tune", 0, 1, "DATA.PATH=LO..HI", CLI_TEXT, NULL, "the value that brings a win share to --target"}, set_tune},
+    {{"target", 0, 1, "'position N win share = X'", CLI_TEXT, NULL, "what --tune aims at"}, set_target},
 };
 static const cli_table sim_table = CLI_TABLE(sim_rows);
 const cli_table *const sim_flag_tables[] = {&ruleset_flag_table, &sim_table, NULL};
@@ -238,7 +260,7 @@ int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
     }
     if (!o->ruleset) return usage(err, "which ruleset?%s", "");
     if (o->sweep && o->compare[0]) return usage(err, "--sweep or --compare, not both%s", "");
-    return 0;
+    return sim_lab_check(&o->lab, o->compare[0] != NULL, o->sweep != NULL, o->shard_n != 0, o->n_bots, err);
 }
 
 /* `cairn sim merge`'s flags: read by sim_merge.c. */

@@ -204,6 +204,8 @@ static int check_parts(const merged *m, FILE *err) {
     int rc = !first || shard_of(m->parts[0].run, &k, &n0) != 0;
     char *seen = rc ? NULL : calloc((size_t)n0 + 1, 1);
     if (!seen) return value_free(first), fprintf(err, "cairn sim merge: out of memory\n"), 1;
+    if (!strncmp(value_get_str(first, "bots", ""), "tournament ", 11)) /* its seatings are not in the parts */
+        rc = (fprintf(err, "cairn sim merge: %s is a --tournament run, which plays in one piece\n", m->parts[0].path), 1);
     for (size_t i = 0; i < m->n_parts && !rc; i++) {
         value *s = identity(m->parts[i].run);
         if (!s || !value_equal(s, first, 0)) {

@@ -24,6 +24,8 @@ void sim_rec_free(sim_rec *r) {
     for (size_t i = 0; i < r->n_cov; i++) free(r->cov[i].prefix);
     free(r->cov);
     sim_keyindex_free(&r->cov_index);
+    free(r->cpu);
+    sim_traj_free(r->traj);
     memset(r, 0, sizeof *r);
 }
 
@@ -86,8 +88,14 @@ char *sim_rec_json(const sim_rec *r) {
         for (size_t i = 0; i < r->n_cov; i++) {
             fputs(i ? ", [" : "[", f);
             json_string_writez(f, r->cov[i].prefix);
-            fprintf(f, ", %ld, %ld, %ld]", r->cov[i].offered, r->cov[i].disabled, r->cov[i].taken);
+            fprintf(f, ", %ld, %ld, %ld, %lu]", r->cov[i].offered, r->cov[i].disabled, r->cov[i].taken, r->cov[i].took);
         }
+        fputc(']', f);
+    }
+    sim_traj_json(f, r);
+    if (r->cpu) {
+        fputs(", \"cpu\": [", f);
+        for (int i = 0; i < r->n_cpu; i++) fprintf(f, "%s[%ld, %" PRId64 "]", i ? ", " : "", r->cpu[i].asked, r->cpu[i].ns);
         fputc(']', f);
     }
     fputc('}', f);
@@ -180,13 +188,28 @@ int sim_rec_from_value(const value *v, sim_rec *r) {
     if (cov && cov->type != CV_LIST) return sim_rec_free(r), -1;
     for (size_t i = 0; cov && i < cov->u.list.n; i++) {
         const value *c = cov->u.list.items[i];
-        if (c->type != CV_LIST || c->u.list.n != 4 || c->u.list.items[0]->type != CV_STR) return sim_rec_free(r), -1;
-        long counts[3];
-        for (int k = 0; k < 3; k++)
-            if (count_item(c->u.list.items[k + 1], &counts[k]) != 0) return sim_rec_free(r), -1;
+        if (c->type != CV_LIST || (c->u.list.n != 4 && c->u.list.n != 5) || c->u.list.items[0]->type != CV_STR)
+            return sim_rec_free(r), -1;
+        long counts[4] = {0, 0, 0, 0};
+        for (size_t k = 1; k < c->u.list.n; k++)
+            if (count_item(c->u.list.items[k], &counts[k - 1]) != 0) return sim_rec_free(r), -1;
         sim_cov *e = sim_cov_get(&r->cov, &r->n_cov, &r->cov_index, c->u.list.items[0]->u.str.s);
         if (!e) return sim_rec_free(r), -1;
         e->offered = counts[0], e->disabled = counts[1], e->taken = counts[2];
+        if (c->u.list.n == 5) e->took = (unsigned long)counts[3]; /* the seats that took it, a bit each */
+    }
+    if (r->ok && sim_traj_from_value(v, r) != 0) return sim_rec_free(r), -1;
+    const value *cpu = value_map_get(v, "cpu");
+    if (cpu && cpu->type == CV_LIST && cpu->u.list.n && cpu->u.list.n <= CAIRN_MAX_SEATS) {
+        if (!(r->cpu = calloc(cpu->u.list.n, sizeof *r->cpu))) return sim_rec_free(r), -1;
+        r->n_cpu = (int)cpu->u.list.n;
+        for (int i = 0; i < r->n_cpu; i++) {
+            const value *c = cpu->u.list.items[i];
+            if (c->type != CV_LIST || c->u.list.n != 2 || c->u.list.items[0]->type != CV_INT ||
+                c->u.list.items[1]->type != CV_INT || c->u.list.items[0]->u.i < 0 || c->u.list.items[1]->u.i < 0)
+                return sim_rec_free(r), -1;
+            r->cpu[i].asked = (long)c->u.list.items[0]->u.i, r->cpu[i].ns = c->u.list.items[1]->u.i;
+        }
     }
     if (!r->ok) {
         const value *ev = value_map_get(v, "error");

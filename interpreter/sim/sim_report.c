@@ -118,17 +118,20 @@ static void coverage(FILE *out, const sim_totals *t) {
         fputc('\n', out);
         dead += c->taken == 0;
     }
-    if (!dead) return;
-    fprintf(out, "possibly dead (offered, never taken in %ld %s):", games, plural_en(games, "game", "games"));
-    for (size_t i = 0; i < t->n_cov; i++)
-        if (!t->cov[i].taken) fprintf(out, " %s", t->cov[i].prefix);
-    fputc('\n', out);
+    if (dead) {
+        fprintf(out, "possibly dead (offered, never taken in %ld %s):", games, plural_en(games, "game", "games"));
+        for (size_t i = 0; i < t->n_cov; i++)
+            if (!t->cov[i].taken) fprintf(out, " %s", t->cov[i].prefix);
+        fputc('\n', out);
+    }
+    sim_option_effects(out, t);
 }
 
 static void header(FILE *out, const sim_header *h) {
     fprintf(out, "%s %s: %ld %s, %d %s, seeds %" PRIu64 "-%" PRIu64 ", checks %s, bots %s\n", h->id,
             h->version, h->games, plural_en(h->games, "game", "games"), h->players,
-            plural_en(h->players, "player", "players"), h->seed, h->seed + (uint64_t)h->games - 1, h->checks ? "on" : "off",
+            plural_en(h->players, "player", "players"), h->seed,
+            h->seed + (uint64_t)((h->games - 1) / (h->seatings > 1 ? h->seatings : 1)), h->checks ? "on" : "off",
             h->bots);
     if (h->sweep)
         for (int i = 0; i < CAIRN_SIM_MAX_VARIANTS && h->label[i] && *h->label[i]; i++)
@@ -196,8 +199,8 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
         if (!any) continue; /* always zero */
         if (!shown++) fprintf(out, "breakdown, mean points per game [95%%]:\n");
         for (int i = 0; i < n; i++) {
-            stats_acc a = acc_of(g, lb->sum[i], lb->sumsq[i]);
-            mean_cell(c[i], &a);
+            stats_interval iv = sim_label_ci(t, lb, i, NULL);
+            snprintf(c[i], sizeof(cell), "%.2f [%.2f, %.2f]", lb->sum[i] / (double)g, iv.lo, iv.hi);
         }
         char name[NAME_W * 4];
         snprintf(name, sizeof name, "  %s", lb->key);
@@ -239,6 +242,10 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
     }
     if (t->decisions.sum > 0)
         fprintf(out, "branching factor: %.2f options per decision\n", t->branch / t->decisions.sum);
+    sim_traj_report(out, t->traj, n);
+    if (t->traj_failed)
+        fprintf(out, "(%ld %s left out of the trajectory: score(g) or metrics(g) failed before the end)\n",
+                t->traj_failed, plural_en(t->traj_failed, "game", "games"));
 }
 
 /* ------------------------------------------------------------ compare */
@@ -288,6 +295,7 @@ void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, in
                      "%d of %d figures flagged, so about %.1f could be chance alone\n",
                 flagged, shown, 0.05 * shown);
     else fprintf(out, "note: no figure differs beyond noise (%ld paired games)\n", c->pairs);
+    sim_detect_lines(out, c);
 }
 
 /* -------------------------------------------------------------- sweep */
@@ -431,10 +439,12 @@ void sim_report_json(FILE *f, const sim_totals *t) {
         fputs("], \"breakdown\": {", f);
         for (size_t l = 0; l < t->n_labels; l++) {
             stats_acc a = acc_of(g, t->label[l].sum[i], t->label[l].sumsq[i]);
+            int two;
+            stats_interval iv = sim_label_ci(t, &t->label[l], i, &two);
             fputs(l ? ", " : "", f);
             json_string_writez(f, t->label[l].key);
-            fputs(": ", f);
-            json_acc(f, &a, 0);
+            fprintf(f, ": {\"mean\": %.6f, \"lo\": %.6f, \"hi\": %.6f, \"sd\": %.6f, \"interval\": \"%s\"}",
+                    stats_mean(&a), iv.lo, iv.hi, stats_sd(&a), two ? "wilson" : "t");
         }
         fputs("}}", f);
     }
@@ -452,12 +462,19 @@ void sim_report_json(FILE *f, const sim_totals *t) {
     } else {
         fputs("null", f);
     }
+    fputs(", \"decisions_histogram\": [", f);
+    for (size_t k = 0; k < t->dec_hist.n; k++)
+        fprintf(f, "%s[%" PRId64 ", %ld]", k ? ", " : "", t->dec_hist.value[k], t->dec_hist.count[k]);
+    fputs("], \"trajectory\": ", f);
+    sim_traj_report_json(f, t->traj);
     fputs(", \"coverage\": [", f);
     for (size_t i = 0; i < t->n_cov; i++) {
         fputs(i ? ", {\"option\": " : "{\"option\": ", f);
         json_string_writez(f, t->cov[i].prefix);
-        fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld}", t->cov[i].offered,
-                t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
+        fprintf(f, ", \"offered\": %ld, \"disabled\": %ld, \"taken\": %ld, \"games_taken\": %ld, \"took\": ",
+                t->cov[i].offered, t->cov[i].disabled, t->cov[i].taken, t->cov[i].games_taken);
+        sim_option_effect_json(f, &t->cov[i]);
+        fputc('}', f);
     }
     fprintf(f, "], \"find\": {\"held\": %ld, \"failed\": %ld, \"seeds\": [", t->found, t->find_failed);
     for (size_t i = 0; i < t->n_found_seeds; i++) fprintf(f, "%s%" PRIu64, i ? ", " : "", t->found_seeds[i]);

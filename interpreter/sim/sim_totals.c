@@ -31,6 +31,8 @@ void sim_totals_free(sim_totals *t) {
     free(t->fails);
     sim_keyindex_free(&t->label_index);
     sim_keyindex_free(&t->cov_index);
+    sim_traj_totals_free(t->traj);
+    free(t->dec_hist.value), free(t->dec_hist.count);
     memset(t, 0, sizeof *t);
 }
 
@@ -70,6 +72,57 @@ static sim_label *label_get(sim_totals *t, const char *key) {
     if (!(l->key = cairn_strdup(key))) return NULL;
     t->n_labels++;
     return l;
+}
+
+/* Whether item j's key came earlier in the seat's items (a line given in
+** two parts: the game's value is their sum). */
+static int key_before(const sim_seatrec *s, size_t j) {
+    for (size_t k = 0; k < j; k++)
+        if (!strcmp(s->items[k].key, s->items[j].key)) return 1;
+    return 0;
+}
+
+/* Notes that seat i had the value x on the line in a game. */
+static void label_value(sim_label *l, int i, double x) {
+    l->present[i]++;
+    if (!l->n_val || x < l->least) l->least = x;
+    if (!l->n_val || x > l->most) l->most = x;
+    for (int k = 0; k < l->n_val && k < 2; k++)
+        if (l->val[k] == x) {
+            l->at[i][k]++;
+            return;
+        }
+    if (l->n_val < 2) l->val[l->n_val] = x, l->at[i][l->n_val++]++;
+    else l->n_val = 3;
+}
+
+stats_interval sim_label_ci(const sim_totals *t, const sim_label *l, int i, int *two) {
+    long g = t->games;
+    stats_acc a = {g, l->sum[i], l->sumsq[i], 0, 0};
+    /* the values the line takes, with 0 for the games a seat went without */
+    double v[3];
+    int nv = l->n_val;
+    for (int k = 0; k < nv && k < 2; k++) v[k] = l->val[k];
+    int absent = 0;
+    for (int s = 0; s < t->seats; s++) absent |= l->present[s] < g;
+    if (absent && nv <= 2 && !(nv >= 1 && v[0] == 0) && !(nv == 2 && v[1] == 0)) v[nv++] = 0;
+    if (two) *two = 0;
+    if (nv != 2 || g < 1) {
+        stats_interval iv = stats_mean_ci(&a);
+        double least = absent && l->least > 0 ? 0 : l->least, most = absent && l->most < 0 ? 0 : l->most;
+        if (l->n_val && least < most) {
+            if (iv.lo < least) iv.lo = least;
+            if (iv.hi > most) iv.hi = most;
+        }
+        return iv;
+    }
+    int hi = v[1] > v[0]; /* the index of the higher value */
+    double k_hi = 0;      /* games seat i had the higher one */
+    if (hi < l->n_val) k_hi = (double)l->at[i][hi];
+    else k_hi = (double)(g - l->present[i]); /* the higher is the absent 0 */
+    if (v[hi] == 0 && hi < l->n_val) k_hi += (double)(g - l->present[i]);
+    if (two) *two = 1;
+    return stats_two_valued(v[1 - hi], v[hi], k_hi, (double)g);
 }
 
 void sim_rec_shares(const sim_rec *r, double *share) {
@@ -112,6 +165,12 @@ static int add_cov(sim_totals *t, const sim_rec *r) {
         if (!c) return -1;
         c->offered += r->cov[i].offered, c->disabled += r->cov[i].disabled, c->taken += r->cov[i].taken;
         c->games_offered += r->cov[i].offered > 0, c->games_taken += r->cov[i].taken > 0;
+        if (!r->ok || r->n != t->seats || !r->cov[i].offered) continue;
+        double share[CAIRN_MAX_SEATS]; /* the seats that took it against those that did not */
+        sim_rec_shares(r, share);
+        for (int s = 0; s < r->n; s++)
+            if (r->cov[i].took & (1ul << s)) c->with_wins += share[s], c->with_n++;
+            else c->without_wins += share[s], c->without_n++;
     }
     return 0;
 }
@@ -133,10 +192,13 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
         if (!t->find_error && !(t->find_error = cairn_strfmt("seed %" PRIu64 ": %s", r->seed, r->error ? r->error : "?")))
             return -1;
     }
+    if (r->traj_failed) t->traj_failed++;
+    if (sim_traj_add(&t->traj, r) != 0) return -1;
     double share[CAIRN_MAX_SEATS];
     sim_rec_shares(r, share);
     t->games++;
     stats_add(&t->decisions, (double)r->decisions);
+    if (hist_add(&t->dec_hist, r->decisions) != 0) return -1;
     if (r->rounds >= 0) t->with_rounds++, stats_add(&t->rounds, (double)r->rounds);
     if (r->leads >= 0) stats_add(&t->leads, (double)r->leads);
     t->branch += (double)r->branch;
@@ -158,10 +220,14 @@ int sim_totals_add(sim_totals *t, const sim_rec *r) {
             t->pos_share[p] += share[i];
         }
         for (size_t j = 0; j < s->n_items; j++) {
+            if (key_before(s, j)) continue; /* counted with its first item */
             sim_label *l = label_get(t, s->items[j].key);
             if (!l) return -1;
-            double x = (double)s->items[j].points;
+            double x = 0;
+            for (size_t k = j; k < s->n_items; k++)
+                if (!strcmp(s->items[k].key, s->items[j].key)) x += (double)s->items[k].points;
             l->sum[i] += x, l->sumsq[i] += x * x;
+            label_value(l, i, x);
         }
     }
     return 0;

@@ -11,6 +11,7 @@
 #include "error.h"
 #include "sim.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -52,12 +53,13 @@ static void sim(run *r, const char *const *args) {
     slurp(err, r->err, sizeof r->err);
 }
 
-/* The report without its timing line (the one thing that differs between
-** runs), in place. */
+/* The report without its timing lines (the time line and the CPU per
+** decision after it, the one thing that differs between runs), in place. */
 static void drop_time(char *report) {
     char *t = strstr(report, "time: ");
     assert_non_null(t);
     char *end = strchr(t, '\n');
+    if (!strncmp(end + 1, "cpu per decision: ", 18)) end = strchr(end + 1, '\n');
     memmove(t, end + 1, strlen(end + 1) + 1);
 }
 
@@ -180,14 +182,15 @@ static void test_connect4_report(void **st) {
 
 /* --leads: in Connect Four both seats score 0 until a win, so nobody leads
 ** alone until the last decision, and the first leader is no change: 0 lead
-** changes in every game. */
+** changes in every game. No spread, yet not a zero-width interval: 0 -/+
+** 3.8415 / (20 + 3.8415) = 0.16113. */
 static void test_leads(void **st) {
     (void)st;
     static const char *const args[] = {"connect4", "--games", "20", "--quiet", "--leads", NULL};
     run r;
     sim(&r, args);
     assert_int_equal(r.rc, 0);
-    assert_non_null(strstr(r.out, "lead changes per game: mean 0.00 [0.00, 0.00], sd 0.00, min 0, max 0\n"));
+    assert_non_null(strstr(r.out, "lead changes per game: mean 0.00 [-0.16, 0.16], sd 0.00, min 0, max 0\n"));
 }
 
 /* Checks on, three seats, a preset: 5 rounds of 3 bids each. */
@@ -201,8 +204,8 @@ static void test_goofspiel_three_seats(void **st) {
     assert_int_equal(r.rc, 0);
     assert_non_null(strstr(r.out, "goofspiel 1.0: 12 games, 3 players, seeds 1-12, checks on"));
     assert_non_null(strstr(r.out, "options: cards=5 tricks=true (preset quick)\n"));
-    /* no spread: the interval is the mean itself */
-    assert_non_null(strstr(r.out, "decisions per game: mean 15.00 [15.00, 15.00], sd 0.00, min 15, max 15\n"));
+    /* no spread: 15 -/+ 3.8415 / (12 + 3.8415) = 0.24249 */
+    assert_non_null(strstr(r.out, "decisions per game: mean 15.00 [14.76, 15.24], sd 0.00, min 15, max 15\n"));
     long share[3];
     assert_int_equal(share_row(r.out, share, 3), 3);
 }
@@ -228,7 +231,8 @@ static void test_turn_position(void **st) {
     /* the two breakdown lines; 3 rounds + the starter's extra pick */
     assert_non_null(strstr(r.out, "\n  picks "));
     assert_non_null(strstr(r.out, "\n  bonus "));
-    assert_non_null(strstr(r.out, "decisions per game: mean 7.00 [7.00, 7.00], sd 0.00, min 7, max 7\n"));
+    /* 7 -/+ 3.8415 / 303.8415 = 0.01264 */
+    assert_non_null(strstr(r.out, "decisions per game: mean 7.00 [6.99, 7.01], sd 0.00, min 7, max 7\n"));
     assert_non_null(strstr(r.out, "branching factor: 3.00 options per decision\n"));
 }
 
@@ -322,7 +326,8 @@ static void test_jobs_and_shards(void **st) {
 }
 
 /* A ruleset against itself: every paired difference is 0 in every game,
-** so each interval is [0, 0] and nothing is flagged. */
+** so each interval is 0 -/+ 3.8415 / 103.8415 = 0.037 (never zero wide) and
+** nothing is flagged. */
 static void test_compare_self(void **st) {
     (void)st;
     static const char *const args[] = {SIMLAB, "--games", "100", "--quiet", "--compare", "", "", NULL};
@@ -337,7 +342,7 @@ static void test_compare_self(void **st) {
 
 /* simlab against its mod with the bonus for a 3 doubled (2 -> 4). The bots
 ** see the same options, so they pick the same numbers: "picks" is equal in
-** every game (difference [0, 0], not flagged), while "bonus" in B is twice
+** every game (difference 0 -/+ 0.037, not flagged), while "bonus" in B is twice
 ** A's in every game, so its mean difference is A's mean and flagged. */
 static void test_compare_mod(void **st) {
     (void)st;
@@ -363,7 +368,7 @@ static void test_compare_mod(void **st) {
         assert_non_null(line);
         eol = strchr(line, '\n');
         assert_false(!strncmp(eol - 3, "  *", 3));
-        assert_non_null(strstr(line, "+0.00 [+0.00, +0.00]\n"));
+        assert_non_null(strstr(line, "+0.00 [-0.04, +0.04]\n"));
     }
 }
 
@@ -523,7 +528,9 @@ static void test_stuck_game(void **st) {
 }
 
 /* --ban 1:3: seat 1 never picks 3, so its bonus line (2 points per 3) is 0
-** in every game and left out of nothing but worth 0.00 [0.00, 0.00].
+** in every game: 0 -/+ 3.8415 / 53.8415 = 0.07135 for no spread in 50
+** games, kept within the line's least value, 0 (seat 2's bonus takes 0 to 8):
+** 0.00 [0.00, 0.07].
 ** --coverage: every decision offers 1, 2 and 3, all enabled: 50 games x 7
 ** decisions = 350 offers of each; seat 1 takes 3 never, seat 2 (3 or 4
 ** decisions a game) sometimes. */
@@ -537,7 +544,7 @@ static void test_ban_and_coverage(void **st) {
     assert_non_null(b);
     double lo, hi, m;
     assert_int_equal(sscanf(b, "\n  bonus %lf [%lf, %lf]", &m, &lo, &hi), 3);
-    assert_true(m == 0 && lo == 0 && hi == 0);
+    assert_true(m == 0 && lo == 0 && hi == 0.07);
     assert_non_null(strstr(r.out, "rule coverage (option ids up to the first digit, 50 games):\n"));
     long offered[3], taken[3], total = 0;
     for (int i = 0; i < 3; i++) {
@@ -554,6 +561,16 @@ static void test_ban_and_coverage(void **st) {
     assert_int_equal(total, 350);
     assert_true(taken[2] > 0 && taken[2] < taken[0]); /* only seat 2 takes 3s */
     assert_null(strstr(r.out, "possibly dead"));
+    /* seat 1 never takes a 3 (banned): the seats that took one are seat 2's
+    ** games with one, which win far more often (a 3 earns the bonus) */
+    const char *eff = strstr(r.out, "option and win share (the seats that took it in a game against those that did not; "
+                                    "a correlation, not a cause):\n");
+    assert_non_null(eff);
+    const char *three = strstr(eff, "\n  3 ");
+    assert_non_null(three);
+    double with, without;
+    assert_int_equal(sscanf(three, "\n  3 %lf%% (%*d) %lf%%", &with, &without), 2);
+    assert_true(with > without);
     static const char *const bad[] = {SIMLAB, "--ban", "x", NULL};
     sim(&r, bad);
     assert_int_equal(r.rc, 2);
@@ -727,6 +744,582 @@ static void test_cpu_quota(void **st) {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+/* --tournament random,greedy on simlab: 2 seatings (random-greedy and
+** greedy-random), each of 20 seeds played in both, 40 games. Greedy takes
+** the 3 every time; random won 1 of the 40 (no tie). Bradley-Terry then has
+** gamma_greedy / gamma_random = 39 / 1: theta -/+ ln(39) / 2 = 1.83178,
+** on Elo's scale 173.718 * 1.83178 = 318.2. The information is 40 * (39/40)
+** * (1/40) = 0.975, so var(theta_g - theta_r) = 1 / 0.975 = 1.02564 and the
+** centred theta's is a quarter of it, 0.25641: se 0.50637, half-width 1.96 *
+** 0.50637 * 173.718 = 172.4: [+146, +491] and [-491, -146]. Win shares: 1
+** of 40 is Wilson's [0.4, 12.9]. --jobs 1 and 2 agree; the JSON has it. */
+static void test_tournament(void **st) {
+    (void)st;
+    char path[] = "/tmp/cairn-sim-tour-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    const char *one[] = {SIMLAB, "--tournament", "random,greedy", "--games", "40", "--quiet", "--jobs", "1",
+                         "--json", path, NULL};
+    static const char *const two[] = {SIMLAB, "--tournament", "random,greedy", "--games", "40", "--quiet",
+                                      "--jobs", "2", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    if (a.rc) fprintf(stderr, "%s", a.err);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(a.out, "seeds 1-20, checks off, bots tournament random,greedy\n"));
+    assert_non_null(strstr(a.out, "tournament: 2 bots over 2 seats, 2 seatings"));
+    assert_non_null(strstr(a.out, "  random                          40        2.5% [0.4, 12.9]     -318 [-491, -146]\n"));
+    assert_non_null(strstr(a.out, "  greedy                          40      97.5% [87.1, 99.6]     +318 [+146, +491]\n"));
+    assert_non_null(strstr(a.out, "ratings: Bradley-Terry on Elo's scale"));
+    assert_non_null(strstr(a.out, "cpu per decision: random "));
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    const char *json = read_all(path);
+    assert_true(json_valid(json));
+    assert_non_null(strstr(json, "\"tournament\": {\"seats\": 2, \"seatings\": 2, \"games\": 40, \"model\": \"bradley-terry\""));
+    assert_non_null(strstr(json, "\"met\": 40, \"ahead\": 39.000000"));
+    const char *merge[] = {"merge", path, NULL};
+    sim(&b, merge);
+    assert_int_equal(b.rc, 1);
+    assert_non_null(strstr(b.err, "is a --tournament run, which plays in one piece"));
+    unlink(path);
+}
+
+/* Three bots over two seats: every ordered pair of different bots, 3 * 2 = 6
+** seatings, so 12 games are seeds 1-2, and each bot sits in 4 of the 6
+** seatings: 8 games. Two bots over three seats: the 2^3 = 8 ways less the
+** 2 with one bot alone, 6 seatings, both bots in every game (12), and
+** Plackett-Luce over the rankings. Bad tournaments are refused. */
+static void test_tournament_seatings(void **st) {
+    (void)st;
+    static const char *const three[] = {SIMLAB, "--tournament", "random,greedy,mcts:iterations=10,depth=3", "--games",
+                                        "12", "--quiet", NULL};
+    static const char *const seats3[] = {SIMLAB, "--players", "3", "--tournament", "random,greedy", "--games", "12",
+                                         "--quiet", NULL};
+    static run r;
+    sim(&r, three);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "seeds 1-2, "));
+    assert_non_null(strstr(r.out, "tournament: 3 bots over 2 seats, 6 seatings"));
+    assert_non_null(strstr(r.out, "\n  random                           8 "));
+    assert_non_null(strstr(r.out, "\n  mcts:iterations=10,depth=3       8 "));
+    sim(&r, seats3);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "tournament: 2 bots over 3 seats, 6 seatings"));
+    assert_non_null(strstr(r.out, "\n  greedy                          12 "));
+    assert_non_null(strstr(r.out, "ratings: Plackett-Luce over each game's ranking"));
+    static const char *const single[] = {SIMLAB, "--tournament", "random", NULL};
+    sim(&r, single);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tournament takes two bots or more"));
+    static const char *const twice[] = {SIMLAB, "--tournament", "random,random", NULL};
+    sim(&r, twice);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tournament names random twice"));
+    static const char *const compare[] = {SIMLAB, "--tournament", "random,greedy", "--compare", "", "", NULL};
+    sim(&r, compare);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "not with --compare"));
+    static const char *const nobot[] = {SIMLAB, "--tournament", "random,nobot", NULL};
+    sim(&r, nobot);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "nobot"));
+}
+
+/* --skill on a game of pure luck (tests/fixtures/rulesets/coinflip draws the
+** winner at setup): 2 levels x 2 seats = 4 seatings, so 200 games are 50
+** seeds, each level 100 games, and in each seed exactly one of the two seats
+** is the lucky one: 50 wins of 100, Wilson [40.4, 59.6] for both levels. The
+** same seed and seat give the same winner at any level, so the 100 paired
+** differences are all 0: 0 -/+ 3.8415 / 103.8415 = 3.7 points, which holds 0
+** and is under 5 points wide either side: a flat curve, called luck. With 24
+** games (12 pairs: -/+ 3.8415 / 15.8415 = 24.2) it is too wide to say so. */
+static void test_skill_luck(void **st) {
+    (void)st;
+    static const char *const args[] = {"tests/fixtures/rulesets/coinflip", "--skill", "mcts:iterations=1,50",
+                                       "--games", "200", "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "seeds 1-50, checks off, bots skill mcts:iterations=1,mcts:iterations=50,random\n"));
+    assert_non_null(strstr(r.out, "skill: 2 levels of mcts:iterations=1,50, each in every seat in turn against random"));
+    assert_non_null(strstr(r.out, "  mcts:iterations=1               100    50.0% [40.4, 59.6]\n"));
+    assert_non_null(strstr(r.out, "  mcts:iterations=50              100    50.0% [40.4, 59.6]         +0.0 [-3.7, +3.7]\n"));
+    assert_non_null(strstr(r.out, "verdict: a flat curve: from the first level to the last the win share moved +0.0 "
+                                  "[-3.7, +3.7], within noise; against this field the game plays like luck"));
+    static const char *const few[] = {"tests/fixtures/rulesets/coinflip", "--skill", "mcts:iterations=1,50",
+                                      "--games", "24", "--quiet", NULL};
+    sim(&r, few);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "+0.0 [-24.2, +24.2]"));
+    assert_non_null(strstr(r.out, "too wide to call the game luck: play more games"));
+}
+
+/* --skill where skill matters: in Connect Four a search bot of 200
+** iterations beats the random field nearly always, one of 1 iteration about
+** half the time; 24 games (6 seeds in 4 seatings). Other parameters ride
+** along (depth=0 in every level); --field names the field. Bad specs are
+** refused. */
+static void test_skill_depth(void **st) {
+    (void)st;
+    static const char *const args[] = {"connect4", "--skill", "mcts:iterations=1,200,depth=0", "--field", "random",
+                                       "--games", "24", "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "\n  mcts:iterations=1,depth=0        12 "));
+    assert_non_null(strstr(r.out, "\n  mcts:iterations=200,depth=0      12 "));
+    assert_non_null(strstr(r.out, "verdict: skill matters: "));
+    static const char *const flat[] = {"connect4", "--skill", "mcts:iterations=10,depth=2", NULL};
+    sim(&r, flat);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--skill takes one parameter with 2 to 15 values"));
+    static const char *const both[] = {"connect4", "--skill", "mcts:iterations=1,2", "--tournament", "random,greedy", NULL};
+    sim(&r, both);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "not with --skill"));
+    static const char *const field[] = {"connect4", "--field", "greedy", NULL};
+    sim(&r, field);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--field goes with --skill"));
+}
+
+/* --trajectory round on simlab, whose rounds are state.round (1 to 4; the
+** 4th is the starter's extra pick) and whose metrics(g) gives each seat's
+** 3s and the picks left. Two picks a round leave 7 - 2 = 5, 3, 1 and, at the
+** end, 0 picks in every game: no spread, so 5.00 -/+ 3.8415 / 103.8415 =
+** 0.037: [4.96, 5.04]. The last point is the end of the game, so its scores
+** are the report's score means, cell for cell, and the seat alone on top
+** there is the winner: leader wins 100.0%. --jobs 2 and three shards merged
+** give the same report. */
+static void test_trajectory(void **st) {
+    (void)st;
+    static const char *const one[] = {SIMLAB, "--trajectory", "round", "--games", "100", "--quiet", "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--trajectory", "round", "--games", "100", "--quiet", "--jobs", "2", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    if (a.rc) fprintf(stderr, "%s", a.err);
+    assert_int_equal(a.rc, 0);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    assert_non_null(strstr(a.out, "trajectory: at the end of each round (g.state.round)"));
+    assert_non_null(strstr(a.out, "metric left:\nround   games                  game\n"
+                                  "1         100     5.00 [4.96, 5.04]\n"
+                                  "2         100     3.00 [2.96, 3.04]\n"
+                                  "3         100     1.00 [0.96, 1.04]\n"
+                                  "4         100    0.00 [-0.04, 0.04]\n"));
+    assert_non_null(strstr(a.out, "metric threes:\nround   games                seat 1                seat 2\n"));
+    /* the score means of the report against the trajectory's last point */
+    const char *mean = strstr(a.out, "\nscore mean ");
+    assert_non_null(mean);
+    char s1[32], s2[32], row[128];
+    assert_int_equal(sscanf(mean, "\nscore mean %31[^]]] %31[^]]]", s1, s2), 2);
+    snprintf(row, sizeof row, "\n4         100%*s]%*s]", 21, s1, 21, s2);
+    const char *last = strstr(a.out, row);
+    if (!last) fprintf(stderr, "no row %s in\n%s", row, a.out);
+    assert_non_null(last);
+    assert_non_null(strstr(last, "100.0% ["));
+    /* three shards merged */
+    char dir[] = "/tmp/cairn-traj-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char part[3][128], shard[3][16];
+    static run s, m;
+    for (int k = 0; k < 3; k++) {
+        snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
+        snprintf(shard[k], sizeof shard[k], "%d/3", k + 1);
+        const char *args[] = {SIMLAB, "--trajectory", "round", "--games", "100", "--quiet", "--shard", shard[k],
+                              "--json", part[k], NULL};
+        sim(&s, args);
+        assert_int_equal(s.rc, 0);
+        assert_true(json_valid(read_all(part[k])));
+    }
+    const char *margs[] = {"merge", part[0], part[1], part[2], NULL};
+    sim(&m, margs);
+    if (m.rc) fprintf(stderr, "%s", m.err);
+    assert_int_equal(m.rc, 0);
+    assert_string_equal(m.out, a.out);
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    static const char *const bad[] = {SIMLAB, "--trajectory", "0", NULL};
+    sim(&a, bad);
+    assert_int_equal(a.rc, 2);
+    assert_non_null(strstr(a.err, "--trajectory takes round (the end of each round) or N"));
+}
+
+/* --trajectory N: a point every N decisions. Connect Four has no
+** state.round; every game takes 7 decisions or more, so each of the 20
+** reaches the points after 2, 4 and 6, where nobody has scored: 0 -/+
+** 3.8415 / 23.8415 = 0.16. */
+static void test_trajectory_every(void **st) {
+    (void)st;
+    static const char *const args[] = {"connect4", "--trajectory", "2", "--games", "20", "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "trajectory: every 2 decisions (after N), "));
+    assert_non_null(strstr(r.out, "\n2          20    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]"));
+    assert_non_null(strstr(r.out, "\n6          20    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]    0.00 [-0.16, 0.16]"));
+}
+
+/* ---- the --report page: well-formed, and each figure the JSON's */
+
+/* The value at a dotted path ("summary.seats.0.share") in JSON text, or
+** NULL: object members by key, array items by index. */
+static const char *json_at(const char *p, const char *path) {
+    while (*path) {
+        char part[64];
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof part) return NULL;
+        memcpy(part, path, n);
+        part[n] = '\0';
+        path += n + (path[n] == '.');
+        p = json_ws(p);
+        if (*p == '{') {
+            p = json_ws(p + 1);
+            for (;;) {
+                const char *k = p, *end = json_string(p);
+                if (!end) return NULL;
+                int hit = (size_t)(end - k - 2) == strlen(part) && !strncmp(k + 1, part, strlen(part));
+                p = json_ws(end);
+                if (*p++ != ':') return NULL;
+                if (hit) break;
+                if (!(p = json_value(p))) return NULL;
+                p = json_ws(p);
+                if (*p++ != ',') return NULL;
+                p = json_ws(p);
+            }
+        } else if (*p == '[') {
+            p++;
+            for (long i = atol(part); i > 0; i--) {
+                if (!(p = json_value(p))) return NULL;
+                p = json_ws(p);
+                if (*p++ != ',') return NULL;
+            }
+        } else {
+            return NULL;
+        }
+    }
+    return json_ws(p);
+}
+
+/* Whether the page is well-formed XML: tags nest and close, attributes are
+** quoted, & starts an entity; the doctype is skipped. */
+static int xml_well_formed(const char *s) {
+    const char *stack[256];
+    size_t nstack[256];
+    int depth = 0;
+    for (const char *p = s; *p;) {
+        if (*p == '&') {
+            const char *semi = strchr(p, ';');
+            if (!semi || semi - p > 8) return fprintf(stderr, "bare & at %.40s\n", p), 0;
+            p = semi + 1;
+        } else if (*p != '<') {
+            p++;
+        } else if (!strncmp(p, "<!DOCTYPE", 9)) {
+            p = strchr(p, '>') + 1;
+        } else if (p[1] == '/') {
+            size_t n = strcspn(p + 2, ">");
+            if (!depth || n != nstack[depth - 1] || strncmp(p + 2, stack[depth - 1], n))
+                return fprintf(stderr, "</%.*s> closes nothing open at %.40s\n", (int)n, p + 2, p), 0;
+            depth--;
+            p += n + 3;
+        } else {
+            const char *name = p + 1;
+            size_t n = strcspn(name, " />");
+            p = name + n;
+            while (*p && *p != '>' && strncmp(p, "/>", 2)) { /* attributes: name="value" */
+                if (*p == ' ' || *p == '\n') {
+                    p++;
+                    continue;
+                }
+                p += strcspn(p, "= />");
+                if (*p != '=' || p[1] != '"') return fprintf(stderr, "unquoted attribute at %.40s\n", p), 0;
+                const char *q = strchr(p + 2, '"');
+                if (!q || memchr(p + 2, '<', (size_t)(q - p - 2))) return 0;
+                p = q + 1;
+            }
+            if (!*p) return 0;
+            if (*p == '>') {
+                if (depth == 256) return 0;
+                stack[depth] = name, nstack[depth++] = n;
+            }
+            p += *p == '>' ? 1 : 2;
+        }
+    }
+    return depth == 0 || (fprintf(stderr, "%d elements left open\n", depth), 0);
+}
+
+/* Every data-key="PATH" data-v="X" (and data-key2/3) of the page against the
+** number at PATH in the JSON: the same within 1e-6. How many were checked. */
+static int page_matches_json(const char *page, const char *json) {
+    int n = 0;
+    for (const char *p = strstr(page, " data-key"); p; p = strstr(p + 1, " data-key")) {
+        char path[160], num[64];
+        if (sscanf(p, " data-key%*[23]=\"%159[^\"]\" data-v%*[23]=\"%63[^\"]\"", path, num) != 2 &&
+            sscanf(p, " data-key=\"%159[^\"]\" data-v=\"%63[^\"]\"", path, num) != 2) {
+            fprintf(stderr, "a data-key without its value at %.60s\n", p);
+            return -1;
+        }
+        const char *at = json_at(json, path);
+        if (!at) {
+            fprintf(stderr, "%s: not in the JSON\n", path);
+            return -1;
+        }
+        double a = strtod(at, NULL), b = strtod(num, NULL);
+        if (fabs(a - b) > 1e-6) {
+            fprintf(stderr, "%s: the page says %s, the JSON %.20s\n", path, num, at);
+            return -1;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* The page of a run (seats, positions, histograms, trajectory, CPU), of a
+** comparison and of a tournament and a skill curve: each well-formed, no
+** script and no link out, the command that made it, and each figure the
+** JSON's. simlab's 100 games have 2 seats x 3 share figures, 2 positions x
+** 3, the histograms and the trajectory: over 60 figures. */
+static void test_report_page(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-report-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char html[128], json[128];
+    snprintf(html, sizeof html, "%s/r.html", dir);
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    static const char *const runs[][12] = {
+        {SIMLAB, "--games", "100", "--trajectory", "round", NULL},
+        {SIMLAB, "--games", "60", "--compare", "", "scoring.bonus=4", NULL},
+        {SIMLAB, "--games", "40", "--sweep", "scoring.bonus=2,3,4", NULL},
+        {SIMLAB, "--games", "40", "--tournament", "random,greedy", NULL},
+        {"tests/fixtures/rulesets/coinflip", "--games", "40", "--skill", "mcts:iterations=1,5", NULL},
+    };
+    static const int least[] = {60, 20, 20, 10, 8};
+    for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
+        const char *args[20];
+        int n = 0;
+        for (; runs[k][n]; n++) args[n] = runs[k][n];
+        args[n++] = "--quiet", args[n++] = "--json", args[n++] = json, args[n++] = "--report", args[n++] = html;
+        args[n] = NULL;
+        static run r;
+        sim(&r, args);
+        if (r.rc) fprintf(stderr, "%s", r.err);
+        assert_int_equal(r.rc, 0);
+        static char page[1 << 20];
+        snprintf(page, sizeof page, "%s", read_all(html));
+        assert_true(xml_well_formed(page));
+        assert_null(strstr(page, "<script"));
+        assert_null(strstr(page, "href="));
+        assert_null(strstr(page, "src="));
+        assert_null(strstr(page, "url("));
+        assert_non_null(strstr(page, "<pre>cairn sim "));
+        int checked = page_matches_json(page, read_all(json));
+        if (checked < least[k]) fprintf(stderr, "run %zu: %d figures checked\n", k, checked);
+        assert_true(checked >= least[k]);
+    }
+    /* the command is quoted for a shell where it must be */
+    assert_non_null(strstr(read_all(html), "<pre>cairn sim tests/fixtures/rulesets/coinflip --games 40 --skill "
+                                           "mcts:iterations=1,5 --quiet --json "));
+    const char *quoted[] = {SIMLAB, "--games", "2", "--compare", "", "scoring.bonus=4", "--quiet",
+                                         "--report", html, NULL};
+    static run q;
+    sim(&q, quoted);
+    assert_int_equal(q.rc, 0);
+    assert_non_null(strstr(read_all(html), "--compare &#39;&#39; scoring.bonus=4 --quiet --report "));
+    assert_true(xml_well_formed("<p>a &amp; <b x=\"1\">b</b><br/></p>"));
+    assert_false(xml_well_formed("<p>a <b>b</p></b>"));
+    assert_false(xml_well_formed("<p x=1>a</p>"));
+    assert_false(xml_well_formed("<p>a & b</p>"));
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+}
+
+/* --until-width 0.2: simlab stops at the first game count where both seats'
+** and both positions' Wilson intervals are at most 0.2 wide (about 1.96 /
+** sqrt(n) at an even share: n near 96), the same with 1 job and 2; bounded
+** by --games one fewer it is not reached, so the stop is the first. The
+** progress lines (a file, not a terminal: one each 10%) carry the running
+** estimate. A comparison says how many games its win-share shifts need. */
+static void test_until_width(void **st) {
+    (void)st;
+    static const char *const one[] = {SIMLAB, "--until-width", "0.2", "--games", "1000", "--jobs", "1", NULL};
+    static const char *const two[] = {SIMLAB, "--until-width", "0.2", "--games", "1000", "--jobs", "2", "--quiet", NULL};
+    static run a, b;
+    sim(&a, one);
+    sim(&b, two);
+    assert_int_equal(a.rc, 0);
+    assert_int_equal(b.rc, 0);
+    long n = 0;
+    const char *u = strstr(a.out, "until width 0.200: stopped after ");
+    assert_non_null(u);
+    assert_int_equal(sscanf(u, "until width 0.200: stopped after %ld of at most 1000 games", &n), 1);
+    assert_true(n >= 60 && n <= 200);
+    drop_time(a.out);
+    drop_time(b.out);
+    assert_string_equal(a.out, b.out);
+    char games[24], want[96];
+    snprintf(games, sizeof games, "%ld", n - 1);
+    const char *fewer[] = {SIMLAB, "--until-width", "0.2", "--games", games, NULL};
+    sim(&b, fewer);
+    assert_int_equal(b.rc, 0);
+    assert_non_null(strstr(b.err, "cairn sim: 10% ("));
+    assert_non_null(strstr(b.err, " games/s); so far seat 1 "));
+    snprintf(want, sizeof want, "until width 0.200: not reached in %ld games", n - 1);
+    assert_non_null(strstr(b.out, want));
+    static const char *const self[] = {SIMLAB, "--games", "100", "--quiet", "--compare", "", "", NULL};
+    sim(&b, self);
+    assert_non_null(strstr(b.out, "games to detect each win-share shift of the size seen (5% level, 80% power, "
+                                  "paired): seat 1 none seen, seat 2 none seen\n"));
+    /* doubling the bonus changes no pick, but in 1 game of the 100 a tie
+    ** becomes seat 1's win: differences +0.5 once and 0 else, mean 0.005,
+    ** sd sqrt((0.25 - 100 * 0.005^2) / 99) = 0.05; ((1.95996 + 0.84162) *
+    ** 0.05 / 0.005)^2 = 28.0158^2 = 784.9: 785 games */
+    static const char *const cmp[] = {SIMLAB, "--games", "100", "--quiet", "--compare", SIMLAB, DOUBLE, NULL};
+    sim(&b, cmp);
+    assert_non_null(strstr(b.out, "paired): seat 1 +0.5 needs about 785, seat 2 -0.5 needs about 785\n"));
+    static const char *const bad[] = {SIMLAB, "--until-width", "2", NULL};
+    sim(&b, bad);
+    assert_int_equal(b.rc, 2);
+    assert_non_null(strstr(b.err, "--until-width takes a width between 0 and 1"));
+}
+
+/* --sweep players=2..3: one run per seat count, each the run --players N
+** gives: simlab's 2 seats take 3 rounds x 2 + 1 = 7 decisions, 3 seats 3 x 3
+** + 1 = 10, and position 1's win share in the table is the one of the run by
+** turn position, cell for cell. --sweep bots=random,greedy likewise against
+** --bots greedy,greedy. */
+static void test_sweep_series(void **st) {
+    (void)st;
+    static const char *const series[] = {SIMLAB, "--sweep", "players=2..3", "--games", "200", "--quiet", NULL};
+    static run r, p;
+    sim(&r, series);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "sweep players=2..3: one run per value, each on the same seeds\n"));
+    for (int n = 2; n <= 3; n++) {
+        char players[8], cell[64], row[160];
+        snprintf(players, sizeof players, "%d", n);
+        const char *one[] = {SIMLAB, "--players", players, "--games", "200", "--quiet", NULL};
+        sim(&p, one);
+        const char *t = strstr(p.out, "by turn position");
+        assert_non_null(t);
+        t = strstr(t, "\nwin share");
+        assert_int_equal(sscanf(t, "\nwin share %63[^]]]", cell), 1);
+        snprintf(row, sizeof row, "players=%d                       200%23s]", n, cell);
+        if (!strstr(r.out, row)) fprintf(stderr, "no \"%s\" in\n%s", row, r.out);
+        assert_non_null(strstr(r.out, row));
+    }
+    assert_non_null(strstr(r.out, "         7.0   "));
+    assert_non_null(strstr(r.out, "        10.0   "));
+    static const char *const bots[] = {"connect4", "--sweep", "bots=random,greedy", "--games", "20", "--quiet", NULL};
+    static const char *const greedy[] = {"connect4", "--bots", "greedy,greedy", "--games", "20", "--quiet", NULL};
+    sim(&r, bots);
+    assert_int_equal(r.rc, 0);
+    sim(&p, greedy);
+    char cell[64], row[160];
+    assert_int_equal(sscanf(strstr(p.out, "\nwin share"), "\nwin share %63[^]]]", cell), 1);
+    snprintf(row, sizeof row, "bots=greedy                      20%23s]", cell);
+    assert_non_null(strstr(r.out, row));
+    static const char *const bad[] = {SIMLAB, "--sweep", "players=1..20", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--sweep takes players=LO..HI"));
+}
+
+/* --factorial scoring.bonus=4,scoring.rounds=4: 4 combinations (A none, B
+** bonus, C rounds, D both). A fourth round adds one pick per seat: 9
+** decisions against 7 in every game, so the main effect of rounds on the
+** length is +2.00 exactly (no spread: -/+ 3.8415 / 103.8415 = 0.04) and
+** flagged, and the bonus's is 0. A main effect is the mean of the two
+** differences it makes: bonus on seat 1's score = ((B - A) + (D - C)) / 2,
+** from the columns of the table above it. */
+static void test_factorial(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--factorial", "scoring.bonus=4,scoring.rounds=4", "--games", "100",
+                                       "--quiet", NULL};
+    static run r;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "factorial: 2 factors, 4 combinations, each seed in every one; 100 games in all of them\n"));
+    assert_non_null(strstr(r.out, "\ndecisions                     +0.00 [-0.04, +0.04]        +2.00 [+1.96, +2.04] *\n"));
+    double a, b, c, d, e;
+    const char *row = strstr(r.out, "\nseat 1 score ");
+    assert_non_null(row);
+    assert_int_equal(sscanf(row, "\nseat 1 score %lf %lf* %lf* %lf*", &a, &b, &c, &d), 4);
+    const char *eff = strstr(strstr(r.out, "main effect"), "\nseat 1 score ");
+    assert_non_null(eff);
+    assert_int_equal(sscanf(eff, "\nseat 1 score %lf", &e), 1);
+    assert_true(fabs(e - ((b - a) + (d - c)) / 2) < 0.011);
+    assert_non_null(strstr(r.out, "*: beyond noise after Holm's adjustment over all 10 effects"));
+    static const char *const one[] = {SIMLAB, "--factorial", "scoring.bonus=4", NULL};
+    sim(&r, one);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--factorial takes 2 or 3 options"));
+}
+
+/* --tune scoring.rounds=1..40 --target 'position 1 win share = 0.6': the
+** starter's extra pick counts for less as the rounds grow. Bisection keeps
+** the sign change of share - 0.6 between LO and HI: it tries 1 and 40, then
+** the middles, each on the same 200 seeds, and reports the value tried
+** closest to the target; each value tried is the run --set gives. */
+static void test_tune(void **st) {
+    (void)st;
+    static const char *const args[] = {SIMLAB, "--tune", "scoring.rounds=1..40", "--target", "position 1 win share = 0.6",
+                                       "--games", "200", "--quiet", NULL};
+    static run r, p;
+    sim(&r, args);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "tune scoring.rounds in 1..40: position 1 win share = 0.600, by bisection on the same seeds\n"));
+    /* each row against the run --set gives */
+    long value, games, tried = 0, best = 0;
+    double bestd = 2, lo = 0, hi = 0;
+    int lo_sign = 0;
+    for (const char *l = strstr(r.out, "holds the target\n") + 17; sscanf(l, "%ld %ld", &value, &games) == 2;
+         l = strchr(l, '\n') + 1) {
+        double share;
+        assert_int_equal(sscanf(l, "%*d %*d %lf%%", &share), 1);
+        char set[64];
+        snprintf(set, sizeof set, "scoring.rounds=%ld", value);
+        const char *one[] = {SIMLAB, "--set", set, "--games", "200", "--quiet", NULL};
+        sim(&p, one);
+        const char *t = strstr(strstr(p.out, "by turn position"), "\nwin share");
+        double s1;
+        assert_int_equal(sscanf(t, "\nwin share %lf%%", &s1), 1);
+        if (fabs(s1 - share) >= 0.01) fprintf(stderr, "value %ld: tune %.1f, run %.1f\n", value, share, s1);
+        assert_true(fabs(s1 - share) < 0.01);
+        double d = fabs(share / 100 - 0.6);
+        if (d < bestd) bestd = d, best = value;
+        if (value == 1) lo_sign = share > 60, lo = share;
+        if (value == 40) hi = share;
+        tried++;
+    }
+    assert_true(tried >= 3 && tried <= 10); /* 2 ends and about log2(39) = 5.3 middles */
+    assert_true(lo_sign);                    /* 1 round: the starter wins far more than 60% */
+    assert_true(lo > 60 && hi < 60);
+    char want[64];
+    snprintf(want, sizeof want, "tune: scoring.rounds = %ld comes closest", best);
+    assert_non_null(strstr(r.out, want));
+    static const char *const bad[] = {SIMLAB, "--tune", "scoring.rounds=1..40", NULL};
+    sim(&r, bad);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tune and --target go together"));
+    static const char *const badt[] = {SIMLAB, "--tune", "scoring.rounds=1..40", "--target", "seat 1 wins", NULL};
+    sim(&r, badt);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tune needs --target 'position N win share = X'"));
 }
 
 int main(void) {
@@ -741,6 +1334,12 @@ int main(void) {
         cmocka_unit_test(test_ban_and_coverage), cmocka_unit_test(test_compare_set),
         cmocka_unit_test(test_find),            cmocka_unit_test(test_sweep),
         cmocka_unit_test(test_refusals),        cmocka_unit_test(test_start_seat_hook),
+        cmocka_unit_test(test_tournament),      cmocka_unit_test(test_tournament_seatings),
+        cmocka_unit_test(test_skill_luck),      cmocka_unit_test(test_skill_depth),
+        cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
+        cmocka_unit_test(test_report_page),     cmocka_unit_test(test_until_width),
+        cmocka_unit_test(test_sweep_series),      cmocka_unit_test(test_factorial),
+        cmocka_unit_test(test_tune),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

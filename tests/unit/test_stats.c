@@ -77,9 +77,11 @@ static void test_mean_interval(void **st) {
 
 /* Paired differences 1, -1, 1, -1: mean 0, sd sqrt(4/3) = 1.1547,
 ** t(3) = 3.182, half = 3.182 * 1.1547 / 2 = 1.83713: the interval
-** [-1.83713, 1.83713] holds 0, so no flag. A constant difference of 3 has
-** no spread: [3, 3], which excludes 0 (a doubled score line in every game
-** is a certain difference). */
+** [-1.83713, 1.83713] holds 0, so no flag. A constant difference of 3 in 5
+** games has no spread, but its interval is not zero wide: no game moved it
+** by a unit, so at most z^2 / (5 + z^2) = 3.8415 / 8.8415 = 0.43448 of the
+** games could: [2.56552, 3.43448], which excludes 0 (a doubled score line
+** in every game is a certain difference). */
 static void test_paired_difference(void **st) {
     (void)st;
     stats_acc d = {0};
@@ -91,21 +93,64 @@ static void test_paired_difference(void **st) {
     stats_acc c = {0};
     for (int k = 0; k < 5; k++) stats_add(&c, 3);
     i = stats_mean_ci(&c);
-    NEAR(i.lo, 3);
-    NEAR(i.hi, 3);
+    NEAR(i.lo, 2.56552);
+    NEAR(i.hi, 3.43448);
     assert_true(stats_excludes_zero(i));
     stats_acc one = {0};
     stats_add(&one, -2);
     assert_true(stats_sd(&one) == 0);
+    /* one value: n 1, 3.8415 / 4.8415 = 0.79345 either side */
+    i = stats_mean_ci(&one);
+    NEAR(i.lo, -2.79345);
+    NEAR(i.hi, -1.20655);
+    /* 300 games without spread: 3.8415 / 303.8415 = 0.012643 */
+    NEAR(stats_none_seen(300), 0.012643);
+    NEAR(stats_none_seen(0), 1.0);
 }
 
-/* The t table: df 1 is 12.706, df 30 is 2.042, beyond it the normal 1.96. */
+/* A line worth 0 or 5 (a bonus won or not), won in 2 of 10 games: Wilson
+** for 2 of 10 is p = 0.2, denom 1.38415, centre (0.2 + 0.192075) / 1.38415
+** = 0.28326, half 1.41600 * sqrt(0.016 + 0.0096037) = 0.22658, so [0.05668,
+** 0.50984]; on [0, 5]: [0.28341, 2.54919]. Never won in 10: [0, 5 * 0.27753]
+** = [0, 1.38766], where the t interval would be [0, 0]. Worth 3 or 7: 3 +
+** 4 * [0.05668, 0.50984] = [3.22673, 5.03935]. */
+static void test_two_valued(void **st) {
+    (void)st;
+    stats_interval i = stats_two_valued(0, 5, 2, 10);
+    NEAR(i.lo, 0.28341);
+    NEAR(i.hi, 2.54919);
+    i = stats_two_valued(0, 5, 0, 10);
+    NEAR(i.lo, 0.0);
+    NEAR(i.hi, 1.38766);
+    i = stats_two_valued(3, 7, 2, 10);
+    NEAR(i.lo, 3.22673);
+    NEAR(i.hi, 5.03935);
+}
+
+/* The t quantiles: df 1 is 12.706 and df 30 2.042 (the table); past it
+** the expansion, against a statistics table's t(0.975): df 31 2.0395, df 60
+** 2.0003, df 100 1.9840, df 118 (119 games, the last below 120) 1.9803;
+** from 120 games (df 119) the normal 1.96. At df 31 the normal quantile
+** would be 1.95996 / 2.0395 = 3.9% too narrow, what the t fixes. */
 static void test_t_quantiles(void **st) {
     (void)st;
     NEAR(stats_t95(1), 12.706);
     NEAR(stats_t95(0), 12.706);
     NEAR(stats_t95(30), 2.042);
+    NEAR(stats_t95(31), 2.0395);
+    NEAR(stats_t95(60), 2.0003);
+    NEAR(stats_t95(100), 1.9840);
+    NEAR(stats_t95(118), 1.9803);
+    NEAR(stats_t95(119), 1.95996);
     NEAR(stats_t95(1000), 1.95996);
+    /* 50 values 0 and 1 alternating: mean 0.5, sd sqrt(12.5 / 49) = 0.50508,
+    ** t(49) = 2.0096 (table: 2.0096), half 2.0096 * 0.50508 / sqrt(50) =
+    ** 0.14355: [0.35645, 0.64355] (with 1.96: 0.14000) */
+    stats_acc a = {0};
+    for (int k = 0; k < 50; k++) stats_add(&a, k % 2);
+    stats_interval i = stats_mean_ci(&a);
+    NEAR(i.lo, 0.35645);
+    NEAR(i.hi, 0.64355);
 }
 
 int main(void) {
@@ -113,6 +158,7 @@ int main(void) {
         cmocka_unit_test(test_wilson_half),       cmocka_unit_test(test_wilson_zero),
         cmocka_unit_test(test_wilson_fractional), cmocka_unit_test(test_mean_interval),
         cmocka_unit_test(test_paired_difference), cmocka_unit_test(test_t_quantiles),
+        cmocka_unit_test(test_two_valued),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
