@@ -744,6 +744,8 @@ static void test_cpu_quota(void **st) {
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+}
+
 /* --tournament random,greedy on simlab: 2 seatings (random-greedy and
 ** greedy-random), each of 20 seeds played in both, 40 games. Greedy takes
 ** the 3 every time; random won 1 of the 40 (no tie). Bradley-Terry then has
