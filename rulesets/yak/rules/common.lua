@@ -201,7 +201,8 @@ end
 
 -- M.place_fog(g, n): n fog stones set aside during a draw go onto the mountain track;
 -- each time the track fills, the fog.fills entry for that fill says how many go back
--- into the bag (the rest leave the game). After the last fill fog returns to the bag.
+-- into the bag (the rest leave the game). After the last fill fog goes where
+-- fog.after_last_fill says: "bag", straight back into the bag; "out", out of the game.
 function M.place_fog(g, n)
   local data = g.data
   local fog, rules = g.state.fog, data.fog
@@ -209,8 +210,13 @@ function M.place_fog(g, n)
   for _ = 1, n do
     fog.aside = fog.aside - 1
     if fog.fills >= #rules.fills then
-      bag.add(g.state.bag, fog_id, 1)
-      g.log_text("log.fog_back")
+      if rules.after_last_fill == "bag" then
+        bag.add(g.state.bag, fog_id, 1)
+        g.log_text("log.fog_back")
+      else
+        fog.out = fog.out + 1
+        g.log_text("log.fog_out")
+      end
     else
       fog.track = fog.track + 1
       if fog.track >= rules.track_length then

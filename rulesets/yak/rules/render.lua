@@ -170,8 +170,9 @@ end
 
 local function fog_track(data, fog)
   local cells = {}
+  local on_track = stone(data, data.stones.fog.id)   -- the fog stone's letter and markup
   for i = 1, data.fog.track_length do
-    cells[#cells + 1] = (i <= fog.track) and "{bold}~{/}" or "{dim}.{/}"
+    cells[#cells + 1] = (i <= fog.track) and on_track or "{dim}.{/}"
   end
   return table.concat(cells)
 end

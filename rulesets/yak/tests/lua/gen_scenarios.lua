@@ -363,6 +363,33 @@ Ann's base holds R R at the left. Her new stone may go next to them (l1p3) or on
 })
 
 ---------------------------------------------------------------------------- round
+-- every stone in a tower or a cart, so the bag holds only the fog stones still in play; Ann
+-- (seat 1) has a Restock's worth of food, the others none; `fog` edits the fog record first
+local function empty_quarry(fog)
+  local g = fake.new { seats = 4, seed = 1 }
+  local st = g.state
+  if fog then for k, v in pairs(fog) do st.fog[k] = v end end
+  local all = {}
+  for _, c in ipairs(st.colours) do for _ = 1, 8 do all[#all + 1] = c end end
+  for _ = 1, 8 do all[#all + 1] = "crystal" end
+  local i = 0
+  local function next_stone() i = i + 1; return all[i] end
+  for s = 1, 4 do
+    local n = (s == 1) and 15 or 14
+    for r = 1, 5 do for c = 1, #st.players[s].tower[r] do
+      if n > 0 then st.players[s].tower[r][c] = next_stone(); n = n - 1 end
+    end end
+  end
+  for ci, cart in ipairs(st.carts) do
+    cart.stones = {}
+    for _ = 1, (ci == 1) and 3 or 4 do cart.stones[#cart.stones + 1] = next_stone() end
+  end
+  for s = 2, 4 do st.players[s].food = { meat = 0, milk = 0, bread = 0 } end
+  st.holder, st.stupa, st.last_round = 1, 1, 3
+  fake.rebalance(g)
+  return g
+end
+
 emit("tests/round.yaml", [[
 # round.yaml: sunrise secrecy, Restock at the cap, the end trigger plus one more day, fog
 # reversing the carts, the two-seat extra cart. (Fog in a Market draw and the second fill
@@ -418,27 +445,8 @@ the yaks now face the other way (-1). The 5 fog fill the mountain track (5 space
 fill, all 5 go back into the bag. Bob, Cai and Dee have no food, so their Build does
 nothing. At sunset every cart moves one stop back: the no-meat cart goes from stop 1 to 4.]],
     game = function()
-      local g = fake.new { seats = 4, seed = 1 }
-      local st = g.state
-      local all = {}
-      for _, c in ipairs(st.colours) do for _ = 1, 8 do all[#all + 1] = c end end
-      for _ = 1, 8 do all[#all + 1] = "crystal" end
-      local i = 0
-      local function next_stone() i = i + 1; return all[i] end
-      for s = 1, 4 do
-        local n = (s == 1) and 15 or 14
-        for r = 1, 5 do for c = 1, #st.players[s].tower[r] do
-          if n > 0 then st.players[s].tower[r][c] = next_stone(); n = n - 1 end
-        end end
-      end
-      for ci, cart in ipairs(st.carts) do
-        cart.stones = {}
-        for _ = 1, (ci == 1) and 3 or 4 do cart.stones[#cart.stones + 1] = next_stone() end
-      end
-      for s = 2, 4 do st.players[s].food = { meat = 0, milk = 0, bread = 0 } end
-      st.holder, st.stupa, st.last_round = 1, 1, 3
-      fake.rebalance(g)
-      assert(require("cairn.bag").count(st.bag) == 5 and st.bag.fog == 5)
+      local g = empty_quarry()
+      assert(require("cairn.bag").count(g.state.bag) == 5 and g.state.bag.fog == 5)
       return g
     end,
     play = concat(cards { "restock", "build", "build", "build" }, { "1 take milk" }),
@@ -446,6 +454,25 @@ nothing. At sunset every cart moves one stop back: the no-meat cart goes from st
     expect = { state = { direction = -1, fog = { track = 0, fills = 1, out = 0, aside = 0 },
       bag = { fog = 5 }, ["carts[1].id"] = "no_meat", ["carts[1].stop"] = 4, ["carts[1].stones"] = {
         "black", "black", "black" }, ["players[1].food.milk"] = 4 } },
+  },
+  {
+    name = "after the last fill, fog goes straight back into the bag",
+    comment = [[
+The mountain track has filled twice (fog.fills has 2 entries): 4 fog stones left the game
+and 1 is in the bag, the only stone there. The seed: "The track fills twice in a game,
+after which only one fog stone stays in the bag"; fog.after_last_fill = bag: a fog drawn
+now goes straight back into the bag, not onto the track. Ann restocks and her cart draws 1:
+the fog (1 reversal: the yaks face -1), then the bag is empty. The fog goes back: bag 1
+fog, track 0, fills 2, out 4; the no-meat cart moves back from stop 1 to 4.]],
+    game = function()
+      local g = empty_quarry { fills = 2, out = 4 }
+      assert(require("cairn.bag").count(g.state.bag) == 1 and g.state.bag.fog == 1)
+      return g
+    end,
+    play = concat(cards { "restock", "build", "build", "build" }, { "1 take milk" }),
+    auto = function(g) return g.state.round == 2 end,
+    expect = { state = { direction = -1, fog = { track = 0, fills = 2, out = 4, aside = 0 },
+      bag = { fog = 1 }, ["carts[1].stop"] = 4, ["carts[1].stones"] = { "black", "black", "black" } } },
   },
   {
     name = "two seats: the extra cart comes round",

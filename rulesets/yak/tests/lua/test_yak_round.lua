@@ -106,6 +106,14 @@ g.rng = fake_rng.script { fake.bag_index(g.state.bag, "fog"), 1 }
 draw1(g)
 assert(g.state.bag.fog == 1 and g.state.fog.track == 0 and g.state.direction == -dir)
 assert(g.rules.check(g) == nil, g.rules.check(g))
+--    fog.after_last_fill out: that last fog leaves the game instead (out 4 + 1 = 5, the
+--    bag 1 - 1 = 0 fog, the track still 0), and the yaks still turn (-dir back to dir)
+g.data.fog.after_last_fill = "out"
+g.rng = fake_rng.script { fake.bag_index(g.state.bag, "fog"), 1 }
+draw1(g)
+assert(g.state.fog.out == 5 and (g.state.bag.fog or 0) == 0 and g.state.fog.track == 0)
+assert(g.state.direction == dir)
+assert(g.rules.check(g) == nil, g.rules.check(g))
 --    two fogs in one draw reverse twice: the heading is back where it was
 g = fake.new { seats = 4, seed = 5 }
 local fi = fake.bag_index(g.state.bag, "fog")
