@@ -7,6 +7,7 @@
 ** the commands and the other repl_*.c modules use of the session is
 ** repl_session.h.
 */
+#include "status_line.h"
 #include "termsafe.h"
 #include "repl.h"
 #include "repl_cmd.h"
@@ -448,7 +449,7 @@ void repl_free_brains(repl *r) {
 ** output stays the same on every run). */
 typedef struct think_ctx {
     repl *r;
-    int shown;        /* the spinner is on screen */
+    status_line line; /* the spinner, on the terminal only */
     int interrupted;  /* Ctrl-C: the bot answered with its best so far */
 } think_ctx;
 
@@ -456,10 +457,10 @@ static void think_tick(void *ud, long iterations, double seconds) {
     think_ctx *t = ud;
     static const char wheel[] = "|/-\\";
     if (!t->r->interactive || seconds < REPL_SPINNER_AFTER) return;
-    fprintf(t->r->out, "\r%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)", wheel[(int)(seconds * 10) % 4],
-            iterations, seconds);
-    fflush(t->r->out);
-    t->shown = 1;
+    char text[128];
+    snprintf(text, sizeof text, "%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)",
+             wheel[(int)(seconds * 10) % 4], iterations, seconds);
+    status_line_show(&t->line, text);
 }
 
 static int think_interrupted(void *ud) {
@@ -473,15 +474,13 @@ static int think_interrupted(void *ud) {
 static char *bot_pick(repl *r, int s, int *interrupted) {
     bot *b = repl_brain(r, s);
     if (!b) return NULL;
-    think_ctx t = {r, 0, 0};
+    think_ctx t = {.r = r};
+    status_line_open(&t.line, r->out);
     bot_hooks h = {think_tick, think_interrupted, &t};
     cerr_list errs;
     cerr_init(&errs, 0);
     char *id = bot_choose(b, r->e, s, &h, &errs);
-    if (t.shown) {
-        fprintf(r->out, "\r\033[K");
-        fflush(r->out);
-    }
+    status_line_clear(&t.line);
     if (!id) {
         char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
         repl_fail(r, "the %s bot of %s could not choose: %s", r->bot[s], repl_seat_name(r, s),

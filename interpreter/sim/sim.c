@@ -404,9 +404,8 @@ typedef struct sim_ctx {
     sim_totals t;
     sim_compare cmp[CAIRN_SIM_MAX_VARIANTS - 1]; /* variant k against variant 0 */
     long done, total;       /* records handed on, and expected */
-    double start, last_note;
-    int last_tenth;
-    FILE *err;
+    double start;
+    sim_progress progress;
     int oom;
 } sim_ctx;
 
@@ -643,30 +642,6 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* On a terminal a bar redrawn at most 10 times a second; elsewhere a line
-** at each tenth. */
-static void progress(sim_ctx *x) {
-    if (x->o->quiet || !x->total) return;
-    double t = now_seconds(), rate = (double)x->done / (t - x->start > 0 ? t - x->start : 1e-9);
-    long games = x->done / x->variants, all = x->total / x->variants;
-    if (isatty(fileno(x->err))) {
-        if (t - x->last_note < 0.1 && x->done < x->total) return;
-        x->last_note = t;
-        int w = (int)(30 * x->done / x->total);
-        fprintf(x->err, "\r[%.*s%*s] %3ld%% %ld/%ld games, %.1f games/s, ETA %.0f s ", w,
-                "##############################", 30 - w, "", 100 * x->done / x->total, games, all,
-                rate / x->variants, (double)(x->total - x->done) / (rate > 0 ? rate : 1));
-        if (x->done == x->total) fputc('\n', x->err);
-    } else {
-        int tenth = (int)(10 * x->done / x->total);
-        if (tenth == x->last_tenth) return;
-        x->last_tenth = tenth;
-        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)\n", 10 * tenth, games, all,
-                rate / x->variants);
-    }
-    fflush(x->err);
-}
-
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
@@ -681,7 +656,7 @@ static int sim_sink(sim_rec *r, void *ud) {
     sim_rec_free(r);
     if (rc) return x->oom = 1, -1;
     x->done++;
-    progress(x);
+    sim_progress_note(&x->progress, x->done);
     return 0;
 }
 
@@ -800,10 +775,9 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
     if (x->csv) sim_csv_head(x->csv, x->players);
-    x->err = err;
     x->total = (last - first) * x->variants;
     x->start = now_seconds();
-    x->last_tenth = 0;
+    sim_progress_start(&x->progress, err, o->quiet, x->total, x->variants);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int jobs = o->jobs ? o->jobs : cores > 0 ? (int)cores : 1;
     struct sigaction sa, old;
@@ -818,6 +792,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (x->oom) fprintf(err, "cairn sim: out of memory\n");
     if (rc < 0) return 1;
     int interrupted = rc == 1;
+    sim_progress_stop(&x->progress);
     if (interrupted && !o->quiet) fprintf(err, "\ncairn sim: interrupted; the report of the games finished\n");
     if (o->shard_n) h.games = last - first, h.seed = o->seed + (uint64_t)first;
     double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
@@ -826,9 +801,10 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->sweep) sim_report_sweep(out, &h, x->cmp, x->variants, interrupted);
     else if (x->variants == 2) sim_report_compare(out, &h, &x->cmp[0], interrupted);
     else sim_report_text(out, &h, &x->t, interrupted);
-    fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
-            secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
-            jobs == 1 ? "" : "s");
+    char rate[32];
+    sim_rate_text(secs > 0 ? (double)x->done / x->variants / secs : 0.0, rate, sizeof rate);
+    fprintf(out, "time: %.2f s, %s, %.0f decisions/s, %d job%s\n", secs, rate, secs > 0 ? dec / secs : 0.0,
+            jobs, jobs == 1 ? "" : "s");
     if (x->json) json_end(x->json, x, interrupted);
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
     x->json = x->csv = NULL;
