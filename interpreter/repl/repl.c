@@ -1049,50 +1049,11 @@ static char *make_prompt(repl *r) {
     return p;
 }
 
-/* Asks whether to save a changed game before leaving. Returns 1 to leave.
-** "n"/"no" leaves without saving; Enter, "y" or "yes" saves where the game
-** was last saved (or asks where); anything else is taken as a file name.
-** People answer such questions with y or n, so neither is ever a file name. */
-static int confirm_quit(repl *r) {
-    if (r->script || !r->dirty || r->replay) return 1;
-    repl_say(r, 0, "The game changed since it was last saved.");
-    /* Enter (or y) saves: where the game was last saved, else under the
-    ** name `save` offers (repl_files.c) */
-    char *dflt = r->save_path ? NULL : repl_default_save_name(r);
-    const char *target = r->save_path ? r->save_path : dflt;
-    char *q = target ? cairn_strfmt("Save it before leaving? (y/n, or a file name) [y: %s]: ", target) : NULL;
-    int leave = 1;
-    for (;;) {
-        lineedit_status st;
-        char *line = ask(r, q ? q : "Save it before leaving? (n, or a file name): ", &st);
-        if (st == LINEEDIT_INTERRUPT) {
-            free(line);
-            leave = 0;
-            break;
-        }
-        if (st != LINEEDIT_LINE) { /* Ctrl-D again: leave */
-            free(line);
-            break;
-        }
-        char *a = trim(line);
-        if (!strcmp(a, "n") || !strcmp(a, "no") || !strcmp(a, "N") || !strcmp(a, "No")) {
-            leave = 1;
-        } else if (!a[0] || !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") ||
-                   !strcmp(a, "Yes")) {
-            if (!target) { /* nowhere to save: ask again for a name */
-                free(line);
-                continue;
-            }
-            leave = repl_command(r, "save", r->save_path ? "" : target) == 0;
-        } else {
-            leave = repl_command(r, "save", a) == 0;
-        }
-        free(line);
-        break;
-    }
-    free(q);
-    free(dflt);
-    return leave;
+/* Asks whether to save a changed game before leaving (repl_keep.c). Returns
+** 1 to leave. At the end of a script's input nothing is asked. */
+static int confirm_quit(repl *r, int at_eof) {
+    if (r->script && at_eof) return 1;
+    return repl_keep_game(r, "leaving", 1);
 }
 
 /* Does the line start with a command word (rather than an answer)? */
@@ -1123,7 +1084,7 @@ static void session_loop(repl *r) {
         if (st != LINEEDIT_LINE) {
             free(prompt);
             if (!r->script) fputc('\n', r->out);
-            if (confirm_quit(r)) break;
+            if (confirm_quit(r, 1)) break;
             continue;
         }
         if (r->script) {
@@ -1138,7 +1099,8 @@ static void session_loop(repl *r) {
         if (!r->secret || line_is_command(r, line)) lineedit_history_add(r->le, line);
         run_line(r, line);
         free(line);
-        if (r->quit && !confirm_quit(r)) r->quit = 0;
+        if (r->quit && !confirm_quit(r, 0)) r->quit = 0;
+        if (!r->quit) repl_recovery_update(r); /* a typed game is never lost (repl_recovery.c) */
     }
     fflush(r->out);
 }
@@ -1165,6 +1127,7 @@ static void settings_free(repl_settings *s) {
 typedef struct play_args {
     int undo;
     const char *load;
+    int resume;        /* --resume: the newest recovery file (repl_recovery.c) */
     const char *script;
     int strict;
     int trust;
@@ -1330,6 +1293,8 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
         } else if (strcmp(arg, "--load") == 0) {
             NEED("a save file");
             a->load = argv[i];
+        } else if (strcmp(arg, "--resume") == 0) {
+            a->resume = 1;
         } else if (strcmp(arg, "--script") == 0) {
             NEED("a file");
             a->script = argv[i];
@@ -1356,6 +1321,9 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
     }
     if (a->load && s->ruleset)
         return usage(cmd, REPL_PLAY_USAGE, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
+    if (a->resume && (s->ruleset || a->load))
+        return usage(cmd, REPL_PLAY_USAGE, "--resume takes the game from its recovery file; drop \"%s\"",
+                     a->load ? "--load" : s->ruleset);
     return EXIT_OK;
 }
 
@@ -1410,11 +1378,43 @@ static void close_session(repl *r) {
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     free(r->save_path);
+    free(r->recovery);
     settings_free(&r->set);
 }
 
 static int session_status(const repl *r) {
     return r->strict && r->failures ? EXIT_FAIL : EXIT_OK;
+}
+
+/* `cairn play --resume`: the newest recovery file (repl_recovery.c) is
+** loaded, becomes this session's recovery copy, and counts as not saved
+** (quit asks, and `save` offers a name of its own, not the recovery file). */
+static int resume(repl *r) {
+    char *path = NULL, *dir = NULL;
+    size_t others = 0;
+    if (repl_recovery_newest(&path, &others, &dir) != 0) {
+        fprintf(stderr, "cairn play: out of memory\n");
+        free(dir);
+        return -1;
+    }
+    if (!path) {
+        fprintf(stderr, "cairn play --resume: no interrupted game to resume in %s\n", dir ? dir : "(no state folder: set HOME)");
+        free(dir);
+        return -1;
+    }
+    int rc = repl_command(r, "load", path);
+    if (rc == 0) {
+        if (others)
+            repl_plain(r, "(%zu other interrupted %s in %s: `cairn play --load FILE` takes one)", others,
+                       others == 1 ? "game" : "games", dir);
+        free(r->save_path);
+        r->save_path = NULL;
+        r->dirty = 1;
+        if (repl_recovery_adopt(r, path) != 0) rc = -1;
+    }
+    free(path);
+    free(dir);
+    return rc;
 }
 
 int repl_play_main(int argc, char **argv) {
@@ -1434,7 +1434,12 @@ int repl_play_main(int argc, char **argv) {
     r.trust = a.trust;
     r.undo = a.undo;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
-    if (a.load) {
+    if (a.resume) {
+        if (resume(&r) != 0) {
+            close_session(&r);
+            return EXIT_FAIL;
+        }
+    } else if (a.load) {
         if (repl_command(&r, "load", a.load) != 0) {
             close_session(&r);
             return EXIT_FAIL;
@@ -1451,6 +1456,9 @@ int repl_play_main(int argc, char **argv) {
         start_game(&r);
     }
     session_loop(&r);
+    /* ended as asked: the recovery copy goes once nothing is unsaved or the
+    ** person let the game go; else (the input ended at the question) it stays */
+    if (!repl_signal_ending() && (!r.dirty || r.let_go)) repl_recovery_drop(&r);
     rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
     return rc;

@@ -595,6 +595,10 @@ static int cmd_save(repl *r, const char *args) {
         path = offered;
     }
     char *bad = repl_save_folder_problem(path);
+    if (!bad && !repl_may_overwrite(r, path)) { /* a file of another game: asked (repl_keep.c) */
+        free(offered);
+        return -1;
+    }
     cerr_list errs;
     cerr_init(&errs, 0);
     if (bad || save_write(r->e, path, &errs) != 0) {
@@ -742,17 +746,21 @@ static int cmd_load(repl *r, const char *args) {
         return -1;
     }
     cerr_free(&errs);
+    if (!repl_keep_game(r, "loading another", 0)) { /* the game in memory has decisions not saved */
+        engine_free(e);
+        free(note);
+        return 0;
+    }
     if (repl_adopt_engine(r, e) != 0 || settings_from_engine(r, e) != 0) {
         if (r->e != e) engine_free(e);
         free(note);
         repl_fail(r, "out of memory");
         return -1;
     }
-    char *p = strdup(args);
-    if (p) {
-        free(r->save_path);
-        r->save_path = p;
-    }
+    /* the file holds this game, unless it was only its start (--scenario) */
+    char *p = scenario ? NULL : strdup(args);
+    free(r->save_path);
+    r->save_path = p;
     if (r->replay) {
         size_t n = log_length(r);
         engine_goto(r->e, 0);
@@ -1049,6 +1057,8 @@ static int restart_with_seed(repl *r, uint64_t seed) {
         r->set.seed = old;
         return -1;
     }
+    free(r->save_path); /* another game: it has no file yet, and `save` must not offer the old one's */
+    r->save_path = NULL;
     repl_start(r);
     r->changed = 0;
     return 0;
@@ -1067,6 +1077,7 @@ static int cmd_new(repl *r, const char *args) {
     } else {
         seed = repl_fresh_seed(r);
     }
+    if (!repl_keep_game(r, "starting a new game", 0)) return 0;
     return restart_with_seed(r, seed);
 }
 
@@ -1078,6 +1089,7 @@ static int cmd_restart(repl *r, const char *args) {
         free(refused);
         return -1;
     }
+    if (!repl_keep_game(r, "starting again", 0)) return 0;
     return restart_with_seed(r, engine_seed(r->e));
 }
 

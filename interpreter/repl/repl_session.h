@@ -65,6 +65,9 @@ typedef struct repl {
     int answered;      /* a person answered during this input line */
     int over_shown;    /* final scores shown for this position */
     char *save_path;   /* the last file saved to or loaded from */
+    char *recovery;    /* the recovery copy written for this session (repl_recovery.c), or NULL */
+    int recovery_warned; /* said once that no recovery copy can be written */
+    int let_go;        /* the person answered n to "save it before leaving?" */
     repl_file *files;  /* the ruleset's files when the game was made */
     size_t n_files;
     /* replay mode (cairn replay) */
@@ -219,6 +222,38 @@ char *repl_save_where(const char *path);
 /* Why path is no cairn save (malloc'd), or NULL when it may be one (or
 ** cannot be read: the loader says why). */
 char *repl_not_a_save(const char *path);
+
+/* ---- repl_keep.c ---- */
+
+/* Before a command drops the game (doing: "loading another", "leaving"):
+** when it has decisions not saved, offers to save it (y, n, or a file
+** name; Ctrl-C stays). Returns 1 to go on. When leaving, the end of the
+** input leaves; otherwise it stays. */
+int repl_keep_game(repl *r, const char *doing, int leaving);
+/* Before writing the game to path: when the file there holds another game
+** (or is no cairn save), asks whether to replace it. 1 to go on. */
+int repl_may_overwrite(repl *r, const char *path);
+
+/* ---- repl_recovery.c ---- */
+
+struct cerr_list;
+/* The per-user state folder: $XDG_STATE_HOME/cairn, else
+** ~/.local/state/cairn (malloc'd); NULL without either variable. */
+char *repl_state_dir(void);
+/* Writes e to this process's recovery file (the state folder, made when
+** missing, else $TMPDIR or /tmp); 0 with *path set (malloc'd), or -1. */
+int repl_recovery_write(const struct engine *e, char **path, struct cerr_list *errs);
+/* After a typed line: the recovery copy written when the game has
+** decisions not saved, removed when it has none. */
+void repl_recovery_update(repl *r);
+/* Removes the recovery copy (the session ends as asked). */
+void repl_recovery_drop(repl *r);
+/* The newest recovery file in the state folder whose cairn no longer runs
+** (*path NULL: none), how many others there are, and the folder looked
+** in (both malloc'd). 0, or -1 when out of memory. */
+int repl_recovery_newest(char **path, size_t *others, char **dir);
+/* The resumed file becomes this session's recovery copy. 0 or -1 (OOM). */
+int repl_recovery_adopt(repl *r, const char *path);
 
 /* ---- repl_undo_policy.c ---- */
 
