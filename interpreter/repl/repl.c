@@ -174,6 +174,13 @@ int repl_deciding_seat(const repl *r) {
 
 /* ----------------------------------------------------- showing things */
 
+/* A score's number, or "?" for one the viewing seat may not know (repl_score_view.c). */
+static const char *points_text(int64_t v, char buf[32]) {
+    if (v == REPL_SCORE_HIDDEN) return "?";
+    snprintf(buf, 32, "%lld", (long long)v);
+    return buf;
+}
+
 static int score_order(const engine_score *s, size_t a, size_t b) {
     if (s->seats[a].rank != s->seats[b].rank) return s->seats[a].rank - s->seats[b].rank;
     return (int)a - (int)b;
@@ -194,23 +201,24 @@ static char *score_line(const repl *r, const engine_score *sc, int seat, size_t 
     char t[160];
     seat_title(r, seat, t, sizeof t);
     char *et = markup_escape(t);
-    markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
+    char n1[32];
+    if (s->rank > 0) markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
+    else markup_buf_printf(&b, "  ?. %s", et ? et : t); /* the ranks would tell a hidden total */
     free(et);
     for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
-    markup_buf_printf(&b, "  %4lld", (long long)s->total);
+    markup_buf_printf(&b, "  %4s", points_text(s->total, n1));
     if (columns) {
-        if (show_tb) markup_buf_printf(&b, "  (tie-break %lld)", (long long)s->tiebreak);
+        if (show_tb) markup_buf_printf(&b, "  (tie-break %s)", points_text(s->tiebreak, n1));
         for (size_t j = 0; j < s->n_items; j++) {
             markup_buf_printf(&b, "\n      %s", s->items[j].label);
             for (size_t w = markup_width(s->items[j].label, strlen(s->items[j].label)); w < lw; w++)
                 markup_buf_puts(&b, " ");
-            markup_buf_printf(&b, " %4lld", (long long)s->items[j].points);
+            markup_buf_printf(&b, " %4s", points_text(s->items[j].points, n1));
         }
     } else {
         for (size_t j = 0; j < s->n_items; j++)
-            markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
-                              (long long)s->items[j].points);
-        if (show_tb) markup_buf_printf(&b, "  (tie-break %lld)", (long long)s->tiebreak);
+            markup_buf_printf(&b, "%s%s %s", j ? ", " : "   = ", s->items[j].label, points_text(s->items[j].points, n1));
+        if (show_tb) markup_buf_printf(&b, "  (tie-break %s)", points_text(s->tiebreak, n1));
     }
     return markup_buf_take(&b);
 }
@@ -230,6 +238,7 @@ void repl_show_scores(repl *r, int final) {
         return;
     }
     cerr_free(&errs);
+    if (!final) repl_score_mask(r, &sc); /* through the viewing seat's eyes */
     size_t *order = malloc((sc.n ? sc.n : 1) * sizeof *order);
     if (!order) {
         engine_score_free(&sc);

@@ -234,6 +234,17 @@ int repl_keep_game(repl *r, const char *doing, int leaving);
 ** (or is no cairn save), asks whether to replace it. 1 to go on. */
 int repl_may_overwrite(repl *r, const char *path);
 
+/* ---- repl_score_view.c ---- */
+
+/* A number of a score the viewing seat may not know, shown as "?". */
+#define REPL_SCORE_HIDDEN INT64_MIN
+struct engine_score;
+/* Mid-game, in a game with secrets: the totals, tie-breaks and points of sc
+** that depend on what the viewing seat may not see become
+** REPL_SCORE_HIDDEN (labels that do become the line's key), and with any
+** total hidden every rank becomes 0. Does nothing once the game is over. */
+void repl_score_mask(repl *r, struct engine_score *sc);
+
 /* ---- repl_recovery.c ---- */
 
 struct cerr_list;
