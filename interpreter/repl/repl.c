@@ -510,7 +510,12 @@ size_t repl_run_bots(repl *r, size_t limit) {
         ** golden playthroughs and `cairn sim`, so the same seed plays the
         ** same game everywhere */
         int s = engine_next_bot_seat(r->e);
-        if (!s || !is_bot(r, s) || repl_signal_ending()) break;
+        if (repl_signal_ending()) break;
+        if (!s || !is_bot(r, s)) { /* no bot asked: a person's move with one option, if they chose so */
+            if (!repl_take_forced(r)) break;
+            n++;
+            continue;
+        }
         if (!r->script && lineedit_interrupted()) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
@@ -1388,6 +1393,7 @@ static void close_session(repl *r) {
     repl_free_files(r->files, r->n_files);
     free(r->save_path);
     free(r->recovery);
+    repl_forced_free(r);
     settings_free(&r->set);
 }
 

@@ -159,9 +159,12 @@ static const repl_cmd commands[] = {
     {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE, "let the bots play until a person must decide",
      "Bots make their decisions until a person is asked, the game ends, Ctrl-C,\n"
      "or N decisions were made."},
-    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF, "whether bots move by themselves",
+    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF,
+     "whether bots move by themselves (`help auto`: forced moves)",
      "With auto on (the default) bots move as soon as they are asked. With it off\n"
-     "they wait for `run`."},
+     "they wait for `run`. `auto forced on|off [SEAT|all]`: with it on, a move\n"
+     "that has one option is taken for the viewing seat (or SEAT, or every seat)\n"
+     "and the news says so; off (the default for people) asks even then."},
     {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE, "a new game with the same settings",
      "Starts a new game with the same ruleset, options and seats, and a new seed\n"
      "(SEED, or a fresh one; in script mode the old seed + 1)."},
@@ -1036,6 +1039,7 @@ static int cmd_run(repl *r, const char *args) {
 }
 
 static int cmd_auto(repl *r, const char *args) {
+    if (strncmp(args, "forced", 6) == 0 && (args[6] == ' ' || !args[6])) return repl_cmd_auto_forced(r, args + 6);
     if (strcmp(args, "on") == 0)
         r->auto_bots = 1;
     else if (strcmp(args, "off") == 0)

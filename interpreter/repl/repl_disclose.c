@@ -114,7 +114,8 @@ static void moves_add(repl *r, moves *m, int viewer, size_t index) {
     moves_put_hidden(m);
     const char *label = logged_label(r, index, viewer);
     char *eid = label ? NULL : markup_escape(log[index].id); /* a label is markup, an id is not */
-    markup_buf_printf(&m->shown, "%s%s", m->items++ ? "; " : "", label ? label : eid ? eid : "?");
+    markup_buf_printf(&m->shown, "%s%s%s", m->items++ ? "; " : "", label ? label : eid ? eid : "?",
+                      repl_was_forced(r, index) ? " (the only option)" : "");
     m->n_shown++;
     free(eid);
 }
@@ -171,6 +172,16 @@ void repl_show_events(repl *r, int seat) {
         ** decision itself), nor an edit (history shows it) */
         m.told = seat_i && seat_i != seat && !r->replay;
         if (m.told) moves_add(r, &m, seat, i);
+        else if (seat_i && seat_i == seat && !r->replay && repl_was_forced(r, i)) { /* repl_forced.c */
+            moves_flush(r, &m, &ev, &j, i);
+            const char *label = logged_label(r, i, seat);
+            char *eid = label ? NULL : markup_escape(log[i].id);
+            repl_say(r, 2, "{dim}Taken for you: %s (the only option; `auto forced off` to choose it).{/}",
+                     label ? label : eid ? eid : "?");
+            free(eid);
+            m.seat = seat_i;
+            m.first = i;
+        }
     }
     moves_flush(r, &m, &ev, &j, pos);
     for (; j < ev.n; j++) repl_say(r, 2, "%s", ev.items[j].text);

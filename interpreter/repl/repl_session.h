@@ -49,6 +49,13 @@ typedef struct repl_file {
     uint64_t hash;
 } repl_file;
 
+/* A decision the console took for a person (repl_forced.c). */
+typedef struct repl_forced_move {
+    size_t index; /* its place in the log */
+    int seat;
+    char *id;
+} repl_forced_move;
+
 typedef struct repl {
     repl_settings set;
     struct engine *e;
@@ -60,6 +67,9 @@ typedef struct repl {
     int viewer;        /* the seat whose view is shown; 0: spectator */
     int secret;        /* the ruleset hides something from some seat */
     int auto_bots;     /* bots move by themselves after a person's move */
+    uint32_t forced;   /* bit s: a move with one option is taken for seat s (`auto forced on`) */
+    repl_forced_move *forced_at; /* the decisions taken so, for the news */
+    size_t n_forced_at;
     int dirty;         /* changed since the last save or load */
     int changed;       /* the game moved during this input line */
     int answered;      /* a person answered during this input line */
@@ -222,6 +232,19 @@ char *repl_save_where(const char *path);
 /* Why path is no cairn save (malloc'd), or NULL when it may be one (or
 ** cannot be read: the loader says why). */
 char *repl_not_a_save(const char *path);
+
+/* ---- repl_forced.c ---- */
+
+/* 1 when a one-option move of person seat is taken for it. */
+int repl_forced_on(const repl *r, int seat);
+/* Takes one such move, if a person who chose it is asked one now: 1 when
+** it did. */
+int repl_take_forced(repl *r);
+/* 1 when log entry index was taken for its seat that way. */
+int repl_was_forced(const repl *r, size_t index);
+void repl_forced_free(repl *r);
+/* `auto forced [on|off] [SEAT|all]`. */
+int repl_cmd_auto_forced(repl *r, const char *args);
 
 /* ---- repl_keep.c ---- */
 
