@@ -281,4 +281,10 @@
 #define CAIRN_REPL_SCORE_SAMPLES 8
 #endif
 
+/* A bot's last choices whose reasons the console keeps for `why` (each
+** told once its choice is public: the newest of them that is). */
+#if !defined(CAIRN_REPL_WHY_KEPT)
+#define CAIRN_REPL_WHY_KEPT 16
+#endif
+
 #endif

@@ -520,10 +520,12 @@ size_t repl_run_bots(repl *r, size_t limit) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
         }
+        size_t options = engine_bot_option_count(r->e, s), at = engine_position(r->e);
         char *id = bot_pick(r, s, &stop);
         if (!id) break;
         char *why = NULL;
         engine_status st = engine_answer(r->e, s, id, &why);
+        if (st == ENGINE_OK) repl_why_note(r, s, at, options); /* repl_why.c */
         if (st != ENGINE_OK) {
             repl_fail(r, "the %s bot of %s chose \"%s\", which failed: %s", r->bot[s], repl_seat_name(r, s), id,
                       why ? why : engine_status_name(st));
@@ -718,7 +720,9 @@ int repl_adopt_engine(repl *r, engine *e) {
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     r->e = e;
+    repl_why_free(r); /* sized by the old seat count */
     r->n_seats = n;
+    repl_why_reset(r); /* out of memory: `why` has nothing to tell, the game goes on */
     r->bot = bot;
     r->seen = seen;
     r->seen_pos = seen_pos;
@@ -1394,6 +1398,7 @@ static void close_session(repl *r) {
     free(r->save_path);
     free(r->recovery);
     repl_forced_free(r);
+    repl_why_free(r);
     settings_free(&r->set);
 }
 

@@ -981,30 +981,26 @@ static int last_bot_seat(const repl *r) {
     return 0;
 }
 
+/* The bot seat whose last choice (repl_why.c) is the latest now, else the last bot that moved. */
+static int last_choice_seat(const repl *r) {
+    int best = 0;
+    size_t best_at = 0;
+    for (int s = 1; s <= r->n_seats; s++) {
+        int found;
+        size_t at = repl_why_latest(r, s, &found);
+        if (found && (!best || at > best_at)) best = s, best_at = at;
+    }
+    return best ? best : last_bot_seat(r);
+}
+
 static int cmd_why(repl *r, const char *args) {
-    int seat = args[0] ? repl_parse_seat(r, args, 0) : last_bot_seat(r);
+    int seat = args[0] ? repl_parse_seat(r, args, 0) : last_choice_seat(r);
     if (seat < 0) return -1;
     if (seat == 0 || !seat_is_bot(r, seat)) {
         repl_fail(r, seat ? "%s is played by a person" : "no bot has moved yet%s", seat ? repl_seat_name(r, seat) : "");
         return -1;
     }
-    bot *b = r->brain ? r->brain[seat] : NULL;
-    if (!b) {
-        repl_plain(r, "The %s bot of %s has not chosen anything since it took the seat.", r->bot[seat],
-                   repl_seat_name(r, seat));
-        return 0;
-    }
-    if (r->secret && !engine_is_over(r->e)) { /* its reasons would tell its secret choice */
-        repl_fail(r, "this game keeps secrets: a bot's reasons would show its hidden choices, so `why` "
-                     "waits for the end of the game");
-        return -1;
-    }
-    char *w = bot_why(b);
-    char *esc = w ? markup_escape(w) : NULL;
-    repl_block(r, esc ? esc : "out of memory");
-    free(esc);
-    free(w);
-    return 0;
+    return repl_why_show(r, seat); /* repl_why.c */
 }
 
 static int cmd_human(repl *r, const char *args) {

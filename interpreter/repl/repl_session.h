@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "limits.h"
+
 struct engine;
 struct lineedit;
 
@@ -56,6 +58,14 @@ typedef struct repl_forced_move {
     char *id;
 } repl_forced_move;
 
+/* A bot's reasons for its last choices (repl_why.c): a ring of
+** CAIRN_REPL_WHY_KEPT, the newest at [(next - 1) % CAIRN_REPL_WHY_KEPT]. */
+typedef struct repl_why_record {
+    size_t index[CAIRN_REPL_WHY_KEPT]; /* each decision's place in the log */
+    char *text[CAIRN_REPL_WHY_KEPT];   /* bot_why's text; NULL: none */
+    size_t next;                       /* choices noted so far */
+} repl_why_record;
+
 typedef struct repl {
     repl_settings set;
     struct engine *e;
@@ -70,6 +80,7 @@ typedef struct repl {
     uint32_t forced;   /* bit s: a move with one option is taken for seat s (`auto forced on`) */
     repl_forced_move *forced_at; /* the decisions taken so, for the news */
     size_t n_forced_at;
+    repl_why_record *why; /* [n_seats + 1]: each bot seat's last choice explained */
     int dirty;         /* changed since the last save or load */
     int changed;       /* the game moved during this input line */
     int answered;      /* a person answered during this input line */
@@ -245,6 +256,20 @@ int repl_was_forced(const repl *r, size_t index);
 void repl_forced_free(repl *r);
 /* `auto forced [on|off] [SEAT|all]`. */
 int repl_cmd_auto_forced(repl *r, const char *args);
+
+/* ---- repl_why.c ---- */
+
+/* After seat's bot decided log entry index among `options` options: its
+** reasons kept when it was a choice (two options or more). */
+void repl_why_note(repl *r, int seat, size_t index, size_t options);
+/* `why` for seat's bot: its last choice's reasons once that choice is
+** public to the viewing seat. 0, or -1 after saying why not. */
+int repl_why_show(repl *r, int seat);
+/* The log place of seat's newest choice kept (not undone); *found 0: none. */
+size_t repl_why_latest(const repl *r, int seat, int *found);
+/* For a new engine: no reasons kept. 0 or -1 (OOM). */
+int repl_why_reset(repl *r);
+void repl_why_free(repl *r);
 
 /* ---- repl_keep.c ---- */
 
