@@ -135,7 +135,10 @@ static void test_sigint_reload_on_a_terminal(void **st) {
     (void)st;
     char rs[4200];
     snprintf(rs, sizeof rs, "%s/tests/fixtures/rulesets/slow", root);
-    char *argv[] = {"cairn", "play", rs, NULL};
+    /* four times the fixture's work a decision: its own 1.5 million loop turns
+    ** took about 9 ms of CPU here, so the whole replay (360 ms) ended before
+    ** the 400 ms of CPU the test waits for; now it takes about 1.4 s */
+    char *argv[] = {"cairn", "play", rs, "--set", "pace.work=6000000", NULL};
     child c;
     spawn_on_pty(&c, argv);
     wait_for(&c, "step");
