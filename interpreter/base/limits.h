@@ -321,4 +321,17 @@
 #define CAIRN_REPL_MAX_FILE_BYTES (8L * 1024 * 1024)
 #endif
 
+/* States sampled through the ruleset's determinize to find which numbers
+** of a mid-game `score` the viewing seat may not know: a number that is
+** not the same in every sample (and the real game) is shown as "?". */
+#if !defined(CAIRN_REPL_SCORE_SAMPLES)
+#define CAIRN_REPL_SCORE_SAMPLES 8
+#endif
+
+/* A bot's last choices whose reasons the console keeps for `why` (each
+** told once its choice is public: the newest of them that is). */
+#if !defined(CAIRN_REPL_WHY_KEPT)
+#define CAIRN_REPL_WHY_KEPT 16
+#endif
+
 #endif

@@ -343,3 +343,9 @@ int termsafe_install(void) {
 void termsafe_allow_styling(int on) { styling_allowed = on; }
 
 FILE *termsafe_raw_stdout(void) { return raw_stdout ? raw_stdout : stdout; }
+
+int termsafe_fd(FILE *f) {
+    if (raw_stdout && f == stdout) return streams[0].fd;
+    if (raw_stdout && f == stderr) return streams[1].fd;
+    return f ? fileno(f) : -1;
+}

@@ -46,4 +46,10 @@ int termsafe_cp_hidden(unsigned long cp);
 ** terminal's own FILE); stdout when termsafe_install was not called. */
 FILE *termsafe_raw_stdout(void);
 
+/* The file descriptor f writes to: 1 or 2 for the wrapped stdout and
+** stderr (whose fileno is -1), else fileno(f). For isatty, and for the
+** status line (status_line.c), which alone writes control sequences of
+** its own straight to a terminal. */
+int termsafe_fd(FILE *f);
+
 #endif

@@ -7,6 +7,7 @@
 ** the commands and the other repl_*.c modules use of the session is
 ** repl_session.h.
 */
+#include "status_line.h"
 #include "termsafe.h"
 #include "grow.h"
 #include "repl.h"
@@ -188,6 +189,13 @@ int repl_deciding_seat(const repl *r) {
 
 /* ----------------------------------------------------- showing things */
 
+/* A score's number, or "?" for one the viewing seat may not know (repl_score_view.c). */
+static const char *points_text(int64_t v, char buf[32]) {
+    if (v == REPL_SCORE_HIDDEN) return "?";
+    snprintf(buf, 32, "%lld", (long long)v);
+    return buf;
+}
+
 static int score_order(const engine_score *s, size_t a, size_t b) {
     if (s->seats[a].rank != s->seats[b].rank) return s->seats[a].rank - s->seats[b].rank;
     return (int)a - (int)b;
@@ -208,28 +216,29 @@ static char *score_line(const repl *r, const engine_score *sc, int seat, size_t 
     char t[160];
     seat_title(r, seat, t, sizeof t);
     char *et = markup_escape(t);
-    markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
+    char n1[32];
+    if (s->rank > 0) markup_buf_printf(&b, "  %d. %s", s->rank, et ? et : t);
+    else markup_buf_printf(&b, "  ?. %s", et ? et : t); /* the ranks would tell a hidden total */
     free(et);
     for (size_t w = markup_width(t, strlen(t)); w < namew; w++) markup_buf_puts(&b, " ");
-    markup_buf_printf(&b, "  %4lld", (long long)s->total);
+    markup_buf_printf(&b, "  %4s", points_text(s->total, n1));
     if (columns) {
         if (show_tb) {
             markup_buf_puts(&b, "  ");
-            markup_buf_printf(&b, repl_tr(r, "scores.tiebreak"), (long long)s->tiebreak);
+            markup_buf_printf(&b, repl_tr(r, "scores.tiebreak"), points_text(s->tiebreak, n1));
         }
         for (size_t j = 0; j < s->n_items; j++) {
             markup_buf_printf(&b, "\n      %s", s->items[j].label);
             for (size_t w = markup_width(s->items[j].label, strlen(s->items[j].label)); w < lw; w++)
                 markup_buf_puts(&b, " ");
-            markup_buf_printf(&b, " %4lld", (long long)s->items[j].points);
+            markup_buf_printf(&b, " %4s", points_text(s->items[j].points, n1));
         }
     } else {
         for (size_t j = 0; j < s->n_items; j++)
-            markup_buf_printf(&b, "%s%s %lld", j ? ", " : "   = ", s->items[j].label,
-                              (long long)s->items[j].points);
+            markup_buf_printf(&b, "%s%s %s", j ? ", " : "   = ", s->items[j].label, points_text(s->items[j].points, n1));
         if (show_tb) {
             markup_buf_puts(&b, "  ");
-            markup_buf_printf(&b, repl_tr(r, "scores.tiebreak"), (long long)s->tiebreak);
+            markup_buf_printf(&b, repl_tr(r, "scores.tiebreak"), points_text(s->tiebreak, n1));
         }
     }
     return markup_buf_take(&b);
@@ -250,6 +259,7 @@ void repl_show_scores(repl *r, int final) {
         return;
     }
     cerr_free(&errs);
+    if (!final) repl_score_mask(r, &sc); /* through the viewing seat's eyes */
     size_t *order = malloc((sc.n ? sc.n : 1) * sizeof *order);
     if (!order) {
         engine_score_free(&sc);
@@ -530,7 +540,7 @@ void repl_free_brains(repl *r) {
 ** output stays the same on every run). */
 typedef struct think_ctx {
     repl *r;
-    int shown;        /* the spinner is on screen */
+    status_line line; /* the spinner, on the terminal only */
     int interrupted;  /* Ctrl-C: the bot answered with its best so far */
 } think_ctx;
 
@@ -538,10 +548,10 @@ static void think_tick(void *ud, long iterations, double seconds) {
     think_ctx *t = ud;
     static const char wheel[] = "|/-\\";
     if (!t->r->interactive || seconds < REPL_SPINNER_AFTER) return;
-    fprintf(t->r->out, "\r%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)", wheel[(int)(seconds * 10) % 4],
-            iterations, seconds);
-    fflush(t->r->out);
-    t->shown = 1;
+    char text[128];
+    snprintf(text, sizeof text, "%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)",
+             wheel[(int)(seconds * 10) % 4], iterations, seconds);
+    status_line_show(&t->line, text);
 }
 
 static int think_interrupted(void *ud) {
@@ -555,15 +565,13 @@ static int think_interrupted(void *ud) {
 static char *bot_pick(repl *r, int s, int *interrupted) {
     bot *b = repl_brain(r, s);
     if (!b) return NULL;
-    think_ctx t = {r, 0, 0};
+    think_ctx t = {.r = r};
+    status_line_open(&t.line, r->out);
     bot_hooks h = {think_tick, think_interrupted, &t};
     cerr_list errs;
     cerr_init(&errs, 0);
     char *id = bot_choose(b, r->e, s, &h, &errs);
-    if (t.shown) {
-        fprintf(r->out, "\r%sK", termsafe_escape_start());
-        fflush(r->out);
-    }
+    status_line_clear(&t.line);
     if (!id) {
         char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
         repl_fail(r, "the %s bot of %s could not choose: %s", r->bot[s], repl_seat_name(r, s),
@@ -584,15 +592,22 @@ size_t repl_run_bots(repl *r, size_t limit) {
         ** golden playthroughs and `cairn sim`, so the same seed plays the
         ** same game everywhere */
         int s = engine_next_bot_seat(r->e);
-        if (!s || !is_bot(r, s) || repl_signal_ending()) break;
+        if (repl_signal_ending()) break;
+        if (!s || !is_bot(r, s)) { /* no bot asked: a person's move with one option, if they chose so */
+            if (!repl_take_forced(r)) break;
+            n++;
+            continue;
+        }
         if (!r->script && lineedit_interrupted()) {
             repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
             break;
         }
+        size_t options = engine_bot_option_count(r->e, s), at = engine_position(r->e);
         char *id = bot_pick(r, s, &stop);
         if (!id) break;
         char *why = NULL;
         engine_status st = engine_answer(r->e, s, id, &why);
+        if (st == ENGINE_OK) repl_why_note(r, s, at, options); /* repl_why.c */
         if (st != ENGINE_OK) {
             repl_fail(r, "the %s bot of %s chose \"%s\", which failed: %s", r->bot[s], repl_seat_name(r, s), id,
                       why ? why : engine_status_name(st));
@@ -780,7 +795,9 @@ int repl_adopt_engine(repl *r, engine *e) {
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     r->e = e;
+    repl_why_free(r); /* sized by the old seat count */
     r->n_seats = n;
+    repl_why_reset(r); /* out of memory: `why` has nothing to tell, the game goes on */
     r->bot = bot;
     r->seen = seen;
     r->seen_pos = seen_pos;
@@ -1156,50 +1173,11 @@ static char *make_prompt(repl *r) {
     return p;
 }
 
-/* Asks whether to save a changed game before leaving. Returns 1 to leave.
-** "n"/"no" leaves without saving; Enter, "y" or "yes" saves where the game
-** was last saved (or asks where); anything else is taken as a file name.
-** People answer such questions with y or n, so neither is ever a file name. */
-static int confirm_quit(repl *r) {
-    if (r->script || !r->dirty || r->replay) return 1;
-    repl_say(r, 0, "The game changed since it was last saved.");
-    /* Enter (or y) saves: where the game was last saved, else under the
-    ** name `save` offers (repl_files.c) */
-    char *dflt = r->save_path ? NULL : repl_default_save_name(r);
-    const char *target = r->save_path ? r->save_path : dflt;
-    char *q = target ? cairn_strfmt("Save it before leaving? (y/n, or a file name) [y: %s]: ", target) : NULL;
-    int leave = 1;
-    for (;;) {
-        lineedit_status st;
-        char *line = ask(r, q ? q : "Save it before leaving? (n, or a file name): ", &st);
-        if (st == LINEEDIT_INTERRUPT) {
-            free(line);
-            leave = 0;
-            break;
-        }
-        if (st != LINEEDIT_LINE) { /* Ctrl-D again: leave */
-            free(line);
-            break;
-        }
-        char *a = trim(line);
-        if (!strcmp(a, "n") || !strcmp(a, "no") || !strcmp(a, "N") || !strcmp(a, "No")) {
-            leave = 1;
-        } else if (!a[0] || !strcmp(a, "y") || !strcmp(a, "yes") || !strcmp(a, "Y") ||
-                   !strcmp(a, "Yes")) {
-            if (!target) { /* nowhere to save: ask again for a name */
-                free(line);
-                continue;
-            }
-            leave = repl_command(r, "save", r->save_path ? "" : target) == 0;
-        } else {
-            leave = repl_command(r, "save", a) == 0;
-        }
-        free(line);
-        break;
-    }
-    free(q);
-    free(dflt);
-    return leave;
+/* Asks whether to save a changed game before leaving (repl_keep.c). Returns
+** 1 to leave. At the end of a script's input nothing is asked. */
+static int confirm_quit(repl *r, int at_eof) {
+    if (r->script && at_eof) return 1;
+    return repl_keep_game(r, "leaving", 1);
 }
 
 /* Does the line start with a command word (rather than an answer)? */
@@ -1230,7 +1208,7 @@ static void session_loop(repl *r) {
         if (st != LINEEDIT_LINE) {
             free(prompt);
             if (!r->script) fputc('\n', r->out);
-            if (confirm_quit(r)) break;
+            if (confirm_quit(r, 1)) break;
             continue;
         }
         if (r->script) {
@@ -1245,7 +1223,8 @@ static void session_loop(repl *r) {
         if (!r->secret || line_is_command(r, line)) lineedit_history_add(r->le, line);
         run_line(r, line);
         free(line);
-        if (r->quit && !confirm_quit(r)) r->quit = 0;
+        if (r->quit && !confirm_quit(r, 0)) r->quit = 0;
+        if (!r->quit) repl_recovery_update(r); /* a typed game is never lost (repl_recovery.c) */
     }
     fflush(r->out);
 }
@@ -1272,6 +1251,7 @@ static void settings_free(repl_settings *s) {
 typedef struct play_args {
     int undo;
     const char *load;
+    int resume;        /* --resume: the newest recovery file (repl_recovery.c) */
     const char *script;
     int strict;
     int trust;
@@ -1389,6 +1369,8 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
     if (taken) return EXIT_OK;
     if (cli_is(it, "strict")) {
         a->strict = 1;
+    } else if (cli_is(it, "resume")) {
+        a->resume = 1;
     } else if (cli_is(it, "trust")) {
         a->trust = 1;
     } else if (cli_is(it, "undo")) {
@@ -1461,6 +1443,9 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
     }
     if (a->load && s->ruleset)
         return usage(cmd, REPL_PLAY_USAGE, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
+    if (a->resume && (s->ruleset || a->load))
+        return usage(cmd, REPL_PLAY_USAGE, "--resume takes the game from its recovery file; drop \"%s\"",
+                     a->load ? "--load" : s->ruleset);
     return EXIT_OK;
 }
 
@@ -1515,11 +1500,45 @@ static void close_session(repl *r) {
     engine_free(r->e);
     repl_free_files(r->files, r->n_files);
     free(r->save_path);
+    free(r->recovery);
+    repl_forced_free(r);
+    repl_why_free(r);
     settings_free(&r->set);
 }
 
 static int session_status(const repl *r) {
     return r->strict && r->failures ? EXIT_FAIL : EXIT_OK;
+}
+
+/* `cairn play --resume`: the newest recovery file (repl_recovery.c) is
+** loaded, becomes this session's recovery copy, and counts as not saved
+** (quit asks, and `save` offers a name of its own, not the recovery file). */
+static int resume(repl *r) {
+    char *path = NULL, *dir = NULL;
+    size_t others = 0;
+    if (repl_recovery_newest(&path, &others, &dir) != 0) {
+        fprintf(stderr, "cairn play: out of memory\n");
+        free(dir);
+        return -1;
+    }
+    if (!path) {
+        fprintf(stderr, "cairn play --resume: no interrupted game to resume in %s\n", dir ? dir : "(no state folder: set HOME)");
+        free(dir);
+        return -1;
+    }
+    int rc = repl_command(r, "load", path);
+    if (rc == 0) {
+        if (others)
+            repl_plain(r, "(%zu other interrupted %s in %s: `cairn play --load FILE` takes one)", others,
+                       others == 1 ? "game" : "games", dir);
+        free(r->save_path);
+        r->save_path = NULL;
+        r->dirty = 1;
+        if (repl_recovery_adopt(r, path) != 0) rc = -1;
+    }
+    free(path);
+    free(dir);
+    return rc;
 }
 
 int repl_play_main(int argc, char **argv) {
@@ -1539,7 +1558,12 @@ int repl_play_main(int argc, char **argv) {
     r.trust = a.trust;
     r.undo = a.undo;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
-    if (a.load) {
+    if (a.resume) {
+        if (resume(&r) != 0) {
+            close_session(&r);
+            return EXIT_FAIL;
+        }
+    } else if (a.load) {
         if (repl_command(&r, "load", a.load) != 0) {
             close_session(&r);
             return EXIT_FAIL;
@@ -1556,6 +1580,9 @@ int repl_play_main(int argc, char **argv) {
         start_game(&r);
     }
     session_loop(&r);
+    /* ended as asked: the recovery copy goes once nothing is unsaved or the
+    ** person let the game go; else (the input ended at the question) it stays */
+    if (!repl_signal_ending() && (!r.dirty || r.let_go)) repl_recovery_drop(&r);
     rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
     return rc;

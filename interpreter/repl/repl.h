@@ -25,7 +25,7 @@ int repl_replay_main(int argc, char **argv);
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
     "                  [--set DATA.PATH=VALUE]... [--undo=all|own|none] [--script FILE] [--strict]\n" \
-    "       cairn play --load SAVE [--undo=all|own|none] [--script FILE] [--strict] [--trust]\n" \
+    "       cairn play --load SAVE|--resume [--undo=all|own|none] [--script FILE] [--strict] [--trust]\n" \
     "       cairn play            (asks the ruleset, the seat count and who plays)"
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
 #define REPL_PLAY_HELP                                                                        \

@@ -165,9 +165,12 @@ static const repl_cmd commands[] = {
     {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE, "let the bots play until a person must decide",
      "Bots make their decisions until a person is asked, the game ends, Ctrl-C,\n"
      "or N decisions were made."},
-    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF, "whether bots move by themselves",
+    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF,
+     "whether bots move by themselves (`help auto`: forced moves)",
      "With auto on (the default) bots move as soon as they are asked. With it off\n"
-     "they wait for `run`."},
+     "they wait for `run`. `auto forced on|off [SEAT|all]`: with it on, a move\n"
+     "that has one option is taken for the viewing seat (or SEAT, or every seat)\n"
+     "and the news says so; off (the default for people) asks even then."},
     {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE, "a new game with the same settings",
      "Starts a new game with the same ruleset, options and seats, and a new seed\n"
      "(SEED, or a fresh one; in script mode the old seed + 1)."},
@@ -621,6 +624,10 @@ static int cmd_save(repl *r, const char *args) {
         path = offered;
     }
     char *bad = repl_save_folder_problem(path);
+    if (!bad && !repl_may_overwrite(r, path)) { /* a file of another game: asked (repl_keep.c) */
+        free(offered);
+        return -1;
+    }
     cerr_list errs;
     cerr_init(&errs, 0);
     if (bad || save_write(r->e, path, &errs) != 0) {
@@ -772,17 +779,21 @@ static int cmd_load(repl *r, const char *args) {
         return -1;
     }
     cerr_free(&errs);
+    if (!repl_keep_game(r, "loading another", 0)) { /* the game in memory has decisions not saved */
+        engine_free(e);
+        free(note);
+        return 0;
+    }
     if (repl_adopt_engine(r, e) != 0 || settings_from_engine(r, e) != 0) {
         if (r->e != e) engine_free(e);
         free(note);
         repl_fail(r, "out of memory");
         return -1;
     }
-    char *p = strdup(args);
-    if (p) {
-        free(r->save_path);
-        r->save_path = p;
-    }
+    /* the file holds this game, unless it was only its start (--scenario) */
+    char *p = scenario ? NULL : strdup(args);
+    free(r->save_path);
+    r->save_path = p;
     if (r->replay) {
         size_t n = log_length(r);
         engine_goto(r->e, 0);
@@ -1000,30 +1011,26 @@ static int last_bot_seat(const repl *r) {
     return 0;
 }
 
+/* The bot seat whose last choice (repl_why.c) is the latest now, else the last bot that moved. */
+static int last_choice_seat(const repl *r) {
+    int best = 0;
+    size_t best_at = 0;
+    for (int s = 1; s <= r->n_seats; s++) {
+        int found;
+        size_t at = repl_why_latest(r, s, &found);
+        if (found && (!best || at > best_at)) best = s, best_at = at;
+    }
+    return best ? best : last_bot_seat(r);
+}
+
 static int cmd_why(repl *r, const char *args) {
-    int seat = args[0] ? repl_parse_seat(r, args, 0) : last_bot_seat(r);
+    int seat = args[0] ? repl_parse_seat(r, args, 0) : last_choice_seat(r);
     if (seat < 0) return -1;
     if (seat == 0 || !seat_is_bot(r, seat)) {
         repl_fail(r, seat ? "%s is played by a person" : "no bot has moved yet%s", seat ? repl_seat_name(r, seat) : "");
         return -1;
     }
-    bot *b = r->brain ? r->brain[seat] : NULL;
-    if (!b) {
-        repl_plain(r, "The %s bot of %s has not chosen anything since it took the seat.", r->bot[seat],
-                   repl_seat_name(r, seat));
-        return 0;
-    }
-    if (r->secret && !engine_is_over(r->e)) { /* its reasons would tell its secret choice */
-        repl_fail(r, "this game keeps secrets: a bot's reasons would show its hidden choices, so `why` "
-                     "waits for the end of the game");
-        return -1;
-    }
-    char *w = bot_why(b);
-    char *esc = w ? markup_escape(w) : NULL;
-    repl_block(r, esc ? esc : "out of memory");
-    free(esc);
-    free(w);
-    return 0;
+    return repl_why_show(r, seat); /* repl_why.c */
 }
 
 static int cmd_human(repl *r, const char *args) {
@@ -1058,6 +1065,7 @@ static int cmd_run(repl *r, const char *args) {
 }
 
 static int cmd_auto(repl *r, const char *args) {
+    if (strncmp(args, "forced", 6) == 0 && (args[6] == ' ' || !args[6])) return repl_cmd_auto_forced(r, args + 6);
     if (strcmp(args, "on") == 0)
         r->auto_bots = 1;
     else if (strcmp(args, "off") == 0)
@@ -1079,6 +1087,8 @@ static int restart_with_seed(repl *r, uint64_t seed) {
         r->set.seed = old;
         return -1;
     }
+    free(r->save_path); /* another game: it has no file yet, and `save` must not offer the old one's */
+    r->save_path = NULL;
     repl_start(r);
     r->changed = 0;
     return 0;
@@ -1097,6 +1107,7 @@ static int cmd_new(repl *r, const char *args) {
     } else {
         seed = repl_fresh_seed(r);
     }
+    if (!repl_keep_game(r, "starting a new game", 0)) return 0;
     return restart_with_seed(r, seed);
 }
 
@@ -1108,6 +1119,7 @@ static int cmd_restart(repl *r, const char *args) {
         free(refused);
         return -1;
     }
+    if (!repl_keep_game(r, "starting again", 0)) return 0;
     return restart_with_seed(r, engine_seed(r->e));
 }
 

@@ -2,9 +2,11 @@
 ** repl_disclose.c
 ** How the console tells the seats what was decided: a decision is shown
 ** with its label unless the engine's disclosure (engine_disclosure.c) says its
-** choice is hidden from the seat looking; a bot's run of moves the viewer
-** saw no event of is said on one line ("Seat 2 (random bot): take one red
-** stone; level 1, place 3"), or, for hidden ones, "has decided".
+** choice is hidden from the seat looking; every run of another seat's
+** decisions since the viewer last looked is said on one line before the
+** events it caused ("Seat 2 (random bot): take one red stone; pay 1 meat;
+** level 1, place 3"), hidden choices as "6 secret decisions", a run of
+** hidden ones only as "has decided".
 */
 #include "repl_session.h"
 
@@ -61,14 +63,32 @@ char *repl_describe_logged(const repl *r, size_t index, int peek) {
     return out;
 }
 
-/* A run of one seat's moves the viewer saw no event of, said on one line. */
+/* A run of one seat's decisions since the viewer's last look, said on one
+** line before the events they caused: every public one by its label, in
+** order, hidden ones together as "6 secret decisions", and a run of
+** hidden ones only as "has decided" / "made N decisions". */
 typedef struct moves {
-    int seat;
+    int seat;         /* whose run; 0: none yet, or one that is not told (the viewer's, an edit) */
+    int told;         /* the run gets a line */
+    size_t first;     /* its first decision (0-based) */
+    size_t pending;   /* hidden decisions since the last item written */
+    size_t items;     /* items written to shown */
     size_t n_hidden, n_shown;
     markup_buf shown;
 } moves;
 
-static void moves_flush(repl *r, moves *m) {
+/* Writes the hidden decisions not yet written as one item ("a secret
+** decision", "6 secret decisions"). */
+static void moves_put_hidden(repl *r, moves *m) {
+    if (!m->pending) return;
+    if (m->items++) markup_buf_puts(&m->shown, "; ");
+    markup_buf_printf(&m->shown, repl_trn(r, "news.secret", (long long)m->pending), m->pending);
+    m->pending = 0;
+}
+
+static void moves_say(repl *r, moves *m) {
+    moves_put_hidden(r, m);
+    if (!m->told || !m->seat || !(m->n_hidden + m->n_shown)) return;
     char who[200];
     const char *name = m->seat ? repl_seat_name(r, m->seat) : "?";
     char *en = markup_escape(name);
@@ -77,32 +97,49 @@ static void moves_flush(repl *r, moves *m) {
     else
         snprintf(who, sizeof who, "%s", en ? en : "?");
     free(en);
-    if (m->seat && m->n_hidden) {
+    char *shown = markup_buf_take(&m->shown);
+    if (m->n_shown) {
+        repl_say(r, 4, "%s: %s", who, shown ? shown : "?");
+    } else {
         char *said = cairn_strfmt(repl_trn(r, "news.decided", (long long)m->n_hidden), who, m->n_hidden);
         repl_say(r, 2, "{dim}%s{/}", said ? said : "?");
         free(said);
     }
-    char *shown = markup_buf_take(&m->shown);
-    if (m->seat && m->n_shown) repl_say(r, 4, "%s: %s", who, shown ? shown : "?");
     free(shown);
-    memset(m, 0, sizeof *m);
 }
 
 static void moves_add(repl *r, moves *m, int viewer, size_t index) {
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
-    int seat = log[index].seat;
-    int hidden = repl_choice_hidden(r, index, viewer);
-    if (m->seat != seat || (hidden ? m->n_shown : m->n_hidden)) moves_flush(r, m);
-    m->seat = seat;
-    if (hidden) {
+    if (repl_choice_hidden(r, index, viewer)) {
         m->n_hidden++;
+        m->pending++;
         return;
     }
+    moves_put_hidden(r, m);
     const char *label = logged_label(r, index, viewer);
     char *eid = label ? NULL : markup_escape(log[index].id); /* a label is markup, an id is not */
-    markup_buf_printf(&m->shown, "%s%s", m->n_shown++ ? "; " : "", label ? label : eid ? eid : "?");
+    markup_buf_printf(&m->shown, "%s%s%s", m->items++ ? "; " : "", label ? label : eid ? eid : "?",
+                      repl_was_forced(r, index) ? " (the only option)" : "");
+    m->n_shown++;
     free(eid);
+}
+
+/* Says the run's line, then the events of the decisions up to `upto`
+** (1-based: the run's last), from ev[*j] on. */
+static void moves_flush(repl *r, moves *m, const engine_event_list *ev, size_t *j, size_t upto) {
+    /* a run whose every decision the rules told with an event of its own
+    ** ("Ann drops a disc in column 4", "Bob has bid") is not said twice;
+    ** any other run is listed whole, the told decisions too */
+    size_t narrated = 0, last = 0;
+    for (size_t k = *j; k < ev->n && ev->items[k].decision <= upto; k++) {
+        size_t d = ev->items[k].decision;
+        if (d > m->first && d != last) narrated++, last = d;
+    }
+    if (narrated < m->n_hidden + m->n_shown) moves_say(r, m);
+    for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j) repl_say(r, 2, "%s", ev->items[*j].text);
+    free(markup_buf_take(&m->shown));
+    memset(m, 0, sizeof *m);
 }
 
 size_t *repl_seen_pos(repl *r, int seat) {
@@ -130,19 +167,28 @@ void repl_show_events(repl *r, int seat) {
     }
     moves m = {0};
     size_t j = 0;
+    moves_flush(r, &m, &ev, &j, *seen_pos); /* events of decisions told before (setup's) */
     for (size_t i = *seen_pos; i < pos; i++) {
-        if (j < ev.n && ev.items[j].decision <= i + 1) moves_flush(r, &m);
-        int told = 0;
-        for (; j < ev.n && ev.items[j].decision <= i + 1; j++) {
-            told |= ev.items[j].decision == i + 1;
-            repl_say(r, 2, "%s", ev.items[j].text);
+        int seat_i = engine_log_is_edit(&log[i]) ? 0 : log[i].seat;
+        if (i > *seen_pos && seat_i != m.seat) moves_flush(r, &m, &ev, &j, i);
+        if (i == *seen_pos || seat_i != m.seat) m.first = i;
+        m.seat = seat_i;
+        /* the viewer's own need no telling, nor a replay's (it says each
+        ** decision itself), nor an edit (history shows it) */
+        m.told = seat_i && seat_i != seat && !r->replay;
+        if (m.told) moves_add(r, &m, seat, i);
+        else if (seat_i && seat_i == seat && !r->replay && repl_was_forced(r, i)) { /* repl_forced.c */
+            moves_flush(r, &m, &ev, &j, i);
+            const char *label = logged_label(r, i, seat);
+            char *eid = label ? NULL : markup_escape(log[i].id);
+            repl_say(r, 2, "{dim}Taken for you: %s (the only option; `auto forced off` to choose it).{/}",
+                     label ? label : eid ? eid : "?");
+            free(eid);
+            m.seat = seat_i;
+            m.first = i;
         }
-        /* a decision the viewer heard nothing of: who made it, and what unless
-        ** it is hidden; the viewer's own need no telling, nor a replay's (it
-        ** says each decision itself) */
-        if (!told && !r->replay && log[i].seat != seat) moves_add(r, &m, seat, i);
     }
-    moves_flush(r, &m);
+    moves_flush(r, &m, &ev, &j, pos);
     for (; j < ev.n; j++) repl_say(r, 2, "%s", ev.items[j].text);
     engine_event_list_free(&ev);
     *seen = count;

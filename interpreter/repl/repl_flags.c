@@ -13,6 +13,7 @@ static const cli_flag play_rows[] = {
     {"name", 'n', 1, "SEAT=NAME", CLI_TEXT, NULL, "the name shown for SEAT"},
     {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of the ruleset's texts"},
     {"load", 0, 1, "SAVE", CLI_FILE, NULL, "continue a saved game"},
+    {"resume", 0, 0, "", CLI_TEXT, NULL, "continue the newest interrupted game (its recovery file)"},
     {"undo", 0, 1, "all|own|none", CLI_WORDS, "all own none", "what may be taken back"},
     {"script", 0, 1, "FILE", CLI_FILE, NULL, "read commands from FILE (script mode)"},
     {"strict", 0, 0, "", CLI_TEXT, NULL, "exit with status 1 if any command failed"},

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "limits.h"
+
 struct engine;
 struct lineedit;
 
@@ -49,6 +51,21 @@ typedef struct repl_file {
     uint64_t hash;
 } repl_file;
 
+/* A decision the console took for a person (repl_forced.c). */
+typedef struct repl_forced_move {
+    size_t index; /* its place in the log */
+    int seat;
+    char *id;
+} repl_forced_move;
+
+/* A bot's reasons for its last choices (repl_why.c): a ring of
+** CAIRN_REPL_WHY_KEPT, the newest at [(next - 1) % CAIRN_REPL_WHY_KEPT]. */
+typedef struct repl_why_record {
+    size_t index[CAIRN_REPL_WHY_KEPT]; /* each decision's place in the log */
+    char *text[CAIRN_REPL_WHY_KEPT];   /* bot_why's text; NULL: none */
+    size_t next;                       /* choices noted so far */
+} repl_why_record;
+
 typedef struct repl {
     repl_settings set;
     struct engine *e;
@@ -60,11 +77,18 @@ typedef struct repl {
     int viewer;        /* the seat whose view is shown; 0: spectator */
     int secret;        /* the ruleset hides something from some seat */
     int auto_bots;     /* bots move by themselves after a person's move */
+    uint32_t forced;   /* bit s: a move with one option is taken for seat s (`auto forced on`) */
+    repl_forced_move *forced_at; /* the decisions taken so, for the news */
+    size_t n_forced_at;
+    repl_why_record *why; /* [n_seats + 1]: each bot seat's last choice explained */
     int dirty;         /* changed since the last save or load */
     int changed;       /* the game moved during this input line */
     int answered;      /* a person answered during this input line */
     int over_shown;    /* final scores shown for this position */
     char *save_path;   /* the last file saved to or loaded from */
+    char *recovery;    /* the recovery copy written for this session (repl_recovery.c), or NULL */
+    int recovery_warned; /* said once that no recovery copy can be written */
+    int let_go;        /* the person answered n to "save it before leaving?" */
     repl_file *files;  /* the ruleset's files when the game was made */
     size_t n_files;
     /* replay mode (cairn replay) */
@@ -249,6 +273,76 @@ char *repl_save_where(const char *path);
 /* Why path is no cairn save (malloc'd), or NULL when it may be one (or
 ** cannot be read: the loader says why). */
 char *repl_not_a_save(const char *path);
+
+/* ---- repl_forced.c ---- */
+
+/* 1 when a one-option move of person seat is taken for it. */
+int repl_forced_on(const repl *r, int seat);
+/* Takes one such move, if a person who chose it is asked one now: 1 when
+** it did. */
+int repl_take_forced(repl *r);
+/* 1 when log entry index was taken for its seat that way. */
+int repl_was_forced(const repl *r, size_t index);
+void repl_forced_free(repl *r);
+/* `auto forced [on|off] [SEAT|all]`. */
+int repl_cmd_auto_forced(repl *r, const char *args);
+
+/* ---- repl_why.c ---- */
+
+/* After seat's bot decided log entry index among `options` options: its
+** reasons kept when it was a choice (two options or more). */
+void repl_why_note(repl *r, int seat, size_t index, size_t options);
+/* `why` for seat's bot: its last choice's reasons once that choice is
+** public to the viewing seat. 0, or -1 after saying why not. */
+int repl_why_show(repl *r, int seat);
+/* The log place of seat's newest choice kept (not undone); *found 0: none. */
+size_t repl_why_latest(const repl *r, int seat, int *found);
+/* For a new engine: no reasons kept. 0 or -1 (OOM). */
+int repl_why_reset(repl *r);
+void repl_why_free(repl *r);
+
+/* ---- repl_keep.c ---- */
+
+/* Before a command drops the game (doing: "loading another", "leaving"):
+** when it has decisions not saved, offers to save it (y, n, or a file
+** name; Ctrl-C stays). Returns 1 to go on. When leaving, the end of the
+** input leaves; otherwise it stays. */
+int repl_keep_game(repl *r, const char *doing, int leaving);
+/* Before writing the game to path: when the file there holds another game
+** (or is no cairn save), asks whether to replace it. 1 to go on. */
+int repl_may_overwrite(repl *r, const char *path);
+
+/* ---- repl_score_view.c ---- */
+
+/* A number of a score the viewing seat may not know, shown as "?". */
+#define REPL_SCORE_HIDDEN INT64_MIN
+struct engine_score;
+/* Mid-game, in a game with secrets: the totals, tie-breaks and points of sc
+** that depend on what the viewing seat may not see become
+** REPL_SCORE_HIDDEN (labels that do become the line's key), and with any
+** total hidden every rank becomes 0. Does nothing once the game is over. */
+void repl_score_mask(repl *r, struct engine_score *sc);
+
+/* ---- repl_recovery.c ---- */
+
+struct cerr_list;
+/* The per-user state folder: $XDG_STATE_HOME/cairn, else
+** ~/.local/state/cairn (malloc'd); NULL without either variable. */
+char *repl_state_dir(void);
+/* Writes e to this process's recovery file (the state folder, made when
+** missing, else $TMPDIR or /tmp); 0 with *path set (malloc'd), or -1. */
+int repl_recovery_write(const struct engine *e, char **path, struct cerr_list *errs);
+/* After a typed line: the recovery copy written when the game has
+** decisions not saved, removed when it has none. */
+void repl_recovery_update(repl *r);
+/* Removes the recovery copy (the session ends as asked). */
+void repl_recovery_drop(repl *r);
+/* The newest recovery file in the state folder whose cairn no longer runs
+** (*path NULL: none), how many others there are, and the folder looked
+** in (both malloc'd). 0, or -1 when out of memory. */
+int repl_recovery_newest(char **path, size_t *others, char **dir);
+/* The resumed file becomes this session's recovery copy. 0 or -1 (OOM). */
+int repl_recovery_adopt(repl *r, const char *path);
 
 /* ---- repl_undo_policy.c ---- */
 

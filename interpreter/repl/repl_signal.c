@@ -2,10 +2,11 @@
 ** repl_signal.c
 ** SIGTERM and SIGHUP in the REPL: a flag set by the handler, and the
 ** recovery save made once the REPL reaches a safe point (repl_signal.h).
-** The recovery file is cairn-recovery-<pid>.save in the working folder, or
-** in $TMPDIR (else /tmp) when that folder cannot be written.
+** The recovery file is the session's own (repl_recovery.c: recovery-<pid>.save
+** in the per-user state folder, else in $TMPDIR or /tmp).
 */
 #include "repl_signal.h"
+#include "repl_session.h"
 
 #include "error.h"
 #include "save.h"
@@ -33,19 +34,6 @@ void repl_signal_catch(void) {
 
 int repl_signal_ending(void) { return (int)ending; }
 
-/* Tries dir/cairn-recovery-<pid>.save; 0 with *path set, or -1 with the error kept. */
-static int try_save(const engine *e, const char *dir, char **path, cerr_list *errs) {
-    *path = cairn_strfmt("%s/cairn-recovery-%ld.save", dir, (long)getpid());
-    if (!*path) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory naming the recovery file");
-        return -1;
-    }
-    if (save_write(e, *path, errs) == 0) return 0;
-    free(*path);
-    *path = NULL;
-    return -1;
-}
-
 int repl_signal_recover(const engine *e, FILE *err) {
     int sig = (int)ending;
     const char *name = sig == SIGHUP ? "SIGHUP" : sig == SIGTERM ? "SIGTERM" : "signal";
@@ -56,11 +44,9 @@ int repl_signal_recover(const engine *e, FILE *err) {
     cerr_list errs;
     cerr_init(&errs, 0);
     char *path = NULL;
-    const char *tmp = getenv("TMPDIR");
-    char cwd[4096];
-    if (try_save(e, getcwd(cwd, sizeof cwd) ? cwd : ".", &path, &errs) == 0 || try_save(e, tmp && *tmp ? tmp : "/tmp", &path, &errs) == 0) {
-        fprintf(err, "cairn: %s: the game (decision %zu) is saved in %s; go on with `cairn play --load %s`\n",
-                name, engine_position(e), path, path);
+    if (repl_recovery_write(e, &path, &errs) == 0) { /* repl_recovery.c: the state folder */
+        fprintf(err, "cairn: %s: the game (decision %zu) is saved in %s; go on with `cairn play --resume`\n",
+                name, engine_position(e), path);
     } else {
         fprintf(err, "cairn: %s: the game could not be saved:\n", name);
         cerr_print(err, &errs);

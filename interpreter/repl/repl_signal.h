@@ -20,8 +20,8 @@ void repl_signal_catch(void);
 int repl_signal_ending(void);
 
 /* Saves e (may be NULL: nothing to save) to the recovery file and says so on
-** err: "cairn: SIGTERM: the game is saved in FILE; `cairn play --load
-** FILE`... ". Returns the exit status to end with (128 + the signal). */
+** err: "cairn: SIGTERM: the game (decision N) is saved in FILE; go on with
+** `cairn play --resume`". Returns the exit status to end with (128 + the signal). */
 int repl_signal_recover(const engine *e, FILE *err);
 
 #endif

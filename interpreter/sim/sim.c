@@ -178,9 +178,8 @@ typedef struct sim_ctx {
     sim_totals t;
     sim_compare cmp[CAIRN_SIM_MAX_VARIANTS - 1]; /* variant k against variant 0 */
     long done, total;       /* records handed on, and expected */
-    double start, last_note;
-    int last_tenth;
-    FILE *err;
+    double start;
+    sim_progress progress;
     int oom;
     sim_cpu_totals cpu;     /* each seat's decisions and CPU, summed */
     sim_tour *tour;         /* --tournament: who sits where in each game */
@@ -460,31 +459,6 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* On a terminal a bar redrawn at most 10 times a second; elsewhere a line
-** at each tenth. */
-static void progress(sim_ctx *x) {
-    if (x->o->quiet || !x->total) return;
-    double t = now_seconds(), rate = (double)x->done / (t - x->start > 0 ? t - x->start : 1e-9);
-    long games = x->done / x->variants, all = x->total / x->variants;
-    if (isatty(fileno(x->err))) {
-        if (t - x->last_note < 0.1 && x->done < x->total) return;
-        x->last_note = t;
-        int w = (int)(30 * x->done / x->total);
-        fprintf(x->err, "\r[%.*s%*s] %3ld%% %ld/%ld games, %.1f games/s, ETA %.0f s ", w,
-                "##############################", 30 - w, "", 100 * x->done / x->total, games, all,
-                rate / x->variants, (double)(x->total - x->done) / (rate > 0 ? rate : 1));
-        if (x->done == x->total) fputc('\n', x->err);
-    } else {
-        int tenth = (int)(10 * x->done / x->total);
-        if (tenth == x->last_tenth) return;
-        x->last_tenth = tenth;
-        fprintf(x->err, "cairn sim: %d%% (%ld of %ld games, %.1f games/s)", 10 * tenth, games, all, rate / x->variants);
-        sim_until_estimate(x->err, x->variants == 1 ? &x->t : NULL, x->variants == 2 ? &x->cmp[0] : NULL);
-        fputc('\n', x->err);
-    }
-    fflush(x->err);
-}
-
 /* Counts one record (game order), writes it to the files. */
 static int sim_sink(sim_rec *r, void *ud) {
     sim_ctx *x = ud;
@@ -506,7 +480,11 @@ static int sim_sink(sim_rec *r, void *ud) {
     sim_rec_free(r);
     if (rc) return x->oom = 1, -1;
     x->done++;
-    progress(x);
+    if (sim_progress_note(&x->progress, x->done)) { /* a plain line: the estimate so far ends it */
+        sim_until_estimate(x->progress.err, x->variants == 1 ? &x->t : NULL, x->variants == 2 ? &x->cmp[0] : NULL);
+        fputc('\n', x->progress.err);
+        fflush(x->progress.err);
+    }
     if (x->variants == 1 && sim_until_done(&x->t, x->o->lab.until_width)) x->stopped = 1, sim_interrupted = 1;
     return 0;
 }
@@ -658,10 +636,9 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
     if (x->csv) sim_csv_head(x->csv, x->players);
-    x->err = err;
     x->total = (last - first) * x->variants;
     x->start = now_seconds();
-    x->last_tenth = 0;
+    sim_progress_start(&x->progress, err, o->quiet, x->total, x->variants);
     int jobs = o->jobs ? o->jobs : sim_default_jobs(); /* sim_cpus.c */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
@@ -676,6 +653,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (rc < 0) return 1;
     int interrupted = rc == 1 && !x->stopped;
     if (x->stopped) h.games = x->t.games + x->t.failed; /* the games played */
+    sim_progress_stop(&x->progress);
     if (interrupted && !o->quiet) fprintf(err, "\ncairn sim: interrupted; the report of the games finished\n");
     if (o->shard_n) h.games = last - first, h.seed = o->seed + (uint64_t)first;
     double dec = x->variants == 1 ? x->t.decisions.sum : x->cmp[0].t[0].decisions.sum;
@@ -689,9 +667,10 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     else sim_report_text(out, &h, &x->t, interrupted);
     if (x->tour) sim_tour_report(out, x->tour);
     sim_until_line(out, &x->t, o->lab.until_width, o->games, x->stopped);
-    fprintf(out, "time: %.2f s, %.1f games/s, %.0f decisions/s, %d job%s\n", secs,
-            secs > 0 ? (double)x->done / x->variants / secs : 0.0, secs > 0 ? dec / secs : 0.0, jobs,
-            jobs == 1 ? "" : "s");
+    char rate[32];
+    sim_rate_text(secs > 0 ? (double)x->done / x->variants / secs : 0.0, rate, sizeof rate);
+    fprintf(out, "time: %.2f s, %s, %.0f decisions/s, %d job%s\n", secs, rate, secs > 0 ? dec / secs : 0.0,
+            jobs, jobs == 1 ? "" : "s");
     const char *names[CAIRN_MAX_SEATS];
     for (int s = 1; s <= x->players; s++) names[s - 1] = seat_bot(o, s);
     if (x->tour) sim_tour_cpu_line(out, x->tour);

@@ -594,4 +594,26 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err);
 ** one run would have printed. Returns the process exit status. */
 int sim_merge(int argc, char **argv, FILE *out, FILE *err);
 
+/* ------------------------------------------------------ sim_progress.c */
+
+#include "status_line.h"
+
+/* The progress of a run on stderr: a bar on a terminal, a line at each
+** tenth elsewhere, nothing with --quiet. */
+typedef struct sim_progress {
+    FILE *err;
+    status_line line;
+    int quiet, variants, last_tenth;
+    long total;                 /* records expected (games x variants) */
+    double start, last_draw;    /* seconds, monotonic; last_draw -1: never drawn */
+} sim_progress;
+
+void sim_progress_start(sim_progress *p, FILE *err, int quiet, long total, int variants);
+/* done records of total are finished. */
+int sim_progress_note(sim_progress *p, long done);
+/* Leaves a bar cut short (an interrupt) on its own line. */
+void sim_progress_stop(sim_progress *p);
+/* A rate that never reads 0.0: "12.3 games/s", "0.25 games/s", "14 s a game". */
+void sim_rate_text(double games_per_second, char *buf, size_t size);
+
 #endif

@@ -9,6 +9,7 @@
 */
 #include "testutil.h"
 #include "save.h"
+#include "testchild.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,58 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static char *cairn;         /* the binary under test */
 static char root[4096];     /* the repo root (the working folder of make test) */
-static char tmpdir[] = "/tmp/cairn-signals-XXXXXX";
-
-typedef struct child {
-    pid_t pid;
-    int in;   /* its stdin (we write) */
-    int out;  /* its stdout and stderr (we read) */
-    char buf[65536];
-    size_t n;
-} child;
-
-/* Starts cairn with argv (argv[0] ignored) in tmpdir, stdin and stdout on pipes. */
-static void spawn(child *c, char *const argv[]) {
-    int in[2], out[2];
-    assert_int_equal(pipe(in), 0);
-    assert_int_equal(pipe(out), 0);
-    c->n = 0;
-    c->buf[0] = '\0'; /* wait_for may search before anything was read */
-    c->pid = fork();
-    assert_true(c->pid >= 0);
-    if (c->pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        dup2(out[1], 2);
-        close(in[1]);
-        close(out[0]);
-        if (chdir(tmpdir) != 0) _exit(98);
-        execv(cairn, argv);
-        _exit(99);
-    }
-    close(in[0]);
-    close(out[1]);
-    c->in = in[1];
-    c->out = out[0];
-    fcntl(c->out, F_SETFL, O_NONBLOCK);
-}
-
-/* Reads what is there; 1 once the child closed its output. */
-static int drain(child *c) {
-    for (;;) {
-        ssize_t k = read(c->out, c->buf + c->n, sizeof c->buf - 1 - c->n);
-        if (k > 0) {
-            c->n += (size_t)k;
-            c->buf[c->n] = '\0';
-            continue;
-        }
-        return k == 0;
-    }
-}
-
-static void pause_ms(long ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 1000) * 1000000L}, NULL); }
 
 /* The CPU time (user + system, ms) process pid has used, from /proc; -1 if unreadable. */
 static long cpu_ms_of(pid_t pid) {
@@ -86,49 +36,6 @@ static long cpu_ms_of(pid_t pid) {
     unsigned long ut = 0, st = 0;
     if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2) return -1;
     return (long)((ut + st) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
-}
-
-/* How long a wait may take before the test fails: generous, because a test
-** that passes never waits it out, and a machine at a load of 6 on 2 cores
-** stretched a 20 s wait past its end (the step of the slow fixture is 50 ms
-** of CPU time). */
-#define WAIT_TICKS 6000 /* of 10 ms: 60 s */
-
-/* Waits (up to 60 s) until the output holds text. */
-static void wait_for(child *c, const char *text) {
-    for (int i = 0; i < WAIT_TICKS; i++) {
-        drain(c);
-        if (strstr(c->buf, text)) return;
-        pause_ms(10);
-    }
-    fprintf(stderr, "never saw \"%s\" in:\n%s\n", text, c->buf);
-    fail();
-}
-
-/* Waits (up to 60 s) for the child's end; its exit status, or 128 + signal. */
-static int wait_end(child *c) {
-    int status = 0;
-    for (int i = 0; i < WAIT_TICKS; i++) {
-        drain(c);
-        pid_t w = waitpid(c->pid, &status, WNOHANG);
-        if (w == c->pid) {
-            drain(c);
-            close(c->in);
-            close(c->out);
-            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-        }
-        pause_ms(10);
-    }
-    kill(c->pid, SIGKILL);
-    waitpid(c->pid, &status, 0);
-    fprintf(stderr, "the child did not end; its output:\n%s\n", c->buf);
-    fail();
-    return -1;
-}
-
-static void say(child *c, const char *line) {
-    size_t n = strlen(line);
-    assert_int_equal(write(c->in, line, n), (ssize_t)n);
 }
 
 /* The recovery file the message names ("... is saved in PATH; ..."), loaded: its position. */
@@ -198,33 +105,6 @@ static void test_sighup_during_bot_search(void **st) {
 /* Ctrl-C on a terminal while a bot searches for 30 s: the bot answers with
 ** its best so far, the game goes on (the next seat is asked); SIGTERM then
 ** saves it. The REPL runs on a pseudo-terminal, as a person's would. */
-/* Starts cairn with argv on a pseudo-terminal (its controlling terminal). */
-static void spawn_on_pty(child *c, char *const argv[]) {
-    int master = -1, slave = -1;
-    assert_int_equal(openpty(&master, &slave, NULL, NULL, NULL), 0);
-    c->n = 0;
-    c->buf[0] = '\0';
-    c->pid = fork();
-    assert_true(c->pid >= 0);
-    if (c->pid == 0) {
-        setsid();
-        dup2(slave, 0);
-        dup2(slave, 1);
-        dup2(slave, 2);
-        close(master);
-        if (chdir(tmpdir) != 0) _exit(98);
-        setenv("HOME", tmpdir, 1); /* the history file goes there */
-        setenv("XDG_STATE_HOME", tmpdir, 1);
-        setenv("TERM", "dumb", 1);
-        execv(cairn, argv);
-        _exit(99);
-    }
-    close(slave);
-    c->in = master;
-    c->out = dup(master);
-    fcntl(c->out, F_SETFL, O_NONBLOCK);
-}
-
 static void test_sigint_bot_search_on_a_terminal(void **st) {
     (void)st;
     char rs[4200];
@@ -255,7 +135,10 @@ static void test_sigint_reload_on_a_terminal(void **st) {
     (void)st;
     char rs[4200];
     snprintf(rs, sizeof rs, "%s/tests/fixtures/rulesets/slow", root);
-    char *argv[] = {"cairn", "play", rs, NULL};
+    /* four times the fixture's work a decision: its own 1.5 million loop turns
+    ** took about 9 ms of CPU here, so the whole replay (360 ms) ended before
+    ** the 400 ms of CPU the test waits for; now it takes about 1.4 s */
+    char *argv[] = {"cairn", "play", rs, "--set", "pace.work=6000000", NULL};
     child c;
     spawn_on_pty(&c, argv);
     wait_for(&c, "step");
@@ -366,16 +249,7 @@ static int teardown(void **st) {
 
 int main(int argc, char **argv) {
     (void)argc;
-    /* build/test_signals -> build/cairn, absolute (the children run elsewhere) */
-    char here[4096];
-    const char *slash = strrchr(argv[0], '/');
-    if (!getcwd(here, sizeof here)) return 1;
-    if (argv[0][0] == '/')
-        cairn = cairn_strfmt("%.*s/cairn", (int)(slash - argv[0]), argv[0]);
-    else if (slash)
-        cairn = cairn_strfmt("%s/%.*s/cairn", here, (int)(slash - argv[0]), argv[0]);
-    else
-        cairn = cairn_strfmt("%s/cairn", here);
+    cairn = cairn_next_to(argv[0]);
     if (!cairn) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sigterm_at_prompt),

@@ -237,7 +237,8 @@ function M.score(g)
     local token_yaks = p.tokens * g.data.game.inventory.reward
     local b = {
       { key = "religious", label = t(g, "line.religious"), points = m.religious[s] },
-      { key = "political", label = t(g, "line.political"), points = m.political[s] },
+      -- after an elimination the recount (pieces of the eliminated removed) is what decided
+      { key = "political", label = t(g, "line.political"), points = (m.political_final or m.political)[s] },
       { key = "rings", label = t(g, "line.rings", #p.rings), points = ring_yaks },
       { key = "tokens", label = t(g, "line.tokens", p.tokens), points = token_yaks },
     }

@@ -58,6 +58,12 @@ assert(ranking(g) == "2 1 4 3")
 assert(fake.has_event(g, "Elimination 1 (religious): Cai 2, Ann 3, Dee 3, Bob 3. Out: Cai."))
 local sc = score.score(g)
 assert(sc[2].total == 12 and sc[1].total == 3 and sc[4].total == 8)
+-- the final table's political influence is the recount that decided (Cai's envoys gone):
+-- Ann 2 (r1, r4; before it 1), Bob 1 (r2; before it 0), not the count before the eliminations
+local function line(seat_score, key)
+  for _, b in ipairs(seat_score.breakdown) do if b.key == key then return b.points end end
+end
+assert(line(sc[1], "political") == 2 and line(sc[2], "political") == 1, "political after the recount")
 
 -- 2. Three seats, a 2-of-3 leader: Ann religious 3 (monastery 5), Bob 1 (house 1), Cai 0;
 --    political: r1 Ann 2 -> Ann 1, others 0; yaks: Bob 12, Ann 0, Cai 3. Ann leads 2 of 3: wins.

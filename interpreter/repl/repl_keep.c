@@ -1,0 +1,128 @@
+/*
+** repl_keep.c
+** No game is lost: before a command drops a game with decisions not saved
+** (`load`, `new`, `restart`, `quit`, Ctrl-D) the console offers to save it,
+** and before `save` writes over a file that holds another game (or no
+** cairn save at all) it asks. In script mode the answer is the next line of
+** the script, read at `cairn:confirm>` as the other questions are, so a
+** transcript shows every question and its answer.
+*/
+#include "repl_session.h"
+
+#include "engine.h"
+#include "plural.h"
+#include "repl_cmd.h"
+#include "save_match.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* What script mode reads a question's answer at (a prompt transcripts know). */
+#define REPL_CONFIRM_PROMPT "cairn:confirm> "
+
+/* Decisions the game would lose: those made since it was last saved or
+** loaded (all of its log when it changed since, 0 when it did not). */
+static size_t unsaved(const repl *r) {
+    if (!r->e || !r->dirty || r->replay) return 0;
+    size_t n = 0;
+    engine_log(r->e, &n);
+    return n;
+}
+
+/* Asks question; the answer trimmed (malloc'd), or NULL: *eof at the end of
+** the input, else Ctrl-C. A terminal shows the question as the prompt;
+** script mode says it, then reads at cairn:confirm>. */
+static char *ask_line(repl *r, const char *question, int *eof) {
+    char *line;
+    if (r->script) {
+        repl_say(r, 0, "%s", question);
+        line = repl_ask(r, REPL_CONFIRM_PROMPT, eof);
+    } else {
+        char *q = cairn_strfmt("%s ", question);
+        line = repl_ask(r, q ? q : question, eof);
+        free(q);
+    }
+    if (!line) return NULL;
+    char *a = line;
+    while (isspace((unsigned char)*a)) a++;
+    size_t n = strlen(a);
+    while (n > 0 && isspace((unsigned char)a[n - 1])) a[--n] = '\0';
+    memmove(line, a, n + 1);
+    return line;
+}
+
+/* A file name as an answer has a dot or a slash (game.save, ./game): a
+** word such as `run` or `drop 4` is a command or a move typed too early,
+** never saved to. */
+static int looks_like_file(const char *a) { return !strchr(a, ';') && strpbrk(a, "./") != NULL; }
+
+static int is_yes(const char *a) { return !strcasecmp(a, "y") || !strcasecmp(a, "yes"); }
+static int is_no(const char *a) { return !strcasecmp(a, "n") || !strcasecmp(a, "no"); }
+
+int repl_keep_game(repl *r, const char *doing, int leaving) {
+    size_t n = unsaved(r);
+    if (!n) return 1;
+    /* Enter (or y) saves where this game was last saved, else under the name
+    ** `save` offers (repl_files.c) */
+    char *dflt = r->save_path ? NULL : repl_default_save_name(r);
+    const char *target = r->save_path ? r->save_path : dflt;
+    repl_say(r, 0, "This game (%zu %s) changed since it was last saved.", n, plural_en((long long)n, "decision", "decisions"));
+    char *q = target ? cairn_strfmt("Save it before %s? (y/n, or a file name) [y: %s]:", doing, target)
+                     : cairn_strfmt("Save it before %s? (n, or a file name):", doing);
+    int go = 0;
+    for (;;) {
+        int eof = 0;
+        char *a = ask_line(r, q ? q : "Save it first? (y/n, or a file name):", &eof);
+        if (!a) { /* Ctrl-C: back to the game; the end of the input: leave, or stay */
+            go = eof && leaving;
+            break;
+        }
+        if (is_no(a)) {
+            go = 1;
+            r->let_go = leaving; /* the recovery copy may go too */
+        } else if (!a[0] || is_yes(a)) {
+            if (!target) { /* nowhere to save: ask again for a name */
+                free(a);
+                continue;
+            }
+            go = repl_command(r, "save", r->save_path ? "" : target) == 0;
+        } else if (!looks_like_file(a)) {
+            repl_plain(r, "\"%s\" is no answer here: y, n, or a file name such as game.save.", a);
+            free(a);
+            if (r->script) break; /* a script's next line was meant for the game: it goes on */
+            continue;
+        } else {
+            go = repl_command(r, "save", a) == 0;
+        }
+        free(a);
+        break;
+    }
+    if (!go && !leaving) repl_plain(r, "The game goes on.");
+    free(q);
+    free(dflt);
+    return go;
+}
+
+int repl_may_overwrite(repl *r, const char *path) {
+    save_match m;
+    if (save_match_file(path, r->e, &m) != 0) {
+        repl_fail(r, "out of memory");
+        return 0;
+    }
+    int go = 1;
+    if (m.kind == SAVE_MATCH_OTHER || m.kind == SAVE_MATCH_NOT_SAVE) {
+        char *q = m.kind == SAVE_MATCH_NOT_SAVE
+                      ? cairn_strfmt("%s is no cairn save. Replace it with this game? (y/n) [n]:", path)
+                      : cairn_strfmt("%s holds %s. Replace it with this game? (y/n) [n]:", path, m.what);
+        int eof = 0;
+        char *a = ask_line(r, q ? q : "The file holds another game. Replace it? (y/n) [n]:", &eof);
+        go = a && is_yes(a);
+        if (!go) repl_plain(r, "Not saved; %s is as it was.", path);
+        free(a);
+        free(q);
+    }
+    save_match_free(&m);
+    return go;
+}

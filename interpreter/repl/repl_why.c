@@ -1,0 +1,104 @@
+/*
+** repl_why.c
+** `why`: a bot's reasons, kept for its last decision that was a choice (one
+** with two options or more: a forced move has no reasons) and told once
+** that decision is public to the viewing seat: its choice was never hidden
+** from the seat, or a later decision revealed secrets (the simultaneous
+** reveal of Yak's cards, Goofspiel's bids, Himalaya's programs), or the game
+** is over. In a game with secrets `why` is then no longer refused.
+*/
+#include "repl_session.h"
+
+#include "bot.h"
+#include "engine.h"
+#include "markup.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void repl_why_note(repl *r, int seat, size_t index, size_t options) {
+    if (seat < 1 || seat > r->n_seats || options < 2 || !r->brain || !r->brain[seat] || !r->why) return;
+    char *w = bot_why(r->brain[seat]);
+    if (!w) return;
+    repl_why_record *rec = &r->why[seat];
+    size_t k = rec->next++ % CAIRN_REPL_WHY_KEPT;
+    free(rec->text[k]);
+    rec->text[k] = w;
+    rec->index[k] = index;
+}
+
+void repl_why_free(repl *r) {
+    if (r->why)
+        for (int i = 0; i <= r->n_seats; i++)
+            for (int k = 0; k < CAIRN_REPL_WHY_KEPT; k++) free(r->why[i].text[k]);
+    free(r->why);
+    r->why = NULL;
+}
+
+int repl_why_reset(repl *r) {
+    repl_why_free(r);
+    r->why = calloc((size_t)r->n_seats + 1, sizeof *r->why);
+    return r->why ? 0 : -1;
+}
+
+/* 1 when decision index is public to seat now. */
+static int public_now(const repl *r, size_t index, int seat) {
+    size_t pos = engine_position(r->e);
+    if (engine_is_over(r->e) || !repl_choice_hidden(r, index, seat)) return 1;
+    for (size_t j = index + 1; j < pos; j++) {
+        const engine_disclosure *d;
+        if (engine_disclosure_of(r->e, j, &d) && d->reveal) return 1;
+    }
+    return 0;
+}
+
+/* 1 when slot k of rec holds a choice of seat that is still in the game (not undone). */
+static int standing(const repl *r, const repl_why_record *rec, size_t k, int seat) {
+    size_t n;
+    const engine_logged *log = engine_log(r->e, &n);
+    size_t i = rec->index[k];
+    return rec->text[k] && i < engine_position(r->e) && i < n && log[i].seat == seat;
+}
+
+size_t repl_why_latest(const repl *r, int seat, int *found) {
+    *found = 0;
+    size_t best = 0;
+    const repl_why_record *rec = r->why && seat >= 1 && seat <= r->n_seats ? &r->why[seat] : NULL;
+    for (size_t k = 0; rec && k < CAIRN_REPL_WHY_KEPT; k++)
+        if (standing(r, rec, k, seat) && (!*found || rec->index[k] > best)) best = rec->index[k], *found = 1;
+    return best;
+}
+
+int repl_why_show(repl *r, int seat) {
+    const repl_why_record *rec = r->why && seat >= 1 && seat <= r->n_seats ? &r->why[seat] : NULL;
+    int have = 0, secret = 0;
+    size_t best = 0, k_best = 0, newest_secret = 0;
+    for (size_t k = 0; rec && k < CAIRN_REPL_WHY_KEPT; k++) {
+        if (!standing(r, rec, k, seat)) continue;
+        if (!public_now(r, rec->index[k], r->viewer)) {
+            if (!secret || rec->index[k] > newest_secret) newest_secret = rec->index[k];
+            secret = 1;
+            continue;
+        }
+        if (!have || rec->index[k] > best) best = rec->index[k], k_best = k, have = 1;
+    }
+    if (!have && !secret) {
+        repl_plain(r, "The %s bot of %s has made no choice (a decision with two options or more) here yet.",
+                   r->bot[seat], repl_seat_name(r, seat));
+        return 0;
+    }
+    if (!have) {
+        repl_fail(r, "%s's choice at decision %zu is still secret; `why` tells it once it is revealed",
+                  repl_seat_name(r, seat), newest_secret + 1);
+        return -1;
+    }
+    char *d = repl_describe_logged(r, best, 1); /* public now: its label */
+    repl_say(r, 0, "Decision %zu, %s", best + 1, d ? d : "?");
+    free(d);
+    if (secret && newest_secret > best)
+        repl_say(r, 0, "{dim}(its choice at decision %zu is still secret){/}", newest_secret + 1);
+    char *esc = markup_escape(rec->text[k_best]);
+    repl_block(r, esc ? esc : "out of memory");
+    free(esc);
+    return 0;
+}
