@@ -1210,7 +1210,7 @@ static void test_sweep_series(void **st) {
     assert_int_equal(r.rc, 0);
     assert_non_null(strstr(r.out, "sweep players=2..3: one run per value, each on the same seeds\n"));
     for (int n = 2; n <= 3; n++) {
-        char players[8], cell[64], row[160];
+        char players[16], cell[64], row[160];
         snprintf(players, sizeof players, "%d", n);
         const char *one[] = {SIMLAB, "--players", players, "--games", "200", "--quiet", NULL};
         sim(&p, one);
