@@ -126,31 +126,15 @@ static int set_starter(sim_opts *o, const char *const *vv, FILE *err) {
 ** "="). Each spec is checked (bot_spec_valid). */
 static int set_bots(sim_opts *o, const char *const *vv, FILE *err) {
     const char *arg = vv[0];
-    const char *p = arg;
-    while (*p) {
-        const char *end = p;
-        for (;;) {
-            const char *comma = strchr(end, ',');
-            if (!comma) {
-                end += strlen(end);
-                break;
-            }
-            const char *nx = comma + 1, *nc = strchr(nx, ','), *eq = strchr(nx, '=');
-            if (!eq || (nc && eq > nc) || memchr(nx, ':', (size_t)(eq - nx))) {
-                end = comma;
-                break;
-            }
-            end = nc ? nc : nx + strlen(nx);
-            if (!nc) break;
-        }
-        if (o->n_bots == CAIRN_MAX_SEATS) return usage(err, "--bots names more than " SEATS_TEXT " seats: \"%s\"", arg);
-        char *spec = cairn_strfmt("%.*s", (int)(end - p), p);
-        if (!spec) return usage(err, "%s", "out of memory");
-        o->bot_spec[o->n_bots] = spec;
-        o->bot[o->n_bots++] = spec;
+    int n = sim_split_bot_specs(arg, o->bot_spec, CAIRN_MAX_SEATS); /* sim_tournament.c */
+    if (n == -2) return usage(err, "--bots names more than " SEATS_TEXT " seats: \"%s\"", arg);
+    if (n < 0) return usage(err, "%s", "out of memory");
+    o->n_bots = n;
+    for (int i = 0; i < n; i++) {
+        o->bot[i] = o->bot_spec[i];
         cerr_list errs;
         cerr_init(&errs, 0);
-        if (bot_spec_valid(spec, &errs) != 0) {
+        if (bot_spec_valid(o->bot_spec[i], &errs) != 0) {
             char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
             int rc = usage(err, "--bots: %s", m ? m : "out of memory");
             free(m);
@@ -158,7 +142,6 @@ static int set_bots(sim_opts *o, const char *const *vv, FILE *err) {
             return rc;
         }
         cerr_free(&errs);
-        p = *end ? end + 1 : end;
     }
     if (o->n_bots == 0) return usage(err, "--bots takes KIND,KIND,... (one per seat), got \"%s\"", arg);
     return 0;
