@@ -28,6 +28,12 @@ static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
     c.rules = e->rt.rules;
     engine *f = engine_build(&c, errs);
     if (!f) return NULL;
+    /* a fork is not taken back, so a call that ran long under the budget's
+    ** CPU timer could not be run again counted and would end the fork (and
+    ** a bot's decision with it: an ASan build's slower calls did): a fork's
+    ** calls are counted from the start, a hook every CAIRN_LUA_HOOK_STEP
+    ** instructions, and the budget's verdict is exact */
+    sandbox_count_always(f->rt.sb, 1);
     f->fork_of_pos = e->pos;
     f->rng = e->rng;
     if (reseed) rng_seed_stream(&f->rng, reseed, e->pos);

@@ -224,6 +224,7 @@ void rules_give_sandbox(engine_rules *r, game_rt *rt) {
     /* the engine's option tables: the engine handed them back (engine_free) */
     lua_settop(L, 0);
     sandbox_set_timed(k->sb, 0);
+    sandbox_count_always(k->sb, 0); /* a fork's: the next game may be timed */
     k->hub->e = NULL;
     /* g.state still holds the last game's table until the next game's start:
     ** nothing runs in between, and sandbox_reset leaves no way to reach it */

@@ -529,6 +529,7 @@ void sandbox_free(sandbox *sb) {
 lua_State *sandbox_state(sandbox *sb) { return sb->L; }
 
 void sandbox_set_timed(sandbox *sb, int on) { sb->timed_allowed = on; }
+void sandbox_count_always(sandbox *sb, int on) { sb->counted_only = on; }
 
 void sandbox_set_game_limit(sandbox *sb, int on) { sb->game_limit_off = !on; }
 
@@ -591,7 +592,7 @@ static void begin_call(sandbox *sb, int fn) {
     sb->watch.hard = (sig_atomic_t)(hard > 0 && hard < INT_MAX ? hard : INT_MAX);
     sb->watch.hard_msg = sb->hard_msg;
     sb->watch.hard_len = (sig_atomic_t)strlen(sb->hard_msg);
-    if (sb->timed_allowed && sb->tick_limit) {
+    if (sb->timed_allowed && !sb->counted_only && sb->tick_limit) {
         sb->watch.limit = sb->tick_limit;
         if (budget_watch_start(&sb->watch) == 0) {
             sb->timed = 1;

@@ -42,6 +42,7 @@ struct sandbox {
     ** back ask for it (sandbox_set_timed); tick_limit 0: budget too small. */
     budget_watch watch;
     int timed, timed_allowed, tick_limit;
+    int counted_only; /* sandbox_count_always: never timed, whatever sandbox_set_timed says (forks) */
     /* CPU time, in timer ticks: the most one call may use (the deadline,
     ** counted or not), the most all calls since sandbox_new or
     ** sandbox_reset may use, and what they used (CAIRN_LUA_CALL_CPU_MS,
