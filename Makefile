@@ -175,7 +175,7 @@ $(BUILD)/fuzz-replay/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c tests/
 	@echo "LINK $@"
 	@$(CC) $(CFLAGS_ALL) $(WERROR) $(ALL_INCLUDES) -Wno-missing-field-initializers -Wno-format-truncation -o $@ $< tests/fuzz/replay_main.c $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS)
 
-$(BUILD)/test_%: tests/unit/test_%.c tests/unit/testutil.h $(BUILD)/libcairn.a $(FLAGS_STAMP)
+$(BUILD)/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(BUILD)/libcairn.a $(FLAGS_STAMP)
 	@echo "LINK $@"
 	@$(CC) $(CFLAGS_ALL) $(WERROR) $(TEST_CFLAGS) $(ALL_INCLUDES) -iquote tests/unit -o $@ $< $(BUILD)/libcairn.a $(LDFLAGS_ALL) $(LIBS) $(TEST_LIBS)
 

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-static char root[4096];
 
 /* How many files named recovery-*.save dir holds. */
 static int recovery_files(const char *dir) {
@@ -132,19 +131,6 @@ static void test_saved_game_has_no_copy(void **st) {
     free(kept);
 }
 
-static int setup(void **st) {
-    (void)st;
-    return mkdtemp(tmpdir) && getcwd(root, sizeof root) ? 0 : -1;
-}
-
-static int teardown(void **st) {
-    (void)st;
-    char *cmd = cairn_strfmt("rm -rf '%s'", tmpdir);
-    int rc = cmd ? system(cmd) : -1;
-    free(cmd);
-    return rc == 0 ? 0 : -1;
-}
-
 int main(int argc, char **argv) {
     (void)argc;
     cairn = cairn_next_to(argv[0]);
@@ -153,7 +139,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_saved_game_has_no_copy),
         cmocka_unit_test(test_killed_game_resumes),
     };
-    int rc = cmocka_run_group_tests(tests, setup, teardown);
+    int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
     return rc;
 }

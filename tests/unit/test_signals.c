@@ -21,7 +21,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static char root[4096];     /* the repo root (the working folder of make test) */
 
 /* The CPU time (user + system, ms) process pid has used, from /proc; -1 if unreadable. */
 static long cpu_ms_of(pid_t pid) {
@@ -234,19 +233,6 @@ static void test_sim_into_head_is_quiet(void **st) {
     assert_true(sb.st_size > 0); /* head got its line */
 }
 
-static int setup(void **st) {
-    (void)st;
-    return mkdtemp(tmpdir) && getcwd(root, sizeof root) ? 0 : -1;
-}
-
-static int teardown(void **st) {
-    (void)st;
-    char *cmd = cairn_strfmt("rm -rf '%s'", tmpdir);
-    int rc = cmd ? system(cmd) : -1;
-    free(cmd);
-    return rc == 0 ? 0 : -1;
-}
-
 int main(int argc, char **argv) {
     (void)argc;
     cairn = cairn_next_to(argv[0]);
@@ -259,7 +245,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_reload_stopped_keeps_game),
         cmocka_unit_test(test_sim_into_head_is_quiet),
     };
-    int rc = cmocka_run_group_tests(tests, setup, teardown);
+    int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
     return rc;
 }

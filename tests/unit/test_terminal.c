@@ -12,7 +12,6 @@
 
 #include <stdio.h>
 
-static char root[4096]; /* the repo root (the working folder of make test) */
 
 /* ------------------------------------------------------- the terminal */
 
@@ -227,19 +226,6 @@ static void test_terminal_model(void **st) {
     assert_non_null(screen_find(&s, "^M"));
 }
 
-static int setup(void **st) {
-    (void)st;
-    return mkdtemp(tmpdir) && getcwd(root, sizeof root) ? 0 : -1;
-}
-
-static int teardown(void **st) {
-    (void)st;
-    char *cmd = cairn_strfmt("rm -rf '%s'", tmpdir);
-    int rc = cmd ? system(cmd) : -1;
-    free(cmd);
-    return rc == 0 ? 0 : -1;
-}
-
 int main(int argc, char **argv) {
     (void)argc;
     cairn = cairn_next_to(argv[0]);
@@ -251,7 +237,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_sim_bar_on_a_terminal),
         cmocka_unit_test(test_sim_lines_in_a_pipe),
     };
-    int rc = cmocka_run_group_tests(tests, setup, teardown);
+    int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
     return rc;
 }

@@ -22,6 +22,7 @@
 
 static char *cairn;         /* the binary under test */
 static char tmpdir[] = "/tmp/cairn-child-XXXXXX";
+static char root[4096];      /* the repo root (the working folder of make test) */
 
 typedef struct child {
     pid_t pid;
@@ -152,6 +153,21 @@ static char *cairn_next_to(const char *argv0) {
     if (argv0[0] == '/') return cairn_strfmt("%.*s/cairn", (int)(slash - argv0), argv0);
     if (slash) return cairn_strfmt("%s/%.*s/cairn", here, (int)(slash - argv0), argv0);
     return cairn_strfmt("%s/cairn", here);
+}
+
+/* The group's setup and teardown: the scratch folder made, the repo root
+** noted; the scratch folder removed. */
+static int testchild_setup(void **st) {
+    (void)st;
+    return mkdtemp(tmpdir) && getcwd(root, sizeof root) ? 0 : -1;
+}
+
+static int testchild_teardown(void **st) {
+    (void)st;
+    char *cmd = cairn_strfmt("rm -rf '%s'", tmpdir);
+    int rc = cmd ? system(cmd) : -1;
+    free(cmd);
+    return rc == 0 ? 0 : -1;
 }
 
 #endif
