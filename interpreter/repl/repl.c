@@ -765,6 +765,19 @@ static void learn_disclosure(engine *e) {
     if (engine_goto(e, 0) != 0 || engine_goto(e, pos) != 0) engine_goto(e, pos); /* stays where it can */
 }
 
+/* Frees what belongs to the game being left: its seats' bots and what each
+** seat has seen, the engine, the ruleset's file snapshot. The fields are
+** left dangling: the caller replaces or drops the session. */
+static void drop_game(repl *r) {
+    if (r->bot)
+        for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
+    free(r->bot);
+    free(r->seen);
+    free(r->seen_pos);
+    engine_free(r->e);
+    repl_free_files(r->files, r->n_files);
+}
+
 int repl_adopt_engine(repl *r, engine *e) {
     int n = engine_seat_count(e);
     char **bot = calloc((size_t)n + 1, sizeof *bot);
@@ -787,13 +800,7 @@ int repl_adopt_engine(repl *r, engine *e) {
         }
     }
     repl_free_brains(r);
-    if (r->bot)
-        for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
-    free(r->bot);
-    free(r->seen);
-    free(r->seen_pos);
-    engine_free(r->e);
-    repl_free_files(r->files, r->n_files);
+    drop_game(r);
     r->e = e;
     repl_why_free(r); /* sized by the old seat count */
     r->n_seats = n;
@@ -1492,13 +1499,7 @@ static void close_session(repl *r) {
     repl_free_brains(r);
     lineedit_free(r->le);
     if (r->in && r->in != stdin) fclose(r->in);
-    if (r->bot)
-        for (int i = 1; i <= r->n_seats; i++) free(r->bot[i]);
-    free(r->bot);
-    free(r->seen);
-    free(r->seen_pos);
-    engine_free(r->e);
-    repl_free_files(r->files, r->n_files);
+    drop_game(r);
     free(r->save_path);
     free(r->recovery);
     repl_forced_free(r);
