@@ -80,11 +80,23 @@ static void pause_ms(long ms) { nanosleep(&(struct timespec){ms / 1000, (ms % 10
 ** of CPU time). */
 #define WAIT_TICKS 6000 /* of 10 ms: 60 s */
 
-/* Waits (up to 60 s) until the output holds text. */
+/* The longest any one wait_for may take while the child keeps printing: a
+** child still at work is slow, not stuck (under ASan at a load of 20 on 2
+** cores, the slow fixture's 40 steps took longer than 60 s of the clock). */
+#define WAIT_TICKS_WHILE_PRINTING 30000 /* of 10 ms: 5 min */
+
+/* Waits until the output holds text: up to 60 s after the child last printed
+** anything, and 5 min in all. */
 static void wait_for(child *c, const char *text) {
-    for (int i = 0; i < WAIT_TICKS; i++) {
+    size_t seen = c->n;
+    int quiet = 0;
+    for (int i = 0; i < WAIT_TICKS_WHILE_PRINTING && quiet < WAIT_TICKS; i++, quiet++) {
         drain(c);
         if (strstr(c->buf, text)) return;
+        if (c->n != seen) {
+            seen = c->n;
+            quiet = 0;
+        }
         pause_ms(10);
     }
     fprintf(stderr, "never saw \"%s\" in:\n%s\n", text, c->buf);
