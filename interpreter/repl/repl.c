@@ -20,6 +20,7 @@
 #include "bot.h"
 #include "engine.h"
 #include "lineedit.h"
+#include "limits.h"
 #include "markup.h"
 #include "ruleset.h"
 #include "safe_open.h"
@@ -325,19 +326,37 @@ void repl_show_scores(repl *r, int final) {
 
 /* A decision's options in columns, numbered, each by its label (else its
 ** id), an unavailable one dimmed and marked × (its reason is told when it
-** is chosen): for a short screen. 0 when they do not go
-** in two columns or more (the list is then shown one a line). */
-static int show_option_columns(repl *r, const engine_decision *d, int numw) {
-    size_t cellw = 0;
-    for (size_t i = 0; i < d->n_options; i++) {
-        const char *t = d->options[i].label ? d->options[i].label : d->options[i].id;
-        size_t w = (size_t)numw + 1 + markup_width(t, strlen(t));
-        if (w > cellw) cellw = w;
+** is chosen): for a short screen. As many columns as the width holds, each
+** as wide as its own widest option (a list whose first half is short takes
+** less room than one measured by its longest). 0 when they do not go in two
+** columns or more (the list is then shown one a line). */
+static const char *option_text(const engine_option *op) { return op->label ? op->label : op->id; }
+
+/* The widths of the columns of n options in ncols columns (nrows a column);
+** 1 when the line fits the width. */
+static int columns_fit(repl *r, const engine_decision *d, int numw, size_t ncols, size_t nrows, size_t *colw) {
+    size_t total = 1; /* the line's leading blank */
+    for (size_t c = 0; c < ncols; c++) {
+        colw[c] = 0;
+        for (size_t k = c * nrows; k < (c + 1) * nrows && k < d->n_options; k++) {
+            const char *t = option_text(&d->options[k]);
+            size_t w = (size_t)numw + 1 + markup_width(t, strlen(t));
+            if (w > colw[c]) colw[c] = w;
+        }
+        total += 1 + colw[c] + (c + 1 < ncols ? 2 : 0);
     }
-    size_t colw = cellw + 3;
-    size_t ncols = r->width > 2 ? ((size_t)r->width - 2 + 3) / colw : 0;
+    return r->width > 0 && total <= (size_t)r->width;
+}
+
+static int show_option_columns(repl *r, const engine_decision *d, int numw) {
+    size_t colw[CAIRN_REPL_MAX_OPTION_COLUMNS], ncols = 0, nrows = 0;
+    for (size_t c = CAIRN_REPL_MAX_OPTION_COLUMNS; c >= 2 && !ncols; c--) {
+        size_t rows = (d->n_options + c - 1) / c;
+        if (c > d->n_options || (c - 1) * rows >= d->n_options) continue; /* an empty column */
+        if (columns_fit(r, d, numw, c, rows, colw)) ncols = c, nrows = rows;
+    }
     if (ncols < 2) return 0;
-    size_t nrows = (d->n_options + ncols - 1) / ncols;
+    columns_fit(r, d, numw, ncols, nrows, colw);
     for (size_t row = 0; row < nrows; row++) {
         markup_buf b = {0};
         markup_buf_puts(&b, " ");
@@ -352,7 +371,7 @@ static int show_option_columns(repl *r, const engine_decision *d, int numw) {
                               op->disabled ? "×" : " ", shown, op->disabled ? "{/}" : "");
             size_t w = (size_t)numw + 1 + markup_width(shown, strlen(shown));
             if (c + 1 < ncols && i + nrows < d->n_options)
-                for (; w < colw - 1; w++) markup_buf_puts(&b, " ");
+                for (; w < colw[c] + 2; w++) markup_buf_puts(&b, " ");
             free(t);
         }
         char *line = markup_buf_take(&b);
