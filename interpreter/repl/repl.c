@@ -655,15 +655,32 @@ void repl_present(repl *r) {
     show_turn(r);
 }
 
+/* The label of seat's option id as offered now (malloc'd), or NULL. */
+static char *option_label(repl *r, int seat, const char *id) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return NULL;
+    char *label = NULL;
+    for (size_t i = 0; i < dl.n && !label; i++)
+        for (size_t k = 0; dl.items[i].seat == seat && k < dl.items[i].n_options && !label; k++)
+            if (dl.items[i].options[k].label && strcmp(dl.items[i].options[k].id, id) == 0)
+                label = cairn_strdup(dl.items[i].options[k].label);
+    engine_decision_list_free(&dl);
+    return label;
+}
+
 int repl_answer(repl *r, int seat, const char *id) {
     char *why = NULL;
     engine_status st = engine_answer(r->e, seat, id, &why);
     switch (st) {
     case ENGINE_OK:
         break;
-    case ENGINE_DISABLED:
-        repl_fail(r, repl_tr(r, "answer.unavailable"), id, why ? why : repl_tr(r, "answer.disabled"));
+    case ENGINE_DISABLED: {
+        /* the option by its label, in the game's language (its id is the ruleset's) */
+        char *label = option_label(r, seat, id);
+        repl_fail(r, repl_tr(r, "answer.unavailable"), label ? label : id, why ? why : repl_tr(r, "answer.disabled"));
+        free(label);
         break;
+    }
     case ENGINE_UNKNOWN:
         repl_fail(r, "%s", why ? why : "no such option");
         break;
@@ -1203,7 +1220,7 @@ static char *make_prompt(repl *r) {
 ** 1 to leave. At the end of a script's input nothing is asked. */
 static int confirm_quit(repl *r, int at_eof) {
     if (r->script && at_eof) return 1;
-    return repl_keep_game(r, "leaving", 1);
+    return repl_keep_game(r, "keep.leaving", 1);
 }
 
 /* Does the line start with a command word (rather than an answer)? */
