@@ -675,8 +675,9 @@ int repl_answer(repl *r, int seat, const char *id) {
     case ENGINE_OK:
         break;
     case ENGINE_DISABLED: {
-        /* the option by its label, in the game's language (its id is the ruleset's) */
-        char *label = option_label(r, seat, id);
+        /* the option by its id in English, where ids are shown with the options;
+        ** in another language by its label (the id is the ruleset's, in English) */
+        char *label = strcmp(repl_lang(r), "en") != 0 ? option_label(r, seat, id) : NULL;
         repl_fail(r, repl_tr(r, "answer.unavailable"), label ? label : id, why ? why : repl_tr(r, "answer.disabled"));
         free(label);
         break;

@@ -105,7 +105,7 @@ const repl_text_entry repl_text_de[] = {
     {"keep.goes_on", "Die Partie geht weiter.", NULL},
     {"keep.not_saved", "Nicht gespeichert; %s bleibt, wie es war.", NULL},
     {"keep.not_a_save", "%s ist kein cairn-Spielstand. Durch diese Partie ersetzen? (y/n) [n]:", NULL},
-    {"keep.other_game", "%s enthält eine andere Partie (%s). Durch diese Partie ersetzen? (y/n) [n]:", NULL},
+    {"keep.other_game", "%s: %s. Durch diese Partie ersetzen? (y/n) [n]:", NULL},
     {"save.where", "wohin speichern? `save DATEI`", NULL},
     {"save.as", "Speichern als [%s]: ", NULL},
     {"save.not_saved", "Nicht gespeichert.", NULL},

@@ -105,7 +105,7 @@ const repl_text_entry repl_text_el[] = {
     {"keep.goes_on", "Το παιχνίδι συνεχίζεται.", NULL},
     {"keep.not_saved", "Δεν αποθηκεύτηκε· το %s μένει όπως ήταν.", NULL},
     {"keep.not_a_save", "Το %s δεν είναι αποθήκευση του cairn. Να αντικατασταθεί με αυτό το παιχνίδι; (y/n) [n]:", NULL},
-    {"keep.other_game", "Το %s έχει άλλο παιχνίδι (%s). Να αντικατασταθεί με αυτό; (y/n) [n]:", NULL},
+    {"keep.other_game", "%s: %s. Να αντικατασταθεί με αυτό το παιχνίδι; (y/n) [n]:", NULL},
     {"save.where", "πού να αποθηκευτεί; `save ΑΡΧΕΙΟ`", NULL},
     {"save.as", "Αποθήκευση ως [%s]: ", NULL},
     {"save.not_saved", "Δεν αποθηκεύτηκε.", NULL},

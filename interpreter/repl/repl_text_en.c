@@ -106,7 +106,7 @@ const repl_text_entry repl_text_en[] = {
     {"keep.goes_on", "The game goes on.", NULL},
     {"keep.not_saved", "Not saved; %s is as it was.", NULL},
     {"keep.not_a_save", "%s is no cairn save. Replace it with this game? (y/n) [n]:", NULL},
-    {"keep.other_game", "%s holds another game (%s). Replace it with this game? (y/n) [n]:", NULL},
+    {"keep.other_game", "%s holds %s. Replace it with this game? (y/n) [n]:", NULL},
     {"save.where", "save where? `save FILE`", NULL},
     {"save.as", "Save as [%s]: ", NULL},
     {"save.not_saved", "Not saved.", NULL},
