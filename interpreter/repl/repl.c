@@ -442,14 +442,19 @@ static void show_decision(repl *r, int seat) {
         /* the ids are the ruleset's, in English: a game in another language
         ** shows the labels alone (a number or a label's start answers) */
         int ids_shown = !op->label || strcmp(repl_lang(r), "en") == 0;
-        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, ids_shown ? id ? id : "?" : op->label);
+        /* a turn too tall for the screen: an unavailable option marked ×, its
+        ** reason told when it is chosen */
+        int marked = op->disabled && r->options_in_columns;
+        markup_buf_printf(&b, "  %*zu%s %s", numw, i + 1, marked ? "×" : " ", ids_shown ? id ? id : "?" : op->label);
         free(id);
         int same = op->label && strcmp(op->label, op->id) == 0;
         if (op->label && !same && ids_shown) {
             for (size_t w = markup_width(op->id, strlen(op->id)); w < idw; w++) markup_buf_puts(&b, " ");
             markup_buf_printf(&b, "  %s", op->label);
         }
-        if (op->disabled) {
+        if (marked) {
+            markup_buf_puts(&b, "{/}");
+        } else if (op->disabled) {
             markup_buf_puts(&b, "  ");
             markup_buf_printf(&b, repl_tr(r, "turn.unavailable"), op->disabled);
             markup_buf_puts(&b, "{/}");
