@@ -130,5 +130,9 @@ const repl_text_entry repl_text_de[] = {
     {"export.which", "in welche Datei exportieren? `export DATEI`", NULL},
     {"export.failed", "Export fehlgeschlagen: %s", NULL},
     {"export.wrote", "Zustand bei Entscheidung %zu in %s geschrieben; `load --scenario %s` startet eine Partie daraus.", NULL},
+    {"why.none", "Der %s-Bot von %s hat hier noch keine Wahl getroffen (eine Entscheidung mit zwei Optionen oder mehr).", NULL},
+    {"why.secret", "Die Wahl von %s bei Entscheidung %zu ist noch geheim; `why` erklärt sie, sobald sie aufgedeckt ist", NULL},
+    {"why.decision", "Entscheidung %zu, %s", NULL},
+    {"why.newer_secret", "{dim}(seine Wahl bei Entscheidung %zu ist noch geheim){/}", NULL},
     {NULL, NULL, NULL},
 };

@@ -131,5 +131,9 @@ const repl_text_entry repl_text_en[] = {
     {"export.which", "export to which file? `export FILE`", NULL},
     {"export.failed", "export failed: %s", NULL},
     {"export.wrote", "Wrote the state at decision %zu to %s; `load --scenario %s` starts a game from it.", NULL},
+    {"why.none", "The %s bot of %s has made no choice (a decision with two options or more) here yet.", NULL},
+    {"why.secret", "%s's choice at decision %zu is still secret; `why` tells it once it is revealed", NULL},
+    {"why.decision", "Decision %zu, %s", NULL},
+    {"why.newer_secret", "{dim}(its choice at decision %zu is still secret){/}", NULL},
     {NULL, NULL, NULL},
 };

@@ -93,22 +93,20 @@ int repl_why_show(repl *r, int seat) {
         if (!have || rec->index[k] > best) best = rec->index[k], k_best = k, have = 1;
     }
     if (!have && !secret) {
-        repl_plain(r, "The %s bot of %s has made no choice (a decision with two options or more) here yet.",
-                   r->bot[seat], repl_seat_name(r, seat));
+        repl_plain(r, repl_tr(r, "why.none"), r->bot[seat], repl_seat_name(r, seat));
         return 0;
     }
     if (!have) {
-        repl_fail(r, "%s's choice at decision %zu is still secret; `why` tells it once it is revealed",
-                  repl_seat_name(r, seat), newest_secret + 1);
+        repl_fail(r, repl_tr(r, "why.secret"), repl_seat_name(r, seat), newest_secret + 1);
         return -1;
     }
     char *d = repl_describe_logged(r, best, 1); /* public now: its label */
-    repl_say(r, 0, "Decision %zu, %s", best + 1, d ? d : "?");
+    repl_say(r, 0, repl_tr(r, "why.decision"), best + 1, d ? d : "?");
     free(d);
     if (secret && newest_secret > best)
-        repl_say(r, 0, "{dim}(its choice at decision %zu is still secret){/}", newest_secret + 1);
+        repl_say(r, 0, repl_tr(r, "why.newer_secret"), newest_secret + 1);
     char *esc = markup_escape(rec->text[k_best]);
-    repl_block(r, esc ? esc : "out of memory");
+    repl_board_block(r, esc ? esc : "out of memory"); /* lines wider than the terminal wrapped */
     free(esc);
     return 0;
 }
