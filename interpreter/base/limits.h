@@ -313,6 +313,12 @@
 #define CAIRN_REPL_MAX_BOT_RUN 100000
 #endif
 
+/* Most columns a long option list is laid in on a short screen (as many as
+** the terminal's width holds, up to this). */
+#if !defined(CAIRN_REPL_MAX_OPTION_COLUMNS)
+#define CAIRN_REPL_MAX_OPTION_COLUMNS 8
+#endif
+
 /* Most files of a ruleset snapshotted for reload reports, and the largest. */
 #if !defined(CAIRN_REPL_MAX_FILES)
 #define CAIRN_REPL_MAX_FILES 2000

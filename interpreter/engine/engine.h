@@ -386,6 +386,8 @@ typedef struct engine_disclosure {
     uint32_t hidden_from; /* bit s: seat s may not know which option was chosen; bit 0: spectators */
     int chance;           /* the decision drew from g.rng */
     int reveal;           /* it changed another seat's `owner` part or a `count`/`order` pool */
+    uint32_t revealed_of; /* bit s: it changed an `owner` part of seat s, another than the decider's
+                             (a simultaneous reveal clears each seat's hidden choice) */
     int label_public;     /* the decider held no secret before or after (no non-empty `owner`
                              part): its label, made from the whole state, may be shown to others */
 } engine_disclosure;

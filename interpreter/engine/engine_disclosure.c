@@ -84,6 +84,8 @@ void disclosure_commit(engine *e, size_t index, int seat, const char *id, disclo
     for (int v = 0; v <= e->cfg.players && v < 32; v++)
         if (secret && v != seat) r->d.hidden_from |= (uint32_t)1 << v;
     r->d.reveal = (d.owner_changed & ~own) != 0 || d.pool_changed;
+    for (int v = 1; v <= e->cfg.players && v < 32; v++)
+        if (v != seat && ((d.owner_changed >> (v - 1)) & 1)) r->d.revealed_of |= (uint32_t)1 << v;
     r->d.chance = memcmp(&p->rng, &e->rng, sizeof p->rng) != 0;
     /* a label is made for the decider from the whole state: it may tell the
     ** decider's secrets ("ready: dirt ice deal"), so others see it only when

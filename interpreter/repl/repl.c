@@ -20,6 +20,7 @@
 #include "bot.h"
 #include "engine.h"
 #include "lineedit.h"
+#include "limits.h"
 #include "markup.h"
 #include "ruleset.h"
 #include "safe_open.h"
@@ -325,19 +326,37 @@ void repl_show_scores(repl *r, int final) {
 
 /* A decision's options in columns, numbered, each by its label (else its
 ** id), an unavailable one dimmed and marked × (its reason is told when it
-** is chosen): for a short screen. 0 when they do not go
-** in two columns or more (the list is then shown one a line). */
-static int show_option_columns(repl *r, const engine_decision *d, int numw) {
-    size_t cellw = 0;
-    for (size_t i = 0; i < d->n_options; i++) {
-        const char *t = d->options[i].label ? d->options[i].label : d->options[i].id;
-        size_t w = (size_t)numw + 1 + markup_width(t, strlen(t));
-        if (w > cellw) cellw = w;
+** is chosen): for a short screen. As many columns as the width holds, each
+** as wide as its own widest option (a list whose first half is short takes
+** less room than one measured by its longest). 0 when they do not go in two
+** columns or more (the list is then shown one a line). */
+static const char *option_text(const engine_option *op) { return op->label ? op->label : op->id; }
+
+/* The widths of the columns of n options in ncols columns (nrows a column);
+** 1 when the line fits the width. */
+static int columns_fit(repl *r, const engine_decision *d, int numw, size_t ncols, size_t nrows, size_t *colw) {
+    size_t total = 1; /* the line's leading blank */
+    for (size_t c = 0; c < ncols; c++) {
+        colw[c] = 0;
+        for (size_t k = c * nrows; k < (c + 1) * nrows && k < d->n_options; k++) {
+            const char *t = option_text(&d->options[k]);
+            size_t w = (size_t)numw + 1 + markup_width(t, strlen(t));
+            if (w > colw[c]) colw[c] = w;
+        }
+        total += 1 + colw[c] + (c + 1 < ncols ? 2 : 0);
     }
-    size_t colw = cellw + 3;
-    size_t ncols = r->width > 2 ? ((size_t)r->width - 2 + 3) / colw : 0;
+    return r->width > 0 && total <= (size_t)r->width;
+}
+
+static int show_option_columns(repl *r, const engine_decision *d, int numw) {
+    size_t colw[CAIRN_REPL_MAX_OPTION_COLUMNS], ncols = 0, nrows = 0;
+    for (size_t c = CAIRN_REPL_MAX_OPTION_COLUMNS; c >= 2 && !ncols; c--) {
+        size_t rows = (d->n_options + c - 1) / c;
+        if (c > d->n_options || (c - 1) * rows >= d->n_options) continue; /* an empty column */
+        if (columns_fit(r, d, numw, c, rows, colw)) ncols = c, nrows = rows;
+    }
     if (ncols < 2) return 0;
-    size_t nrows = (d->n_options + ncols - 1) / ncols;
+    columns_fit(r, d, numw, ncols, nrows, colw);
     for (size_t row = 0; row < nrows; row++) {
         markup_buf b = {0};
         markup_buf_puts(&b, " ");
@@ -352,7 +371,7 @@ static int show_option_columns(repl *r, const engine_decision *d, int numw) {
                               op->disabled ? "×" : " ", shown, op->disabled ? "{/}" : "");
             size_t w = (size_t)numw + 1 + markup_width(shown, strlen(shown));
             if (c + 1 < ncols && i + nrows < d->n_options)
-                for (; w < colw - 1; w++) markup_buf_puts(&b, " ");
+                for (; w < colw[c] + 2; w++) markup_buf_puts(&b, " ");
             free(t);
         }
         char *line = markup_buf_take(&b);
@@ -423,14 +442,19 @@ static void show_decision(repl *r, int seat) {
         /* the ids are the ruleset's, in English: a game in another language
         ** shows the labels alone (a number or a label's start answers) */
         int ids_shown = !op->label || strcmp(repl_lang(r), "en") == 0;
-        markup_buf_printf(&b, "  %*zu  %s", numw, i + 1, ids_shown ? id ? id : "?" : op->label);
+        /* a turn too tall for the screen: an unavailable option marked ×, its
+        ** reason told when it is chosen */
+        int marked = op->disabled && r->options_in_columns;
+        markup_buf_printf(&b, "  %*zu%s %s", numw, i + 1, marked ? "×" : " ", ids_shown ? id ? id : "?" : op->label);
         free(id);
         int same = op->label && strcmp(op->label, op->id) == 0;
         if (op->label && !same && ids_shown) {
             for (size_t w = markup_width(op->id, strlen(op->id)); w < idw; w++) markup_buf_puts(&b, " ");
             markup_buf_printf(&b, "  %s", op->label);
         }
-        if (op->disabled) {
+        if (marked) {
+            markup_buf_puts(&b, "{/}");
+        } else if (op->disabled) {
             markup_buf_puts(&b, "  ");
             markup_buf_printf(&b, repl_tr(r, "turn.unavailable"), op->disabled);
             markup_buf_puts(&b, "{/}");
@@ -636,15 +660,33 @@ void repl_present(repl *r) {
     show_turn(r);
 }
 
+/* The label of seat's option id as offered now (malloc'd), or NULL. */
+static char *option_label(repl *r, int seat, const char *id) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return NULL;
+    char *label = NULL;
+    for (size_t i = 0; i < dl.n && !label; i++)
+        for (size_t k = 0; dl.items[i].seat == seat && k < dl.items[i].n_options && !label; k++)
+            if (dl.items[i].options[k].label && strcmp(dl.items[i].options[k].id, id) == 0)
+                label = cairn_strdup(dl.items[i].options[k].label);
+    engine_decision_list_free(&dl);
+    return label;
+}
+
 int repl_answer(repl *r, int seat, const char *id) {
     char *why = NULL;
     engine_status st = engine_answer(r->e, seat, id, &why);
     switch (st) {
     case ENGINE_OK:
         break;
-    case ENGINE_DISABLED:
-        repl_fail(r, repl_tr(r, "answer.unavailable"), id, why ? why : repl_tr(r, "answer.disabled"));
+    case ENGINE_DISABLED: {
+        /* the option by its id in English, where ids are shown with the options;
+        ** in another language by its label (the id is the ruleset's, in English) */
+        char *label = strcmp(repl_lang(r), "en") != 0 ? option_label(r, seat, id) : NULL;
+        repl_fail(r, repl_tr(r, "answer.unavailable"), label ? label : id, why ? why : repl_tr(r, "answer.disabled"));
+        free(label);
         break;
+    }
     case ENGINE_UNKNOWN:
         repl_fail(r, "%s", why ? why : "no such option");
         break;
@@ -1184,7 +1226,7 @@ static char *make_prompt(repl *r) {
 ** 1 to leave. At the end of a script's input nothing is asked. */
 static int confirm_quit(repl *r, int at_eof) {
     if (r->script && at_eof) return 1;
-    return repl_keep_game(r, "leaving", 1);
+    return repl_keep_game(r, "keep.leaving", 1);
 }
 
 /* Does the line start with a command word (rather than an answer)? */

@@ -39,7 +39,7 @@ typedef struct repl_cmd {
     int (*run)(repl *r, const char *args);
     int where;
     arg_kind complete;
-    const char *summary;
+    /* its one line in `help`: the catalogue's "help.NAME", in the game's language */
     const char *help; /* details for `help CMD` */
 } repl_cmd;
 
@@ -54,32 +54,32 @@ DECL(cmd_look);
 #undef DECL
 
 static const repl_cmd commands[] = {
-    {"help", NULL, "[CMD]", cmd_help, IN_BOTH, ARG_CMD, "list the commands, or explain one",
+    {"help", NULL, "[CMD]", cmd_help, IN_BOTH, ARG_CMD,
      "`help` lists every command with one line each; `help CMD` explains one.\n"
      "Anything that is not a command answers the decision on screen: its number,\n"
      "its id, or the start of its id (else of its label or of a word of its id,\n"
      "any case) when only one option has it. Several answers and commands go on one\n"
      "line separated by `;` (`drop 4; drop 3`). An option id that is also a command\n"
      "name is taken as the option; write `:CMD` to mean the command."},
-    {"show", "board", "[SEAT]", cmd_show, IN_BOTH, ARG_SEAT, "show the board as a seat sees it",
+    {"show", "board", "[SEAT]", cmd_show, IN_BOTH, ARG_SEAT,
      "`show` draws the board (the ruleset's render) as the viewing seat sees it;\n"
      "`show SEAT` as that seat (a number or a name) sees it; `show 0` as a\n"
      "spectator, who sees only what every seat sees."},
-    {"look", NULL, "", cmd_look, IN_PLAY, ARG_NONE, "the current question and its board again",
+    {"look", NULL, "", cmd_look, IN_PLAY, ARG_NONE,
      "`look` shows the screen of the turn again: the board, sized to the terminal as\n"
      "it is now, and the question with its options (after a resize, or when they\n"
      "scrolled away). `show` draws the full board."},
-    {"view", "seat", "SEAT", cmd_view, IN_BOTH, ARG_SEAT, "switch the viewing seat (0: spectator)",
+    {"view", "seat", "SEAT", cmd_view, IN_BOTH, ARG_SEAT,
      "Boards, events and `state` are shown through the viewing seat's eyes. The\n"
      "viewing seat follows the person who must decide; `view SEAT` changes it\n"
      "until then (in a replay, for good). `view 0` watches as a spectator."},
-    {"state", NULL, "[PATH]", cmd_state, IN_BOTH, ARG_PEEK, "the state as YAML, as the viewing seat sees it",
+    {"state", NULL, "[PATH]", cmd_state, IN_BOTH, ARG_PEEK,
      "Prints the game state as YAML through the visibility rules of the viewing\n"
      "seat. `state --peek` prints the whole state, secrets included, and says so.\n"
      "`state PATH` prints one part: `state players[2].food`, `state market`\n"
      "(lists count from 1, as in Lua); a path that does not exist names the\n"
      "longest part of it that does."},
-    {"eval", NULL, "EXPR", repl_cmd_eval, IN_BOTH, ARG_NONE, "evaluate a Lua expression against the view",
+    {"eval", NULL, "EXPR", repl_cmd_eval, IN_BOTH, ARG_NONE,
      "Evaluates EXPR (or a chunk that returns something) in the game's sandbox,\n"
      "under its instruction budget, and prints the result as YAML. It sees the\n"
      "sandbox's globals (string, table, math, the stdlib through require) and\n"
@@ -87,111 +87,110 @@ static const repl_cmd commands[] = {
      "(g.options) and `seat` (nil for a spectator); never g. It cannot change\n"
      "the game: no writes to the state, no events, no draws.\n"
      "  eval #view.players     eval view.players[1].food + data.scoring.bonus"},
-    {"set", NULL, "PATH VALUE", repl_cmd_set, IN_PLAY, ARG_NONE, "edit the state to test a situation",
+    {"set", NULL, "PATH VALUE", repl_cmd_set, IN_PLAY, ARG_NONE,
      "Puts VALUE at PATH of the state (`set players[1].food 5`, `set market [3, 1]`,\n"
      "`set bonus {ice = 2}`): VALUE is YAML or a Lua table constructor. The edit\n"
      "is a step of the history (`history` shows it as an edit), so `undo` takes\n"
      "it back and save, load, reload and replay make it again. It is checked as\n"
      "a decision is: plain data, the state schema, the ruleset's check()."},
-    {"log", NULL, "[N]", cmd_log, IN_BOTH, ARG_NONE, "the events the viewing seat has seen",
+    {"log", NULL, "[N]", cmd_log, IN_BOTH, ARG_NONE,
      "Lists the events visible to the viewing seat since the start (the last N\n"
      "with a number), each after the number of decisions made before it."},
-    {"score", NULL, "", cmd_score, IN_BOTH, ARG_NONE, "the scores now, with their breakdown",
+    {"score", NULL, "", cmd_score, IN_BOTH, ARG_NONE,
      "Runs the ruleset's score() on the current state: each seat's total, its\n"
      "breakdown and its rank."},
-    {"rules", "options", "[OPTION]", cmd_rules, IN_BOTH, ARG_OPTION, "the ruleset, its options and assumed values",
+    {"rules", "options", "[OPTION]", cmd_rules, IN_BOTH, ARG_OPTION,
      "Shows the ruleset, the options in effect and the values the ruleset assumes\n"
      "where the rulebook is silent, each with the data key that holds it (edit\n"
      "that key and `reload` to try another value). `rules OPTION` explains one\n"
      "option and its choices."},
-    {"history", NULL, "[--peek]", cmd_history, IN_BOTH, ARG_PEEK, "the decisions made, and where the game is",
+    {"history", NULL, "[--peek]", cmd_history, IN_BOTH, ARG_PEEK,
      "Lists every decision of the log with its number; `<` marks the current\n"
      "position; decisions after it were undone and can be redone. When the ruleset\n"
      "keeps secrets, other seats' choices show as (secret) unless --peek."},
-    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE, "take back the last decision of a person (N: that many)",
+    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE,
      "Steps back to before the last decision of a person, taking back the bots'\n"
      "decisions after it too. Undone decisions stay in the history for `redo`\n"
      "until a new decision is made."},
-    {"redo", NULL, "[N]", cmd_redo, IN_PLAY, ARG_NONE, "make an undone decision again",
+    {"redo", NULL, "[N]", cmd_redo, IN_PLAY, ARG_NONE,
      "Replays the next undone decision of a person, and the bots' after it."},
-    {"goto", NULL, "N", cmd_goto, IN_BOTH, ARG_NONE, "jump to decision N of the history (0: the start)",
+    {"goto", NULL, "N", cmd_goto, IN_BOTH, ARG_NONE,
      "Moves to the position after N decisions of the history (`history` numbers\n"
      "them); later ones stay available for `redo`."},
-    {"save", NULL, "[FILE]", cmd_save, IN_PLAY, ARG_FILE, "save the game (to FILE, or where it was saved)",
+    {"save", NULL, "[FILE]", cmd_save, IN_PLAY, ARG_FILE,
      "Writes the game (ruleset and its fingerprint, options, seats, seed, the\n"
      "decisions and a snapshot) to FILE atomically. Without FILE, saves to the\n"
      "file last saved to or loaded from."},
-    {"load", NULL, "FILE", cmd_load, IN_BOTH, ARG_FILE, "load a saved game",
+    {"load", NULL, "FILE", cmd_load, IN_BOTH, ARG_FILE,
      "Loads a saved game and replays it. If the file cannot be loaded the game\n"
      "in memory is kept. `load --scenario FILE` starts from the saved state when\n"
      "the ruleset changed since the save (or from a file written by `export`)."},
-    {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE, "write the current state as a scenario file",
+    {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE,
      "Writes the state now (with the RNG, ruleset, seats and options) as a\n"
      "scenario to edit by hand; `load --scenario FILE` starts a game from it."},
-    {"option", NULL, "ID on|off", repl_cmd_option, IN_PLAY, ARG_OPTION, "change an option (or data) mid-game",
+    {"option", NULL, "ID on|off", repl_cmd_option, IN_PLAY, ARG_OPTION,
      "Makes the game again with option ID switched on or off (`option ID=ITEM`\n"
      "for a choice) and replays the decisions made so far, as `reload` does: if\n"
      "a decision no longer works under the new option, it says where the replay\n"
      "stopped and why. `option DATA.PATH=VALUE` overrides one data value, as\n"
      "--set does. `new` and `restart` keep the change; a save records it."},
-    {"debug", NULL, "[on|off]", repl_cmd_debug, IN_BOTH, ARG_ONOFF, "show the rules' g.debug and print lines",
+    {"debug", NULL, "[on|off]", repl_cmd_debug, IN_BOTH, ARG_ONOFF,
      "With debug on, each g.debug(...) or print(...) a handler runs is shown\n"
      "dimmed as it happens: `debug rules.lua:12: text`. They are never events,\n"
      "never saved, and off by default (they then cost nothing). Decisions\n"
      "replayed (undo, load, reload) say nothing again."},
-    {"trace", NULL, "[on|off]", repl_cmd_trace, IN_BOTH, ARG_ONOFF, "show each handler call and what it changed",
+    {"trace", NULL, "[on|off]", repl_cmd_trace, IN_BOTH, ARG_ONOFF,
      "With trace on, each call of a ruleset handler is shown with its time, and\n"
      "apply (and an edit) with the state paths it changed:\n"
      "  trace apply 0.21 ms: players[1].food, market[3]\n"
      "Calls made while the log is replayed are not shown."},
-    {"reload", NULL, "", cmd_reload, IN_PLAY, ARG_NONE, "re-read the ruleset from disk and replay the game",
+    {"reload", NULL, "", cmd_reload, IN_PLAY, ARG_NONE,
      "Reads the ruleset's files again, reruns setup and replays the decisions made\n"
      "so far. Says which files changed, and if a decision no longer works, where\n"
      "the replay stopped and why (the rest stays available for `redo`). If the\n"
      "ruleset no longer loads, the errors are shown and the game is kept."},
-    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT, "let a bot play SEAT (random, greedy, mcts...)",
+    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT,
      "A bot of KIND plays SEAT from now on (default random), also mid-game to\n"
      "change its strength: random (uniform, from the game's seed), greedy (one\n"
      "move ahead by the ruleset's heuristic), mcts (tree search: mcts:iterations=2000,\n"
      "mcts:time=2, depth=20, c=1.4), ismcts (the same on states sampled from the\n"
      "seat's view; what mcts means in a game with secrets) or RULESET:NAME (a bot\n"
      "the ruleset ships). Every bot but a timed one replays exactly. docs/bots.md."},
-    {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT, "why a bot made its last choice",
+    {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT,
      "Shows how the bot of SEAT (default: the last bot that moved) chose its last\n"
      "move: the options it weighed most with their visits and values (search\n"
      "bots), or their scores (greedy)."},
-    {"human", NULL, "SEAT", cmd_human, IN_PLAY, ARG_SEAT, "let a person play SEAT",
+    {"human", NULL, "SEAT", cmd_human, IN_PLAY, ARG_SEAT,
      "SEAT is played at this keyboard from now on."},
-    {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE, "let the bots play until a person must decide",
+    {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE,
      "Bots make their decisions until a person is asked, the game ends, Ctrl-C,\n"
      "or N decisions were made."},
     {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF,
-     "whether bots move by themselves (`help auto`: forced moves)",
      "With auto on (the default) bots move as soon as they are asked. With it off\n"
      "they wait for `run`. `auto forced on|off [SEAT|all]`: with it on, a move\n"
      "that has one option is taken for the viewing seat (or SEAT, or every seat)\n"
      "and the news says so; off (the default for people) asks even then."},
-    {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE, "a new game with the same settings",
+    {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE,
      "Starts a new game with the same ruleset, options and seats, and a new seed\n"
      "(SEED, or a fresh one; in script mode the old seed + 1)."},
-    {"restart", NULL, "", cmd_restart, IN_PLAY, ARG_NONE, "this game again from the start (same seed)",
+    {"restart", NULL, "", cmd_restart, IN_PLAY, ARG_NONE,
      "Starts the game again with the same seed: the same shuffles and the same\n"
      "bot choices, if the same decisions are made."},
-    {"seed", NULL, "", cmd_seed, IN_BOTH, ARG_NONE, "the game's seed and how to play it again",
+    {"seed", NULL, "", cmd_seed, IN_BOTH, ARG_NONE,
      "Prints the seed and the command line that starts the same game."},
-    {"shell", "!", "CMD", cmd_shell, IN_BOTH, ARG_FILE, "run a shell command (edit a rule, then reload)",
+    {"shell", "!", "CMD", cmd_shell, IN_BOTH, ARG_FILE,
      "`!CMD` or `shell CMD` runs CMD with /bin/sh (`!$EDITOR rules.lua`), then\n"
      "comes back; the game is untouched."},
-    {"quit", "exit", "", cmd_quit, IN_BOTH, ARG_NONE, "leave (asks to save a changed game)",
+    {"quit", "exit", "", cmd_quit, IN_BOTH, ARG_NONE,
      "Leaves cairn. On a terminal, a game changed since it was saved asks for a\n"
      "file name first (Enter leaves without saving). Ctrl-D does the same."},
-    {"next", "n", "[N]", cmd_next, IN_REPLAY, ARG_NONE, "the next decision (Enter does it too)",
+    {"next", "n", "[N]", cmd_next, IN_REPLAY, ARG_NONE,
      "Applies the next decision of the save (N of them) and shows it, its events\n"
      "and the board."},
-    {"back", "b", "[N]", cmd_back, IN_REPLAY, ARG_NONE, "one decision back", "Steps back N decisions (1)."},
-    {"first", NULL, "", cmd_first, IN_REPLAY, ARG_NONE, "back to the start", "Goes back to right after setup."},
-    {"last", NULL, "", cmd_last, IN_REPLAY, ARG_NONE, "to the end of the save", "Applies every decision of the save."},
-    {"play", NULL, "", cmd_play, IN_REPLAY, ARG_NONE, "play on from here",
+    {"back", "b", "[N]", cmd_back, IN_REPLAY, ARG_NONE, "Steps back N decisions (1)."},
+    {"first", NULL, "", cmd_first, IN_REPLAY, ARG_NONE, "Goes back to right after setup."},
+    {"last", NULL, "", cmd_last, IN_REPLAY, ARG_NONE, "Applies every decision of the save."},
+    {"play", NULL, "", cmd_play, IN_REPLAY, ARG_NONE,
      "Leaves the replay and plays the game from the current decision; the rest of\n"
      "the save stays available for `redo`."},
 };
@@ -314,7 +313,7 @@ static int help(repl *r, const char *args) {
     if (args[0]) {
         const repl_cmd *c = find_cmd(r, args);
         if (!c) {
-            repl_fail(r, "no command \"%s\" (`help` lists them)", args);
+            repl_fail(r, repl_tr(r, "help.no_command"), args);
             return -1;
         }
         repl_plain(r, "%s %s", c->name, c->args);
@@ -333,13 +332,14 @@ static int help(repl *r, const char *args) {
         if (!available(r, c)) continue;
         char head[64];
         snprintf(head, sizeof head, "%s %s", c->name, c->args);
-        fprintf(r->out, "  %-*s  %s\n", (int)w, head, c->summary);
+        char key[64];
+        snprintf(key, sizeof key, "help.%s", c->name);
+        fprintf(r->out, "  %-*s  %s\n", (int)w, head, repl_tr(r, key));
     }
     if (r->replay)
-        repl_plain(r, "Enter steps to the next decision.");
+        repl_plain(r, "%s", repl_tr(r, "help.replay"));
     else
-        repl_plain(r, "To decide, type an option's number, its id, or the start of its id or label; "
-                      "`;` separates several. `help CMD` explains one command.");
+        repl_plain(r, "%s", repl_tr(r, "help.decide"));
     return 0;
 }
 
@@ -454,16 +454,16 @@ static int cmd_history(repl *r, const char *args) {
     const engine_logged *log = engine_log(r->e, &n);
     size_t pos = engine_position(r->e);
     if (n == 0) {
-        repl_plain(r, "No decisions yet.");
+        repl_plain(r, "%s", repl_tr(r, "history.none"));
         return 0;
     }
-    if (pos == 0) repl_plain(r, "     < (the start)");
+    if (pos == 0) repl_plain(r, "%s", repl_tr(r, "history.start"));
     for (size_t i = 0; i < n; i++) {
         char *d = describe_logged(r, &log[i], peek);
         if (i < pos)
             repl_say(r, 7, "%4zu  %s%s", i + 1, d ? d : "?", i + 1 == pos ? "  <" : "");
         else
-            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, d ? d : "?", r->replay ? "to come" : "undone");
+            repl_say(r, 7, "{dim}%4zu  %s  (%s){/}", i + 1, d ? d : "?", repl_tr(r, r->replay ? "history.to_come" : "history.undone"));
         free(d);
     }
     return 0;
@@ -502,15 +502,14 @@ static int cmd_undo(repl *r, const char *args) {
     size_t pos = engine_position(r->e);
     while (pos > 0 && any_person(r) && seat_is_bot(r, log[pos - 1].seat)) pos--;
     if (pos == 0) {
-        repl_fail(r, "nothing to undo: %s", engine_position(r->e) == 0 ? "this is the start of the game"
-                                                                        : "no person has decided anything yet");
+        repl_fail(r, "%s", repl_tr(r, engine_position(r->e) == 0 ? "undo.nothing_start" : "undo.nothing_person"));
         return -1;
     }
     for (long i = 0; i < k; i++) {
         size_t back = undo_target(r);
         char *refused = back == (size_t)-1 ? NULL : undo_policy_refusal(r, back);
         if (refused) {
-            repl_fail(r, "cannot undo: %s", refused);
+            repl_fail(r, repl_tr(r, "undo.refused"), refused);
             free(refused);
             if (i == 0) return -1;
             break;
@@ -518,10 +517,10 @@ static int cmd_undo(repl *r, const char *args) {
         const engine_logged *l = undo_once(r);
         if (!l) break;
         char *d = describe_logged(r, l, 0);
-        repl_say(r, 2, "Undone: %s", d ? d : "?");
+        repl_say(r, 2, repl_tr(r, "undo.undone"), d ? d : "?");
         free(d);
     }
-    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
+    repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), log_length(r));
     mark_moved(r);
     return 0;
 }
@@ -532,7 +531,7 @@ static int cmd_redo(repl *r, const char *args) {
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     if (engine_position(r->e) >= n) {
-        repl_fail(r, "nothing to redo");
+        repl_fail(r, "%s", repl_tr(r, "redo.nothing"));
         return -1;
     }
     for (long i = 0; i < k && engine_position(r->e) < n; i++) {
@@ -540,10 +539,10 @@ static int cmd_redo(repl *r, const char *args) {
         char *d = describe_logged(r, &log[pos], 0);
         if (engine_redo(r->e) != 0) {
             free(d);
-            repl_fail(r, "redo failed at decision %zu", pos + 1);
+            repl_fail(r, repl_tr(r, "redo.failed"), pos + 1);
             break;
         }
-        repl_say(r, 2, "Redone: %s", d ? d : "?");
+        repl_say(r, 2, repl_tr(r, "redo.redone"), d ? d : "?");
         free(d);
         log = engine_log(r->e, &n);
         while (any_person(r) && engine_position(r->e) < n && seat_is_bot(r, log[engine_position(r->e)].seat)) {
@@ -551,7 +550,7 @@ static int cmd_redo(repl *r, const char *args) {
             log = engine_log(r->e, &n);
         }
     }
-    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
+    repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), n);
     mark_moved(r);
     return 0;
 }
@@ -591,7 +590,7 @@ static int cmd_goto(repl *r, const char *args) {
     cerr_free(&errs);
     mark_moved(r);
     if (r->replay) return replay_jump(r, (size_t)k);
-    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), n);
+    repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), n);
     return 0;
 }
 
@@ -600,18 +599,18 @@ static int cmd_save(repl *r, const char *args) {
     char *offered = NULL; /* no file yet: the default name (repl_files.c) */
     if (!path) {
         if (!(offered = repl_default_save_name(r))) {
-            repl_fail(r, "save where? `save FILE`");
+            repl_fail(r, "%s", repl_tr(r, "save.where"));
             return -1;
         }
         if (r->interactive) {
-            char *q = cairn_strfmt("Save as [%s]: ", offered);
+            char *q = cairn_strfmt(repl_tr(r, "save.as"), offered);
             int eof;
             char *line = repl_ask(r, q ? q : "Save as: ", &eof);
             free(q);
             char *t = line ? line + strspn(line, " \t") : NULL;
             if (!t) {
                 free(offered);
-                repl_plain(r, "Not saved.");
+                repl_plain(r, "%s", repl_tr(r, "save.not_saved"));
                 return 0;
             }
             if (*t) {
@@ -632,7 +631,7 @@ static int cmd_save(repl *r, const char *args) {
     cerr_init(&errs, 0);
     if (bad || save_write(r->e, path, &errs) != 0) {
         char *s = bad ? bad : errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "save failed: %s%s%s", bad ? path : "", bad ? ": " : "", s ? s : path);
+        repl_fail(r, repl_tr(r, "save.failed"), bad ? path : "", bad ? ": " : "", s ? s : path);
         free(s);
         cerr_free(&errs);
         free(offered);
@@ -640,7 +639,9 @@ static int cmd_save(repl *r, const char *args) {
     }
     cerr_free(&errs);
     char *where = repl_save_where(path);
-    repl_plain(r, "Saved to %s%s (decision %zu).", path, where ? where : "", engine_position(r->e));
+    char *in = where && where[0] ? cairn_strfmt(repl_tr(r, "save.in"), where + strlen(" in ")) : NULL;
+    repl_plain(r, repl_tr(r, "save.saved"), path, in ? in : "", engine_position(r->e));
+    free(in);
     free(where);
     r->dirty = 0;
     if (path != r->save_path) { /* path may be r->save_path itself: keep it */
@@ -726,7 +727,7 @@ static int cmd_load(repl *r, const char *args) {
         while (*args == ' ') args++;
     }
     if (!args[0]) {
-        repl_fail(r, "load which file? `load FILE`");
+        repl_fail(r, "%s", repl_tr(r, "load.which"));
         return -1;
     }
     char *not_save = scenario ? NULL : repl_not_a_save(args);
@@ -779,7 +780,7 @@ static int cmd_load(repl *r, const char *args) {
         return -1;
     }
     cerr_free(&errs);
-    if (!repl_keep_game(r, "loading another", 0)) { /* the game in memory has decisions not saved */
+    if (!repl_keep_game(r, "keep.loading", 0)) { /* the game in memory has decisions not saved */
         engine_free(e);
         free(note);
         return 0;
@@ -806,7 +807,7 @@ static int cmd_load(repl *r, const char *args) {
         repl_show_events(r, r->viewer);
         repl_show_board(r, r->viewer);
     } else {
-        repl_plain(r, "Loaded %s: decision %zu of %zu.", args, engine_position(r->e), log_length(r));
+        repl_plain(r, repl_tr(r, "load.loaded"), args, engine_position(r->e), log_length(r));
         if (note) repl_plain(r, "(%s)", note);
         /* what happened before the load is not news: show only the board */
         repl_mark_all_seen(r);
@@ -819,20 +820,20 @@ static int cmd_load(repl *r, const char *args) {
 
 static int cmd_export(repl *r, const char *args) {
     if (!args[0]) {
-        repl_fail(r, "export to which file? `export FILE`");
+        repl_fail(r, "%s", repl_tr(r, "export.which"));
         return -1;
     }
     cerr_list errs;
     cerr_init(&errs, 0);
     if (save_export_scenario(r->e, args, &errs) != 0) {
         char *s = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "export failed: %s", s ? s : args);
+        repl_fail(r, repl_tr(r, "export.failed"), s ? s : args);
         free(s);
         cerr_free(&errs);
         return -1;
     }
     cerr_free(&errs);
-    repl_plain(r, "Wrote the state at decision %zu to %s; `load --scenario %s` starts a game from it.",
+    repl_plain(r, repl_tr(r, "export.wrote"),
                engine_position(r->e), args, args);
     return 0;
 }
@@ -1107,7 +1108,7 @@ static int cmd_new(repl *r, const char *args) {
     } else {
         seed = repl_fresh_seed(r);
     }
-    if (!repl_keep_game(r, "starting a new game", 0)) return 0;
+    if (!repl_keep_game(r, "keep.new", 0)) return 0;
     return restart_with_seed(r, seed);
 }
 
@@ -1119,7 +1120,7 @@ static int cmd_restart(repl *r, const char *args) {
         free(refused);
         return -1;
     }
-    if (!repl_keep_game(r, "starting again", 0)) return 0;
+    if (!repl_keep_game(r, "keep.restart", 0)) return 0;
     return restart_with_seed(r, engine_seed(r->e));
 }
 
@@ -1226,7 +1227,7 @@ static int replay_jump(repl *r, size_t to) {
     }
     /* a jump is not news: the events up to here count as seen */
     repl_mark_all_seen(r);
-    repl_plain(r, "At decision %zu of %zu.", engine_position(r->e), log_length(r));
+    repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), log_length(r));
     repl_show_board(r, r->viewer);
     return 0;
 }

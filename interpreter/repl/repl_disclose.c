@@ -53,8 +53,11 @@ char *repl_describe_logged(const repl *r, size_t index, int peek) {
     else if (!peek) label = logged_label(r, index, r->viewer);
     char *out;
     if (!peek && repl_choice_hidden(r, index, r->viewer))
-        out = cairn_strfmt("%s: (secret)", name ? name : "?");
-    else if (label && strcmp(label, log[index].id) != 0)
+        out = cairn_strfmt(repl_tr(r, "history.secret"), name ? name : "?");
+    else if (label && (strcmp(label, log[index].id) == 0 || strcmp(repl_lang(r), "en") != 0))
+        /* the id is the ruleset's, in English: a game in another language tells the label alone */
+        out = cairn_strfmt("%s: %s", name ? name : "?", label);
+    else if (label)
         out = cairn_strfmt("%s: %s (%s)", name ? name : "?", label, id ? id : "?");
     else
         out = cairn_strfmt("%s: %s", name ? name : "?", id ? id : "?");
@@ -109,20 +112,20 @@ static void moves_say(repl *r, moves *m) {
 }
 
 static void moves_add(repl *r, moves *m, int viewer, size_t index) {
-    size_t n;
-    const engine_logged *log = engine_log(r->e, &n);
-    if (repl_choice_hidden(r, index, viewer)) {
+    /* a choice hidden from the viewer, or one whose label may tell the
+    ** decider's secrets (made from the whole state), is counted as a secret
+    ** decision: the news never shows an option's id, which is the
+    ** ruleset's, in English, and no sentence (the events tell what it did) */
+    const char *label = repl_choice_hidden(r, index, viewer) ? NULL : logged_label(r, index, viewer);
+    if (!label) {
         m->n_hidden++;
         m->pending++;
         return;
     }
     moves_put_hidden(r, m);
-    const char *label = logged_label(r, index, viewer);
-    char *eid = label ? NULL : markup_escape(log[index].id); /* a label is markup, an id is not */
-    markup_buf_printf(&m->shown, "%s%s%s", m->items++ ? "; " : "", label ? label : eid ? eid : "?",
-                      repl_was_forced(r, index) ? " (the only option)" : "");
+    markup_buf_printf(&m->shown, "%s%s%s", m->items++ ? "; " : "", label,
+                      repl_was_forced(r, index) ? repl_tr(r, "news.only_option") : "");
     m->n_shown++;
-    free(eid);
 }
 
 /* Says the run's line, then the events of the decisions up to `upto`
@@ -181,8 +184,7 @@ void repl_show_events(repl *r, int seat) {
             moves_flush(r, &m, &ev, &j, i);
             const char *label = logged_label(r, i, seat);
             char *eid = label ? NULL : markup_escape(log[i].id);
-            repl_say(r, 2, "{dim}Taken for you: %s (the only option; `auto forced off` to choose it).{/}",
-                     label ? label : eid ? eid : "?");
+            repl_say(r, 2, repl_tr(r, "news.taken"), label ? label : eid ? eid : "?");
             free(eid);
             m.seat = seat_i;
             m.first = i;

@@ -10,7 +10,6 @@
 #include "repl_session.h"
 
 #include "engine.h"
-#include "plural.h"
 #include "repl_cmd.h"
 #include "save_match.h"
 
@@ -61,6 +60,7 @@ static int looks_like_file(const char *a) { return !strchr(a, ';') && strpbrk(a,
 static int is_yes(const char *a) { return !strcasecmp(a, "y") || !strcasecmp(a, "yes"); }
 static int is_no(const char *a) { return !strcasecmp(a, "n") || !strcasecmp(a, "no"); }
 
+/* doing: the catalogue key of what would drop the game ("keep.leaving") */
 int repl_keep_game(repl *r, const char *doing, int leaving) {
     size_t n = unsaved(r);
     if (!n) return 1;
@@ -68,9 +68,10 @@ int repl_keep_game(repl *r, const char *doing, int leaving) {
     ** `save` offers (repl_files.c) */
     char *dflt = r->save_path ? NULL : repl_default_save_name(r);
     const char *target = r->save_path ? r->save_path : dflt;
-    repl_say(r, 0, "This game (%zu %s) changed since it was last saved.", n, plural_en((long long)n, "decision", "decisions"));
-    char *q = target ? cairn_strfmt("Save it before %s? (y/n, or a file name) [y: %s]:", doing, target)
-                     : cairn_strfmt("Save it before %s? (n, or a file name):", doing);
+    repl_say(r, 0, repl_trn(r, "keep.changed", (long long)n), n);
+    doing = repl_tr(r, doing);
+    char *q = target ? cairn_strfmt(repl_tr(r, "keep.ask"), doing, target)
+                     : cairn_strfmt(repl_tr(r, "keep.ask_name"), doing);
     int go = 0;
     for (;;) {
         int eof = 0;
@@ -89,7 +90,7 @@ int repl_keep_game(repl *r, const char *doing, int leaving) {
             }
             go = repl_command(r, "save", r->save_path ? "" : target) == 0;
         } else if (!looks_like_file(a)) {
-            repl_plain(r, "\"%s\" is no answer here: y, n, or a file name such as game.save.", a);
+            repl_plain(r, repl_tr(r, "keep.no_answer"), a);
             free(a);
             if (r->script) break; /* a script's next line was meant for the game: it goes on */
             continue;
@@ -99,7 +100,7 @@ int repl_keep_game(repl *r, const char *doing, int leaving) {
         free(a);
         break;
     }
-    if (!go && !leaving) repl_plain(r, "The game goes on.");
+    if (!go && !leaving) repl_plain(r, "%s", repl_tr(r, "keep.goes_on"));
     free(q);
     free(dflt);
     return go;
@@ -114,12 +115,12 @@ int repl_may_overwrite(repl *r, const char *path) {
     int go = 1;
     if (m.kind == SAVE_MATCH_OTHER || m.kind == SAVE_MATCH_NOT_SAVE) {
         char *q = m.kind == SAVE_MATCH_NOT_SAVE
-                      ? cairn_strfmt("%s is no cairn save. Replace it with this game? (y/n) [n]:", path)
-                      : cairn_strfmt("%s holds %s. Replace it with this game? (y/n) [n]:", path, m.what);
+                      ? cairn_strfmt(repl_tr(r, "keep.not_a_save"), path)
+                      : cairn_strfmt(repl_tr(r, "keep.other_game"), path, m.what);
         int eof = 0;
         char *a = ask_line(r, q ? q : "The file holds another game. Replace it? (y/n) [n]:", &eof);
         go = a && is_yes(a);
-        if (!go) repl_plain(r, "Not saved; %s is as it was.", path);
+        if (!go) repl_plain(r, repl_tr(r, "keep.not_saved"), path);
         free(a);
         free(q);
     }

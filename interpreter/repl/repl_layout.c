@@ -3,7 +3,8 @@
 ** The screen at a person's turn: the board first, then what happened since
 ** that seat's last decision and its options just above the prompt, so that
 ** on a short terminal the news and the choices stay in sight while the top
-** of a tall board scrolls away. The render is told the terminal's width and
+** of a tall board scrolls away. News too long to share a screen with them
+** comes first, paged, and the board and the question then share one. The render is told the terminal's width and
 ** how many rows the board may take (g.width, g.height) and may draw a
 ** compact board; `board`/`show` always draw the full one.
 */
@@ -126,6 +127,26 @@ void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) 
         } else {
             free(c);
         }
+    }
+    /* news too long to share the screen: the news first, paged, then the
+    ** board and the question together on a screen of their own (a --More--
+    ** between them on a terminal), so that nothing scrolls away unread and
+    ** the question is never a page away from its board */
+    if (b && count_lines(b, blen) + nl + dl + 1 > rows) {
+        size_t alen = 0;
+        int alone = rows - dl - 1;
+        char *a = alone >= REPL_MIN_BOARD_ROWS ? capture(r, alone, board, &alen) : NULL;
+        if (a && count_lines(a, alen) + dl + 1 <= rows) {
+            repl_page_text_then(r, n, nlen, count_lines(a, alen) + dl + 1);
+            fwrite(a, 1, alen, r->out);
+            fwrite(d, 1, dlen, r->out);
+            free(a);
+            free(b);
+            free(n);
+            free(d);
+            return;
+        }
+        free(a);
     }
     /* the news is told whole, never cut: a screen taller than the terminal
     ** is paged (repl_pager.c), so nothing scrolls away unread */

@@ -53,11 +53,28 @@ static size_t line_len(const char *s, size_t left) {
     return nl ? (size_t)(nl - s) + 1 : left;
 }
 
-void repl_page_text(repl *r, const char *text, size_t len) {
+/* Shows --More-- and waits for a key; the key read (EOF at the end of the input). */
+static int more(repl *r) {
+    /* the pager's own line and its erasing go to the terminal itself,
+    ** past the filter that makes control characters visible (termsafe.c):
+    ** they are the console's, not a stranger's */
+    const char *prompt = repl_tr(r, "pager.more");
+    fflush(r->out);
+    FILE *tty = termsafe_raw_stdout();
+    fprintf(tty, "%s%s%s", r->color ? "\033[7m" : "", prompt, r->color ? "\033[0m" : "");
+    fflush(tty);
+    int c = read_key();
+    fputs("\r\033[K", tty); /* the --More-- line goes; the screen goes on */
+    fflush(tty);
+    return c;
+}
+
+/* Pages text; the rows its last page took (0: nothing paged, all written). */
+static int page(repl *r, const char *text, size_t len) {
     int rows = repl_term_height(r);
     if (!r->interactive || rows < 3) {
         fwrite(text, 1, len, r->out);
-        return;
+        return 0;
     }
     /* lines wider than the terminal take more than one row on it */
     int room = rows - 1; /* the last row: --More--, then the prompt */
@@ -73,25 +90,25 @@ void repl_page_text(repl *r, const char *text, size_t len) {
             at += n;
             used += takes;
         }
-        if (at >= len) break;
-        /* the pager's own line and its erasing go to the terminal itself,
-        ** past the filter that makes control characters visible (termsafe.c):
-        ** they are the console's, not a stranger's */
-        const char *more = repl_tr(r, "pager.more");
-        fflush(r->out);
-        FILE *tty = termsafe_raw_stdout();
-        fprintf(tty, "%s%s%s", r->color ? "\033[7m" : "", more, r->color ? "\033[0m" : "");
-        fflush(tty);
-        int c = read_key();
-        fputs("\r\033[K", tty); /* the --More-- line goes; the screen goes on */
-        fflush(tty);
+        if (at >= len) return used;
+        int c = more(r);
         if (c == EOF || c == 'q' || c == 'Q') {
             fwrite(text + at, 1, len - at, r->out);
-            break;
+            return 0;
         }
         if (c == '\n' || c == '\r') room = 1;
         else room = rows - 1;
     }
+    return 0;
+}
+
+void repl_page_text(repl *r, const char *text, size_t len) {
+    page(r, text, len);
+}
+
+void repl_page_text_then(repl *r, const char *text, size_t len, int following) {
+    int used = page(r, text, len), rows = repl_term_height(r);
+    if (used > 0 && used + following > rows - 1) more(r);
 }
 
 void repl_page_end(repl *r) {

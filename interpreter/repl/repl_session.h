@@ -227,6 +227,10 @@ void repl_page_begin(repl *r);
 void repl_page_end(repl *r);
 /* Shows text (len bytes) so: paged on a terminal. */
 void repl_page_text(repl *r, const char *text, size_t len);
+/* text paged, then (on a terminal, when it took more than a screen with
+** what follows: `following` rows) a `--More--` before what follows, so that
+** what follows (a turn's board and question) starts on a screen of its own. */
+void repl_page_text_then(repl *r, const char *text, size_t len, int following);
 
 /* ---- repl_text.c: the console's messages in the game's language ---- */
 

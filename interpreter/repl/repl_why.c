@@ -3,9 +3,9 @@
 ** `why`: a bot's reasons, kept for its last decision that was a choice (one
 ** with two options or more: a forced move has no reasons) and told once
 ** that decision is public to the viewing seat: its choice was never hidden
-** from the seat, or a later decision revealed secrets (the simultaneous
-** reveal of Yak's cards, Goofspiel's bids, Himalaya's programs), or the game
-** is over. In a game with secrets `why` is then no longer refused.
+** from the seat, or a decision revealed that choice (the simultaneous
+** reveal of Yak's cards of that day, Goofspiel's bids, Himalaya's programs),
+** or the game is over. In a game with secrets `why` is then no longer refused.
 */
 #include "repl_session.h"
 
@@ -41,14 +41,24 @@ int repl_why_reset(repl *r) {
     return r->why ? 0 : -1;
 }
 
-/* 1 when decision index is public to seat now. */
+/* 1 when decision index is public to seat now: its choice was never hidden
+** from the seat, or it was revealed: by the decision itself (the last of a
+** simultaneous choice reveals them all), or by a later decision of another
+** seat that changed the decider's hidden part (Yak's cards of that day turned
+** up). A reveal of something else (another day's cards, a draw from a bag)
+** tells nothing of this choice. */
 static int public_now(const repl *r, size_t index, int seat) {
-    size_t pos = engine_position(r->e);
+    size_t pos = engine_position(r->e), n;
+    const engine_logged *log = engine_log(r->e, &n);
     if (engine_is_over(r->e) || !repl_choice_hidden(r, index, seat)) return 1;
-    for (size_t j = index + 1; j < pos; j++) {
-        const engine_disclosure *d;
-        if (engine_disclosure_of(r->e, j, &d) && d->reveal) return 1;
-    }
+    int decider = index < n ? log[index].seat : 0;
+    if (decider < 1 || decider >= 32) return 0;
+    const engine_disclosure *d;
+    if (engine_disclosure_of(r->e, index, &d) && d->revealed_of) return 1;
+    for (size_t j = index + 1; j < pos && j < n; j++)
+        if (log[j].seat != decider && engine_disclosure_of(r->e, j, &d) && d->reveal &&
+            ((d->revealed_of >> decider) & 1))
+            return 1;
     return 0;
 }
 
@@ -83,22 +93,20 @@ int repl_why_show(repl *r, int seat) {
         if (!have || rec->index[k] > best) best = rec->index[k], k_best = k, have = 1;
     }
     if (!have && !secret) {
-        repl_plain(r, "The %s bot of %s has made no choice (a decision with two options or more) here yet.",
-                   r->bot[seat], repl_seat_name(r, seat));
+        repl_plain(r, repl_tr(r, "why.none"), r->bot[seat], repl_seat_name(r, seat));
         return 0;
     }
     if (!have) {
-        repl_fail(r, "%s's choice at decision %zu is still secret; `why` tells it once it is revealed",
-                  repl_seat_name(r, seat), newest_secret + 1);
+        repl_fail(r, repl_tr(r, "why.secret"), repl_seat_name(r, seat), newest_secret + 1);
         return -1;
     }
     char *d = repl_describe_logged(r, best, 1); /* public now: its label */
-    repl_say(r, 0, "Decision %zu, %s", best + 1, d ? d : "?");
+    repl_say(r, 0, repl_tr(r, "why.decision"), best + 1, d ? d : "?");
     free(d);
     if (secret && newest_secret > best)
-        repl_say(r, 0, "{dim}(its choice at decision %zu is still secret){/}", newest_secret + 1);
+        repl_say(r, 0, repl_tr(r, "why.newer_secret"), newest_secret + 1);
     char *esc = markup_escape(rec->text[k_best]);
-    repl_block(r, esc ? esc : "out of memory");
+    repl_board_block(r, esc ? esc : "out of memory"); /* lines wider than the terminal wrapped */
     free(esc);
     return 0;
 }

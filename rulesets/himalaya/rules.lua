@@ -129,7 +129,7 @@ function rules.label(g, seat, id)
   if st.phase == "program" then return program.label(g, seat, id) end
   if st.phase == "events" then return events.label(g, seat, id) end
   local v = tonumber(id:sub(7))
-  return common.t(g, "opt.start", common.village_name(g, v), v)
+  return common.t(g, "opt.start", common.village_name(g, v))
 end
 
 function rules.prompt(g, seat)

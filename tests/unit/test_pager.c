@@ -2,8 +2,8 @@
 ** test_pager.c
 ** The console's screens on a terminal (issue 25, item 2), driven on a
 ** pseudo-terminal of 80x24 as a person's would be: a turn taller than the
-** terminal stops at a `--More--` line, Space shows the rest and the
-** question; a pipe gets the same screen whole, with no `--More--`; after the
+** terminal shows its news first and stops at a `--More--` line, Space shows
+** the board and the question together; a turn that fits has no `--More--`; a pipe gets the same screen whole, with no `--More--`; after the
 ** terminal is resized to 120x40, `look` draws the turn for the new size.
 ** Runs build/cairn (next to this test binary).
 */
@@ -101,28 +101,47 @@ static int rows_before(const char *buf, size_t from, const char *until) {
     return rows;
 }
 
-/* Kathmandu's die choice for 4 seats, with its setup news, is taller than 24
-** rows (its board 13 rows, the news 7, the question 13, the prompt): the
-** first 23 rows, then --More--; Space: the rest and the prompt. */
+/* Kathmandu's die choice for 4 seats, with its setup news, fits 24 rows now
+** (its board 13 rows, the news 2, the question 7 with the options in two
+** columns, the prompt): no --More--, every option on the screen. A turn whose
+** news is too long to share the screen (seed 7: Platz 4's whole first turn
+** before Platz 1's die choice) shows the news first and stops at --More--
+** before the board; Space: the board and the question, together on one
+** screen. Then, resized to 120x40, `look` draws the turn for the new size. */
 static void test_more_on_a_terminal(void **state) {
     (void)state;
     char rs[4200];
     snprintf(rs, sizeof rs, "%s/rulesets/kathmandu", root);
-    char *argv[] = {"cairn", "play", rs, "--preset", "full", "--lang", "de", "--seed", "3", "--bot", "2=greedy",
+    char *fits[] = {"cairn", "play", rs, "--preset", "full", "--lang", "de", "--seed", "3", "--bot", "2=greedy",
                     "--bot", "3=greedy", "--bot", "4=greedy", NULL};
     child c;
-    spawn_on_pty(&c, argv, 80, 24);
+    spawn_on_pty(&c, fits, 80, 24);
     wait_for(&c, 0, "cairn:Platz 1>");
     size_t from = c.n;
     type(&c, "start 2\r");
-    wait_for(&c, from, "--Weiter--");
-    /* the screen stopped with the question's options not all shown */
-    assert_null(strstr(c.buf + from, "cairn:Platz 1>"));
-    int shown = rows_before(c.buf, from, "--Weiter--");
-    assert_in_range(shown, 20, 24); /* the echoed line, then 23 rows of the screen */
-    type(&c, " ");
+    wait_for(&c, from, "schwarz ablegen, Rest neu werfen"); /* option 12, the last */
     wait_for(&c, from, "cairn:Platz 1>");
-    assert_non_null(strstr(c.buf + from, "Würfel schwarz ablegen")); /* option 12, the last */
+    assert_null(strstr(c.buf + from, "--Weiter--"));
+    assert_in_range(rows_before(c.buf, from, "cairn:Platz 1>"), 20, 24); /* the echoed line, then the screen */
+    stop(&c);
+
+    char *news[] = {"cairn", "play", rs, "--preset", "full", "--lang", "de", "--seed", "7", "--bot", "2=greedy",
+                    "--bot", "3=greedy", "--bot", "4=greedy", NULL};
+    spawn_on_pty(&c, news, 80, 24);
+    wait_for(&c, 0, "cairn:Platz 1>");
+    from = c.n;
+    type(&c, "3\r");
+    wait_for(&c, from, "--Weiter--");
+    /* the news so far; the board and the question not yet */
+    assert_non_null(strstr(c.buf + from, "Platz 4 stellt das Yak auf Startfeld 2."));
+    assert_null(strstr(c.buf + from, "KATHMANDU"));
+    assert_null(strstr(c.buf + from, "cairn:Platz 1>"));
+    size_t more = c.n;
+    type(&c, " ");
+    wait_for(&c, more, "cairn:Platz 1>");
+    assert_non_null(strstr(c.buf + more, "KATHMANDU"));
+    assert_non_null(strstr(c.buf + more, "schwarz ablegen, Rest neu werfen"));
+    assert_in_range(rows_before(c.buf, more, "cairn:Platz 1>"), 12, 23); /* board and question: one screen */
     /* the pager's own line is erased on the terminal, not shown as ^M or ^[ */
     assert_null(strstr(c.buf + from, "^M"));
     assert_null(strstr(c.buf + from, "^["));
@@ -153,7 +172,7 @@ static void test_no_pager_in_a_pipe(void **state) {
     assert_int_equal(pclose(p), 0);
     assert_null(strstr(out, "--Weiter--"));
     assert_null(strstr(out, "--More--"));
-    assert_non_null(strstr(out, "Würfel schwarz ablegen"));
+    assert_non_null(strstr(out, "schwarz ablegen, Rest neu werfen"));
 }
 
 int main(int argc, char **argv) {

@@ -95,7 +95,7 @@ end
 function M.label(g, seat, id)
   local prog = g.state.programs[seat]
   if M.IS_ACTION[id] then
-    return common.t(g, "opt.action", #prog + 1, ctext.name(g, "action.", id))
+    return common.t(g, "opt.action", ctext.name(g, "action.", id))   -- the prompt names the slot
   end
   return common.t(g, "opt." .. id, table.concat(prog, " "))
 end

@@ -240,8 +240,10 @@ function full_render(view, seat, g)
   for s = 1, n do
     local p = view.players[s]
     local status
+    local status_short
     if view.phase == "program" then
       status = view.ready[s] and fix.words.programmed or fix.words.programming
+      status_short = g.text(view.ready[s] and "render.programmed_short" or "render.programming_short")
     elseif type(view.revealed[s]) == "table" then
       local cells = {}
       for i, a in ipairs(view.revealed[s]) do
@@ -252,7 +254,7 @@ function full_render(view, seat, g)
       status = ""
     end
     out[#out + 1] = pad(tribe(g, s), 10) .. " " .. g.text("render.supply", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status
-    short[s] = (pad(tribe(g, s), 10) .. " " .. g.text("render.supply_short", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status):gsub(" +$", "")
+    short[s] = (pad(tribe(g, s), 10) .. " " .. g.text("render.supply_short", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. (status_short or status)):gsub(" +$", "")
   end
   local players_to = #out
   -- the viewing seat's screen
@@ -289,17 +291,14 @@ function full_render(view, seat, g)
     for i = 1, head_lines do t[#t + 1] = out[i] end
     for _, l in ipairs(compact_villages(g, view, fix, here, width)) do t[#t + 1] = l end
     for i = head_lines + 1 + #fix.villages + 1, players_from - 1 do t[#t + 1] = out[i] end
-    local half = (width - 2) // 2
-    local s = 1
-    while s <= n do
-      local a, b = short[s], short[s + 1]
-      if b and ctext.width(a) <= half and ctext.width(b) <= half then
-        t[#t + 1] = pad(a, half) .. "  " .. b
-        s = s + 2
-      else
-        t[#t + 1] = a
-        s = s + 1
-      end
+    -- the seats as many to a line as the width holds (two when the statuses are long)
+    local cellw = 0
+    for s = 1, n do cellw = math.max(cellw, ctext.width(short[s])) end
+    local per = math.max(1, math.min(n, (width + 2) // (cellw + 2)))
+    for s = 1, n, per do
+      local line = {}
+      for k = s, math.min(n, s + per - 1) do line[#line + 1] = (k < s + per - 1 and k < n) and pad(short[k], cellw) or short[k] end
+      t[#t + 1] = table.concat(line, "  ")
     end
     local own = {}
     for i = players_to + 1, tail_from - 1 do own[#own + 1] = out[i] end

@@ -93,27 +93,28 @@ local function pick_village(g)
   return rolled, M.next_free(g, rolled)
 end
 
--- M.place_cubes(g) -> the village given cubes, or nil (no free village, or an empty bag)
-function M.place_cubes(g)
+-- M.place_cubes(g, quiet) -> the village given cubes, or nil (no free village, or an empty
+-- bag); quiet: no event (the setup tells its whole supply in one)
+function M.place_cubes(g, quiet)
   local st, row = g.state, M.supply_row(g)
   if bag.count(st.bag) == 0 then return nil end
   local rolled, v = pick_village(g)
   if not v then return nil end
   local cubes = bag.draw_many(st.bag, g.rng, row.cubes)
   st.villages[v].cubes = common.sort_cubes(g.data, cubes)
-  g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), table.concat(cubes, " ")))
+  if not quiet then g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), table.concat(cubes, " "))) end
   return v
 end
 
--- M.place_order(g) -> the village given a ring, or nil
-function M.place_order(g)
+-- M.place_order(g, quiet) -> the village given a ring, or nil
+function M.place_order(g, quiet)
   local st = g.state
   if deck.size(st.rings) == 0 and deck.discards(st.rings) == 0 then return nil end
   local rolled, v = pick_village(g)
   if not v then return nil end
   local ring = deck.draw(st.rings, g.rng)
   st.villages[v].ring = ring
-  g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), common.wants_text(g, ring)))
+  if not quiet then g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), common.wants_text(g, ring))) end
   return v
 end
 

@@ -12,6 +12,9 @@ local setup = require "rules.setup"
 
 local M = {}
 local id, off = common.id, turn.off
+local ctext = require "cairn.text"
+-- a map half by its name in the game's language ("red A"), never its id
+local function half_name(g, half) return ctext.name(g, "map_half.", half) end
 
 local function end_turn(g) return require("rules.round").end_turn(g) end
 
@@ -252,7 +255,7 @@ function M.take_map(g, seat, half)
   else
     common.remove(st.maps, half)
     p.halves[#p.halves + 1] = half
-    if g.labels then common.log(g, "log.map", common.seat_name(g, seat), half) end
+    if g.labels then common.log(g, "log.map", common.seat_name(g, seat), half_name(g, half)) end
   end
   -- the display of map halves: refilled at once, or with the other displays at the round's
   -- end (game.displays.map_refill)
@@ -308,7 +311,8 @@ function M.give(g, seat, half)
   common.remove(st.players[seat].halves, half)
   local theirs = st.players[t.swap_with].halves
   theirs[#theirs + 1] = half
-  if g.labels then common.log(g, "log.swap", common.seat_name(g, seat), t.stolen, common.seat_name(g, t.swap_with), half) end
+  if g.labels then common.log(g, "log.swap", common.seat_name(g, seat), half_name(g, t.stolen),
+    common.seat_name(g, t.swap_with), half_name(g, half)) end
   t.swapped, t.step, t.stolen, t.swap_with = t.swapped + 1, "act", false, 0
 end
 
