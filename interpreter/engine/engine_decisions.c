@@ -328,11 +328,18 @@ int engine_ask(engine *e, cerr_list *errs) {
     lua_pushlightuserdata(L, &ac);
     lua_rotate(L, -3, 2); /* the reader and its context below the result */
     int st = lua_pcall(L, 2, 0, 0);
-    lua_settop(L, top);
     if (st != LUA_OK) {
+        /* not always memory: reading the options runs the rules' metamethods,
+        ** and the budget can stop them (an ASan run at a load of 20 said
+        ** "out of memory" for what was not) */
+        const char *msg = lua_tostring(L, -1);
+        if (st == LUA_ERRMEM || !msg) errs->oom = 1;
+        else cerr_add(errs, NULL, 0, 0, NULL, "reading what decisions(g) returned: %s", msg);
+        lua_settop(L, top);
         e->asked.n = 0;
-        return errs->oom = 1, -1;
+        return -1;
     }
+    lua_settop(L, top);
     if (ac.bad) {
         e->asked.n = 0;
         cerr_add(errs, NULL, 0, 0, ac.where, "%s", ac.why);
