@@ -154,8 +154,10 @@ static const repl_cmd commands[] = {
      "change its strength: random (uniform, from the game's seed), greedy (one\n"
      "move ahead by the ruleset's heuristic), mcts (tree search: mcts:iterations=2000,\n"
      "mcts:time=2, depth=20, c=1.4), ismcts (the same on states sampled from the\n"
-     "seat's view; what mcts means in a game with secrets) or RULESET:NAME (a bot\n"
-     "the ruleset ships). Every bot but a timed one replays exactly. docs/bots.md."},
+     "seat's view; what mcts means in a game with secrets), RULESET:NAME (a bot\n"
+     "the ruleset ships) or exec:COMMAND (a program speaking the seat protocol on\n"
+     "its stdin and stdout, docs/protocol.md). Every bot but a timed one replays\n"
+     "exactly (an outside program: when it is deterministic). docs/bots.md."},
     {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT, "why a bot made its last choice",
      "Shows how the bot of SEAT (default: the last bot that moved) chose its last\n"
      "move: the options it weighed most with their visits and values (search\n"
