@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/env -S python3 -S
 """A random agent for cairn's seat protocol (docs/protocol.md).
 
 Seat it with `cairn play RULESET --bot 2=exec:examples/agents/random_agent.py`
@@ -9,7 +9,9 @@ cairn writes one JSON object per line to this program's stdin. Each
 {"answer": "OPTION_ID"}; here an enabled option drawn at random. A "reply"
 line comes only when an answer was refused (it says why); the game's last
 state ("over": true) comes before stdin closes. Python 3 standard library
-only.
+only: the first line runs python3 with -S (no site-packages), which starts
+it faster and the same on every machine; an agent that imports installed
+packages drops the -S.
 
 The draws are seeded (--seed N, default 0) together with the seat and the
 position of each decision, so the same game gives the same answers on every

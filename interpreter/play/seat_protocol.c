@@ -54,8 +54,11 @@ static void put_seats(strbuf *b, const engine *e) {
     for (int s = 1; s <= n; s++) {
         strbuf_printf(b, "%s{\"seat\":%d,\"name\":", s > 1 ? "," : "", s);
         put_plain(b, engine_seat_name(e, s));
+        /* an outside program's command line is its owner's (it may hold a
+        ** key or a path): the others are told only that a program plays */
+        const char *kind = engine_seat_bot(e, s);
         strbuf_puts(b, ",\"bot\":");
-        put_str(b, engine_seat_bot(e, s));
+        put_str(b, kind && !strncmp(kind, "exec:", 5) ? "exec" : kind);
         strbuf_putc(b, '}');
     }
     strbuf_putc(b, ']');
