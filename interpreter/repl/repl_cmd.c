@@ -965,10 +965,21 @@ static int first_person(const repl *r) {
 
 static int cmd_bot(repl *r, const char *args) {
     char seat_s[64] = "", kind[256] = "random";
-    if (sscanf(args, "%63s %255s", seat_s, kind) < 1) {
+    if (sscanf(args, "%63s", seat_s) < 1) {
         repl_fail(r, "bot SEAT [KIND]: which seat?");
         return -1;
     }
+    /* KIND is the rest of the line: an outside program's command has blanks */
+    const char *rest = args + strspn(args, " \t");
+    rest += strcspn(rest, " \t");
+    rest += strspn(rest, " \t");
+    size_t klen = strlen(rest);
+    while (klen && (rest[klen - 1] == ' ' || rest[klen - 1] == '\t')) klen--;
+    if (klen >= sizeof kind) {
+        repl_fail(r, "bot SEAT KIND: KIND is at most %zu characters", sizeof kind - 1);
+        return -1;
+    }
+    if (klen) memcpy(kind, rest, klen), kind[klen] = '\0';
     int seat = repl_parse_seat(r, seat_s, 0);
     if (seat < 0) return -1;
     cerr_list errs;
