@@ -259,9 +259,11 @@ static void test_yak_secret_card(void **st) {
         assert_string_equal(one[0], one[i]);
         assert_string_not_equal(two[0], two[i]);
     }
-    /* seat 2 sees its card in its view; seat 1 does not see it there */
-    assert_non_null(strstr(two[2], "market"));
-    assert_non_null(strstr(two[2], "\"chosen\":"));
+    /* seat 2 sees its card in its view; seat 1 sees that it chose, not what
+    ** (its own entry false: it has not chosen yet) */
+    assert_non_null(strstr(two[2], "\"chosen\":[\"?\",\"market\"]"));
+    assert_non_null(strstr(two[0], "\"chosen\":[\"?\",\"build\"]"));
+    assert_non_null(strstr(one[0], "\"chosen\":[false,\"?\"]"));
     for (int i = 0; i < 3; i++) free(one[i]), free(two[i]);
 }
 
