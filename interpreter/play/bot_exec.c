@@ -360,10 +360,15 @@ static int agent_write(agent *a, const char *text, size_t len, int64_t deadline,
     return rc;
 }
 
+/* How often a wait for an agent asks hooks->interrupted (the console's
+** Ctrl-C), in milliseconds. */
+#define EXEC_POLL_SLICE_MS 100
+
 /* Reads one non-blank line from a before deadline into *line (malloc'd,
 ** no newline). 0; 1 at its end of output (it left); 2 at the deadline; 3
-** for a line longer than the protocol allows; -1 on OOM. */
-static int agent_read_line(agent *a, int64_t deadline, char **line) {
+** for a line longer than the protocol allows; 4 when hooks->interrupted
+** said to stop waiting; -1 on OOM. */
+static int agent_read_line(agent *a, int64_t deadline, const bot_hooks *hooks, char **line) {
     for (;;) {
         char *nl = a->n ? memchr(a->buf, '\n', a->n) : NULL;
         while (nl) {
@@ -383,10 +388,11 @@ static int agent_read_line(agent *a, int64_t deadline, char **line) {
         if (a->n > CAIRN_SEAT_PROTOCOL_MAX_LINE) return 3;
         int64_t left = deadline - now_ms();
         if (left <= 0) return 2;
+        if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) return 4;
         struct pollfd pf = {a->from, POLLIN, 0};
-        int pr = poll(&pf, 1, (int)left);
+        int pr = poll(&pf, 1, (int)(left < EXEC_POLL_SLICE_MS ? left : EXEC_POLL_SLICE_MS));
         if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) return 2;
+        if (pr == 0) continue; /* the deadline is checked above */
         if (a->cap - a->n < 4096) {
             size_t cap = a->cap ? a->cap * 2 : 8192;
             char *nb = realloc(a->buf, cap + 1);
@@ -548,7 +554,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     int wrc = agent_write(a, strbuf_str(&msg), msg.n, deadline, why, sizeof why);
     strbuf_free(&msg);
     char *line = NULL;
-    int rrc = wrc == 0 ? agent_read_line(a, deadline, &line) : 1;
+    int rrc = wrc == 0 ? agent_read_line(a, deadline, hooks, &line) : 1;
     if (rrc < 0) {
         errs->oom = 1;
         return NULL;
@@ -559,7 +565,8 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         const char *what = wrc != 0 ? why
                            : rrc == 1 ? "ended its output without answering"
                            : rrc == 2 ? "did not answer within the time limit"
-                                      : "sent a line longer than the protocol allows";
+                           : rrc == 3 ? "sent a line longer than the protocol allows"
+                                      : "was interrupted while it thought (Ctrl-C)";
         char limit[64] = "";
         if (rrc == 2 && wrc == 0) snprintf(limit, sizeof limit, " of %ld ms", x->timeout_ms);
         a->failed = 1;
