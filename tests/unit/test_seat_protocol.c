@@ -238,6 +238,28 @@ static void test_answers_and_refusals(void **st) {
     engine_free(e);
 }
 
+/* Himalaya: a whole program typed on one line, read by the ruleset's parse,
+** answers six decisions at once; a line the parse refuses changes nothing. */
+static void test_text_names_several_decisions(void **st) {
+    (void)st;
+    engine *e = game("himalaya", 4, 3);
+    /* the caravans first: seats 3, 1, 2 place theirs, each in another
+    ** village (positions 0 to 2) */
+    answer_ok(e, 3, "{\"text\":\"1\"}");
+    answer_ok(e, 1, "{\"text\":\"2\"}");
+    answer_ok(e, 2, "{\"text\":\"3\"}");
+    assert_int_equal(engine_position(e), 3);
+    refused(e, 1, "{\"text\":\"program dirt ice fly\"}", "unknown_option", "\\\"fly\\\" is not an action");
+    int rc;
+    char *r = send_line(e, 1, "{\"text\":\"program dirt ice deal rest stone deal\",\"position\":3}", &rc);
+    assert_int_equal(rc, SEAT_PROTOCOL_APPLIED);
+    /* 3 + 6 decisions; seat 1 is asked on: ready, or back */
+    assert_string_equal(r, "{\"type\":\"reply\",\"ok\":true,\"answered\":[\"dirt\",\"ice\",\"deal\",\"rest\",\"stone\","
+                           "\"deal\"],\"position\":9,\"your_turn\":true,\"over\":false}");
+    free(r);
+    engine_free(e);
+}
+
 /* Yak: the card seat 2 picks at sunrise is its secret until the reveal.
 ** Seat 1's message, after seat 2 picked one card or another, is the same
 ** byte for byte; seat 2's own message differs (it holds the card). */
@@ -689,6 +711,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_state_message),
         cmocka_unit_test(test_answers_and_refusals),
+        cmocka_unit_test(test_text_names_several_decisions),
         cmocka_unit_test(test_yak_secret_card),
         cmocka_unit_test(test_exec_specs),
         cmocka_unit_test(test_agent_failures),
