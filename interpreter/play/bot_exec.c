@@ -487,6 +487,14 @@ static char *fallback_choose(bot_exec *x, engine *e, int seat, const bot_hooks *
 
 /* ------------------------------------------------------------ the bot */
 
+/* The fallback's choice, with b's `why` saying the fallback made it. */
+static char *use_fallback(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
+    char *id = fallback_choose(b->exec, e, seat, hooks, errs);
+    if (id) bot_set_why(b, cairn_strfmt("%s: the %s fallback chose %s (the outside agent failed: its notice says how)",
+                                        b->spec, fallback_name(b->exec, e), id));
+    return id;
+}
+
 int bot_exec_check(bot_exec *x, engine *e, cerr_list *errs) {
     if (x->no_fallback || !x->fallback) return 0;
     bot *f = bot_new(x->fallback, errs);
@@ -527,7 +535,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         a->seed = engine_seed(e);
     }
     size_t decision = engine_position(e) + 1;
-    if (a->failed) return fallback_choose(x, e, seat, hooks, errs);
+    if (a->failed) return use_fallback(b, e, seat, hooks, errs);
     char *queued = take_queued(a, e, seat);
     if (queued) {
         bot_set_why(b, cairn_strfmt("%s: the next of the answers its last line named", b->spec));
@@ -538,7 +546,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         a->failed = 1;
         notice(hooks, "seat %d, decision %zu: the outside agent %s %s; the %s fallback plays seat %d for the rest of "
                "the game", seat, decision, x->command, why, fallback_name(x, e), seat);
-        return fallback_choose(x, e, seat, hooks, errs);
+        return use_fallback(b, e, seat, hooks, errs);
     }
     size_t dropped = a->pid > 0 ? agent_drain(a) : 0;
     if (dropped)
@@ -572,7 +580,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         a->failed = 1;
         notice(hooks, "seat %d, decision %zu: the outside agent %s %s%s (%s); the %s fallback plays seat %d for the "
                "rest of the game", seat, decision, x->command, what, limit, status, fallback_name(x, e), seat);
-        return fallback_choose(x, e, seat, hooks, errs);
+        return use_fallback(b, e, seat, hooks, errs);
     }
     char **ids = NULL;
     size_t n = 0;
@@ -596,7 +604,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         free(shown);
         free(line);
         strbuf_free(&reply);
-        return fallback_choose(x, e, seat, hooks, errs);
+        return use_fallback(b, e, seat, hooks, errs);
     }
     free(line);
     strbuf_free(&reply);
