@@ -530,6 +530,17 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
         fprintf(f, ", \"play_%c\": ", 'a' + i);
         json_string_writez(f, h->play[i]);
     }
+    /* what merge needs to count the games again: the tournament's bots, the
+    ** skill levels and their field, the factorial's options (only when given:
+    ** the other runs' files stay as they were) */
+    const char *lab[][2] = {{"tournament", x->o->lab.tournament}, {"skill", x->o->lab.skill},
+                            {"field", x->o->lab.skill ? (x->o->lab.field ? x->o->lab.field : "random") : NULL},
+                            {"factorial", x->o->lab.factorial}};
+    for (size_t i = 0; i < sizeof lab / sizeof *lab; i++)
+        if (lab[i][1]) {
+            fprintf(f, ", \"%s\": ", lab[i][0]);
+            json_string_writez(f, lab[i][1]);
+        }
     fprintf(f, ", \"players\": %d, \"checks\": %s, \"compare\": %s, \"games\": %ld, \"seed\": %" PRIu64
                ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",
             h->players, h->checks ? "true" : "false", h->compare ? "true" : "false", h->games, h->seed,
@@ -703,13 +714,13 @@ static void ctx_free(sim_ctx *x) {
 /* --sweep players=... or bots=...: one whole run per value (its report
 ** kept back), then the table of them all (sim_series.c). */
 static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
-    if (o->compare[0] || o->csv || o->shard_n || o->n_bots || o->lab.report || o->lab.tournament || o->lab.skill ||
+    if (o->compare[0] || o->csv || o->shard_n || o->n_bots || o->lab.tournament || o->lab.skill ||
         o->lab.until_width > 0)
         return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --shard, --bots, "
-                            "--report, --tournament, --skill or --until-width\nusage: %s\n",
+                            "--tournament, --skill or --until-width\nusage: %s\n",
                        s->players ? "players=..." : "bots=...", SIM_USAGE), 2;
-    const char *sweep = o->sweep, *json = o->json;
-    o->sweep = NULL, o->json = NULL;
+    const char *sweep = o->sweep, *json = o->json, *report = o->lab.report;
+    o->sweep = NULL, o->json = NULL, o->lab.report = NULL;
     int rc = 0, failed = 0;
     for (int k = 0; k < s->n && (rc == 0 || rc == 1); k++) {
         bot *shared = NULL;
@@ -742,15 +753,23 @@ static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
         for (int i = 0; i < CAIRN_MAX_SEATS && !s->players; i++) o->bot[i] = NULL, o->bots[i] = NULL;
         bot_free(shared);
     }
-    o->sweep = sweep, o->json = json;
+    o->sweep = sweep, o->json = json, o->lab.report = report;
     if (rc != 0 && rc != 1) return rc;
-    sim_series_report(out, s, sweep);
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *m = open_memstream(&text, &tlen); /* the table, printed and on the page */
+    if (!m) return fprintf(err, "cairn sim: out of memory\n"), 1;
+    sim_series_report(m, s, sweep);
+    if (fclose(m) != 0) return free(text), fprintf(err, "cairn sim: out of memory\n"), 1;
+    fputs(text, out);
     if (json) {
         FILE *f = open_out(json, err);
-        if (!f) return 1;
-        sim_series_json(f, s, sweep);
-        if (close_out(f, json, err)) return 1;
+        if (!f || (sim_series_json(f, s, sweep), close_out(f, json, err))) return free(text), 1;
     }
+    sim_series_page pg = {.ruleset = o->ruleset, .sweep = sweep, .command = o->lab.command ? o->lab.command : "cairn sim",
+                          .text = text, .games = o->games, .seed = o->seed};
+    if (report && sim_series_html(report, s, &pg, err)) failed = 1;
+    free(text);
     return failed;
 }
 
@@ -808,13 +827,21 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         sim_tune tune;
         if (sim_tune_parse(o.lab.tune, o.lab.target, &tune, err) != 0) rc = 2;
         else {
-            const char *json = o.json;
-            o.json = NULL, o.lab.tune_err = err;
+            const char *json = o.json, *report = o.lab.report;
+            o.json = NULL, o.lab.report = NULL, o.lab.tune_err = err;
             rc = sim_tune_search(&tune, tune_one, &o) == 0 ? 0 : 1;
-            o.json = json;
-            if (tune.n) sim_tune_report(out, &tune);
+            o.json = json, o.lab.report = report;
+            char *text = NULL;
+            size_t tlen = 0;
+            FILE *m = tune.n ? open_memstream(&text, &tlen) : NULL; /* printed and on the page */
+            if (m) sim_tune_report(m, &tune);
+            if (m && fclose(m) == 0) fputs(text, out);
             FILE *f = rc == 0 && json ? open_out(json, err) : NULL;
             if (f) sim_tune_json(f, &tune), rc |= close_out(f, json, err);
+            sim_series_page pg = {.ruleset = o.ruleset, .command = command ? command : "cairn sim",
+                                  .text = text ? text : "", .games = o.games, .seed = o.seed};
+            if (rc == 0 && report) rc |= sim_tune_html(report, &tune, &pg, err);
+            free(text);
         }
     } else if (rc == 0 && in_series) {
         rc = run_series(&o, &series, out, err);

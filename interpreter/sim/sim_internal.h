@@ -549,6 +549,21 @@ void sim_series_report(FILE *out, const sim_series *s, const char *sweep);
 /* The --json file of a series: its table, not the games. */
 void sim_series_json(FILE *f, const sim_series *s, const char *sweep);
 
+/* ------------------------------------------------- sim_report_pages.c */
+
+/* What a page of a run made of runs says besides its figures. */
+typedef struct sim_series_page {
+    const char *ruleset, *sweep, *command; /* sweep: the --sweep value (a series) */
+    const char *text;                      /* the text report, as printed */
+    long games;
+    uint64_t seed;
+} sim_series_page;
+
+/* --report of a --sweep players=.../bots=... series and of a --tune: 0, or
+** 1 after printing why not. */
+int sim_series_html(const char *path, const sim_series *s, const sim_series_page *pg, FILE *err);
+int sim_tune_html(const char *path, const sim_tune *t, const sim_series_page *pg, FILE *err);
+
 /* --------------------------------------------------------- sim_until.c */
 
 /* --until-width checks no run shorter than this many games. */
@@ -572,6 +587,34 @@ void sim_detect_lines(FILE *out, const sim_compare *c);
 
 /* -------------------------------------------------- sim_report_html.c */
 
+/* One row of an interval chart: a value with its 95% interval, each with
+** the JSON path of the same figure (empty: none). */
+typedef struct sim_html_row {
+    char label[96];
+    double v, lo, hi;
+    char kv[128], klo[128], khi[128];
+} sim_html_row;
+
+/* One line of a curve: its points with their intervals. */
+typedef struct sim_html_line {
+    char name[64];
+    int n;
+    sim_html_row *p;
+} sim_html_line;
+
+/* The pieces of a page, for the pages of runs made of runs
+** (sim_report_pages.c): open writes the head and "<h1>title" (the caller
+** ends the heading), close the foot. */
+FILE *sim_html_open(const char *path, const char *title, FILE *err); /* NULL after saying why */
+int sim_html_close(FILE *f, const char *path, FILE *err);          /* 0, or 1 after saying why */
+void sim_html_text(FILE *f, const char *s);                          /* escaped */
+void sim_html_data(FILE *f, const char *key, double v);              /* data-key="key" data-v="v" */
+/* Horizontal rows, a bar from 0 (bars) or a dot at v, each with its
+** interval; ref a dashed level (NAN: none); pct: percentages. */
+void sim_html_intervals(FILE *f, const char *title, const sim_html_row *r, int n, int bars, double ref, int pct);
+void sim_html_curve(FILE *f, const char *title, const sim_html_line *s, int ns, char (*xlabel)[64], int npts, double ref,
+                    int pct);
+
 /* What --report FILE.html draws: the run's figures, as the JSON has them. */
 typedef struct sim_html {
     const sim_header *h;
@@ -593,6 +636,23 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err);
 ** the parts are one run's shards, sums their records and prints the report
 ** one run would have printed. Returns the process exit status. */
 int sim_merge(int argc, char **argv, FILE *out, FILE *err);
+
+/* ---------------------------------------------------- sim_merge_lab.c */
+
+/* What a merge counts besides the totals: the tournament or skill curve
+** and the factorial the parts' run names ("tournament", "skill" and
+** "field", "factorial"), each NULL when it names none. */
+typedef struct sim_merge_lab {
+    sim_tour *tour;
+    sim_factorial *fact;
+} sim_merge_lab;
+
+/* From the run line (zeroed lab, NULL run: nothing). 0, or -1 after saying why. */
+int sim_merge_lab_start(sim_merge_lab *l, const value *run, int players, FILE *err);
+int sim_merge_lab_add(sim_merge_lab *l, const sim_rec *r); /* game order; 0, or -1 out of memory */
+void sim_merge_lab_report(FILE *out, const sim_merge_lab *l); /* after the run's own report */
+void sim_merge_lab_json(FILE *f, const sim_merge_lab *l);     /* ",\n \"tournament\": {...}" or skill, or nothing */
+void sim_merge_lab_free(sim_merge_lab *l);
 
 /* ------------------------------------------------------ sim_progress.c */
 

@@ -50,12 +50,7 @@ static void data(FILE *f, const char *k1, double v1, const char *k2, double v2, 
         if (k[i] && *k[i]) fprintf(f, " data-key%s=\"%s\" data-v%s=\"%.6f\"", suffix[i], k[i], suffix[i], v[i]);
 }
 
-/* One row of an interval chart: a value with its 95% interval. */
-typedef struct irow {
-    char label[96];
-    double v, lo, hi;
-    key kv, klo, khi;
-} irow;
+typedef sim_html_row irow;
 
 /* Horizontal rows: a bar from 0 (bars) or a dot (else) at v, a whisker
 ** from lo to hi, a dashed line at ref (NAN: none); pct shows percentages. */
@@ -147,12 +142,7 @@ static void histogram(FILE *f, const char *title, const sim_hist *hh, const char
     fputs("</svg></figure>\n", f);
 }
 
-/* One line of a curve: its points with their intervals. */
-typedef struct series {
-    char name[64];
-    int n;
-    irow *p;
-} series;
+typedef sim_html_line series;
 
 /* Lines over points 1..n (x labels given), each point a dot with its
 ** interval as a band (a vertical whisker); ref a dashed level (NAN: none). */
@@ -451,15 +441,43 @@ static const char STYLE[] =
     "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}"
     "code,pre{background:#f0f0f0;padding:.2em .4em;white-space:pre-wrap;word-break:break-all}";
 
-int sim_report_html(const char *path, const sim_html *in, FILE *err) {
+/* ------------------------------------------- the page, for other pages */
+
+void sim_html_text(FILE *f, const char *s) { esc(f, s); }
+
+void sim_html_intervals(FILE *f, const char *title, const sim_html_row *r, int n, int bars, double ref, int pct) {
+    interval_chart(f, title, r, n, bars, ref, pct);
+}
+
+void sim_html_curve(FILE *f, const char *title, const sim_html_line *s, int ns, char (*xlabel)[64], int npts, double ref,
+                    int pct) {
+    curve(f, title, s, ns, xlabel, npts, ref, pct);
+}
+
+void sim_html_data(FILE *f, const char *k, double v) { data(f, k, v, NULL, 0, NULL, 0); }
+
+FILE *sim_html_open(const char *path, const char *title, FILE *err) {
     FILE *f = fopen(path, "w");
-    if (!f) return fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno)), 1;
-    const sim_header *h = in->h;
+    if (!f) return fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno)), NULL;
     fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<title>cairn sim: ", f);
-    esc(f, h->id);
+    esc(f, title);
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", STYLE);
-    esc(f, h->id);
+    esc(f, title);
+    return f;
+}
+
+int sim_html_close(FILE *f, const char *path, FILE *err) {
+    fputs("<p>Made by cairn sim. The same figures are in the --json file.</p>\n</body>\n</html>\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) return fprintf(err, "cairn sim: writing %s failed\n", path), 1;
+    return 0;
+}
+
+int sim_report_html(const char *path, const sim_html *in, FILE *err) {
+    const sim_header *h = in->h;
+    FILE *f = sim_html_open(path, h->id, err);
+    if (!f) return 1;
     fprintf(f, " %s: %ld %s, %d %s</h1>\n<p>Bots: ", h->version, h->games, h->games == 1 ? "game" : "games", h->players,
             h->players == 1 ? "player" : "players");
     esc(f, h->bots);
