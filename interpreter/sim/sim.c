@@ -185,6 +185,9 @@ typedef struct sim_ctx {
     sim_tour *tour;         /* --tournament: who sits where in each game */
     int stopped;            /* --until-width: the intervals are narrow enough */
     sim_factorial *fact;    /* --factorial: the main effects */
+    FILE *cells;            /* a sharded --sweep players/bots: every value's records, as variant `cell` */
+    int cell;
+    long *cells_n;          /* the records written there so far */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -475,6 +478,15 @@ static int sim_sink(sim_rec *r, void *ud) {
         fprintf(x->json, "%s  %s", x->done ? ",\n" : "", line);
         free(line);
     }
+    if (x->cells) { /* one series part holds every value's games */
+        int own = r->variant;
+        r->variant = x->cell;
+        char *line = sim_rec_json(r);
+        r->variant = own;
+        if (!line) return x->oom = 1, sim_rec_free(r), -1;
+        fprintf(x->cells, "%s  %s", (*x->cells_n)++ ? ",\n" : "", line);
+        free(line);
+    }
     if (x->csv) sim_csv_row(x->csv, r, x->players);
     int rc = sim_variants_add(&x->t, x->cmp, x->variants, r);
     sim_rec_free(r);
@@ -636,7 +648,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->shard_n) first = (long)((o->shard_k - 1) * o->games / o->shard_n), last = (long)(o->shard_k * o->games / o->shard_n);
     const char *json = o->json;
     char part[64];
-    if (o->shard_n && !json) snprintf(part, sizeof part, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n), json = part;
+    if (o->shard_n && !json && !x->cells) snprintf(part, sizeof part, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n), json = part;
     if (o->find && !(x->find = sim_find_new(o->find, err))) return 2;
     sim_header h;
     make_header(x, &h);
@@ -714,14 +726,20 @@ static void ctx_free(sim_ctx *x) {
 /* --sweep players=... or bots=...: one whole run per value (its report
 ** kept back), then the table of them all (sim_series.c). */
 static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
-    if (o->compare[0] || o->csv || o->shard_n || o->n_bots || o->lab.tournament || o->lab.skill ||
-        o->lab.until_width > 0)
-        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --shard, --bots, "
+    if (o->compare[0] || o->csv || o->n_bots || o->lab.tournament || o->lab.skill || o->lab.until_width > 0)
+        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --bots, "
                             "--tournament, --skill or --until-width\nusage: %s\n",
                        s->players ? "players=..." : "bots=...", SIM_USAGE), 2;
     const char *sweep = o->sweep, *json = o->json, *report = o->lab.report;
     o->sweep = NULL, o->json = NULL, o->lab.report = NULL;
     int rc = 0, failed = 0;
+    sim_series_part part = {.n = s->n, .sweep = sweep, .ruleset = o->ruleset, .games = o->games, .seed = o->seed,
+                            .shard_k = o->shard_k, .shard_n = o->shard_n};
+    char *cells_buf = NULL;
+    size_t cells_len = 0;
+    long cells_n = 0;
+    FILE *cells = o->shard_n ? open_memstream(&cells_buf, &cells_len) : NULL; /* the part's games, till the end */
+    if (o->shard_n && !cells) return fprintf(err, "cairn sim: out of memory\n"), 1;
     for (int k = 0; k < s->n && (rc == 0 || rc == 1); k++) {
         bot *shared = NULL;
         if (s->players) o->flags.players = s->seats[k];
@@ -743,17 +761,31 @@ static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
         FILE *kept = open_memstream(&buf, &len); /* each run's own report is not shown */
         sim_ctx x;
         memset(&x, 0, sizeof x);
-        x.o = o;
+        x.o = o, x.cells = cells, x.cell = k, x.cells_n = &cells_n;
         rc = kept ? sim_go(o, &x, kept, err) : (fprintf(err, "cairn sim: out of memory\n"), 1);
         if (kept) fclose(kept);
         free(buf);
         if (rc == 0 || rc == 1) sim_series_take(s, k, &x.t);
+        if (cells && k == 0 && x.v[0].rules && sim_series_part_note(&part, engine_rules_ruleset(x.v[0].rules),
+                                                                     x.v[0].options, x.players) != 0)
+            rc = 2, fprintf(err, "cairn sim: out of memory\n");
         failed |= rc == 1;
         ctx_free(&x);
         for (int i = 0; i < CAIRN_MAX_SEATS && !s->players; i++) o->bot[i] = NULL, o->bots[i] = NULL;
         bot_free(shared);
     }
     o->sweep = sweep, o->json = json, o->lab.report = report;
+    if (cells && fclose(cells) != 0) rc = 2, fprintf(err, "cairn sim: out of memory\n");
+    if (o->shard_n && (rc == 0 || rc == 1 || rc == 130)) { /* the part: a run line, the games, the slice's table */
+        char path[64];
+        snprintf(path, sizeof path, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n);
+        FILE *f = open_out(json ? json : path, err);
+        if (f) sim_series_part_write(f, &part, cells_buf, rc == 130, s);
+        if (!f || close_out(f, json ? json : path, err)) failed = 1;
+        json = NULL; /* written */
+    }
+    free(cells_buf);
+    sim_series_part_free(&part);
     if (rc != 0 && rc != 1) return rc;
     char *text = NULL;
     size_t tlen = 0;

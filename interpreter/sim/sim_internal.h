@@ -549,6 +549,24 @@ void sim_series_report(FILE *out, const sim_series *s, const char *sweep);
 /* The --json file of a series: its table, not the games. */
 void sim_series_json(FILE *f, const sim_series *s, const char *sweep);
 
+/* A series' part (--shard): what its run line says. */
+typedef struct sim_series_part {
+    const char *sweep, *ruleset;                     /* borrowed */
+    char *id, *version, *fingerprint, *options;      /* from the first value's rules */
+    int n, players;
+    long games, shard_k, shard_n;
+    uint64_t seed;
+} sim_series_part;
+/* Keeps the first value's ruleset identity. 0, or -1 out of memory. */
+int sim_series_part_note(sim_series_part *p, const ruleset *rs, const char *options, int players);
+void sim_series_part_free(sim_series_part *p);
+/* The part file: its run line, the games' lines (joined), the slice's table. */
+void sim_series_part_write(FILE *f, const sim_series_part *p, const char *games, int interrupted, const sim_series *s);
+/* cairn sim merge of a series' parts: recs in game order, their variant the
+** value's index. Prints the table; json: the whole run's --json file. The
+** exit status. */
+int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, FILE *out, FILE *err);
+
 /* ------------------------------------------------- sim_report_pages.c */
 
 /* What a page of a run made of runs says besides its figures. */

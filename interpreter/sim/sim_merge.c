@@ -54,6 +54,10 @@ static int run_variants(const value *run) {
         for (const char *p = factorial; *p; p++) factors += *p == ',';
         return factors >= 2 && factors <= SIM_FACTORIAL_MAX ? 1 << factors : -1;
     }
+    if (value_map_get(run, "series")) { /* a --sweep players/bots series: its values */
+        const value *v = value_map_get(run, "values");
+        return v && v->type == CV_INT && v->u.i >= 2 && v->u.i <= CAIRN_SIM_MAX_VARIANTS ? (int)v->u.i : -1;
+    }
     return *sweep ? sim_sweep_variants(sweep) : value_get_bool(run, "compare", 0) ? 2 : 1;
 }
 
@@ -64,7 +68,7 @@ static const char *run_fault(part *p) {
     const value *run = p->run;
     static const char *const strs[] = {"ruleset", "id", "ruleset_version", "fingerprint", "fingerprint_b",
                                        "options", "label_a", "label_b", "play_a", "play_b", "starter",
-                                       "bots", "find", "sweep", "tournament", "skill", "field", "factorial"};
+                                       "bots", "find", "sweep", "tournament", "skill", "field", "factorial", "series"};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         const value *v = value_map_get(run, strs[i]);
         if (v && v->type != CV_STR) return strs[i];
@@ -310,9 +314,22 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     sim_merge_lab lab;
     memset(&lab, 0, sizeof lab);
     if (!rc && sim_merge_lab_start(&lab, run, players, err) != 0) rc = 1;
+    char **lines = NULL;
     if (!rc) qsort(m.recs, m.n, sizeof *m.recs, rec_order);
+    if (!rc && value_map_get(run, "series")) { /* a --sweep players/bots series: one table (sim_series.c) */
+        for (size_t i = 1; i < m.n && !rc; i++)
+            if (!rec_order(&m.recs[i], &m.recs[i - 1]))
+                rc = (fprintf(err, "cairn sim merge: game %ld is in two parts\n", m.recs[i].index), 1);
+        for (size_t i = 0; i < m.n && !rc; i++)
+            if (m.recs[i].variant < 0 || m.recs[i].variant >= variants)
+                rc = (fprintf(err, "cairn sim merge: game %ld has value %d of %d\n", m.recs[i].index, m.recs[i].variant,
+                              variants), 1);
+        if (!rc && csv) rc = (fprintf(err, "cairn sim merge: a --sweep %s series has no CSV\n", run_str(run, "series")), 1);
+        if (!rc) rc = sim_series_merge(m.recs, m.n, run, json, out, err);
+        goto done;
+    }
     /* the merged file's game lines, made before adding moves records out */
-    char **lines = json && !rc ? calloc(m.n ? m.n : 1, sizeof *lines) : NULL;
+    lines = json && !rc ? calloc(m.n ? m.n : 1, sizeof *lines) : NULL;
     if (json && !rc && !lines) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
     for (size_t i = 0; lines && i < m.n && !rc; i++)
         if (!(lines[i] = sim_rec_json(&m.recs[i]))) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
@@ -391,6 +408,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         for (int k = 1; k < variants; k++) failed += c[k - 1].t[1].failed;
         if (!rc && failed) rc = 1;
     }
+done:
     sim_merge_lab_free(&lab);
     for (size_t i = 0; lines && i < m.n; i++) free(lines[i]);
     free(lines);
