@@ -734,7 +734,7 @@ static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
     o->sweep = NULL, o->json = NULL, o->lab.report = NULL;
     int rc = 0, failed = 0;
     sim_series_part part = {.n = s->n, .sweep = sweep, .ruleset = o->ruleset, .games = o->games, .seed = o->seed,
-                            .shard_k = o->shard_k, .shard_n = o->shard_n};
+                            .shard_k = o->shard_k, .shard_n = o->shard_n, .checks = o->checks};
     char *cells_buf = NULL;
     size_t cells_len = 0;
     long cells_n = 0;

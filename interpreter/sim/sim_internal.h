@@ -553,7 +553,7 @@ void sim_series_json(FILE *f, const sim_series *s, const char *sweep);
 typedef struct sim_series_part {
     const char *sweep, *ruleset;                     /* borrowed */
     char *id, *version, *fingerprint, *options;      /* from the first value's rules */
-    int n, players;
+    int n, players, checks;
     long games, shard_k, shard_n;
     uint64_t seed;
 } sim_series_part;

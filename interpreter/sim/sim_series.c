@@ -148,14 +148,14 @@ void sim_series_part_write(FILE *f, const sim_series_part *p, const char *games,
     const char *strs[][2] = {{"cairn_version", CAIRN_VERSION}, {"id", p->id ? p->id : ""},
                              {"ruleset_version", p->version ? p->version : ""},
                              {"fingerprint", p->fingerprint ? p->fingerprint : ""}, {"options", p->options ? p->options : ""},
-                             {"series", p->sweep}};
+                             {"label_a", ""}, {"play_a", ""}, {"starter", ""}, {"bots", p->sweep}, {"series", p->sweep}};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         fprintf(f, ", \"%s\": ", strs[i][0]);
         json_string_writez(f, strs[i][1]);
     }
-    fprintf(f, ", \"values\": %d, \"players\": %d, \"compare\": false, \"games\": %ld, \"seed\": %" PRIu64
+    fprintf(f, ", \"values\": %d, \"players\": %d, \"checks\": %s, \"compare\": false, \"games\": %ld, \"seed\": %" PRIu64
                ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",
-            p->n, p->players, p->games, p->seed, p->shard_k, p->shard_n, first, last);
+            p->n, p->players, p->checks ? "true" : "false", p->games, p->seed, p->shard_k, p->shard_n, first, last);
     fputs(games ? games : "", f);
     fprintf(f, "\n ],\n \"interrupted\": %s,\n \"summary\": ", interrupted ? "true" : "false");
     sim_series_json(f, s, p->sweep);
