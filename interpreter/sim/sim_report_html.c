@@ -324,6 +324,20 @@ static void diff_section(FILE *f, const sim_compare *c, const char *prefix, cons
     free(r);
 }
 
+/* Each bot's CPU per decision (the text report's last line): not in the
+** JSON, which holds only what is the same on every run, so not keyed. */
+static void tour_cpu(FILE *f, const sim_tour *t) {
+    fputs("<table><caption>CPU per decision, each bot (changes from run to run)</caption>\n<tr><th>bot</th>"
+          "<th>decisions</th><th>ms per decision</th></tr>\n", f);
+    for (int i = 0; i < t->k; i++) {
+        fputs("<tr><td>", f);
+        esc(f, t->spec[i]);
+        fprintf(f, "</td><td>%ld</td><td>%.3f</td></tr>\n", t->asked[i],
+                t->asked[i] ? t->ns[i] / 1e6 / (double)t->asked[i] : 0.0);
+    }
+    fputs("</table>\n", f);
+}
+
 /* The text report's table (sim_tour_report), as it prints, escaped. */
 static void tour_text(FILE *f, const sim_tour *t) {
     char *buf = NULL;
@@ -372,6 +386,7 @@ static void tour_section(FILE *f, const sim_tour *t) {
         }
         interval_chart(f, "Each level's win share minus the first level's, on the same seeds and seats", r, m, 0, 0, 1);
         tour_text(f, t);
+        tour_cpu(f, t);
         fputs("</section>\n", f);
         return;
     }
@@ -422,6 +437,7 @@ static void tour_section(FILE *f, const sim_tour *t) {
     }
     fputs("</table>\n", f);
     tour_text(f, t);
+    tour_cpu(f, t);
     fputs("</section>\n", f);
 }
 

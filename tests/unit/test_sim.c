@@ -1217,6 +1217,7 @@ static void test_report_page(void **st) {
         assert_null(strstr(page, "src="));
         assert_null(strstr(page, "url("));
         assert_non_null(strstr(page, "<pre>cairn sim "));
+        if (k == 3 || k == 4) assert_non_null(strstr(page, "CPU per decision, each bot")); /* the bots' cost */
         int checked = page_matches_json(page, read_all(json));
         if (checked < least[k]) fprintf(stderr, "run %zu: %d figures checked\n", k, checked);
         assert_true(checked >= least[k]);
