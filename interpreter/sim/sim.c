@@ -702,7 +702,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
     if (o->lab.report) { /* the page, from the same figures as the JSON */
         sim_html page = {.h = &h, .command = o->lab.command ? o->lab.command : "cairn sim", .variants = x->variants,
-                         .t = x->variants == 1 ? &x->t : NULL, .cmp = x->cmp, .tour = x->tour,
+                         .t = x->variants == 1 ? &x->t : NULL, .cmp = x->cmp, .tour = x->tour, .fact = x->fact,
                          .cpu = x->tour ? NULL : &x->cpu, .names = names};
         bad |= sim_report_html(o->lab.report, &page, err);
     }

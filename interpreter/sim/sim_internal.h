@@ -504,6 +504,10 @@ void sim_factorial_free(sim_factorial *f);                     /* NULL-safe */
 void sim_factorial_add(sim_factorial *f, const sim_rec *r);
 void sim_factorial_report(FILE *out, const sim_factorial *f);
 void sim_factorial_json(FILE *out, const sim_factorial *f);
+/* The main effects as chart rows (keys: the JSON's summary.factorial.effects),
+** at most max; how many. sim_html_row is in sim_report_html.c's part. */
+struct sim_html_row;
+int sim_factorial_rows(const sim_factorial *f, struct sim_html_row *r, int max);
 /* The two-sided p-value of a mean being 0 (normal approximation to t). */
 double sim_two_sided_p(const stats_acc *a);
 /* Holm's step-down adjustment of m p-values (adj[i] for p[i]). */
@@ -563,9 +567,11 @@ void sim_series_part_free(sim_series_part *p);
 /* The part file: its run line, the games' lines (joined), the slice's table. */
 void sim_series_part_write(FILE *f, const sim_series_part *p, const char *games, int interrupted, const sim_series *s);
 /* cairn sim merge of a series' parts: recs in game order, their variant the
-** value's index. Prints the table; json: the whole run's --json file. The
+** value's index. Prints the table; json: the whole run's --json file;
+** report: its page (command: the merge's, made again). The
 ** exit status. */
-int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, FILE *out, FILE *err);
+int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, const char *report,
+                     const char *command, FILE *out, FILE *err);
 
 /* ------------------------------------------------- sim_report_pages.c */
 
@@ -641,6 +647,7 @@ typedef struct sim_html {
     const sim_compare *cmp;       /* two variants or more: cmp[k-1] pairs variant 0 with k */
     int variants;
     const sim_tour *tour;         /* --tournament or --skill, or NULL */
+    const sim_factorial *fact;    /* --factorial (its columns are a sweep's under summary.sweep), or NULL */
     const sim_cpu_totals *cpu;    /* each seat's CPU (NULL: none) */
     const char *const *names;     /* each seat's bot */
 } sim_html;

@@ -1,6 +1,6 @@
 /*
 ** sim_merge.c
-** `cairn sim merge PARTS... [--json OUT] [--csv OUT]`: the JSON parts of a
+** `cairn sim merge PARTS... [--json OUT] [--csv OUT] [--report OUT.html]`: the JSON parts of a
 ** run spread with --shard K/N, combined into the report one run gives. A
 ** part is read line by line (docs/simulation.md, "The JSON layout"): its
 ** "run" line and one game record per line. Parts are matched by the
@@ -269,7 +269,7 @@ static int rec_order(const void *a, const void *b) {
 int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     merged m;
     memset(&m, 0, sizeof m);
-    const char *json = NULL, *csv = NULL;
+    const char *json = NULL, *csv = NULL, *report = NULL;
     int rc = 0;
     if (!(m.parts = calloc((size_t)argc, sizeof *m.parts))) return fprintf(err, "cairn sim merge: out of memory\n"), 1;
     cli_parser p;
@@ -280,6 +280,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     while ((got = cli_next(&p, &it, &why)) > 0) {
         if (cli_is(&it, "json")) json = it.values[0];
         else if (cli_is(&it, "csv")) csv = it.values[0];
+        else if (cli_is(&it, "report")) report = it.values[0];
         else m.parts[m.n_parts++].path = it.values[0];
     }
     if (got < 0) {
@@ -293,6 +294,8 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         free(m.parts);
         return 2;
     }
+    /* the command that makes the page again: argv is sim_run's after "sim" */
+    char *command = report ? sim_lab_command(argc + 1, argv - 1) : NULL;
     for (size_t i = 0; i < m.n_parts && !rc; i++) rc = read_part(&m, &m.parts[i], err);
     if (!rc) rc = check_parts(&m, err);
     sim_totals t;
@@ -325,7 +328,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
                 rc = (fprintf(err, "cairn sim merge: game %ld has value %d of %d\n", m.recs[i].index, m.recs[i].variant,
                               variants), 1);
         if (!rc && csv) rc = (fprintf(err, "cairn sim merge: a --sweep %s series has no CSV\n", run_str(run, "series")), 1);
-        if (!rc) rc = sim_series_merge(m.recs, m.n, run, json, out, err);
+        if (!rc) rc = sim_series_merge(m.recs, m.n, run, json, report, command, out, err);
         goto done;
     }
     /* the merged file's game lines, made before adding moves records out */
@@ -363,6 +366,12 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         else if (compare) sim_report_compare(out, &h, &c[0], 0);
         else sim_report_text(out, &h, &t, 0);
         sim_merge_lab_report(out, &lab);
+        if (report) { /* the page, from the figures the merged --json holds */
+            sim_html page = {.h = &h, .command = command ? command : "cairn sim merge", .variants = variants,
+                             .t = variants == 1 ? &t : NULL, .cmp = c, .tour = lab.tour,
+                             .fact = lab.fact};
+            if (sim_report_html(report, &page, err)) rc = 1;
+        }
         char why[128];
         FILE *f = json ? safe_fopen_write(json, why, sizeof why) : NULL;
         if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s: %s\n", json, why), 1);
@@ -409,6 +418,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         if (!rc && failed) rc = 1;
     }
 done:
+    free(command);
     sim_merge_lab_free(&lab);
     for (size_t i = 0; lines && i < m.n; i++) free(lines[i]);
     free(lines);

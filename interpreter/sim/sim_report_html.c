@@ -528,9 +528,20 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err) {
             fputs("</li>", f);
         }
         fputs("</ul>\n", f);
+        const char *base = in->fact ? "summary.sweep" : "summary"; /* a factorial's columns: under "sweep" */
+        if (in->fact) {
+            int m = SIM_FACTORIAL_MAX * (3 + 2 * CAIRN_MAX_SEATS); /* more than the effects */
+            irow *r = calloc((size_t)m, sizeof *r);
+            int n = r ? sim_factorial_rows(in->fact, r, m) : 0;
+            fputs("<section>\n<h2>Main effects</h2>\n", f);
+            interval_chart(f, "Each factor's main effect (on - off), with its 95% interval (win shares as fractions)", r,
+                           n, 0, 0, 0);
+            fputs("</section>\n", f);
+            free(r);
+        }
         for (int k = 0; k + 1 < in->variants; k++) {
             char prefix[64], title[128];
-            snprintf(prefix, sizeof prefix, "summary.against_a.%d", k);
+            snprintf(prefix, sizeof prefix, "%s.against_a.%d", base, k);
             snprintf(title, sizeof title, "%c - A on %ld paired games, with 95%% intervals", 'B' + k, in->cmp[k].pairs);
             fprintf(f, "<section>\n<h2>%c - A</h2>\n", 'B' + k);
             diff_section(f, &in->cmp[k], prefix, title);
@@ -538,7 +549,7 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err) {
         }
         for (int v = 0; v < in->variants; v++) {
             char prefix[64], label[8];
-            snprintf(prefix, sizeof prefix, "summary.against_a.%d.%s", v ? v - 1 : 0, v ? "b" : "a");
+            snprintf(prefix, sizeof prefix, "%s.against_a.%d.%s", base, v ? v - 1 : 0, v ? "b" : "a");
             snprintf(label, sizeof label, "%c", 'A' + v);
             run_sections(f, v ? &in->cmp[v - 1].t[1] : &in->cmp[0].t[0], prefix, label, 0);
         }

@@ -162,7 +162,8 @@ void sim_series_part_write(FILE *f, const sim_series_part *p, const char *games,
     fputs("}\n", f);
 }
 
-int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, FILE *out, FILE *err) {
+int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, const char *report,
+                     const char *command, FILE *out, FILE *err) {
     const char *sweep = value_get_str(run, "series", "");
     int players = (int)value_get_int(run, "players", 0);
     sim_series s;
@@ -183,8 +184,14 @@ int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json
     if (rc) fprintf(err, "cairn sim merge: out of memory\n");
     long failed = 0;
     for (int k = 0; k < s.n && !rc; k++) sim_series_take(&s, k, &t[k]), failed += t[k].failed;
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *m = rc ? NULL : open_memstream(&text, &tlen); /* printed, and on the page */
+    if (!rc && !m) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
+    if (m) sim_series_report(m, &s, sweep);
+    if (m && fclose(m) != 0) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
     if (!rc) {
-        sim_series_report(out, &s, sweep);
+        fputs(text, out);
         char why[128];
         FILE *f = json ? safe_fopen_write(json, why, sizeof why) : NULL; /* the table, as the whole run writes it */
         if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s: %s\n", json, why), 1);
@@ -192,7 +199,13 @@ int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json
             sim_series_json(f, &s, sweep);
             if (fclose(f) != 0) rc = (fprintf(err, "cairn sim merge: writing %s failed\n", json), 1);
         }
+        sim_series_page pg = {.ruleset = value_get_str(run, "ruleset", ""), .sweep = sweep,
+                              .command = command ? command : "cairn sim merge",
+                              .text = text, .games = (long)value_get_int(run, "games", 0),
+                              .seed = (uint64_t)value_get_int(run, "seed", 0)};
+        if (report && sim_series_html(report, &s, &pg, err)) rc = 1;
     }
+    free(text);
     for (int k = 0; k < s.n; k++) sim_totals_free(&t[k]);
     sim_series_free(&s);
     return rc ? rc : failed ? 1 : 0;

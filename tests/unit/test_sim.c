@@ -800,23 +800,28 @@ static const char *json_without_cpu(const char *path) {
     return buf;
 }
 
+static int xml_well_formed(const char *s);
+static int page_matches_json(const char *page, const char *json);
+
 /* Runs args whole (--json DIR/whole.json) and in n shards, merges the parts
 ** (given in reverse order) and checks the merge printed the whole run's
-** report, timing aside, and wrote its JSON file byte for byte (less "cpu").
-** args ends in NULL and has room for the flags added. */
+** report, timing aside, and wrote its JSON file byte for byte (less "cpu"),
+** and a page (--report) whose every figure is the merged JSON's. args ends
+** in NULL and has room for the flags added. */
 static void shards_make_the_run(const char *dir, const char **args, int n) {
     int argn = 0;
     while (args[argn]) argn++;
-    char whole[128], part[4][128], shard[4][16], merged[128];
+    char whole[128], part[4][128], shard[4][16], merged[128], page[128];
     snprintf(whole, sizeof whole, "%s/whole.json", dir);
     snprintf(merged, sizeof merged, "%s/merged.json", dir);
+    snprintf(page, sizeof page, "%s/merged.html", dir);
     static run w, s, m;
     args[argn] = "--json", args[argn + 1] = whole, args[argn + 2] = NULL;
     sim(&w, args);
     if (w.rc) fprintf(stderr, "%s", w.err);
     assert_int_equal(w.rc, 0);
     if (strstr(w.out, "time: ")) drop_time(w.out); /* a series prints its table only */
-    const char *margs[8] = {"merge"};
+    const char *margs[10] = {"merge"};
     for (int k = 0; k < n; k++) {
         snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
         snprintf(shard[k], sizeof shard[k], "%d/%d", k + 1, n);
@@ -827,7 +832,7 @@ static void shards_make_the_run(const char *dir, const char **args, int n) {
         assert_int_equal(s.rc, 0);
         margs[n - k] = part[k];
     }
-    margs[n + 1] = "--json", margs[n + 2] = merged, margs[n + 3] = NULL;
+    margs[n + 1] = "--json", margs[n + 2] = merged, margs[n + 3] = "--report", margs[n + 4] = page, margs[n + 5] = NULL;
     sim(&m, margs);
     if (m.rc) fprintf(stderr, "%s", m.err);
     assert_int_equal(m.rc, 0);
@@ -835,6 +840,11 @@ static void shards_make_the_run(const char *dir, const char **args, int n) {
     static char want[1 << 20];
     snprintf(want, sizeof want, "%s", json_without_cpu(whole));
     assert_string_equal(read_all(merged), want);
+    static char html[1 << 20];
+    snprintf(html, sizeof html, "%s", read_all(page));
+    assert_true(xml_well_formed(html));
+    assert_non_null(strstr(html, "<pre>cairn sim merge "));
+    assert_true(page_matches_json(html, read_all(merged)) >= 6); /* at least the seats' or values' shares */
     args[argn] = NULL;
 }
 
@@ -1173,7 +1183,7 @@ static int page_matches_json(const char *page, const char *json) {
 
 /* The page of a run (seats, positions, histograms, trajectory, CPU), of a
 ** comparison, of a tournament and a skill curve, of a players and a bots
-** series and of a tune: each well-formed, no
+** series, of a tune and of a factorial (its main effects): each well-formed, no
 ** script and no link out, the command that made it, and each figure the
 ** JSON's. simlab's 100 games have 2 seats x 3 share figures, 2 positions x
 ** 3, the histograms and the trajectory: over 60 figures. */
@@ -1193,12 +1203,14 @@ static void test_report_page(void **st) {
         {SIMLAB, "--games", "40", "--sweep", "players=2..3", NULL},
         {"connect4", "--games", "4", "--sweep", "bots=random,greedy", NULL},
         {SIMLAB, "--games", "40", "--tune", "scoring.rounds=1..40", "--target", "position 1 win share = 0.6", NULL},
+        {SIMLAB, "--games", "20", "--factorial", "scoring.bonus=4,scoring.rounds=4", NULL},
     };
     /* the series: 3 figures of position 1 per value, 3 per position (2 + 3
     ** positions, or 2 + 2 seats) and the length per value: 2 * 3 + 5 * 3 + 2
     ** = 23 and 2 * 3 + 4 * 3 + 2 = 20; the tune: 3 per value tried, at
-    ** least the two ends and one middle, 9 */
-    static const int least[] = {60, 20, 20, 10, 8, 23, 20, 9};
+    ** least the two ends and one middle, 9; the factorial: 2 factors x 5
+    ** figures (length, 2 seats' share and score) x 3, 30, and its columns */
+    static const int least[] = {60, 20, 20, 10, 8, 23, 20, 9, 30};
     for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
         const char *args[20];
         int n = 0;
@@ -1218,13 +1230,14 @@ static void test_report_page(void **st) {
         assert_null(strstr(page, "url("));
         assert_non_null(strstr(page, "<pre>cairn sim "));
         if (k == 3 || k == 4) assert_non_null(strstr(page, "CPU per decision, each bot")); /* the bots' cost */
+        if (k == 7) /* the command is quoted for a shell where it must be */
+            assert_non_null(strstr(page, "<pre>cairn sim tests/fixtures/rulesets/simlab --games 40 --tune "
+                                         "scoring.rounds=1..40 --target &#39;position 1 win share = 0.6&#39; --quiet --json "));
+        if (k == 8) assert_non_null(strstr(page, "<h2>Main effects</h2>"));
         int checked = page_matches_json(page, read_all(json));
         if (checked < least[k]) fprintf(stderr, "run %zu: %d figures checked\n", k, checked);
         assert_true(checked >= least[k]);
     }
-    /* the command is quoted for a shell where it must be */
-    assert_non_null(strstr(read_all(html), "<pre>cairn sim tests/fixtures/rulesets/simlab --games 40 --tune "
-                                           "scoring.rounds=1..40 --target &#39;position 1 win share = 0.6&#39; --quiet --json "));
     const char *quoted[] = {SIMLAB, "--games", "2", "--compare", "", "scoring.bonus=4", "--quiet",
                                          "--report", html, NULL};
     static run q;
