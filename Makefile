@@ -269,6 +269,12 @@ bot-mistakes: all $(BUILD)/libcairn.a
 report-check: all
 	@tools/check-report
 
+# make docs-slow: the docs' blocks marked `run slow` (minutes each: docs/simulation.md's Yak
+# search-bot comparison), which make test counts but does not run; with the rest of those docs.
+.PHONY: docs-slow
+docs-slow: all
+	@CAIRN_DOCS_SLOW=1 tools/run-docs docs/simulation.md
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)

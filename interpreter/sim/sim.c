@@ -185,6 +185,9 @@ typedef struct sim_ctx {
     sim_tour *tour;         /* --tournament: who sits where in each game */
     int stopped;            /* --until-width: the intervals are narrow enough */
     sim_factorial *fact;    /* --factorial: the main effects */
+    FILE *cells;            /* a sharded --sweep players/bots: every value's records, as variant `cell` */
+    int cell;
+    long *cells_n;          /* the records written there so far */
 } sim_ctx;
 
 /* The decision seat is asked now, from l (NULL when none). */
@@ -476,6 +479,15 @@ static int sim_sink(sim_rec *r, void *ud) {
         fprintf(x->json, "%s  %s", x->done ? ",\n" : "", line);
         free(line);
     }
+    if (x->cells) { /* one series part holds every value's games */
+        int own = r->variant;
+        r->variant = x->cell;
+        char *line = sim_rec_json(r);
+        r->variant = own;
+        if (!line) return x->oom = 1, sim_rec_free(r), -1;
+        fprintf(x->cells, "%s  %s", (*x->cells_n)++ ? ",\n" : "", line);
+        free(line);
+    }
     if (x->csv) sim_csv_row(x->csv, r, x->players);
     int rc = sim_variants_add(&x->t, x->cmp, x->variants, r);
     sim_rec_free(r);
@@ -531,6 +543,17 @@ static void json_run(FILE *f, const sim_header *h, const sim_ctx *x, long first,
         fprintf(f, ", \"play_%c\": ", 'a' + i);
         json_string_writez(f, h->play[i]);
     }
+    /* what merge needs to count the games again: the tournament's bots, the
+    ** skill levels and their field, the factorial's options (only when given:
+    ** the other runs' files stay as they were) */
+    const char *lab[][2] = {{"tournament", x->o->lab.tournament}, {"skill", x->o->lab.skill},
+                            {"field", x->o->lab.skill ? (x->o->lab.field ? x->o->lab.field : "random") : NULL},
+                            {"factorial", x->o->lab.factorial}};
+    for (size_t i = 0; i < sizeof lab / sizeof *lab; i++)
+        if (lab[i][1]) {
+            fprintf(f, ", \"%s\": ", lab[i][0]);
+            json_string_writez(f, lab[i][1]);
+        }
     fprintf(f, ", \"players\": %d, \"checks\": %s, \"compare\": %s, \"games\": %ld, \"seed\": %" PRIu64
                ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",
             h->players, h->checks ? "true" : "false", h->compare ? "true" : "false", h->games, h->seed,
@@ -626,7 +649,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     if (o->shard_n) first = (long)((o->shard_k - 1) * o->games / o->shard_n), last = (long)(o->shard_k * o->games / o->shard_n);
     const char *json = o->json;
     char part[64];
-    if (o->shard_n && !json) snprintf(part, sizeof part, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n), json = part;
+    if (o->shard_n && !json && !x->cells) snprintf(part, sizeof part, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n), json = part;
     if (o->find && !(x->find = sim_find_new(o->find, err))) return 2;
     sim_header h;
     make_header(x, &h);
@@ -680,7 +703,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     int bad = close_out(x->json, json, err) | close_out(x->csv, o->csv, err);
     if (o->lab.report) { /* the page, from the same figures as the JSON */
         sim_html page = {.h = &h, .command = o->lab.command ? o->lab.command : "cairn sim", .variants = x->variants,
-                         .t = x->variants == 1 ? &x->t : NULL, .cmp = x->cmp, .tour = x->tour,
+                         .t = x->variants == 1 ? &x->t : NULL, .cmp = x->cmp, .tour = x->tour, .fact = x->fact,
                          .cpu = x->tour ? NULL : &x->cpu, .names = names};
         bad |= sim_report_html(o->lab.report, &page, err);
     }
@@ -704,14 +727,20 @@ static void ctx_free(sim_ctx *x) {
 /* --sweep players=... or bots=...: one whole run per value (its report
 ** kept back), then the table of them all (sim_series.c). */
 static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
-    if (o->compare[0] || o->csv || o->shard_n || o->n_bots || o->lab.report || o->lab.tournament || o->lab.skill ||
-        o->lab.until_width > 0)
-        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --shard, --bots, "
-                            "--report, --tournament, --skill or --until-width\nusage: %s\n",
+    if (o->compare[0] || o->csv || o->n_bots || o->lab.tournament || o->lab.skill || o->lab.until_width > 0)
+        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --bots, "
+                            "--tournament, --skill or --until-width\nusage: %s\n",
                        s->players ? "players=..." : "bots=...", SIM_USAGE), 2;
-    const char *sweep = o->sweep, *json = o->json;
-    o->sweep = NULL, o->json = NULL;
+    const char *sweep = o->sweep, *json = o->json, *report = o->lab.report;
+    o->sweep = NULL, o->json = NULL, o->lab.report = NULL;
     int rc = 0, failed = 0;
+    sim_series_part part = {.n = s->n, .sweep = sweep, .ruleset = o->ruleset, .games = o->games, .seed = o->seed,
+                            .shard_k = o->shard_k, .shard_n = o->shard_n, .checks = o->checks};
+    char *cells_buf = NULL;
+    size_t cells_len = 0;
+    long cells_n = 0;
+    FILE *cells = o->shard_n ? open_memstream(&cells_buf, &cells_len) : NULL; /* the part's games, till the end */
+    if (o->shard_n && !cells) return fprintf(err, "cairn sim: out of memory\n"), 1;
     for (int k = 0; k < s->n && (rc == 0 || rc == 1); k++) {
         bot *shared = NULL;
         if (s->players) o->flags.players = s->seats[k];
@@ -733,25 +762,47 @@ static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
         FILE *kept = open_memstream(&buf, &len); /* each run's own report is not shown */
         sim_ctx x;
         memset(&x, 0, sizeof x);
-        x.o = o;
+        x.o = o, x.cells = cells, x.cell = k, x.cells_n = &cells_n;
         rc = kept ? sim_go(o, &x, kept, err) : (fprintf(err, "cairn sim: out of memory\n"), 1);
         if (kept) fclose(kept);
         free(buf);
         if (rc == 0 || rc == 1) sim_series_take(s, k, &x.t);
+        if (cells && k == 0 && x.v[0].rules && sim_series_part_note(&part, engine_rules_ruleset(x.v[0].rules),
+                                                                     x.v[0].options, x.players) != 0)
+            rc = 2, fprintf(err, "cairn sim: out of memory\n");
         failed |= rc == 1;
         ctx_free(&x);
         for (int i = 0; i < CAIRN_MAX_SEATS && !s->players; i++) o->bot[i] = NULL, o->bots[i] = NULL;
         bot_free(shared);
     }
-    o->sweep = sweep, o->json = json;
+    o->sweep = sweep, o->json = json, o->lab.report = report;
+    if (cells && fclose(cells) != 0) rc = 2, fprintf(err, "cairn sim: out of memory\n");
+    if (o->shard_n && (rc == 0 || rc == 1 || rc == 130)) { /* the part: a run line, the games, the slice's table */
+        char path[64];
+        snprintf(path, sizeof path, "sim-part-%ld-of-%ld.json", o->shard_k, o->shard_n);
+        FILE *f = open_out(json ? json : path, err);
+        if (f) sim_series_part_write(f, &part, cells_buf, rc == 130, s);
+        if (!f || close_out(f, json ? json : path, err)) failed = 1;
+        json = NULL; /* written */
+    }
+    free(cells_buf);
+    sim_series_part_free(&part);
     if (rc != 0 && rc != 1) return rc;
-    sim_series_report(out, s, sweep);
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *m = open_memstream(&text, &tlen); /* the table, printed and on the page */
+    if (!m) return fprintf(err, "cairn sim: out of memory\n"), 1;
+    sim_series_report(m, s, sweep);
+    if (fclose(m) != 0) return free(text), fprintf(err, "cairn sim: out of memory\n"), 1;
+    fputs(text, out);
     if (json) {
         FILE *f = open_out(json, err);
-        if (!f) return 1;
-        sim_series_json(f, s, sweep);
-        if (close_out(f, json, err)) return 1;
+        if (!f || (sim_series_json(f, s, sweep), close_out(f, json, err))) return free(text), 1;
     }
+    sim_series_page pg = {.ruleset = o->ruleset, .sweep = sweep, .command = o->lab.command ? o->lab.command : "cairn sim",
+                          .text = text, .games = o->games, .seed = o->seed};
+    if (report && sim_series_html(report, s, &pg, err)) failed = 1;
+    free(text);
     return failed;
 }
 
@@ -809,13 +860,21 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
         sim_tune tune;
         if (sim_tune_parse(o.lab.tune, o.lab.target, &tune, err) != 0) rc = 2;
         else {
-            const char *json = o.json;
-            o.json = NULL, o.lab.tune_err = err;
+            const char *json = o.json, *report = o.lab.report;
+            o.json = NULL, o.lab.report = NULL, o.lab.tune_err = err;
             rc = sim_tune_search(&tune, tune_one, &o) == 0 ? 0 : 1;
-            o.json = json;
-            if (tune.n) sim_tune_report(out, &tune);
+            o.json = json, o.lab.report = report;
+            char *text = NULL;
+            size_t tlen = 0;
+            FILE *m = tune.n ? open_memstream(&text, &tlen) : NULL; /* printed and on the page */
+            if (m) sim_tune_report(m, &tune);
+            if (m && fclose(m) == 0) fputs(text, out);
             FILE *f = rc == 0 && json ? open_out(json, err) : NULL;
             if (f) sim_tune_json(f, &tune), rc |= close_out(f, json, err);
+            sim_series_page pg = {.ruleset = o.ruleset, .command = command ? command : "cairn sim",
+                                  .text = text ? text : "", .games = o.games, .seed = o.seed};
+            if (rc == 0 && report) rc |= sim_tune_html(report, &tune, &pg, err);
+            free(text);
         }
     } else if (rc == 0 && in_series) {
         rc = run_series(&o, &series, out, err);

@@ -27,8 +27,8 @@ extern const cli_table *const sim_merge_flag_tables[];
     "                 [--field BOT] [--trajectory round|N] [--report FILE.html]\n"             \
     "                 [--until-width W] [--factorial OPT,OPT[,OPT]]\n"                         \
     "                 [--tune DATA.PATH=LO..HI --target 'position N win share = X']\n"      \
-    "       cairn sim merge PARTS... [--json FILE] [--csv FILE]"
-#define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE] [--csv FILE]"
+    "       cairn sim merge PARTS... [--json FILE] [--csv FILE] [--report FILE.html]"
+#define SIM_MERGE_USAGE "cairn sim merge PARTS... [--json FILE] [--csv FILE] [--report FILE.html]"
 #define SIM_SUMMARY "the balance lab: many bot games, win shares and scores with 95% intervals"
 #define SIM_HELP                                                                               \
     "Plays N seeded games (seeds S, S+1, ...) with a bot in every seat and reports, per\n"     \

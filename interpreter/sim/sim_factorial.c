@@ -237,3 +237,22 @@ void sim_factorial_json(FILE *out, const sim_factorial *f) {
     fputs("]}", out);
     free(adj);
 }
+
+int sim_factorial_rows(const sim_factorial *f, sim_html_row *r, int max) {
+    close_game((sim_factorial *)f);
+    int n = FIGS(f->seats), rows = 0;
+    for (int j = 0; j < f->k; j++)
+        for (int x = 0; x < n && rows < max; x++, rows++) { /* in the JSON's order: effects.(j * n + x) */
+            char name[48];
+            fig_name(name, sizeof name, x);
+            const stats_acc *a = &f->effect[j * n + x];
+            stats_interval iv = stats_mean_ci(a);
+            sim_html_row *q = &r[rows];
+            snprintf(q->label, sizeof q->label, "%.40s: %s", f->factor[j], name);
+            q->v = stats_mean(a), q->lo = iv.lo, q->hi = iv.hi;
+            snprintf(q->kv, sizeof q->kv, "summary.factorial.effects.%d.effect", j * n + x);
+            snprintf(q->klo, sizeof q->klo, "summary.factorial.effects.%d.lo", j * n + x);
+            snprintf(q->khi, sizeof q->khi, "summary.factorial.effects.%d.hi", j * n + x);
+        }
+    return rows;
+}

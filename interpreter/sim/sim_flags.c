@@ -250,6 +250,7 @@ int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
 static const cli_flag merge_rows[] = {
     {"json", 0, 1, "FILE", CLI_FILE, NULL, "write the merged run as one JSON file"},
     {"csv", 0, 1, "FILE", CLI_FILE, NULL, "write the merged run's games as one CSV file"},
+    {"report", 0, 1, "FILE.html", CLI_FILE, NULL, "the merged run as one self-contained page of charts"},
 };
 static const cli_table merge_table = CLI_TABLE(merge_rows);
 const cli_table *const sim_merge_flag_tables[] = {&merge_table, NULL};

@@ -504,6 +504,10 @@ void sim_factorial_free(sim_factorial *f);                     /* NULL-safe */
 void sim_factorial_add(sim_factorial *f, const sim_rec *r);
 void sim_factorial_report(FILE *out, const sim_factorial *f);
 void sim_factorial_json(FILE *out, const sim_factorial *f);
+/* The main effects as chart rows (keys: the JSON's summary.factorial.effects),
+** at most max; how many. sim_html_row is in sim_report_html.c's part. */
+struct sim_html_row;
+int sim_factorial_rows(const sim_factorial *f, struct sim_html_row *r, int max);
 /* The two-sided p-value of a mean being 0 (normal approximation to t). */
 double sim_two_sided_p(const stats_acc *a);
 /* Holm's step-down adjustment of m p-values (adj[i] for p[i]). */
@@ -549,6 +553,41 @@ void sim_series_report(FILE *out, const sim_series *s, const char *sweep);
 /* The --json file of a series: its table, not the games. */
 void sim_series_json(FILE *f, const sim_series *s, const char *sweep);
 
+/* A series' part (--shard): what its run line says. */
+typedef struct sim_series_part {
+    const char *sweep, *ruleset;                     /* borrowed */
+    char *id, *version, *fingerprint, *options;      /* from the first value's rules */
+    int n, players, checks;
+    long games, shard_k, shard_n;
+    uint64_t seed;
+} sim_series_part;
+/* Keeps the first value's ruleset identity. 0, or -1 out of memory. */
+int sim_series_part_note(sim_series_part *p, const ruleset *rs, const char *options, int players);
+void sim_series_part_free(sim_series_part *p);
+/* The part file: its run line, the games' lines (joined), the slice's table. */
+void sim_series_part_write(FILE *f, const sim_series_part *p, const char *games, int interrupted, const sim_series *s);
+/* cairn sim merge of a series' parts: recs in game order, their variant the
+** value's index. Prints the table; json: the whole run's --json file;
+** report: its page (command: the merge's, made again). The
+** exit status. */
+int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, const char *report,
+                     const char *command, FILE *out, FILE *err);
+
+/* ------------------------------------------------- sim_report_pages.c */
+
+/* What a page of a run made of runs says besides its figures. */
+typedef struct sim_series_page {
+    const char *ruleset, *sweep, *command; /* sweep: the --sweep value (a series) */
+    const char *text;                      /* the text report, as printed */
+    long games;
+    uint64_t seed;
+} sim_series_page;
+
+/* --report of a --sweep players=.../bots=... series and of a --tune: 0, or
+** 1 after printing why not. */
+int sim_series_html(const char *path, const sim_series *s, const sim_series_page *pg, FILE *err);
+int sim_tune_html(const char *path, const sim_tune *t, const sim_series_page *pg, FILE *err);
+
 /* --------------------------------------------------------- sim_until.c */
 
 /* --until-width checks no run shorter than this many games. */
@@ -572,6 +611,34 @@ void sim_detect_lines(FILE *out, const sim_compare *c);
 
 /* -------------------------------------------------- sim_report_html.c */
 
+/* One row of an interval chart: a value with its 95% interval, each with
+** the JSON path of the same figure (empty: none). */
+typedef struct sim_html_row {
+    char label[96];
+    double v, lo, hi;
+    char kv[128], klo[128], khi[128];
+} sim_html_row;
+
+/* One line of a curve: its points with their intervals. */
+typedef struct sim_html_line {
+    char name[64];
+    int n;
+    sim_html_row *p;
+} sim_html_line;
+
+/* The pieces of a page, for the pages of runs made of runs
+** (sim_report_pages.c): open writes the head and "<h1>title" (the caller
+** ends the heading), close the foot. */
+FILE *sim_html_open(const char *path, const char *title, FILE *err); /* NULL after saying why */
+int sim_html_close(FILE *f, const char *path, FILE *err);          /* 0, or 1 after saying why */
+void sim_html_text(FILE *f, const char *s);                          /* escaped */
+void sim_html_data(FILE *f, const char *key, double v);              /* data-key="key" data-v="v" */
+/* Horizontal rows, a bar from 0 (bars) or a dot at v, each with its
+** interval; ref a dashed level (NAN: none); pct: percentages. */
+void sim_html_intervals(FILE *f, const char *title, const sim_html_row *r, int n, int bars, double ref, int pct);
+void sim_html_curve(FILE *f, const char *title, const sim_html_line *s, int ns, char (*xlabel)[64], int npts, double ref,
+                    int pct);
+
 /* What --report FILE.html draws: the run's figures, as the JSON has them. */
 typedef struct sim_html {
     const sim_header *h;
@@ -580,6 +647,7 @@ typedef struct sim_html {
     const sim_compare *cmp;       /* two variants or more: cmp[k-1] pairs variant 0 with k */
     int variants;
     const sim_tour *tour;         /* --tournament or --skill, or NULL */
+    const sim_factorial *fact;    /* --factorial (its columns are a sweep's under summary.sweep), or NULL */
     const sim_cpu_totals *cpu;    /* each seat's CPU (NULL: none) */
     const char *const *names;     /* each seat's bot */
 } sim_html;
@@ -593,6 +661,23 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err);
 ** the parts are one run's shards, sums their records and prints the report
 ** one run would have printed. Returns the process exit status. */
 int sim_merge(int argc, char **argv, FILE *out, FILE *err);
+
+/* ---------------------------------------------------- sim_merge_lab.c */
+
+/* What a merge counts besides the totals: the tournament or skill curve
+** and the factorial the parts' run names ("tournament", "skill" and
+** "field", "factorial"), each NULL when it names none. */
+typedef struct sim_merge_lab {
+    sim_tour *tour;
+    sim_factorial *fact;
+} sim_merge_lab;
+
+/* From the run line (zeroed lab, NULL run: nothing). 0, or -1 after saying why. */
+int sim_merge_lab_start(sim_merge_lab *l, const value *run, int players, FILE *err);
+int sim_merge_lab_add(sim_merge_lab *l, const sim_rec *r); /* game order; 0, or -1 out of memory */
+void sim_merge_lab_report(FILE *out, const sim_merge_lab *l); /* after the run's own report */
+void sim_merge_lab_json(FILE *f, const sim_merge_lab *l);     /* ",\n \"tournament\": {...}" or skill, or nothing */
+void sim_merge_lab_free(sim_merge_lab *l);
 
 /* ------------------------------------------------------ sim_progress.c */
 

@@ -76,19 +76,31 @@ int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int 
         return fprintf(err, "cairn sim: --field goes with --skill\nusage: %s\n", SIM_USAGE), 2;
     if ((l->tune != NULL) != (l->target != NULL))
         return fprintf(err, "cairn sim: --tune and --target go together\nusage: %s\n", SIM_USAGE), 2;
-    if (l->tune && (compare || sweep || shard || l->tournament || l->skill || l->until_width > 0 ||
-                    l->factorial || l->report)) {
-        fprintf(err, "cairn sim: --tune plays its own runs: not with --compare, --sweep, --shard, --tournament, --skill, "
-                     "--until-width, --factorial or --report\nusage: %s\n", SIM_USAGE);
+    if (l->tune && shard) { /* docs/simulation.md, "Many machines" */
+        fprintf(err, "cairn sim: --tune cannot be split with --shard: each value it tries is chosen from the shares of "
+                     "the values before it (a bisection), so no machine knows its next value until the last run is "
+                     "whole. Run --tune on one machine with --jobs N, or play each value yourself with --set "
+                     "PATH=VALUE --shard K/N and cairn sim merge\n");
         return 2;
     }
-    if (l->factorial && (compare || sweep || shard || l->tournament || l->skill || l->until_width > 0)) {
-        fprintf(err, "cairn sim: --factorial plays its own combinations: not with --compare, --sweep, --shard, "
+    if (l->until_width > 0 && shard) {
+        fprintf(err, "cairn sim: --until-width cannot be split with --shard: it stops at the first game count, in game "
+                     "order, at which every interval is narrow enough, which no slice can see alone. Run it on one "
+                     "machine with --jobs N, or shard a run of a fixed --games and merge them\n");
+        return 2;
+    }
+    if (l->tune && (compare || sweep || l->tournament || l->skill || l->until_width > 0 || l->factorial)) {
+        fprintf(err, "cairn sim: --tune plays its own runs: not with --compare, --sweep, --tournament, --skill, "
+                     "--until-width or --factorial\nusage: %s\n", SIM_USAGE);
+        return 2;
+    }
+    if (l->factorial && (compare || sweep || l->tournament || l->skill || l->until_width > 0)) {
+        fprintf(err, "cairn sim: --factorial plays its own combinations: not with --compare, --sweep, "
                      "--tournament, --skill or --until-width\nusage: %s\n", SIM_USAGE);
         return 2;
     }
-    if (l->until_width > 0 && (compare || sweep || shard || l->tournament || l->skill)) {
-        fprintf(err, "cairn sim: --until-width stops a run of one variant: not with --compare, --sweep, --shard, "
+    if (l->until_width > 0 && (compare || sweep || l->tournament || l->skill)) {
+        fprintf(err, "cairn sim: --until-width stops a run of one variant: not with --compare, --sweep, "
                      "--tournament or --skill\nusage: %s\n", SIM_USAGE);
         return 2;
     }
@@ -97,7 +109,6 @@ int sim_lab_check(const sim_lab_opts *l, int compare, int sweep, int shard, int 
     const char *other = l->tournament && l->skill ? "--skill"
                         : compare                 ? "--compare"
                         : sweep                   ? "--sweep"
-                        : shard                   ? "--shard"
                         : bots                    ? "--bots"
                                                   : NULL;
     if (!other) return 0;

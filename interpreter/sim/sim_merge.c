@@ -1,6 +1,6 @@
 /*
 ** sim_merge.c
-** `cairn sim merge PARTS... [--json OUT] [--csv OUT]`: the JSON parts of a
+** `cairn sim merge PARTS... [--json OUT] [--csv OUT] [--report OUT.html]`: the JSON parts of a
 ** run spread with --shard K/N, combined into the report one run gives. A
 ** part is read line by line (docs/simulation.md, "The JSON layout"): its
 ** "run" line and one game record per line. Parts are matched by the
@@ -44,6 +44,23 @@ static int int_in(const value *run, const char *key, int64_t lo, int64_t hi, int
     return 0;
 }
 
+/* How many variants each game of the run was played in: a factorial's
+** combinations (2 to the factors, each a comma apart), a sweep's values,
+** the two of a comparison, or one. */
+static int run_variants(const value *run) {
+    const char *factorial = value_get_str(run, "factorial", ""), *sweep = value_get_str(run, "sweep", "");
+    if (*factorial) {
+        int factors = 1;
+        for (const char *p = factorial; *p; p++) factors += *p == ',';
+        return factors >= 2 && factors <= SIM_FACTORIAL_MAX ? 1 << factors : -1;
+    }
+    if (value_map_get(run, "series")) { /* a --sweep players/bots series: its values */
+        const value *v = value_map_get(run, "values");
+        return v && v->type == CV_INT && v->u.i >= 2 && v->u.i <= CAIRN_SIM_MAX_VARIANTS ? (int)v->u.i : -1;
+    }
+    return *sweep ? sim_sweep_variants(sweep) : value_get_bool(run, "compare", 0) ? 2 : 1;
+}
+
 /* The part's "run" is what cairn sim writes: every field it reads of its
 ** type, the counts in range ("shard": [true, 2] is no shard 1). NULL, or
 ** which field is wrong. */
@@ -51,7 +68,7 @@ static const char *run_fault(part *p) {
     const value *run = p->run;
     static const char *const strs[] = {"ruleset", "id", "ruleset_version", "fingerprint", "fingerprint_b",
                                        "options", "label_a", "label_b", "play_a", "play_b", "starter",
-                                       "bots", "find", "sweep"};
+                                       "bots", "find", "sweep", "tournament", "skill", "field", "factorial", "series"};
     for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
         const value *v = value_map_get(run, strs[i]);
         if (v && v->type != CV_STR) return strs[i];
@@ -73,9 +90,8 @@ static const char *run_fault(part *p) {
         sh->u.list.items[1]->u.i > games || sh->u.list.items[0]->u.i < 1 ||
         sh->u.list.items[0]->u.i > sh->u.list.items[1]->u.i)
         return "shard";
-    const char *sweep = value_get_str(run, "sweep", "");
-    int variants = *sweep ? sim_sweep_variants(sweep) : value_get_bool(run, "compare", 0) ? 2 : 1;
-    if (variants < 1 || variants > CAIRN_SIM_MAX_VARIANTS) return "sweep";
+    int variants = run_variants(run);
+    if (variants < 1 || variants > CAIRN_SIM_MAX_VARIANTS) return value_map_get(run, "factorial") ? "factorial" : "sweep";
     p->first = (long)first, p->last = (long)last, p->variants = variants;
     return NULL;
 }
@@ -204,8 +220,11 @@ static int check_parts(const merged *m, FILE *err) {
     int rc = !first || shard_of(m->parts[0].run, &k, &n0) != 0;
     char *seen = rc ? NULL : calloc((size_t)n0 + 1, 1);
     if (!seen) return value_free(first), fprintf(err, "cairn sim merge: out of memory\n"), 1;
-    if (!strncmp(value_get_str(first, "bots", ""), "tournament ", 11)) /* its seatings are not in the parts */
-        rc = (fprintf(err, "cairn sim merge: %s is a --tournament run, which plays in one piece\n", m->parts[0].path), 1);
+    const char *bots = value_get_str(first, "bots", "");
+    if ((!strncmp(bots, "tournament ", 11) && !value_map_get(first, "tournament")) ||
+        (!strncmp(bots, "skill ", 6) && !value_map_get(first, "skill"))) /* its bots are not in the part */
+        rc = (fprintf(err, "cairn sim merge: %s is a %s run from an older cairn, whose parts do not name the bots: "
+                           "play it again with this cairn\n", m->parts[0].path, bots[0] == 't' ? "--tournament" : "--skill"), 1);
     for (size_t i = 0; i < m->n_parts && !rc; i++) {
         value *s = identity(m->parts[i].run);
         if (!s || !value_equal(s, first, 0)) {
@@ -250,7 +269,7 @@ static int rec_order(const void *a, const void *b) {
 int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     merged m;
     memset(&m, 0, sizeof m);
-    const char *json = NULL, *csv = NULL;
+    const char *json = NULL, *csv = NULL, *report = NULL;
     int rc = 0;
     if (!(m.parts = calloc((size_t)argc, sizeof *m.parts))) return fprintf(err, "cairn sim merge: out of memory\n"), 1;
     cli_parser p;
@@ -261,6 +280,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     while ((got = cli_next(&p, &it, &why)) > 0) {
         if (cli_is(&it, "json")) json = it.values[0];
         else if (cli_is(&it, "csv")) csv = it.values[0];
+        else if (cli_is(&it, "report")) report = it.values[0];
         else m.parts[m.n_parts++].path = it.values[0];
     }
     if (got < 0) {
@@ -274,6 +294,8 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         free(m.parts);
         return 2;
     }
+    /* the command that makes the page again: argv is sim_run's after "sim" */
+    char *command = report ? sim_lab_command(argc + 1, argv - 1) : NULL;
     for (size_t i = 0; i < m.n_parts && !rc; i++) rc = read_part(&m, &m.parts[i], err);
     if (!rc) rc = check_parts(&m, err);
     sim_totals t;
@@ -283,16 +305,34 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
     const value *run = rc ? NULL : m.parts[0].run;
     const char *sweep = run && *run_str(run, "sweep") ? run_str(run, "sweep") : NULL;
     int players = (int)value_get_int(run, "players", 0), compare = value_get_bool(run, "compare", 0);
-    int variants = sweep ? sim_sweep_variants(sweep) : compare ? 2 : 1;
+    int variants = run ? run_variants(run) : 1;
     if (!rc && (variants < 1 || variants > CAIRN_SIM_MAX_VARIANTS))
         rc = (fprintf(err, "cairn sim merge: %s: a sweep of %d values\n", m.parts[0].path, variants), 1);
     int bad_init = 0;
     if (!rc && variants == 1) bad_init = sim_totals_init(&t, players) != 0;
     for (int k = 1; !rc && k < variants; k++) bad_init |= sim_compare_init(&c[k - 1], players) != 0;
     if (!rc && bad_init) rc = (fprintf(err, "cairn sim merge: a part names %d players\n", players), 1);
+    /* a tournament's, a skill curve's and a factorial's own figures, counted
+    ** again from the games as the run counts them (sim_merge_lab.c) */
+    sim_merge_lab lab;
+    memset(&lab, 0, sizeof lab);
+    if (!rc && sim_merge_lab_start(&lab, run, players, err) != 0) rc = 1;
+    char **lines = NULL;
     if (!rc) qsort(m.recs, m.n, sizeof *m.recs, rec_order);
+    if (!rc && value_map_get(run, "series")) { /* a --sweep players/bots series: one table (sim_series.c) */
+        for (size_t i = 1; i < m.n && !rc; i++)
+            if (!rec_order(&m.recs[i], &m.recs[i - 1]))
+                rc = (fprintf(err, "cairn sim merge: game %ld is in two parts\n", m.recs[i].index), 1);
+        for (size_t i = 0; i < m.n && !rc; i++)
+            if (m.recs[i].variant < 0 || m.recs[i].variant >= variants)
+                rc = (fprintf(err, "cairn sim merge: game %ld has value %d of %d\n", m.recs[i].index, m.recs[i].variant,
+                              variants), 1);
+        if (!rc && csv) rc = (fprintf(err, "cairn sim merge: a --sweep %s series has no CSV\n", run_str(run, "series")), 1);
+        if (!rc) rc = sim_series_merge(m.recs, m.n, run, json, report, command, out, err);
+        goto done;
+    }
     /* the merged file's game lines, made before adding moves records out */
-    char **lines = json && !rc ? calloc(m.n ? m.n : 1, sizeof *lines) : NULL;
+    lines = json && !rc ? calloc(m.n ? m.n : 1, sizeof *lines) : NULL;
     if (json && !rc && !lines) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
     for (size_t i = 0; lines && i < m.n && !rc; i++)
         if (!(lines[i] = sim_rec_json(&m.recs[i]))) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
@@ -302,7 +342,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         else if (m.recs[i].variant < 0 || m.recs[i].variant >= variants)
             rc = (fprintf(err, "cairn sim merge: game %ld has variant %d of %d\n", m.recs[i].index,
                           m.recs[i].variant, variants), 1);
-        else if (sim_variants_add(&t, c, variants, &m.recs[i]) != 0)
+        else if (sim_merge_lab_add(&lab, &m.recs[i]) != 0 || sim_variants_add(&t, c, variants, &m.recs[i]) != 0)
             rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
     }
     if (!rc) {
@@ -314,7 +354,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             .players = players, .checks = value_get_bool(run, "checks", 0), .compare = compare,
             .games = (long)value_get_int(run, "games", 0), .seed = (uint64_t)value_get_int(run, "seed", 0),
             .bots = run_str(run, "bots"), .find = *run_str(run, "find") ? run_str(run, "find") : NULL,
-            .sweep = sweep};
+            .sweep = sweep, .seatings = lab.tour ? sim_tour_seatings(lab.tour) : 0};
         char key[16];
         for (int i = 2; i < variants; i++) { /* a sweep's further columns */
             snprintf(key, sizeof key, "label_%c", 'a' + i);
@@ -325,6 +365,13 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         if (sweep) sim_report_sweep(out, &h, c, variants, 0);
         else if (compare) sim_report_compare(out, &h, &c[0], 0);
         else sim_report_text(out, &h, &t, 0);
+        sim_merge_lab_report(out, &lab);
+        if (report) { /* the page, from the figures the merged --json holds */
+            sim_html page = {.h = &h, .command = command ? command : "cairn sim merge", .variants = variants,
+                             .t = variants == 1 ? &t : NULL, .cmp = c, .tour = lab.tour,
+                             .fact = lab.fact};
+            if (sim_report_html(report, &page, err)) rc = 1;
+        }
         char why[128];
         FILE *f = json ? safe_fopen_write(json, why, sizeof why) : NULL;
         if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s: %s\n", json, why), 1);
@@ -344,8 +391,16 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             value_free(s);
             fprintf(f, ", \"shard\": [1, 1], \"first\": 0, \"last\": %ld},\n \"games\": [\n", h.games);
             for (size_t i = 0; i < m.n; i++) fprintf(f, "%s  %s", i ? ",\n" : "", lines[i]);
-            fputs("\n ],\n \"interrupted\": false,\n \"summary\": ", f);
-            if (sweep) sim_report_sweep_json(f, sweep, c, variants);
+            fputs("\n ],\n \"interrupted\": false", f);
+            sim_merge_lab_json(f, &lab);
+            fputs(",\n \"summary\": ", f);
+            if (lab.fact) {
+                fputs("{\"factorial\": ", f);
+                sim_factorial_json(f, lab.fact);
+                fputs(", \"sweep\": ", f);
+                sim_report_sweep_json(f, sweep, c, variants);
+                fputc('}', f);
+            } else if (sweep) sim_report_sweep_json(f, sweep, c, variants);
             else if (compare) sim_report_compare_json(f, &c[0]);
             else sim_report_json(f, &t);
             fputs("}\n", f);
@@ -362,6 +417,9 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
         for (int k = 1; k < variants; k++) failed += c[k - 1].t[1].failed;
         if (!rc && failed) rc = 1;
     }
+done:
+    free(command);
+    sim_merge_lab_free(&lab);
     for (size_t i = 0; lines && i < m.n; i++) free(lines[i]);
     free(lines);
     sim_totals_free(&t);

@@ -50,12 +50,7 @@ static void data(FILE *f, const char *k1, double v1, const char *k2, double v2, 
         if (k[i] && *k[i]) fprintf(f, " data-key%s=\"%s\" data-v%s=\"%.6f\"", suffix[i], k[i], suffix[i], v[i]);
 }
 
-/* One row of an interval chart: a value with its 95% interval. */
-typedef struct irow {
-    char label[96];
-    double v, lo, hi;
-    key kv, klo, khi;
-} irow;
+typedef sim_html_row irow;
 
 /* Horizontal rows: a bar from 0 (bars) or a dot (else) at v, a whisker
 ** from lo to hi, a dashed line at ref (NAN: none); pct shows percentages. */
@@ -147,12 +142,7 @@ static void histogram(FILE *f, const char *title, const sim_hist *hh, const char
     fputs("</svg></figure>\n", f);
 }
 
-/* One line of a curve: its points with their intervals. */
-typedef struct series {
-    char name[64];
-    int n;
-    irow *p;
-} series;
+typedef sim_html_line series;
 
 /* Lines over points 1..n (x labels given), each point a dot with its
 ** interval as a band (a vertical whisker); ref a dashed level (NAN: none). */
@@ -334,6 +324,20 @@ static void diff_section(FILE *f, const sim_compare *c, const char *prefix, cons
     free(r);
 }
 
+/* Each bot's CPU per decision (the text report's last line): not in the
+** JSON, which holds only what is the same on every run, so not keyed. */
+static void tour_cpu(FILE *f, const sim_tour *t) {
+    fputs("<table><caption>CPU per decision, each bot (changes from run to run)</caption>\n<tr><th>bot</th>"
+          "<th>decisions</th><th>ms per decision</th></tr>\n", f);
+    for (int i = 0; i < t->k; i++) {
+        fputs("<tr><td>", f);
+        esc(f, t->spec[i]);
+        fprintf(f, "</td><td>%ld</td><td>%.3f</td></tr>\n", t->asked[i],
+                t->asked[i] ? t->ns[i] / 1e6 / (double)t->asked[i] : 0.0);
+    }
+    fputs("</table>\n", f);
+}
+
 /* The text report's table (sim_tour_report), as it prints, escaped. */
 static void tour_text(FILE *f, const sim_tour *t) {
     char *buf = NULL;
@@ -382,6 +386,7 @@ static void tour_section(FILE *f, const sim_tour *t) {
         }
         interval_chart(f, "Each level's win share minus the first level's, on the same seeds and seats", r, m, 0, 0, 1);
         tour_text(f, t);
+        tour_cpu(f, t);
         fputs("</section>\n", f);
         return;
     }
@@ -432,6 +437,7 @@ static void tour_section(FILE *f, const sim_tour *t) {
     }
     fputs("</table>\n", f);
     tour_text(f, t);
+    tour_cpu(f, t);
     fputs("</section>\n", f);
 }
 
@@ -451,15 +457,43 @@ static const char STYLE[] =
     "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}"
     "code,pre{background:#f0f0f0;padding:.2em .4em;white-space:pre-wrap;word-break:break-all}";
 
-int sim_report_html(const char *path, const sim_html *in, FILE *err) {
+/* ------------------------------------------- the page, for other pages */
+
+void sim_html_text(FILE *f, const char *s) { esc(f, s); }
+
+void sim_html_intervals(FILE *f, const char *title, const sim_html_row *r, int n, int bars, double ref, int pct) {
+    interval_chart(f, title, r, n, bars, ref, pct);
+}
+
+void sim_html_curve(FILE *f, const char *title, const sim_html_line *s, int ns, char (*xlabel)[64], int npts, double ref,
+                    int pct) {
+    curve(f, title, s, ns, xlabel, npts, ref, pct);
+}
+
+void sim_html_data(FILE *f, const char *k, double v) { data(f, k, v, NULL, 0, NULL, 0); }
+
+FILE *sim_html_open(const char *path, const char *title, FILE *err) {
     FILE *f = fopen(path, "w");
-    if (!f) return fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno)), 1;
-    const sim_header *h = in->h;
+    if (!f) return fprintf(err, "cairn sim: cannot write %s: %s\n", path, strerror(errno)), NULL;
     fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
           "<title>cairn sim: ", f);
-    esc(f, h->id);
+    esc(f, title);
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>", STYLE);
-    esc(f, h->id);
+    esc(f, title);
+    return f;
+}
+
+int sim_html_close(FILE *f, const char *path, FILE *err) {
+    fputs("<p>Made by cairn sim. The same figures are in the --json file.</p>\n</body>\n</html>\n", f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) return fprintf(err, "cairn sim: writing %s failed\n", path), 1;
+    return 0;
+}
+
+int sim_report_html(const char *path, const sim_html *in, FILE *err) {
+    const sim_header *h = in->h;
+    FILE *f = sim_html_open(path, h->id, err);
+    if (!f) return 1;
     fprintf(f, " %s: %ld %s, %d %s</h1>\n<p>Bots: ", h->version, h->games, h->games == 1 ? "game" : "games", h->players,
             h->players == 1 ? "player" : "players");
     esc(f, h->bots);
@@ -494,9 +528,20 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err) {
             fputs("</li>", f);
         }
         fputs("</ul>\n", f);
+        const char *base = in->fact ? "summary.sweep" : "summary"; /* a factorial's columns: under "sweep" */
+        if (in->fact) {
+            int m = SIM_FACTORIAL_MAX * (3 + 2 * CAIRN_MAX_SEATS); /* more than the effects */
+            irow *r = calloc((size_t)m, sizeof *r);
+            int n = r ? sim_factorial_rows(in->fact, r, m) : 0;
+            fputs("<section>\n<h2>Main effects</h2>\n", f);
+            interval_chart(f, "Each factor's main effect (on - off), with its 95% interval (win shares as fractions)", r,
+                           n, 0, 0, 0);
+            fputs("</section>\n", f);
+            free(r);
+        }
         for (int k = 0; k + 1 < in->variants; k++) {
             char prefix[64], title[128];
-            snprintf(prefix, sizeof prefix, "summary.against_a.%d", k);
+            snprintf(prefix, sizeof prefix, "%s.against_a.%d", base, k);
             snprintf(title, sizeof title, "%c - A on %ld paired games, with 95%% intervals", 'B' + k, in->cmp[k].pairs);
             fprintf(f, "<section>\n<h2>%c - A</h2>\n", 'B' + k);
             diff_section(f, &in->cmp[k], prefix, title);
@@ -504,7 +549,7 @@ int sim_report_html(const char *path, const sim_html *in, FILE *err) {
         }
         for (int v = 0; v < in->variants; v++) {
             char prefix[64], label[8];
-            snprintf(prefix, sizeof prefix, "summary.against_a.%d.%s", v ? v - 1 : 0, v ? "b" : "a");
+            snprintf(prefix, sizeof prefix, "%s.against_a.%d.%s", base, v ? v - 1 : 0, v ? "b" : "a");
             snprintf(label, sizeof label, "%c", 'A' + v);
             run_sections(f, v ? &in->cmp[v - 1].t[1] : &in->cmp[0].t[0], prefix, label, 0);
         }

@@ -6,11 +6,17 @@
 ** one table: the first-player advantage (the win share of turn position 1,
 ** or of seat 1 when the games name no starter) with its interval against
 ** the even share, every position's share, and the game length, per value.
+** Sharded (--shard K/N), each part plays its slice of every value's games
+** and holds them all (each record's variant is its value's index);
+** `cairn sim merge` counts each value's games again and prints the table
+** the whole run prints.
 */
 #include "sim_internal.h"
 #include "json_string.h"
 #include "error.h"
+#include "safe_open.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,4 +125,88 @@ void sim_series_json(FILE *f, const sim_series *s, const char *sweep) {
         fprintf(f, "], \"decisions\": %.6f}", stats_mean(&p->decisions));
     }
     fputs("]}\n", f);
+}
+
+/* ------------------------------------------------ a series in shards */
+
+int sim_series_part_note(sim_series_part *p, const ruleset *rs, const char *options, int players) {
+    p->players = players;
+    p->id = cairn_strdup(rs->id), p->version = cairn_strdup(rs->version);
+    p->fingerprint = cairn_strdup(rs->fingerprint), p->options = cairn_strdup(options ? options : "");
+    return p->id && p->version && p->fingerprint && p->options ? 0 : -1;
+}
+
+void sim_series_part_free(sim_series_part *p) {
+    free(p->id), free(p->version), free(p->fingerprint), free(p->options);
+    p->id = p->version = p->fingerprint = p->options = NULL;
+}
+
+void sim_series_part_write(FILE *f, const sim_series_part *p, const char *games, int interrupted, const sim_series *s) {
+    long first = (long)((p->shard_k - 1) * p->games / p->shard_n), last = (long)(p->shard_k * p->games / p->shard_n);
+    fprintf(f, "{\"format\": \"cairn-sim\", \"version\": %d,\n \"run\": {\"ruleset\": ", SIM_FORMAT_VERSION);
+    json_string_writez(f, p->ruleset);
+    const char *strs[][2] = {{"cairn_version", CAIRN_VERSION}, {"id", p->id ? p->id : ""},
+                             {"ruleset_version", p->version ? p->version : ""},
+                             {"fingerprint", p->fingerprint ? p->fingerprint : ""}, {"options", p->options ? p->options : ""},
+                             {"label_a", ""}, {"play_a", ""}, {"starter", ""}, {"bots", p->sweep}, {"series", p->sweep}};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) {
+        fprintf(f, ", \"%s\": ", strs[i][0]);
+        json_string_writez(f, strs[i][1]);
+    }
+    fprintf(f, ", \"values\": %d, \"players\": %d, \"checks\": %s, \"compare\": false, \"games\": %ld, \"seed\": %" PRIu64
+               ", \"shard\": [%ld, %ld], \"first\": %ld, \"last\": %ld},\n \"games\": [\n",
+            p->n, p->players, p->checks ? "true" : "false", p->games, p->seed, p->shard_k, p->shard_n, first, last);
+    fputs(games ? games : "", f);
+    fprintf(f, "\n ],\n \"interrupted\": %s,\n \"summary\": ", interrupted ? "true" : "false");
+    sim_series_json(f, s, p->sweep);
+    fputs("}\n", f);
+}
+
+int sim_series_merge(sim_rec *recs, size_t n, const value *run, const char *json, const char *report,
+                     const char *command, FILE *out, FILE *err) {
+    const char *sweep = value_get_str(run, "series", "");
+    int players = (int)value_get_int(run, "players", 0);
+    sim_series s;
+    if (sim_series_parse(sweep, &s, err) != 1) return 1;
+    if (s.n != value_get_int(run, "values", 0))
+        return sim_series_free(&s), fprintf(err, "cairn sim merge: the parts' \"values\" is not the count of %s\n", sweep), 1;
+    sim_totals t[CAIRN_SIM_MAX_VARIANTS];
+    memset(t, 0, sizeof t);
+    int rc = 0;
+    for (int k = 0; k < s.n && !rc; k++)
+        if (sim_totals_init(&t[k], s.players ? s.seats[k] : players) != 0) rc = 1;
+    for (size_t i = 0; i < n && !rc; i++) { /* game order within each value, as the run counts them */
+        int k = recs[i].variant;
+        recs[i].variant = 0;
+        if (sim_totals_add(&t[k], &recs[i]) != 0) rc = 1;
+        recs[i].variant = k;
+    }
+    if (rc) fprintf(err, "cairn sim merge: out of memory\n");
+    long failed = 0;
+    for (int k = 0; k < s.n && !rc; k++) sim_series_take(&s, k, &t[k]), failed += t[k].failed;
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *m = rc ? NULL : open_memstream(&text, &tlen); /* printed, and on the page */
+    if (!rc && !m) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
+    if (m) sim_series_report(m, &s, sweep);
+    if (m && fclose(m) != 0) rc = (fprintf(err, "cairn sim merge: out of memory\n"), 1);
+    if (!rc) {
+        fputs(text, out);
+        char why[128];
+        FILE *f = json ? safe_fopen_write(json, why, sizeof why) : NULL; /* the table, as the whole run writes it */
+        if (json && !f) rc = (fprintf(err, "cairn sim merge: cannot write %s: %s\n", json, why), 1);
+        if (f) {
+            sim_series_json(f, &s, sweep);
+            if (fclose(f) != 0) rc = (fprintf(err, "cairn sim merge: writing %s failed\n", json), 1);
+        }
+        sim_series_page pg = {.ruleset = value_get_str(run, "ruleset", ""), .sweep = sweep,
+                              .command = command ? command : "cairn sim merge",
+                              .text = text, .games = (long)value_get_int(run, "games", 0),
+                              .seed = (uint64_t)value_get_int(run, "seed", 0)};
+        if (report && sim_series_html(report, &s, &pg, err)) rc = 1;
+    }
+    free(text);
+    for (int k = 0; k < s.n; k++) sim_totals_free(&t[k]);
+    sim_series_free(&s);
+    return rc ? rc : failed ? 1 : 0;
 }

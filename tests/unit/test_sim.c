@@ -784,11 +784,105 @@ static void test_tournament(void **st) {
     assert_true(json_valid(json));
     assert_non_null(strstr(json, "\"tournament\": {\"seats\": 2, \"seatings\": 2, \"games\": 40, \"model\": \"bradley-terry\""));
     assert_non_null(strstr(json, "\"met\": 40, \"ahead\": 39.000000"));
-    const char *merge[] = {"merge", path, NULL};
-    sim(&b, merge);
-    assert_int_equal(b.rc, 1);
-    assert_non_null(strstr(b.err, "is a --tournament run, which plays in one piece"));
     unlink(path);
+}
+
+/* The whole run's --json file, its "cpu" line (the one figure a part does
+** not keep) taken out, in a static buffer. */
+static const char *json_without_cpu(const char *path) {
+    static char buf[1 << 20];
+    snprintf(buf, sizeof buf, "%s", read_all(path));
+    char *c = strstr(buf, "\n \"cpu\": ");
+    if (c) {
+        char *end = strchr(c + 1, '\n');
+        memmove(c, end, strlen(end) + 1);
+    }
+    return buf;
+}
+
+static int xml_well_formed(const char *s);
+static int page_matches_json(const char *page, const char *json);
+
+/* Runs args whole (--json DIR/whole.json) and in n shards, merges the parts
+** (given in reverse order) and checks the merge printed the whole run's
+** report, timing aside, and wrote its JSON file byte for byte (less "cpu"),
+** and a page (--report) whose every figure is the merged JSON's. args ends
+** in NULL and has room for the flags added. */
+static void shards_make_the_run(const char *dir, const char **args, int n) {
+    int argn = 0;
+    while (args[argn]) argn++;
+    char whole[128], part[4][128], shard[4][16], merged[128], page[128];
+    snprintf(whole, sizeof whole, "%s/whole.json", dir);
+    snprintf(merged, sizeof merged, "%s/merged.json", dir);
+    snprintf(page, sizeof page, "%s/merged.html", dir);
+    static run w, s, m;
+    args[argn] = "--json", args[argn + 1] = whole, args[argn + 2] = NULL;
+    sim(&w, args);
+    if (w.rc) fprintf(stderr, "%s", w.err);
+    assert_int_equal(w.rc, 0);
+    if (strstr(w.out, "time: ")) drop_time(w.out); /* a series prints its table only */
+    const char *margs[10] = {"merge"};
+    for (int k = 0; k < n; k++) {
+        snprintf(part[k], sizeof part[k], "%s/part-%d.json", dir, k + 1);
+        snprintf(shard[k], sizeof shard[k], "%d/%d", k + 1, n);
+        args[argn] = "--shard", args[argn + 1] = shard[k], args[argn + 2] = "--json", args[argn + 3] = part[k];
+        args[argn + 4] = NULL;
+        sim(&s, args);
+        if (s.rc) fprintf(stderr, "%s", s.err);
+        assert_int_equal(s.rc, 0);
+        margs[n - k] = part[k];
+    }
+    margs[n + 1] = "--json", margs[n + 2] = merged, margs[n + 3] = "--report", margs[n + 4] = page, margs[n + 5] = NULL;
+    sim(&m, margs);
+    if (m.rc) fprintf(stderr, "%s", m.err);
+    assert_int_equal(m.rc, 0);
+    assert_string_equal(m.out, w.out);
+    static char want[1 << 20];
+    snprintf(want, sizeof want, "%s", json_without_cpu(whole));
+    assert_string_equal(read_all(merged), want);
+    static char html[1 << 20];
+    snprintf(html, sizeof html, "%s", read_all(page));
+    assert_true(xml_well_formed(html));
+    assert_non_null(strstr(html, "<pre>cairn sim merge "));
+    assert_true(page_matches_json(html, read_all(merged)) >= 6); /* at least the seats' or values' shares */
+    args[argn] = NULL;
+}
+
+/* A tournament, a skill curve, a factorial and a players and a bots series,
+** each in shards merged: the whole run's report and JSON (the merge counts
+** the ratings, the curve, the main effects and each value's row once, from
+** all the games; a series' part holds the slice of every value). --tune and --until-width
+** refuse --shard and say what to do instead. */
+static void test_lab_shards(void **st) {
+    (void)st;
+    char dir[] = "/tmp/cairn-sim-lab-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *tour[16] = {SIMLAB, "--tournament", "random,greedy", "--games", "40", "--quiet", NULL};
+    shards_make_the_run(dir, tour, 3);
+    const char *three[16] = {SIMLAB, "--players", "3", "--tournament", "random,greedy", "--games", "24", "--quiet", NULL};
+    shards_make_the_run(dir, three, 3);
+    const char *skill[16] = {"tests/fixtures/rulesets/coinflip", "--skill", "mcts:iterations=1,5", "--games", "40",
+                             "--quiet", NULL};
+    shards_make_the_run(dir, skill, 3);
+    const char *fact[16] = {SIMLAB, "--factorial", "scoring.bonus=4,scoring.rounds=4", "--games", "31", "--quiet", NULL};
+    shards_make_the_run(dir, fact, 3);
+    const char *players[16] = {SIMLAB, "--sweep", "players=2..3", "--games", "40", "--quiet", NULL};
+    shards_make_the_run(dir, players, 3);
+    const char *bots[16] = {"connect4", "--sweep", "bots=random,greedy", "--games", "6", "--quiet", NULL};
+    shards_make_the_run(dir, bots, 2);
+    static run r;
+    static const char *const tune[] = {SIMLAB, "--tune", "scoring.rounds=1..40", "--target", "position 1 win share = 0.6",
+                                       "--shard", "1/2", NULL};
+    sim(&r, tune);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--tune cannot be split with --shard: each value it tries is chosen from the shares"));
+    static const char *const until[] = {SIMLAB, "--until-width", "0.2", "--shard", "1/2", NULL};
+    sim(&r, until);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--until-width cannot be split with --shard"));
+    char *cmd = cairn_strfmt("rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
 }
 
 /* Three bots over two seats: every ordered pair of different bots, 3 * 2 = 6
@@ -1088,7 +1182,8 @@ static int page_matches_json(const char *page, const char *json) {
 }
 
 /* The page of a run (seats, positions, histograms, trajectory, CPU), of a
-** comparison and of a tournament and a skill curve: each well-formed, no
+** comparison, of a tournament and a skill curve, of a players and a bots
+** series, of a tune and of a factorial (its main effects): each well-formed, no
 ** script and no link out, the command that made it, and each figure the
 ** JSON's. simlab's 100 games have 2 seats x 3 share figures, 2 positions x
 ** 3, the histograms and the trajectory: over 60 figures. */
@@ -1105,8 +1200,17 @@ static void test_report_page(void **st) {
         {SIMLAB, "--games", "40", "--sweep", "scoring.bonus=2,3,4", NULL},
         {SIMLAB, "--games", "40", "--tournament", "random,greedy", NULL},
         {"tests/fixtures/rulesets/coinflip", "--games", "40", "--skill", "mcts:iterations=1,5", NULL},
+        {SIMLAB, "--games", "40", "--sweep", "players=2..3", NULL},
+        {"connect4", "--games", "4", "--sweep", "bots=random,greedy", NULL},
+        {SIMLAB, "--games", "40", "--tune", "scoring.rounds=1..40", "--target", "position 1 win share = 0.6", NULL},
+        {SIMLAB, "--games", "20", "--factorial", "scoring.bonus=4,scoring.rounds=4", NULL},
     };
-    static const int least[] = {60, 20, 20, 10, 8};
+    /* the series: 3 figures of position 1 per value, 3 per position (2 + 3
+    ** positions, or 2 + 2 seats) and the length per value: 2 * 3 + 5 * 3 + 2
+    ** = 23 and 2 * 3 + 4 * 3 + 2 = 20; the tune: 3 per value tried, at
+    ** least the two ends and one middle, 9; the factorial: 2 factors x 5
+    ** figures (length, 2 seats' share and score) x 3, 30, and its columns */
+    static const int least[] = {60, 20, 20, 10, 8, 23, 20, 9, 30};
     for (size_t k = 0; k < sizeof runs / sizeof *runs; k++) {
         const char *args[20];
         int n = 0;
@@ -1125,13 +1229,15 @@ static void test_report_page(void **st) {
         assert_null(strstr(page, "src="));
         assert_null(strstr(page, "url("));
         assert_non_null(strstr(page, "<pre>cairn sim "));
+        if (k == 3 || k == 4) assert_non_null(strstr(page, "CPU per decision, each bot")); /* the bots' cost */
+        if (k == 7) /* the command is quoted for a shell where it must be */
+            assert_non_null(strstr(page, "<pre>cairn sim tests/fixtures/rulesets/simlab --games 40 --tune "
+                                         "scoring.rounds=1..40 --target &#39;position 1 win share = 0.6&#39; --quiet --json "));
+        if (k == 8) assert_non_null(strstr(page, "<h2>Main effects</h2>"));
         int checked = page_matches_json(page, read_all(json));
         if (checked < least[k]) fprintf(stderr, "run %zu: %d figures checked\n", k, checked);
         assert_true(checked >= least[k]);
     }
-    /* the command is quoted for a shell where it must be */
-    assert_non_null(strstr(read_all(html), "<pre>cairn sim tests/fixtures/rulesets/coinflip --games 40 --skill "
-                                           "mcts:iterations=1,5 --quiet --json "));
     const char *quoted[] = {SIMLAB, "--games", "2", "--compare", "", "scoring.bonus=4", "--quiet",
                                          "--report", html, NULL};
     static run q;
@@ -1341,7 +1447,7 @@ int main(void) {
         cmocka_unit_test(test_trajectory),      cmocka_unit_test(test_trajectory_every),
         cmocka_unit_test(test_report_page),     cmocka_unit_test(test_until_width),
         cmocka_unit_test(test_sweep_series),      cmocka_unit_test(test_factorial),
-        cmocka_unit_test(test_tune),
+        cmocka_unit_test(test_tune),            cmocka_unit_test(test_lab_shards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
