@@ -100,10 +100,12 @@ function bag.new(contents) end
 ---@param b table<string, integer>
 ---@param item string
 ---@param n? integer
+---@return table<string, integer> b
 function bag.add(b, item, n) end
 ---@param b table<string, integer>
 ---@param item string
 ---@param n? integer
+---@return table<string, integer> b
 function bag.remove(b, item, n) end
 ---@param b table<string, integer>
 ---@param item? string
@@ -134,6 +136,7 @@ function bag.draw(b, rng, kinds) end
 function bag.draw_many(b, rng, n, kinds) end
 ---@param b table<string, integer>
 ---@param items string[]
+---@return table<string, integer> b
 function bag.add_all(b, items) end
 ---@param def table
 ---@return table<string, integer>
@@ -209,6 +212,7 @@ function track.step(pos, k, min, max, wrap) end
 ---@param t table
 ---@param who string|integer
 ---@param pos integer
+---@return table t
 function track.place(t, who, pos) end
 ---@param t table
 ---@param who string|integer

@@ -8,6 +8,8 @@ local deck = require "cairn.deck"
 
 local M = {}
 
+---@param next_int fun(lo: integer, hi: integer): integer the generator: an integer in [lo, hi]
+---@return cairn.Rng
 local function api(next_int)
   local rng = {}
   function rng.int(lo, hi)
@@ -32,6 +34,8 @@ local function api(next_int)
 end
 
 -- M.new(seed) -> an rng whose sequence depends only on seed.
+---@param seed? integer
+---@return cairn.Rng
 function M.new(seed)
   local s = (seed or 1) % 2147483648
   return api(function(lo, hi)
@@ -42,6 +46,8 @@ end
 
 -- M.script(values) -> an rng whose int() returns values in turn, clamped to [lo, hi];
 -- after the list runs out it returns lo.
+---@param values integer[]
+---@return cairn.Rng
 function M.script(values)
   local i = 0
   return api(function(lo, hi)
