@@ -37,6 +37,8 @@
 ---@field lang string the language code in use ("en")
 ---@field labels boolean true when a person will read the decisions asked now
 ---@field debug fun(...: any) a line on the debug channel (`debug on`, --debug); never in the game
+---@field width? integer render's g only: the screen's columns (nil: not known)
+---@field height? integer render's g only: the rows the board may take (nil: the full board is asked for)
 
 ---@class cairn.Option
 ---@field id string stable text: what the log, saves and tests store

@@ -12,15 +12,26 @@ local M = {}
 ---@return cairn.Rng
 local function api(next_int)
   local rng = {}
+  ---@param lo integer
+  ---@param hi integer
+  ---@return integer
   function rng.int(lo, hi)
     assert(math.type(lo) == "integer" and math.type(hi) == "integer" and lo <= hi,
       "rng.int needs integers lo <= hi")
     return next_int(lo, hi)
   end
+  ---@param sides integer
+  ---@return integer
   function rng.die(sides) return rng.int(1, sides) end
   -- the stdlib's own Fisher-Yates, drawing from this rng's int
+  ---@param list any[]
+  ---@return any[]
   function rng.shuffle(list) return deck.shuffle_list(list, { int = rng.int }) end
+  ---@param list any[]
+  ---@return any
   function rng.pick(list) return list[rng.int(1, #list)] end
+  ---@param weights integer[]
+  ---@return integer
   function rng.weighted(weights)
     local total = 0
     for _, w in ipairs(weights) do total = total + w end

@@ -15,6 +15,8 @@ local M = {}
 local t = common.t
 
 -- the cube bag: the base counts, plus the expansion's cubes
+---@param g cairn.G
+---@return table<string, integer>
 function M.cube_bag(g)
   local b = bag.new(g.data.resources.bag)
   if g.options.expansion then
@@ -23,6 +25,8 @@ function M.cube_bag(g)
   return b
 end
 
+---@param g cairn.G
+---@return table
 function M.new_player(g)
   local pieces, cubes = g.data.game.pieces, {}
   for _, k in ipairs(common.types(g.data)) do cubes[k] = 0 end
@@ -35,6 +39,7 @@ function M.new_player(g)
 end
 
 -- M.setup(g): the rulebook's setup order
+---@param g cairn.G
 function M.setup(g)
   local st, n, data = g.state, #g.seats, g.data
   st.month, st.phase = 1, "place"
@@ -81,6 +86,7 @@ function M.setup(g)
   g.log(t(g, "log.setup", n, common.seat_name(g, st.start)))
 end
 
+---@param g cairn.G
 function M.initial_supply(g)
   local row = supply.supply_row(g)
   for _ = 1, row.villages do supply.place_cubes(g) end
@@ -93,6 +99,8 @@ function M.initial_supply(g)
 end
 
 -- placing caravans: one decision per seat, from the start player clockwise
+---@param g cairn.G
+---@return table
 function M.place_decision(g)
   local st = g.state
   local seat = st.place_order[st.place_turn]
@@ -110,6 +118,9 @@ function M.place_decision(g)
   return { seat = seat, options = opts }
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param v any
 function M.place_caravan(g, seat, v)
   local st = g.state
   st.caravans[seat] = v
@@ -119,6 +130,8 @@ function M.place_caravan(g, seat, v)
 end
 
 -- M.begin_month(g, first): the month marker moves (not for month 1); events or programming
+---@param g cairn.G
+---@param first boolean? true for the first month
 function M.begin_month(g, first)
   local st = g.state
   if not first then
