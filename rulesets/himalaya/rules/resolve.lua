@@ -70,7 +70,7 @@ end
 -- take_cube: the cheapest cube, or (market day) a chosen one
 ---@param g cairn.G
 ---@param seat integer
----@param v any
+---@param v integer a village
 ---@param kind string
 function M.take_cube(g, seat, v, kind)
   local st = g.state
@@ -87,7 +87,7 @@ end
 -- deliver: the cubes go back into the bag, the ring leaves the village; the rewards follow
 ---@param g cairn.G
 ---@param seat integer
----@param v any
+---@param v integer a village
 function M.deliver(g, seat, v)
   local st = g.state
   local ring = st.villages[v].ring

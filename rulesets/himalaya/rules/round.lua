@@ -120,7 +120,7 @@ end
 
 ---@param g cairn.G
 ---@param seat integer
----@param v any
+---@param v integer a village
 function M.place_caravan(g, seat, v)
   local st = g.state
   st.caravans[seat] = v

@@ -16,7 +16,7 @@ function M.supply_row(g)
   return assert(tables.by(g.data.game.supply, "seats", #g.seats), "no supply row for " .. #g.seats .. " seats")
 end
 
----@param v any
+---@param v integer a village
 ---@return boolean
 local function is_free(v) return #v.cubes == 0 and not v.ring end
 
