@@ -14,13 +14,12 @@ local M = {}
 local id, off = common.id, turn.off
 
 ---@param g cairn.G
----@return TODO
 local function end_turn(g) return require("rules.round").end_turn(g) end
 
 -- most_valuable(tiles) -> the index of the most valuable tile left (the first of equals),
 -- or nil when none is left
----@param tiles TODO
----@return TODO
+---@param tiles integer[] the tiles' values
+---@return integer?
 local function most_valuable(tiles)
   local best
   for i, v in ipairs(tiles) do
@@ -59,7 +58,6 @@ end
 -- M.arrive(g, seat): the move and its costs are done; look at the destination field.
 ---@param g cairn.G
 ---@param seat integer
----@return TODO
 function M.arrive(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -100,7 +98,7 @@ end
 -- on, or (the trader) every city on its board, or on the route (characters.trader_cities)
 ---@param g cairn.G
 ---@param seat integer
----@return TODO
+---@return string[] city keys ("r,c")
 function M.cities(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -121,7 +119,7 @@ end
 
 ---@param p table
 ---@param colour string
----@return TODO
+---@return boolean
 local function loose_pair(p, colour)
   return common.has(p.halves, colour .. "-a") and common.has(p.halves, colour .. "-b")
 end
@@ -190,7 +188,7 @@ end
 -- the actions
 ---@param g cairn.G
 ---@param seat integer
----@param animal TODO
+---@param animal string an animal card
 function M.paint(g, seat, animal)
   local st = g.state
   local p = st.players[seat]
@@ -304,7 +302,7 @@ end
 -- swap: take one loose map half from the yak met here, give one of your own back
 ---@param g cairn.G
 ---@param seat integer
----@param other TODO
+---@param other integer the seat met here
 function M.swap(g, seat, other)
   local t = g.state.turn
   t.swap_with, t.step = other, "steal"

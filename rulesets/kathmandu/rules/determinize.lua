@@ -16,7 +16,7 @@ local M = {}
 ---@param pool table
 ---@param n integer
 ---@param what string
----@return TODO
+---@return any[]
 local function deal(pool, n, what)
   if #pool < n then error(string.format("determinize: %d %s unseen, the view needs %d", #pool, what, n), 2) end
   local out = {}
@@ -25,9 +25,9 @@ local function deal(pool, n, what)
 end
 
 -- unseen(all, seen_lists) -> the items of `all` (a bag) in none of the lists, as a sorted list
----@param all TODO
----@param lists TODO
----@return TODO
+---@param all table<string, integer> a bag (cairn.bag)
+---@param lists string[][]
+---@return string[]
 local function unseen(all, lists)
   for _, list in ipairs(lists) do
     for _, x in ipairs(list) do bag.remove(all, x) end

@@ -21,18 +21,18 @@ local pad, name_of, name = ctext.pad, ctext.seat_name, ctext.name
 -- rows (80 columns on six boards) are never broken
 local WIDEST = 119
 ---@param g cairn.G
----@return TODO
+---@return integer
 local function columns(g) return (g.width and g.width < WIDEST) and g.width or WIDEST end
 local rules = {}   -- the line above the seats' boards, by width
 ---@param cols integer
----@return TODO
+---@return string
 local function rule_line(cols)
   local r = rules[cols]
   if not r then r = "{dim}" .. string.rep("-", cols) .. "{/}"; rules[cols] = r end
   return r
 end
----@param l TODO
----@return TODO
+---@param l table a landscape (or a field kind) with its markup
+---@return string
 local function markup_of(l) return ctext.tags(l.markup) end
 
 local wrap = ctext.wrap
@@ -42,14 +42,14 @@ local wrap = ctext.wrap
 ---@param line string
 ---@param cols integer
 ---@param indent integer
----@return TODO
+---@return string[]
 local function fitted(line, cols, indent)
   if cols == WIDEST then return { line } end
   return ctext.fit(line, cols, indent)
 end
 
 ---@param v any
----@return TODO
+---@return integer
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
 -- the route: a header with each board's name and needle, then one line per row
@@ -57,7 +57,7 @@ local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) e
 -- markup, and the markup with the blank drawn where nothing stands on the field
 local glyph_data, glyphs
 ---@param data table
----@return TODO
+---@return table<integer, table> by the letter's byte: text, bare, kind
 local function cell_glyphs(data)
   if glyph_data == data then return glyphs end
   local info = common.info(data)
@@ -86,10 +86,10 @@ end
 local pieces_of, pieces = nil, {}
 ---@param cells table
 ---@param r integer
----@param row TODO
----@param wall TODO
----@param W TODO
----@return TODO
+---@param row string the row's field letters
+---@param wall integer the border strip the storm wall stands on (0: the start)
+---@param W integer the columns of a board
+---@return table the row's pieces: head, glyph, strip, bare, sites, runs
 local function row_pieces(cells, r, row, wall, W)
   if pieces_of ~= cells then pieces_of, pieces = cells, {} end
   local of_row = pieces[row]
@@ -120,9 +120,9 @@ end
 
 -- bare_run(p, from, to) -> the fields from..to of a row drawn with nothing on them
 ---@param p table
----@param from TODO
----@param to TODO
----@return TODO
+---@param from integer
+---@param to integer
+---@return string
 local function bare_run(p, from, to)
   if from > to then return "" end
   local key = from * 1000 + to
@@ -138,8 +138,8 @@ end
 -- stands drawn with its mark
 ---@param p table
 ---@param r integer
----@param marks TODO
----@return TODO
+---@param marks table<integer, string> what stands where, by r * 1000 + c
+---@return string
 local function row_line(p, r, marks)
   local out, from = { p.head }, 1
   for c = 1, #p.glyph do
@@ -161,9 +161,9 @@ local board_name
 -- board_head(id, needle, W) -> a board's column of the route's header: its name and needle
 local heads = {}
 ---@param id string
----@param needle TODO
----@param W TODO
----@return TODO
+---@param needle string? a direction (north, east, south, west)
+---@param W integer the columns of a board
+---@return string
 local function board_head(id, needle, W)
   local of_board = heads[board_name(id)]
   if not of_board then
@@ -181,9 +181,9 @@ end
 
 -- count_mark("{red}", 2) -> "{red}2{/}": the goods of a city or the offerings of a temple
 local count_marks = {}
----@param open TODO
+---@param open string the markup that opens the mark ("{red}")
 ---@param n integer
----@return TODO
+---@return string
 local function count_mark(open, n)
   local of_open = count_marks[open]
   if not of_open then
@@ -202,7 +202,7 @@ end
 -- field order (row by row, left to right: the order of the Cities line)
 ---@param g cairn.G
 ---@param view table
----@return TODO, TODO
+---@return string[], string[] the lines and the keys of the cities holding goods
 local function route_lines(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
@@ -240,7 +240,7 @@ end
 -- change), made once
 local legend_data, legend_lang, legend_lines
 ---@param g cairn.G
----@return TODO
+---@return string[]
 local function legend(g)
   local data = g.data
   if legend_data == data and legend_lang == g.lang then return legend_lines end
@@ -255,7 +255,7 @@ end
 ---@param g cairn.G
 ---@param prefix string
 ---@param list any[]
----@return TODO
+---@return string
 local function list_text(g, prefix, list)
   if type(list) ~= "table" then return tostring(list) end
   if #list == 0 then return "-" end
@@ -275,8 +275,8 @@ end
 local dice_texts, dice_data, dice_lang = {}, nil, nil
 ---@param g cairn.G
 ---@param colour string
----@param die TODO
----@return TODO
+---@param die table the die: at, pips
+---@return string
 local function die_text(g, colour, die)
   if dice_data ~= g.data or dice_lang ~= g.lang then dice_texts, dice_data, dice_lang = {}, g.data, g.lang end
   local key = colour .. " " .. die.at .. " " .. die.pips
@@ -294,7 +294,7 @@ end
 
 ---@param g cairn.G
 ---@param p table
----@return TODO
+---@return string
 local function dice_text(g, p)
   local out = {}
   for _, colour in ipairs(common.info(g.data).colours) do
@@ -306,8 +306,8 @@ end
 -- exhaustion_text(n, slots) -> a seat's exhaustion markers: n red, the free slots dim
 local exhaustion_texts = {}
 ---@param n integer
----@param slots TODO
----@return TODO
+---@param slots integer
+---@return string
 local function exhaustion_text(n, slots)
   local key = n * 1000 + slots
   local s = exhaustion_texts[key]
@@ -320,10 +320,10 @@ end
 
 ---@param g cairn.G
 ---@param view table
----@param s string
+---@param s integer the seat drawn
 ---@param viewer integer?
 ---@param cols integer
----@return TODO
+---@return string[]
 local function seat_lines(g, view, s, viewer, cols)
   local p = view.players[s]
   local data = g.data
@@ -363,7 +363,7 @@ end
 ---@param g cairn.G
 ---@param view table
 ---@param cols integer
----@return TODO
+---@return string[]
 local function compact_route(g, view, cols)
   local data = g.data
   local cells = cell_glyphs(data)
@@ -445,9 +445,9 @@ function M.render(view, seat, g)
 end
 
 ---@param view table
----@param seat integer
+---@param seat integer? nil: no seat's (a spectator's)
 ---@param g cairn.G
----@return TODO, TODO
+---@return string[], string the board's lines and its header line
 function full_render(view, seat, g)
   local data = g.data
   local cols = columns(g)

@@ -52,7 +52,7 @@ end
 -- reroll counts only with game.aside_die_counts
 ---@param g cairn.G
 ---@param p table
----@return TODO
+---@return integer
 function M.dice_sum(g, p)
   local sum = 0
   local aside = g.data.game.aside_die_counts
@@ -79,9 +79,9 @@ end
 
 -- tents: every other seat holding a tent of the landscape the mover ended on is asked
 ---@param g cairn.G
----@param mover TODO
+---@param mover integer the seat that moved
 ---@param landscape string
----@return TODO
+---@return integer[] the seats asked, in turn order
 local function tent_holders(g, mover, landscape)
   local st = g.state
   local queue = {}
@@ -123,7 +123,7 @@ end
 -- play_tent: the holder plays the tent; the mover takes one exhaustion
 ---@param g cairn.G
 ---@param seat integer
----@param play TODO
+---@param play boolean true: the tent is played
 function M.play_tent(g, seat, play)
   local st = g.state
   local ask = st.tent_ask
@@ -144,7 +144,6 @@ end
 -- M.next_turn(g): the next seat in turn order, or the round's end; the game ends early
 -- when every yak is in Kathmandu
 ---@param g cairn.G
----@return TODO
 function M.next_turn(g)
   local st = g.state
   local n = #g.seats
@@ -161,7 +160,7 @@ end
 -- round's turn order (game.start_player_ties); seats in Kathmandu take part unless
 -- game.kathmandu_dice_count is false (then only when every seat is there)
 ---@param g cairn.G
----@return TODO, TODO
+---@return integer, integer the start player and its dice sum
 local function start_player(g)
   local st = g.state
   local game = g.data.game
@@ -200,7 +199,6 @@ end
 -- (onto the goal board only with game.storm_wall.enters_goal_board) and every yak behind it
 -- takes one exhaustion (a yak in Kathmandu too unless game.storm_wall.spares_kathmandu)
 ---@param g cairn.G
----@return TODO
 function M.weather(g)
   local st = g.state
   local wall = g.data.game.storm_wall
@@ -218,7 +216,6 @@ end
 
 -- M.round_end(g)
 ---@param g cairn.G
----@return TODO
 function M.round_end(g)
   local st = g.state
   local n = #g.seats

@@ -12,7 +12,7 @@ local id, parse = common.id, common.parse
 -- a disabled option, made once per id (the engine only reads it)
 local off_cache = {}
 ---@param s string
----@return TODO
+---@return cairn.Option
 local function off(s)
   local o = off_cache[s]
   if not o then o = { id = s, disabled = true }; off_cache[s] = o end
@@ -20,8 +20,8 @@ local function off(s)
 end
 M.off = off
 
----@param name TODO
----@return TODO
+---@param name string a function of rules/round.lua
+---@return function
 local function flow(name) return require("rules.round")[name] end
 
 -- M.begin_turn(g, seat): the seat's next turn starts with the choice of a die.
@@ -38,7 +38,7 @@ end
 -- turns_left(g, p) -> this round's turns the seat still takes, the current one included
 ---@param info table
 ---@param p table
----@return TODO
+---@return integer
 local function turns_left(info, p)
   local used = 0
   for _, colour in ipairs(info.colours) do
@@ -50,7 +50,7 @@ end
 
 ---@param info table
 ---@param p table
----@return TODO
+---@return integer
 local function free_dice(info, p)
   local free = 0
   for _, colour in ipairs(info.colours) do if p.dice[colour].at == "free" then free = free + 1 end end
@@ -166,7 +166,6 @@ end
 -- A yak in Kathmandu only takes its resource.
 ---@param g cairn.G
 ---@param seat integer
----@return TODO
 function M.exhaustion_check(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -193,12 +192,12 @@ local DR, DC = common.DR, common.DC
 ---@param g cairn.G
 ---@param r integer
 ---@param c integer
----@param dir1 TODO
----@param n1 TODO
----@param dir2 TODO
----@param n2 TODO
----@param axe TODO
----@return TODO, TODO, TODO, TODO, TODO, TODO, TODO
+---@param dir1 string the first leg's direction
+---@param n1 integer the first leg's fields
+---@param dir2 string? the second leg's direction, after the bend
+---@param n2 integer the second leg's fields
+---@param axe boolean true: the ice axe is active (mountains are crossed)
+---@return integer, integer, integer, boolean, integer, integer, boolean the end field (r, c), the steps, whether steps were lost, the border strips, the needles, whether it ends in Kathmandu
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
   local info = common.info(g.data)
@@ -246,18 +245,18 @@ end
 
 ---@param p table
 ---@param kind string
----@return TODO
+---@return boolean
 local function holds(p, kind) return common.has(p.equipment, kind) end
 ---@param t table
 ---@param kind string
----@return TODO
+---@return boolean
 local function active(t, kind) return common.has(t.active, kind) end
 M.holds, M.active = holds, active
 
 -- M.pips(g, t) -> the fields this turn's move goes (the wind horse doubles them)
 ---@param g cairn.G
 ---@param t table
----@return TODO
+---@return integer
 function M.pips(g, t)
   return active(t, "wind-horse") and t.pips * g.data.cards.abilities.wind_horse_factor or t.pips
 end
@@ -313,7 +312,7 @@ end
 ---@param g cairn.G
 ---@param seat integer
 ---@param kind string
----@param how TODO
+---@param how string? "up" or "down" (the die's pips)
 function M.use(g, seat, kind, how)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -333,10 +332,10 @@ end
 -- M.plan(g, seat, dir, bend, k) -> the walk of a move option (see M.walk)
 ---@param g cairn.G
 ---@param seat integer
----@param dir integer
----@param bend TODO
+---@param dir string a direction (north, east, south, west)
+---@param bend string|false? the bend's direction, or "short" (the scout)
 ---@param k integer
----@return TODO
+---@return integer, integer, integer, boolean, integer, integer, boolean see M.walk
 function M.plan(g, seat, dir, bend, k)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -349,8 +348,8 @@ end
 
 ---@param g cairn.G
 ---@param seat integer
----@param dir integer
----@param bend TODO
+---@param dir string a direction (north, east, south, west)
+---@param bend string|false? the bend's direction, or "short" (the scout)
 ---@param k integer
 function M.move(g, seat, dir, bend, k)
   local st = g.state
@@ -377,15 +376,15 @@ local CARD = { needle = "lantern", border = "fodder-sack", lost = "rope" }
 
 ---@param g cairn.G
 ---@param p table
----@param cost table
----@return TODO
+---@param cost string what is owed: border, needle or lost
+---@return boolean
 local function herder_free(g, p, cost)
   return cost == "border" and p.character and common.ability(g, p) == "free-border" and not p.ability_used
 end
 
 -- can_pay(p, cost) -> true when the seat holds the resource that pays cost
 ---@param p table
----@param cost table
+---@param cost string what is owed: border, needle or lost
 ---@return boolean
 local function can_pay(p, cost)
   return PAY[cost] ~= nil and p.res[PAY[cost]] > 0
@@ -394,8 +393,8 @@ end
 -- exhaustion_allowed(g, p, cost) -> true when the seat may take the marker for cost
 ---@param g cairn.G
 ---@param p table
----@param cost table
----@return TODO
+---@param cost string what is owed: border, needle or lost
+---@return boolean
 local function exhaustion_allowed(g, p, cost)
   return g.data.game.exhaustion.instead_of_paying == "by_choice" or not can_pay(p, cost)
 end
@@ -423,8 +422,8 @@ end
 -- is only one ("pay" or "exhaustion")
 ---@param g cairn.G
 ---@param p table
----@param cost table
----@return TODO, TODO
+---@param cost string what is owed: border, needle or lost
+---@return integer, string? the ways and the only one
 local function ways(g, p, cost)
   local n, only = 0, nil
   if can_pay(p, cost) then n, only = n + 1, "pay" end
@@ -463,8 +462,7 @@ end
 ---@param seat integer
 ---@param verb string
 ---@param what string
----@param how TODO
-function M.pay(g, seat, verb, what, how)
+function M.pay(g, seat, verb, what)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local cost = table.remove(t.owed, 1)
