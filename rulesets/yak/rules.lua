@@ -50,7 +50,7 @@ rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions): the first baby-yak holder
 ---@param g cairn.G
----@return TODO
+---@return integer
 function rules.start_seat(g) return g.state.holder end
 rules.determinize = common.determinize
 rules.render = render.render
@@ -64,9 +64,9 @@ rules.bots = {}
 -- and places with the first option offered.
 ---@param view table
 ---@param seat integer
----@param options table
+---@param options string[] its enabled option ids
 ---@param g cairn.G
----@return TODO
+---@return string
 function rules.bots.builder(view, seat, options, g)
   local function offered(id)
     for _, o in ipairs(options) do if o == id then return true end end

@@ -14,14 +14,14 @@ local M = {}
 ---@param g cairn.G
 ---@param key string
 ---@param ... any
----@return TODO
+---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
 
 -- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
 -- Made once per game (data does not change during one); callers must not change it.
 local kinds_of_data, kinds
 ---@param data table
----@return TODO
+---@return string[]
 function M.food_kinds(data)
   if data ~= kinds_of_data then
     local list = {}
@@ -33,8 +33,8 @@ end
 
 -- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.
 ---@param data table
----@param from TODO
----@return TODO
+---@param from table<string, integer>? a food map
+---@return table<string, integer>
 function M.food_map(data, from)
   local map = {}
   for _, k in ipairs(M.food_kinds(data)) do map[k] = (from and tables.get(from, k)) or 0 end
@@ -44,8 +44,8 @@ end
 -- M.food_total(data, food) -> the number of tokens in a food map (its keys are food kinds:
 -- state.schema.yaml; summed kind by kind, which needs no walk over the map's keys).
 ---@param data table
----@param food string
----@return TODO
+---@param food table<string, integer> a food map
+---@return integer
 function M.food_total(data, food)
   local kinds, n = M.food_kinds(data), 0
   for i = 1, #kinds do n = n + (food[kinds[i]] or 0) end
@@ -60,13 +60,13 @@ local parsed = ID.parts
 
 -- M.option_id(verb, arg) -> "verb arg".
 ---@param verb string
----@param arg TODO
----@return TODO
+---@param arg string|integer? nothing for a bare verb ("buy")
+---@return string
 function M.option_id(verb, arg) return ids.id(ID, verb, arg) end
 
 -- M.parse_option(id) -> verb, arg: the parts M.option_id joined ("buy" -> "buy", nil).
 ---@param id string
----@return TODO, TODO
+---@return string, string? the verb and the argument
 function M.parse_option(id)
   local p = parsed[id]
   if p then return p[1], p[2] end
@@ -84,8 +84,8 @@ end
 local disabled_options = {}
 ---@param id string
 ---@param label string
----@param disabled TODO
----@return TODO
+---@param disabled boolean? true: offered but disabled
+---@return string|cairn.Option
 function M.option(id, label, disabled)
   if label then return { id = id, label = label, disabled = disabled } end
   if disabled then
@@ -106,8 +106,8 @@ local playout_decision = { seat = 0, prompt = false, options = false }
 -- M.new_list(g, which) -> an empty list: a new one, or in a playout the per-game list
 -- named `which` ("options", "decisions"), emptied.
 ---@param g cairn.G
----@param which TODO
----@return TODO
+---@param which string "options" or "decisions"
+---@return table
 function M.new_list(g, which)
   if g.labels then return {} end
   local list = playout_lists[which]
@@ -123,9 +123,9 @@ end
 -- playout; there it is the per-game decision table, refreshed).
 ---@param g cairn.G
 ---@param seat integer
----@param prompt TODO
+---@param prompt string|false false in a playout
 ---@param options table
----@return TODO
+---@return cairn.Decision
 function M.decision(g, seat, prompt, options)
   if g.labels then return { seat = seat, prompt = prompt, options = options } end
   playout_decision.seat, playout_decision.options = seat, options
@@ -136,14 +136,14 @@ end
 -- (g.labels is false there, in apply too), so the names a log line needs are only looked
 -- up when this says so.
 ---@param g cairn.G
----@return TODO
+---@return boolean
 function M.logging(g) return g.labels end
 
 -- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
 local defs_of_data, defs = nil, {}
 ---@param data table
 ---@param id string
----@return TODO
+---@return table the cart's record in the data
 function M.cart_def(data, id)
   if data ~= defs_of_data then defs_of_data, defs = data, {} end
   local def = defs[id]
@@ -162,7 +162,7 @@ end
 local rules_of_data, cart_rules = nil, {}
 ---@param data table
 ---@param id string
----@return TODO
+---@return table the cart's rules: accepts (the food kinds, in order) and takes (a set), max_kinds
 function M.cart_rules(data, id)
   if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end
   local r = cart_rules[id]
@@ -189,8 +189,8 @@ end
 
 -- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.
 ---@param state table
----@param stop TODO
----@return TODO, TODO
+---@param stop integer a stop (seat s sits at stop s)
+---@return table?, integer? the cart and its index in state.carts
 function M.cart_at(state, stop)
   local carts = state.carts
   for i = 1, #carts do if carts[i].stop == stop then return carts[i], i end end
@@ -200,7 +200,7 @@ end
 -- M.cart_by_id(state, id) -> the cart with that id and its index.
 ---@param state table
 ---@param id string
----@return TODO, TODO
+---@return table?, integer? the cart and its index in state.carts
 function M.cart_by_id(state, id)
   local carts = state.carts
   for i = 1, #carts do if carts[i].id == id then return carts[i], i end end
@@ -210,13 +210,13 @@ end
 -- Seat s sits at stop s; with 2 seats the last stop has nobody in front of it.
 ---@param state table
 ---@param seat integer
----@return TODO
+---@return table?, integer?
 function M.cart_of_seat(state, seat) return M.cart_at(state, seat) end
 
 -- M.seat_name(g, seat) -> the seat's player name.
 ---@param g cairn.G
 ---@param seat integer
----@return TODO
+---@return string
 function M.seat_name(g, seat)
   local s = g.seats and g.seats[seat]
   return (s and s.name) or M.t(g, "seat", seat)
@@ -224,22 +224,22 @@ end
 
 ---@param g cairn.G
 ---@param kind string
----@return TODO
+---@return string
 function M.food_name(g, kind) return M.t(g, "food." .. kind) end
 ---@param g cairn.G
 ---@param stone string
----@return TODO
+---@return string
 function M.stone_name(g, stone) return M.t(g, "stone." .. stone) end
 ---@param g cairn.G
 ---@param id string
----@return TODO
+---@return string
 function M.cart_name(g, id) return M.t(g, "cart." .. id) end
 
 -- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
 -- quarry bag may hold, for bag.draw. Made once per game.
 local stones_of_data, stone_kinds
 ---@param data table
----@return TODO
+---@return string[]
 function M.stone_kinds(data)
   if data ~= stones_of_data then
     local list = { data.stones.crystal.id, data.stones.fog.id }
@@ -305,7 +305,7 @@ end
 -- onto the mountain track [seed]. An empty bag simply gives fewer stones.
 ---@param g cairn.G
 ---@param n integer
----@return TODO
+---@return string[]
 function M.draw_stones(g, n)
   local st, data, rng = g.state, g.data, g.rng
   local fog_id, kinds = data.stones.fog.id, M.stone_kinds(data)
@@ -329,7 +329,7 @@ end
 -- M.player_room(g, seat) -> how many more food the seat's reserve can hold.
 ---@param g cairn.G
 ---@param seat integer
----@return TODO
+---@return integer
 function M.player_room(g, seat)
   local data = g.data
   return data.economy.food_cap - M.food_total(data, g.state.players[seat].food)

@@ -9,7 +9,7 @@ local M = {}
 
 ---@param g cairn.G
 ---@param ... any
----@return TODO
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
 ---@param g cairn.G
@@ -20,7 +20,7 @@ function M.start(g, seat)
 end
 
 ---@param g cairn.G
----@return TODO
+---@return cairn.Decision
 function M.decision(g)
   local st, data, labels = g.state, g.data, g.labels
   local a = st.action

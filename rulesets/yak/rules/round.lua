@@ -14,7 +14,7 @@ local M = {}
 
 ---@param g cairn.G
 ---@param ... any
----@return TODO
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
 M.cards = { "build", "restock", "market" }
@@ -29,7 +29,7 @@ M.actions = {
 -- M.colours_in_play(g) -> the colours put into the bag: some whole colours are removed
 -- at random with fewer seats (stones.colours_by_seats).
 ---@param g cairn.G
----@return TODO
+---@return string[]
 function M.colours_in_play(g)
   local stones, n = g.data.stones, #g.seats
   local row = assert(tables.by(stones.colours_by_seats, "seats", n), "no colours for " .. n .. " seats")
@@ -80,8 +80,8 @@ M.check_end_trigger = common.check_end_trigger
 -- the card decision of a seat in a playout (no labels): the three card ids, the same
 -- every sunrise, so made once per game for each seat (the engine keeps nothing of it)
 local playout_card_decisions = {}
----@param s string
----@return TODO
+---@param s integer a seat
+---@return cairn.Decision
 local function playout_card_decision(s)
   local d = playout_card_decisions[s]
   if not d then
@@ -93,7 +93,7 @@ end
 
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
 ---@param g cairn.G
----@return TODO
+---@return cairn.Decision[]
 function M.sunrise_decisions(g)
   local st, labels = g.state, g.labels
   local list, ready = common.new_list(g, "decisions"), st.ready
