@@ -14,7 +14,7 @@ local M = {}
 -- the non-crystal stones of a tower, counted by colour
 ---@param data table
 ---@param tw table
----@return TODO
+---@return table<string, integer> by colour
 local function colour_counts(data, tw)
   local counts = {}
   for _, row in ipairs(tw) do
@@ -27,7 +27,7 @@ end
 
 ---@param data table
 ---@param tw table
----@return TODO
+---@return integer
 local function best_colour(data, tw)
   local best = 0
   for _, n in pairs(colour_counts(data, tw)) do if n > best then best = n end end
@@ -36,7 +36,7 @@ end
 
 ---@param data table
 ---@param tw table
----@return TODO
+---@return integer
 local function n_colours(data, tw)
   local n = 0
   for _ in pairs(colour_counts(data, tw)) do n = n + 1 end
@@ -45,8 +45,8 @@ end
 
 -- a comparison between players: the seat scores if it has the most (ties all score; 0 never)
 ---@param ctx table
----@param measure TODO
----@return TODO
+---@param measure fun(data: table, tw: table): integer
+---@return integer
 local function most(ctx, measure)
   local mine, top = measure(ctx.data, ctx.towers[ctx.seat]), 0
   for _, tw in ipairs(ctx.towers) do top = math.max(top, measure(ctx.data, tw)) end
@@ -73,17 +73,17 @@ M.rules = {}
 
 -- B1: the most non-crystal stones of any one colour [seed: "most non-crystal stones of a colour"]
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.colour_majority(ctx) return most(ctx, best_colour) end
 
 -- B2: the most different colours among non-crystal stones
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.most_colours(ctx) return most(ctx, n_colours) end
 
 -- B3: both ends of the base row, same colour
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.corners(ctx)
   local w = ctx.data.tower.row_widths[1]
   return same_colour(ctx, { { 0, 0 }, { 0, w - 1 } }) and ctx.card.points or 0
@@ -91,7 +91,7 @@ end
 
 -- B4: a non-crystal stone on the top level
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.crown(ctx)
   local top = #ctx.data.tower.row_widths - 1
   return same_colour(ctx, { { top, 0 } }) and ctx.card.points or 0
@@ -99,7 +99,7 @@ end
 
 -- B5: a full base of non-crystal stones, all different colours
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.rainbow_base(ctx)
   local tw, seen = ctx.towers[ctx.seat], {}
   for c = 0, ctx.data.tower.row_widths[1] - 1 do
@@ -112,7 +112,7 @@ end
 
 -- B6: any full level of 2 or more stones, all one non-crystal colour
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.solid_level(ctx)
   for r, w in ipairs(ctx.data.tower.row_widths) do
     if w >= 2 then
@@ -126,7 +126,7 @@ end
 
 -- B7: at least 5 stones and not a single crystal
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.no_crystals(ctx)
   local tw = ctx.towers[ctx.seat]
   if tower.count(tw) < 5 then return 0 end
@@ -138,7 +138,7 @@ end
 
 -- B8: the centre column (base middle, level 3 middle, top), one non-crystal colour
 ---@param ctx table
----@return TODO
+---@return integer
 function M.rules.spine(ctx)
   local cells = {}
   for r, w in ipairs(ctx.data.tower.row_widths) do
@@ -150,7 +150,7 @@ end
 -- M.card(data, id) -> the card's data record.
 ---@param data table
 ---@param id string
----@return TODO
+---@return table the card's record
 function M.card(data, id)
   for _, c in ipairs(data.bonus_cards.cards) do if c.id == id then return c end end
   error("no bonus card " .. tostring(id))
@@ -158,10 +158,10 @@ end
 
 -- M.score_card(data, towers, seat, id) -> the points seat scores for card id.
 ---@param data table
----@param towers TODO
+---@param towers table[] every seat's tower
 ---@param seat integer
 ---@param id string
----@return TODO
+---@return integer
 function M.score_card(data, towers, seat, id)
   local card = M.card(data, id)
   local f = assert(M.rules[card.rule], "no scorer for bonus rule " .. card.rule)

@@ -14,7 +14,7 @@ local M = {}
 
 ---@param g cairn.G
 ---@param ... any
----@return TODO
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
 -- The Build rules of economy.build, read once per game into a plain table: how many
@@ -24,7 +24,7 @@ local function t(g, ...) return common.t(g, ...) end
 -- each read of g.data is a lookup through a read-only proxy.
 local rules_of_data, build_rules
 ---@param data table
----@return TODO
+---@return table the build rules: min_stones, max_stones, price by count, crystal_surcharge
 local function rules_of(data)
   if data ~= rules_of_data then
     local b = data.economy.build
@@ -44,8 +44,8 @@ end
 -- each crystal; and the number of crystals.
 ---@param data table
 ---@param stones string[]
----@param extra TODO
----@return TODO, TODO
+---@param extra string? one more stone
+---@return integer, integer the food owed and the crystals
 function M.price(data, stones, extra)
   local b = rules_of(data)
   local n = #stones + (extra and 1 or 0)
@@ -63,11 +63,11 @@ end
 local others = {} -- max_payable's list of what the reserve holds of the kinds not yet used
 
 ---@param data table
----@param cart_id TODO
----@param food string
----@param used TODO
----@param paying TODO
----@return TODO
+---@param cart_id string
+---@param food table<string, integer> the seat's food reserve
+---@param used table<string, boolean> the kinds already used in this payment
+---@param paying table<string, integer>? the food paid so far
+---@return integer
 function M.max_payable(data, cart_id, food, used, paying)
   local cart = common.cart_rules(data, cart_id)
   local kinds, accepts = common.food_kinds(data), cart.accepts
@@ -91,8 +91,8 @@ end
 
 -- the kinds already used in this payment: a map kind -> true, and how many
 ---@param data table
----@param paid TODO
----@return TODO, TODO
+---@param paid table<string, integer> the food paid so far
+---@return table<string, boolean>, integer the kinds used and how many
 local function used_kinds(data, paid)
   local used, n, kinds = {}, 0, common.food_kinds(data)
   for i = 1, #kinds do
@@ -116,8 +116,8 @@ local NONE_USED = {} -- no kind used yet in this payment (max_payable only reads
 -- what limits taking one more stone: the tower's free cells and the most food the seat
 -- can pay at this cart
 ---@param g cairn.G
----@param a string[]
----@return TODO, TODO
+---@param a table the action under way (state.action)
+---@return integer, integer the tower's free cells and the most food the seat can pay
 local function take_limits(g, a)
   local player = g.state.players[a.seat]
   local room = tower.free(player.tower)
@@ -127,11 +127,11 @@ end
 -- why taking `stone` too is refused: "max_stones", "tower_room" or "cannot_afford" (with
 -- the cost and the crystals among the stones), or nil when it may be taken
 ---@param data table
----@param a string[]
+---@param a table the action under way (state.action)
 ---@param stone string
----@param room table
----@param can_pay TODO
----@return TODO, TODO, TODO
+---@param room integer the tower's free cells
+---@param can_pay integer the most food the seat can pay
+---@return string?, integer?, integer? the reason's key, the cost and the crystals
 local function take_refusal(data, a, stone, room, can_pay)
   local n = #a.stones + 1
   if n > rules_of(data).max_stones then return "max_stones" end
@@ -143,7 +143,7 @@ end
 
 -- whether any stone in the cart may still be taken
 ---@param g cairn.G
----@param a string[]
+---@param a table the action under way (state.action)
 ---@return boolean
 local function may_take_more(g, a)
   local stones, data = common.cart_by_id(g.state, a.cart).stones, g.data
@@ -156,13 +156,13 @@ end
 
 -- the text of a take_refusal
 ---@param g cairn.G
----@param a string[]
+---@param a table the action under way (state.action)
 ---@param why string
----@param room table
----@param can_pay TODO
----@param cost table
----@param crystals TODO
----@return TODO
+---@param room integer the tower's free cells
+---@param can_pay integer
+---@param cost integer
+---@param crystals integer
+---@return string
 local function take_reason(g, a, why, room, can_pay, cost, crystals)
   if why == "max_stones" then return t(g, "why.max_stones", g.data.economy.build.max_stones) end
   if why == "tower_room" then return t(g, "why.tower_room", room) end
@@ -171,7 +171,7 @@ end
 
 -- the take options: one per different stone in the cart, with the reason when refused
 ---@param g cairn.G
----@param a string[]
+---@param a table the action under way (state.action)
 ---@return (string|cairn.Option)[]
 local function take_options(g, a)
   local data, labels = g.data, g.labels
@@ -193,7 +193,7 @@ end
 
 -- M.decision(g) -> the decision for the current step.
 ---@param g cairn.G
----@return TODO
+---@return cairn.Decision
 function M.decision(g)
   local st, data, labels = g.state, g.data, g.labels
   local a = st.action
@@ -253,7 +253,7 @@ function M.finish(g)
 end
 
 ---@param g cairn.G
----@param a string[]
+---@param a table the action under way (state.action)
 local function start_paying(g, a)
   a.owed = M.price(g.data, a.stones)
   a.step = "pay"

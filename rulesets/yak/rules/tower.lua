@@ -13,7 +13,7 @@ local M = {}
 -- once per game: data does not change during one (a new game runs this file again).
 local shape_of_data, shape
 ---@param data table
----@return TODO
+---@return table the grid shape (cairn.grid) of the tower
 function M.shape(data)
   if data ~= shape_of_data then
     shape_of_data, shape = data, { widths = data.tower.row_widths, layout = "brick", origin = 0 }
@@ -23,7 +23,7 @@ end
 
 -- M.new(data) -> an empty tower.
 ---@param data table
----@return TODO
+---@return table
 function M.new(data)
   local rows = {}
   for r, w in ipairs(data.tower.row_widths) do
@@ -37,7 +37,7 @@ end
 ---@param tower table
 ---@param r integer
 ---@param c integer
----@return TODO
+---@return string|false the stone, or false
 function M.get(tower, r, c)
   local row = tower[r + 1]
   if not row then return false end
@@ -54,7 +54,7 @@ function M.set(tower, r, c, stone) tower[r + 1][c + 1] = stone end
 
 -- M.count(tower) -> stones in the tower.
 ---@param tower table
----@return TODO
+---@return integer
 function M.count(tower)
   local n = 0
   for r = 1, #tower do
@@ -66,7 +66,7 @@ end
 
 -- M.free(tower) -> empty cells in the tower (M.size - M.count, in one walk).
 ---@param tower table
----@return TODO
+---@return integer
 function M.free(tower)
   local n = 0
   for r = 1, #tower do
@@ -78,7 +78,7 @@ end
 
 -- M.size(tower) -> cells in the tower (15).
 ---@param tower table
----@return TODO
+---@return integer
 function M.size(tower)
   local n = 0
   for _, row in ipairs(tower) do n = n + #row end
@@ -91,7 +91,7 @@ end
 local cell_ids, cells_of_id = {}, {}
 ---@param r integer
 ---@param c integer
----@return TODO
+---@return string
 function M.cell_id(r, c)
   local k = r * 64 + c
   local id = cell_ids[k]
@@ -102,7 +102,7 @@ function M.cell_id(r, c)
   return id
 end
 ---@param id string
----@return TODO, TODO
+---@return integer?, integer? the row and the column
 function M.parse_cell(id)
   local cell = cells_of_id[id]
   if cell then return cell[1], cell[2] end
@@ -116,7 +116,7 @@ end
 -- read of g.data is a lookup through a read-only proxy.
 local rules_of_data, tower_rules
 ---@param data table
----@return TODO
+---@return table row_widths and first_stone_row
 local function rules_of(data)
   if data ~= rules_of_data then
     local widths = {}
@@ -132,12 +132,12 @@ end
 -- (Row r of the rulebook is tower[r + 1] and its cell c is tower[r + 1][c + 1]; the
 -- rows are read directly here, as M.get reads them, because legal_cells asks this of
 -- every cell on every placement.)
----@param rules cairn.Rules
+---@param rules table row_widths and first_stone_row (rules_of)
 ---@param tower table
 ---@param r integer
 ---@param c integer
 ---@param count integer
----@return TODO, TODO
+---@return boolean, string? true, or false and the reason's text key
 local function legal_at(rules, tower, r, c, count) -- M.legal with the rules read
   local width = rules.row_widths[r + 1]
   if not width or c < 0 or c >= width then return false, "why.off_tower" end
@@ -161,7 +161,7 @@ end
 ---@param r integer
 ---@param c integer
 ---@param count integer
----@return TODO
+---@return boolean, string? true, or false and the reason's text key
 function M.legal(data, tower, r, c, count) return legal_at(rules_of(data), tower, r, c, count) end
 
 -- M.cell(r, c) -> the pair {r, c}, made once per game for each cell: legal_cells
@@ -169,7 +169,7 @@ function M.legal(data, tower, r, c, count) return legal_at(rules_of(data), tower
 local cells = {}
 ---@param r integer
 ---@param c integer
----@return TODO
+---@return integer[]
 function M.cell(r, c)
   local k = r * 64 + c
   local cell = cells[k]
@@ -180,7 +180,7 @@ end
 -- M.legal_cells(data, tower) -> every legal cell {r, c}, row by row.
 ---@param data table
 ---@param tower table
----@return TODO
+---@return integer[][]
 function M.legal_cells(data, tower)
   local rules = rules_of(data)
   local out, widths, count = {}, rules.row_widths, M.count(tower)
@@ -194,7 +194,7 @@ end
 
 -- M.level_complete(tower, level) -> true if rows 0..level-1 are all full.
 ---@param tower table
----@param level TODO
+---@param level integer
 ---@return boolean
 function M.level_complete(tower, level)
   for r = 1, level do
