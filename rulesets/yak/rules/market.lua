@@ -11,7 +11,7 @@ local M = {}
 
 ---@param g cairn.G
 ---@param ... any
----@return TODO
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
 ---@param g cairn.G
@@ -60,8 +60,8 @@ end
 -- "put <stone> <cart>", made once per game for each pair, and read back from it
 local put_ids, put_of_id = {}, {}
 ---@param stone string
----@param cart_id TODO
----@return TODO
+---@param cart_id string
+---@return string
 local function put_id(stone, cart_id)
   local by_cart = put_ids[stone]
   if not by_cart then by_cart = {}; put_ids[stone] = by_cart end
@@ -75,7 +75,7 @@ end
 
 -- the stone and the cart of a put id
 ---@param id string
----@return TODO, TODO
+---@return string?, string? the stone and the cart
 local function parse_put(id)
   local p = put_of_id[id]
   if p then return p[1], p[2] end
@@ -120,14 +120,14 @@ end
 
 -- `done` ends the taking: always under the `up_to` reading, else only when no take is legal
 ---@param g cairn.G
----@param any_take TODO
----@return TODO
+---@param any_take boolean true when some take is legal
+---@return boolean
 local function may_stop(g, any_take)
   return g.data.economy.market.take_rule == "up_to" or not any_take
 end
 
 ---@param g cairn.G
----@return TODO
+---@return cairn.Decision
 function M.decision(g)
   local a, labels = g.state.action, g.labels
   if a.step == "take" then
