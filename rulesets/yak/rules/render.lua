@@ -18,7 +18,7 @@ local RULE = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
 
 ---@param data table
 ---@param stone string
----@return TODO
+---@return table the stone's record: letter, markup
 local function stone_style(data, stone)
   if stone == data.stones.crystal.id then return data.stones.crystal end
   if stone == data.stones.fog.id then return data.stones.fog end
@@ -29,7 +29,7 @@ end
 local painted = {}
 ---@param data table
 ---@param s string
----@return TODO
+---@return string
 local function stone(data, s)
   local text = painted[s]
   if not text then
@@ -44,7 +44,7 @@ end
 local celled = {}
 ---@param data table
 ---@param s string
----@return TODO
+---@return string
 local function stone_cell(data, s)
   local text = celled[s]
   if not text then
@@ -58,7 +58,7 @@ end
 -- offset of 2 per row; made once per row
 local row_heads = {}
 ---@param r integer
----@return TODO
+---@return string
 local function row_head(r)
   local head = row_heads[r]
   if not head then
@@ -69,9 +69,9 @@ local function row_head(r)
 end
 
 ---@param g cairn.G
----@param food string
----@param kinds TODO
----@return TODO
+---@param food table<string, integer> a food map
+---@param kinds string[] the food kinds in order
+---@return string
 local function food_line(g, food, kinds)
   local parts = {}
   for _, k in ipairs(kinds) do
@@ -84,8 +84,8 @@ end
 -- the tower as 5 lines, top row first; cell "[R]", brick offset of 2 per row
 ---@param data table
 ---@param tw table
----@param hint TODO
----@return TODO
+---@param hint boolean? true: the legal cells are marked
+---@return string[]
 local function tower_lines(data, tw, hint)
   local legal = {}
   if hint then
@@ -110,7 +110,7 @@ end
 ---@param view table
 ---@param seat integer
 ---@param viewer integer?
----@return TODO
+---@return string
 local function card_text(g, view, seat, viewer)
   local revealed = view.revealed and view.revealed[seat]
   if revealed and revealed ~= "?" then
@@ -129,8 +129,8 @@ end
 ---@param view table
 ---@param seat integer
 ---@param viewer integer?
----@param kinds TODO
----@return TODO
+---@param kinds string[] the food kinds in order
+---@return string[]
 local function player_block(g, view, seat, viewer, kinds)
   local data = g.data
   local p = view.players[seat]
@@ -161,8 +161,8 @@ end
 -- the tower on one line, base first, rows apart by "/": "GG+../..../.../../." ("+": legal)
 ---@param data table
 ---@param tw table
----@param hint TODO
----@return TODO
+---@param hint boolean? true: the legal cells are marked
+---@return string
 local function tower_line(data, tw, hint)
   local legal = {}
   if hint then
@@ -187,8 +187,8 @@ end
 ---@param view table
 ---@param seat integer
 ---@param viewer integer?
----@param kinds TODO
----@return TODO
+---@param kinds string[] the food kinds in order
+---@return string
 local function player_line(g, view, seat, viewer, kinds)
   local data = g.data
   local p = view.players[seat]
@@ -209,8 +209,8 @@ local function player_line(g, view, seat, viewer, kinds)
 end
 
 ---@param data table
----@param fog TODO
----@return TODO
+---@param fog table the fog: track (the stones on the mountain track)
+---@return string
 local function fog_track(data, fog)
   local cells = {}
   local on_track = stone(data, data.stones.fog.id)   -- the fog stone's letter and markup
