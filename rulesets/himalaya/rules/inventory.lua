@@ -98,8 +98,6 @@ function M.stupa_villages(g, seat)
   return out
 end
 
-local CHOICES = { "token", "envoys", "stupa" }
-
 -- M.complete_envoys(g, v) -> the envoys complete inventory sends around the caravan's
 -- village v: its level's count, or a fixed number (variants.complete_inventory.envoys)
 ---@param g cairn.G

@@ -161,16 +161,15 @@ end
 ---@return string[]
 function M.map_lines(view, g) return fixed(g).map end
 
--- compact_villages(g, view, fix, here, cols) -> the villages two or three to a line: number,
+-- compact_villages(g, view, here, cols) -> the villages two or three to a line: number,
 -- name, level's initial, what it holds (cubes by their initials, a ring's order as o and
 -- the wants), the stupa's and the caravans' initials
 ---@param g cairn.G
 ---@param view table
----@param fix table the fixed parts (fixed(g))
 ---@param here table<integer, string> the caravans' initials by village number
 ---@param cols integer
 ---@return string[]
-local function compact_villages(g, view, fix, here, cols)
+local function compact_villages(g, view, here, cols)
   local cells, w = {}, 0
   for _, v in ipairs(g.data.map.villages) do
     local vil = view.villages[v.number]
@@ -318,12 +317,12 @@ function full_render(view, seat, g)
     local width = g.width or 80
     local c = {}
     for i = 1, head_lines do c[#c + 1] = out[i] end
-    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do c[#c + 1] = l end
+    for _, l in ipairs(compact_villages(g, view, here, width)) do c[#c + 1] = l end
     for i = head_lines + 1 + #fix.villages + 1, tail_from - 1 do c[#c + 1] = out[i] end
     if not g.height or #c <= g.height then return c end
     local t = {}
     for i = 1, head_lines do t[#t + 1] = out[i] end
-    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do t[#t + 1] = l end
+    for _, l in ipairs(compact_villages(g, view, here, width)) do t[#t + 1] = l end
     for i = head_lines + 1 + #fix.villages + 1, players_from - 1 do t[#t + 1] = out[i] end
     local half = (width - 2) // 2
     local s = 1

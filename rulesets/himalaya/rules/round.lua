@@ -7,7 +7,6 @@
 local bag = require "cairn.bag"
 local deck = require "cairn.deck"
 local turn = require "cairn.turn"
-local tables = require "cairn.tables"
 local common = require "rules.common"
 local supply = require "rules.supply"
 

@@ -119,7 +119,8 @@ function M.place_cubes(g)
   if not v then return nil end
   local cubes = bag.draw_many(st.bag, g.rng, row.cubes)
   st.villages[v].cubes = common.sort_cubes(g.data, cubes)
-  g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), table.concat(cubes, " ")))
+  g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"),
+    rolled, v, common.village_name(g, v), table.concat(cubes, " ")))
   return v
 end
 
@@ -133,7 +134,8 @@ function M.place_order(g)
   if not v then return nil end
   local ring = deck.draw(st.rings, g.rng)
   st.villages[v].ring = ring
-  g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), common.wants_text(g, ring)))
+  g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"),
+    rolled, v, common.village_name(g, v), common.wants_text(g, ring)))
   return v
 end
 

@@ -321,10 +321,9 @@ end
 ---@param g cairn.G
 ---@param view table
 ---@param s integer the seat drawn
----@param viewer integer?
 ---@param cols integer
 ---@return string[]
-local function seat_lines(g, view, s, viewer, cols)
+local function seat_lines(g, view, s, cols)
   local p = view.players[s]
   local data = g.data
   local head = (view.turn and view.turn.seat == s) and "{green}>{/} " or "  "
@@ -357,14 +356,13 @@ local function seat_lines(g, view, s, viewer, cols)
   return out
 end
 
--- compact_route(g, view, cols) -> the route one column a field (no blanks between
+-- compact_route(g, view) -> the route one column a field (no blanks between
 -- fields), for a short or narrow screen: a yak's number on its field, the border strips
 -- and the storm wall as in the full route, each board's name cut to its width
 ---@param g cairn.G
 ---@param view table
----@param cols integer
 ---@return string[]
-local function compact_route(g, view, cols)
+local function compact_route(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
   local W = data.boards.size.cols
@@ -416,11 +414,11 @@ function M.render(view, seat, g)
   if not g.height or #lines <= g.height then return table.concat(lines, "\n") end
   local cols = columns(g)
   local top = fitted(head, cols, 2)
-  for _, l in ipairs(compact_route(g, view, cols)) do top[#top + 1] = l end
+  for _, l in ipairs(compact_route(g, view)) do top[#top + 1] = l end
   -- every seat on one line; the viewer's own in full when it fits
   local seats, own = {}, nil
   for s = 1, #view.players do
-    local sl = seat_lines(g, view, s, seat, cols)
+    local sl = seat_lines(g, view, s, cols)
     seats[#seats + 1] = sl[1]
     if s == seat then own = { at = #seats, lines = sl } end
   end
@@ -502,7 +500,7 @@ function full_render(view, seat, g)
   add_fitted(g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"), 8)
   add(rule_line(cols))
   for s = 1, #view.players do
-    for _, l in ipairs(seat_lines(g, view, s, seat, cols)) do add(l) end
+    for _, l in ipairs(seat_lines(g, view, s, cols)) do add(l) end
   end
   return lines, head
 end

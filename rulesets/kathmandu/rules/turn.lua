@@ -7,7 +7,7 @@
 local common = require "rules.common"
 
 local M = {}
-local id, parse = common.id, common.parse
+local id = common.id
 
 -- a disabled option, made once per id (the engine only reads it)
 local off_cache = {}
@@ -197,7 +197,7 @@ local DR, DC = common.DR, common.DC
 ---@param dir2 string? the second leg's direction, after the bend
 ---@param n2 integer the second leg's fields
 ---@param axe boolean true: the ice axe is active (mountains are crossed)
----@return integer, integer, integer, boolean, integer, integer, boolean the end field (r, c), the steps, whether steps were lost, the border strips, the needles, whether it ends in Kathmandu
+---@return integer, integer, integer, boolean, integer, integer, boolean r, c, steps, lost, borders, needles, kathmandu
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
   local info = common.info(g.data)

@@ -19,16 +19,16 @@ function M.t(g, key, ...) return g.text(key, ...) end
 
 -- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
 -- Made once per game (data does not change during one); callers must not change it.
-local kinds_of_data, kinds
+local kinds_of_data, food_ids
 ---@param data table
 ---@return string[]
 function M.food_kinds(data)
   if data ~= kinds_of_data then
     local list = {}
     for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
-    kinds_of_data, kinds = data, list
+    kinds_of_data, food_ids = data, list
   end
-  return kinds
+  return food_ids
 end
 
 -- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.

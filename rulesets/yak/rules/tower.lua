@@ -5,8 +5,6 @@
 -- state.players[s].tower is a list of rows (row r of the rulebook is tower[r + 1]), each
 -- a list of cells: false when empty, else the stone ("red", "crystal", ...).
 
-local grid = require "cairn.grid"
-
 local M = {}
 
 -- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0). Made
