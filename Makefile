@@ -269,6 +269,13 @@ bot-mistakes: all $(BUILD)/libcairn.a
 report-check: all
 	@tools/check-report
 
+# make slurm-rehearsal: the Slurm recipe (docs/cluster/slurm-array.sh) on a one-node Slurm
+# started on 127.0.0.1 (Debian's slurm-wlm, as root), 2 shards merged and compared byte for
+# byte with one run (tools/slurm-rehearsal; docs/simulation.md); not part of make test.
+.PHONY: slurm-rehearsal
+slurm-rehearsal: all
+	@BUILD=$(BUILD) tools/slurm-rehearsal
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)
