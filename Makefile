@@ -276,6 +276,13 @@ report-check: all
 slurm-rehearsal: all
 	@BUILD=$(BUILD) tools/slurm-rehearsal
 
+# make docker-rehearsal: the Dockerfile built (no network: base images made from this
+# machine's packages) and its image run as the Kubernetes Job runs it, 2 shards merged and
+# compared with one run (tools/docker-rehearsal, Debian's docker.io, as root); not in make test.
+.PHONY: docker-rehearsal
+docker-rehearsal:
+	@tools/docker-rehearsal
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)
