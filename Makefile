@@ -275,6 +275,20 @@ report-check: all
 docs-slow: all
 	@CAIRN_DOCS_SLOW=1 tools/run-docs docs/simulation.md
 
+# make slurm-rehearsal: the Slurm recipe (docs/cluster/slurm-array.sh) on a one-node Slurm
+# started on 127.0.0.1 (Debian's slurm-wlm, as root), 2 shards merged and compared byte for
+# byte with one run (tools/slurm-rehearsal; docs/simulation.md); not part of make test.
+.PHONY: slurm-rehearsal
+slurm-rehearsal: all
+	@BUILD=$(BUILD) tools/slurm-rehearsal
+
+# make docker-rehearsal: the Dockerfile built (no network: base images made from this
+# machine's packages) and its image run as the Kubernetes Job runs it, 2 shards merged and
+# compared with one run (tools/docker-rehearsal, Debian's docker.io, as root); not in make test.
+.PHONY: docker-rehearsal
+docker-rehearsal:
+	@tools/docker-rehearsal
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)

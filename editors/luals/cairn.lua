@@ -37,6 +37,8 @@
 ---@field lang string the language code in use ("en")
 ---@field labels boolean true when a person will read the decisions asked now
 ---@field debug fun(...: any) a line on the debug channel (`debug on`, --debug); never in the game
+---@field width? integer render's g only: the screen's columns (nil: not known)
+---@field height? integer render's g only: the rows the board may take (nil: the full board is asked for)
 
 ---@class cairn.Option
 ---@field id string stable text: what the log, saves and tests store
@@ -100,10 +102,12 @@ function bag.new(contents) end
 ---@param b table<string, integer>
 ---@param item string
 ---@param n? integer
+---@return table<string, integer> b
 function bag.add(b, item, n) end
 ---@param b table<string, integer>
 ---@param item string
 ---@param n? integer
+---@return table<string, integer> b
 function bag.remove(b, item, n) end
 ---@param b table<string, integer>
 ---@param item? string
@@ -134,6 +138,7 @@ function bag.draw(b, rng, kinds) end
 function bag.draw_many(b, rng, n, kinds) end
 ---@param b table<string, integer>
 ---@param items string[]
+---@return table<string, integer> b
 function bag.add_all(b, items) end
 ---@param def table
 ---@return table<string, integer>
@@ -209,6 +214,7 @@ function track.step(pos, k, min, max, wrap) end
 ---@param t table
 ---@param who string|integer
 ---@param pos integer
+---@return table t
 function track.place(t, who, pos) end
 ---@param t table
 ---@param who string|integer

@@ -11,6 +11,8 @@ local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diago
 -- costs a metatable lookup. Copied once per game, again only if g.data's
 -- board is another table (g.data never changes while the rules are loaded).
 local board_of, board_copy
+---@param g cairn.G
+---@return table the board's figures: rows, columns, connect, empty, discs
 local function board(g)
   local b = g.data.board
   if b ~= board_of then
@@ -25,6 +27,10 @@ end
 -- The lowest empty row of column c, or nil when the column is full.
 -- (grid and b are g.state.grid and the board: these run for every move of
 -- every playout, so each handler reads them out of g once.)
+---@param grid table
+---@param b table
+---@param c integer
+---@return integer?
 local function landing_row(grid, b, c)
   local empty = b.empty
   for r = 1, b.rows do
@@ -35,6 +41,14 @@ end
 
 -- How many discs equal to grid[r][c] lie in a line through (r, c) along
 -- (dr, dc), on a board of rows x columns.
+---@param grid table
+---@param rows integer
+---@param columns integer
+---@param r integer
+---@param c integer
+---@param dr integer the row's step (-1, 0 or 1)
+---@param dc integer the column's step
+---@return integer
 local function line_length(grid, rows, columns, r, c, dr, dc)
   local disc, n = grid[r][c], 1
   for sign = 1, -1, -2 do
@@ -48,6 +62,11 @@ local function line_length(grid, rows, columns, r, c, dr, dc)
 end
 
 -- Whether the disc at (r, c) lines up b.connect along one of the directions.
+---@param grid table
+---@param b table
+---@param r integer
+---@param c integer
+---@return boolean
 local function connects(grid, b, r, c)
   local rows, columns, connect = b.rows, b.columns, b.connect
   for i = 1, #DIRECTIONS do
@@ -60,6 +79,8 @@ end
 -- The option ids, "drop 1" ... "drop N", made once per game and looked up
 -- both ways: decisions() runs after every move and should not build strings.
 local drop_ids, column_of = {}, {}
+---@param c integer
+---@return string
 local function drop_id(c)
   local id = drop_ids[c]
   if not id then
@@ -71,6 +92,8 @@ end
 
 -- A full column as an option: offered, disabled (made once per game too).
 local full_options = {}
+---@param c integer
+---@return cairn.Option
 local function full_option(c)
   local o = full_options[c]
   if not o then
@@ -87,6 +110,7 @@ local offered = {}
 local asked = { seat = 1, options = offered }
 local decision_list = { asked }
 
+---@param g cairn.G
 function rules.setup(g)
   local b = board(g)
   local grid, empty, first = {}, b.empty, {}
@@ -105,6 +129,8 @@ end
 -- The columns, as ids (the fast form): a full column is offered disabled,
 -- and its reason, the labels and the prompt are made only when someone
 -- looks (reason, label, prompt below).
+---@param g cairn.G
+---@return cairn.Decision[]
 function rules.decisions(g)
   local st = g.state
   if st.over then return {} end
@@ -117,12 +143,26 @@ function rules.decisions(g)
   return decision_list
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return string
 function rules.prompt(g, seat) return g.text("prompt", g.seats[seat].name) end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function rules.label(g, seat, id) return g.text("column", column_of[id]) end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function rules.reason(g, seat, id) return g.text("column_full", column_of[id]) end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function rules.apply(g, seat, id)
   local st, b = g.state, board(g)
   local grid, c = st.grid, column_of[id]
@@ -145,6 +185,8 @@ function rules.apply(g, seat, id)
   end
 end
 
+---@param g cairn.G
+---@return cairn.Scores
 function rules.score(g)
   local scores = {}
   for seat = 1, #g.seats do
@@ -154,6 +196,10 @@ function rules.score(g)
   return scores
 end
 
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string
 function rules.render(view, seat, g)
   local b, lines = g.data.board, {}
   for r = b.rows, 1, -1 do lines[#lines + 1] = "|" .. table.concat(view.grid[r], " ") .. "|" end
@@ -164,10 +210,15 @@ function rules.render(view, seat, g)
 end
 
 -- who starts (the balance lab's turn positions): seat 1 always
+---@param g cairn.G
+---@return integer
 function rules.start_seat(g) return g.state.turn end
 
 -- For bots that look ahead, added to the score (a win is 1 point; a finished game is
 -- judged by its result): the seat's discs in the middle column minus the opponent's.
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function rules.heuristic(g, seat)
   local b, mid, score = board(g), (board(g).columns + 1) // 2, 0
   for r = 1, b.rows do
@@ -180,6 +231,8 @@ end
 
 -- Invariants: discs alternate (seat 1 has as many as seat 2, or one more),
 -- `moves` counts them, and no disc floats above an empty cell.
+---@param g cairn.G
+---@return string?
 function rules.check(g)
   local b, count = board(g), { 0, 0 }
   for r = 1, b.rows do

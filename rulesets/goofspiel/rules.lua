@@ -10,9 +10,12 @@ local ctext = require "cairn.text"   -- pad by columns: shared with every render
 
 local rules = {}
 
+---@param g cairn.G
+---@return integer
 local function seats(g) return #g.seats end
 
 -- Turns up the next prize, or ends the game when the deck is empty.
+---@param g cairn.G
 local function turn_up_prize(g)
   local card = deck.draw(g.state.prizes)
   g.state.prize = card or 0
@@ -24,6 +27,8 @@ local function turn_up_prize(g)
   end
 end
 
+---@param g cairn.G
+---@return boolean
 local function all_bid(g)
   for seat = 1, seats(g) do
     if g.state.bids[seat] == 0 then return false end
@@ -32,6 +37,7 @@ local function all_bid(g)
 end
 
 -- Reveals the bids and gives the prize to the single highest bid.
+---@param g cairn.G
 local function resolve_round(g)
   local state, best, winners, shown = g.state, 0, {}, {}
   for seat = 1, seats(g) do
@@ -58,6 +64,7 @@ local function resolve_round(g)
   turn_up_prize(g)
 end
 
+---@param g cairn.G
 function rules.setup(g)
   local n = g.data.game.cards
   local cards = {}
@@ -78,6 +85,8 @@ end
 
 -- Every seat that has not bid yet bids at once, secretly. Labels and prompts are made
 -- only when g.labels says a person will read them (a playout needs the ids alone).
+---@param g cairn.G
+---@return cairn.Decision[]
 function rules.decisions(g)
   local state = g.state
   if state.prize == 0 then return {} end
@@ -98,6 +107,9 @@ function rules.decisions(g)
   return asked
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function rules.apply(g, seat, id)
   local card = tonumber(id:match("^bid (%d+)$"))
   local hand = g.state.hands[seat]
@@ -114,6 +126,8 @@ function rules.apply(g, seat, id)
   if all_bid(g) then resolve_round(g) end
 end
 
+---@param g cairn.G
+---@return cairn.Scores
 function rules.score(g)
   local scores = {}
   for seat = 1, #g.seats do
@@ -124,6 +138,10 @@ function rules.score(g)
   return scores
 end
 
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string
 function rules.render(view, seat, g)
   local lines = {}
   if view.prize ~= 0 then
@@ -155,6 +173,11 @@ end
 -- their bids this round. Another seat holds exactly the cards it has not played (the
 -- bids revealed are public: state.played); if it has bid this round, which of them it
 -- laid down is drawn.
+---@param view table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
+---@return table
 function rules.determinize(view, seat, rng, g)
   local n, st = g.data.game.cards, view
   local gone = {}
@@ -186,6 +209,8 @@ end
 -- Invariants: every card 1..n is in exactly one place for each seat (hand,
 -- this round's bid, or already played), hands shrink together, and every
 -- prize is exactly once in the deck, the discard, a won pile or up.
+---@param g cairn.G
+---@return string?
 function rules.check(g)
   local n, state = g.data.game.cards, g.state
   local seen = {}

@@ -17,12 +17,15 @@ local score = require "rules.score"
 
 local rules = {}
 
+---@param g cairn.G
 function rules.setup(g) round.setup(g) end
 
 -- the pending decisions inside resolution and inventory, by kind
 local PENDING = {
   reward = rewards.reward_options,
   envoys = rewards.envoy_options,
+  ---@param g cairn.G
+  ---@return (string|cairn.Option)[]
   market = function(g)
     local p = g.state.pending
     local opts = {}
@@ -32,11 +35,14 @@ local PENDING = {
     end
     return opts
   end,
+  ---@return table
   deliver = function() return { "deliver", "decline" } end,
   inventory = inventory.choice_options,
   inv_stupa = inventory.stupa_options,
 }
 
+---@param g cairn.G
+---@return cairn.Decision[]
 function rules.decisions(g)
   local st = g.state
   local p = st.pending
@@ -50,6 +56,7 @@ end
 
 -- advance(g): carry the game on until someone must decide: the rest of the resolution,
 -- refill, inventory, the next month, the end
+---@param g cairn.G
 local function advance(g)
   local st = g.state
   while not st.pending do
@@ -81,6 +88,9 @@ local function advance(g)
 end
 
 -- apply: the engine has checked that id is one of seat's enabled options
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function rules.apply(g, seat, id)
   local st = g.state
   local p = st.pending
@@ -112,9 +122,17 @@ function rules.apply(g, seat, id)
 end
 
 -- a whole program typed on one line: `program dirt ice deal rest stone deal`
+---@param g cairn.G
+---@param seat integer
+---@param text string
+---@return (string[]|string)? the option ids in order, or why the line is not a program
 function rules.parse(g, seat, text) return program.parse(g, seat, text) end
 
 -- labels, prompts and reasons: only when a person looks
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function rules.label(g, seat, id)
   local st = g.state
   local p = st.pending
@@ -132,6 +150,9 @@ function rules.label(g, seat, id)
   return common.t(g, "opt.start", common.village_name(g, v))
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return string
 function rules.prompt(g, seat)
   local st = g.state
   local p = st.pending
@@ -149,6 +170,10 @@ function rules.prompt(g, seat)
   return common.t(g, "prompt.place", name)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function rules.reason(g, seat, id)
   local st = g.state
   local p = st.pending
@@ -168,11 +193,15 @@ end
 rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions): the start player, who places first
+---@param g cairn.G
+---@return integer
 function rules.start_seat(g) return g.state.start end
 rules.determinize = require("rules.determinize").determinize
 rules.render = require("rules.render").render
 rules.check = require("rules.check").check
 -- the map checks its schema cannot state, once when the ruleset loads
+---@param g cairn.G
+---@return (string|{at: string|(string|integer)[], message: string})[]?
 function rules.check_data(g) return require("rules.map").problems(g.data.map) end
 
 return rules

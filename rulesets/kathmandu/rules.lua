@@ -12,6 +12,7 @@ local common = require "rules.common"
 
 local rules = {}
 
+---@param g cairn.G
 function rules.setup(g) setup.setup(g) end
 
 -- the options of the seat whose turn step is under way (the fast form: ids first)
@@ -26,6 +27,8 @@ local STEP = {
   give = destination.give_options,
 }
 
+---@param g cairn.G
+---@return cairn.Decision[]
 function rules.decisions(g)
   local st = g.state
   local phase = st.phase
@@ -42,12 +45,27 @@ end
 
 -- apply: the engine has checked that id is one of seat's enabled options
 local APPLY = {
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   die = function(g, seat, a) if a[1] == "die" then turn.choose_die(g, seat, a[2]) else turn.reroll(g, seat, a[2]) end end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   joker = function(g, seat, a) turn.take(g, seat, a[2]) end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   move = function(g, seat, a)
     if a[1] == "use" then turn.use(g, seat, a[2], a[3]) else turn.move(g, seat, a[2], a[3], a[4]) end
   end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   pay = function(g, seat, a) turn.pay(g, seat, a[1], a[2]) end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   act = function(g, seat, a)
     local verb = a[1]
     if verb == "pass" then return round.end_turn(g) end
@@ -59,11 +77,23 @@ local APPLY = {
     elseif verb == "chest" then destination.chest(g, seat, a[2]) end
     destination.after_action(g, seat)
   end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   map = function(g, seat, a) destination.take_map(g, seat, a[2]); destination.after_action(g, seat) end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   steal = function(g, seat, a) destination.steal(g, seat, a[2]) end,
+  ---@param g cairn.G
+  ---@param seat integer
+  ---@param a (string|integer)[] the option id's words
   give = function(g, seat, a) destination.give(g, seat, a[2]); destination.after_action(g, seat) end,
 }
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function rules.apply(g, seat, id)
   local st = g.state
   local a = common.words(id)
@@ -80,6 +110,8 @@ local score = require "rules.score"
 local text = require "rules.text"
 rules.score = score.score
 -- who starts (the balance lab's turn positions)
+---@param g cairn.G
+---@return integer
 function rules.start_seat(g) return g.state.start_player end
 rules.determinize = require("rules.determinize").determinize
 rules.render = require("rules.render").render

@@ -11,12 +11,15 @@ local common = require "rules.common"
 
 local rules = {}
 
+---@param g cairn.G
 function rules.setup(g) round.setup(g) end
 
 -- decisions: sunrise asks every seat at once (each answer only sets that seat's hidden
 -- card); noon asks the seat whose action is under way. Labels, prompts and the reasons
 -- of disabled options are made only when g.labels says a person will read them; in a
 -- playout the options are bare ids (common.option: the fast form, docs/lua-api.md).
+---@param g cairn.G
+---@return cairn.Decision[]
 function rules.decisions(g)
   local st = g.state
   if st.phase == "sunrise" then return round.sunrise_decisions(g) end
@@ -29,6 +32,9 @@ function rules.decisions(g)
 end
 
 -- apply: the engine has checked that id is one of seat's enabled options.
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function rules.apply(g, seat, id)
   local st = g.state
   if st.phase == "sunrise" then
@@ -43,6 +49,8 @@ end
 rules.score = score.score
 rules.heuristic = score.heuristic
 -- who starts (the balance lab's turn positions): the first baby-yak holder
+---@param g cairn.G
+---@return integer
 function rules.start_seat(g) return g.state.holder end
 rules.determinize = common.determinize
 rules.render = render.render
@@ -54,6 +62,11 @@ rules.bots = {}
 -- builder: a typical eager player. It picks Build whenever the cart in front of it has
 -- stones and it has food, else Restock; it takes two stones when it can, then buys, pays
 -- and places with the first option offered.
+---@param view table
+---@param seat integer
+---@param options string[] its enabled option ids
+---@param g cairn.G
+---@return string
 function rules.bots.builder(view, seat, options, g)
   local function offered(id)
     for _, o in ipairs(options) do if o == id then return true end end

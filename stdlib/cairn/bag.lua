@@ -8,6 +8,8 @@
 local M = {}
 
 -- M.new(contents) -> bag. contents: a map item -> count, or a list of items.
+---@param contents table<string, integer>|string[]
+---@return table<string, integer>
 function M.new(contents)
   local bag = {}
   if contents == nil then return bag end
@@ -20,6 +22,10 @@ function M.new(contents)
 end
 
 -- M.add(bag, item, n): put n (default 1) of item into the bag.
+---@param bag table<string, integer>
+---@param item string
+---@param n? integer
+---@return table<string, integer> the bag
 function M.add(bag, item, n)
   n = n or 1
   assert(type(item) == "string", "bag items are strings")
@@ -29,6 +35,10 @@ function M.add(bag, item, n)
 end
 
 -- M.remove(bag, item, n): take n (default 1) of item out; error if there are fewer.
+---@param bag table<string, integer>
+---@param item string
+---@param n? integer
+---@return table<string, integer> the bag
 function M.remove(bag, item, n)
   n = n or 1
   local have = bag[item] or 0
@@ -40,6 +50,9 @@ function M.remove(bag, item, n)
 end
 
 -- M.count(bag [, item]) -> how many of item, or of everything.
+---@param bag table<string, integer>
+---@param item? string
+---@return integer
 function M.count(bag, item)
   if item ~= nil then return bag[item] or 0 end
   local total = 0
@@ -48,6 +61,8 @@ function M.count(bag, item)
 end
 
 -- M.items(bag) -> the distinct items, sorted.
+---@param bag table<string, integer>
+---@return string[]
 function M.items(bag)
   local list = {}
   for item, n in pairs(bag) do if n > 0 then list[#list + 1] = item end end
@@ -56,6 +71,8 @@ function M.items(bag)
 end
 
 -- M.contents(bag) -> a copy as a map item -> count.
+---@param bag table<string, integer>
+---@return table<string, integer>
 function M.contents(bag)
   local copy = {}
   for item, n in pairs(bag) do if n > 0 then copy[item] = n end end
@@ -63,6 +80,8 @@ function M.contents(bag)
 end
 
 -- M.list(bag) -> every item once per copy, sorted ({"blue", "red", "red"}).
+---@param bag table<string, integer>
+---@return string[]
 function M.list(bag)
   local list = {}
   for _, item in ipairs(M.items(bag)) do
@@ -72,6 +91,8 @@ function M.list(bag)
 end
 
 -- M.is_empty(bag) -> true when nothing is left.
+---@param bag table<string, integer>
+---@return boolean
 function M.is_empty(bag) return next(bag) == nil end
 
 -- M.draw(bag, rng [, kinds]) -> one item drawn uniformly and removed, or nil if the bag
@@ -82,6 +103,10 @@ function M.is_empty(bag) return next(bag) == nil end
 -- costs a sort of its keys in the sandbox, and draws the same item.
 -- the draw over a list of kinds: one walk for the total, one to find the item drawn
 -- (the same item as a walk over the bag's items; no lists are made)
+---@param bag table<string, integer>
+---@param rng cairn.Rng
+---@param kinds string[] sorted: every item the bag may hold
+---@return string?
 local function draw_from_kinds(bag, rng, kinds)
   local total = 0
   for i = 1, #kinds do
@@ -104,6 +129,10 @@ local function draw_from_kinds(bag, rng, kinds)
   error("bag.draw: unreachable")
 end
 
+---@param bag table<string, integer>
+---@param rng cairn.Rng
+---@param kinds? string[]
+---@return string?
 function M.draw(bag, rng, kinds)
   if kinds then return draw_from_kinds(bag, rng, kinds) end
   local items, counts, k, total = {}, {}, 0, 0
@@ -128,6 +157,11 @@ end
 
 -- M.draw_many(bag, rng, n [, kinds]) -> a list of up to n items (fewer if the bag runs
 -- out); kinds as for M.draw.
+---@param bag table<string, integer>
+---@param rng cairn.Rng
+---@param n integer
+---@param kinds? string[]
+---@return string[]
 function M.draw_many(bag, rng, n, kinds)
   local out = {}
   for _ = 1, n do
@@ -139,6 +173,9 @@ function M.draw_many(bag, rng, n, kinds)
 end
 
 -- M.add_all(bag, items): put every item of a list back.
+---@param bag table<string, integer>
+---@param items string[]
+---@return table<string, integer> the bag
 function M.add_all(bag, items)
   for _, item in ipairs(items) do M.add(bag, item, 1) end
   return bag
@@ -146,6 +183,8 @@ end
 
 -- M.from_component(def) -> a bag from a `bag` component of schemas/components.schema.yaml
 -- ({contents = {salt = 12, tea = 12}}).
+---@param def table
+---@return table<string, integer>
 function M.from_component(def) return M.new(def.contents) end
 
 return M

@@ -8,6 +8,8 @@
 local M = {}
 
 -- M.new(cards) -> deck with cards (copied, in the given order) on the draw pile.
+---@param cards any[]
+---@return table
 function M.new(cards)
   local draw = {}
   for i, c in ipairs(cards or {}) do draw[i] = c end
@@ -15,6 +17,9 @@ function M.new(cards)
 end
 
 -- M.shuffle_list(list, rng): shuffle a list in place and return it.
+---@param list any[]
+---@param rng cairn.Rng
+---@return any[]
 function M.shuffle_list(list, rng)
   if rng.shuffle then return rng.shuffle(list) end
   for i = #list, 2, -1 do
@@ -25,12 +30,18 @@ function M.shuffle_list(list, rng)
 end
 
 -- M.shuffle(deck, rng): shuffle the draw pile.
+---@param deck table
+---@param rng cairn.Rng
+---@return table
 function M.shuffle(deck, rng)
   M.shuffle_list(deck.draw, rng)
   return deck
 end
 
 -- M.reshuffle(deck, rng): put the discard pile under the draw pile and shuffle all.
+---@param deck table
+---@param rng cairn.Rng
+---@return table
 function M.reshuffle(deck, rng)
   for _, c in ipairs(deck.discard) do deck.draw[#deck.draw + 1] = c end
   deck.discard = {}
@@ -39,6 +50,9 @@ end
 
 -- M.draw(deck [, rng]) -> the top card, or nil. With rng, an empty draw pile is
 -- first refilled by reshuffling the discards.
+---@param deck table
+---@param rng? cairn.Rng
+---@return any
 function M.draw(deck, rng)
   if #deck.draw == 0 and rng and #deck.discard > 0 then M.reshuffle(deck, rng) end
   if #deck.draw == 0 then return nil end
@@ -46,6 +60,10 @@ function M.draw(deck, rng)
 end
 
 -- M.draw_many(deck, n [, rng]) -> a list of up to n cards.
+---@param deck table
+---@param n integer
+---@param rng? cairn.Rng
+---@return any[]
 function M.draw_many(deck, n, rng)
   local out = {}
   for _ = 1, n do
@@ -57,20 +75,36 @@ function M.draw_many(deck, n, rng)
 end
 
 -- M.discard(deck, card): put a card on the discard pile.
+---@param deck table
+---@param card any
+---@return table
 function M.discard(deck, card)
   deck.discard[#deck.discard + 1] = card
   return deck
 end
 
 -- M.put_top(deck, card) / M.put_bottom(deck, card): return a card to the draw pile.
+---@param deck table
+---@param card any
+---@return table
 function M.put_top(deck, card) table.insert(deck.draw, 1, card); return deck end
+---@param deck table
+---@param card any
+---@return table
 function M.put_bottom(deck, card) deck.draw[#deck.draw + 1] = card; return deck end
 
 -- M.size(deck) -> cards left to draw; M.discards(deck) -> cards in the discard pile.
+---@param deck table
+---@return integer
 function M.size(deck) return #deck.draw end
+---@param deck table
+---@return integer
 function M.discards(deck) return #deck.discard end
 
 -- M.peek(deck, n) -> the top n cards (a copy), without drawing them.
+---@param deck table
+---@param n? integer
+---@return any[]
 function M.peek(deck, n)
   local out = {}
   for i = 1, math.min(n or 1, #deck.draw) do out[i] = deck.draw[i] end
@@ -80,6 +114,9 @@ end
 -- M.from_component(def [, rng]) -> a deck from a `deck` component of
 -- schemas/components.schema.yaml: each card an id or {id =, count =}; shuffled with rng
 -- unless def.shuffle is false.
+---@param def table
+---@param rng? cairn.Rng
+---@return table
 function M.from_component(def, rng)
   local cards = {}
   for _, c in ipairs(def.cards) do

@@ -8,17 +8,30 @@ local deck = require "cairn.deck"
 
 local M = {}
 
+---@param next_int fun(lo: integer, hi: integer): integer the generator: an integer in [lo, hi]
+---@return cairn.Rng
 local function api(next_int)
   local rng = {}
+  ---@param lo integer
+  ---@param hi integer
+  ---@return integer
   function rng.int(lo, hi)
     assert(math.type(lo) == "integer" and math.type(hi) == "integer" and lo <= hi,
       "rng.int needs integers lo <= hi")
     return next_int(lo, hi)
   end
+  ---@param sides integer
+  ---@return integer
   function rng.die(sides) return rng.int(1, sides) end
   -- the stdlib's own Fisher-Yates, drawing from this rng's int
+  ---@param list any[]
+  ---@return any[]
   function rng.shuffle(list) return deck.shuffle_list(list, { int = rng.int }) end
+  ---@param list any[]
+  ---@return any
   function rng.pick(list) return list[rng.int(1, #list)] end
+  ---@param weights integer[]
+  ---@return integer
   function rng.weighted(weights)
     local total = 0
     for _, w in ipairs(weights) do total = total + w end
@@ -32,6 +45,8 @@ local function api(next_int)
 end
 
 -- M.new(seed) -> an rng whose sequence depends only on seed.
+---@param seed? integer
+---@return cairn.Rng
 function M.new(seed)
   local s = (seed or 1) % 2147483648
   return api(function(lo, hi)
@@ -42,6 +57,8 @@ end
 
 -- M.script(values) -> an rng whose int() returns values in turn, clamped to [lo, hi];
 -- after the list runs out it returns lo.
+---@param values integer[]
+---@return cairn.Rng
 function M.script(values)
   local i = 0
   return api(function(lo, hi)

@@ -9,6 +9,10 @@
 
 local M = {}
 
+---@param graph table
+---@param a string a node
+---@param b string a node
+---@param w integer the edge's weight
 local function add_edge(graph, a, b, w)
   graph.adj[a] = graph.adj[a] or {}
   graph.adj[b] = graph.adj[b] or {}
@@ -18,6 +22,10 @@ local function add_edge(graph, a, b, w)
 end
 
 -- M.new(edges [, directed] [, nodes]) -> graph. nodes: extra nodes without edges.
+---@param edges table[]
+---@param directed? boolean
+---@param nodes? string[]
+---@return table
 function M.new(edges, directed, nodes)
   local graph = { directed = directed and true or false, adj = {}, weight = {} }
   for _, n in ipairs(nodes or {}) do graph.adj[n] = graph.adj[n] or {} end
@@ -31,6 +39,8 @@ function M.new(edges, directed, nodes)
 end
 
 -- M.nodes(graph) -> every node, sorted.
+---@param graph table
+---@return string[]
 function M.nodes(graph)
   local list = {}
   for n in pairs(graph.adj) do list[#list + 1] = n end
@@ -39,15 +49,27 @@ function M.nodes(graph)
 end
 
 -- M.neighbours(graph, node) -> the nodes one edge away, sorted.
+---@param graph table
+---@param node string
+---@return string[]
 function M.neighbours(graph, node) return graph.adj[node] or {} end
 
 -- M.weight(graph, a, b) -> the weight of edge a-b, or nil.
+---@param graph table
+---@param a string
+---@param b string
+---@return integer?
 function M.weight(graph, a, b) return graph.weight[a .. "->" .. b] end
 
 -- M.shortest_path(graph, from, to [, passable]) -> path (list of nodes from..to), cost;
 -- or nil when to cannot be reached. passable(node), if given, excludes nodes
 -- (from and to are always allowed). Dijkstra with integer weights; among equal
 -- costs the alphabetically first route wins.
+---@param graph table
+---@param from string
+---@param to string
+---@param passable? fun(node:string):boolean
+---@return string[]?, integer?
 function M.shortest_path(graph, from, to, passable)
   local dist, prev, done = { [from] = 0 }, {}, {}
   while true do
@@ -73,6 +95,10 @@ function M.shortest_path(graph, from, to, passable)
 end
 
 -- M.reachable(graph, from [, passable]) -> every node reachable from from, sorted.
+---@param graph table
+---@param from string
+---@param passable? fun(node:string):boolean
+---@return string[]
 function M.reachable(graph, from, passable)
   local seen, queue, head = { [from] = true }, { from }, 1
   while queue[head] do
@@ -91,6 +117,9 @@ end
 -- M.components(graph [, keep]) -> connected components (edges taken as undirected),
 -- each a sorted list, ordered by their first node. keep(node), if given, restricts the
 -- graph to the nodes it accepts.
+---@param graph table
+---@param keep? fun(node:string):boolean
+---@return string[][]
 function M.components(graph, keep)
   local und = { adj = {} }
   for _, n in ipairs(M.nodes(graph)) do
@@ -118,6 +147,8 @@ end
 -- M.from_component(def) -> a graph from a `graph_board` component of
 -- schemas/components.schema.yaml: nodes a map id -> details, edges [a, b] or
 -- {from =, to =, cost =}.
+---@param def table
+---@return table
 function M.from_component(def)
   local edges, nodes = {}, {}
   for id in pairs(def.nodes) do nodes[#nodes + 1] = id end

@@ -13,17 +13,29 @@
 
 local M = {}
 
+---@param shape table
+---@return integer
 local function origin(shape) return shape.origin or 1 end
 
 -- M.key(r, c) -> "r,c"; M.parse(key) -> r, c.
+---@param r integer
+---@param c integer
+---@return string
 function M.key(r, c) return r .. "," .. c end
+---@param key string
+---@return integer, integer
 function M.parse(key)
   local r, c = key:match("^(%-?%d+),(%-?%d+)$")
   return math.tointeger(tonumber(r)), math.tointeger(tonumber(c))
 end
 
 -- M.row_count(shape), M.width(shape, r) -> the number of rows; the width of row r.
+---@param shape table
+---@return integer
 function M.row_count(shape) return shape.widths and #shape.widths or shape.rows end
+---@param shape table
+---@param r integer
+---@return integer
 function M.width(shape, r)
   local i = r - origin(shape) + 1
   if shape.widths then return shape.widths[i] or 0 end
@@ -32,12 +44,18 @@ function M.width(shape, r)
 end
 
 -- M.in_bounds(shape, r, c) -> true if (r, c) is a cell of the shape.
+---@param shape table
+---@param r integer
+---@param c integer
+---@return boolean
 function M.in_bounds(shape, r, c)
   local o = origin(shape)
   return c >= o and c < o + M.width(shape, r)
 end
 
 -- M.cells(shape) -> every cell {r, c}, row by row from the first row.
+---@param shape table
+---@return integer[][]
 function M.cells(shape)
   local o, list = origin(shape), {}
   for r = o, o + M.row_count(shape) - 1 do
@@ -51,6 +69,9 @@ local DIAG = { { -1, -1 }, { -1, 1 }, { 1, -1 }, { 1, 1 } }
 -- brick pyramid: same row left/right; below (r-1, c) and (r-1, c+1); above (r+1, c-1), (r+1, c)
 local BRICK = { { 0, -1 }, { 0, 1 }, { -1, 0 }, { -1, 1 }, { 1, -1 }, { 1, 0 } }
 
+---@param shape table
+---@param r integer
+---@return integer[][] the (row, column) steps to the six neighbours
 local function offset_steps(shape, r)
   -- odd-r offset layout: odd rows (counted from the origin) are shifted right
   if (r - origin(shape)) % 2 == 0 then
@@ -60,6 +81,10 @@ local function offset_steps(shape, r)
 end
 
 -- M.neighbours(shape, r, c) -> the cells touching (r, c), in a fixed order.
+---@param shape table
+---@param r integer
+---@param c integer
+---@return integer[][]
 function M.neighbours(shape, r, c)
   local steps
   if shape.layout == "brick" then steps = BRICK
@@ -81,6 +106,10 @@ end
 
 -- M.below(shape, r, c) -> for a brick pyramid, the two cells (r, c) rests on
 -- (empty for the first row).
+---@param shape table
+---@param r integer
+---@param c integer
+---@return integer[][]
 function M.below(shape, r, c)
   if r == origin(shape) then return {} end
   return { { r - 1, c }, { r - 1, c + 1 } }
@@ -88,6 +117,12 @@ end
 
 -- M.flood(shape, r, c, pred) -> the cells connected to (r, c) through cells where
 -- pred(r, c) is true (including (r, c) itself if pred holds there), in visit order.
+---@param shape table
+---@param r integer
+---@param c integer
+---@param pred fun(r:integer, c:integer):boolean
+---@param seen? table
+---@return integer[][]
 function M.flood(shape, r, c, pred, seen)
   seen = seen or {}
   local out = {}
@@ -113,6 +148,9 @@ end
 -- value(r, c) returns a value for occupied cells and nil (or false) for empty ones;
 -- neighbours join a group when their values are equal. Returns a list of
 -- {value = v, cells = {{r, c}, ...}}, in the order of M.cells.
+---@param shape table
+---@param value fun(r:integer, c:integer):any
+---@return table[]
 function M.groups(shape, value)
   local seen, groups = {}, {}
   for _, cell in ipairs(M.cells(shape)) do
@@ -129,6 +167,8 @@ end
 -- M.from_component(def) -> the shape of a `grid_board` component of
 -- schemas/components.schema.yaml: adjacency orthogonal (4), diagonal (8) or hex (offset
 -- rows). Cells the board lacks (null in `cells`) are left to the ruleset's predicates.
+---@param def table
+---@return table
 function M.from_component(def)
   local shape = { rows = def.rows, cols = def.cols }
   if def.adjacency == "diagonal" then shape.diagonal = true end

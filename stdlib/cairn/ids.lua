@@ -8,10 +8,17 @@ local M = {}
 
 -- M.new() -> an empty id set, {parts = {}, tree = {}}. A ruleset keeps one in a module
 -- local: a new game runs the module again, so no id set outlives its game.
+---@return cairn.IdSet
 function M.new() return { parts = {}, tree = {} } end
 
 -- M.id(set, a [, b [, c [, d]]]) -> "a b c d", the parts given one space apart, the same
 -- string every time; set.parts[id] -> {a, b, c, d} as given (numbers stay numbers).
+---@param set cairn.IdSet
+---@param a string|integer
+---@param b? string|integer
+---@param c? string|integer
+---@param d? string|integer
+---@return string
 function M.id(set, a, b, c, d)
   local tree = set.tree
   local node = tree[a]

@@ -7,6 +7,8 @@
 
 local M = {}
 
+---@param opts? table
+---@return string, string the key's field and the value's
 local function fields(opts)
   opts = opts or {}
   return opts.key or "at", opts.value or "points"
@@ -14,6 +16,10 @@ end
 
 -- M.exact(rows, x [, opts]) -> the value of the row whose key equals x, else opts.default.
 -- opts: key (default "at"), value (default "points"), default (default nil).
+---@param rows table[]
+---@param x integer
+---@param opts? table
+---@return any
 function M.exact(rows, x, opts)
   local k, v = fields(opts)
   for _, row in ipairs(rows) do
@@ -25,6 +31,10 @@ end
 -- M.at_least(rows, x [, opts]) -> the value of the row with the largest key <= x
 -- ("3 or more groups: 4 points"), else opts.default (0 unless given).
 -- Rows need not be sorted. A value beyond the last row clamps to the last row.
+---@param rows table[]
+---@param x integer
+---@param opts? table
+---@return any
 function M.at_least(rows, x, opts)
   local k, v = fields(opts)
   local best, best_key = nil, nil
@@ -42,6 +52,10 @@ end
 
 -- M.clamp_index(list, i) -> list[i], with i clamped to 1..#list (0 for i < 1 unless
 -- a default is given). For plain lists such as {0, 2, 4, 7}.
+---@param list any[]
+---@param i integer
+---@param default? any
+---@return any
 function M.clamp_index(list, i, default)
   if i < 1 then return default or 0 end
   if i > #list then return list[#list] end
@@ -50,6 +64,9 @@ end
 
 -- M.get(map, key) -> map[key], also trying the key as a string or an integer
 -- (YAML map keys may arrive either way).
+---@param map table
+---@param key string
+---@return any
 function M.get(map, key)
   local v = map[key]
   if v ~= nil then return v end
@@ -60,6 +77,9 @@ function M.get(map, key)
 end
 
 -- M.copy(value) -> a deep copy of plain data (tables copied, other values shared).
+---@generic T
+---@param value T
+---@return T
 function M.copy(value)
   if type(value) ~= "table" then return value end
   local out = {}
@@ -68,6 +88,8 @@ function M.copy(value)
 end
 
 -- M.keys(map) -> the keys, sorted (numbers before strings).
+---@param map table
+---@return string[]
 function M.keys(map)
   local list = {}
   for k in pairs(map) do list[#list + 1] = k end
@@ -81,6 +103,8 @@ end
 M.keys_sorted = M.keys
 
 -- M.sum(map_or_list) -> the sum of the integer values.
+---@param t table
+---@return integer
 function M.sum(t)
   local s = 0
   for _, v in pairs(t) do s = s + v end
@@ -88,12 +112,19 @@ function M.sum(t)
 end
 
 -- M.find(list, value) -> the index of value in list, or nil.
+---@param list any[]
+---@param value any
+---@return integer?
 function M.find(list, value)
   for i, v in ipairs(list) do if v == value then return i end end
   return nil
 end
 
 -- M.by(list, field, value) -> the first record whose field equals value, or nil.
+---@param list table[]
+---@param field string
+---@param value any
+---@return table?
 function M.by(list, field, value)
   for _, row in ipairs(list) do if row[field] == value then return row end end
   return nil
@@ -101,6 +132,9 @@ end
 
 -- M.max(list [, f]) -> the largest f(item) (f defaults to identity), and the indices
 -- of every item that reaches it (ties), or nil for an empty list.
+---@param list any[]
+---@param f? fun(x:any):integer
+---@return any, integer?
 function M.max(list, f)
   f = f or function(x) return x end
   local best, who = nil, {}

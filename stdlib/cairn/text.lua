@@ -14,6 +14,8 @@ local find, len = string.find, utf8.len
 -- count starts again): a call of a string function costs more than a table lookup.
 local WIDTHS_KEPT = 4096
 local widths, n_widths = {}, 0
+---@param s string
+---@return integer
 function M.width(s)
   local w = widths[s]
   if w then return w end
@@ -32,6 +34,8 @@ end
 -- widths, the same on every board).
 local BLANKS_KEPT = 256
 local blank_runs = {}
+---@param n integer
+---@return string
 local function blanks(n)
   local b = blank_runs[n]
   if not b then
@@ -46,6 +50,9 @@ end
 -- again): a board pads the same strings to the same widths on every board.
 local PADS_KEPT = 4096
 local padded, n_padded = {}, 0
+---@param s string
+---@param w integer
+---@return string
 function M.pad(s, w)
   local of_width = padded[w]
   local p = of_width and of_width[s]
@@ -63,6 +70,8 @@ function M.pad(s, w)
 end
 
 -- M.tags(list) -> the markup opening each tag of the list: {"bold", "red"} -> "{bold}{red}".
+---@param list string[]?
+---@return string
 function M.tags(list)
   local out = {}
   for _, tag in ipairs(list or {}) do out[#out + 1] = "{" .. tag .. "}" end
@@ -71,6 +80,9 @@ end
 
 -- M.paint(list, text) -> text in the markup of the list, closed with {/}; text as it is
 -- when the list is empty or nil.
+---@param list string[]?
+---@param text string
+---@return string
 function M.paint(list, text)
   local open = M.tags(list)
   if open == "" then return text end
@@ -86,6 +98,8 @@ end
 -- HEADS_KEPT of them, then the list starts again).
 local HEADS_KEPT = 256
 local ends_in_blank, n_heads = {}, 0
+---@param head string
+---@return boolean
 local function head_ends_in_blank(head)
   local blank = ends_in_blank[head]
   if blank == nil then
@@ -96,6 +110,11 @@ local function head_ends_in_blank(head)
   return blank
 end
 
+---@param head string
+---@param parts string[]
+---@param indent integer
+---@param max integer
+---@return string[]
 function M.wrap(head, parts, indent, max)
   local lines, cur, cur_w = {}, head, M.width(head)
   for i, part in ipairs(parts) do
@@ -117,6 +136,14 @@ end
 -- fields), each line after the first indented by indent, and a piece still wider than
 -- max broken between its words. A word wider than max stays whole. Markup tags take no
 -- columns and are never cut (they hold no spaces). Leading blanks are kept on the first line.
+---@param lines string[] the lines so far
+---@param cur string the line being filled
+---@param cur_w integer its width in columns
+---@param gap string the blanks before piece
+---@param piece string
+---@param max integer
+---@param indent integer
+---@return string, integer the line being filled and its width
 local function pack(lines, cur, cur_w, gap, piece, max, indent)
   local w = M.width(piece)
   if cur_w > indent and cur_w + #gap + w > max then
@@ -126,6 +153,10 @@ local function pack(lines, cur, cur_w, gap, piece, max, indent)
   return cur .. gap .. piece, cur_w + #gap + w
 end
 
+---@param line string
+---@param max integer
+---@param indent integer
+---@return string[]
 function M.fit(line, max, indent)
   if M.width(line) <= max then return { line } end
   local lines = {}
@@ -159,6 +190,10 @@ end
 -- The names are kept for one game's data and language (a new game, or another language,
 -- starts a new list).
 local names, names_data, names_lang = {}, nil, nil
+---@param g cairn.G
+---@param prefix string
+---@param part string|integer
+---@return string
 function M.name(g, prefix, part)
   if names_data ~= g.data or names_lang ~= g.lang then
     names, names_data, names_lang = {}, g.data, g.lang
@@ -177,6 +212,9 @@ function M.name(g, prefix, part)
 end
 
 -- M.seat_name(g, seat) -> the seat's name, else the ruleset's text "seat" for it.
+---@param g cairn.G
+---@param seat integer
+---@return string
 function M.seat_name(g, seat)
   local s = g.seats and g.seats[seat]
   return (s and s.name) or g.text("seat", seat)

@@ -7,6 +7,10 @@
 local M = {}
 
 -- M.new(min, max [, wrap]) -> an empty track with spaces min..max.
+---@param min integer
+---@param max integer
+---@param wrap? boolean
+---@return table
 function M.new(min, max, wrap)
   assert(math.type(min) == "integer" and math.type(max) == "integer" and min <= max,
     "track bounds are integers, min <= max")
@@ -15,6 +19,12 @@ end
 
 -- M.step(pos, k, min, max, wrap) -> new position, laps. Clamps to min..max, or with
 -- wrap goes round (laps counts whole turns, negative going backwards).
+---@param pos integer
+---@param k integer
+---@param min integer
+---@param max integer
+---@param wrap? boolean
+---@return integer
 function M.step(pos, k, min, max, wrap)
   local p = pos + k
   if not wrap then
@@ -28,15 +38,26 @@ function M.step(pos, k, min, max, wrap)
 end
 
 -- M.place(track, who, pos): put marker who at pos (clamped).
+---@param track table
+---@param who string|integer
+---@param pos integer
+---@return table the track
 function M.place(track, who, pos)
   track.pos[who] = M.step(pos, 0, track.min, track.max, false)
   return track
 end
 
 -- M.position(track, who) -> the marker's position, or nil if it is not on the track.
+---@param track table
+---@param who string|integer
+---@return integer?
 function M.position(track, who) return track.pos[who] end
 
 -- M.move(track, who, k) -> new position, laps: move a marker k spaces.
+---@param track table
+---@param who string|integer
+---@param k integer
+---@return integer
 function M.move(track, who, k)
   local p, laps = M.step(assert(track.pos[who], "marker not on track"), k,
     track.min, track.max, track.wrap)
@@ -45,6 +66,9 @@ function M.move(track, who, k)
 end
 
 -- M.at(track, pos) -> the markers on space pos, sorted.
+---@param track table
+---@param pos integer
+---@return (string|integer)[]
 function M.at(track, pos)
   local list = {}
   for who, p in pairs(track.pos) do if p == pos then list[#list + 1] = who end end
@@ -53,6 +77,8 @@ function M.at(track, pos)
 end
 
 -- M.ranking(track) -> markers from the highest position down; ties by name.
+---@param track table
+---@return (string|integer)[]
 function M.ranking(track)
   local list = {}
   for who in pairs(track.pos) do list[#list + 1] = who end
@@ -65,10 +91,15 @@ function M.ranking(track)
 end
 
 -- M.is_at_end(track, who) -> true if the marker is on the last space.
+---@param track table
+---@param who string|integer
+---@return boolean
 function M.is_at_end(track, who) return track.pos[who] == track.max end
 
 -- M.from_component(def) -> an empty track from a `track` component of
 -- schemas/components.schema.yaml ({length = 30, start = 0, loop = true}).
+---@param def table
+---@return table
 function M.from_component(def)
   local start = def.start or 0
   return M.new(start, start + def.length - 1, def.loop)

@@ -55,7 +55,7 @@ lines = T.fit("abcdefghijklmnopqrstuvwxyz0123456789 x", 10, 2)
 assert(#lines == 2 and lines[1] == "abcdefghijklmnopqrstuvwxyz0123456789" and lines[2] == "  x")
 -- wrap at 12 columns, continuation indented by 2:
 -- "head aaaa" is 9; + "  bbbb" = 15 > 12 -> new line "  bbbb" (6); + "  cc" = 10 fits
-local lines = T.wrap("head", { "aaaa", "bbbb", "cc" }, 2, 12)
+lines = T.wrap("head", { "aaaa", "bbbb", "cc" }, 2, 12)
 assert(#lines == 2 and lines[1] == "head aaaa" and lines[2] == "  bbbb  cc", table.concat(lines, "|"))
 -- a head ending in a blank takes the first part without another space
 lines = T.wrap("    ", { "x", "y" }, 4, 80)

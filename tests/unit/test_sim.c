@@ -710,7 +710,7 @@ static void put_file(const char *dir, const char *rel, const char *text) {
     fclose(f);
 }
 
-/* The default --jobs under a cgroup v2 quota: a scratch /proc/self/cgroup
+/* The default --jobs under a cgroup v2 or v1 quota: a scratch /proc/self/cgroup
 ** and /sys/fs/cgroup. */
 static void test_cpu_quota(void **st) {
     (void)st;
@@ -736,7 +736,22 @@ static void test_cpu_quota(void **st) {
     put_file(dir, "proc-cgroup", "0::/\n");
     put_file(dir, "sys/cpu.max", "300000 100000\n");
     assert_int_equal(sim_cpus_limit(proc, root, 8), 3);
-    /* cgroup v1 only, or no /proc file: the affinity stands */
+    /* cgroup v1 with no quota (-1), or no /proc file: the affinity stands */
+    put_file(dir, "sys/cpu,cpuacct/cpu.cfs_quota_us", "-1\n");
+    put_file(dir, "sys/cpu,cpuacct/cpu.cfs_period_us", "100000\n");
+    assert_int_equal(sim_cpus_limit(v1, root, 8), 8);
+    /* cgroup v1's quota (docker --cpus 1.5 on a v1 machine): 150000 of every 100000 us,
+    ** rounded up to 2; /proc names the host's path (/docker/c1), the container sees
+    ** its cgroup at the mount's root, so the walk up finds it there */
+    put_file(dir, "proc-cgroup-v1", "4:memory:/docker/c1\n2:cpu,cpuacct:/docker/c1\n");
+    put_file(dir, "sys/cpu,cpuacct/cpu.cfs_quota_us", "150000\n");
+    assert_int_equal(sim_cpus_limit(v1, root, 8), 2);
+    /* a lower quota in the cgroup itself binds: 50000 / 100000 = 0.5, rounded up to 1 */
+    put_file(dir, "sys/cpu,cpuacct/docker/c1/cpu.cfs_quota_us", "50000\n");
+    put_file(dir, "sys/cpu,cpuacct/docker/c1/cpu.cfs_period_us", "100000\n");
+    assert_int_equal(sim_cpus_limit(v1, root, 8), 1);
+    /* "cpuacct" alone is not the cpu controller: its line is not read */
+    put_file(dir, "proc-cgroup-v1", "2:cpuacct:/docker/c1\n");
     assert_int_equal(sim_cpus_limit(v1, root, 8), 8);
     assert_int_equal(sim_cpus_limit("/nonexistent/cgroup", root, 8), 8);
     /* and the default is at least 1 */

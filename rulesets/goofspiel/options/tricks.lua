@@ -2,6 +2,8 @@
 -- point; the sum of the prizes' values breaks ties. Wraps rules.score.
 return function(rules)
   local value_score = rules.score
+  ---@param g cairn.G
+  ---@return cairn.Scores
   function rules.score(g)
     local by_value = value_score(g)
     local scores = {}

@@ -9,6 +9,8 @@ local common = require "rules.common"
 
 local M = {}
 
+---@param g cairn.G
+---@return string?
 function M.check(g)
   local st, data = g.state, g.data
   local n = #g.seats

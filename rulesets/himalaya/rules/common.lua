@@ -7,18 +7,33 @@ local map = require "rules.map"
 
 local M = {}
 
+---@param g cairn.G
+---@param key string
+---@param ... any
+---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
 
+---@param g cairn.G
+---@param seat integer
+---@return string
 function M.seat_name(g, seat)
   local s = g.seats and g.seats[seat]
   return (s and s.name) or ("seat " .. seat)
 end
 
+---@param g cairn.G
+---@return table the board: paths, regions, names and levels by village
 function M.board(g) return map.board(g.data) end
 
+---@param g cairn.G
+---@param v integer a village
+---@return string
 function M.village_name(g, v) return M.board(g).name[v] end
 
 local region_names
+---@param g cairn.G
+---@param r string a region's id
+---@return string
 function M.region_name(g, r)
   if not region_names then
     region_names = {}
@@ -29,6 +44,8 @@ end
 
 -- the resource types cheapest first, and each type's rank (1 = cheapest)
 local types_cache, rank_cache
+---@param data table
+---@return string[] the cube types, cheapest first
 function M.types(data)
   if not types_cache then
     -- cheapest first by resources.types[].value (a Deal takes the cheapest cube); equal
@@ -41,9 +58,15 @@ function M.types(data)
   end
   return types_cache
 end
+---@param data table
+---@param t string a cube type
+---@return integer
 function M.rank(data, t) M.types(data) return rank_cache[t] end
 
 -- M.sort_cubes(data, list): a village's cubes, cheapest first (in place)
+---@param data table
+---@param list any[]
+---@return string[] list, sorted
 function M.sort_cubes(data, list)
   M.types(data)
   table.sort(list, function(a, b) return rank_cache[a] < rank_cache[b] end)
@@ -52,6 +75,9 @@ end
 
 -- M.level_row(g, v) -> {stupa = points, envoys = count} for village v, with upheaval applied
 local level_caches = {}
+---@param g cairn.G
+---@param v integer a village
+---@return table the level's row: stupa, envoys, name
 function M.level_row(g, v)
   local key = g.options.upheaval and "upheaval" or "base"
   local level_cache = level_caches[key]
@@ -79,16 +105,33 @@ end
 -- ids, made once per game (cairn.ids)
 M.ACTION_IDS = { "dirt", "ice", "stone", "deal", "rest" }
 local ID = ids.new()
+---@param kind string
+---@param x string|integer
+---@return string
 local function id_of(kind, x) return ids.id(ID, kind, x) end
+---@param v integer a village
+---@return string
 function M.start_id(v) return id_of("start", v) end
+---@param r string a region's id
+---@return string
 function M.envoy_id(r) return id_of("envoy", r) end
+---@param t string a cube type
+---@return string
 function M.take_id(t) return id_of("take", t) end
+---@param v integer a village
+---@return string
 function M.stupa_id(v) return id_of("stupa", v) end
+---@param kind string
+---@param target string|integer
+---@return string
 function M.event_id(kind, target) return id_of(kind, target) end
 
 -- M.envoy_lines(regions, n) -> every way of placing n envoys in the regions, as ids
 -- "envoys r1 r1 r2" (multisets, regions in list order); cached by region list and n
 local lines_cache = {}
+---@param regions string[] region ids
+---@param n integer
+---@return string[] the ids
 function M.envoy_lines(regions, n)
   local key = table.concat(regions, " ") .. "#" .. n
   local got = lines_cache[key]
@@ -109,6 +152,8 @@ function M.envoy_lines(regions, n)
 end
 
 -- M.cube_count(p) -> cubes behind a player's screen
+---@param p table
+---@return integer
 function M.cube_count(p)
   local n = 0
   for _, c in pairs(p.cubes) do n = n + c end
@@ -117,6 +162,9 @@ end
 
 -- M.ring_def(g, id) -> the ring's data record
 local ring_cache
+---@param g cairn.G
+---@param id string
+---@return table the ring's definition (data rings.rings)
 function M.ring_def(g, id)
   if not ring_cache then
     ring_cache = {}
@@ -126,6 +174,9 @@ function M.ring_def(g, id)
 end
 
 -- M.wants_text(g, id) -> "2 salt + 1 tea"
+---@param g cairn.G
+---@param id string
+---@return string
 function M.wants_text(g, id)
   local r, parts = M.ring_def(g, id), {}
   for _, t in ipairs(M.types(g.data)) do
@@ -135,6 +186,9 @@ function M.wants_text(g, id)
 end
 
 -- M.yaks(g, seat) -> yaks on kept rings + inventory tokens
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function M.yaks(g, seat)
   local p = g.state.players[seat]
   local y = 0
@@ -143,6 +197,8 @@ function M.yaks(g, seat)
 end
 
 -- M.show_rings(g, seat): the public copy of kept rings when the rules say they are public
+---@param g cairn.G
+---@param seat integer
 function M.show_rings(g, seat)
   local p = g.state.players[seat]
   p.ring_count = #p.rings

@@ -14,6 +14,9 @@ local round = require "rules.round"
 local M = {}
 
 -- others(view, seat, n) -> the seats whose screens the seat cannot see into
+---@param seat integer
+---@param n integer
+---@return integer[]
 local function others(seat, n)
   local list = {}
   for s = 1, n do if s ~= seat then list[#list + 1] = s end end
@@ -21,6 +24,10 @@ local function others(seat, n)
 end
 
 -- take(pool, n, what) -> the first n items of pool, removed (an error names the shortfall)
+---@param pool table
+---@param n integer
+---@param what string
+---@return any[]
 local function take(pool, n, what)
   if #pool < n then error(string.format("determinize: %d %s unseen, the view needs %d", #pool, what, n), 2) end
   local out = {}
@@ -30,6 +37,10 @@ end
 
 -- programs: outside the programming every program is empty; during it a ready seat's
 -- program is full (6 pieces), another's has 0 to 6 pieces so far, each any action
+---@param st table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_programs(st, seat, rng, g)
   local size = g.data.game.pieces.actions
   for _, s in ipairs(others(seat, #g.seats)) do
@@ -45,6 +56,10 @@ end
 -- cubes: every cube of the game not on a village nor behind the seat's own screen is in
 -- the bag (as many as the view counts) or behind another screen (the rest, dealt one by
 -- one to a seat drawn at random: the view tells only their total)
+---@param st table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_cubes(st, seat, rng, g)
   local unseen = round.cube_bag(g)
   for _, vil in ipairs(st.villages) do
@@ -68,6 +83,10 @@ end
 -- rings: every ring not on a village, in the delivery under way or kept by the seat (or
 -- shown by another) is kept by another seat (as many as its public ring count), in the
 -- ring bag or on its discards (as many as the view counts each)
+---@param st table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_rings(st, seat, rng, g)
   local unseen = bag.new()
   for _, r in ipairs(g.data.rings.rings) do bag.add(unseen, r.id) end
@@ -98,6 +117,9 @@ end
 
 -- village tokens (allergic to chaos): the pile holds every token not in the public row
 -- nor on the discards, face down in any order
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_village_tokens(st, rng, g)
   local vt = st.village_tokens
   if not vt then return end
@@ -112,6 +134,11 @@ local function sample_village_tokens(st, rng, g)
 end
 
 -- M.determinize(view, seat, rng, g) -> the view, its hidden parts filled in
+---@param view table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
+---@return table
 function M.determinize(view, seat, rng, g)
   sample_programs(view, seat, rng, g)
   sample_cubes(view, seat, rng, g)

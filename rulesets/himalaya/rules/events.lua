@@ -12,6 +12,8 @@ local t = common.t
 
 -- the ids, made once per game: "market 7", "yeti p05", "snowstorm p05"
 local cache
+---@param g cairn.G
+---@return string[]
 local function all_ids(g)
   if cache then return cache end
   cache = {}
@@ -27,6 +29,8 @@ local function all_ids(g)
   return cache
 end
 
+---@param g cairn.G
+---@return table
 function M.decision(g)
   local st = g.state
   local seat = st.order[st.ev_turn]
@@ -45,6 +49,10 @@ end
 
 -- M.apply(g, seat, id) -> true when every seat is done (programming begins). A seat plays
 -- tokens until it passes; with events.per_round `one` its first token ends its turn.
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return boolean
 function M.apply(g, seat, id)
   local st = g.state
   if id == "pass" then
@@ -64,18 +72,30 @@ function M.apply(g, seat, id)
   return false
 end
 
+---@param g cairn.G
+---@param kind string
+---@param target string a village number or a path id
+---@return string
 function M.target_name(g, kind, target)
   if kind == "market" then return common.village_name(g, tonumber(target)) end
   local p = common.board(g).by_id[target]
   return t(g, "path_name", p.type, common.village_name(g, p.ends[1]), common.village_name(g, p.ends[2]))
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.label(g, seat, id)
   if id == "pass" then return t(g, "opt.pass") end
   local kind, target = id:match("^(%S+) (%S+)$")
   return t(g, "event." .. kind) .. ": " .. M.target_name(g, kind, target)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.reason(g, seat, id)
   local kind = id:match("^(%S+)")
   return t(g, "why.event_there", t(g, "event." .. kind))

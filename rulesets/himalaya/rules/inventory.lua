@@ -12,6 +12,8 @@ local rewards = require "rules.rewards"
 local M = {}
 local t = common.t
 
+---@param g cairn.G
+---@return boolean
 function M.is_inventory_month(g)
   for _, m in ipairs(g.data.game.inventory_rounds) do if m == g.state.month then return true end end
   return false
@@ -20,6 +22,9 @@ end
 -- M.majority(g, kind) -> the seats that win kind's inventory (the most cubes, at least the
 -- minimum; a tie for most gives nobody or every tied seat: scoring.inventory_ties), in seat
 -- order, or nil; and the most cubes held
+---@param g cairn.G
+---@param kind string
+---@return integer[]?, integer the winning seats and the most cubes held
 function M.majority(g, kind)
   local best = -1
   for _, p in ipairs(g.state.players) do if p.cubes[kind] > best then best = p.cubes[kind] end end
@@ -30,12 +35,17 @@ function M.majority(g, kind)
   return most, best
 end
 
+---@param g cairn.G
+---@return string?
 local function variant(g)
   if g.options["long-range-inventory"] then return "long" end
   if g.options["complete-inventory"] then return "complete" end
   return nil
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param kind string
 function M.give_token(g, seat, kind)
   local st = g.state
   if st.tokens_left <= 0 then
@@ -49,6 +59,7 @@ function M.give_token(g, seat, kind)
 end
 
 -- M.start(g): compute the winners of the month's inventory; the base rule gives tokens at once
+---@param g cairn.G
 function M.start(g)
   local st = g.state
   g.log(t(g, "log.inventory", st.month))
@@ -67,6 +78,9 @@ function M.start(g)
 end
 
 -- the stupa villages of the variants
+---@param g cairn.G
+---@param seat integer
+---@return integer[] villages
 function M.stupa_villages(g, seat)
   local st, out = g.state, {}
   if st.players[seat].stupas <= 0 then return out end
@@ -84,10 +98,11 @@ function M.stupa_villages(g, seat)
   return out
 end
 
-local CHOICES = { "token", "envoys", "stupa" }
-
 -- M.complete_envoys(g, v) -> the envoys complete inventory sends around the caravan's
 -- village v: its level's count, or a fixed number (variants.complete_inventory.envoys)
+---@param g cairn.G
+---@param v integer a village
+---@return integer
 function M.complete_envoys(g, v)
   local n = g.data.variants.complete_inventory.envoys
   if n == "level" then return common.level_row(g, v).envoys end
@@ -95,6 +110,8 @@ function M.complete_envoys(g, v)
 end
 
 -- M.pending(g) -> the next inventory choice as a pending decision, or nil when all are done
+---@param g cairn.G
+---@return boolean?
 function M.next_choice(g)
   local st = g.state
   local inv = st.inventory
@@ -104,6 +121,8 @@ function M.next_choice(g)
   return true
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.choice_options(g)
   local st = g.state
   local seat = st.pending.seat
@@ -117,6 +136,9 @@ function M.choice_options(g)
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply_choice(g, seat, id)
   local st = g.state
   local what = st.pending.what
@@ -144,18 +166,27 @@ function M.apply_choice(g, seat, id)
   end
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.stupa_options(g)
   local opts = {}
   for i, v in ipairs(g.state.pending.villages) do opts[i] = common.stupa_id(v) end
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply_stupa(g, seat, id)
   local v = tonumber(id:match("^stupa (%d+)$"))
   g.state.pending = false
   rewards.place_stupa(g, seat, v)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.label(g, seat, id)
   local p = g.state.pending
   if p.kind == "inv_stupa" then
@@ -170,6 +201,10 @@ function M.label(g, seat, id)
   return t(g, "opt.inv_" .. id, g.data.game.inventory.reward)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.reason(g, seat, id)
   if id == "token" then return t(g, "why.no_tokens_left") end
   if id == "envoys" then return t(g, "why.no_envoys") end

@@ -11,6 +11,8 @@ local M = {}
 -- { at = path into g.data, message = text }, so cairn reports it at the map file's line
 -- and column, as it does the schema's own errors (schemas/map.schema.yaml has checked the
 -- rest). Paths use Lua's indexes: { "map", "villages", 3 } is the third village.
+---@param map table
+---@return {at: (string|integer)[], message: string}[]
 function M.problems(map)
   local out = {}
   local function bad(at, fmt, ...)
@@ -57,6 +59,8 @@ end
 -- M.board(data) -> the lookups the rules use, built once per game (modules are fresh per game):
 --   path[v][type] = {id, to}   regions[v] = {"r1", ...}   level[v]   name[v]   by_id[path id]
 local cache
+---@param data table
+---@return table the board: paths, regions, levels and names by village
 function M.board(data)
   if cache then return cache end
   local map = data.map

@@ -21,6 +21,8 @@ local FULL = { "ready", { id = "back", bot = false },
 M.IS_ACTION = { dirt = true, ice = true, stone = true, deal = true, rest = true }
 M.ACTIONS = FILLING
 
+---@param g cairn.G
+---@return cairn.Decision[]
 function M.decisions(g)
   local st, list = g.state, {}
   local size = g.data.game.pieces.actions
@@ -33,6 +35,10 @@ function M.decisions(g)
 end
 
 -- M.apply(g, seat, id) -> true when the last seat is ready (the round resolves)
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return boolean
 function M.apply(g, seat, id)
   local st = g.state
   local prog = st.programs[seat]
@@ -61,6 +67,10 @@ end
 -- (the console asks when no option matches): `program dirt ice deal rest stone deal`, or
 -- the actions alone, laid on an empty program one action each. A line that names actions
 -- but cannot be laid gets the reason (a string); anything else is not a program (nil).
+---@param g cairn.G
+---@param seat integer
+---@param text string
+---@return (string[]|string)? the option ids in order, or why the line is not a program
 function M.parse(g, seat, text)
   local st = g.state
   if st.phase ~= "program" or st.ready[seat] then return nil end
@@ -82,6 +92,7 @@ function M.parse(g, seat, text)
 end
 
 -- M.reveal(g): the screens are lifted: programs become public (revealed), in play order
+---@param g cairn.G
 function M.reveal(g)
   local st = g.state
   local parts = {}
@@ -92,6 +103,10 @@ function M.reveal(g)
   if g.labels then g.log(common.t(g, "log.reveal", table.concat(parts, "; "))) end
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.label(g, seat, id)
   local prog = g.state.programs[seat]
   if M.IS_ACTION[id] then
@@ -100,6 +115,9 @@ function M.label(g, seat, id)
   return common.t(g, "opt." .. id, table.concat(prog, " "))
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return string
 function M.prompt(g, seat)
   local prog = g.state.programs[seat]
   if #prog >= g.data.game.pieces.actions then
@@ -109,6 +127,10 @@ function M.prompt(g, seat)
     #prog > 0 and table.concat(prog, " ") or "-")
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.reason(g, seat, id)
   return common.t(g, "why.program_full", g.data.game.pieces.actions, table.concat(g.state.programs[seat], " "))
 end

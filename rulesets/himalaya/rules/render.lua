@@ -19,14 +19,23 @@ local pad = ctext.pad
 -- fixed(g) (below) -> those pieces.
 local drawn, fixed
 
+---@param g cairn.G
+---@param s integer a seat
+---@return string
 local function colour_of(g, s) return g.data.tribes.tribes[s].colour end
 
+---@param g cairn.G
+---@param s integer a seat
+---@return string
 local function tribe(g, s)
   return "{" .. colour_of(g, s) .. "}" .. (g.seats[s] and g.seats[s].name or ("seat " .. s)) .. "{/}"
 end
 
 -- initial(g, s) -> "{red}A1{/}": the seat's colour, its name's first letter and number
 -- (kept per seat while its name stays the same)
+---@param g cairn.G
+---@param s integer a seat
+---@return string
 local function initial(g, s)
   local name = g.seats[s] and g.seats[s].name or ("S" .. s)
   local initials = fixed(g).initials
@@ -38,6 +47,8 @@ local function initial(g, s)
 end
 
 -- map_grid(g) -> the path graph on a grid: villages as numbers, paths as d/i/s
+---@param g cairn.G
+---@return string[] the lines
 local function map_grid(g)
   local vs = g.data.map.villages
   local rows, cols = 0, 0
@@ -74,6 +85,8 @@ local function map_grid(g)
 end
 
 -- the villages' fixed columns: "%2d name level paths", by village number
+---@param g cairn.G
+---@return table the columns by village number
 local function village_columns(g)
   local data = g.data
   local paths = {}
@@ -97,6 +110,8 @@ local function village_columns(g)
 end
 
 -- the order a ring shows on its village: "{cyan}order 1 salt+1 tea{/}", by ring id
+---@param g cairn.G
+---@return table<string, string> by ring id
 local function ring_orders(g)
   local orders = {}
   for _, r in ipairs(g.data.rings.rings) do
@@ -110,6 +125,8 @@ local function ring_orders(g)
 end
 
 -- the month track's cells ("4*": an inventory month) and the inventory months in order
+---@param g cairn.G
+---@return string[], integer[] the cells and the inventory months
 local function month_cells(g)
   local data = g.data
   local inv, cells = {}, {}
@@ -122,6 +139,8 @@ local function month_cells(g)
   return cells, inv
 end
 
+---@param g cairn.G
+---@return table what the board draws the same each time (by data and language)
 function fixed(g)
   if drawn and drawn.data == g.data and drawn.lang == g.lang then return drawn end
   local cells, inv = month_cells(g)
@@ -137,12 +156,20 @@ function fixed(g)
 end
 
 -- M.map_lines(view, g) -> the path graph on a grid: villages as numbers, paths as d/i/s
+---@param view table
+---@param g cairn.G
+---@return string[]
 function M.map_lines(view, g) return fixed(g).map end
 
--- compact_villages(g, view, fix, here, cols) -> the villages two or three to a line: number,
+-- compact_villages(g, view, here, cols) -> the villages two or three to a line: number,
 -- name, level's initial, what it holds (cubes by their initials, a ring's order as o and
 -- the wants), the stupa's and the caravans' initials
-local function compact_villages(g, view, fix, here, cols)
+---@param g cairn.G
+---@param view table
+---@param here table<integer, string> the caravans' initials by village number
+---@param cols integer
+---@return string[]
+local function compact_villages(g, view, here, cols)
   local cells, w = {}, 0
   for _, v in ipairs(g.data.map.villages) do
     local vil = view.villages[v.number]
@@ -182,12 +209,20 @@ local function compact_villages(g, view, fix, here, cols)
 end
 
 local full_render
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string
 function M.render(view, seat, g)
   local out, compact = full_render(view, seat, g, false)
   if g.height and #out > g.height then out = compact() end
   return table.concat(out, "\n")
 end
 
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string[], fun(): string[] the full board's lines, and the compact form (made when asked)
 function full_render(view, seat, g)
   local out = {}
   local n = #view.players
@@ -284,12 +319,12 @@ function full_render(view, seat, g)
     local width = g.width or 80
     local c = {}
     for i = 1, head_lines do c[#c + 1] = out[i] end
-    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do c[#c + 1] = l end
+    for _, l in ipairs(compact_villages(g, view, here, width)) do c[#c + 1] = l end
     for i = head_lines + 1 + #fix.villages + 1, tail_from - 1 do c[#c + 1] = out[i] end
     if not g.height or #c <= g.height then return c end
     local t = {}
     for i = 1, head_lines do t[#t + 1] = out[i] end
-    for _, l in ipairs(compact_villages(g, view, fix, here, width)) do t[#t + 1] = l end
+    for _, l in ipairs(compact_villages(g, view, here, width)) do t[#t + 1] = l end
     for i = head_lines + 1 + #fix.villages + 1, players_from - 1 do t[#t + 1] = out[i] end
     -- the seats as many to a line as the width holds (two when the statuses are long)
     local cellw = 0

@@ -11,12 +11,20 @@ local common = require "rules.common"
 local M = {}
 local t = common.t
 
+---@param g cairn.G
+---@param seat integer
+---@param action string an action (dirt, ice, stone, deal, rest)
+---@param why string
 local function wasted(g, seat, action, why)
   if not g.labels then return end
   g.log(t(g, "log.wasted", g.state.slot, common.seat_name(g, seat), t(g, "action." .. action), why))
 end
 
 -- move_caravan: along the path of `kind` from the caravan's village (events: yeti, snowstorm)
+---@param g cairn.G
+---@param seat integer
+---@param kind string
+---@param storm_before string|false the snowstorm path the seat's last action was spent in
 function M.move_caravan(g, seat, kind, storm_before)
   local st, b = g.state, common.board(g)
   local from = st.caravans[seat]
@@ -46,6 +54,10 @@ end
 
 -- M.lacking(g, seat, ring) -> nil when seat holds every cube the ring wants, else "needs 2
 -- tea, holds 1"
+---@param g cairn.G
+---@param seat integer
+---@param ring string a ring's id
+---@return string? nil when the seat holds every cube the ring wants, else what is missing
 function M.lacking(g, seat, ring)
   local cubes, r = g.state.players[seat].cubes, common.ring_def(g, ring)
   for _, k in ipairs(common.types(g.data)) do
@@ -56,6 +68,10 @@ function M.lacking(g, seat, ring)
 end
 
 -- take_cube: the cheapest cube, or (market day) a chosen one
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
+---@param kind string
 function M.take_cube(g, seat, v, kind)
   local st = g.state
   local cubes = st.villages[v].cubes
@@ -69,6 +85,9 @@ function M.take_cube(g, seat, v, kind)
 end
 
 -- deliver: the cubes go back into the bag, the ring leaves the village; the rewards follow
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
 function M.deliver(g, seat, v)
   local st = g.state
   local ring = st.villages[v].ring
@@ -83,6 +102,8 @@ function M.deliver(g, seat, v)
   require("rules.rewards").begin(g, seat, v, ring)
 end
 
+---@param g cairn.G
+---@param seat integer
 function M.deal(g, seat)
   local st = g.state
   local v = st.caravans[seat]
@@ -116,11 +137,15 @@ function M.deal(g, seat)
 end
 
 -- M.decline(g, seat): the seat keeps its cubes; the Deal is spent (game.deal.must_deliver false)
+---@param g cairn.G
+---@param seat integer
 function M.decline(g, seat)
   wasted(g, seat, "deal", t(g, "why.declined"))
 end
 
 -- M.act(g, seat): the seat's action of the current slot
+---@param g cairn.G
+---@param seat integer
 function M.act(g, seat)
   local st = g.state
   local action = st.revealed[seat][st.slot]
@@ -139,6 +164,7 @@ function M.act(g, seat)
 end
 
 -- M.start(g): the reveal; slot 1 from the round's first seat
+---@param g cairn.G
 function M.start(g)
   local st = g.state
   require("rules.program").reveal(g)
@@ -146,6 +172,8 @@ function M.start(g)
 end
 
 -- M.step(g) -> false when the six slots are done
+---@param g cairn.G
+---@return boolean
 function M.step(g)
   local st, n = g.state, #g.seats
   st.turn = st.turn + 1

@@ -19,21 +19,35 @@ local HAS = {
 }
 M.HAS = HAS
 
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
+---@return boolean
 local function can_stupa(g, seat, v)
   return not g.state.villages[v].stupa and g.state.players[seat].stupas > 0
 end
 -- can_envoys: some envoys left, or (game.deal.envoys_short `not_allowed`) as many as the
 -- village's level sends
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
+---@return boolean
 local function can_envoys(g, seat, v)
   local left = g.state.players[seat].envoys
   if g.data.game.deal.envoys_short == "not_allowed" then return left >= common.level_row(g, v).envoys end
   return left > 0
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
+---@param ring string a ring's id
 function M.begin(g, seat, v, ring)
   g.state.pending = { kind = "reward", seat = seat, village = v, ring = ring }
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.reward_options(g)
   local p = g.state.pending
   local ok = { ring = true, stupa = can_stupa(g, p.seat, p.village), envoys = can_envoys(g, p.seat, p.village) }
@@ -50,6 +64,10 @@ function M.reward_options(g)
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string?
 function M.reward_reason(g, seat, id)
   local p = g.state.pending
   local h = HAS[id]
@@ -64,6 +82,9 @@ function M.reward_reason(g, seat, id)
 end
 
 -- M.place_stupa(g, seat, v)
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
 function M.place_stupa(g, seat, v)
   local st = g.state
   st.villages[v].stupa = seat
@@ -74,6 +95,12 @@ end
 -- M.start_envoys(g, seat, regions, n, after, one_region): pending envoy placement of up to
 -- n envoys (fewer when the supply runs short) into the given regions, each where the seat
 -- likes or (one_region) all into one of them; a single region is filled at once
+---@param g cairn.G
+---@param seat integer
+---@param regions string[] region ids
+---@param n integer
+---@param after table|false? what is pending after the envoys (false: nothing)
+---@param one_region boolean? all into one region
 function M.start_envoys(g, seat, regions, n, after, one_region)
   local st = g.state
   n = math.min(n, st.players[seat].envoys)
@@ -89,6 +116,10 @@ function M.start_envoys(g, seat, regions, n, after, one_region)
     one_region = one_region or false }
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param r string a region's id
+---@param n integer
 function M.add_envoys(g, seat, r, n)
   local st = g.state
   st.envoys[r][seat] = st.envoys[r][seat] + n
@@ -96,6 +127,8 @@ function M.add_envoys(g, seat, r, n)
   g.log(t(g, "log.envoys", common.seat_name(g, seat), n, common.region_name(g, r)))
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.envoy_options(g)
   local p = g.state.pending
   local opts = {}
@@ -112,6 +145,9 @@ function M.envoy_options(g)
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply_envoys(g, seat, id)
   local st = g.state
   local p = st.pending
@@ -133,6 +169,8 @@ end
 
 -- M.unkept_ring(g, ring): a ring nobody keeps is discarded (reshuffled into the ring bag
 -- once it is empty), or goes straight back into the ring bag (game.deal.unkept_rings)
+---@param g cairn.G
+---@param ring string a ring's id
 function M.unkept_ring(g, ring)
   local st = g.state
   if g.data.game.deal.unkept_rings == "bag" then
@@ -144,6 +182,9 @@ function M.unkept_ring(g, ring)
 end
 
 -- M.apply_reward(g, seat, id): carry out the chosen pair
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply_reward(g, seat, id)
   local st = g.state
   local p = st.pending
@@ -168,6 +209,10 @@ function M.apply_reward(g, seat, id)
   end
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.label(g, seat, id)
   local p = g.state.pending
   if p.kind == "reward" then

@@ -7,7 +7,6 @@
 local bag = require "cairn.bag"
 local deck = require "cairn.deck"
 local turn = require "cairn.turn"
-local tables = require "cairn.tables"
 local common = require "rules.common"
 local supply = require "rules.supply"
 
@@ -15,6 +14,8 @@ local M = {}
 local t = common.t
 
 -- the cube bag: the base counts, plus the expansion's cubes
+---@param g cairn.G
+---@return table<string, integer>
 function M.cube_bag(g)
   local b = bag.new(g.data.resources.bag)
   if g.options.expansion then
@@ -23,6 +24,8 @@ function M.cube_bag(g)
   return b
 end
 
+---@param g cairn.G
+---@return table
 function M.new_player(g)
   local pieces, cubes = g.data.game.pieces, {}
   for _, k in ipairs(common.types(g.data)) do cubes[k] = 0 end
@@ -35,6 +38,7 @@ function M.new_player(g)
 end
 
 -- M.setup(g): the rulebook's setup order
+---@param g cairn.G
 function M.setup(g)
   local st, n, data = g.state, #g.seats, g.data
   st.month, st.phase = 1, "place"
@@ -82,6 +86,7 @@ function M.setup(g)
 end
 
 -- the setup's supply, told in one event (the board shows what each village got)
+---@param g cairn.G
 function M.initial_supply(g)
   local row = supply.supply_row(g)
   local cubes, orders = {}, {}
@@ -97,6 +102,8 @@ function M.initial_supply(g)
 end
 
 -- placing caravans: one decision per seat, from the start player clockwise
+---@param g cairn.G
+---@return table
 function M.place_decision(g)
   local st = g.state
   local seat = st.place_order[st.place_turn]
@@ -114,6 +121,9 @@ function M.place_decision(g)
   return { seat = seat, options = opts }
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param v integer a village
 function M.place_caravan(g, seat, v)
   local st = g.state
   st.caravans[seat] = v
@@ -123,6 +133,8 @@ function M.place_caravan(g, seat, v)
 end
 
 -- M.begin_month(g, first): the month marker moves (not for month 1); events or programming
+---@param g cairn.G
+---@param first boolean? true for the first month
 function M.begin_month(g, first)
   local st = g.state
   if not first then

@@ -12,6 +12,9 @@ local common = require "rules.common"
 local M = {}
 local t = common.t
 
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function M.religious(g, seat)
   local pts = 0
   for v, vil in ipairs(g.state.villages) do
@@ -22,6 +25,9 @@ end
 
 -- M.political(g, alive) -> seat -> regions won (most envoys, at least 1) among alive seats;
 -- a region tied for most scores for nobody or for every tied seat (scoring.region_ties)
+---@param g cairn.G
+---@param alive table<integer, boolean> the seats still in
+---@return integer[] regions won by seat
 function M.political(g, alive)
   local won = {}
   for s = 1, #g.seats do won[s] = 0 end
@@ -39,12 +45,17 @@ function M.political(g, alive)
   return won
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function M.envoys_on_board(g, seat)
   local n = 0
   for _, r in ipairs(common.board(g).region_ids) do n = n + g.state.envoys[r][seat] end
   return n
 end
 
+---@param n integer
+---@return table<integer, boolean>
 local function all_alive(n)
   local a = {}
   for s = 1, n do a[s] = true end
@@ -52,6 +63,9 @@ local function all_alive(n)
 end
 
 -- the values that decide, for the seats in `alive`
+---@param g cairn.G
+---@param alive table<integer, boolean> the seats still in
+---@return table the values by influence: religious, political, yaks, envoys (each by seat)
 local function measure(g, alive)
   local m = { religious = {}, political = M.political(g, alive), yaks = {}, envoys = {} }
   for s = 1, #g.seats do
@@ -64,6 +78,12 @@ end
 -- (religious: fewer yaks goes, then fewer envoys, then lot; political: fewer envoys on the
 -- board first). Returns the sorted seats and the name of the tie-break that separated the
 -- last seat out from the first seat kept (nil if the values differ).
+---@param g cairn.G
+---@param seats integer[]
+---@param m table
+---@param influence string religious or political
+---@param lot table<integer, integer> the lot by seat
+---@return integer[], fun(a: integer, b: integer): string?, integer?, integer? the seats sorted, and what separated two of them
 local function elimination_order(g, seats, m, influence, lot)
   local ties = g.data.scoring.elimination_ties[influence]
   local function key(s, crit)
@@ -89,6 +109,10 @@ local function elimination_order(g, seats, m, influence, lot)
 end
 
 -- winner order among survivors: most yaks; ties by scoring.winner_ties; tiers share a place
+---@param g cairn.G
+---@param seats integer[]
+---@param m table
+---@return integer[][] tiers of seats, best first
 local function survivor_tiers(g, seats, m)
   local order = {}
   for i, s in ipairs(seats) do order[i] = s end
@@ -119,6 +143,8 @@ local function survivor_tiers(g, seats, m)
   return tiers
 end
 
+---@param g cairn.G
+---@param seat integer
 local function remove_pieces(g, seat)
   local st = g.state
   for _, vil in ipairs(st.villages) do if vil.stupa == seat then vil.stupa = false end end
@@ -126,6 +152,10 @@ local function remove_pieces(g, seat)
   st.players[seat].removed = true
 end
 
+---@param g cairn.G
+---@param m table
+---@param n integer
+---@return table<string, integer|false> the single leader of each influence, or false
 local function leaders(g, m, n)
   local out = {}
   for _, inf in ipairs({ "religious", "political", "yaks" }) do
@@ -140,6 +170,7 @@ local function leaders(g, m, n)
 end
 
 -- M.finish(g): settle the game once, in apply; st.result keeps every step for the breakdown
+---@param g cairn.G
 function M.finish(g)
   local st, n = g.state, #g.seats
   local lot = {}
@@ -225,6 +256,8 @@ function M.finish(g)
 end
 
 -- M.score(g): the influences and, at the end, the steps that decided
+---@param g cairn.G
+---@return cairn.Scores
 function M.score(g)
   local st, n = g.state, #g.seats
   local res = st.result
@@ -265,6 +298,9 @@ end
 -- one and 3 more here), stupa points (religious, the first elimination) x3, regions won
 -- (political, the second) x3, and each cube behind the screen 1 (it is on its way to an
 -- order's yaks)
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function M.heuristic(g, seat)
   local regions = M.political(g, all_alive(#g.seats))[seat]
   return common.yaks(g, seat) * 3 + M.religious(g, seat) * 3 + regions * 3

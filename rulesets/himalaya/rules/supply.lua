@@ -10,14 +10,21 @@ local common = require "rules.common"
 
 local M = {}
 
+---@param g cairn.G
+---@return table the supply row for this seat count
 function M.supply_row(g)
   return assert(tables.by(g.data.game.supply, "seats", #g.seats), "no supply row for " .. #g.seats .. " seats")
 end
 
+---@param v integer a village
+---@return boolean
 local function is_free(v) return #v.cubes == 0 and not v.ring end
 
 -- M.next_free(g, from) -> the first free village from `from` upwards (wrapping past the
 -- last when game.refill.wrap), or nil when every village holds something
+---@param g cairn.G
+---@param from integer a village
+---@return integer?
 function M.next_free(g, from)
   local vs, n = g.state.villages, #g.state.villages
   for k = 0, n - 1 do
@@ -35,6 +42,7 @@ end
 -- furthest from the pile, used first). Seed: "After the last of the twenty village tokens
 -- have been drawn, reshuffle the discarded villages and place them back in the draw pile":
 -- the discards go back the moment the pile's last token is drawn, not at a later draw.
+---@param g cairn.G
 local function reshuffle_discards(g)
   local vt = g.state.village_tokens
   vt.pile, vt.discard = vt.discard, {}
@@ -45,6 +53,9 @@ end
 -- draw_token(g, discard) -> the top token of the pile; with discard it goes straight to the
 -- discards (the initial supply), else to the caller (the row). When that was the pile's
 -- last token, the discards are reshuffled into a new pile at once.
+---@param g cairn.G
+---@param discard boolean
+---@return integer? a village
 local function draw_token(g, discard)
   local vt = g.state.village_tokens
   if #vt.pile == 0 then return nil end   -- every token is in the row
@@ -54,6 +65,7 @@ local function draw_token(g, discard)
   return token
 end
 
+---@param g cairn.G
 function M.fill_queue(g)
   local vt = g.state.village_tokens
   local size = g.data.variants.village_tokens.queue
@@ -65,6 +77,8 @@ function M.fill_queue(g)
 end
 
 -- M.roll_village(g) -> the village the d20 (or the next village token) names
+---@param g cairn.G
+---@return integer? a village
 function M.roll_village(g)
   local vt = g.state.village_tokens
   if not vt then return g.rng.die(g.data.game.die) end
@@ -79,6 +93,8 @@ end
 -- cubes or the ring: the next free one from there; with village tokens and
 -- variants.village_tokens.taken_village `redraw`, tokens naming a supplied village are
 -- discarded and the next one is used instead (at most one pass through the tokens)
+---@param g cairn.G
+---@return integer?, integer? the village rolled and the free one from there
 local function pick_village(g)
   local st = g.state
   local rolled = M.roll_village(g)
@@ -95,6 +111,9 @@ end
 
 -- M.place_cubes(g, quiet) -> the village given cubes, or nil (no free village, or an empty
 -- bag); quiet: no event (the setup tells its whole supply in one)
+---@param g cairn.G
+---@param quiet boolean?
+---@return integer?
 function M.place_cubes(g, quiet)
   local st, row = g.state, M.supply_row(g)
   if bag.count(st.bag) == 0 then return nil end
@@ -102,11 +121,17 @@ function M.place_cubes(g, quiet)
   if not v then return nil end
   local cubes = bag.draw_many(st.bag, g.rng, row.cubes)
   st.villages[v].cubes = common.sort_cubes(g.data, cubes)
-  if not quiet then g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), table.concat(cubes, " "))) end
+  if not quiet then
+    g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"),
+      rolled, v, common.village_name(g, v), table.concat(cubes, " ")))
+  end
   return v
 end
 
 -- M.place_order(g, quiet) -> the village given a ring, or nil
+---@param g cairn.G
+---@param quiet boolean?
+---@return integer?
 function M.place_order(g, quiet)
   local st = g.state
   if deck.size(st.rings) == 0 and deck.discards(st.rings) == 0 then return nil end
@@ -114,10 +139,16 @@ function M.place_order(g, quiet)
   if not v then return nil end
   local ring = deck.draw(st.rings, g.rng)
   st.villages[v].ring = ring
-  if not quiet then g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"), rolled, v, common.village_name(g, v), common.wants_text(g, ring))) end
+  if not quiet then
+    g.log(common.t(g, "log.order_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"),
+      rolled, v, common.village_name(g, v), common.wants_text(g, ring)))
+  end
   return v
 end
 
+---@param g cairn.G
+---@param what string
+---@return integer
 local function count(g, what)
   local n = 0
   for _, v in ipairs(g.state.villages) do
@@ -127,6 +158,7 @@ local function count(g, what)
 end
 
 -- M.refill(g): phase 4, cubes first, then orders, up to the supply row
+---@param g cairn.G
 function M.refill(g)
   local row = M.supply_row(g)
   while count(g, "cubes") < row.villages do

@@ -7,12 +7,17 @@ local common = require "rules.common"
 
 local M = {}
 
+---@param players table
+---@param f fun(p: table): integer
+---@return integer
 local function sum(players, f)
   local n = 0
   for _, p in ipairs(players) do n = n + f(p) end
   return n
 end
 
+---@param g cairn.G
+---@return string?
 function M.check(g)
   local st, data = g.state, g.data
   local ps, n = st.players, #st.players

@@ -18,10 +18,17 @@ M.BENDS = { north = { "east", "west" }, south = { "east", "west" },
 local ID = ids.new()
 local parse = ID.parts
 M.parse = parse
+---@param a string|integer
+---@param b? string|integer
+---@param c? string|integer
+---@param d? string|integer
+---@return string
 function M.id(a, b, c, d) return ids.id(ID, a, b, c, d) end
 
 -- M.words(id) -> the parsed id: from M.parse, or split into words (numbers as integers)
 -- for an id this sandbox has not made yet
+---@param id string
+---@return (string|integer)[] the id's words
 function M.words(id)
   local a = parse[id]
   if a then return a end
@@ -33,6 +40,8 @@ end
 -- M.info(data) -> tables derived from the data once per game: field letters by byte,
 -- landscapes, dice, cards by id.
 local cached_data, cached = nil, nil
+---@param data table
+---@return table what the data says, indexed: fields, landscapes, dice, equipment, animals, characters
 function M.info(data)
   if data == cached_data then return cached end
   local i
@@ -58,9 +67,16 @@ function M.info(data)
   return i
 end
 
+---@param r integer
+---@param c integer
+---@return string
 function M.key(r, c) return r .. "," .. c end
 
 -- M.field(g, r, c) -> the field record at (r, c) (landscapes.yaml), nil off the route.
+---@param g cairn.G
+---@param r integer
+---@param c integer
+---@return table? the field record
 function M.field(g, r, c)
   local st = g.state
   local row = st.map[r]
@@ -69,14 +85,24 @@ function M.field(g, r, c)
 end
 
 -- M.board_of(g, c) -> the index of the board (1 = start) that column c lies on.
+---@param g cairn.G
+---@param c integer
+---@return integer
 function M.board_of(g, c) return (c - 1) // M.info(g.data).width + 1 end
 
 -- M.landscape_at(g, r, c) -> the landscape of a field, or nil (city, temple, mountain, ...)
+---@param g cairn.G
+---@param r integer
+---@param c integer
+---@return string?
 function M.landscape_at(g, r, c)
   local f = M.field(g, r, c)
   return f and f.landscape
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return string
 function M.seat_name(g, seat)
   local s = g.seats and g.seats[seat]
   return (s and s.name) or g.text("seat", seat)
@@ -84,13 +110,21 @@ end
 
 -- M.log(g, key, ...): an event for everyone. Playouts keep no events (docs/lua-api.md,
 -- strict and fast games), so the text is made only when people will read it.
+---@param g cairn.G
+---@param key string
+---@param ... any
 function M.log(g, key, ...)
   if g.labels then g.log(g.text(key, ...)) end
 end
 
+---@param p table
+---@return boolean
 function M.in_kathmandu(p) return p.arrived > 0 end
 
 -- M.ability(g, p) -> the ability of the seat's character (characters.yaml), or nil
+---@param g cairn.G
+---@param p table
+---@return string?
 function M.ability(g, p)
   if not p.character then return nil end
   return M.info(g.data).character[p.character].ability
@@ -98,6 +132,11 @@ end
 
 -- M.exhaust(g, seat, n, why): n exhaustion markers; beyond the slots they are ignored or
 -- kept, as game.exhaustion.excess says.
+---@param g cairn.G
+---@param seat integer
+---@param n integer
+---@param why string
+---@return integer the markers placed
 function M.exhaust(g, seat, n, why)
   local p = g.state.players[seat]
   local ex = g.data.game.exhaustion
@@ -110,12 +149,18 @@ end
 
 -- M.spend(g, seat, res) / M.receive(g, seat, res): a resource back to the supply, or from
 -- it; the supply is unlimited, st.supply_out counts what it has handed out (check.lua)
+---@param g cairn.G
+---@param seat integer
+---@param res string
 function M.spend(g, seat, res)
   local st = g.state
   st.players[seat].res[res] = st.players[seat].res[res] - 1
   st.supply_out = st.supply_out - 1
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param res string
 function M.receive(g, seat, res)
   local st = g.state
   st.players[seat].res[res] = st.players[seat].res[res] + 1
@@ -123,6 +168,8 @@ function M.receive(g, seat, res)
 end
 
 -- M.resource_total(p) -> the resources a seat holds.
+---@param p table
+---@return integer
 function M.resource_total(p)
   local n = 0
   for _, v in pairs(p.res) do n = n + v end
@@ -130,6 +177,9 @@ function M.resource_total(p)
 end
 
 -- M.remove(list, v) -> removes the first v from list; true if found
+---@param list any[]
+---@param v any
+---@return boolean
 function M.remove(list, v)
   for i = 1, #list do
     if list[i] == v then table.remove(list, i); return true end
@@ -137,18 +187,26 @@ function M.remove(list, v)
   return false
 end
 
+---@param list any[]
+---@param v any
+---@return integer
 function M.count(list, v)
   local n = 0
   for i = 1, #list do if list[i] == v then n = n + 1 end end
   return n
 end
 
+---@param list any[]
+---@param v any
+---@return boolean
 function M.has(list, v)
   for i = 1, #list do if list[i] == v then return true end end
   return false
 end
 
 -- M.other(half) -> the matching half of the pair ("red-a" <-> "red-b") and its colour
+---@param half string a map half ("red-a")
+---@return string, string the other half and its colour
 function M.pair_of(half)
   local colour, side = half:match("^(.-)%-(%a)$")
   return colour .. (side == "a" and "-b" or "-a"), colour

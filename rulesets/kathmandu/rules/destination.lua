@@ -16,10 +16,13 @@ local ctext = require "cairn.text"
 -- a map half by its name in the game's language ("red A"), never its id
 local function half_name(g, half) return ctext.name(g, "map_half.", half) end
 
+---@param g cairn.G
 local function end_turn(g) return require("rules.round").end_turn(g) end
 
 -- most_valuable(tiles) -> the index of the most valuable tile left (the first of equals),
 -- or nil when none is left
+---@param tiles integer[] the tiles' values
+---@return integer?
 local function most_valuable(tiles)
   local best
   for i, v in ipairs(tiles) do
@@ -30,6 +33,8 @@ end
 
 -- kathmandu_arrival: drop the exhaustion, take the most valuable tile left (seed: "erhältst
 -- das wertvollste noch ausliegende Kathmandu-Plättchen"), whatever the order of the list
+---@param g cairn.G
+---@param seat integer
 local function kathmandu_arrival(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -42,6 +47,9 @@ local function kathmandu_arrival(g, seat)
 end
 
 -- yak_tile: the revealed yak tile is fulfilled on its landscape; the next one is revealed
+---@param g cairn.G
+---@param seat integer
+---@param landscape string
 local function yak_tile(g, seat, landscape)
   local p = g.state.players[seat]
   if p.yak and p.yak == landscape then
@@ -51,6 +59,8 @@ local function yak_tile(g, seat, landscape)
 end
 
 -- M.arrive(g, seat): the move and its costs are done; look at the destination field.
+---@param g cairn.G
+---@param seat integer
 function M.arrive(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -66,6 +76,10 @@ end
 
 -- matcher(g, seat) -> a function landscape -> true when an animal or equipment card of
 -- that landscape may be taken here (the naturalist also takes the neighbours' landscapes)
+---@param g cairn.G
+---@param seat integer
+---@param landscape string
+---@return boolean
 local function matches(g, seat, landscape)
   local p = g.state.players[seat]
   local r, c = p.pos[1], p.pos[2]
@@ -85,6 +99,9 @@ end
 
 -- M.cities(g, seat) -> the keys of the cities the seat may buy from: the field it stands
 -- on, or (the trader) every city on its board, or on the route (characters.trader_cities)
+---@param g cairn.G
+---@param seat integer
+---@return string[] city keys ("r,c")
 function M.cities(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -103,11 +120,17 @@ function M.cities(g, seat)
   return list
 end
 
+---@param p table
+---@param colour string
+---@return boolean
 local function loose_pair(p, colour)
   return common.has(p.halves, colour .. "-a") and common.has(p.halves, colour .. "-b")
 end
 
 -- M.act_options(g, seat) -> the destination actions, with pass; nil when there is none
+---@param g cairn.G
+---@param seat integer
+---@return (string|cairn.Option)[]
 function M.act_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -166,6 +189,9 @@ function M.act_options(g, seat)
 end
 
 -- the actions
+---@param g cairn.G
+---@param seat integer
+---@param animal string an animal card
 function M.paint(g, seat, animal)
   local st = g.state
   local p = st.players[seat]
@@ -177,6 +203,9 @@ function M.paint(g, seat, animal)
 end
 
 -- buy: an equipment card of that kind from the display (a matching one), or a good
+---@param g cairn.G
+---@param seat integer
+---@param what string
 function M.buy(g, seat, what)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -206,6 +235,9 @@ function M.buy(g, seat, what)
   if g.labels then common.log(g, "log.buy_good", common.seat_name(g, seat), g.text("good." .. what), best.points) end
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param kind string
 function M.special(g, seat, kind)
   local st = g.state
   local p = st.players[seat]
@@ -223,6 +255,8 @@ function M.special(g, seat, kind)
 end
 
 -- offer: one candle on this temple (the pilgrim places two), then a map half
+---@param g cairn.G
+---@param seat integer
 function M.offer(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -235,6 +269,8 @@ function M.offer(g, seat)
   if #st.maps > 0 or #st.map_pile > 0 then st.turn.step = "map" end
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.map_options(g)
   local st = g.state
   local opts = {}
@@ -246,6 +282,9 @@ function M.map_options(g)
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param half integer
 function M.take_map(g, seat, half)
   local st = g.state
   local p = st.players[seat]
@@ -264,11 +303,16 @@ function M.take_map(g, seat, half)
 end
 
 -- swap: take one loose map half from the yak met here, give one of your own back
+---@param g cairn.G
+---@param seat integer
+---@param other integer the seat met here
 function M.swap(g, seat, other)
   local t = g.state.turn
   t.swap_with, t.step = other, "steal"
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.steal_options(g)
   local st = g.state
   local opts = {}
@@ -279,6 +323,9 @@ function M.steal_options(g)
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param half integer
 function M.steal(g, seat, half)
   local st = g.state
   local t = st.turn
@@ -290,6 +337,9 @@ end
 
 -- the half given back: any of the seat's halves but the one just taken, unless
 -- game.swap_give_back_taken allows that one too
+---@param g cairn.G
+---@param seat integer
+---@return (string|cairn.Option)[]
 function M.give_options(g, seat)
   local st = g.state
   local opts = {}
@@ -305,6 +355,9 @@ function M.give_options(g, seat)
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param half integer
 function M.give(g, seat, half)
   local st = g.state
   local t = st.turn
@@ -317,6 +370,9 @@ function M.give(g, seat, half)
 end
 
 -- chest: an A/B pair of one colour goes into a chest card, safe and worth more
+---@param g cairn.G
+---@param seat integer
+---@param colour string
 function M.chest(g, seat, colour)
   local p = g.state.players[seat]
   common.remove(p.equipment, "chest")
@@ -327,6 +383,8 @@ function M.chest(g, seat, colour)
 end
 
 -- after an action: more actions, or the turn ends when none is left
+---@param g cairn.G
+---@param seat integer
 function M.after_action(g, seat)
   if g.state.turn.step == "act" and not M.act_options(g, seat) then end_turn(g) end
 end

@@ -13,6 +13,10 @@ local common = require "rules.common"
 local M = {}
 
 -- deal(pool, n, what) -> n items from the (shuffled) pool, removed; an error names a shortfall
+---@param pool table
+---@param n integer
+---@param what string
+---@return any[]
 local function deal(pool, n, what)
   if #pool < n then error(string.format("determinize: %d %s unseen, the view needs %d", #pool, what, n), 2) end
   local out = {}
@@ -21,6 +25,9 @@ local function deal(pool, n, what)
 end
 
 -- unseen(all, seen_lists) -> the items of `all` (a bag) in none of the lists, as a sorted list
+---@param all table<string, integer> a bag (cairn.bag)
+---@param lists string[][]
+---@return string[]
 local function unseen(all, lists)
   for _, list in ipairs(lists) do
     for _, x in ipairs(list) do bag.remove(all, x) end
@@ -31,6 +38,9 @@ end
 -- the yak stacks: each seat's tiles under its top one are any of its ten (two per
 -- landscape) but the top one, as many as the view counts. The state keeps no record of the
 -- tiles fulfilled, so the view cannot tell which ones are gone.
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_stacks(st, rng, g)
   local data = g.data
   for _, p in ipairs(st.players) do
@@ -43,6 +53,9 @@ end
 
 -- the weather: the tiles not yet revealed are shuffled, face down for the rounds to come
 -- and in the box
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_weather(st, rng, g)
   local w = g.data.game.weather
   local pool = rng.shuffle(unseen(bag.new { storm = w.storm, sun = w.sun }, { st.weather_seen }))
@@ -51,6 +64,9 @@ local function sample_weather(st, rng, g)
 end
 
 -- the animal deck: every animal card not on the display nor painted
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_animals(st, rng, g)
   local all = bag.new()
   for _, a in ipairs(g.data.cards.animals) do bag.add(all, a.id) end
@@ -63,6 +79,9 @@ end
 -- a chest used up holds a pair), so the deck's kinds are worked out from every card in
 -- sight and the start cards; which copy of a kind (its landscape) is still in the deck is
 -- drawn among the copies not on the display
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_equipment(st, rng, g)
   local data, n = g.data, #st.players
   local info = common.info(data)
@@ -104,6 +123,9 @@ local function sample_equipment(st, rng, g)
 end
 
 -- the map pile: every half not on the display, held, or in a chest (a pair)
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_maps(st, rng, g)
   local mh = g.data.cards.map_halves
   local all = bag.new()
@@ -121,6 +143,9 @@ end
 
 -- the goods left in the box: every goods tile not on a city nor bought (they never come
 -- into play: only their number matters, but the state stays whole)
+---@param st table
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_goods(st, rng, g)
   local all = bag.new()
   for _, kind in ipairs(g.data.goods.kinds) do
@@ -148,6 +173,10 @@ end
 -- tents (module): the cards not discarded nor in the seat's hand are in the deck (as many
 -- as the view counts) or in the other hands (the rest, each to a seat drawn at random: the
 -- view does not tell how many each holds)
+---@param st table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
 local function sample_tents(st, seat, rng, g)
   local hidden = {}
   for s = 1, #st.players do
@@ -169,6 +198,11 @@ local function sample_tents(st, seat, rng, g)
 end
 
 -- M.determinize(view, seat, rng, g) -> the view, its hidden parts filled in
+---@param view table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
+---@return table
 function M.determinize(view, seat, rng, g)
   sample_stacks(view, rng, g)
   sample_weather(view, rng, g)

@@ -20,30 +20,44 @@ local pad, name_of, name = ctext.pad, ctext.seat_name, ctext.name
 -- or the screen's own width when the console says it is narrower (g.width); the route's
 -- rows (80 columns on six boards) are never broken
 local WIDEST = 119
+---@param g cairn.G
+---@return integer
 local function columns(g) return (g.width and g.width < WIDEST) and g.width or WIDEST end
 local rules = {}   -- the line above the seats' boards, by width
+---@param cols integer
+---@return string
 local function rule_line(cols)
   local r = rules[cols]
   if not r then r = "{dim}" .. string.rep("-", cols) .. "{/}"; rules[cols] = r end
   return r
 end
+---@param l table a landscape (or a field kind) with its markup
+---@return string
 local function markup_of(l) return ctext.tags(l.markup) end
 
 local wrap = ctext.wrap
 
 -- fitted(line, cols, indent) -> the lines a line takes on the board: itself at the full
 -- width, else broken where it has two spaces (cairn.text.fit)
+---@param line string
+---@param cols integer
+---@param indent integer
+---@return string[]
 local function fitted(line, cols, indent)
   if cols == WIDEST then return { line } end
   return ctext.fit(line, cols, indent)
 end
 
+---@param v any
+---@return integer
 local function count(v) return type(v) == "table" and #v or (tonumber(v) or 0) end
 
 -- the route: a header with each board's name and needle, then one line per row
 -- cell_glyphs(data) -> the coloured glyph of every field letter (by byte), made once: its
 -- markup, and the markup with the blank drawn where nothing stands on the field
 local glyph_data, glyphs
+---@param data table
+---@return table<integer, table> by the letter's byte: text, bare, kind
 local function cell_glyphs(data)
   if glyph_data == data then return glyphs end
   local info = common.info(data)
@@ -70,6 +84,12 @@ end
 -- in column order (sites: column, "r,c" key, whether a city); runs of bare fields are kept
 -- as they are joined (runs, by from * 1000 + to).
 local pieces_of, pieces = nil, {}
+---@param cells table
+---@param r integer
+---@param row string the row's field letters
+---@param wall integer the border strip the storm wall stands on (0: the start)
+---@param W integer the columns of a board
+---@return table the row's pieces: head, glyph, strip, bare, sites, runs
 local function row_pieces(cells, r, row, wall, W)
   if pieces_of ~= cells then pieces_of, pieces = cells, {} end
   local of_row = pieces[row]
@@ -99,6 +119,10 @@ local function row_pieces(cells, r, row, wall, W)
 end
 
 -- bare_run(p, from, to) -> the fields from..to of a row drawn with nothing on them
+---@param p table
+---@param from integer
+---@param to integer
+---@return string
 local function bare_run(p, from, to)
   if from > to then return "" end
   local key = from * 1000 + to
@@ -112,6 +136,10 @@ end
 
 -- row_line(p, r, marks) -> a row of the route: its bare runs, and each field where something
 -- stands drawn with its mark
+---@param p table
+---@param r integer
+---@param marks table<integer, string> what stands where, by r * 1000 + c
+---@return string
 local function row_line(p, r, marks)
   local out, from = { p.head }, 1
   for c = 1, #p.glyph do
@@ -132,6 +160,10 @@ local board_name
 
 -- board_head(id, needle, W) -> a board's column of the route's header: its name and needle
 local heads = {}
+---@param id string
+---@param needle string? a direction (north, east, south, west)
+---@param W integer the columns of a board
+---@return string
 local function board_head(id, needle, W)
   local of_board = heads[board_name(id)]
   if not of_board then
@@ -149,6 +181,9 @@ end
 
 -- count_mark("{red}", 2) -> "{red}2{/}": the goods of a city or the offerings of a temple
 local count_marks = {}
+---@param open string the markup that opens the mark ("{red}")
+---@param n integer
+---@return string
 local function count_mark(open, n)
   local of_open = count_marks[open]
   if not of_open then
@@ -165,6 +200,9 @@ end
 
 -- route_lines(g, view) -> the route's lines, and the keys of the cities holding goods in
 -- field order (row by row, left to right: the order of the Cities line)
+---@param g cairn.G
+---@param view table
+---@return string[], string[] the lines and the keys of the cities holding goods
 local function route_lines(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
@@ -201,6 +239,8 @@ end
 -- the legend: the same two lines all game long (the data and the language do not
 -- change), made once
 local legend_data, legend_lang, legend_lines
+---@param g cairn.G
+---@return string[]
 local function legend(g)
   local data = g.data
   if legend_data == data and legend_lang == g.lang then return legend_lines end
@@ -212,6 +252,10 @@ local function legend(g)
   return legend_lines
 end
 
+---@param g cairn.G
+---@param prefix string
+---@param list any[]
+---@return string
 local function list_text(g, prefix, list)
   if type(list) ~= "table" then return tostring(list) end
   if #list == 0 then return "-" end
@@ -229,6 +273,10 @@ end
 -- else bold; each made once per game
 -- and language
 local dice_texts, dice_data, dice_lang = {}, nil, nil
+---@param g cairn.G
+---@param colour string
+---@param die table the die: at, pips
+---@return string
 local function die_text(g, colour, die)
   if dice_data ~= g.data or dice_lang ~= g.lang then dice_texts, dice_data, dice_lang = {}, g.data, g.lang end
   local key = colour .. " " .. die.at .. " " .. die.pips
@@ -244,6 +292,9 @@ local function die_text(g, colour, die)
   return s
 end
 
+---@param g cairn.G
+---@param p table
+---@return string
 local function dice_text(g, p)
   local out = {}
   for _, colour in ipairs(common.info(g.data).colours) do
@@ -254,6 +305,9 @@ end
 
 -- exhaustion_text(n, slots) -> a seat's exhaustion markers: n red, the free slots dim
 local exhaustion_texts = {}
+---@param n integer
+---@param slots integer
+---@return string
 local function exhaustion_text(n, slots)
   local key = n * 1000 + slots
   local s = exhaustion_texts[key]
@@ -264,7 +318,12 @@ local function exhaustion_text(n, slots)
   return s
 end
 
-local function seat_lines(g, view, s, viewer, cols)
+---@param g cairn.G
+---@param view table
+---@param s integer the seat drawn
+---@param cols integer
+---@return string[]
+local function seat_lines(g, view, s, cols)
   local p = view.players[s]
   local data = g.data
   local head = (view.turn and view.turn.seat == s) and "{green}>{/} " or "  "
@@ -297,10 +356,13 @@ local function seat_lines(g, view, s, viewer, cols)
   return out
 end
 
--- compact_route(g, view, cols) -> the route one column a field (no blanks between
+-- compact_route(g, view) -> the route one column a field (no blanks between
 -- fields), for a short or narrow screen: a yak's number on its field, the border strips
 -- and the storm wall as in the full route, each board's name cut to its width
-local function compact_route(g, view, cols)
+---@param g cairn.G
+---@param view table
+---@return string[]
+local function compact_route(g, view)
   local data = g.data
   local cells = cell_glyphs(data)
   local W = data.boards.size.cols
@@ -339,6 +401,10 @@ end
 -- compact board: the header, the route one column a field, every seat on one line and
 -- the viewer's own seat in full, and what else fits (the displays, the legend)
 local full_render
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string
 function M.render(view, seat, g)
   board_name = function(id)
     local t = name(g, "board_name.", id)
@@ -348,11 +414,11 @@ function M.render(view, seat, g)
   if not g.height or #lines <= g.height then return table.concat(lines, "\n") end
   local cols = columns(g)
   local top = fitted(head, cols, 2)
-  for _, l in ipairs(compact_route(g, view, cols)) do top[#top + 1] = l end
+  for _, l in ipairs(compact_route(g, view)) do top[#top + 1] = l end
   -- every seat on one line; the viewer's own in full when it fits
   local seats, own = {}, nil
   for s = 1, #view.players do
-    local sl = seat_lines(g, view, s, seat, cols)
+    local sl = seat_lines(g, view, s, cols)
     seats[#seats + 1] = sl[1]
     if s == seat then own = { at = #seats, lines = sl } end
   end
@@ -376,6 +442,10 @@ function M.render(view, seat, g)
   return table.concat(top, "\n")
 end
 
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string[], string the board's lines and its header line
 function full_render(view, seat, g)
   local data = g.data
   local cols = columns(g)
@@ -430,7 +500,7 @@ function full_render(view, seat, g)
   add_fitted(g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile), #ks > 0 and table.concat(ks, " ") or "-"), 8)
   add(rule_line(cols))
   for s = 1, #view.players do
-    for _, l in ipairs(seat_lines(g, view, s, seat, cols)) do add(l) end
+    for _, l in ipairs(seat_lines(g, view, s, cols)) do add(l) end
   end
   return lines, head
 end

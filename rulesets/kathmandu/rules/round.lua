@@ -13,6 +13,9 @@ local M = {}
 
 -- M.choose_start(g, seat, k): the seat's yak goes on start field k; when every seat has
 -- chosen, everyone rolls six dice and the first round begins.
+---@param g cairn.G
+---@param seat integer
+---@param k integer
 function M.choose_start(g, seat, k)
   local st = g.state
   local f = setup.start_fields(g)[k]
@@ -27,6 +30,8 @@ function M.choose_start(g, seat, k)
   end
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.start_options(g)
   local st = g.state
   local opts = {}
@@ -45,6 +50,9 @@ end
 
 -- M.dice_sum(p) -> the pips of the dice the seat used this round; a die set aside by a
 -- reroll counts only with game.aside_die_counts
+---@param g cairn.G
+---@param p table
+---@return integer
 function M.dice_sum(g, p)
   local sum = 0
   local aside = g.data.game.aside_die_counts
@@ -55,11 +63,14 @@ function M.dice_sum(g, p)
   return sum
 end
 
+---@param st table
+---@return boolean
 local function all_in_kathmandu(st)
   for _, p in ipairs(st.players) do if p.arrived == 0 then return false end end
   return true
 end
 
+---@param g cairn.G
 function M.game_over(g)
   local st = g.state
   st.phase, st.turn, st.tent_ask = "over", false, false
@@ -67,6 +78,10 @@ function M.game_over(g)
 end
 
 -- tents: every other seat holding a tent of the landscape the mover ended on is asked
+---@param g cairn.G
+---@param mover integer the seat that moved
+---@param landscape string
+---@return integer[] the seats asked, in turn order
 local function tent_holders(g, mover, landscape)
   local st = g.state
   local queue = {}
@@ -77,6 +92,7 @@ local function tent_holders(g, mover, landscape)
 end
 
 -- M.end_turn(g): the turn is over
+---@param g cairn.G
 function M.end_turn(g)
   local st = g.state
   local t = st.turn
@@ -98,11 +114,16 @@ function M.end_turn(g)
   M.next_turn(g)
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.tent_options(g)
   return { common.id("tent", g.state.tent_ask.landscape), "pass" }
 end
 
 -- play_tent: the holder plays the tent; the mover takes one exhaustion
+---@param g cairn.G
+---@param seat integer
+---@param play boolean true: the tent is played
 function M.play_tent(g, seat, play)
   local st = g.state
   local ask = st.tent_ask
@@ -122,6 +143,7 @@ end
 
 -- M.next_turn(g): the next seat in turn order, or the round's end; the game ends early
 -- when every yak is in Kathmandu
+---@param g cairn.G
 function M.next_turn(g)
   local st = g.state
   local n = #g.seats
@@ -137,6 +159,8 @@ end
 -- start_player: the lowest dice sum; a tie goes to the earliest (or latest) in this
 -- round's turn order (game.start_player_ties); seats in Kathmandu take part unless
 -- game.kathmandu_dice_count is false (then only when every seat is there)
+---@param g cairn.G
+---@return integer, integer the start player and its dice sum
 local function start_player(g)
   local st = g.state
   local game = g.data.game
@@ -154,6 +178,8 @@ local function start_player(g)
 end
 
 -- draw_tent: the seat with the lowest dice sum draws a tent card
+---@param g cairn.G
+---@param seat integer
 local function draw_tent(g, seat)
   local st = g.state
   if #st.tent_deck == 0 and #st.tent_discard > 0 and g.data.tents.reshuffle then
@@ -172,6 +198,7 @@ end
 -- M.weather(g): reveal this round's tile; a storm moves the wall to the next border strip
 -- (onto the goal board only with game.storm_wall.enters_goal_board) and every yak behind it
 -- takes one exhaustion (a yak in Kathmandu too unless game.storm_wall.spares_kathmandu)
+---@param g cairn.G
 function M.weather(g)
   local st = g.state
   local wall = g.data.game.storm_wall
@@ -188,6 +215,7 @@ function M.weather(g)
 end
 
 -- M.round_end(g)
+---@param g cairn.G
 function M.round_end(g)
   local st = g.state
   local n = #g.seats

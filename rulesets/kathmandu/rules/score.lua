@@ -9,12 +9,18 @@ local common = require "rules.common"
 local M = {}
 
 -- M.offerings(data, placed) -> the value of the last emptied offering space
+---@param data table
+---@param placed integer the offerings placed
+---@return integer
 function M.offerings(data, placed)
   return tables.clamp_index(data.scoring.offering_track, placed + 1)
 end
 
 -- M.goods_sets(data, goods) -> the best bonus for disjoint sets of different goods
 -- (5 different: 7, 6 different: 12). Every split is searched: a seat holds few goods.
+---@param data table
+---@param goods table[] the goods cards held ({kind = ...})
+---@return integer
 function M.goods_sets(data, goods)
   local counts = {}
   for _, good in ipairs(goods) do counts[good.kind] = (counts[good.kind] or 0) + 1 end
@@ -43,6 +49,9 @@ end
 
 -- M.map_points(data, p) -> points, pairs: each A/B pair of a colour 4, each loose half 1,
 -- each pair in a chest 8
+---@param data table
+---@param p table
+---@return integer, integer, integer the points, the pairs and the loose halves
 function M.map_points(data, p)
   local a, b = {}, {}
   for _, h in ipairs(p.halves) do
@@ -67,6 +76,10 @@ end
 -- Punkteanzahl, die jeder pro gesammelter Tierkarte erhält." scoring.animals `literal`:
 -- most - fewest held by any seat, the same for every seat; `own`: the seat's own count -
 -- fewest (kathmandu.md §9.5, reading B).
+---@param data table
+---@param players table
+---@param p table
+---@return integer
 function M.animal_value(data, players, p)
   local most, fewest = 0, math.maxinteger
   for _, q in ipairs(players) do
@@ -79,6 +92,9 @@ end
 
 -- M.distance(g, p) -> the (negative) points for the border strips between the yak and
 -- the goal board, capped
+---@param g cairn.G
+---@param p table
+---@return integer, integer the points and the strips
 function M.distance(g, p)
   if p.arrived > 0 or not p.pos then return 0, 0 end
   local st = g.state
@@ -87,14 +103,24 @@ function M.distance(g, p)
   return -math.min(d.cap, strips * d.per_border), strips
 end
 
+---@param data table
+---@param p table
+---@return integer, integer the points and the stones left
 function M.yak_stack(data, p)
   local left = #p.stack + (p.yak and 1 or 0)
   return tables.exact(data.scoring.yak_track, left, { key = "left" }), left
 end
 
+---@param key string
+---@param label string
+---@param points integer
+---@return table
 local function line(key, label, points) return { key = key, label = label, points = points } end
 
 -- M.seat_score(g, seat) -> total, breakdown
+---@param g cairn.G
+---@param seat integer
+---@return integer, cairn.ScoreLine[], integer the total, the breakdown and the resources held (the tiebreak)
 function M.seat_score(g, seat)
   local st, data = g.state, g.data
   local s = data.scoring
@@ -126,6 +152,8 @@ function M.seat_score(g, seat)
   return total, b, res
 end
 
+---@param g cairn.G
+---@return cairn.Scores
 function M.score(g)
   local out = {}
   for s = 1, #g.state.players do

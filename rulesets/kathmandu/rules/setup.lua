@@ -14,6 +14,7 @@ local common = require "rules.common"
 local M = {}
 
 -- build_route: which landscape boards, in which order; the map as one string per row.
+---@param g cairn.G
 local function build_route(g)
   local st, data = g.state, g.data
   local boards = data.boards
@@ -38,6 +39,7 @@ end
 
 -- place_extra_temples: the extra temples go on the marked fields of boards chosen at
 -- random; every other marked field is just its landscape.
+---@param g cairn.G
 local function place_extra_temples(g)
   local st = g.state
   local info = common.info(g.data)
@@ -57,6 +59,7 @@ local function place_extra_temples(g)
 end
 
 -- fill_cities_and_temples: goods face up on each city; every temple gets its offerings list.
+---@param g cairn.G
 local function fill_cities_and_temples(g)
   local st, data = g.state, g.data
   local info = common.info(data)
@@ -83,6 +86,9 @@ local function fill_cities_and_temples(g)
   for _, kind in ipairs(data.goods.kinds) do st.specials[kind] = 0 end   -- 0: in the supply
 end
 
+---@param list any[]
+---@param rng cairn.Rng
+---@return any[] a shuffled copy
 local function shuffled(list, rng)
   local d = {}
   for i, v in ipairs(list) do d[i] = v end
@@ -91,6 +97,7 @@ local function shuffled(list, rng)
 end
 
 -- M.refill_displays(g): animals and equipment up to their display sizes, map halves too.
+---@param g cairn.G
 function M.refill_displays(g)
   local st, data, n = g.state, g.data, #g.seats
   local want = 0
@@ -103,6 +110,7 @@ function M.refill_displays(g)
   M.refill_maps(g)
 end
 
+---@param g cairn.G
 function M.refill_maps(g)
   local st = g.state
   while #st.maps < g.data.game.displays.map_halves and #st.map_pile > 0 do
@@ -111,6 +119,8 @@ function M.refill_maps(g)
 end
 
 -- M.roll_dice(g, seat): all six dice rolled, none used.
+---@param g cairn.G
+---@param seat integer
 function M.roll_dice(g, seat)
   local p = g.state.players[seat]
   for _, d in ipairs(g.data.game.dice) do
@@ -120,6 +130,8 @@ function M.roll_dice(g, seat)
 end
 
 -- deal_map_halves: two random halves of different colours
+---@param g cairn.G
+---@param p table
 local function deal_map_halves(g, p)
   local st = g.state
   local first = table.remove(st.map_pile, 1)
@@ -133,6 +145,7 @@ local function deal_map_halves(g, p)
   end
 end
 
+---@param g cairn.G
 function M.setup(g)
   local st, data, n = g.state, g.data, #g.seats
   build_route(g)
@@ -227,6 +240,8 @@ function M.setup(g)
 end
 
 -- M.start_fields(g) -> the start fields {r, c} from north to south
+---@param g cairn.G
+---@return integer[][]
 function M.start_fields(g)
   local st = g.state
   local info = common.info(g.data)

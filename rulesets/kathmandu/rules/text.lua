@@ -11,9 +11,16 @@ local M = {}
 local split = common.words
 local name = ctext.name
 
+---@param g cairn.G
+---@param r string a resource
+---@return string
 local function res_name(g, r) return name(g, "res.", r) end
 
 -- move_label: where the move ends and what it will cost
+---@param g cairn.G
+---@param seat integer
+---@param a (string|integer)[] the option id's words
+---@return string
 local function move_label(g, seat, a)
   local st = g.state
   local p = st.players[seat]
@@ -51,6 +58,10 @@ local function move_label(g, seat, a)
   return head .. ": " .. table.concat(parts, "; ")
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.label(g, seat, id)
   local st = g.state
   local a = split(id)
@@ -108,6 +119,9 @@ function M.label(g, seat, id)
   return id
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return string
 function M.prompt(g, seat)
   local st = g.state
   local who = common.seat_name(g, seat)
@@ -122,6 +136,10 @@ function M.prompt(g, seat)
   return g.text("prompt." .. t.step, who, st.round, #st.players[seat].halves)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
 function M.reason(g, seat, id)
   local st = g.state
   local a = split(id)

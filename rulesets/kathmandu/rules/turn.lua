@@ -7,10 +7,12 @@
 local common = require "rules.common"
 
 local M = {}
-local id, parse = common.id, common.parse
+local id = common.id
 
 -- a disabled option, made once per id (the engine only reads it)
 local off_cache = {}
+---@param s string
+---@return cairn.Option
 local function off(s)
   local o = off_cache[s]
   if not o then o = { id = s, disabled = true }; off_cache[s] = o end
@@ -18,9 +20,13 @@ local function off(s)
 end
 M.off = off
 
+---@param name string a function of rules/round.lua
+---@return function
 local function flow(name) return require("rules.round")[name] end
 
 -- M.begin_turn(g, seat): the seat's next turn starts with the choice of a die.
+---@param g cairn.G
+---@param seat integer
 function M.begin_turn(g, seat)
   g.state.turn = {
     seat = seat, step = "die", rerolls = 0, die = false, pips = 0, moved = false,
@@ -30,6 +36,9 @@ function M.begin_turn(g, seat)
 end
 
 -- turns_left(g, p) -> this round's turns the seat still takes, the current one included
+---@param info table
+---@param p table
+---@return integer
 local function turns_left(info, p)
   local used = 0
   for _, colour in ipairs(info.colours) do
@@ -39,6 +48,9 @@ local function turns_left(info, p)
   return info.turns_per_round - used
 end
 
+---@param info table
+---@param p table
+---@return integer
 local function free_dice(info, p)
   local free = 0
   for _, colour in ipairs(info.colours) do if p.dice[colour].at == "free" then free = free + 1 end end
@@ -46,6 +58,10 @@ local function free_dice(info, p)
 end
 
 -- M.can_reroll(g, p, t) -> true, or false and the reason's text key
+---@param g cairn.G
+---@param p table
+---@param t table
+---@return boolean
 function M.can_reroll(g, p, t)
   local info = common.info(g.data)
   if t.rerolls >= info.rerolls then return false, "why.rerolled" end
@@ -54,6 +70,9 @@ function M.can_reroll(g, p, t)
 end
 
 -- 1 and 2: the die step
+---@param g cairn.G
+---@param seat integer
+---@return (string|cairn.Option)[]
 function M.die_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -78,6 +97,9 @@ function M.die_options(g, seat)
 end
 
 -- reroll: the die set aside cannot be used this round; the other free dice are rolled.
+---@param g cairn.G
+---@param seat integer
+---@param colour string
 function M.reroll(g, seat, colour)
   local st = g.state
   local p = st.players[seat]
@@ -96,12 +118,18 @@ function M.reroll(g, seat, colour)
   end
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param res string
 local function gain(g, seat, res)
   common.receive(g, seat, res)
   if g.labels then common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res)) end
 end
 
 -- choose a die: its colour gives the resource; in Kathmandu (or black) one of choice
+---@param g cairn.G
+---@param seat integer
+---@param colour string
 function M.choose_die(g, seat, colour)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -118,12 +146,17 @@ function M.choose_die(g, seat, colour)
   M.exhaustion_check(g, seat)
 end
 
+---@param g cairn.G
+---@return (string|cairn.Option)[]
 function M.joker_options(g)
   local opts = {}
   for i, r in ipairs(common.info(g.data).resources) do opts[i] = id("take", r) end
   return opts
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param res string
 function M.take(g, seat, res)
   gain(g, seat, res)
   M.exhaustion_check(g, seat)
@@ -131,6 +164,8 @@ end
 
 -- 3. the exhaustion check: with every slot full the turn ends; the markers are discarded.
 -- A yak in Kathmandu only takes its resource.
+---@param g cairn.G
+---@param seat integer
 function M.exhaustion_check(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -154,6 +189,15 @@ local DR, DC = common.DR, common.DC
 -- mountains are passed over but never stopped on. Each border strip crossed counts; a
 -- segment that goes in the needle's direction of the board it starts on counts a needle
 -- (game.needle_board `segment_start`; `each_board`: every board it steps on counts, once).
+---@param g cairn.G
+---@param r integer
+---@param c integer
+---@param dir1 string the first leg's direction
+---@param n1 integer the first leg's fields
+---@param dir2 string? the second leg's direction, after the bend
+---@param n2 integer the second leg's fields
+---@param axe boolean true: the ice axe is active (mountains are crossed)
+---@return integer, integer, integer, boolean, integer, integer, boolean r, c, steps, lost, borders, needles, kathmandu
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
   local info = common.info(g.data)
@@ -199,17 +243,29 @@ function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   return r, c, steps, lost, borders, needles, kat
 end
 
+---@param p table
+---@param kind string
+---@return boolean
 local function holds(p, kind) return common.has(p.equipment, kind) end
+---@param t table
+---@param kind string
+---@return boolean
 local function active(t, kind) return common.has(t.active, kind) end
 M.holds, M.active = holds, active
 
 -- M.pips(g, t) -> the fields this turn's move goes (the wind horse doubles them)
+---@param g cairn.G
+---@param t table
+---@return integer
 function M.pips(g, t)
   return active(t, "wind-horse") and t.pips * g.data.cards.abilities.wind_horse_factor or t.pips
 end
 
 local USABLE = { "trekking-poles", "ice-axe", "sherpa", "wind-horse", "butter-tea" }
 
+---@param g cairn.G
+---@param seat integer
+---@return (string|cairn.Option)[]
 function M.move_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -253,6 +309,10 @@ function M.move_options(g, seat)
 end
 
 -- use an equipment card: single use, then discarded
+---@param g cairn.G
+---@param seat integer
+---@param kind string
+---@param how string? "up" or "down" (the die's pips)
 function M.use(g, seat, kind, how)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -270,6 +330,12 @@ function M.use(g, seat, kind, how)
 end
 
 -- M.plan(g, seat, dir, bend, k) -> the walk of a move option (see M.walk)
+---@param g cairn.G
+---@param seat integer
+---@param dir string a direction (north, east, south, west)
+---@param bend string|false? the bend's direction, or "short" (the scout)
+---@param k integer
+---@return integer, integer, integer, boolean, integer, integer, boolean see M.walk
 function M.plan(g, seat, dir, bend, k)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -280,6 +346,11 @@ function M.plan(g, seat, dir, bend, k)
   return M.walk(g, p.pos[1], p.pos[2], dir, n1, dir2, n2, active(t, "ice-axe"))
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param dir string a direction (north, east, south, west)
+---@param bend string|false? the bend's direction, or "short" (the scout)
+---@param k integer
 function M.move(g, seat, dir, bend, k)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -303,20 +374,34 @@ end
 local PAY = { needle = "compass", border = "food" }
 local CARD = { needle = "lantern", border = "fodder-sack", lost = "rope" }
 
+---@param g cairn.G
+---@param p table
+---@param cost string what is owed: border, needle or lost
+---@return boolean
 local function herder_free(g, p, cost)
   return cost == "border" and p.character and common.ability(g, p) == "free-border" and not p.ability_used
 end
 
 -- can_pay(p, cost) -> true when the seat holds the resource that pays cost
+---@param p table
+---@param cost string what is owed: border, needle or lost
+---@return boolean
 local function can_pay(p, cost)
   return PAY[cost] ~= nil and p.res[PAY[cost]] > 0
 end
 
 -- exhaustion_allowed(g, p, cost) -> true when the seat may take the marker for cost
+---@param g cairn.G
+---@param p table
+---@param cost string what is owed: border, needle or lost
+---@return boolean
 local function exhaustion_allowed(g, p, cost)
   return g.data.game.exhaustion.instead_of_paying == "by_choice" or not can_pay(p, cost)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@return (string|cairn.Option)[]
 function M.pay_options(g, seat)
   local st = g.state
   local p = st.players[seat]
@@ -335,6 +420,10 @@ end
 
 -- ways(g, p, cost) -> how many ways there are to settle cost, and the one way when there
 -- is only one ("pay" or "exhaustion")
+---@param g cairn.G
+---@param p table
+---@param cost string what is owed: border, needle or lost
+---@return integer, string? the ways and the only one
 local function ways(g, p, cost)
   local n, only = 0, nil
   if can_pay(p, cost) then n, only = n + 1, "pay" end
@@ -346,6 +435,8 @@ end
 
 -- M.settle(g, seat): the costs of the move in order (needle, borders, lost steps). A cost
 -- with only one way to settle it is settled at once; otherwise the seat is asked.
+---@param g cairn.G
+---@param seat integer
 function M.settle(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
@@ -367,7 +458,11 @@ function M.settle(g, seat)
   require("rules.destination").arrive(g, seat)
 end
 
-function M.pay(g, seat, verb, what, how)
+---@param g cairn.G
+---@param seat integer
+---@param verb string
+---@param what string
+function M.pay(g, seat, verb, what)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local cost = table.remove(t.owed, 1)

@@ -8,11 +8,14 @@ local bonus = require "rules.bonus"
 return function(rules)
   local base_setup, base_score = rules.setup, rules.score
 
+  ---@param g cairn.G
   function rules.setup(g)
     base_setup(g)
     bonus.reveal(g)
   end
 
+  ---@param g cairn.G
+  ---@return cairn.Scores
   function rules.score(g)
     local scores = base_score(g)
     local towers = {}

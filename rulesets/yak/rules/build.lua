@@ -12,6 +12,9 @@ local tower = require "rules.tower"
 
 local M = {}
 
+---@param g cairn.G
+---@param ... any
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
 -- The Build rules of economy.build, read once per game into a plain table: how many
@@ -20,6 +23,8 @@ local function t(g, ...) return common.t(g, ...) end
 -- tables.exact finds it) and the crystal surcharge. Every take option asks them, and
 -- each read of g.data is a lookup through a read-only proxy.
 local rules_of_data, build_rules
+---@param data table
+---@return table the build rules: min_stones, max_stones, price by count, crystal_surcharge
 local function rules_of(data)
   if data ~= rules_of_data then
     local b = data.economy.build
@@ -37,6 +42,10 @@ end
 -- M.price(data, stones [, extra]) -> food owed for a list of stones (and one more stone,
 -- extra, when given): the price table for their number plus the crystal surcharge for
 -- each crystal; and the number of crystals.
+---@param data table
+---@param stones string[]
+---@param extra string? one more stone
+---@return integer, integer the food owed and the crystals
 function M.price(data, stones, extra)
   local b = rules_of(data)
   local n = #stones + (extra and 1 or 0)
@@ -53,6 +62,12 @@ end
 -- kind), as if one more `paying` had just been paid: one fewer in food, the kind used.
 local others = {} -- max_payable's list of what the reserve holds of the kinds not yet used
 
+---@param data table
+---@param cart_id string
+---@param food table<string, integer> the seat's food reserve
+---@param used table<string, boolean> the kinds already used in this payment
+---@param paying table<string, integer>? the food paid so far
+---@return integer
 function M.max_payable(data, cart_id, food, used, paying)
   local cart = common.cart_rules(data, cart_id)
   local kinds, accepts = common.food_kinds(data), cart.accepts
@@ -75,6 +90,9 @@ function M.max_payable(data, cart_id, food, used, paying)
 end
 
 -- the kinds already used in this payment: a map kind -> true, and how many
+---@param data table
+---@param paid table<string, integer> the food paid so far
+---@return table<string, boolean>, integer the kinds used and how many
 local function used_kinds(data, paid)
   local used, n, kinds = {}, 0, common.food_kinds(data)
   for i = 1, #kinds do
@@ -85,6 +103,8 @@ local function used_kinds(data, paid)
 end
 
 -- M.start(g, seat): the Build card is revealed; set up the action.
+---@param g cairn.G
+---@param seat integer
 function M.start(g, seat)
   local cart = common.cart_of_seat(g.state, seat)
   g.state.action = { card = "build", seat = seat, step = "take", cart = cart.id,
@@ -95,6 +115,9 @@ local NONE_USED = {} -- no kind used yet in this payment (max_payable only reads
 
 -- what limits taking one more stone: the tower's free cells and the most food the seat
 -- can pay at this cart
+---@param g cairn.G
+---@param a table the action under way (state.action)
+---@return integer, integer the tower's free cells and the most food the seat can pay
 local function take_limits(g, a)
   local player = g.state.players[a.seat]
   local room = tower.free(player.tower)
@@ -103,6 +126,12 @@ end
 
 -- why taking `stone` too is refused: "max_stones", "tower_room" or "cannot_afford" (with
 -- the cost and the crystals among the stones), or nil when it may be taken
+---@param data table
+---@param a table the action under way (state.action)
+---@param stone string
+---@param room integer the tower's free cells
+---@param can_pay integer the most food the seat can pay
+---@return string?, integer?, integer? the reason's key, the cost and the crystals
 local function take_refusal(data, a, stone, room, can_pay)
   local n = #a.stones + 1
   if n > rules_of(data).max_stones then return "max_stones" end
@@ -113,6 +142,9 @@ local function take_refusal(data, a, stone, room, can_pay)
 end
 
 -- whether any stone in the cart may still be taken
+---@param g cairn.G
+---@param a table the action under way (state.action)
+---@return boolean
 local function may_take_more(g, a)
   local stones, data = common.cart_by_id(g.state, a.cart).stones, g.data
   local room, can_pay = take_limits(g, a)
@@ -123,6 +155,14 @@ local function may_take_more(g, a)
 end
 
 -- the text of a take_refusal
+---@param g cairn.G
+---@param a table the action under way (state.action)
+---@param why string
+---@param room integer the tower's free cells
+---@param can_pay integer
+---@param cost integer
+---@param crystals integer
+---@return string
 local function take_reason(g, a, why, room, can_pay, cost, crystals)
   if why == "max_stones" then return t(g, "why.max_stones", g.data.economy.build.max_stones) end
   if why == "tower_room" then return t(g, "why.tower_room", room) end
@@ -130,6 +170,9 @@ local function take_reason(g, a, why, room, can_pay, cost, crystals)
 end
 
 -- the take options: one per different stone in the cart, with the reason when refused
+---@param g cairn.G
+---@param a table the action under way (state.action)
+---@return (string|cairn.Option)[]
 local function take_options(g, a)
   local data, labels = g.data, g.labels
   local stones = common.cart_by_id(g.state, a.cart).stones
@@ -149,6 +192,8 @@ local function take_options(g, a)
 end
 
 -- M.decision(g) -> the decision for the current step.
+---@param g cairn.G
+---@return cairn.Decision
 function M.decision(g)
   local st, data, labels = g.state, g.data, g.labels
   local a = st.action
@@ -195,6 +240,7 @@ function M.decision(g)
 end
 
 -- M.finish(g): an emptied cart draws its refill; the action is over.
+---@param g cairn.G
 function M.finish(g)
   local a, st, data = g.state.action, g.state, g.data
   local cart = common.cart_by_id(st, a.cart)
@@ -206,6 +252,8 @@ function M.finish(g)
   a.done = true
 end
 
+---@param g cairn.G
+---@param a table the action under way (state.action)
 local function start_paying(g, a)
   a.owed = M.price(g.data, a.stones)
   a.step = "pay"
@@ -214,6 +262,9 @@ end
 
 -- M.apply(g, seat, id): one answer to the current step (ids checked by the caller
 -- against the decision's enabled options).
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply(g, seat, id)
   local st, data = g.state, g.data
   local a = st.action

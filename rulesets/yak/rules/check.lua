@@ -10,6 +10,9 @@ local tower = require "rules.tower"
 local M = {}
 
 -- the food put into play at setup: reserves, carts and the market
+---@param data table
+---@param seats integer the seat count
+---@return integer
 local function food_in_play(data, seats)
   local total = seats * tables.sum(data.economy.start_food) + tables.sum(data.economy.market_start)
   local by = tables.by(data.carts.by_seats, "seats", seats)
@@ -17,10 +20,14 @@ local function food_in_play(data, seats)
   return total
 end
 
+---@param counts table<string, integer> counts by stone kind
+---@param stones string[]
 local function count_into(counts, stones)
   for _, s in ipairs(stones) do counts[s] = (counts[s] or 0) + 1 end
 end
 
+---@param g cairn.G
+---@return string?
 function M.check(g)
   local st, data = g.state, g.data
   local n = #st.players

@@ -11,21 +11,30 @@ local tower = require "rules.tower"
 local M = {}
 
 -- M.t(g, key, ...) -> the text for key in the game's language.
+---@param g cairn.G
+---@param key string
+---@param ... any
+---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
 
 -- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
 -- Made once per game (data does not change during one); callers must not change it.
-local kinds_of_data, kinds
+local kinds_of_data, food_ids
+---@param data table
+---@return string[]
 function M.food_kinds(data)
   if data ~= kinds_of_data then
     local list = {}
     for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
-    kinds_of_data, kinds = data, list
+    kinds_of_data, food_ids = data, list
   end
-  return kinds
+  return food_ids
 end
 
 -- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.
+---@param data table
+---@param from table<string, integer>? a food map
+---@return table<string, integer>
 function M.food_map(data, from)
   local map = {}
   for _, k in ipairs(M.food_kinds(data)) do map[k] = (from and tables.get(from, k)) or 0 end
@@ -34,6 +43,9 @@ end
 
 -- M.food_total(data, food) -> the number of tokens in a food map (its keys are food kinds:
 -- state.schema.yaml; summed kind by kind, which needs no walk over the map's keys).
+---@param data table
+---@param food table<string, integer> a food map
+---@return integer
 function M.food_total(data, food)
   local kinds, n = M.food_kinds(data), 0
   for i = 1, #kinds do n = n + (food[kinds[i]] or 0) end
@@ -47,9 +59,14 @@ local ID = ids.new()
 local parsed = ID.parts
 
 -- M.option_id(verb, arg) -> "verb arg".
+---@param verb string
+---@param arg string|integer? nothing for a bare verb ("buy")
+---@return string
 function M.option_id(verb, arg) return ids.id(ID, verb, arg) end
 
 -- M.parse_option(id) -> verb, arg: the parts M.option_id joined ("buy" -> "buy", nil).
+---@param id string
+---@return string, string? the verb and the argument
 function M.parse_option(id)
   local p = parsed[id]
   if p then return p[1], p[2] end
@@ -65,6 +82,10 @@ end
 -- disabled = true}, the fast form (made once per game for each id); else the table form
 -- (docs/lua-api.md, Decisions).
 local disabled_options = {}
+---@param id string
+---@param label string
+---@param disabled boolean? true: offered but disabled
+---@return string|cairn.Option
 function M.option(id, label, disabled)
   if label then return { id = id, label = label, disabled = disabled } end
   if disabled then
@@ -84,6 +105,9 @@ local playout_decision = { seat = 0, prompt = false, options = false }
 
 -- M.new_list(g, which) -> an empty list: a new one, or in a playout the per-game list
 -- named `which` ("options", "decisions"), emptied.
+---@param g cairn.G
+---@param which string "options" or "decisions"
+---@return table
 function M.new_list(g, which)
   if g.labels then return {} end
   local list = playout_lists[which]
@@ -97,6 +121,11 @@ end
 
 -- M.decision(g, seat, prompt, options) -> the decision asking seat (prompt is false in a
 -- playout; there it is the per-game decision table, refreshed).
+---@param g cairn.G
+---@param seat integer
+---@param prompt string|false false in a playout
+---@param options table
+---@return cairn.Decision
 function M.decision(g, seat, prompt, options)
   if g.labels then return { seat = seat, prompt = prompt, options = options } end
   playout_decision.seat, playout_decision.options = seat, options
@@ -106,10 +135,15 @@ end
 -- M.logging(g) -> true when g.log_text keeps what it is given. A playout keeps no events
 -- (g.labels is false there, in apply too), so the names a log line needs are only looked
 -- up when this says so.
+---@param g cairn.G
+---@return boolean
 function M.logging(g) return g.labels end
 
 -- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
 local defs_of_data, defs = nil, {}
+---@param data table
+---@param id string
+---@return table the cart's record in the data
 function M.cart_def(data, id)
   if data ~= defs_of_data then defs_of_data, defs = data, {} end
   local def = defs[id]
@@ -126,6 +160,9 @@ end
 -- option, and each read of g.data is a lookup through a read-only proxy). Callers must
 -- not change it.
 local rules_of_data, cart_rules = nil, {}
+---@param data table
+---@param id string
+---@return table the cart's rules: accepts (the food kinds, in order) and takes (a set), max_kinds
 function M.cart_rules(data, id)
   if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end
   local r = cart_rules[id]
@@ -141,6 +178,9 @@ end
 
 -- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
 -- option per different stone of a cart or a draw (a few stones), in the order they lie.
+---@param list any[]
+---@param i integer
+---@return boolean
 function M.first_of_kind(list, i)
   local v = list[i]
   for j = 1, i - 1 do if list[j] == v then return false end end
@@ -148,6 +188,9 @@ function M.first_of_kind(list, i)
 end
 
 -- M.cart_at(state, stop) -> the cart at a stop and its index in state.carts.
+---@param state table
+---@param stop integer a stop (seat s sits at stop s)
+---@return table?, integer? the cart and its index in state.carts
 function M.cart_at(state, stop)
   local carts = state.carts
   for i = 1, #carts do if carts[i].stop == stop then return carts[i], i end end
@@ -155,6 +198,9 @@ function M.cart_at(state, stop)
 end
 
 -- M.cart_by_id(state, id) -> the cart with that id and its index.
+---@param state table
+---@param id string
+---@return table?, integer? the cart and its index in state.carts
 function M.cart_by_id(state, id)
   local carts = state.carts
   for i = 1, #carts do if carts[i].id == id then return carts[i], i end end
@@ -162,21 +208,38 @@ function M.cart_by_id(state, id)
 end
 
 -- Seat s sits at stop s; with 2 seats the last stop has nobody in front of it.
+---@param state table
+---@param seat integer
+---@return table?, integer?
 function M.cart_of_seat(state, seat) return M.cart_at(state, seat) end
 
 -- M.seat_name(g, seat) -> the seat's player name.
+---@param g cairn.G
+---@param seat integer
+---@return string
 function M.seat_name(g, seat)
   local s = g.seats and g.seats[seat]
   return (s and s.name) or M.t(g, "seat", seat)
 end
 
+---@param g cairn.G
+---@param kind string
+---@return string
 function M.food_name(g, kind) return M.t(g, "food." .. kind) end
+---@param g cairn.G
+---@param stone string
+---@return string
 function M.stone_name(g, stone) return M.t(g, "stone." .. stone) end
+---@param g cairn.G
+---@param id string
+---@return string
 function M.cart_name(g, id) return M.t(g, "cart." .. id) end
 
 -- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
 -- quarry bag may hold, for bag.draw. Made once per game.
 local stones_of_data, stone_kinds
+---@param data table
+---@return string[]
 function M.stone_kinds(data)
   if data ~= stones_of_data then
     local list = { data.stones.crystal.id, data.stones.fog.id }
@@ -189,12 +252,16 @@ end
 
 -- M.is_crystal(data, stone) -> true for a crystal (the crystal's id read once per game).
 local crystal_of_data, crystal_id
+---@param data table
+---@param stone string
+---@return boolean
 function M.is_crystal(data, stone)
   if data ~= crystal_of_data then crystal_of_data, crystal_id = data, data.stones.crystal.id end
   return stone == crystal_id
 end
 
 -- M.reverse(g): every yak turns round (one global heading; all yaks face the same way).
+---@param g cairn.G
 function M.reverse(g)
   g.state.direction = -g.state.direction
 end
@@ -203,6 +270,8 @@ end
 -- each time the track fills, the fog.fills entry for that fill says how many go back
 -- into the bag (the rest leave the game). After the last fill fog goes where
 -- fog.after_last_fill says: "bag", straight back into the bag; "out", out of the game.
+---@param g cairn.G
+---@param n integer
 function M.place_fog(g, n)
   local data = g.data
   local fog, rules = g.state.fog, data.fog
@@ -234,6 +303,9 @@ end
 -- M.draw_stones(g, n) -> up to n real stones from the bag. Each fog stone drawn reverses
 -- the carts and is set aside; a replacement is drawn. When the draw is done the fog goes
 -- onto the mountain track [seed]. An empty bag simply gives fewer stones.
+---@param g cairn.G
+---@param n integer
+---@return string[]
 function M.draw_stones(g, n)
   local st, data, rng = g.state, g.data, g.rng
   local fog_id, kinds = data.stones.fog.id, M.stone_kinds(data)
@@ -255,6 +327,9 @@ function M.draw_stones(g, n)
 end
 
 -- M.player_room(g, seat) -> how many more food the seat's reserve can hold.
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function M.player_room(g, seat)
   local data = g.data
   return data.economy.food_cap - M.food_total(data, g.state.players[seat].food)
@@ -262,6 +337,8 @@ end
 
 -- M.check_end_trigger(g, seat): the first tower to complete the trigger level takes the
 -- stupa; the game ends after this round and extra_rounds more.
+---@param g cairn.G
+---@param seat integer
 function M.check_end_trigger(g, seat)
   local st, data = g.state, g.data
   if st.stupa then return end
@@ -276,6 +353,11 @@ end
 -- (docs/bots.md). Hidden: the others' cards picked at sunrise and not yet revealed (drawn
 -- at random), and what the quarry bag holds: every stone not seen elsewhere, so the
 -- bag is worked out from the view, not guessed.
+---@param view table
+---@param seat integer
+---@param rng cairn.Rng
+---@param g cairn.G
+---@return table
 function M.determinize(view, seat, rng, g)
   local st, data = view, g.data
   for s = 1, #g.seats do

@@ -9,14 +9,22 @@ local common = require "rules.common"
 
 local M = {}
 
+---@param g cairn.G
+---@param ... any
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
+---@param g cairn.G
+---@param seat integer
 function M.start(g, seat)
   g.state.action = { card = "market", seat = seat, step = "take", took = 0, drawn = {},
     to_put = g.data.economy.market.place }
 end
 
 -- whether the seat may take another food: the market has some and its reserve has room
+---@param g cairn.G
+---@param a string[]
+---@return boolean
 local function may_take_food(g, a)
   if common.player_room(g, a.seat) <= 0 then return false end
   local market, kinds = g.state.market, common.food_kinds(g.data)
@@ -26,6 +34,9 @@ local function may_take_food(g, a)
   return false
 end
 
+---@param g cairn.G
+---@param a string[]
+---@return (string|cairn.Option)[]
 local function food_options(g, a)
   local data, market, labels = g.data, g.state.market, g.labels
   local room = common.player_room(g, a.seat)
@@ -48,6 +59,9 @@ end
 
 -- "put <stone> <cart>", made once per game for each pair, and read back from it
 local put_ids, put_of_id = {}, {}
+---@param stone string
+---@param cart_id string
+---@return string
 local function put_id(stone, cart_id)
   local by_cart = put_ids[stone]
   if not by_cart then by_cart = {}; put_ids[stone] = by_cart end
@@ -60,6 +74,8 @@ local function put_id(stone, cart_id)
 end
 
 -- the stone and the cart of a put id
+---@param id string
+---@return string?, string? the stone and the cart
 local function parse_put(id)
   local p = put_of_id[id]
   if p then return p[1], p[2] end
@@ -67,6 +83,8 @@ local function parse_put(id)
 end
 
 -- whether any cart has room for a stone (all put_options' `any` needs)
+---@param g cairn.G
+---@return boolean
 local function any_cart_room(g)
   local cap, carts = g.data.carts.capacity.stones, g.state.carts
   for i = 1, #carts do
@@ -75,6 +93,9 @@ local function any_cart_room(g)
   return false
 end
 
+---@param g cairn.G
+---@param a string[]
+---@return (string|cairn.Option)[]
 local function put_options(g, a)
   local cap, carts, labels = g.data.carts.capacity.stones, g.state.carts, g.labels
   local opts, any, drawn = common.new_list(g, "options"), false, a.drawn
@@ -98,10 +119,15 @@ local function put_options(g, a)
 end
 
 -- `done` ends the taking: always under the `up_to` reading, else only when no take is legal
+---@param g cairn.G
+---@param any_take boolean true when some take is legal
+---@return boolean
 local function may_stop(g, any_take)
   return g.data.economy.market.take_rule == "up_to" or not any_take
 end
 
+---@param g cairn.G
+---@return cairn.Decision
 function M.decision(g)
   local a, labels = g.state.action, g.labels
   if a.step == "take" then
@@ -117,6 +143,8 @@ function M.decision(g)
 end
 
 -- return what is left of the drawn stones to the bag; the action is over
+---@param g cairn.G
+---@param a string[]
 local function finish(g, a)
   if #a.drawn > 0 then
     bag.add_all(g.state.bag, a.drawn)
@@ -127,6 +155,8 @@ local function finish(g, a)
 end
 
 -- draw, then either ask where to put a stone or, with no cart room, finish
+---@param g cairn.G
+---@param a string[]
 local function draw(g, a)
   a.drawn = common.draw_stones(g, g.data.economy.market.draw)
   if common.logging(g) then
@@ -139,6 +169,9 @@ local function draw(g, a)
   if not any or a.to_put <= 0 then finish(g, a) end
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply(g, seat, id)
   local st = g.state
   local a = st.action

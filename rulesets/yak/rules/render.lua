@@ -16,6 +16,9 @@ local COLUMN = 40      -- two player boards side by side
 local pad, paint, name_of, name = ctext.pad, ctext.paint, ctext.seat_name, ctext.name
 local RULE = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
 
+---@param data table
+---@param stone string
+---@return table the stone's record: letter, markup
 local function stone_style(data, stone)
   if stone == data.stones.crystal.id then return data.stones.crystal end
   if stone == data.stones.fog.id then return data.stones.fog end
@@ -24,6 +27,9 @@ end
 
 -- a stone's letter with its colour markup, made once per game for each kind of stone
 local painted = {}
+---@param data table
+---@param s string
+---@return string
 local function stone(data, s)
   local text = painted[s]
   if not text then
@@ -36,6 +42,9 @@ end
 
 -- a stone in a tower's cell: "[R]", made once per game for each kind of stone
 local celled = {}
+---@param data table
+---@param s string
+---@return string
 local function stone_cell(data, s)
   local text = celled[s]
   if not text then
@@ -48,6 +57,8 @@ end
 -- row_head(r) -> the start of a tower's row r (0 the base): its number, and the brick
 -- offset of 2 per row; made once per row
 local row_heads = {}
+---@param r integer
+---@return string
 local function row_head(r)
   local head = row_heads[r]
   if not head then
@@ -57,6 +68,10 @@ local function row_head(r)
   return head
 end
 
+---@param g cairn.G
+---@param food table<string, integer> a food map
+---@param kinds string[] the food kinds in order
+---@return string
 local function food_line(g, food, kinds)
   local parts = {}
   for _, k in ipairs(kinds) do
@@ -67,6 +82,10 @@ end
 
 
 -- the tower as 5 lines, top row first; cell "[R]", brick offset of 2 per row
+---@param data table
+---@param tw table
+---@param hint boolean? true: the legal cells are marked
+---@return string[]
 local function tower_lines(data, tw, hint)
   local legal = {}
   if hint then
@@ -87,6 +106,11 @@ local function tower_lines(data, tw, hint)
   return lines
 end
 
+---@param g cairn.G
+---@param view table
+---@param seat integer
+---@param viewer integer?
+---@return string
 local function card_text(g, view, seat, viewer)
   local revealed = view.revealed and view.revealed[seat]
   if revealed and revealed ~= "?" then
@@ -101,6 +125,12 @@ local function card_text(g, view, seat, viewer)
   return "{dim}-{/}"
 end
 
+---@param g cairn.G
+---@param view table
+---@param seat integer
+---@param viewer integer?
+---@param kinds string[] the food kinds in order
+---@return string[]
 local function player_block(g, view, seat, viewer, kinds)
   local data = g.data
   local p = view.players[seat]
@@ -129,6 +159,10 @@ local function player_block(g, view, seat, viewer, kinds)
 end
 
 -- the tower on one line, base first, rows apart by "/": "GG+../..../.../../." ("+": legal)
+---@param data table
+---@param tw table
+---@param hint boolean? true: the legal cells are marked
+---@return string
 local function tower_line(data, tw, hint)
   local legal = {}
   if hint then
@@ -149,6 +183,12 @@ local function tower_line(data, tw, hint)
 end
 
 -- one player on one line: the compact board's form of player_block
+---@param g cairn.G
+---@param view table
+---@param seat integer
+---@param viewer integer?
+---@param kinds string[] the food kinds in order
+---@return string
 local function player_line(g, view, seat, viewer, kinds)
   local data = g.data
   local p = view.players[seat]
@@ -168,6 +208,9 @@ local function player_line(g, view, seat, viewer, kinds)
   return line
 end
 
+---@param data table
+---@param fog table the fog: track (the stones on the mountain track)
+---@return string
 local function fog_track(data, fog)
   local cells = {}
   local on_track = stone(data, data.stones.fog.id)   -- the fog stone's letter and markup
@@ -178,6 +221,10 @@ local function fog_track(data, fog)
 end
 
 -- M.render(view, seat, g) -> the board.
+---@param view table
+---@param seat integer? nil: no seat's (a spectator's)
+---@param g cairn.G
+---@return string
 function M.render(view, seat, g)
   local data = g.data
   local kinds = {}

@@ -7,13 +7,20 @@ local common = require "rules.common"
 
 local M = {}
 
+---@param g cairn.G
+---@param ... any
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
+---@param g cairn.G
+---@param seat integer
 function M.start(g, seat)
   local cart = common.cart_of_seat(g.state, seat)
   g.state.action = { card = "restock", seat = seat, step = "take", cart = cart.id }
 end
 
+---@param g cairn.G
+---@return cairn.Decision
 function M.decision(g)
   local st, data, labels = g.state, g.data, g.labels
   local a = st.action
@@ -38,6 +45,9 @@ function M.decision(g)
   return common.decision(g, a.seat, labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), opts)
 end
 
+---@param g cairn.G
+---@param seat integer
+---@param id string
 function M.apply(g, seat, id)
   local st = g.state
   local a = st.action

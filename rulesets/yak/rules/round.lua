@@ -12,6 +12,9 @@ local tower = require "rules.tower"
 
 local M = {}
 
+---@param g cairn.G
+---@param ... any
+---@return string
 local function t(g, ...) return common.t(g, ...) end
 
 M.cards = { "build", "restock", "market" }
@@ -25,6 +28,8 @@ M.actions = {
 
 -- M.colours_in_play(g) -> the colours put into the bag: some whole colours are removed
 -- at random with fewer seats (stones.colours_by_seats).
+---@param g cairn.G
+---@return string[]
 function M.colours_in_play(g)
   local stones, n = g.data.stones, #g.seats
   local row = assert(tables.by(stones.colours_by_seats, "seats", n), "no colours for " .. n .. " seats")
@@ -35,6 +40,7 @@ function M.colours_in_play(g)
 end
 
 -- M.setup(g): the board as in the rulebook's setup order.
+---@param g cairn.G
 function M.setup(g)
   local data, n = g.data, #g.seats
   local st = g.state
@@ -74,6 +80,8 @@ M.check_end_trigger = common.check_end_trigger
 -- the card decision of a seat in a playout (no labels): the three card ids, the same
 -- every sunrise, so made once per game for each seat (the engine keeps nothing of it)
 local playout_card_decisions = {}
+---@param s integer a seat
+---@return cairn.Decision
 local function playout_card_decision(s)
   local d = playout_card_decisions[s]
   if not d then
@@ -84,6 +92,8 @@ local function playout_card_decision(s)
 end
 
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
+---@param g cairn.G
+---@return cairn.Decision[]
 function M.sunrise_decisions(g)
   local st, labels = g.state, g.labels
   local list, ready = common.new_list(g, "decisions"), st.ready
@@ -102,6 +112,8 @@ function M.sunrise_decisions(g)
 end
 
 -- start_turn: the seat reveals its card and begins the action
+---@param g cairn.G
+---@param seat integer
 local function start_turn(g, seat)
   local st = g.state
   local card = st.chosen[seat]
@@ -111,6 +123,7 @@ local function start_turn(g, seat)
 end
 
 -- M.sunset(g): cards back to hand; end of the game, or carts move and the yak passes.
+---@param g cairn.G
 function M.sunset(g)
   local st, n = g.state, #g.seats
   for s = 1, n do st.chosen[s], st.ready[s], st.revealed[s] = false, false, false end
@@ -128,6 +141,7 @@ function M.sunset(g)
 end
 
 -- M.advance(g): move on until someone must decide (next seat at noon, sunset, ...).
+---@param g cairn.G
 function M.advance(g)
   local st = g.state
   while st.phase == "noon" do
@@ -145,6 +159,9 @@ function M.advance(g)
 end
 
 -- M.choose_card(g, seat, card): a secret sunrise choice; the last one starts noon.
+---@param g cairn.G
+---@param seat integer
+---@param card any
 function M.choose_card(g, seat, card)
   local st = g.state
   if st.ready[seat] then error("seat " .. seat .. " has already chosen") end

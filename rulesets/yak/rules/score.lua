@@ -16,6 +16,8 @@ local M = {}
 -- Made once per tower shape (once per game): scoring searches many colourings of a tower
 -- and the heuristic runs in every playout a bot plays; neither must build them each time.
 local layout_shape, cells_of, near_of
+---@param data table
+---@return integer[][], integer[][] the tower's cells {r, c} in layout order, and each cell's neighbours by index
 local function layout(data)
   local shape = tower.shape(data)
   if shape == layout_shape then return cells_of, near_of end
@@ -38,6 +40,8 @@ local SIZE_ROWS, GROUPS_ROWS = { key = "size" }, { key = "groups" } -- scoring t
 -- group[size], count_bonus[groups], single_stone. A score tries many colourings of a
 -- tower, and the heuristic runs in every playout a bot plays.
 local points_of_data, points
+---@param data table
+---@return table the points: group (by size), count_bonus (by groups)
 local function points_of(data)
   if data ~= points_of_data then
     local sc, cells = data.scoring, layout(data)
@@ -53,6 +57,9 @@ local function points_of(data)
 end
 
 -- the groups of a score in their listed order: larger first, then by colour
+---@param a table a group: size, colour
+---@param b table a group
+---@return boolean a before b
 local function group_order(a, b)
   if a.size ~= b.size then return a.size > b.size end
   return tostring(a.colour) < tostring(b.colour)
@@ -60,6 +67,12 @@ end
 
 -- group_size(near, colours, i, seen, stack) -> how many cells the group of cell i holds:
 -- the cells of colours[i] that touch it, and theirs (marked in seen; stack is scratch)
+---@param near integer[][] each cell's neighbours by index
+---@param colours (string|false)[] the colour of each cell's stone, false when empty
+---@param i integer
+---@param seen table<integer, boolean> the cells marked so far
+---@param stack integer[] scratch
+---@return integer
 local function group_size(near, colours, i, seen, stack)
   local v, size, top = colours[i], 0, 1
   stack[1], seen[i] = i, true
@@ -78,6 +91,9 @@ end
 -- M.evaluate(data, colours) -> points, details for one colouring of a tower. colours[i]
 -- is the colour of the stone in cell i of the tower's layout (crystals already
 -- assigned), false for an empty cell. A group is the stones of one colour that touch.
+---@param data table
+---@param colours (string|false)[] the colour of each cell's stone, false when empty
+---@return integer, table the points and the details (groups, singles, group_points, total)
 function M.evaluate(data, colours)
   local pts_of = points_of(data)
   local _, near = layout(data)
@@ -107,6 +123,9 @@ end
 -- details (the groups listed and sorted): a score searches many colourings and keeps the
 -- details of the best one only.
 local seen_scratch, stack_scratch = {}, {} -- the floods' marks and stack (a score never nests)
+---@param data table
+---@param colours (string|false)[] the colour of each cell's stone, false when empty
+---@return integer
 local function colouring_total(data, colours)
   local pts_of = points_of(data)
   local _, near = layout(data)
@@ -127,6 +146,10 @@ local function colouring_total(data, colours)
 end
 
 -- the non-crystal colours touching cell i, in the data's colour order, and as a set
+---@param data table
+---@param stones (string|false)[] the stone in each cell, false when empty
+---@param near_i integer[] the neighbours of cell i
+---@return string[], table<string, boolean> the colours in order, and as a set
 local function neighbour_colours(data, stones, near_i)
   local near = {}
   for _, j in ipairs(near_i) do
@@ -140,6 +163,9 @@ end
 
 -- M.tower_score(data, tw) -> details of the best scoring: total, groups, singles,
 -- count_bonus, crystals (the colour given to each crystal, in cell order).
+---@param data table
+---@param tw table
+---@return table total, groups, singles, count_bonus, crystals
 function M.tower_score(data, tw)
   local cells, near_of_cell = layout(data)
   local stones = {} -- the tower read once: the stone in each cell of the layout, or false
@@ -232,6 +258,9 @@ function M.tower_score(data, tw)
 end
 
 -- M.food_bonus(g) -> a list: the most-food bonus of each seat.
+---@param data table
+---@param players table
+---@return integer[] by seat
 function M.food_bonus(data, players)
   local mf = data.scoring.most_food
   local totals = {}
@@ -246,6 +275,9 @@ function M.food_bonus(data, players)
 end
 
 -- M.tiebreak(data, player) -> an integer, higher wins: scoring.tie_breaks in order.
+---@param data table
+---@param player table the seat's state
+---@return integer
 function M.tiebreak(data, player)
   local v = 0
   for _, key in ipairs(data.scoring.tie_breaks) do
@@ -258,9 +290,17 @@ function M.tiebreak(data, player)
   return v
 end
 
+---@param g cairn.G
+---@param key string
+---@param ... any
+---@return string
 local function label(g, key, ...) return common.t(g, key, ...) end
 
 -- M.seat_score(g, seat, food_bonus) -> {total, breakdown, tiebreak, details}
+---@param g cairn.G
+---@param seat integer
+---@param food_bonus integer[] the most-food bonus by seat (food_bonus)
+---@return table
 function M.seat_score(g, seat, food_bonus)
   local data, st = g.data, g.state
   local p = st.players[seat]
@@ -295,6 +335,8 @@ function M.seat_score(g, seat, food_bonus)
 end
 
 -- M.score(g) -> one entry per seat (see docs/lua-api.md "Scores").
+---@param g cairn.G
+---@return cairn.Scores
 function M.score(g)
   local fb = M.food_bonus(g.data, g.state.players)
   local out = {}
@@ -308,6 +350,9 @@ end
 -- M.heuristic(g, seat) -> what the bots add to the provisional score (the tower, the
 -- stupa, the most food, and whatever an option adds) to judge a position: half the
 -- seat's food, which the score does not count yet but which buys stones.
+---@param g cairn.G
+---@param seat integer
+---@return integer
 function M.heuristic(g, seat)
   return common.food_total(g.data, g.state.players[seat].food) // 2
 end

@@ -5,13 +5,13 @@
 -- state.players[s].tower is a list of rows (row r of the rulebook is tower[r + 1]), each
 -- a list of cells: false when empty, else the stone ("red", "crystal", ...).
 
-local grid = require "cairn.grid"
-
 local M = {}
 
 -- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0). Made
 -- once per game: data does not change during one (a new game runs this file again).
 local shape_of_data, shape
+---@param data table
+---@return table the grid shape (cairn.grid) of the tower
 function M.shape(data)
   if data ~= shape_of_data then
     shape_of_data, shape = data, { widths = data.tower.row_widths, layout = "brick", origin = 0 }
@@ -20,6 +20,8 @@ function M.shape(data)
 end
 
 -- M.new(data) -> an empty tower.
+---@param data table
+---@return table
 function M.new(data)
   local rows = {}
   for r, w in ipairs(data.tower.row_widths) do
@@ -30,6 +32,10 @@ function M.new(data)
 end
 
 -- M.get(tower, r, c) -> the stone at row r, column c (both from 0), or false.
+---@param tower table
+---@param r integer
+---@param c integer
+---@return string|false the stone, or false
 function M.get(tower, r, c)
   local row = tower[r + 1]
   if not row then return false end
@@ -38,9 +44,15 @@ function M.get(tower, r, c)
   return v
 end
 
+---@param tower table
+---@param r integer
+---@param c integer
+---@param stone string
 function M.set(tower, r, c, stone) tower[r + 1][c + 1] = stone end
 
 -- M.count(tower) -> stones in the tower.
+---@param tower table
+---@return integer
 function M.count(tower)
   local n = 0
   for r = 1, #tower do
@@ -51,6 +63,8 @@ function M.count(tower)
 end
 
 -- M.free(tower) -> empty cells in the tower (M.size - M.count, in one walk).
+---@param tower table
+---@return integer
 function M.free(tower)
   local n = 0
   for r = 1, #tower do
@@ -61,6 +75,8 @@ function M.free(tower)
 end
 
 -- M.size(tower) -> cells in the tower (15).
+---@param tower table
+---@return integer
 function M.size(tower)
   local n = 0
   for _, row in ipairs(tower) do n = n + #row end
@@ -71,6 +87,9 @@ end
 -- player reads them on the board and in "level 1, place 4"; M.parse_cell("l1p4") -> 0, 3.
 -- Both are made once per game for each cell (numbers to text cost as much as a rule).
 local cell_ids, cells_of_id = {}, {}
+---@param r integer
+---@param c integer
+---@return string
 function M.cell_id(r, c)
   local k = r * 64 + c
   local id = cell_ids[k]
@@ -80,6 +99,8 @@ function M.cell_id(r, c)
   end
   return id
 end
+---@param id string
+---@return integer?, integer? the row and the column
 function M.parse_cell(id)
   local cell = cells_of_id[id]
   if cell then return cell[1], cell[2] end
@@ -92,6 +113,8 @@ end
 -- first_stone_row): legal_cells asks them of every cell on every placement, and each
 -- read of g.data is a lookup through a read-only proxy.
 local rules_of_data, tower_rules
+---@param data table
+---@return table row_widths and first_stone_row
 local function rules_of(data)
   if data ~= rules_of_data then
     local widths = {}
@@ -107,6 +130,12 @@ end
 -- (Row r of the rulebook is tower[r + 1] and its cell c is tower[r + 1][c + 1]; the
 -- rows are read directly here, as M.get reads them, because legal_cells asks this of
 -- every cell on every placement.)
+---@param rules table row_widths and first_stone_row (rules_of)
+---@param tower table
+---@param r integer
+---@param c integer
+---@param count integer
+---@return boolean, string? true, or false and the reason's text key
 local function legal_at(rules, tower, r, c, count) -- M.legal with the rules read
   local width = rules.row_widths[r + 1]
   if not width or c < 0 or c >= width then return false, "why.off_tower" end
@@ -125,11 +154,20 @@ local function legal_at(rules, tower, r, c, count) -- M.legal with the rules rea
   if not (below[c + 1] and below[c + 2]) then return false, "why.needs_support" end
   return true
 end
+---@param data table
+---@param tower table
+---@param r integer
+---@param c integer
+---@param count integer
+---@return boolean, string? true, or false and the reason's text key
 function M.legal(data, tower, r, c, count) return legal_at(rules_of(data), tower, r, c, count) end
 
 -- M.cell(r, c) -> the pair {r, c}, made once per game for each cell: legal_cells
 -- returns these (callers must not change them).
 local cells = {}
+---@param r integer
+---@param c integer
+---@return integer[]
 function M.cell(r, c)
   local k = r * 64 + c
   local cell = cells[k]
@@ -138,6 +176,9 @@ function M.cell(r, c)
 end
 
 -- M.legal_cells(data, tower) -> every legal cell {r, c}, row by row.
+---@param data table
+---@param tower table
+---@return integer[][]
 function M.legal_cells(data, tower)
   local rules = rules_of(data)
   local out, widths, count = {}, rules.row_widths, M.count(tower)
@@ -150,6 +191,9 @@ function M.legal_cells(data, tower)
 end
 
 -- M.level_complete(tower, level) -> true if rows 0..level-1 are all full.
+---@param tower table
+---@param level integer
+---@return boolean
 function M.level_complete(tower, level)
   for r = 1, level do
     local row = tower[r]
@@ -161,6 +205,9 @@ end
 
 -- M.valid(data, tower) -> nil, or a message: every stone above the base rests on two
 -- stones and the base is one unbroken run.
+---@param data table
+---@param tower table
+---@return string?
 function M.valid(data, tower)
   local widths = data.tower.row_widths
   if #tower ~= #widths then return "tower has the wrong number of rows" end

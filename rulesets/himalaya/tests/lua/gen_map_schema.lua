@@ -42,7 +42,8 @@ for v = 1, VILLAGES do
 end
 for v = 1, VILLAGES do
   for _, t in ipairs(TYPES) do
-    w(string.format("      - {contains: {title: \"a %s path of village %d\", properties: {type: {const: %s}, ends: {contains: {const: %d}}}}, minContains: 0, maxContains: 1}",
+    w(string.format("      - {contains: {title: \"a %s path of village %d\", "
+      .. "properties: {type: {const: %s}, ends: {contains: {const: %d}}}}, minContains: 0, maxContains: 1}",
       t, v, t, v))
   end
 end

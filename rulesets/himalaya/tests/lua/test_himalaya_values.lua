@@ -124,11 +124,11 @@ local function chaos(taken)
   fake.put_cubes(g, q1, { "salt" })                 -- the first token's village is taken
   return g, q1, q2
 end
-local q1, q2
-g, q1, q2 = chaos("next_free")
+local q1, q2, _
+g, q1 = chaos("next_free")
 local free1 = supply.next_free(g, q1)
 assert(free1 ~= q1 and supply.place_cubes(g) == free1)
-g, q1, q2 = chaos("redraw")
+g, _, q2 = chaos("redraw")
 local free2 = supply.next_free(g, q2)
 assert(free2 == q2 and supply.place_cubes(g) == q2)
 assert(#g.state.village_tokens.discard == 10 + 2, "both tokens used: 10 + 2 discards")

@@ -49,7 +49,6 @@ assert(p.res.backpack == 0 and common.has(p.equipment, "lantern"))
 assert(g.state.turn.seat == 2, "nothing left to do: the turn ended by itself")
 --    without a paint box the animal is offered disabled, with the reason
 g = game()
-p = g.state.players[1]
 fake.res(g, 1, { paint = 0 })
 show(g, "animals", "animal_deck", { "red-panda" })
 fake.turn(g, 1, 5, 8, { orange = 1 })
@@ -132,7 +131,7 @@ assert(bob.halves[1] == "red-a" and common.has(p.halves, "blue-a") and not commo
 --    chest protection: Bob's red pair lies in his chest: only his loose blue-b can be taken;
 --    with nothing loose, no swap is offered at all
 g = game()
-p, bob = g.state.players[1], g.state.players[2]
+bob = g.state.players[2]
 set_halves(1, { "green-a" })
 set_halves(2, { "red-a", "red-b", "blue-b" })
 bob.halves = { "blue-b" }

@@ -40,7 +40,8 @@ assert(fake.offered(g, 1, "paint red-panda") == nil)
 as(g, 1, "naturalist")
 fake.turn(g, 1, 3, 4, { pink = 2 })
 fake.play(g, 1, "die pink", "move east")
-assert(fake.offered(g, 1, "paint red-panda") == "enabled", fake.enabled(g, 1) .. " " .. g.state.players[1].pos[2] .. " " .. tostring(g.state.turn and g.state.turn.seat))
+assert(fake.offered(g, 1, "paint red-panda") == "enabled",
+  fake.enabled(g, 1) .. " " .. g.state.players[1].pos[2] .. " " .. tostring(g.state.turn and g.state.turn.seat))
 
 -- 3. The trader buys from any city of the board the yak is on: (1,7) is on board 2 with
 --    the city (4,9).

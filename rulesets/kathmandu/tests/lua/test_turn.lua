@@ -9,7 +9,7 @@ local fake_rng = require "cairn.fake_rng"
 local ROWS = fake.ROWS
 local NEEDLES = { "north", "east", false }
 
-local function game(dice)
+local function game()
   local g = fake.new { seats = 2, seed = 3 }
   fake.map(g, ROWS, NEEDLES)
   return g

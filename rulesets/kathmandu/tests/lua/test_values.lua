@@ -158,7 +158,7 @@ g, st = tents { per_turn = "one" }
 fake.play(g, 2, "tent forest")
 assert(st.phase == "turn" and st.players[1].exhaustion == 1 and #st.players[3].tents == 1)
 --    on_lost_turn false (default): Ann's lost turn asks nobody; true: her field (4,8) forest
-g, st = tents({}, true)
+st = select(2, tents({}, true))
 assert(st.phase == "turn" and st.turn.seat == 2)
 g, st = tents({ on_lost_turn = true }, true)
 assert(st.phase == "tent" and fake.decision(g, 2))

@@ -33,7 +33,7 @@ end
 local function play(seats, seed, options)
   local g = fake.new { seats = seats, seed = seed, options = options, lang = (seed % 2 == 0) and "el" or "en" }
   local bots = fake_rng.new(seed * 7919)
-  local steps, cards = 0, {}
+  local steps = 0
   check_render(g)
   while true do
     local ds = g.rules.decisions(g)
@@ -43,7 +43,6 @@ local function play(seats, seed, options)
     for _, o in ipairs(d.options) do if not o.disabled then legal[#legal + 1] = o.id end end
     assert(#legal > 0, "a decision with no legal option: " .. d.prompt)
     local id = legal[bots.int(1, #legal)]
-    if id:match("^card ") then cards[id] = (cards[id] or 0) + 1 end
     fake.play(g, d.seat, id)
     steps = steps + 1
     assert(steps < 20000, "game does not end")
