@@ -289,7 +289,8 @@ function full_render(view, seat, g)
       status = ""
     end
     out[#out + 1] = pad(tribe(g, s), 10) .. " " .. g.text("render.supply", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. status
-    short[s] = (pad(tribe(g, s), 10) .. " " .. g.text("render.supply_short", p.stupas, p.envoys, p.ring_count, p.token_count) .. " " .. (status_short or status)):gsub(" +$", "")
+    short[s] = (pad(tribe(g, s), 10) .. " " .. g.text("render.supply_short", p.stupas, p.envoys, p.ring_count, p.token_count)
+      .. " " .. (status_short or status)):gsub(" +$", "")
   end
   local players_to = #out
   -- the viewing seat's screen

@@ -92,8 +92,8 @@ function M.initial_supply(g)
   local cubes, orders = {}, {}
   for _ = 1, row.villages do cubes[#cubes + 1] = supply.place_cubes(g, true) end
   for _ = 1, row.orders do orders[#orders + 1] = supply.place_order(g, true) end
-  g.log(t(g, "log.initial_supply", t(g, g.state.village_tokens and "drawn.tokens" or "drawn.dice"), #cubes > 0 and table.concat(cubes, " ") or "-",
-    #orders > 0 and table.concat(orders, " ") or "-"))
+  g.log(t(g, "log.initial_supply", t(g, g.state.village_tokens and "drawn.tokens" or "drawn.dice"),
+    #cubes > 0 and table.concat(cubes, " ") or "-", #orders > 0 and table.concat(orders, " ") or "-"))
   local vt = g.state.village_tokens
   if vt then
     vt.started = true

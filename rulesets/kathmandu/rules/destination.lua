@@ -14,6 +14,9 @@ local M = {}
 local id, off = common.id, turn.off
 local ctext = require "cairn.text"
 -- a map half by its name in the game's language ("red A"), never its id
+---@param g cairn.G
+---@param half string the map half's id
+---@return string
 local function half_name(g, half) return ctext.name(g, "map_half.", half) end
 
 ---@param g cairn.G
