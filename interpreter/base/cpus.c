@@ -1,12 +1,13 @@
 /*
-** sim_cpus.c
-** How many CPUs this process may use, for `cairn sim`'s default --jobs: the
+** cpus.c
+** How many CPUs this process may use (`cairn sim`'s default --jobs, the
+** processes of a bot's search): the
 ** CPUs of its affinity mask (taskset, a Slurm task's cpuset, a container's
 ** cpuset), capped by its cgroup v2 CPU quota (cpu.max: a Kubernetes CPU
 ** limit, a Slurm task under cgroup v2, docker --cpus), rounded up.
 */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "sim.h"
+#include "cpus.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static int cpu_max(const char *file) {
     return (int)((q + period - 1) / period);
 }
 
-int sim_cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus) {
+int cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus) {
     char path[4096], file[4200];
     if (cpus < 1) cpus = 1;
     if (unified_cgroup(proc_cgroup, path, sizeof path) != 0) return cpus;
@@ -67,7 +68,7 @@ int sim_cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus) {
     return cpus;
 }
 
-int sim_default_jobs(void) {
+int cpus_usable(void) {
     int cpus = 0;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set);
@@ -75,6 +76,6 @@ int sim_default_jobs(void) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
         cpus = online > 0 ? (int)online : 1;
     }
-    cpus = sim_cpus_limit("/proc/self/cgroup", "/sys/fs/cgroup", cpus);
+    cpus = cpus_limit("/proc/self/cgroup", "/sys/fs/cgroup", cpus);
     return cpus > 256 ? 256 : cpus;
 }
