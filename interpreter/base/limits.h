@@ -256,6 +256,9 @@
 #if !defined(CAIRN_BOT_MAX_CORES)
 #define CAIRN_BOT_MAX_CORES 256 /* the most processes one search bot's decision runs on */
 #endif
+#if !defined(CAIRN_BOT_PARALLEL_MIN_MS)
+#define CAIRN_BOT_PARALLEL_MIN_MS 100 /* an iteration budget expected to cost less CPU runs in one process */
+#endif
 #if !defined(CAIRN_BOT_CHECKED_SAMPLES)
 #define CAIRN_BOT_CHECKED_SAMPLES 32 /* samples of one fork checked against the view (all with checks on) */
 #endif

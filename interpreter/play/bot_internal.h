@@ -32,6 +32,7 @@ struct bot {
     double epsilon;   /* guided rollouts: the share of random moves */
     long searches;    /* search: the searches a decision is split into (root parallel) */
     long cores;       /* search: the processes they run on (0: bot_cores_default) */
+    double iter_ns;   /* search: CPU per iteration in its last decision (0: none yet) */
     char *name;       /* ruleset bot: its name in the manifest */
     char *why;        /* the last choice explained */
 };

@@ -143,6 +143,11 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     mcts_share shares[CAIRN_BOT_MAX_SEARCHES];
     size_t n = plan(b, base, cores, start, shares);
     int procs = cores < (int)n ? cores : (int)n;
+    /* a worker costs a fork and the pages it copies (10-40 ms of CPU):
+    ** not worth it for a search this bot did in less than a blink last
+    ** time. The processes never change the choice, only the wait. */
+    if (b->time == 0 && b->iter_ns > 0 && (double)b->iterations * b->iter_ns < CAIRN_BOT_PARALLEL_MIN_MS * 1e6)
+        procs = 1;
     mcts_root roots[CAIRN_BOT_MAX_SEARCHES], total;
     memset(roots, 0, sizeof roots);
     memset(&total, 0, sizeof total);

@@ -228,6 +228,12 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
 typedef struct child {
     pid_t pid;
     int fd;       /* its results, -1 once read to the end */
@@ -336,6 +342,7 @@ int bot_parallel_run(bot *b, engine *e, int seat, const mcts_share *shares, size
     bot_hooks mine = {parent_tick, parent_interrupted, &pc};
     int bad = 0;
     long counted = 0;
+    double cpu0 = thread_cpu_ns();
     for (size_t i = 0; i < n && !bad; i++) {
         int owner = (int)(i % (size_t)procs);
         if (owner != 0 && owner <= k) continue;
@@ -345,6 +352,7 @@ int bot_parallel_run(bot *b, engine *e, int seat, const mcts_share *shares, size
         if (bot_mcts_search(b, e, seat, &s, &mine, &roots[i], errs) != 0) bad = 1;
         counted += roots[i].iterations;
     }
+    if (counted > 0) b->iter_ns = (thread_cpu_ns() - cpu0) / (double)counted;
     if (bad) stop_workers(&pc); /* the decision fails: the workers need not go on */
     read_workers(kids, k, &pc, counted, n ? shares[0].start : now_seconds());
     stop_workers(&pc);
