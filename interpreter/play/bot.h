@@ -9,8 +9,9 @@
 ** docs/bots.md.
 **
 ** Determinism: a bot's choice depends only on the game seed, the position,
-** the seat, the view and its parameters; a time budget (`time=`) is the
-** one exception, and says so (bot_is_timed).
+** the seat, the view and its parameters, never on how many cores its
+** search ran on (`cores=`: its `searches=` are merged in order); a time
+** budget (`time=`) is the one exception, and says so (bot_is_timed).
 */
 #ifndef CAIRN_BOT_H
 #define CAIRN_BOT_H
