@@ -259,6 +259,11 @@ bot-strength: all
 	@tools/bot-strength
 bot-speed: all $(BUILD)/libcairn.a
 	@tools/bot-speed
+# make decision-latency: how long the REPL's default mcts makes a person wait, p50/p99 per
+# shipped game, on all cores (docs/bots.md, Every core)
+.PHONY: decision-latency
+decision-latency: all $(BUILD)/libcairn.a
+	@tools/decision-latency
 # make bot-mistakes: the bots' mistake rates on the Connect Four position suite (docs/bots.md)
 bot-mistakes: all $(BUILD)/libcairn.a
 	@tools/bot-mistakes

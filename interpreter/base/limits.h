@@ -247,6 +247,18 @@
 #if !defined(CAIRN_BOT_HSCALE)
 #define CAIRN_BOT_HSCALE 10.0 /* heuristic points that make a clear lead at a cut-off */
 #endif
+#if !defined(CAIRN_BOT_SEARCHES)
+#define CAIRN_BOT_SEARCHES 4 /* searches an mcts iteration budget is split into (root parallel), merged in order */
+#endif
+#if !defined(CAIRN_BOT_MAX_SEARCHES)
+#define CAIRN_BOT_MAX_SEARCHES 64 /* the most `searches=` may ask for */
+#endif
+#if !defined(CAIRN_BOT_MAX_CORES)
+#define CAIRN_BOT_MAX_CORES 256 /* the most processes one search bot's decision runs on */
+#endif
+#if !defined(CAIRN_BOT_PARALLEL_MIN_MS)
+#define CAIRN_BOT_PARALLEL_MIN_MS 100 /* an iteration budget expected to cost less CPU runs in one process */
+#endif
 #if !defined(CAIRN_BOT_CHECKED_SAMPLES)
 #define CAIRN_BOT_CHECKED_SAMPLES 32 /* samples of one fork checked against the view (all with checks on) */
 #endif

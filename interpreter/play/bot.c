@@ -4,7 +4,8 @@
 ** game, the bots' own random streams, scoring a fork for every seat, and the
 ** kinds that need no tree: random (the engine's), greedy (one ply on forks,
 ** by the ruleset's heuristic) and a ruleset's own bots. The search kinds
-** are in bot_mcts.c.
+** are in bot_mcts.c (one search), bot_mcts_root.c (a decision's searches
+** merged) and bot_parallel.c (on several cores).
 */
 #include "bot_internal.h"
 
@@ -28,6 +29,8 @@ static const bot_param search_params[] = {
     {"hscale", "heuristic points that make a clear lead (default 10)"},
     {"rollout", "random (default) or heuristic: each rollout move the best by the heuristic"},
     {"epsilon", "heuristic rollouts: the share of random moves (default 0.1)"},
+    {"searches", "independent searches an iteration budget is split into, merged (default 4)"},
+    {"cores", "processes the searches run on (default: the CPUs this process may use)"},
     {NULL, NULL},
 };
 static const bot_param greedy_params[] = {
@@ -97,6 +100,15 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
         if (!strcmp(key, "iterations")) b->iterations = (long)d, b->iterations_given = 1;
         else if (!strcmp(key, "depth")) b->depth = (long)d, b->depth_given = 1;
         else b->samples = d < 1 ? 1 : (long)d;
+    } else if (!strcmp(key, "searches") || !strcmp(key, "cores")) {
+        long most = !strcmp(key, "searches") ? CAIRN_BOT_MAX_SEARCHES : CAIRN_BOT_MAX_CORES;
+        if (d != floor(d) || d < 1 || d > (double)most) {
+            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a whole number from 1 to %ld, got \"%s\"", b->spec, key,
+                     most, val);
+            return -1;
+        }
+        if (!strcmp(key, "searches")) b->searches = (long)d;
+        else b->cores = (long)d;
     } else if (!strcmp(key, "time")) {
         if (d > CAIRN_BOT_MAX_TIME) {
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: time is at most %g seconds", b->spec, CAIRN_BOT_MAX_TIME);
@@ -126,6 +138,7 @@ bot *bot_new(const char *spec, cerr_list *errs) {
     b->epsilon = 0.1;
     b->hscale = CAIRN_BOT_HSCALE;
     b->samples = CAIRN_BOT_SAMPLES;
+    b->searches = CAIRN_BOT_SEARCHES;
     if (bot_spec_is_exec(spec)) { /* exec:COMMAND (bot_exec.c) */
         b->k = BOT_EXEC;
         if (!(b->kind = cairn_strdup("exec"))) {

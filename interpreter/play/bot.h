@@ -9,8 +9,9 @@
 ** docs/bots.md.
 **
 ** Determinism: a bot's choice depends only on the game seed, the position,
-** the seat, the view and its parameters; a time budget (`time=`) is the
-** one exception, and says so (bot_is_timed).
+** the seat, the view and its parameters, never on how many cores its
+** search ran on (`cores=`: its `searches=` are merged in order); a time
+** budget (`time=`) is the one exception, and says so (bot_is_timed).
 */
 #ifndef CAIRN_BOT_H
 #define CAIRN_BOT_H
@@ -76,6 +77,19 @@ int bot_spec_is_exec(const char *spec);
 /* Why the bot made its last choice: the top options with their visits and
 ** values (search), scores (greedy), or one line; malloc'd, NULL on OOM. */
 char *bot_why(const bot *b);
+
+/* How many processes a search bot's decision runs on when its spec gives
+** no `cores=`: CAIRN_BOT_CORES from the environment when it is a whole
+** number from 1, else what the program set here (cairn sim sets 1 when it
+** plays games on several --jobs: games, not searches, are split), else the
+** CPUs this process may use (cpus.h). 0 sets it back to the CPUs. The
+** choice never changes for an iteration budget (docs/bots.md). */
+void bot_set_default_cores(int cores);
+
+/* The CPU time, in nanoseconds, of every search worker process this
+** process has waited for: what a bot's decisions cost beyond this
+** process's own clock (cairn sim's CPU per decision adds it). */
+int64_t bot_workers_cpu_ns(void);
 
 /* The kinds, for help and errors: "random, greedy, mcts, ismcts". */
 const char *bot_kinds(void);

@@ -33,6 +33,9 @@ struct bot {
     long samples;     /* greedy: sampled states per option (games with secrets) */
     int guided;       /* search: rollouts pick by the heuristic (rollout=heuristic) */
     double epsilon;   /* guided rollouts: the share of random moves */
+    long searches;    /* search: the searches a decision is split into (root parallel) */
+    long cores;       /* search: the processes they run on (0: bot_cores_default) */
+    double iter_ns;   /* search: CPU per iteration in its last decision (0: none yet) */
     char *name;       /* ruleset bot: its name in the manifest */
     char *why;        /* the last choice explained */
     bot_exec *exec;   /* exec: the program and its running agents */
@@ -84,7 +87,64 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
 ** over), then ended and waited for. */
 void bot_exec_end_game(bot_exec *x, engine *e);
 
-/* bot_mcts.c: the mcts and ismcts choice. */
+/* ------------------------------------------------ search, root parallel */
+
+/* The root's statistics of one seat: per option id, the visits, the times
+** offered and the rewards summed; several searches' merged by id. */
+typedef struct mcts_arm_total {
+    char *id;
+    uint64_t n, avail;
+    double w;
+} mcts_arm_total;
+
+typedef struct mcts_root {
+    mcts_arm_total *arms; /* in the order the ids were first added */
+    size_t n, cap;
+    long iterations;      /* summed */
+    int stopped;          /* a search was interrupted (Ctrl-C) */
+} mcts_root;
+
+/* Adds one option's statistics to r (a new id goes last). 0, or -1 on OOM. */
+int mcts_root_add(mcts_root *r, const char *id, uint64_t n, uint64_t avail, double w);
+/* Adds every arm of from to into, in from's order. 0, or -1 on OOM. */
+int mcts_root_merge(mcts_root *into, const mcts_root *from);
+void mcts_root_free(mcts_root *r);
+
+/* One search's share of a decision: its iterations draw from the streams
+** (stream, 0), (stream, 1), ...; it stops after `iterations` (0: no
+** count) or when the monotonic clock passes `deadline` (0: none). start
+** and counted only feed the hooks' tick (the seconds and the iterations of
+** the decision so far). */
+typedef struct mcts_share {
+    uint64_t stream;
+    long iterations;
+    double start, deadline;
+    long counted;
+} mcts_share;
+
+/* bot_mcts.c: one search (UCT, or ISMCTS in a game with secrets) from e for
+** seat; the root's statistics for seat are added to out (and its
+** iterations; out->stopped set when hooks->interrupted stopped it). 0, or
+** -1 after appending an error. */
+int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const bot_hooks *hooks, mcts_root *out,
+                    cerr_list *errs);
+
+/* bot_parallel.c: the processes b's decision runs on: its `cores=`, else
+** bot.h's default (bot_set_default_cores). */
+int bot_cores_of(const bot *b);
+
+/* bot_parallel.c: runs the searches of a decision, shares[0..n), on
+** `procs` processes: this one runs shares 0, procs, 2 procs, ...; forked
+** workers the others (worker p: shares p, p + procs, ...). Every share's
+** root goes into roots[i]. A worker's error comes back as an error here;
+** a worker that dies is reported with its signal or status. Ctrl-C
+** (hooks->interrupted) stops them all with what they have. 0, or -1 after
+** appending an error. */
+int bot_parallel_run(bot *b, engine *e, int seat, const mcts_share *shares, size_t n, int procs,
+                     const bot_hooks *hooks, mcts_root *roots, cerr_list *errs);
+
+/* bot_mcts_root.c: the mcts and ismcts choice (plans the searches, merges
+** their roots in order, picks the most visited, explains). */
 char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);
 
 #endif

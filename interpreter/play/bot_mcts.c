@@ -13,7 +13,9 @@
 ** they were available (the availability count of ISMCTS), so states sampled
 ** with other options share one tree. Chance is left to the forks (an
 ** open-loop tree). Every draw comes from streams of the game seed and the
-** position: an iteration budget gives the same choice on every run.
+** position: an iteration budget gives the same choice on every run. This
+** is one search; bot_mcts_root.c splits a decision into several and merges
+** their roots (on several cores: bot_parallel.c).
 */
 #include "bot_internal.h"
 #include "grow.h"
@@ -23,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* Options shown by `why`. */
-#define MCTS_WHY_TOP 6
 
 /* ------------------------------------------------------------ the tree */
 
@@ -355,7 +354,7 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
     return 0;
 }
 
-/* ------------------------------------------------------------ choosing */
+/* ------------------------------------------------------------ one search */
 
 static double now_seconds(void) {
     struct timespec ts;
@@ -363,37 +362,8 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The explanation: budget, then the root's options for seat, most visited
-** first. */
-static char *explain(mcts_ctx *x, int seat, long iters, double secs, int sampled, int chosen, int stopped) {
-    strbuf w = {0};
-    const bot *b = x->b;
-    strbuf_printf(&w, "%s: %ld iterations, rollouts of %s%ld decisions, in %.2f s%s%s", b->spec, iters,
-                  b->depth > 0 ? "" : "up to ", b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS, secs,
-                  sampled ? " (each on a state sampled from this seat's view)" : "",
-                  stopped ? ", stopped early (Ctrl-C)" : "");
-    if (b->time > 0) strbuf_printf(&w, "; a time budget, so another run may choose otherwise");
-    strbuf_printf(&w, "\n  %-20s %8s %8s\n", "option", "visits", "value");
-    seat_arms *sa = x->t.n_nodes ? arms_of(&x->t.nodes[0], seat) : NULL;
-    size_t n = sa ? sa->n : 0;
-    unsigned char *shown = calloc(n + 1, 1);
-    for (int row = 0; shown && row < MCTS_WHY_TOP; row++) {
-        long top = -1;
-        for (size_t i = 0; i < n; i++)
-            if (!shown[i] && (top < 0 || sa->arms[i].n > sa->arms[top].n)) top = (long)i;
-        if (top < 0) break;
-        shown[top] = 1;
-        const arm *a = &sa->arms[top];
-        strbuf_printf(&w, "  %-20s %8u %7.1f%%%s\n", x->t.syms[a->sym], a->n, a->n ? 100.0 * a->w / a->n : 0.0,
-                      a->sym == chosen ? "  <- chosen" : "");
-    }
-    if (n > MCTS_WHY_TOP) strbuf_printf(&w, "  (%zu more options)\n", n - MCTS_WHY_TOP);
-    free(shown);
-    return strbuf_take(&w);
-}
-
-char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
-    bot_settle_defaults(b, e);
+int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const bot_hooks *hooks, mcts_root *out,
+                    cerr_list *errs) {
     int sampled = engine_has_secrets(e);
     mcts_ctx x;
     memset(&x, 0, sizeof x);
@@ -401,34 +371,33 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     x.seats = engine_seat_count(e);
     if (x.seats > CAIRN_MAX_SEATS) {
         cerr_add(errs, NULL, 0, 0, NULL, "mcts: at most %d seats", CAIRN_MAX_SEATS);
-        return NULL;
+        return -1;
     }
     value *view = sampled ? engine_view(e, seat) : NULL;
     if ((sampled && !view) || new_node(&x.t) != 0) {
         value_free(view);
         search_free(&x.t);
         errs->oom = 1;
-        return NULL;
+        return -1;
     }
-    uint64_t base = bot_stream_seed(e, seat, 0x6d63747331ull); /* "mcts1" */
-    double start = now_seconds(), last_tick = start;
+    double last_tick = now_seconds();
     long iters = 0;
-    int bad = 0, stopped = 0;
+    int bad = 0;
     engine *f = NULL;
     for (;;) {
-        if (b->iterations > 0 && iters >= b->iterations) break;
+        if (share->iterations > 0 && iters >= share->iterations) break;
         double now = now_seconds();
-        if (b->time > 0 && now - start >= b->time) break;
+        if (share->deadline > 0 && now >= share->deadline) break;
         if (hooks && hooks->interrupted && iters > 0 && hooks->interrupted(hooks->ud)) {
-            stopped = 1;
+            out->stopped = 1;
             break;
         }
         if (hooks && hooks->tick && now - last_tick >= 0.1) {
-            hooks->tick(hooks->ud, iters, now - start);
+            hooks->tick(hooks->ud, share->counted + iters, now - share->start);
             last_tick = now;
         }
         rng r;
-        rng_seed_stream(&r, base, (uint64_t)iters);
+        rng_seed_stream(&r, share->stream, (uint64_t)iters);
         uint64_t reseed = rng_next(&r) | 1;
         /* one fork, started over for every iteration (a sandbox costs more than a playout) */
         if (!f) f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
@@ -438,37 +407,17 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         iters++;
     }
     engine_free(f);
-    char *pick = NULL;
-    if (!bad) {
-        /* the real options (the seat sees its own), most visited; ties:
-        ** the better mean, then the first offered */
-        size_t n = engine_bot_option_count(e, seat);
-        seat_arms *sa = arms_of(&x.t.nodes[0], seat);
-        long best_k = -1;
-        const arm *best = NULL;
-        int best_sym = -1;
-        for (size_t k = 0; sa && k < n; k++) {
-            const char *id = engine_bot_option_id(e, seat, k);
-            int sym = id ? intern(&x.t, id) : -1;
-            if (sym < 0) break;
-            const arm *a = NULL;
-            for (size_t i = 0; i < sa->n; i++)
-                if (sa->arms[i].sym == sym) a = &sa->arms[i];
-            if (!a) continue;
-            if (!best || a->n > best->n || (a->n == best->n && a->n && a->w / a->n > best->w / best->n))
-                best = a, best_k = (long)k, best_sym = sym;
-        }
-        if (best_k >= 0 && best->n > 0) {
-            pick = cairn_strdup(x.t.syms[best_sym]);
-        } else { /* no iteration reached a choice: the random bot's */
-            pick = engine_bot_choice(e, seat);
-        }
-        if (!pick) errs->oom = 1;
-        bot_set_why(b, explain(&x, seat, iters, now_seconds() - start, sampled, best_sym, stopped));
+    out->iterations += iters;
+    /* the root's statistics for seat, in the order the arms were made */
+    seat_arms *sa = bad ? NULL : arms_of(&x.t.nodes[0], seat);
+    if (!bad && !sa) bad = 1, errs->oom = 1;
+    for (size_t i = 0; !bad && i < sa->n; i++) {
+        const arm *a = &sa->arms[i];
+        if (mcts_root_add(out, x.t.syms[a->sym], a->n, a->avail, a->w) != 0) bad = 1, errs->oom = 1;
     }
     free(x.w.steps);
     engine_free(x.scratch);
     search_free(&x.t);
     value_free(view);
-    return pick;
+    return bad ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 */
 #include "sim.h"
 #include "bot.h"
+#include "cpus.h"
 #include "engine.h"
 #include "ruleset.h"
 #include "safe_open.h"
@@ -663,7 +664,8 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     x->total = (last - first) * x->variants;
     x->start = now_seconds();
     sim_progress_start(&x->progress, err, o->quiet, x->total, x->variants);
-    int jobs = o->jobs ? o->jobs : sim_default_jobs(); /* sim_cpus.c */
+    int jobs = o->jobs ? o->jobs : cpus_usable(); /* cpus.c */
+    bot_set_default_cores(jobs > 1 ? 1 : 0); /* games, not searches, split over the jobs (docs/bots.md) */
     struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_sigint;

@@ -86,13 +86,6 @@ extern const cli_table *const sim_merge_flag_tables[];
     "Exit status: 0 ok, 1 a game failed or the ruleset has errors, 2 usage error,\n"         \
     "130 interrupted.\n"
 
-/* The default --jobs: the CPUs of this process's affinity mask, capped by
-** its cgroup v2 CPU quota (cpu.max, rounded up), 1 to 256 (sim_cpus.c). */
-int sim_default_jobs(void);
-/* The cap itself: cpus lowered to the quota of the unified cgroup named in
-** proc_cgroup (a /proc/self/cgroup) and of each cgroup above it, read under
-** cgroup_root (/sys/fs/cgroup); cpus when there is no limit. For tests. */
-int sim_cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus);
 
 /* `cairn sim ...`, argv[0] being "sim": the report to stdout, errors to
 ** stderr. Returns the exit status (0 ok, 1 a game failed or the ruleset has

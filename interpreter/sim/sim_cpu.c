@@ -7,6 +7,7 @@
 ** game records of --json (which has it once, as "cpu").
 */
 #include "sim_internal.h"
+#include "bot.h" /* bot_workers_cpu_ns: a search's worker processes */
 #include "json_string.h"
 
 #include <time.h>
@@ -14,7 +15,8 @@
 int64_t sim_cpu_now(void) {
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    /* and the CPU of the worker processes a search ran on (--jobs 1) */
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec + bot_workers_cpu_ns();
 }
 
 static double ms_per_decision(const sim_cpu_totals *c, int i) {

@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "error.h"
 #include "sim.h"
+#include "cpus.h"
 
 #include <math.h>
 #include <signal.h>
@@ -722,40 +723,40 @@ static void test_cpu_quota(void **st) {
     put_file(dir, "proc-cgroup", "1:cpu:/\n0::/kubepods/pod1/sim\n");
     put_file(dir, "proc-cgroup-v1", "4:memory:/x\n1:cpu:/\n");
     /* no cpu.max anywhere: the affinity's 8 stand */
-    assert_int_equal(sim_cpus_limit(proc, root, 8), 8);
+    assert_int_equal(cpus_limit(proc, root, 8), 8);
     /* the container's own limit, 1.5 CPUs (150000 of every 100000 us): rounded up to 2 */
     put_file(dir, "sys/kubepods/pod1/sim/cpu.max", "150000 100000\n");
-    assert_int_equal(sim_cpus_limit(proc, root, 8), 2);
+    assert_int_equal(cpus_limit(proc, root, 8), 2);
     /* a quota above the affinity does not raise it: 1 CPU in the mask, 2 allowed */
-    assert_int_equal(sim_cpus_limit(proc, root, 1), 1);
+    assert_int_equal(cpus_limit(proc, root, 1), 1);
     /* "max" is no limit; the pod's 1 CPU (100000/100000) two levels up binds */
     put_file(dir, "sys/kubepods/pod1/sim/cpu.max", "max 100000\n");
     put_file(dir, "sys/kubepods/pod1/cpu.max", "100000 100000\n");
-    assert_int_equal(sim_cpus_limit(proc, root, 8), 1);
+    assert_int_equal(cpus_limit(proc, root, 8), 1);
     /* the root's own file counts too (a container sees its cgroup as /) */
     put_file(dir, "proc-cgroup", "0::/\n");
     put_file(dir, "sys/cpu.max", "300000 100000\n");
-    assert_int_equal(sim_cpus_limit(proc, root, 8), 3);
+    assert_int_equal(cpus_limit(proc, root, 8), 3);
     /* cgroup v1 with no quota (-1), or no /proc file: the affinity stands */
     put_file(dir, "sys/cpu,cpuacct/cpu.cfs_quota_us", "-1\n");
     put_file(dir, "sys/cpu,cpuacct/cpu.cfs_period_us", "100000\n");
-    assert_int_equal(sim_cpus_limit(v1, root, 8), 8);
+    assert_int_equal(cpus_limit(v1, root, 8), 8);
     /* cgroup v1's quota (docker --cpus 1.5 on a v1 machine): 150000 of every 100000 us,
     ** rounded up to 2; /proc names the host's path (/docker/c1), the container sees
     ** its cgroup at the mount's root, so the walk up finds it there */
     put_file(dir, "proc-cgroup-v1", "4:memory:/docker/c1\n2:cpu,cpuacct:/docker/c1\n");
     put_file(dir, "sys/cpu,cpuacct/cpu.cfs_quota_us", "150000\n");
-    assert_int_equal(sim_cpus_limit(v1, root, 8), 2);
+    assert_int_equal(cpus_limit(v1, root, 8), 2);
     /* a lower quota in the cgroup itself binds: 50000 / 100000 = 0.5, rounded up to 1 */
     put_file(dir, "sys/cpu,cpuacct/docker/c1/cpu.cfs_quota_us", "50000\n");
     put_file(dir, "sys/cpu,cpuacct/docker/c1/cpu.cfs_period_us", "100000\n");
-    assert_int_equal(sim_cpus_limit(v1, root, 8), 1);
+    assert_int_equal(cpus_limit(v1, root, 8), 1);
     /* "cpuacct" alone is not the cpu controller: its line is not read */
     put_file(dir, "proc-cgroup-v1", "2:cpuacct:/docker/c1\n");
-    assert_int_equal(sim_cpus_limit(v1, root, 8), 8);
-    assert_int_equal(sim_cpus_limit("/nonexistent/cgroup", root, 8), 8);
+    assert_int_equal(cpus_limit(v1, root, 8), 8);
+    assert_int_equal(cpus_limit("/nonexistent/cgroup", root, 8), 8);
     /* and the default is at least 1 */
-    assert_true(sim_default_jobs() >= 1);
+    assert_true(cpus_usable() >= 1);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

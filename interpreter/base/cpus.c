@@ -1,14 +1,15 @@
 /*
-** sim_cpus.c
-** How many CPUs this process may use, for `cairn sim`'s default --jobs: the
-** CPUs of its affinity mask (taskset, a Slurm task's cpuset, a container's
-** cpuset), capped by its cgroup CPU quota, rounded up: cgroup v2's cpu.max
-** (a Kubernetes CPU limit, a Slurm task under cgroup v2, docker --cpus) or,
-** on a machine with cgroup v1, the cpu controller's cpu.cfs_quota_us over
-** cpu.cfs_period_us (docker --cpus there, a Kubernetes limit on an older node).
+** cpus.c
+** How many CPUs this process may use (`cairn sim`'s default --jobs, the
+** processes of a bot's search): the CPUs of its affinity mask (taskset, a
+** Slurm task's cpuset, a container's cpuset), capped by its cgroup CPU quota,
+** rounded up: cgroup v2's cpu.max (a Kubernetes CPU limit, a Slurm task under
+** cgroup v2, docker --cpus) or, on a machine with cgroup v1, the cpu
+** controller's cpu.cfs_quota_us over cpu.cfs_period_us (docker --cpus there,
+** a Kubernetes limit on an older node).
 */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "sim.h"
+#include "cpus.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ static int walk_limits(const char *root, const char *own, int v1, int cpus) {
     return cpus;
 }
 
-int sim_cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus) {
+int cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus) {
     char path[4096], root[4200];
     if (cpus < 1) cpus = 1;
     if (own_cgroup(proc_cgroup, 0, path, sizeof path) == 0)
@@ -129,7 +130,7 @@ int sim_cpus_limit(const char *proc_cgroup, const char *cgroup_root, int cpus) {
     return cpus;
 }
 
-int sim_default_jobs(void) {
+int cpus_usable(void) {
     int cpus = 0;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set);
@@ -137,6 +138,6 @@ int sim_default_jobs(void) {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
         cpus = online > 0 ? (int)online : 1;
     }
-    cpus = sim_cpus_limit("/proc/self/cgroup", "/sys/fs/cgroup", cpus);
+    cpus = cpus_limit("/proc/self/cgroup", "/sys/fs/cgroup", cpus);
     return cpus > 256 ? 256 : cpus;
 }
