@@ -179,7 +179,7 @@ static void worker(bot *b, engine *e, int seat, const mcts_share *shares, size_t
     signal(SIGTERM, SIG_IGN);
     signal(SIGHUP, SIG_IGN);
     signal(SIGPIPE, SIG_DFL); /* the parent gone: end */
-    bot_hooks h = {NULL, stop_asked, &stop_fd};
+    bot_hooks h = {.tick = NULL, .interrupted = stop_asked, .ud = &stop_fd, .notice = NULL};
     strbuf out = {0};
     for (size_t i = first; i < n; i += step) {
         if (i != first && stop_asked(&stop_fd)) break;
@@ -339,7 +339,7 @@ int bot_parallel_run(bot *b, engine *e, int seat, const mcts_share *shares, size
     }
     if (stop[0] >= 0) close(stop[0]);
     /* the searches no worker took: this process's */
-    bot_hooks mine = {parent_tick, parent_interrupted, &pc};
+    bot_hooks mine = {.tick = parent_tick, .interrupted = parent_interrupted, .ud = &pc, .notice = NULL};
     int bad = 0;
     long counted = 0;
     double cpu0 = thread_cpu_ns();

@@ -175,7 +175,7 @@ static void test_worker_killed_reported(void **st) {
     if (access(path, R_OK) != 0) skip(); /* a kernel without CONFIG_PROC_CHILDREN */
     engine *e = game("connect4", 2, 2);
     killed = 0;
-    bot_hooks h = {kill_workers, NULL, NULL};
+    bot_hooks h = {.tick = kill_workers, .interrupted = NULL, .ud = NULL, .notice = NULL};
     /* a time budget: this process searches 0.6 s, ticking every 0.1 s */
     char *m = choose_fails("mcts:time=0.6,cores=2", e, 1, &h);
     assert_int_equal(killed, 1);
@@ -195,7 +195,7 @@ static int always(void *ud) {
 static void test_interrupt_stops_workers(void **st) {
     (void)st;
     engine *e = game("connect4", 4, 2);
-    bot_hooks h = {NULL, always, NULL};
+    bot_hooks h = {.tick = NULL, .interrupted = always, .ud = NULL, .notice = NULL};
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     char *why, *id = choose("mcts:time=30,cores=2", e, 1, &h, &why);
