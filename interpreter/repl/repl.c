@@ -1130,6 +1130,14 @@ static int run_segment(repl *r, char *seg) {
     return -1;
 }
 
+/* run_segment and repl_present as repl_guarded runs them */
+static int guarded_segment(repl *r, void *seg) { return run_segment(r, seg); }
+static int guarded_present(repl *r, void *unused) {
+    (void)unused;
+    repl_present(r);
+    return 0;
+}
+
 static void run_line(repl *r, char *line) {
     r->changed = r->answered = 0;
     line = trim(line);
@@ -1150,7 +1158,7 @@ static void run_line(repl *r, char *line) {
             char *seg = trim(p);
             p = semi ? semi + 1 : NULL;
             if (seg[0] == '\0') continue;
-            if (run_segment(r, seg) != 0) {
+            if (repl_guarded(r, guarded_segment, seg) != 0) {
                 if (p && *trim(p)) repl_plain(r, "The rest of the line was not run: %s", trim(p));
                 break;
             }
@@ -1163,7 +1171,7 @@ static void run_line(repl *r, char *line) {
             }
         }
     }
-    if (r->changed && !r->quit && !r->replay) repl_present(r);
+    if (r->changed && !r->quit && !r->replay) repl_guarded(r, guarded_present, NULL);
 }
 
 static char *make_prompt(repl *r) {

@@ -116,8 +116,11 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     sandbox *sb = ud;
     if (!ptr) osize = 0; /* osize is then a type tag */
     if (nsize == 0) {
+        budget_in_alloc = 1; /* a hard stop waits for the heap (budget.h) */
         free(ptr);
+        budget_in_alloc = 0;
         sb->mem_used -= osize;
+        if (budget_escape_pending) budget_alloc_leave();
         return NULL;
     }
     if (nsize > osize && nsize - osize > sb->mem_cap - sb->mem_used) {
@@ -125,7 +128,13 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         refused_at(sb);
         return NULL;
     }
+    budget_in_alloc = 1;
     void *p = realloc(ptr, nsize);
+    budget_in_alloc = 0;
+    if (budget_escape_pending) {
+        sb->unclaimed = p; /* kept where the abandoned state is kept */
+        budget_alloc_leave();
+    }
     if (!p) return nsize <= osize ? ptr : NULL;
     sb->mem_used = sb->mem_used - osize + nsize;
     return p;
@@ -514,6 +523,7 @@ oom:
 
 void sandbox_free(sandbox *sb) {
     if (!sb) return;
+    if (sb->lost) return; /* kept whole: its Lua state may be half-changed (sandbox_escaped) */
     if (sb->L) lua_close(sb->L);
     for (size_t i = 0; i < sb->n_dirs; i++) {
         free(sb->dirs[i]);
@@ -696,6 +706,10 @@ int sandbox_is_cpu_limit_error(const char *message) {
 }
 
 int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
+    if (sb->lost) { /* never touched again (sandbox_escaped) */
+        if (errs) cerr_add(errs, NULL, 0, 0, NULL, "the rules' Lua state was abandoned after a hard stop");
+        return SANDBOX_ERR_RUN;
+    }
     lua_State *L = sb->L;
     int fn = lua_gettop(L) - nargs;
     int top = sb->depth == 0;

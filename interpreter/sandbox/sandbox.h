@@ -7,6 +7,7 @@
 #ifndef CAIRN_SANDBOX_H
 #define CAIRN_SANDBOX_H
 
+#include <setjmp.h>
 #include <stddef.h>
 
 #include <lua.h>
@@ -180,6 +181,22 @@ void sandbox_set_print(sandbox *sb, int (*print)(void *ud, const char *where, co
 /* The sandbox's print function (a C function needing no upvalues), for
 ** binding it under another name (g.debug). */
 int sandbox_print_function(lua_State *L);
+
+/* The hard stop's escape (sandbox_escape.c): past its deadline and
+** CAIRN_LUA_HARD_STOP_GRACE_MS a rules call still in C is left by
+** siglongjmp(*jb, 1) (jb made by sigsetjmp(*jb, 1) in a frame live for as
+** long as it is set), or, with jb NULL (the default), cairn ends with a
+** message. Set again after each jump. Whoever sets it owns everything the
+** calls under it touch: after a jump nothing on the way (engines, forks,
+** bots, sandboxes) may be run or freed, only kept, and the game is built
+** again from its log. */
+void sandbox_set_escape(sigjmp_buf *jb);
+/* After a jump to the escape: the sandbox whose call was left, now lost
+** (every later sandbox_call on it fails at once, sandbox_free leaves it be),
+** with the error (the rules' file:line that called the C work, the limits)
+** added to errs; NULL when no call was left. Keep the result reachable (it
+** is never freed). */
+sandbox *sandbox_escaped(cerr_list *errs);
 
 /* Bytes the Lua state holds now. */
 size_t sandbox_memory_used(const sandbox *sb);

@@ -54,6 +54,10 @@ struct sandbox {
     long hard_grace_ticks;
     char hard_msg[512];
     int game_limit_hit;
+    /* Left by a hard stop (sandbox_escaped): L is never touched again, not
+    ** even freed; unclaimed is a block the allocator got as the stop came. */
+    int lost;
+    void *unclaimed;
     int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
     int watched; /* the timer watches the current top-level call */
     int depth;   /* nesting of sandbox_call */
