@@ -470,7 +470,7 @@ static value *read_rec(read_ctx *c, int idx) {
     if (++c->nodes > c->max_nodes)
         return c->max_nodes == CAIRN_YAML_MAX_NODES
                    ? read_fail(c, "more than %ld values (the limit for a document)", c->max_nodes)
-                   : read_fail(c, "more than %ld values, map keys counted (the limit for a game "
+                   : read_fail(c, "more than %ld values (the limit for a game "
                                   "state, CAIRN_STATE_MAX_NODES: each is copied to C after every "
                                   "decision; keep fewer, larger values)", c->max_nodes);
     value *v = NULL;
@@ -619,7 +619,7 @@ static int check_table(check_ctx *c, int idx) {
         for (size_t i = 1; rc == 0 && i <= len; i++) {
             int vt = lua_rawgeti(L, t, (lua_Integer)i);
             if (vt == LUA_TNIL) rc = -1;
-            else if (vt == LUA_TNUMBER) rc = ++c->nodes > CAIRN_YAML_MAX_NODES || !lua_isinteger(L, -1) ? -1 : 0;
+            else if (vt == LUA_TNUMBER) rc = ++c->nodes > c->max_nodes || !lua_isinteger(L, -1) ? -1 : 0;
             else rc = check_rec(c, lua_gettop(L)); /* check_rec's own rules, as for any value */
             lua_pop(L, 1);
         }

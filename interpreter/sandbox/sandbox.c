@@ -382,12 +382,9 @@ static int sb_setup(lua_State *L) {
     luaL_setfuncs(L, coroutine_replaced, 0);
     store_library(L, lib, LUA_COLIBNAME);
 
-    /* check mode's `#` (sandbox_len.c): a library entry, so no script can
-    ** assign the global */
-    if (SB(L)->strict_len) {
-        lua_pushcfunction(L, sb_len_checked);
-        lua_setfield(L, lib, SB_LEN_NAME);
-    }
+    /* `#` (sandbox_len.c): a library entry, so no script can assign the global */
+    lua_pushcfunction(L, sb_len_checked);
+    lua_setfield(L, lib, SB_LEN_NAME);
 
     /* require's close guard */
     lua_newtable(L);

@@ -39,8 +39,9 @@ typedef struct sandbox_config {
     int no_budget;
     /* Check mode (`cairn check`, `cairn test`): `#` on a table with holes,
     ** whose answer Lua leaves open (and which changes from run to run), is
-    ** an error naming the line (sandbox_len.c). Chunks are rewritten before
-    ** they compile, so it costs a little; play and playouts leave it off. */
+    ** an error naming the line (sandbox_len.c). Off (play, sims, playouts),
+    ** such a `#` answers the border a search from 1 finds, which depends on
+    ** the table's contents only: the same in every run. */
     int strict_len;
     /* `cairn check --unread`: every read of a table frozen by
     ** sandbox_freeze (g.data) is noted by its path, for sandbox_reads. Costs
