@@ -828,6 +828,7 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
 /* Protected: a fresh environment with the shared metatable, made the one
 ** every chunk and require sees; require's caches are emptied. */
 static int p_reset(lua_State *L) {
+    sb_unseal(L); /* the last game's globals leave the library table */
     lua_newtable(L);
     int env = lua_gettop(L);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &ENVMT_KEY);

@@ -215,6 +215,13 @@ long sandbox_instructions_used(const sandbox *sb);
 ** (leaves it empty). Returns 0, or -1 out of memory. */
 int sandbox_reset(sandbox *sb);
 
+/* Fixes the globals (sandbox_seal.c): those set so far are read as before,
+** and assigning any global from now on is a rules error naming the line,
+** so a call stopped and run again leaves nothing in globals. The engine
+** seals a game's sandbox once its rules are loaded; sandbox_reset unseals.
+** Returns 0, or -1 out of memory (nothing changed). */
+int sandbox_seal_globals(sandbox *sb);
+
 /* Forgets every module `require` has loaded, so the next require reads the
 ** file again (hot reload). */
 void sandbox_forget_modules(sandbox *sb);

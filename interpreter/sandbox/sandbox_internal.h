@@ -58,6 +58,7 @@ struct sandbox {
     ** even freed; unclaimed is a block the allocator got as the stop came. */
     int lost;
     void *unclaimed;
+    int sealed; /* sandbox_seal_globals: assigning a global is an error */
     int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
     int watched; /* the timer watches the current top-level call */
     int depth;   /* nesting of sandbox_call */
@@ -204,6 +205,9 @@ int sb_rawlen(lua_State *L);
 int sb_rawset(lua_State *L);
 int sb_setmetatable(lua_State *L);
 int sb_env_newindex(lua_State *L);
+/* sandbox_seal.c: undoes sandbox_seal_globals (the moved globals leave the
+** library table). Protected callers only (sandbox_reset's). */
+void sb_unseal(lua_State *L);
 void sb_freeze_rec(lua_State *L, int t, int name_idx, int memo, int depth);
 int sb_tsort(lua_State *L);
 int sb_tinsert(lua_State *L);
