@@ -298,9 +298,14 @@ lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
     idx = lua_absindex(L, idx);
     int t = lua_type(L, idx);
     if (t == LUA_TSTRING) return (lua_Integer)lua_rawlen(L, idx);
-    if (!raw && (t == LUA_TTABLE || t == LUA_TUSERDATA) && luaL_getmetafield(L, idx, "__len") != LUA_TNIL) {
+    /* lua_getmetatable first: a plain table has none, and asking for the
+    ** field by name pushes a string every time */
+    if (!raw && (t == LUA_TTABLE || t == LUA_TUSERDATA) && lua_getmetatable(L, idx)) {
         lua_pop(L, 1);
-        return luaL_len(L, idx);
+        if (luaL_getmetafield(L, idx, "__len") != LUA_TNIL) {
+            lua_pop(L, 1);
+            return luaL_len(L, idx);
+        }
     }
     if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, idx));
     if (!SB(L)->strict_len) return searched_border(L, idx);
@@ -309,6 +314,10 @@ lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
 
 /* __cairn_len(v): `#v`, refusing a table with holes. */
 int sb_len_checked(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE && !SB(L)->strict_len && !lua_getmetatable(L, 1)) {
+        lua_pushinteger(L, searched_border(L, 1)); /* the common case, at once */
+        return 1;
+    }
     luaL_checkany(L, 1);
     lua_settop(L, 1);
     lua_pushinteger(L, sb_len_of(L, 1, "`#`", 0));

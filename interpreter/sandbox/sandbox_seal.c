@@ -49,6 +49,15 @@ int sandbox_seal_globals(sandbox *sb) {
     if (sb->sealed) return 0;
     lua_State *L = sb->L;
     int top = lua_gettop(L);
+    if (!lua_checkstack(L, 3)) return -1;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+    lua_pushnil(L);
+    int none = !lua_next(L, -2); /* no global set: nothing to move (every shipped ruleset) */
+    lua_settop(L, top);
+    if (none) {
+        sb->sealed = 1;
+        return 0;
+    }
     lua_pushcfunction(L, p_seal);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         lua_settop(L, top);
@@ -72,9 +81,9 @@ void sb_unseal(lua_State *L) {
             lua_pushnil(L);
             lua_rawset(L, lib);
         }
+        lua_pushnil(L);
+        lua_rawsetp(L, LUA_REGISTRYINDEX, &SEALED_KEY);
     }
     lua_settop(L, lib - 1);
-    lua_pushnil(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &SEALED_KEY);
     sb->sealed = 0;
 }
