@@ -1594,6 +1594,7 @@ int repl_play_main(int argc, char **argv) {
     if (!repl_signal_ending() && (!r.dirty || r.let_go)) repl_recovery_drop(&r);
     rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
+    repl_hard_stop_end(rc);
     return rc;
 }
 
@@ -1640,5 +1641,6 @@ int repl_replay_main(int argc, char **argv) {
     session_loop(&r);
     int rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
+    repl_hard_stop_end(rc);
     return rc;
 }

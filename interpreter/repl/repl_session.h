@@ -180,6 +180,10 @@ int repl_new_game(repl *r);
 ** before, the console says which rule overran, and -1 is returned; else
 ** fn's result. Not nested: inside another, fn simply runs. */
 int repl_guarded(repl *r, int (*fn)(repl *r, void *arg), void *arg);
+/* Ends the process with status when a hard stop was survived this session
+** (the memory it left is never freed: no exit handler must walk it);
+** returns otherwise. After the session is closed. */
+void repl_hard_stop_end(int status);
 
 /* Resets per-game REPL state after the engine was replaced. */
 int repl_adopt_engine(repl *r, struct engine *e);
