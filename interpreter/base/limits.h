@@ -343,7 +343,7 @@
 ** CAIRN_LUA_MEMORY_CAP, may be in the middle of a C function), and makes
 ** the game again from its log; past this many the next one ends cairn as
 ** without a console (the message, status 1), so the memory kept aside stays
-** bounded. */
+** bounded. The environment variable of the same name may lower it. */
 #if !defined(CAIRN_REPL_HARD_STOPS_KEPT)
 #define CAIRN_REPL_HARD_STOPS_KEPT 4
 #endif

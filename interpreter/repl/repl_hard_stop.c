@@ -17,6 +17,7 @@
 #include "engine.h"
 #include "error.h"
 #include "limits.h"
+#include "limits_env.h"
 #include "sandbox.h"
 
 #include <setjmp.h>
@@ -38,6 +39,12 @@ typedef struct lost_game {
 } lost_game;
 static lost_game kept[CAIRN_REPL_HARD_STOPS_KEPT];
 static size_t n_kept;
+
+/* CAIRN_REPL_HARD_STOPS_KEPT, or less as the environment says. */
+static size_t kept_max(void) {
+    long n = limits_env_count("CAIRN_REPL_HARD_STOPS_KEPT", CAIRN_REPL_HARD_STOPS_KEPT);
+    return n < CAIRN_REPL_HARD_STOPS_KEPT ? (size_t)n : CAIRN_REPL_HARD_STOPS_KEPT;
+}
 
 /* After the jump: the game made again at decision pos of the engine left
 ** (or where the engine stands, when the command had replaced it). */
@@ -92,13 +99,13 @@ static void recover(repl *r, engine *before, size_t pos) {
     else
         repl_plain(r, "The call was abandoned and the game made again from its log: decision %zu, as before "
                       "the command (%zu of %d hard stops this session kept aside).",
-                   rep.replayed, n_kept, CAIRN_REPL_HARD_STOPS_KEPT);
+                   rep.replayed, n_kept, (int)kept_max());
     engine_reload_report_free(&rep);
 }
 
 int repl_guarded(repl *r, int (*fn)(repl *r, void *arg), void *arg) {
     /* nested, or no room to keep another stopped game: the hard stop ends cairn */
-    if (r->guarded || n_kept >= CAIRN_REPL_HARD_STOPS_KEPT || !r->e) return fn(r, arg);
+    if (r->guarded || n_kept >= kept_max() || !r->e) return fn(r, arg);
     sigjmp_buf jb;
     engine *volatile before = r->e;
     volatile size_t pos = engine_position(r->e);
