@@ -130,6 +130,16 @@
 #define CAIRN_PLAIN_MAX_BYTES (64L * 1024 * 1024)
 #endif
 
+/* Values (every list, map, scalar and map key) the game state may hold when
+** it is copied out of Lua after a decision: each is a node of C trees kept
+** per checkpoint, so a state of many small values costs far more in C than
+** in Lua (a 240,000-value state changed every decision reached 958 MB). A
+** bound of the state's own, below CAIRN_YAML_MAX_NODES (views and other
+** documents); the environment variable of the same name overrides it. */
+#if !defined(CAIRN_STATE_MAX_NODES)
+#define CAIRN_STATE_MAX_NODES 100000L
+#endif
+
 /* CPU time the smoke play of one `cairn check` may take, in ms: past it the
 ** remaining games are not played and check fails (environment overrides). */
 #if !defined(CAIRN_CHECK_CPU_MS)
@@ -344,6 +354,16 @@
 ** not the same in every sample (and the real game) is shown as "?". */
 #if !defined(CAIRN_REPL_SCORE_SAMPLES)
 #define CAIRN_REPL_SCORE_SAMPLES 8
+#endif
+
+/* Hard stops one console session survives (repl_hard_stop.c): each leaves
+** the stopped game aside, never freed (its Lua state, at most
+** CAIRN_LUA_MEMORY_CAP, may be in the middle of a C function), and makes
+** the game again from its log; past this many the next one ends cairn as
+** without a console (the message, status 1), so the memory kept aside stays
+** bounded. The environment variable of the same name may lower it. */
+#if !defined(CAIRN_REPL_HARD_STOPS_KEPT)
+#define CAIRN_REPL_HARD_STOPS_KEPT 4
 #endif
 
 /* A bot's last choices whose reasons the console keeps for `why` (each

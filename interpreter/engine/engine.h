@@ -510,6 +510,15 @@ int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, 
 int engine_reload_until(engine *e, int (*stop)(void *ud), void *ud, engine_reload_report *rep,
                         cerr_list *errs);
 
+/* The game of e made again in a new engine (fresh rules and sandbox, read
+** from disk as engine_reload does), e's log replayed up to pos and the rest
+** kept as the redo tail; e's debug channel, trace and disclosure carried
+** over. Reads only e's C side (settings and log), so it works on an engine
+** whose Lua state was abandoned by a hard stop (sandbox_escaped), which the
+** caller then keeps and never frees. rep as engine_reload's. NULL with
+** errors when the game cannot be made. */
+engine *engine_rebuild(const engine *e, size_t pos, engine_reload_report *rep, cerr_list *errs);
+
 /* ------------------------------------------------------ for save/testrun */
 
 /* Replaces the game's log: goes back to position 0 (setup or the

@@ -383,6 +383,8 @@ engine *engine_build(const engine_config *c, cerr_list *errs) {
     e->hub = rt->kit->hub;
     e->hub->e = e;
     if (build_rules(e, errs) != 0) goto fail;
+    /* from here on handler calls may be stopped and run again: no globals */
+    if (sandbox_seal_globals(rt->sb) != 0) goto oom;
     lua_pushcfunction(rt->L, p_handlers);
     lua_pushlightuserdata(rt->L, rt);
     if (lua_pcall(rt->L, 1, 0, 0) != LUA_OK) {

@@ -329,68 +329,18 @@ int engine_reload_with(engine *e, const char *const *choices, size_t n_choices, 
     return reload_as(e, &c, NULL, NULL, rep, errs);
 }
 
+/* A new game made from c with e's log replayed up to pos (e's redo tail
+** after pos kept), its debug channel, trace and disclosure as e's; NULL
+** with errors when it cannot be made, replaying was interrupted or out of
+** memory. Reads only e's C side (its log and settings), never its Lua. */
+static engine *remade(const engine *e, const engine_config *c, size_t pos, int (*stop)(void *ud),
+                      void *ud, engine_reload_report *rep, cerr_list *errs);
+
 static int reload_as(engine *e, const engine_config *c, int (*stop)(void *ud), void *ud,
                      engine_reload_report *rep, cerr_list *errs) {
-    memset(rep, 0, sizeof *rep);
     double t0 = now_seconds();
-    /* setup's g.debug lines are new (the rules changed); the decisions
-    ** replayed after it say nothing again */
-    engine_config with_debug = *c;
-    with_debug.debug = e->debug_fn;
-    with_debug.debug_ud = e->debug_ud;
-    engine *n = engine_new(&with_debug, errs);
-    if (!n) return -1; /* engine_new says out of memory when it is */
-    engine_set_disclosure(n, e->disclose);
-    n->debug_fn = NULL;
-    rep->total = e->pos;
-    size_t failed;
-    cerr_list rerrs;
-    cerr_init(&rerrs, 0);
-    int stopped = 0;
-    if (replay_until(n, e->log, e->pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
-        if (stopped) { /* interrupted: no verdict either; the game stays */
-            cerr_add(errs, NULL, 0, 0, NULL, "interrupted at decision %zu of %zu; the game is as it was",
-                     failed + 1, e->pos);
-            cerr_free(&rerrs);
-            engine_free(n);
-            return -1;
-        }
-        /* Out of memory is no verdict on the rules: stopping there would
-        ** cut the game short. The reload fails and the game stays. */
-        size_t before = cerr_count(errs);
-        cerr_note_oom(&rerrs, (size_t)-1, ""); /* an error lost for memory: say so */
-        for (size_t i = 0; i < rerrs.n; i++)
-            if (strstr(rerrs.items[i].message, "out of memory")) {
-                cerr_add(errs, NULL, 0, 0, NULL,
-                         "out of memory replaying decision %zu of %zu; the game is as it was", failed + 1, e->pos);
-                break;
-            }
-        if (cerr_count(errs) != before || errs->oom) {
-            cerr_free(&rerrs);
-            engine_free(n);
-            return -1;
-        }
-        rep->stopped = 1;
-        rep->replayed = failed;
-        if (failed < e->pos) {
-            rep->seat = e->log[failed].seat;
-            rep->id = cairn_strdup(e->log[failed].id);
-        }
-        rep->reason = engine_first_error(&rerrs);
-    } else {
-        rep->replayed = e->pos;
-    }
-    cerr_free(&rerrs);
-    /* e->log is NULL before the first decision: no pointer arithmetic on it */
-    if (e->n_log > e->pos && append_tail(n, e->log + e->pos, e->n_log - e->pos) != 0) {
-        engine_free(n);
-        engine_reload_report_free(rep);
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory keeping the undone decisions; the game is as it was");
-        return -1;
-    }
-    /* the debug channel and trace stay where the game's embedder put them */
-    n->debug_fn = e->debug_fn, n->debug_ud = e->debug_ud;
-    n->trace_fn = e->trace_fn, n->trace_ud = e->trace_ud;
+    engine *n = remade(e, c, e->pos, stop, ud, rep, errs);
+    if (!n) return -1;
     /* swap the insides; the closures and print hook follow through the hubs */
     engine tmp = *e;
     *e = *n;
@@ -400,4 +350,77 @@ static int reload_as(engine *e, const engine_config *c, int (*stop)(void *ud), v
     engine_free(n);
     rep->seconds = now_seconds() - t0;
     return 0;
+}
+
+engine *engine_rebuild(const engine *e, size_t pos, engine_reload_report *rep, cerr_list *errs) {
+    double t0 = now_seconds();
+    engine_config c = engine_config_of(&e->cfg);
+    if (pos > e->n_log) pos = e->n_log;
+    engine *n = remade(e, &c, pos, NULL, NULL, rep, errs);
+    if (n) rep->seconds = now_seconds() - t0;
+    return n;
+}
+
+static engine *remade(const engine *e, const engine_config *c, size_t pos, int (*stop)(void *ud),
+                      void *ud, engine_reload_report *rep, cerr_list *errs) {
+    memset(rep, 0, sizeof *rep);
+    /* setup's g.debug lines are new (the rules changed); the decisions
+    ** replayed after it say nothing again */
+    engine_config with_debug = *c;
+    with_debug.debug = e->debug_fn;
+    with_debug.debug_ud = e->debug_ud;
+    engine *n = engine_new(&with_debug, errs);
+    if (!n) return NULL; /* engine_new says out of memory when it is */
+    engine_set_disclosure(n, e->disclose);
+    n->debug_fn = NULL;
+    rep->total = pos;
+    size_t failed;
+    cerr_list rerrs;
+    cerr_init(&rerrs, 0);
+    int stopped = 0;
+    if (replay_until(n, e->log, pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
+        if (stopped) { /* interrupted: no verdict either; the game stays */
+            cerr_add(errs, NULL, 0, 0, NULL, "interrupted at decision %zu of %zu; the game is as it was",
+                     failed + 1, pos);
+            cerr_free(&rerrs);
+            engine_free(n);
+            return NULL;
+        }
+        /* Out of memory is no verdict on the rules: stopping there would
+        ** cut the game short. The reload fails and the game stays. */
+        size_t before = cerr_count(errs);
+        cerr_note_oom(&rerrs, (size_t)-1, ""); /* an error lost for memory: say so */
+        for (size_t i = 0; i < rerrs.n; i++)
+            if (strstr(rerrs.items[i].message, "out of memory")) {
+                cerr_add(errs, NULL, 0, 0, NULL,
+                         "out of memory replaying decision %zu of %zu; the game is as it was", failed + 1, pos);
+                break;
+            }
+        if (cerr_count(errs) != before || errs->oom) {
+            cerr_free(&rerrs);
+            engine_free(n);
+            return NULL;
+        }
+        rep->stopped = 1;
+        rep->replayed = failed;
+        if (failed < pos) {
+            rep->seat = e->log[failed].seat;
+            rep->id = cairn_strdup(e->log[failed].id);
+        }
+        rep->reason = engine_first_error(&rerrs);
+    } else {
+        rep->replayed = pos;
+    }
+    cerr_free(&rerrs);
+    /* e->log is NULL before the first decision: no pointer arithmetic on it */
+    if (e->n_log > pos && append_tail(n, e->log + pos, e->n_log - pos) != 0) {
+        engine_free(n);
+        engine_reload_report_free(rep);
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory keeping the undone decisions; the game is as it was");
+        return NULL;
+    }
+    /* the debug channel and trace stay where the game's embedder put them */
+    n->debug_fn = e->debug_fn, n->debug_ud = e->debug_ud;
+    n->trace_fn = e->trace_fn, n->trace_ud = e->trace_ud;
+    return n;
 }

@@ -1125,6 +1125,14 @@ static int run_segment(repl *r, char *seg) {
     return -1;
 }
 
+/* run_segment and repl_present as repl_guarded runs them */
+static int guarded_segment(repl *r, void *seg) { return run_segment(r, seg); }
+static int guarded_present(repl *r, void *unused) {
+    (void)unused;
+    repl_present(r);
+    return 0;
+}
+
 static void run_line(repl *r, char *line) {
     r->changed = r->answered = 0;
     line = trim(line);
@@ -1145,7 +1153,7 @@ static void run_line(repl *r, char *line) {
             char *seg = trim(p);
             p = semi ? semi + 1 : NULL;
             if (seg[0] == '\0') continue;
-            if (run_segment(r, seg) != 0) {
+            if (repl_guarded(r, guarded_segment, seg) != 0) {
                 if (p && *trim(p)) repl_plain(r, "The rest of the line was not run: %s", trim(p));
                 break;
             }
@@ -1158,7 +1166,7 @@ static void run_line(repl *r, char *line) {
             }
         }
     }
-    if (r->changed && !r->quit && !r->replay) repl_present(r);
+    if (r->changed && !r->quit && !r->replay) repl_guarded(r, guarded_present, NULL);
 }
 
 static char *make_prompt(repl *r) {
@@ -1581,6 +1589,7 @@ int repl_play_main(int argc, char **argv) {
     if (!repl_signal_ending() && (!r.dirty || r.let_go)) repl_recovery_drop(&r);
     rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
+    repl_hard_stop_end(rc);
     return rc;
 }
 
@@ -1627,5 +1636,6 @@ int repl_replay_main(int argc, char **argv) {
     session_loop(&r);
     int rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
     close_session(&r);
+    repl_hard_stop_end(rc);
     return rc;
 }

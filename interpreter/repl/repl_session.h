@@ -112,6 +112,7 @@ typedef struct repl {
     /* the screen (repl_layout.c, repl_pager.c) */
     int rows;          /* the terminal's rows at the last turn screen, 0: not known */
     int options_in_columns; /* a turn too tall for the screen: the options in columns */
+    int guarded;       /* a command runs under the hard stop's escape (repl_hard_stop.c) */
     FILE *page_saved;  /* r->out while a page is kept in page_mem */
     FILE *page_mem;
     char *page_buf;
@@ -174,6 +175,16 @@ size_t repl_run_bots(repl *r, size_t limit);
 /* Makes the game from r->set (replacing the current one). Returns 0, or -1
 ** after printing the errors (the current game is then kept). */
 int repl_new_game(repl *r);
+/* Runs fn(r, arg) under the hard stop's escape (repl_hard_stop.c): when a
+** rules call it makes overruns in C, the game is made again as it was
+** before, the console says which rule overran, and -1 is returned; else
+** fn's result. Not nested: inside another, fn simply runs. */
+int repl_guarded(repl *r, int (*fn)(repl *r, void *arg), void *arg);
+/* Ends the process with status when a hard stop was survived this session
+** (the memory it left is never freed: no exit handler must walk it);
+** returns otherwise. After the session is closed. */
+void repl_hard_stop_end(int status);
+
 /* Resets per-game REPL state after the engine was replaced. */
 int repl_adopt_engine(repl *r, struct engine *e);
 /* The seat that answers typed option ids now (a person asked now, the

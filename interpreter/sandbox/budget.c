@@ -16,8 +16,11 @@
 ** The deadline (CAIRN_LUA_CALL_CPU_MS) is met by the same hook; a call stuck
 ** in a C function runs no instruction and makes no call, so the hook never
 ** runs. Past the deadline and a grace (CAIRN_LUA_HARD_STOP_GRACE_MS) the
-** handler ends the process with the sandbox's message: no C work of a rules
-** call outlives its deadline by more than the grace.
+** handler leaves the call by siglongjmp to the escape its embedder set (the
+** console: the call's Lua state is abandoned and the game built again from
+** its log), or, with none set, ends the process with the sandbox's
+** message: no C work of a rules call outlives its deadline by more than the
+** grace.
 */
 #define _XOPEN_SOURCE 700
 #include "budget.h"
@@ -34,7 +37,39 @@
 static volatile sig_atomic_t ticks;
 static budget_watch *volatile watched;
 static int armed;       /* handler and timer installed in this process */
+/* The hard stop's way out (budget_set_escape), the watch it left, and a
+** stop that fell inside the allocator and waits for it to return. */
+static sigjmp_buf *volatile escape;
+static budget_watch *volatile escaped;
+volatile sig_atomic_t budget_in_alloc, budget_escape_pending;
 static int atfork_set;  /* the child-side reset is registered */
+
+/* Leaves the watched call for the escape. Never returns. */
+static void leave_call(budget_watch *w) {
+    sigjmp_buf *jb = escape;
+    escaped = w;
+    watched = NULL;
+    escape = NULL; /* set again by the embedder for its next command */
+    budget_escape_pending = 0;
+    siglongjmp(*jb, 1);
+}
+
+void budget_alloc_leave(void) {
+    budget_in_alloc = 0;
+    budget_watch *w = watched;
+    if (budget_escape_pending && escape && w) leave_call(w);
+}
+
+void budget_set_escape(sigjmp_buf *jb) {
+    budget_escape_pending = 0;
+    escape = jb;
+}
+
+budget_watch *budget_take_escaped(void) {
+    budget_watch *w = escaped;
+    escaped = NULL;
+    return w;
+}
 
 static void on_tick(int sig) {
     (void)sig;
@@ -56,6 +91,13 @@ static void on_tick(int sig) {
     }
     if (w->hard > 0 && w->expired && ticks - w->start >= w->hard) {
         /* the hook has had the grace and never ran: the call is stuck in C */
+        if (escape) {
+            if (budget_in_alloc) { /* the heap first: budget_alloc_leave jumps */
+                budget_escape_pending = 1;
+                return;
+            }
+            leave_call(w);
+        }
         if (w->hard_msg && w->hard_len > 0) {
             ssize_t k = write(STDERR_FILENO, w->hard_msg, (size_t)w->hard_len);
             (void)k; /* nothing better to do if stderr is gone */
@@ -68,6 +110,8 @@ static void on_tick(int sig) {
 static void child_after_fork(void) {
     armed = 0;
     watched = NULL;
+    escape = NULL; /* the parent's frames are not this process's to jump to */
+    budget_escape_pending = 0;
 }
 
 int budget_ticks_for(long instructions) {

@@ -10,6 +10,7 @@
 #ifndef CAIRN_BUDGET_H
 #define CAIRN_BUDGET_H
 
+#include <setjmp.h>
 #include <signal.h>
 
 #include <lua.h>
@@ -29,8 +30,10 @@ typedef struct budget_watch {
     volatile sig_atomic_t expired;
     /* The hard stop (0: none): after `hard` ticks the call is still in C
     ** code no hook reaches (a sort comparing long strings, a rehash of keys
-    ** that collide), so the handler writes hard_msg (hard_len bytes) to
-    ** stderr and ends the process with status 1 (_exit: nothing else is
+    ** that collide). With an escape set (budget_set_escape) the handler
+    ** leaves the call by siglongjmp to it, and the call's Lua state is
+    ** never touched again; without one it writes hard_msg (hard_len bytes)
+    ** to stderr and ends the process with status 1 (_exit: nothing else is
     ** safe while Lua is in the middle of a C function). */
     volatile sig_atomic_t hard;
     const char *volatile hard_msg;
@@ -51,6 +54,24 @@ int budget_watch_start(budget_watch *w);
 
 /* Stops watching. Returns the ticks the call used. Never fails. */
 long budget_watch_stop(budget_watch *w);
+
+/* Where a hard stop goes: jb (set by sigsetjmp(*jb, 1) in a frame that is
+** still live whenever a watched call runs), or NULL: the process ends. The
+** embedder that sets it (the console, around each command) owns every
+** engine and sandbox the command touches: after the jump it must never run
+** or free them (their Lua state may be in the middle of a C function),
+** only keep them and build the game again. Not in a forked child. */
+void budget_set_escape(sigjmp_buf *jb);
+/* After a jump to the escape: the watch of the call that was left (its
+** `running` thread is the abandoned state's), or NULL. Clears it. */
+budget_watch *budget_take_escaped(void);
+
+/* The capped allocator's brackets (sandbox.c): a hard stop that falls
+** inside malloc, realloc or free cannot leave there (the heap would be
+** left half-changed), so the handler only marks it; budget_alloc_leave
+** jumps once the allocator is done. */
+extern volatile sig_atomic_t budget_in_alloc, budget_escape_pending;
+void budget_alloc_leave(void);
 
 /* Ticks for a CPU time in milliseconds (at least 1). */
 long budget_ticks_of_ms(long ms);

@@ -7,6 +7,7 @@
 #include "luaval.h"
 #include "luaval_internal.h"
 #include "limits.h"
+#include "limits_env.h"
 #include "sandbox.h"
 
 #include <ctype.h>
@@ -216,6 +217,24 @@ int luaval_push_readonly(lua_State *L, const value *v, const char *what, cerr_li
     return 0;
 }
 
+/* The game state's node bound, read from the environment once: a walk
+** runs after every decision, and the environment does not change under a
+** running cairn (the one static of this file, for that reason). */
+static long state_nodes_max(void) {
+    static long max;
+    if (!max) max = limits_env_count("CAIRN_STATE_MAX_NODES", CAIRN_STATE_MAX_NODES);
+    return max;
+}
+
+long luaval_nodes_max(const char *what) {
+    size_t n = strlen("state");
+    if (!what || (strncmp(what, "state", n) == 0 && (!what[n] || what[n] == '.' || what[n] == '['))) {
+        long s = state_nodes_max();
+        return s < CAIRN_YAML_MAX_NODES ? s : CAIRN_YAML_MAX_NODES;
+    }
+    return CAIRN_YAML_MAX_NODES;
+}
+
 /* -------------------------------------------------------- Lua -> value */
 
 typedef struct read_ctx {
@@ -224,7 +243,7 @@ typedef struct read_ctx {
     vpath path;
     const void *open[CAIRN_YAML_MAX_DEPTH + 2]; /* tables being read: cycles */
     int depth;
-    long nodes;
+    long nodes, max_nodes; /* luaval_nodes_max */
     size_t bytes; /* of string values so far: CAIRN_PLAIN_MAX_BYTES */
 } read_ctx;
 
@@ -448,8 +467,12 @@ static value *read_table(read_ctx *c, int idx) {
 
 static value *read_rec(read_ctx *c, int idx) {
     lua_State *L = c->L;
-    if (++c->nodes > CAIRN_YAML_MAX_NODES)
-        return read_fail(c, "more than %ld values (the limit for a document)", (long)CAIRN_YAML_MAX_NODES);
+    if (++c->nodes > c->max_nodes)
+        return c->max_nodes == CAIRN_YAML_MAX_NODES
+                   ? read_fail(c, "more than %ld values (the limit for a document)", c->max_nodes)
+                   : read_fail(c, "more than %ld values (the limit for a game "
+                                  "state, CAIRN_STATE_MAX_NODES: each is copied to C after every "
+                                  "decision; keep fewer, larger values)", c->max_nodes);
     value *v = NULL;
     switch (lua_type(L, idx)) {
     case LUA_TNIL: v = value_null(); break;
@@ -495,6 +518,7 @@ static value *read_walk(lua_State *L, int idx, const char *what, cerr_list *errs
     c.errs = paths ? errs : NULL;
     path_init(&c.path, what ? what : "value");
     c.path.off = !paths;
+    c.max_nodes = luaval_nodes_max(what);
     value *v = read_rec(&c, lua_absindex(L, idx));
     free(c.path.s);
     return v;
@@ -531,7 +555,7 @@ typedef struct check_ctx {
     lua_State *L;
     const void *open[CAIRN_YAML_MAX_DEPTH + 2];
     int depth;
-    long nodes;
+    long nodes, max_nodes; /* luaval_nodes_max */
     size_t bytes;      /* of string values: CAIRN_PLAIN_MAX_BYTES, as read_ctx */
     seen_set set;
     int alias;         /* failed on the tree rule */
@@ -595,7 +619,7 @@ static int check_table(check_ctx *c, int idx) {
         for (size_t i = 1; rc == 0 && i <= len; i++) {
             int vt = lua_rawgeti(L, t, (lua_Integer)i);
             if (vt == LUA_TNIL) rc = -1;
-            else if (vt == LUA_TNUMBER) rc = ++c->nodes > CAIRN_YAML_MAX_NODES || !lua_isinteger(L, -1) ? -1 : 0;
+            else if (vt == LUA_TNUMBER) rc = ++c->nodes > c->max_nodes || !lua_isinteger(L, -1) ? -1 : 0;
             else rc = check_rec(c, lua_gettop(L)); /* check_rec's own rules, as for any value */
             lua_pop(L, 1);
         }
@@ -636,7 +660,7 @@ static int check_table(check_ctx *c, int idx) {
 
 static int check_rec(check_ctx *c, int idx) {
     lua_State *L = c->L;
-    if (++c->nodes > CAIRN_YAML_MAX_NODES) return -1;
+    if (++c->nodes > c->max_nodes) return -1;
     switch (lua_type(L, idx)) {
     case LUA_TNIL:
     case LUA_TBOOLEAN: return 0;
@@ -657,6 +681,7 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     c.L = L;
     c.depth = 0;
     c.nodes = 0;
+    c.max_nodes = luaval_nodes_max(what);
     c.bytes = 0;
     luaval_seen_init(&c.set);
     c.alias = c.oom = 0;

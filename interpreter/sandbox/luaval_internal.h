@@ -8,6 +8,12 @@
 
 #if !defined(CAIRN_FOLDER_sandbox)
 #error "luaval_internal.h is for interpreter/sandbox/ only: include its public header"
+/* The most nodes a walk of the value named what may meet: the game
+** state's bound (CAIRN_STATE_MAX_NODES, or its environment override) for
+** "state" and the paths below it, and for NULL (the state's refresh);
+** CAIRN_YAML_MAX_NODES for anything else. */
+long luaval_nodes_max(const char *what);
+
 #endif
 
 #include <stddef.h>
@@ -45,5 +51,11 @@ int luaval_seen_add(seen_set *c, const void *p);
 ** when it has no metatable, the contents of a read-only view (pushed), or
 ** 0 for any other metatable (nothing pushed). Needs two free stack slots. */
 int luaval_plain_table(lua_State *L, int idx);
+
+/* The most nodes a walk of the value named what may meet: the game
+** state's bound (CAIRN_STATE_MAX_NODES, or its environment override) for
+** "state" and the paths below it, and for NULL (the state's refresh);
+** CAIRN_YAML_MAX_NODES for anything else. */
+long luaval_nodes_max(const char *what);
 
 #endif

@@ -23,7 +23,7 @@
 typedef struct refresh_ctx {
     lua_State *L;
     int depth;
-    long nodes;
+    long nodes, max_nodes; /* the state's bound (luaval_nodes_max) */
     size_t bytes; /* of string values, kept or new: CAIRN_PLAIN_MAX_BYTES */
     int empty_as_list;
     seen_set set;
@@ -293,7 +293,7 @@ fail:
 
 static value *refresh_rec(refresh_ctx *c, int idx, value *old) {
     lua_State *L = c->L;
-    if (++c->nodes > CAIRN_YAML_MAX_NODES) {
+    if (++c->nodes > c->max_nodes) { /* the slow way says why */
         value_free(old);
         return NULL;
     }
@@ -341,6 +341,7 @@ int luaval_refresh(lua_State *L, int idx, value **tree, int empty_as_list) {
     c.L = L;
     c.depth = 0;
     c.nodes = 0;
+    c.max_nodes = luaval_nodes_max(NULL);
     c.bytes = 0;
     c.empty_as_list = empty_as_list;
     luaval_seen_init(&c.set);

@@ -116,8 +116,11 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     sandbox *sb = ud;
     if (!ptr) osize = 0; /* osize is then a type tag */
     if (nsize == 0) {
+        budget_in_alloc = 1; /* a hard stop waits for the heap (budget.h) */
         free(ptr);
+        budget_in_alloc = 0;
         sb->mem_used -= osize;
+        if (budget_escape_pending) budget_alloc_leave();
         return NULL;
     }
     if (nsize > osize && nsize - osize > sb->mem_cap - sb->mem_used) {
@@ -125,7 +128,13 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         refused_at(sb);
         return NULL;
     }
+    budget_in_alloc = 1;
     void *p = realloc(ptr, nsize);
+    budget_in_alloc = 0;
+    if (budget_escape_pending) {
+        sb->unclaimed = p; /* kept where the abandoned state is kept */
+        budget_alloc_leave();
+    }
     if (!p) return nsize <= osize ? ptr : NULL;
     sb->mem_used = sb->mem_used - osize + nsize;
     return p;
@@ -373,12 +382,9 @@ static int sb_setup(lua_State *L) {
     luaL_setfuncs(L, coroutine_replaced, 0);
     store_library(L, lib, LUA_COLIBNAME);
 
-    /* check mode's `#` (sandbox_len.c): a library entry, so no script can
-    ** assign the global */
-    if (SB(L)->strict_len) {
-        lua_pushcfunction(L, sb_len_checked);
-        lua_setfield(L, lib, SB_LEN_NAME);
-    }
+    /* `#` (sandbox_len.c): a library entry, so no script can assign the global */
+    lua_pushcfunction(L, sb_len_checked);
+    lua_setfield(L, lib, SB_LEN_NAME);
 
     /* require's close guard */
     lua_newtable(L);
@@ -514,6 +520,7 @@ oom:
 
 void sandbox_free(sandbox *sb) {
     if (!sb) return;
+    if (sb->lost) return; /* kept whole: its Lua state may be half-changed (sandbox_escaped) */
     if (sb->L) lua_close(sb->L);
     for (size_t i = 0; i < sb->n_dirs; i++) {
         free(sb->dirs[i]);
@@ -696,6 +703,10 @@ int sandbox_is_cpu_limit_error(const char *message) {
 }
 
 int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
+    if (sb->lost) { /* never touched again (sandbox_escaped) */
+        if (errs) cerr_add(errs, NULL, 0, 0, NULL, "the rules' Lua state was abandoned after a hard stop");
+        return SANDBOX_ERR_RUN;
+    }
     lua_State *L = sb->L;
     int fn = lua_gettop(L) - nargs;
     int top = sb->depth == 0;
@@ -817,6 +828,7 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
 /* Protected: a fresh environment with the shared metatable, made the one
 ** every chunk and require sees; require's caches are emptied. */
 static int p_reset(lua_State *L) {
+    sb_unseal(L); /* the last game's globals leave the library table */
     lua_newtable(L);
     int env = lua_gettop(L);
     lua_rawgetp(L, LUA_REGISTRYINDEX, &ENVMT_KEY);

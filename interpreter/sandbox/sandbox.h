@@ -7,6 +7,7 @@
 #ifndef CAIRN_SANDBOX_H
 #define CAIRN_SANDBOX_H
 
+#include <setjmp.h>
 #include <stddef.h>
 
 #include <lua.h>
@@ -38,8 +39,9 @@ typedef struct sandbox_config {
     int no_budget;
     /* Check mode (`cairn check`, `cairn test`): `#` on a table with holes,
     ** whose answer Lua leaves open (and which changes from run to run), is
-    ** an error naming the line (sandbox_len.c). Chunks are rewritten before
-    ** they compile, so it costs a little; play and playouts leave it off. */
+    ** an error naming the line (sandbox_len.c). Off (play, sims, playouts),
+    ** such a `#` answers the border a search from 1 finds, which depends on
+    ** the table's contents only: the same in every run. */
     int strict_len;
     /* `cairn check --unread`: every read of a table frozen by
     ** sandbox_freeze (g.data) is noted by its path, for sandbox_reads. Costs
@@ -181,6 +183,22 @@ void sandbox_set_print(sandbox *sb, int (*print)(void *ud, const char *where, co
 ** binding it under another name (g.debug). */
 int sandbox_print_function(lua_State *L);
 
+/* The hard stop's escape (sandbox_escape.c): past its deadline and
+** CAIRN_LUA_HARD_STOP_GRACE_MS a rules call still in C is left by
+** siglongjmp(*jb, 1) (jb made by sigsetjmp(*jb, 1) in a frame live for as
+** long as it is set), or, with jb NULL (the default), cairn ends with a
+** message. Set again after each jump. Whoever sets it owns everything the
+** calls under it touch: after a jump nothing on the way (engines, forks,
+** bots, sandboxes) may be run or freed, only kept, and the game is built
+** again from its log. */
+void sandbox_set_escape(sigjmp_buf *jb);
+/* After a jump to the escape: the sandbox whose call was left, now lost
+** (every later sandbox_call on it fails at once, sandbox_free leaves it be),
+** with the error (the rules' file:line that called the C work, the limits)
+** added to errs; NULL when no call was left. Keep the result reachable (it
+** is never freed). */
+sandbox *sandbox_escaped(cerr_list *errs);
+
 /* Bytes the Lua state holds now. */
 size_t sandbox_memory_used(const sandbox *sb);
 
@@ -196,6 +214,13 @@ long sandbox_instructions_used(const sandbox *sb);
 ** the string metatable are shared, and read-only. Assumes an empty stack
 ** (leaves it empty). Returns 0, or -1 out of memory. */
 int sandbox_reset(sandbox *sb);
+
+/* Fixes the globals (sandbox_seal.c): those set so far are read as before,
+** and assigning any global from now on is a rules error naming the line,
+** so a call stopped and run again leaves nothing in globals. The engine
+** seals a game's sandbox once its rules are loaded; sandbox_reset unseals.
+** Returns 0, or -1 out of memory (nothing changed). */
+int sandbox_seal_globals(sandbox *sb);
 
 /* Forgets every module `require` has loaded, so the next require reads the
 ** file again (hot reload). */

@@ -139,20 +139,16 @@ int sb_load(lua_State *L) {
         lua_pushfstring(L, "load: line %s", cwhy);
         return 2;
     }
-    if (SB(L)->strict_len) {
-        size_t rl;
-        char *rewritten = sb_len_rewrite(text, l, &rl, cwhy, sizeof cwhy);
-        if (!rewritten && rl == (size_t)-1) {
-            luaL_pushfail(L);
-            lua_pushfstring(L, "load: line %s", cwhy);
-            return 2;
-        }
-        status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
-                           : luaL_loadbufferx(L, text, l, chunkname, "t");
-        free(rewritten);
-    } else {
-        status = luaL_loadbufferx(L, text, l, chunkname, "t");
+    size_t rl; /* `#`, the same in every run (sandbox_len.c) */
+    char *rewritten = sb_len_rewrite(text, l, &rl, cwhy, sizeof cwhy);
+    if (!rewritten && rl == (size_t)-1) {
+        luaL_pushfail(L);
+        lua_pushfstring(L, "load: line %s", cwhy);
+        return 2;
     }
+    status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
+                       : luaL_loadbufferx(L, text, l, chunkname, "t");
+    free(rewritten);
     if (status != LUA_OK) {
         sb_no_swallow(L, status);
         luaL_pushfail(L);

@@ -54,6 +54,11 @@ struct sandbox {
     long hard_grace_ticks;
     char hard_msg[512];
     int game_limit_hit;
+    /* Left by a hard stop (sandbox_escaped): L is never touched again, not
+    ** even freed; unclaimed is a block the allocator got as the stop came. */
+    int lost;
+    void *unclaimed;
+    int sealed; /* sandbox_seal_globals: assigning a global is an error */
     int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
     int watched; /* the timer watches the current top-level call */
     int depth;   /* nesting of sandbox_call */
@@ -200,6 +205,9 @@ int sb_rawlen(lua_State *L);
 int sb_rawset(lua_State *L);
 int sb_setmetatable(lua_State *L);
 int sb_env_newindex(lua_State *L);
+/* sandbox_seal.c: undoes sandbox_seal_globals (the moved globals leave the
+** library table). Protected callers only (sandbox_reset's). */
+void sb_unseal(lua_State *L);
 void sb_freeze_rec(lua_State *L, int t, int name_idx, int memo, int depth);
 int sb_tsort(lua_State *L);
 int sb_tinsert(lua_State *L);
@@ -217,18 +225,19 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
 const char *sb_lua_long_end(const char *p, const char *e);
 const char *sb_lua_quoted_end(const char *p, const char *e);
 
-/* sandbox_len.c: check mode's `#`. sb_len_rewrite returns the chunk with
+/* sandbox_len.c: `#`. sb_len_rewrite returns the chunk with
 ** each `#X` made SB_LEN_NAME(X) (malloc'd, its length in *out_len), or NULL
 ** with *out_len 0 when nothing changed, or NULL with *out_len (size_t)-1
 ** and "LINE: why" in why when the chunk uses the reserved name (or memory
-** ran out). sb_len_checked is SB_LEN_NAME: `#`, refusing tables with holes. */
+** ran out). sb_len_checked is SB_LEN_NAME: `#` as sb_len_of answers it. */
 #define SB_LEN_NAME "__cairn_len"
 char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
 int sb_len_checked(lua_State *L);
 /* The length every table function and rawlen uses (sandbox_len.c): a
 ** string's bytes; a __len metamethod's answer (unless raw); with
 ** strict_len, a table's count, refusing a table with holes with an error
-** naming fn ("table.insert"), as `#` does; else Lua's border. */
+** naming fn ("table.insert"), as `#` does; else the border a search from 1
+** finds (the contents' own, never the layout's). */
 lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw);
 
 /* sandbox_pattern.c: string.find, match, gmatch and gsub, each search's

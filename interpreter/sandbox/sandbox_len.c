@@ -1,15 +1,27 @@
 /*
 ** sandbox_len.c
-** Check mode's length operator. `#t` on a table with holes ({1, nil, 3})
-** may give any border, and which one Lua gives depends on how the table's
-** parts were sized, which depends on the string hash seed Lua draws from
-** addresses and the clock: the same rules give different games from run to
-** run. Lua cannot be asked to refuse it, so in check mode (`cairn check`,
-** `cairn test`) every chunk is rewritten before it is compiled: `#X`
-** becomes `__cairn_len(X)` (only parentheses are added, so every line keeps
-** its number), and __cairn_len counts: a table whose positive integer keys
-** are not exactly 1..n is a rules error naming the line. Strings, and
-** tables or userdata with a __len metamethod, behave as `#` does.
+** The length operator, the same in every run. `#t` on a table with holes
+** ({1, nil, 3}) may give any border, and which one Lua gives depends on how
+** the table's parts were sized, which depends on the string hash seed Lua
+** draws from addresses and the clock: the same rules gave different games
+** from run to run, and saves made in play failed to load. Lua cannot be
+** asked for another `#`, so every chunk is rewritten before it is compiled:
+** `#X` becomes `__cairn_len(X)` (only parentheses are added, so every line
+** keeps its number), and the length every table function and rawlen take
+** goes through sb_len_of too.
+**
+** Two answers, both from the table's contents alone (never its layout):
+** - check mode (`cairn check`, `cairn test`) counts: a table whose positive
+**   integer keys are not exactly 1..n is a rules error naming the line, so
+**   a designer finds the hole;
+** - play, sims and playouts take the border a doubling then binary search
+**   from 1 finds (t[b] ~= nil and t[b+1] == nil, probing t[1], t[2], t[4]...):
+**   O(log n) raw reads, the one border of a table without holes (Lua's
+**   answer), and for a table with holes one that depends only on which
+**   keys are set, so it is the same in every run, build and mode that
+**   answers. Counting there cost connect4's sim 15-25% (docs/sandbox.md).
+** Strings, and tables or userdata with a __len metamethod, behave as `#`
+** does.
 **
 ** The rewrite reads tokens as Lua's lexer does (strings, long brackets and
 ** comments are copied as they are) and wraps the operand `#` applies to: a
@@ -208,7 +220,7 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
     }
     rewrite_range(&w, p, e, 0);
     if (w.bad_line) {
-        snprintf(why, whysz, "%d: `" LEN_NAME "` is a name cairn reserves in check mode", w.bad_line);
+        snprintf(why, whysz, "%d: `" LEN_NAME "` is a name cairn reserves (its `#`)", w.bad_line);
         strbuf_free(&w.out);
         *out_len = (size_t)-1;
         return NULL;
@@ -259,21 +271,53 @@ static lua_Integer counted_len(lua_State *L, int idx, const char *fn) {
     return (lua_Integer)n;
 }
 
+/* The border of the table at idx (absolute) that a doubling, then binary,
+** search from 1 finds: t[b] ~= nil (or b == 0) and t[b + 1] == nil. Reads
+** keys only, so the answer is the table's contents', never its layout's.
+** The doubling stops before lua_Integer would overflow (a table cannot hold
+** 2^62 entries). */
+static lua_Integer searched_border(lua_State *L, int idx) {
+    lua_Integer i = 0, j = 1;
+    while (lua_rawgeti(L, idx, j) != LUA_TNIL) {
+        lua_pop(L, 1);
+        i = j;
+        if (j > LUA_MAXINTEGER / 2) return i;
+        j *= 2;
+    }
+    lua_pop(L, 1);
+    while (j - i > 1) { /* t[i] set (or i == 0), t[j] nil */
+        lua_Integer m = i + (j - i) / 2;
+        if (lua_rawgeti(L, idx, m) == LUA_TNIL) j = m;
+        else i = m;
+        lua_pop(L, 1);
+    }
+    return i;
+}
+
 lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
     idx = lua_absindex(L, idx);
     int t = lua_type(L, idx);
     if (t == LUA_TSTRING) return (lua_Integer)lua_rawlen(L, idx);
-    if (!raw && (t == LUA_TTABLE || t == LUA_TUSERDATA) && luaL_getmetafield(L, idx, "__len") != LUA_TNIL) {
+    /* lua_getmetatable first: a plain table has none, and asking for the
+    ** field by name pushes a string every time */
+    if (!raw && (t == LUA_TTABLE || t == LUA_TUSERDATA) && lua_getmetatable(L, idx)) {
         lua_pop(L, 1);
-        return luaL_len(L, idx);
+        if (luaL_getmetafield(L, idx, "__len") != LUA_TNIL) {
+            lua_pop(L, 1);
+            return luaL_len(L, idx);
+        }
     }
-    if (!SB(L)->strict_len) return raw ? (lua_Integer)lua_rawlen(L, idx) : luaL_len(L, idx);
     if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, idx));
+    if (!SB(L)->strict_len) return searched_border(L, idx);
     return counted_len(L, idx, fn);
 }
 
 /* __cairn_len(v): `#v`, refusing a table with holes. */
 int sb_len_checked(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TTABLE && !SB(L)->strict_len && !lua_getmetatable(L, 1)) {
+        lua_pushinteger(L, searched_border(L, 1)); /* the common case, at once */
+        return 1;
+    }
     luaL_checkany(L, 1);
     lua_settop(L, 1);
     lua_pushinteger(L, sb_len_of(L, 1, "`#`", 0));

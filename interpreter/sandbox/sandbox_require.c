@@ -67,7 +67,7 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
     char *rewritten = NULL;
     size_t rlen = 0;
     int bad = sb_chunk_check(buf, len, why, sizeof why) != 0;
-    if (!bad && sb->strict_len) { /* check mode's `#` (sandbox_len.c) */
+    if (!bad) { /* `#`, the same in every run (sandbox_len.c) */
         rewritten = sb_len_rewrite(buf, len, &rlen, why, sizeof why);
         bad = !rewritten && rlen == (size_t)-1;
         if (rewritten) buf = rewritten, len = rlen;

@@ -542,9 +542,16 @@ int sb_setmetatable(lua_State *L) {
 }
 
 /* The environment's __newindex: new globals are fine, library names are
-** not. Upvalue 1 is the library table. */
+** not, and once sealed (sandbox_seal.c) no global is. Upvalue 1 is the
+** library table. */
 int sb_env_newindex(lua_State *L) {
     lua_settop(L, 3);
+    if (SB(L)->sealed)
+        return luaL_error(L, "attempt to set the global '%s' once the rules are loaded: a handler "
+                             "keeps nothing in globals (a call the CPU timer stops is run again, and "
+                             "the stopped run must leave nothing the next can see); keep game facts "
+                             "in g.state, and set globals only while the rules load",
+                          lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : luaL_typename(L, 2));
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
         return luaL_error(L, "attempt to replace the library global '%s'", lua_tostring(L, 2));

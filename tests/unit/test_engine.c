@@ -523,6 +523,41 @@ static void test_reload_same_rules(void **st) {
     engine_free(e);
 }
 
+/* What the console does after a hard stop: a new engine with the game
+** made again from the old one's log, at the position asked, the rest kept as
+** the redo tail; the old engine is only read (its log and settings). A
+** 13-card goofspiel is 26 decisions; rebuilt at 20, redoing 6 reaches the
+** same state and events as the old game at 26, and the old one is as it
+** was. */
+static void test_rebuild_from_log(void **st) {
+    (void)st;
+    engine *e = game("rulesets/goofspiel", 2, 9, 0, NULL, 0, NULL);
+    play_bots(e, 1000);
+    assert_int_equal(engine_position(e), 26);
+    uint64_t h = engine_state_hash(e);
+    size_t nev = engine_event_count(e);
+    engine_reload_report rep;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *n = engine_rebuild(e, 20, &rep, &errs);
+    assert_non_null(n);
+    assert_false(rep.stopped);
+    assert_int_equal(rep.replayed, 20);
+    assert_int_equal(engine_position(n), 20);
+    size_t n_log;
+    engine_log(n, &n_log);
+    assert_int_equal(n_log, 26); /* 20 replayed + a redo tail of 6 */
+    for (int i = 0; i < 6; i++) assert_int_equal(engine_redo(n), 0);
+    assert_true(engine_state_hash(n) == h);
+    assert_int_equal(engine_event_count(n), nev);
+    assert_int_equal(engine_position(e), 26); /* the old game untouched */
+    assert_true(engine_state_hash(e) == h);
+    engine_reload_report_free(&rep);
+    cerr_free(&errs);
+    engine_free(n);
+    engine_free(e);
+}
+
 static int copy_tree(const char *from, const char *to) {
     char *cmd = cairn_strfmt("rm -rf '%s' && cp -R '%s' '%s'", to, from, to);
     int rc = system(cmd);
@@ -961,6 +996,7 @@ int main(void) {
         cmocka_unit_test(test_rng_in_history),
         cmocka_unit_test(test_determinism_two_processes),
         cmocka_unit_test(test_reload_same_rules),
+        cmocka_unit_test(test_rebuild_from_log),
         cmocka_unit_test(test_reload_stops_at_illegal_decision),
         cmocka_unit_test(test_g_api),
         cmocka_unit_test(test_reload_stops_at_script_error),

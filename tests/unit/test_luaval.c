@@ -255,7 +255,8 @@ static void limits_are_enforced(void **state) {
     /* a DAG doubling at each level would be 2^40 nodes once copied */
     v = read_lua(f, "local t = {1} for i = 1, 40 do t = {t, t} end return t");
     assert_null(v);
-    assert_non_null(strstr(f->err, "values (the limit for a document)"));
+    /* read as "state": the state's own bound, CAIRN_STATE_MAX_NODES */
+    assert_non_null(strstr(f->err, "values (the limit for a game state, CAIRN_STATE_MAX_NODES"));
     snprintf(code, sizeof code, "return {s = string.rep('x', %ld)}", (long)CAIRN_YAML_MAX_STRING + 1);
     v = read_lua(f, code);
     assert_null(v);
