@@ -144,7 +144,11 @@ void engine_moved(engine *e) {
 /* Whether g.state is a read-only view in this call (else the live table). */
 static int guarded(const call_ctx *c) {
     if (c->writable || c->kind == ARGS_RENDER || c->kind == ARGS_DETERMINIZE) return 0;
-    return !(c->e->cfg.fast && (c->h == H_DECISIONS || c->h == H_HEURISTIC));
+    /* a fast game's hot read-only calls see the live table: decisions after
+    ** every decision, heuristic and score at every search bot's cut-off
+    ** (the guard's proxies cost score a third of its time in a Yak fork);
+    ** strict games (check, test, the console) keep them guarded */
+    return !(c->e->cfg.fast && (c->h == H_DECISIONS || c->h == H_HEURISTIC || c->h == H_SCORE));
 }
 
 /* Pushes the handler, g and the arguments of c. With may_alloc 0 only what
@@ -518,13 +522,16 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
 fail:
     disclosure_abort(&disc);
     trace_end(e, 0);
-    free(idc);
     lua_settop(L, top);
+    if (rc == -2 && e->fork_of_pos != (size_t)-1 && cerr_count(errs) == 0) {
+        /* a fork is not taken back: it plays its decisions again, counted */
+        st = engine_fork_recount(e, seat, idc, errs);
+        free(idc);
+        return st;
+    }
+    free(idc);
     if (errs->oom && cerr_count(errs) == 0) st = ENGINE_NO_MEMORY;
     if (e->fork_of_pos != (size_t)-1) { /* a fork is thrown away, not taken back */
-        if (rc == -2 && cerr_count(errs) == 0)
-            cerr_add(errs, NULL, 0, 0, NULL, "ran long under the budget's CPU timer: a fork is not taken "
-                                             "back to run it again counted; this fork is over");
         e->asked.n = 0;
         e->dead = 1;
         return st;

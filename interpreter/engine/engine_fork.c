@@ -28,12 +28,12 @@ static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
     c.rules = e->rt.rules;
     engine *f = engine_build(&c, errs);
     if (!f) return NULL;
-    /* a fork is not taken back, so a call that ran long under the budget's
-    ** CPU timer could not be run again counted and would end the fork (and
-    ** a bot's decision with it: an ASan build's slower calls did): a fork's
-    ** calls are counted from the start, a hook every CAIRN_LUA_HOOK_STEP
-    ** instructions, and the budget's verdict is exact */
-    sandbox_count_always(f->rt.sb, 1);
+    /* a fork's calls run under the budget's CPU timer, as a fast game's: a
+    ** decision that runs long is played again counted, with the decisions
+    ** before it, from where the fork was filled (engine_fork_recount.c);
+    ** counting every call from the start (a hook every CAIRN_LUA_HOOK_STEP
+    ** instructions makes Lua check before each one) cost a search a fifth
+    ** of its speed */
     f->fork_of_pos = e->pos;
     f->rng = e->rng;
     if (reseed) rng_seed_stream(&f->rng, reseed, e->pos);
@@ -56,7 +56,14 @@ static int fork_adopt(engine *f, cerr_list *errs) {
         cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory");
         return -1;
     }
-    return engine_ask(f, errs);
+    int rc = engine_ask(f, errs);
+    if (rc == -2) { /* decisions ran long under the timer: again, counted (it changes nothing) */
+        sandbox_set_timed(f->rt.sb, 0);
+        rc = engine_ask(f, errs);
+        sandbox_set_timed(f->rt.sb, 1);
+        if (rc == -2) cerr_add(errs, NULL, 0, 0, NULL, "decisions ran long in a fork, counted too");
+    }
+    return rc == 0 ? 0 : -1;
 }
 
 /* e's live state copied onto f's Lua stack, for fork_adopt. 0, or -1 with
@@ -76,9 +83,18 @@ static int copy_state(engine *e, engine *f, cerr_list *errs) {
     return 0;
 }
 
+/* Where f is filled from, for engine_fork_fill. */
+static void fork_source(engine *f, engine *e, const value *view, int seat, uint64_t reseed) {
+    f->fork_src = e;
+    f->fork_view = view;
+    f->fork_seat = seat;
+    f->fork_reseed = reseed;
+}
+
 engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
     engine *f = fork_shell(e, reseed, errs);
     if (!f) return NULL;
+    fork_source(f, e, NULL, 0, reseed);
     if (copy_state(e, f, errs) != 0) {
         engine_free(f);
         return NULL;
@@ -330,6 +346,7 @@ engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t res
         return NULL;
     }
     engine *f = fork_shell(e, reseed ? reseed : 1, errs);
+    if (f) fork_source(f, e, view, seat, reseed ? reseed : 1);
     if (f && fill_sampled(f, e, view, seat, reseed ? reseed : 1, errs) != 0) {
         engine_free(f);
         return NULL;
@@ -343,6 +360,17 @@ int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64
         return -1;
     }
     if (!reseed) reseed = 1;
+    if (view && !engine_has_handler(e, H_DETERMINIZE)) {
+        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+        return -1;
+    }
+    engine_fork_rewind(f, e);
+    f->cfg.seed = reseed; /* the fork's random bot streams */
+    fork_source(f, e, view, seat, reseed);
+    return engine_fork_fill(f, errs);
+}
+
+void engine_fork_rewind(engine *f, engine *e) {
     /* back to a fork's start: no log, no decision made, alive */
     for (size_t i = 0; i < f->n_log; i++) free(f->log[i].id);
     f->n_log = f->pos = 0;
@@ -352,16 +380,13 @@ int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64
     f->live_stale = 0;
     f->fork_of_pos = e->pos;
     engine_moved(f);
-    f->cfg.seed = reseed; /* the fork's random bot streams */
-    if (view) {
-        if (!engine_has_handler(e, H_DETERMINIZE)) {
-            cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
-            return -1;
-        }
-        return fill_sampled(f, e, view, seat, reseed, errs);
-    }
+}
+
+int engine_fork_fill(engine *f, cerr_list *errs) {
+    engine *e = f->fork_src;
+    if (f->fork_view) return fill_sampled(f, e, f->fork_view, f->fork_seat, f->fork_reseed, errs);
     f->rng = e->rng;
-    rng_seed_stream(&f->rng, reseed, e->pos);
+    if (f->fork_reseed) rng_seed_stream(&f->rng, f->fork_reseed, e->pos);
     if (copy_state(e, f, errs) != 0) return -1;
     return fork_adopt(f, errs);
 }

@@ -214,6 +214,15 @@ struct engine {
     size_t fork_of_pos;  /* a fork: the origin's position when forked; else (size_t)-1 */
     size_t samples;      /* a fork: states determinize has filled it with */
     int dead;            /* a fork whose decision failed: it plays no more */
+    /* a fork: where it was last filled from, so that a decision that ran
+    ** long under the budget's timer can be played again counted from there
+    ** (engine_fork_recount.c); src and view are borrowed and must stay as
+    ** they were while the fork is used (a bot's decision: they do) */
+    engine *fork_src;
+    const value *fork_view; /* NULL: the state was copied, not sampled */
+    int fork_seat;
+    uint64_t fork_reseed;
+    int fork_recounting; /* replaying its decisions counted: no second replay */
     int started;         /* setup has run once (its state is no longer the first {}) */
     int disclose;        /* keep what each decision disclosed (engine_set_disclosure) */
     int screen_width, screen_height; /* render's g.width/g.height during engine_render_screen; 0: nil */
@@ -309,6 +318,17 @@ void engine_guard_batch_end(engine *e);
 #define engine_has_handler(e, h) ((e)->rt.ref_h[h] != LUA_NOREF)
 /* Asks decisions(g) on the live state into e->asked. */
 int engine_ask(engine *e, cerr_list *errs);
+
+/* engine_fork.c: fork f back to its start at e's position (no decision
+** made, alive), and filled again from what it was last filled from (its
+** fork_src, fork_view, fork_seat and fork_reseed): 0, or -1 after an error. */
+void engine_fork_rewind(engine *f, engine *e);
+int engine_fork_fill(engine *f, cerr_list *errs);
+
+/* engine_fork_recount.c: fork f's decision (seat, id) ran long under the
+** budget's CPU timer; plays it again counted, after the fork's decisions
+** before it, from where f was filled. What engine_apply returns. */
+engine_status engine_fork_recount(engine *f, int seat, const char *id, cerr_list *errs);
 /* Runs apply for ids (id or the option index) as a transaction. */
 engine_status engine_apply(engine *e, int seat, const char *id, int id_index, int keep_log,
                            cerr_list *errs);

@@ -170,9 +170,10 @@ int sandbox_readonly_target(lua_State *L, int idx);
 ** with timing off, which counts exactly: the verdict is what counting from
 ** the start gives. Off by default. */
 void sandbox_set_timed(sandbox *sb, int on);
-/* on: every top-level call runs counted, whatever sandbox_set_timed says.
-** For a caller that cannot take a call back to run it again counted (a
-** fork: engine_fork.c), so that no call of it ends with SANDBOX_RETRY. */
+/* on: every top-level call runs counted, whatever sandbox_set_timed says
+** (a count hook makes Lua check before every instruction: a fifth slower).
+** For a fork that ran long once and now plays again counted
+** (engine_fork_recount.c), so that no call of it ends with SANDBOX_RETRY. */
 void sandbox_count_always(sandbox *sb, int on);
 
 /* Where print goes from now on (as sandbox_config.print), for a state that

@@ -309,6 +309,38 @@ static void test_fork_errors(void **st) {
     engine_free(e);
 }
 
+/* A fork's decision that runs long under the budget's CPU timer (about 80
+** million instructions: at least 20 ms of CPU, past the timer's 4 ticks of
+** 5 ms, under the budget of 200 million) is played again counted, with the
+** fork's decision before it: the fork plays on, and (keeping the game's RNG:
+** reseed 0) its state is the game's after the same decisions, draws
+** included. */
+static void test_fork_recounts_a_long_decision(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/long_fork"), 5, 0);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    answer_ok(e, 1, "roll");
+    engine *f = engine_fork(e, 0, &errs);
+    assert_non_null(f);
+    answer_ok(f, 1, "roll");
+    answer_ok(f, 1, "long");
+    engine_stats s;
+    engine_get_stats(f, &s);
+    assert_true(s.recounted >= 1); /* it did run under the timer first */
+    answer_ok(e, 1, "roll");
+    answer_ok(e, 1, "long");
+    assert_true(engine_state_hash(f) == engine_state_hash(e));
+    answer_ok(f, 1, "roll"); /* it plays on, counted */
+    answer_ok(e, 1, "roll");
+    assert_true(engine_state_hash(f) == engine_state_hash(e));
+    engine_free(f);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
 /* A handler that never ends, under the default budget: the CPU timer stops
 ** it, it runs again counted, and the error is the count's, at its line. */
 static void test_budget_timer_is_exact(void **st) {
@@ -344,6 +376,7 @@ int main(void) {
         cmocka_unit_test(test_forks),
         cmocka_unit_test(test_fork_errors),
         cmocka_unit_test(test_budget_timer_is_exact),
+        cmocka_unit_test(test_fork_recounts_a_long_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,6 +41,8 @@ typedef struct bench_settings {
 
 /* ----------------------------------------------------------- utilities */
 
+/* Whether NAME is one of the comma-separated names of LIST (BENCH_ONLY). */
+int bench_listed(const char *list, const char *name);
 double bench_now(void);     /* monotonic seconds */
 double bench_cpu_now(void); /* this thread's CPU time, seconds */
 long bench_rss_kib(void); /* resident set now (/proc/self/statm), -1 unknown */
@@ -266,6 +268,7 @@ typedef struct bots_result {
 } bots_result;
 #define BENCH_BOT_GAMES 4
 /* Fills out[0..BENCH_BOT_GAMES) and *n; each game takes about seconds. */
+/* The bot games BENCH_ONLY names (all when it is unset) are measured. */
 int bots_bench(double seconds, bots_result *out, size_t *n);
 void bots_print(const bots_result *r, size_t n);
 

@@ -109,7 +109,9 @@ static int position(engine *e) {
 
 int bots_bench(double seconds, bots_result *out, size_t *n_out) {
     *n_out = 0;
+    const char *only = getenv("BENCH_ONLY") && *getenv("BENCH_ONLY") ? getenv("BENCH_ONLY") : NULL;
     for (size_t g = 0; g < N_BOT_GAMES; g++) {
+        if (only && !bench_listed(only, bot_games[g].ruleset)) continue;
         bots_result *r = &out[(*n_out)++];
         memset(r, 0, sizeof *r);
         r->ruleset = bot_games[g].ruleset;

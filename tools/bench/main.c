@@ -97,17 +97,6 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Whether NAME is one of the comma-separated names of LIST. */
-static int listed(const char *list, const char *name) {
-    size_t len = strlen(name);
-    for (const char *p = list; *p;) {
-        size_t n = strcspn(p, ",");
-        if (n == len && strncmp(p, name, len) == 0) return 1;
-        p += n + (p[n] == ',');
-    }
-    return 0;
-}
-
 /* The shipped rulesets: the folders of ./rulesets with a ruleset.yaml
 ** (only those BENCH_ONLY names, when it is set). */
 static char **shipped_rulesets(const char *only, size_t *n) {
@@ -121,7 +110,7 @@ static char **shipped_rulesets(const char *only, size_t *n) {
     size_t cap = 0;
     struct dirent *de;
     while ((de = readdir(d))) {
-        if (de->d_name[0] == '.' || (only && !listed(only, de->d_name))) continue;
+        if (de->d_name[0] == '.' || (only && !bench_listed(only, de->d_name))) continue;
         char path[4096];
         struct stat st;
         snprintf(path, sizeof path, "rulesets/%s/ruleset.yaml", de->d_name);

@@ -77,3 +77,13 @@ void bench_fail(const char *fmt, ...) {
 size_t bench_failure_count(void) { return n_failures + n_failures_dropped; }
 
 const char *bench_failure(size_t i) { return i < n_failures ? failures[i] : NULL; }
+
+int bench_listed(const char *list, const char *name) {
+    size_t len = strlen(name);
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == len && strncmp(p, name, len) == 0) return 1;
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
