@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 OPT ?= -O2
-PKGS := yaml-0.1 lua5.4 libedit libmicrohttpd libqrencode
+PKGS := yaml-0.1 lua5.4 libedit json-c libmicrohttpd libqrencode
 TEST_PKGS := cmocka
 
 # the commands make test runs besides cairn (tools/install-deps installs them)

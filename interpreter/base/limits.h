@@ -334,6 +334,22 @@
 #define CAIRN_REPL_WHY_KEPT 16
 #endif
 
+/* The seat protocol (docs/protocol.md) and outside agents (`--bot
+** SEAT=exec:COMMAND`, docs/bots.md): the longest line a seat may send
+** (an answer; a longer one is refused unread), the wall time an agent
+** has per decision (the environment variable CAIRN_EXEC_DECISION_MS or the
+** spec's `timeout=` override it), and how long an agent that is told the
+** game is over may take to leave before it is killed. */
+#if !defined(CAIRN_SEAT_PROTOCOL_MAX_LINE)
+#define CAIRN_SEAT_PROTOCOL_MAX_LINE 65536
+#endif
+#if !defined(CAIRN_EXEC_DECISION_MS)
+#define CAIRN_EXEC_DECISION_MS 10000L
+#endif
+#if !defined(CAIRN_EXEC_EXIT_GRACE_MS)
+#define CAIRN_EXEC_EXIT_GRACE_MS 500L
+#endif
+
 /* ------------------------------------------------------------ cairn serve */
 
 /* Most connections the seat server holds at once (each has its own thread

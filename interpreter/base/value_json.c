@@ -1,7 +1,8 @@
 /*
 ** value_json.c
 ** The value tree as JSON (value_json.h): a recursive writer, two spaces a
-** level, empty lists and maps on one line.
+** level, empty lists and maps on one line; and the same compact into a
+** strbuf (value_json_put).
 */
 #include "value_json.h"
 #include "json_string.h"
@@ -60,4 +61,36 @@ int value_write_json(FILE *out, const value *v) {
     write_value(out, v, 0);
     fputc('\n', out);
     return ferror(out) ? -1 : 0;
+}
+
+void value_json_put(strbuf *b, const value *v) {
+    if (!v) {
+        strbuf_puts(b, "null");
+        return;
+    }
+    switch (v->type) {
+    case CV_NULL: strbuf_puts(b, "null"); break;
+    case CV_BOOL: strbuf_puts(b, v->u.b ? "true" : "false"); break;
+    case CV_INT: strbuf_printf(b, "%" PRId64, v->u.i); break;
+    case CV_STR: json_string_put(b, v->u.str.s, v->u.str.len); break;
+    case CV_LIST:
+        strbuf_putc(b, '[');
+        for (size_t i = 0; i < v->u.list.n; i++) {
+            if (i) strbuf_putc(b, ',');
+            value_json_put(b, v->u.list.items[i]);
+        }
+        strbuf_putc(b, ']');
+        break;
+    case CV_MAP:
+        strbuf_putc(b, '{');
+        for (size_t i = 0; i < v->u.map.n; i++) {
+            const cv_entry *e = &v->u.map.items[i];
+            if (i) strbuf_putc(b, ',');
+            json_string_put(b, e->key->u.str.s, e->key->u.str.len);
+            strbuf_putc(b, ':');
+            value_json_put(b, e->val);
+        }
+        strbuf_putc(b, '}');
+        break;
+    }
 }

@@ -7,6 +7,7 @@
 #ifndef CAIRN_VALUE_JSON_H
 #define CAIRN_VALUE_JSON_H
 
+#include "strbuf.h"
 #include "value.h"
 
 #include <stdio.h>
@@ -14,5 +15,9 @@
 /* Writes v to out, indented by two spaces a level, with a final newline.
 ** 0, or -1 when writing failed. */
 int value_write_json(FILE *out, const value *v);
+
+/* Appends v to b as compact JSON on one line (no spaces, no newline), for
+** messages that are one line each (the seat protocol). NULL is "null". */
+void value_json_put(strbuf *b, const value *v);
 
 #endif

@@ -17,6 +17,7 @@
 #include "repl_session.h"
 #include "repl_signal.h"
 
+#include "answer_match.h"
 #include "bot.h"
 #include "engine.h"
 #include "lineedit.h"
@@ -959,67 +960,11 @@ static char *trim(char *s) {
 ** from the list, or a unique prefix. Returns the option index or -1; *why
 ** gets a malloc'd reason when text could name an option but does not name
 ** one (out of range, ambiguous). */
-/* Does `text` start `s` (or, with words, one of the words of s)? */
-static int starts(const char *s, const char *text, int fold, int words) {
-    size_t len = strlen(text);
-    for (const char *p = s; p; p = words ? strchr(p, ' ') : NULL) {
-        while (*p == ' ') p++;
-        if ((fold ? strncasecmp(p, text, len) : strncmp(p, text, len)) == 0) return 1;
-        if (!words) break;
-    }
-    return 0;
-}
-
-/* The one option whose id (pass 0) or label or id word (pass 1) starts
-** with text; -1 when none, or several (then *why lists them). */
-static long match_prefix(const engine_decision *d, const char *text, int pass, char **why) {
-    long found = -1;
-    size_t hits = 0;
-    markup_buf b = {0};
-    for (size_t i = 0; i < d->n_options; i++) {
-        const engine_option *o = &d->options[i];
-        int hit = pass == 0 ? starts(o->id, text, 0, 0)
-                            : (o->label && starts(o->label, text, 1, 0)) || starts(o->id, text, 1, 1);
-        if (!hit) continue;
-        if (hits++ == 0) found = (long)i;
-        markup_buf_printf(&b, "%s%s", hits > 1 ? ", " : "", o->id);
-    }
-    char *list = markup_buf_take(&b);
-    if (hits > 1) {
-        *why = cairn_strfmt("\"%s\" could be %s: type more of it", text, list ? list : "several");
-        found = -1;
-    }
-    free(list);
-    return found;
-}
-
 static long find_option(repl *r, int seat, const char *text, int exact_only, char **why) {
     *why = NULL;
     engine_decision_list dl = {0};
     if (engine_decisions(r->e, &dl) != 0) return -1;
-    const engine_decision *d = NULL;
-    for (size_t i = 0; i < dl.n; i++)
-        if (dl.items[i].seat == seat) d = &dl.items[i];
-    long found = -1;
-    if (d) {
-        for (size_t i = 0; i < d->n_options && found < 0; i++)
-            if (strcmp(d->options[i].id, text) == 0) found = (long)i;
-        if (found < 0 && !exact_only) {
-            size_t len = strlen(text);
-            if (len > 0 && strspn(text, "0123456789") == len) {
-                long k = strtol(text, NULL, 10);
-                if (k >= 1 && (size_t)k <= d->n_options)
-                    found = k - 1;
-                else
-                    *why = cairn_strfmt(repl_tr(r, "answer.out_of_range"), text, d->n_options);
-            } else {
-                /* a prefix of the id; failing that, of the label or of a word of the
-                ** id ("build" for `card build`, labelled "Build"), any case */
-                for (int pass = 0; pass < 2 && found < 0 && !*why; pass++)
-                    found = match_prefix(d, text, pass, why);
-            }
-        }
-    }
+    long found = answer_match(answer_decision_of(&dl, seat), text, exact_only, repl_tr(r, "answer.out_of_range"), why);
     engine_decision_list_free(&dl);
     return found;
 }
