@@ -20,6 +20,7 @@ const repl_text_entry repl_text_de[] = {
     {"turn.unavailable", "(nicht möglich: %s)", NULL},
     {"turn.over", "Das Spiel ist aus: `undo`, `new`, `save DATEI` oder `quit`.", NULL},
     {"turn.waiting", "Warten auf %s (%s-Bot): mit `run` ziehen die Bots.", NULL},
+    {"turn.waiting_pages", "Warten auf %s (auf ihren Seiten); `links` zeigt die Links noch einmal.", NULL},
     {"news.bot", "%s (%s-Bot)", NULL},
     {"news.secret", "eine geheime Entscheidung", "%zu geheime Entscheidungen"},
     {"news.decided", "%s hat entschieden.", "%s hat %zu Entscheidungen getroffen."},

@@ -20,6 +20,7 @@ const repl_text_entry repl_text_el[] = {
     {"turn.unavailable", "(δεν γίνεται: %s)", NULL},
     {"turn.over", "Το παιχνίδι τελείωσε: `undo`, `new`, `save ΑΡΧΕΙΟ` ή `quit`.", NULL},
     {"turn.waiting", "Αναμονή για %s (ρομπότ %s): με `run` παίζουν τα ρομπότ.", NULL},
+    {"turn.waiting_pages", "Αναμονή για %s (στις σελίδες τους)· το `links` δείχνει ξανά τους συνδέσμους.", NULL},
     {"news.bot", "%s (ρομπότ %s)", NULL},
     {"news.secret", "μια μυστική απόφαση", "%zu μυστικές αποφάσεις"},
     {"news.decided", "Ο/Η %s αποφάσισε.", "Ο/Η %s πήρε %zu αποφάσεις."},

@@ -21,6 +21,7 @@ const repl_text_entry repl_text_en[] = {
     {"turn.unavailable", "(unavailable: %s)", NULL},
     {"turn.over", "The game is over: `undo`, `new`, `save FILE` or `quit`.", NULL},
     {"turn.waiting", "Waiting for %s (%s bot): `run` lets the bots play.", NULL},
+    {"turn.waiting_pages", "Waiting for %s (at their pages); `links` shows the links again.", NULL},
     {"news.bot", "%s (%s bot)", NULL},
     {"news.secret", "a secret decision", "%zu secret decisions"},
     {"news.decided", "%s has decided.", "%s made %zu decisions."},

@@ -27,6 +27,7 @@ typedef struct seat_slot {
     char token[SERVE_TOKEN_HEX + 1];
     int served;
     serve_bucket bucket;
+    int closed;   /* a bot plays it now: its page may watch, not answer (the console's thread only) */
     char *state;  /* the newest published state message, or NULL */
     uint64_t gen; /* its event id */
 } seat_slot;
@@ -500,6 +501,10 @@ char *serve_link(const serve *s, int seat) {
     return cairn_strfmt("http://%s:%d/s/%s", s->host, s->port, s->seats[seat].token);
 }
 
+void serve_set_bot(serve *s, int seat, int bot) {
+    if (serve_is_served(s, seat)) s->seats[seat].closed = bot != 0;
+}
+
 int serve_wake_fd(const serve *s) {
     return s->q.wake[0];
 }
@@ -511,7 +516,10 @@ int serve_pump(serve *s, engine *e, serve_answered_fn answered, void *ctx) {
     while ((job = serve_queue_next(&s->q)) != NULL) {
         job->status = 200;
         if (!serve_is_served(s, job->seat)) {
-            strbuf_puts(&job->reply, "{\"ok\":false,\"error\":\"no such seat\"}");
+            strbuf_puts(&job->reply, "{\"type\":\"reply\",\"ok\":false,\"code\":\"no_seat\",\"error\":\"no such seat\"}");
+        } else if (job->kind == SERVE_JOB_ANSWER && s->seats[job->seat].closed) {
+            strbuf_puts(&job->reply, "{\"type\":\"reply\",\"ok\":false,\"code\":\"bot\","
+                                     "\"error\":\"a bot plays this seat now (the console's `human` gives it back)\"}");
         } else if (job->kind == SERVE_JOB_STATE) {
             if (serve_seat_state(e, job->seat, s->lang, &job->reply) != 0) job->status = 500;
         } else if (serve_seat_answer(e, job->seat, job->body, &job->reply) == 1) {

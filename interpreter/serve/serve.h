@@ -37,6 +37,10 @@ char *serve_link(const serve *s, int seat);
 /* 1 when seat has a link. */
 int serve_is_served(const serve *s, int seat);
 
+/* On the console's thread: a bot plays seat now (1) or a person again (0);
+** a bot's page shows the game but its answers are refused. */
+void serve_set_bot(serve *s, int seat, int bot);
+
 /* Readable when requests wait for the console's thread. */
 int serve_wake_fd(const serve *s);
 
