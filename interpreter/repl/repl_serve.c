@@ -32,7 +32,10 @@ int repl_serve_links(repl *r) {
         char *link = serve_link(r->server, s);
         if (!link) continue;
         any = 1;
-        repl_plain(r, "  %s (seat %d): %s", repl_seat_name(r, s), s, link);
+        char dflt[64];
+        snprintf(dflt, sizeof dflt, repl_tr(r, "seat.default"), s);
+        if (strcmp(repl_seat_name(r, s), dflt) == 0) repl_plain(r, "  %s: %s", dflt, link);
+        else repl_plain(r, "  %s (%s): %s", repl_seat_name(r, s), dflt, link);
         fflush(r->out);
         if (r->interactive) serve_print_qr(r->out, link, r->width);
         free(link);
@@ -60,6 +63,7 @@ int repl_serve_open(repl *r, const char *bind, int port) {
         return -1;
     }
     cerr_free(&errs);
+    r->viewer = 0; /* the console shows the public board; `view SEAT` answers for a seat */
     int local = strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0;
     repl_plain(r, "Serving on %s port %d (%s). Each link below is one seat's private page: whoever has it "
                "plays that seat.", bind, serve_port(r->server),

@@ -354,6 +354,15 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls, enum 
     *con_cls = NULL;
 }
 
+/* The path as sent, never percent-decoded: every route is plain ASCII, so
+** an escape (%2e%2e, %00, %2f) names no file and gets 404, and no decoded
+** byte can cut or bend a path. */
+static size_t no_unescape(void *cls, struct MHD_Connection *c, char *s) {
+    (void)cls;
+    (void)c;
+    return strlen(s);
+}
+
 /* Each connection's count of requests, in its socket context. */
 static void connection_note(void *cls, struct MHD_Connection *c, void **socket_context,
                             enum MHD_ConnectionNotificationCode code) {
@@ -446,6 +455,7 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
                             MHD_OPTION_NOTIFY_COMPLETED, completed, s,
                             MHD_OPTION_NOTIFY_CONNECTION, connection_note, s,
+                            MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
                             MHD_OPTION_END);
     if (!s->d) {
         if (port)
