@@ -79,7 +79,9 @@ int repl_serve_main(int argc, char **argv);
     "  --port P             the port (default 0: a free one, printed)\n"                     \
     "  --bind ADDR          the address served (default 127.0.0.1: this machine only;\n"     \
     "                       0.0.0.0: every network of this machine, for phones)\n"           \
-    "  and every flag of `cairn play` (`cairn help play`).\n"
+    "  and every flag of `cairn play` (`cairn help play`): --players, --option,\n"            \
+    "  --preset, --set, --seed, --bot, --name, --lang, --load, --resume, --undo,\n"         \
+    "  --script, --strict, --trust.\n"
 
 #define REPL_REPLAY_USAGE "cairn replay SAVE [--script FILE] [--strict] [--trust]"
 #define REPL_REPLAY_SUMMARY "step forward and back through a saved game"
