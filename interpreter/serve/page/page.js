@@ -120,6 +120,7 @@
       return;
     }
     state = st;
+    document.body.dataset.position = String(st.position);
     lang = TEXTS[st.lang] ? st.lang : "en";
     document.documentElement.lang = lang;
     document.title = seatName(st, st.seat) + " \u2013 " + st.ruleset;
@@ -149,17 +150,46 @@
       .catch(function () {});
   }
 
-  function send(body) {
-    if (sending) return;
-    sending = true;
-    if (state) body.position = state.position;
-    showError("");
-    fetch(BASE + "/answer", {
+  function post(body) {
+    return fetch(BASE + "/answer", {
       method: "POST", cache: "no-store",
       headers: { "Content-Type": "application/json" }, body: JSON.stringify(body)
     }).then(function (r) {
       if (r.status === 429 || r.status === 503) throw new Error(t("busy"));
       return r.json();
+    });
+  }
+
+  /* The same question as the one answered: same prompt, the option still
+     there and enabled (another seat moved meanwhile, at the same time). */
+  function sameQuestion(before, after, body) {
+    if (!before || !after || !before.question || !after.question) return false;
+    if (before.question.prompt !== after.question.prompt) return false;
+    if (!body.answer) return true;
+    return (after.question.options || []).some(function (o) { return o.id === body.answer && o.enabled; });
+  }
+
+  /* An answer names the position it was given at: one made on a question
+     that changed meanwhile is refused ("stale"), never applied to another.
+     When only another seat moved and this question is the same, it is sent
+     again once, at the new position. */
+  function send(body) {
+    if (sending) return;
+    sending = true;
+    var asked = state;
+    if (state) body.position = state.position;
+    showError("");
+    post(body).then(function (reply) {
+      if (reply.ok || reply.code !== "stale") return reply;
+      return fetch(BASE + "/state", { cache: "no-store" }).then(function (r) { return r.json(); })
+        .then(function (now) {
+          if (!sameQuestion(asked, now, body)) {
+            render(now);
+            return reply;
+          }
+          body.position = now.position;
+          return post(body);
+        });
     }).then(function (reply) {
       if (!reply.ok) showError(reply.error || reply.code);
       else $("text").value = "";
