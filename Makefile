@@ -270,6 +270,14 @@ bot-mistakes: all $(BUILD)/libcairn.a
 report-check: all
 	@tools/check-report
 
+# make serve-browser-check: the seats' pages of `cairn serve` driven in headless Chromium
+# (Debian's chromium package, installed by tools/install-deps --browser when missing): a
+# Himalaya month with three pages and the console (docs/serve.md); not part of make test.
+.PHONY: serve-browser-check
+serve-browser-check: all
+	@command -v chromium >/dev/null 2>&1 || tools/install-deps --browser
+	@BUILD=$(BUILD) tools/check-serve-browser himalaya 3
+
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.
 BENCH_SRC := $(wildcard tools/bench/*.c)

@@ -124,7 +124,8 @@
     lang = TEXTS[st.lang] ? st.lang : "en";
     document.documentElement.lang = lang;
     document.title = seatName(st, st.seat) + " \u2013 " + st.ruleset;
-    $("title").textContent = t("seat", st.name || seatName(st, st.seat), st.seat);
+    var name = st.name || seatName(st, st.seat);
+    $("title").textContent = name.indexOf(String(st.seat)) >= 0 ? name : t("seat", name, st.seat);
     $("board-h").textContent = t("board");
     $("news-h").textContent = t("news");
     $("scores-h").textContent = t("scores");
@@ -191,12 +192,14 @@
           return post(body);
         });
     }).then(function (reply) {
+      sending = false; /* the next question may be answered at once */
       if (!reply.ok) showError(reply.error || reply.code);
       else $("text").value = "";
-      return fetchState();
+      fetchState();
     }).catch(function (e) {
+      sending = false;
       showError(e.message);
-    }).then(function () { sending = false; });
+    });
   }
 
   $("free").addEventListener("submit", function (ev) {
