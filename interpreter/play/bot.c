@@ -51,7 +51,9 @@ static const kind_def kinds[] = {
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
-const char *bot_kinds(void) { return "random, greedy, mcts, ismcts, RULESET:NAME"; }
+const char *bot_kinds(void) { return "random, greedy, mcts, ismcts, RULESET:NAME, exec:COMMAND"; }
+
+int bot_spec_is_exec(const char *spec) { return spec && !strncmp(spec, "exec:", 5); }
 
 static const kind_def *find_kind(const char *name, size_t len) {
     for (size_t i = 0; i < N_KINDS; i++)
@@ -124,6 +126,19 @@ bot *bot_new(const char *spec, cerr_list *errs) {
     b->epsilon = 0.1;
     b->hscale = CAIRN_BOT_HSCALE;
     b->samples = CAIRN_BOT_SAMPLES;
+    if (bot_spec_is_exec(spec)) { /* exec:COMMAND (bot_exec.c) */
+        b->k = BOT_EXEC;
+        if (!(b->kind = cairn_strdup("exec"))) {
+            bot_free(b);
+            errs->oom = 1;
+            return NULL;
+        }
+        if (!(b->exec = bot_exec_parse(spec, spec + 5, errs))) {
+            bot_free(b);
+            return NULL;
+        }
+        return b;
+    }
     const char *colon = strchr(spec, ':');
     size_t klen = colon ? (size_t)(colon - spec) : strlen(spec);
     const kind_def *kd = find_kind(spec, klen);
@@ -185,6 +200,7 @@ bot *bot_new(const char *spec, cerr_list *errs) {
 
 void bot_free(bot *b) {
     if (!b) return;
+    bot_exec_free(b->exec);
     free(b->spec);
     free(b->kind);
     free(b->name);
@@ -213,8 +229,13 @@ char *bot_why(const bot *b) {
 
 /* ------------------------------------------------------------ checking */
 
+void bot_end_game(bot *b, engine *e) {
+    if (b && b->exec) bot_exec_end_game(b->exec, e);
+}
+
 int bot_check(const bot *b, engine *e, cerr_list *errs) {
     const ruleset *rs = engine_ruleset(e);
+    if (b->k == BOT_EXEC) return bot_exec_check(b->exec, e, errs);
     if (b->k == BOT_RULESET) {
         if (strcmp(b->kind, rs->id) != 0) {
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: this game is %s, not %s", b->spec, rs->id, b->kind);
@@ -444,6 +465,7 @@ char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list 
         return NULL;
     }
     if (b->k != BOT_RANDOM && bot_check(b, e, errs) != 0) return NULL;
+    if (b->k == BOT_EXEC) return bot_exec_choose(b, e, seat, hooks, errs); /* asked even with one option */
     if (n == 1 || b->k == BOT_RANDOM) { /* random: over every enabled option, `bot = false` too */
         char *id = b->k == BOT_RANDOM ? engine_bot_choice(e, seat) : cairn_strdup(engine_bot_option_id(e, seat, 0));
         if (!id) errs->oom = 1;

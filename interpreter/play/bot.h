@@ -31,10 +31,16 @@ typedef struct bot_hooks {
     void (*tick)(void *ud, long iterations, double seconds);
     int (*interrupted)(void *ud);
     void *ud;
+    /* A line for whoever runs the game (no newline): an outside agent
+    ** (exec:) that failed, with its seat and decision, and which fallback
+    ** decides instead. NULL: such lines go to stderr as "cairn: ...". */
+    void (*notice)(void *ud, const char *line);
 } bot_hooks;
 
 /* Parses "KIND[:PARAM=V,...]" (random, greedy, mcts:iterations=2000,
-** mcts:time=0.5, ismcts, RULESET:NAME for a ruleset's bot). NULL after
+** mcts:time=0.5, ismcts, RULESET:NAME for a ruleset's bot,
+** exec:COMMAND[,timeout=SECONDS][,fallback=KIND] for an outside program
+** speaking the seat protocol, docs/bots.md). NULL after
 ** appending an error that names the kinds or the parameters. Free with
 ** bot_free. */
 bot *bot_new(const char *spec, cerr_list *errs);
@@ -57,6 +63,15 @@ int bot_check(const bot *b, engine *e, cerr_list *errs);
 ** appending an error (the seat is not asked, a rules error in a fork).
 ** The choice's explanation is kept for bot_why. */
 char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);
+
+/* Game e is over, or is being left: an outside agent (exec:) playing it
+** is sent the final state and ended (waited for: no zombie). Nothing for
+** the other kinds. Call it at every game's end; bot_free ends them too. */
+void bot_end_game(bot *b, engine *e);
+
+/* 1 when spec is an outside program (exec:COMMAND): a kind that runs a
+** command, and so is never taken from a file (a save) unasked. */
+int bot_spec_is_exec(const char *spec);
 
 /* Why the bot made its last choice: the top options with their visits and
 ** values (search), scores (greedy), or one line; malloc'd, NULL on OOM. */

@@ -15,7 +15,10 @@
 #include "rng.h"
 #include "strbuf.h"
 
-typedef enum { BOT_RANDOM, BOT_GREEDY, BOT_MCTS, BOT_ISMCTS, BOT_RULESET } bot_kind_id;
+typedef enum { BOT_RANDOM, BOT_GREEDY, BOT_MCTS, BOT_ISMCTS, BOT_RULESET, BOT_EXEC } bot_kind_id;
+
+/* exec:COMMAND, an outside program in a seat (bot_exec.c). */
+typedef struct bot_exec bot_exec;
 
 struct bot {
     char *spec;       /* as given */
@@ -32,6 +35,7 @@ struct bot {
     double epsilon;   /* guided rollouts: the share of random moves */
     char *name;       /* ruleset bot: its name in the manifest */
     char *why;        /* the last choice explained */
+    bot_exec *exec;   /* exec: the program and its running agents */
 };
 
 /* A seed for the bot's own stream at e's position for seat, from the game
@@ -68,6 +72,17 @@ void bot_settle_defaults(bot *b, const engine *e);
 
 /* Replaces b->why (takes s, which may be NULL). */
 void bot_set_why(bot *b, char *s);
+
+/* bot_exec.c: "exec:" + rest parsed (the command, then ,timeout=SECONDS
+** and ,fallback=KIND); NULL after appending an error. */
+bot_exec *bot_exec_parse(const char *spec, const char *rest, cerr_list *errs);
+void bot_exec_free(bot_exec *x); /* NULL-safe; ends every program it runs */
+/* Whether its fallback may play e. 0, or -1 after appending why not. */
+int bot_exec_check(bot_exec *x, engine *e, cerr_list *errs);
+char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);
+/* Game e is over or left: each program is sent the final state (when
+** over), then ended and waited for. */
+void bot_exec_end_game(bot_exec *x, engine *e);
 
 /* bot_mcts.c: the mcts and ismcts choice. */
 char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);

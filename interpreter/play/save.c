@@ -5,6 +5,7 @@
 */
 #include "plural.h"
 #include "save.h"
+#include "bot.h"
 #include "pathcheck.h"
 #include "ruleset.h"
 #include "schema.h"
@@ -641,9 +642,11 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
         errs->oom = 1;
         goto done;
     }
+    size_t unseated = 0; /* outside programs the file names: never started from a file */
     for (size_t i = 0; i < n_seats; i++) {
         names[i] = value_get_str(seats->u.list.items[i], "name", NULL);
         bots[i] = value_get_str(seats->u.list.items[i], "bot", NULL);
+        if (bot_spec_is_exec(bots[i])) bots[i] = NULL, unseated++;
     }
     for (size_t i = 0; i < n_log; i++) {
         l[i].seat = (int)value_get_int(log->u.list.items[i], "seat", 0);
@@ -729,6 +732,14 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
         e = NULL;
     }
 done:
+    if (e && unseated && note) {
+        /* a save is data anyone may send: it never runs a command */
+        char *was = *note;
+        *note = cairn_strfmt("%s%s%zu seat%s played by an outside program (exec:) in the save %s played by a "
+                             "person now: `bot SEAT exec:COMMAND` seats a program again", was ? was : "",
+                             was ? "; " : "", unseated, unseated == 1 ? "" : "s", unseated == 1 ? "is" : "are");
+        free(was);
+    }
     str_list_free(choices, n_choices);
     str_list_free(sets, n_sets);
     free(names);

@@ -54,8 +54,11 @@ static void put_seats(strbuf *b, const engine *e) {
     for (int s = 1; s <= n; s++) {
         strbuf_printf(b, "%s{\"seat\":%d,\"name\":", s > 1 ? "," : "", s);
         put_plain(b, engine_seat_name(e, s));
+        /* an outside program's command line is its owner's (it may hold a
+        ** key or a path): the others are told only that a program plays */
+        const char *kind = engine_seat_bot(e, s);
         strbuf_puts(b, ",\"bot\":");
-        put_str(b, engine_seat_bot(e, s));
+        put_str(b, kind && !strncmp(kind, "exec:", 5) ? "exec" : kind);
         strbuf_putc(b, '}');
     }
     strbuf_putc(b, ']');
@@ -393,10 +396,13 @@ static int apply_all(engine *e, int seat, char **ids, size_t n, strbuf *reply) {
     return SEAT_PROTOCOL_APPLIED;
 }
 
-int seat_protocol_answer(engine *e, int seat, const char *line, strbuf *reply, cerr_list *errs) {
-    int n = engine_seat_count(e);
-    if (seat < 1 || seat > n) {
-        cerr_add(errs, NULL, 0, 0, NULL, "seat protocol: no seat %d (this game has seats 1 to %d)", seat, n);
+int seat_protocol_read(engine *e, int seat, const char *line, char ***ids, size_t *n, strbuf *reply,
+                       cerr_list *errs) {
+    *ids = NULL;
+    *n = 0;
+    int seats = engine_seat_count(e);
+    if (seat < 1 || seat > seats) {
+        cerr_add(errs, NULL, 0, 0, NULL, "seat protocol: no seat %d (this game has seats 1 to %d)", seat, seats);
         return -1;
     }
     json_object *root = NULL;
@@ -414,24 +420,47 @@ int seat_protocol_answer(engine *e, int seat, const char *line, strbuf *reply, c
     } else if (engine_is_over(e)) rc = refuse(reply, e, "game_over", "the game is over");
     else if (!engine_is_asked(e, seat)) rc = refuse(reply, e, "not_asked", "you are not asked anything now");
     else if (engine_decisions(e, &dl) != 0) rc = refuse(reply, e, "no_memory", "out of memory");
-    else {
-        char **ids = NULL;
-        size_t k = 0;
-        const engine_decision *d = answer_decision_of(&dl, seat);
-        if (q.answer) {
+    else if (q.answer) {
+        engine_status st;
+        char *ex = engine_explain(e, seat, q.answer, &st);
+        if (st != ENGINE_OK) rc = refuse(reply, e, status_code(st), ex ? ex : engine_status_name(st));
+        else {
             char *one = cairn_strdup(q.answer);
-            ids = one ? calloc(1, sizeof *ids) : NULL;
-            if (ids) ids[0] = one, k = 1;
-            else free(one);
-            rc = ids ? 0 : refuse(reply, e, "no_memory", "out of memory");
-        } else {
-            rc = read_text(e, seat, q.text, d, &ids, &k, reply);
+            *ids = one ? calloc(1, sizeof **ids) : NULL;
+            if (*ids) (*ids)[0] = one, *n = 1, rc = SEAT_PROTOCOL_APPLIED;
+            else free(one), rc = refuse(reply, e, "no_memory", "out of memory");
         }
-        if (rc == 0) rc = apply_all(e, seat, ids, k, reply);
-        if (ids) engine_parse_free(ids, k);
+        free(ex);
+    } else {
+        rc = read_text(e, seat, q.text, answer_decision_of(&dl, seat), ids, n, reply);
+        if (rc == 0) { /* the first id checked now, as an answer's is */
+            engine_status st;
+            char *ex = engine_explain(e, seat, (*ids)[0], &st);
+            if (st != ENGINE_OK) {
+                rc = refuse(reply, e, status_code(st), ex ? ex : engine_status_name(st));
+                engine_parse_free(*ids, *n);
+                *ids = NULL, *n = 0;
+            }
+            free(ex);
+        }
     }
     engine_decision_list_free(&dl);
     json_object_put(root);
+    if (reply->oom) {
+        engine_parse_free(*ids, *n);
+        *ids = NULL, *n = 0;
+        errs->oom = 1;
+        return -1;
+    }
+    return rc;
+}
+
+int seat_protocol_answer(engine *e, int seat, const char *line, strbuf *reply, cerr_list *errs) {
+    char **ids = NULL;
+    size_t n = 0;
+    int rc = seat_protocol_read(e, seat, line, &ids, &n, reply, errs);
+    if (rc == SEAT_PROTOCOL_APPLIED) rc = apply_all(e, seat, ids, n, reply);
+    engine_parse_free(ids, n);
     if (reply->oom) {
         errs->oom = 1;
         return -1;

@@ -52,4 +52,13 @@ enum {
 ** memory or seat is no seat. Never trusts line: any bytes, any length. */
 int seat_protocol_answer(engine *e, int seat, const char *line, strbuf *reply, cerr_list *errs);
 
+/* The same line read but not applied, for a caller that applies answers
+** itself (a bot: exec agents): SEAT_PROTOCOL_APPLIED with *ids (malloc'd,
+** free with engine_parse_free; *n >= 1) the option ids it names in order,
+** the first checked legal now (the rest answer the seat's next decisions,
+** checked when applied); or SEAT_PROTOCOL_REFUSED with the error reply in
+** reply; -1 as seat_protocol_answer. */
+int seat_protocol_read(engine *e, int seat, const char *line, char ***ids, size_t *n, strbuf *reply,
+                       cerr_list *errs);
+
 #endif

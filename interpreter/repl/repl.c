@@ -495,6 +495,7 @@ static void show_turn(repl *r) {
     if (engine_is_over(r->e)) {
         if (r->over_shown) return;
         r->over_shown = 1;
+        for (int i = 1; r->brain && i <= r->n_seats; i++) bot_end_game(r->brain[i], r->e); /* outside agents leave */
         repl_show_turn_screen(r, 0, below_over); /* the board, the news, the scores */
         return;
     }
@@ -567,13 +568,20 @@ static int think_interrupted(void *ud) {
     return t->interrupted = 1;
 }
 
+/* An outside agent's failure, told in the console (bot_hooks.notice). */
+static void think_notice(void *ud, const char *line) {
+    think_ctx *t = ud;
+    status_line_clear(&t->line);
+    repl_plain(t->r, "%s", line);
+}
+
 /* The bot's choice for seat s (malloc'd), or NULL after printing why. */
 static char *bot_pick(repl *r, int s, int *interrupted) {
     bot *b = repl_brain(r, s);
     if (!b) return NULL;
     think_ctx t = {.r = r};
     status_line_open(&t.line, r->out);
-    bot_hooks h = {think_tick, think_interrupted, &t};
+    bot_hooks h = {think_tick, think_interrupted, &t, think_notice};
     cerr_list errs;
     cerr_init(&errs, 0);
     char *id = bot_choose(b, r->e, s, &h, &errs);

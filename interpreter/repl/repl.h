@@ -46,8 +46,8 @@ int repl_serve_main(int argc, char **argv);
     "  --set DATA.PATH=VALUE  override one data value (scoring.bonus=4; repeatable)\n"                                     \
     "  --seed S             the game's seed (default: random; 1 in script mode)\n"           \
     "  --bot SEAT=KIND      a bot plays SEAT: random, greedy, mcts, ismcts or RULESET:NAME,\n" \
-    "                       with parameters: 2=mcts:iterations=2000, 2=mcts:time=0.5\n"      \
-    "                       (docs/bots.md)\n"                                                 \
+    "                       with parameters: 2=mcts:iterations=2000, 2=mcts:time=0.5;\n"     \
+    "                       exec:COMMAND, a program on the seat protocol (docs/bots.md)\n"   \
     "  --name SEAT=NAME     the name shown for SEAT\n"                                       \
     "  --lang CODE          language of the ruleset's texts (default: its first)\n"          \
     "  --load SAVE          continue a saved game\n"                                         \

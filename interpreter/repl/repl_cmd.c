@@ -154,8 +154,10 @@ static const repl_cmd commands[] = {
      "change its strength: random (uniform, from the game's seed), greedy (one\n"
      "move ahead by the ruleset's heuristic), mcts (tree search: mcts:iterations=2000,\n"
      "mcts:time=2, depth=20, c=1.4), ismcts (the same on states sampled from the\n"
-     "seat's view; what mcts means in a game with secrets) or RULESET:NAME (a bot\n"
-     "the ruleset ships). Every bot but a timed one replays exactly. docs/bots.md."},
+     "seat's view; what mcts means in a game with secrets), RULESET:NAME (a bot\n"
+     "the ruleset ships) or exec:COMMAND (a program speaking the seat protocol on\n"
+     "its stdin and stdout, docs/protocol.md). Every bot but a timed one replays\n"
+     "exactly (an outside program: when it is deterministic). docs/bots.md."},
     {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT, "why a bot made its last choice",
      "Shows how the bot of SEAT (default: the last bot that moved) chose its last\n"
      "move: the options it weighed most with their visits and values (search\n"
@@ -972,10 +974,21 @@ static int first_person(const repl *r) {
 
 static int cmd_bot(repl *r, const char *args) {
     char seat_s[64] = "", kind[256] = "random";
-    if (sscanf(args, "%63s %255s", seat_s, kind) < 1) {
+    if (sscanf(args, "%63s", seat_s) < 1) {
         repl_fail(r, "bot SEAT [KIND]: which seat?");
         return -1;
     }
+    /* KIND is the rest of the line: an outside program's command has blanks */
+    const char *rest = args + strspn(args, " \t");
+    rest += strcspn(rest, " \t");
+    rest += strspn(rest, " \t");
+    size_t klen = strlen(rest);
+    while (klen && (rest[klen - 1] == ' ' || rest[klen - 1] == '\t')) klen--;
+    if (klen >= sizeof kind) {
+        repl_fail(r, "bot SEAT KIND: KIND is at most %zu characters", sizeof kind - 1);
+        return -1;
+    }
+    if (klen) memcpy(kind, rest, klen), kind[klen] = '\0';
     int seat = repl_parse_seat(r, seat_s, 0);
     if (seat < 0) return -1;
     cerr_list errs;

@@ -447,6 +447,7 @@ done:
     free(m);
     free(msg);
     cerr_free(&local);
+    for (int s = 1; s <= CAIRN_MAX_SEATS; s++) bot_end_game(o->bots[s - 1], e); /* outside agents leave */
     engine_free(e);
     return r->ok || r->error ? 0 : -1;
 }

@@ -1,7 +1,7 @@
 /*
 ** test_value_json.c
 ** value_write_json: every kind of value, escapes, order and nesting, against
-** JSON text written by hand.
+** JSON text written by hand; value_json_put, the same compact on one line.
 */
 #include "testutil.h"
 #include "value_json.h"
@@ -49,11 +49,31 @@ static void test_nesting_keeps_order(void **st) {
     free(s);
 }
 
+static void test_compact(void **st) {
+    (void)st;
+    /* one line, no blanks, the file's order, a newline escaped; NULL is null */
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    const char *yaml = "z: {y: [1, {}, \"a\\nb\"], x: []}\na: {t: true, n: null, i: -3}\n";
+    value *v = yload_string("t.yaml", yaml, strlen(yaml), NULL, &errs);
+    assert_non_null(v);
+    strbuf b = {0};
+    value_json_put(&b, v);
+    assert_string_equal(strbuf_str(&b), "{\"z\":{\"y\":[1,{},\"a\\nb\"],\"x\":[]},\"a\":{\"t\":true,\"n\":null,\"i\":-3}}");
+    strbuf_cut(&b, 0);
+    value_json_put(&b, NULL);
+    assert_string_equal(strbuf_str(&b), "null");
+    strbuf_free(&b);
+    value_free(v);
+    cerr_free(&errs);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_escapes),
         cmocka_unit_test(test_nesting_keeps_order),
+        cmocka_unit_test(test_compact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
