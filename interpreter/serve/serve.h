@@ -60,9 +60,9 @@ int serve_pump(serve *s, struct engine *e, serve_answered_fn answered, void *ctx
 ** game's language (the page's texts). */
 void serve_publish(serve *s, struct engine *e, const char *lang);
 
-/* Prints seat's link as a QR code drawn with half-block characters, when
-** out is a terminal of `width` columns and the code fits; else nothing.
-** Returns 1 when drawn. */
+/* Prints seat's link as a QR code drawn with half-block characters, for a
+** terminal of `width` columns (the caller knows out is one), when the code
+** fits; else nothing. Returns 1 when drawn. */
 int serve_print_qr(FILE *out, const char *link, int width);
 
 #endif
