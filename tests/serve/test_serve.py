@@ -113,6 +113,17 @@ def test_yak(cairn):
                 checked_secret += 1
         check(checked_secret > 0, "no message of seat 1 was checked while seat 2's card was secret")
         check(own_secret_seen > 0, "seat 2's own state never showed its card (the check could not fail)")
+        # every message seat 1 got is a message of the seat protocol (its schema)
+        try:
+            import jsonschema
+            import os
+            schema = json.load(open(os.path.join(os.path.dirname(__file__), "..", "..", "schemas",
+                                                 "seat-protocol.schema.json"), encoding="utf-8"))
+            v = jsonschema.Draft202012Validator(schema)
+            bad = [e.message for m in msgs for e in v.iter_errors(m)][:3]
+            check(not bad, "seat 1's messages break schemas/seat-protocol.schema.json: %s" % bad)
+        except ImportError:
+            check(False, "python3-jsonschema is missing (tools/install-deps installs it)")
         print("  %d answers; %d messages of seat 1 checked (%d while seat 2's card %r was secret), %d events"
               % (answers, len(msgs), checked_secret, card2, len(ev1.events)))
 
