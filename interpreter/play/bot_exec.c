@@ -360,10 +360,15 @@ static int agent_write(agent *a, const char *text, size_t len, int64_t deadline,
     return rc;
 }
 
+/* How often a wait for an agent asks hooks->interrupted (the console's
+** Ctrl-C), in milliseconds. */
+#define EXEC_POLL_SLICE_MS 100
+
 /* Reads one non-blank line from a before deadline into *line (malloc'd,
 ** no newline). 0; 1 at its end of output (it left); 2 at the deadline; 3
-** for a line longer than the protocol allows; -1 on OOM. */
-static int agent_read_line(agent *a, int64_t deadline, char **line) {
+** for a line longer than the protocol allows; 4 when hooks->interrupted
+** said to stop waiting; -1 on OOM. */
+static int agent_read_line(agent *a, int64_t deadline, const bot_hooks *hooks, char **line) {
     for (;;) {
         char *nl = a->n ? memchr(a->buf, '\n', a->n) : NULL;
         while (nl) {
@@ -383,10 +388,11 @@ static int agent_read_line(agent *a, int64_t deadline, char **line) {
         if (a->n > CAIRN_SEAT_PROTOCOL_MAX_LINE) return 3;
         int64_t left = deadline - now_ms();
         if (left <= 0) return 2;
+        if (hooks && hooks->interrupted && hooks->interrupted(hooks->ud)) return 4;
         struct pollfd pf = {a->from, POLLIN, 0};
-        int pr = poll(&pf, 1, (int)left);
+        int pr = poll(&pf, 1, (int)(left < EXEC_POLL_SLICE_MS ? left : EXEC_POLL_SLICE_MS));
         if (pr < 0 && errno == EINTR) continue;
-        if (pr == 0) return 2;
+        if (pr == 0) continue; /* the deadline is checked above */
         if (a->cap - a->n < 4096) {
             size_t cap = a->cap ? a->cap * 2 : 8192;
             char *nb = realloc(a->buf, cap + 1);
@@ -481,6 +487,14 @@ static char *fallback_choose(bot_exec *x, engine *e, int seat, const bot_hooks *
 
 /* ------------------------------------------------------------ the bot */
 
+/* The fallback's choice, with b's `why` saying the fallback made it. */
+static char *use_fallback(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
+    char *id = fallback_choose(b->exec, e, seat, hooks, errs);
+    if (id) bot_set_why(b, cairn_strfmt("%s: the %s fallback chose %s (the outside agent failed: its notice says how)",
+                                        b->spec, fallback_name(b->exec, e), id));
+    return id;
+}
+
 int bot_exec_check(bot_exec *x, engine *e, cerr_list *errs) {
     if (x->no_fallback || !x->fallback) return 0;
     bot *f = bot_new(x->fallback, errs);
@@ -521,7 +535,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         a->seed = engine_seed(e);
     }
     size_t decision = engine_position(e) + 1;
-    if (a->failed) return fallback_choose(x, e, seat, hooks, errs);
+    if (a->failed) return use_fallback(b, e, seat, hooks, errs);
     char *queued = take_queued(a, e, seat);
     if (queued) {
         bot_set_why(b, cairn_strfmt("%s: the next of the answers its last line named", b->spec));
@@ -532,7 +546,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         a->failed = 1;
         notice(hooks, "seat %d, decision %zu: the outside agent %s %s; the %s fallback plays seat %d for the rest of "
                "the game", seat, decision, x->command, why, fallback_name(x, e), seat);
-        return fallback_choose(x, e, seat, hooks, errs);
+        return use_fallback(b, e, seat, hooks, errs);
     }
     size_t dropped = a->pid > 0 ? agent_drain(a) : 0;
     if (dropped)
@@ -548,7 +562,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
     int wrc = agent_write(a, strbuf_str(&msg), msg.n, deadline, why, sizeof why);
     strbuf_free(&msg);
     char *line = NULL;
-    int rrc = wrc == 0 ? agent_read_line(a, deadline, &line) : 1;
+    int rrc = wrc == 0 ? agent_read_line(a, deadline, hooks, &line) : 1;
     if (rrc < 0) {
         errs->oom = 1;
         return NULL;
@@ -559,13 +573,14 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         const char *what = wrc != 0 ? why
                            : rrc == 1 ? "ended its output without answering"
                            : rrc == 2 ? "did not answer within the time limit"
-                                      : "sent a line longer than the protocol allows";
+                           : rrc == 3 ? "sent a line longer than the protocol allows"
+                                      : "was interrupted while it thought (Ctrl-C)";
         char limit[64] = "";
         if (rrc == 2 && wrc == 0) snprintf(limit, sizeof limit, " of %ld ms", x->timeout_ms);
         a->failed = 1;
         notice(hooks, "seat %d, decision %zu: the outside agent %s %s%s (%s); the %s fallback plays seat %d for the "
                "rest of the game", seat, decision, x->command, what, limit, status, fallback_name(x, e), seat);
-        return fallback_choose(x, e, seat, hooks, errs);
+        return use_fallback(b, e, seat, hooks, errs);
     }
     char **ids = NULL;
     size_t n = 0;
@@ -589,7 +604,7 @@ char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         free(shown);
         free(line);
         strbuf_free(&reply);
-        return fallback_choose(x, e, seat, hooks, errs);
+        return use_fallback(b, e, seat, hooks, errs);
     }
     free(line);
     strbuf_free(&reply);

@@ -238,6 +238,28 @@ static void test_answers_and_refusals(void **st) {
     engine_free(e);
 }
 
+/* Himalaya: a whole program typed on one line, read by the ruleset's parse,
+** answers six decisions at once; a line the parse refuses changes nothing. */
+static void test_text_names_several_decisions(void **st) {
+    (void)st;
+    engine *e = game("himalaya", 4, 3);
+    /* the caravans first: seats 3, 1, 2 place theirs, each in another
+    ** village (positions 0 to 2) */
+    answer_ok(e, 3, "{\"text\":\"1\"}");
+    answer_ok(e, 1, "{\"text\":\"2\"}");
+    answer_ok(e, 2, "{\"text\":\"3\"}");
+    assert_int_equal(engine_position(e), 3);
+    refused(e, 1, "{\"text\":\"program dirt ice fly\"}", "unknown_option", "\\\"fly\\\" is not an action");
+    int rc;
+    char *r = send_line(e, 1, "{\"text\":\"program dirt ice deal rest stone deal\",\"position\":3}", &rc);
+    assert_int_equal(rc, SEAT_PROTOCOL_APPLIED);
+    /* 3 + 6 decisions; seat 1 is asked on: ready, or back */
+    assert_string_equal(r, "{\"type\":\"reply\",\"ok\":true,\"answered\":[\"dirt\",\"ice\",\"deal\",\"rest\",\"stone\","
+                           "\"deal\"],\"position\":9,\"your_turn\":true,\"over\":false}");
+    free(r);
+    engine_free(e);
+}
+
 /* Yak: the card seat 2 picks at sunrise is its secret until the reveal.
 ** Seat 1's message, after seat 2 picked one card or another, is the same
 ** byte for byte; seat 2's own message differs (it holds the card). */
@@ -334,61 +356,119 @@ static void legal_final_score(engine *e) {
     cerr_free(&errs);
 }
 
+/* One full game of rs with every seat the example agent, logging what
+** each is sent to DIR/RS-SEAT.jsonl; run in a child process (the games run
+** side by side): 0 when it ended with a legal final score, no agent ever
+** failed, and seat 1's agent was sent the final state; else 1 with why on
+** stderr. */
+static int full_game(const char *rs, int players) {
+    engine *e = game(rs, 3, players);
+    bot *bots[CAIRN_MAX_SEATS + 1] = {0};
+    int bad = 0;
+    for (int s = 1; s <= players && !bad; s++) {
+        /* a time limit far out of the way: starting Python on a loaded machine
+        ** took 3 s alone (the limit itself is test_agent_failures's) */
+        char *spec = cairn_strfmt("exec:" AGENT " --seed %d --log %s/%s-%d.jsonl%s,timeout=300", s, tmpdir, rs, s,
+                                  s == 2 ? " --text" : "");
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        bots[s] = bot_new(spec, &errs);
+        bad = !bots[s] || bot_check(bots[s], e, &errs) != 0;
+        cerr_free(&errs);
+        free(spec);
+    }
+    notes nt = {{0}, 0};
+    bot_hooks h = {NULL, NULL, &nt, take_notice};
+    long k = 0;
+    while (!bad && !engine_is_over(e) && k < 20000) {
+        engine_decision_list dl = {0};
+        bad = engine_decisions(e, &dl) != 0 || dl.n == 0;
+        int seat = bad ? 0 : dl.items[0].seat;
+        engine_decision_list_free(&dl);
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        char *id = bad ? NULL : bot_choose(bots[seat], e, seat, &h, &errs);
+        if (!bad && (!id || engine_answer(e, seat, id, NULL) != ENGINE_OK)) {
+            fprintf(stderr, "%s: seat %d could not answer %s: %s\n", rs, seat, id ? id : "",
+                    errs.n ? errs.items[0].message : "refused");
+            bad = 1;
+        }
+        free(id);
+        cerr_free(&errs);
+        k++;
+    }
+    for (int s = 1; s <= players; s++) bot_end_game(bots[s], e);
+    if (!bad && nt.n) fprintf(stderr, "%s: %s", rs, strbuf_str(&nt.text)), bad = 1; /* the agent never failed */
+    if (!bad && (!engine_is_over(e) || k == 0)) fprintf(stderr, "%s: not over\n", rs), bad = 1;
+    engine_score sc;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    if (!bad && engine_score_get(e, &sc, &errs) == 0) { /* a legal final score: ranks 1..n, someone first */
+        int first = 0;
+        for (size_t i = 0; i < sc.n; i++) {
+            bad |= sc.seats[i].rank < 1 || sc.seats[i].rank > players;
+            first |= sc.seats[i].rank == 1;
+        }
+        bad |= !first || (int)sc.n != players;
+        if (bad) fprintf(stderr, "%s: the final ranks are not legal\n", rs);
+        engine_score_free(&sc);
+    } else if (!bad) {
+        fprintf(stderr, "%s: no final score\n", rs), bad = 1;
+    }
+    cerr_free(&errs);
+    for (int s = 1; s <= players; s++) bot_free(bots[s]);
+    engine_free(e);
+    strbuf_free(&nt.text);
+    /* seat 1's agent was told the end: the last line it read is the final state */
+    char *log = cairn_strfmt("%s/%s-1.jsonl", tmpdir, rs);
+    FILE *f = log ? fopen(log, "r") : NULL;
+    char *line = NULL, *last = NULL;
+    size_t cap = 0;
+    long states = 0;
+    while (f && getline(&line, &cap, f) > 0) {
+        free(last);
+        last = strdup(line);
+        states++;
+    }
+    if (f) fclose(f);
+    if (!bad && (states < 2 || !last || !strstr(last, "\"over\":true") || !strstr(last, "\"scores\":[{")))
+        fprintf(stderr, "%s: seat 1's agent was not sent the final state\n", rs), bad = 1;
+    free(line);
+    free(last);
+    free(log);
+    return bad;
+}
+
 /* Every shipped ruleset, every seat the example agent (the fewest seats
-** each allows, to keep it quick), logging what it is sent. */
+** each allows, to keep it quick; seat 2 answers as typed, by number), the
+** games side by side in child processes; then no child is left, and every
+** message the agents were sent is valid under the schema. */
 static void test_full_games_with_agents(void **st) {
     (void)st;
     static const struct {
         const char *rs;
         int players;
     } games[] = {{"connect4", 2}, {"goofspiel", 2}, {"yak", 2}, {"himalaya", 3}, {"kathmandu", 2}};
-    strbuf logs = {0};
-    for (size_t g = 0; g < sizeof games / sizeof games[0]; g++) {
-        engine *e = game(games[g].rs, 3, games[g].players);
-        bot *bots[CAIRN_MAX_SEATS + 1] = {0};
-        for (int s = 1; s <= games[g].players; s++) {
-            char *log = cairn_strfmt("%s/%s-%d.jsonl", tmpdir, games[g].rs, s);
-            char *spec = cairn_strfmt("exec:" AGENT " --seed %d --log %s%s", s, log, s == 2 ? " --text" : "");
-            cerr_list errs;
-            cerr_init(&errs, 0);
-            assert_non_null(bots[s] = bot_new(spec, &errs));
-            assert_int_equal(bot_check(bots[s], e, &errs), 0);
-            cerr_free(&errs);
-            strbuf_printf(&logs, " %s", log);
-            free(spec);
-            free(log);
-        }
-        notes nt = {{0}, 0};
-        long k = play_out(e, bots, &nt);
-        if (nt.n) fprintf(stderr, "%s", strbuf_str(&nt.text));
-        assert_int_equal(nt.n, 0); /* the agent never failed: it played every decision */
-        assert_true(k > 0);
-        assert_true(engine_is_over(e));
-        legal_final_score(e);
-        for (int s = 1; s <= games[g].players; s++) bot_free(bots[s]);
-        no_children();
-        /* the agent was told the end: its last line is the final state */
-        char *log = cairn_strfmt("%s/%s-1.jsonl", tmpdir, games[g].rs);
-        FILE *f = fopen(log, "r");
-        assert_non_null(f);
-        char *line = NULL, *last = NULL;
-        size_t cap = 0;
-        long states = 0;
-        while (getline(&line, &cap, f) > 0) {
-            free(last);
-            last = strdup(line);
-            states++;
-        }
-        fclose(f);
-        assert_true(states >= 2);
-        assert_non_null(strstr(last, "\"over\":true"));
-        assert_non_null(strstr(last, "\"scores\":[{"));
-        free(line);
-        free(last);
-        free(log);
-        strbuf_free(&nt.text);
-        engine_free(e);
+    enum { N_GAMES = sizeof games / sizeof games[0] };
+    pid_t pids[N_GAMES];
+    fflush(NULL);
+    for (int g = 0; g < N_GAMES; g++) {
+        pids[g] = fork();
+        assert_true(pids[g] >= 0);
+        if (pids[g] == 0) _exit(full_game(games[g].rs, games[g].players));
     }
+    int failed = 0;
+    for (int g = 0; g < N_GAMES; g++) {
+        int status = 0;
+        assert_int_equal(waitpid(pids[g], &status, 0), pids[g]);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) fprintf(stderr, "%s: the game failed\n", games[g].rs);
+        failed += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    }
+    assert_int_equal(failed, 0);
+    no_children();
+    strbuf logs = {0};
+    for (int g = 0; g < N_GAMES; g++)
+        for (int s = 1; s <= games[g].players; s++) strbuf_printf(&logs, " %s/%s-%d.jsonl", tmpdir, games[g].rs, s);
     assert_true(schema_valid(strbuf_str(&logs)));
     strbuf_free(&logs);
 }
@@ -488,12 +568,8 @@ static void test_agent_failures(void **st) {
     /* it closes its stdin after the first state, answers, and waits: the
     ** next state is written to a pipe nobody reads (EPIPE, never SIGPIPE:
     ** this test would die of it) */
-    char *closer = script("closer.py", "#!/usr/bin/env python3\nimport json, os, sys, time\n"
-                                       "m = json.loads(sys.stdin.readline())\n"
-                                       "os.close(0)\n"
-                                       "o = [x for x in m['question']['options'] if x['enabled']][0]\n"
-                                       "print(json.dumps({'answer': o['id']}), flush=True)\n"
-                                       "time.sleep(30)\n");
+    char *closer = script("closer.sh", "#!/bin/sh\nread line\nexec 0<&-\necho '{\"answer\":\"drop 4\"}'\n"
+                                       "exec sleep 30\n");
     spec = cairn_strfmt("exec:%s,fallback=random", closer);
     play_connect4(spec, &nt, 5);
     assert_int_equal(nt.n, 1);
@@ -589,7 +665,9 @@ static void test_save_never_starts_a_program(void **st) {
 ** same for --jobs 1 and --jobs 2 (each game its own agent process) but
 ** for the lines of times. */
 static char *sim_report(const char *jobs) {
-    char *argv[] = {"sim", "connect4", "--games", "2", "--bots", "exec:" AGENT ",random", "--jobs", (char *)jobs, NULL};
+    /* the time limit out of the way of a loaded machine (test_agent_failures tests it) */
+    char *argv[] = {"sim", "connect4", "--games", "2", "--bots", "exec:" AGENT ",timeout=300,random", "--jobs", (char *)jobs,
+                    NULL};
     char *buf = NULL, *ebuf = NULL;
     size_t len = 0, elen = 0;
     FILE *out = open_memstream(&buf, &len), *err = open_memstream(&ebuf, &elen);
@@ -608,7 +686,7 @@ static char *sim_report(const char *jobs) {
 static void test_sim_with_agent(void **st) {
     (void)st;
     char *one = sim_report("1"), *two = sim_report("2");
-    assert_non_null(strstr(one, "bots 1=exec:" AGENT " 2=random"));
+    assert_non_null(strstr(one, "bots 1=exec:" AGENT ",timeout=300 2=random"));
     assert_non_null(strstr(one, "games: 2 finished"));
     assert_string_equal(one, two);
     free(one);
@@ -633,6 +711,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_state_message),
         cmocka_unit_test(test_answers_and_refusals),
+        cmocka_unit_test(test_text_names_several_decisions),
         cmocka_unit_test(test_yak_secret_card),
         cmocka_unit_test(test_exec_specs),
         cmocka_unit_test(test_agent_failures),
