@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 BUILD ?= build
 CC ?= cc
 OPT ?= -O2
-PKGS := yaml-0.1 lua5.4 libedit json-c
+PKGS := yaml-0.1 lua5.4 libedit json-c libmicrohttpd libqrencode
 TEST_PKGS := cmocka
 
 # the commands make test runs besides cairn (tools/install-deps installs them)
@@ -70,13 +70,14 @@ LIBS := $(PKG_LIBS) -lm
 # and nothing else: each folder is compiled with only those include paths, so
 # an upward #include fails to compile. CAIRN_FOLDER_<name> is defined for a
 # folder's own files: a *_internal.h refuses every other includer.
-LAYERS := base load sandbox engine play repl sim dev
+LAYERS := base load sandbox engine play serve repl sim dev
 BELOW_base :=
 BELOW_load := base
 BELOW_sandbox := base
 BELOW_engine := load sandbox base
 BELOW_play := engine load sandbox base
-BELOW_repl := play engine load sandbox base
+BELOW_serve := play engine load sandbox base
+BELOW_repl := serve play engine load sandbox base
 BELOW_sim := play engine load sandbox base
 BELOW_dev := play engine load sandbox base
 layer_flags = -iquote interpreter/$(1) $(foreach b,$(BELOW_$(1)),-iquote interpreter/$(b)) -DCAIRN_FOLDER_$(1)
@@ -293,6 +294,14 @@ slurm-rehearsal: all
 .PHONY: docker-rehearsal
 docker-rehearsal:
 	@tools/docker-rehearsal
+
+# make serve-browser-check: the seats' pages of `cairn serve` driven in headless Chromium
+# (Debian's chromium package, installed by tools/install-deps --browser when missing): a
+# Himalaya month with three pages and the console (docs/serve.md); not part of make test.
+.PHONY: serve-browser-check
+serve-browser-check: all
+	@command -v chromium >/dev/null 2>&1 || tools/install-deps --browser
+	@BUILD=$(BUILD) tools/check-serve-browser himalaya 3
 
 # make bench: tools/bench/*.c (the harness and the native-C Connect Four
 # baseline, tools/bench/connect4.c) into build/bench; docs/bench.md.

@@ -76,6 +76,7 @@ static const cli_command *const sim_subcommands[] = {&sim_merge_command, NULL};
 
 static const command commands[] = {
     {"play", repl_play_main, REPL_PLAY_USAGE, REPL_PLAY_SUMMARY, REPL_PLAY_HELP, repl_play_flag_tables, CLI_RULESET, NULL, NULL},
+    {"serve", repl_serve_main, REPL_SERVE_USAGE, REPL_SERVE_SUMMARY, REPL_SERVE_HELP, repl_serve_flag_tables, CLI_RULESET, NULL, NULL},
     {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP, repl_replay_flag_tables, CLI_FILE, NULL, NULL},
     {"check", cmd_check,
      "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]\n"

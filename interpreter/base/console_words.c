@@ -13,7 +13,7 @@ const char *const console_words[] = {
     "help", "show", "board", "look", "view", "seat", "state", "eval", "set", "log", "score", "rules",
     "options", "history", "undo", "redo", "goto", "save", "load", "export", "option", "debug",
     "trace", "reload", "bot", "why", "human", "run", "auto", "new", "restart", "seed", "shell", "!",
-    "quit", "exit", NULL,
+    "links", "quit", "exit", NULL,
 };
 
 int console_word_is_command(const char *word) {

@@ -388,4 +388,66 @@
 #define CAIRN_EXEC_EXIT_GRACE_MS 500L
 #endif
 
+/* ------------------------------------------------------------ cairn serve */
+
+/* Most connections the seat server holds at once (each has its own thread
+** while open); one more is closed at once. A thousand opened and dropped
+** leave the game as it was (tests/serve). */
+#if !defined(CAIRN_SERVE_MAX_CONNECTIONS)
+#define CAIRN_SERVE_MAX_CONNECTIONS 64
+#endif
+
+/* Largest request body (an answer: {"answer":"ID"} or {"text":"..."}); a
+** longer one is answered 413 without being read further. */
+#if !defined(CAIRN_SERVE_MAX_BODY)
+#define CAIRN_SERVE_MAX_BODY 4096
+#endif
+
+/* Requests per second each seat token may make (a burst of
+** CAIRN_SERVE_RATE_BURST is allowed at once); past it, 429. Requests with
+** no valid token share one such budget, so guessing tokens is slow too. */
+#if !defined(CAIRN_SERVE_RATE_PER_SECOND)
+#define CAIRN_SERVE_RATE_PER_SECOND 20
+#endif
+#if !defined(CAIRN_SERVE_RATE_BURST)
+#define CAIRN_SERVE_RATE_BURST 40
+#endif
+
+/* Requests one connection may make (keep-alive) before it is closed. */
+#if !defined(CAIRN_SERVE_MAX_REQUESTS_PER_CONNECTION)
+#define CAIRN_SERVE_MAX_REQUESTS_PER_CONNECTION 200
+#endif
+
+/* Seconds a connection may stay silent before it is closed (a slow client
+** cannot hold a slot); an event stream is kept alive by a comment line every
+** CAIRN_SERVE_KEEPALIVE_SECONDS. */
+#if !defined(CAIRN_SERVE_IDLE_SECONDS)
+#define CAIRN_SERVE_IDLE_SECONDS 30
+#endif
+#if !defined(CAIRN_SERVE_KEEPALIVE_SECONDS)
+#define CAIRN_SERVE_KEEPALIVE_SECONDS 15
+#endif
+
+/* Milliseconds a request waits for the console's thread to answer it (a bot
+** thinking, a command running); past it, 503 and the page retries. */
+#if !defined(CAIRN_SERVE_REPLY_WAIT_MS)
+#define CAIRN_SERVE_REPLY_WAIT_MS 10000
+#endif
+
+/* Most requests waiting for the console's thread at once; past it, 503. */
+#if !defined(CAIRN_SERVE_MAX_QUEUED)
+#define CAIRN_SERVE_MAX_QUEUED 64
+#endif
+
+/* Largest state message one seat is sent (board, view, news, question);
+** a larger one is replaced by an error message. */
+#if !defined(CAIRN_SERVE_MAX_STATE_BYTES)
+#define CAIRN_SERVE_MAX_STATE_BYTES (4L * 1024 * 1024)
+#endif
+
+/* News items a page is sent with each state: the newest ones. */
+#if !defined(CAIRN_SERVE_NEWS_KEPT)
+#define CAIRN_SERVE_NEWS_KEPT 40
+#endif
+
 #endif

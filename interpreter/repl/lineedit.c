@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <histedit.h>
+#include <poll.h>
+#include <wchar.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -32,6 +34,13 @@ struct lineedit {
     char *last;   /* last line added to the history */
     lineedit_complete_fn complete;
     void *ctx;
+    /* lineedit_read_wake: the descriptor watched, its callback, whether it
+    ** stopped the read, and the text typed before it did */
+    int wake_fd;
+    int (*on_wake)(void *ctx);
+    void *wake_ctx;
+    int woken;
+    char *pending;
 };
 
 /* Set by the SIGINT handler. A signal handler cannot be given a context
@@ -247,6 +256,7 @@ void lineedit_free(lineedit *le) {
     free(le->history_path);
     free(le->prompt);
     free(le->last);
+    free(le->pending);
     free(le);
 }
 
@@ -287,6 +297,13 @@ char *lineedit_read(lineedit *le, const char *prompt, lineedit_status *st) {
     if (!s) {
         if (count < 0 && (errno == EINTR || interrupted)) {
             interrupted = 0;
+            if (le->woken) { /* lineedit_read_wake: what was typed comes back after the wake */
+                const LineInfo *li = el_line(le->el);
+                free(le->pending);
+                le->pending = li && li->lastchar > li->buffer
+                                  ? strndup(li->buffer, (size_t)(li->lastchar - li->buffer))
+                                  : NULL;
+            }
             el_reset(le->el);
             fputc('\n', stdout);
             *st = LINEEDIT_INTERRUPT;
@@ -299,5 +316,98 @@ char *lineedit_read(lineedit *le, const char *prompt, lineedit_status *st) {
     while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r')) n--;
     char *line = strndup(s, n);
     *st = line ? LINEEDIT_LINE : LINEEDIT_ERROR;
+    return line;
+}
+
+/* ------------------------------------------------- reading with a wake */
+
+/* Waits until fd or the wake descriptor is readable; runs the wake
+** callback. 0: fd is readable; 1: the callback asked to stop; -1: Ctrl-C
+** or an error (errno set). */
+static int wait_input(lineedit *le, int fd) {
+    for (;;) {
+        struct pollfd p[2] = {{fd, POLLIN, 0}, {le->wake_fd, POLLIN, 0}};
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR && !interrupted) continue; /* a resize, not Ctrl-C */
+            return -1;
+        }
+        if (p[1].revents & POLLIN) {
+            if (le->on_wake(le->wake_ctx)) {
+                le->woken = 1;
+                return 1;
+            }
+            continue;
+        }
+        if (p[0].revents) return 0; /* readable, or its end: the read says which */
+    }
+}
+
+/* libedit's character reader while a wake descriptor is watched: one
+** character of the terminal's UTF-8 (or other multibyte) input. */
+static int wake_getc(EditLine *el, wchar_t *wc) {
+    void *cd = NULL;
+    if (el_get(el, EL_CLIENTDATA, &cd) != 0 || !cd) return -1;
+    lineedit *le = cd;
+    int fd = fileno(le->in);
+    mbstate_t mb;
+    memset(&mb, 0, sizeof mb);
+    for (;;) {
+        int w = wait_input(le, fd);
+        if (w != 0) {
+            if (w > 0) errno = EINTR;
+            return -1;
+        }
+        unsigned char c;
+        ssize_t n = read(fd, &c, 1);
+        if (n == 0) return 0;
+        if (n < 0) {
+            if (errno == EINTR && !interrupted) continue;
+            return -1;
+        }
+        wchar_t ch;
+        size_t k = mbrtowc(&ch, (const char *)&c, 1, &mb);
+        if (k == (size_t)-2) continue; /* more bytes of this character */
+        if (k == (size_t)-1) {
+            memset(&mb, 0, sizeof mb);
+            ch = (wchar_t)c;
+        }
+        *wc = ch;
+        return 1;
+    }
+}
+
+char *lineedit_read_wake(lineedit *le, const char *prompt, int wake_fd, int (*on_wake)(void *ctx), void *ctx,
+                         lineedit_status *st) {
+    le->wake_fd = wake_fd;
+    le->on_wake = on_wake;
+    le->wake_ctx = ctx;
+    le->woken = 0;
+    if (!le->interactive) {
+        int w = wait_input(le, fileno(le->in));
+        if (w > 0) {
+            *st = LINEEDIT_WAKE;
+            return NULL;
+        }
+        if (w < 0 && errno == EINTR && interrupted) { /* Ctrl-C while waiting */
+            interrupted = 0;
+            fputc('\n', stdout);
+            *st = LINEEDIT_INTERRUPT;
+            return NULL;
+        }
+        return read_plain(le, st);
+    }
+    if (le->pending) { /* typed before the last wake: typed again */
+        el_push(le->el, le->pending);
+        free(le->pending);
+        le->pending = NULL;
+    }
+    el_set(le->el, EL_GETCFN, wake_getc);
+    char *line = lineedit_read(le, prompt, st);
+    el_set(le->el, EL_GETCFN, EL_BUILTIN_GETCFN);
+    if (le->woken) { /* the text typed so far is in le->pending (lineedit_read) */
+        free(line);
+        *st = LINEEDIT_WAKE;
+        return NULL;
+    }
     return line;
 }

@@ -24,7 +24,8 @@ typedef enum {
     LINEEDIT_LINE,      /* a line was read */
     LINEEDIT_EOF,       /* Ctrl-D on an empty line, or the end of the input */
     LINEEDIT_INTERRUPT, /* Ctrl-C: the line was dropped */
-    LINEEDIT_ERROR      /* out of memory or a read error */
+    LINEEDIT_ERROR,     /* out of memory or a read error */
+    LINEEDIT_WAKE       /* lineedit_read_wake: the wake callback asked to stop */
 } lineedit_status;
 
 /* Opens an editor reading `in`. With `interactive` (in and stdout are
@@ -43,6 +44,15 @@ void lineedit_free(lineedit *le); /* NULL-safe */
 ** Returns it malloc'd without its newline when *st is LINEEDIT_LINE, NULL
 ** otherwise. */
 char *lineedit_read(lineedit *le, const char *prompt, lineedit_status *st);
+
+/* lineedit_read that also watches wake_fd while it waits for the person
+** (`cairn serve`: requests of the seats' pages). When wake_fd is readable,
+** on_wake(ctx) runs on this thread; when it returns nonzero (the game
+** moved: the console must show it) the read stops with LINEEDIT_WAKE and
+** what was typed so far is typed again at the next read. In script mode
+** the input must be unbuffered (setvbuf _IONBF) for the wait to see it. */
+char *lineedit_read_wake(lineedit *le, const char *prompt, int wake_fd, int (*on_wake)(void *ctx), void *ctx,
+                         lineedit_status *st);
 
 /* Adds a line to the history and saves the history file (interactive
 ** only; blank lines and repeats of the last line are skipped). */

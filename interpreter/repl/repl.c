@@ -179,6 +179,7 @@ int repl_deciding_seat(const repl *r) {
     for (size_t i = 0; i < dl.n; i++) {
         int s = dl.items[i].seat;
         if (is_bot(r, s)) continue;
+        if (r->server && s != r->viewer) continue; /* it answers at its page (repl_serve.c) */
         if (s == r->viewer) {
             seat = s;
             break;
@@ -503,6 +504,10 @@ static void below_waiting(repl *r, int seat) {
     int b = 0; /* the REPL's own seat kinds, not the engine's: `bot`/`human` change them */
     for (int i = 1; i <= r->n_seats && !b; i++)
         if (is_bot(r, i) && engine_is_asked(r->e, i)) b = i;
+    if (!b && r->server) { /* people at their pages */
+        repl_serve_waiting(r);
+        return;
+    }
     repl_say(r, 2, repl_tr(r, "turn.waiting"), repl_seat_name(r, b), b ? r->bot[b] : "?");
 }
 
@@ -861,7 +866,7 @@ int repl_adopt_engine(repl *r, engine *e) {
     r->seen_pos = seen_pos;
     r->viewer = 0;
     for (int i = n; i >= 1; i--)
-        if (!bot[i]) r->viewer = i;
+        if (!bot[i] && !r->server) r->viewer = i; /* serving: the console shows the public board */
     r->secret = ruleset_has_secrets(engine_ruleset(e));
     learn_disclosure(e);
     r->dirty = 0;
@@ -1198,14 +1203,21 @@ static int line_is_command(const repl *r, const char *line) {
 
 static void session_loop(repl *r) {
     while (!r->quit && !repl_signal_ending()) {
+        if (r->server) repl_serve_publish(r); /* every page sees what the game is now */
         if (r->interactive) r->width = markup_term_width(STDOUT_FILENO); /* it may have been resized */
         char *prompt = make_prompt(r);
         fflush(r->out);
         lineedit_status st;
         char *shown = r->color && prompt ? cairn_strfmt("\1\033[1m\1%.*s\1\033[0m\1 ", (int)strlen(prompt) - 1, prompt)
                                          : NULL;
-        char *line = ask(r, shown ? shown : prompt ? prompt : "cairn> ", &st);
+        char *line = r->server ? repl_serve_ask(r, shown ? shown : prompt ? prompt : "cairn> ", &st)
+                               : ask(r, shown ? shown : prompt ? prompt : "cairn> ", &st);
         free(shown);
+        if (st == LINEEDIT_WAKE) { /* a page answered: the game moved (repl_serve.c) */
+            free(prompt);
+            repl_serve_moved(r);
+            continue;
+        }
         if (repl_signal_ending()) { /* the read was cut short: no "quit?" question */
             free(line);
             free(prompt);
@@ -1266,6 +1278,11 @@ typedef struct play_args {
     int strict;
     int trust;
     int seed_given;
+    /* cairn serve: its name and usage in messages, --bind, --port */
+    const char *cmd, *usage;
+    int serving;
+    const char *bind;
+    int port;
 } play_args;
 
 static int usage(const char *cmd, const char *usage_text, const char *fmt, const char *arg) {
@@ -1368,11 +1385,11 @@ static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a
 
 /* One flag or argument of `cairn play` (cli_next read it). */
 static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ruleset_flags *fl) {
-    const char *cmd = "play", *v = it->values[0];
+    const char *cmd = a->cmd, *v = it->values[0];
     char *why;
     int taken = ruleset_flags_apply(fl, it, &why);
     if (taken < 0) {
-        int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
+        int rc = usage(cmd, a->usage, "%s", why ? why : "out of memory");
         free(why);
         return rc;
     }
@@ -1385,32 +1402,40 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         a->trust = 1;
     } else if (cli_is(it, "undo")) {
         if (undo_policy_parse(v, &a->undo) != 0)
-            return usage(cmd, REPL_PLAY_USAGE, "--undo takes all, own or none, got \"%s\"", v);
+            return usage(cmd, a->usage, "--undo takes all, own or none, got \"%s\"", v);
     } else if (cli_is(it, "seed")) {
         char *end;
         errno = 0;
         unsigned long long n = strtoull(v, &end, 10);
         if (*end || !v[0] || v[0] == '-' || errno)
-            return usage(cmd, REPL_PLAY_USAGE, "--seed takes a number, got \"%s\"", v);
+            return usage(cmd, a->usage, "--seed takes a number, got \"%s\"", v);
         s->seed = n;
         a->seed_given = 1;
     } else if (cli_is(it, "bot")) {
         int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
         if (rc == -2) return EXIT_FAIL;
-        if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--bot takes SEAT=KIND (2=random), got \"%s\"", v);
+        if (rc < 0) return usage(cmd, a->usage, "--bot takes SEAT=KIND (2=random), got \"%s\"", v);
         char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
         if (bad) {
-            int urc = usage(cmd, REPL_PLAY_USAGE, "%s", bad);
+            int urc = usage(cmd, a->usage, "%s", bad);
             free(bad);
             return urc;
         }
     } else if (cli_is(it, "name")) {
         int rc = add_pair(v, &s->name_seat, &s->name_val, &s->n_names);
         if (rc == -2) return EXIT_FAIL;
-        if (rc < 0) return usage(cmd, REPL_PLAY_USAGE, "--name takes SEAT=NAME (1=Ann), got \"%s\"", v);
+        if (rc < 0) return usage(cmd, a->usage, "--name takes SEAT=NAME (1=Ann), got \"%s\"", v);
     } else if (cli_is(it, "lang")) {
         free(s->lang);
         if (!(s->lang = strdup(v))) return EXIT_FAIL;
+    } else if (cli_is(it, "port")) {
+        char *end;
+        long port = strtol(v, &end, 10);
+        if (!v[0] || *end || port < 0 || port > 65535)
+            return usage(cmd, a->usage, "--port takes 0 (a free port) to 65535, got \"%s\"", v);
+        a->port = (int)port;
+    } else if (cli_is(it, "bind")) {
+        a->bind = v;
     } else if (cli_is(it, "load")) {
         a->load = v;
     } else if (cli_is(it, "script")) {
@@ -1418,24 +1443,24 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
     } else if (!s->ruleset) {
         if (!(s->ruleset = strdup(v))) return EXIT_FAIL;
     } else {
-        return usage(cmd, REPL_PLAY_USAGE, "one ruleset at a time; \"%s\" is one too many", v);
+        return usage(cmd, a->usage, "one ruleset at a time; \"%s\" is one too many", v);
     }
     return EXIT_OK;
 }
 
 static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *a, ruleset_flags *fl) {
-    const char *cmd = "play";
+    const char *cmd = a->cmd;
     cli_parser p;
     cli_item it;
     char *why;
     int got;
-    cli_start(&p, argc, argv, repl_play_flag_tables);
+    cli_start(&p, argc, argv, a->serving ? repl_serve_flag_tables : repl_play_flag_tables);
     while ((got = cli_next(&p, &it, &why)) > 0) {
         int rc = take_play_flag(&it, s, a, fl);
         if (rc != EXIT_OK) return rc;
     }
     if (got < 0) {
-        int rc = usage(cmd, REPL_PLAY_USAGE, "%s", why ? why : "out of memory");
+        int rc = usage(cmd, a->usage, "%s", why ? why : "out of memory");
         free(why);
         return rc;
     }
@@ -1446,15 +1471,15 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
                 bad = "another seat already has this name";
         if (bad) {
             char *msg = cairn_strfmt("--name %d=%s: %s", s->name_seat[i], s->name_val[i], bad);
-            int rc = usage(cmd, REPL_PLAY_USAGE, "%s", msg ? msg : bad);
+            int rc = usage(cmd, a->usage, "%s", msg ? msg : bad);
             free(msg);
             return rc;
         }
     }
     if (a->load && s->ruleset)
-        return usage(cmd, REPL_PLAY_USAGE, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
+        return usage(cmd, a->usage, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
     if (a->resume && (s->ruleset || a->load))
-        return usage(cmd, REPL_PLAY_USAGE, "--resume takes the game from its recovery file; drop \"%s\"",
+        return usage(cmd, a->usage, "--resume takes the game from its recovery file; drop \"%s\"",
                      a->load ? "--load" : s->ruleset);
     return EXIT_OK;
 }
@@ -1499,6 +1524,7 @@ static int open_session(repl *r, const char *script, int strict) {
 }
 
 static void close_session(repl *r) {
+    repl_serve_close(r); /* its threads end before the game they wait for */
     repl_free_brains(r);
     lineedit_free(r->le);
     if (r->in && r->in != stdin) fclose(r->in);
@@ -1545,13 +1571,18 @@ static int resume(repl *r) {
     return rc;
 }
 
-int repl_play_main(int argc, char **argv) {
+/* `cairn play` and `cairn serve` (serving: the seats' pages too). */
+static int play_main(int argc, char **argv, int serving) {
     repl r;
     memset(&r, 0, sizeof r);
     play_args a = {0};
+    a.serving = serving;
+    a.cmd = serving ? "serve" : "play";
+    a.usage = serving ? REPL_SERVE_USAGE : REPL_PLAY_USAGE;
+    a.bind = "127.0.0.1";
     int rc = parse_play_args(argc, argv, &r.set, &a);
     if (rc != EXIT_OK) {
-        if (rc == EXIT_FAIL) fprintf(stderr, "cairn play: out of memory\n");
+        if (rc == EXIT_FAIL) fprintf(stderr, "cairn %s: out of memory\n", a.cmd);
         settings_free(&r.set);
         return rc;
     }
@@ -1559,6 +1590,10 @@ int repl_play_main(int argc, char **argv) {
         close_session(&r);
         return EXIT_FAIL;
     }
+    /* serving, the console's wait watches the pages' requests too: typed
+    ** input read a byte at a time, so that no line waits in a buffer the
+    ** wait cannot see (lineedit_read_wake) */
+    if (serving && !r.interactive) setvbuf(r.in, NULL, _IONBF, 0);
     r.trust = a.trust;
     r.undo = a.undo;
     if (!a.seed_given) r.set.seed = r.script ? REPL_SCRIPT_SEED : repl_fresh_seed(&r);
@@ -1581,7 +1616,15 @@ int repl_play_main(int argc, char **argv) {
             close_session(&r);
             return EXIT_FAIL;
         }
+        if (serving && repl_serve_open(&r, a.bind, a.port) != 0) {
+            close_session(&r);
+            return EXIT_FAIL;
+        }
         start_game(&r);
+    }
+    if (serving && !r.server && repl_serve_open(&r, a.bind, a.port) != 0) { /* a loaded game */
+        close_session(&r);
+        return EXIT_FAIL;
     }
     session_loop(&r);
     /* ended as asked: the recovery copy goes once nothing is unsaved or the
@@ -1591,6 +1634,14 @@ int repl_play_main(int argc, char **argv) {
     close_session(&r);
     repl_hard_stop_end(rc);
     return rc;
+}
+
+int repl_play_main(int argc, char **argv) {
+    return play_main(argc, argv, 0);
+}
+
+int repl_serve_main(int argc, char **argv) {
+    return play_main(argc, argv, 1);
 }
 
 /* ---------------------------------------------- shared with repl_cmd.c */

@@ -14,12 +14,17 @@
 /* The flags of `cairn play` and `cairn replay` (repl_flags.c). */
 extern const cli_table *const repl_play_flag_tables[];
 extern const cli_table *const repl_replay_flag_tables[];
+/* `cairn serve`: play's flags and --port, --bind (repl_flags.c). */
+extern const cli_table *const repl_serve_flag_tables[];
 
 /* `cairn play ...` and `cairn replay SAVE`; argv[0] is the command name.
 ** Exit status: 0 ok, 1 the game could not start (or, with --strict, a
 ** command failed), 2 usage error. */
 int repl_play_main(int argc, char **argv);
 int repl_replay_main(int argc, char **argv);
+/* `cairn serve RULESET`: `cairn play` whose people play at their own pages
+** (repl_serve.c, interpreter/serve/). Exit status as play's. */
+int repl_serve_main(int argc, char **argv);
 
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
@@ -56,6 +61,27 @@ int repl_replay_main(int argc, char **argv);
     "its prompt, nothing is coloured and the output is the same on every run.\n"              \
     "Colour is used on a terminal unless NO_COLOR is set. History is kept in\n"               \
     "$XDG_STATE_HOME/cairn/history (~/.local/state/cairn/history).\n"
+
+#define REPL_SERVE_USAGE                                                                    \
+    "cairn serve RULESET [--port P] [--bind ADDR] [the flags of cairn play]\n"                 \
+    "       cairn serve --load SAVE|--resume [--port P] [--bind ADDR] [--undo=all|own|none]"
+#define REPL_SERVE_SUMMARY "play with each person at their own page (a phone): private links per seat"
+#define REPL_SERVE_HELP                                                                       \
+    "Starts a game as `cairn play` does, and an HTTP server that gives each seat\n"           \
+    "played by a person a private link (an unguessable token), printed with a QR\n"           \
+    "code when the terminal has room. The link opens a page with that seat's view\n"          \
+    "only: its board, the news, its question with a button per option, whose turn\n"          \
+    "it is; it updates live. The console keeps the game: it shows the public board,\n"       \
+    "and every command of `cairn play` works (undo, save, load, reload, bot, quit);\n"       \
+    "`view SEAT` lets the console answer for a seat. Bots play their seats as in\n"          \
+    "`cairn play`. docs/serve.md explains the links, the security model and limits.\n"       \
+    "\n"                                                                                      \
+    "  --port P             the port (default 0: a free one, printed)\n"                     \
+    "  --bind ADDR          the address served (default 127.0.0.1: this machine only;\n"     \
+    "                       0.0.0.0: every network of this machine, for phones)\n"           \
+    "  and every flag of `cairn play` (`cairn help play`): --players, --option,\n"            \
+    "  --preset, --set, --seed, --bot, --name, --lang, --load, --resume, --undo,\n"         \
+    "  --script, --strict, --trust.\n"
 
 #define REPL_REPLAY_USAGE "cairn replay SAVE [--script FILE] [--strict] [--trust]"
 #define REPL_REPLAY_SUMMARY "step forward and back through a saved game"

@@ -50,7 +50,7 @@ DECL(cmd_goto); DECL(cmd_save); DECL(cmd_load); DECL(cmd_export); DECL(cmd_reloa
 DECL(cmd_bot); DECL(cmd_human); DECL(cmd_run); DECL(cmd_auto); DECL(cmd_new);
 DECL(cmd_restart); DECL(cmd_seed); DECL(cmd_shell); DECL(cmd_quit); DECL(cmd_next);
 DECL(cmd_back); DECL(cmd_first); DECL(cmd_last); DECL(cmd_play); DECL(cmd_why);
-DECL(cmd_look);
+DECL(cmd_look); DECL(cmd_links);
 #undef DECL
 
 static const repl_cmd commands[] = {
@@ -183,6 +183,10 @@ static const repl_cmd commands[] = {
     {"shell", "!", "CMD", cmd_shell, IN_BOTH, ARG_FILE,
      "`!CMD` or `shell CMD` runs CMD with /bin/sh (`!$EDITOR rules.lua`), then\n"
      "comes back; the game is untouched."},
+    {"links", NULL, "", cmd_links, IN_PLAY, ARG_NONE,
+     "Under `cairn serve`, prints each served seat's private link again, with its QR\n"
+     "code when the terminal has room: a page closed by mistake is opened again\n"
+     "with the same link (docs/serve.md)."},
     {"quit", "exit", "", cmd_quit, IN_BOTH, ARG_NONE,
      "Leaves cairn. On a terminal, a game changed since it was saved asks for a\n"
      "file name first (Enter leaves without saving). Ctrl-D does the same."},
@@ -442,6 +446,11 @@ static int cmd_look(repl *r, const char *args) {
     if (no_args(r, "look", args) != 0) return -1;
     repl_show_current(r);
     return 0;
+}
+
+static int cmd_links(repl *r, const char *args) {
+    if (no_args(r, "links", args) != 0) return -1;
+    return repl_serve_links(r);
 }
 
 static int cmd_history(repl *r, const char *args) {

@@ -1,6 +1,6 @@
 /*
 ** repl_flags.c
-** The flags of `cairn play` and `cairn replay`, one row each: what
+** The flags of `cairn play`, `cairn serve` and `cairn replay`, one row each: what
 ** repl.c's parser reads (cliflags.c), the shell completion offers and the
 ** man page's test checks.
 */
@@ -21,6 +21,14 @@ static const cli_flag play_rows[] = {
 };
 static const cli_table play_table = CLI_TABLE(play_rows);
 const cli_table *const repl_play_flag_tables[] = {&ruleset_flag_table, &ruleset_set_flag_table, &play_table, NULL};
+
+static const cli_flag serve_rows[] = {
+    {"port", 0, 1, "P", CLI_TEXT, NULL, "the port served (default 0: a free one, printed)"},
+    {"bind", 0, 1, "ADDR", CLI_TEXT, NULL, "the address served (default 127.0.0.1: this machine only)"},
+};
+static const cli_table serve_table = CLI_TABLE(serve_rows);
+const cli_table *const repl_serve_flag_tables[] = {&ruleset_flag_table, &ruleset_set_flag_table, &play_table,
+                                                   &serve_table, NULL};
 
 static const cli_flag replay_rows[] = {
     {"script", 0, 1, "FILE", CLI_FILE, NULL, "read commands from FILE (script mode)"},

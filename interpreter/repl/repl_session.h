@@ -21,9 +21,11 @@
 #include <stdio.h>
 
 #include "limits.h"
+#include "lineedit.h"
 
 struct engine;
 struct lineedit;
+struct serve;
 
 /* How a game is (re)made: everything `new`, `restart` and `reload` need.
 ** All strings owned. */
@@ -104,6 +106,7 @@ typedef struct repl {
     int undo;          /* --undo: UNDO_ALL, UNDO_OWN or UNDO_NONE (repl_undo_policy.c) */
     size_t failures;   /* commands that failed */
     struct lineedit *le;
+    struct serve *server; /* cairn serve: the seats' pages (repl_serve.c), else NULL */
     FILE *in;
     int quit;
     /* debugging (repl_inspect.c) */
@@ -358,6 +361,26 @@ void repl_recovery_drop(repl *r);
 int repl_recovery_newest(char **path, size_t *others, char **dir);
 /* The resumed file becomes this session's recovery copy. 0 or -1 (OOM). */
 int repl_recovery_adopt(repl *r, const char *path);
+
+/* ---- repl_serve.c: cairn serve ---- */
+
+/* Starts the seats' server on bind and port, each seat a person plays
+** getting a link (printed, with its QR code on a terminal). 0, or -1 after
+** saying why. */
+int repl_serve_open(repl *r, const char *bind, int port);
+/* Stops it (NULL-safe: r->server NULL does nothing). */
+void repl_serve_close(repl *r);
+/* The console's read while serving: the pages' requests are answered
+** while it waits; *st LINEEDIT_WAKE when a page's answer moved the game. */
+char *repl_serve_ask(repl *r, const char *prompt, lineedit_status *st);
+/* After a page's answer moved the game: the bots, then the board. */
+void repl_serve_moved(repl *r);
+/* Every served seat's page gets the game as it is now. */
+void repl_serve_publish(repl *r);
+/* The line under the public board while people decide at their pages. */
+void repl_serve_waiting(repl *r);
+/* `links`: every served seat's link again (with its QR code). */
+int repl_serve_links(repl *r);
 
 /* ---- repl_undo_policy.c ---- */
 
