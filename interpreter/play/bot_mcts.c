@@ -25,7 +25,7 @@
 #include <time.h>
 
 /* Options shown by `why`. */
-#define MCTS_WHY_TOP 6
+#define MCTS_WHY_TOP BOT_WHY_ROWS
 
 /* ------------------------------------------------------------ the tree */
 
@@ -367,7 +367,15 @@ static double now_seconds(void) {
 ** first. */
 static char *explain(mcts_ctx *x, int seat, long iters, double secs, int sampled, int chosen, int stopped) {
     strbuf w = {0};
-    const bot *b = x->b;
+    bot *b = x->b;
+    bot_reasons_start(b, BOT_WHY_SEARCH);
+    b->reasons.iterations = iters;
+    b->reasons.depth = b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS;
+    b->reasons.depth_is_limit = b->depth <= 0;
+    b->reasons.seconds = secs;
+    b->reasons.sampled = sampled;
+    b->reasons.stopped = stopped;
+    b->reasons.timed = b->time > 0;
     strbuf_printf(&w, "%s: %ld iterations, rollouts of %s%ld decisions, in %.2f s%s%s", b->spec, iters,
                   b->depth > 0 ? "" : "up to ", b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS, secs,
                   sampled ? " (each on a state sampled from this seat's view)" : "",
@@ -386,7 +394,9 @@ static char *explain(mcts_ctx *x, int seat, long iters, double secs, int sampled
         const arm *a = &sa->arms[top];
         strbuf_printf(&w, "  %-20s %8u %7.1f%%%s\n", x->t.syms[a->sym], a->n, a->n ? 100.0 * a->w / a->n : 0.0,
                       a->sym == chosen ? "  <- chosen" : "");
+        bot_reasons_row(b, x->t.syms[a->sym], a->n ? 100.0 * a->w / a->n : 0.0, a->n, a->sym == chosen);
     }
+    if (n > MCTS_WHY_TOP) b->reasons.options = n - MCTS_WHY_TOP;
     if (n > MCTS_WHY_TOP) strbuf_printf(&w, "  (%zu more options)\n", n - MCTS_WHY_TOP);
     free(shown);
     return strbuf_take(&w);

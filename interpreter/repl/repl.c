@@ -630,8 +630,11 @@ size_t repl_run_bots(repl *r, size_t limit) {
         char *id = bot_pick(r, s, &stop);
         if (!id) break;
         char *why = NULL;
+        engine_decision_list asked = {0}; /* the options' labels, for `why` */
+        if (options >= 2 && r->why && engine_decisions(r->e, &asked) != 0) asked.n = 0;
         engine_status st = engine_answer(r->e, s, id, &why);
-        if (st == ENGINE_OK) repl_why_note(r, s, at, options); /* repl_why.c */
+        if (st == ENGINE_OK) repl_why_note(r, s, at, options, &asked); /* repl_why.c */
+        engine_decision_list_free(&asked);
         if (st != ENGINE_OK) {
             repl_fail(r, "the %s bot of %s chose \"%s\", which failed: %s", r->bot[s], repl_seat_name(r, s), id,
                       why ? why : engine_status_name(st));
