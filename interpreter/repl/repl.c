@@ -129,7 +129,7 @@ static void print_errors(FILE *out, const cerr_list *errs) {
 /* ------------------------------------------------------------- seats */
 
 const char *repl_seat_name(const repl *r, int seat) {
-    if (seat == 0) return "spectator";
+    if (seat == 0) return repl_tr(r, "seat.spectator");
     const char *n = r->e ? engine_seat_name(r->e, seat) : NULL;
     return n ? n : "?";
 }

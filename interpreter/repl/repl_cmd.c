@@ -213,7 +213,7 @@ static int help(repl *r, const char *args) {
             repl_fail(r, repl_tr(r, "help.no_command"), args);
             return -1;
         }
-        repl_plain(r, "%s %s", c->name, c->args);
+        repl_plain(r, "`%s%s%s`", c->name, c->args[0] ? " " : "", c->args);
         if (c->alias) repl_plain(r, repl_tr(r, "help.also"), c->alias);
         char key[64];
         snprintf(key, sizeof key, "detail.%s", c->name);
@@ -756,9 +756,9 @@ static void report_file_changes(repl *r, const repl_file *old, size_t n_old, con
     }
     char *s = markup_buf_take(&b);
     if (changes)
-        repl_plain(r, "Changed: %s.", s ? s : "?");
+        repl_plain(r, repl_tr(r, "reload.changed"), s ? s : "?");
     else
-        repl_plain(r, "No file changed.");
+        repl_plain(r, "%s", repl_tr(r, "reload.no_change"));
     free(s);
 }
 
@@ -807,9 +807,9 @@ void repl_report_replay(repl *r, const engine_reload_report *rep) {
                        repl_seat_name(r, rep->seat), rep->id ? rep->id : "?", rep->reason ? rep->reason : "refused");
         repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep->replayed);
     } else if (!r->script) {
-        repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep->replayed, rep->replayed == 1 ? "" : "s", rep->seconds);
+        repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed, rep->seconds);
     } else {
-        repl_plain(r, "Replayed %zu decision%s.", rep->replayed, rep->replayed == 1 ? "" : "s");
+        repl_plain(r, repl_trn(r, "reload.replayed", (long long)rep->replayed), rep->replayed);
     }
     /* the edit may have added or removed visibility rules: the keyboard
     ** passing, secret history and per-seat logs follow the rules now in force */
@@ -894,7 +894,7 @@ static int cmd_bot(repl *r, const char *args) {
     free(r->bot[seat]);
     r->bot[seat] = k;
     r->dirty = 1; /* saves record who plays each seat */
-    repl_plain(r, "%s is played by the %s bot.", repl_seat_name(r, seat), kind);
+    repl_plain(r, repl_tr(r, "bot.plays"), repl_seat_name(r, seat), kind);
     if (r->viewer == seat) /* nobody's screen now: the next person gets the keyboard passed */
         r->viewer = r->secret ? 0 : first_person(r);
     if (r->auto_bots && engine_is_asked(r->e, seat)) repl_run_bots(r, 0);
@@ -927,7 +927,10 @@ static int cmd_why(repl *r, const char *args) {
     int seat = args[0] ? repl_parse_seat(r, args, 0) : last_choice_seat(r);
     if (seat < 0) return -1;
     if (seat == 0 || !seat_is_bot(r, seat)) {
-        repl_fail(r, seat ? "%s is played by a person" : "no bot has moved yet%s", seat ? repl_seat_name(r, seat) : "");
+        if (seat)
+            repl_fail(r, repl_tr(r, "why.person"), repl_seat_name(r, seat));
+        else
+            repl_fail(r, "%s", repl_tr(r, "why.no_bot"));
         return -1;
     }
     return repl_why_show(r, seat); /* repl_why.c */
@@ -947,7 +950,7 @@ static int cmd_human(repl *r, const char *args) {
     free(r->bot[seat]);
     r->bot[seat] = NULL;
     r->dirty = 1; /* saves record who plays each seat */
-    repl_plain(r, "%s is played by a person.", repl_seat_name(r, seat));
+    repl_plain(r, repl_tr(r, "human.plays"), repl_seat_name(r, seat));
     r->changed = 1;
     return 0;
 }
@@ -974,7 +977,7 @@ static int cmd_auto(repl *r, const char *args) {
         repl_fail(r, "auto takes on or off, got \"%s\"", args);
         return -1;
     }
-    repl_plain(r, "Bots move by themselves: %s.", r->auto_bots ? "on" : "off (`run` moves them)");
+    repl_plain(r, "%s", repl_tr(r, r->auto_bots ? "auto.on" : "auto.off"));
     return 0;
 }
 
@@ -1044,7 +1047,7 @@ static int cmd_seed(repl *r, const char *args) {
         if (r->bot[i]) markup_buf_printf(&b, " --bot %d=%s", i, r->bot[i]);
     }
     char *cmd = markup_buf_take(&b);
-    repl_plain(r, "Seed %llu. The same game: %s", (unsigned long long)engine_seed(r->e), cmd ? cmd : "?");
+    repl_plain(r, repl_tr(r, "seed.show"), (unsigned long long)engine_seed(r->e), cmd ? cmd : "?");
     free(cmd);
     return 0;
 }
