@@ -138,7 +138,7 @@ int repl_command(repl *r, const char *word, const char *args) {
     if (!c) {
         for (size_t i = 0; i < N_COMMANDS; i++)
             if (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0)) {
-                repl_fail(r, "`%s` works only %s", word, r->replay ? "while playing (`play` first)" : "in a replay");
+                repl_fail(r, repl_tr(r, r->replay ? "cmd.only_playing" : "cmd.only_replay"), word);
                 return -1;
             }
         return 1;
@@ -154,7 +154,7 @@ static long count_arg(repl *r, const char *cmd, const char *args, long dflt) {
     char *end;
     long n = strtol(args, &end, 10);
     if (*end || n < 0 || !isdigit((unsigned char)args[0])) {
-        repl_fail(r, "%s: expected a number, got \"%s\"", cmd, args);
+        repl_fail(r, repl_tr(r, "cmd.number"), cmd, args);
         return -1;
     }
     return n;
@@ -162,7 +162,7 @@ static long count_arg(repl *r, const char *cmd, const char *args, long dflt) {
 
 static int no_args(repl *r, const char *cmd, const char *args) {
     if (!args[0]) return 0;
-    repl_fail(r, "%s takes no arguments, got \"%s\"", cmd, args);
+    repl_fail(r, repl_tr(r, "cmd.no_args"), cmd, args);
     return -1;
 }
 
@@ -963,7 +963,7 @@ static int cmd_run(repl *r, const char *args) {
         return -1;
     }
     size_t n = repl_run_bots(r, (size_t)k);
-    if (n == 0) repl_plain(r, "No bot is asked anything now.");
+    if (n == 0) repl_plain(r, "%s", repl_tr(r, "run.no_bot"));
     return 0;
 }
 
@@ -974,7 +974,7 @@ static int cmd_auto(repl *r, const char *args) {
     else if (strcmp(args, "off") == 0)
         r->auto_bots = 0;
     else if (args[0]) {
-        repl_fail(r, "auto takes on or off, got \"%s\"", args);
+        repl_fail(r, repl_tr(r, "switch.bad"), "auto", args);
         return -1;
     }
     repl_plain(r, "%s", repl_tr(r, r->auto_bots ? "auto.on" : "auto.off"));

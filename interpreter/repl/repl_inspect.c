@@ -322,8 +322,8 @@ int repl_cmd_option(repl *r, const char *args) {
         if (!o) {
             suggest_nearest sn = suggest_start(id ? id : "", 3, 0);
             for (size_t i = 0; i < rs->n_opts; i++) suggest_try(&sn, rs->opts[i].id);
-            repl_fail(r, "option: %s has no option \"%s\"%s%s (`rules` lists them)", rs->id, id ? id : "?",
-                      sn.best ? "; did you mean " : "", sn.best ? sn.best : "");
+            repl_fail(r, repl_tr(r, "option.none"), rs->id, id ? id : "?", sn.best ? repl_tr(r, "option.mean") : "",
+                      sn.best ? sn.best : "");
             free(id);
             return -1;
         }
