@@ -218,6 +218,7 @@ void bot_free(bot *b) {
     free(b->kind);
     free(b->name);
     free(b->why);
+    bot_reasons_free(&b->reasons);
     free(b);
 }
 
@@ -234,6 +235,36 @@ int bot_is_timed(const bot *b) { return (b->k == BOT_MCTS || b->k == BOT_ISMCTS)
 void bot_set_why(bot *b, char *s) {
     free(b->why);
     b->why = s;
+}
+
+void bot_reasons_free(bot_reasons *r) {
+    for (size_t i = 0; i < r->n_rows; i++) free(r->rows[i].id);
+    memset(r, 0, sizeof *r);
+}
+
+void bot_reasons_start(bot *b, bot_why_kind kind) {
+    bot_reasons_free(&b->reasons);
+    b->reasons.kind = kind;
+}
+
+int bot_reasons_row(bot *b, const char *id, double value, unsigned visits, int chosen) {
+    bot_reasons *r = &b->reasons;
+    if (r->n_rows >= BOT_WHY_ROWS) return -1;
+    char *c = cairn_strdup(id);
+    if (!c) return -1;
+    r->rows[r->n_rows++] = (bot_why_row){c, value, visits, chosen};
+    return 0;
+}
+
+int bot_reasons_copy(const bot *b, bot_reasons *out) {
+    *out = b->reasons;
+    for (size_t i = 0; i < out->n_rows; i++) out->rows[i].id = NULL;
+    for (size_t i = 0; i < out->n_rows; i++)
+        if (!(out->rows[i].id = cairn_strdup(b->reasons.rows[i].id))) {
+            bot_reasons_free(out);
+            return -1;
+        }
+    return 0;
 }
 
 char *bot_why(const bot *b) {
@@ -447,6 +478,8 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
             }
         pick = cairn_strdup(ids[best]);
         strbuf w = {0};
+        bot_reasons_start(b, BOT_WHY_GREEDY);
+        b->reasons.sampled = secret;
         strbuf_printf(&w, "greedy: one move ahead, by %s%s\n",
                       "the provisional score (score(g), options and mods included) plus the ruleset's heuristic", secret ? ", averaged over sampled states" : "");
         for (int shown = 0; shown < 5; shown++) { /* the top five */
@@ -456,6 +489,7 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
             if (top < 0) break;
             strbuf_printf(&w, "  %-20s %10.2f%s\n", ids[top], val[top] / (double)samples,
                           (size_t)top == best ? "  <- chosen" : "");
+            bot_reasons_row(b, ids[top], val[top] / (double)samples, 0, (size_t)top == best);
             free(ids[top]);
             ids[top] = NULL;
         }
@@ -484,12 +518,18 @@ char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list 
         if (!id) errs->oom = 1;
         bot_set_why(b, n == 1 ? cairn_strfmt("%s: the only option", b->spec)
                               : cairn_strfmt("%s: uniform over the %zu options", b->spec, n));
+        bot_reasons_start(b, n == 1 ? BOT_WHY_ONLY : BOT_WHY_UNIFORM);
+        b->reasons.options = n;
         return id;
     }
     if (b->k == BOT_GREEDY) return greedy_choose(b, e, seat, errs);
     if (b->k == BOT_RULESET) {
         char *id = engine_ruleset_bot(e, b->name, seat, bot_stream_seed(e, seat, 0x72626f7431ull) /* "rbot1" */, errs);
-        if (id) bot_set_why(b, cairn_strfmt("%s: the ruleset's own bot chose %s", b->spec, id));
+        if (id) {
+            bot_set_why(b, cairn_strfmt("%s: the ruleset's own bot chose %s", b->spec, id));
+            bot_reasons_start(b, BOT_WHY_RULESET);
+            bot_reasons_row(b, id, 0, 0, 1); /* out of memory: no row, the reasons say less */
+        }
         return id;
     }
     return bot_mcts_choose(b, e, seat, hooks, errs);

@@ -91,6 +91,41 @@ void bot_set_default_cores(int cores);
 ** process's own clock (cairn sim's CPU per decision adds it). */
 int64_t bot_workers_cpu_ns(void);
 
+/* Why the bot made its last choice as facts, for a console to word in its
+** own language (the play layer has no catalogue; bot_why is the English). */
+#define BOT_WHY_ROWS 6 /* the options a reason lists at most */
+
+typedef enum {
+    BOT_WHY_NONE,    /* no choice made yet */
+    BOT_WHY_ONLY,    /* the only option */
+    BOT_WHY_UNIFORM, /* random: uniform over `options` */
+    BOT_WHY_RULESET, /* the ruleset's own bot chose rows[0] */
+    BOT_WHY_GREEDY,  /* one move ahead; rows: the best options by `value` (a score) */
+    BOT_WHY_SEARCH   /* tree search; rows: the most visited, `value` the mean reward in % */
+} bot_why_kind;
+
+typedef struct bot_why_row {
+    char *id;        /* the option's id (malloc'd) */
+    double value;
+    unsigned visits; /* search */
+    int chosen;
+} bot_why_row;
+
+typedef struct bot_reasons {
+    bot_why_kind kind;
+    size_t options;          /* UNIFORM: how many; SEARCH: how many more than rows */
+    long iterations, depth;  /* SEARCH: the rollouts' length (depth_is_limit: "up to") */
+    int depth_is_limit, sampled, stopped, timed; /* sampled: on states sampled from the seat's view */
+    double seconds;
+    bot_why_row rows[BOT_WHY_ROWS];
+    size_t n_rows;
+} bot_reasons;
+
+/* A deep copy of the bot's last reasons into out: 0, or -1 when out of
+** memory (out is then empty). bot_reasons_free frees a copy. */
+int bot_reasons_copy(const bot *b, bot_reasons *out);
+void bot_reasons_free(bot_reasons *r);
+
 /* The kinds, for help and errors: "random, greedy, mcts, ismcts". */
 const char *bot_kinds(void);
 

@@ -39,7 +39,13 @@ struct bot {
     char *name;       /* ruleset bot: its name in the manifest */
     char *why;        /* the last choice explained */
     bot_exec *exec;   /* exec: the program and its running agents */
+    bot_reasons reasons; /* the same as facts (bot.h) */
 };
+
+/* Starts the reasons of a new choice: kind, no rows. */
+void bot_reasons_start(bot *b, bot_why_kind kind);
+/* Adds a row (the id copied); -1 when out of memory or full. */
+int bot_reasons_row(bot *b, const char *id, double value, unsigned visits, int chosen);
 
 /* A seed for the bot's own stream at e's position for seat, from the game
 ** seed: never time, never the game's RNG. tag keeps kinds apart. */

@@ -18,7 +18,7 @@
 #include <time.h>
 
 /* Options shown by `why`. */
-#define MCTS_WHY_TOP 6
+#define MCTS_WHY_TOP BOT_WHY_ROWS
 
 /* What the searches' streams are derived from beside the decision's seed:
 ** "share". Search 0 uses the decision's stream itself. */
@@ -90,9 +90,17 @@ static size_t plan(const bot *b, uint64_t base, int cores, double start, mcts_sh
 
 /* The explanation: budget, then the root's options for seat, most visited
 ** first. */
-static char *explain(const bot *b, const mcts_root *root, size_t searches, int procs, double secs, int sampled,
+static char *explain(bot *b, const mcts_root *root, size_t searches, int procs, double secs, int sampled,
                      const char *chosen) {
     strbuf w = {0};
+    bot_reasons_start(b, BOT_WHY_SEARCH);
+    b->reasons.iterations = root->iterations;
+    b->reasons.depth = b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS;
+    b->reasons.depth_is_limit = b->depth <= 0;
+    b->reasons.seconds = secs;
+    b->reasons.sampled = sampled;
+    b->reasons.stopped = root->stopped;
+    b->reasons.timed = b->time > 0;
     strbuf_printf(&w, "%s: %ld iterations, rollouts of %s%ld decisions, in %.2f s%s%s", b->spec, root->iterations,
                   b->depth > 0 ? "" : "up to ", b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS, secs,
                   sampled ? " (each on a state sampled from this seat's view)" : "",
@@ -111,7 +119,9 @@ static char *explain(const bot *b, const mcts_root *root, size_t searches, int p
         const mcts_arm_total *a = &root->arms[top];
         strbuf_printf(&w, "  %-20s %8llu %7.1f%%%s\n", a->id, (unsigned long long)a->n,
                       a->n ? 100.0 * a->w / (double)a->n : 0.0, chosen && !strcmp(a->id, chosen) ? "  <- chosen" : "");
+        bot_reasons_row(b, a->id, a->n ? 100.0 * a->w / (double)a->n : 0.0, (unsigned)a->n, chosen && !strcmp(a->id, chosen));
     }
+    if (n > MCTS_WHY_TOP) b->reasons.options = n - MCTS_WHY_TOP;
     if (n > MCTS_WHY_TOP) strbuf_printf(&w, "  (%zu more options)\n", n - MCTS_WHY_TOP);
     free(shown);
     return strbuf_take(&w);

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -49,6 +50,7 @@ static int set_what(save_match *m, save_match_kind kind, char *what) {
 }
 
 int save_match_file(const char *path, const engine *e, save_match *m) {
+    memset(m, 0, sizeof *m);
     m->kind = SAVE_MATCH_NONE;
     m->what = NULL;
     struct stat st;
@@ -79,6 +81,12 @@ int save_match_file(const char *path, const engine *e, save_match *m) {
                (int)seats->u.list.n == engine_seat_count(e) && !value_map_get(v, "start") == !engine_scenario(e);
     size_t common = game ? common_decisions(log, l, n) : 0;
     int rc = 0;
+    snprintf(m->ruleset, sizeof m->ruleset, "%s", id);
+    m->seed = (long long)seed;
+    m->decisions = n_file;
+    m->departs = common + 1;
+    m->how = !game ? SAVE_MATCH_OTHER_GAME : common == n ? SAVE_MATCH_FURTHER : SAVE_MATCH_OTHER_LINE;
+    if (m->how == SAVE_MATCH_FURTHER) m->decisions = n_file - n;
     if (game && common == n_file) {
         m->kind = SAVE_MATCH_SAME;
     } else if (game && common == n) { /* taken back (restart, undo and a new line) past the file's end */

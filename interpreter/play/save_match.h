@@ -17,8 +17,21 @@ typedef enum {
     SAVE_MATCH_NOT_SAVE  /* a file that is no cairn save */
 } save_match_kind;
 
+/* OTHER: how the file's game differs from this one */
+typedef enum {
+    SAVE_MATCH_FURTHER,    /* this game, `decisions` decisions further on */
+    SAVE_MATCH_OTHER_LINE, /* this game with `decisions` decisions, departing at decision `departs` */
+    SAVE_MATCH_OTHER_GAME  /* a game of `ruleset`, `seed`, with `decisions` decisions */
+} save_match_how;
+
 typedef struct save_match {
     save_match_kind kind;
+    /* OTHER: the facts the console words in the game's language (the play
+    ** layer has no catalogue; `what` is the same in English, for logs) */
+    save_match_how how;
+    size_t decisions, departs;
+    char ruleset[64]; /* the file's ruleset id, cut to fit */
+    long long seed;
     /* OTHER: what the file holds, for the question (malloc'd): "a game of
     ** yak, seed 5, with 87 decisions", "another line of this game, with 87
     ** decisions (this one departs from it at decision 13)", "this game, 4

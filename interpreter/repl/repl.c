@@ -130,7 +130,7 @@ static void print_errors(FILE *out, const cerr_list *errs) {
 /* ------------------------------------------------------------- seats */
 
 const char *repl_seat_name(const repl *r, int seat) {
-    if (seat == 0) return "spectator";
+    if (seat == 0) return repl_tr(r, "seat.spectator");
     const char *n = r->e ? engine_seat_name(r->e, seat) : NULL;
     return n ? n : "?";
 }
@@ -141,12 +141,12 @@ int repl_parse_seat(repl *r, const char *s, int allow_zero) {
     long n = strtol(s, &end, 10);
     if (*s && *end == '\0') {
         if (n >= 1 && n <= r->n_seats) return (int)n;
-        repl_fail(r, "no seat %s: the seats are 1 to %d%s", s, r->n_seats, allow_zero ? " (0: spectator)" : "");
+        repl_fail(r, repl_tr(r, "seat.no_such"), s, r->n_seats, allow_zero ? repl_tr(r, "seat.zero") : "");
         return -1;
     }
     for (int i = 1; i <= r->n_seats; i++)
         if (strcasecmp(s, repl_seat_name(r, i)) == 0) return i;
-    repl_fail(r, "no seat \"%s\": give a seat number (1 to %d) or a seat's name", s, r->n_seats);
+    repl_fail(r, repl_tr(r, "seat.no_name"), s, r->n_seats);
     return -1;
 }
 
@@ -612,7 +612,7 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     status_line_clear(&t.line);
     if (!id) {
         char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "the %s bot of %s could not choose: %s", r->bot[s], repl_seat_name(r, s),
+        repl_fail(r, repl_tr(r, "bot.could_not"), r->bot[s], repl_seat_name(r, s),
                   m ? m : "out of memory");
         free(m);
     }
@@ -637,17 +637,20 @@ size_t repl_run_bots(repl *r, size_t limit) {
             continue;
         }
         if (!r->script && lineedit_interrupted()) {
-            repl_say(r, 0, "Stopped (Ctrl-C): `run` goes on.");
+            repl_say(r, 0, "%s", repl_tr(r, "run.stopped"));
             break;
         }
         size_t options = engine_bot_option_count(r->e, s), at = engine_position(r->e);
         char *id = bot_pick(r, s, &stop);
         if (!id) break;
         char *why = NULL;
+        engine_decision_list asked = {0}; /* the options' labels, for `why` */
+        if (options >= 2 && r->why && engine_decisions(r->e, &asked) != 0) asked.n = 0;
         engine_status st = engine_answer(r->e, s, id, &why);
-        if (st == ENGINE_OK) repl_why_note(r, s, at, options); /* repl_why.c */
+        if (st == ENGINE_OK) repl_why_note(r, s, at, options, &asked); /* repl_why.c */
+        engine_decision_list_free(&asked);
         if (st != ENGINE_OK) {
-            repl_fail(r, "the %s bot of %s chose \"%s\", which failed: %s", r->bot[s], repl_seat_name(r, s), id,
+            repl_fail(r, repl_tr(r, "bot.failed"), r->bot[s], repl_seat_name(r, s), id,
                       why ? why : engine_status_name(st));
             free(why);
             free(id);
@@ -659,7 +662,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         r->changed = 1;
         r->dirty = 1;
         r->over_shown = 0;
-        if (stop) repl_say(r, 0, "Stopped (Ctrl-C): the bot answered with its best so far; `run` goes on.");
+        if (stop) repl_say(r, 0, "%s", repl_tr(r, "run.stopped_bot"));
     }
     if (n == CAIRN_REPL_MAX_BOT_RUN)
         repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",

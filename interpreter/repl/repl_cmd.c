@@ -39,8 +39,8 @@ typedef struct repl_cmd {
     int (*run)(repl *r, const char *args);
     int where;
     arg_kind complete;
-    /* its one line in `help`: the catalogue's "help.NAME", in the game's language */
-    const char *help; /* details for `help CMD` */
+    /* its one line in `help` is the catalogue's "help.NAME", its details for
+    ** `help CMD` "detail.NAME", both in the game's language (repl_text.h) */
 } repl_cmd;
 
 #define DECL(f) static int f(repl *r, const char *args)
@@ -54,151 +54,43 @@ DECL(cmd_look); DECL(cmd_links);
 #undef DECL
 
 static const repl_cmd commands[] = {
-    {"help", NULL, "[CMD]", cmd_help, IN_BOTH, ARG_CMD,
-     "`help` lists every command with one line each; `help CMD` explains one.\n"
-     "Anything that is not a command answers the decision on screen: its number,\n"
-     "its id, or the start of its id (else of its label or of a word of its id,\n"
-     "any case) when only one option has it. Several answers and commands go on one\n"
-     "line separated by `;` (`drop 4; drop 3`). An option id that is also a command\n"
-     "name is taken as the option; write `:CMD` to mean the command."},
-    {"show", "board", "[SEAT]", cmd_show, IN_BOTH, ARG_SEAT,
-     "`show` draws the board (the ruleset's render) as the viewing seat sees it;\n"
-     "`show SEAT` as that seat (a number or a name) sees it; `show 0` as a\n"
-     "spectator, who sees only what every seat sees."},
-    {"look", NULL, "", cmd_look, IN_PLAY, ARG_NONE,
-     "`look` shows the screen of the turn again: the board, sized to the terminal as\n"
-     "it is now, and the question with its options (after a resize, or when they\n"
-     "scrolled away). `show` draws the full board."},
-    {"view", "seat", "SEAT", cmd_view, IN_BOTH, ARG_SEAT,
-     "Boards, events and `state` are shown through the viewing seat's eyes. The\n"
-     "viewing seat follows the person who must decide; `view SEAT` changes it\n"
-     "until then (in a replay, for good). `view 0` watches as a spectator."},
-    {"state", NULL, "[PATH]", cmd_state, IN_BOTH, ARG_PEEK,
-     "Prints the game state as YAML through the visibility rules of the viewing\n"
-     "seat. `state --peek` prints the whole state, secrets included, and says so.\n"
-     "`state PATH` prints one part: `state players[2].food`, `state market`\n"
-     "(lists count from 1, as in Lua); a path that does not exist names the\n"
-     "longest part of it that does."},
-    {"eval", NULL, "EXPR", repl_cmd_eval, IN_BOTH, ARG_NONE,
-     "Evaluates EXPR (or a chunk that returns something) in the game's sandbox,\n"
-     "under its instruction budget, and prints the result as YAML. It sees the\n"
-     "sandbox's globals (string, table, math, the stdlib through require) and\n"
-     "`view` (what the viewing seat sees, read-only), `data` (g.data), `options`\n"
-     "(g.options) and `seat` (nil for a spectator); never g. It cannot change\n"
-     "the game: no writes to the state, no events, no draws.\n"
-     "  eval #view.players     eval view.players[1].food + data.scoring.bonus"},
-    {"set", NULL, "PATH VALUE", repl_cmd_set, IN_PLAY, ARG_NONE,
-     "Puts VALUE at PATH of the state (`set players[1].food 5`, `set market [3, 1]`,\n"
-     "`set bonus {ice = 2}`): VALUE is YAML or a Lua table constructor. The edit\n"
-     "is a step of the history (`history` shows it as an edit), so `undo` takes\n"
-     "it back and save, load, reload and replay make it again. It is checked as\n"
-     "a decision is: plain data, the state schema, the ruleset's check()."},
-    {"log", NULL, "[N]", cmd_log, IN_BOTH, ARG_NONE,
-     "Lists the events visible to the viewing seat since the start (the last N\n"
-     "with a number), each after the number of decisions made before it."},
-    {"score", NULL, "", cmd_score, IN_BOTH, ARG_NONE,
-     "Runs the ruleset's score() on the current state: each seat's total, its\n"
-     "breakdown and its rank."},
-    {"rules", "options", "[OPTION]", cmd_rules, IN_BOTH, ARG_OPTION,
-     "Shows the ruleset, the options in effect and the values the ruleset assumes\n"
-     "where the rulebook is silent, each with the data key that holds it (edit\n"
-     "that key and `reload` to try another value). `rules OPTION` explains one\n"
-     "option and its choices."},
-    {"history", NULL, "[--peek]", cmd_history, IN_BOTH, ARG_PEEK,
-     "Lists every decision of the log with its number; `<` marks the current\n"
-     "position; decisions after it were undone and can be redone. When the ruleset\n"
-     "keeps secrets, other seats' choices show as (secret) unless --peek."},
-    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE,
-     "Steps back to before the last decision of a person, taking back the bots'\n"
-     "decisions after it too. Undone decisions stay in the history for `redo`\n"
-     "until a new decision is made."},
-    {"redo", NULL, "[N]", cmd_redo, IN_PLAY, ARG_NONE,
-     "Replays the next undone decision of a person, and the bots' after it."},
-    {"goto", NULL, "N", cmd_goto, IN_BOTH, ARG_NONE,
-     "Moves to the position after N decisions of the history (`history` numbers\n"
-     "them); later ones stay available for `redo`."},
-    {"save", NULL, "[FILE]", cmd_save, IN_PLAY, ARG_FILE,
-     "Writes the game (ruleset and its fingerprint, options, seats, seed, the\n"
-     "decisions and a snapshot) to FILE atomically. Without FILE, saves to the\n"
-     "file last saved to or loaded from."},
-    {"load", NULL, "FILE", cmd_load, IN_BOTH, ARG_FILE,
-     "Loads a saved game and replays it. If the file cannot be loaded the game\n"
-     "in memory is kept. `load --scenario FILE` starts from the saved state when\n"
-     "the ruleset changed since the save (or from a file written by `export`)."},
-    {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE,
-     "Writes the state now (with the RNG, ruleset, seats and options) as a\n"
-     "scenario to edit by hand; `load --scenario FILE` starts a game from it."},
-    {"option", NULL, "ID on|off", repl_cmd_option, IN_PLAY, ARG_OPTION,
-     "Makes the game again with option ID switched on or off (`option ID=ITEM`\n"
-     "for a choice) and replays the decisions made so far, as `reload` does: if\n"
-     "a decision no longer works under the new option, it says where the replay\n"
-     "stopped and why. `option DATA.PATH=VALUE` overrides one data value, as\n"
-     "--set does. `new` and `restart` keep the change; a save records it."},
-    {"debug", NULL, "[on|off]", repl_cmd_debug, IN_BOTH, ARG_ONOFF,
-     "With debug on, each g.debug(...) or print(...) a handler runs is shown\n"
-     "dimmed as it happens: `debug rules.lua:12: text`. They are never events,\n"
-     "never saved, and off by default (they then cost nothing). Decisions\n"
-     "replayed (undo, load, reload) say nothing again."},
-    {"trace", NULL, "[on|off]", repl_cmd_trace, IN_BOTH, ARG_ONOFF,
-     "With trace on, each call of a ruleset handler is shown with its time, and\n"
-     "apply (and an edit) with the state paths it changed:\n"
-     "  trace apply 0.21 ms: players[1].food, market[3]\n"
-     "Calls made while the log is replayed are not shown."},
-    {"reload", NULL, "", cmd_reload, IN_PLAY, ARG_NONE,
-     "Reads the ruleset's files again, reruns setup and replays the decisions made\n"
-     "so far. Says which files changed, and if a decision no longer works, where\n"
-     "the replay stopped and why (the rest stays available for `redo`). If the\n"
-     "ruleset no longer loads, the errors are shown and the game is kept."},
-    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT,
-     "A bot of KIND plays SEAT from now on (default random), also mid-game to\n"
-     "change its strength: random (uniform, from the game's seed), greedy (one\n"
-     "move ahead by the ruleset's heuristic), mcts (tree search: mcts:iterations=2000,\n"
-     "mcts:time=2, depth=20, c=1.4), ismcts (the same on states sampled from the\n"
-     "seat's view; what mcts means in a game with secrets), RULESET:NAME (a bot\n"
-     "the ruleset ships) or exec:COMMAND (a program speaking the seat protocol on\n"
-     "its stdin and stdout, docs/protocol.md). Every bot but a timed one replays\n"
-     "exactly (an outside program: when it is deterministic). docs/bots.md."},
-    {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT,
-     "Shows how the bot of SEAT (default: the last bot that moved) chose its last\n"
-     "move: the options it weighed most with their visits and values (search\n"
-     "bots), or their scores (greedy)."},
-    {"human", NULL, "SEAT", cmd_human, IN_PLAY, ARG_SEAT,
-     "SEAT is played at this keyboard from now on."},
-    {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE,
-     "Bots make their decisions until a person is asked, the game ends, Ctrl-C,\n"
-     "or N decisions were made."},
-    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF,
-     "With auto on (the default) bots move as soon as they are asked. With it off\n"
-     "they wait for `run`. `auto forced on|off [SEAT|all]`: with it on, a move\n"
-     "that has one option is taken for the viewing seat (or SEAT, or every seat)\n"
-     "and the news says so; off (the default for people) asks even then."},
-    {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE,
-     "Starts a new game with the same ruleset, options and seats, and a new seed\n"
-     "(SEED, or a fresh one; in script mode the old seed + 1)."},
-    {"restart", NULL, "", cmd_restart, IN_PLAY, ARG_NONE,
-     "Starts the game again with the same seed: the same shuffles and the same\n"
-     "bot choices, if the same decisions are made."},
-    {"seed", NULL, "", cmd_seed, IN_BOTH, ARG_NONE,
-     "Prints the seed and the command line that starts the same game."},
-    {"shell", "!", "CMD", cmd_shell, IN_BOTH, ARG_FILE,
-     "`!CMD` or `shell CMD` runs CMD with /bin/sh (`!$EDITOR rules.lua`), then\n"
-     "comes back; the game is untouched."},
-    {"links", NULL, "", cmd_links, IN_PLAY, ARG_NONE,
-     "Under `cairn serve`, prints each served seat's private link again, with its QR\n"
-     "code when the terminal has room: a page closed by mistake is opened again\n"
-     "with the same link (docs/serve.md)."},
-    {"quit", "exit", "", cmd_quit, IN_BOTH, ARG_NONE,
-     "Leaves cairn. On a terminal, a game changed since it was saved asks for a\n"
-     "file name first (Enter leaves without saving). Ctrl-D does the same."},
-    {"next", "n", "[N]", cmd_next, IN_REPLAY, ARG_NONE,
-     "Applies the next decision of the save (N of them) and shows it, its events\n"
-     "and the board."},
-    {"back", "b", "[N]", cmd_back, IN_REPLAY, ARG_NONE, "Steps back N decisions (1)."},
-    {"first", NULL, "", cmd_first, IN_REPLAY, ARG_NONE, "Goes back to right after setup."},
-    {"last", NULL, "", cmd_last, IN_REPLAY, ARG_NONE, "Applies every decision of the save."},
-    {"play", NULL, "", cmd_play, IN_REPLAY, ARG_NONE,
-     "Leaves the replay and plays the game from the current decision; the rest of\n"
-     "the save stays available for `redo`."},
+    {"help", NULL, "[CMD]", cmd_help, IN_BOTH, ARG_CMD},
+    {"show", "board", "[SEAT]", cmd_show, IN_BOTH, ARG_SEAT},
+    {"look", NULL, "", cmd_look, IN_PLAY, ARG_NONE},
+    {"view", "seat", "SEAT", cmd_view, IN_BOTH, ARG_SEAT},
+    {"state", NULL, "[PATH]", cmd_state, IN_BOTH, ARG_PEEK},
+    {"eval", NULL, "EXPR", repl_cmd_eval, IN_BOTH, ARG_NONE},
+    {"set", NULL, "PATH VALUE", repl_cmd_set, IN_PLAY, ARG_NONE},
+    {"log", NULL, "[N]", cmd_log, IN_BOTH, ARG_NONE},
+    {"score", NULL, "", cmd_score, IN_BOTH, ARG_NONE},
+    {"rules", "options", "[OPTION]", cmd_rules, IN_BOTH, ARG_OPTION},
+    {"history", NULL, "[--peek]", cmd_history, IN_BOTH, ARG_PEEK},
+    {"undo", NULL, "[N]", cmd_undo, IN_PLAY, ARG_NONE},
+    {"redo", NULL, "[N]", cmd_redo, IN_PLAY, ARG_NONE},
+    {"goto", NULL, "N", cmd_goto, IN_BOTH, ARG_NONE},
+    {"save", NULL, "[FILE]", cmd_save, IN_PLAY, ARG_FILE},
+    {"load", NULL, "FILE", cmd_load, IN_BOTH, ARG_FILE},
+    {"export", NULL, "FILE", cmd_export, IN_BOTH, ARG_FILE},
+    {"option", NULL, "ID on|off", repl_cmd_option, IN_PLAY, ARG_OPTION},
+    {"debug", NULL, "[on|off]", repl_cmd_debug, IN_BOTH, ARG_ONOFF},
+    {"trace", NULL, "[on|off]", repl_cmd_trace, IN_BOTH, ARG_ONOFF},
+    {"reload", NULL, "", cmd_reload, IN_PLAY, ARG_NONE},
+    {"bot", NULL, "SEAT [KIND]", cmd_bot, IN_PLAY, ARG_SEAT},
+    {"why", NULL, "[SEAT]", cmd_why, IN_PLAY, ARG_SEAT},
+    {"human", NULL, "SEAT", cmd_human, IN_PLAY, ARG_SEAT},
+    {"run", NULL, "[N]", cmd_run, IN_PLAY, ARG_NONE},
+    {"auto", NULL, "[on|off]", cmd_auto, IN_PLAY, ARG_ONOFF},
+    {"new", NULL, "[SEED]", cmd_new, IN_PLAY, ARG_NONE},
+    {"restart", NULL, "", cmd_restart, IN_PLAY, ARG_NONE},
+    {"seed", NULL, "", cmd_seed, IN_BOTH, ARG_NONE},
+    {"shell", "!", "CMD", cmd_shell, IN_BOTH, ARG_FILE},
+    {"links", NULL, "", cmd_links, IN_PLAY, ARG_NONE},
+    {"quit", "exit", "", cmd_quit, IN_BOTH, ARG_NONE},
+    {"next", "n", "[N]", cmd_next, IN_REPLAY, ARG_NONE},
+    {"back", "b", "[N]", cmd_back, IN_REPLAY, ARG_NONE},
+    {"first", NULL, "", cmd_first, IN_REPLAY, ARG_NONE},
+    {"last", NULL, "", cmd_last, IN_REPLAY, ARG_NONE},
+    {"play", NULL, "", cmd_play, IN_REPLAY, ARG_NONE},
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -247,7 +139,7 @@ int repl_command(repl *r, const char *word, const char *args) {
     if (!c) {
         for (size_t i = 0; i < N_COMMANDS; i++)
             if (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0)) {
-                repl_fail(r, "`%s` works only %s", word, r->replay ? "while playing (`play` first)" : "in a replay");
+                repl_fail(r, repl_tr(r, r->replay ? "cmd.only_playing" : "cmd.only_replay"), word);
                 return -1;
             }
         return 1;
@@ -263,7 +155,7 @@ static long count_arg(repl *r, const char *cmd, const char *args, long dflt) {
     char *end;
     long n = strtol(args, &end, 10);
     if (*end || n < 0 || !isdigit((unsigned char)args[0])) {
-        repl_fail(r, "%s: expected a number, got \"%s\"", cmd, args);
+        repl_fail(r, repl_tr(r, "cmd.number"), cmd, args);
         return -1;
     }
     return n;
@@ -271,7 +163,7 @@ static long count_arg(repl *r, const char *cmd, const char *args, long dflt) {
 
 static int no_args(repl *r, const char *cmd, const char *args) {
     if (!args[0]) return 0;
-    repl_fail(r, "%s takes no arguments, got \"%s\"", cmd, args);
+    repl_fail(r, repl_tr(r, "cmd.no_args"), cmd, args);
     return -1;
 }
 
@@ -322,9 +214,11 @@ static int help(repl *r, const char *args) {
             repl_fail(r, repl_tr(r, "help.no_command"), args);
             return -1;
         }
-        repl_plain(r, "%s %s", c->name, c->args);
-        if (c->alias) repl_plain(r, "  (also: %s)", c->alias);
-        fprintf(r->out, "%s\n", c->help);
+        repl_plain(r, "`%s%s%s`", c->name, c->args[0] ? " " : "", c->args);
+        if (c->alias) repl_plain(r, repl_tr(r, "help.also"), c->alias);
+        char key[64];
+        snprintf(key, sizeof key, "detail.%s", c->name);
+        fprintf(r->out, "%s\n", repl_tr(r, key));
         return 0;
     }
     size_t w = 0;
@@ -353,11 +247,11 @@ static int cmd_show(repl *r, const char *args) {
     int seat = r->viewer;
     if (args[0] && (seat = repl_parse_seat(r, args, 1)) < 0) return -1;
     if (seat != r->viewer && seat != 0 && r->secret) {
-        char *what = cairn_strfmt("%s's secrets", repl_seat_name(r, seat));
-        int go = repl_confirm_secrets(r, what ? what : "another seat's secrets");
+        char *what = cairn_strfmt(repl_tr(r, "confirm.seat_secrets"), repl_seat_name(r, seat));
+        int go = repl_confirm_secrets(r, what ? what : repl_tr(r, "confirm.other_secrets"));
         free(what);
         if (!go) return 0;
-        repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+        repl_say(r, 0, repl_tr(r, "confirm.as_seat"), repl_seat_name(r, seat));
     }
     repl_show_board(r, seat);
     return 0;
@@ -365,20 +259,20 @@ static int cmd_show(repl *r, const char *args) {
 
 static int cmd_view(repl *r, const char *args) {
     if (!args[0]) {
-        repl_plain(r, "Viewing as %s; `view SEAT` changes it.", repl_seat_name(r, r->viewer));
+        repl_plain(r, repl_tr(r, "view.now"), repl_seat_name(r, r->viewer));
         return 0;
     }
     int seat = repl_parse_seat(r, args, 1);
     if (seat < 0) return -1;
     if (seat != r->viewer && seat != 0 && r->secret && !r->replay) {
-        char *what = cairn_strfmt("%s's secrets", repl_seat_name(r, seat));
-        int go = repl_confirm_secrets(r, what ? what : "another seat's secrets");
+        char *what = cairn_strfmt(repl_tr(r, "confirm.seat_secrets"), repl_seat_name(r, seat));
+        int go = repl_confirm_secrets(r, what ? what : repl_tr(r, "confirm.other_secrets"));
         free(what);
         if (!go) return 0;
-        repl_say(r, 0, "{dim}(as %s sees it: their secrets are on screen){/}", repl_seat_name(r, seat));
+        repl_say(r, 0, repl_tr(r, "confirm.as_seat"), repl_seat_name(r, seat));
     }
     r->viewer = seat;
-    repl_plain(r, "Viewing as %s.", repl_seat_name(r, seat));
+    repl_plain(r, repl_tr(r, "view.changed"), repl_seat_name(r, seat));
     repl_show_events(r, seat);
     repl_show_board(r, seat);
     return 0;
@@ -398,8 +292,8 @@ static int print_yaml(repl *r, const value *v) {
 
 static int cmd_state(repl *r, const char *args) {
     if (strcmp(args, "--peek") == 0) {
-        if (!repl_confirm_secrets(r, "the whole state, every seat's secrets")) return 0;
-        repl_say(r, 0, "{bold}peek:{/} the whole state, with what the seats may not see");
+        if (!repl_confirm_secrets(r, repl_tr(r, "confirm.whole_state"))) return 0;
+        repl_say(r, 0, "%s", repl_tr(r, "confirm.peek"));
         return print_yaml(r, engine_state(r->e));
     }
     if (args[0]) return repl_state_path(r, args); /* repl_inspect.c */
@@ -460,7 +354,7 @@ static int cmd_history(repl *r, const char *args) {
         repl_fail(r, "history takes only --peek, got \"%s\"", args);
         return -1;
     }
-    if (args[0] && !repl_confirm_secrets(r, "every seat's choices, the secret ones too")) return 0;
+    if (args[0] && !repl_confirm_secrets(r, repl_tr(r, "confirm.history_peek"))) return 0;
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     size_t pos = engine_position(r->e);
@@ -868,9 +762,9 @@ static void report_file_changes(repl *r, const repl_file *old, size_t n_old, con
     }
     char *s = markup_buf_take(&b);
     if (changes)
-        repl_plain(r, "Changed: %s.", s ? s : "?");
+        repl_plain(r, repl_tr(r, "reload.changed"), s ? s : "?");
     else
-        repl_plain(r, "No file changed.");
+        repl_plain(r, "%s", repl_tr(r, "reload.no_change"));
     free(s);
 }
 
@@ -919,9 +813,9 @@ void repl_report_replay(repl *r, const engine_reload_report *rep) {
                        repl_seat_name(r, rep->seat), rep->id ? rep->id : "?", rep->reason ? rep->reason : "refused");
         repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep->replayed);
     } else if (!r->script) {
-        repl_plain(r, "Replayed %zu decision%s in %.3f s.", rep->replayed, rep->replayed == 1 ? "" : "s", rep->seconds);
+        repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed, rep->seconds);
     } else {
-        repl_plain(r, "Replayed %zu decision%s.", rep->replayed, rep->replayed == 1 ? "" : "s");
+        repl_plain(r, repl_trn(r, "reload.replayed", (long long)rep->replayed), rep->replayed);
     }
     /* the edit may have added or removed visibility rules: the keyboard
     ** passing, secret history and per-seat logs follow the rules now in force */
@@ -1017,7 +911,7 @@ static int cmd_bot(repl *r, const char *args) {
     free(r->bot[seat]);
     r->bot[seat] = k;
     r->dirty = 1; /* saves record who plays each seat */
-    repl_plain(r, "%s is played by the %s bot.", repl_seat_name(r, seat), kind);
+    repl_plain(r, repl_tr(r, "bot.plays"), repl_seat_name(r, seat), kind);
     if (r->viewer == seat) /* nobody's screen now: the next person gets the keyboard passed */
         r->viewer = r->secret ? 0 : first_person(r);
     if (r->auto_bots && engine_is_asked(r->e, seat)) repl_run_bots(r, 0);
@@ -1050,7 +944,10 @@ static int cmd_why(repl *r, const char *args) {
     int seat = args[0] ? repl_parse_seat(r, args, 0) : last_choice_seat(r);
     if (seat < 0) return -1;
     if (seat == 0 || !seat_is_bot(r, seat)) {
-        repl_fail(r, seat ? "%s is played by a person" : "no bot has moved yet%s", seat ? repl_seat_name(r, seat) : "");
+        if (seat)
+            repl_fail(r, repl_tr(r, "why.person"), repl_seat_name(r, seat));
+        else
+            repl_fail(r, "%s", repl_tr(r, "why.no_bot"));
         return -1;
     }
     return repl_why_show(r, seat); /* repl_why.c */
@@ -1070,7 +967,7 @@ static int cmd_human(repl *r, const char *args) {
     free(r->bot[seat]);
     r->bot[seat] = NULL;
     r->dirty = 1; /* saves record who plays each seat */
-    repl_plain(r, "%s is played by a person.", repl_seat_name(r, seat));
+    repl_plain(r, repl_tr(r, "human.plays"), repl_seat_name(r, seat));
     r->changed = 1;
     return 0;
 }
@@ -1083,7 +980,7 @@ static int cmd_run(repl *r, const char *args) {
         return -1;
     }
     size_t n = repl_run_bots(r, (size_t)k);
-    if (n == 0) repl_plain(r, "No bot is asked anything now.");
+    if (n == 0) repl_plain(r, "%s", repl_tr(r, "run.no_bot"));
     return 0;
 }
 
@@ -1094,10 +991,10 @@ static int cmd_auto(repl *r, const char *args) {
     else if (strcmp(args, "off") == 0)
         r->auto_bots = 0;
     else if (args[0]) {
-        repl_fail(r, "auto takes on or off, got \"%s\"", args);
+        repl_fail(r, repl_tr(r, "switch.bad"), "auto", args);
         return -1;
     }
-    repl_plain(r, "Bots move by themselves: %s.", r->auto_bots ? "on" : "off (`run` moves them)");
+    repl_plain(r, "%s", repl_tr(r, r->auto_bots ? "auto.on" : "auto.off"));
     return 0;
 }
 
@@ -1167,7 +1064,7 @@ static int cmd_seed(repl *r, const char *args) {
         if (r->bot[i]) markup_buf_printf(&b, " --bot %d=%s", i, r->bot[i]);
     }
     char *cmd = markup_buf_take(&b);
-    repl_plain(r, "Seed %llu. The same game: %s", (unsigned long long)engine_seed(r->e), cmd ? cmd : "?");
+    repl_plain(r, repl_tr(r, "seed.show"), (unsigned long long)engine_seed(r->e), cmd ? cmd : "?");
     free(cmd);
     return 0;
 }

@@ -52,7 +52,9 @@ char *repl_describe_logged(const repl *r, size_t index, int peek) {
     if (peek && engine_disclosure_of(r->e, index, &d)) label = d->label;
     else if (!peek) label = logged_label(r, index, r->viewer);
     char *out;
-    if (!peek && repl_choice_hidden(r, index, r->viewer))
+    /* a label the viewer may not read (it may tell the decider's secrets) is
+    ** a secret decision to them: never the id, which may tell as much */
+    if (!peek && (repl_choice_hidden(r, index, r->viewer) || (!label && r->secret)))
         out = cairn_strfmt(repl_tr(r, "history.secret"), name ? name : "?");
     else if (label && (strcmp(label, log[index].id) == 0 || strcmp(repl_lang(r), "en") != 0))
         /* the id is the ruleset's, in English: a game in another language tells the label alone */

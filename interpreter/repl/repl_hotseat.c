@@ -71,13 +71,13 @@ void repl_pass_keyboard(repl *r, const char *to) {
 
 int repl_confirm_secrets(repl *r, const char *what) {
     if (!r->secret || r->replay || repl_people(r) < 2) return 1;
-    repl_say(r, 0, "This shows %s. Is everyone else looking away? (y/n)", what);
+    repl_say(r, 0, repl_tr(r, "confirm.secrets"), what);
     int eof;
     char *line = repl_ask(r, "cairn:confirm> ", &eof);
     const char *a = line ? line + strspn(line, " \t") : "";
-    int yes = !strcasecmp(a, "y") || !strcasecmp(a, "yes");
+    int yes = repl_is_yes(r, a);
     free(line);
-    if (!yes) repl_plain(r, "Not shown.");
+    if (!yes) repl_plain(r, "%s", repl_tr(r, "confirm.not_shown"));
     return yes;
 }
 
@@ -86,7 +86,7 @@ int repl_confirm(repl *r, const char *question) {
     int eof;
     char *line = repl_ask(r, question, &eof);
     const char *a = line ? line + strspn(line, " \t") : "";
-    int yes = !strcasecmp(a, "y") || !strcasecmp(a, "yes");
+    int yes = repl_is_yes(r, a);
     free(line);
     return yes;
 }

@@ -58,16 +58,16 @@ void repl_inspect_attach(repl *r) {
 /* "on", "off" or "" (says which it is) for a switch. */
 static int switch_arg(repl *r, const char *cmd, const char *args, int *flag, const char *what) {
     if (!args[0]) {
-        repl_plain(r, "%s is %s (%s).", cmd, *flag ? "on" : "off", what);
+        repl_plain(r, repl_tr(r, *flag ? "switch.is_on" : "switch.is_off"), cmd, repl_tr(r, what));
         return 0;
     }
     if (strcmp(args, "on") && strcmp(args, "off")) {
-        repl_fail(r, "%s takes on or off, got \"%s\"", cmd, args);
+        repl_fail(r, repl_tr(r, "switch.bad"), cmd, args);
         return -1;
     }
     *flag = strcmp(args, "on") == 0;
     repl_inspect_attach(r);
-    repl_plain(r, "%s %s.", cmd, *flag ? "on" : "off");
+    repl_plain(r, repl_tr(r, *flag ? "switch.now_on" : "switch.now_off"), cmd);
     return 0;
 }
 
@@ -77,11 +77,11 @@ void repl_inspect_config(repl *r, engine_config *cfg) {
 }
 
 int repl_cmd_debug(repl *r, const char *args) {
-    return switch_arg(r, "debug", args, &r->debug, "the rules' g.debug and print lines");
+    return switch_arg(r, "debug", args, &r->debug, "switch.debug_what");
 }
 
 int repl_cmd_trace(repl *r, const char *args) {
-    return switch_arg(r, "trace", args, &r->trace, "each handler call, its time and what it changed");
+    return switch_arg(r, "trace", args, &r->trace, "switch.trace_what");
 }
 
 /* ------------------------------------------------------- state PATH */
@@ -322,8 +322,8 @@ int repl_cmd_option(repl *r, const char *args) {
         if (!o) {
             suggest_nearest sn = suggest_start(id ? id : "", 3, 0);
             for (size_t i = 0; i < rs->n_opts; i++) suggest_try(&sn, rs->opts[i].id);
-            repl_fail(r, "option: %s has no option \"%s\"%s%s (`rules` lists them)", rs->id, id ? id : "?",
-                      sn.best ? "; did you mean " : "", sn.best ? sn.best : "");
+            repl_fail(r, repl_tr(r, "option.none"), rs->id, id ? id : "?", sn.best ? repl_tr(r, "option.mean") : "",
+                      sn.best ? sn.best : "");
             free(id);
             return -1;
         }

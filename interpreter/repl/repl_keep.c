@@ -57,8 +57,6 @@ static char *ask_line(repl *r, const char *question, int *eof) {
 ** never saved to. */
 static int looks_like_file(const char *a) { return !strchr(a, ';') && strpbrk(a, "./") != NULL; }
 
-static int is_yes(const char *a) { return !strcasecmp(a, "y") || !strcasecmp(a, "yes"); }
-static int is_no(const char *a) { return !strcasecmp(a, "n") || !strcasecmp(a, "no"); }
 
 /* doing: the catalogue key of what would drop the game ("keep.leaving") */
 int repl_keep_game(repl *r, const char *doing, int leaving) {
@@ -80,10 +78,10 @@ int repl_keep_game(repl *r, const char *doing, int leaving) {
             go = eof && leaving;
             break;
         }
-        if (is_no(a)) {
+        if (repl_is_no(r, a)) {
             go = 1;
             r->let_go = leaving; /* the recovery copy may go too */
-        } else if (!a[0] || is_yes(a)) {
+        } else if (!a[0] || repl_is_yes(r, a)) {
             if (!target) { /* nowhere to save: ask again for a name */
                 free(a);
                 continue;
@@ -106,6 +104,19 @@ int repl_keep_game(repl *r, const char *doing, int leaving) {
     return go;
 }
 
+/* What the file holds, in the game's language (save_match gives the facts). */
+static char *word_match(const repl *r, const save_match *m) {
+    long long n = (long long)m->decisions;
+    switch (m->how) {
+    case SAVE_MATCH_FURTHER: return cairn_strfmt(repl_trn(r, "keep.holds_further", n), m->decisions);
+    case SAVE_MATCH_OTHER_LINE:
+        return cairn_strfmt(repl_trn(r, "keep.holds_line", n), m->decisions, m->departs);
+    case SAVE_MATCH_OTHER_GAME:
+        return cairn_strfmt(repl_trn(r, "keep.holds_game", n), m->ruleset, m->seed, m->decisions);
+    }
+    return NULL;
+}
+
 int repl_may_overwrite(repl *r, const char *path) {
     save_match m;
     if (save_match_file(path, r->e, &m) != 0) {
@@ -114,12 +125,14 @@ int repl_may_overwrite(repl *r, const char *path) {
     }
     int go = 1;
     if (m.kind == SAVE_MATCH_OTHER || m.kind == SAVE_MATCH_NOT_SAVE) {
+        char *what = m.kind == SAVE_MATCH_OTHER ? word_match(r, &m) : NULL;
         char *q = m.kind == SAVE_MATCH_NOT_SAVE
                       ? cairn_strfmt(repl_tr(r, "keep.not_a_save"), path)
-                      : cairn_strfmt(repl_tr(r, "keep.other_game"), path, m.what);
+                      : cairn_strfmt(repl_tr(r, "keep.other_game"), path, what ? what : m.what);
+        free(what);
         int eof = 0;
         char *a = ask_line(r, q ? q : "The file holds another game. Replace it? (y/n) [n]:", &eof);
-        go = a && is_yes(a);
+        go = a && repl_is_yes(r, a);
         if (!go) repl_plain(r, repl_tr(r, "keep.not_saved"), path);
         free(a);
         free(q);

@@ -64,7 +64,7 @@ typedef struct repl_forced_move {
 ** CAIRN_REPL_WHY_KEPT, the newest at [(next - 1) % CAIRN_REPL_WHY_KEPT]. */
 typedef struct repl_why_record {
     size_t index[CAIRN_REPL_WHY_KEPT]; /* each decision's place in the log */
-    char *text[CAIRN_REPL_WHY_KEPT];   /* bot_why's text; NULL: none */
+    char *text[CAIRN_REPL_WHY_KEPT];   /* the reasons worded (repl_why.c); NULL: none */
     size_t next;                       /* choices noted so far */
 } repl_why_record;
 
@@ -253,6 +253,10 @@ const char *repl_lang(const repl *r);
 /* The message `key` (a format string); repl_trn: the plural form for n. */
 const char *repl_tr(const repl *r, const char *key);
 const char *repl_trn(const repl *r, const char *key, long long n);
+/* 1 when a is yes (no) in English or in the game's language: y, yes, and
+** the catalogue's "answer.yes_words" ("j ja", "ν ναι"), any case. */
+int repl_is_yes(const repl *r, const char *a);
+int repl_is_no(const repl *r, const char *a);
 
 /* ---- repl_hotseat.c ---- */
 
@@ -307,9 +311,12 @@ int repl_cmd_auto_forced(repl *r, const char *args);
 
 /* ---- repl_why.c ---- */
 
+struct engine_decision_list; /* engine.h */
+
 /* After seat's bot decided log entry index among `options` options: its
-** reasons kept when it was a choice (two options or more). */
-void repl_why_note(repl *r, int seat, size_t index, size_t options);
+** reasons kept, worded in the game's language with the options' labels as
+** they were asked (asked), when it was a choice (two options or more). */
+void repl_why_note(repl *r, int seat, size_t index, size_t options, const struct engine_decision_list *asked);
 /* `why` for seat's bot: its last choice's reasons once that choice is
 ** public to the viewing seat. 0, or -1 after saying why not. */
 int repl_why_show(repl *r, int seat);

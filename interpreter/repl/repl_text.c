@@ -12,6 +12,7 @@
 #include "plural.h"
 
 #include <string.h>
+#include <strings.h>
 
 extern const repl_text_entry repl_text_en[], repl_text_de[], repl_text_el[];
 
@@ -54,4 +55,24 @@ const char *repl_tr(const repl *r, const char *key) {
 
 const char *repl_trn(const repl *r, const char *key, long long n) {
     return repl_text_in(repl_lang(r), key, n);
+}
+
+/* a is one of the words (separated by spaces) of list, any case */
+static int one_of(const char *a, const char *list) {
+    size_t n = strlen(a);
+    for (const char *p = list; *p;) {
+        size_t w = strcspn(p, " ");
+        if (w == n && n && strncasecmp(p, a, n) == 0) return 1;
+        p += w;
+        p += strspn(p, " ");
+    }
+    return 0;
+}
+
+int repl_is_yes(const repl *r, const char *a) {
+    return one_of(a, repl_text_in("en", "answer.yes_words", 0)) || one_of(a, repl_tr(r, "answer.yes_words"));
+}
+
+int repl_is_no(const repl *r, const char *a) {
+    return one_of(a, repl_text_in("en", "answer.no_words", 0)) || one_of(a, repl_tr(r, "answer.no_words"));
 }

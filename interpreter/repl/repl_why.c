@@ -12,13 +12,67 @@
 #include "bot.h"
 #include "engine.h"
 #include "markup.h"
+#include "strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void repl_why_note(repl *r, int seat, size_t index, size_t options) {
+/* The label seat was offered for option id (asked before the decision), else the id. */
+static const char *label_of(const engine_decision_list *asked, int seat, const char *id) {
+    for (size_t i = 0; asked && i < asked->n; i++) {
+        if (asked->items[i].seat != seat) continue;
+        for (size_t k = 0; k < asked->items[i].n_options; k++) {
+            const engine_option *o = &asked->items[i].options[k];
+            if (strcmp(o->id, id) == 0 && o->label && o->label[0]) return o->label;
+        }
+    }
+    return id;
+}
+
+/* The bot's reasons (bot.h: facts) in the game's language: a head line, then
+** the options it weighed with their numbers first and their labels last (so
+** no column depends on a label's width). */
+static char *word_reasons(const repl *r, int seat, const bot_reasons *b, const engine_decision_list *asked) {
+    strbuf w = {0};
+    const char *spec = r->bot[seat];
+    switch (b->kind) {
+    case BOT_WHY_NONE: strbuf_printf(&w, "%s", repl_tr(r, "why.no_choice")); break;
+    case BOT_WHY_ONLY: strbuf_printf(&w, repl_tr(r, "why.only"), spec); break;
+    case BOT_WHY_UNIFORM: strbuf_printf(&w, repl_trn(r, "why.uniform", (long long)b->options), spec, b->options); break;
+    case BOT_WHY_RULESET:
+        strbuf_printf(&w, repl_tr(r, "why.ruleset"), spec, b->n_rows ? label_of(asked, seat, b->rows[0].id) : "?");
+        break;
+    case BOT_WHY_GREEDY:
+        strbuf_printf(&w, repl_tr(r, b->sampled ? "why.greedy_sampled" : "why.greedy"), spec);
+        strbuf_printf(&w, "\n  %10s  %s", repl_tr(r, "why.col_score"), repl_tr(r, "why.col_option"));
+        for (size_t i = 0; i < b->n_rows; i++)
+            strbuf_printf(&w, "\n  %10.2f  %s%s", b->rows[i].value, label_of(asked, seat, b->rows[i].id),
+                          b->rows[i].chosen ? repl_tr(r, "why.chosen") : "");
+        break;
+    case BOT_WHY_SEARCH:
+        strbuf_printf(&w, repl_trn(r, b->depth_is_limit ? "why.search_up_to" : "why.search", (long long)b->depth), spec,
+                      b->iterations, b->depth, b->seconds);
+        if (b->sampled) strbuf_printf(&w, "%s", repl_tr(r, "why.sampled"));
+        if (b->stopped) strbuf_printf(&w, "%s", repl_tr(r, "why.stopped"));
+        if (b->timed) strbuf_printf(&w, "%s", repl_tr(r, "why.timed"));
+        strbuf_printf(&w, "\n  %8s %8s  %s", repl_tr(r, "why.col_visits"), repl_tr(r, "why.col_value"),
+                      repl_tr(r, "why.col_option"));
+        for (size_t i = 0; i < b->n_rows; i++)
+            strbuf_printf(&w, "\n  %8u %7.1f%%  %s%s", b->rows[i].visits, b->rows[i].value,
+                          label_of(asked, seat, b->rows[i].id), b->rows[i].chosen ? repl_tr(r, "why.chosen") : "");
+        if (b->options) strbuf_printf(&w, "\n  %s", "");
+        if (b->options) strbuf_printf(&w, repl_trn(r, "why.more", (long long)b->options), b->options);
+        break;
+    }
+    return strbuf_take(&w);
+}
+
+void repl_why_note(repl *r, int seat, size_t index, size_t options, const engine_decision_list *asked) {
     if (seat < 1 || seat > r->n_seats || options < 2 || !r->brain || !r->brain[seat] || !r->why) return;
-    char *w = bot_why(r->brain[seat]);
+    bot_reasons b;
+    if (bot_reasons_copy(r->brain[seat], &b) != 0) return;
+    char *w = word_reasons(r, seat, &b, asked);
+    bot_reasons_free(&b);
     if (!w) return;
     repl_why_record *rec = &r->why[seat];
     size_t k = rec->next++ % CAIRN_REPL_WHY_KEPT;

@@ -99,16 +99,19 @@ static void add_word(char *words, size_t n, const char *w, size_t len) {
 
 /* The ASCII words of a text (outside `...` and {markup}, no %conversions). */
 static void words_of(const char *s, char *words, size_t n) {
-    int quoted = 0, tag = 0;
+    int quoted = 0, tag = 0, flag = 0;
     const char *start = NULL;
     for (const char *p = s;; p++) {
         /* not a %conversion, an --option, nor a placeholder in capitals (FILE, SEAT) */
-        int letter = *p && isalpha((unsigned char)*p) && !quoted && !tag && !(p > s && (p[-1] == '%' || p[-1] == '-'));
-        if (letter && !start) start = p;
+        int letter = *p && isalpha((unsigned char)*p) && !quoted && !tag;
+        if (letter && !start) {
+            start = p;
+            flag = p > s && (p[-1] == '%' || p[-1] == '-'); /* the whole word of "--peek" */
+        }
         if (!letter && start) {
             int capitals = p - start > 1;
             for (const char *c = start; c < p && capitals; c++) capitals = isupper((unsigned char)*c);
-            if (!capitals) add_word(words, n, start, (size_t)(p - start));
+            if (!capitals && !flag) add_word(words, n, start, (size_t)(p - start));
             start = NULL;
         }
         if (!*p) break;
@@ -150,6 +153,7 @@ static void play_in(const char *lang, const char *args, const char *input) {
     assert_non_null(p);
     char line[4096];
     size_t lines = 0, bad = 0;
+    int cmdline = 0; /* the line before held a command line to type */
     while (fgets(line, sizeof line, p)) {
         lines++;
         char found[8192];
@@ -160,6 +164,12 @@ static void play_in(const char *lang, const char *args, const char *input) {
         /* what was typed (echoed after its prompt) is the user's, and the
         ** commands (`help` lists them by name) are typed in one language */
         if (strncmp(line, "cairn", 5) == 0 && strchr(line, '>')) continue;
+        /* a command line to type (`seed` prints one; wrapped, it goes on
+        ** with "  --name ...") is typed too */
+        if (cmdline && strncmp(line, "  ", 2) == 0) continue;
+        char *typed = strstr(line, "cairn play ");
+        cmdline = typed != NULL;
+        if (typed) *typed = '\0';
         words_of(line, found, sizeof found);
         for (char *w = strtok(found, " "); w; w = strtok(NULL, " ")) {
             char probe[80];
@@ -180,9 +190,16 @@ static void play_in(const char *lang, const char *args, const char *input) {
 /* The input of a game with people: the commands and questions first (files in
 ** dir), then n rounds of answers, then quit with the game changed (asked, n). */
 static char *commands_then_answers(const char *dir) {
-    return cairn_strfmt("echo hi > %s/b.txt; { printf 'help\\nhistory\\n1\\nundo\\nredo\\nhistory\\nsave %s/a.save\\n2\\n"
+    /* `help CMD` for every command, then the rarer commands themselves */
+    return cairn_strfmt("echo hi > %s/b.txt; { for c in help show look view state eval set log score rules history "
+                        "undo redo goto save load export option debug trace reload bot why human run auto new restart "
+                        "seed shell quit next; do echo \"help $c\"; done; "
+                        "printf 'why\\nseed\\ndebug on\\ndebug off\\ntrace on\\ntrace off\\nbot 2 greedy\\n"
+                        "human 2\\nauto\\nview 0\\nview\\nshell true\\nreload\\nlog 2\\nscore\\n"
+                        "history\\n1\\nwhy\\nundo\\nredo\\nhistory\\nsave %s/a.save\\n2\\n"
                         "load %s/a.save\\n%s/b.txt\\nn\\nexport %s/s.yaml\\n'; "
-                        "for i in $(seq 40); do echo 1; echo 2; echo 5; echo zz; done; echo quit; echo n; }",
+                        "for i in $(seq 40); do echo 1; echo 2; echo 5; echo zz; done; echo why; echo why 3; echo history; "
+                        "echo quit; echo n; }",
                         dir, dir, dir, dir, dir);
 }
 

@@ -16,7 +16,9 @@ local name = ctext.name
 ---@return string
 local function res_name(g, r) return name(g, "res.", r) end
 
--- move_label: where the move ends and what it will cost
+-- move_label: where the move ends and what it will cost, short (the scout's eight
+-- options go in two columns at 80): "N 3 −1: 2,1 start field; needle; +1 exhaustion"; steps
+-- lost show in the steps and the exhaustion
 ---@param g cairn.G
 ---@param seat integer
 ---@param a (string|integer)[] the option id's words
@@ -26,12 +28,12 @@ local function move_label(g, seat, a)
   local p = st.players[seat]
   local r, c, steps, lost, borders, needles, kat = turn.plan(g, seat, a[2], a[3], a[4])
   local parts = {}
-  local way = a[3] and (a[3] == "short" and g.text("label.short") or g.text("label.bend", name(g, "dir.", a[3]), a[4])) or ""
-  local head = g.text("label.move", steps, name(g, "dir.", a[2]), way, common.key(r, c))
+  local way = a[3] and (a[3] == "short" and g.text("label.short") or g.text("label.bend", name(g, "dir_short.", a[3]), a[4])) or ""
+  local head = g.text("label.move", name(g, "dir_short.", a[2]), steps, way, common.key(r, c))
   local f = common.field(g, r, c)
   local what = name(g, "kind.", f.kind)
   if f.kind == "landscape" or f.kind == "marked" then what = name(g, "land.", f.landscape) end
-  head = head .. " (" .. what .. ")"
+  head = head .. " " .. what
   local exhaustion = 0
   -- with the resource in hand and game.exhaustion.instead_of_paying `when_unable` the
   -- resource must pay (no exhaustion instead)
@@ -48,14 +50,11 @@ local function move_label(g, seat, a)
     parts[#parts + 1] = g.text(key)
     if not pay then exhaustion = exhaustion + 1 end
   end
-  if lost then
-    parts[#parts + 1] = g.text("label.lost")
-    exhaustion = exhaustion + 1
-  end
+  if lost then exhaustion = exhaustion + 1 end -- steps lost: told by the steps and the exhaustion
   if kat then parts[#parts + 1] = g.text("label.kathmandu") end
   if exhaustion > 0 then parts[#parts + 1] = g.text("label.costs_exhaustion", exhaustion) end
   if #parts == 0 then return head end
-  return head .. ": " .. table.concat(parts, "; ")
+  return head .. "; " .. table.concat(parts, "; ")
 end
 
 ---@param g cairn.G

@@ -25,7 +25,8 @@ g.state.equipment_discard = { "rope", "fodder-sack" }  -- (kept for the card cou
 fake.turn(g, 1, 2, 1, { orange = 5 })
 fake.play(g, 1, "die orange")                         -- orange gives a coin: 1 + 1 = 2
 assert(p.res.coin == 2)
-assert(fake.label(g, 1, "move east"):find("steps are lost"), fake.label(g, 1, "move east"))
+-- the label tells the 2 fields of the 5 and the exhaustion the lost steps cost
+assert(fake.label(g, 1, "move east") == "E 2: 2,3 steppe; +1 exhaustion", fake.label(g, 1, "move east"))
 fake.play(g, 1, "move east")
 assert(p.pos[1] == 2 and p.pos[2] == 3, "stopped before the mountain")
 assert(p.exhaustion == 1, "one exhaustion for 3 lost steps")
@@ -81,7 +82,7 @@ fake.turn(g, 1, 6, 1, { brown = 2 })
 fake.play(g, 1, "die brown")
 assert(fake.offered(g, 1, "move north") == "enabled")
 local label = fake.label(g, 1, "move north")
-assert(label:find("needle costs an exhaustion") and label:find("costs 1 exhaustion"), label)
+assert(label:find("needle", 1, true) and label:find("+1 exhaustion", 1, true), label)
 fake.play(g, 1, "move north")
 assert(p.exhaustion == 1 and p.res.compass == 0)
 --    the needle of the board the move starts on: board 2 points east; (4,7) 2 east to the
@@ -118,7 +119,7 @@ g.state.equipment_discard = { "fodder-sack" }
 fake.res(g, 1, { food = 0 })
 fake.turn(g, 1, 3, 5, { grey = 3 })
 fake.play(g, 1, "die grey")
-assert(fake.label(g, 1, "move east"):find("border costs an exhaustion"))
+assert(fake.label(g, 1, "move east"):find("border; +1 exhaustion", 1, true), fake.label(g, 1, "move east"))
 fake.play(g, 1, "move east")
 assert(p.exhaustion == 1 and p.res.food == 0)
 
