@@ -29,6 +29,7 @@ int repl_serve_links(repl *r) {
     }
     int any = 0;
     for (int s = 1; s <= r->n_seats; s++) {
+        if (seat_is_bot(r, s)) continue; /* a bot's link is for nobody */
         char *link = serve_link(r->server, s);
         if (!link) continue;
         any = 1;
@@ -50,7 +51,9 @@ int repl_serve_open(repl *r, const char *bind, int port) {
         fprintf(stderr, "cairn serve: out of memory\n");
         return -1;
     }
-    for (int s = 1; s <= r->n_seats; s++) served[s] = !seat_is_bot(r, s);
+    /* every seat gets its link, a bot's too (unprinted, its answers refused):
+    ** a seat that a person takes over later (`human SEAT`) has one at once */
+    for (int s = 1; s <= r->n_seats; s++) served[s] = 1;
     cerr_list errs;
     cerr_init(&errs, 0);
     r->server = serve_start(bind, port, r->n_seats, served, &errs);

@@ -18,6 +18,7 @@ Usage: test_serve.py CAIRN [yak|hostile]...  Every loop is bounded in count
 and time; only 127.0.0.1 is ever contacted.
 """
 import json
+import re
 import socket
 import sys
 import time
@@ -151,6 +152,19 @@ def test_yak(cairn):
         ev2.close()
         check(any(json.loads(d).get("position", pos) < pos for _, d in ev2.events),
               "seat 2's event stream did not tell the undo")
+        # a bot's seat has no printed link; after `human 3`, `links` prints one that plays seat 3
+        check(3 not in srv.links, "seat 3 (a bot) had its link printed at the start")
+        srv.console("human 3")
+        srv.console("links")
+        deadline = time.time() + 10
+        while time.time() < deadline and 3 not in srv.links:
+            for m in re.finditer(r"Seat 3[^\n]*?: (http://127\.0\.0\.1:\d+/s/[0-9a-f]{32})", srv.output()):
+                srv.links[3] = m.group(1)
+            time.sleep(0.1)
+        check(3 in srv.links, "`links` after `human 3` printed no link for seat 3")
+        if 3 in srv.links:
+            st3, _ = srv.state(3)
+            check(st3["seat"] == 3, "seat 3's link gave the state of seat %r" % st3.get("seat"))
     finally:
         srv.console("quit")
         srv.console("n")
