@@ -827,7 +827,7 @@ static int page_matches_json(const char *page, const char *json);
 static void shards_make_the_run(const char *dir, const char **args, int n) {
     int argn = 0;
     while (args[argn]) argn++;
-    char whole[128], part[4][128], shard[4][16], merged[128], page[128];
+    char whole[128], part[4][128], shard[4][24], merged[128], page[128]; /* "%d/%d": at most 21 + 1 */
     snprintf(whole, sizeof whole, "%s/whole.json", dir);
     snprintf(merged, sizeof merged, "%s/merged.json", dir);
     snprintf(page, sizeof page, "%s/merged.html", dir);
