@@ -303,6 +303,16 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     }
 }
 
+int engine_call_read(engine *e, call_ctx *c, int nres, cerr_list *errs) {
+    int rc = engine_call(e, c, nres, errs);
+    if (rc != -2) return rc;
+    /* ran long under the timer (a fast game's, unguarded): again, counted */
+    sandbox_set_timed(e->rt.sb, 0);
+    rc = engine_call(e, c, nres, errs);
+    sandbox_set_timed(e->rt.sb, 1);
+    return rc;
+}
+
 void engine_guard_batch_begin(engine *e) { e->guard_batch++; }
 
 void engine_guard_batch_end(engine *e) {
@@ -591,12 +601,7 @@ int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
     call_ctx c = {.h = H_HEURISTIC, .kind = ARGS_SEAT, .seat = seat};
-    int rc = engine_call(e, &c, 1, errs);
-    if (rc == -2) { /* ran long under the timer (a fast game's, unguarded): again, counted */
-        sandbox_set_timed(e->rt.sb, 0);
-        rc = engine_call(e, &c, 1, errs);
-        sandbox_set_timed(e->rt.sb, 1);
-    }
+    int rc = engine_call_read(e, &c, 1, errs);
     if (rc > 0) {
         int ok;
         *out = lua_tointegerx(L, -1, &ok);
