@@ -95,10 +95,10 @@ int safe_open_read(const char *path, const char *within, char *why, size_t whysz
     return fd;
 }
 
-FILE *safe_fopen_read(const char *path, const char *within, char *why, size_t whysz) {
-    int fd = safe_open_read(path, within, why, whysz);
-    if (fd < 0) return NULL;
-    FILE *f = fdopen(fd, "rb");
+/* fd as a stream in mode; NULL (fd closed, why said, errno kept) when
+** fdopen fails. */
+static FILE *stream_of(int fd, const char *mode, char *why, size_t whysz) {
+    FILE *f = fdopen(fd, mode);
     if (!f) {
         int e = errno;
         say(why, whysz, strerror(e));
@@ -106,6 +106,12 @@ FILE *safe_fopen_read(const char *path, const char *within, char *why, size_t wh
         errno = e;
     }
     return f;
+}
+
+FILE *safe_fopen_read(const char *path, const char *within, char *why, size_t whysz) {
+    int fd = safe_open_read(path, within, why, whysz);
+    if (fd < 0) return NULL;
+    return stream_of(fd, "rb", why, whysz);
 }
 
 char *safe_read_file(const char *path, const char *within, size_t max, size_t *len, char *why,
@@ -183,12 +189,5 @@ FILE *safe_fopen_write(const char *path, char *why, size_t whysz) {
         errno = e;
         return NULL;
     }
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        say(why, whysz, strerror(e));
-        close(fd);
-        errno = e;
-    }
-    return f;
+    return stream_of(fd, "w", why, whysz);
 }
