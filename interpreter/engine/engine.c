@@ -211,12 +211,6 @@ static int p_prepare(lua_State *L) {
     return lua_gettop(L);
 }
 
-/* Calls the handler c->h with nres results left on the stack: 1 on success,
-** 0 when the ruleset has no such handler (nothing pushed), -1 on failure
-** (nothing pushed, the error in errs with the script's file:line), -2 when a
-** call that may have changed the state ran long under the budget's timer
-** (sandbox_set_timed): the caller takes the decision back and runs it again
-** counted. A call that changed nothing is run again here. */
 /* A failed call's message gets the ruleset's own frames when there is more
 ** than the one the message names already: how the rules got there. */
 static void add_traceback(engine *e, cerr_list *errs) {
@@ -230,6 +224,12 @@ static void add_traceback(engine *e, cerr_list *errs) {
     last->message = m;
 }
 
+/* Calls the handler c->h with nres results left on the stack: 1 on success,
+** 0 when the ruleset has no such handler (nothing pushed), -1 on failure
+** (nothing pushed, the error in errs with the script's file:line), -2 when a
+** call that writes (apply, setup) or draws (determinize) ran long under the
+** budget's timer (sandbox_set_timed): the caller takes it back and runs it
+** again counted. Any other call changed nothing and is run again here. */
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
     lua_State *L = e->rt.L;
     c->e = e;
@@ -286,10 +286,13 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         if (st == SANDBOX_RETRY) {
             e->stats.recounted++;
             lua_settop(L, top);
-            /* render reads only its own copy of the view: run it again
-            ** here (returning -2 made every render that ran past the timer,
-            ** a big board or a slow machine, fail with no reason) */
-            if (c->writable || (!guard && c->kind != ARGS_RENDER)) return -2;
+            /* only a call that writes (apply, setup) or draws (determinize)
+            ** goes back to its caller, which undoes it first; every other
+            ** call changed nothing and runs again here, counted. A read
+            ** call that returned -2 was a failure to most callers (a fast
+            ** game's decisions(g) after setup: "out of memory starting the
+            ** game"), so a game's result hung on the CPU timer */
+            if (c->writable || c->kind == ARGS_DETERMINIZE) return -2;
             counted = 1;
             sandbox_set_timed(e->rt.sb, 0);
             continue;
@@ -301,16 +304,6 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         }
         return 1;
     }
-}
-
-int engine_call_read(engine *e, call_ctx *c, int nres, cerr_list *errs) {
-    int rc = engine_call(e, c, nres, errs);
-    if (rc != -2) return rc;
-    /* ran long under the timer (a fast game's, unguarded): again, counted */
-    sandbox_set_timed(e->rt.sb, 0);
-    rc = engine_call(e, c, nres, errs);
-    sandbox_set_timed(e->rt.sb, 1);
-    return rc;
 }
 
 void engine_guard_batch_begin(engine *e) { e->guard_batch++; }
@@ -601,7 +594,7 @@ int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
     call_ctx c = {.h = H_HEURISTIC, .kind = ARGS_SEAT, .seat = seat};
-    int rc = engine_call_read(e, &c, 1, errs);
+    int rc = engine_call(e, &c, 1, errs);
     if (rc > 0) {
         int ok;
         *out = lua_tointegerx(L, -1, &ok);

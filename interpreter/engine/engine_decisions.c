@@ -315,7 +315,7 @@ int engine_ask(engine *e, cerr_list *errs) {
     int rc = engine_call(e, &c, 1, errs);
     if (rc <= 0) {
         if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
-        return rc == -2 ? -2 : -1;
+        return -1;
     }
     ask_ctx ac;
     ac.e = e;

@@ -56,14 +56,7 @@ static int fork_adopt(engine *f, cerr_list *errs) {
         cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory");
         return -1;
     }
-    int rc = engine_ask(f, errs);
-    if (rc == -2) { /* decisions ran long under the timer: again, counted (it changes nothing) */
-        sandbox_set_timed(f->rt.sb, 0);
-        rc = engine_ask(f, errs);
-        sandbox_set_timed(f->rt.sb, 1);
-        if (rc == -2) cerr_add(errs, NULL, 0, 0, NULL, "decisions ran long in a fork, counted too");
-    }
-    return rc == 0 ? 0 : -1;
+    return engine_ask(f, errs) == 0 ? 0 : -1;
 }
 
 /* e's live state copied onto f's Lua stack, for fork_adopt. 0, or -1 with

@@ -309,10 +309,6 @@ typedef struct call_ctx {
     int found;        /* out: the handler exists */
 } call_ctx;
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
-/* engine_call for a handler that only reads (score, heuristic): when it ran
-** long under the timer (-2: a fast game's unguarded call), it runs again,
-** counted. */
-int engine_call_read(engine *e, call_ctx *c, int nres, cerr_list *errs);
 /* Between begin and end, the guarded (read-only) calls leave g.state the
 ** read-only view and it is given back to the live table once, at the end.
 ** Only around calls that cannot change the state (labels, prompts,

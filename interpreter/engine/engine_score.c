@@ -212,7 +212,7 @@ int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
     out->seats = NULL;
     out->n = 0;
     call_ctx c = {.h = H_SCORE, .kind = ARGS_G};
-    int rc = engine_call_read(e, &c, 1, errs);
+    int rc = engine_call(e, &c, 1, errs);
     if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no score(g) handler");
     if (rc > 0) {
         /* parsing pushes key strings: protected, like every allocation */
@@ -262,7 +262,7 @@ int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
     call_ctx c = {.h = H_SCORE, .kind = ARGS_G};
-    int rc = engine_call_read(e, &c, 1, errs);
+    int rc = engine_call(e, &c, 1, errs);
     if (rc > 0) {
         totals_ctx tc = {e->cfg.players, totals, NULL, 0};
         lua_pushcfunction(L, p_totals);

@@ -457,6 +457,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     sb->strict_len = c->strict_len;
     sb->track_reads = c->track_reads;
     sb->tick_limit = budget_ticks_for(sb->budget);
+    sb->stop_timed_every = limits_env_count("CAIRN_TEST_STOP_TIMED_EVERY", 0);
     sb->call_cpu_ms = limits_env_ms("CAIRN_LUA_CALL_CPU_MS", CAIRN_LUA_CALL_CPU_MS);
     sb->game_cpu_ms = limits_env_ms("CAIRN_LUA_GAME_CPU_MS", CAIRN_LUA_GAME_CPU_MS);
     sb->call_ticks_max = budget_ticks_of_ms(sb->call_cpu_ms);
@@ -604,6 +605,12 @@ static void begin_call(sandbox *sb, int fn) {
         if (budget_watch_start(&sb->watch) == 0) {
             sb->timed = 1;
             sb->watched = 1;
+            if (sb->stop_timed_every > 0 && ++sb->timed_calls % sb->stop_timed_every == 0) {
+                /* what the timer's signal handler does, 5 instructions in:
+                ** far enough for a rule to have changed something */
+                sb->watch.fired = 1;
+                lua_sethook(L, sb_hook, LUA_MASKCOUNT, 5);
+            }
             return;
         }
     }

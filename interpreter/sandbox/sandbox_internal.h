@@ -42,6 +42,10 @@ struct sandbox {
     ** back ask for it (sandbox_set_timed); tick_limit 0: budget too small. */
     budget_watch watch;
     int timed, timed_allowed, tick_limit;
+    /* CAIRN_TEST_STOP_TIMED_EVERY (docs/testing.md): every Nth timed call
+    ** is stopped 5 instructions in, as if the timer had fired, so a
+    ** test can show that no caller lets a re-run call change a game; 0 off */
+    long stop_timed_every, timed_calls;
     int counted_only; /* sandbox_count_always: never timed, whatever sandbox_set_timed says (forks) */
     /* CPU time, in timer ticks: the most one call may use (the deadline,
     ** counted or not), the most all calls since sandbox_new or
