@@ -403,9 +403,11 @@ static int sim_play(long index, int vi, sim_rec *r, void *ud) {
             msg = cairn_strfmt("seed %" PRIu64 ", decision %ld: seat %d is asked but has no enabled option", seed,
                                k + 1, seat);
         else if (es != ENGINE_OK) { /* the game is as before the move: the same pick again */
-            char *id = engine_bot_choice(e, seat);
-            msg = cairn_strfmt("seed %" PRIu64 ", decision %ld (seat %d, \"%s\"): %s", seed, k + 1, seat,
-                               id ? id : "?", why ? why : engine_status_name(es));
+            char *id = engine_bot_choice(e, seat); /* NULL when the game could not be put back */
+            msg = id ? cairn_strfmt("seed %" PRIu64 ", decision %ld (seat %d, \"%s\"): %s", seed, k + 1, seat,
+                                    id, why ? why : engine_status_name(es))
+                     : cairn_strfmt("seed %" PRIu64 ", decision %ld (seat %d): %s", seed, k + 1, seat,
+                                    why ? why : engine_status_name(es));
             free(id);
         }
         free(why);
