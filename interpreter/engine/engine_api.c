@@ -142,7 +142,17 @@ static uint32_t seat_mask_of(lua_State *L, int idx, const char *field, int nseat
 }
 
 /* Appends an event; fast games keep none (nobody reads them). */
+static int push_event_now(engine *e, const char *text, uint32_t to);
+
+/* push_event_now inside the heap brackets: a hard stop waits for it */
 static int push_event(engine *e, const char *text, uint32_t to) {
+    sandbox_heap_begin();
+    int rc = push_event_now(e, text, to);
+    sandbox_heap_end();
+    return rc;
+}
+
+static int push_event_now(engine *e, const char *text, uint32_t to) {
     if (e->cfg.fast) return 0;
     size_t bytes = strlen(text) + 1 + sizeof *e->events;
     if (e->kept_bytes + bytes > (size_t)CAIRN_GAME_MEMORY_CAP) return -2;
@@ -211,7 +221,9 @@ static int on_print(void *ud, const char *where, const char *text) {
     engine *e = ((engine_hub *)ud)->e;
     if (!e) return 0;
     if (!text) return debug_channel_wanted(e);
+    sandbox_heap_begin(); /* the channel's buffers: a hard stop waits */
     debug_channel_print(e, where, text);
+    sandbox_heap_end();
     return 1;
 }
 

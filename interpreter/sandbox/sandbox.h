@@ -193,6 +193,12 @@ int sandbox_print_function(lua_State *L);
 ** bots, sandboxes) may be run or freed, only kept, and the game is built
 ** again from its log. */
 void sandbox_set_escape(sigjmp_buf *jb);
+/* Brackets for C code the rules call that uses the C heap (g.log's
+** events, the debug channel): a hard stop that falls between them waits
+** for sandbox_heap_end, as one inside Lua's allocator waits for it to
+** return, so the heap is never left half-changed. Not nested. */
+void sandbox_heap_begin(void);
+void sandbox_heap_end(void);
 /* After a jump to the escape: the sandbox whose call was left, now lost
 ** (every later sandbox_call on it fails at once, sandbox_free leaves it be),
 ** with the error (the rules' file:line that called the C work, the limits)

@@ -6,7 +6,8 @@
 ** sandbox_escaped then names the sandbox that was left, marks it lost (its
 ** Lua state is never run, read for anything but where it stood, or freed
 ** again: Lua may have been in the middle of a rehash) and says which rule
-** line called the C work that overran.
+** line called the C work that overran. The heap brackets make C code the
+** rules call wait for the jump until it has left the C heap.
 */
 #include "sandbox_internal.h"
 #include "limits.h"
@@ -15,6 +16,13 @@
 #include <stdio.h>
 
 void sandbox_set_escape(sigjmp_buf *jb) { budget_set_escape(jb); }
+
+void sandbox_heap_begin(void) { budget_in_alloc = 1; }
+
+void sandbox_heap_end(void) {
+    budget_in_alloc = 0;
+    if (budget_escape_pending) budget_alloc_leave();
+}
 
 /* The rules' line the stuck call stood on: the innermost frame with a line
 ** (the C function itself has none). lua_getstack and lua_getinfo "Sl" read

@@ -11,6 +11,8 @@
 
 #include <lauxlib.h>
 #include <lualib.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -824,8 +826,64 @@ static void plain_len_is_searched(void **state) {
     expect_error(f, "local __cairn_len = 2 return __cairn_len", SANDBOX_ERR_SYNTAX, "reserves");
 }
 
+/* The heap brackets (sandbox_heap_begin/end): C code the rules call that
+** uses the C heap must not be left in the middle by the hard stop. A C
+** function spins 300 ms of CPU, far past a 20 ms deadline and 20 ms grace
+** (the stop lands at about 8 ticks of 5 ms = 40 ms); inside the brackets
+** the jump waits until sandbox_heap_end, so the spin finished; outside them
+** (the control) the jump leaves the spin half-way. */
+static sandbox *heap_lost[2]; /* a left sandbox is kept reachable, never freed */
+static volatile sig_atomic_t heap_spun;
+
+static int l_spin_on_heap(lua_State *L) {
+    int bracket = lua_toboolean(L, 1);
+    if (bracket) sandbox_heap_begin();
+    struct timespec t0, t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    do clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 300);
+    heap_spun = 1;
+    if (bracket) sandbox_heap_end();
+    return 0;
+}
+
+static void hard_stop_waits_for_the_heap(void **state) {
+    (void)state;
+    static sigjmp_buf jb;
+    for (int bracket = 1; bracket >= 0; bracket--) {
+        static fx f;
+        memset(&f, 0, sizeof f);
+        cerr_init(&f.errs, 0);
+        /* read by sandbox_new only: unset at once, so a failure here leaves
+        ** the next tests their usual limits */
+        assert_int_equal(setenv("CAIRN_LUA_CALL_CPU_MS", "20", 1), 0);
+        assert_int_equal(setenv("CAIRN_LUA_HARD_STOP_GRACE_MS", "20", 1), 0);
+        sandbox *sb = make(&f, SMALL_CAP, SMALL_BUDGET);
+        assert_int_equal(unsetenv("CAIRN_LUA_CALL_CPU_MS"), 0);
+        assert_int_equal(unsetenv("CAIRN_LUA_HARD_STOP_GRACE_MS"), 0);
+        assert_non_null(sb);
+        heap_spun = 0;
+        if (sigsetjmp(jb, 1) == 0) {
+            sandbox_set_escape(&jb);
+            lua_State *L = sandbox_state(sb);
+            lua_pushcfunction(L, l_spin_on_heap);
+            lua_pushboolean(L, bracket);
+            sandbox_call(sb, 1, 0, &f.errs);
+            fail_msg("the hard stop did not leave the call");
+        }
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        heap_lost[bracket] = sandbox_escaped(&errs);
+        assert_ptr_equal(heap_lost[bracket], sb);
+        cerr_free(&errs);
+        cerr_free(&f.errs);
+        assert_int_equal(heap_spun, bracket); /* waited: finished; else left half-way */
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(hard_stop_waits_for_the_heap),
         cmocka_unit_test_setup_teardown(removed_capabilities_are_absent, setup, teardown),
         cmocka_unit_test_setup_teardown(load_accepts_only_text, setup, teardown),
         cmocka_unit_test_setup_teardown(require_refuses_paths, setup, teardown),
