@@ -850,7 +850,7 @@ static int l_spin_on_heap(lua_State *L) {
 static void hard_stop_waits_for_the_heap(void **state) {
     (void)state;
     static sigjmp_buf jb;
-    for (int bracket = 1; bracket >= 0; bracket--) {
+    for (volatile int bracket = 1; bracket >= 0; bracket--) { /* lives across the jump */
         static fx f;
         memset(&f, 0, sizeof f);
         cerr_init(&f.errs, 0);
