@@ -275,12 +275,6 @@ bot-mistakes: all $(BUILD)/libcairn.a
 report-check: all
 	@tools/check-report
 
-# make docs-slow: the docs' blocks marked `run slow` (minutes each: docs/simulation.md's Yak
-# search-bot comparison), which make test counts but does not run; with the rest of those docs.
-.PHONY: docs-slow
-docs-slow: all
-	@CAIRN_DOCS_SLOW=1 tools/run-docs docs/simulation.md
-
 # make slurm-rehearsal: the Slurm recipe (docs/cluster/slurm-array.sh) on a one-node Slurm
 # started on 127.0.0.1 (Debian's slurm-wlm, as root), 2 shards merged and compared byte for
 # byte with one run (tools/slurm-rehearsal; docs/simulation.md); not part of make test.

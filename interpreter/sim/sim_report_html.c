@@ -176,8 +176,9 @@ static void curve(FILE *f, const char *title, const series *s, int ns, char (*xl
     if (!isnan(ref))
         fprintf(f, "<line class=\"ref\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", MARGIN + 50, PY(ref), MARGIN + 50 + w,
                 PY(ref));
-    for (int i = 0; i < npts; i++) {
-        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis mid\">", PX(i), MARGIN + h + 18 + (i % 2) * 12);
+    for (int i = 0; i < npts; i++) { /* the end labels run inwards, so that a long one stays on the chart */
+        const char *anchor = npts < 2 ? "mid" : i == 0 ? "start" : i == npts - 1 ? "end" : "mid";
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis %s\">", PX(i), MARGIN + h + 18 + (i % 2) * 12, anchor);
         esc(f, xlabel[i]);
         fputs("</text>\n", f);
     }
@@ -448,14 +449,14 @@ static const char STYLE[] =
     "svg{background:#fafafa;border:1px solid #ddd;max-width:100%;height:auto}"
     ".bar{fill:#6a9fd4}.dot{fill:#1f4e79}.whisker{stroke:#1f4e79;stroke-width:2}"
     ".ref{stroke:#c0392b;stroke-dasharray:4 3}.label{text-anchor:end;font-size:12px}"
-    ".value,.axis{font-size:11px}.end{text-anchor:end}.mid{text-anchor:middle}"
+    ".value,.axis{font-size:11px}.end{text-anchor:end}.mid{text-anchor:middle}.start{text-anchor:start}"
     ".axisline{stroke:#999}.line{fill:none;stroke-width:2}.band{stroke-width:6;stroke-opacity:.25}"
     ".s0 .line,.s0 .band{stroke:#1f77b4}.s1 .line,.s1 .band{stroke:#ff7f0e}.s2 .line,.s2 .band{stroke:#2ca02c}"
     ".s3 .line,.s3 .band{stroke:#d62728}.s4 .line,.s4 .band{stroke:#9467bd}.s5 .line,.s5 .band{stroke:#8c564b}"
     ".s6 .line,.s6 .band{stroke:#e377c2}.s7 .line,.s7 .band{stroke:#7f7f7f}"
     "text.legend.s0{fill:#1f77b4}text.legend.s1{fill:#ff7f0e}text.legend.s2{fill:#2ca02c}text.legend.s3{fill:#d62728}"
     "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}"
-    "code,pre{background:#f0f0f0;padding:.2em .4em;white-space:pre-wrap;word-break:break-all}";
+    "code,pre{background:#f0f0f0;padding:.2em .4em;white-space:pre-wrap;overflow-wrap:anywhere}";
 
 /* ------------------------------------------- the page, for other pages */
 
