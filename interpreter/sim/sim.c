@@ -731,10 +731,19 @@ static void ctx_free(sim_ctx *x) {
 /* --sweep players=... or bots=...: one whole run per value (its report
 ** kept back), then the table of them all (sim_series.c). */
 static int run_series(sim_opts *o, sim_series *s, FILE *out, FILE *err) {
-    if (o->compare[0] || o->csv || o->n_bots || o->lab.tournament || o->lab.skill || o->lab.until_width > 0)
-        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, --bots, "
+    /* a players sweep seats --bots as any run does: seat i plays the i-th
+    ** spec, seats past the list random, specs past the seats unused; a bots
+    ** sweep names every seat's bot itself */
+    if (o->compare[0] || o->csv || (o->n_bots && !s->players) || o->lab.tournament || o->lab.skill ||
+        o->lab.until_width > 0)
+        return fprintf(err, "cairn sim: --sweep %s plays one run per value: not with --compare, --csv, %s"
                             "--tournament, --skill or --until-width\nusage: %s\n",
-                       s->players ? "players=..." : "bots=...", SIM_USAGE), 2;
+                       s->players ? "players=..." : "bots=...", s->players ? "" : "--bots, ", SIM_USAGE), 2;
+    if (o->n_bots && o->shard_n)
+        return fprintf(err, "cairn sim: --sweep players=... with --bots is not sharded (a part does not carry "
+                            "the bots for merge to check): run it whole, --jobs uses every core\nusage: %s\n",
+                       SIM_USAGE), 2;
+    s->seat_bots = (const char *const *)o->bot_spec, s->n_seat_bots = o->n_bots;
     const char *sweep = o->sweep, *json = o->json, *report = o->lab.report;
     o->sweep = NULL, o->json = NULL, o->lab.report = NULL;
     int rc = 0, failed = 0;

@@ -541,6 +541,8 @@ typedef struct sim_series {
     int seats[CAIRN_SIM_MAX_VARIANTS];
     char *bot[CAIRN_SIM_MAX_VARIANTS];
     sim_series_point point[CAIRN_SIM_MAX_VARIANTS];
+    const char *const *seat_bots; /* borrowed: a players sweep's --bots, seat by seat */
+    int n_seat_bots;              /* 0: every seat random */
 } sim_series;
 
 /* 1 when sweep is players=... or bots=... (s filled), 0 when it is another

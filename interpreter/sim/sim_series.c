@@ -73,6 +73,11 @@ void sim_series_take(sim_series *s, int k, const sim_totals *t) {
 
 void sim_series_report(FILE *out, const sim_series *s, const char *sweep) {
     fprintf(out, "sweep %s: one run per value, each on the same seeds\n", sweep);
+    if (s->n_seat_bots) { /* a players sweep with --bots */
+        fputs("bots:", out);
+        for (int i = 0; i < s->n_seat_bots; i++) fprintf(out, " %d=%s", i + 1, s->seat_bots[i]);
+        fputs(" (in each run the seats it has; any further seat random)\n", out);
+    }
     fprintf(out, "%-28s%7s%24s%8s%24s%12s   %s\n", "value", "games", "first player [95%]", "even", "first - even [95%]",
             "decisions", "each position's win share");
     for (int k = 0; k < s->n; k++) {
@@ -106,6 +111,14 @@ void sim_series_report(FILE *out, const sim_series *s, const char *sweep) {
 void sim_series_json(FILE *f, const sim_series *s, const char *sweep) {
     fputs("{\"sweep\": ", f);
     json_string_writez(f, sweep);
+    if (s->n_seat_bots) { /* a players sweep with --bots: seat by seat */
+        fputs(", \"seat_bots\": [", f);
+        for (int i = 0; i < s->n_seat_bots; i++) {
+            if (i) fputs(", ", f);
+            json_string_writez(f, s->seat_bots[i]);
+        }
+        fputc(']', f);
+    }
     fputs(", \"values\": [", f);
     for (int k = 0; k < s->n; k++) {
         const sim_series_point *p = &s->point[k];

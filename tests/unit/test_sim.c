@@ -1355,6 +1355,28 @@ static void test_sweep_series(void **st) {
     assert_int_equal(sscanf(strstr(p.out, "\nwin share"), "\nwin share %63[^]]]", cell), 1);
     snprintf(row, sizeof row, "bots=greedy                      20%23s]", cell);
     assert_non_null(strstr(r.out, row));
+    /* a players sweep seats --bots as a run does: at 2 seats connect4's
+    ** greedy,greedy is the run above, so the sweep's players=2 row has its
+    ** first-player share; the specs past the seats are unused (no seat 3) */
+    static const char *const seated[] = {"connect4", "--sweep", "players=2..2", "--bots", "greedy,greedy,greedy",
+                                         "--games", "20", "--quiet", NULL};
+    sim(&r, seated);
+    if (r.rc) fprintf(stderr, "%s", r.err);
+    assert_int_equal(r.rc, 0);
+    assert_non_null(strstr(r.out, "\nbots: 1=greedy 2=greedy 3=greedy (in each run the seats it has; any further "
+                                  "seat random)\n"));
+    assert_int_equal(sscanf(strstr(p.out, "\nwin share"), "\nwin share %63[^]]]", cell), 1); /* seat 1 starts */
+    snprintf(row, sizeof row, "players=2                        20%23s]", cell);
+    if (!strstr(r.out, row)) fprintf(stderr, "no \"%s\" in\n%s", row, r.out);
+    assert_non_null(strstr(r.out, row));
+    static const char *const sharded[] = {"connect4", "--sweep", "players=2..2", "--bots", "greedy", "--shard", "1/2", NULL};
+    sim(&r, sharded);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "--sweep players=... with --bots is not sharded"));
+    static const char *const botsbots[] = {"connect4", "--sweep", "bots=random,greedy", "--bots", "greedy", NULL};
+    sim(&r, botsbots);
+    assert_int_equal(r.rc, 2);
+    assert_non_null(strstr(r.err, "not with --compare, --csv, --bots,"));
     static const char *const bad[] = {SIMLAB, "--sweep", "players=1..20", NULL};
     sim(&r, bad);
     assert_int_equal(r.rc, 2);
