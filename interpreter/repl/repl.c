@@ -383,6 +383,19 @@ static int show_option_columns(repl *r, const engine_decision *d, int numw) {
     return 1;
 }
 
+/* 1 when every option's line with its id beside its label (numw digits, ids
+** padded to idw) fits the terminal's width. */
+static int option_lines_fit(const repl *r, const engine_decision *d, int numw, size_t idw) {
+    if (r->width <= 0) return 1;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const engine_option *op = &d->options[i];
+        if (!op->label) continue;
+        size_t w = 2 + (size_t)numw + 2 + idw + 2 + markup_width(op->label, strlen(op->label));
+        if (w > (size_t)r->width) return 0;
+    }
+    return 1;
+}
+
 /* The decision block for seat: its prompt and the numbered options. */
 static void show_decision(repl *r, int seat) {
     engine_decision_list dl = {0};
@@ -436,14 +449,29 @@ static void show_decision(repl *r, int seat) {
         engine_decision_list_free(&dl);
         return;
     }
+    /* the ids are the ruleset's, in English: a game in another language
+    ** shows the labels alone (a number or a label's start answers), and so
+    ** does an English one whose ids beside the labels would make a line wider
+    ** than the terminal (it would wrap and the question take more rows);
+    ** typing an id answers whatever is shown */
+    int ids_fit = strcmp(repl_lang(r), "en") == 0 && option_lines_fit(r, d, numw, idw);
+    /* a turn too tall for the screen whose options do not go in columns: two
+    ** or more unavailable options are folded into one line of their numbers
+    ** (the reason is told when one is chosen) */
+    size_t n_disabled = 0;
+    for (size_t i = 0; i < d->n_options; i++) n_disabled += d->options[i].disabled != NULL;
+    int fold = r->options_in_columns && n_disabled >= 2;
+    markup_buf folded = {0};
     for (size_t i = 0; i < d->n_options; i++) {
         const engine_option *op = &d->options[i];
+        if (fold && op->disabled) {
+            markup_buf_printf(&folded, "%s%zu", folded.len ? ", " : "", i + 1);
+            continue;
+        }
         markup_buf b = {0};
         char *id = markup_escape(op->id);
         if (op->disabled) markup_buf_puts(&b, "{dim}");
-        /* the ids are the ruleset's, in English: a game in another language
-        ** shows the labels alone (a number or a label's start answers) */
-        int ids_shown = !op->label || strcmp(repl_lang(r), "en") == 0;
+        int ids_shown = !op->label || ids_fit;
         /* a turn too tall for the screen: an unavailable option marked ×, its
         ** reason told when it is chosen */
         int marked = op->disabled && r->options_in_columns;
@@ -465,6 +493,17 @@ static void show_decision(repl *r, int seat) {
         repl_say(r, 2 + numw + 2 + (ids_shown ? (int)idw + 2 : 0), "%s", line ? line : "(out of memory)");
         free(line);
     }
+    char *numbers = markup_buf_take(&folded);
+    if (fold) {
+        markup_buf b = {0};
+        markup_buf_printf(&b, "{dim}  %*s× ", numw, "");
+        markup_buf_printf(&b, repl_trn(r, "turn.folded", (long long)n_disabled), numbers ? numbers : "?");
+        markup_buf_puts(&b, "{/}");
+        char *line = markup_buf_take(&b);
+        repl_say(r, 2 + numw + 2, "%s", line ? line : "(out of memory)");
+        free(line);
+    }
+    free(numbers);
     engine_decision_list_free(&dl);
 }
 

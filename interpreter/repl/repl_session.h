@@ -115,6 +115,7 @@ typedef struct repl {
     /* the screen (repl_layout.c, repl_pager.c) */
     int rows;          /* the terminal's rows at the last turn screen, 0: not known */
     int options_in_columns; /* a turn too tall for the screen: the options in columns */
+    int news_joined;   /* ... and still too tall: each run's events on one paragraph */
     int guarded;       /* a command runs under the hard stop's escape (repl_hard_stop.c) */
     FILE *page_saved;  /* r->out while a page is kept in page_mem */
     FILE *page_mem;

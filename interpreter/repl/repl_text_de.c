@@ -18,6 +18,7 @@ const repl_text_entry repl_text_de[] = {
     {"header.hint", "Gib die Nummer oder Kennung einer Option ein, oder einen Befehl (`help` zeigt sie).", NULL},
     {"turn.same_time", "(%s entscheidet zugleich)", "(%s entscheiden zugleich)"},
     {"turn.unavailable", "(nicht möglich: %s)", NULL},
+    {"turn.folded", "%s: gerade nicht möglich (wähle sie, um zu hören, warum)", "%s: gerade nicht möglich (wähle eine, um zu hören, warum)"},
     {"turn.over", "Das Spiel ist aus: `undo`, `new`, `save DATEI` oder `quit`.", NULL},
     {"turn.waiting", "Warten auf %s (%s-Bot): mit `run` ziehen die Bots.", NULL},
     {"turn.waiting_pages", "Warten auf %s (auf ihren Seiten); `links` zeigt die Links noch einmal.", NULL},

@@ -19,6 +19,7 @@ const repl_text_entry repl_text_en[] = {
     {"header.hint", "Type the number or id of an option, or a command (`help` lists them).", NULL},
     {"turn.same_time", "(%s decides at the same time)", "(%s decide at the same time)"},
     {"turn.unavailable", "(unavailable: %s)", NULL},
+    {"turn.folded", "%s: not possible now (choose it to hear why)", "%s: not possible now (choose one to hear why)"},
     {"turn.over", "The game is over: `undo`, `new`, `save FILE` or `quit`.", NULL},
     {"turn.waiting", "Waiting for %s (%s bot): `run` lets the bots play.", NULL},
     {"turn.waiting_pages", "Waiting for %s (at their pages); `links` shows the links again.", NULL},
