@@ -252,7 +252,7 @@ void repl_show_scores(repl *r, int final) {
     cerr_list errs;
     cerr_init(&errs, 0);
     if (engine_score_get(r->e, &sc, &errs) != 0) {
-        repl_fail(r, "the scores cannot be shown: score failed");
+        repl_fail(r, "%s", repl_tr(r, "scores.failed"));
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
@@ -704,8 +704,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         if (stop) repl_say(r, 0, "%s", repl_tr(r, "run.stopped_bot"));
     }
     if (n == CAIRN_REPL_MAX_BOT_RUN)
-        repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
-                 CAIRN_REPL_MAX_BOT_RUN);
+        repl_say(r, 0, repl_trn(r, "run.limit", CAIRN_REPL_MAX_BOT_RUN), CAIRN_REPL_MAX_BOT_RUN);
     return n;
 }
 
@@ -744,13 +743,13 @@ int repl_answer(repl *r, int seat, const char *id) {
         break;
     }
     case ENGINE_UNKNOWN:
-        repl_fail(r, "%s", why ? why : "no such option");
+        repl_fail(r, "%s", why ? why : repl_tr(r, "answer.no_option"));
         break;
     case ENGINE_RULES_ERROR:
-        repl_fail(r, "the rules failed on \"%s\" (nothing changed): %s", id, why ? why : "error");
+        repl_fail(r, repl_tr(r, "answer.rules_failed"), id, why ? why : repl_tr(r, "answer.error"));
         break;
     default:
-        repl_fail(r, "\"%s\" refused: %s", id, why ? why : engine_status_name(st));
+        repl_fail(r, repl_tr(r, "answer.refused"), id, why ? why : engine_status_name(st));
         break;
     }
     free(why);
@@ -1133,8 +1132,7 @@ static int run_segment(repl *r, char *seg) {
             if (pr < 0) repl_fail(r, "%s", pwhy ? pwhy : "parse failed");
             for (size_t i = 0; pr > 0 && i < n && rc == 0; i++) {
                 if (repl_deciding_seat(r) != seat) {
-                    repl_plain(r, "The rest was not run (another seat decides now): %zu more answer%s", n - i,
-                               n - i == 1 ? "" : "s");
+                    repl_plain(r, repl_trn(r, "line.rest_answers", (long long)(n - i)), n - i);
                     break;
                 }
                 rc = repl_answer(r, seat, ids[i]);
@@ -1164,7 +1162,7 @@ static int run_segment(repl *r, char *seg) {
         return -1;
     }
     if (r->replay)
-        repl_fail(r, "no command \"%s\" (`help` lists the commands)", word);
+        repl_fail(r, repl_tr(r, "help.no_command"), word);
     else if (engine_is_over(r->e))
         repl_fail(r, repl_tr(r, "answer.game_over"), seg);
     else
@@ -1201,14 +1199,14 @@ static void run_line(repl *r, char *line) {
             p = semi ? semi + 1 : NULL;
             if (seg[0] == '\0') continue;
             if (repl_guarded(r, guarded_segment, seg) != 0) {
-                if (p && *trim(p)) repl_plain(r, "The rest of the line was not run: %s", trim(p));
+                if (p && *trim(p)) repl_plain(r, repl_tr(r, "line.rest"), trim(p));
                 break;
             }
             /* any change of who decides (an answer, `bot`, `undo`, `goto`...) ends the
             ** line: what follows belongs to another seat */
             if (p && secret_seat && !engine_is_over(r->e) && repl_deciding_seat(r) != secret_seat) {
                 /* the next answers belong to another seat, who must not see this screen */
-                if (*trim(p)) repl_plain(r, "The rest of the line was not run (another seat's turn): %s", trim(p));
+                if (*trim(p)) repl_plain(r, repl_tr(r, "line.rest_turn"), trim(p));
                 break;
             }
         }

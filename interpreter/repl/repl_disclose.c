@@ -42,7 +42,7 @@ char *repl_describe_logged(const repl *r, size_t index, int peek) {
     if (index >= n) return cairn_strdup("?");
     if (engine_log_is_edit(&log[index])) { /* repl_inspect.c's set */
         char *what = markup_escape(log[index].id);
-        char *out = cairn_strfmt("edit: %s", what ? what : "?");
+        char *out = cairn_strfmt(repl_tr(r, "history.edit"), what ? what : "?");
         free(what);
         return out;
     }

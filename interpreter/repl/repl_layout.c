@@ -41,7 +41,7 @@ static void show_board_rows(repl *r, int seat, int rows) {
     cerr_init(&errs, 0);
     char *text = engine_render_screen(r->e, seat, r->width, rows, &errs);
     if (!text) {
-        repl_fail(r, "the board cannot be shown: render failed");
+        repl_fail(r, "%s", repl_tr(r, "board.failed"));
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);

@@ -24,7 +24,7 @@ static int seat_is_bot(const repl *r, int seat) {
 
 int repl_serve_links(repl *r) {
     if (!r->server) {
-        repl_fail(r, "no links: `cairn serve` gives them");
+        repl_fail(r, "%s", repl_tr(r, "serve.no_links"));
         return -1;
     }
     int any = 0;
@@ -41,7 +41,7 @@ int repl_serve_links(repl *r) {
         if (r->interactive) serve_print_qr(r->out, link, r->width);
         free(link);
     }
-    if (!any) repl_plain(r, "  (no seat is served: every seat is a bot)");
+    if (!any) repl_plain(r, "  %s", repl_tr(r, "serve.none"));
     return 0;
 }
 
