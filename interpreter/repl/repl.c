@@ -1599,8 +1599,7 @@ static int resume(repl *r) {
     int rc = repl_command(r, "load", path);
     if (rc == 0) {
         if (others)
-            repl_plain(r, "(%zu other interrupted %s in %s: `cairn play --load FILE` takes one)", others,
-                       others == 1 ? "game" : "games", dir);
+            repl_plain(r, repl_trn(r, "resume.others", (long long)others), others, dir);
         free(r->save_path);
         r->save_path = NULL;
         r->dirty = 1;

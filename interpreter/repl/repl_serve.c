@@ -68,10 +68,8 @@ int repl_serve_open(repl *r, const char *bind, int port) {
     cerr_free(&errs);
     r->viewer = 0; /* the console shows the public board; `view SEAT` answers for a seat */
     int local = strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0;
-    repl_plain(r, "Serving on %s port %d (%s). Each link below is one seat's private page: whoever has it "
-               "plays that seat.", bind, serve_port(r->server),
-               local ? "this machine only; --bind 0.0.0.0 serves phones on your network"
-                     : "reachable from the networks of this machine: share the links in person");
+    repl_plain(r, repl_tr(r, "serve.banner"), bind, serve_port(r->server),
+               repl_tr(r, local ? "serve.local" : "serve.network"));
     repl_serve_links(r);
     return 0;
 }

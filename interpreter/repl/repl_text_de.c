@@ -336,5 +336,9 @@ const repl_text_entry repl_text_de[] = {
     {"undo.none_policy", "diese Partie wird mit `--undo=none` gespielt: keine Entscheidung wird zurückgenommen", NULL},
     {"history.edit", "Änderung: %s", NULL},
     {"load.from_scenario", "vom Szenario aus begonnen", NULL},
+    {"serve.banner", "Bereit auf %s Port %d (%s). Jeder Link unten ist die private Seite eines Platzes: wer ihn hat, spielt diesen Platz.", NULL},
+    {"serve.local", "nur dieser Rechner; --bind 0.0.0.0 bedient Telefone in deinem Netz", NULL},
+    {"serve.network", "erreichbar aus den Netzen dieses Rechners: gib die Links persönlich weiter", NULL},
+    {"resume.others", "(%zu weitere unterbrochene Partie in %s: `cairn play --load FILE` nimmt eine)", "(%zu weitere unterbrochene Partien in %s: `cairn play --load FILE` nimmt eine)"},
     {NULL, NULL, NULL},
 };

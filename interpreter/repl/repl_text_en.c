@@ -337,5 +337,9 @@ const repl_text_entry repl_text_en[] = {
     {"undo.none_policy", "this game is played with `--undo=none`: no decision is taken back", NULL},
     {"history.edit", "edit: %s", NULL},
     {"load.from_scenario", "started from the scenario", NULL},
+    {"serve.banner", "Serving on %s port %d (%s). Each link below is one seat's private page: whoever has it plays that seat.", NULL},
+    {"serve.local", "this machine only; --bind 0.0.0.0 serves phones on your network", NULL},
+    {"serve.network", "reachable from the networks of this machine: share the links in person", NULL},
+    {"resume.others", "(%zu other interrupted game in %s: `cairn play --load FILE` takes one)", "(%zu other interrupted games in %s: `cairn play --load FILE` takes one)"},
     {NULL, NULL, NULL},
 };
