@@ -252,7 +252,7 @@ void repl_show_scores(repl *r, int final) {
     cerr_list errs;
     cerr_init(&errs, 0);
     if (engine_score_get(r->e, &sc, &errs) != 0) {
-        repl_fail(r, "the scores cannot be shown: score failed");
+        repl_fail(r, "%s", repl_tr(r, "scores.failed"));
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
@@ -383,6 +383,19 @@ static int show_option_columns(repl *r, const engine_decision *d, int numw) {
     return 1;
 }
 
+/* 1 when every option's line with its id beside its label (numw digits, ids
+** padded to idw) fits the terminal's width. */
+static int option_lines_fit(const repl *r, const engine_decision *d, int numw, size_t idw) {
+    if (r->width <= 0) return 1;
+    for (size_t i = 0; i < d->n_options; i++) {
+        const engine_option *op = &d->options[i];
+        if (!op->label) continue;
+        size_t w = 2 + (size_t)numw + 2 + idw + 2 + markup_width(op->label, strlen(op->label));
+        if (w > (size_t)r->width) return 0;
+    }
+    return 1;
+}
+
 /* The decision block for seat: its prompt and the numbered options. */
 static void show_decision(repl *r, int seat) {
     engine_decision_list dl = {0};
@@ -436,14 +449,29 @@ static void show_decision(repl *r, int seat) {
         engine_decision_list_free(&dl);
         return;
     }
+    /* the ids are the ruleset's, in English: a game in another language
+    ** shows the labels alone (a number or a label's start answers), and so
+    ** does an English one whose ids beside the labels would make a line wider
+    ** than the terminal (it would wrap and the question take more rows);
+    ** typing an id answers whatever is shown */
+    int ids_fit = strcmp(repl_lang(r), "en") == 0 && option_lines_fit(r, d, numw, idw);
+    /* a turn too tall for the screen whose options do not go in columns: two
+    ** or more unavailable options are folded into one line of their numbers
+    ** (the reason is told when one is chosen) */
+    size_t n_disabled = 0;
+    for (size_t i = 0; i < d->n_options; i++) n_disabled += d->options[i].disabled != NULL;
+    int fold = r->options_in_columns && n_disabled >= 2;
+    markup_buf folded = {0};
     for (size_t i = 0; i < d->n_options; i++) {
         const engine_option *op = &d->options[i];
+        if (fold && op->disabled) {
+            markup_buf_printf(&folded, "%s%zu", folded.len ? ", " : "", i + 1);
+            continue;
+        }
         markup_buf b = {0};
         char *id = markup_escape(op->id);
         if (op->disabled) markup_buf_puts(&b, "{dim}");
-        /* the ids are the ruleset's, in English: a game in another language
-        ** shows the labels alone (a number or a label's start answers) */
-        int ids_shown = !op->label || strcmp(repl_lang(r), "en") == 0;
+        int ids_shown = !op->label || ids_fit;
         /* a turn too tall for the screen: an unavailable option marked ×, its
         ** reason told when it is chosen */
         int marked = op->disabled && r->options_in_columns;
@@ -465,6 +493,17 @@ static void show_decision(repl *r, int seat) {
         repl_say(r, 2 + numw + 2 + (ids_shown ? (int)idw + 2 : 0), "%s", line ? line : "(out of memory)");
         free(line);
     }
+    char *numbers = markup_buf_take(&folded);
+    if (fold) {
+        markup_buf b = {0};
+        markup_buf_printf(&b, "{dim}  %*s× ", numw, "");
+        markup_buf_printf(&b, repl_trn(r, "turn.folded", (long long)n_disabled), numbers ? numbers : "?");
+        markup_buf_puts(&b, "{/}");
+        char *line = markup_buf_take(&b);
+        repl_say(r, 2 + numw + 2, "%s", line ? line : "(out of memory)");
+        free(line);
+    }
+    free(numbers);
     engine_decision_list_free(&dl);
 }
 
@@ -665,8 +704,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         if (stop) repl_say(r, 0, "%s", repl_tr(r, "run.stopped_bot"));
     }
     if (n == CAIRN_REPL_MAX_BOT_RUN)
-        repl_say(r, 0, "The bots made %d decisions without a person being asked; `run` goes on.",
-                 CAIRN_REPL_MAX_BOT_RUN);
+        repl_say(r, 0, repl_trn(r, "run.limit", CAIRN_REPL_MAX_BOT_RUN), CAIRN_REPL_MAX_BOT_RUN);
     return n;
 }
 
@@ -705,13 +743,13 @@ int repl_answer(repl *r, int seat, const char *id) {
         break;
     }
     case ENGINE_UNKNOWN:
-        repl_fail(r, "%s", why ? why : "no such option");
+        repl_fail(r, "%s", why ? why : repl_tr(r, "answer.no_option"));
         break;
     case ENGINE_RULES_ERROR:
-        repl_fail(r, "the rules failed on \"%s\" (nothing changed): %s", id, why ? why : "error");
+        repl_fail(r, repl_tr(r, "answer.rules_failed"), id, why ? why : repl_tr(r, "answer.error"));
         break;
     default:
-        repl_fail(r, "\"%s\" refused: %s", id, why ? why : engine_status_name(st));
+        repl_fail(r, repl_tr(r, "answer.refused"), id, why ? why : engine_status_name(st));
         break;
     }
     free(why);
@@ -1094,8 +1132,7 @@ static int run_segment(repl *r, char *seg) {
             if (pr < 0) repl_fail(r, "%s", pwhy ? pwhy : "parse failed");
             for (size_t i = 0; pr > 0 && i < n && rc == 0; i++) {
                 if (repl_deciding_seat(r) != seat) {
-                    repl_plain(r, "The rest was not run (another seat decides now): %zu more answer%s", n - i,
-                               n - i == 1 ? "" : "s");
+                    repl_plain(r, repl_trn(r, "line.rest_answers", (long long)(n - i)), n - i);
                     break;
                 }
                 rc = repl_answer(r, seat, ids[i]);
@@ -1125,7 +1162,7 @@ static int run_segment(repl *r, char *seg) {
         return -1;
     }
     if (r->replay)
-        repl_fail(r, "no command \"%s\" (`help` lists the commands)", word);
+        repl_fail(r, repl_tr(r, "help.no_command"), word);
     else if (engine_is_over(r->e))
         repl_fail(r, repl_tr(r, "answer.game_over"), seg);
     else
@@ -1162,14 +1199,14 @@ static void run_line(repl *r, char *line) {
             p = semi ? semi + 1 : NULL;
             if (seg[0] == '\0') continue;
             if (repl_guarded(r, guarded_segment, seg) != 0) {
-                if (p && *trim(p)) repl_plain(r, "The rest of the line was not run: %s", trim(p));
+                if (p && *trim(p)) repl_plain(r, repl_tr(r, "line.rest"), trim(p));
                 break;
             }
             /* any change of who decides (an answer, `bot`, `undo`, `goto`...) ends the
             ** line: what follows belongs to another seat */
             if (p && secret_seat && !engine_is_over(r->e) && repl_deciding_seat(r) != secret_seat) {
                 /* the next answers belong to another seat, who must not see this screen */
-                if (*trim(p)) repl_plain(r, "The rest of the line was not run (another seat's turn): %s", trim(p));
+                if (*trim(p)) repl_plain(r, repl_tr(r, "line.rest_turn"), trim(p));
                 break;
             }
         }
@@ -1562,8 +1599,7 @@ static int resume(repl *r) {
     int rc = repl_command(r, "load", path);
     if (rc == 0) {
         if (others)
-            repl_plain(r, "(%zu other interrupted %s in %s: `cairn play --load FILE` takes one)", others,
-                       others == 1 ? "game" : "games", dir);
+            repl_plain(r, repl_trn(r, "resume.others", (long long)others), others, dir);
         free(r->save_path);
         r->save_path = NULL;
         r->dirty = 1;

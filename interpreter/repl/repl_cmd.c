@@ -302,7 +302,7 @@ static int cmd_state(repl *r, const char *args) {
         repl_fail(r, "out of memory");
         return -1;
     }
-    repl_plain(r, "# the state as %s sees it", repl_seat_name(r, r->viewer));
+    repl_plain(r, repl_tr(r, "state.as_seat"), repl_seat_name(r, r->viewer));
     int rc = print_yaml(r, v);
     value_free(v);
     return rc;
@@ -317,7 +317,7 @@ static int cmd_log(repl *r, const char *args) {
         return -1;
     }
     size_t from = last > 0 && (size_t)last < ev.n ? ev.n - (size_t)last : 0;
-    if (ev.n == 0) repl_plain(r, "No events yet.");
+    if (ev.n == 0) repl_plain(r, "%s", repl_tr(r, "log.none"));
     for (size_t i = from; i < ev.n; i++) repl_say(r, 6, "%4zu  %s", ev.items[i].decision, ev.items[i].text);
     engine_event_list_free(&ev);
     return 0;
@@ -351,7 +351,7 @@ static int cmd_history(repl *r, const char *args) {
     /* a replay watched as a spectator is an analysis after the game: no secrets */
     int peek = strcmp(args, "--peek") == 0 || (r->replay && r->viewer == 0);
     if (args[0] && !peek) {
-        repl_fail(r, "history takes only --peek, got \"%s\"", args);
+        repl_fail(r, repl_tr(r, "history.args"), args);
         return -1;
     }
     if (args[0] && !repl_confirm_secrets(r, repl_tr(r, "confirm.history_peek"))) return 0;
@@ -464,20 +464,20 @@ static int replay_jump(repl *r, size_t to);
 
 static int cmd_goto(repl *r, const char *args) {
     if (!args[0]) {
-        repl_fail(r, "goto N: which decision? (0 to %zu)", log_length(r));
+        repl_fail(r, repl_tr(r, "goto.which"), log_length(r));
         return -1;
     }
     long k = count_arg(r, "goto", args, 0);
     if (k < 0) return -1;
     size_t n = log_length(r);
     if ((size_t)k > n) {
-        repl_fail(r, "no decision %ld: the history has 0 to %zu", k, n);
+        repl_fail(r, repl_tr(r, "goto.no_such"), k, n);
         return -1;
     }
     size_t from = engine_position(r->e);
     char *refused = undo_policy_refusal(r, (size_t)k);
     if (refused) {
-        repl_fail(r, "cannot go back to decision %ld: %s", k, refused);
+        repl_fail(r, repl_tr(r, "goto.refused"), k, refused);
         free(refused);
         return -1;
     }
@@ -485,8 +485,8 @@ static int cmd_goto(repl *r, const char *args) {
     cerr_init(&errs, 0);
     if (engine_goto_why(r->e, (size_t)k, &errs) != 0) {
         char *why = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "decision %zu could not be redone: %s; the game is at decision %zu",
-                  engine_position(r->e) + 1, why ? why : "the rules refused it", engine_position(r->e));
+        repl_fail(r, repl_tr(r, "goto.redo_failed"), engine_position(r->e) + 1,
+                  why ? why : repl_tr(r, "goto.rules_refused"), engine_position(r->e));
         free(why);
         cerr_free(&errs);
         if (engine_position(r->e) != from) mark_moved(r);
@@ -527,7 +527,7 @@ static int cmd_save(repl *r, const char *args) {
         }
         path = offered;
     }
-    char *bad = repl_save_folder_problem(path);
+    char *bad = repl_save_folder_problem(r, path);
     if (!bad && !repl_may_overwrite(r, path)) { /* a file of another game: asked (repl_keep.c) */
         free(offered);
         return -1;
@@ -619,9 +619,8 @@ static int settings_from_engine(repl *r, engine *e) {
 static int ask_trust(void *ud, const char *folder) {
     repl *r = ud;
     if (r->script) return 0;
-    repl_say(r, 0, "This save opens the ruleset folder %s, which is neither on the search path "
-                   "nor beside the save. Its Lua would run on this computer.", folder);
-    return repl_confirm(r, "Open it? Only if you trust that folder (y/n) [n]: ");
+    repl_say(r, 0, repl_tr(r, "load.trust"), folder);
+    return repl_confirm(r, repl_tr(r, "load.trust_ask"));
 }
 
 static int cmd_load(repl *r, const char *args) {
@@ -635,9 +634,9 @@ static int cmd_load(repl *r, const char *args) {
         repl_fail(r, "%s", repl_tr(r, "load.which"));
         return -1;
     }
-    char *not_save = scenario ? NULL : repl_not_a_save(args);
+    char *not_save = scenario ? NULL : repl_not_a_save(r, args);
     if (not_save) {
-        repl_fail(r, "cannot load %s: %s%s", args, not_save, r->e ? "; the game in memory is kept" : "");
+        repl_fail(r, repl_tr(r, r->e ? "load.cannot_kept" : "load.cannot"), args, not_save);
         free(not_save);
         return -1;
     }
@@ -665,7 +664,7 @@ static int cmd_load(repl *r, const char *args) {
         if (e) {
             cerr_clear(&errs);
             free(note);
-            note = cairn_strdup("started from the scenario");
+            note = cairn_strdup(repl_tr(r, "load.from_scenario"));
         } else if (errs.n && errs2.n && strcmp(errs.items[0].message, errs2.items[0].message) != 0) {
             /* both readings failed differently: say why for each */
             cerr_add(&errs, NULL, 0, 0, NULL, "and as a scenario:");
@@ -674,7 +673,7 @@ static int cmd_load(repl *r, const char *args) {
         cerr_free(&errs2);
     }
     if (!e) {
-        repl_fail(r, "cannot load %s%s", args, r->e ? "; the game in memory is kept:" : ":");
+        repl_fail(r, repl_tr(r, r->e ? "load.cannot_list_kept" : "load.cannot_list"), args);
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
@@ -705,10 +704,10 @@ static int cmd_load(repl *r, const char *args) {
         engine_goto(r->e, 0);
         r->viewer = 0;
         const ruleset *rs = engine_ruleset(r->e);
-        repl_say(r, 2, "{bold}%s{/} %s: %d seats, seed %llu, %zu decision%s", rs->name, rs->version, r->n_seats,
-                 (unsigned long long)engine_seed(r->e), n, n == 1 ? "" : "s");
+        repl_say(r, 2, repl_trn(r, "replay.head", (long long)n), rs->name, rs->version, r->n_seats,
+                 (unsigned long long)engine_seed(r->e), n);
         if (note) repl_plain(r, "(%s)", note);
-        repl_plain(r, "Replaying %s from the start: Enter for the next decision, `help` for the commands.", args);
+        repl_plain(r, repl_tr(r, "replay.start"), args);
         repl_show_events(r, r->viewer);
         repl_show_board(r, r->viewer);
     } else {
@@ -749,10 +748,12 @@ static void report_file_changes(repl *r, const repl_file *old, size_t n_old, con
     while (i < n_old || j < n_cur) {
         int c = i >= n_old ? 1 : j >= n_cur ? -1 : strcmp(old[i].path, cur[j].path);
         if (c < 0) {
-            markup_buf_printf(&b, "%s%s (removed)", changes++ ? ", " : "", old[i].path);
+            markup_buf_puts(&b, changes++ ? ", " : "");
+            markup_buf_printf(&b, repl_tr(r, "reload.removed"), old[i].path);
             i++;
         } else if (c > 0) {
-            markup_buf_printf(&b, "%s%s (new)", changes++ ? ", " : "", cur[j].path);
+            markup_buf_puts(&b, changes++ ? ", " : "");
+            markup_buf_printf(&b, repl_tr(r, "reload.new"), cur[j].path);
             j++;
         } else {
             if (old[i].hash != cur[j].hash) markup_buf_printf(&b, "%s%s", changes++ ? ", " : "", cur[j].path);
@@ -780,13 +781,17 @@ static int cmd_reload(repl *r, const char *args) {
     cerr_list errs;
     cerr_init(&errs, 0);
     if (engine_reload_until(r->e, reload_stop, r, &rep, &errs) != 0) {
-        repl_fail(r, "reload failed; the game goes on with the rules it had:");
+        repl_fail(r, "%s", repl_tr(r, "reload.failed"));
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }
-        if (errs.dropped) repl_plain(r, "  (%zu more errors not shown)", errs.dropped);
+        if (errs.dropped) {
+            char *more = cairn_strfmt(repl_trn(r, "errors.more", (long long)errs.dropped), errs.dropped);
+            repl_plain(r, "  %s", more ? more : "?");
+            free(more);
+        }
         cerr_free(&errs);
         engine_reload_report_free(&rep);
         return -1;
@@ -804,14 +809,31 @@ static int cmd_reload(repl *r, const char *args) {
     return 0;
 }
 
+/* The engine's reason for a replay that stopped names the decision first
+** ("decision 5 (seat 2, \"take\"): why", engine_history.c): the console
+** says which decision in the game's language, and the reason after it. */
+static const char *reason_after_decision(const engine_reload_report *rep) {
+    if (!rep->reason || !rep->id) return rep->reason;
+    char *head = cairn_strfmt("decision %zu (seat %d, \"%s\"): ", rep->replayed + 1, rep->seat, rep->id);
+    size_t n = head ? strlen(head) : 0;
+    const char *tail = head && strncmp(rep->reason, head, n) == 0 ? rep->reason + n : rep->reason;
+    free(head);
+    return tail;
+}
+
 void repl_report_replay(repl *r, const engine_reload_report *rep) {
     if (rep->stopped) {
-        if (rep->reason && strstr(rep->reason, "decision"))
-            repl_plain(r, "Replay stopped: %s", rep->reason);
-        else
-            repl_plain(r, "Replay stopped at decision %zu of %zu (%s: %s): %s", rep->replayed + 1, rep->total,
-                       repl_seat_name(r, rep->seat), rep->id ? rep->id : "?", rep->reason ? rep->reason : "refused");
-        repl_plain(r, "The game is at decision %zu; the rest of the log is kept for `redo`.", rep->replayed);
+        const char *why = reason_after_decision(rep);
+        if (!rep->id) {
+            repl_plain(r, repl_tr(r, "replay.stopped"), why ? why : repl_tr(r, "replay.refused"));
+        } else {
+            /* the decision as `history` tells it: another seat's secret choice stays secret */
+            char *which = repl_describe_logged(r, rep->replayed, 0);
+            repl_plain(r, repl_tr(r, "replay.stopped_at"), rep->replayed + 1, rep->total, which ? which : "?",
+                       why ? why : repl_tr(r, "replay.refused"));
+            free(which);
+        }
+        repl_plain(r, repl_tr(r, "replay.kept"), rep->replayed);
     } else if (!r->script) {
         repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed, rep->seconds);
     } else {
@@ -828,8 +850,7 @@ void repl_report_replay(repl *r, const engine_reload_report *rep) {
     if (secret != r->secret) {
         r->secret = secret;
         r->viewer = 0; /* the next person to decide gets the keyboard passed */
-        repl_plain(r, "The rules now %s secrets: each seat is shown only its own view%s.",
-                   secret ? "keep" : "keep no", secret ? "" : " (no longer needed)");
+        repl_plain(r, "%s", repl_tr(r, secret ? "reload.secrets_on" : "reload.secrets_off"));
     }
     r->changed = 1;
     r->over_shown = 0;
@@ -870,7 +891,7 @@ static int first_person(const repl *r) {
 static int cmd_bot(repl *r, const char *args) {
     char seat_s[64] = "", kind[256] = "random";
     if (sscanf(args, "%63s", seat_s) < 1) {
-        repl_fail(r, "bot SEAT [KIND]: which seat?");
+        repl_fail(r, "%s", repl_tr(r, "bot.which"));
         return -1;
     }
     /* KIND is the rest of the line: an outside program's command has blanks */
@@ -880,7 +901,7 @@ static int cmd_bot(repl *r, const char *args) {
     size_t klen = strlen(rest);
     while (klen && (rest[klen - 1] == ' ' || rest[klen - 1] == '\t')) klen--;
     if (klen >= sizeof kind) {
-        repl_fail(r, "bot SEAT KIND: KIND is at most %zu characters", sizeof kind - 1);
+        repl_fail(r, repl_tr(r, "bot.too_long"), sizeof kind - 1);
         return -1;
     }
     if (klen) memcpy(kind, rest, klen), kind[klen] = '\0';
@@ -955,7 +976,7 @@ static int cmd_why(repl *r, const char *args) {
 
 static int cmd_human(repl *r, const char *args) {
     if (!args[0]) {
-        repl_fail(r, "human SEAT: which seat?");
+        repl_fail(r, "%s", repl_tr(r, "human.which"));
         return -1;
     }
     int seat = repl_parse_seat(r, args, 0);
@@ -976,7 +997,7 @@ static int cmd_run(repl *r, const char *args) {
     long k = count_arg(r, "run", args, 0);
     if (k < 0) return -1;
     if (engine_is_over(r->e)) {
-        repl_fail(r, "the game is over");
+        repl_fail(r, "%s", repl_tr(r, "run.over"));
         return -1;
     }
     size_t n = repl_run_bots(r, (size_t)k);
@@ -1021,7 +1042,7 @@ static int cmd_new(repl *r, const char *args) {
         errno = 0;
         seed = strtoull(args, &end, 10);
         if (*end || !isdigit((unsigned char)args[0]) || errno == ERANGE) {
-            repl_fail(r, "new [SEED]: a seed is a number from 0 to 18446744073709551615, got \"%s\"", args);
+            repl_fail(r, repl_tr(r, "new.bad_seed"), args);
             return -1;
         }
     } else {
@@ -1035,7 +1056,7 @@ static int cmd_restart(repl *r, const char *args) {
     if (no_args(r, "restart", args)) return -1;
     char *refused = undo_policy_refusal(r, 0);
     if (refused) {
-        repl_fail(r, "cannot restart: %s", refused);
+        repl_fail(r, repl_tr(r, "restart.refused"), refused);
         free(refused);
         return -1;
     }
@@ -1071,22 +1092,22 @@ static int cmd_seed(repl *r, const char *args) {
 
 static int cmd_shell(repl *r, const char *args) {
     if (!args[0]) {
-        repl_fail(r, "shell CMD: which command?");
+        repl_fail(r, "%s", repl_tr(r, "shell.which"));
         return -1;
     }
     fflush(r->out);
     fflush(stderr);
     int st = system(args);
     if (st == -1) {
-        repl_fail(r, "shell: cannot run /bin/sh");
+        repl_fail(r, "%s", repl_tr(r, "shell.no_sh"));
         return -1;
     }
     if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
-        repl_fail(r, "shell: exit status %d", WEXITSTATUS(st));
+        repl_fail(r, repl_tr(r, "shell.status"), WEXITSTATUS(st));
         return -1;
     }
     if (WIFSIGNALED(st)) {
-        repl_fail(r, "shell: killed by signal %d", WTERMSIG(st));
+        repl_fail(r, repl_tr(r, "shell.signal"), WTERMSIG(st));
         return -1;
     }
     return 0;
@@ -1110,7 +1131,7 @@ static int replay_step(repl *r) {
         free(d);
         return -1;
     }
-    repl_say(r, 2, "{bold}Decision %zu of %zu{/}: %s", pos + 1, n, d ? d : "?");
+    repl_say(r, 2, repl_tr(r, "replay.decision"), pos + 1, n, d ? d : "?");
     free(d);
     repl_show_events(r, r->viewer);
     return 0;
@@ -1123,14 +1144,14 @@ static int cmd_next(repl *r, const char *args) {
         int rc = replay_step(r);
         if (rc == 1) {
             if (i == 0) {
-                repl_plain(r, "The end of the save (decision %zu); `back`, `first` or `quit`.", engine_position(r->e));
+                repl_plain(r, repl_tr(r, "replay.end"), engine_position(r->e));
                 if (engine_is_over(r->e)) repl_show_scores(r, 1);
                 return 0;
             }
             break;
         }
         if (rc < 0) {
-            repl_fail(r, "decision %zu could not be replayed", engine_position(r->e) + 1);
+            repl_fail(r, repl_tr(r, "replay.failed"), engine_position(r->e) + 1);
             return -1;
         }
     }
@@ -1141,7 +1162,7 @@ static int cmd_next(repl *r, const char *args) {
 
 static int replay_jump(repl *r, size_t to) {
     if (engine_goto(r->e, to) != 0) {
-        repl_fail(r, "cannot go to decision %zu", to);
+        repl_fail(r, repl_tr(r, "replay.cannot_go"), to);
         return -1;
     }
     /* a jump is not news: the events up to here count as seen */
@@ -1156,7 +1177,7 @@ static int cmd_back(repl *r, const char *args) {
     if (k < 0) return -1;
     size_t pos = engine_position(r->e);
     if (pos == 0) {
-        repl_fail(r, "already at the start");
+        repl_fail(r, "%s", repl_tr(r, "replay.at_start"));
         return -1;
     }
     return replay_jump(r, (size_t)k > pos ? 0 : pos - (size_t)k);
@@ -1178,7 +1199,7 @@ static int cmd_play(repl *r, const char *args) {
     if (no_args(r, "play", args)) return -1;
     r->replay = 0;
     r->auto_bots = 1;
-    repl_plain(r, "Playing on from decision %zu; the rest of the save is kept for `redo`.", engine_position(r->e));
+    repl_plain(r, repl_tr(r, "replay.play_on"), engine_position(r->e));
     r->changed = 1;
     r->over_shown = 0;
     repl_present(r);

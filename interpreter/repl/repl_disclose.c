@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "markup.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +42,7 @@ char *repl_describe_logged(const repl *r, size_t index, int peek) {
     if (index >= n) return cairn_strdup("?");
     if (engine_log_is_edit(&log[index])) { /* repl_inspect.c's set */
         char *what = markup_escape(log[index].id);
-        char *out = cairn_strfmt("edit: %s", what ? what : "?");
+        char *out = cairn_strfmt(repl_tr(r, "history.edit"), what ? what : "?");
         free(what);
         return out;
     }
@@ -130,6 +131,22 @@ static void moves_add(repl *r, moves *m, int viewer, size_t index) {
     m->n_shown++;
 }
 
+/* Says the events ev[*j..] of the decisions up to `upto` (1-based), each on
+** its own line; on a screen too short for them so (r->news_joined,
+** repl_layout.c), those of one run as one paragraph, wrapped. */
+static void say_events(repl *r, const engine_event_list *ev, size_t *j, size_t upto) {
+    if (!r->news_joined) {
+        for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j) repl_say(r, 2, "%s", ev->items[*j].text);
+        return;
+    }
+    markup_buf b = {0};
+    for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j)
+        markup_buf_printf(&b, "%s%s", b.len ? " " : "", ev->items[*j].text);
+    char *line = markup_buf_take(&b);
+    if (line && *line) repl_say(r, 2, "%s", line);
+    free(line);
+}
+
 /* Says the run's line, then the events of the decisions up to `upto`
 ** (1-based: the run's last), from ev[*j] on. */
 static void moves_flush(repl *r, moves *m, const engine_event_list *ev, size_t *j, size_t upto) {
@@ -142,7 +159,7 @@ static void moves_flush(repl *r, moves *m, const engine_event_list *ev, size_t *
         if (d > m->first && d != last) narrated++, last = d;
     }
     if (narrated < m->n_hidden + m->n_shown) moves_say(r, m);
-    for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j) repl_say(r, 2, "%s", ev->items[*j].text);
+    say_events(r, ev, j, upto);
     free(markup_buf_take(&m->shown));
     memset(m, 0, sizeof *m);
 }
@@ -193,7 +210,7 @@ void repl_show_events(repl *r, int seat) {
         }
     }
     moves_flush(r, &m, &ev, &j, pos);
-    for (; j < ev.n; j++) repl_say(r, 2, "%s", ev.items[j].text);
+    say_events(r, &ev, &j, SIZE_MAX);
     engine_event_list_free(&ev);
     *seen = count;
     *seen_pos = pos;

@@ -49,7 +49,7 @@ char *repl_default_save_name(const repl *r) {
     return NULL;
 }
 
-char *repl_save_folder_problem(const char *path) {
+char *repl_save_folder_problem(const repl *r, const char *path) {
     const char *slash = strrchr(path, '/');
     if (!slash) return NULL; /* the current folder */
     char *dir = slash == path ? cairn_strdup("/") : cairn_strfmt("%.*s", (int)(slash - path), path);
@@ -57,9 +57,9 @@ char *repl_save_folder_problem(const char *path) {
     struct stat st;
     char *why = NULL;
     if (stat(dir, &st) != 0)
-        why = cairn_strfmt("the folder %s does not exist", dir);
+        why = cairn_strfmt(repl_tr(r, "files.no_folder"), dir);
     else if (!S_ISDIR(st.st_mode))
-        why = cairn_strfmt("%s is not a folder", dir);
+        why = cairn_strfmt(repl_tr(r, "files.not_folder"), dir);
     free(dir);
     return why;
 }
@@ -71,9 +71,9 @@ char *repl_save_where(const char *path) {
     return cairn_strfmt(" in %s", cwd);
 }
 
-char *repl_not_a_save(const char *path) {
+char *repl_not_a_save(const repl *r, const char *path) {
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return cairn_strdup("it is a folder, not a cairn save file");
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return cairn_strdup(repl_tr(r, "files.is_folder"));
     char why[128];
     FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* never blocks on a FIFO */
     if (!f && errno != ENOENT && errno != EACCES) return cairn_strfmt("%s", why);
@@ -82,9 +82,9 @@ char *repl_not_a_save(const char *path) {
     size_t n = fread(buf, 1, REPL_SAVE_SNIFF_BYTES, f);
     fclose(f);
     buf[n] = '\0';
-    if (memchr(buf, '\0', n)) return cairn_strdup("not a cairn save file (it is binary)");
+    if (memchr(buf, '\0', n)) return cairn_strdup(repl_tr(r, "files.binary"));
     /* a save is YAML whose top-level map has cairn_save: FORMAT (save.c writes it first) */
     for (const char *p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
         if (strncmp(p, "cairn_save:", 11) == 0) return NULL;
-    return cairn_strdup("not a cairn save file (a save has a `cairn_save:` line)");
+    return cairn_strdup(repl_tr(r, "files.no_marker"));
 }

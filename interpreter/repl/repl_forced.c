@@ -108,9 +108,9 @@ int repl_cmd_auto_forced(repl *r, const char *args) {
     for (int s = 1; s <= r->n_seats && s < 32; s++)
         if ((seats >> s) & 1u)
             markup_buf_printf(&b, "%s%s %s", b.len ? "; " : "", repl_seat_name(r, s),
-                              r->bot[s] || repl_forced_on(r, s) ? "on" : "off");
+                              repl_tr(r, r->bot[s] || repl_forced_on(r, s) ? "forced.on" : "forced.off"));
     char *list = markup_buf_take(&b);
-    repl_plain(r, "Moves with one option taken for you: %s.", list ? list : "?");
+    repl_plain(r, repl_tr(r, "forced.list"), list ? list : "?");
     free(list);
     if (on == 1 && r->auto_bots) {
         size_t before = engine_position(r->e);

@@ -70,7 +70,7 @@ static void recover(repl *r, engine *before, size_t pos) {
     r->e = NULL; /* never freed: adopting the new game must not free it */
     r->seen = r->seen_pos = NULL;
     r->bot = NULL;
-    repl_fail(r, "%s", msg ? msg : "stopped: a rules call ran past its CPU time limit in C");
+    repl_fail(r, "%s", msg ? msg : repl_tr(r, "hardstop.stopped"));
     free(msg);
     engine_reload_report rep = {0};
     cerr_list rerrs;
@@ -94,12 +94,9 @@ static void recover(repl *r, engine *before, size_t pos) {
     free(seen_pos);
     r->changed = 0; /* the screen as it was: `board`, `state` and `history` show it */
     if (rep.stopped)
-        repl_fail(r, "made again, the game stopped at decision %zu of %zu: %s", rep.replayed, rep.total,
-                  rep.reason ? rep.reason : "?");
+        repl_fail(r, repl_tr(r, "hardstop.remade_stopped"), rep.replayed, rep.total, rep.reason ? rep.reason : "?");
     else
-        repl_plain(r, "The call was abandoned and the game made again from its log: decision %zu, as before "
-                      "the command (%zu of %d hard stops this session kept aside).",
-                   rep.replayed, n_kept, (int)kept_max());
+        repl_plain(r, repl_tr(r, "hardstop.remade"), rep.replayed, n_kept, (int)kept_max());
     engine_reload_report_free(&rep);
 }
 

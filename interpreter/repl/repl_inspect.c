@@ -98,12 +98,12 @@ static void print_tree(repl *r, const value *v) {
 }
 
 /* "players is a list of 2" / "a map with bag, players, round" / "an integer". */
-static char *what_is(const value *v) {
-    if (v->type == CV_LIST) return cairn_strfmt("a list of %zu", v->u.list.n);
+static char *what_is(const repl *r, const value *v) {
+    if (v->type == CV_LIST) return cairn_strfmt(repl_tr(r, "state.is_list"), v->u.list.n);
     if (v->type != CV_MAP) return value_describe(v);
-    char *s = cairn_strdup("a map of");
+    char *s = cairn_strdup("");
     for (size_t i = 0; s && i < v->u.map.n && i < 12; i++) {
-        char *t = cairn_strfmt("%s%s %s", s, i ? "," : "", v->u.map.items[i].key->u.str.s);
+        char *t = cairn_strfmt("%s%s%s", s, i ? ", " : "", v->u.map.items[i].key->u.str.s);
         free(s);
         s = t;
     }
@@ -114,15 +114,20 @@ static char *what_is(const value *v) {
     }
     if (s && v->u.map.n == 0) {
         free(s);
-        s = cairn_strdup("an empty map");
+        return cairn_strdup(repl_tr(r, "state.is_empty_map"));
     }
-    return s;
+    char *m = s ? cairn_strfmt(repl_tr(r, "state.is_map"), s) : NULL;
+    free(s);
+    return m;
 }
 
 int repl_state_path(repl *r, const char *args) {
     int peek = 0;
     if (strncmp(args, "--peek ", 7) == 0) peek = 1, args += 7;
     while (*args == ' ') args++;
+    /* a part of the whole state may hold another seat's secrets: asked as
+    ** for the whole (`state --peek`) */
+    if (peek && !repl_confirm_secrets(r, repl_tr(r, "confirm.whole_state"))) return 0;
     statepath p = {0};
     char *why;
     if (statepath_parse(args, &p, &why) != 0) {
@@ -142,19 +147,22 @@ int repl_state_path(repl *r, const char *args) {
     int rc = 0;
     if (v) {
         char *name = statepath_format(&p, p.n);
-        if (peek) repl_say(r, 0, "{bold}peek:{/} %s, with what the seats may not see", name ? name : "?");
-        else repl_plain(r, "# %s, as %s sees it", name ? name : "?", repl_seat_name(r, r->viewer));
+        if (peek) repl_say(r, 0, repl_tr(r, "state.peek"), name ? name : "?");
+        else repl_plain(r, repl_tr(r, "state.part_as"), name ? name : "?", repl_seat_name(r, r->viewer));
         free(name);
         print_tree(r, v);
     } else {
         const value *at = reached ? statepath_get(root, &(statepath){p.steps, reached}, NULL) : root;
-        char *have = statepath_format(&p, reached), *miss = statepath_format(&p, reached + 1), *is = what_is(at);
-        if (reached)
-            repl_fail(r, "state: no %s in %s's view; %s exists (%s)", miss ? miss : "?",
-                      repl_seat_name(r, peek ? 0 : r->viewer), have ? have : "?", is ? is : "?");
+        char *have = statepath_format(&p, reached), *miss = statepath_format(&p, reached + 1), *is = what_is(r, at);
+        if (reached && peek)
+            repl_fail(r, repl_tr(r, "state.no_path_has_peek"), miss ? miss : "?", have ? have : "?", is ? is : "?");
+        else if (reached)
+            repl_fail(r, repl_tr(r, "state.no_path_has"), miss ? miss : "?", repl_seat_name(r, r->viewer),
+                      have ? have : "?", is ? is : "?");
+        else if (peek)
+            repl_fail(r, repl_tr(r, "state.no_path_peek"), miss ? miss : "?", is ? is : "?");
         else
-            repl_fail(r, "state: no %s in %s's view (the state is %s)", miss ? miss : "?",
-                      peek ? "the whole state" : repl_seat_name(r, r->viewer), is ? is : "?");
+            repl_fail(r, repl_tr(r, "state.no_path"), miss ? miss : "?", repl_seat_name(r, r->viewer), is ? is : "?");
         free(have);
         free(miss);
         free(is);
@@ -167,26 +175,27 @@ int repl_state_path(repl *r, const char *args) {
 
 /* ----------------------------------------------------------- eval */
 
-static void fail_errors(repl *r, const char *what, cerr_list *errs) {
+/* The first error of errs after `key`'s text ("eval: %s"). */
+static void fail_errors(repl *r, const char *key, cerr_list *errs) {
     if (errs->n == 0) {
-        repl_fail(r, "%s: %s", what, errs->oom ? "out of memory" : "failed");
+        repl_fail(r, repl_tr(r, key), errs->oom ? "out of memory" : repl_tr(r, "eval.no_reason"));
         return;
     }
     char *s = cerr_format(&errs->items[0]);
-    repl_fail(r, "%s: %s", what, s ? s : errs->items[0].message);
+    repl_fail(r, repl_tr(r, key), s ? s : errs->items[0].message);
     free(s);
 }
 
 int repl_cmd_eval(repl *r, const char *args) {
     if (!args[0]) {
-        repl_fail(r, "eval takes a Lua expression: eval #view.players, eval view.players[1].food * 2");
+        repl_fail(r, "%s", repl_tr(r, "eval.usage"));
         return -1;
     }
     cerr_list errs;
     cerr_init(&errs, 0);
     char *text = engine_eval(r->e, r->viewer, args, NULL, &errs);
     if (!text) {
-        fail_errors(r, "eval", &errs);
+        fail_errors(r, "eval.failed", &errs);
         cerr_free(&errs);
         return -1;
     }
@@ -231,7 +240,7 @@ static value *read_value(repl *r, const char *text) {
     } else {
         v = yload_string("set", text, strlen(text), NULL, &errs);
     }
-    if (!v) fail_errors(r, "set: the value", &errs);
+    if (!v) fail_errors(r, "set.bad_value", &errs);
     cerr_free(&errs);
     return v;
 }
@@ -239,7 +248,7 @@ static value *read_value(repl *r, const char *text) {
 int repl_cmd_set(repl *r, const char *args) {
     const char *sp = strchr(args, ' ');
     if (!args[0] || !sp) {
-        repl_fail(r, "set takes PATH VALUE: set players[1].food 5, set market [2, 3], set bonus {ice = 1}");
+        repl_fail(r, "%s", repl_tr(r, "set.usage"));
         return -1;
     }
     char *path = strndup(args, (size_t)(sp - args));
@@ -247,7 +256,7 @@ int repl_cmd_set(repl *r, const char *args) {
     while (*text == ' ') text++;
     value *v = path && *text ? read_value(r, text) : NULL;
     if (!path || !v) {
-        if (path && !*text) repl_fail(r, "set %s: the value is missing", path);
+        if (path && !*text) repl_fail(r, repl_tr(r, "set.missing"), path);
         free(path);
         return -1;
     }
@@ -255,14 +264,14 @@ int repl_cmd_set(repl *r, const char *args) {
     engine_status st = engine_edit(r->e, path, v, &why);
     value_free(v);
     if (st != ENGINE_OK) {
-        repl_fail(r, "set %s: %s (nothing changed)", path, why ? why : engine_status_name(st));
+        repl_fail(r, repl_tr(r, "set.refused"), path, why ? why : engine_status_name(st));
         free(why);
         free(path);
         return -1;
     }
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
-    repl_plain(r, "Edited (step %zu of the history; `undo` takes it back): %s", engine_position(r->e),
+    repl_plain(r, repl_tr(r, "set.edited"), engine_position(r->e),
                log[engine_position(r->e) - 1].id);
     free(path);
     r->changed = 1;
@@ -299,7 +308,7 @@ static void free_strv(char **v, size_t n) {
 int repl_cmd_option(repl *r, const char *args) {
     const ruleset *rs = engine_ruleset(r->e);
     if (!args[0]) {
-        repl_fail(r, "option takes ID on|off, ID=VALUE or DATA.PATH=VALUE (`rules` lists the options)");
+        repl_fail(r, "%s", repl_tr(r, "option.usage"));
         return -1;
     }
     const char *eq = strchr(args, '='), *sp = strchr(args, ' '), *dot = strchr(args, '.');
@@ -332,15 +341,15 @@ int repl_cmd_option(repl *r, const char *args) {
         if (o->type == ROPT_SWITCH) {
             int on = !strcmp(val, "on") || !strcmp(val, "true"), off = !strcmp(val, "off") || !strcmp(val, "false");
             if (!on && !off) {
-                if (!*val) repl_fail(r, "option %s is a switch: option %s on, or option %s off", id, id, id);
-                else repl_fail(r, "option %s is a switch: on or off, got \"%s\"", id, val);
+                if (!*val) repl_fail(r, repl_tr(r, "option.switch_which"), id, id, id);
+                else repl_fail(r, repl_tr(r, "option.switch_bad"), id, val);
                 free(id);
                 return -1;
             }
             choice = on ? strdup(id) : cairn_strfmt("%s=false", id);
         } else {
             if (!*val) {
-                repl_fail(r, "option %s is a choice: option %s=ITEM (`rules %s` lists them)", id, id, id);
+                repl_fail(r, repl_tr(r, "option.choice"), id, id, id);
                 free(id);
                 return -1;
             }
@@ -370,7 +379,7 @@ int repl_cmd_option(repl *r, const char *args) {
     cerr_init(&errs, 0);
     int rc = engine_reload_with(r->e, (const char *const *)choices, nc, (const char *const *)sets, ns, &rep, &errs);
     if (rc != 0) {
-        repl_fail(r, "option %s refused; the game goes on as it was:", args);
+        repl_fail(r, repl_tr(r, "option.refused"), args);
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
@@ -398,7 +407,7 @@ int repl_cmd_option(repl *r, const char *args) {
     }
     free(set);
     free(sets);
-    repl_plain(r, "The game is made again with %s and its decisions replayed.", choice ? choice : args);
+    repl_plain(r, repl_tr(r, "option.remade"), choice ? choice : args);
     free(choice);
     r->dirty = 1;
     repl_report_replay(r, &rep);

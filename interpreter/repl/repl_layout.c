@@ -6,7 +6,10 @@
 ** of a tall board scrolls away. News too long to share a screen with them
 ** comes first, paged, and the board and the question then share one. The render is told the terminal's width and
 ** how many rows the board may take (g.width, g.height) and may draw a
-** compact board; `board`/`show` always draw the full one.
+** compact board; `board`/`show` always draw the full one. A turn still too
+** tall has its options in columns (or, when they do not go in columns,
+** without their ids and with the unavailable ones folded: repl.c), then each
+** run's events in one paragraph, before the news is paged on its own.
 */
 #include "repl_session.h"
 
@@ -38,7 +41,7 @@ static void show_board_rows(repl *r, int seat, int rows) {
     cerr_init(&errs, 0);
     char *text = engine_render_screen(r->e, seat, r->width, rows, &errs);
     if (!text) {
-        repl_fail(r, "the board cannot be shown: render failed");
+        repl_fail(r, "%s", repl_tr(r, "board.failed"));
         for (size_t i = 0; i < errs.n; i++) {
             char *s = cerr_format(&errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
@@ -91,9 +94,24 @@ void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) 
     if (r->interactive) r->width = markup_term_width(STDOUT_FILENO); /* resized since the prompt */
     int rows = repl_term_height(r);
     r->rows = rows;
-    size_t nlen = 0, dlen = 0;
+    size_t nlen = 0, dlen = 0, jlen = 0;
+    /* the news twice (each line an event, and joined), from the same place */
+    size_t *seen = repl_seen(r, r->viewer), *seen_pos = repl_seen_pos(r, r->viewer);
+    size_t seen0 = *seen, seen_pos0 = *seen_pos;
     char *n = capture(r, seat, news, &nlen), *d = n ? capture(r, seat, below, &dlen) : NULL;
+    char *joined = NULL;
+    if (n && rows) {
+        size_t seen1 = *seen, seen_pos1 = *seen_pos;
+        *seen = seen0;
+        *seen_pos = seen_pos0;
+        r->news_joined = 1;
+        joined = capture(r, seat, news, &jlen);
+        r->news_joined = 0;
+        *seen = seen1;
+        *seen_pos = seen_pos1;
+    }
     if (!n || !d) { /* no memory to measure with: the same screen, unmeasured */
+        free(joined);
         show_board_rows(r, r->viewer, 0);
         if (n) fwrite(n, 1, nlen, r->out);
         else repl_show_events(r, r->viewer);
@@ -128,6 +146,27 @@ void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat)) 
             free(c);
         }
     }
+    /* still too tall: each run's events as one paragraph, when the turn then
+    ** fits (else the news is paged, each event on its line) */
+    int jl = joined ? count_lines(joined, jlen) : 0;
+    if (b && joined && count_lines(b, blen) + nl + dl + 1 > rows && jl < nl) {
+        int jrows = rows - jl - dl - 1;
+        size_t j2len = 0;
+        char *b2 = jrows >= REPL_MIN_BOARD_ROWS ? capture(r, jrows, board, &j2len) : NULL;
+        if (b2 && count_lines(b2, j2len) + jl + dl + 1 <= rows) {
+            free(n);
+            n = joined;
+            nlen = jlen;
+            nl = jl;
+            joined = NULL;
+            free(b);
+            b = b2;
+            blen = j2len;
+        } else {
+            free(b2);
+        }
+    }
+    free(joined);
     /* news too long to share the screen: the news first, paged, then the
     ** board and the question together on a screen of their own (a --More--
     ** between them on a terminal), so that nothing scrolls away unread and

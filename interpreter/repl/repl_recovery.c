@@ -97,7 +97,7 @@ void repl_recovery_update(repl *r) {
         r->recovery = path;
     } else if (!r->recovery_warned) { /* said once: the game goes on */
         char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_plain(r, "(cannot keep a recovery copy of the game: %s)", m ? m : "out of memory");
+        repl_plain(r, repl_tr(r, "recovery.cannot"), m ? m : "out of memory");
         free(m);
         r->recovery_warned = 1;
     }

@@ -297,7 +297,7 @@ int repl_show_rules(repl *r, const char *args) {
     if (args[0]) {
         const ruleset_option *o = ruleset_option_find(rs, args);
         if (!o) {
-            repl_fail(r, "no option \"%s\" in %s (`rules` lists them)", args, rs->id);
+            repl_fail(r, repl_tr(r, "rules.no_option"), args, rs->id);
             return -1;
         }
         return show_option(r, rs, o);

@@ -24,7 +24,7 @@ static int seat_is_bot(const repl *r, int seat) {
 
 int repl_serve_links(repl *r) {
     if (!r->server) {
-        repl_fail(r, "no links: `cairn serve` gives them");
+        repl_fail(r, "%s", repl_tr(r, "serve.no_links"));
         return -1;
     }
     int any = 0;
@@ -41,7 +41,7 @@ int repl_serve_links(repl *r) {
         if (r->interactive) serve_print_qr(r->out, link, r->width);
         free(link);
     }
-    if (!any) repl_plain(r, "  (no seat is served: every seat is a bot)");
+    if (!any) repl_plain(r, "  %s", repl_tr(r, "serve.none"));
     return 0;
 }
 
@@ -68,10 +68,8 @@ int repl_serve_open(repl *r, const char *bind, int port) {
     cerr_free(&errs);
     r->viewer = 0; /* the console shows the public board; `view SEAT` answers for a seat */
     int local = strncmp(bind, "127.", 4) == 0 || strcmp(bind, "::1") == 0;
-    repl_plain(r, "Serving on %s port %d (%s). Each link below is one seat's private page: whoever has it "
-               "plays that seat.", bind, serve_port(r->server),
-               local ? "this machine only; --bind 0.0.0.0 serves phones on your network"
-                     : "reachable from the networks of this machine: share the links in person");
+    repl_plain(r, repl_tr(r, "serve.banner"), bind, serve_port(r->server),
+               repl_tr(r, local ? "serve.local" : "serve.network"));
     repl_serve_links(r);
     return 0;
 }

@@ -115,6 +115,7 @@ typedef struct repl {
     /* the screen (repl_layout.c, repl_pager.c) */
     int rows;          /* the terminal's rows at the last turn screen, 0: not known */
     int options_in_columns; /* a turn too tall for the screen: the options in columns */
+    int news_joined;   /* ... and still too tall: each run's events on one paragraph */
     int guarded;       /* a command runs under the hard stop's escape (repl_hard_stop.c) */
     FILE *page_saved;  /* r->out while a page is kept in page_mem */
     FILE *page_mem;
@@ -289,12 +290,12 @@ int repl_setup_ask(repl *r);
 char *repl_default_save_name(const repl *r);
 /* "the folder x/y does not exist" (malloc'd) for a path whose folder is
 ** missing or no folder, else NULL. */
-char *repl_save_folder_problem(const char *path);
+char *repl_save_folder_problem(const repl *r, const char *path);
 /* " in /current/folder" for a relative path, "" for an absolute one (malloc'd). */
 char *repl_save_where(const char *path);
 /* Why path is no cairn save (malloc'd), or NULL when it may be one (or
 ** cannot be read: the loader says why). */
-char *repl_not_a_save(const char *path);
+char *repl_not_a_save(const repl *r, const char *path);
 
 /* ---- repl_forced.c ---- */
 

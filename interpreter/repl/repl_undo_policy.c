@@ -38,17 +38,13 @@ static char *barrier(const repl *r, size_t index, int seat) {
     char *why = NULL;
     const engine_disclosure *d;
     if (log[index].seat != seat)
-        why = cairn_strfmt("decision %zu (%s) is not %s's own: --undo=own takes back only your own decisions",
-                           index + 1, what ? what : "?", repl_seat_name(r, seat));
+        why = cairn_strfmt(repl_tr(r, "undo.not_own"), index + 1, what ? what : "?", repl_seat_name(r, seat));
     else if (!engine_disclosure_of(r->e, index, &d))
-        why = cairn_strfmt("what decision %zu (%s) showed is not known: --undo=own does not take it back",
-                           index + 1, what ? what : "?");
+        why = cairn_strfmt(repl_tr(r, "undo.unknown"), index + 1, what ? what : "?");
     else if (d->chance)
-        why = cairn_strfmt("decision %zu (%s) drew from chance: --undo=own takes back nothing from there on",
-                           index + 1, what ? what : "?");
+        why = cairn_strfmt(repl_tr(r, "undo.chance"), index + 1, what ? what : "?");
     else if (d->reveal)
-        why = cairn_strfmt("decision %zu (%s) revealed something hidden: --undo=own takes back nothing from "
-                           "there on", index + 1, what ? what : "?");
+        why = cairn_strfmt(repl_tr(r, "undo.reveal"), index + 1, what ? what : "?");
     free(what);
     return why;
 }
@@ -56,7 +52,7 @@ static char *barrier(const repl *r, size_t index, int seat) {
 char *undo_policy_refusal(const repl *r, size_t to) {
     size_t pos = engine_position(r->e);
     if (to >= pos || r->replay || r->undo == UNDO_ALL) return NULL;
-    if (r->undo == UNDO_NONE) return cairn_strdup("this game is played with --undo=none: no decision is taken back");
+    if (r->undo == UNDO_NONE) return cairn_strdup(repl_tr(r, "undo.none_policy"));
     int seat = repl_deciding_seat(r);
     if (!seat) seat = r->viewer;
     for (size_t i = pos; i-- > to;) {

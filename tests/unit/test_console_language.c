@@ -7,7 +7,8 @@
 ** script mode, print no line holding an English word of the catalogue. The
 ** words checked are the English catalogue's (three letters or more, outside
 ** `command` quotes) less those the other language's catalogue spells too
-** ("Enter", "Bot"). The games with people also go through the console's
+** ("Enter", "Bot"), and the parts of file names and paths (ruleset.yaml,
+** view.players[1]), which are no words of any language. The games with people also go through the console's
 ** less common commands and questions: help, history, undo, redo, save, load
 ** with a changed game (save it first? into a file that is no save?),
 ** export, and quit with a changed game. Runs build/cairn (next to this test
@@ -109,6 +110,11 @@ static void words_of(const char *s, char *words, size_t n) {
             flag = p > s && (p[-1] == '%' || p[-1] == '-'); /* the whole word of "--peek" */
         }
         if (!letter && start) {
+            /* a part of a file name or a path (ruleset.yaml, view.players[1]) */
+            int path = (*p && strchr("_/[", *p)) || (*p == '.' && isalnum((unsigned char)p[1])) ||
+                       (start > s && strchr("_/", start[-1])) ||
+                       (start > s + 1 && start[-1] == '.' && isalnum((unsigned char)start[-2]));
+            if (path) flag = 1;
             int capitals = p - start > 1;
             for (const char *c = start; c < p && capitals; c++) capitals = isupper((unsigned char)*c);
             if (!capitals && !flag) add_word(words, n, start, (size_t)(p - start));
@@ -188,19 +194,39 @@ static void play_in(const char *lang, const char *args, const char *input) {
 }
 
 /* The input of a game with people: the commands and questions first (files in
-** dir), then n rounds of answers, then quit with the game changed (asked, n). */
-static char *commands_then_answers(const char *dir) {
+** dir), then n rounds of answers, then quit with the game changed (asked, n).
+** The game is played from dir/rs, a copy of the ruleset, which the input
+** edits and reloads: a file new and removed, a replay that stops (apply made
+** to fail), the rules without secrets and with them again. */
+static char *commands_then_answers(const char *dir, const char *rs) {
+    char *root = cairn_strfmt("%.*s/..", (int)(strrchr(cairn, '/') - cairn), cairn); /* build/.. */
+    if (!root) return NULL;
+    /* the rarer paths: state --peek (asked first, with a path too), a path
+    ** that is not there, eval and set without what they take and with a Lua
+    ** error, the usage errors of history, goto, bot, human, shell and new */
+    char *rare = cairn_strfmt("printf 'state --peek round\\ny\\nstate --peek\\nn\\nstate round.x\\neval\\neval 1 +\\n"
+                              "set\\nhistory --bad\\ngoto\\ngoto 99\\nbot\\nhuman\\nshell\\nshell false\\nnew x\\n"
+                              "shell touch %s/%s/extra.lua\\nreload\\nshell rm %s/%s/extra.lua\\nreload\\n"
+                              "shell sed -i \"s/^return rules$/rules.apply = function() error(\\\\\\\"!\\\\\\\", 0) end; return rules/\" %s/%s/rules.lua\\n"
+                              "reload\\nshell cp %s/orig/rules.lua %s/%s/rules.lua\\nreload\\n"
+                              "shell sed -i \"s/policy: [a-z]*/policy: public/\" %s/%s/ruleset.yaml\\nreload\\n"
+                              "shell cp %s/orig/ruleset.yaml %s/%s/ruleset.yaml\\nreload\\n'; ",
+                              dir, rs, dir, rs, dir, rs, dir, dir, rs, dir, rs, dir, dir, rs);
     /* `help CMD` for every command, then the rarer commands themselves */
-    return cairn_strfmt("echo hi > %s/b.txt; { for c in help show look view state eval set log score rules history "
+    char *in = rare ? cairn_strfmt("cp -r %s/rulesets/%s %s/%s && cp -r %s/%s %s/orig && echo hi > %s/b.txt; "
+                        "{ for c in help show look view state eval set log score rules history "
                         "undo redo goto save load export option debug trace reload bot why human run auto new restart "
                         "seed shell quit next; do echo \"help $c\"; done; "
                         "printf 'why\\nseed\\ndebug on\\ndebug off\\ntrace on\\ntrace off\\nbot 2 greedy\\n"
                         "human 2\\nauto\\nview 0\\nview\\nshell true\\nreload\\nlog 2\\nscore\\n"
                         "history\\n1\\nwhy\\nundo\\nredo\\nhistory\\nsave %s/a.save\\n2\\n"
-                        "load %s/a.save\\n%s/b.txt\\nn\\nexport %s/s.yaml\\n'; "
+                        "load %s/a.save\\n%s/b.txt\\nn\\nexport %s/s.yaml\\n'; %s"
                         "for i in $(seq 40); do echo 1; echo 2; echo 5; echo zz; done; echo why; echo why 3; echo history; "
                         "echo quit; echo n; }",
-                        dir, dir, dir, dir, dir);
+                        root, rs, dir, rs, dir, rs, dir, dir, dir, dir, dir, dir, rare) : NULL;
+    free(rare);
+    free(root);
+    return in;
 }
 
 static void test_german_kathmandu(void **state) {
@@ -211,9 +237,12 @@ static void test_german_kathmandu(void **state) {
     ** options, the news of the bots' turns, refused answers */
     char dir[] = "/tmp/cairn-lang-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char *input = commands_then_answers(dir);
+    char *input = commands_then_answers(dir, "kathmandu");
+    char *args = cairn_strfmt("%s/kathmandu --preset full --lang de --bot 3=greedy --bot 4=greedy --seed 5", dir);
     assert_non_null(input);
-    play_in("de", "kathmandu --preset full --lang de --bot 3=greedy --bot 4=greedy --seed 5", input);
+    assert_non_null(args);
+    play_in("de", args, input);
+    free(args);
     free(input);
     char *rm = cairn_strfmt("rm -rf %s", dir);
     assert_int_equal(rm ? system(rm) : -1, 0);
@@ -225,9 +254,12 @@ static void test_greek_yak(void **state) {
     play_in("el", "yak --lang el --players 3 --bot 1=random --bot 2=random --bot 3=random --seed 2", "true");
     char dir[] = "/tmp/cairn-lang-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char *input = commands_then_answers(dir);
+    char *input = commands_then_answers(dir, "yak");
+    char *args = cairn_strfmt("%s/yak --lang el --players 3 --bot 3=random --seed 2", dir);
     assert_non_null(input);
-    play_in("el", "yak --lang el --players 3 --bot 3=random --seed 2", input);
+    assert_non_null(args);
+    play_in("el", args, input);
+    free(args);
     free(input);
     char *rm = cairn_strfmt("rm -rf %s", dir);
     assert_int_equal(rm ? system(rm) : -1, 0);

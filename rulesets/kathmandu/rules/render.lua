@@ -341,7 +341,8 @@ local function seat_lines(g, view, s, cols)
   if g.options and g.options.tents then
     tents = "  " .. g.text("render.tents", type(p.tents) == "table" and list_text(g, "land.", p.tents) or g.text("render.hidden"))
   end
-  local first = pad(head, 40) .. dice_text(g, p) .. "  " .. ex .. "  " .. yak
+  -- a blank before the dice even after the longest head ("Startperson (Kundschafter)")
+  local first = pad(head, 39) .. " " .. dice_text(g, p) .. "  " .. ex .. "  " .. yak
   local out = fitted(first, cols, 4)
   local parts = {
     table.concat(res, " "),
