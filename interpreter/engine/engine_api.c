@@ -219,6 +219,10 @@ static int on_print(void *ud, const char *where, const char *text) {
 
 static int l_text(lua_State *L) {
     engine *e = up_engine(L);
+    if (e->texts_unread && lua_type(L, 1) == LUA_TSTRING) { /* nobody reads it: the key (engine_texts.c) */
+        lua_settop(L, 1);
+        return 1;
+    }
     return textfmt_push(L, e->rt.rules->text_lang, e->rt.rules->lang, e->rt.rules->text_en);
 }
 

@@ -205,6 +205,7 @@ struct engine {
     int state_cache_valid;       /* ... valid for the current position */
     int state_plain;             /* the plain-data check passed since the state last moved */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
+    int texts_unread;    /* the running call's texts are read by nobody: g.text gives its key (engine_texts.c) */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
     int guard_batch;     /* > 0: g.state stays read-only between guarded calls (engine_guard_batch) */
     size_t cur_decision; /* decision index stamped on new events */
@@ -307,7 +308,12 @@ typedef struct call_ctx {
     const value *v;   /* render: the state (the seat's view is pushed); determinize: the view */
     int writable;     /* g.state is the live table (setup, apply) */
     int found;        /* out: the handler exists */
+    int totals_only;  /* score: only the totals are read (the bots' evaluation) */
 } call_ctx;
+/* Whether nobody will read a text c's handler makes (a playout's decisions,
+** apply, heuristic, the totals of its score): g.text then gives its key
+** unformatted (engine_texts.c, docs/lua-api.md). */
+int engine_texts_unread(const call_ctx *c);
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
 /* engine_call for a handler that only reads (score, heuristic): when it ran
 ** long under the timer (-2: a fast game's unguarded call), it runs again,
