@@ -16,7 +16,6 @@ local t = common.t
 ---@param action string an action (dirt, ice, stone, deal, rest)
 ---@param why string
 local function wasted(g, seat, action, why)
-  if not g.labels then return end
   g.log(t(g, "log.wasted", g.state.slot, common.seat_name(g, seat), t(g, "action." .. action), why))
 end
 
@@ -30,7 +29,7 @@ function M.move_caravan(g, seat, kind, storm_before)
   local from = st.caravans[seat]
   local p = b.path[from][kind]
   local here = common.village_name(g, from)
-  if not p then return wasted(g, seat, kind, g.labels and t(g, "why.no_path", kind, here)) end
+  if not p then return wasted(g, seat, kind, t(g, "why.no_path", kind, here)) end
   local to = common.village_name(g, p.to)
   local yeti = st.placed.yeti[p.id]
   if yeti and (g.data.events.yeti_blocks == "everyone" or yeti ~= seat) then
@@ -49,7 +48,7 @@ function M.move_caravan(g, seat, kind, storm_before)
     st.storm_actions[seat] = 0
   end
   st.caravans[seat] = p.to
-  if g.labels then g.log(t(g, "log.move", st.slot, common.seat_name(g, seat), kind, here, to)) end
+  g.log(t(g, "log.move", st.slot, common.seat_name(g, seat), kind, here, to))
 end
 
 -- M.lacking(g, seat, ring) -> nil when seat holds every cube the ring wants, else "needs 2
@@ -81,7 +80,7 @@ function M.take_cube(g, seat, v, kind)
   local p = st.players[seat]
   p.cubes[c] = p.cubes[c] + 1
   st.took[seat] = st.took[seat] | (1 << v)
-  if g.labels then g.log(t(g, "log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes)) end
+  g.log(t(g, "log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes))
 end
 
 -- deliver: the cubes go back into the bag, the ring leaves the village; the rewards follow
@@ -157,7 +156,7 @@ function M.act(g, seat)
   if action == "deal" then
     M.deal(g, seat)
   elseif action == "rest" then
-    if g.labels then g.log(t(g, "log.rest", st.slot, common.seat_name(g, seat))) end
+    g.log(t(g, "log.rest", st.slot, common.seat_name(g, seat)))
   else
     M.move_caravan(g, seat, action, storm_before)
   end
