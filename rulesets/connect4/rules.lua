@@ -92,9 +92,10 @@ end
 function rules.decisions(g)
   local st, b = g.state, g.data.board
   if st.over then return {} end
-  local top, options = st.grid[b.rows], {}
+  local top, empty, options = st.grid[b.rows], b.empty, {}
   for c = 1, b.columns do
-    options[c] = top[c] == b.empty and drop_id(c) or { id = drop_id(c), disabled = true }
+    local id = ids.id(DROP, "drop", c)
+    options[c] = top[c] == empty and id or { id = id, disabled = true }
   end
   return { { seat = st.turn, options = options } }
 end
