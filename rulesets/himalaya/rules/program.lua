@@ -44,14 +44,14 @@ function M.apply(g, seat, id)
   local prog = st.programs[seat]
   if M.IS_ACTION[id] then
     prog[#prog + 1] = id
-    g.log { text = common.t(g, "log.you_program", #prog, common.t(g, "action." .. id), table.concat(prog, " ")), to = seat }
+    g.log { text = g.text("log.you_program", #prog, g.text("action." .. id), table.concat(prog, " ")), to = seat }
   elseif id == "back" then
     prog[#prog] = nil
-    g.log { text = common.t(g, "log.you_back", table.concat(prog, " ")), to = seat }
+    g.log { text = g.text("log.you_back", table.concat(prog, " ")), to = seat }
   else -- ready
     st.ready[seat] = true
-    g.log { text = common.t(g, "log.you_ready", table.concat(prog, " ")), to = seat }
-    g.log { text = common.t(g, "log.has_programmed", common.seat_name(g, seat)), except = seat }
+    g.log { text = g.text("log.you_ready", table.concat(prog, " ")), to = seat }
+    g.log { text = g.text("log.has_programmed", common.seat_name(g, seat)), except = seat }
     for s = 1, #g.seats do if not st.ready[s] then return false end end
     return true
   end
@@ -95,7 +95,7 @@ function M.reveal(g)
     st.revealed[s], st.programs[s] = st.programs[s], {}
     parts[#parts + 1] = common.seat_name(g, s) .. ": " .. table.concat(st.revealed[s], " ")
   end
-  g.log(common.t(g, "log.reveal", table.concat(parts, "; ")))
+  g.log_text("log.reveal", table.concat(parts, "; "))
 end
 
 ---@param g cairn.G

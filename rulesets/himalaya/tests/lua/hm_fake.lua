@@ -22,6 +22,7 @@ function M.new(o)
     rng = o.rng or fake_rng.new(o.seed or 1), lang = "en", labels = true, events = {} }
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
   g.text = test.text(text, "en")      -- the engine's lookup and plural forms
+  g.log_text = function(...) g.log(g.text(...)) end
   g.rules = require "rules"
   if o.setup ~= false then g.rules.setup(g) end
   return g
