@@ -361,11 +361,22 @@ typedef struct start_ctx {
     const value *seats; /* NULL: the kit's g.seats are these seats already */
 } start_ctx;
 
-/* Protected: g.seats (when new) and g.state, in all three g's. */
+/* Protected: g.seats (when new), g.data and g.state, in all three g's.
+** A fast game's g.data is a plain copy of the data, no read-only proxy: a
+** playout reads the data in every rule, and each read through a proxy is a
+** table miss and a metamethod. As with g.state in a fast game's decisions
+** (engine.c, guarded), a write there is not refused; strict games (check,
+** test, the console) keep the read-only tables, so a ruleset that writes
+** to g.data fails there. One table for the whole game all the same. */
 static int p_start(lua_State *L) {
     start_ctx *c = lua_touserdata(L, 1);
     game_rt *rt = &c->e->rt;
     sandbox_kit *k = rt->kit;
+    int fast = c->e->cfg.fast;
+    if (fast && k->ref_data_plain == LUA_NOREF) {
+        luaval_push_raw(L, rt->rules->rs->data);
+        k->ref_data_plain = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     if (c->seats) {
         if (luaval_push_readonly(L, c->seats, "g.seats", NULL) != 0) return luaL_error(L, "out of memory");
         int ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -377,8 +388,10 @@ static int p_start(lua_State *L) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
         lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_seats);
         lua_setfield(L, -2, "seats");
-        lua_pushboolean(L, !c->e->cfg.fast);
+        lua_pushboolean(L, !fast);
         lua_setfield(L, -2, "labels");
+        lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? k->ref_data_plain : k->ref_data);
+        lua_setfield(L, -2, "data");
         if (i < 2) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
             lua_setfield(L, -2, "state");

@@ -135,7 +135,7 @@ typedef enum {
 extern const char *const engine_handler_names[H_COUNT];
 
 /* A sandbox and what it keeps from one game to the next: g.data and
-** g.options (frozen), the three g tables with their closures (bound to the
+** g.options (frozen; a fast game's g.data a plain copy, gapi_start), the three g tables with their closures (bound to the
 ** hub), and the last g.seats (made again only when the seats differ).
 ** Engine-side only, never reachable from a script: the registry slots each
 ** game's handler functions are put in (slot_h, made on first use and never
@@ -146,6 +146,7 @@ typedef struct sandbox_kit {
     sandbox *sb;
     engine_hub *hub;
     int ref_data, ref_options, ref_seats;
+    int ref_data_plain; /* g.data in a fast game: a plain copy (LUA_NOREF: made at the first) */
     int ref_g, ref_gfields, ref_gro, ref_grofields, ref_grender, ref_grenderfields;
     int slot_h[H_COUNT];
     int ref_hnames;
