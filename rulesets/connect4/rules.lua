@@ -62,9 +62,6 @@ end
 -- The option ids, "drop 1" ... "drop N" (cairn.ids: the same string each time,
 -- and its column read back from it).
 local DROP = ids.new()
----@param c integer
----@return string
-local function drop_id(c) return ids.id(DROP, "drop", c) end
 ---@param id string
 ---@return integer the column
 local function column_of(id) return DROP.parts[id][2] end

@@ -9,7 +9,7 @@ local M = {}
 -- M.new() -> an empty id set, {parts = {}, tree = {}}. A ruleset keeps one in a module
 -- local: a new game runs the module again, so no id set outlives its game.
 ---@return cairn.IdSet
-function M.new() return { parts = {}, tree = {} } end
+function M.new() return { parts = {}, tree = {}, pairs = {} } end
 
 -- M.id(set, a [, b [, c [, d]]]) -> "a b c d", the parts given one space apart, the same
 -- string every time; set.parts[id] -> {a, b, c, d} as given (numbers stay numbers).
@@ -20,6 +20,11 @@ function M.new() return { parts = {}, tree = {} } end
 ---@param d? string|integer
 ---@return string
 function M.id(set, a, b, c, d)
+  if c == nil and b ~= nil then -- the common "verb arg": two lookups when made before
+    local by_a = set.pairs[a]
+    local s = by_a and by_a[b]
+    if s then return s end
+  end
   local tree = set.tree
   local node = tree[a]
   if not node then node = {}; tree[a] = node end
@@ -40,6 +45,11 @@ function M.id(set, a, b, c, d)
     if d ~= nil then s = s .. " " .. d end
     node[false] = s
     set.parts[s] = { a, b, c, d }
+  end
+  if c == nil and b ~= nil then
+    local by_a = set.pairs[a]
+    if not by_a then by_a = {}; set.pairs[a] = by_a end
+    by_a[b] = s
   end
   return s
 end
