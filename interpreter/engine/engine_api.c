@@ -359,10 +359,11 @@ void gapi_bind_print(sandbox *sb, engine_hub *hub) { sandbox_set_print(sb, on_pr
 typedef struct start_ctx {
     engine *e;
     const value *seats; /* NULL: the kit's g.seats are these seats already */
+    const value *now_seats; /* this game's seats, new or the kit's */
 } start_ctx;
 
 /* Protected: g.seats (when new), g.data and g.state, in all three g's.
-** A fast game's g.data is a plain copy of the data, no read-only proxy: a
+** A fast game's g.data and g.seats are plain copies, no read-only proxies: a
 ** playout reads the data in every rule, and each read through a proxy is a
 ** table miss and a metamethod. As with g.state in a fast game's decisions
 ** (engine.c, guarded), a write there is not refused; strict games (check,
@@ -382,11 +383,17 @@ static int p_start(lua_State *L) {
         int ref = luaL_ref(L, LUA_REGISTRYINDEX);
         luaL_unref(L, LUA_REGISTRYINDEX, k->ref_seats);
         k->ref_seats = ref;
+        luaL_unref(L, LUA_REGISTRYINDEX, k->ref_seats_plain); /* made again below when fast */
+        k->ref_seats_plain = LUA_NOREF;
+    }
+    if (fast && k->ref_seats_plain == LUA_NOREF) { /* g.seats plain too, like g.data */
+        luaval_push_raw(L, c->now_seats);
+        k->ref_seats_plain = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     int fields[] = {k->ref_gfields, k->ref_grofields, k->ref_grenderfields};
     for (int i = 0; i < 3; i++) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_seats);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? k->ref_seats_plain : k->ref_seats);
         lua_setfield(L, -2, "seats");
         lua_pushboolean(L, !fast);
         lua_setfield(L, -2, "labels");
@@ -423,7 +430,7 @@ int gapi_start(engine *e, cerr_list *errs) {
     int same = seats_are(k->seats, &e->cfg);
     value *seats = same ? NULL : seats_value(&e->cfg);
     if (!same && !seats) return errs->oom = 1, -1;
-    start_ctx c = {e, same ? NULL : seats};
+    start_ctx c = {e, same ? NULL : seats, same ? k->seats : seats};
     lua_pushcfunction(L, p_start);
     lua_pushlightuserdata(L, &c);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) {

@@ -146,7 +146,7 @@ typedef struct sandbox_kit {
     sandbox *sb;
     engine_hub *hub;
     int ref_data, ref_options, ref_seats;
-    int ref_data_plain; /* g.data in a fast game: a plain copy (LUA_NOREF: made at the first) */
+    int ref_data_plain, ref_seats_plain; /* a fast game's g.data, g.seats: plain copies (LUA_NOREF: made at the first) */
     int ref_g, ref_gfields, ref_gro, ref_grofields, ref_grender, ref_grenderfields;
     int slot_h[H_COUNT];
     int ref_hnames;

@@ -59,9 +59,10 @@ local function connects(grid, b, r, c)
   return false
 end
 
--- The option ids, "drop 1" ... "drop N" (cairn.ids: the same string each time,
+-- The option ids: DROP_ID[c] is "drop c" (cairn.ids: the same string each time,
 -- and its column read back from it).
 local DROP = ids.new()
+local DROP_ID = ids.of(DROP, "drop")
 ---@param id string
 ---@return integer the column
 local function column_of(id) return DROP.parts[id][2] end
@@ -91,7 +92,7 @@ function rules.decisions(g)
   if st.over then return {} end
   local top, empty, options = st.grid[b.rows], b.empty, {}
   for c = 1, b.columns do
-    local id = ids.id(DROP, "drop", c)
+    local id = DROP_ID[c]
     options[c] = top[c] == empty and id or { id = id, disabled = true }
   end
   return { { seat = st.turn, options = options } }

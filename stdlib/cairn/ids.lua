@@ -54,4 +54,18 @@ function M.id(set, a, b, c, d)
   return s
 end
 
+-- M.of(set, a) -> the ids of one verb by argument, read like a list: t[b] is
+-- M.id(set, a, b), made on its first read and kept in t ("drop" by column:
+-- `local DROP = ids.of(ids.new(), "drop")`, then `DROP[c]` is "drop 3" for c = 3).
+---@param set cairn.IdSet
+---@param a string|integer
+---@return table<string|integer, string>
+function M.of(set, a)
+  return setmetatable({}, { __index = function(t, b)
+    local id = M.id(set, a, b)
+    rawset(t, b, id)
+    return id
+  end })
+end
+
 return M
