@@ -312,7 +312,7 @@ typedef struct call_ctx {
     int totals_only;  /* score: only the totals are read (the bots' evaluation) */
 } call_ctx;
 /* Whether nobody will read a text c's handler makes (a playout's decisions,
-** apply, heuristic, the totals of its score): g.text then gives its key
+** heuristic, the totals of its score): g.text then gives its key
 ** unformatted (engine_texts.c, docs/lua-api.md). */
 int engine_texts_unread(const call_ctx *c);
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
