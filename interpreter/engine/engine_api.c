@@ -190,19 +190,31 @@ static int l_log(lua_State *L) {
     return 0;
 }
 
-/* g.log_text(key, ...): g.log(g.text(key, ...)), except that a fast game,
-** which keeps no events, formats nothing. */
+/* g.log_text([audience,] key, ...): g.log(g.text(key, ...)), to the
+** audience ({to =, except =}, as g.log's) when one comes first, except that
+** a fast game, which keeps no events, formats nothing. */
 static int l_text(lua_State *L);
 
 static int l_log_text(lua_State *L) {
     engine *e = up_engine(L);
     if (!e->in_apply) return luaL_error(L, "g.log_text: events can only be logged in setup and apply");
-    luaL_checkstring(L, 1);
+    int audience = lua_type(L, 1) == LUA_TTABLE;
+    luaL_checkstring(L, audience ? 2 : 1);
     if (e->cfg.fast) return 0;
+    uint32_t to = all_seats(e);
+    if (audience) {
+        int has_to = lua_getfield(L, 1, "to") != LUA_TNIL;
+        lua_pop(L, 1);
+        uint32_t only = seat_mask_of(L, 1, "to", e->cfg.players);
+        uint32_t except = seat_mask_of(L, 1, "except", e->cfg.players);
+        if (has_to) to = only; /* `to = {}` is nobody: an audience fails closed */
+        to &= ~except;
+        lua_remove(L, 1); /* the key and its arguments from 1, as g.text takes them */
+    }
     l_text(L); /* same upvalue (the hub), same arguments: pushes the text */
     const char *text = lua_tostring(L, -1);
     if (!text) return luaL_error(L, "g.log_text: the text is not a string");
-    if (push_event(e, text, all_seats(e)) != 0) return luaL_error(L, "g.log_text: out of memory");
+    if (push_event(e, text, to) != 0) return luaL_error(L, "g.log_text: out of memory");
     return 0;
 }
 

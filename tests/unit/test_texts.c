@@ -63,6 +63,17 @@ static void test_playout_heuristic_gets_the_key(void **st) {
     assert_int_equal(h_strict, 6); /* #"points" */
     assert_int_equal(h_fast, 5);   /* #"score", the key */
     cerr_free(&errs);
+    /* g.log_text with an audience first: the strict game's seat 1 sees its own
+    ** line and the one to it, not the one to everyone but it; a playout keeps none */
+    engine_event_list l;
+    assert_int_equal(engine_events(strict, 0, 1, &l), 0);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.items[0].text, "Ann picks a");
+    assert_string_equal(l.items[1].text, "only picks you");
+    engine_event_list_free(&l);
+    assert_int_equal(engine_events(fast, 0, 1, &l), 0);
+    assert_int_equal(l.n, 0);
+    engine_event_list_free(&l);
     engine_free(strict);
     engine_free(fast);
 }

@@ -44,14 +44,14 @@ function M.apply(g, seat, id)
   local prog = st.programs[seat]
   if M.IS_ACTION[id] then
     prog[#prog + 1] = id
-    g.log { text = g.text("log.you_program", #prog, g.text("action." .. id), table.concat(prog, " ")), to = seat }
+    g.log_text({ to = seat }, "log.you_program", #prog, g.text("action." .. id), table.concat(prog, " "))
   elseif id == "back" then
     prog[#prog] = nil
-    g.log { text = g.text("log.you_back", table.concat(prog, " ")), to = seat }
+    g.log_text({ to = seat }, "log.you_back", table.concat(prog, " "))
   else -- ready
     st.ready[seat] = true
-    g.log { text = g.text("log.you_ready", table.concat(prog, " ")), to = seat }
-    g.log { text = g.text("log.has_programmed", common.seat_name(g, seat)), except = seat }
+    g.log_text({ to = seat }, "log.you_ready", table.concat(prog, " "))
+    g.log_text({ except = seat }, "log.has_programmed", common.seat_name(g, seat))
     for s = 1, #g.seats do if not st.ready[s] then return false end end
     return true
   end
