@@ -458,6 +458,7 @@ function tables.max(list, f) end
 ---@class cairn.IdSet
 ---@field parts table<string, any[]>
 ---@field tree table
+---@field pairs table<string|integer, table<string|integer, string>>
 
 ---@class cairn.ids option ids made once, their parts read back
 local ids = {}
@@ -470,6 +471,10 @@ function ids.new() end
 ---@param d? string|integer
 ---@return string
 function ids.id(set, a, b, c, d) end
+---@param set cairn.IdSet
+---@param a string|integer
+---@return table<string|integer, string>
+function ids.of(set, a) end
 
 ---@class cairn.fake_rng for tests: a seeded or scripted stand-in for g.rng
 local fake_rng = {}

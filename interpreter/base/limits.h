@@ -48,6 +48,13 @@
 #define CAIRN_LUA_MEMORY_CAP (64L * 1024 * 1024)
 #endif
 
+/* Bytes of small freed blocks one sandbox keeps for reuse (sandbox_blocks.c):
+** a Lua state's garbage between two collections, reused instead of going
+** through malloc and free; not charged to CAIRN_LUA_MEMORY_CAP. */
+#if !defined(CAIRN_LUA_BLOCKS_KEPT)
+#define CAIRN_LUA_BLOCKS_KEPT (2L * 1024 * 1024)
+#endif
+
 /* Lua VM instructions one handler call may run (counted in steps of
 ** CAIRN_LUA_HOOK_STEP). No shipped rule comes within 1% of it. */
 #if !defined(CAIRN_LUA_INSTRUCTION_BUDGET)

@@ -270,7 +270,10 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         debug_channel_new_call(e);
         int timed = e->profiling || trace_on(e);
         if (timed) clock_gettime(CLOCK_MONOTONIC, &t0);
+        int was_unread = e->texts_unread;
+        e->texts_unread = engine_texts_unread(c);
         int st = sandbox_call(e->rt.sb, nargs, nres, errs);
+        e->texts_unread = was_unread;
         if (timed) {
             clock_gettime(CLOCK_MONOTONIC, &t1);
             uint64_t ns =

@@ -175,6 +175,7 @@ static uint32_t all_seats(const engine *e) {
 static int l_log(lua_State *L) {
     engine *e = up_engine(L);
     if (!e->in_apply) return luaL_error(L, "g.log: events can only be logged in setup and apply");
+    if (e->cfg.fast) return 0; /* a playout keeps no events: nothing to read (push_event) */
     uint32_t to = all_seats(e);
     const char *text;
     if (lua_type(L, 1) == LUA_TTABLE) {
@@ -199,19 +200,31 @@ static int l_log(lua_State *L) {
     return 0;
 }
 
-/* g.log_text(key, ...): g.log(g.text(key, ...)), except that a fast game,
-** which keeps no events, formats nothing. */
+/* g.log_text([audience,] key, ...): g.log(g.text(key, ...)), to the
+** audience ({to =, except =}, as g.log's) when one comes first, except that
+** a fast game, which keeps no events, formats nothing. */
 static int l_text(lua_State *L);
 
 static int l_log_text(lua_State *L) {
     engine *e = up_engine(L);
     if (!e->in_apply) return luaL_error(L, "g.log_text: events can only be logged in setup and apply");
-    luaL_checkstring(L, 1);
+    int audience = lua_type(L, 1) == LUA_TTABLE;
+    luaL_checkstring(L, audience ? 2 : 1);
     if (e->cfg.fast) return 0;
+    uint32_t to = all_seats(e);
+    if (audience) {
+        int has_to = lua_getfield(L, 1, "to") != LUA_TNIL;
+        lua_pop(L, 1);
+        uint32_t only = seat_mask_of(L, 1, "to", e->cfg.players);
+        uint32_t except = seat_mask_of(L, 1, "except", e->cfg.players);
+        if (has_to) to = only; /* `to = {}` is nobody: an audience fails closed */
+        to &= ~except;
+        lua_remove(L, 1); /* the key and its arguments from 1, as g.text takes them */
+    }
     l_text(L); /* same upvalue (the hub), same arguments: pushes the text */
     const char *text = lua_tostring(L, -1);
     if (!text) return luaL_error(L, "g.log_text: the text is not a string");
-    if (push_event(e, text, all_seats(e)) != 0) return luaL_error(L, "g.log_text: out of memory");
+    if (push_event(e, text, to) != 0) return luaL_error(L, "g.log_text: out of memory");
     return 0;
 }
 
@@ -231,6 +244,10 @@ static int on_print(void *ud, const char *where, const char *text) {
 
 static int l_text(lua_State *L) {
     engine *e = up_engine(L);
+    if (e->texts_unread && lua_type(L, 1) == LUA_TSTRING) { /* nobody reads it: the key (engine_texts.c) */
+        lua_settop(L, 1);
+        return 1;
+    }
     return textfmt_push(L, e->rt.rules->text_lang, e->rt.rules->lang, e->rt.rules->text_en);
 }
 
@@ -366,26 +383,46 @@ void gapi_bind_print(sandbox *sb, engine_hub *hub) { sandbox_set_print(sb, on_pr
 typedef struct start_ctx {
     engine *e;
     const value *seats; /* NULL: the kit's g.seats are these seats already */
+    const value *now_seats; /* this game's seats, new or the kit's */
 } start_ctx;
 
-/* Protected: g.seats (when new) and g.state, in all three g's. */
+/* Protected: g.seats (when new), g.data and g.state, in all three g's.
+** A fast game's g.data and g.seats are plain copies, no read-only proxies: a
+** playout reads the data in every rule, and each read through a proxy is a
+** table miss and a metamethod. As with g.state in a fast game's decisions
+** (engine.c, guarded), a write there is not refused; strict games (check,
+** test, the console) keep the read-only tables, so a ruleset that writes
+** to g.data fails there. One table for the whole game all the same. */
 static int p_start(lua_State *L) {
     start_ctx *c = lua_touserdata(L, 1);
     game_rt *rt = &c->e->rt;
     sandbox_kit *k = rt->kit;
+    int fast = c->e->cfg.fast;
+    if (fast && k->ref_data_plain == LUA_NOREF) {
+        luaval_push_raw(L, rt->rules->rs->data);
+        k->ref_data_plain = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     if (c->seats) {
         if (luaval_push_readonly(L, c->seats, "g.seats", NULL) != 0) return luaL_error(L, "out of memory");
         int ref = luaL_ref(L, LUA_REGISTRYINDEX);
         luaL_unref(L, LUA_REGISTRYINDEX, k->ref_seats);
         k->ref_seats = ref;
+        luaL_unref(L, LUA_REGISTRYINDEX, k->ref_seats_plain); /* made again below when fast */
+        k->ref_seats_plain = LUA_NOREF;
+    }
+    if (fast && k->ref_seats_plain == LUA_NOREF) { /* g.seats plain too, like g.data */
+        luaval_push_raw(L, c->now_seats);
+        k->ref_seats_plain = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     int fields[] = {k->ref_gfields, k->ref_grofields, k->ref_grenderfields};
     for (int i = 0; i < 3; i++) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_seats);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? k->ref_seats_plain : k->ref_seats);
         lua_setfield(L, -2, "seats");
-        lua_pushboolean(L, !c->e->cfg.fast);
+        lua_pushboolean(L, !fast);
         lua_setfield(L, -2, "labels");
+        lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? k->ref_data_plain : k->ref_data);
+        lua_setfield(L, -2, "data");
         if (i < 2) {
             lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
             lua_setfield(L, -2, "state");
@@ -417,7 +454,7 @@ int gapi_start(engine *e, cerr_list *errs) {
     int same = seats_are(k->seats, &e->cfg);
     value *seats = same ? NULL : seats_value(&e->cfg);
     if (!same && !seats) return errs->oom = 1, -1;
-    start_ctx c = {e, same ? NULL : seats};
+    start_ctx c = {e, same ? NULL : seats, same ? k->seats : seats};
     lua_pushcfunction(L, p_start);
     lua_pushlightuserdata(L, &c);
     if (lua_pcall(L, 1, 0, 0) != LUA_OK) {

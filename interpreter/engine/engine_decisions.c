@@ -116,9 +116,9 @@ static int p_read_asked(lua_State *L) {
     game_rt *rt = &e->rt;
     asked_set *a = &e->asked;
     int strict = !e->cfg.fast;
-    /* the prompts and labels of the table form: a fast game (g.labels off)
-    ** reads them only when it asks again with g.labels on (build_shown);
-    ** the reasons, which explain a refused answer, always */
+    /* the prompts, labels and reasons of the table form: a fast game
+    ** (g.labels off, its texts unformatted keys: engine_texts.c) reads them
+    ** only when it asks again with g.labels on (ask_labelled) */
     int texts = strict || e->labels_on;
     a->n = 0;
     a->n_opts = 0;
@@ -209,7 +209,7 @@ static int p_read_asked(lua_State *L) {
                 if (dt != LUA_TNIL && dt != LUA_TSTRING && dt != LUA_TBOOLEAN)
                     return ask_bad(c, i, "options[%zu].disabled must be a string (the reason)", j);
                 dis = dt == LUA_TSTRING || (dt == LUA_TBOOLEAN && lua_toboolean(L, -1));
-                if (dt == LUA_TSTRING) { /* `disabled = true`: reason(g, seat, id) says why */
+                if (dt == LUA_TSTRING && texts) { /* `disabled = true`: reason(g, seat, id) says why */
                     lua_rawseti(L, REASONS, (lua_Integer)(k + 1));
                     a->extras = 1;
                 } else {
@@ -418,7 +418,10 @@ static char *handler_text(engine *e, handler_id h, int seat, const char *id, cha
 
 /* Why option k (offered disabled) may not be chosen: the table form's
 ** reason, else reason(g, seat, id), else "not available". Malloc'd. */
+static int ask_labelled(engine *e);
+
 static char *reason_of(engine *e, int seat, size_t k, const char *id) {
+    (void)ask_labelled(e); /* failing, the reason comes from reason() or is "not available" */
     const char *r = e->asked.extras ? engine_text_at(e, e->rt.ref_reasons, k) : NULL;
     if (r) return cairn_strdup(r);
     char *why = NULL, *t = engine_has_handler(e, H_REASON) ? handler_text(e, H_REASON, seat, id, &why) : NULL;
@@ -427,15 +430,11 @@ static char *reason_of(engine *e, int seat, size_t k, const char *id) {
     return t;
 }
 
-/* The decisions asked now with their prompts and labels, made on demand:
-** from the table form where the rules gave them, else from the prompt and
-** label handlers, else the id; disabled(g, seat) adds what is offered
-** disabled. Cached for the position. */
-static int build_shown(engine *e) {
-    if (e->shown_valid) return 0;
+/* A playout asked for ids only (g.labels false, its texts unformatted):
+** asks again with g.labels on for the labels, prompts and reasons a person
+** reads; the same options. 0 when done (or nothing to do). */
+static int ask_labelled(engine *e) {
     if (e->cfg.fast && !e->asked_labelled) {
-        /* a playout asked for ids only (g.labels false): ask again for the
-        ** labels, prompts and reasons a person reads; the same options */
         cerr_list errs;
         cerr_init(&errs, 0);
         size_t n = e->asked.n, opts = e->asked.n_opts;
@@ -445,6 +444,16 @@ static int build_shown(engine *e) {
         if (bad || e->asked.n != n || e->asked.n_opts != opts) return -1;
         e->asked_labelled = 1;
     }
+    return 0;
+}
+
+/* The decisions asked now with their prompts and labels, made on demand:
+** from the table form where the rules gave them, else from the prompt and
+** label handlers, else the id; disabled(g, seat) adds what is offered
+** disabled. Cached for the position. */
+static int build_shown(engine *e) {
+    if (e->shown_valid) return 0;
+    if (ask_labelled(e) != 0) return -1;
     engine_decision_list *l = &e->shown;
     engine_guard_batch_begin(e); /* the labels, prompts and reasons: g.state read-only throughout */
     l->n = 0;

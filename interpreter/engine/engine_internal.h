@@ -135,7 +135,7 @@ typedef enum {
 extern const char *const engine_handler_names[H_COUNT];
 
 /* A sandbox and what it keeps from one game to the next: g.data and
-** g.options (frozen), the three g tables with their closures (bound to the
+** g.options (frozen; a fast game's g.data a plain copy, gapi_start), the three g tables with their closures (bound to the
 ** hub), and the last g.seats (made again only when the seats differ).
 ** Engine-side only, never reachable from a script: the registry slots each
 ** game's handler functions are put in (slot_h, made on first use and never
@@ -146,6 +146,7 @@ typedef struct sandbox_kit {
     sandbox *sb;
     engine_hub *hub;
     int ref_data, ref_options, ref_seats;
+    int ref_data_plain, ref_seats_plain; /* a fast game's g.data, g.seats: plain copies (LUA_NOREF: made at the first) */
     int ref_g, ref_gfields, ref_gro, ref_grofields, ref_grender, ref_grenderfields;
     int slot_h[H_COUNT];
     int ref_hnames;
@@ -205,6 +206,7 @@ struct engine {
     int state_cache_valid;       /* ... valid for the current position */
     int state_plain;             /* the plain-data check passed since the state last moved */
     int in_apply;        /* g.log and g.rng are allowed only while setup/apply run */
+    int texts_unread;    /* the running call's texts are read by nobody: g.text gives its key (engine_texts.c) */
     int live_stale;      /* the live table could not be rebuilt (OOM): retry first */
     int guard_batch;     /* > 0: g.state stays read-only between guarded calls (engine_guard_batch) */
     size_t cur_decision; /* decision index stamped on new events */
@@ -307,7 +309,12 @@ typedef struct call_ctx {
     const value *v;   /* render: the state (the seat's view is pushed); determinize: the view */
     int writable;     /* g.state is the live table (setup, apply) */
     int found;        /* out: the handler exists */
+    int totals_only;  /* score: only the totals are read (the bots' evaluation) */
 } call_ctx;
+/* Whether nobody will read a text c's handler makes (a playout's decisions,
+** heuristic, the totals of its score): g.text then gives its key
+** unformatted (engine_texts.c, docs/lua-api.md). */
+int engine_texts_unread(const call_ctx *c);
 int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs);
 /* Between begin and end, the guarded (read-only) calls leave g.state the
 ** read-only view and it is given back to the live table once, at the end.

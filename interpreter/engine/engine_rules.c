@@ -159,7 +159,7 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
         free(k);
         return errs->oom = 1, NULL;
     }
-    k->ref_data = k->ref_options = k->ref_seats = LUA_NOREF;
+    k->ref_data = k->ref_options = k->ref_seats = k->ref_data_plain = k->ref_seats_plain = LUA_NOREF;
     k->ref_g = k->ref_gfields = k->ref_gro = k->ref_grofields = k->ref_grender =
         k->ref_grenderfields = LUA_NOREF;
     for (int h = 0; h < H_COUNT; h++) k->slot_h[h] = LUA_NOREF;

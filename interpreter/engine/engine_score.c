@@ -261,7 +261,7 @@ static int p_totals(lua_State *L) {
 int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
     lua_State *L = e->rt.L;
     int top = lua_gettop(L);
-    call_ctx c = {.h = H_SCORE, .kind = ARGS_G};
+    call_ctx c = {.h = H_SCORE, .kind = ARGS_G, .totals_only = 1};
     int rc = engine_call(e, &c, 1, errs);
     if (rc > 0) {
         totals_ctx tc = {e->cfg.players, totals, NULL, 0};

@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -746,7 +747,19 @@ static void copy_rec(lua_State *L, copy_ctx *c, int idx) {
     int top = lua_gettop(F);
     int t = idx;
     if (sandbox_readonly_target(F, idx)) t = lua_gettop(F);
-    lua_newtable(L);
+    /* made at its size: filled key by key, a table of n entries was
+    ** rebuilt about log2(n) times (a fork copies the state every
+    ** iteration); a list's length, else the entries counted. The sizes
+    ** change the layout only: pairs and # answer from the contents */
+    lua_Unsigned narr = lua_rawlen(F, t), nrec = 0;
+    if (narr == 0) {
+        lua_pushnil(F);
+        while (lua_next(F, t)) {
+            nrec++;
+            lua_pop(F, 1);
+        }
+    }
+    lua_createtable(L, narr > INT_MAX ? INT_MAX : (int)narr, nrec > INT_MAX ? INT_MAX : (int)nrec);
     lua_pushnil(F);
     while (lua_next(F, t)) {
         copy_rec(L, c, lua_gettop(F) - 1); /* key */

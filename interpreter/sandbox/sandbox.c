@@ -111,13 +111,35 @@ static void refused_at(sandbox *sb) {
 
 /* The capped allocator. Growth past the cap is refused, which Lua turns into
 ** a "not enough memory" error after one emergency collection. Shrinking
-** never fails (Lua assumes it cannot). */
+** never fails (Lua assumes it cannot). Blocks of up to SB_BLOCK_SMALL bytes
+** come from and go back to the kept blocks (sandbox_blocks.c). */
+static void *sb_realloc(sandbox *sb, void *ptr, size_t osize, size_t nsize) {
+    if (nsize > SB_BLOCK_SMALL) {
+        if (!ptr || osize > SB_BLOCK_SMALL) return realloc(ptr, nsize);
+        void *p = malloc(nsize); /* a small block grows past the classes */
+        if (p) {
+            memcpy(p, ptr, osize);
+            sb_block_give(&sb->blocks, ptr, osize);
+        }
+        return p;
+    }
+    if (ptr && osize <= SB_BLOCK_SMALL && sb_block_same_class(osize, nsize)) return ptr;
+    void *p = sb_block_take(&sb->blocks, nsize);
+    if (p && ptr) {
+        memcpy(p, ptr, osize < nsize ? osize : nsize);
+        if (osize <= SB_BLOCK_SMALL) sb_block_give(&sb->blocks, ptr, osize);
+        else free(ptr);
+    }
+    return p;
+}
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     sandbox *sb = ud;
     if (!ptr) osize = 0; /* osize is then a type tag */
     if (nsize == 0) {
         budget_in_alloc = 1; /* a hard stop waits for the heap (budget.h) */
-        free(ptr);
+        if (ptr && osize <= SB_BLOCK_SMALL) sb_block_give(&sb->blocks, ptr, osize);
+        else free(ptr);
         budget_in_alloc = 0;
         sb->mem_used -= osize;
         if (budget_escape_pending) budget_alloc_leave();
@@ -129,7 +151,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
         return NULL;
     }
     budget_in_alloc = 1;
-    void *p = realloc(ptr, nsize);
+    void *p = sb_realloc(sb, ptr, osize, nsize);
     budget_in_alloc = 0;
     if (budget_escape_pending) {
         sb->unclaimed = p; /* kept where the abandoned state is kept */
@@ -523,6 +545,7 @@ void sandbox_free(sandbox *sb) {
     if (!sb) return;
     if (sb->lost) return; /* kept whole: its Lua state may be half-changed (sandbox_escaped) */
     if (sb->L) lua_close(sb->L);
+    sb_blocks_free(&sb->blocks);
     for (size_t i = 0; i < sb->n_dirs; i++) {
         free(sb->dirs[i]);
         free(sb->canon[i]);

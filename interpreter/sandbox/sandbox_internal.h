@@ -16,6 +16,7 @@
 
 #include "budget.h"
 #include "sandbox.h"
+#include "sandbox_blocks.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -30,6 +31,7 @@ enum { TRIP_NONE, TRIP_BUDGET, TRIP_MEMORY, TRIP_RETRY, TRIP_CPU, TRIP_GAME_CPU 
 struct sandbox {
     lua_State *L;
     size_t mem_used, mem_cap;
+    sb_blocks blocks; /* small freed blocks kept for reuse (sandbox_blocks.c) */
     unsigned long mem_refusals; /* allocations the cap refused, ever */
     unsigned long refusals_at_call;
     long budget, count;

@@ -236,8 +236,27 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
         *out_len = 0;
         return NULL; /* nothing to do: the caller compiles src */
     }
-    *out_len = w.out.n;
-    return strbuf_take(&w.out);
+    /* the function as a constant local of the chunk, in front of its first
+    ** line (after a "#!" line) and on it, so every line keeps its number:
+    ** each `#` then reads an upvalue, not the global environment through
+    ** its __index (a table miss and a metamethod a time, in the hottest
+    ** loops of a playout); scripts cannot name it, so nothing else changes */
+    static const char prefix[] = "local " LEN_NAME " <const> = " LEN_NAME "; ";
+    size_t at = (len > 0 && src[0] == '#') ? (size_t)(p - src) + 1 : 0;
+    if (at > w.out.n) at = w.out.n; /* a "#!" line alone: nothing after it */
+    strbuf joined = {0};
+    strbuf_putn(&joined, w.out.s, at);
+    strbuf_putn(&joined, prefix, sizeof prefix - 1);
+    strbuf_putn(&joined, w.out.s + at, w.out.n - at);
+    strbuf_free(&w.out);
+    if (joined.oom) {
+        snprintf(why, whysz, "out of memory");
+        strbuf_free(&joined);
+        *out_len = (size_t)-1;
+        return NULL;
+    }
+    *out_len = joined.n;
+    return strbuf_take(&joined);
 }
 
 /* Counts the table at idx (absolute): its length when its positive integer

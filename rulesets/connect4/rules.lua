@@ -4,29 +4,12 @@
 
 local rules = {}
 
+local ids = require "cairn.ids"
+
 local DIRECTIONS = { {0, 1}, {1, 0}, {1, 1}, {1, -1} }  -- across, up, two diagonals
 
--- The board (g.data.board) as a plain table of its figures: every move of
--- every playout reads them, and each read through g.data's read-only view
--- costs a metatable lookup. Copied once per game, again only if g.data's
--- board is another table (g.data never changes while the rules are loaded).
-local board_of, board_copy
----@param g cairn.G
----@return table the board's figures: rows, columns, connect, empty, discs
-local function board(g)
-  local b = g.data.board
-  if b ~= board_of then
-    local discs = {}
-    for i = 1, #b.discs do discs[i] = b.discs[i] end
-    board_copy = { rows = b.rows, columns = b.columns, connect = b.connect, empty = b.empty, discs = discs }
-    board_of = b
-  end
-  return board_copy
-end
-
--- The lowest empty row of column c, or nil when the column is full.
--- (grid and b are g.state.grid and the board: these run for every move of
--- every playout, so each handler reads them out of g once.)
+-- The lowest empty row of column c, or nil when the column is full (grid is
+-- g.state.grid, b the board: g.data.board).
 ---@param grid table
 ---@param b table
 ---@param c integer
@@ -76,43 +59,17 @@ local function connects(grid, b, r, c)
   return false
 end
 
--- The option ids, "drop 1" ... "drop N", made once per game and looked up
--- both ways: decisions() runs after every move and should not build strings.
-local drop_ids, column_of = {}, {}
----@param c integer
----@return string
-local function drop_id(c)
-  local id = drop_ids[c]
-  if not id then
-    id = "drop " .. c
-    drop_ids[c], column_of[id] = id, c
-  end
-  return id
-end
-
--- A full column as an option: offered, disabled (made once per game too).
-local full_options = {}
----@param c integer
----@return cairn.Option
-local function full_option(c)
-  local o = full_options[c]
-  if not o then
-    o = { id = drop_id(c), disabled = true }
-    full_options[c] = o
-  end
-  return o
-end
-
--- What decisions() returns: one list per game, refreshed after every move
--- (the engine reads it at once and keeps nothing of it), so that a playout
--- allocates no tables per move.
-local offered = {}
-local asked = { seat = 1, options = offered }
-local decision_list = { asked }
+-- The option ids: DROP_ID[c] is "drop c" (cairn.ids: the same string each time,
+-- and its column read back from it).
+local DROP = ids.new()
+local DROP_ID = ids.of(DROP, "drop")
+---@param id string
+---@return integer the column
+local function column_of(id) return DROP.parts[id][2] end
 
 ---@param g cairn.G
 function rules.setup(g)
-  local b = board(g)
+  local b = g.data.board
   local grid, empty, first = {}, b.empty, {}
   for c = 1, b.columns do first[c] = empty end
   for r = 1, b.rows do
@@ -126,21 +83,19 @@ function rules.setup(g)
   g.state.over = false
 end
 
--- The columns, as ids (the fast form): a full column is offered disabled,
--- and its reason, the labels and the prompt are made only when someone
--- looks (reason, label, prompt below).
+-- The columns, as ids (the fast form): a full column is offered disabled;
+-- its reason, the options' labels and the prompt come from the handlers below.
 ---@param g cairn.G
 ---@return cairn.Decision[]
 function rules.decisions(g)
-  local st = g.state
+  local st, b = g.state, g.data.board
   if st.over then return {} end
-  local b = board(g)
-  local top, empty = st.grid[b.rows], b.empty
+  local top, empty, options = st.grid[b.rows], b.empty, {}
   for c = 1, b.columns do
-    offered[c] = top[c] == empty and (drop_ids[c] or drop_id(c)) or full_option(c)
+    local id = DROP_ID[c]
+    options[c] = top[c] == empty and id or { id = id, disabled = true }
   end
-  asked.seat = st.turn
-  return decision_list
+  return { { seat = st.turn, options = options } }
 end
 
 ---@param g cairn.G
@@ -152,31 +107,29 @@ function rules.prompt(g, seat) return g.text("prompt", g.seats[seat].name) end
 ---@param seat integer
 ---@param id string
 ---@return string
-function rules.label(g, seat, id) return g.text("column", column_of[id]) end
+function rules.label(g, seat, id) return g.text("column", column_of(id)) end
 
 ---@param g cairn.G
 ---@param seat integer
 ---@param id string
 ---@return string
-function rules.reason(g, seat, id) return g.text("column_full", column_of[id]) end
+function rules.reason(g, seat, id) return g.text("column_full", column_of(id)) end
 
 ---@param g cairn.G
 ---@param seat integer
 ---@param id string
 function rules.apply(g, seat, id)
-  local st, b = g.state, board(g)
-  local grid, c = st.grid, column_of[id]
+  local st, b = g.state, g.data.board
+  local grid, c = st.grid, column_of(id)
   local r = c and landing_row(grid, b, c)
   if not r then error("cannot drop there: " .. id) end
   grid[r][c] = b.discs[seat]
   st.moves = st.moves + 1
-  -- the log names the player; a playout keeps no log and looks up no name
-  -- (g.labels is false exactly there, docs/lua-api.md)
-  local name = g.labels and g.seats[seat].name
-  if name then g.log_text("drops", name, c) end
+  local name = g.seats[seat].name
+  g.log_text("drops", name, c)
   if connects(grid, b, r, c) then
     st.winner, st.over = seat, true
-    if name then g.log_text("wins", name, b.connect) end
+    g.log_text("wins", name, b.connect)
   elseif st.moves == b.rows * b.columns then
     st.over = true
     g.log_text("draw")
@@ -220,7 +173,8 @@ function rules.start_seat(g) return g.state.turn end
 ---@param seat integer
 ---@return integer
 function rules.heuristic(g, seat)
-  local b, mid, score = board(g), (board(g).columns + 1) // 2, 0
+  local b = g.data.board
+  local mid, score = (b.columns + 1) // 2, 0
   for r = 1, b.rows do
     local cell = g.state.grid[r][mid]
     if cell == b.discs[seat] then score = score + 1
@@ -234,7 +188,7 @@ end
 ---@param g cairn.G
 ---@return string?
 function rules.check(g)
-  local b, count = board(g), { 0, 0 }
+  local b, count = g.data.board, { 0, 0 }
   for r = 1, b.rows do
     for c = 1, b.columns do
       local cell = g.state.grid[r][c]

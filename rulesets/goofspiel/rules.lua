@@ -83,8 +83,7 @@ function rules.setup(g)
   turn_up_prize(g)
 end
 
--- Every seat that has not bid yet bids at once, secretly. Labels and prompts are made
--- only when g.labels says a person will read them (a playout needs the ids alone).
+-- Every seat that has not bid yet bids at once, secretly.
 ---@param g cairn.G
 ---@return cairn.Decision[]
 function rules.decisions(g)
@@ -95,11 +94,11 @@ function rules.decisions(g)
     if state.bids[seat] == 0 then
       local options = {}
       for _, card in ipairs(state.hands[seat]) do
-        options[#options + 1] = { id = "bid " .. card, label = g.labels and g.text("bid", card) }
+        options[#options + 1] = { id = "bid " .. card, label = g.text("bid", card) }
       end
       asked[#asked + 1] = {
         seat = seat,
-        prompt = g.labels and g.text("prompt", g.seats[seat].name, state.prize),
+        prompt = g.text("prompt", g.seats[seat].name, state.prize),
         options = options,
       }
     end

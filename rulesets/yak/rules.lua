@@ -15,20 +15,31 @@ local rules = {}
 function rules.setup(g) round.setup(g) end
 
 -- decisions: sunrise asks every seat at once (each answer only sets that seat's hidden
--- card); noon asks the seat whose action is under way. Labels, prompts and the reasons
--- of disabled options are made only when g.labels says a person will read them; in a
--- playout the options are bare ids (common.option: the fast form, docs/lua-api.md).
+-- card); noon asks the seat whose action is under way.
 ---@param g cairn.G
 ---@return cairn.Decision[]
 function rules.decisions(g)
   local st = g.state
   if st.phase == "sunrise" then return round.sunrise_decisions(g) end
   if st.phase == "noon" and st.action and not st.action.done then
-    local list = common.new_list(g, "decisions")
-    list[1] = round.actions[st.action.card].decision(g)
-    return list
+    return { round.actions[st.action.card].decision(g) }
   end
   return {}
+end
+
+-- label: what an option reads, asked only when a person looks (docs/lua-api.md,
+-- Decisions): a card at sunrise, else the step of the action under way says.
+---@param g cairn.G
+---@param seat integer
+---@param id string
+---@return string
+function rules.label(g, seat, id)
+  local st = g.state
+  if st.phase == "sunrise" then
+    local _, card = common.parse_option(id)
+    return g.text("card." .. card)
+  end
+  return round.actions[st.action.card].label(g, id)
 end
 
 -- apply: the engine has checked that id is one of seat's enabled options.

@@ -9,7 +9,7 @@ local M = {}
 -- M.new() -> an empty id set, {parts = {}, tree = {}}. A ruleset keeps one in a module
 -- local: a new game runs the module again, so no id set outlives its game.
 ---@return cairn.IdSet
-function M.new() return { parts = {}, tree = {} } end
+function M.new() return { parts = {}, tree = {}, pairs = {} } end
 
 -- M.id(set, a [, b [, c [, d]]]) -> "a b c d", the parts given one space apart, the same
 -- string every time; set.parts[id] -> {a, b, c, d} as given (numbers stay numbers).
@@ -20,6 +20,11 @@ function M.new() return { parts = {}, tree = {} } end
 ---@param d? string|integer
 ---@return string
 function M.id(set, a, b, c, d)
+  if c == nil and b ~= nil then -- the common "verb arg": two lookups when made before
+    local by_a = set.pairs[a]
+    local s = by_a and by_a[b]
+    if s then return s end
+  end
   local tree = set.tree
   local node = tree[a]
   if not node then node = {}; tree[a] = node end
@@ -41,7 +46,26 @@ function M.id(set, a, b, c, d)
     node[false] = s
     set.parts[s] = { a, b, c, d }
   end
+  if c == nil and b ~= nil then
+    local by_a = set.pairs[a]
+    if not by_a then by_a = {}; set.pairs[a] = by_a end
+    by_a[b] = s
+  end
   return s
+end
+
+-- M.of(set, a) -> the ids of one verb by argument, read like a list: t[b] is
+-- M.id(set, a, b), made on its first read and kept in t ("drop" by column:
+-- `local DROP = ids.of(ids.new(), "drop")`, then `DROP[c]` is "drop 3" for c = 3).
+---@param set cairn.IdSet
+---@param a string|integer
+---@return table<string|integer, string>
+function M.of(set, a)
+  return setmetatable({}, { __index = function(t, b)
+    local id = M.id(set, a, b)
+    rawset(t, b, id)
+    return id
+  end })
 end
 
 return M

@@ -21,3 +21,15 @@ assert(set.parts["take blue"] == nil)
 local other = ids.new()
 assert(other.parts["take red"] == nil)
 assert(ids.id(other, "take", "red") == "take red" and other.parts["take red"] ~= set.parts["take red"])
+-- two parts made before come back from the pair index: the same string, and a
+-- three-part id sharing its first two parts is still its own
+local fresh = ids.new()
+local first = ids.id(fresh, "drop", 3)
+assert(ids.id(fresh, "drop", 3) == first and first == "drop 3")
+assert(ids.id(fresh, "drop", 3, "x") == "drop 3 x" and ids.id(fresh, "drop", 3) == "drop 3")
+assert(fresh.parts["drop 3"][2] == 3 and fresh.parts["drop 3 x"][3] == "x")
+-- ids.of: one verb's ids by argument, the same strings as ids.id gives, parts kept
+local set2 = ids.new()
+local drop = ids.of(set2, "drop")
+assert(drop[4] == "drop 4" and drop[4] == ids.id(set2, "drop", 4))
+assert(set2.parts["drop 4"][2] == 4 and rawget(drop, 4) == "drop 4" and rawget(drop, 5) == nil)

@@ -44,19 +44,14 @@ function M.apply(g, seat, id)
   local prog = st.programs[seat]
   if M.IS_ACTION[id] then
     prog[#prog + 1] = id
-    -- events are only kept when a person may read them (g.labels is off in playouts)
-    if g.labels then
-      g.log { text = common.t(g, "log.you_program", #prog, common.t(g, "action." .. id), table.concat(prog, " ")), to = seat }
-    end
+    g.log_text({ to = seat }, "log.you_program", #prog, g.text("action." .. id), table.concat(prog, " "))
   elseif id == "back" then
     prog[#prog] = nil
-    if g.labels then g.log { text = common.t(g, "log.you_back", table.concat(prog, " ")), to = seat } end
+    g.log_text({ to = seat }, "log.you_back", table.concat(prog, " "))
   else -- ready
     st.ready[seat] = true
-    if g.labels then
-      g.log { text = common.t(g, "log.you_ready", table.concat(prog, " ")), to = seat }
-      g.log { text = common.t(g, "log.has_programmed", common.seat_name(g, seat)), except = seat }
-    end
+    g.log_text({ to = seat }, "log.you_ready", table.concat(prog, " "))
+    g.log_text({ except = seat }, "log.has_programmed", common.seat_name(g, seat))
     for s = 1, #g.seats do if not st.ready[s] then return false end end
     return true
   end
@@ -98,9 +93,9 @@ function M.reveal(g)
   local parts = {}
   for _, s in ipairs(st.order) do
     st.revealed[s], st.programs[s] = st.programs[s], {}
-    if g.labels then parts[#parts + 1] = common.seat_name(g, s) .. ": " .. table.concat(st.revealed[s], " ") end
+    parts[#parts + 1] = common.seat_name(g, s) .. ": " .. table.concat(st.revealed[s], " ")
   end
-  if g.labels then g.log(common.t(g, "log.reveal", table.concat(parts, "; "))) end
+  g.log_text("log.reveal", table.concat(parts, "; "))
 end
 
 ---@param g cairn.G

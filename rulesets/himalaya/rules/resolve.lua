@@ -16,8 +16,7 @@ local t = common.t
 ---@param action string an action (dirt, ice, stone, deal, rest)
 ---@param why string
 local function wasted(g, seat, action, why)
-  if not g.labels then return end
-  g.log(t(g, "log.wasted", g.state.slot, common.seat_name(g, seat), t(g, "action." .. action), why))
+  g.log_text("log.wasted", g.state.slot, common.seat_name(g, seat), t(g, "action." .. action), why)
 end
 
 -- move_caravan: along the path of `kind` from the caravan's village (events: yeti, snowstorm)
@@ -30,7 +29,7 @@ function M.move_caravan(g, seat, kind, storm_before)
   local from = st.caravans[seat]
   local p = b.path[from][kind]
   local here = common.village_name(g, from)
-  if not p then return wasted(g, seat, kind, g.labels and t(g, "why.no_path", kind, here)) end
+  if not p then return wasted(g, seat, kind, t(g, "why.no_path", kind, here)) end
   local to = common.village_name(g, p.to)
   local yeti = st.placed.yeti[p.id]
   if yeti and (g.data.events.yeti_blocks == "everyone" or yeti ~= seat) then
@@ -43,13 +42,13 @@ function M.move_caravan(g, seat, kind, storm_before)
     spent = spent + 1
     if spent < g.data.events.snowstorm_actions then
       st.storm[seat], st.storm_actions[seat] = p.id, spent
-      g.log(t(g, "log.storm_wait", st.slot, common.seat_name(g, seat), kind, here, to))
+      g.log_text("log.storm_wait", st.slot, common.seat_name(g, seat), kind, here, to)
       return
     end
     st.storm_actions[seat] = 0
   end
   st.caravans[seat] = p.to
-  if g.labels then g.log(t(g, "log.move", st.slot, common.seat_name(g, seat), kind, here, to)) end
+  g.log_text("log.move", st.slot, common.seat_name(g, seat), kind, here, to)
 end
 
 -- M.lacking(g, seat, ring) -> nil when seat holds every cube the ring wants, else "needs 2
@@ -81,7 +80,7 @@ function M.take_cube(g, seat, v, kind)
   local p = st.players[seat]
   p.cubes[c] = p.cubes[c] + 1
   st.took[seat] = st.took[seat] | (1 << v)
-  if g.labels then g.log(t(g, "log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes)) end
+  g.log_text("log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes)
 end
 
 -- deliver: the cubes go back into the bag, the ring leaves the village; the rewards follow
@@ -152,12 +151,12 @@ function M.act(g, seat)
   local storm_before = st.storm[seat]
   st.storm[seat] = false
   if storm_before and action ~= g.state.revealed[seat][st.slot - 1] then
-    g.log(t(g, "log.storm_lost", st.slot, common.seat_name(g, seat)))
+    g.log_text("log.storm_lost", st.slot, common.seat_name(g, seat))
   end
   if action == "deal" then
     M.deal(g, seat)
   elseif action == "rest" then
-    if g.labels then g.log(t(g, "log.rest", st.slot, common.seat_name(g, seat))) end
+    g.log_text("log.rest", st.slot, common.seat_name(g, seat))
   else
     M.move_caravan(g, seat, action, storm_before)
   end

@@ -194,8 +194,8 @@ function M.apply_reward(g, seat, id)
     local pl = st.players[seat]
     pl.rings[#pl.rings + 1] = p.ring
     common.show_rings(g, seat)
-    g.log { text = t(g, "log.keep_ring_you", common.ring_def(g, p.ring).yaks), to = seat }
-    g.log { text = t(g, "log.keep_ring", common.seat_name(g, seat)), except = seat }
+    g.log_text({ to = seat }, "log.keep_ring_you", common.ring_def(g, p.ring).yaks)
+    g.log_text({ except = seat }, "log.keep_ring", common.seat_name(g, seat))
   else
     M.unkept_ring(g, p.ring)
   end

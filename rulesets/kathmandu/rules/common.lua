@@ -108,14 +108,11 @@ function M.seat_name(g, seat)
   return (s and s.name) or g.text("seat", seat)
 end
 
--- M.log(g, key, ...): an event for everyone. Playouts keep no events (docs/lua-api.md,
--- strict and fast games), so the text is made only when people will read it.
+-- M.log(g, key, ...): an event for everyone, g.text(key, ...).
 ---@param g cairn.G
 ---@param key string
 ---@param ... any
-function M.log(g, key, ...)
-  if g.labels then g.log(g.text(key, ...)) end
-end
+function M.log(g, key, ...) g.log_text(key, ...) end
 
 ---@param p table
 ---@return boolean
@@ -143,7 +140,7 @@ function M.exhaust(g, seat, n, why)
   local before = p.exhaustion
   p.exhaustion = p.exhaustion + n
   if ex.excess == "ignore" then p.exhaustion = math.min(ex.slots, p.exhaustion) end
-  if g.labels then M.log(g, "log.exhausted", M.seat_name(g, seat), g.text("why." .. why), p.exhaustion) end
+  M.log(g, "log.exhausted", M.seat_name(g, seat), g.text("why." .. why), p.exhaustion)
   return p.exhaustion - before
 end
 

@@ -46,7 +46,7 @@ local function kathmandu_arrival(g, seat)
   p.tile = best and table.remove(st.kathmandu, best) or 0
   st.arrivals = st.arrivals + 1
   p.arrived = st.arrivals
-  if g.labels then common.log(g, "log.kathmandu", common.seat_name(g, seat), st.arrivals, p.tile) end
+  common.log(g, "log.kathmandu", common.seat_name(g, seat), st.arrivals, p.tile)
 end
 
 -- yak_tile: the revealed yak tile is fulfilled on its landscape; the next one is revealed
@@ -57,7 +57,7 @@ local function yak_tile(g, seat, landscape)
   local p = g.state.players[seat]
   if p.yak and p.yak == landscape then
     p.yak = table.remove(p.stack, 1) or false
-    if g.labels then common.log(g, "log.yak_tile", common.seat_name(g, seat), g.text("land." .. landscape)) end
+    common.log(g, "log.yak_tile", common.seat_name(g, seat), g.text("land." .. landscape))
   end
 end
 
@@ -202,7 +202,7 @@ function M.paint(g, seat, animal)
   p.animals[#p.animals + 1] = animal
   common.spend(g, seat, "paint")
   st.turn.painted = true
-  if g.labels then common.log(g, "log.paint", common.seat_name(g, seat), g.text("animal." .. animal)) end
+  common.log(g, "log.paint", common.seat_name(g, seat), g.text("animal." .. animal))
 end
 
 -- buy: an equipment card of that kind from the display (a matching one), or a good
@@ -220,7 +220,7 @@ function M.buy(g, seat, what)
       p.equipment[#p.equipment + 1] = what
       common.spend(g, seat, "backpack")
       t.bought_equipment = true
-      if g.labels then common.log(g, "log.buy_equipment", common.seat_name(g, seat), g.text("equipment." .. what)) end
+      common.log(g, "log.buy_equipment", common.seat_name(g, seat), g.text("equipment." .. what))
       return
     end
   end
@@ -235,7 +235,7 @@ function M.buy(g, seat, what)
   p.goods[#p.goods + 1] = best
   common.spend(g, seat, "coin")
   t.bought_good = what
-  if g.labels then common.log(g, "log.buy_good", common.seat_name(g, seat), g.text("good." .. what), best.points) end
+  common.log(g, "log.buy_good", common.seat_name(g, seat), g.text("good." .. what), best.points)
 end
 
 ---@param g cairn.G
@@ -251,9 +251,9 @@ function M.special(g, seat, kind)
   common.spend(g, seat, "coin")
   st.turn.special_done = true
   if owner ~= 0 then
-    if g.labels then common.log(g, "log.special_from", common.seat_name(g, seat), g.text("good." .. kind), common.seat_name(g, owner)) end
+    common.log(g, "log.special_from", common.seat_name(g, seat), g.text("good." .. kind), common.seat_name(g, owner))
   else
-    if g.labels then common.log(g, "log.special", common.seat_name(g, seat), g.text("good." .. kind)) end
+    common.log(g, "log.special", common.seat_name(g, seat), g.text("good." .. kind))
   end
 end
 
@@ -268,7 +268,7 @@ function M.offer(g, seat)
   local n = (common.ability(g, p) == "double-offering" and p.candles >= double) and double or 1
   temple[#temple + 1] = seat
   p.candles = p.candles - n
-  if g.labels then common.log(g, "log.offer", common.seat_name(g, seat), n) end
+  common.log(g, "log.offer", common.seat_name(g, seat), n)
   if #st.maps > 0 or #st.map_pile > 0 then st.turn.step = "map" end
 end
 
@@ -293,11 +293,11 @@ function M.take_map(g, seat, half)
   local p = st.players[seat]
   if half == "pile" then
     p.halves[#p.halves + 1] = table.remove(st.map_pile, 1)
-    if g.labels then common.log(g, "log.map_pile", common.seat_name(g, seat)) end
+    common.log(g, "log.map_pile", common.seat_name(g, seat))
   else
     common.remove(st.maps, half)
     p.halves[#p.halves + 1] = half
-    if g.labels then common.log(g, "log.map", common.seat_name(g, seat), half_name(g, half)) end
+    common.log(g, "log.map", common.seat_name(g, seat), half_name(g, half))
   end
   -- the display of map halves: refilled at once, or with the other displays at the round's
   -- end (game.displays.map_refill)
@@ -367,8 +367,8 @@ function M.give(g, seat, half)
   common.remove(st.players[seat].halves, half)
   local theirs = st.players[t.swap_with].halves
   theirs[#theirs + 1] = half
-  if g.labels then common.log(g, "log.swap", common.seat_name(g, seat), half_name(g, t.stolen),
-    common.seat_name(g, t.swap_with), half_name(g, half)) end
+  common.log(g, "log.swap", common.seat_name(g, seat), half_name(g, t.stolen),
+    common.seat_name(g, t.swap_with), half_name(g, half))
   t.swapped, t.step, t.stolen, t.swap_with = t.swapped + 1, "act", false, 0
 end
 
@@ -382,7 +382,7 @@ function M.chest(g, seat, colour)
   common.remove(p.halves, colour .. "-a")
   common.remove(p.halves, colour .. "-b")
   p.chests[#p.chests + 1] = colour
-  if g.labels then common.log(g, "log.chest", common.seat_name(g, seat), colour) end
+  common.log(g, "log.chest", common.seat_name(g, seat), colour)
 end
 
 -- after an action: more actions, or the turn ends when none is left

@@ -21,10 +21,10 @@ function M.choose_start(g, seat, k)
   local f = setup.start_fields(g)[k]
   st.players[seat].pos = { f[1], f[2] }
   table.remove(st.choosing, 1)
-  if g.labels then common.log(g, "log.start_field", common.seat_name(g, seat), k) end
+  common.log(g, "log.start_field", common.seat_name(g, seat), k)
   if #st.choosing == 0 then
     for s = 1, #st.players do setup.roll_dice(g, s) end
-    if g.labels then common.log(g, "log.dice_rolled") end
+    common.log(g, "log.dice_rolled")
     st.phase = "turn"
     kturn.begin_turn(g, st.order[1])
   end
@@ -74,7 +74,7 @@ end
 function M.game_over(g)
   local st = g.state
   st.phase, st.turn, st.tent_ask = "over", false, false
-  if g.labels then common.log(g, "log.game_over") end
+  common.log(g, "log.game_over")
 end
 
 -- tents: every other seat holding a tent of the landscape the mover ended on is asked
@@ -131,7 +131,7 @@ function M.play_tent(g, seat, play)
   if play then
     common.remove(st.players[seat].tents, ask.landscape)
     st.tent_discard[#st.tent_discard + 1] = ask.landscape
-    if g.labels then common.log(g, "log.tent", common.seat_name(g, seat), g.text("land." .. ask.landscape), common.seat_name(g, ask.seat)) end
+    common.log(g, "log.tent", common.seat_name(g, seat), g.text("land." .. ask.landscape), common.seat_name(g, ask.seat))
     common.exhaust(g, ask.seat, 1, "tent")
     if g.data.tents.per_turn == "one" then ask.queue = {} end   -- one tent a turn
   end
@@ -191,7 +191,7 @@ local function draw_tent(g, seat)
   if card then
     local tents = st.players[seat].tents
     tents[#tents + 1] = card
-    if g.labels then common.log(g, "log.tent_drawn", common.seat_name(g, seat)) end
+    common.log(g, "log.tent_drawn", common.seat_name(g, seat))
   end
 end
 
@@ -207,7 +207,7 @@ function M.weather(g)
   st.weather_seen[#st.weather_seen + 1] = tile
   if tile ~= "storm" then return common.log(g, "log.sun") end
   st.wall = math.min(st.wall + 1, wall.enters_goal_board and #st.route or #st.route - 1)
-  if g.labels then common.log(g, "log.storm", st.wall) end
+  common.log(g, "log.storm", st.wall)
   for s, p in ipairs(st.players) do
     local spared = p.arrived > 0 and wall.spares_kathmandu
     if not spared and common.board_of(g, p.pos[2]) <= st.wall then common.exhaust(g, s, 1, "storm") end
@@ -221,7 +221,7 @@ function M.round_end(g)
   local n = #g.seats
   local first, sum = start_player(g)
   st.start_player = first
-  if g.labels then common.log(g, "log.start_player", common.seat_name(g, first), sum) end
+  common.log(g, "log.start_player", common.seat_name(g, first), sum)
   if g.options.tents then draw_tent(g, first) end
   local last = st.round >= g.data.game.rounds
   if not last or g.data.game.storm_wall.last_round then M.weather(g) end
@@ -233,7 +233,7 @@ function M.round_end(g)
   st.round, st.turn_no = st.round + 1, 0
   st.order = turn.order(first, n)
   for s = 1, n do setup.roll_dice(g, s) end
-  if g.labels then common.log(g, "log.round", st.round, common.seat_name(g, first)) end
+  common.log(g, "log.round", st.round, common.seat_name(g, first))
 end
 
 return M

@@ -233,7 +233,7 @@ function M.setup(g)
   st.round, st.turn_no, st.turn, st.tent_ask = 1, 0, false, false
   st.phase = "start"
   st.arrivals = 0
-  if g.labels then common.log(g, "log.setup", n, #st.route - 2, common.seat_name(g, st.start_player)) end
+  common.log(g, "log.setup", n, #st.route - 2, common.seat_name(g, st.start_player))
   if characters then
     for s = 1, n do common.log(g, "log.character", common.seat_name(g, s), g.text("character." .. st.players[s].character)) end
   end

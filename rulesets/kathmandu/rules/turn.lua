@@ -110,12 +110,10 @@ function M.reroll(g, seat, colour)
     local die = p.dice[d.colour]
     if die.at == "free" then
       die.pips = g.rng.die(g.data.game.die_sides)
-      if g.labels then rolled[#rolled + 1] = g.text("die." .. d.colour) .. " " .. die.pips end
+      rolled[#rolled + 1] = g.text("die." .. d.colour) .. " " .. die.pips
     end
   end
-  if g.labels then
-    if g.labels then common.log(g, "log.reroll", common.seat_name(g, seat), g.text("die." .. colour), table.concat(rolled, ", ")) end
-  end
+  common.log(g, "log.reroll", common.seat_name(g, seat), g.text("die." .. colour), table.concat(rolled, ", "))
 end
 
 ---@param g cairn.G
@@ -123,7 +121,7 @@ end
 ---@param res string
 local function gain(g, seat, res)
   common.receive(g, seat, res)
-  if g.labels then common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res)) end
+  common.log(g, "log.gain", common.seat_name(g, seat), g.text("res." .. res))
 end
 
 -- choose a die: its colour gives the resource; in Kathmandu (or black) one of choice
@@ -136,7 +134,7 @@ function M.choose_die(g, seat, colour)
   local die = p.dice[colour]
   die.at = "used"
   t.die, t.pips = colour, die.pips
-  if g.labels then common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips) end
+  common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips)
   local res = common.info(g.data).die[colour].resource
   if res == "any" or common.in_kathmandu(p) then
     t.step = "joker"
@@ -174,7 +172,7 @@ function M.exhaustion_check(g, seat)
     p.exhaustion = 0
     -- the die of a lost turn counts in the dice sum, or not (game.lost_turn_die_counts)
     if not g.data.game.lost_turn_die_counts then p.dice[st.turn.die].at = "lost" end
-    if g.labels then common.log(g, "log.too_exhausted", common.seat_name(g, seat)) end
+    common.log(g, "log.too_exhausted", common.seat_name(g, seat))
     return flow("end_turn")(g)
   end
   st.turn.step = "move"
@@ -326,7 +324,7 @@ function M.use(g, seat, kind, how)
   elseif kind == "butter-tea" then
     p.exhaustion = math.max(0, p.exhaustion - g.data.cards.abilities.butter_tea_markers)
   end
-  if g.labels then common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. kind)) end
+  common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. kind))
 end
 
 -- M.plan(g, seat, dir, bend, k) -> the walk of a move option (see M.walk)
@@ -357,7 +355,7 @@ function M.move(g, seat, dir, bend, k)
   local r, c, steps, lost, borders, needles = M.plan(g, seat, dir, bend, k)
   p.pos[1], p.pos[2] = r, c
   t.moved = true
-  if g.labels then common.log(g, "log.move", common.seat_name(g, seat), steps, g.text("dir." .. dir), common.key(r, c)) end
+  common.log(g, "log.move", common.seat_name(g, seat), steps, g.text("dir." .. dir), common.key(r, c))
   local owed = t.owed
   for _ = 1, needles do owed[#owed + 1] = "needle" end
   for _ = 1, borders do owed[#owed + 1] = "border" end
@@ -447,10 +445,10 @@ function M.settle(g, seat)
     table.remove(t.owed, 1)
     if cost == "lost" and common.ability(g, p) == "sure-footed" and not p.ability_used then
       p.ability_used = true
-      if g.labels then common.log(g, "log.guide", common.seat_name(g, seat)) end
+      common.log(g, "log.guide", common.seat_name(g, seat))
     elseif only == "pay" then
       common.spend(g, seat, PAY[cost])
-      if g.labels then common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. PAY[cost]), g.text("why." .. cost)) end
+      common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. PAY[cost]), g.text("why." .. cost))
     else
       common.exhaust(g, seat, 1, cost)
     end
@@ -468,16 +466,16 @@ function M.pay(g, seat, verb, what)
   local cost = table.remove(t.owed, 1)
   if verb == "pay" then
     common.spend(g, seat, what)
-    if g.labels then common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. what), g.text("why." .. cost)) end
+    common.log(g, "log.pay", common.seat_name(g, seat), g.text("res." .. what), g.text("why." .. cost))
   elseif what == "exhaustion" then
     common.exhaust(g, seat, 1, cost)
   elseif what == "ability" then
     p.ability_used = true
-    if g.labels then common.log(g, "log.herder", common.seat_name(g, seat)) end
+    common.log(g, "log.herder", common.seat_name(g, seat))
   else
     common.remove(p.equipment, what)
     st.equipment_discard[#st.equipment_discard + 1] = what
-    if g.labels then common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. what)) end
+    common.log(g, "log.use", common.seat_name(g, seat), g.text("equipment." .. what))
   end
   M.settle(g, seat)
 end

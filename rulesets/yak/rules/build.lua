@@ -12,10 +12,7 @@ local tower = require "rules.tower"
 
 local M = {}
 
----@param g cairn.G
----@param ... any
----@return string
-local function t(g, ...) return common.t(g, ...) end
+local t = common.t -- t(g, key, ...): the text for key
 
 -- The Build rules of economy.build, read once per game into a plain table: how many
 -- stones a build takes (min_stones, max_stones), the price for each number of stones
@@ -172,71 +169,87 @@ end
 -- the take options: one per different stone in the cart, with the reason when refused
 ---@param g cairn.G
 ---@param a table the action under way (state.action)
----@return (string|cairn.Option)[]
+---@return (string|cairn.Option)[], boolean the options, and whether any of them may be taken
 local function take_options(g, a)
-  local data, labels = g.data, g.labels
+  local data = g.data
   local stones = common.cart_by_id(g.state, a.cart).stones
   local room, can_pay = take_limits(g, a)
-  local opts, any = common.new_list(g, "options"), false
+  local opts, any = {}, false
   for i = 1, #stones do
     local stone = stones[i]
     if common.first_of_kind(stones, i) then
+      local id = common.option_id("take", stone)
       local why, cost, crystals = take_refusal(data, a, stone, room, can_pay)
-      local disabled = why and (not labels or take_reason(g, a, why, room, can_pay, cost, crystals))
-      if not why then any = true end
-      opts[#opts + 1] = common.option(common.option_id("take", stone),
-        labels and t(g, "opt.take_stone", common.stone_name(g, stone)), disabled)
+      if why then
+        opts[#opts + 1] = { id = id, disabled = take_reason(g, a, why, room, can_pay, cost, crystals) }
+      else
+        opts[#opts + 1] = id
+        any = true
+      end
     end
   end
   return opts, any
 end
 
--- M.decision(g) -> the decision for the current step.
+-- M.decision(g) -> the decision for the current step (its options' labels: M.label).
 ---@param g cairn.G
 ---@return cairn.Decision
 function M.decision(g)
-  local st, data, labels = g.state, g.data, g.labels
+  local st, data = g.state, g.data
   local a = st.action
   local seat = a.seat
   if a.step == "take" then
     local opts, any = take_options(g, a)
     if #a.stones >= rules_of(data).min_stones then
-      table.insert(opts, 1, common.option("buy", labels and t(g, "opt.buy", #a.stones, M.price(data, a.stones))))
+      table.insert(opts, 1, "buy")
     elseif #a.stones == 0 and not any then
-      table.insert(opts, 1, common.option("skip", labels and t(g, "opt.build_nothing")))
+      table.insert(opts, 1, "skip")
     end
-    return common.decision(g, seat, labels and t(g, "prompt.take", common.cart_name(g, a.cart)), opts)
+    return { seat = seat, prompt = t(g, "prompt.take", common.cart_name(g, a.cart)), options = opts }
   elseif a.step == "pay" then
     local player = st.players[seat]
     local cart = common.cart_rules(data, a.cart)
     local used, nused = used_kinds(data, a.paid)
-    local kinds, opts = common.food_kinds(data), common.new_list(g, "options")
+    local kinds, opts = common.food_kinds(data), {}
     for i = 1, #kinds do
       local k = kinds[i]
-      local disabled
+      local why
       if not cart.takes[k] then
-        disabled = not labels or t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
+        why = t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
-        disabled = not labels or t(g, "why.no_food", common.food_name(g, k))
+        why = t(g, "why.no_food", common.food_name(g, k))
       elseif not used[k] and nused >= cart.max_kinds then
-        disabled = not labels or t(g, "why.max_kinds", cart.max_kinds)
+        why = t(g, "why.max_kinds", cart.max_kinds)
       elseif M.max_payable(data, a.cart, player.food, used, k) < a.owed - 1 then
-        disabled = not labels or t(g, "why.rest_unpayable", a.owed - 1)
+        why = t(g, "why.rest_unpayable", a.owed - 1)
       end
-      opts[i] = common.option(common.option_id("pay", k),
-        labels and t(g, "opt.pay", common.food_name(g, k)), disabled)
+      local id = common.option_id("pay", k)
+      opts[i] = why and { id = id, disabled = why } or id
     end
-    return common.decision(g, seat, labels and t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), opts)
+    return { seat = seat, prompt = t(g, "prompt.pay", a.owed, common.cart_name(g, a.cart)), options = opts }
   else -- place
     local stone = a.stones[1]
-    local cells, opts = tower.legal_cells(data, st.players[seat].tower), common.new_list(g, "options")
+    local cells, opts = tower.legal_cells(data, st.players[seat].tower), {}
     for i = 1, #cells do
-      local r, c = cells[i][1], cells[i][2]
-      opts[i] = common.option(common.option_id("place", tower.cell_id(r, c)),
-        labels and t(g, "opt.place", r + 1, c + 1))
+      opts[i] = common.option_id("place", tower.cell_id(cells[i][1], cells[i][2]))
     end
-    return common.decision(g, seat, labels and t(g, "prompt.place", common.stone_name(g, stone)), opts)
+    return { seat = seat, prompt = t(g, "prompt.place", common.stone_name(g, stone)), options = opts }
   end
+end
+
+-- M.label(g, id) -> what an option of the current step reads.
+---@param g cairn.G
+---@param id string
+---@return string
+function M.label(g, id)
+  local a = g.state.action
+  local verb, arg = common.parse_option(id)
+  if id == "buy" then return t(g, "opt.buy", #a.stones, M.price(g.data, a.stones)) end
+  if id == "skip" then return t(g, "opt.build_nothing") end
+  if verb == "take" then return t(g, "opt.take_stone", common.stone_name(g, arg)) end
+  if verb == "pay" then return t(g, "opt.pay", common.food_name(g, arg)) end
+  local r, c = tower.parse_cell(arg)
+  return t(g, "opt.place", r + 1, c + 1)
 end
 
 -- M.finish(g): an emptied cart draws its refill; the action is over.
@@ -247,7 +260,7 @@ function M.finish(g)
   if #cart.stones == 0 then
     local n = math.min(data.carts.refill_when_empty, data.carts.capacity.stones)
     for _, s in ipairs(common.draw_stones(g, n)) do cart.stones[#cart.stones + 1] = s end
-    if common.logging(g) then g.log_text("log.refill", common.cart_name(g, a.cart), #cart.stones) end
+    g.log_text("log.refill", common.cart_name(g, a.cart), #cart.stones)
   end
   a.done = true
 end
@@ -257,7 +270,7 @@ end
 local function start_paying(g, a)
   a.owed = M.price(g.data, a.stones)
   a.step = "pay"
-  if common.logging(g) then g.log_text("log.buy", common.seat_name(g, a.seat), #a.stones, a.owed) end
+  g.log_text("log.buy", common.seat_name(g, a.seat), #a.stones, a.owed)
 end
 
 -- M.apply(g, seat, id): one answer to the current step (ids checked by the caller
@@ -272,7 +285,7 @@ function M.apply(g, seat, id)
   local player = st.players[seat]
   local verb, arg = common.parse_option(id)
   if id == "skip" then
-    if common.logging(g) then g.log_text("log.build_nothing", common.seat_name(g, seat)) end
+    g.log_text("log.build_nothing", common.seat_name(g, seat))
     a.done = true
   elseif id == "buy" then
     start_paying(g, a)
@@ -289,7 +302,7 @@ function M.apply(g, seat, id)
     a.owed = a.owed - 1
     if common.food_total(data, cart.food) >= data.carts.capacity.food then
       st.market[k] = st.market[k] + 1
-      if common.logging(g) then g.log_text("log.overflow", common.food_name(g, k)) end
+      g.log_text("log.overflow", common.food_name(g, k))
     else
       cart.food[k] = cart.food[k] + 1
     end

@@ -77,68 +77,6 @@ function M.parse_option(id)
   return verb, arg
 end
 
--- M.option(id, label, disabled) -> an option of a decision. In a playout (g.labels false)
--- label is false and disabled true or nil: the option is then the bare id, or {id =,
--- disabled = true}, the fast form (made once per game for each id); else the table form
--- (docs/lua-api.md, Decisions).
-local disabled_options = {}
----@param id string
----@param label string
----@param disabled boolean? true: offered but disabled
----@return string|cairn.Option
-function M.option(id, label, disabled)
-  if label then return { id = id, label = label, disabled = disabled } end
-  if disabled then
-    local o = disabled_options[id]
-    if not o then o = { id = id, disabled = true }; disabled_options[id] = o end
-    return o
-  end
-  return id
-end
-
--- What decisions() returns in a playout (g.labels false) is made of per-game tables,
--- emptied and filled again on every call: the engine reads the list at once and keeps
--- nothing of it (docs/lua-api.md), and a playout then makes no tables per decision.
--- With labels on (a person, a test or the log reads the list) every call makes new ones.
-local playout_lists = {}
-local playout_decision = { seat = 0, prompt = false, options = false }
-
--- M.new_list(g, which) -> an empty list: a new one, or in a playout the per-game list
--- named `which` ("options", "decisions"), emptied.
----@param g cairn.G
----@param which string "options" or "decisions"
----@return table
-function M.new_list(g, which)
-  if g.labels then return {} end
-  local list = playout_lists[which]
-  if not list then
-    list = {}
-    playout_lists[which] = list
-  end
-  for i = #list, 1, -1 do list[i] = nil end
-  return list
-end
-
--- M.decision(g, seat, prompt, options) -> the decision asking seat (prompt is false in a
--- playout; there it is the per-game decision table, refreshed).
----@param g cairn.G
----@param seat integer
----@param prompt string|false false in a playout
----@param options table
----@return cairn.Decision
-function M.decision(g, seat, prompt, options)
-  if g.labels then return { seat = seat, prompt = prompt, options = options } end
-  playout_decision.seat, playout_decision.options = seat, options
-  return playout_decision
-end
-
--- M.logging(g) -> true when g.log_text keeps what it is given. A playout keeps no events
--- (g.labels is false there, in apply too), so the names a log line needs are only looked
--- up when this says so.
----@param g cairn.G
----@return boolean
-function M.logging(g) return g.labels end
-
 -- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
 local defs_of_data, defs = nil, {}
 ---@param data table
@@ -219,21 +157,21 @@ function M.cart_of_seat(state, seat) return M.cart_at(state, seat) end
 ---@return string
 function M.seat_name(g, seat)
   local s = g.seats and g.seats[seat]
-  return (s and s.name) or M.t(g, "seat", seat)
+  return (s and s.name) or g.text("seat", seat)
 end
 
 ---@param g cairn.G
 ---@param kind string
 ---@return string
-function M.food_name(g, kind) return M.t(g, "food." .. kind) end
+function M.food_name(g, kind) return g.text("food." .. kind) end
 ---@param g cairn.G
 ---@param stone string
 ---@return string
-function M.stone_name(g, stone) return M.t(g, "stone." .. stone) end
+function M.stone_name(g, stone) return g.text("stone." .. stone) end
 ---@param g cairn.G
 ---@param id string
 ---@return string
-function M.cart_name(g, id) return M.t(g, "cart." .. id) end
+function M.cart_name(g, id) return g.text("cart." .. id) end
 
 -- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
 -- quarry bag may hold, for bag.draw. Made once per game.
@@ -345,7 +283,7 @@ function M.check_end_trigger(g, seat)
   if tower.level_complete(st.players[seat].tower, data.tower.end_trigger_level) then
     st.stupa = seat
     st.last_round = st.round + data.tower.extra_rounds
-    if M.logging(g) then g.log_text("log.stupa", M.seat_name(g, seat), data.tower.end_trigger_level) end
+    g.log_text("log.stupa", M.seat_name(g, seat), data.tower.end_trigger_level)
   end
 end
 

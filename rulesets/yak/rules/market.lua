@@ -9,10 +9,7 @@ local common = require "rules.common"
 
 local M = {}
 
----@param g cairn.G
----@param ... any
----@return string
-local function t(g, ...) return common.t(g, ...) end
+local t = common.t -- t(g, key, ...): the text for key
 
 ---@param g cairn.G
 ---@param seat integer
@@ -36,23 +33,22 @@ end
 
 ---@param g cairn.G
 ---@param a string[]
----@return (string|cairn.Option)[]
+---@return (string|cairn.Option)[], boolean
 local function food_options(g, a)
-  local data, market, labels = g.data, g.state.market, g.labels
+  local data, market = g.data, g.state.market
   local room = common.player_room(g, a.seat)
-  local kinds, opts, any = common.food_kinds(data), common.new_list(g, "options"), false
+  local kinds, opts, any = common.food_kinds(data), {}, false
   for i = 1, #kinds do
     local k = kinds[i]
-    local disabled
+    local id, why = common.option_id("take", k), nil
     if market[k] == 0 then
-      disabled = not labels or t(g, "why.market_has_none", common.food_name(g, k))
+      why = t(g, "why.market_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      disabled = not labels or t(g, "why.reserve_full", data.economy.food_cap)
+      why = t(g, "why.reserve_full", data.economy.food_cap)
     else
       any = true
     end
-    opts[i] = common.option(common.option_id("take", k),
-      labels and t(g, "opt.market_take", common.food_name(g, k)), disabled)
+    opts[i] = why and { id = id, disabled = why } or id
   end
   return opts, any
 end
@@ -95,23 +91,22 @@ end
 
 ---@param g cairn.G
 ---@param a string[]
----@return (string|cairn.Option)[]
+---@return (string|cairn.Option)[], boolean
 local function put_options(g, a)
-  local cap, carts, labels = g.data.carts.capacity.stones, g.state.carts, g.labels
-  local opts, any, drawn = common.new_list(g, "options"), false, a.drawn
+  local cap, carts = g.data.carts.capacity.stones, g.state.carts
+  local opts, any, drawn = {}, false, a.drawn
   for i = 1, #drawn do
     local stone = drawn[i]
     if common.first_of_kind(drawn, i) then
       for j = 1, #carts do
         local cart = carts[j]
-        local disabled
+        local id = put_id(stone, cart.id)
         if #cart.stones >= cap then
-          disabled = not labels or t(g, "why.cart_full", common.cart_name(g, cart.id), cap)
+          opts[#opts + 1] = { id = id, disabled = t(g, "why.cart_full", common.cart_name(g, cart.id), cap) }
         else
+          opts[#opts + 1] = id
           any = true
         end
-        opts[#opts + 1] = common.option(put_id(stone, cart.id),
-          labels and t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart.id)), disabled)
       end
     end
   end
@@ -129,17 +124,30 @@ end
 ---@param g cairn.G
 ---@return cairn.Decision
 function M.decision(g)
-  local a, labels = g.state.action, g.labels
+  local a = g.state.action
   if a.step == "take" then
     local opts, any = food_options(g, a)
     if may_stop(g, any) then
-      opts[#opts + 1] = common.option("done", labels and t(g, "opt.market_done"))
+      opts[#opts + 1] = "done"
     end
-    return common.decision(g, a.seat,
-      labels and t(g, "prompt.market", a.took, g.data.economy.market.take_food), opts)
+    return { seat = a.seat, prompt = t(g, "prompt.market", a.took, g.data.economy.market.take_food),
+      options = opts }
   end
-  local opts = put_options(g, a)
-  return common.decision(g, a.seat, labels and t(g, "prompt.put"), opts)
+  return { seat = a.seat, prompt = t(g, "prompt.put"), options = put_options(g, a) }
+end
+
+-- M.label(g, id) -> what an option of the current step reads.
+---@param g cairn.G
+---@param id string
+---@return string
+function M.label(g, id)
+  if id == "done" then return t(g, "opt.market_done") end
+  if g.state.action.step == "take" then
+    local _, k = common.parse_option(id)
+    return t(g, "opt.market_take", common.food_name(g, k))
+  end
+  local stone, cart_id = parse_put(id)
+  return t(g, "opt.put", common.stone_name(g, stone), common.cart_name(g, cart_id))
 end
 
 -- return what is left of the drawn stones to the bag; the action is over
@@ -159,11 +167,9 @@ end
 ---@param a string[]
 local function draw(g, a)
   a.drawn = common.draw_stones(g, g.data.economy.market.draw)
-  if common.logging(g) then
-    local names = {}
-    for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
-    g.log_text("log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", "))
-  end
+  local names = {}
+  for _, s in ipairs(a.drawn) do names[#names + 1] = common.stone_name(g, s) end
+  g.log_text("log.market_draw", common.seat_name(g, a.seat), table.concat(names, ", "))
   a.step = "put"
   local any = #a.drawn > 0 and any_cart_room(g)
   if not any or a.to_put <= 0 then finish(g, a) end
@@ -184,7 +190,7 @@ function M.apply(g, seat, id)
       st.market[k] = st.market[k] - 1
       st.players[seat].food[k] = st.players[seat].food[k] + 1
       a.took = a.took + 1
-      if common.logging(g) then g.log_text("log.market_take", common.seat_name(g, seat), common.food_name(g, k)) end
+      g.log_text("log.market_take", common.seat_name(g, seat), common.food_name(g, k))
     end
     if id == "done" or a.took >= g.data.economy.market.take_food or not may_take_food(g, a) then draw(g, a) end
     return
@@ -196,7 +202,7 @@ function M.apply(g, seat, id)
   table.remove(a.drawn, i)
   cart.stones[#cart.stones + 1] = stone
   a.to_put = a.to_put - 1
-  if common.logging(g) then g.log_text("log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id)) end
+  g.log_text("log.stone_to_cart", common.stone_name(g, stone), common.cart_name(g, cart_id))
   local any = #a.drawn > 0 and any_cart_room(g)
   if a.to_put <= 0 or not any then finish(g, a) end
 end

@@ -7,10 +7,7 @@ local common = require "rules.common"
 
 local M = {}
 
----@param g cairn.G
----@param ... any
----@return string
-local function t(g, ...) return common.t(g, ...) end
+local t = common.t -- t(g, key, ...): the text for key
 
 ---@param g cairn.G
 ---@param seat integer
@@ -22,27 +19,37 @@ end
 ---@param g cairn.G
 ---@return cairn.Decision
 function M.decision(g)
-  local st, data, labels = g.state, g.data, g.labels
+  local st, data = g.state, g.data
   local a = st.action
   local food = common.cart_by_id(st, a.cart).food
   local accepts = common.cart_rules(data, a.cart).accepts
   local room = common.player_room(g, a.seat)
-  local opts, any = common.new_list(g, "options"), false
+  local opts, any = {}, false
   for i = 1, #accepts do
     local k = accepts[i]
-    local disabled
+    local id, why = common.option_id("take", k), nil
     if food[k] == 0 then
-      disabled = not labels or t(g, "why.cart_has_none", common.food_name(g, k))
+      why = t(g, "why.cart_has_none", common.food_name(g, k))
     elseif room <= 0 then
-      disabled = not labels or t(g, "why.reserve_full", data.economy.food_cap)
+      why = t(g, "why.reserve_full", data.economy.food_cap)
     else
       any = true
     end
-    opts[i] = common.option(common.option_id("take", k),
-      labels and t(g, "opt.restock", food[k], common.food_name(g, k)), disabled)
+    opts[i] = why and { id = id, disabled = why } or id
   end
-  if not any then opts[#opts + 1] = common.option(common.option_id("take", "none"), labels and t(g, "opt.take_none")) end
-  return common.decision(g, a.seat, labels and t(g, "prompt.restock", common.cart_name(g, a.cart)), opts)
+  if not any then opts[#opts + 1] = common.option_id("take", "none") end
+  return { seat = a.seat, prompt = t(g, "prompt.restock", common.cart_name(g, a.cart)), options = opts }
+end
+
+-- M.label(g, id) -> what an option reads: a food and how much of it the cart holds.
+---@param g cairn.G
+---@param id string
+---@return string
+function M.label(g, id)
+  local _, k = common.parse_option(id)
+  if k == "none" then return t(g, "opt.take_none") end
+  local food = common.cart_by_id(g.state, g.state.action.cart).food
+  return t(g, "opt.restock", food[k], common.food_name(g, k))
 end
 
 ---@param g cairn.G
@@ -58,7 +65,7 @@ function M.apply(g, seat, id)
     local n = math.min(cart.food[k], common.player_room(g, seat))
     cart.food[k] = cart.food[k] - n
     st.players[seat].food[k] = st.players[seat].food[k] + n
-    if common.logging(g) then g.log_text("log.restock", common.seat_name(g, seat), n, common.food_name(g, k)) end
+    g.log_text("log.restock", common.seat_name(g, seat), n, common.food_name(g, k))
   end
   local data = g.data
   local room = data.carts.capacity.stones - #cart.stones
@@ -66,9 +73,7 @@ function M.apply(g, seat, id)
   if n > 0 then
     for _, s in ipairs(common.draw_stones(g, n)) do
       cart.stones[#cart.stones + 1] = s
-      if common.logging(g) then
-        g.log_text("log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart))
-      end
+      g.log_text("log.stone_to_cart", common.stone_name(g, s), common.cart_name(g, a.cart))
     end
   end
   a.done = true

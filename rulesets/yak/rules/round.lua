@@ -12,13 +12,10 @@ local tower = require "rules.tower"
 
 local M = {}
 
----@param g cairn.G
----@param ... any
----@return string
-local function t(g, ...) return common.t(g, ...) end
+local t = common.t -- t(g, key, ...): the text for key
 
 M.cards = { "build", "restock", "market" }
-local card_ids = {} -- "card build", ...: made once per game
+local card_ids = {} -- the card options: "card build", ...
 for i, c in ipairs(M.cards) do card_ids[i] = common.option_id("card", c) end
 M.actions = {
   build = require "rules.build",
@@ -77,35 +74,15 @@ end
 
 M.check_end_trigger = common.check_end_trigger
 
--- the card decision of a seat in a playout (no labels): the three card ids, the same
--- every sunrise, so made once per game for each seat (the engine keeps nothing of it)
-local playout_card_decisions = {}
----@param s integer a seat
----@return cairn.Decision
-local function playout_card_decision(s)
-  local d = playout_card_decisions[s]
-  if not d then
-    d = { seat = s, prompt = false, options = card_ids } -- common.option(id, false) is the id
-    playout_card_decisions[s] = d
-  end
-  return d
-end
-
 -- M.sunrise_decisions(g) -> one card decision per seat that has not chosen yet.
 ---@param g cairn.G
 ---@return cairn.Decision[]
 function M.sunrise_decisions(g)
-  local st, labels = g.state, g.labels
-  local list, ready = common.new_list(g, "decisions"), st.ready
+  local st = g.state
+  local list = {}
   for s = 1, #st.players do
-    if not ready[s] then
-      if labels then
-        local opts = {}
-        for i, c in ipairs(M.cards) do opts[i] = common.option(card_ids[i], t(g, "card." .. c)) end
-        list[#list + 1] = { seat = s, prompt = t(g, "prompt.card", st.round), options = opts }
-      else
-        list[#list + 1] = playout_card_decision(s)
-      end
+    if not st.ready[s] then
+      list[#list + 1] = { seat = s, prompt = t(g, "prompt.card", st.round), options = card_ids }
     end
   end
   return list
@@ -118,7 +95,7 @@ local function start_turn(g, seat)
   local st = g.state
   local card = st.chosen[seat]
   st.revealed[seat], st.chosen[seat] = card, false
-  if common.logging(g) then g.log_text("log.reveal", common.seat_name(g, seat), t(g, "card." .. card)) end
+  g.log_text("log.reveal", common.seat_name(g, seat), t(g, "card." .. card))
   M.actions[card].start(g, seat)
 end
 
@@ -137,7 +114,7 @@ function M.sunset(g)
   st.holder = turn.next(st.holder, n)
   st.round = st.round + 1
   st.phase = "sunrise"
-  if common.logging(g) then g.log_text("log.sunset", st.round, common.seat_name(g, st.holder)) end
+  g.log_text("log.sunset", st.round, common.seat_name(g, st.holder))
 end
 
 -- M.advance(g): move on until someone must decide (next seat at noon, sunset, ...).

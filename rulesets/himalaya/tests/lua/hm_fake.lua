@@ -22,6 +22,13 @@ function M.new(o)
     rng = o.rng or fake_rng.new(o.seed or 1), lang = "en", labels = true, events = {} }
   g.log = function(e) g.events[#g.events + 1] = type(e) == "table" and e.text or e end
   g.text = test.text(text, "en")      -- the engine's lookup and plural forms
+  g.log_text = function(first, ...)   -- an audience first: {to =, except =}, as g.log's
+    if type(first) == "table" then
+      g.log { text = g.text(...), to = first.to, except = first.except }
+    else
+      g.log(g.text(first, ...))
+    end
+  end
   g.rules = require "rules"
   if o.setup ~= false then g.rules.setup(g) end
   return g

@@ -30,6 +30,7 @@ function M.new(o)
     by_lang[g.lang] = f
     return f(...)
   end
+  g.log_text = function(...) g.log(g.text(...)) end
   g.rules = require "rules"
   g.rules.setup(g)
   if o.setup ~= false then

@@ -36,7 +36,7 @@ local function play(seats, seed, options)
   local steps = 0
   check_render(g)
   while true do
-    local ds = g.rules.decisions(g)
+    local ds = fake.decisions(g)
     if #ds == 0 then break end
     local d = ds[bots.int(1, #ds)]
     local legal = {}

@@ -75,9 +75,26 @@ function M.assert_plain(v, path)
   end
 end
 
--- M.options(g, seat) -> the decision asked of seat (or nil)
+-- M.decisions(g) -> what decisions(g) asks, each option as a person sees it (as the
+-- engine shows it): {id =, label =, disabled =}, the label from rules.label when the
+-- rules give the bare id
+function M.decisions(g)
+  local out = {}
+  for i, d in ipairs(g.rules.decisions(g)) do
+    local opts = {}
+    for j, o in ipairs(d.options) do
+      local id = type(o) == "string" and o or o.id
+      opts[j] = { id = id, label = type(o) == "table" and o.label or g.rules.label(g, d.seat, id),
+        disabled = type(o) == "table" and o.disabled or nil }
+    end
+    out[i] = { seat = d.seat, prompt = d.prompt, options = opts }
+  end
+  return out
+end
+
+-- M.decision(g, seat) -> the decision asked of seat (or nil)
 function M.decision(g, seat)
-  for _, d in ipairs(g.rules.decisions(g)) do if d.seat == seat then return d end end
+  for _, d in ipairs(M.decisions(g)) do if d.seat == seat then return d end end
   return nil
 end
 
@@ -188,7 +205,7 @@ end
 function M.finish_noon(g)
   local round = g.state.round
   while g.state.phase == "noon" and g.state.round == round do
-    local d = g.rules.decisions(g)[1]
+    local d = M.decisions(g)[1]
     for _, o in ipairs(d.options) do
       if not o.disabled then M.play(g, d.seat, o.id); break end
     end
