@@ -7,7 +7,8 @@
 ** their root statistics are summed per option in search order, so the
 ** choice and the statistics are the same whether the searches run on one
 ** core or several (bot_parallel.c). A time budget runs one search per
-** process until the shared deadline. The most visited option wins.
+** process until the shared deadline. The best mean among the options
+** visited at least half as often as the most visited wins (most_visited).
 */
 #include "bot_internal.h"
 #include "cpus.h"
