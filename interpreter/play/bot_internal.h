@@ -150,7 +150,8 @@ int bot_parallel_run(bot *b, engine *e, int seat, const mcts_share *shares, size
                      const bot_hooks *hooks, mcts_root *roots, cerr_list *errs);
 
 /* bot_mcts_root.c: the mcts and ismcts choice (plans the searches, merges
-** their roots in order, picks the most visited, explains). */
+** their roots in order, picks the best mean among the well-visited options,
+** explains). */
 char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs);
 
 #endif

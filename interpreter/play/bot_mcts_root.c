@@ -7,7 +7,8 @@
 ** their root statistics are summed per option in search order, so the
 ** choice and the statistics are the same whether the searches run on one
 ** core or several (bot_parallel.c). A time budget runs one search per
-** process until the shared deadline. The most visited option wins.
+** process until the shared deadline. The best mean among the options
+** visited at least half as often as the most visited wins (most_visited).
 */
 #include "bot_internal.h"
 #include "cpus.h"
@@ -127,22 +128,35 @@ static char *explain(bot *b, const mcts_root *root, size_t searches, int procs, 
     return strbuf_take(&w);
 }
 
-/* The seat's real options (it sees its own), most visited; ties: the
-** better mean, then the first offered. Borrowed from root, or NULL. */
+/* The seat's real options (it sees its own): the best mean among those
+** visited at least half as often as the most visited ("max-robust"); ties:
+** more visits, then the first offered. Borrowed from root, or NULL.
+** Why not simply the most visited: merged searches too small to try every
+** option (10 iterations split in 4 over a dozen options) visit each once
+** or twice, and which were tried twice is the luck of the expansion order,
+** not their value; with one visit each this is the best mean, as a single
+** tree's choice is, and with a real budget the most visited arm is among
+** the few this leaves. */
 static const char *most_visited(engine *e, int seat, const mcts_root *root) {
     size_t n = engine_bot_option_count(e, seat);
-    const mcts_arm_total *best = NULL;
+    uint64_t most = 0;
     for (size_t k = 0; k < n; k++) {
+        const char *id = engine_bot_option_id(e, seat, k);
+        for (size_t i = 0; id && i < root->n; i++)
+            if (!strcmp(root->arms[i].id, id) && root->arms[i].n > most) most = root->arms[i].n;
+    }
+    const mcts_arm_total *best = NULL;
+    for (size_t k = 0; most && k < n; k++) {
         const char *id = engine_bot_option_id(e, seat, k);
         const mcts_arm_total *a = NULL;
         for (size_t i = 0; id && i < root->n; i++)
             if (!strcmp(root->arms[i].id, id)) a = &root->arms[i];
-        if (!a) continue;
-        if (!best || a->n > best->n ||
-            (a->n == best->n && a->n && a->w / (double)a->n > best->w / (double)best->n))
+        if (!a || 2 * a->n < most) continue;
+        double mean = a->w / (double)a->n;
+        if (!best || mean > best->w / (double)best->n || (mean == best->w / (double)best->n && a->n > best->n))
             best = a;
     }
-    return best && best->n > 0 ? best->id : NULL;
+    return best ? best->id : NULL;
 }
 
 char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
