@@ -375,8 +375,8 @@ static void test_shipped_rulesets_have_hooks(void **st) {
 }
 
 /* A ruleset's bot_defaults: Himalaya's rollouts reach 40 decisions unless
-** the spec says otherwise, Kathmandu searches 600 iterations; connect4 has
-** none (CAIRN_BOT_DEPTH, 10). */
+** the spec says otherwise, Kathmandu searches 600 iterations, Yak rolls out 60
+** decisions; connect4 has none (CAIRN_BOT_DEPTH, 10). */
 static void test_ruleset_bot_defaults(void **st) {
     (void)st;
     struct { const char *rs, *spec, *says; int players; } cases[] = {
@@ -384,7 +384,7 @@ static void test_ruleset_bot_defaults(void **st) {
         {"himalaya", "mcts:iterations=5,depth=3", "rollouts of 3 decisions", 3},
         {"connect4", "mcts:iterations=5", "rollouts of 10 decisions", 2},
         {"kathmandu", "mcts:depth=1", ": 600 iterations,", 2},
-        {"yak", "mcts:iterations=5", "rollouts of 30 decisions", 2},
+        {"yak", "mcts:iterations=5", "rollouts of 60 decisions", 2},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cerr_list errs;
