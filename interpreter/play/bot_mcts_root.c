@@ -8,7 +8,7 @@
 ** choice and the statistics are the same whether the searches run on one
 ** core or several (bot_parallel.c). A time budget runs one search per
 ** process until the shared deadline. The best mean among the options
-** visited at least half as often as the most visited wins (most_visited).
+** visited at least half as often as the most visited wins (robust_choice).
 */
 #include "bot_internal.h"
 #include "cpus.h"
@@ -25,12 +25,19 @@
 ** "share". Search 0 uses the decision's stream itself. */
 #define SHARE_STREAM_TAG 0x7368617265ull
 
+/* The arm of r named id, or NULL. */
+static mcts_arm_total *arm_of(const mcts_root *r, const char *id) {
+    for (size_t i = 0; id && i < r->n; i++)
+        if (!strcmp(r->arms[i].id, id)) return &r->arms[i];
+    return NULL;
+}
+
 int mcts_root_add(mcts_root *r, const char *id, uint64_t n, uint64_t avail, double w) {
-    for (size_t i = 0; i < r->n; i++)
-        if (!strcmp(r->arms[i].id, id)) {
-            r->arms[i].n += n, r->arms[i].avail += avail, r->arms[i].w += w;
-            return 0;
-        }
+    mcts_arm_total *had = arm_of(r, id);
+    if (had) {
+        had->n += n, had->avail += avail, had->w += w;
+        return 0;
+    }
     if (grow_array((void **)&r->arms, &r->cap, r->n + 1, sizeof *r->arms) != 0) return -1;
     mcts_arm_total *a = &r->arms[r->n];
     if (!(a->id = cairn_strdup(id))) return -1;
@@ -137,20 +144,16 @@ static char *explain(bot *b, const mcts_root *root, size_t searches, int procs, 
 ** not their value; with one visit each this is the best mean, as a single
 ** tree's choice is, and with a real budget the most visited arm is among
 ** the few this leaves. */
-static const char *most_visited(engine *e, int seat, const mcts_root *root) {
+static const char *robust_choice(engine *e, int seat, const mcts_root *root) {
     size_t n = engine_bot_option_count(e, seat);
     uint64_t most = 0;
     for (size_t k = 0; k < n; k++) {
-        const char *id = engine_bot_option_id(e, seat, k);
-        for (size_t i = 0; id && i < root->n; i++)
-            if (!strcmp(root->arms[i].id, id) && root->arms[i].n > most) most = root->arms[i].n;
+        const mcts_arm_total *a = arm_of(root, engine_bot_option_id(e, seat, k));
+        if (a && a->n > most) most = a->n;
     }
     const mcts_arm_total *best = NULL;
     for (size_t k = 0; most && k < n; k++) {
-        const char *id = engine_bot_option_id(e, seat, k);
-        const mcts_arm_total *a = NULL;
-        for (size_t i = 0; id && i < root->n; i++)
-            if (!strcmp(root->arms[i].id, id)) a = &root->arms[i];
+        const mcts_arm_total *a = arm_of(root, engine_bot_option_id(e, seat, k));
         if (!a || 2 * a->n < most) continue;
         double mean = a->w / (double)a->n;
         if (!best || mean > best->w / (double)best->n || (mean == best->w / (double)best->n && a->n > best->n))
@@ -181,7 +184,7 @@ char *bot_mcts_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_
         if (mcts_root_merge(&total, &roots[i]) != 0) bad = 1, errs->oom = 1;
     char *pick = NULL;
     if (!bad) {
-        const char *best = most_visited(e, seat, &total);
+        const char *best = robust_choice(e, seat, &total);
         /* no iteration reached a choice: the random bot's */
         pick = best ? cairn_strdup(best) : engine_bot_choice(e, seat);
         if (!pick) errs->oom = 1;
