@@ -276,19 +276,20 @@ function M.move_options(g, seat)
     if steps > 0 then any = true end
   end
   -- a direction blocked at once (every step lost) is refused while another direction moves,
-  -- or allowed (game.blocked_at_once)
+  -- or allowed (game.blocked_at_once); the scout's short move and the sherpa's bends start
+  -- with a step in that direction, so they lose every step too and are refused alike
   local refuse = g.data.game.blocked_at_once == "refused_if_another_moves"
-  for _, dir in ipairs(common.DIRECTIONS) do
-    local s = id("move", dir)
+  local function offer(dir, s)
     opts[#opts + 1] = (refuse and blocked[dir] and any) and off(s) or s
   end
+  for _, dir in ipairs(common.DIRECTIONS) do offer(dir, id("move", dir)) end
   if common.ability(g, p) == "stop-short" and pips > g.data.characters.scout_short then
-    for _, dir in ipairs(common.DIRECTIONS) do opts[#opts + 1] = id("move", dir, "short") end
+    for _, dir in ipairs(common.DIRECTIONS) do offer(dir, id("move", dir, "short")) end
   end
   if active(t, "sherpa") then
     for _, dir in ipairs(common.DIRECTIONS) do
       for _, bend in ipairs(common.BENDS[dir]) do
-        for k = 1, pips - 1 do opts[#opts + 1] = id("move", dir, bend, k) end
+        for k = 1, pips - 1 do offer(dir, id("move", dir, bend, k)) end
       end
     end
   end
