@@ -890,8 +890,8 @@ static int item_exists(const value *def, const char *item) {
     return 0;
 }
 
-static char *items_text(const value *def) {
-    const value *items = value_map_get(def, "items");
+/* The ids of a list of maps ("a, b, c"); malloc'd, NULL on OOM. */
+static char *ids_text(const value *items) {
     char *s = cairn_strdup("");
     for (size_t i = 0; s && items && i < items->u.list.n; i++) {
         char *t = cairn_strfmt("%s%s%s", s, i ? ", " : "",
@@ -901,6 +901,8 @@ static char *items_text(const value *def) {
     }
     return s;
 }
+
+static char *items_text(const value *def) { return ids_text(value_map_get(def, "items")); }
 
 /* Parses a value given as text for opt: switch takes true/false/on/off/
 ** yes/no/1/0, a choice takes one of its item ids. NULL if invalid. */
@@ -1182,7 +1184,16 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             if (strcmp(value_get_str(presets->u.list.items[i], "id", ""), req->preset) == 0)
                 p = presets->u.list.items[i];
         if (!p) {
-            cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s", req->preset, r->id);
+            /* say which presets there are, as a wrong --option does */
+            char *ids = presets && presets->u.list.n ? ids_text(presets) : NULL;
+            if (ids)
+                cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s (its presets: %s)", req->preset,
+                         r->id, ids);
+            else if (presets && presets->u.list.n) /* no memory for the list */
+                cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s", req->preset, r->id);
+            else
+                cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s (it has none)", req->preset, r->id);
+            free(ids);
         } else {
             const value *po = value_map_get(p, "options");
             for (size_t i = 0; po && i < po->u.map.n; i++) {

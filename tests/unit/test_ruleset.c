@@ -148,7 +148,7 @@ static void test_bad_choices(void **st) {
     cerr_free(&errs);
     r = load(MINI, NULL, 0, "nosuch", 0, &errs);
     assert_null(r);
-    assert_true(has_error(&errs, "no preset \"nosuch\""));
+    assert_true(has_error(&errs, "no preset \"nosuch\" in ruleset mini (its presets: marathon)"));
     cerr_free(&errs);
     r = load(MINI, NULL, 0, NULL, 7, &errs);
     assert_null(r);
