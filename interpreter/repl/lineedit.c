@@ -6,6 +6,7 @@
 #include "termsafe.h"
 #include "lineedit.h"
 #include "markup.h"
+#include "error.h"
 
 #include <errno.h>
 #include <histedit.h>
@@ -35,7 +36,8 @@ struct lineedit {
     lineedit_complete_fn complete;
     void *ctx;
     /* lineedit_read_wake: the descriptor watched, its callback, whether it
-    ** stopped the read, and the text typed before it did */
+    ** stopped the read; pending: the text typed before it did, or typed
+    ** ahead at the pager (lineedit_type_ahead), typed again by the next read */
     int wake_fd;
     int (*on_wake)(void *ctx);
     void *wake_ctx;
@@ -292,6 +294,11 @@ char *lineedit_read(lineedit *le, const char *prompt, lineedit_status *st) {
     free(le->prompt);
     le->prompt = p;
     interrupted = 0;
+    if (le->pending) { /* typed before a wake, or ahead at the pager: typed again */
+        el_push(le->el, le->pending);
+        free(le->pending);
+        le->pending = NULL;
+    }
     int count = 0;
     const char *s = el_gets(le->el, &count);
     if (!s) {
@@ -376,6 +383,15 @@ static int wake_getc(EditLine *el, wchar_t *wc) {
     }
 }
 
+int lineedit_type_ahead(lineedit *le, const char *text) {
+    if (!le || !le->interactive || !text || !*text) return 0;
+    char *t = cairn_strfmt("%s%s", le->pending ? le->pending : "", text);
+    if (!t) return -1;
+    free(le->pending);
+    le->pending = t;
+    return 0;
+}
+
 char *lineedit_read_wake(lineedit *le, const char *prompt, int wake_fd, int (*on_wake)(void *ctx), void *ctx,
                          lineedit_status *st) {
     le->wake_fd = wake_fd;
@@ -396,12 +412,7 @@ char *lineedit_read_wake(lineedit *le, const char *prompt, int wake_fd, int (*on
         }
         return read_plain(le, st);
     }
-    if (le->pending) { /* typed before the last wake: typed again */
-        el_push(le->el, le->pending);
-        free(le->pending);
-        le->pending = NULL;
-    }
-    el_set(le->el, EL_GETCFN, wake_getc);
+    el_set(le->el, EL_GETCFN, wake_getc); /* lineedit_read types le->pending again */
     char *line = lineedit_read(le, prompt, st);
     el_set(le->el, EL_GETCFN, EL_BUILTIN_GETCFN);
     if (le->woken) { /* the text typed so far is in le->pending (lineedit_read) */

@@ -54,6 +54,11 @@ char *lineedit_read(lineedit *le, const char *prompt, lineedit_status *st);
 char *lineedit_read_wake(lineedit *le, const char *prompt, int wake_fd, int (*on_wake)(void *ctx), void *ctx,
                          lineedit_status *st);
 
+/* Text typed ahead (a key pressed at the pager's `--More--` line): the
+** next lineedit_read starts its line with it, as if typed there. Appends to
+** what is pending already. Interactive only; 0, or -1 on OOM (dropped). */
+int lineedit_type_ahead(lineedit *le, const char *text);
+
 /* Adds a line to the history and saves the history file (interactive
 ** only; blank lines and repeats of the last line are skipped). */
 void lineedit_history_add(lineedit *le, const char *line);

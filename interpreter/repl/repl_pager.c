@@ -6,13 +6,16 @@
 ** then shown a screen at a time, on a terminal only: in a pipe or a script
 ** it is printed whole, so the same input gives the same bytes. At the
 ** `--More--` line Space shows the next screen, Enter one more line, q the
-** rest at once (nothing is ever dropped: the news must reach the player).
+** rest at once (nothing is ever dropped: the news must reach the player);
+** any other key typed there shows the rest too and begins the answer, so a
+** person who starts typing `market 6` at a long question loses no letter.
 */
 #include "repl_session.h"
 
 #include "markup.h"
 #include "termsafe.h"
 
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -45,6 +48,33 @@ static int read_key(void) {
     ssize_t n = read(STDIN_FILENO, &c, 1);
     if (have) tcsetattr(STDIN_FILENO, TCSANOW, &old);
     return n == 1 ? c : EOF;
+}
+
+/* Bytes that follow at once (within 30 ms), as an escape sequence's do. */
+static int key_follows(void) {
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    return poll(&p, 1, 30) == 1;
+}
+
+/* A key c read at --More-- that begins an answer (not Space, Enter, q or a
+** control key): with the rest of its UTF-8 character, it is typed ahead into
+** the next line read. An escape sequence (an arrow key) is read to its end
+** and dropped. 1: typed ahead. */
+static int typed_ahead(repl *r, int c) {
+    if (c == 0x1b) {
+        for (int k = 0; k < 8 && key_follows(); k++) read_key();
+        return 0;
+    }
+    if (c == EOF || c <= ' ' || c == 0x7f || c == 'q' || c == 'Q') return 0;
+    if ((c >= 0x80 && c < 0xc2) || c > 0xf4) return 0; /* not the first byte of a UTF-8 character */
+    char key[5] = {(char)c, 0, 0, 0, 0};
+    int more_bytes = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc0 ? 1 : 0;
+    for (int k = 1; k <= more_bytes; k++) {
+        int b = read_key();
+        if (b == EOF || (b & 0xc0) != 0x80) return 0; /* not UTF-8: dropped */
+        key[k] = (char)b;
+    }
+    return lineedit_type_ahead(r->le, key) == 0;
 }
 
 /* The line that starts at s (its length with the newline). */
@@ -92,7 +122,7 @@ static int page(repl *r, const char *text, size_t len) {
         }
         if (at >= len) return used;
         int c = more(r);
-        if (c == EOF || c == 'q' || c == 'Q') {
+        if (c == EOF || c == 'q' || c == 'Q' || typed_ahead(r, c)) {
             fwrite(text + at, 1, len - at, r->out);
             return 0;
         }
@@ -108,7 +138,7 @@ void repl_page_text(repl *r, const char *text, size_t len) {
 
 void repl_page_text_then(repl *r, const char *text, size_t len, int following) {
     int used = page(r, text, len), rows = repl_term_height(r);
-    if (used > 0 && used + following > rows - 1) more(r);
+    if (used > 0 && used + following > rows - 1) typed_ahead(r, more(r));
 }
 
 void repl_page_end(repl *r) {

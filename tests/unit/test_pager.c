@@ -156,6 +156,41 @@ static void test_more_on_a_terminal(void **state) {
     stop(&c);
 }
 
+/* A key that is not the pager's, typed at --More--, begins the answer: the
+** rest of the screen is shown whole (nothing dropped) and the letters typed
+** make the answer, none eaten by the pager. Himalaya with the event tokens:
+** Bob resolves first (seed 11, 3 seats), and his first event question is
+** 75 options (pass, 20 market days, 27 yeti footprints, 27 snowstorms), far
+** taller than 24 rows. He types "pass" at the first --More--: the question
+** is shown to its last option and "pass" is his answer, so the keyboard
+** goes to Ann. */
+static void test_typing_at_more_begins_the_answer(void **state) {
+    (void)state;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/himalaya", root);
+    char *argv[] = {"cairn", "play", rs, "--players", "3", "--option", "events", "--name", "1=Ann", "--name",
+                    "2=Bob", "--bot", "3=random", "--seed", "11", NULL};
+    child c;
+    spawn_on_pty(&c, argv, 80, 24);
+    wait_for(&c, 0, "cairn:Ann>");
+    size_t from = c.n;
+    type(&c, "6\r");
+    wait_for(&c, from, "then press Enter");
+    type(&c, "\r");
+    wait_for(&c, from, "cairn:Bob>");
+    from = c.n;
+    type(&c, "12\r");
+    wait_for(&c, from, "--More--");
+    assert_non_null(strstr(c.buf + from, "Bob, play event tokens"));
+    assert_null(strstr(c.buf + from, "snowstorm p27")); /* the last option: not yet shown */
+    size_t more = c.n;
+    type(&c, "pass\r");
+    wait_for(&c, more, "snowstorm p27"); /* the rest, whole */
+    wait_for(&c, more, "pass the keyboard to Ann");
+    assert_null(strstr(c.buf + more, "no option")); /* "pass" came through whole: no "ass" */
+    stop(&c);
+}
+
 /* In a pipe there is no pager: the same turn is printed whole. */
 static void test_no_pager_in_a_pipe(void **state) {
     (void)state;
@@ -188,6 +223,7 @@ int main(int argc, char **argv) {
     if (!cairn || !mkdtemp(tmpdir)) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_more_on_a_terminal),
+        cmocka_unit_test(test_typing_at_more_begins_the_answer),
         cmocka_unit_test(test_no_pager_in_a_pipe),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
