@@ -3,7 +3,9 @@
 ** The console's screens on a terminal (issue 25, item 2), driven on a
 ** pseudo-terminal of 80x24 as a person's would be: a turn taller than the
 ** terminal shows its news first and stops at a `--More--` line, Space shows
-** the board and the question together; a turn that fits has no `--More--`; a pipe gets the same screen whole, with no `--More--`; after the
+** the board and the question together; a turn that fits has no `--More--`;
+** a letter typed at `--More--` begins the answer; a pipe gets the same
+** screen whole, with no `--More--`; after the
 ** terminal is resized to 120x40, `look` draws the turn for the new size.
 ** Runs build/cairn (next to this test binary).
 */
