@@ -23,6 +23,12 @@ static int starts(const char *s, const char *text, int fold, int words) {
     return 0;
 }
 
+/* Does text start o's id (pass 0), or its label or a word of its id (pass 1)? */
+static int hits_option(const engine_option *o, const char *text, int pass) {
+    return pass == 0 ? starts(o->id, text, 0, 0)
+                     : (o->label && starts(o->label, text, 1, 0)) || starts(o->id, text, 1, 1);
+}
+
 /* The one option whose id (pass 0) or label or id word (pass 1) starts
 ** with text; -1 when none, or several (then *why lists them). */
 static long match_prefix(const engine_decision *d, const char *text, int pass, char **why) {
@@ -31,9 +37,7 @@ static long match_prefix(const engine_decision *d, const char *text, int pass, c
     strbuf b = {0};
     for (size_t i = 0; i < d->n_options; i++) {
         const engine_option *o = &d->options[i];
-        int hit = pass == 0 ? starts(o->id, text, 0, 0)
-                            : (o->label && starts(o->label, text, 1, 0)) || starts(o->id, text, 1, 1);
-        if (!hit) continue;
+        if (!hits_option(o, text, pass)) continue;
         if (hits++ == 0) found = (long)i;
         strbuf_printf(&b, "%s%s", hits > 1 ? ", " : "", o->id);
     }
@@ -70,4 +74,18 @@ const engine_decision *answer_decision_of(const engine_decision_list *l, int sea
     for (size_t i = 0; i < l->n; i++)
         if (l->items[i].seat == seat) return &l->items[i];
     return NULL;
+}
+
+size_t answer_candidates(const engine_decision *d, const char *text, size_t *idx, size_t cap) {
+    if (!d || !*text) return 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t n = 0;
+        for (size_t i = 0; i < d->n_options; i++) {
+            if (!hits_option(&d->options[i], text, pass)) continue;
+            if (n < cap) idx[n] = i;
+            n++;
+        }
+        if (n) return n;
+    }
+    return 0;
 }

@@ -20,6 +20,12 @@
 long answer_match(const engine_decision *d, const char *text, int exact_only, const char *out_of_range_fmt,
                   char **why);
 
+/* The options a prefix could name, as answer_match looks for them: those
+** whose id starts with text, or failing that those whose label or id word
+** does. Their indexes go to idx (at most cap of them); returns how many
+** there are (more than cap when idx was too short). */
+size_t answer_candidates(const engine_decision *d, const char *text, size_t *idx, size_t cap);
+
 /* seat's decision in l, or NULL when seat is not asked. Borrowed from l. */
 const engine_decision *answer_decision_of(const engine_decision_list *l, int seat);
 

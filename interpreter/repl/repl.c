@@ -396,6 +396,40 @@ static int option_lines_fit(const repl *r, const engine_decision *d, int numw, s
     return 1;
 }
 
+/* The fewest options that share their id's first word ("market 1" ...
+** "market 20") for them to be shown as one line on a turn too tall. */
+#define REPL_GROUP_MIN 4
+
+/* How many options from i on share the first word of i's id (with a word
+** after it) and are available; 1 when i starts no such run. */
+static size_t group_run(const engine_decision *d, size_t i) {
+    const char *id = d->options[i].id, *sp = strchr(id, ' ');
+    if (!sp || d->options[i].disabled) return 1;
+    size_t w = (size_t)(sp - id) + 1, n = 1;
+    while (i + n < d->n_options && !d->options[i + n].disabled && strncmp(d->options[i + n].id, id, w) == 0) n++;
+    return n;
+}
+
+/* A run of n options from i as one line: their numbers, the first and the
+** last (by id in English, by label otherwise), and how to see them all. */
+static void show_group(repl *r, const engine_decision *d, size_t i, size_t n, int ids) {
+    const engine_option *a = &d->options[i], *z = &d->options[i + n - 1];
+    char *word = strndup(a->id, strcspn(a->id, " "));
+    char *ea = markup_escape(a->id), *ez = markup_escape(z->id), *ew = word ? markup_escape(word) : NULL;
+    const char *first = ids || !a->label ? ea : a->label, *last = ids || !z->label ? ez : z->label;
+    markup_buf b = {0};
+    markup_buf_printf(&b, "  %zu-%zu  %s … %s  {dim}", i + 1, i + n, first ? first : "?", last ? last : "?");
+    markup_buf_printf(&b, repl_tr(r, "turn.group"), n, ew ? ew : "?");
+    markup_buf_puts(&b, "{/}");
+    char *line = markup_buf_take(&b);
+    repl_say(r, 6, "%s", line ? line : "(out of memory)");
+    free(line);
+    free(word);
+    free(ea);
+    free(ez);
+    free(ew);
+}
+
 /* The decision block for seat: its prompt and the numbered options. */
 static void show_decision(repl *r, int seat) {
     engine_decision_list dl = {0};
@@ -461,11 +495,21 @@ static void show_decision(repl *r, int seat) {
     size_t n_disabled = 0;
     for (size_t i = 0; i < d->n_options; i++) n_disabled += d->options[i].disabled != NULL;
     int fold = r->options_in_columns && n_disabled >= 2;
+    /* still too tall (more options than half the screen): each run of
+    ** REPL_GROUP_MIN or more available options whose ids share their first
+    ** word is one line; typing that word lists them (show_candidates) */
+    int group = r->options_in_columns && r->rows > 0 && d->n_options - (fold ? n_disabled : 0) > (size_t)((r->rows - 1) / 2);
     markup_buf folded = {0};
     for (size_t i = 0; i < d->n_options; i++) {
         const engine_option *op = &d->options[i];
         if (fold && op->disabled) {
             markup_buf_printf(&folded, "%s%zu", folded.len ? ", " : "", i + 1);
+            continue;
+        }
+        size_t run = group ? group_run(d, i) : 1;
+        if (run >= REPL_GROUP_MIN) {
+            show_group(r, d, i, run, strcmp(repl_lang(r), "en") == 0);
+            i += run - 1;
             continue;
         }
         markup_buf b = {0};
@@ -1087,6 +1131,44 @@ static size_t options_of(repl *r, int seat) {
     return n;
 }
 
+/* A prefix that several options share ("market", "yeti"): those options
+** listed with their numbers and labels, paged, so the person sees what each
+** is (the engine's reason names only the ids). 0 when fewer than two. */
+static int show_candidates(repl *r, int seat, const char *text) {
+    engine_decision_list dl = {0};
+    if (engine_decisions(r->e, &dl) != 0) return 0;
+    const engine_decision *d = answer_decision_of(&dl, seat);
+    size_t n = answer_candidates(d, text, NULL, 0);
+    size_t *idx = n >= 2 ? malloc(n * sizeof *idx) : NULL;
+    if (!idx) {
+        engine_decision_list_free(&dl);
+        return 0;
+    }
+    answer_candidates(d, text, idx, n);
+    int numw = d->n_options >= 100 ? 3 : d->n_options >= 10 ? 2 : 1;
+    int ids = strcmp(repl_lang(r), "en") == 0; /* the ids are English (show_decision) */
+    repl_fail(r, repl_trn(r, "answer.could_be", (long long)n), text, n);
+    repl_page_begin(r);
+    for (size_t k = 0; k < n; k++) {
+        const engine_option *op = &d->options[idx[k]];
+        char *id = markup_escape(op->id);
+        int both = ids && op->label && strcmp(op->label, op->id) != 0;
+        markup_buf b = {0};
+        if (op->disabled) markup_buf_puts(&b, "{dim}");
+        markup_buf_printf(&b, "  %*zu  %s", numw, idx[k] + 1, !op->label || ids ? id ? id : "?" : op->label);
+        if (both) markup_buf_printf(&b, "  %s", op->label);
+        if (op->disabled) markup_buf_puts(&b, "{/}");
+        free(id);
+        char *line = markup_buf_take(&b);
+        repl_say(r, 2 + numw + 2, "%s", line ? line : "(out of memory)");
+        free(line);
+    }
+    repl_page_end(r);
+    free(idx);
+    engine_decision_list_free(&dl);
+    return 1;
+}
+
 /* One `;`-separated part of a line. Returns 0 or -1. */
 static int run_segment(repl *r, char *seg) {
     char *args = seg + strcspn(seg, " \t");
@@ -1142,7 +1224,7 @@ static int run_segment(repl *r, char *seg) {
             return rc;
         }
         if (why) {
-            repl_fail(r, "%s", why);
+            if (!show_candidates(r, seat, seg)) repl_fail(r, "%s", why);
             free(why);
             return -1;
         }

@@ -8,7 +8,8 @@
 ** how many rows the board may take (g.width, g.height) and may draw a
 ** compact board; `board`/`show` always draw the full one. A turn still too
 ** tall has its options in columns (or, when they do not go in columns,
-** without their ids and with the unavailable ones folded: repl.c), then each
+** without their ids, with the unavailable ones folded and each run of
+** options sharing their id's first word on one line: repl.c), then each
 ** run's events in one paragraph, before the news is paged on its own.
 */
 #include "repl_session.h"

@@ -36,6 +36,8 @@ const repl_text_entry repl_text_de[] = {
     {"pager.more", "--Weiter-- (Leertaste: nächste Seite, Enter: eine Zeile, q: der ganze Rest)", NULL},
     {"answer.unavailable", "\"%s\" ist nicht möglich: %s", NULL},
     {"answer.disabled", "gesperrt", NULL},
+    {"turn.group", "(%zu Optionen: `%s` zeigt sie)", NULL},
+    {"answer.could_be", "\"%s\" kann diese %zu Option sein; gib ihre Nummer ein:", "\"%s\" kann eine dieser %zu Optionen sein; gib ihre Nummer ein:"},
     {"answer.or_command", "%s (oder ein Befehl: `help` zeigt sie)", NULL},
     {"answer.no_option", "keine solche Option", NULL},
     {"answer.game_over", "\"%s\": das Spiel ist aus, niemand muss etwas entscheiden (`help` zeigt die Befehle)", NULL},

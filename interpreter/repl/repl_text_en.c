@@ -37,6 +37,8 @@ const repl_text_entry repl_text_en[] = {
     {"pager.more", "--More-- (Space: the next page, Enter: one more line, q: all the rest)", NULL},
     {"answer.unavailable", "\"%s\" is not available: %s", NULL},
     {"answer.disabled", "disabled", NULL},
+    {"turn.group", "(%zu options: `%s` lists them)", NULL},
+    {"answer.could_be", "\"%s\" could be one of these %zu options; type its number:", "\"%s\" could be one of these %zu options; type its number:"},
     {"answer.or_command", "%s (or a command: `help` lists them)", NULL},
     {"answer.no_option", "no such option", NULL},
     {"answer.game_over", "\"%s\": the game is over, nobody is asked anything (`help` lists the commands)", NULL},

@@ -161,11 +161,11 @@ static void test_more_on_a_terminal(void **state) {
 /* A key that is not the pager's, typed at --More--, begins the answer: the
 ** rest of the screen is shown whole (nothing dropped) and the letters typed
 ** make the answer, none eaten by the pager. Himalaya with the event tokens:
-** Bob resolves first (seed 11, 3 seats), and his first event question is
-** 75 options (pass, 20 market days, 27 yeti footprints, 27 snowstorms), far
-** taller than 24 rows. He types "pass" at the first --More--: the question
-** is shown to its last option and "pass" is his answer, so the keyboard
-** goes to Ann. */
+** Bob resolves first (seed 11, 3 seats) and is asked which tokens to play;
+** "yeti" lists the 27 yeti footprints (a headline and 27 lines: taller than
+** 24 rows), so the list stops at --More--. He types "25" there: the list is
+** shown to its last option and 25 is his answer (yeti p04, the stone path
+** Lukla-Thame), so the game goes on. */
 static void test_typing_at_more_begins_the_answer(void **state) {
     (void)state;
     char rs[4200];
@@ -182,14 +182,17 @@ static void test_typing_at_more_begins_the_answer(void **state) {
     wait_for(&c, from, "cairn:Bob>");
     from = c.n;
     type(&c, "12\r");
+    wait_for(&c, from, "Bob, play event tokens");
+    wait_for(&c, from, "cairn:Bob>");
+    from = c.n;
+    type(&c, "yeti\r");
     wait_for(&c, from, "--More--");
-    assert_non_null(strstr(c.buf + from, "Bob, play event tokens"));
-    assert_null(strstr(c.buf + from, "snowstorm p27")); /* the last option: not yet shown */
+    assert_null(strstr(c.buf + from, "yeti p27")); /* the last one: not yet shown */
     size_t more = c.n;
-    type(&c, "pass\r");
-    wait_for(&c, more, "snowstorm p27"); /* the rest, whole */
-    wait_for(&c, more, "pass the keyboard to Ann");
-    assert_null(strstr(c.buf + more, "no option")); /* "pass" came through whole: no "ass" */
+    type(&c, "25\r");
+    wait_for(&c, more, "yeti p27"); /* the rest, whole */
+    wait_for(&c, more, "Bob puts yeti footprints on the stone path Lukla-Thame.");
+    assert_null(strstr(c.buf + more, "no option")); /* "25" came through whole: not "5" */
     stop(&c);
 }
 
