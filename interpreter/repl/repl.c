@@ -411,14 +411,18 @@ static size_t group_run(const engine_decision *d, size_t i) {
 }
 
 /* A run of n options from i as one line: their numbers, the first and the
-** last (by id in English, by label otherwise), and how to see them all. */
+** last by id in English (short: "market 1 … market 20"), else the first by
+** its label (labels are long), and how to see them all. */
 static void show_group(repl *r, const engine_decision *d, size_t i, size_t n, int ids) {
     const engine_option *a = &d->options[i], *z = &d->options[i + n - 1];
     char *word = strndup(a->id, strcspn(a->id, " "));
     char *ea = markup_escape(a->id), *ez = markup_escape(z->id), *ew = word ? markup_escape(word) : NULL;
     const char *first = ids || !a->label ? ea : a->label, *last = ids || !z->label ? ez : z->label;
     markup_buf b = {0};
-    markup_buf_printf(&b, "  %zu-%zu  %s … %s  {dim}", i + 1, i + n, first ? first : "?", last ? last : "?");
+    if (ids)
+        markup_buf_printf(&b, "  %zu-%zu  %s … %s  {dim}", i + 1, i + n, first ? first : "?", last ? last : "?");
+    else
+        markup_buf_printf(&b, "  %zu-%zu  %s …  {dim}", i + 1, i + n, first ? first : "?");
     markup_buf_printf(&b, repl_tr(r, "turn.group"), n, ew ? ew : "?");
     markup_buf_puts(&b, "{/}");
     char *line = markup_buf_take(&b);
