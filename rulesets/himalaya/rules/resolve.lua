@@ -123,7 +123,7 @@ function M.deal(g, seat)
   -- one cube per village per month per seat, unless market day there lifts the limit
   -- (events.market_lifts_cube_limit)
   local lifted = market and g.data.events.market_lifts_cube_limit
-  if not lifted and st.took[seat] & (1 << v) ~= 0 then return wasted(g, seat, "deal", t(g, "why.took_here", here)) end
+  if not lifted and st.took[seat] & (1 << v) ~= 0 then return wasted(g, seat, "deal", t(g, "why.took_here", common.seat_name(g, seat), here)) end
   if market then
     local kinds = {}
     for _, c in ipairs(vil.cubes) do if kinds[#kinds] ~= c then kinds[#kinds + 1] = c end end

@@ -33,8 +33,8 @@ assert(g.state.players[1].cubes.tea == 1 and g.state.players[1].cubes.salt == 0,
 -- 3 cubes - 2 taken = 1 left, and slot 3 took nothing; then the refill put 5 villages x 5
 -- cubes: Namche still holds cubes (gold), so it is not refilled
 assert(g.state.villages[1].cubes[1] == "gold" and #g.state.villages[1].cubes == 1)
-assert(fake.has_event(g, "Slot 3: Bob's deal is wasted: you already took a cube at Namche this month."))
-assert(fake.has_event(g, "Slot 3: Ann's deal is wasted: you already took a cube at Namche this month."))
+assert(fake.has_event(g, "Slot 3: Bob's deal is wasted: Bob already took a cube at Namche this month."))
+assert(fake.has_event(g, "Slot 3: Ann's deal is wasted: Ann already took a cube at Namche this month."))
 
 -- 2. Wasted moves and deals, each with its reason: Namche (1) has no stone path; Tengboche (3)
 --    is empty; Dee at Dingboche (4) lacks the order's cubes.
