@@ -464,6 +464,13 @@ int engine_goto_why(engine *e, size_t n, cerr_list *errs);
 ** exist (naming the longest prefix that does), ENGINE_RULES_ERROR for a
 ** state the schema or check() refuses; the game is then as before. */
 engine_status engine_edit(engine *e, const char *path, const value *v, char **why);
+/* What engine_edit checks of PATH before anything changes, as a keyed error
+** the console words in its languages (base/error.h): that it parses
+** (statepath_parse_errs) and that its parent exists in the state
+** ("state.no_such", "state.no_such_but"). 0, or -1 with an error in errs;
+** the same English text engine_edit's *why would say. */
+int engine_edit_check_path(engine *e, const char *path, cerr_list *errs);
+
 /* 1 when the log entry is an edit (seat 0), not a decision. */
 int engine_log_is_edit(const engine_logged *l);
 

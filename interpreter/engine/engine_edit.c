@@ -104,6 +104,28 @@ static char *parse(const char *id, edit *d) {
     return msg;
 }
 
+/* "the state has no MISSING (HAVE exists)": the first reached + 1 steps of p
+** are missing, the first reached exist. With errs, added to it keyed
+** "state.no_such" (MISSING) or "state.no_such_but" (MISSING, HAVE) and NULL
+** returned; else the text (malloc'd). */
+static char *no_such(const statepath *p, size_t reached, cerr_list *errs) {
+    char *have = statepath_format(p, reached), *miss = statepath_format(p, reached + 1);
+    char *m = cairn_strfmt("the state has no %s%s%s%s", miss ? miss : "?", reached ? " (" : "",
+                           reached ? have : "", reached ? " exists)" : "");
+    if (errs) {
+        size_t n = errs->n;
+        if (m) cerr_add(errs, NULL, 0, 0, NULL, "%s", m);
+        else errs->oom = 1;
+        if (m && miss && have)
+            cerr_key(errs, n, reached ? "state.no_such_but" : "state.no_such", 0, miss, reached ? have : NULL);
+        free(m);
+        m = NULL;
+    }
+    free(have);
+    free(miss);
+    return m;
+}
+
 /* Puts d->val at d->path in st (a tree the caller owns). NULL, or why not:
 ** the parent must exist (the error names the longest prefix that does); a
 ** map may get a new key, a list an item at 1..n, or n+1 (appended). */
@@ -111,14 +133,7 @@ static char *put(value *st, edit *d) {
     statepath parent = {d->path.steps, d->path.n - 1};
     size_t reached;
     value *at = statepath_get(st, &parent, &reached);
-    if (!at) {
-        char *have = statepath_format(&d->path, reached), *miss = statepath_format(&d->path, reached + 1);
-        char *m = cairn_strfmt("the state has no %s%s%s%s", miss ? miss : "?", reached ? " (" : "",
-                               reached ? have : "", reached ? " exists)" : "");
-        free(have);
-        free(miss);
-        return m;
-    }
+    if (!at) return no_such(&d->path, reached, NULL);
     const statepath_step *last = &d->path.steps[d->path.n - 1];
     value *nv = value_clone(d->val);
     if (!nv) return cairn_strdup("out of memory");
@@ -162,6 +177,23 @@ static value *edited_state(engine *e, edit *d, char **why) {
         return NULL;
     }
     return copy;
+}
+
+int engine_edit_check_path(engine *e, const char *path, cerr_list *errs) {
+    statepath p = {0};
+    if (statepath_parse_errs(path, &p, errs) != 0) return -1;
+    int rc = 0;
+    const value *st = engine_state(e);
+    if (p.n > 0 && st) {
+        statepath parent = {p.steps, p.n - 1};
+        size_t reached;
+        if (!statepath_get(st, &parent, &reached)) {
+            no_such(&p, reached, errs);
+            rc = -1;
+        }
+    }
+    statepath_free(&p);
+    return rc;
 }
 
 char *edit_explain(engine *e, const char *id, engine_status *status) {

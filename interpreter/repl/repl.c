@@ -118,9 +118,9 @@ void repl_board_block(repl *r, const char *markup) {
     block(r, markup, 1);
 }
 
-static void print_errors(FILE *out, const cerr_list *errs) {
+static void print_errors(const repl *r, FILE *out, const cerr_list *errs) {
     for (size_t i = 0; i < errs->n; i++) {
-        char *s = cerr_format(&errs->items[i]);
+        char *s = repl_error_text(r, &errs->items[i]);
         fprintf(out, "%s\n", s ? s : errs->items[i].message);
         free(s);
     }
@@ -254,7 +254,7 @@ void repl_show_scores(repl *r, int final) {
     if (engine_score_get(r->e, &sc, &errs) != 0) {
         repl_fail(r, "%s", repl_tr(r, "scores.failed"));
         for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
+            char *s = repl_error_text(r, &errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }
@@ -266,7 +266,7 @@ void repl_show_scores(repl *r, int final) {
     size_t *order = malloc((sc.n ? sc.n : 1) * sizeof *order);
     if (!order) {
         engine_score_free(&sc);
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     for (size_t i = 0; i < sc.n; i++) order[i] = i;
@@ -400,7 +400,7 @@ static int option_lines_fit(const repl *r, const engine_decision *d, int numw, s
 static void show_decision(repl *r, int seat) {
     engine_decision_list dl = {0};
     if (engine_decisions(r->e, &dl) != 0) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     const engine_decision *d = NULL;
@@ -576,7 +576,7 @@ static void show_turn(repl *r) {
 
 struct bot *repl_brain(repl *r, int seat) {
     if (!r->brain && !(r->brain = calloc((size_t)r->n_seats + 1, sizeof *r->brain))) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return NULL;
     }
     bot *b = r->brain[seat];
@@ -591,8 +591,8 @@ struct bot *repl_brain(repl *r, int seat) {
         b = NULL;
     }
     if (!b) {
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "%s", m ? m : "out of memory");
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, "%s", m ? m : repl_tr(r, "error.oom"));
         free(m);
     }
     cerr_free(&errs);
@@ -650,9 +650,9 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     char *id = bot_choose(b, r->e, s, &h, &errs);
     status_line_clear(&t.line);
     if (!id) {
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
         repl_fail(r, repl_tr(r, "bot.could_not"), r->bot[s], repl_seat_name(r, s),
-                  m ? m : "out of memory");
+                  m ? m : repl_tr(r, "error.oom"));
         free(m);
     }
     cerr_free(&errs);
@@ -998,7 +998,7 @@ int repl_new_game(repl *r) {
         if (e) cerr_add(&errs, NULL, 0, 0, NULL, "out of memory");
         engine_free(e);
         fflush(r->out);
-        print_errors(r->e ? r->out : stderr, &errs); /* before any game: a startup error */
+        print_errors(r, r->e ? r->out : stderr, &errs); /* before any game: a startup error */
         cerr_free(&errs);
         r->failures++;
         return -1;
@@ -1669,7 +1669,7 @@ static int play_main(int argc, char **argv, int serving) {
     /* ended as asked: the recovery copy goes once nothing is unsaved or the
     ** person let the game go; else (the input ended at the question) it stays */
     if (!repl_signal_ending() && (!r.dirty || r.let_go)) repl_recovery_drop(&r);
-    rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
+    rc = repl_signal_ending() ? repl_signal_recover(r.e, repl_lang(&r), stderr) : session_status(&r);
     close_session(&r);
     repl_hard_stop_end(rc);
     return rc;
@@ -1724,7 +1724,7 @@ int repl_replay_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     session_loop(&r);
-    int rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
+    int rc = repl_signal_ending() ? repl_signal_recover(r.e, repl_lang(&r), stderr) : session_status(&r);
     close_session(&r);
     repl_hard_stop_end(rc);
     return rc;
