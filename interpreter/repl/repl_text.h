@@ -33,6 +33,10 @@ extern const repl_text_lang repl_text_langs[];
 ** when no language has it); for a plural message, the form for n. */
 const char *repl_text_in(const char *lang, const char *key, long long n);
 
+/* The language of the user's locale (LC_ALL, else LC_MESSAGES, else LANG:
+** "de_DE.UTF-8" is "de") when the console speaks it, else "en". */
+const char *repl_locale_lang(void);
+
 /* An error of a layer below (base/error.h) in lang (repl_error_text.c):
 ** its catalogue entry "error.KEY" with its arguments and errno's reason
 ** ("sys.*") when it has a key and lang is a language the console speaks

@@ -340,6 +340,20 @@ const repl_text_entry repl_text_de[] = {
     {"serve.local", "nur dieser Rechner; --bind 0.0.0.0 bedient Telefone in deinem Netz", NULL},
     {"serve.network", "erreichbar aus den Netzen dieses Rechners: gib die Links persönlich weiter", NULL},
     {"resume.others", "(%zu weitere unterbrochene Partie in %s: `cairn play --load FILE` nimmt eine)", "(%zu weitere unterbrochene Partien in %s: `cairn play --load FILE` nimmt eine)"},
+    /* the set-up questions of `cairn play` with no ruleset (repl_setup.c) */
+    {"setup.none_found", "cairn play: kein Regelwerk gefunden (gesucht in ./rulesets, im installierten share-Ordner und in CAIRN_PATH)", NULL},
+    {"setup.found", "{bold}Gefundene Regelwerke:{/}", NULL},
+    {"setup.listed", "  %zu  %-12s %s (%s)", NULL},
+    {"setup.listed_broken", "  %zu  %-12s (hat Fehler: `cairn check %s`)", NULL},
+    {"setup.which", "Welches? Gib seine Nummer oder seinen Namen ein.", NULL},
+    {"setup.no_such", "kein Regelwerk \"%s\": gib seine Nummer (1 bis %zu) oder seinen Namen ein", NULL},
+    {"setup.broken", "%s hat Fehler (`cairn check %s`): wähle ein anderes", NULL},
+    {"setup.seats", "Wie viele Plätze? %d bis %d; Enter: %d.", NULL},
+    {"setup.bad_seats", "\"%s\": gib eine Zahl von %d bis %d ein", NULL},
+    {"setup.people", "An welchen Plätzen spielen Menschen an dieser Tastatur? Platznummern (`1 3`), `all` oder `none`; Enter: du an Platz 1, %s-Bots an den anderen.", NULL},
+    {"setup.bad_people", "\"%s\": gib Platznummern von 1 bis %d an (oder `all`, `none`)", NULL},
+    {"setup.players", "%d Spieler", "%d Spieler"},
+    {"setup.players_range", "%d-%d Spieler", NULL},
     /* the errors of the layers below (repl_error_text.c): "error.KEY", and the
     ** reasons an errno gives ("sys.*", cerr_errno_key) */
     {"sys.not_found", "die Datei oder den Ordner gibt es nicht", NULL},

@@ -340,6 +340,20 @@ const repl_text_entry repl_text_el[] = {
     {"serve.local", "μόνο αυτός ο υπολογιστής· το --bind 0.0.0.0 εξυπηρετεί κινητά στο δίκτυό σου", NULL},
     {"serve.network", "προσβάσιμο από τα δίκτυα αυτού του υπολογιστή: δώσε τους συνδέσμους από κοντά", NULL},
     {"resume.others", "(%zu ακόμη διακομμένο παιχνίδι στο %s: το `cairn play --load FILE` παίρνει ένα)", "(%zu ακόμη διακομμένα παιχνίδια στο %s: το `cairn play --load FILE` παίρνει ένα)"},
+    /* the set-up questions of `cairn play` with no ruleset (repl_setup.c) */
+    {"setup.none_found", "cairn play: δεν βρέθηκε κανένα σύνολο κανόνων (έψαξα στο ./rulesets, στον εγκατεστημένο φάκελο share και στο CAIRN_PATH)", NULL},
+    {"setup.found", "{bold}Σύνολα κανόνων που βρέθηκαν:{/}", NULL},
+    {"setup.listed", "  %zu  %-12s %s (%s)", NULL},
+    {"setup.listed_broken", "  %zu  %-12s (έχει σφάλματα: `cairn check %s`)", NULL},
+    {"setup.which", "Ποιο; Γράψε τον αριθμό ή το όνομά του.", NULL},
+    {"setup.no_such", "κανένα σύνολο κανόνων \"%s\": γράψε τον αριθμό του (1 έως %zu) ή το όνομά του", NULL},
+    {"setup.broken", "το %s έχει σφάλματα (`cairn check %s`): διάλεξε άλλο", NULL},
+    {"setup.seats", "Πόσες θέσεις; %d έως %d· Enter: %d.", NULL},
+    {"setup.bad_seats", "\"%s\": γράψε έναν αριθμό από %d έως %d", NULL},
+    {"setup.people", "Σε ποιες θέσεις παίζουν άνθρωποι σε αυτό το πληκτρολόγιο; Αριθμοί θέσεων (`1 3`), `all` ή `none`· Enter: εσύ στη θέση 1, %s bot στις άλλες.", NULL},
+    {"setup.bad_people", "\"%s\": δώσε αριθμούς θέσεων από 1 έως %d (ή `all`, `none`)", NULL},
+    {"setup.players", "%d παίκτης", "%d παίκτες"},
+    {"setup.players_range", "%d-%d παίκτες", NULL},
     /* the errors of the layers below (repl_error_text.c): "error.KEY", and the
     ** reasons an errno gives ("sys.*", cerr_errno_key) */
     {"sys.not_found", "δεν υπάρχει τέτοιο αρχείο ή φάκελος", NULL},

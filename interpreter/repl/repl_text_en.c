@@ -341,6 +341,20 @@ const repl_text_entry repl_text_en[] = {
     {"serve.local", "this machine only; --bind 0.0.0.0 serves phones on your network", NULL},
     {"serve.network", "reachable from the networks of this machine: share the links in person", NULL},
     {"resume.others", "(%zu other interrupted game in %s: `cairn play --load FILE` takes one)", "(%zu other interrupted games in %s: `cairn play --load FILE` takes one)"},
+    /* the set-up questions of `cairn play` with no ruleset (repl_setup.c) */
+    {"setup.none_found", "cairn play: no ruleset found (looked in ./rulesets, the installed share folder and CAIRN_PATH)", NULL},
+    {"setup.found", "{bold}Rulesets found:{/}", NULL},
+    {"setup.listed", "  %zu  %-12s %s (%s)", NULL},
+    {"setup.listed_broken", "  %zu  %-12s (has errors: `cairn check %s`)", NULL},
+    {"setup.which", "Which one? Type its number or name.", NULL},
+    {"setup.no_such", "no ruleset \"%s\": type its number (1 to %zu) or its name", NULL},
+    {"setup.broken", "%s has errors (`cairn check %s`): choose another", NULL},
+    {"setup.seats", "How many seats? %d to %d; Enter: %d.", NULL},
+    {"setup.bad_seats", "\"%s\": type a number from %d to %d", NULL},
+    {"setup.people", "Which seats do people play at this keyboard? Seat numbers (`1 3`), `all` or `none`; Enter: you in seat 1, %s bots in the others.", NULL},
+    {"setup.bad_people", "\"%s\": give seat numbers from 1 to %d (or `all`, `none`)", NULL},
+    {"setup.players", "%d player", "%d players"},
+    {"setup.players_range", "%d-%d players", NULL},
     /* the errors of the layers below (repl_error_text.c): "error.KEY", and the
     ** reasons an errno gives ("sys.*", cerr_errno_key) */
     {"sys.not_found", "no such file or folder", NULL},
