@@ -18,8 +18,10 @@
 
 #include "error.h"
 #include "repl_text.h"
+#include "statepath.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -82,6 +84,143 @@ static void test_plural_forms(void **state) {
     assert_string_equal(repl_text_in("en", "header.game", 1), "{bold}%s{/} %s: %d seat, seed %llu");
     /* a language the console does not speak falls back to English */
     assert_string_equal(repl_text_in("fr", "scores.final", 0), "Final scores");
+}
+
+/* errno to the reason's key (base/error.c): each errno of the table, and
+** one it does not name */
+static void test_errno_keys(void **state) {
+    (void)state;
+    assert_string_equal(cerr_errno_key(ENOENT), "sys.not_found");
+    assert_string_equal(cerr_errno_key(EACCES), "sys.permission_denied");
+    assert_string_equal(cerr_errno_key(EPERM), "sys.permission_denied");
+    assert_string_equal(cerr_errno_key(EISDIR), "sys.is_folder");
+    assert_string_equal(cerr_errno_key(ENOTDIR), "sys.not_folder");
+    assert_string_equal(cerr_errno_key(ENOSPC), "sys.disk_full");
+    assert_string_equal(cerr_errno_key(EROFS), "sys.read_only");
+    assert_string_equal(cerr_errno_key(ELOOP), "sys.too_many_links");
+    assert_string_equal(cerr_errno_key(ENAMETOOLONG), "sys.name_too_long");
+    assert_string_equal(cerr_errno_key(ENXIO), "sys.not_regular");
+    assert_string_equal(cerr_errno_key(ENOMEM), "sys.out_of_memory");
+    assert_string_equal(cerr_errno_key(EBUSY), "sys.other");
+    /* every reason is in the catalogue (the key itself would come back) */
+    const int all[] = {ENOENT, EACCES, EISDIR, ENOTDIR, ENOSPC, EROFS, ELOOP, ENAMETOOLONG, ENXIO,
+                       ENOMEM, EFBIG, EBUSY};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        assert_string_not_equal(repl_text_in("de", cerr_errno_key(all[i]), 0), cerr_errno_key(all[i]));
+}
+
+/* A keyed error worded by the console (repl_error_text.c) */
+static void test_error_wording(void **state) {
+    (void)state;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    /* yload's "cannot open" for a missing file, keyed as yload.c keys it */
+    size_t n = errs.n;
+    cerr_add(&errs, "/x.save", 0, 0, NULL, "cannot open: %s", "No such file or directory");
+    cerr_key(&errs, n, "file.open", ENOENT, NULL, NULL);
+    char *t = repl_error_text_in("de", &errs.items[0]);
+    assert_string_equal(t, "/x.save: lässt sich nicht öffnen: die Datei oder den Ordner gibt es nicht");
+    free(t);
+    t = repl_error_text_in("el", &errs.items[0]);
+    assert_string_equal(t, "/x.save: δεν ανοίγει: δεν υπάρχει τέτοιο αρχείο ή φάκελος");
+    free(t);
+    /* English, and a language the console does not speak: the message as it was */
+    t = repl_error_text_in("en", &errs.items[0]);
+    assert_string_equal(t, "/x.save: cannot open: No such file or directory");
+    free(t);
+    t = repl_error_text_in("fr", &errs.items[0]);
+    assert_string_equal(t, "/x.save: cannot open: No such file or directory");
+    free(t);
+    /* an errno the table does not name: its number (EBUSY is 16 on Linux) */
+    n = errs.n;
+    cerr_add(&errs, "/y", 0, 0, NULL, "cannot save: write failed: busy");
+    cerr_key(&errs, n, "save.failed", EBUSY, NULL, NULL);
+    char want[96];
+    snprintf(want, sizeof want, "/y: lässt sich nicht speichern: Systemfehler %d", EBUSY);
+    t = repl_error_text_in("de", &errs.items[1]);
+    assert_string_equal(t, want);
+    free(t);
+    /* two arguments in order; a % in one is text, not a conversion */
+    n = errs.n;
+    cerr_add(&errs, NULL, 0, 0, NULL, "the state has no a.b%%s (a exists)");
+    cerr_key(&errs, n, "state.no_such_but", 0, "a.b%s", "a");
+    t = repl_error_text_in("de", &errs.items[2]);
+    assert_string_equal(t, "der Spielstand hat kein a.b%s (a gibt es)");
+    free(t);
+    /* an entry whose %s the error cannot fill (one argument short): English */
+    n = errs.n;
+    cerr_add(&errs, NULL, 0, 0, NULL, "the state has no q");
+    cerr_key(&errs, n, "state.no_such_but", 0, "q", NULL);
+    t = repl_error_text_in("de", &errs.items[3]);
+    assert_string_equal(t, "the state has no q");
+    free(t);
+    /* a key no language has: English */
+    n = errs.n;
+    cerr_add(&errs, NULL, 0, 0, "p", "plain");
+    cerr_key(&errs, n, "no.such.key", 0, NULL, NULL);
+    t = repl_error_text_in("el", &errs.items[4]);
+    assert_string_equal(t, "p: plain");
+    free(t);
+    /* cerr_merge keeps the key; cerr_note_oom's error is keyed "oom" */
+    cerr_list copy;
+    cerr_init(&copy, 0);
+    cerr_merge(&copy, &errs);
+    assert_string_equal(copy.items[0].key, "file.open");
+    assert_int_equal(copy.items[0].sys_errno, ENOENT);
+    assert_string_equal(copy.items[2].args[0], "a.b%s");
+    cerr_free(&copy);
+    cerr_init(&copy, 0);
+    cerr_note_oom(&copy, 0, "loading the ruleset");
+    t = repl_error_text_in("de", &copy.items[0]);
+    assert_string_equal(t, "nicht genug Arbeitsspeicher");
+    free(t);
+    cerr_free(&copy);
+    /* an error dropped past the cap gets no key, and the one before keeps its own */
+    cerr_init(&copy, 1);
+    cerr_add(&copy, NULL, 0, 0, NULL, "first");
+    n = copy.n;
+    cerr_add(&copy, NULL, 0, 0, NULL, "second");
+    cerr_key(&copy, n, "oom", 0, NULL, NULL);
+    assert_null(copy.items[0].key);
+    cerr_free(&copy);
+    cerr_free(&errs);
+}
+
+/* A state path that does not parse, keyed (base/statepath.c) */
+static void test_state_path_wording(void **state) {
+    (void)state;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    statepath p = {0};
+    assert_int_equal(statepath_parse_errs("a]b", &p, &errs), -1);
+    assert_string_equal(errs.items[0].message, "\"a]b\": expected `.` or `[` before \"]b\"");
+    char *t = repl_error_text_in("de", &errs.items[0]);
+    assert_string_equal(t, "\"a]b\": vor \"]b\" fehlt `.` oder `[`");
+    free(t);
+    assert_int_equal(statepath_parse_errs("round[0]", &p, &errs), -1);
+    t = repl_error_text_in("el", &errs.items[1]);
+    assert_string_equal(t, "\"round[0]\": το [N] παίρνει θέση λίστας από 1");
+    free(t);
+    cerr_free(&errs);
+}
+
+/* The user's locale names the language before a game */
+static void test_locale_lang(void **state) {
+    (void)state;
+    setenv("LC_ALL", "", 1);
+    setenv("LC_MESSAGES", "el_GR.UTF-8", 1);
+    setenv("LANG", "de_DE.UTF-8", 1);
+    assert_string_equal(repl_locale_lang(), "el"); /* LC_MESSAGES before LANG; an empty LC_ALL is none */
+    setenv("LC_ALL", "de_AT@euro", 1);
+    assert_string_equal(repl_locale_lang(), "de");
+    setenv("LC_ALL", "fr_FR.UTF-8", 1); /* a language the console does not speak */
+    assert_string_equal(repl_locale_lang(), "en");
+    setenv("LC_ALL", "C.UTF-8", 1);
+    assert_string_equal(repl_locale_lang(), "en");
+    unsetenv("LC_ALL");
+    unsetenv("LC_MESSAGES");
+    unsetenv("LANG");
+    assert_string_equal(repl_locale_lang(), "en");
 }
 
 /* words holds the lower-case words to look for, separated and ended by ' '. */
@@ -201,17 +340,23 @@ static void play_in(const char *lang, const char *args, const char *input) {
 static char *commands_then_answers(const char *dir, const char *rs) {
     char *root = cairn_strfmt("%.*s/..", (int)(strrchr(cairn, '/') - cairn), cairn); /* build/.. */
     if (!root) return NULL;
-    /* the rarer paths: state --peek (asked first, with a path too), a path
+    /* the errors of the layers below, keyed (repl_error_text.c): a load of
+    ** a file that is not there, a save into a folder that is not there and
+    ** over a folder, an export into a folder that is not there, state paths
+    ** that do not parse, set of a path whose parent is not there; the rarer
+    ** paths: state --peek (asked first, with a path too), a path
     ** that is not there, eval and set without what they take and with a Lua
     ** error, the usage errors of history, goto, bot, human, shell and new */
-    char *rare = cairn_strfmt("printf 'state --peek round\\ny\\nstate --peek\\nn\\nstate round.x\\neval\\neval 1 +\\n"
+    char *rare = cairn_strfmt("printf 'load %s/none.save\\nsave %s/nodir/a.save\\nsave %s\\nexport %s/nodir/s.yaml\\n"
+                              "state a]b\\nstate round[0]\\nstate .x\\nstate round x\\nset nothere.x 3\\nset round.x.y 3\\n"
+                              "state --peek round\\ny\\nstate --peek\\nn\\nstate round.x\\neval\\neval 1 +\\n"
                               "set\\nhistory --bad\\ngoto\\ngoto 99\\nbot\\nhuman\\nshell\\nshell false\\nnew x\\n"
                               "shell touch %s/%s/extra.lua\\nreload\\nshell rm %s/%s/extra.lua\\nreload\\n"
                               "shell sed -i \"s/^return rules$/rules.apply = function() error(\\\\\\\"!\\\\\\\", 0) end; return rules/\" %s/%s/rules.lua\\n"
                               "reload\\nshell cp %s/orig/rules.lua %s/%s/rules.lua\\nreload\\n"
                               "shell sed -i \"s/policy: [a-z]*/policy: public/\" %s/%s/ruleset.yaml\\nreload\\n"
                               "shell cp %s/orig/ruleset.yaml %s/%s/ruleset.yaml\\nreload\\n'; ",
-                              dir, rs, dir, rs, dir, rs, dir, dir, rs, dir, rs, dir, dir, rs);
+                              dir, dir, dir, dir, dir, rs, dir, rs, dir, rs, dir, dir, rs, dir, rs, dir, dir, rs);
     /* `help CMD` for every command, then the rarer commands themselves */
     char *in = rare ? cairn_strfmt("cp -r %s/rulesets/%s %s/%s && cp -r %s/%s %s/orig && echo hi > %s/b.txt; "
                         "{ for c in help show look view state eval set log score rules history "
@@ -281,6 +426,10 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_language_has_every_key),
         cmocka_unit_test(test_plural_forms),
+        cmocka_unit_test(test_errno_keys),
+        cmocka_unit_test(test_error_wording),
+        cmocka_unit_test(test_state_path_wording),
+        cmocka_unit_test(test_locale_lang),
         cmocka_unit_test(test_german_kathmandu),
         cmocka_unit_test(test_greek_yak),
     };
