@@ -11,8 +11,8 @@
 ** view.players[1]), which are no words of any language. The games with people also go through the console's
 ** less common commands and questions: help, history, undo, redo, save, load
 ** with a changed game (save it first? into a file that is no save?),
-** export, and quit with a changed game. Runs build/cairn (next to this test
-** binary).
+** export, and quit with a changed game; then `cairn replay` of the game
+** they saved. Runs build/cairn (next to this test binary).
 */
 #include "testutil.h"
 
@@ -285,13 +285,14 @@ static int is_command(const char *w) {
     return 0;
 }
 
-/* Plays cmd to the end; fails listing each line with an English word of
-** the catalogue (less those lang spells too). */
-static void play_in(const char *lang, const char *args, const char *input) {
+/* Runs `cairn MODE ARGS` (play, replay) on input to the end; fails listing
+** each line with an English word of the catalogue (less those lang spells
+** too). */
+static void run_in(const char *lang, const char *mode, const char *args, const char *input) {
     static char en[8192], other[8192];
     catalogue_words("en", en, sizeof en);
     catalogue_words(lang, other, sizeof other);
-    char *cmd = cairn_strfmt("%s | COLUMNS=80 LINES=24 %s play %s 2>&1", input, cairn, args);
+    char *cmd = cairn_strfmt("%s | COLUMNS=80 LINES=24 %s %s %s 2>&1", input, cairn, mode, args);
     assert_non_null(cmd);
     FILE *p = popen(cmd, "r");
     free(cmd);
@@ -330,6 +331,24 @@ static void play_in(const char *lang, const char *args, const char *input) {
     assert_int_equal(st, 0);
     assert_true(lines > 20); /* a whole game was printed */
     assert_int_equal(bad, 0);
+}
+
+static void play_in(const char *lang, const char *args, const char *input) {
+    run_in(lang, "play", args, input);
+}
+
+/* `cairn replay` of the save the game with people made (dir/a.save), in
+** its language: steps, a jump too far, a seat's eyes, a load of a file that
+** is not there, help goto, an unknown command */
+static void replay_in(const char *lang, const char *dir) {
+    char *args = cairn_strfmt("%s/a.save", dir);
+    char *input = cairn_strfmt("printf '\\nnext\\nback\\ngoto 99\\ngoto x\\nshow 1\\nview 0\\n"
+                               "load %s/none.save\\nhelp goto\\nfoo\\nquit\\n'", dir);
+    assert_non_null(args);
+    assert_non_null(input);
+    run_in(lang, "replay", args, input);
+    free(args);
+    free(input);
 }
 
 /* The input of a game with people: the commands and questions first (files in
@@ -387,6 +406,7 @@ static void test_german_kathmandu(void **state) {
     assert_non_null(input);
     assert_non_null(args);
     play_in("de", args, input);
+    replay_in("de", dir);
     free(args);
     free(input);
     char *rm = cairn_strfmt("rm -rf %s", dir);
@@ -404,6 +424,7 @@ static void test_greek_yak(void **state) {
     assert_non_null(input);
     assert_non_null(args);
     play_in("el", args, input);
+    replay_in("el", dir);
     free(args);
     free(input);
     char *rm = cairn_strfmt("rm -rf %s", dir);
