@@ -632,10 +632,12 @@ int save_ruleset_trusted_ask(const char *path, const char *ruleset, int trust,
     free(dir_real);
     if (beside) return 0;
     if (ask && ask(ud, ruleset)) return 0;
+    size_t n = errs->n;
     cerr_add(errs, path, 0, 0, "ruleset.name",
              "this file opens the ruleset folder %s, which is not on the search path nor beside "
              "the file, and its Lua would run: move the save next to the ruleset, or run again "
              "with --trust if you trust that folder", ruleset);
+    cerr_key(errs, n, "save.untrusted", 0, ruleset, NULL);
     return -1;
 }
 

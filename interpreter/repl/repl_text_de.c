@@ -377,6 +377,7 @@ const repl_text_entry repl_text_de[] = {
     {"error.save.symlink_dangling", "Speichern unmöglich: %s ist eine symbolische Verknüpfung in einen Ordner, den es nicht gibt; lege den Ordner an oder wähle einen anderen Dateinamen", NULL},
     {"error.save.over_folder", "Speichern unmöglich: %s ist ein Ordner; wähle einen anderen Dateinamen", NULL},
     {"error.save.over_special", "Speichern unmöglich: %s ist keine gewöhnliche Datei; wähle einen anderen Dateinamen", NULL},
+    {"error.save.untrusted", "diese Datei öffnet den Regelordner %s, der weder im Suchpfad noch neben der Datei liegt, und sein Lua liefe: lege den Spielstand neben das Regelwerk, oder starte noch einmal mit --trust, wenn du diesem Ordner vertraust", NULL},
     {"error.path.index", "\"%s\": [N] nimmt einen Listenindex ab 1", NULL},
     {"error.path.first_name", "\"%s\": ein Pfad beginnt mit einem Namen (players[2].food)", NULL},
     {"error.path.expected_dot", "\"%s\": vor \"%s\" fehlt `.` oder `[`", NULL},

@@ -378,6 +378,7 @@ const repl_text_entry repl_text_en[] = {
     {"error.save.symlink_dangling", "cannot save: %s is a symlink into a folder that does not exist; create the folder or choose another file name", NULL},
     {"error.save.over_folder", "cannot save: %s is a folder; choose another file name", NULL},
     {"error.save.over_special", "cannot save: %s is not a regular file; choose another file name", NULL},
+    {"error.save.untrusted", "this file opens the ruleset folder %s, which is not on the search path nor beside the file, and its Lua would run: move the save next to the ruleset, or run again with --trust if you trust that folder", NULL},
     {"error.path.index", "\"%s\": [N] takes a list index from 1", NULL},
     {"error.path.first_name", "\"%s\": a path starts with a name (players[2].food)", NULL},
     {"error.path.expected_dot", "\"%s\": expected `.` or `[` before \"%s\"", NULL},

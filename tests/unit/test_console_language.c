@@ -12,7 +12,9 @@
 ** less common commands and questions: help, history, undo, redo, save, load
 ** with a changed game (save it first? into a file that is no save?),
 ** export, and quit with a changed game; then `cairn replay` of the game
-** they saved. Runs build/cairn (next to this test binary).
+** they saved; and, on a pseudo-terminal, the ruleset-trust question of
+** `load` (script mode never asks it). Runs build/cairn (next to this test
+** binary).
 */
 #include "testutil.h"
 
@@ -27,7 +29,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-static char *cairn; /* the binary under test */
+/* cairn (the binary under test), tmpdir and the pty helpers */
+#include "testchild.h"
 
 static const repl_text_entry *table(const char *lang) {
     for (size_t i = 0; repl_text_langs[i].lang; i++)
@@ -285,52 +288,67 @@ static int is_command(const char *w) {
     return 0;
 }
 
+/* State of check_line across the lines of one run. */
+typedef struct checker {
+    char en[8192], other[8192]; /* the words of English's catalogue and lang's */
+    size_t lines, bad;
+    int cmdline; /* the line before held a command line to type */
+} checker;
+
+static void checker_init(checker *k, const char *lang) {
+    catalogue_words("en", k->en, sizeof k->en);
+    catalogue_words(lang, k->other, sizeof k->other);
+    k->lines = k->bad = 0;
+    k->cmdline = 0;
+}
+
+/* Counts line a bad one (and prints it) when it holds an English word of
+** the catalogue (less those lang spells too). */
+static void check_line(checker *k, char *line) {
+    k->lines++;
+    char found[8192];
+    found[0] = ' ';
+    found[1] = '\0';
+    /* no exception for a bot's moves: the news never tells one by its id
+    ** (the ruleset's, in English), only by its label or as a secret one */
+    /* what was typed (echoed after its prompt) is the user's, and the
+    ** commands (`help` lists them by name) are typed in one language */
+    if (strncmp(line, "cairn", 5) == 0 && strchr(line, '>')) return;
+    /* a command line to type (`seed` prints one; wrapped, it goes on
+    ** with "  --name ...") is typed too */
+    if (k->cmdline && strncmp(line, "  ", 2) == 0) return;
+    char *typed = strstr(line, "cairn play ");
+    k->cmdline = typed != NULL;
+    if (typed) *typed = '\0';
+    words_of(line, found, sizeof found);
+    for (char *w = strtok(found, " "); w; w = strtok(NULL, " ")) {
+        char probe[80];
+        snprintf(probe, sizeof probe, " %s ", w);
+        if (strstr(k->en, probe) && !strstr(k->other, probe) && !is_command(w)) {
+            print_message("English \"%s\" in: %s", w, line);
+            k->bad++;
+            break;
+        }
+    }
+}
+
 /* Runs `cairn MODE ARGS` (play, replay) on input to the end; fails listing
 ** each line with an English word of the catalogue (less those lang spells
 ** too). */
 static void run_in(const char *lang, const char *mode, const char *args, const char *input) {
-    static char en[8192], other[8192];
-    catalogue_words("en", en, sizeof en);
-    catalogue_words(lang, other, sizeof other);
+    static checker k;
+    checker_init(&k, lang);
     char *cmd = cairn_strfmt("%s | COLUMNS=80 LINES=24 %s %s %s 2>&1", input, cairn, mode, args);
     assert_non_null(cmd);
     FILE *p = popen(cmd, "r");
     free(cmd);
     assert_non_null(p);
     char line[4096];
-    size_t lines = 0, bad = 0;
-    int cmdline = 0; /* the line before held a command line to type */
-    while (fgets(line, sizeof line, p)) {
-        lines++;
-        char found[8192];
-        found[0] = ' ';
-        found[1] = '\0';
-        /* no exception for a bot's moves: the news never tells one by its id
-        ** (the ruleset's, in English), only by its label or as a secret one */
-        /* what was typed (echoed after its prompt) is the user's, and the
-        ** commands (`help` lists them by name) are typed in one language */
-        if (strncmp(line, "cairn", 5) == 0 && strchr(line, '>')) continue;
-        /* a command line to type (`seed` prints one; wrapped, it goes on
-        ** with "  --name ...") is typed too */
-        if (cmdline && strncmp(line, "  ", 2) == 0) continue;
-        char *typed = strstr(line, "cairn play ");
-        cmdline = typed != NULL;
-        if (typed) *typed = '\0';
-        words_of(line, found, sizeof found);
-        for (char *w = strtok(found, " "); w; w = strtok(NULL, " ")) {
-            char probe[80];
-            snprintf(probe, sizeof probe, " %s ", w);
-            if (strstr(en, probe) && !strstr(other, probe) && !is_command(w)) {
-                print_message("English \"%s\" in: %s", w, line);
-                bad++;
-                break;
-            }
-        }
-    }
+    while (fgets(line, sizeof line, p)) check_line(&k, line);
     int st = pclose(p);
     assert_int_equal(st, 0);
-    assert_true(lines > 20); /* a whole game was printed */
-    assert_int_equal(bad, 0);
+    assert_true(k.lines > 20); /* a whole game was printed */
+    assert_int_equal(k.bad, 0);
 }
 
 static void play_in(const char *lang, const char *args, const char *input) {
@@ -432,18 +450,100 @@ static void test_greek_yak(void **state) {
     free(rm);
 }
 
+/* The n-th occurrence of text in c's output, waited for as wait_for does. */
+static void wait_for_nth(child *c, const char *text, int n) {
+    for (int tick = 0; tick < WAIT_TICKS; tick++) {
+        drain(c);
+        int seen = 0;
+        for (const char *p = c->buf; (p = strstr(p, text)); p += strlen(text)) seen++;
+        if (seen >= n) return;
+        pause_ms(10);
+    }
+    fprintf(stderr, "never saw \"%s\" %d times in:\n%s\n", text, n, c->buf);
+    fail();
+}
+
+/* The ruleset-trust question of `load`, which script mode never asks: on a
+** pseudo-terminal, a German Kathmandu game loads a save whose ruleset folder
+** (a copy) is neither on the search path nor beside the save; the question
+** is refused, then asked again and accepted (the game a bot changed is not
+** saved first), and the game quits. No line
+** holds an English word of the catalogue (the terminal's carriage returns
+** and escape sequences taken out first). */
+static void test_trust_question_on_a_terminal(void **state) {
+    (void)state;
+    char *make = cairn_strfmt("mkdir -p %s/rs %s/sub && cp -r %s/rulesets/kathmandu %s/rs/", tmpdir, tmpdir,
+                              root, tmpdir);
+    char *copy = cairn_strfmt("%s/rs/kathmandu", tmpdir);
+    char *saving = cairn_strfmt("save %s/sub/a.save\nquit\n", tmpdir);
+    char *rs = cairn_strfmt("%s/rulesets/kathmandu", root);
+    char *load = cairn_strfmt("load %s/sub/a.save\r", tmpdir);
+    assert_non_null(make);
+    assert_non_null(rs);
+    assert_non_null(load);
+    assert_non_null(copy);
+    assert_non_null(saving);
+    assert_int_equal(system(make), 0);
+    /* the save, made on pipes from the copy */
+    char *made[] = {"cairn", "play", copy, "--lang", "de", "--bot", "2=greedy", "--bot", "3=greedy",
+                    "--bot", "4=greedy", "--seed", "5", NULL};
+    child c;
+    spawn(&c, made);
+    say(&c, saving);
+    assert_int_equal(wait_end(&c), 0);
+    char *argv[] = {"cairn", "play", rs, "--lang", "de", "--bot", "2=greedy", "--bot", "3=greedy",
+                    "--bot", "4=greedy", "--seed", "5", NULL};
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "cairn:");
+    say(&c, load);
+    wait_for(&c, "(j/n)"); /* the trust question */
+    say(&c, "n\r");
+    wait_for_nth(&c, "cairn:", 2); /* refused: the game in memory stays */
+    say(&c, load);
+    wait_for_nth(&c, "(j/n)", 2);
+    say(&c, "j\r");
+    wait_for(&c, "Vorher speichern"); /* a bot moved: the game changed (load.save_first) */
+    say(&c, "n\r");
+    wait_for_nth(&c, "Startwert", 2); /* the loaded game's header */
+    wait_for_nth(&c, "cairn:", 3);
+    say(&c, "quit\r");
+    assert_int_equal(wait_end(&c), 0);
+    /* the question was asked in German (load.trust_ask) */
+    assert_non_null(strstr(c.buf, "vertraust"));
+    checker k;
+    checker_init(&k, "de");
+    char *save = NULL;
+    for (char *line = strtok_r(c.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        /* carriage returns and escape sequences (ESC [ ... letter) out */
+        char clean[4096];
+        size_t n = 0;
+        for (const char *q = line; *q && n + 1 < sizeof clean; q++) {
+            if (*q == '\r') continue;
+            if (*q == 27) {
+                if (q[1] == '[') {
+                    q += 2;
+                    while (*q && !isalpha((unsigned char)*q)) q++;
+                    if (!*q) break;
+                }
+                continue;
+            }
+            clean[n++] = *q;
+        }
+        clean[n] = '\0';
+        check_line(&k, clean);
+    }
+    assert_true(k.lines > 20);
+    assert_int_equal(k.bad, 0);
+    free(make);
+    free(copy);
+    free(saving);
+    free(rs);
+    free(load);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
-    char here[4096];
-    const char *slash = strrchr(argv[0], '/');
-    if (!getcwd(here, sizeof here)) return 1;
-    if (argv[0][0] == '/')
-        cairn = cairn_strfmt("%.*s/cairn", (int)(slash - argv[0]), argv[0]);
-    else if (slash)
-        cairn = cairn_strfmt("%s/%.*s/cairn", here, (int)(slash - argv[0]), argv[0]);
-    else
-        cairn = cairn_strfmt("%s/cairn", here);
-    if (!cairn) return 1;
+    if (!(cairn = cairn_next_to(argv[0]))) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_language_has_every_key),
         cmocka_unit_test(test_plural_forms),
@@ -453,8 +553,9 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_locale_lang),
         cmocka_unit_test(test_german_kathmandu),
         cmocka_unit_test(test_greek_yak),
+        cmocka_unit_test(test_trust_question_on_a_terminal),
     };
-    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
     return rc;
 }
