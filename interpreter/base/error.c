@@ -104,11 +104,10 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
 
 size_t cerr_count(const cerr_list *l) { return l->n + l->dropped; }
 
-void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const char *arg0,
-              const char *arg1) {
+static void key_last(cerr_list *l, size_t before, const char *key, int sys_errno,
+                     const char *const in[CERR_MAX_ARGS]) {
     if (l->n == 0 || l->n != before + 1) return;
     cairn_error *e = &l->items[l->n - 1];
-    const char *in[CERR_MAX_ARGS] = {arg0, arg1};
     char *args[CERR_MAX_ARGS] = {NULL};
     for (int a = 0; a < CERR_MAX_ARGS && in[a]; a++) {
         if (!(args[a] = cairn_strdup(in[a]))) {
@@ -122,6 +121,18 @@ void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const
     }
     e->key = key;
     e->sys_errno = sys_errno;
+}
+
+void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const char *arg0,
+              const char *arg1) {
+    const char *in[CERR_MAX_ARGS] = {arg0, arg1, NULL, NULL};
+    key_last(l, before, key, sys_errno, in);
+}
+
+void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, const char *arg1,
+               const char *arg2, const char *arg3) {
+    const char *in[CERR_MAX_ARGS] = {arg0, arg1, arg2, arg3};
+    key_last(l, before, key, 0, in);
 }
 
 const char *cerr_errno_key(int e) {
@@ -162,7 +173,7 @@ void cerr_merge(cerr_list *dst, const cerr_list *src) {
         size_t n = dst->n;
         add_owned(dst, cairn_strdup(e->file), e->line, e->col, cairn_strdup(e->path),
                   cairn_strdup(e->message));
-        if (e->key) cerr_key(dst, n, e->key, e->sys_errno, e->args[0], e->args[1]);
+        if (e->key) key_last(dst, n, e->key, e->sys_errno, (const char *const *)e->args);
     }
     dst->dropped += src->dropped;
     dst->oom |= src->oom;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CERR_MAX_ARGS 2
+#define CERR_MAX_ARGS 4
 
 typedef struct cairn_error {
     char *file;    /* may be NULL; owned */
@@ -63,6 +63,10 @@ void cerr_note_oom(cerr_list *l, size_t before, const char *what);
 ** arguments the error keeps no key: its English message stands. */
 void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const char *arg0,
               const char *arg1);
+/* The same with four arguments and no errno (the state schema's
+** "schema.expected"). */
+void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, const char *arg1,
+               const char *arg2, const char *arg3);
 
 /* The key of the reason an errno gives, for the console's catalogue:
 ** "sys.not_found" (ENOENT), "sys.permission_denied" (EACCES, EPERM),

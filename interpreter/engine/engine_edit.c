@@ -237,23 +237,33 @@ int engine_log_is_edit(const engine_logged *l) { return l->seat == 0; }
 
 engine_status engine_edit(engine *e, const char *path, const value *v, char **why) {
     *why = NULL;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_status st = engine_edit_errs(e, path, v, &errs);
+    if (st != ENGINE_OK) *why = engine_first_error(&errs);
+    cerr_free(&errs);
+    return st;
+}
+
+engine_status engine_edit_errs(engine *e, const char *path, const value *v, cerr_list *errs) {
     strbuf b = {0};
     strbuf_printf(&b, EDIT_PREFIX "%s ", path);
     put_json(&b, v, 0);
     if (b.oom) {
         strbuf_free(&b);
+        errs->oom = 1;
         return ENGINE_NO_MEMORY;
     }
     char *id = strbuf_take(&b);
-    if (!id) return ENGINE_NO_MEMORY;
+    if (!id) return errs->oom = 1, ENGINE_NO_MEMORY;
     /* the edit is saved as this text, one string: no longer than a save's */
     if (strlen(id) > (size_t)CAIRN_YAML_MAX_STRING) {
-        *why = cairn_strfmt("the edit is %zu bytes as text, longer than a save can hold (limit "
-                            "CAIRN_YAML_MAX_STRING, %ld)", strlen(id), (long)CAIRN_YAML_MAX_STRING);
+        cerr_add(errs, NULL, 0, 0, NULL, "the edit is %zu bytes as text, longer than a save can hold (limit "
+                 "CAIRN_YAML_MAX_STRING, %ld)", strlen(id), (long)CAIRN_YAML_MAX_STRING);
         free(id);
         return ENGINE_RULES_ERROR;
     }
-    engine_status st = engine_answer(e, 0, id, why);
+    engine_status st = engine_answer_errs(e, 0, id, errs);
     free(id);
     return st;
 }

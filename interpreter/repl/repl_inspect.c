@@ -100,7 +100,7 @@ static void print_tree(repl *r, const value *v) {
 /* "players is a list of 2" / "a map with bag, players, round" / "an integer". */
 static char *what_is(const repl *r, const value *v) {
     if (v->type == CV_LIST) return cairn_strfmt(repl_tr(r, "state.is_list"), v->u.list.n);
-    if (v->type != CV_MAP) return value_describe(v);
+    if (v->type != CV_MAP) return repl_value_words(r, v);
     char *s = cairn_strdup("");
     for (size_t i = 0; s && i < v->u.map.n && i < 12; i++) {
         char *t = cairn_strfmt("%s%s%s", s, i ? ", " : "", v->u.map.items[i].key->u.str.s);
@@ -276,16 +276,18 @@ int repl_cmd_set(repl *r, const char *args) {
         free(path);
         return -1;
     }
-    cerr_free(&errs);
-    char *why = NULL;
-    engine_status st = engine_edit(r->e, path, v, &why);
+    engine_status st = engine_edit_errs(r->e, path, v, &errs);
     value_free(v);
     if (st != ENGINE_OK) {
-        repl_fail(r, repl_tr(r, "set.refused"), path, why ? why : engine_status_name(st));
+        char *why = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, repl_tr(r, "set.refused"), path,
+                  why ? why : errs.oom ? repl_tr(r, "error.oom") : engine_status_name(st));
         free(why);
+        cerr_free(&errs);
         free(path);
         return -1;
     }
+    cerr_free(&errs);
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     repl_plain(r, repl_tr(r, "set.edited"), engine_position(r->e),

@@ -22,6 +22,7 @@
 
 #include "error.h"
 #include "limits.h"
+#include "value.h"
 #include "lineedit.h"
 
 struct engine;
@@ -265,6 +266,10 @@ int repl_is_no(const repl *r, const char *a);
 /* An error of a layer below in the game's language, as cerr_format writes
 ** it (repl_error_text_in in repl_text.h). malloc'd; NULL on OOM. */
 char *repl_error_text(const repl *r, const cairn_error *e);
+/* A scalar described in the game's language ("ganze Zahl 1" for English's
+** "integer 1", value_describe's words by the catalogue's schema.type.*);
+** lists and maps as value_describe says them. malloc'd; NULL on OOM. */
+char *repl_value_words(const repl *r, const value *v);
 
 /* ---- repl_hotseat.c ---- */
 

@@ -164,6 +164,29 @@ static void test_error_wording(void **state) {
     t = repl_error_text_in("el", &errs.items[4]);
     assert_string_equal(t, "p: plain");
     free(t);
+    /* the state schema's "expected ..., got ..." (schema.c's key_expected):
+    ** its parts worded one by one */
+    const char *expected[][5] = {
+        /* types, bounds, type got, what, its German words */
+        {"integer", "min=1", "string", "\"abc\"", "state.round: erwartet: ganze Zahl >= 1, bekommen: Text \"abc\""},
+        {"integer null", "min=1 max=6", "list", "2",
+         "state.round: erwartet: ganze Zahl zwischen 1 und 6 oder null, bekommen: eine Liste mit 2 Einträgen"},
+        {"integer", "xmin=0 mul=5", "map", "1",
+         "state.round: erwartet: ganze Zahl > 0 und Vielfaches von 5, bekommen: eine Tabelle mit 1 Schlüssel"},
+        {"null boolean map", "", "integer", "3",
+         "state.round: erwartet: null, Wahrheitswert oder Tabelle, bekommen: ganze Zahl 3"},
+        {"string", "", "null", "", "state.round: erwartet: Text, bekommen: null"},
+    };
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        cerr_list one;
+        cerr_init(&one, 0);
+        cerr_add(&one, NULL, 0, 0, "state.round", "expected ..., got ...");
+        cerr_key4(&one, 0, "schema.expected", expected[i][0], expected[i][1], expected[i][2], expected[i][3]);
+        t = repl_error_text_in("de", &one.items[0]);
+        assert_string_equal(t, expected[i][4]);
+        free(t);
+        cerr_free(&one);
+    }
     /* cerr_merge keeps the key; cerr_note_oom's error is keyed "oom" */
     cerr_list copy;
     cerr_init(&copy, 0);
@@ -380,12 +403,14 @@ static char *commands_then_answers(const char *dir, const char *rs) {
     /* the errors of the layers below, keyed (repl_error_text.c): a load of
     ** a file that is not there, a save into a folder that is not there and
     ** over a folder, an export into a folder that is not there, state paths
-    ** that do not parse, set of a path whose parent is not there; the rarer
+    ** that do not parse, set of a path whose parent is not there and of a
+    ** value the state schema refuses; the rarer
     ** paths: state --peek (asked first, with a path too), a path
     ** that is not there, eval and set without what they take and with a Lua
     ** error, the usage errors of history, goto, bot, human, shell and new */
     char *rare = cairn_strfmt("printf 'load %s/none.save\\nsave %s/nodir/a.save\\nsave %s\\nexport %s/nodir/s.yaml\\n"
                               "state a]b\\nstate round[0]\\nstate .x\\nstate round x\\nset nothere.x 3\\nset round.x.y 3\\n"
+                              "set round abc\\nset round [1, 2]\\n"
                               "state --peek round\\ny\\nstate --peek\\nn\\nstate round.x\\neval\\neval 1 +\\n"
                               "set\\nhistory --bad\\ngoto\\ngoto 99\\nbot\\nhuman\\nshell\\nshell false\\nnew x\\n"
                               "shell touch %s/%s/extra.lua\\nreload\\nshell rm %s/%s/extra.lua\\nreload\\n"
