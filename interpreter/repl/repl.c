@@ -1325,11 +1325,35 @@ typedef struct play_args {
     int port;
 } play_args;
 
-static int usage(const char *cmd, const char *usage_text, const char *fmt, const char *arg) {
+/* A usage error of `cairn play` or `cairn replay` in lang (the catalogue's
+** `key`, one %s for arg; "usage.plain" passes a text through), then the
+** usage line. */
+static int usage(const char *lang, const char *cmd, const char *usage_text, const char *key, const char *arg) {
     fprintf(stderr, "cairn %s: ", cmd);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: %s\n", usage_text);
+    fprintf(stderr, repl_text_in(lang, key, 0), arg);
+    fputc('\n', stderr);
+    fprintf(stderr, repl_text_in(lang, "usage.line", 0), usage_text);
+    fputc('\n', stderr);
     return EXIT_USAGE;
+}
+
+/* cli_next's error in lang by its key (cliflags.h), or NULL (then why
+** stands). malloc'd. */
+static char *cli_error_in(const char *lang, const cli_parser *p, const char *why) {
+    if (!why || !p->why_key) return NULL;
+    cairn_error e;
+    memset(&e, 0, sizeof e);
+    e.message = (char *)why;
+    e.key = p->why_key;
+    e.args[0] = (char *)p->why_args[0];
+    e.args[1] = p->why_args[1][0] ? (char *)p->why_args[1] : NULL;
+    return repl_error_message_in(lang, &e);
+}
+
+/* The language of a usage error: --lang's when it came before, else the
+** locale's (repl_text.h). */
+static const char *usage_lang(const repl_settings *s) {
+    return s->lang ? s->lang : repl_locale_lang();
 }
 
 /* SEAT=VALUE into the pair arrays. Returns 0, or -1 (bad), -2 (OOM). */
@@ -1429,7 +1453,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
     char *why;
     int taken = ruleset_flags_apply(fl, it, &why);
     if (taken < 0) {
-        int rc = usage(cmd, a->usage, "%s", why ? why : "out of memory");
+        int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain", why ? why : "out of memory");
         free(why);
         return rc;
     }
@@ -1442,29 +1466,29 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         a->trust = 1;
     } else if (cli_is(it, "undo")) {
         if (undo_policy_parse(v, &a->undo) != 0)
-            return usage(cmd, a->usage, "--undo takes all, own or none, got \"%s\"", v);
+            return usage(usage_lang(s), cmd, a->usage, "usage.undo", v);
     } else if (cli_is(it, "seed")) {
         char *end;
         errno = 0;
         unsigned long long n = strtoull(v, &end, 10);
         if (*end || !v[0] || v[0] == '-' || errno)
-            return usage(cmd, a->usage, "--seed takes a number, got \"%s\"", v);
+            return usage(usage_lang(s), cmd, a->usage, "usage.seed", v);
         s->seed = n;
         a->seed_given = 1;
     } else if (cli_is(it, "bot")) {
         int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
         if (rc == -2) return EXIT_FAIL;
-        if (rc < 0) return usage(cmd, a->usage, "--bot takes SEAT=KIND (2=random), got \"%s\"", v);
+        if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.bot", v);
         char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
         if (bad) {
-            int urc = usage(cmd, a->usage, "%s", bad);
+            int urc = usage(usage_lang(s), cmd, a->usage, "usage.plain", bad);
             free(bad);
             return urc;
         }
     } else if (cli_is(it, "name")) {
         int rc = add_pair(v, &s->name_seat, &s->name_val, &s->n_names);
         if (rc == -2) return EXIT_FAIL;
-        if (rc < 0) return usage(cmd, a->usage, "--name takes SEAT=NAME (1=Ann), got \"%s\"", v);
+        if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.name", v);
     } else if (cli_is(it, "lang")) {
         free(s->lang);
         if (!(s->lang = strdup(v))) return EXIT_FAIL;
@@ -1472,7 +1496,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         char *end;
         long port = strtol(v, &end, 10);
         if (!v[0] || *end || port < 0 || port > 65535)
-            return usage(cmd, a->usage, "--port takes 0 (a free port) to 65535, got \"%s\"", v);
+            return usage(usage_lang(s), cmd, a->usage, "usage.port", v);
         a->port = (int)port;
     } else if (cli_is(it, "bind")) {
         a->bind = v;
@@ -1483,7 +1507,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
     } else if (!s->ruleset) {
         if (!(s->ruleset = strdup(v))) return EXIT_FAIL;
     } else {
-        return usage(cmd, a->usage, "one ruleset at a time; \"%s\" is one too many", v);
+        return usage(usage_lang(s), cmd, a->usage, "usage.one_ruleset", v);
     }
     return EXIT_OK;
 }
@@ -1500,7 +1524,10 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
         if (rc != EXIT_OK) return rc;
     }
     if (got < 0) {
-        int rc = usage(cmd, a->usage, "%s", why ? why : "out of memory");
+        char *worded = cli_error_in(usage_lang(s), &p, why);
+        int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain",
+                       worded ? worded : why ? why : "out of memory");
+        free(worded);
         free(why);
         return rc;
     }
@@ -1511,15 +1538,15 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
                 bad = "another seat already has this name";
         if (bad) {
             char *msg = cairn_strfmt("--name %d=%s: %s", s->name_seat[i], s->name_val[i], bad);
-            int rc = usage(cmd, a->usage, "%s", msg ? msg : bad);
+            int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain", msg ? msg : bad);
             free(msg);
             return rc;
         }
     }
     if (a->load && s->ruleset)
-        return usage(cmd, a->usage, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
+        return usage(usage_lang(s), cmd, a->usage, "usage.load_ruleset", s->ruleset);
     if (a->resume && (s->ruleset || a->load))
-        return usage(cmd, a->usage, "--resume takes the game from its recovery file; drop \"%s\"",
+        return usage(usage_lang(s), cmd, a->usage, "usage.resume_ruleset",
                      a->load ? "--load" : s->ruleset);
     return EXIT_OK;
 }
@@ -1702,14 +1729,17 @@ int repl_replay_main(int argc, char **argv) {
         else if (cli_is(&it, "trust")) trust = 1;
         else if (cli_is(&it, "script")) script = it.values[0];
         else if (!save) save = it.values[0];
-        else return usage("replay", REPL_REPLAY_USAGE, "one save at a time; \"%s\" is one too many", it.values[0]);
+        else return usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.one_save", it.values[0]);
     }
     if (got < 0) {
-        int rc = usage("replay", REPL_REPLAY_USAGE, "%s", why ? why : "out of memory");
+        char *worded = cli_error_in(repl_locale_lang(), &p, why);
+        int rc = usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.plain",
+                       worded ? worded : why ? why : "out of memory");
+        free(worded);
         free(why);
         return rc;
     }
-    if (!save) return usage("replay", REPL_REPLAY_USAGE, "which save?%s", "");
+    if (!save) return usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.which_save", "");
     repl r;
     memset(&r, 0, sizeof r);
     if (open_session(&r, script, strict) != 0) {

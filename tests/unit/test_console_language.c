@@ -566,6 +566,81 @@ static void test_trust_question_on_a_terminal(void **state) {
     free(load);
 }
 
+/* All that cmd prints (stdout and stderr) checked line by line: no English
+** word of the catalogue (less lang's); each of want[] is a whole line of it.
+** Returns the exit status. */
+static int check_run(const char *lang, const char *cmd, const char *const *want, size_t n_want) {
+    checker k;
+    checker_init(&k, lang);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[4096];
+    size_t found = 0;
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = '\0';
+        for (size_t i = 0; i < n_want; i++)
+            if (strcmp(line, want[i]) == 0) found |= (size_t)1 << i;
+        check_line(&k, line);
+    }
+    int st = pclose(p);
+    for (size_t i = 0; i < n_want; i++)
+        if (!(found & ((size_t)1 << i))) fail_msg("no line \"%s\" in the output of %s", want[i], cmd);
+    assert_int_equal(k.bad, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Before a game has a language: the set-up questions of `cairn play` with no
+** ruleset and the usage errors of play and replay speak the locale's
+** language (LANG here; LC_ALL and LC_MESSAGES unset), or --lang's when it
+** came before the mistake. Exit status 1 at the end of the input, 2 for a
+** usage error. */
+static void test_before_a_game(void **state) {
+    (void)state;
+    const char *setup[] = {
+        "kein Regelwerk \"99\": gib seine Nummer (1 bis 5) oder seinen Namen ein",
+        "Wie viele Plätze? 2 bis 4; Enter: 4.",
+        "\"x\": gib eine Zahl von 2 bis 4 ein",
+        "  4  kathmandu    Kathmandu (2-4 Spieler)",
+        "  1  connect4     Connect Four (2 Spieler)",
+    };
+    char *cmd = cairn_strfmt("cd %s && printf '99\\nkathmandu\\nx\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
+                             "%s play 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("de", cmd, setup, 5), 1);
+    free(cmd);
+    const char *usage_de[] = {"cairn play: --seed nimmt eine Zahl, nicht \"x\""};
+    cmd = cairn_strfmt("env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 %s play --seed x 2>&1", cairn);
+    assert_int_equal(check_run("de", cmd, usage_de, 1), 2);
+    free(cmd);
+    const char *suggest_de[] = {"cairn play: unbekannte Option \"--sed\"; meintest du --set?"};
+    cmd = cairn_strfmt("env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 %s play --sed 3 2>&1", cairn);
+    assert_int_equal(check_run("de", cmd, suggest_de, 1), 2);
+    free(cmd);
+    /* --lang before the mistake wins over the locale */
+    const char *lang_el[] = {"cairn play: ένα σύνολο κανόνων τη φορά· το \"yak\" περισσεύει"};
+    cmd = cairn_strfmt("env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 %s play --lang el kathmandu yak 2>&1", cairn);
+    assert_int_equal(check_run("el", cmd, lang_el, 1), 2);
+    free(cmd);
+    const char *replay_el[] = {"cairn replay: ποια αποθήκευση;"};
+    cmd = cairn_strfmt("env -u LC_ALL LC_MESSAGES=el_GR.UTF-8 LANG=de_DE.UTF-8 %s replay 2>&1", cairn);
+    assert_int_equal(check_run("el", cmd, replay_el, 1), 2);
+    free(cmd);
+    /* a locale the console does not speak: English, as before */
+    const char *usage_en[] = {"cairn play: --seed takes a number, got \"x\""};
+    cmd = cairn_strfmt("env -u LC_ALL -u LC_MESSAGES LANG=fr_FR.UTF-8 %s play --seed x 2>&1", cairn);
+    checker k;
+    checker_init(&k, "en");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char line[4096];
+    assert_non_null(fgets(line, sizeof line, p));
+    line[strcspn(line, "\n")] = '\0';
+    assert_string_equal(line, usage_en[0]);
+    while (fgets(line, sizeof line, p)) {}
+    pclose(p);
+    free(cmd);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     if (!(cairn = cairn_next_to(argv[0]))) return 1;
@@ -579,6 +654,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_german_kathmandu),
         cmocka_unit_test(test_greek_yak),
         cmocka_unit_test(test_trust_question_on_a_terminal),
+        cmocka_unit_test(test_before_a_game),
     };
     int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
