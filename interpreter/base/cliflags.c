@@ -47,7 +47,14 @@ static const cli_flag *find_short(const cli_table *const *tables, char c) {
 }
 
 /* "unknown flag "--gmaes"; did you mean --games?" (malloc'd) */
-static char *unknown_long(const cli_table *const *tables, const char *arg, size_t len) {
+/* Notes the key and arguments of the error about to be said (cliflags.h). */
+static void why_key(cli_parser *p, const char *key, const char *a, const char *b) {
+    p->why_key = key;
+    snprintf(p->why_args[0], sizeof p->why_args[0], "%s", a ? a : "");
+    snprintf(p->why_args[1], sizeof p->why_args[1], "%s", b ? b : "");
+}
+
+static char *unknown_long(cli_parser *p, const cli_table *const *tables, const char *arg, size_t len) {
     char word[SUGGEST_MAX_LEN + 1];
     if (len > SUGGEST_MAX_LEN) len = SUGGEST_MAX_LEN;
     memcpy(word, arg, len);
@@ -56,7 +63,14 @@ static char *unknown_long(const cli_table *const *tables, const char *arg, size_
     suggest_nearest s = suggest_start(word, limit ? limit : 1, 1);
     const cli_flag *f;
     for (size_t k = 0; (f = cli_flag_at(tables, k)); k++) suggest_try(&s, f->name);
-    if (s.best) return cairn_strfmt("unknown flag \"--%s\"; did you mean --%s?", word, s.best);
+    char dashed[SUGGEST_MAX_LEN + 3], best[SUGGEST_MAX_LEN + 3];
+    snprintf(dashed, sizeof dashed, "--%s", word);
+    if (s.best) {
+        snprintf(best, sizeof best, "--%s", s.best);
+        why_key(p, "cli.unknown_flag_suggest", dashed, best);
+        return cairn_strfmt("unknown flag \"--%s\"; did you mean --%s?", word, s.best);
+    }
+    why_key(p, "cli.unknown_flag", dashed, NULL);
     return cairn_strfmt("unknown flag \"--%s\"", word);
 }
 
@@ -65,6 +79,7 @@ static int take_values(cli_parser *p, const cli_flag *f, const char *attached, c
     int k = 0;
     if (attached) {
         if (f->values == 0) {
+            why_key(p, "cli.takes_no_value", it->spelled, attached);
             *why = cairn_strfmt("%s takes no value, got \"%s\"", it->spelled, attached);
             return -1;
         }
@@ -72,6 +87,8 @@ static int take_values(cli_parser *p, const cli_flag *f, const char *attached, c
     }
     for (; k < f->values; k++) {
         if (p->i >= p->argc) {
+            if (f->meta && f->meta[0]) why_key(p, "cli.needs", it->spelled, f->meta);
+            else why_key(p, "cli.needs_value", it->spelled, NULL);
             *why = cairn_strfmt("%s needs %s", it->spelled, f->meta && f->meta[0] ? f->meta : "a value");
             return -1;
         }
@@ -88,10 +105,14 @@ static int next_short(cli_parser *p, cli_item *it, char **why) {
     it->spelled = p->spelled;
     const cli_flag *f = find_short(p->tables, c);
     if (!f) {
-        if (p->in_cluster > 1)
+        char one[3] = {'-', c, '\0'};
+        if (p->in_cluster > 1) {
+            why_key(p, "cli.unknown_in_cluster", one, arg);
             *why = cairn_strfmt("unknown flag \"-%c\" in \"%s\"", c, arg);
-        else
+        } else {
+            why_key(p, "cli.unknown_flag", arg, NULL);
             *why = cairn_strfmt("unknown flag \"%s\"", arg);
+        }
         return -1;
     }
     it->flag = f;
@@ -136,7 +157,7 @@ int cli_next(cli_parser *p, cli_item *it, char **why) {
     const cli_flag *f = find_long(p->tables, name, len);
     p->i++;
     if (!f) {
-        *why = unknown_long(p->tables, name, len);
+        *why = unknown_long(p, p->tables, name, len);
         return -1;
     }
     it->flag = f;

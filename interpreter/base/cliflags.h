@@ -71,6 +71,13 @@ typedef struct cli_parser {
     int in_cluster;   /* inside "-qc": the next short flag is argv[i][in_cluster] */
     int flags_done;   /* "--" seen: every argument after is positional */
     char spelled[80]; /* the flag as typed ("-g", "--games"), for messages */
+    /* The last error's key for the console's languages (base/error.h:
+    ** "cli.unknown_flag" ("--gmaes"), "cli.unknown_flag_suggest" ("--gmaes",
+    ** "--games"), "cli.unknown_in_cluster" ("-x", "-qx"),
+    ** "cli.takes_no_value" ("--quiet", "yes"), "cli.needs" ("--games",
+    ** "N"), "cli.needs_value" ("--games")) and its arguments; NULL when none. */
+    const char *why_key;
+    char why_args[2][96];
 } cli_parser;
 
 /* What one step read: a flag with its values, or a positional argument

@@ -6,6 +6,7 @@
 #include "grow.h"
 #include "limits.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ void cerr_clear(cerr_list *l) {
         free(l->items[i].file);
         free(l->items[i].path);
         free(l->items[i].message);
+        for (int a = 0; a < CERR_MAX_ARGS; a++) free(l->items[i].args[a]);
     }
     l->n = 0;
     l->dropped = 0;
@@ -83,6 +85,7 @@ static void add_owned(cerr_list *l, char *file, int line, int col, char *path, c
         return;
     }
     cairn_error *e = &l->items[l->n++];
+    memset(e, 0, sizeof *e);
     e->file = file;
     e->line = line;
     e->col = col;
@@ -101,18 +104,76 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
 
 size_t cerr_count(const cerr_list *l) { return l->n + l->dropped; }
 
+static void key_last(cerr_list *l, size_t before, const char *key, int sys_errno,
+                     const char *const in[CERR_MAX_ARGS]) {
+    if (l->n == 0 || l->n != before + 1) return;
+    cairn_error *e = &l->items[l->n - 1];
+    char *args[CERR_MAX_ARGS] = {NULL};
+    for (int a = 0; a < CERR_MAX_ARGS && in[a]; a++) {
+        if (!(args[a] = cairn_strdup(in[a]))) {
+            for (int b = 0; b < a; b++) free(args[b]);
+            return;
+        }
+    }
+    for (int a = 0; a < CERR_MAX_ARGS; a++) {
+        free(e->args[a]);
+        e->args[a] = args[a];
+    }
+    e->key = key;
+    e->sys_errno = sys_errno;
+}
+
+void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const char *arg0,
+              const char *arg1) {
+    const char *in[CERR_MAX_ARGS] = {arg0, arg1, NULL, NULL};
+    key_last(l, before, key, sys_errno, in);
+}
+
+void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, const char *arg1,
+               const char *arg2, const char *arg3) {
+    const char *in[CERR_MAX_ARGS] = {arg0, arg1, arg2, arg3};
+    key_last(l, before, key, 0, in);
+}
+
+const char *cerr_errno_key(int e) {
+    switch (e) {
+    case ENOENT: return "sys.not_found";
+    case EACCES:
+    case EPERM: return "sys.permission_denied";
+    case EISDIR: return "sys.is_folder";
+    case ENOTDIR: return "sys.not_folder";
+    case ENOSPC:
+#ifdef EDQUOT
+    case EDQUOT:
+#endif
+        return "sys.disk_full";
+    case EROFS: return "sys.read_only";
+    case ELOOP: return "sys.too_many_links";
+    case ENAMETOOLONG: return "sys.name_too_long";
+    case ENXIO:
+    case EINVAL: return "sys.not_regular";
+    case ENOMEM: return "sys.out_of_memory";
+    case EFBIG: return "sys.too_big";
+    default: return "sys.other";
+    }
+}
+
 void cerr_note_oom(cerr_list *l, size_t before, const char *what) {
     if (cerr_count(l) != before && !l->oom) return;
     for (size_t i = 0; i < l->n; i++)
         if (strstr(l->items[i].message, "out of memory")) return;
+    size_t n = l->n;
     cerr_add(l, NULL, 0, 0, NULL, "out of memory %s", what);
+    cerr_key(l, n, "oom", 0, NULL, NULL);
 }
 
 void cerr_merge(cerr_list *dst, const cerr_list *src) {
     for (size_t i = 0; i < src->n; i++) {
         const cairn_error *e = &src->items[i];
+        size_t n = dst->n;
         add_owned(dst, cairn_strdup(e->file), e->line, e->col, cairn_strdup(e->path),
                   cairn_strdup(e->message));
+        if (e->key) key_last(dst, n, e->key, e->sys_errno, (const char *const *)e->args);
     }
     dst->dropped += src->dropped;
     dst->oom |= src->oom;

@@ -2,6 +2,9 @@
 ** error.h
 ** Errors as values: where (file:line:column, path inside the document),
 ** what went wrong and what was expected. Callers decide how to show them.
+** The message is English; an error may also carry a key and arguments
+** that the console words in the game's language (docs/repl.md, "One
+** language"): the layers below the console have no catalogue.
 */
 #ifndef CAIRN_ERROR_H
 #define CAIRN_ERROR_H
@@ -10,11 +13,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#define CERR_MAX_ARGS 4
+
 typedef struct cairn_error {
     char *file;    /* may be NULL; owned */
     int line, col; /* 1-based; 0 when unknown */
     char *path;    /* instance path such as "carts[2].capacity"; may be NULL; owned */
     char *message; /* owned; never NULL */
+    /* For the console's languages: a stable id of the message ("file.open")
+    ** or NULL (a string literal, not owned), its arguments (owned; NULL past
+    ** the last) and the system's errno it reports (0: none), which the
+    ** console words by cerr_errno_key. */
+    const char *key;
+    char *args[CERR_MAX_ARGS];
+    int sys_errno;
 } cairn_error;
 
 /* A list of errors with a cap: past `limit` errors are counted in
@@ -41,9 +53,30 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
 
 /* For a function that failed after `before` errors were in l: when it
 ** added none (every failure but a lack of memory adds one) or could not
-** record one, adds "out of memory <what>", so that the person reads why.
-** Nothing when an error saying so is there already. */
+** record one, adds "out of memory <what>" (key "oom"), so that the person
+** reads why. Nothing when an error saying so is there already. */
 void cerr_note_oom(cerr_list *l, size_t before, const char *what);
+
+/* Gives the error recorded last its key, errno and arguments (arg0, arg1
+** may be NULL), when it was stored: `before` is l->n read just before it
+** was added (an error dropped past the cap or lost for memory gets none). Without memory for the
+** arguments the error keeps no key: its English message stands. */
+void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const char *arg0,
+              const char *arg1);
+/* The same with four arguments and no errno (the state schema's
+** "schema.expected"). */
+void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, const char *arg1,
+               const char *arg2, const char *arg3);
+
+/* The key of the reason an errno gives, for the console's catalogue:
+** "sys.not_found" (ENOENT), "sys.permission_denied" (EACCES, EPERM),
+** "sys.is_folder" (EISDIR), "sys.not_folder" (ENOTDIR), "sys.disk_full"
+** (ENOSPC, EDQUOT), "sys.read_only" (EROFS), "sys.too_many_links" (ELOOP),
+** "sys.name_too_long" (ENAMETOOLONG), "sys.not_regular" (ENXIO, EINVAL:
+** safe_open.c's refusal of a FIFO, device or socket), "sys.out_of_memory"
+** (ENOMEM), "sys.too_big" (EFBIG), else "sys.other" (worded with the
+** number). */
+const char *cerr_errno_key(int e);
 
 /* Total count including dropped ones. */
 size_t cerr_count(const cerr_list *l);

@@ -8,6 +8,7 @@
 #include "strbuf.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,8 +31,30 @@ static int add_step(statepath *p, char *key, long index) {
 
 static int is_key_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '-' || (unsigned char)c >= 0x80; }
 
-int statepath_parse(const char *text, statepath *p, char **why) {
-    *why = NULL;
+/* One error in errs: "\"TEXT\": what" keyed "path.KEY" with text (and rest). */
+static void path_error(cerr_list *errs, const char *key, const char *text, const char *rest,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static void path_error(cerr_list *errs, const char *key, const char *text, const char *rest,
+                       const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    char *what = cairn_vstrfmt(fmt, ap);
+    va_end(ap);
+    size_t n = errs->n;
+    if (!what) {
+        errs->oom = 1;
+        return;
+    }
+    cerr_add(errs, NULL, 0, 0, NULL, "\"%s\": %s", text, what);
+    cerr_key(errs, n, key, 0, text, rest);
+    free(what);
+}
+
+int statepath_parse_errs(const char *text, statepath *p, cerr_list *errs) {
     const char *s = text;
     while (*s == ' ') s++;
     int first = 1;
@@ -40,7 +63,7 @@ int statepath_parse(const char *text, statepath *p, char **why) {
             char *end;
             long i = strtol(s + 1, &end, 10);
             if (end == s + 1 || *end != ']' || i < 1) {
-                *why = cairn_strfmt("\"%s\": [N] takes a list index from 1", text);
+                path_error(errs, "path.index", text, NULL, "[N] takes a list index from 1");
                 goto fail;
             }
             if (add_step(p, NULL, i) != 0) goto oom;
@@ -48,18 +71,18 @@ int statepath_parse(const char *text, statepath *p, char **why) {
         } else {
             if (*s == '.') {
                 if (first) {
-                    *why = cairn_strfmt("\"%s\": a path starts with a name (players[2].food)", text);
+                    path_error(errs, "path.first_name", text, NULL, "a path starts with a name (players[2].food)");
                     goto fail;
                 }
                 s++;
             } else if (!first) {
-                *why = cairn_strfmt("\"%s\": expected `.` or `[` before \"%s\"", text, s);
+                path_error(errs, "path.expected_dot", text, s, "expected `.` or `[` before \"%s\"", s);
                 goto fail;
             }
             const char *b = s;
             while (is_key_char(*s)) s++;
             if (s == b) {
-                *why = cairn_strfmt("\"%s\": expected a name after `.`", text);
+                path_error(errs, "path.expected_name", text, NULL, "expected a name after `.`");
                 goto fail;
             }
             char *k = strndup(b, (size_t)(s - b));
@@ -69,15 +92,29 @@ int statepath_parse(const char *text, statepath *p, char **why) {
     }
     while (*s == ' ') s++;
     if (*s) {
-        *why = cairn_strfmt("\"%s\": a path has no blanks", text);
+        path_error(errs, "path.blank", text, NULL, "a path has no blanks");
         goto fail;
     }
     return 0;
 oom:
-    *why = cairn_strdup("out of memory");
+    {
+        size_t n = errs->n;
+        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        cerr_key(errs, n, "oom", 0, NULL, NULL);
+    }
 fail:
     statepath_free(p);
     return -1;
+}
+
+int statepath_parse(const char *text, statepath *p, char **why) {
+    *why = NULL;
+    cerr_list errs;
+    cerr_init(&errs, 1);
+    int rc = statepath_parse_errs(text, p, &errs);
+    if (rc != 0) *why = cairn_strdup(errs.n ? errs.items[0].message : "out of memory");
+    cerr_free(&errs);
+    return rc;
 }
 
 /* The child of v one step names, or NULL. */

@@ -28,6 +28,12 @@ typedef struct statepath {
 ** what is wrong and where ("players[x]: an index is a number from 1"). An
 ** empty path is the whole tree. */
 int statepath_parse(const char *text, statepath *p, char **why);
+/* The same with the error added to errs, keyed for the console's languages
+** (base/error.h: "path.index", "path.first_name", "path.expected_dot",
+** "path.expected_name", "path.blank" with the text, and for expected_dot
+** the rest that follows; "oom"). */
+struct cerr_list;
+int statepath_parse_errs(const char *text, statepath *p, struct cerr_list *errs);
 void statepath_free(statepath *p);
 
 /* The node p names below root, or NULL; *reached gets how many steps exist

@@ -581,6 +581,20 @@ engine_status engine_answer(engine *e, int seat, const char *id, char **why) {
     return st;
 }
 
+engine_status engine_answer_errs(engine *e, int seat, const char *id, cerr_list *errs) {
+    engine_status st;
+    size_t k;
+    char *msg = engine_explain_at(e, seat, id, &st, &k);
+    if (st != ENGINE_OK) {
+        if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+        else errs->oom = 1;
+        free(msg);
+        return st;
+    }
+    free(msg);
+    return engine_apply(e, seat, id, (int)k, 0, errs);
+}
+
 engine_status engine_bot_move(engine *e, int seat, char **why) {
     if (why) *why = NULL;
     size_t k = engine_bot_pick(e, seat);

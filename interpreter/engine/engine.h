@@ -194,6 +194,9 @@ char *engine_explain(const engine *e, int seat, const char *id, engine_status *s
 ** changed and, when why is not NULL, *why gets a malloc'd explanation
 ** (for ENGINE_RULES_ERROR: the script error with file:line). */
 engine_status engine_answer(engine *e, int seat, const char *id, char **why);
+/* The same with the reasons as errors in errs (their keys kept, for the
+** console's languages: base/error.h). */
+engine_status engine_answer_errs(engine *e, int seat, const char *id, cerr_list *errs);
 
 /* --------------------------------------------------------------- bots */
 
@@ -464,6 +467,16 @@ int engine_goto_why(engine *e, size_t n, cerr_list *errs);
 ** exist (naming the longest prefix that does), ENGINE_RULES_ERROR for a
 ** state the schema or check() refuses; the game is then as before. */
 engine_status engine_edit(engine *e, const char *path, const value *v, char **why);
+/* What engine_edit checks of PATH before anything changes, as a keyed error
+** the console words in its languages (base/error.h): that it parses
+** (statepath_parse_errs) and that its parent exists in the state
+** ("state.no_such", "state.no_such_but"). 0, or -1 with an error in errs;
+** the same English text engine_edit's *why would say. */
+int engine_edit_check_path(engine *e, const char *path, cerr_list *errs);
+/* engine_edit with the reasons as errors in errs (the state schema's
+** keyed: "schema.expected"); the first is what engine_edit's *why says. */
+engine_status engine_edit_errs(engine *e, const char *path, const value *v, cerr_list *errs);
+
 /* 1 when the log entry is an edit (seat 0), not a decision. */
 int engine_log_is_edit(const engine_logged *l);
 

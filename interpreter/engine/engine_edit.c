@@ -104,6 +104,28 @@ static char *parse(const char *id, edit *d) {
     return msg;
 }
 
+/* "the state has no MISSING (HAVE exists)": the first reached + 1 steps of p
+** are missing, the first reached exist. With errs, added to it keyed
+** "state.no_such" (MISSING) or "state.no_such_but" (MISSING, HAVE) and NULL
+** returned; else the text (malloc'd). */
+static char *no_such(const statepath *p, size_t reached, cerr_list *errs) {
+    char *have = statepath_format(p, reached), *miss = statepath_format(p, reached + 1);
+    char *m = cairn_strfmt("the state has no %s%s%s%s", miss ? miss : "?", reached ? " (" : "",
+                           reached ? have : "", reached ? " exists)" : "");
+    if (errs) {
+        size_t n = errs->n;
+        if (m) cerr_add(errs, NULL, 0, 0, NULL, "%s", m);
+        else errs->oom = 1;
+        if (m && miss && have)
+            cerr_key(errs, n, reached ? "state.no_such_but" : "state.no_such", 0, miss, reached ? have : NULL);
+        free(m);
+        m = NULL;
+    }
+    free(have);
+    free(miss);
+    return m;
+}
+
 /* Puts d->val at d->path in st (a tree the caller owns). NULL, or why not:
 ** the parent must exist (the error names the longest prefix that does); a
 ** map may get a new key, a list an item at 1..n, or n+1 (appended). */
@@ -111,14 +133,7 @@ static char *put(value *st, edit *d) {
     statepath parent = {d->path.steps, d->path.n - 1};
     size_t reached;
     value *at = statepath_get(st, &parent, &reached);
-    if (!at) {
-        char *have = statepath_format(&d->path, reached), *miss = statepath_format(&d->path, reached + 1);
-        char *m = cairn_strfmt("the state has no %s%s%s%s", miss ? miss : "?", reached ? " (" : "",
-                               reached ? have : "", reached ? " exists)" : "");
-        free(have);
-        free(miss);
-        return m;
-    }
+    if (!at) return no_such(&d->path, reached, NULL);
     const statepath_step *last = &d->path.steps[d->path.n - 1];
     value *nv = value_clone(d->val);
     if (!nv) return cairn_strdup("out of memory");
@@ -164,6 +179,23 @@ static value *edited_state(engine *e, edit *d, char **why) {
     return copy;
 }
 
+int engine_edit_check_path(engine *e, const char *path, cerr_list *errs) {
+    statepath p = {0};
+    if (statepath_parse_errs(path, &p, errs) != 0) return -1;
+    int rc = 0;
+    const value *st = engine_state(e);
+    if (p.n > 0 && st) {
+        statepath parent = {p.steps, p.n - 1};
+        size_t reached;
+        if (!statepath_get(st, &parent, &reached)) {
+            no_such(&p, reached, errs);
+            rc = -1;
+        }
+    }
+    statepath_free(&p);
+    return rc;
+}
+
 char *edit_explain(engine *e, const char *id, engine_status *status) {
     edit d;
     char *why = parse(id, &d);
@@ -205,23 +237,33 @@ int engine_log_is_edit(const engine_logged *l) { return l->seat == 0; }
 
 engine_status engine_edit(engine *e, const char *path, const value *v, char **why) {
     *why = NULL;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_status st = engine_edit_errs(e, path, v, &errs);
+    if (st != ENGINE_OK) *why = engine_first_error(&errs);
+    cerr_free(&errs);
+    return st;
+}
+
+engine_status engine_edit_errs(engine *e, const char *path, const value *v, cerr_list *errs) {
     strbuf b = {0};
     strbuf_printf(&b, EDIT_PREFIX "%s ", path);
     put_json(&b, v, 0);
     if (b.oom) {
         strbuf_free(&b);
+        errs->oom = 1;
         return ENGINE_NO_MEMORY;
     }
     char *id = strbuf_take(&b);
-    if (!id) return ENGINE_NO_MEMORY;
+    if (!id) return errs->oom = 1, ENGINE_NO_MEMORY;
     /* the edit is saved as this text, one string: no longer than a save's */
     if (strlen(id) > (size_t)CAIRN_YAML_MAX_STRING) {
-        *why = cairn_strfmt("the edit is %zu bytes as text, longer than a save can hold (limit "
-                            "CAIRN_YAML_MAX_STRING, %ld)", strlen(id), (long)CAIRN_YAML_MAX_STRING);
+        cerr_add(errs, NULL, 0, 0, NULL, "the edit is %zu bytes as text, longer than a save can hold (limit "
+                 "CAIRN_YAML_MAX_STRING, %ld)", strlen(id), (long)CAIRN_YAML_MAX_STRING);
         free(id);
         return ENGINE_RULES_ERROR;
     }
-    engine_status st = engine_answer(e, 0, id, why);
+    engine_status st = engine_answer_errs(e, 0, id, errs);
     free(id);
     return st;
 }

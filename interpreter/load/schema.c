@@ -1446,6 +1446,48 @@ static void describe_types(strbuf *b, int mask, const value *sch) {
     }
 }
 
+/* Gives the error v_expected added last (when l->n was `before`) the key
+** "schema.expected" for the console's languages (base/error.h), with the
+** words of the message in a form no language owns: the expected types
+** ("integer string", cv_names), the integer's bounds ("min=1 max=6",
+** also xmin, xmax, mul; "" when none), the type of what was got (cv_names)
+** and what it was: a scalar as the message quotes it ("\"abc\"", "3",
+** "true"; "" for null), a list's or map's size ("2"). Not for a map key's
+** error (its "key ...: " prefix has no key). */
+static void key_expected(vctx *c, size_t before, int mask, const value *sch, const value *inst) {
+    if (c->key || c->errs->n != before + 1) return;
+    int type_index = 0;
+    while (type_index < 5 && inst_bit(inst) != 1 << type_index) type_index++;
+    strbuf types = {0}, bounds = {0}, got = {0};
+    for (int i = 0; i < 6; i++)
+        if (mask & (1 << i)) strbuf_printf(&types, "%s%s", types.n ? " " : "", cv_names[i]);
+    strbuf_puts(&bounds, "");
+    if (mask & T_INT && sch) {
+        const char *names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"};
+        const char *codes[] = {"min", "max", "xmin", "xmax", "mul"};
+        for (int i = 0; i < 5; i++) {
+            const value *b = kw_int(sch, names[i]);
+            if (b) strbuf_printf(&bounds, "%s%s=%" PRId64, bounds.n ? " " : "", codes[i], b->u.i);
+        }
+    }
+    strbuf_puts(&got, "");
+    if (inst->type == CV_LIST || inst->type == CV_MAP) {
+        strbuf_printf(&got, "%zu", value_len(inst));
+    } else if (inst->type != CV_NULL) {
+        char *d = value_describe(inst); /* "string \"abc\"", "integer 3", "boolean true" */
+        const char *sp = d ? strchr(d, ' ') : NULL;
+        if (sp) strbuf_puts(&got, sp + 1);
+        else got.oom = 1;
+        free(d);
+    }
+    if (!types.oom && !bounds.oom && !got.oom)
+        cerr_key4(c->errs, before, "schema.expected", strbuf_str(&types), strbuf_str(&bounds),
+                  cv_names[type_index], strbuf_str(&got));
+    strbuf_free(&types);
+    strbuf_free(&bounds);
+    strbuf_free(&got);
+}
+
 /* "at least 2 items", "1 to 3 keys", "exactly 1 character". */
 static void count_phrase(strbuf *b, const value *mn, const value *mx, const char *one,
                          const char *many) {
@@ -1488,7 +1530,9 @@ static void v_int(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         strbuf_puts(&e, "integer");
         int_quals(&e, sch);
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        key_expected(c, before, T_INT, sch, inst);
     }
 }
 
@@ -2390,7 +2434,9 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         if (cerr_count(c->errs) == before) {
             strbuf e = {0};
             describe_types(&e, type_mask(t), sch);
+            size_t n = c->errs->n;
             v_expected(c, inst, &e, NULL);
+            key_expected(c, n, type_mask(t), sch, inst);
         }
         goto out;
     }

@@ -1237,14 +1237,20 @@ static char *read_file(loader *L, const char *path, size_t *len) {
     char why[128];
     int fd = safe_open_read(path, NULL, why, sizeof why);
     if (fd < 0) {
+        int e = errno;
+        size_t n = L->errs->n;
         lerr(L, 0, 0, AT_NONE, "cannot open: %s", why);
+        cerr_key(L->errs, n, "file.open", e, NULL, NULL);
         return NULL;
     }
     struct stat sb;
     char *buf = NULL;
     size_t n = 0, cap;
     if (fstat(fd, &sb) != 0) {
-        lerr(L, 0, 0, AT_NONE, "cannot stat: %s", strerror(errno));
+        int e = errno;
+        size_t n = L->errs->n;
+        lerr(L, 0, 0, AT_NONE, "cannot stat: %s", strerror(e));
+        cerr_key(L->errs, n, "file.read", e, NULL, NULL);
         goto fail;
     }
     if (S_ISDIR(sb.st_mode)) {
@@ -1274,7 +1280,10 @@ static char *read_file(loader *L, const char *path, size_t *len) {
         ssize_t r = read(fd, buf + n, cap - n);
         if (r < 0) {
             if (errno == EINTR) continue;
-            lerr(L, 0, 0, AT_NONE, "cannot read: %s", strerror(errno));
+            int e = errno;
+            size_t n = L->errs->n;
+            lerr(L, 0, 0, AT_NONE, "cannot read: %s", strerror(e));
+            cerr_key(L->errs, n, "file.read", e, NULL, NULL);
             goto fail;
         }
         if (r == 0) break;

@@ -204,6 +204,14 @@ static char *resolve_target(const char *given) {
     return NULL;
 }
 
+/* "cannot save: STEP failed: REASON", keyed for the console's languages
+** (the step stays in the English text only). */
+static void save_error(cerr_list *errs, const char *path, const char *step, int e) {
+    size_t n = errs->n;
+    cerr_add(errs, path, 0, 0, NULL, "cannot save: %s failed: %s", step, strerror(e));
+    cerr_key(errs, n, "save.failed", e, NULL, NULL);
+}
+
 /* Writes text to path through a temporary file in the same folder, so a
 ** crash at any point leaves either the old file or the new one. */
 static int atomic_write(const char *given, const char *text, cerr_list *errs) {
@@ -215,17 +223,23 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     }
     char *real = resolve_target(given);
     if (!real && errno == ENOMEM) {
+        size_t n = errs->n;
         cerr_add(errs, given, 0, 0, NULL, "out of memory saving; the file is as it was");
+        cerr_key(errs, n, "save.oom", 0, NULL, NULL);
         return -1;
     }
     if (!real && errno == ELOOP) { /* replacing the loop would break a link of the user's */
+        size_t n = errs->n;
         cerr_add(errs, given, 0, 0, NULL, "cannot save: %s is a loop of symlinks; the links are "
                  "left as they are: remove them or choose another file name", given);
+        cerr_key(errs, n, "save.symlink_loop", 0, given, NULL);
         return -1;
     }
     if (!real && errno == ENOTDIR) { /* replacing the link would break what the docs promise */
+        size_t n = errs->n;
         cerr_add(errs, given, 0, 0, NULL, "cannot save: %s is a symlink into a folder that does "
                  "not exist; create the folder or choose another file name", given);
+        cerr_key(errs, n, "save.symlink_dangling", 0, given, NULL);
         return -1;
     }
     const char *path = real ? real : given;
@@ -234,9 +248,11 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     if (exists && !S_ISREG(old.st_mode)) {
         /* rename would replace a device, a FIFO or a socket with a file
         ** (as root, /dev/null), and cannot replace a folder */
+        size_t n = errs->n;
         cerr_add(errs, path, 0, 0, NULL, "cannot save: %s is not a regular file (%s); choose "
                  "another file name", path, S_ISDIR(old.st_mode) ? "a folder" : S_ISFIFO(old.st_mode)
                  ? "a FIFO" : S_ISCHR(old.st_mode) || S_ISBLK(old.st_mode) ? "a device" : "not a file");
+        cerr_key(errs, n, S_ISDIR(old.st_mode) ? "save.over_folder" : "save.over_special", 0, path, NULL);
         free(real);
         return -1;
     }
@@ -244,7 +260,9 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     char *tmp = cairn_strfmt("%s.tmp-XXXXXX", path);
     char *dir = dir_of(path);
     if (!tmp || !dir) {
+        size_t n = errs->n;
         cerr_add(errs, path, 0, 0, NULL, "out of memory saving; the file is as it was");
+        cerr_key(errs, n, "save.oom", 0, NULL, NULL);
         free(tmp);
         free(dir);
         free(real);
@@ -288,14 +306,14 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
 fail_fd:
     close(fd);
 fail_tmp:
-    cerr_add(errs, path, 0, 0, NULL, "cannot save: %s failed: %s", step, strerror(errno));
+    save_error(errs, path, step, errno);
     unlink(tmp);
     free(tmp);
     free(dir);
     free(real);
     return -1;
 fail:
-    cerr_add(errs, path, 0, 0, NULL, "cannot save: %s failed: %s", step, strerror(errno));
+    save_error(errs, path, step, errno);
     free(tmp);
     free(dir);
     free(real);
@@ -614,10 +632,12 @@ int save_ruleset_trusted_ask(const char *path, const char *ruleset, int trust,
     free(dir_real);
     if (beside) return 0;
     if (ask && ask(ud, ruleset)) return 0;
+    size_t n = errs->n;
     cerr_add(errs, path, 0, 0, "ruleset.name",
              "this file opens the ruleset folder %s, which is not on the search path nor beside "
              "the file, and its Lua would run: move the save next to the ruleset, or run again "
              "with --trust if you trust that folder", ruleset);
+    cerr_key(errs, n, "save.untrusted", 0, ruleset, NULL);
     return -1;
 }
 

@@ -118,9 +118,9 @@ void repl_board_block(repl *r, const char *markup) {
     block(r, markup, 1);
 }
 
-static void print_errors(FILE *out, const cerr_list *errs) {
+static void print_errors(const repl *r, FILE *out, const cerr_list *errs) {
     for (size_t i = 0; i < errs->n; i++) {
-        char *s = cerr_format(&errs->items[i]);
+        char *s = repl_error_text(r, &errs->items[i]);
         fprintf(out, "%s\n", s ? s : errs->items[i].message);
         free(s);
     }
@@ -254,7 +254,7 @@ void repl_show_scores(repl *r, int final) {
     if (engine_score_get(r->e, &sc, &errs) != 0) {
         repl_fail(r, "%s", repl_tr(r, "scores.failed"));
         for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
+            char *s = repl_error_text(r, &errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }
@@ -266,7 +266,7 @@ void repl_show_scores(repl *r, int final) {
     size_t *order = malloc((sc.n ? sc.n : 1) * sizeof *order);
     if (!order) {
         engine_score_free(&sc);
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     for (size_t i = 0; i < sc.n; i++) order[i] = i;
@@ -438,7 +438,7 @@ static void show_group(repl *r, const engine_decision *d, size_t i, size_t n, in
 static void show_decision(repl *r, int seat) {
     engine_decision_list dl = {0};
     if (engine_decisions(r->e, &dl) != 0) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     const engine_decision *d = NULL;
@@ -624,7 +624,7 @@ static void show_turn(repl *r) {
 
 struct bot *repl_brain(repl *r, int seat) {
     if (!r->brain && !(r->brain = calloc((size_t)r->n_seats + 1, sizeof *r->brain))) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return NULL;
     }
     bot *b = r->brain[seat];
@@ -639,8 +639,8 @@ struct bot *repl_brain(repl *r, int seat) {
         b = NULL;
     }
     if (!b) {
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "%s", m ? m : "out of memory");
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, "%s", m ? m : repl_tr(r, "error.oom"));
         free(m);
     }
     cerr_free(&errs);
@@ -698,9 +698,9 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     char *id = bot_choose(b, r->e, s, &h, &errs);
     status_line_clear(&t.line);
     if (!id) {
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
         repl_fail(r, repl_tr(r, "bot.could_not"), r->bot[s], repl_seat_name(r, s),
-                  m ? m : "out of memory");
+                  m ? m : repl_tr(r, "error.oom"));
         free(m);
     }
     cerr_free(&errs);
@@ -1046,7 +1046,7 @@ int repl_new_game(repl *r) {
         if (e) cerr_add(&errs, NULL, 0, 0, NULL, "out of memory");
         engine_free(e);
         fflush(r->out);
-        print_errors(r->e ? r->out : stderr, &errs); /* before any game: a startup error */
+        print_errors(r, r->e ? r->out : stderr, &errs); /* before any game: a startup error */
         cerr_free(&errs);
         r->failures++;
         return -1;
@@ -1411,11 +1411,35 @@ typedef struct play_args {
     int port;
 } play_args;
 
-static int usage(const char *cmd, const char *usage_text, const char *fmt, const char *arg) {
+/* A usage error of `cairn play` or `cairn replay` in lang (the catalogue's
+** `key`, one %s for arg; "usage.plain" passes a text through), then the
+** usage line. */
+static int usage(const char *lang, const char *cmd, const char *usage_text, const char *key, const char *arg) {
     fprintf(stderr, "cairn %s: ", cmd);
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\nusage: %s\n", usage_text);
+    fprintf(stderr, repl_text_in(lang, key, 0), arg);
+    fputc('\n', stderr);
+    fprintf(stderr, repl_text_in(lang, "usage.line", 0), usage_text);
+    fputc('\n', stderr);
     return EXIT_USAGE;
+}
+
+/* cli_next's error in lang by its key (cliflags.h), or NULL (then why
+** stands). malloc'd. */
+static char *cli_error_in(const char *lang, const cli_parser *p, const char *why) {
+    if (!why || !p->why_key) return NULL;
+    cairn_error e;
+    memset(&e, 0, sizeof e);
+    e.message = (char *)why;
+    e.key = p->why_key;
+    e.args[0] = (char *)p->why_args[0];
+    e.args[1] = p->why_args[1][0] ? (char *)p->why_args[1] : NULL;
+    return repl_error_message_in(lang, &e);
+}
+
+/* The language of a usage error: --lang's when it came before, else the
+** locale's (repl_text.h). */
+static const char *usage_lang(const repl_settings *s) {
+    return s->lang ? s->lang : repl_locale_lang();
 }
 
 /* SEAT=VALUE into the pair arrays. Returns 0, or -1 (bad), -2 (OOM). */
@@ -1515,7 +1539,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
     char *why;
     int taken = ruleset_flags_apply(fl, it, &why);
     if (taken < 0) {
-        int rc = usage(cmd, a->usage, "%s", why ? why : "out of memory");
+        int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain", why ? why : "out of memory");
         free(why);
         return rc;
     }
@@ -1528,29 +1552,29 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         a->trust = 1;
     } else if (cli_is(it, "undo")) {
         if (undo_policy_parse(v, &a->undo) != 0)
-            return usage(cmd, a->usage, "--undo takes all, own or none, got \"%s\"", v);
+            return usage(usage_lang(s), cmd, a->usage, "usage.undo", v);
     } else if (cli_is(it, "seed")) {
         char *end;
         errno = 0;
         unsigned long long n = strtoull(v, &end, 10);
         if (*end || !v[0] || v[0] == '-' || errno)
-            return usage(cmd, a->usage, "--seed takes a number, got \"%s\"", v);
+            return usage(usage_lang(s), cmd, a->usage, "usage.seed", v);
         s->seed = n;
         a->seed_given = 1;
     } else if (cli_is(it, "bot")) {
         int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
         if (rc == -2) return EXIT_FAIL;
-        if (rc < 0) return usage(cmd, a->usage, "--bot takes SEAT=KIND (2=random), got \"%s\"", v);
+        if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.bot", v);
         char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
         if (bad) {
-            int urc = usage(cmd, a->usage, "%s", bad);
+            int urc = usage(usage_lang(s), cmd, a->usage, "usage.plain", bad);
             free(bad);
             return urc;
         }
     } else if (cli_is(it, "name")) {
         int rc = add_pair(v, &s->name_seat, &s->name_val, &s->n_names);
         if (rc == -2) return EXIT_FAIL;
-        if (rc < 0) return usage(cmd, a->usage, "--name takes SEAT=NAME (1=Ann), got \"%s\"", v);
+        if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.name", v);
     } else if (cli_is(it, "lang")) {
         free(s->lang);
         if (!(s->lang = strdup(v))) return EXIT_FAIL;
@@ -1558,7 +1582,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         char *end;
         long port = strtol(v, &end, 10);
         if (!v[0] || *end || port < 0 || port > 65535)
-            return usage(cmd, a->usage, "--port takes 0 (a free port) to 65535, got \"%s\"", v);
+            return usage(usage_lang(s), cmd, a->usage, "usage.port", v);
         a->port = (int)port;
     } else if (cli_is(it, "bind")) {
         a->bind = v;
@@ -1569,7 +1593,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
     } else if (!s->ruleset) {
         if (!(s->ruleset = strdup(v))) return EXIT_FAIL;
     } else {
-        return usage(cmd, a->usage, "one ruleset at a time; \"%s\" is one too many", v);
+        return usage(usage_lang(s), cmd, a->usage, "usage.one_ruleset", v);
     }
     return EXIT_OK;
 }
@@ -1586,7 +1610,10 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
         if (rc != EXIT_OK) return rc;
     }
     if (got < 0) {
-        int rc = usage(cmd, a->usage, "%s", why ? why : "out of memory");
+        char *worded = cli_error_in(usage_lang(s), &p, why);
+        int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain",
+                       worded ? worded : why ? why : "out of memory");
+        free(worded);
         free(why);
         return rc;
     }
@@ -1597,15 +1624,15 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
                 bad = "another seat already has this name";
         if (bad) {
             char *msg = cairn_strfmt("--name %d=%s: %s", s->name_seat[i], s->name_val[i], bad);
-            int rc = usage(cmd, a->usage, "%s", msg ? msg : bad);
+            int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain", msg ? msg : bad);
             free(msg);
             return rc;
         }
     }
     if (a->load && s->ruleset)
-        return usage(cmd, a->usage, "--load takes the ruleset from the save; drop \"%s\"", s->ruleset);
+        return usage(usage_lang(s), cmd, a->usage, "usage.load_ruleset", s->ruleset);
     if (a->resume && (s->ruleset || a->load))
-        return usage(cmd, a->usage, "--resume takes the game from its recovery file; drop \"%s\"",
+        return usage(usage_lang(s), cmd, a->usage, "usage.resume_ruleset",
                      a->load ? "--load" : s->ruleset);
     return EXIT_OK;
 }
@@ -1755,7 +1782,7 @@ static int play_main(int argc, char **argv, int serving) {
     /* ended as asked: the recovery copy goes once nothing is unsaved or the
     ** person let the game go; else (the input ended at the question) it stays */
     if (!repl_signal_ending() && (!r.dirty || r.let_go)) repl_recovery_drop(&r);
-    rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
+    rc = repl_signal_ending() ? repl_signal_recover(r.e, repl_lang(&r), stderr) : session_status(&r);
     close_session(&r);
     repl_hard_stop_end(rc);
     return rc;
@@ -1788,14 +1815,17 @@ int repl_replay_main(int argc, char **argv) {
         else if (cli_is(&it, "trust")) trust = 1;
         else if (cli_is(&it, "script")) script = it.values[0];
         else if (!save) save = it.values[0];
-        else return usage("replay", REPL_REPLAY_USAGE, "one save at a time; \"%s\" is one too many", it.values[0]);
+        else return usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.one_save", it.values[0]);
     }
     if (got < 0) {
-        int rc = usage("replay", REPL_REPLAY_USAGE, "%s", why ? why : "out of memory");
+        char *worded = cli_error_in(repl_locale_lang(), &p, why);
+        int rc = usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.plain",
+                       worded ? worded : why ? why : "out of memory");
+        free(worded);
         free(why);
         return rc;
     }
-    if (!save) return usage("replay", REPL_REPLAY_USAGE, "which save?%s", "");
+    if (!save) return usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.which_save", "");
     repl r;
     memset(&r, 0, sizeof r);
     if (open_session(&r, script, strict) != 0) {
@@ -1810,7 +1840,7 @@ int repl_replay_main(int argc, char **argv) {
         return EXIT_FAIL;
     }
     session_loop(&r);
-    int rc = repl_signal_ending() ? repl_signal_recover(r.e, stderr) : session_status(&r);
+    int rc = repl_signal_ending() ? repl_signal_recover(r.e, repl_lang(&r), stderr) : session_status(&r);
     close_session(&r);
     repl_hard_stop_end(rc);
     return rc;

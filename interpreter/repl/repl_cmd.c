@@ -281,7 +281,7 @@ static int cmd_view(repl *r, const char *args) {
 static int print_yaml(repl *r, const value *v) {
     char *y = value_to_yaml(v);
     if (!y) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     fputs(y, r->out);
@@ -299,7 +299,7 @@ static int cmd_state(repl *r, const char *args) {
     if (args[0]) return repl_state_path(r, args); /* repl_inspect.c */
     value *v = engine_view(r->e, r->viewer);
     if (!v) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     repl_plain(r, repl_tr(r, "state.as_seat"), repl_seat_name(r, r->viewer));
@@ -313,7 +313,7 @@ static int cmd_log(repl *r, const char *args) {
     if (last < 0) return -1;
     engine_event_list ev = {0};
     if (engine_events(r->e, 0, r->viewer, &ev) != 0) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     size_t from = last > 0 && (size_t)last < ev.n ? ev.n - (size_t)last : 0;
@@ -484,7 +484,7 @@ static int cmd_goto(repl *r, const char *args) {
     cerr_list errs;
     cerr_init(&errs, 0);
     if (engine_goto_why(r->e, (size_t)k, &errs) != 0) {
-        char *why = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        char *why = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
         repl_fail(r, repl_tr(r, "goto.redo_failed"), engine_position(r->e) + 1,
                   why ? why : repl_tr(r, "goto.rules_refused"), engine_position(r->e));
         free(why);
@@ -535,7 +535,7 @@ static int cmd_save(repl *r, const char *args) {
     cerr_list errs;
     cerr_init(&errs, 0);
     if (bad || save_write(r->e, path, &errs) != 0) {
-        char *s = bad ? bad : errs.n ? cerr_format(&errs.items[0]) : NULL;
+        char *s = bad ? bad : errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
         repl_fail(r, repl_tr(r, "save.failed"), bad ? path : "", bad ? ": " : "", s ? s : path);
         free(s);
         cerr_free(&errs);
@@ -675,7 +675,7 @@ static int cmd_load(repl *r, const char *args) {
     if (!e) {
         repl_fail(r, repl_tr(r, r->e ? "load.cannot_list_kept" : "load.cannot_list"), args);
         for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
+            char *s = repl_error_text(r, &errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }
@@ -692,7 +692,7 @@ static int cmd_load(repl *r, const char *args) {
     if (repl_adopt_engine(r, e) != 0 || settings_from_engine(r, e) != 0) {
         if (r->e != e) engine_free(e);
         free(note);
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     /* the file holds this game, unless it was only its start (--scenario) */
@@ -730,7 +730,7 @@ static int cmd_export(repl *r, const char *args) {
     cerr_list errs;
     cerr_init(&errs, 0);
     if (save_export_scenario(r->e, args, &errs) != 0) {
-        char *s = errs.n ? cerr_format(&errs.items[0]) : NULL;
+        char *s = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
         repl_fail(r, repl_tr(r, "export.failed"), s ? s : args);
         free(s);
         cerr_free(&errs);
@@ -783,7 +783,7 @@ static int cmd_reload(repl *r, const char *args) {
     if (engine_reload_until(r->e, reload_stop, r, &rep, &errs) != 0) {
         repl_fail(r, "%s", repl_tr(r, "reload.failed"));
         for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
+            char *s = repl_error_text(r, &errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }
@@ -916,8 +916,8 @@ static int cmd_bot(repl *r, const char *args) {
     }
     bot_free(probe);
     if (!probe) {
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_fail(r, "%s", m ? m : "out of memory");
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, "%s", m ? m : repl_tr(r, "error.oom"));
         free(m);
         cerr_free(&errs);
         return -1;
@@ -926,7 +926,7 @@ static int cmd_bot(repl *r, const char *args) {
     char *k = strdup(kind);
     if (!k || settings_set_bot(r, seat, kind) != 0 || engine_set_seat_bot(r->e, seat, kind) != 0) {
         free(k);
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     free(r->bot[seat]);
@@ -982,7 +982,7 @@ static int cmd_human(repl *r, const char *args) {
     int seat = repl_parse_seat(r, args, 0);
     if (seat < 0) return -1;
     if (settings_set_bot(r, seat, NULL) != 0 || engine_set_seat_bot(r->e, seat, NULL) != 0) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     free(r->bot[seat]);

@@ -184,7 +184,7 @@ void repl_show_events(repl *r, int seat) {
     if (*seen_pos > pos) *seen_pos = pos;
     engine_event_list ev = {0};
     if (engine_events(r->e, *seen, seat, &ev) != 0) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     moves m = {0};

@@ -54,7 +54,7 @@ static void recover(repl *r, engine *before, size_t pos) {
     cerr_list errs;
     cerr_init(&errs, 0);
     sandbox *sb = sandbox_escaped(&errs);
-    char *msg = errs.n ? cerr_format(&errs.items[0]) : NULL;
+    char *msg = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
     cerr_free(&errs);
     engine *lost = r->e;
     size_t at = lost == before ? pos : engine_position(lost);
@@ -77,9 +77,9 @@ static void recover(repl *r, engine *before, size_t pos) {
     cerr_init(&rerrs, 0);
     engine *made = engine_rebuild(lost, at, &rep, &rerrs);
     if (!made || repl_adopt_engine(r, made) != 0) {
-        char *why = rerrs.n ? cerr_format(&rerrs.items[0]) : NULL;
+        char *why = rerrs.n ? repl_error_text(r, &rerrs.items[0]) : NULL;
         fprintf(stderr, "cairn: the game could not be made again after the hard stop: %s; cairn ends here\n",
-                why ? why : "out of memory");
+                why ? why : repl_tr(r, "error.oom"));
         fflush(NULL);
         _Exit(1); /* nothing of the game is left to run the session on */
     }

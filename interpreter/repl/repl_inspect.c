@@ -89,7 +89,7 @@ int repl_cmd_trace(repl *r, const char *args) {
 static void print_tree(repl *r, const value *v) {
     char *y = value_to_yaml(v);
     if (!y) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     fputs(y, r->out);
@@ -100,7 +100,7 @@ static void print_tree(repl *r, const value *v) {
 /* "players is a list of 2" / "a map with bag, players, round" / "an integer". */
 static char *what_is(const repl *r, const value *v) {
     if (v->type == CV_LIST) return cairn_strfmt(repl_tr(r, "state.is_list"), v->u.list.n);
-    if (v->type != CV_MAP) return value_describe(v);
+    if (v->type != CV_MAP) return repl_value_words(r, v);
     char *s = cairn_strdup("");
     for (size_t i = 0; s && i < v->u.map.n && i < 12; i++) {
         char *t = cairn_strfmt("%s%s%s", s, i ? ", " : "", v->u.map.items[i].key->u.str.s);
@@ -129,17 +129,21 @@ int repl_state_path(repl *r, const char *args) {
     ** for the whole (`state --peek`) */
     if (peek && !repl_confirm_secrets(r, repl_tr(r, "confirm.whole_state"))) return 0;
     statepath p = {0};
-    char *why;
-    if (statepath_parse(args, &p, &why) != 0) {
-        repl_fail(r, "state %s", why ? why : "out of memory");
+    cerr_list errs;
+    cerr_init(&errs, 1);
+    if (statepath_parse_errs(args, &p, &errs) != 0) {
+        char *why = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, "state %s", why ? why : repl_tr(r, "error.oom"));
         free(why);
+        cerr_free(&errs);
         return -1;
     }
+    cerr_free(&errs);
     value *own = peek ? NULL : engine_view(r->e, r->viewer);
     const value *root = peek ? engine_state(r->e) : own;
     if (!root) {
         statepath_free(&p);
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return -1;
     }
     size_t reached;
@@ -178,10 +182,10 @@ int repl_state_path(repl *r, const char *args) {
 /* The first error of errs after `key`'s text ("eval: %s"). */
 static void fail_errors(repl *r, const char *key, cerr_list *errs) {
     if (errs->n == 0) {
-        repl_fail(r, repl_tr(r, key), errs->oom ? "out of memory" : repl_tr(r, "eval.no_reason"));
+        repl_fail(r, repl_tr(r, key), errs->oom ? repl_tr(r, "error.oom") : repl_tr(r, "eval.no_reason"));
         return;
     }
-    char *s = cerr_format(&errs->items[0]);
+    char *s = repl_error_text(r, &errs->items[0]);
     repl_fail(r, repl_tr(r, key), s ? s : errs->items[0].message);
     free(s);
 }
@@ -260,15 +264,30 @@ int repl_cmd_set(repl *r, const char *args) {
         free(path);
         return -1;
     }
-    char *why = NULL;
-    engine_status st = engine_edit(r->e, path, v, &why);
-    value_free(v);
-    if (st != ENGINE_OK) {
-        repl_fail(r, repl_tr(r, "set.refused"), path, why ? why : engine_status_name(st));
-        free(why);
+    /* the path's errors first, keyed, so that they are told in the game's language */
+    cerr_list errs;
+    cerr_init(&errs, 1);
+    if (engine_edit_check_path(r->e, path, &errs) != 0) {
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, repl_tr(r, "set.refused"), path, m ? m : repl_tr(r, "error.oom"));
+        free(m);
+        cerr_free(&errs);
+        value_free(v);
         free(path);
         return -1;
     }
+    engine_status st = engine_edit_errs(r->e, path, v, &errs);
+    value_free(v);
+    if (st != ENGINE_OK) {
+        char *why = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_fail(r, repl_tr(r, "set.refused"), path,
+                  why ? why : errs.oom ? repl_tr(r, "error.oom") : engine_status_name(st));
+        free(why);
+        cerr_free(&errs);
+        free(path);
+        return -1;
+    }
+    cerr_free(&errs);
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
     repl_plain(r, repl_tr(r, "set.edited"), engine_position(r->e),
@@ -318,7 +337,7 @@ int repl_cmd_option(repl *r, const char *args) {
         char *name, *path, *why = NULL;
         const char *val;
         if (ruleset_set_split(args, &name, &path, &val, &why) != 0) {
-            repl_fail(r, "option %s", why ? why : "out of memory");
+            repl_fail(r, "option %s", why ? why : repl_tr(r, "error.oom"));
             free(why);
             return -1;
         }
@@ -357,7 +376,7 @@ int repl_cmd_option(repl *r, const char *args) {
         }
         free(id);
         if (!choice) {
-            repl_fail(r, "out of memory");
+            repl_fail(r, "%s", repl_tr(r, "error.oom"));
             return -1;
         }
     }
@@ -367,7 +386,7 @@ int repl_cmd_option(repl *r, const char *args) {
     for (size_t i = 0; sets && i < r->set.n_sets; i++) sets[i] = r->set.sets[i];
     if (sets && set) sets[ns++] = set;
     if (!choices || !sets) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         free_strv(choices, nc);
         free(sets);
         free(set);
@@ -381,7 +400,7 @@ int repl_cmd_option(repl *r, const char *args) {
     if (rc != 0) {
         repl_fail(r, repl_tr(r, "option.refused"), args);
         for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
+            char *s = repl_error_text(r, &errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }

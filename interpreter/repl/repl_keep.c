@@ -120,7 +120,7 @@ static char *word_match(const repl *r, const save_match *m) {
 int repl_may_overwrite(repl *r, const char *path) {
     save_match m;
     if (save_match_file(path, r->e, &m) != 0) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return 0;
     }
     int go = 1;

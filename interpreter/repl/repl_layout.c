@@ -44,7 +44,7 @@ static void show_board_rows(repl *r, int seat, int rows) {
     if (!text) {
         repl_fail(r, "%s", repl_tr(r, "board.failed"));
         for (size_t i = 0; i < errs.n; i++) {
-            char *s = cerr_format(&errs.items[i]);
+            char *s = repl_error_text(r, &errs.items[i]);
             repl_plain(r, "  %s", s ? s : errs.items[i].message);
             free(s);
         }

@@ -96,8 +96,8 @@ void repl_recovery_update(repl *r) {
         free(r->recovery);
         r->recovery = path;
     } else if (!r->recovery_warned) { /* said once: the game goes on */
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        repl_plain(r, repl_tr(r, "recovery.cannot"), m ? m : "out of memory");
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        repl_plain(r, repl_tr(r, "recovery.cannot"), m ? m : repl_tr(r, "error.oom"));
         free(m);
         r->recovery_warned = 1;
     }

@@ -159,7 +159,7 @@ static void show_text(repl *r, const char *heading, const char *text) {
     repl_say(r, 0, "{bold}%s{/}", heading); /* heading: the REPL's own words, no braces */
     char *copy = cairn_strdup(text);
     if (!copy) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     size_t n = strlen(copy);
@@ -235,7 +235,7 @@ static void show_rulebook(repl *r, const ruleset *rs) {
     if (!rel) return;
     char *path = folded_path(rs->dir, rel);
     if (!path) {
-        repl_fail(r, "out of memory");
+        repl_fail(r, "%s", repl_tr(r, "error.oom"));
         return;
     }
     int here = is_regular(path);

@@ -59,8 +59,8 @@ int repl_serve_open(repl *r, const char *bind, int port) {
     r->server = serve_start(bind, port, r->n_seats, served, &errs);
     free(served);
     if (!r->server) {
-        char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
-        fprintf(stderr, "cairn serve: %s\n", m ? m : "out of memory");
+        char *m = errs.n ? repl_error_text(r, &errs.items[0]) : NULL;
+        fprintf(stderr, "cairn serve: %s\n", m ? m : repl_tr(r, "error.oom"));
         free(m);
         cerr_free(&errs);
         return -1;

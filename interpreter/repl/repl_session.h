@@ -20,7 +20,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "limits.h"
+#include "value.h"
 #include "lineedit.h"
 
 struct engine;
@@ -258,6 +260,16 @@ const char *repl_trn(const repl *r, const char *key, long long n);
 ** the catalogue's "answer.yes_words" ("j ja", "ν ναι"), any case. */
 int repl_is_yes(const repl *r, const char *a);
 int repl_is_no(const repl *r, const char *a);
+
+/* ---- repl_error_text.c ---- */
+
+/* An error of a layer below in the game's language, as cerr_format writes
+** it (repl_error_text_in in repl_text.h). malloc'd; NULL on OOM. */
+char *repl_error_text(const repl *r, const cairn_error *e);
+/* A scalar described in the game's language ("ganze Zahl 1" for English's
+** "integer 1", value_describe's words by the catalogue's schema.type.*);
+** lists and maps as value_describe says them. malloc'd; NULL on OOM. */
+char *repl_value_words(const repl *r, const value *v);
 
 /* ---- repl_hotseat.c ---- */
 

@@ -11,6 +11,7 @@
 #include "ruleset.h"
 #include "value.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -30,26 +31,28 @@ static char *ask_ruleset(repl *r, ruleset **rs_out) {
     size_t n;
     char **names = ruleset_list(&n);
     if (n == 0) {
-        fprintf(stderr, "cairn play: no ruleset found (looked in ./rulesets, the installed share folder "
-                        "and CAIRN_PATH)\n");
+        fprintf(stderr, "%s\n", repl_tr(r, "setup.none_found"));
         ruleset_list_free(names, n);
         return NULL;
     }
-    repl_say(r, 0, "{bold}Rulesets found:{/}");
+    repl_say(r, 0, "%s", repl_tr(r, "setup.found"));
     for (size_t i = 0; i < n; i++) {
         cerr_list errs;
         cerr_init(&errs, 0);
         ruleset *rs = ruleset_load(names[i], NULL, &errs);
         char players[32];
-        if (rs) ruleset_players_text(rs, players, sizeof players);
+        if (rs && rs->min_players == rs->max_players)
+            snprintf(players, sizeof players, repl_trn(r, "setup.players", rs->min_players), rs->min_players);
+        else if (rs)
+            snprintf(players, sizeof players, repl_tr(r, "setup.players_range"), rs->min_players, rs->max_players);
         if (rs)
-            repl_say(r, 6, "  %zu  %-12s %s (%s)", i + 1, names[i], rs->name, players);
+            repl_say(r, 6, repl_tr(r, "setup.listed"), i + 1, names[i], rs->name, players);
         else
-            repl_say(r, 6, "  %zu  %-12s (has errors: `cairn check %s`)", i + 1, names[i], names[i]);
+            repl_say(r, 6, repl_tr(r, "setup.listed_broken"), i + 1, names[i], names[i]);
         ruleset_free(rs);
         cerr_free(&errs);
     }
-    repl_say(r, 2, "Which one? Type its number or name.");
+    repl_say(r, 2, "%s", repl_tr(r, "setup.which"));
     char *chosen = NULL;
     while (!chosen) {
         int eof;
@@ -66,7 +69,7 @@ static char *ask_ruleset(repl *r, ruleset **rs_out) {
         } else if (*t) {
             for (size_t i = 0; i < n && !chosen; i++)
                 if (strcmp(names[i], t) == 0) chosen = strdup(names[i]);
-            if (!chosen) repl_fail(r, "no ruleset \"%s\": type its number (1 to %zu) or its name", t, n);
+            if (!chosen) repl_fail(r, repl_tr(r, "setup.no_such"), t, n);
         }
         free(line);
         if (chosen) {
@@ -75,7 +78,7 @@ static char *ask_ruleset(repl *r, ruleset **rs_out) {
             *rs_out = ruleset_load(chosen, NULL, &errs);
             cerr_free(&errs);
             if (!*rs_out) { /* listed with errors: playing it would only print them */
-                repl_fail(r, "%s has errors (`cairn check %s`): choose another", chosen, chosen);
+                repl_fail(r, repl_tr(r, "setup.broken"), chosen, chosen);
                 free(chosen);
                 chosen = NULL;
             }
@@ -90,7 +93,7 @@ static int ask_seats(repl *r, const ruleset *rs) {
     int lo = rs->min_players, hi = rs->max_players;
     int dflt = (int)value_get_int(value_map_get(rs->manifest, "players"), "default", lo);
     if (lo == hi) return lo;
-    repl_say(r, 2, "How many seats? %d to %d; Enter: %d.", lo, hi, dflt);
+    repl_say(r, 2, repl_tr(r, "setup.seats"), lo, hi, dflt);
     for (;;) {
         int eof;
         char *line = repl_ask(r, "cairn:seats> ", &eof);
@@ -101,7 +104,7 @@ static int ask_seats(repl *r, const ruleset *rs) {
         char *t = trimmed(line), *end;
         long k = *t ? strtol(t, &end, 10) : dflt;
         int ok = (!*t || *end == '\0') && k >= lo && k <= hi;
-        if (!ok) repl_fail(r, "\"%s\": type a number from %d to %d", t, lo, hi);
+        if (!ok) repl_fail(r, repl_tr(r, "setup.bad_seats"), t, lo, hi);
         free(line);
         if (ok) return (int)k;
     }
@@ -125,7 +128,7 @@ static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
         char *end;
         long s = strtol(w, &end, 10);
         if (*end || s < 1 || s > seats) {
-            repl_fail(r, "\"%s\": give seat numbers from 1 to %d (or `all`, `none`)", w, seats);
+            repl_fail(r, repl_tr(r, "setup.bad_people"), w, seats);
             return -1;
         }
         people[s] = any = 1;
@@ -139,8 +142,7 @@ static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
 static int ask_people(repl *r, int seats) {
     unsigned char *people = calloc((size_t)seats + 1, 1);
     if (!people) return -1;
-    repl_say(r, 2, "Which seats do people play at this keyboard? Seat numbers (`1 3`), `all` or `none`; "
-                   "Enter: you in seat 1, %s bots in the others.", REPL_SETUP_BOT);
+    repl_say(r, 2, repl_tr(r, "setup.people"), REPL_SETUP_BOT);
     int rc = -1;
     for (;;) {
         int eof;

@@ -3,10 +3,13 @@
 ** SIGTERM and SIGHUP in the REPL: a flag set by the handler, and the
 ** recovery save made once the REPL reaches a safe point (repl_signal.h).
 ** The recovery file is the session's own (repl_recovery.c: recovery-<pid>.save
-** in the per-user state folder, else in $TMPDIR or /tmp).
+** in the per-user state folder, else in $TMPDIR or /tmp). What it says is
+** in the game's language (the catalogue's "signal.*"), written at the safe
+** point, never in the handler.
 */
 #include "repl_signal.h"
 #include "repl_session.h"
+#include "repl_text.h"
 
 #include "error.h"
 #include "save.h"
@@ -34,22 +37,30 @@ void repl_signal_catch(void) {
 
 int repl_signal_ending(void) { return (int)ending; }
 
-int repl_signal_recover(const engine *e, FILE *err) {
+int repl_signal_recover(const engine *e, const char *lang, FILE *err) {
     int sig = (int)ending;
     const char *name = sig == SIGHUP ? "SIGHUP" : sig == SIGTERM ? "SIGTERM" : "signal";
     if (!e) {
-        fprintf(err, "cairn: %s: no game in play; nothing to save\n", name);
+        fprintf(err, repl_text_in(lang, "signal.nothing", 0), name);
+        fputc('\n', err);
         return 128 + sig;
     }
     cerr_list errs;
     cerr_init(&errs, 0);
     char *path = NULL;
     if (repl_recovery_write(e, &path, &errs) == 0) { /* repl_recovery.c: the state folder */
-        fprintf(err, "cairn: %s: the game (decision %zu) is saved in %s; go on with `cairn play --resume`\n",
-                name, engine_position(e), path);
+        fprintf(err, repl_text_in(lang, "signal.saved", 0), name, engine_position(e), path);
+        fputc('\n', err);
     } else {
-        fprintf(err, "cairn: %s: the game could not be saved:\n", name);
-        cerr_print(err, &errs);
+        fprintf(err, repl_text_in(lang, "signal.unsaved", 0), name);
+        fputc('\n', err);
+        for (size_t i = 0; i < errs.n; i++) {
+            char *s = repl_error_text_in(lang, &errs.items[i]);
+            fprintf(err, "%s\n", s ? s : errs.items[i].message);
+            free(s);
+        }
+        if (errs.dropped) fprintf(err, "(%zu more errors not shown)\n", errs.dropped);
+        if (errs.oom) fprintf(err, "(some errors were lost: out of memory)\n");
     }
     fflush(err);
     free(path);

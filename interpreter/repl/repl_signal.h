@@ -20,8 +20,8 @@ void repl_signal_catch(void);
 int repl_signal_ending(void);
 
 /* Saves e (may be NULL: nothing to save) to the recovery file and says so on
-** err: "cairn: SIGTERM: the game (decision N) is saved in FILE; go on with
+** err in lang (the console's catalogue; English when it has not lang): "cairn: SIGTERM: the game (decision N) is saved in FILE; go on with
 ** `cairn play --resume`". Returns the exit status to end with (128 + the signal). */
-int repl_signal_recover(const engine *e, FILE *err);
+int repl_signal_recover(const engine *e, const char *lang, FILE *err);
 
 #endif

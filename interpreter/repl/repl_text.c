@@ -3,7 +3,9 @@
 ** Looking a console message up in the game's language (repl_text.h): the
 ** language's table, else English's, else the key; a plural message's form
 ** by the language's CLDR category for the count (plural.c), `one` or
-** `other` (the languages the console speaks need no more).
+** `other` (the languages the console speaks need no more). Before a game
+** (the set-up questions of `cairn play` with no ruleset) the language is
+** --lang's, else the user's locale's when the console speaks it.
 */
 #include "repl_text.h"
 #include "repl_session.h"
@@ -11,6 +13,7 @@
 #include "engine.h"
 #include "plural.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -44,9 +47,25 @@ const char *repl_text_in(const char *lang, const char *key, long long n) {
     return strcmp(plural_category(rule, n), "one") == 0 ? e->one : e->other;
 }
 
+const char *repl_locale_lang(void) {
+    /* POSIX: the first of these that is set and not empty names the locale */
+    const char *names[] = {"LC_ALL", "LC_MESSAGES", "LANG"};
+    const char *loc = NULL;
+    for (size_t i = 0; i < 3 && !loc; i++) {
+        const char *v = getenv(names[i]);
+        if (v && *v) loc = v;
+    }
+    if (!loc) return "en";
+    size_t n = strcspn(loc, "_.@");
+    for (size_t l = 0; repl_text_langs[l].lang; l++)
+        if (strlen(repl_text_langs[l].lang) == n && strncmp(repl_text_langs[l].lang, loc, n) == 0)
+            return repl_text_langs[l].lang;
+    return "en";
+}
+
 const char *repl_lang(const repl *r) {
     if (r->e) return engine_lang(r->e);
-    return r->set.lang ? r->set.lang : "en";
+    return r->set.lang ? r->set.lang : repl_locale_lang();
 }
 
 const char *repl_tr(const repl *r, const char *key) {

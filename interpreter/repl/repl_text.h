@@ -10,6 +10,8 @@
 #ifndef CAIRN_REPL_TEXT_H
 #define CAIRN_REPL_TEXT_H
 
+#include "error.h"
+
 /* One message: `one` is the text (the singular form of a plural message),
 ** `other` the plural form, or NULL for a message that counts nothing. */
 typedef struct repl_text_entry {
@@ -30,5 +32,18 @@ extern const repl_text_lang repl_text_langs[];
 /* The message `key` in lang (English when lang has none, the key itself
 ** when no language has it); for a plural message, the form for n. */
 const char *repl_text_in(const char *lang, const char *key, long long n);
+
+/* The language of the user's locale (LC_ALL, else LC_MESSAGES, else LANG:
+** "de_DE.UTF-8" is "de") when the console speaks it, else "en". */
+const char *repl_locale_lang(void);
+
+/* An error of a layer below (base/error.h) in lang (repl_error_text.c):
+** its catalogue entry "error.KEY" with its arguments and errno's reason
+** ("sys.*") when it has a key and lang is a language the console speaks
+** other than English; else its English message. repl_error_text_in: the
+** whole line as cerr_format writes it ("file:line: path: message").
+** malloc'd; NULL on OOM. */
+char *repl_error_message_in(const char *lang, const cairn_error *e);
+char *repl_error_text_in(const char *lang, const cairn_error *e);
 
 #endif

@@ -160,7 +160,7 @@ int repl_why_show(repl *r, int seat) {
     if (secret && newest_secret > best)
         repl_say(r, 0, repl_tr(r, "why.newer_secret"), newest_secret + 1);
     char *esc = markup_escape(rec->text[k_best]);
-    repl_board_block(r, esc ? esc : "out of memory"); /* lines wider than the terminal wrapped */
+    repl_board_block(r, esc ? esc : repl_tr(r, "error.oom")); /* lines wider than the terminal wrapped */
     free(esc);
     return 0;
 }
