@@ -67,10 +67,11 @@ local others = {} -- max_payable's list of what the reserve holds of the kinds n
 ---@return integer
 function M.max_payable(data, cart_id, food, used, paying)
   local cart = common.cart_rules(data, cart_id)
-  local kinds, accepts = common.food_kinds(data), cart.accepts
+  local accepts = cart.accepts
   local total, nused, n = 0, 0, 0
+  local kinds = data.foods.kinds
   for i = 1, #kinds do
-    local k = kinds[i]
+    local k = kinds[i].id
     if used[k] or k == paying then nused = nused + 1 end
   end
   for i = 1, #accepts do
@@ -91,9 +92,9 @@ end
 ---@param paid table<string, integer> the food paid so far
 ---@return table<string, boolean>, integer the kinds used and how many
 local function used_kinds(data, paid)
-  local used, n, kinds = {}, 0, common.food_kinds(data)
+  local used, n, kinds = {}, 0, data.foods.kinds
   for i = 1, #kinds do
-    local k = kinds[i]
+    local k = kinds[i].id
     if (paid[k] or 0) > 0 then used[k], n = true, n + 1 end
   end
   return used, n
@@ -210,9 +211,9 @@ function M.decision(g)
     local player = st.players[seat]
     local cart = common.cart_rules(data, a.cart)
     local used, nused = used_kinds(data, a.paid)
-    local kinds, opts = common.food_kinds(data), {}
+    local kinds, opts = data.foods.kinds, {}
     for i = 1, #kinds do
-      local k = kinds[i]
+      local k = kinds[i].id
       local why
       if not cart.takes[k] then
         why = t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))

@@ -17,27 +17,13 @@ local M = {}
 ---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
 
--- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
--- Made once per game (data does not change during one); callers must not change it.
-local kinds_of_data, food_ids
----@param data table
----@return string[]
-function M.food_kinds(data)
-  if data ~= kinds_of_data then
-    local list = {}
-    for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
-    kinds_of_data, food_ids = data, list
-  end
-  return food_ids
-end
-
 -- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.
 ---@param data table
 ---@param from table<string, integer>? a food map
 ---@return table<string, integer>
 function M.food_map(data, from)
   local map = {}
-  for _, k in ipairs(M.food_kinds(data)) do map[k] = (from and tables.get(from, k)) or 0 end
+  for _, kind in ipairs(data.foods.kinds) do map[kind.id] = (from and tables.get(from, kind.id)) or 0 end
   return map
 end
 
@@ -47,8 +33,8 @@ end
 ---@param food table<string, integer> a food map
 ---@return integer
 function M.food_total(data, food)
-  local kinds, n = M.food_kinds(data), 0
-  for i = 1, #kinds do n = n + (food[kinds[i]] or 0) end
+  local n, kinds = 0, data.foods.kinds
+  for i = 1, #kinds do n = n + (food[kinds[i].id] or 0) end
   return n
 end
 
