@@ -66,7 +66,7 @@ local others = {} -- max_payable's list of what the reserve holds of the kinds n
 ---@param paying table<string, integer>? the food paid so far
 ---@return integer
 function M.max_payable(data, cart_id, food, used, paying)
-  local cart = common.cart_rules(data, cart_id)
+  local cart = common.cart_def(data, cart_id)
   local accepts = cart.accepts
   local total, nused, n = 0, 0, 0
   local kinds = data.foods.kinds
@@ -209,13 +209,13 @@ function M.decision(g)
     return { seat = seat, prompt = t(g, "prompt.take", common.cart_name(g, a.cart)), options = opts }
   elseif a.step == "pay" then
     local player = st.players[seat]
-    local cart = common.cart_rules(data, a.cart)
+    local cart = common.cart_def(data, a.cart)
     local used, nused = used_kinds(data, a.paid)
     local kinds, opts = data.foods.kinds, {}
     for i = 1, #kinds do
       local k = kinds[i].id
       local why
-      if not cart.takes[k] then
+      if not tables.find(cart.accepts, k) then
         why = t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
         why = t(g, "why.no_food", common.food_name(g, k))

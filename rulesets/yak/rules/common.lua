@@ -78,28 +78,6 @@ function M.cart_def(data, id)
   return def
 end
 
--- M.cart_rules(data, id) -> what cart id takes as payment, from its data record: the
--- food kinds it accepts (`accepts`, a list; `takes`, the same as a set kind -> true) and
--- max_kinds, as a plain table made once per game and cart (payments read it for every
--- option, and each read of g.data is a lookup through a read-only proxy). Callers must
--- not change it.
-local rules_of_data, cart_rules = nil, {}
----@param data table
----@param id string
----@return table the cart's rules: accepts (the food kinds, in order) and takes (a set), max_kinds
-function M.cart_rules(data, id)
-  if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end
-  local r = cart_rules[id]
-  if not r then
-    local def = M.cart_def(data, id)
-    local accepts, takes = {}, {}
-    for i, k in ipairs(def.accepts) do accepts[i], takes[k] = k, true end
-    r = { accepts = accepts, takes = takes, max_kinds = def.max_kinds }
-    cart_rules[id] = r
-  end
-  return r
-end
-
 -- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
 -- option per different stone of a cart or a draw (a few stones), in the order they lie.
 ---@param list any[]
