@@ -63,20 +63,11 @@ function M.parse_option(id)
   return verb, arg
 end
 
--- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
-local defs_of_data, defs = nil, {}
+-- M.cart_def(data, id) -> the data record of cart id.
 ---@param data table
 ---@param id string
 ---@return table the cart's record in the data
-function M.cart_def(data, id)
-  if data ~= defs_of_data then defs_of_data, defs = data, {} end
-  local def = defs[id]
-  if not def then
-    def = assert(tables.by(data.carts.carts, "id", id), id)
-    defs[id] = def
-  end
-  return def
-end
+function M.cart_def(data, id) return assert(tables.by(data.carts.carts, "id", id), id) end
 
 -- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
 -- option per different stone of a cart or a draw (a few stones), in the order they lie.
@@ -137,30 +128,11 @@ function M.stone_name(g, stone) return g.text("stone." .. stone) end
 ---@return string
 function M.cart_name(g, id) return g.text("cart." .. id) end
 
--- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
--- quarry bag may hold, for bag.draw. Made once per game.
-local stones_of_data, stone_kinds
----@param data table
----@return string[]
-function M.stone_kinds(data)
-  if data ~= stones_of_data then
-    local list = { data.stones.crystal.id, data.stones.fog.id }
-    for _, c in ipairs(data.stones.colours) do list[#list + 1] = c.id end
-    table.sort(list)
-    stones_of_data, stone_kinds = data, list
-  end
-  return stone_kinds
-end
-
--- M.is_crystal(data, stone) -> true for a crystal (the crystal's id read once per game).
-local crystal_of_data, crystal_id
+-- M.is_crystal(data, stone) -> true for a crystal.
 ---@param data table
 ---@param stone string
 ---@return boolean
-function M.is_crystal(data, stone)
-  if data ~= crystal_of_data then crystal_of_data, crystal_id = data, data.stones.crystal.id end
-  return stone == crystal_id
-end
+function M.is_crystal(data, stone) return stone == data.stones.crystal.id end
 
 -- M.reverse(g): every yak turns round (one global heading; all yaks face the same way).
 ---@param g cairn.G
@@ -210,10 +182,10 @@ end
 ---@return string[]
 function M.draw_stones(g, n)
   local st, data, rng = g.state, g.data, g.rng
-  local fog_id, kinds = data.stones.fog.id, M.stone_kinds(data)
+  local fog_id = data.stones.fog.id
   local out, fogs = {}, 0
   while #out < n do
-    local stone = bag.draw(st.bag, rng, kinds)
+    local stone = bag.draw(st.bag, rng)
     if stone == nil then break end
     if stone == fog_id then
       fogs = fogs + 1
