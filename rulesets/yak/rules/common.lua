@@ -4,6 +4,7 @@
 -- and the hidden parts a bot must sample (determinize).
 
 local bag = require "cairn.bag"
+local derived = require "cairn.derived"
 local ids = require "cairn.ids"
 local tables = require "cairn.tables"
 local tower = require "rules.tower"
@@ -128,6 +129,24 @@ function M.stone_name(g, stone) return g.text("stone." .. stone) end
 ---@return string
 function M.cart_name(g, id) return g.text("cart." .. id) end
 
+-- stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
+-- quarry bag may hold, for bag.draw (derived.of keeps it for the game: a draw walking the
+-- bag's own keys instead sorts them every time, +7.6% instructions in a random game,
+-- docs/bench.md)
+---@param data table
+---@return string[]
+local function stone_kinds(data)
+  local list = { data.stones.crystal.id, data.stones.fog.id }
+  for _, c in ipairs(data.stones.colours) do list[#list + 1] = c.id end
+  table.sort(list)
+  return list
+end
+
+-- M.stone_kinds(data) -> stone_kinds(data), made once per game
+---@param data table
+---@return string[]
+function M.stone_kinds(data) return derived.of(data, stone_kinds) end
+
 -- M.is_crystal(data, stone) -> true for a crystal.
 ---@param data table
 ---@param stone string
@@ -182,10 +201,10 @@ end
 ---@return string[]
 function M.draw_stones(g, n)
   local st, data, rng = g.state, g.data, g.rng
-  local fog_id = data.stones.fog.id
+  local fog_id, kinds = data.stones.fog.id, M.stone_kinds(data)
   local out, fogs = {}, 0
   while #out < n do
-    local stone = bag.draw(st.bag, rng)
+    local stone = bag.draw(st.bag, rng, kinds)
     if stone == nil then break end
     if stone == fog_id then
       fogs = fogs + 1

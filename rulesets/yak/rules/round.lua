@@ -56,7 +56,7 @@ function M.setup(g)
   for i, id in ipairs(by.carts) do
     local def = common.cart_def(data, id)
     st.carts[i] = { id = id, stop = i, food = common.food_map(data, def.start_food),
-      stones = bag.draw_many(st.bag, g.rng, data.carts.start_stones) }
+      stones = bag.draw_many(st.bag, g.rng, data.carts.start_stones, common.stone_kinds(data)) }
   end
   st.stops = #st.carts
   -- only now do the fog stones go into the bag: carts never start with fog
