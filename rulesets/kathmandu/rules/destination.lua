@@ -7,6 +7,7 @@
 -- a temple with a map half, swapping a map half with a yak met there, a pair into a chest.
 
 local common = require "rules.common"
+local tables = require "cairn.tables"
 local turn = require "rules.turn"
 local setup = require "rules.setup"
 
@@ -138,10 +139,10 @@ function M.act_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local opts = {}
-  local info = common.info(g.data)
+  local cards = g.data.cards
   if not t.painted then
     for _, a in ipairs(st.animals) do
-      if matches(g, seat, info.animal[a].landscape) then
+      if matches(g, seat, tables.by(cards.animals, "id", a).landscape) then
         local s = id("paint", a)
         opts[#opts + 1] = p.res.paint > 0 and s or off(s)
       end
@@ -149,7 +150,7 @@ function M.act_options(g, seat)
   end
   if not t.bought_equipment then
     for _, e in ipairs(st.equipment) do
-      local card = info.equipment[e]
+      local card = tables.by(cards.equipment, "id", e)
       local s = id("buy", card.kind)
       if matches(g, seat, card.landscape) and not common.has(opts, s) and not common.has(opts, off(s)) then
         opts[#opts + 1] = p.res.backpack > 0 and s or off(s)
@@ -212,9 +213,8 @@ end
 function M.buy(g, seat, what)
   local st = g.state
   local p, t = st.players[seat], st.turn
-  local info = common.info(g.data)
   for i, e in ipairs(st.equipment) do
-    local card = info.equipment[e]
+    local card = tables.by(g.data.cards.equipment, "id", e)
     if card.kind == what and matches(g, seat, card.landscape) then
       table.remove(st.equipment, i)
       p.equipment[#p.equipment + 1] = what
