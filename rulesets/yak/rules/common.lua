@@ -64,11 +64,13 @@ function M.parse_option(id)
   return verb, arg
 end
 
--- M.cart_def(data, id) -> the data record of cart id.
+-- M.cart_def(data, id) -> the data record of cart id (through derived.by's index: a
+-- payment asks it for every option, and a walk of the list there costs 1.9% of a random
+-- game's instructions, docs/bench.md)
 ---@param data table
 ---@param id string
 ---@return table the cart's record in the data
-function M.cart_def(data, id) return assert(tables.by(data.carts.carts, "id", id), id) end
+function M.cart_def(data, id) return assert(derived.by(data, data.carts.carts, "id", id), id) end
 
 -- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
 -- option per different stone of a cart or a draw (a few stones), in the order they lie.

@@ -7,17 +7,10 @@
 
 local M = {}
 
--- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0). Made
--- once per game: data does not change during one (a new game runs this file again).
-local shape_of_data, shape
+-- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0).
 ---@param data table
 ---@return table the grid shape (cairn.grid) of the tower
-function M.shape(data)
-  if data ~= shape_of_data then
-    shape_of_data, shape = data, { widths = data.tower.row_widths, layout = "brick", origin = 0 }
-  end
-  return shape
-end
+function M.shape(data) return { widths = data.tower.row_widths, layout = "brick", origin = 0 } end
 
 -- M.new(data) -> an empty tower.
 ---@param data table
