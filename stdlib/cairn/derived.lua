@@ -16,10 +16,6 @@ local M = {}
 -- what is kept, for one game's data: made[f] = f(data); index[list][field] = records by value
 local kept_data, made, index = nil, {}, {}
 
----@param data table g.data
-local function for_data(data)
-  if data ~= kept_data then kept_data, made, index = data, {}, {} end
-end
 
 -- M.of(data, f) -> f(data), made on the first call with this game's data and f, the same
 -- table after. f is a function defined once (a module's local), not a closure made per
@@ -28,7 +24,7 @@ end
 ---@param f fun(data: table): any
 ---@return any
 function M.of(data, f)
-  for_data(data)
+  if data ~= kept_data then kept_data, made, index = data, {}, {} end -- a new game's data
   local v = made[f]
   if v == nil then
     v = f(data)
@@ -46,7 +42,7 @@ end
 ---@param value any
 ---@return table?
 function M.by(data, list, field, value)
-  for_data(data)
+  if data ~= kept_data then kept_data, made, index = data, {}, {} end -- a new game's data
   local of_list = index[list]
   if not of_list then
     of_list = {}

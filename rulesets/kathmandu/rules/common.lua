@@ -3,6 +3,7 @@
 -- once and parsed back by table lookup, never by pattern matching in the hot path), the
 -- fields of the route, resources and exhaustion.
 
+local derived = require "cairn.derived"
 local ids = require "cairn.ids"
 local tables = require "cairn.tables"
 
@@ -43,6 +44,16 @@ end
 ---@return string
 function M.key(r, c) return r .. "," .. c end
 
+-- fields_by_byte(data) -> the field records of landscapes.fields by their letter's byte:
+-- the map's rows are strings of these letters
+---@param data table
+---@return table<integer, table>
+local function fields_by_byte(data)
+  local by = {}
+  for _, f in ipairs(data.landscapes.fields) do by[string.byte(f.letter)] = f end
+  return by
+end
+
 -- M.field(g, r, c) -> the field record at (r, c) (landscapes.yaml), nil off the route.
 ---@param g cairn.G
 ---@param r integer
@@ -52,8 +63,15 @@ function M.field(g, r, c)
   local st = g.state
   local row = st.map[r]
   if not row or c < 1 or c > st.cols then return nil end
-  return tables.by(g.data.landscapes.fields, "letter", row:sub(c, c))
+  return derived.of(g.data, fields_by_byte)[row:byte(c)]
 end
+
+-- M.fields(data) -> fields_by_byte(data), kept for the game by derived.of: a move reads the
+-- field of every step, and finding it in the list by its letter instead (row:sub and
+-- tables.by) costs 24% of a random game's instructions (docs/bench.md)
+---@param data table
+---@return table<integer, table>
+function M.fields(data) return derived.of(data, fields_by_byte) end
 
 -- M.board_of(g, c) -> the index of the board (1 = start) that column c lies on.
 ---@param g cairn.G
@@ -95,7 +113,7 @@ function M.in_kathmandu(p) return p.arrived > 0 end
 ---@return string?
 function M.ability(g, p)
   if not p.character then return nil end
-  return tables.by(g.data.characters.characters, "id", p.character).ability
+  return derived.by(g.data, g.data.characters.characters, "id", p.character).ability
 end
 
 -- M.exhaust(g, seat, n, why): n exhaustion markers; beyond the slots they are ignored or

@@ -7,6 +7,7 @@
 -- a temple with a map half, swapping a map half with a yak met there, a pair into a chest.
 
 local common = require "rules.common"
+local derived = require "cairn.derived"
 local tables = require "cairn.tables"
 local turn = require "rules.turn"
 local setup = require "rules.setup"
@@ -142,7 +143,7 @@ function M.act_options(g, seat)
   local cards = g.data.cards
   if not t.painted then
     for _, a in ipairs(st.animals) do
-      if matches(g, seat, tables.by(cards.animals, "id", a).landscape) then
+      if matches(g, seat, derived.by(g.data, cards.animals, "id", a).landscape) then
         local s = id("paint", a)
         opts[#opts + 1] = p.res.paint > 0 and s or off(s)
       end
@@ -150,7 +151,7 @@ function M.act_options(g, seat)
   end
   if not t.bought_equipment then
     for _, e in ipairs(st.equipment) do
-      local card = tables.by(cards.equipment, "id", e)
+      local card = derived.by(g.data, cards.equipment, "id", e)
       local s = id("buy", card.kind)
       if matches(g, seat, card.landscape) and not common.has(opts, s) and not common.has(opts, off(s)) then
         opts[#opts + 1] = p.res.backpack > 0 and s or off(s)
@@ -214,7 +215,7 @@ function M.buy(g, seat, what)
   local st = g.state
   local p, t = st.players[seat], st.turn
   for i, e in ipairs(st.equipment) do
-    local card = tables.by(g.data.cards.equipment, "id", e)
+    local card = derived.by(g.data, g.data.cards.equipment, "id", e)
     if card.kind == what and matches(g, seat, card.landscape) then
       table.remove(st.equipment, i)
       p.equipment[#p.equipment + 1] = what

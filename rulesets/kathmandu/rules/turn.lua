@@ -5,6 +5,7 @@
 -- The destination is rules/destination.lua.
 
 local common = require "rules.common"
+local derived = require "cairn.derived"
 local tables = require "cairn.tables"
 
 local M = {}
@@ -135,7 +136,7 @@ function M.choose_die(g, seat, colour)
   die.at = "used"
   t.die, t.pips = colour, die.pips
   common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips)
-  local res = tables.by(g.data.game.dice, "colour", colour).resource
+  local res = derived.by(g.data, g.data.game.dice, "colour", colour).resource
   if res == "any" or common.in_kathmandu(p) then
     t.step = "joker"
     return
@@ -198,7 +199,7 @@ local DR, DC = common.DR, common.DC
 ---@return integer, integer, integer, boolean, integer, integer, boolean r, c, steps, lost, borders, needles, kathmandu
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
-  local fields, W, map, cols = g.data.landscapes.fields, g.data.boards.size.cols, st.map, st.cols
+  local fields, W, map, cols = common.fields(g.data), g.data.boards.size.cols, st.map, st.cols
   local stop_k = g.data.game.kathmandu_stops_move
   local each_board = g.data.game.needle_board == "each_board"
   local steps, borders, needles, lost, kat = 0, 0, 0, false, false
@@ -214,7 +215,7 @@ function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
         local nr, nc = r + dr, c + dc
         local row = map[nr]
         if not row or nc < 1 or nc > cols then lost = true; break end
-        local f = tables.by(fields, "letter", row:sub(nc, nc))
+        local f = fields[row:byte(nc)]
         local mountain = f.kind == "mountain"
         if mountain and not axe then lost = true; break end
         if not counted then

@@ -14,6 +14,8 @@ local M = {}
 
 local t = common.t -- t(g, key, ...): the text for key
 
+local PRICE_ROWS = { key = "stones", value = "food" } -- the price table's key and value
+
 -- M.price(data, stones [, extra]) -> food owed for a list of stones (and one more stone,
 -- extra, when given): the price table for their number plus the crystal surcharge for
 -- each crystal; and the number of crystals.
@@ -24,7 +26,7 @@ local t = common.t -- t(g, key, ...): the text for key
 function M.price(data, stones, extra)
   local b = data.economy.build
   local n = #stones + (extra and 1 or 0)
-  local base = tables.exact(b.price, n, { key = "stones", value = "food" })
+  local base = tables.exact(b.price, n, PRICE_ROWS)
   if not base then error("no build price for " .. n .. " stones") end
   local crystals = (extra and common.is_crystal(data, extra)) and 1 or 0
   for i = 1, #stones do if common.is_crystal(data, stones[i]) then crystals = crystals + 1 end end
