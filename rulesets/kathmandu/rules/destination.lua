@@ -8,7 +8,6 @@
 
 local common = require "rules.common"
 local derived = require "cairn.derived"
-local tables = require "cairn.tables"
 local turn = require "rules.turn"
 local setup = require "rules.setup"
 

@@ -6,7 +6,6 @@
 
 local common = require "rules.common"
 local derived = require "cairn.derived"
-local tables = require "cairn.tables"
 
 local M = {}
 local id = common.id
