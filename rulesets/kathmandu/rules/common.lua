@@ -5,7 +5,6 @@
 
 local derived = require "cairn.derived"
 local ids = require "cairn.ids"
-local tables = require "cairn.tables"
 
 local M = {}
 

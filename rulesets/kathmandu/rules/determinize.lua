@@ -8,7 +8,6 @@
 -- g.seats and rng are used (docs/rules/kathmandu.md, Bots).
 
 local bag = require "cairn.bag"
-local common = require "rules.common"
 local tables = require "cairn.tables"
 
 local M = {}

@@ -5,7 +5,6 @@
 -- grid (landscapes, mountains, cities with goods, temples with offerings, yaks, border
 -- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
 
-local common = require "rules.common"
 local tables = require "cairn.tables"
 local ctext = require "cairn.text"   -- width, pad, tags, wrap, seat names: shared with every render
 
