@@ -43,10 +43,10 @@ end
 ---@param g cairn.G
 local function place_extra_temples(g)
   local st = g.state
-  local marked = {}
+  local marked, fields = {}, common.fields(g.data)
   for r = 1, #st.map do
     for c = 1, st.cols do
-      if common.field(g, r, c).kind == "marked" then marked[#marked + 1] = { r, c } end
+      if fields[st.map[r]:byte(c)].kind == "marked" then marked[#marked + 1] = { r, c } end
     end
   end
   g.rng.shuffle(marked)
@@ -62,7 +62,7 @@ end
 ---@param g cairn.G
 local function fill_cities_and_temples(g)
   local st, data = g.state, g.data
-  local goods = {}
+  local goods, fields = {}, common.fields(data)
   for _, kind in ipairs(data.goods.kinds) do
     for _, pts in ipairs(data.goods.tiles) do goods[#goods + 1] = { kind = kind, points = pts } end
   end
@@ -71,7 +71,7 @@ local function fill_cities_and_temples(g)
   st.cities, st.temples = {}, {}
   for r = 1, #st.map do
     for c = 1, st.cols do
-      local kind = common.field(g, r, c).kind
+      local kind = fields[st.map[r]:byte(c)].kind
       if kind == "city" then
         local here = {}
         for _ = 1, data.game.city_goods do here[#here + 1] = table.remove(goods) end
@@ -242,10 +242,10 @@ end
 ---@return integer[][]
 function M.start_fields(g)
   local st = g.state
-  local list = {}
+  local list, fields = {}, common.fields(g.data)
   for c = 1, g.data.boards.size.cols do
     for r = 1, #st.map do
-      if common.field(g, r, c).kind == "start" then list[#list + 1] = { r, c } end
+      if fields[st.map[r]:byte(c)].kind == "start" then list[#list + 1] = { r, c } end
     end
   end
   return list
