@@ -67,7 +67,7 @@ end
 
 -- M.fields(data) -> fields_by_byte(data), kept for the game by derived.of: a move reads the
 -- field of every step, and finding it in the list by its letter instead (row:sub and
--- tables.by) costs 24% of a random game's instructions (docs/bench.md)
+-- tables.by) costs 10.7% of a random game's instructions (docs/bench.md)
 ---@param data table
 ---@return table<integer, table>
 function M.fields(data) return derived.of(data, fields_by_byte) end
