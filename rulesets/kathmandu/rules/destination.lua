@@ -132,6 +132,18 @@ local function loose_pair(p, colour)
 end
 
 -- M.act_options(g, seat) -> the destination actions, with pass; nil when there is none
+-- offered(opts, s) -> true when option s is in opts already, enabled or disabled
+---@param opts (string|cairn.Option)[]
+---@param s string
+---@return boolean
+local function offered(opts, s)
+  for i = 1, #opts do
+    local o = opts[i]
+    if o == s or (type(o) == "table" and o.id == s) then return true end
+  end
+  return false
+end
+
 ---@param g cairn.G
 ---@param seat integer
 ---@return (string|cairn.Option)[]
@@ -152,7 +164,7 @@ function M.act_options(g, seat)
     for _, e in ipairs(st.equipment) do
       local card = derived.by(g.data, cards.equipment, "id", e)
       local s = id("buy", card.kind)
-      if matches(g, seat, card.landscape) and not common.has(opts, s) and not common.has(opts, off(s)) then
+      if matches(g, seat, card.landscape) and not offered(opts, s) then
         opts[#opts + 1] = p.res.backpack > 0 and s or off(s)
       end
     end
@@ -161,7 +173,7 @@ function M.act_options(g, seat)
     for _, key in ipairs(M.cities(g, seat)) do
       for _, good in ipairs(st.cities[key]) do
         local s = id("buy", good.kind)
-        if not common.has(opts, s) and not common.has(opts, off(s)) then
+        if not offered(opts, s) then
           opts[#opts + 1] = p.res.coin > 0 and s or off(s)
         end
       end

@@ -10,15 +10,10 @@ local derived = require "cairn.derived"
 local M = {}
 local id = common.id
 
--- a disabled option, made once per id (the engine only reads it)
-local off_cache = {}
+-- a disabled option
 ---@param s string
 ---@return cairn.Option
-local function off(s)
-  local o = off_cache[s]
-  if not o then o = { id = s, disabled = true }; off_cache[s] = o end
-  return o
-end
+local function off(s) return { id = s, disabled = true } end
 M.off = off
 
 ---@param name string a function of rules/round.lua
