@@ -476,6 +476,19 @@ function ids.id(set, a, b, c, d) end
 ---@return table<string|integer, string>
 function ids.of(set, a) end
 
+---@class cairn.derived tables worked out from g.data once per game
+local derived = {}
+---@param data table g.data
+---@param f fun(data: table): any a function defined once (a module's local)
+---@return any
+function derived.of(data, f) end
+---@param data table g.data
+---@param list table[] a list inside data
+---@param field string
+---@param value any
+---@return table?
+function derived.by(data, list, field, value) end
+
 ---@class cairn.fake_rng for tests: a seeded or scripted stand-in for g.rng
 local fake_rng = {}
 ---@param seed? integer

@@ -22,7 +22,8 @@ end
 ---@return any
 function M.exact(rows, x, opts)
   local k, v = fields(opts)
-  for _, row in ipairs(rows) do
+  for i = 1, #rows do
+    local row = rows[i]
     if row[k] == x then return row[v] end
   end
   return opts and opts.default
@@ -116,7 +117,7 @@ end
 ---@param value any
 ---@return integer?
 function M.find(list, value)
-  for i, v in ipairs(list) do if v == value then return i end end
+  for i = 1, #list do if list[i] == value then return i end end
   return nil
 end
 
@@ -126,7 +127,10 @@ end
 ---@param value any
 ---@return table?
 function M.by(list, field, value)
-  for _, row in ipairs(list) do if row[field] == value then return row end end
+  for i = 1, #list do
+    local row = list[i]
+    if row[field] == value then return row end
+  end
   return nil
 end
 

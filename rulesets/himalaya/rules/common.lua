@@ -2,7 +2,9 @@
 -- Himalaya: lookups shared by every rule step: names, the option ids (made once per game,
 -- never in the hot path), cube helpers, the level tables (with the upheaval option), pieces.
 
+local derived = require "cairn.derived"
 local ids = require "cairn.ids"
+local tables = require "cairn.tables"
 local map = require "rules.map"
 
 local M = {}
@@ -30,76 +32,66 @@ function M.board(g) return map.board(g.data) end
 ---@return string
 function M.village_name(g, v) return M.board(g).name[v] end
 
-local region_names
 ---@param g cairn.G
 ---@param r string a region's id
 ---@return string
 function M.region_name(g, r)
-  if not region_names then
-    region_names = {}
-    for _, x in ipairs(g.data.map.regions) do region_names[x.id] = x.name end
-  end
-  return region_names[r] or r
+  local region = tables.by(g.data.map.regions, "id", r)
+  return region and region.name or r
 end
 
--- the resource types cheapest first, and each type's rank (1 = cheapest)
-local types_cache, rank_cache
+-- cheapest_first(data) -> the cube types cheapest first by resources.types[].value (a Deal
+-- takes the cheapest cube); equal values keep the list's order
+---@param data table
+---@return string[]
+local function cheapest_first(data)
+  local order = {}
+  for i, ty in ipairs(data.resources.types) do order[i] = { id = ty.id, value = ty.value, i = i } end
+  table.sort(order, function(a, b) return a.value < b.value or (a.value == b.value and a.i < b.i) end)
+  local list = {}
+  for i, ty in ipairs(order) do list[i] = ty.id end
+  return list
+end
+
+-- ranks(data) -> each cube type's place in cheapest_first (1 = cheapest)
+---@param data table
+---@return table<string, integer>
+local function ranks(data)
+  local rank = {}
+  for i, ty in ipairs(M.types(data)) do rank[ty] = i end
+  return rank
+end
+
+-- M.types(data) -> the resource types, cheapest first (made once per game: sorting them
+-- again at every call costs 3.2% of a random game's instructions, docs/bench.md)
 ---@param data table
 ---@return string[] the cube types, cheapest first
-function M.types(data)
-  if not types_cache then
-    -- cheapest first by resources.types[].value (a Deal takes the cheapest cube); equal
-    -- values keep the list's order
-    types_cache, rank_cache = {}, {}
-    local order = {}
-    for i, t in ipairs(data.resources.types) do order[i] = { id = t.id, value = t.value, i = i } end
-    table.sort(order, function(a, b) return a.value < b.value or (a.value == b.value and a.i < b.i) end)
-    for i, t in ipairs(order) do types_cache[i], rank_cache[t.id] = t.id, i end
-  end
-  return types_cache
-end
----@param data table
----@param t string a cube type
----@return integer
-function M.rank(data, t) M.types(data) return rank_cache[t] end
+function M.types(data) return derived.of(data, cheapest_first) end
 
 -- M.sort_cubes(data, list): a village's cubes, cheapest first (in place)
 ---@param data table
 ---@param list any[]
 ---@return string[] list, sorted
 function M.sort_cubes(data, list)
-  M.types(data)
-  table.sort(list, function(a, b) return rank_cache[a] < rank_cache[b] end)
+  local rank = derived.of(data, ranks)
+  table.sort(list, function(a, b) return rank[a] < rank[b] end)
   return list
 end
 
--- M.level_row(g, v) -> {stupa = points, envoys = count} for village v, with upheaval applied
-local level_caches = {}
+-- M.level_row(g, v) -> {stupa = points, envoys = count} for village v's level
+-- (game.levels), with the upheaval option's points (variants.upheaval.stupa) and, when it
+-- says reverse_envoys, the envoys of level 4 - l
 ---@param g cairn.G
 ---@param v integer a village
 ---@return table the level's row: stupa, envoys, name
 function M.level_row(g, v)
-  local key = g.options.upheaval and "upheaval" or "base"
-  local level_cache = level_caches[key]
-  if not level_cache then
-    level_cache = {}
-    level_caches[key] = level_cache
-    for _, row in ipairs(g.data.game.levels) do
-      level_cache[row.level] = { stupa = row.stupa, envoys = row.envoys, name = row.name }
-    end
-    if g.options.upheaval then
-      local up = g.data.variants.upheaval
-      local rev = {}
-      for _, row in ipairs(up.stupa) do rev[row.level] = row.points end
-      local base_envoys = {}
-      for l, row in pairs(level_cache) do base_envoys[l] = row.envoys end
-      for l, row in pairs(level_cache) do
-        row.stupa = rev[l] or row.stupa
-        if up.reverse_envoys then row.envoys = base_envoys[4 - l] or row.envoys end
-      end
-    end
-  end
-  return level_cache[M.board(g).level[v]]
+  local levels, level = g.data.game.levels, M.board(g).level[v]
+  local row = tables.by(levels, "level", level)
+  if not g.options.upheaval then return row end
+  local up = g.data.variants.upheaval
+  local stupa = tables.exact(up.stupa, level, { key = "level" }) or row.stupa
+  local reversed = up.reverse_envoys and tables.by(levels, "level", 4 - level)
+  return { stupa = stupa, envoys = reversed and reversed.envoys or row.envoys, name = row.name }
 end
 
 -- ids, made once per game (cairn.ids)
@@ -127,16 +119,12 @@ function M.stupa_id(v) return id_of("stupa", v) end
 function M.event_id(kind, target) return id_of(kind, target) end
 
 -- M.envoy_lines(regions, n) -> every way of placing n envoys in the regions, as ids
--- "envoys r1 r1 r2" (multisets, regions in list order); cached by region list and n
-local lines_cache = {}
+-- "envoys r1 r1 r2" (multisets, regions in list order)
 ---@param regions string[] region ids
 ---@param n integer
 ---@return string[] the ids
 function M.envoy_lines(regions, n)
-  local key = table.concat(regions, " ") .. "#" .. n
-  local got = lines_cache[key]
-  if got then return got end
-  got = {}
+  local got = {}
   local pick = {}
   local function rec(from, left)
     if left == 0 then got[#got + 1] = "envoys " .. table.concat(pick, " ") return end
@@ -147,7 +135,6 @@ function M.envoy_lines(regions, n)
     end
   end
   rec(1, n)
-  lines_cache[key] = got
   return got
 end
 
@@ -161,17 +148,10 @@ function M.cube_count(p)
 end
 
 -- M.ring_def(g, id) -> the ring's data record
-local ring_cache
 ---@param g cairn.G
 ---@param id string
 ---@return table the ring's definition (data rings.rings)
-function M.ring_def(g, id)
-  if not ring_cache then
-    ring_cache = {}
-    for _, r in ipairs(g.data.rings.rings) do ring_cache[r.id] = r end
-  end
-  return ring_cache[id]
-end
+function M.ring_def(g, id) return tables.by(g.data.rings.rings, "id", id) end
 
 -- M.wants_text(g, id) -> "2 salt + 1 tea"
 ---@param g cairn.G

@@ -6,28 +6,32 @@
 -- of the round.
 
 local common = require "rules.common"
+local derived = require "cairn.derived"
 
 local M = {}
 local t = common.t
 
--- the ids, made once per game: "market 7", "yeti p05", "snowstorm p05"
-local cache
----@param g cairn.G
----@return string[]
-local function all_ids(g)
-  if cache then return cache end
-  cache = {}
-  for _, e in ipairs(g.data.events.tokens) do
+-- event_ids(data) -> each event token's ids and targets: "market 7", "yeti p05", "snowstorm p05"
+---@param data table
+---@return table[] {kind, list = {{id, target}, ...}} by token
+local function event_ids(data)
+  local out = {}
+  for _, e in ipairs(data.events.tokens) do
     local list = {}
     if e.on == "village" then
-      for v = 1, #g.data.map.villages do list[#list + 1] = { id = common.event_id(e.id, v), target = tostring(v) } end
+      for v = 1, #data.map.villages do list[#list + 1] = { id = common.event_id(e.id, v), target = tostring(v) } end
     else
-      for _, p in ipairs(g.data.map.paths) do list[#list + 1] = { id = common.event_id(e.id, p.id), target = p.id } end
+      for _, p in ipairs(data.map.paths) do list[#list + 1] = { id = common.event_id(e.id, p.id), target = p.id } end
     end
-    cache[#cache + 1] = { kind = e.id, list = list }
+    out[#out + 1] = { kind = e.id, list = list }
   end
-  return cache
+  return out
 end
+
+-- the ids, made once per game (derived.of)
+---@param g cairn.G
+---@return table[]
+local function all_ids(g) return derived.of(g.data, event_ids) end
 
 ---@param g cairn.G
 ---@return table

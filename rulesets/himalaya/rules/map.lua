@@ -3,6 +3,7 @@
 -- and the checks a map must pass that its schema cannot state: every region named by a
 -- village exists and is bordered, the region count, unique ids, the path graph connected.
 
+local derived = require "cairn.derived"
 local graph = require "cairn.graph"
 
 local M = {}
@@ -56,13 +57,11 @@ function M.problems(map)
   return out
 end
 
--- M.board(data) -> the lookups the rules use, built once per game (modules are fresh per game):
+-- board(data) -> the lookups the rules use:
 --   path[v][type] = {id, to}   regions[v] = {"r1", ...}   level[v]   name[v]   by_id[path id]
-local cache
 ---@param data table
 ---@return table the board: paths, regions, levels and names by village
-function M.board(data)
-  if cache then return cache end
+local function board(data)
   local map = data.map
   local b = { path = {}, regions = {}, level = {}, name = {}, by_id = {}, region_ids = {}, n = #map.villages }
   for _, v in ipairs(map.villages) do
@@ -76,8 +75,12 @@ function M.board(data)
     b.by_id[p.id] = p
   end
   for i, r in ipairs(map.regions) do b.region_ids[i] = r.id end
-  cache = b
   return b
 end
+
+-- M.board(data) -> board(data), made once per game (derived.of): every move reads it
+---@param data table
+---@return table the board: paths, regions, levels and names by village
+function M.board(data) return derived.of(data, board) end
 
 return M

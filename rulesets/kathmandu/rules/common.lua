@@ -3,6 +3,7 @@
 -- once and parsed back by table lookup, never by pattern matching in the hot path), the
 -- fields of the route, resources and exhaustion.
 
+local derived = require "cairn.derived"
 local ids = require "cairn.ids"
 
 local M = {}
@@ -37,40 +38,20 @@ function M.words(id)
   return a
 end
 
--- M.info(data) -> tables derived from the data once per game: field letters by byte,
--- landscapes, dice, cards by id.
-local cached_data, cached = nil, nil
----@param data table
----@return table what the data says, indexed: fields, landscapes, dice, equipment, animals, characters
-function M.info(data)
-  if data == cached_data then return cached end
-  local i
-  i = { field = {}, landscape = {}, die = {}, equipment = {}, animal = {}, character = {} }
-  for _, f in ipairs(data.landscapes.fields) do i.field[string.byte(f.letter)] = f end
-  for _, l in ipairs(data.landscapes.landscapes) do i.landscape[l.id] = l end
-  for _, d in ipairs(data.game.dice) do i.die[d.colour] = d end
-  for _, e in ipairs(data.cards.equipment) do i.equipment[e.id] = e end
-  for _, a in ipairs(data.cards.animals) do i.animal[a.id] = a end
-  for _, c in ipairs(data.characters.characters) do i.character[c.id] = c end
-  i.good = {}
-  for _, k in ipairs(data.goods.kinds) do i.good[k] = true end
-  -- plain copies of the numbers the hot paths read (g.data is a read-only proxy)
-  local game = data.game
-  i.colours, i.resources = {}, {}
-  for k, d in ipairs(game.dice) do i.colours[k] = d.colour end
-  for k, r in ipairs(game.resources) do i.resources[k] = r end
-  i.turns_per_round, i.rerolls, i.die_sides = game.turns_per_round, game.rerolls_per_turn, game.die_sides
-  i.slots, i.stop_k = game.exhaustion.slots, game.kathmandu_stops_move
-  i.width = data.boards.size.cols
-  i.height = data.boards.size.rows
-  cached_data, cached = data, i
-  return i
-end
-
 ---@param r integer
 ---@param c integer
 ---@return string
 function M.key(r, c) return r .. "," .. c end
+
+-- fields_by_byte(data) -> the field records of landscapes.fields by their letter's byte:
+-- the map's rows are strings of these letters
+---@param data table
+---@return table<integer, table>
+local function fields_by_byte(data)
+  local by = {}
+  for _, f in ipairs(data.landscapes.fields) do by[string.byte(f.letter)] = f end
+  return by
+end
 
 -- M.field(g, r, c) -> the field record at (r, c) (landscapes.yaml), nil off the route.
 ---@param g cairn.G
@@ -81,14 +62,21 @@ function M.field(g, r, c)
   local st = g.state
   local row = st.map[r]
   if not row or c < 1 or c > st.cols then return nil end
-  return M.info(g.data).field[row:byte(c)]
+  return derived.of(g.data, fields_by_byte)[row:byte(c)]
 end
+
+-- M.fields(data) -> fields_by_byte(data), kept for the game by derived.of: a move reads the
+-- field of every step, and finding it in the list by its letter instead (row:sub and
+-- tables.by) costs 10.7% of a random game's instructions (docs/bench.md)
+---@param data table
+---@return table<integer, table>
+function M.fields(data) return derived.of(data, fields_by_byte) end
 
 -- M.board_of(g, c) -> the index of the board (1 = start) that column c lies on.
 ---@param g cairn.G
 ---@param c integer
 ---@return integer
-function M.board_of(g, c) return (c - 1) // M.info(g.data).width + 1 end
+function M.board_of(g, c) return (c - 1) // g.data.boards.size.cols + 1 end
 
 -- M.landscape_at(g, r, c) -> the landscape of a field, or nil (city, temple, mountain, ...)
 ---@param g cairn.G
@@ -124,7 +112,7 @@ function M.in_kathmandu(p) return p.arrived > 0 end
 ---@return string?
 function M.ability(g, p)
   if not p.character then return nil end
-  return M.info(g.data).character[p.character].ability
+  return derived.by(g.data, g.data.characters.characters, "id", p.character).ability
 end
 
 -- M.exhaust(g, seat, n, why): n exhaustion markers; beyond the slots they are ignored or

@@ -7,6 +7,7 @@
 -- a temple with a map half, swapping a map half with a yak met there, a pair into a chest.
 
 local common = require "rules.common"
+local derived = require "cairn.derived"
 local turn = require "rules.turn"
 local setup = require "rules.setup"
 
@@ -131,6 +132,18 @@ local function loose_pair(p, colour)
 end
 
 -- M.act_options(g, seat) -> the destination actions, with pass; nil when there is none
+-- offered(opts, s) -> true when option s is in opts already, enabled or disabled
+---@param opts (string|cairn.Option)[]
+---@param s string
+---@return boolean
+local function offered(opts, s)
+  for i = 1, #opts do
+    local o = opts[i]
+    if o == s or (type(o) == "table" and o.id == s) then return true end
+  end
+  return false
+end
+
 ---@param g cairn.G
 ---@param seat integer
 ---@return (string|cairn.Option)[]
@@ -138,10 +151,10 @@ function M.act_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local opts = {}
-  local info = common.info(g.data)
+  local cards = g.data.cards
   if not t.painted then
     for _, a in ipairs(st.animals) do
-      if matches(g, seat, info.animal[a].landscape) then
+      if matches(g, seat, derived.by(g.data, cards.animals, "id", a).landscape) then
         local s = id("paint", a)
         opts[#opts + 1] = p.res.paint > 0 and s or off(s)
       end
@@ -149,9 +162,9 @@ function M.act_options(g, seat)
   end
   if not t.bought_equipment then
     for _, e in ipairs(st.equipment) do
-      local card = info.equipment[e]
+      local card = derived.by(g.data, cards.equipment, "id", e)
       local s = id("buy", card.kind)
-      if matches(g, seat, card.landscape) and not common.has(opts, s) and not common.has(opts, off(s)) then
+      if matches(g, seat, card.landscape) and not offered(opts, s) then
         opts[#opts + 1] = p.res.backpack > 0 and s or off(s)
       end
     end
@@ -160,7 +173,7 @@ function M.act_options(g, seat)
     for _, key in ipairs(M.cities(g, seat)) do
       for _, good in ipairs(st.cities[key]) do
         local s = id("buy", good.kind)
-        if not common.has(opts, s) and not common.has(opts, off(s)) then
+        if not offered(opts, s) then
           opts[#opts + 1] = p.res.coin > 0 and s or off(s)
         end
       end
@@ -212,9 +225,8 @@ end
 function M.buy(g, seat, what)
   local st = g.state
   local p, t = st.players[seat], st.turn
-  local info = common.info(g.data)
   for i, e in ipairs(st.equipment) do
-    local card = info.equipment[e]
+    local card = derived.by(g.data, g.data.cards.equipment, "id", e)
     if card.kind == what and matches(g, seat, card.landscape) then
       table.remove(st.equipment, i)
       p.equipment[#p.equipment + 1] = what

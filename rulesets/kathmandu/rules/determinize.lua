@@ -8,7 +8,7 @@
 -- g.seats and rng are used (docs/rules/kathmandu.md, Bots).
 
 local bag = require "cairn.bag"
-local common = require "rules.common"
+local tables = require "cairn.tables"
 
 local M = {}
 
@@ -84,7 +84,6 @@ end
 ---@param g cairn.G
 local function sample_equipment(st, rng, g)
   local data, n = g.data, #st.players
-  local info = common.info(data)
   local left = {}        -- kind -> copies of the deck's set not in sight
   local copies = {}      -- kind -> ids not on the display
   local on_display = {}
@@ -97,7 +96,7 @@ local function sample_equipment(st, rng, g)
     end
   end
   local function gone(kind) left[kind] = (left[kind] or 0) - 1 end
-  for _, id in ipairs(st.equipment) do gone(info.equipment[id].kind) end
+  for _, id in ipairs(st.equipment) do gone(tables.by(data.cards.equipment, "id", id).kind) end
   for _, kind in ipairs(st.equipment_discard) do gone(kind) end
   for _, p in ipairs(st.players) do
     for _, kind in ipairs(p.equipment) do gone(kind) end

@@ -5,7 +5,7 @@
 -- grid (landscapes, mountains, cities with goods, temples with offerings, yaks, border
 -- strips, the storm wall, each board's needle), the displays and weather, each seat's board.
 
-local common = require "rules.common"
+local tables = require "cairn.tables"
 local ctext = require "cairn.text"   -- width, pad, tags, wrap, seat names: shared with every render
 
 local M = {}
@@ -60,12 +60,11 @@ local glyph_data, glyphs
 ---@return table<integer, table> by the letter's byte: text, bare, kind
 local function cell_glyphs(data)
   if glyph_data == data then return glyphs end
-  local info = common.info(data)
   glyphs = {}
   for _, f in ipairs(data.landscapes.fields) do
     local glyph, mk
     if f.kind == "landscape" or f.kind == "marked" then
-      glyph, mk = f.letter:upper(), markup_of(info.landscape[f.landscape])
+      glyph, mk = f.letter:upper(), markup_of(tables.by(data.landscapes.landscapes, "id", f.landscape))
     else
       glyph, mk = GLYPH[f.kind], MARKUP[f.kind]
     end
@@ -297,8 +296,8 @@ end
 ---@return string
 local function dice_text(g, p)
   local out = {}
-  for _, colour in ipairs(common.info(g.data).colours) do
-    out[#out + 1] = die_text(g, colour, p.dice[colour])
+  for _, d in ipairs(g.data.game.dice) do
+    out[#out + 1] = die_text(g, d.colour, p.dice[d.colour])
   end
   return table.concat(out, " ")
 end
@@ -330,10 +329,9 @@ local function seat_lines(g, view, s, cols)
   head = head .. "{bold}" .. name_of(g, s) .. "{/} [" .. s .. "]"
   if view.start_player == s then head = head .. " {yellow}" .. g.text("render.start_player") .. "{/}" end
   if p.character then head = head .. " (" .. name(g, "character.", p.character) .. ")" end
-  local info = common.info(data)
   local res = {}
-  for _, r in ipairs(info.resources) do res[#res + 1] = name(g, "res.", r) .. " " .. p.res[r] end
-  local ex = exhaustion_text(p.exhaustion, info.slots)
+  for _, r in ipairs(data.game.resources) do res[#res + 1] = name(g, "res.", r) .. " " .. p.res[r] end
+  local ex = exhaustion_text(p.exhaustion, data.game.exhaustion.slots)
   local yak
   if p.arrived > 0 then yak = g.text("render.arrived", p.arrived, p.tile)
   else yak = g.text("render.yak", p.yak and name(g, "land.", p.yak) or "-", count(p.stack)) end
@@ -484,15 +482,14 @@ function full_render(view, seat, g)
     specials[#specials + 1] = name(g, "good.", k) .. (o == 0 and "" or (" (" .. name_of(g, o) .. ")"))
   end
   add_fitted(g.text("render.specials", table.concat(specials, ", ")), 8)
-  local info = common.info(data)
   local eq = {}
   for _, id in ipairs(view.equipment) do
-    local e = info.equipment[id]
+    local e = tables.by(data.cards.equipment, "id", id)
     eq[#eq + 1] = name(g, "equipment.", e.kind) .. " (" .. name(g, "land.", e.landscape) .. ")"
   end
   local an = {}
   for _, id in ipairs(view.animals) do
-    an[#an + 1] = name(g, "animal.", id) .. " (" .. name(g, "land.", info.animal[id].landscape) .. ")"
+    an[#an + 1] = name(g, "animal.", id) .. " (" .. name(g, "land.", tables.by(data.cards.animals, "id", id).landscape) .. ")"
   end
   add_fitted(g.text("render.animals", #an > 0 and table.concat(an, ", ") or "-", count(view.animal_deck)), 8)
   add_fitted(g.text("render.equipment", #eq > 0 and table.concat(eq, ", ") or "-", count(view.equipment_deck)), 8)

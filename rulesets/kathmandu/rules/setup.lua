@@ -10,6 +10,7 @@
 local deck = require "cairn.deck"
 local turn = require "cairn.turn"
 local common = require "rules.common"
+local tables = require "cairn.tables"
 
 local M = {}
 
@@ -42,11 +43,10 @@ end
 ---@param g cairn.G
 local function place_extra_temples(g)
   local st = g.state
-  local info = common.info(g.data)
-  local marked = {}
+  local marked, fields = {}, common.fields(g.data)
   for r = 1, #st.map do
     for c = 1, st.cols do
-      if info.field[st.map[r]:byte(c)].kind == "marked" then marked[#marked + 1] = { r, c } end
+      if fields[st.map[r]:byte(c)].kind == "marked" then marked[#marked + 1] = { r, c } end
     end
   end
   g.rng.shuffle(marked)
@@ -62,8 +62,7 @@ end
 ---@param g cairn.G
 local function fill_cities_and_temples(g)
   local st, data = g.state, g.data
-  local info = common.info(data)
-  local goods = {}
+  local goods, fields = {}, common.fields(data)
   for _, kind in ipairs(data.goods.kinds) do
     for _, pts in ipairs(data.goods.tiles) do goods[#goods + 1] = { kind = kind, points = pts } end
   end
@@ -72,7 +71,7 @@ local function fill_cities_and_temples(g)
   st.cities, st.temples = {}, {}
   for r = 1, #st.map do
     for c = 1, st.cols do
-      local kind = info.field[st.map[r]:byte(c)].kind
+      local kind = fields[st.map[r]:byte(c)].kind
       if kind == "city" then
         local here = {}
         for _ = 1, data.game.city_goods do here[#here + 1] = table.remove(goods) end
@@ -186,7 +185,6 @@ function M.setup(g)
   end
   -- the seats
   st.players, st.supply_out = {}, 0
-  local info = common.info(data)
   for s = 1, n do
     local p = {
       pos = false, dice = {}, res = {}, exhaustion = 0, yak = false, stack = {},
@@ -198,7 +196,7 @@ function M.setup(g)
     local start = data.game.start_resources
     if characters then
       p.character = characters[s]
-      start = info.character[p.character].start
+      start = tables.by(data.characters.characters, "id", p.character).start
     end
     for _, r in ipairs(data.game.resources) do
       p.res[r] = start[r] or 0
@@ -244,11 +242,10 @@ end
 ---@return integer[][]
 function M.start_fields(g)
   local st = g.state
-  local info = common.info(g.data)
-  local list = {}
-  for c = 1, info.width do
+  local list, fields = {}, common.fields(g.data)
+  for c = 1, g.data.boards.size.cols do
     for r = 1, #st.map do
-      if info.field[st.map[r]:byte(c)].kind == "start" then list[#list + 1] = { r, c } end
+      if fields[st.map[r]:byte(c)].kind == "start" then list[#list + 1] = { r, c } end
     end
   end
   return list

@@ -3,6 +3,7 @@
 -- fast decision form): option labels, prompts, and why a disabled option is disabled.
 
 local common = require "rules.common"
+local tables = require "cairn.tables"
 local turn = require "rules.turn"
 local ctext = require "cairn.text"   -- name: a text with no arguments, looked up once a game
 
@@ -68,7 +69,7 @@ function M.label(g, seat, id)
   local p = st.players[seat]
   if verb == "die" then
     local die = p.dice[a[2]]
-    local res = common.info(g.data).die[a[2]].resource
+    local res = tables.by(g.data.game.dice, "colour", a[2]).resource
     local got = res == "any" and g.text("label.any") or res_name(g, res)
     if common.in_kathmandu(p) then got = g.text("label.any") end
     return g.text("label.die", name(g, "die.", a[2]), die.pips, got)
@@ -87,7 +88,7 @@ function M.label(g, seat, id)
   elseif verb == "paint" then
     return g.text("label.paint", name(g, "animal.", a[2]))
   elseif verb == "buy" then
-    if common.info(g.data).good[a[2]] then
+    if tables.find(g.data.goods.kinds, a[2]) then
       return g.text("label.buy_good", name(g, "good.", a[2]))
     end
     return g.text("label.buy_equipment", name(g, "equipment.", a[2]), name(g, "ability.", a[2]))
@@ -154,7 +155,7 @@ function M.reason(g, seat, id)
   elseif verb == "paint" then
     return g.text("why.none", res_name(g, "paint"))
   elseif verb == "buy" then
-    if common.info(g.data).good[a[2]] then
+    if tables.find(g.data.goods.kinds, a[2]) then
       return g.text("why.none", res_name(g, "coin"))
     end
     return g.text("why.none", res_name(g, "backpack"))

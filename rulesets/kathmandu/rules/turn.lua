@@ -5,19 +5,15 @@
 -- The destination is rules/destination.lua.
 
 local common = require "rules.common"
+local derived = require "cairn.derived"
 
 local M = {}
 local id = common.id
 
--- a disabled option, made once per id (the engine only reads it)
-local off_cache = {}
+-- a disabled option
 ---@param s string
 ---@return cairn.Option
-local function off(s)
-  local o = off_cache[s]
-  if not o then o = { id = s, disabled = true }; off_cache[s] = o end
-  return o
-end
+local function off(s) return { id = s, disabled = true } end
 M.off = off
 
 ---@param name string a function of rules/round.lua
@@ -36,24 +32,24 @@ function M.begin_turn(g, seat)
 end
 
 -- turns_left(g, p) -> this round's turns the seat still takes, the current one included
----@param info table
+---@param data table
 ---@param p table
 ---@return integer
-local function turns_left(info, p)
+local function turns_left(data, p)
   local used = 0
-  for _, colour in ipairs(info.colours) do
-    local at = p.dice[colour].at
+  for _, d in ipairs(data.game.dice) do
+    local at = p.dice[d.colour].at
     if at == "used" or at == "lost" then used = used + 1 end
   end
-  return info.turns_per_round - used
+  return data.game.turns_per_round - used
 end
 
----@param info table
+---@param data table
 ---@param p table
 ---@return integer
-local function free_dice(info, p)
+local function free_dice(data, p)
   local free = 0
-  for _, colour in ipairs(info.colours) do if p.dice[colour].at == "free" then free = free + 1 end end
+  for _, d in ipairs(data.game.dice) do if p.dice[d.colour].at == "free" then free = free + 1 end end
   return free
 end
 
@@ -63,9 +59,9 @@ end
 ---@param t table
 ---@return boolean
 function M.can_reroll(g, p, t)
-  local info = common.info(g.data)
-  if t.rerolls >= info.rerolls then return false, "why.rerolled" end
-  if free_dice(info, p) - 1 < turns_left(info, p) then return false, "why.dice_needed" end
+  local data = g.data
+  if t.rerolls >= data.game.rerolls_per_turn then return false, "why.rerolled" end
+  if free_dice(data, p) - 1 < turns_left(data, p) then return false, "why.dice_needed" end
   return true
 end
 
@@ -77,16 +73,15 @@ function M.die_options(g, seat)
   local st = g.state
   local p, t = st.players[seat], st.turn
   local opts = {}
-  local info = common.info(g.data)
-  local colours = info.colours
-  for i = 1, #colours do
-    local colour = colours[i]
+  local dice = g.data.game.dice
+  for i = 1, #dice do
+    local colour = dice[i].colour
     if p.dice[colour].at == "free" then opts[#opts + 1] = id("die", colour) end
   end
-  if t.rerolls < info.rerolls then
+  if t.rerolls < g.data.game.rerolls_per_turn then
     local ok = M.can_reroll(g, p, t)
-    for i = 1, #colours do
-      local colour = colours[i]
+    for i = 1, #dice do
+      local colour = dice[i].colour
       if p.dice[colour].at == "free" then
         local s = id("reroll", colour)
         opts[#opts + 1] = ok and s or off(s)
@@ -135,7 +130,7 @@ function M.choose_die(g, seat, colour)
   die.at = "used"
   t.die, t.pips = colour, die.pips
   common.log(g, "log.die", common.seat_name(g, seat), g.text("die." .. colour), die.pips)
-  local res = common.info(g.data).die[colour].resource
+  local res = derived.by(g.data, g.data.game.dice, "colour", colour).resource
   if res == "any" or common.in_kathmandu(p) then
     t.step = "joker"
     return
@@ -148,7 +143,7 @@ end
 ---@return (string|cairn.Option)[]
 function M.joker_options(g)
   local opts = {}
-  for i, r in ipairs(common.info(g.data).resources) do opts[i] = id("take", r) end
+  for i, r in ipairs(g.data.game.resources) do opts[i] = id("take", r) end
   return opts
 end
 
@@ -168,7 +163,7 @@ function M.exhaustion_check(g, seat)
   local st = g.state
   local p = st.players[seat]
   if common.in_kathmandu(p) then return flow("end_turn")(g) end
-  if p.exhaustion >= common.info(g.data).slots then
+  if p.exhaustion >= g.data.game.exhaustion.slots then
     p.exhaustion = 0
     -- the die of a lost turn counts in the dice sum, or not (game.lost_turn_die_counts)
     if not g.data.game.lost_turn_die_counts then p.dice[st.turn.die].at = "lost" end
@@ -198,9 +193,8 @@ local DR, DC = common.DR, common.DC
 ---@return integer, integer, integer, boolean, integer, integer, boolean r, c, steps, lost, borders, needles, kathmandu
 function M.walk(g, r, c, dir1, n1, dir2, n2, axe)
   local st = g.state
-  local info = common.info(g.data)
-  local fields, W, map, cols = info.field, info.width, st.map, st.cols
-  local stop_k = info.stop_k
+  local fields, W, map, cols = common.fields(g.data), g.data.boards.size.cols, st.map, st.cols
+  local stop_k = g.data.game.kathmandu_stops_move
   local each_board = g.data.game.needle_board == "each_board"
   local steps, borders, needles, lost, kat = 0, 0, 0, false, false
   local okr, okc, ok_borders = r, c, 0

@@ -14,27 +14,7 @@ local M = {}
 
 local t = common.t -- t(g, key, ...): the text for key
 
--- The Build rules of economy.build, read once per game into a plain table: how many
--- stones a build takes (min_stones, max_stones), the price for each number of stones
--- (price[n] from the price table, rows {stones, food}: the first row for n, as
--- tables.exact finds it) and the crystal surcharge. Every take option asks them, and
--- each read of g.data is a lookup through a read-only proxy.
-local rules_of_data, build_rules
----@param data table
----@return table the build rules: min_stones, max_stones, price by count, crystal_surcharge
-local function rules_of(data)
-  if data ~= rules_of_data then
-    local b = data.economy.build
-    local price = {}
-    for _, row in ipairs(b.price) do
-      if price[row.stones] == nil then price[row.stones] = row.food end
-    end
-    build_rules = { min_stones = b.min_stones, max_stones = b.max_stones, price = price,
-      crystal_surcharge = b.crystal_surcharge }
-    rules_of_data = data
-  end
-  return build_rules
-end
+local PRICE_ROWS = { key = "stones", value = "food" } -- the price table's key and value
 
 -- M.price(data, stones [, extra]) -> food owed for a list of stones (and one more stone,
 -- extra, when given): the price table for their number plus the crystal surcharge for
@@ -44,9 +24,9 @@ end
 ---@param extra string? one more stone
 ---@return integer, integer the food owed and the crystals
 function M.price(data, stones, extra)
-  local b = rules_of(data)
+  local b = data.economy.build
   local n = #stones + (extra and 1 or 0)
-  local base = b.price[n]
+  local base = tables.exact(b.price, n, PRICE_ROWS)
   if not base then error("no build price for " .. n .. " stones") end
   local crystals = (extra and common.is_crystal(data, extra)) and 1 or 0
   for i = 1, #stones do if common.is_crystal(data, stones[i]) then crystals = crystals + 1 end end
@@ -57,8 +37,6 @@ end
 -- can pay at this cart, given the kinds already used in this payment (a map kind -> true):
 -- kinds the cart accepts, at most max_kinds different kinds in all. With `paying` (a
 -- kind), as if one more `paying` had just been paid: one fewer in food, the kind used.
-local others = {} -- max_payable's list of what the reserve holds of the kinds not yet used
-
 ---@param data table
 ---@param cart_id string
 ---@param food table<string, integer> the seat's food reserve
@@ -66,11 +44,12 @@ local others = {} -- max_payable's list of what the reserve holds of the kinds n
 ---@param paying table<string, integer>? the food paid so far
 ---@return integer
 function M.max_payable(data, cart_id, food, used, paying)
-  local cart = common.cart_rules(data, cart_id)
-  local kinds, accepts = common.food_kinds(data), cart.accepts
-  local total, nused, n = 0, 0, 0
+  local cart = common.cart_def(data, cart_id)
+  local accepts = cart.accepts
+  local total, nused, n, others = 0, 0, 0, {} -- others: what the reserve holds of the kinds not yet used
+  local kinds = data.foods.kinds
   for i = 1, #kinds do
-    local k = kinds[i]
+    local k = kinds[i].id
     if used[k] or k == paying then nused = nused + 1 end
   end
   for i = 1, #accepts do
@@ -78,7 +57,6 @@ function M.max_payable(data, cart_id, food, used, paying)
     local have = (k == paying) and food[k] - 1 or food[k]
     if used[k] or k == paying then total = total + have else n = n + 1; others[n] = have end
   end
-  for i = #others, n + 1, -1 do others[i] = nil end -- what a longer list left
   -- the largest max_kinds - nused of the other kinds (all of them when that many may be used)
   local m = cart.max_kinds - nused
   if m < n then table.sort(others) end
@@ -91,9 +69,9 @@ end
 ---@param paid table<string, integer> the food paid so far
 ---@return table<string, boolean>, integer the kinds used and how many
 local function used_kinds(data, paid)
-  local used, n, kinds = {}, 0, common.food_kinds(data)
+  local used, n, kinds = {}, 0, data.foods.kinds
   for i = 1, #kinds do
-    local k = kinds[i]
+    local k = kinds[i].id
     if (paid[k] or 0) > 0 then used[k], n = true, n + 1 end
   end
   return used, n
@@ -108,8 +86,6 @@ function M.start(g, seat)
     stones = {}, owed = 0, paid = common.food_map(g.data) }
 end
 
-local NONE_USED = {} -- no kind used yet in this payment (max_payable only reads it)
-
 -- what limits taking one more stone: the tower's free cells and the most food the seat
 -- can pay at this cart
 ---@param g cairn.G
@@ -118,7 +94,7 @@ local NONE_USED = {} -- no kind used yet in this payment (max_payable only reads
 local function take_limits(g, a)
   local player = g.state.players[a.seat]
   local room = tower.free(player.tower)
-  return room, M.max_payable(g.data, a.cart, player.food, NONE_USED)
+  return room, M.max_payable(g.data, a.cart, player.food, {}) -- no kind used yet
 end
 
 -- why taking `stone` too is refused: "max_stones", "tower_room" or "cannot_afford" (with
@@ -131,7 +107,7 @@ end
 ---@return string?, integer?, integer? the reason's key, the cost and the crystals
 local function take_refusal(data, a, stone, room, can_pay)
   local n = #a.stones + 1
-  if n > rules_of(data).max_stones then return "max_stones" end
+  if n > data.economy.build.max_stones then return "max_stones" end
   if n > room then return "tower_room" end
   local cost, crystals = M.price(data, a.stones, stone)
   if cost > can_pay then return "cannot_afford", cost, crystals end
@@ -200,7 +176,7 @@ function M.decision(g)
   local seat = a.seat
   if a.step == "take" then
     local opts, any = take_options(g, a)
-    if #a.stones >= rules_of(data).min_stones then
+    if #a.stones >= data.economy.build.min_stones then
       table.insert(opts, 1, "buy")
     elseif #a.stones == 0 and not any then
       table.insert(opts, 1, "skip")
@@ -208,13 +184,13 @@ function M.decision(g)
     return { seat = seat, prompt = t(g, "prompt.take", common.cart_name(g, a.cart)), options = opts }
   elseif a.step == "pay" then
     local player = st.players[seat]
-    local cart = common.cart_rules(data, a.cart)
+    local cart = common.cart_def(data, a.cart)
     local used, nused = used_kinds(data, a.paid)
-    local kinds, opts = common.food_kinds(data), {}
+    local kinds, opts = data.foods.kinds, {}
     for i = 1, #kinds do
-      local k = kinds[i]
+      local k = kinds[i].id
       local why
-      if not cart.takes[k] then
+      if not tables.find(cart.accepts, k) then
         why = t(g, "why.cart_refuses", common.cart_name(g, a.cart), common.food_name(g, k))
       elseif player.food[k] == 0 then
         why = t(g, "why.no_food", common.food_name(g, k))

@@ -47,7 +47,8 @@ function M.check(g)
     end
   end
   for k, v in pairs(st.market) do if v < 0 then return "market " .. k .. " below 0" end end
-  for _, k in ipairs(common.food_kinds(data)) do
+  for _, food_kind in ipairs(data.foods.kinds) do
+    local k = food_kind.id
     local kind = st.market[k]
     for _, p in ipairs(st.players) do kind = kind + p.food[k] end
     for _, cart in ipairs(st.carts) do kind = kind + cart.food[k] end

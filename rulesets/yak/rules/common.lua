@@ -4,6 +4,7 @@
 -- and the hidden parts a bot must sample (determinize).
 
 local bag = require "cairn.bag"
+local derived = require "cairn.derived"
 local ids = require "cairn.ids"
 local tables = require "cairn.tables"
 local tower = require "rules.tower"
@@ -17,27 +18,13 @@ local M = {}
 ---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
 
--- M.food_kinds(data) -> the food ids in their listed order ({"meat", "milk", "bread"}).
--- Made once per game (data does not change during one); callers must not change it.
-local kinds_of_data, food_ids
----@param data table
----@return string[]
-function M.food_kinds(data)
-  if data ~= kinds_of_data then
-    local list = {}
-    for _, k in ipairs(data.foods.kinds) do list[#list + 1] = k.id end
-    kinds_of_data, food_ids = data, list
-  end
-  return food_ids
-end
-
 -- M.food_map(data [, from]) -> a map with every food kind, 0 unless from has it.
 ---@param data table
 ---@param from table<string, integer>? a food map
 ---@return table<string, integer>
 function M.food_map(data, from)
   local map = {}
-  for _, k in ipairs(M.food_kinds(data)) do map[k] = (from and tables.get(from, k)) or 0 end
+  for _, kind in ipairs(data.foods.kinds) do map[kind.id] = (from and tables.get(from, kind.id)) or 0 end
   return map
 end
 
@@ -47,8 +34,8 @@ end
 ---@param food table<string, integer> a food map
 ---@return integer
 function M.food_total(data, food)
-  local kinds, n = M.food_kinds(data), 0
-  for i = 1, #kinds do n = n + (food[kinds[i]] or 0) end
+  local n, kinds = 0, data.foods.kinds
+  for i = 1, #kinds do n = n + (food[kinds[i].id] or 0) end
   return n
 end
 
@@ -77,42 +64,13 @@ function M.parse_option(id)
   return verb, arg
 end
 
--- M.cart_def(data, id) -> the data record of cart id (looked up once per game and cart).
-local defs_of_data, defs = nil, {}
+-- M.cart_def(data, id) -> the data record of cart id (through derived.by's index: a
+-- payment asks it for every option, and a walk of the list there costs 1.9% of a random
+-- game's instructions, docs/bench.md)
 ---@param data table
 ---@param id string
 ---@return table the cart's record in the data
-function M.cart_def(data, id)
-  if data ~= defs_of_data then defs_of_data, defs = data, {} end
-  local def = defs[id]
-  if not def then
-    def = assert(tables.by(data.carts.carts, "id", id), id)
-    defs[id] = def
-  end
-  return def
-end
-
--- M.cart_rules(data, id) -> what cart id takes as payment, from its data record: the
--- food kinds it accepts (`accepts`, a list; `takes`, the same as a set kind -> true) and
--- max_kinds, as a plain table made once per game and cart (payments read it for every
--- option, and each read of g.data is a lookup through a read-only proxy). Callers must
--- not change it.
-local rules_of_data, cart_rules = nil, {}
----@param data table
----@param id string
----@return table the cart's rules: accepts (the food kinds, in order) and takes (a set), max_kinds
-function M.cart_rules(data, id)
-  if data ~= rules_of_data then rules_of_data, cart_rules = data, {} end
-  local r = cart_rules[id]
-  if not r then
-    local def = M.cart_def(data, id)
-    local accepts, takes = {}, {}
-    for i, k in ipairs(def.accepts) do accepts[i], takes[k] = k, true end
-    r = { accepts = accepts, takes = takes, max_kinds = def.max_kinds }
-    cart_rules[id] = r
-  end
-  return r
-end
+function M.cart_def(data, id) return assert(derived.by(data, data.carts.carts, "id", id), id) end
 
 -- M.first_of_kind(list, i) -> true when list[i] is not among list[1 .. i - 1]: one
 -- option per different stone of a cart or a draw (a few stones), in the order they lie.
@@ -173,30 +131,29 @@ function M.stone_name(g, stone) return g.text("stone." .. stone) end
 ---@return string
 function M.cart_name(g, id) return g.text("cart." .. id) end
 
--- M.stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
--- quarry bag may hold, for bag.draw. Made once per game.
-local stones_of_data, stone_kinds
+-- stone_kinds(data) -> every kind of stone (the colours, crystal, fog), sorted: what the
+-- quarry bag may hold, for bag.draw (derived.of keeps it for the game: a draw walking the
+-- bag's own keys instead sorts them every time, +7.6% instructions in a random game,
+-- docs/bench.md)
 ---@param data table
 ---@return string[]
-function M.stone_kinds(data)
-  if data ~= stones_of_data then
-    local list = { data.stones.crystal.id, data.stones.fog.id }
-    for _, c in ipairs(data.stones.colours) do list[#list + 1] = c.id end
-    table.sort(list)
-    stones_of_data, stone_kinds = data, list
-  end
-  return stone_kinds
+local function stone_kinds(data)
+  local list = { data.stones.crystal.id, data.stones.fog.id }
+  for _, c in ipairs(data.stones.colours) do list[#list + 1] = c.id end
+  table.sort(list)
+  return list
 end
 
--- M.is_crystal(data, stone) -> true for a crystal (the crystal's id read once per game).
-local crystal_of_data, crystal_id
+-- M.stone_kinds(data) -> stone_kinds(data), made once per game
+---@param data table
+---@return string[]
+function M.stone_kinds(data) return derived.of(data, stone_kinds) end
+
+-- M.is_crystal(data, stone) -> true for a crystal.
 ---@param data table
 ---@param stone string
 ---@return boolean
-function M.is_crystal(data, stone)
-  if data ~= crystal_of_data then crystal_of_data, crystal_id = data, data.stones.crystal.id end
-  return stone == crystal_id
-end
+function M.is_crystal(data, stone) return stone == data.stones.crystal.id end
 
 -- M.reverse(g): every yak turns round (one global heading; all yaks face the same way).
 ---@param g cairn.G

@@ -24,9 +24,9 @@ end
 ---@return boolean
 local function may_take_food(g, a)
   if common.player_room(g, a.seat) <= 0 then return false end
-  local market, kinds = g.state.market, common.food_kinds(g.data)
+  local market, kinds = g.state.market, g.data.foods.kinds
   for i = 1, #kinds do
-    if market[kinds[i]] ~= 0 then return true end
+    if market[kinds[i].id] ~= 0 then return true end
   end
   return false
 end
@@ -37,9 +37,9 @@ end
 local function food_options(g, a)
   local data, market = g.data, g.state.market
   local room = common.player_room(g, a.seat)
-  local kinds, opts, any = common.food_kinds(data), {}, false
+  local kinds, opts, any = data.foods.kinds, {}, false
   for i = 1, #kinds do
-    local k = kinds[i]
+    local k = kinds[i].id
     local id, why = common.option_id("take", k), nil
     if market[k] == 0 then
       why = t(g, "why.market_has_none", common.food_name(g, k))

@@ -22,7 +22,7 @@ function M.decision(g)
   local st, data = g.state, g.data
   local a = st.action
   local food = common.cart_by_id(st, a.cart).food
-  local accepts = common.cart_rules(data, a.cart).accepts
+  local accepts = common.cart_def(data, a.cart).accepts
   local room = common.player_room(g, a.seat)
   local opts, any = {}, false
   for i = 1, #accepts do

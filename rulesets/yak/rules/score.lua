@@ -7,53 +7,45 @@
 local grid = require "cairn.grid"
 local tables = require "cairn.tables"
 local common = require "rules.common"
+local derived = require "cairn.derived"
 local tower = require "rules.tower"
 
 local M = {}
 
--- The tower's cells and who touches whom, as flat lists: cells[i] = {r, c} in grid.cells
--- order, near[i] = the indices of the cells touching cell i, in grid.neighbours order.
--- Made once per tower shape (once per game): scoring searches many colourings of a tower
--- and the heuristic runs in every playout a bot plays; neither must build them each time.
-local layout_shape, cells_of, near_of
+-- layout(data) -> the tower's cells and who touches whom, as flat lists: cells[i] = {r, c}
+-- in grid.cells order, near[i] = the indices of the cells touching cell i, in
+-- grid.neighbours order. Kept for the game by derived.of: scoring searches many colourings
+-- of a tower and the heuristic runs in every playout a bot plays.
 ---@param data table
----@return integer[][], integer[][] the tower's cells {r, c} in layout order, and each cell's neighbours by index
+---@return table cells (the tower's cells {r, c} in layout order) and near (each cell's neighbours by index)
 local function layout(data)
   local shape = tower.shape(data)
-  if shape == layout_shape then return cells_of, near_of end
-  local index = {}
-  cells_of, near_of = grid.cells(shape), {}
-  for i, cell in ipairs(cells_of) do index[cell[1] * 16 + cell[2]] = i end
-  for i, cell in ipairs(cells_of) do
+  local index, cells, near_of = {}, grid.cells(shape), {}
+  for i, cell in ipairs(cells) do index[cell[1] * 16 + cell[2]] = i end
+  for i, cell in ipairs(cells) do
     local near = {}
     for _, n in ipairs(grid.neighbours(shape, cell[1], cell[2])) do near[#near + 1] = index[n[1] * 16 + n[2]] end
     near_of[i] = near
   end
-  layout_shape = shape
-  return cells_of, near_of
+  return { cells = cells, near = near_of }
 end
 
 local SIZE_ROWS, GROUPS_ROWS = { key = "size" }, { key = "groups" } -- scoring tables' keys
 
--- The points of data.scoring looked up once per game (tables.at_least, the same values)
--- for every size a group of the tower can have and every number of groups it can hold:
--- group[size], count_bonus[groups], single_stone. A score tries many colourings of a
--- tower, and the heuristic runs in every playout a bot plays.
-local points_of_data, points
+-- points_table(data) -> the points of data.scoring (tables.at_least, the same values) for
+-- every size a group of the tower can have and every number of groups it can hold:
+-- group[size], count_bonus[groups], single_stone. Kept for the game by derived.of: a
+-- score tries many colourings of a tower, and the heuristic runs in every playout.
 ---@param data table
 ---@return table the points: group (by size), count_bonus (by groups)
-local function points_of(data)
-  if data ~= points_of_data then
-    local sc, cells = data.scoring, layout(data)
-    local group, count_bonus = {}, {}
-    for n = 0, #cells do
-      group[n] = tables.at_least(sc.group_points, n, SIZE_ROWS)
-      count_bonus[n] = tables.at_least(sc.group_count_bonus, n, GROUPS_ROWS)
-    end
-    points = { group = group, count_bonus = count_bonus, single_stone = sc.single_stone }
-    points_of_data = data
+local function points_table(data)
+  local sc, cells = data.scoring, derived.of(data, layout).cells
+  local group, count_bonus = {}, {}
+  for n = 0, #cells do
+    group[n] = tables.at_least(sc.group_points, n, SIZE_ROWS)
+    count_bonus[n] = tables.at_least(sc.group_count_bonus, n, GROUPS_ROWS)
   end
-  return points
+  return { group = group, count_bonus = count_bonus, single_stone = sc.single_stone }
 end
 
 -- the groups of a score in their listed order: larger first, then by colour
@@ -95,8 +87,8 @@ end
 ---@param colours (string|false)[] the colour of each cell's stone, false when empty
 ---@return integer, table the points and the details (groups, singles, group_points, total)
 function M.evaluate(data, colours)
-  local pts_of = points_of(data)
-  local _, near = layout(data)
+  local pts_of = derived.of(data, points_table)
+  local near = derived.of(data, layout).near
   local d = { groups = {}, singles = 0, group_points = 0 }
   local seen, stack = {}, {}
   for i = 1, #near do
@@ -127,8 +119,8 @@ local seen_scratch, stack_scratch = {}, {} -- the floods' marks and stack (a sco
 ---@param colours (string|false)[] the colour of each cell's stone, false when empty
 ---@return integer
 local function colouring_total(data, colours)
-  local pts_of = points_of(data)
-  local _, near = layout(data)
+  local pts_of = derived.of(data, points_table)
+  local near = derived.of(data, layout).near
   local seen = seen_scratch
   for i = 1, #near do seen[i] = false end
   local total, groups = 0, 0
@@ -167,7 +159,8 @@ end
 ---@param tw table
 ---@return table total, groups, singles, count_bonus, crystals
 function M.tower_score(data, tw)
-  local cells, near_of_cell = layout(data)
+  local lay = derived.of(data, layout)
+  local cells, near_of_cell = lay.cells, lay.near
   local stones = {} -- the tower read once: the stone in each cell of the layout, or false
   for i, cell in ipairs(cells) do stones[i] = tower.get(tw, cell[1], cell[2]) end
   local crystals = {}

@@ -7,17 +7,10 @@
 
 local M = {}
 
--- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0). Made
--- once per game: data does not change during one (a new game runs this file again).
-local shape_of_data, shape
+-- M.shape(data) -> the grid shape of the tower (rows and columns counted from 0).
 ---@param data table
 ---@return table the grid shape (cairn.grid) of the tower
-function M.shape(data)
-  if data ~= shape_of_data then
-    shape_of_data, shape = data, { widths = data.tower.row_widths, layout = "brick", origin = 0 }
-  end
-  return shape
-end
+function M.shape(data) return { widths = data.tower.row_widths, layout = "brick", origin = 0 } end
 
 -- M.new(data) -> an empty tower.
 ---@param data table
@@ -109,34 +102,20 @@ function M.parse_cell(id)
   return math.tointeger(tonumber(l)) - 1, math.tointeger(tonumber(p)) - 1
 end
 
--- The placing rules of data.tower, read once per game into a plain table (row_widths,
--- first_stone_row): legal_cells asks them of every cell on every placement, and each
--- read of g.data is a lookup through a read-only proxy.
-local rules_of_data, tower_rules
----@param data table
----@return table row_widths and first_stone_row
-local function rules_of(data)
-  if data ~= rules_of_data then
-    local widths = {}
-    for r, w in ipairs(data.tower.row_widths) do widths[r] = w end
-    tower_rules = { row_widths = widths, first_stone_row = data.tower.first_stone_row }
-    rules_of_data = data
-  end
-  return tower_rules
-end
-
--- M.legal(data, tower, r, c [, count]) -> true, or false and the text key of the reason.
+-- M.legal(data, tower, r, c [, count]) -> true, or false and the text key of the reason,
+-- by the placing rules of data.tower (row_widths, first_stone_row).
 -- count, when given, is M.count(tower) (legal_cells counts once for every cell).
 -- (Row r of the rulebook is tower[r + 1] and its cell c is tower[r + 1][c + 1]; the
 -- rows are read directly here, as M.get reads them, because legal_cells asks this of
 -- every cell on every placement.)
----@param rules table row_widths and first_stone_row (rules_of)
+---@param data table
 ---@param tower table
 ---@param r integer
 ---@param c integer
 ---@param count integer
 ---@return boolean, string? true, or false and the reason's text key
-local function legal_at(rules, tower, r, c, count) -- M.legal with the rules read
+function M.legal(data, tower, r, c, count)
+  local rules = data.tower
   local width = rules.row_widths[r + 1]
   if not width or c < 0 or c >= width then return false, "why.off_tower" end
   if tower[r + 1][c + 1] then return false, "why.occupied" end
@@ -154,13 +133,6 @@ local function legal_at(rules, tower, r, c, count) -- M.legal with the rules rea
   if not (below[c + 1] and below[c + 2]) then return false, "why.needs_support" end
   return true
 end
----@param data table
----@param tower table
----@param r integer
----@param c integer
----@param count integer
----@return boolean, string? true, or false and the reason's text key
-function M.legal(data, tower, r, c, count) return legal_at(rules_of(data), tower, r, c, count) end
 
 -- M.cell(r, c) -> the pair {r, c}, made once per game for each cell: legal_cells
 -- returns these (callers must not change them).
@@ -180,11 +152,10 @@ end
 ---@param tower table
 ---@return integer[][]
 function M.legal_cells(data, tower)
-  local rules = rules_of(data)
-  local out, widths, count = {}, rules.row_widths, M.count(tower)
+  local out, widths, count = {}, data.tower.row_widths, M.count(tower)
   for r = 0, #widths - 1 do
     for c = 0, widths[r + 1] - 1 do
-      if legal_at(rules, tower, r, c, count) then out[#out + 1] = M.cell(r, c) end
+      if M.legal(data, tower, r, c, count) then out[#out + 1] = M.cell(r, c) end
     end
   end
   return out

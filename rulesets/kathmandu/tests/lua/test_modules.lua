@@ -3,6 +3,7 @@
 -- pilgrim from the seed; guide, herder, scout modelled). Tents: drawn by the lowest dice
 -- sum at a round's end, played at the end of an opponent's turn on their landscape.
 local fake = require "kfake"
+local tables = require "cairn.tables"
 local common = require "rules.common"
 local round = require "rules.round"
 
@@ -22,7 +23,7 @@ local function as(g, seat, character) g.state.players[seat].character = characte
 local g = game { characters = true }
 for s = 1, 2 do
   local p = g.state.players[s]
-  local want = common.info(g.data).character[p.character].start
+  local want = tables.by(g.data.characters.characters, "id", p.character).start
   for _, r in ipairs(g.data.game.resources) do assert(p.res[r] == (want[r] or 0), p.character .. " " .. r) end
 end
 assert(g.state.players[1].character ~= g.state.players[2].character, "dealt without repeats")
