@@ -231,6 +231,12 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
 const char *sb_lua_long_end(const char *p, const char *e);
 const char *sb_lua_quoted_end(const char *p, const char *e);
 
+/* sandbox_presize.c: the chunk with each empty constructor `{}` made
+** `{nil, ...}` (CAIRN_LUA_TABLE_ROOM nils, lines kept), malloc'd with its
+** length in *out_len; NULL with *out_len 0 when nothing changed, NULL with
+** *out_len (size_t)-1 when memory ran out. */
+char *sb_presize_rewrite(const char *src, size_t len, size_t *out_len);
+
 /* sandbox_len.c: `#`. sb_len_rewrite returns the chunk with
 ** each `#X` made SB_LEN_NAME(X) (malloc'd, its length in *out_len), or NULL
 ** with *out_len 0 when nothing changed, or NULL with *out_len (size_t)-1

@@ -72,6 +72,15 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
         bad = !rewritten && rlen == (size_t)-1;
         if (rewritten) buf = rewritten, len = rlen;
     }
+    if (!bad) { /* room in each empty table (sandbox_presize.c); without
+                ** memory for it, the chunk as it is: the same game */
+        char *presized = sb_presize_rewrite(buf, len, &rlen);
+        if (presized) {
+            free(rewritten);
+            rewritten = presized;
+            buf = presized, len = rlen;
+        }
+    }
     if (bad) {
         /* the message is made protected: this function raises nothing */
         lua_pushcfunction(L, push_chunk_error);
