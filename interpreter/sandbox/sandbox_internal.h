@@ -181,7 +181,7 @@ extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sand
 #define LOADING_KEY sandbox_loading_key /* modules being loaded (loops) */
 #define GUARD_KEY sandbox_guard_key     /* metatable of require's close guard */
 #define CHUNKS_KEY sandbox_chunks_key   /* compiled chunks by file: load once, run per game */
-#define FOUND_KEY sandbox_found_key     /* module name -> its folder's index: resolved once */
+#define FOUND_KEY sandbox_found_key     /* module name -> its file (folder resolved once) */
 
 /* sandbox_require.c. sb_read_source reads a whole script file (malloc'd;
 ** NULL with why; a regular file, inside within when given: safe_open.h); sb_load_text compiles buf as text, named by the
