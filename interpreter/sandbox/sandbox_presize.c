@@ -15,7 +15,9 @@
 ** Nothing a script can see changes: the table is as empty as before, and
 ** a table's layout never reaches a script (`#`, `pairs` and `next` answer
 ** from its contents: sandbox_len.c, sandbox_tables.c), nor the engine (the
-** state is read with its keys sorted, luaval.c). Only blanks may stand
+** state is read with its keys sorted, luaval.c); only check mode's error
+** for `#` of a table with holes names keys up to Lua's own border, which
+** the room can move (sandbox_len.c, counted_len). Only blanks may stand
 ** between the braces (a comment there keeps `{}` as written); each line
 ** keeps its number, since the nils go in front of the blanks.
 */
