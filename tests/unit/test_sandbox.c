@@ -855,6 +855,8 @@ static void empty_tables_get_room(void **state) {
     expect_true(f, "local s = '{}' .. \"{ }\" .. [[{}]] -- {}\nreturn s == '{' .. '}{ }{' .. '}'");
     expect_error(f, "local t = {\n}\nerror('here')", SANDBOX_ERR_RUN, CHUNK ":3: here");
     expect_true(f, "return load('local t = {} t[1] = 1 return #t')() == 1");
+    /* a string that goes on past a line break after \z is still a string */
+    expect_true(f, "local s = 'a\\z\n  {}' return s == 'a{' .. '}'");
     size_t room = kept_bytes(f, "local t = {} for i = 1, 100 do t[i] = {} end return t");
     size_t written = kept_bytes(f, "local t = {} for i = 1, 100 do t[i] = { --[[ as written ]] } end return t");
     /* the rest is the two chunks' own code (its nils, its registers):
