@@ -55,6 +55,13 @@
 #define CAIRN_LUA_BLOCKS_KEPT (2L * 1024 * 1024)
 #endif
 
+/* Nils in the constructor every empty `{}` of a script becomes
+** (sandbox_presize.c): a list of up to this many entries fills without a
+** rehash. 0 leaves `{}` as written. */
+#if !defined(CAIRN_LUA_TABLE_ROOM)
+#define CAIRN_LUA_TABLE_ROOM 8
+#endif
+
 /* Lua VM instructions one handler call may run (counted in steps of
 ** CAIRN_LUA_HOOK_STEP). No shipped rule comes within 1% of it. */
 #if !defined(CAIRN_LUA_INSTRUCTION_BUDGET)

@@ -295,6 +295,26 @@ static void push_front(lua_State *L, int fi, int state_writable, engine_hub *hub
     lua_setmetatable(L, -2);
 }
 
+/* A fast game's handlers get the fields table itself as g (gapi_push): no
+** front, so reading g.state is one table lookup, not a miss and a
+** metamethod (connect4's random games: 3% of their instructions). It
+** refuses new keys (g_newindex, which no field reaches: they are all
+** there) and rawset, and keeps its metatable; a field assigned over in a
+** fast game stays so for that game only (p_start sets every field again),
+** and a strict game, whose handlers get the front, refuses it. */
+static void seal_fields(lua_State *L, int fi, engine_hub *hub) {
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, fi);
+    lua_pushboolean(L, 0);
+    lua_pushlightuserdata(L, hub);
+    lua_pushcclosure(L, g_newindex, 3);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushboolean(L, 0); /* getmetatable sees false; setmetatable refuses */
+    lua_setfield(L, -2, "__metatable");
+    sandbox_mark_readonly(L, -1, fi, "g"); /* rawset refuses it */
+    lua_setmetatable(L, fi);
+}
+
 /* Pushes a fields table with everything but state and seats. */
 static void push_fields(lua_State *L, const sandbox_kit *k, const char *lang, int rng_i, int log_i,
                         int text_i, int log_text_i) {
@@ -357,6 +377,7 @@ static int p_build(lua_State *L) {
     int *fields[] = {&k->ref_gfields, &k->ref_grofields, &k->ref_grenderfields};
     for (int i = 0; i < 3; i++) {
         push_fields(L, k, c->r->lang, 1, 2, 3, 4); /* 5 */
+        if (i < 2) seal_fields(L, 5, k->hub);
         push_front(L, 5, i == 0, k->hub);
         *fronts[i] = luaL_ref(L, LUA_REGISTRYINDEX);
         *fields[i] = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -414,21 +435,41 @@ static int p_start(lua_State *L) {
         luaval_push_raw(L, c->now_seats);
         k->ref_seats_plain = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    /* raw sets: g's and read-only g's fields refuse new keys (seal_fields) */
     int fields[] = {k->ref_gfields, k->ref_grofields, k->ref_grenderfields};
     for (int i = 0; i < 3; i++) {
         lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
+        lua_pushliteral(L, "seats");
         lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? k->ref_seats_plain : k->ref_seats);
-        lua_setfield(L, -2, "seats");
+        lua_rawset(L, -3);
+        lua_pushliteral(L, "labels");
         lua_pushboolean(L, !fast);
-        lua_setfield(L, -2, "labels");
+        lua_rawset(L, -3);
+        lua_pushliteral(L, "data");
         lua_rawgeti(L, LUA_REGISTRYINDEX, fast ? k->ref_data_plain : k->ref_data);
-        lua_setfield(L, -2, "data");
+        lua_rawset(L, -3);
         if (i < 2) {
+            lua_pushliteral(L, "state");
             lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_state);
-            lua_setfield(L, -2, "state");
+            lua_rawset(L, -3);
         }
         lua_pop(L, 1);
     }
+    /* the rest as built: a fast game's handlers could assign over them
+    ** (seal_fields); render's fields never reach a script that can */
+    static const char *const kept[] = {"options", "rng", "log", "text", "log_text", "debug", "lang"};
+    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_grenderfields);
+    for (int i = 0; i < 2; i++) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, fields[i]);
+        for (size_t j = 0; j < sizeof kept / sizeof kept[0]; j++) {
+            lua_pushstring(L, kept[j]);
+            lua_pushvalue(L, -1);
+            lua_rawget(L, -4);
+            lua_rawset(L, -3);
+        }
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
     return 0;
 }
 
@@ -471,7 +512,10 @@ int gapi_start(engine *e, cerr_list *errs) {
 
 void gapi_push(engine *e, int writable, int render) {
     const sandbox_kit *k = e->rt.kit;
-    lua_rawgeti(e->rt.L, LUA_REGISTRYINDEX, render ? k->ref_grender : writable ? k->ref_g : k->ref_gro);
+    int ref = render ? k->ref_grender
+              : e->cfg.fast ? (writable ? k->ref_gfields : k->ref_grofields) /* seal_fields */
+              : writable ? k->ref_g : k->ref_gro;
+    lua_rawgeti(e->rt.L, LUA_REGISTRYINDEX, ref);
 }
 
 /* Protected: makes the fields' state the live table again (arg 1: 1 for
@@ -541,9 +585,11 @@ int gapi_set_labels(engine *e, int on) {
 
 int gapi_adopt_state(engine *e) {
     lua_State *L = e->rt.L;
-    /* the common case: nothing assigned g.state (g_newindex is the only
-    ** way a script can; the engine sets g's fields and the live ref together) */
-    if (!e->hub->state_assigned) return 0;
+    /* the common case: nothing assigned g.state (in a strict game
+    ** g_newindex is the only way a script can; the engine sets g's fields
+    ** and the live ref together); a fast game's g is its fields table
+    ** (seal_fields), assigned without a word, so it compares every time */
+    if (!e->hub->state_assigned && !e->cfg.fast) return 0;
     e->hub->state_assigned = 0;
     /* assigned, perhaps the same table again: no allocation unless it differs */
     if (!lua_checkstack(L, 4)) return -1;

@@ -132,9 +132,13 @@ static int p_read_asked(lua_State *L) {
     enum { IDS = 3, LABELS, REASONS, PROMPTS };
     luaL_checkstack(L, 8, "decisions");
     lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_ids);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_prompts);
+    if (texts) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_labels);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_reasons);
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_prompts);
+    } else { /* never read below: no texts are kept */
+        lua_settop(L, PROMPTS);
+    }
     size_t k = 0;
     if (lua_isnil(L, 2)) goto done;
     if (!lua_istable(L, 2)) return ask_bad(c, 0, "decisions(g) must return a list, not %s", luaL_typename(L, 2));
@@ -234,6 +238,15 @@ static int p_read_asked(lua_State *L) {
                 if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)
                     return ask_bad(c, i, "options[%zu] needs a non-empty string id", j);
                 obj = lua_topointer(L, -1);
+                if (!strict && k < a->n_opts_filled && obj == a->id_obj[k + 1]) {
+                    /* the string the engine's table holds here, as above */
+                    lua_settop(L, top);
+                    a->disabled[++k] = (unsigned char)((dis ? ASK_DISABLED : 0) | (avoid && !dis ? ASK_AVOIDED : 0));
+                    it->n++;
+                    it->n_enabled += !dis;
+                    it->n_avoided += avoid && !dis;
+                    continue;
+                }
             } else if (t != LUA_TSTRING) {
                 return ask_bad(c, i, "options[%zu] must be an id (a string) or {id = ..., label = ...}", j);
             }

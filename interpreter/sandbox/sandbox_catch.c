@@ -146,6 +146,13 @@ int sb_load(lua_State *L) {
         lua_pushfstring(L, "load: line %s", cwhy);
         return 2;
     }
+    size_t pl; /* room in each empty table (sandbox_presize.c); without memory for it, as it is */
+    char *presized = sb_presize_rewrite(rewritten ? rewritten : text, rewritten ? rl : l, &pl);
+    if (presized) {
+        free(rewritten);
+        rewritten = presized;
+        rl = pl;
+    }
     status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
                        : luaL_loadbufferx(L, text, l, chunkname, "t");
     free(rewritten);

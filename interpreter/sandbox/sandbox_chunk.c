@@ -62,6 +62,11 @@ const char *sb_lua_long_end(const char *p, const char *e) {
 const char *sb_lua_quoted_end(const char *p, const char *e) {
     char quote = *p++;
     while (p < e && *p != quote) {
+        if (*p == '\\' && p + 1 < e && p[1] == 'z') { /* \z: the blanks after it, lines too */
+            p += 2;
+            while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v')) p++;
+            continue;
+        }
         if (*p == '\\' && p + 1 < e) p++; /* an escaped quote, or an escaped line end */
         else if (*p == '\n') return p;   /* unfinished: Lua reports it */
         p++;

@@ -181,7 +181,7 @@ extern const char sandbox_lib_key, sandbox_loaded_key, sandbox_loading_key, sand
 #define LOADING_KEY sandbox_loading_key /* modules being loaded (loops) */
 #define GUARD_KEY sandbox_guard_key     /* metatable of require's close guard */
 #define CHUNKS_KEY sandbox_chunks_key   /* compiled chunks by file: load once, run per game */
-#define FOUND_KEY sandbox_found_key     /* module name -> its folder's index: resolved once */
+#define FOUND_KEY sandbox_found_key     /* module name -> its file (folder resolved once) */
 
 /* sandbox_require.c. sb_read_source reads a whole script file (malloc'd;
 ** NULL with why; a regular file, inside within when given: safe_open.h); sb_load_text compiles buf as text, named by the
@@ -230,6 +230,12 @@ int sb_chunk_check(const char *buf, size_t len, char *why, size_t whysz);
 ** quote, or at the line end or chunk end of an unfinished one). */
 const char *sb_lua_long_end(const char *p, const char *e);
 const char *sb_lua_quoted_end(const char *p, const char *e);
+
+/* sandbox_presize.c: the chunk with each empty constructor `{}` made
+** `{nil, ...}` (CAIRN_LUA_TABLE_ROOM nils, lines kept), malloc'd with its
+** length in *out_len; NULL with *out_len 0 when nothing changed, NULL with
+** *out_len (size_t)-1 when memory ran out. */
+char *sb_presize_rewrite(const char *src, size_t len, size_t *out_len);
 
 /* sandbox_len.c: `#`. sb_len_rewrite returns the chunk with
 ** each `#X` made SB_LEN_NAME(X) (malloc'd, its length in *out_len), or NULL

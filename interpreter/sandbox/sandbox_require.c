@@ -72,6 +72,15 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
         bad = !rewritten && rlen == (size_t)-1;
         if (rewritten) buf = rewritten, len = rlen;
     }
+    if (!bad) { /* room in each empty table (sandbox_presize.c); without
+                ** memory for it, the chunk as it is: the same game */
+        char *presized = sb_presize_rewrite(buf, len, &rlen);
+        if (presized) {
+            free(rewritten);
+            rewritten = presized;
+            buf = presized, len = rlen;
+        }
+    }
     if (bad) {
         /* the message is made protected: this function raises nothing */
         lua_pushcfunction(L, push_chunk_error);
@@ -177,6 +186,12 @@ void sb_cache_chunk(lua_State *L, int key_idx, int fn_idx) {
     lua_pop(L, 1);
 }
 
+/* Raises require's error for find_module's failure d. */
+static int not_found(lua_State *L, const char *name, int d) {
+    if (d == -2) return luaL_error(L, "require: out of memory looking for module '%s'", name);
+    return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
+}
+
 /* require(name): a/b.lua from the module folders, loaded once per state in
 ** the sandbox environment. */
 int sb_require(lua_State *L) {
@@ -201,29 +216,34 @@ int sb_require(lua_State *L) {
     char rel[SANDBOX_MODULE_NAME_MAX + 8];
     char *real = NULL;
     module_file(name, rel);
-    /* the folder that holds it, resolved (realpath) once per state: like the
+    /* the file, its folder resolved (realpath) once per state: like the
     ** compiled chunks, the files are taken as unchanged for the state's
     ** life (hot reload builds a new sandbox), and every game of a pooled
-    ** sandbox and every fork requires the same modules again */
+    ** sandbox and every fork requires the same modules again; the file's
+    ** name is kept too (formatting it cost more than running a small
+    ** module's chunk) */
     sb_registry_table(L, &FOUND_KEY); /* 4 */
     lua_pushvalue(L, 1);
-    int known = lua_rawget(L, 4) == LUA_TNUMBER;
-    int d = known ? (int)lua_tointeger(L, -1) : -1;
-    lua_pop(L, 1);
-    if (!known) {
+    int d = -1;
+    if (lua_rawget(L, 4) != LUA_TSTRING) {
+        lua_pop(L, 1);
         d = find_module(sb, rel, &real);
         free(real); /* only its existence mattered; reopened below */
-        if (d == -2) return luaL_error(L, "require: out of memory looking for module '%s'", name);
-        if (d < 0)
-            return luaL_error(L, "require: module '%s' not found in the ruleset or the stdlib", name);
+        real = NULL;
+        if (d < 0) return not_found(L, name, d);
+        lua_pushfstring(L, "%s/%s", sb->canon[d], rel);
         lua_pushvalue(L, 1);
-        lua_pushinteger(L, d);
+        lua_pushvalue(L, -2);
         lua_rawset(L, 4);
     }
-    lua_settop(L, 3);
-    lua_pushfstring(L, "%s/%s", sb->canon[d], rel);   /* 4: the file */
-    lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel);   /* 5: the chunk name */
-    if (!sb_push_cached_chunk(L, 4)) {
+    lua_replace(L, 4); /* 4: the file */
+    if (!sb_push_cached_chunk(L, 4)) { /* 5: the chunk */
+        if (d < 0) { /* found in an earlier game, whose load failed */
+            d = find_module(sb, rel, &real);
+            free(real);
+            if (d < 0) return not_found(L, name, d);
+        }
+        lua_pushfstring(L, "@%s/%s", sb->dirs[d], rel); /* 5: the chunk name */
         /* from here to load_text nothing may raise: buf is malloc'd */
         char why[160];
         size_t n = 0;
@@ -236,8 +256,6 @@ int sb_require(lua_State *L) {
             return lua_error(L);
         }
         sb_cache_chunk(L, 4, 5);
-    } else {
-        lua_replace(L, 5);
     }
 
     /* mark as loading until the chunk returns or fails */

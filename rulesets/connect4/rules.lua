@@ -70,11 +70,11 @@ local function column_of(id) return DROP.parts[id][2] end
 ---@param g cairn.G
 function rules.setup(g)
   local b = g.data.board
-  local grid, empty, first = {}, b.empty, {}
-  for c = 1, b.columns do first[c] = empty end
+  local grid = {}
   for r = 1, b.rows do
-    -- each row a copy of the first, made at its size (no growing cell by cell)
-    grid[r] = r == 1 and first or { table.unpack(first) }
+    local row = {}
+    for c = 1, b.columns do row[c] = b.empty end
+    grid[r] = row
   end
   g.state.grid = grid
   g.state.turn = 1

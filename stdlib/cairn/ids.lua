@@ -2,11 +2,13 @@
 -- Option ids made once: "take red", "envoy r2", "move 3 north". A decision offers the
 -- same ids again and again and apply reads their parts back; building and splitting
 -- strings on every decision would cost as much as the rule itself. An id set keeps each
--- id it made in a tree keyed by its parts (a lookup builds no string), and each id's parts.
+-- id it made keyed by its parts (a lookup builds no string): a two-part id in the pair
+-- index (pairs[a][b], one table per first part), any other in a tree, one level a part;
+-- and each id's parts.
 
 local M = {}
 
--- M.new() -> an empty id set, {parts = {}, tree = {}}. A ruleset keeps one in a module
+-- M.new() -> an empty id set, {parts = {}, tree = {}, pairs = {}}. A ruleset keeps one in a module
 -- local: a new game runs the module again, so no id set outlives its game.
 ---@return cairn.IdSet
 function M.new() return { parts = {}, tree = {}, pairs = {} } end
@@ -20,10 +22,16 @@ function M.new() return { parts = {}, tree = {}, pairs = {} } end
 ---@param d? string|integer
 ---@return string
 function M.id(set, a, b, c, d)
-  if c == nil and b ~= nil then -- the common "verb arg": two lookups when made before
+  if c == nil and b ~= nil then -- the common "verb arg": the pair index alone
     local by_a = set.pairs[a]
-    local s = by_a and by_a[b]
-    if s then return s end
+    if not by_a then by_a = {}; set.pairs[a] = by_a end
+    local s = by_a[b]
+    if not s then
+      s = (type(a) == "string" and a or tostring(a)) .. " " .. b
+      by_a[b] = s
+      set.parts[s] = { a, b }
+    end
+    return s
   end
   local tree = set.tree
   local node = tree[a]
@@ -46,11 +54,6 @@ function M.id(set, a, b, c, d)
     node[false] = s
     set.parts[s] = { a, b, c, d }
   end
-  if c == nil and b ~= nil then
-    local by_a = set.pairs[a]
-    if not by_a then by_a = {}; set.pairs[a] = by_a end
-    by_a[b] = s
-  end
   return s
 end
 
@@ -63,7 +66,7 @@ end
 function M.of(set, a)
   return setmetatable({}, { __index = function(t, b)
     local id = M.id(set, a, b)
-    rawset(t, b, id)
+    t[b] = id -- no __newindex: kept in t itself
     return id
   end })
 end

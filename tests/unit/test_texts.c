@@ -4,7 +4,8 @@
 ** playout g.text gives its key in decisions and heuristic, while what a person
 ** reads (the decisions shown, a refused answer's reason, a score's
 ** breakdown) is formatted; in every handler of a game g.data is the very
-** table setup saw (fixture engine/texts).
+** table setup saw (fixture engine/texts); a fast game's g is its fields
+** table, which refuses new keys (fixture engine/fast_g).
 */
 #include "testutil.h"
 #include "engine.h"
@@ -131,11 +132,65 @@ static void test_one_data_for_every_handler(void **st) {
     engine_free(e);
 }
 
+/* The string field key of state s. */
+static const char *state_str(const value *s, const char *key) {
+    const value *v = value_map_get(s, key);
+    assert_non_null(v);
+    assert_int_equal(v->type, CV_STR);
+    return v->u.str.s;
+}
+
+/* A fast game's handlers get g's fields table itself (engine_api.c,
+** seal_fields; fixture engine/fast_g): in apply a new field and rawset are
+** refused, g.lang assigned over is taken for that game ("xx"), and the
+** g.state apply assigns is the state the engine reads after it (n = 2 after
+** two answers, no other way to reach 2). The next game on the same rules
+** gets the same pooled sandbox and sees g.lang as built again ("en", the
+** ruleset's only language) in setup. */
+static void test_fast_g_is_its_fields(void **st) {
+    (void)st;
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = FIXTURE("engine/fast_g");
+    c.players = 1;
+    c.names = NAMES;
+    c.seed = 1;
+    c.fast = 1;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_rules *r = engine_rules_new(&c, &errs);
+    if (!r) cerr_print(stderr, &errs);
+    assert_non_null(r);
+    c.rules = r;
+    for (int game = 1; game <= 2; game++) {
+        engine *e = engine_new(&c, &errs);
+        if (!e) cerr_print(stderr, &errs);
+        assert_non_null(e);
+        answer_ok(e, "a");
+        answer_ok(e, "a");
+        assert_true(engine_is_over(e));
+        const value *s = engine_state(e);
+        assert_non_null(s);
+        const value *n = value_map_get(s, "n");
+        assert_non_null(n);
+        assert_int_equal(n->u.i, 2);
+        assert_string_equal(state_str(s, "lang_at_setup"), "en");
+        assert_string_equal(state_str(s, "lang"), "xx");
+        const value *added = value_map_get(s, "added"), *raw = value_map_get(s, "rawset");
+        assert_true(added && added->type == CV_BOOL && !added->u.b);
+        assert_true(raw && raw->type == CV_BOOL && !raw->u.b);
+        engine_free(e);
+    }
+    cerr_free(&errs);
+    engine_rules_free(r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_playout_heuristic_gets_the_key),
         cmocka_unit_test(test_playout_shows_formatted_texts),
         cmocka_unit_test(test_one_data_for_every_handler),
+        cmocka_unit_test(test_fast_g_is_its_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
