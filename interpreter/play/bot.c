@@ -71,14 +71,19 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
     if (!known) {
         strbuf s = {0};
         for (const bot_param *p = kd->params; p->name; p++) strbuf_printf(&s, "%s%s", s.n ? ", " : "", p->name);
+        size_t n = errs->n;
         cerr_add(errs, NULL, 0, 0, NULL, "bot %s: no parameter \"%s\"; %s%s", b->spec, key,
                  s.n ? "it takes: " : "it takes none", s.n ? strbuf_str(&s) : "");
+        if (s.n) cerr_key4(errs, n, "bot.no_param", b->spec, key, strbuf_str(&s), NULL);
+        else cerr_key(errs, n, "bot.no_param_none", 0, b->spec, key);
         strbuf_free(&s);
         return -1;
     }
     if (!strcmp(key, "rollout")) {
         if (strcmp(val, "random") && strcmp(val, "heuristic")) {
+            size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: rollout is random or heuristic, not \"%s\"", b->spec, val);
+            cerr_key(errs, n, "bot.rollout", 0, b->spec, val);
             return -1;
         }
         b->guided = !strcmp(val, "heuristic");
@@ -88,13 +93,19 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
     errno = 0;
     double d = strtod(val, &end);
     if (!*val || *end || errno || !(d >= 0) || d > 1e12) {
+        size_t n = errs->n;
         cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a number >= 0, got \"%s\"", b->spec, key, val);
+        cerr_key4(errs, n, "bot.number", b->spec, key, val, NULL);
         return -1;
     }
     if (!strcmp(key, "iterations") || !strcmp(key, "depth") || !strcmp(key, "samples")) {
         if (d != floor(d) || d > (double)CAIRN_BOT_MAX_ITERATIONS) {
+            size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a whole number up to %ld, got \"%s\"", b->spec,
                      key, CAIRN_BOT_MAX_ITERATIONS, val);
+            char most[32];
+            snprintf(most, sizeof most, "%ld", CAIRN_BOT_MAX_ITERATIONS);
+            cerr_key4(errs, n, "bot.whole_up_to", b->spec, key, most, val);
             return -1;
         }
         if (!strcmp(key, "iterations")) b->iterations = (long)d, b->iterations_given = 1;
@@ -103,15 +114,23 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
     } else if (!strcmp(key, "searches") || !strcmp(key, "cores")) {
         long most = !strcmp(key, "searches") ? CAIRN_BOT_MAX_SEARCHES : CAIRN_BOT_MAX_CORES;
         if (d != floor(d) || d < 1 || d > (double)most) {
+            size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a whole number from 1 to %ld, got \"%s\"", b->spec, key,
                      most, val);
+            char top[32];
+            snprintf(top, sizeof top, "%ld", most);
+            cerr_key4(errs, n, "bot.whole_from_one", b->spec, key, top, val);
             return -1;
         }
         if (!strcmp(key, "searches")) b->searches = (long)d;
         else b->cores = (long)d;
     } else if (!strcmp(key, "time")) {
         if (d > CAIRN_BOT_MAX_TIME) {
+            size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: time is at most %g seconds", b->spec, CAIRN_BOT_MAX_TIME);
+            char most[32];
+            snprintf(most, sizeof most, "%g", CAIRN_BOT_MAX_TIME);
+            cerr_key(errs, n, "bot.time_most", 0, b->spec, most);
             return -1;
         }
         b->time = d;
@@ -166,7 +185,11 @@ bot *bot_new(const char *spec, cerr_list *errs) {
             }
             return b;
         }
+        size_t n = errs->n;
         cerr_add(errs, NULL, 0, 0, NULL, "no bot kind \"%.*s\"; the kinds are: %s", (int)klen, spec, bot_kinds());
+        char *kind = strndup(spec, klen);
+        if (kind) cerr_key(errs, n, "bot.no_kind", 0, kind, bot_kinds());
+        free(kind);
         bot_free(b);
         return NULL;
     }
@@ -183,7 +206,9 @@ bot *bot_new(const char *spec, cerr_list *errs) {
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         char item[128];
         if (len == 0 || len >= sizeof item) {
+            size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: expected PARAM=VALUE after \"%s:\"", spec, kd->name);
+            cerr_key(errs, n, "bot.param_expected", 0, spec, kd->name);
             bot_free(b);
             return NULL;
         }
@@ -191,7 +216,9 @@ bot *bot_new(const char *spec, cerr_list *errs) {
         item[len] = '\0';
         char *eq = strchr(item, '=');
         if (!eq) {
+            size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: \"%s\" is not PARAM=VALUE", spec, item);
+            cerr_key(errs, n, "bot.not_param", 0, spec, item);
             bot_free(b);
             return NULL;
         }
@@ -204,7 +231,9 @@ bot *bot_new(const char *spec, cerr_list *errs) {
     }
     if (b->iterations < 0) b->iterations = b->time > 0 ? 0 : CAIRN_BOT_ITERATIONS;
     if ((b->k == BOT_MCTS || b->k == BOT_ISMCTS) && b->iterations == 0 && b->time == 0) {
+        size_t n = errs->n;
         cerr_add(errs, NULL, 0, 0, NULL, "bot %s: give iterations or time a budget above 0", spec);
+        cerr_key(errs, n, "bot.no_budget", 0, spec, NULL);
         bot_free(b);
         return NULL;
     }

@@ -316,13 +316,14 @@ typedef struct checker {
     char en[8192], other[8192]; /* the words of English's catalogue and lang's */
     size_t lines, bad;
     int cmdline; /* the line before held a command line to type */
+    int quoted;  /* the line before ended inside a `...` span, which its wrapped rest goes on */
 } checker;
 
 static void checker_init(checker *k, const char *lang) {
     catalogue_words("en", k->en, sizeof k->en);
     catalogue_words(lang, k->other, sizeof k->other);
     k->lines = k->bad = 0;
-    k->cmdline = 0;
+    k->cmdline = k->quoted = 0;
 }
 
 /* Counts line a bad one (and prints it) when it holds an English word of
@@ -343,7 +344,13 @@ static void check_line(checker *k, char *line) {
     char *typed = strstr(line, "cairn play ");
     k->cmdline = typed != NULL;
     if (typed) *typed = '\0';
-    words_of(line, found, sizeof found);
+    /* a `...` span wrapped onto this line: its rest is quoted too */
+    char text[8192];
+    snprintf(text, sizeof text, "%s%s", k->quoted && strncmp(line, "  ", 2) == 0 ? "`" : "", line);
+    size_t ticks = 0;
+    for (const char *p = text; *p; p++) ticks += *p == '`';
+    k->quoted = ticks % 2 == 1;
+    words_of(text, found, sizeof found);
     for (char *w = strtok(found, " "); w; w = strtok(NULL, " ")) {
         char probe[80];
         snprintf(probe, sizeof probe, " %s ", w);
@@ -404,13 +411,17 @@ static char *commands_then_answers(const char *dir, const char *rs) {
     ** a file that is not there, a save into a folder that is not there and
     ** over a folder, an export into a folder that is not there, state paths
     ** that do not parse, set of a path whose parent is not there and of a
-    ** value the state schema refuses; the rarer
+    ** value the state schema refuses, bot kinds and parameters that are not
+    ** (each refusal the bot spec parser makes); the rarer
     ** paths: state --peek (asked first, with a path too), a path
     ** that is not there, eval and set without what they take and with a Lua
     ** error, the usage errors of history, goto, bot, human, shell and new */
     char *rare = cairn_strfmt("printf 'load %s/none.save\\nsave %s/nodir/a.save\\nsave %s\\nexport %s/nodir/s.yaml\\n"
                               "state a]b\\nstate round[0]\\nstate .x\\nstate round x\\nset nothere.x 3\\nset round.x.y 3\\n"
                               "set round abc\\nset round [1, 2]\\n"
+                              "bot 2 foo\\nbot 2 mcts:iterations=abc\\nbot 2 mcts:x=1\\nbot 2 random:x=1\\n"
+                              "bot 2 mcts:depth=1.5\\nbot 2 mcts:cores=0\\nbot 2 mcts:time=9999999\\n"
+                              "bot 2 mcts:rollout=x\\nbot 2 mcts:foo\\nbot 2 mcts:,\\n"
                               "state --peek round\\ny\\nstate --peek\\nn\\nstate round.x\\neval\\neval 1 +\\n"
                               "set\\nhistory --bad\\ngoto\\ngoto 99\\nbot\\nhuman\\nshell\\nshell false\\nnew x\\n"
                               "shell touch %s/%s/extra.lua\\nreload\\nshell rm %s/%s/extra.lua\\nreload\\n"
