@@ -1488,6 +1488,19 @@ static void key_expected(vctx *c, size_t before, int mask, const value *sch, con
     strbuf_free(&got);
 }
 
+/* Gives an enum's refusal ("expected one of a, b, got string "x"") the key
+** "schema.one_of" (or "schema.one_of_hint" with the nearest item) for the
+** console's languages: the items as the message lists them (data, no
+** language's words) and what was got, a scalar as the message quotes it. */
+static void key_one_of(vctx *c, size_t before, const strbuf *items, const value *inst, const char *hint) {
+    if (c->key || c->quick || c->errs->n != before + 1 || items->oom) return;
+    if (inst->type == CV_LIST || inst->type == CV_MAP || inst->type == CV_NULL) return;
+    char *d = value_describe(inst); /* "string \"abc\"", "integer 3" */
+    const char *sp = d ? strchr(d, ' ') : NULL;
+    if (sp) cerr_key4(c->errs, before, hint ? "schema.one_of_hint" : "schema.one_of", strbuf_str(items), sp + 1, hint, NULL);
+    free(d);
+}
+
 /* "at least 2 items", "1 to 3 keys", "exactly 1 character". */
 static void count_phrase(strbuf *b, const value *mn, const value *mx, const char *one,
                          const char *many) {
@@ -2394,7 +2407,14 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
     const char *hint = inst->type == CV_STR ? hint_item(inst->u.str.s, en) : NULL;
     strbuf tail = {0};
     if (hint) strbuf_printf(&tail, " (did you mean \"%s\"?)", hint);
+    strbuf list = {0}; /* the items again, for the key: v_expected takes e */
+    const char *listed = strbuf_str(&e);
+    if (!e.oom && strlen(listed) > strlen("one of ")) strbuf_puts(&list, listed + strlen("one of "));
+    else list.oom = 1;
+    size_t before = c->errs->n;
     v_expected(c, inst, &e, hint ? strbuf_str(&tail) : NULL);
+    key_one_of(c, before, &list, inst, hint);
+    strbuf_free(&list);
     strbuf_free(&tail);
 }
 

@@ -422,6 +422,8 @@ const repl_text_entry repl_text_de[] = {
     {"error.bot.param_expected", "Bot `%s`: nach \"%s:\" fehlt PARAMETER=WERT", NULL},
     {"error.bot.not_param", "Bot `%s`: \"%s\" ist nicht PARAMETER=WERT", NULL},
     {"error.bot.no_budget", "Bot `%s`: gib `iterations` oder `time` einen Wert über 0", NULL},
+    {"error.schema.one_of", "erwartet: eines von %s, bekommen: %s", NULL},
+    {"error.schema.one_of_hint", "erwartet: eines von %s, bekommen: %s (meintest du \"%s\"?)", NULL},
     {"error.schema.expected", "erwartet: %s, bekommen: %s", NULL},
     {"schema.type.null", "null", NULL},
     {"schema.type.boolean", "Wahrheitswert", NULL},

@@ -422,6 +422,8 @@ const repl_text_entry repl_text_el[] = {
     {"error.bot.param_expected", "ρομπότ `%s`: μετά το \"%s:\" λείπει ΠΑΡΑΜΕΤΡΟΣ=ΤΙΜΗ", NULL},
     {"error.bot.not_param", "ρομπότ `%s`: το \"%s\" δεν είναι ΠΑΡΑΜΕΤΡΟΣ=ΤΙΜΗ", NULL},
     {"error.bot.no_budget", "ρομπότ `%s`: δώσε στο `iterations` ή στο `time` τιμή πάνω από 0", NULL},
+    {"error.schema.one_of", "αναμενόταν ένα από %s, δόθηκε %s", NULL},
+    {"error.schema.one_of_hint", "αναμενόταν ένα από %s, δόθηκε %s (μήπως εννοείς \"%s\";)", NULL},
     {"error.schema.expected", "αναμενόταν %s, δόθηκε %s", NULL},
     {"schema.type.null", "null", NULL},
     {"schema.type.boolean", "λογική τιμή", NULL},

@@ -423,6 +423,8 @@ const repl_text_entry repl_text_en[] = {
     {"error.bot.param_expected", "bot %s: expected PARAM=VALUE after \"%s:\"", NULL},
     {"error.bot.not_param", "bot %s: \"%s\" is not PARAM=VALUE", NULL},
     {"error.bot.no_budget", "bot %s: give iterations or time a budget above 0", NULL},
+    {"error.schema.one_of", "expected one of %s, got %s", NULL},
+    {"error.schema.one_of_hint", "expected one of %s, got %s (did you mean \"%s\"?)", NULL},
     {"error.schema.expected", "expected %s, got %s", NULL},
     {"schema.type.null", "null", NULL},
     {"schema.type.boolean", "boolean", NULL},

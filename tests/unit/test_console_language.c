@@ -8,7 +8,8 @@
 ** words checked are the English catalogue's (three letters or more, outside
 ** `command` quotes) less those the other language's catalogue spells too
 ** ("Enter", "Bot"), and the parts of file names and paths (ruleset.yaml,
-** view.players[1]), which are no words of any language. The games with people also go through the console's
+** view.players[1]), which are no words of any language; in a printed line,
+** "..." quotes a value (typed text, an enum's items), not words. The games with people also go through the console's
 ** less common commands and questions: help, history, undo, redo, save, load
 ** with a changed game (save it first? into a file that is no save?),
 ** export, and quit with a changed game; then `cairn replay` of the game
@@ -263,8 +264,10 @@ static void add_word(char *words, size_t n, const char *w, size_t len) {
     strcat(words, " ");
 }
 
-/* The ASCII words of a text (outside `...` and {markup}, no %conversions). */
-static void words_of(const char *s, char *words, size_t n) {
+/* The ASCII words of a text (outside `...` and {markup}, no %conversions);
+** with values, outside "..." too: a printed line quotes values so (what was
+** typed, a state's enum items, a file name), never the console's words. */
+static void words_of_text(const char *s, char *words, size_t n, int values) {
     int quoted = 0, tag = 0, flag = 0;
     const char *start = NULL;
     for (const char *p = s;; p++) {
@@ -286,12 +289,14 @@ static void words_of(const char *s, char *words, size_t n) {
             start = NULL;
         }
         if (!*p) break;
-        if (*p == '`') quoted = !quoted;
+        if (*p == '`' || (values && *p == '"')) quoted = !quoted;
         if (*p == '{') tag = 1;
         if (*p == '}') tag = 0;
         if (*p == '%') while (p[1] && strchr("lzh", p[1])) p++;
     }
 }
+
+static void words_of(const char *s, char *words, size_t n) { words_of_text(s, words, n, 0); }
 
 static void catalogue_words(const char *lang, char *words, size_t n) {
     words[0] = ' ';
@@ -350,7 +355,7 @@ static void check_line(checker *k, char *line) {
     size_t ticks = 0;
     for (const char *p = text; *p; p++) ticks += *p == '`';
     k->quoted = ticks % 2 == 1;
-    words_of(text, found, sizeof found);
+    words_of_text(text, found, sizeof found, 1);
     for (char *w = strtok(found, " "); w; w = strtok(NULL, " ")) {
         char probe[80];
         snprintf(probe, sizeof probe, " %s ", w);
@@ -411,14 +416,15 @@ static char *commands_then_answers(const char *dir, const char *rs) {
     ** a file that is not there, a save into a folder that is not there and
     ** over a folder, an export into a folder that is not there, state paths
     ** that do not parse, set of a path whose parent is not there and of a
-    ** value the state schema refuses, bot kinds and parameters that are not
+    ** value the state schema refuses (a type, a bound, an enum with and
+    ** without the nearest item), bot kinds and parameters that are not
     ** (each refusal the bot spec parser makes); the rarer
     ** paths: state --peek (asked first, with a path too), a path
     ** that is not there, eval and set without what they take and with a Lua
     ** error, the usage errors of history, goto, bot, human, shell and new */
     char *rare = cairn_strfmt("printf 'load %s/none.save\\nsave %s/nodir/a.save\\nsave %s\\nexport %s/nodir/s.yaml\\n"
                               "state a]b\\nstate round[0]\\nstate .x\\nstate round x\\nset nothere.x 3\\nset round.x.y 3\\n"
-                              "set round abc\\nset round [1, 2]\\n"
+                              "set round abc\\nset round [1, 2]\\nset phase foo\\nset phase ove\\n"
                               "bot 2 foo\\nbot 2 mcts:iterations=abc\\nbot 2 mcts:x=1\\nbot 2 random:x=1\\n"
                               "bot 2 mcts:depth=1.5\\nbot 2 mcts:cores=0\\nbot 2 mcts:time=9999999\\n"
                               "bot 2 mcts:rollout=x\\nbot 2 mcts:foo\\nbot 2 mcts:,\\n"
