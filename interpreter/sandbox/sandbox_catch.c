@@ -139,19 +139,12 @@ int sb_load(lua_State *L) {
         lua_pushfstring(L, "load: line %s", cwhy);
         return 2;
     }
-    size_t rl; /* `#`, the same in every run (sandbox_len.c) */
-    char *rewritten = sb_len_rewrite(text, l, &rl, cwhy, sizeof cwhy);
+    size_t rl; /* `#` the same in every run, room in empty tables (sb_chunk_rewrite) */
+    char *rewritten = sb_chunk_rewrite(text, l, &rl, cwhy, sizeof cwhy);
     if (!rewritten && rl == (size_t)-1) {
         luaL_pushfail(L);
         lua_pushfstring(L, "load: line %s", cwhy);
         return 2;
-    }
-    size_t pl; /* room in each empty table (sandbox_presize.c); without memory for it, as it is */
-    char *presized = sb_presize_rewrite(rewritten ? rewritten : text, rewritten ? rl : l, &pl);
-    if (presized) {
-        free(rewritten);
-        rewritten = presized;
-        rl = pl;
     }
     status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
                        : luaL_loadbufferx(L, text, l, chunkname, "t");

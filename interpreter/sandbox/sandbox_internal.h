@@ -244,6 +244,11 @@ char *sb_presize_rewrite(const char *src, size_t len, size_t *out_len);
 ** ran out). sb_len_checked is SB_LEN_NAME: `#` as sb_len_of answers it. */
 #define SB_LEN_NAME "__cairn_len"
 char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
+/* The chunk as the sandbox compiles it, for `load` and `require` alike:
+** `#` rewritten (sb_len_rewrite), then room in each empty table
+** (sb_presize_rewrite; without memory for it, the text as it is). Returns
+** and fails as sb_len_rewrite does. */
+char *sb_chunk_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
 int sb_len_checked(lua_State *L);
 /* The length every table function and rawlen uses (sandbox_len.c): a
 ** string's bytes; a __len metamethod's answer (unless raw); with

@@ -20,12 +20,15 @@
 ** the room can move (sandbox_len.c, counted_len). Only blanks may stand
 ** between the braces (a comment there keeps `{}` as written); each line
 ** keeps its number, since the nils go in front of the blanks.
+** sb_chunk_rewrite puts this after the `#` rewrite (sandbox_len.c): the one
+** preparation of a chunk's text that `load` and `require` both use.
 */
 #include "sandbox_internal.h"
 #include "limits.h"
 #include "strbuf.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* "nil, " CAIRN_LUA_TABLE_ROOM times, without the last ", " */
@@ -83,4 +86,22 @@ char *sb_presize_rewrite(const char *src, size_t len, size_t *out_len) {
     }
     *out_len = out.n;
     return strbuf_take(&out);
+}
+
+char *sb_chunk_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz) {
+    size_t rl;
+    char *rewritten = sb_len_rewrite(src, len, &rl, why, whysz);
+    if (!rewritten && rl == (size_t)-1) {
+        *out_len = (size_t)-1;
+        return NULL;
+    }
+    size_t pl;
+    char *presized = sb_presize_rewrite(rewritten ? rewritten : src, rewritten ? rl : len, &pl);
+    if (presized) {
+        free(rewritten);
+        *out_len = pl;
+        return presized;
+    }
+    *out_len = rewritten ? rl : 0;
+    return rewritten;
 }

@@ -67,19 +67,10 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
     char *rewritten = NULL;
     size_t rlen = 0;
     int bad = sb_chunk_check(buf, len, why, sizeof why) != 0;
-    if (!bad) { /* `#`, the same in every run (sandbox_len.c) */
-        rewritten = sb_len_rewrite(buf, len, &rlen, why, sizeof why);
+    if (!bad) { /* `#` the same in every run, room in empty tables (sb_chunk_rewrite) */
+        rewritten = sb_chunk_rewrite(buf, len, &rlen, why, sizeof why);
         bad = !rewritten && rlen == (size_t)-1;
         if (rewritten) buf = rewritten, len = rlen;
-    }
-    if (!bad) { /* room in each empty table (sandbox_presize.c); without
-                ** memory for it, the chunk as it is: the same game */
-        char *presized = sb_presize_rewrite(buf, len, &rlen);
-        if (presized) {
-            free(rewritten);
-            rewritten = presized;
-            buf = presized, len = rlen;
-        }
     }
     if (bad) {
         /* the message is made protected: this function raises nothing */
