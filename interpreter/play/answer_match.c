@@ -77,7 +77,8 @@ const engine_decision *answer_decision_of(const engine_decision_list *l, int sea
 }
 
 size_t answer_candidates(const engine_decision *d, const char *text, size_t *idx, size_t cap) {
-    if (!d || !*text) return 0;
+    /* digits name an option by its number (answer_match), never by a prefix */
+    if (!d || !*text || strspn(text, "0123456789") == strlen(text)) return 0;
     for (int pass = 0; pass < 2; pass++) {
         size_t n = 0;
         for (size_t i = 0; i < d->n_options; i++) {

@@ -23,7 +23,8 @@ long answer_match(const engine_decision *d, const char *text, int exact_only, co
 /* The options a prefix could name, as answer_match looks for them: those
 ** whose id starts with text, or failing that those whose label or id word
 ** does. Their indexes go to idx (at most cap of them); returns how many
-** there are (more than cap when idx was too short). */
+** there are (more than cap when idx was too short). None for a number:
+** answer_match reads digits as an option's number, never as a prefix. */
 size_t answer_candidates(const engine_decision *d, const char *text, size_t *idx, size_t cap);
 
 /* seat's decision in l, or NULL when seat is not asked. Borrowed from l. */
