@@ -396,6 +396,9 @@ static int option_lines_fit(const repl *r, const engine_decision *d, int numw, s
     return 1;
 }
 
+/* The digits of d's largest option number: the width its numbers are padded to. */
+static int number_width(const engine_decision *d) { return d->n_options >= 100 ? 3 : d->n_options >= 10 ? 2 : 1; }
+
 /* The fewest options that share their id's first word ("market 1" ...
 ** "market 20") for them to be shown as one line on a turn too tall. */
 #define REPL_GROUP_MIN 4
@@ -473,7 +476,7 @@ static void show_decision(repl *r, int seat) {
         free(line);
     }
     free(o);
-    int numw = d->n_options >= 100 ? 3 : d->n_options >= 10 ? 2 : 1;
+    int numw = number_width(d);
     size_t idw = 0;
     for (size_t i = 0; i < d->n_options; i++) {
         size_t w = markup_width(d->options[i].id, strlen(d->options[i].id));
@@ -1142,14 +1145,14 @@ static int show_candidates(repl *r, int seat, const char *text) {
     engine_decision_list dl = {0};
     if (engine_decisions(r->e, &dl) != 0) return 0;
     const engine_decision *d = answer_decision_of(&dl, seat);
-    size_t n = answer_candidates(d, text, NULL, 0);
-    size_t *idx = n >= 2 ? malloc(n * sizeof *idx) : NULL;
-    if (!idx) {
+    size_t *idx = d && d->n_options ? malloc(d->n_options * sizeof *idx) : NULL;
+    size_t n = idx ? answer_candidates(d, text, idx, d->n_options) : 0;
+    if (n < 2) {
+        free(idx);
         engine_decision_list_free(&dl);
         return 0;
     }
-    answer_candidates(d, text, idx, n);
-    int numw = d->n_options >= 100 ? 3 : d->n_options >= 10 ? 2 : 1;
+    int numw = number_width(d);
     int ids = strcmp(repl_lang(r), "en") == 0; /* the ids are English (show_decision) */
     repl_fail(r, repl_trn(r, "answer.could_be", (long long)n), text, n);
     repl_page_begin(r);
