@@ -125,7 +125,7 @@ static void key_last(cerr_list *l, size_t before, const char *key, int sys_errno
 
 void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const char *arg0,
               const char *arg1) {
-    const char *in[CERR_MAX_ARGS] = {arg0, arg1, NULL, NULL};
+    const char *in[CERR_MAX_ARGS] = {arg0, arg1};
     key_last(l, before, key, sys_errno, in);
 }
 
@@ -133,6 +133,34 @@ void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, c
                const char *arg2, const char *arg3) {
     const char *in[CERR_MAX_ARGS] = {arg0, arg1, arg2, arg3};
     key_last(l, before, key, 0, in);
+}
+
+/* The number of %s in fmt, or -1 when it has another conversion */
+static int count_string_args(const char *fmt) {
+    int n = 0;
+    for (const char *p = fmt; (p = strchr(p, '%')); p += 2) {
+        if (p[1] == '%') continue;
+        if (p[1] != 's') return -1;
+        n++;
+    }
+    return n;
+}
+
+void cerr_addk(cerr_list *l, const char *file, int line, int col, const char *path,
+               const char *key, const char *fmt, ...) {
+    va_list ap, args;
+    va_start(ap, fmt);
+    va_copy(args, ap);
+    size_t before = l->n;
+    add_owned(l, cairn_strdup(file), line, col, cairn_strdup(path), cairn_vstrfmt(fmt, ap));
+    va_end(ap);
+    int n = count_string_args(fmt);
+    if (n >= 0 && n <= CERR_MAX_ARGS) {
+        const char *in[CERR_MAX_ARGS] = {NULL};
+        for (int a = 0; a < n; a++) in[a] = va_arg(args, const char *);
+        key_last(l, before, key, 0, in);
+    }
+    va_end(args);
 }
 
 const char *cerr_errno_key(int e) {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define CERR_MAX_ARGS 4
+#define CERR_MAX_ARGS 6
 
 typedef struct cairn_error {
     char *file;    /* may be NULL; owned */
@@ -48,6 +48,19 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
               const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Records one error with its key in one call: fmt's only conversions are
+** %s (and %%), and their arguments, strings, are the key's arguments in
+** order (at most CERR_MAX_ARGS), so the English message and the console's
+** catalogue entry "error.KEY" take the same values. A number is passed as
+** its text. A fmt with another conversion or more than CERR_MAX_ARGS %s
+** records the English message with no key. */
+void cerr_addk(cerr_list *l, const char *file, int line, int col, const char *path,
+               const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
 #endif
     ;
 

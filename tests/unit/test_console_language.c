@@ -202,6 +202,27 @@ static void test_error_wording(void **state) {
     assert_string_equal(t, "nicht genug Arbeitsspeicher");
     free(t);
     cerr_free(&copy);
+    /* cerr_addk: the English message and the key's arguments from one call */
+    cerr_init(&copy, 0);
+    cerr_addk(&copy, "/z", 3, 4, NULL, "state.no_such_but", "the state has no %s (%s exists)", "a.b", "a");
+    t = repl_error_text_in("en", &copy.items[0]);
+    assert_string_equal(t, "/z:3:4: the state has no a.b (a exists)");
+    free(t);
+    t = repl_error_text_in("de", &copy.items[0]);
+    assert_string_equal(t, "/z:3:4: der Spielstand hat kein a.b (a gibt es)");
+    free(t);
+    assert_null(copy.items[0].args[2]);
+    /* a format with another conversion than %s: English, no key */
+    cerr_addk(&copy, NULL, 0, 0, NULL, "state.no_such", "the state has no %s%d", "x", 7);
+    assert_null(copy.items[1].key);
+    t = repl_error_text_in("de", &copy.items[1]);
+    assert_string_equal(t, "the state has no x7");
+    free(t);
+    /* six arguments are kept, in order */
+    cerr_addk(&copy, NULL, 0, 0, NULL, "six", "%s%s%s%s%s%s", "1", "2", "3", "4", "5", "6");
+    assert_string_equal(copy.items[2].message, "123456");
+    assert_string_equal(copy.items[2].args[5], "6");
+    cerr_free(&copy);
     /* an error dropped past the cap gets no key, and the one before keeps its own */
     cerr_init(&copy, 1);
     cerr_add(&copy, NULL, 0, 0, NULL, "first");
