@@ -1023,6 +1023,28 @@ static engine *make_engine(repl *r, int players, cerr_list *errs) {
     return e;
 }
 
+/* --lang asked for a language the ruleset does not ship: the game is in its
+** first language (engine_rules.c), and the person is told so in the one
+** asked for. */
+static void note_language(repl *r) {
+    const char *asked = r->set.lang, *got = engine_lang(r->e);
+    if (!asked || !got || strcmp(asked, got) == 0) return;
+    const ruleset *rs = engine_ruleset(r->e);
+    const value *langs = value_map_get(rs->manifest, "languages");
+    char list[128] = "";
+    size_t used = 0;
+    for (size_t i = 0; langs && langs->type == CV_LIST && i < langs->u.list.n; i++) {
+        const value *one = langs->u.list.items[i];
+        if (one->type != CV_STR || used >= sizeof list) continue;
+        int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", one->u.str.s);
+        if (w > 0) used += (size_t)w;
+    }
+    char *text = cairn_strfmt(repl_text_in(asked, "lang.not_shipped", 0), rs->name, asked, got,
+                              used ? list : got);
+    repl_plain(r, "%s", text ? text : "?");
+    free(text);
+}
+
 int repl_new_game(repl *r) {
     cerr_list errs;
     cerr_init(&errs, 0);
@@ -1053,6 +1075,7 @@ int repl_new_game(repl *r) {
         return -1;
     }
     cerr_free(&errs);
+    note_language(r);
     return 0;
 }
 

@@ -657,6 +657,14 @@ static void test_game_takes_the_locale(void **state) {
     assert_non_null(cmd);
     assert_int_equal(check_run("en", cmd, asked, 2), 0);
     free(cmd);
+    /* --lang asks for a language Himalaya does not ship: told so in German, then
+    ** played in English, console and ruleset alike */
+    const char *told[] = {"Himalaya hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen: en).",
+                          "Himalaya 1.0: 3 seats, seed 1"};
+    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | %s play rulesets/himalaya --players 3 --lang de 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("en", cmd, told, 2), 0);
+    free(cmd);
 }
 
 /* Before a game has a language: the set-up questions of `cairn play` with no
