@@ -1446,6 +1446,8 @@ static void describe_types(strbuf *b, int mask, const value *sch) {
     }
 }
 
+static void type_codes(strbuf *types, strbuf *bounds, int mask, const value *sch);
+
 /* Gives the error v_expected added last (when l->n was `before`) the key
 ** "schema.expected" for the console's languages (base/error.h), with the
 ** words of the message in a form no language owns: the expected types
@@ -1459,17 +1461,7 @@ static void key_expected(vctx *c, size_t before, int mask, const value *sch, con
     int type_index = 0;
     while (type_index < 5 && inst_bit(inst) != 1 << type_index) type_index++;
     strbuf types = {0}, bounds = {0}, got = {0};
-    for (int i = 0; i < 6; i++)
-        if (mask & (1 << i)) strbuf_printf(&types, "%s%s", types.n ? " " : "", cv_names[i]);
-    strbuf_puts(&bounds, "");
-    if (mask & T_INT && sch) {
-        const char *names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"};
-        const char *codes[] = {"min", "max", "xmin", "xmax", "mul"};
-        for (int i = 0; i < 5; i++) {
-            const value *b = kw_int(sch, names[i]);
-            if (b) strbuf_printf(&bounds, "%s%s=%" PRId64, bounds.n ? " " : "", codes[i], b->u.i);
-        }
-    }
+    type_codes(&types, &bounds, mask, sch);
     strbuf_puts(&got, "");
     if (inst->type == CV_LIST || inst->type == CV_MAP) {
         strbuf_printf(&got, "%zu", value_len(inst));
@@ -1501,6 +1493,106 @@ static void key_one_of(vctx *c, size_t before, const strbuf *items, const value 
     free(d);
 }
 
+/* Whether the error just added (c->errs->n was `before`) can be given a
+** key for the console's languages: not in a pass-or-fail probe, not a map
+** key's error (its "key ...: " prefix has no key), and it was stored. */
+static int keyable(const vctx *c, size_t before) {
+    return !c->quick && !c->key && c->errs->n == before + 1;
+}
+
+/* Gives that error key and up to four arguments (phrases, base/error.h, or
+** text; NULL past the last), when keyable and none of the first n is NULL
+** for lack of memory (then its English message stands). Frees them. */
+static void key_error(vctx *c, size_t before, const char *key, int n, char *a0, char *a1, char *a2,
+                      char *a3) {
+    char *a[4] = {a0, a1, a2, a3};
+    int ok = keyable(c, before);
+    for (int i = 0; i < n; i++)
+        if (!a[i]) ok = 0;
+    if (ok) cerr_key4(c->errs, before, key, a[0], a[1], a[2], a[3]);
+    for (int i = 0; i < 4; i++) free(a[i]);
+}
+
+/* The types of mask and an integer's bounds from sch, as codes no
+** language owns (key_expected): "integer string", "min=1 max=6". */
+static void type_codes(strbuf *types, strbuf *bounds, int mask, const value *sch) {
+    for (int i = 0; i < 6; i++)
+        if (mask & (1 << i)) strbuf_printf(types, "%s%s", types->n ? " " : "", cv_names[i]);
+    strbuf_puts(types, "");
+    strbuf_puts(bounds, "");
+    if (mask & T_INT && sch) {
+        const char *names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"};
+        const char *codes[] = {"min", "max", "xmin", "xmax", "mul"};
+        for (int i = 0; i < 5; i++) {
+            const value *b = kw_int(sch, names[i]);
+            if (b) strbuf_printf(bounds, "%s%s=%" PRId64, bounds->n ? " " : "", codes[i], b->u.i);
+        }
+    }
+}
+
+/* describe_types as a phrase the console words ("schema.types"). NULL on OOM. */
+static char *types_phrase(int mask, const value *sch) {
+    strbuf types = {0}, bounds = {0};
+    type_codes(&types, &bounds, mask, sch);
+    char *p = types.oom || bounds.oom ? NULL : cerr_phrase("schema.types", strbuf_str(&types), strbuf_str(&bounds), NULL);
+    strbuf_free(&types);
+    strbuf_free(&bounds);
+    return p;
+}
+
+/* What inst is, as the console words the "got" of a message: the phrase
+** "schema.got" with its type (cv_names) and its text (a scalar as the
+** message quotes it, a list's or map's size, "" for null). NULL on OOM. */
+static char *got_phrase(const value *inst) {
+    int t = 0;
+    while (t < 5 && inst_bit(inst) != 1 << t) t++;
+    char size[24];
+    const char *what = "";
+    char *d = NULL;
+    if (inst->type == CV_LIST || inst->type == CV_MAP) {
+        snprintf(size, sizeof size, "%zu", value_len(inst));
+        what = size;
+    } else if (inst->type != CV_NULL) {
+        d = value_describe(inst); /* "string \"abc\"", "integer 3", "boolean true" */
+        const char *sp = d ? strchr(d, ' ') : NULL;
+        if (!sp) {
+            free(d);
+            return NULL;
+        }
+        what = sp + 1;
+    }
+    char *p = cerr_phrase("schema.got", cv_names[t], what, NULL);
+    free(d);
+    return p;
+}
+
+/* The text of b, or NULL when it ran out of memory; a copy. */
+static char *text_of(const strbuf *b) { return b->oom ? NULL : cairn_strdup(strbuf_str(b)); }
+
+/* s in double quotes as put_quoted writes it; a copy, NULL on OOM. */
+static char *quoted_copy(const char *s, size_t len, size_t max) {
+    strbuf b = {0};
+    put_quoted(&b, s, len, max);
+    char *t = text_of(&b);
+    strbuf_free(&b);
+    return t;
+}
+
+/* count_phrase as a phrase the console words: "schema.list.at_least" and
+** its number, for what "string", "list" or "map". NULL on OOM. */
+static char *count_code(const char *what, const value *mn, const value *mx) {
+    char a[24], b[24], key[40];
+    const char *kind;
+    if (mn && mx && mn->u.i == mx->u.i) kind = "exactly";
+    else if (mn && mx) kind = "range";
+    else if (mn) kind = "at_least";
+    else kind = "at_most";
+    snprintf(key, sizeof key, "schema.%s.%s", what, kind);
+    snprintf(a, sizeof a, "%" PRId64, mn ? mn->u.i : mx->u.i);
+    snprintf(b, sizeof b, "%" PRId64, mx ? mx->u.i : 0);
+    return strcmp(kind, "range") == 0 ? cerr_phrase(key, a, b, NULL) : cerr_phrase(key, a, NULL);
+}
+
 /* "at least 2 items", "1 to 3 keys", "exactly 1 character". */
 static void count_phrase(strbuf *b, const value *mn, const value *mx, const char *one,
                          const char *many) {
@@ -1523,7 +1615,10 @@ static void v_count(vctx *c, const value *sch, const value *inst, int64_t n, con
     strbuf e = {0};
     strbuf_printf(&e, "%s of ", what);
     count_phrase(&e, mn, mx, one, many);
+    size_t before = c->errs->n;
     v_expected(c, inst, &e, NULL);
+    if (keyable(c, before))
+        key_error(c, before, "schema.expected_what", 2, count_code(what, mn, mx), got_phrase(inst), NULL, NULL);
 }
 
 static int64_t utf8_length(const char *s, size_t len) {
@@ -1579,7 +1674,14 @@ static void v_str(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         strbuf_puts(&e, "string matching ");
         put_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        if (keyable(c, before)) {
+            char *q = quoted_copy(pat->u.str.s, pat->u.str.len, SIZE_MAX);
+            key_error(c, before, "schema.expected_what", 2, q ? cerr_phrase("schema.matching", q, NULL) : NULL,
+                      got_phrase(inst), NULL, NULL);
+            free(q);
+        }
     }
 }
 
@@ -1653,7 +1755,14 @@ static void v_unique(vctx *c, const value *inst) {
         strbuf e = {0}, tail = {0};
         strbuf_puts(&e, "unique items");
         strbuf_printf(&tail, " again (first at [%zu])", dup[j]);
+        size_t before = c->errs->n;
         v_expected(c, inst->u.list.items[j], &e, tail.oom ? "" : strbuf_str(&tail));
+        if (keyable(c, before) && !tail.oom) {
+            char first[24];
+            snprintf(first, sizeof first, "%zu", dup[j]);
+            key_error(c, before, "schema.unique_again", 2, got_phrase(inst->u.list.items[j]),
+                      cairn_strdup(first), NULL, NULL);
+        }
         strbuf_free(&tail);
         strbuf_cut(c->path, old);
         if (c->quick) break;
@@ -1721,7 +1830,14 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     if (items->type == CV_BOOL && !items->u.b) {
         strbuf e = {0};
         strbuf_printf(&e, "list of at most %zu item%s", np, np == 1 ? "" : "s");
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        if (keyable(c, before)) {
+            char most[24];
+            snprintf(most, sizeof most, "%zu", np);
+            key_error(c, before, "schema.expected_what", 2, cerr_phrase("schema.list.at_most", most, NULL),
+                      got_phrase(inst), NULL, NULL);
+        }
         return;
     }
     for (size_t i = np; i < n; i++) {
@@ -1763,7 +1879,11 @@ static void v_unknown_key(vctx *c, const value *k, const char *hint) {
     strbuf_puts(&msg, "unknown key ");
     put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
     if (hint) strbuf_printf(&msg, " (did you mean \"%s\"?)", hint);
+    size_t before = c->errs->n;
     v_emit(c, k, &msg);
+    if (keyable(c, before))
+        key_error(c, before, hint ? "schema.unknown_key_hint" : "schema.unknown_key", hint ? 2 : 1,
+                  quoted_copy(k->u.str.s, k->u.str.len, 60), hint ? cairn_strdup(hint) : NULL, NULL, NULL);
 }
 
 static void v_map(vctx *c, const value *sch, const value *inst) {
@@ -1776,8 +1896,12 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             strbuf msg = {0};
             strbuf_puts(&msg, "missing required key ");
             put_quoted(&msg, r->u.str.s, r->u.str.len, SIZE_MAX);
+            size_t before = c->errs->n;
             v_emit(c, inst, &msg);
             if (c->quick) return;
+            if (keyable(c, before))
+                key_error(c, before, "schema.missing_key", 1, quoted_copy(r->u.str.s, r->u.str.len, SIZE_MAX),
+                          NULL, NULL, NULL);
         }
     const value *dep = sg(c, sch, "dependentRequired");
     for (size_t i = 0; dep && dep->type == CV_MAP && i < dep->u.map.n; i++) {
@@ -1793,8 +1917,12 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             strbuf_puts(&msg, " (required when ");
             put_quoted(&msg, if_key, strlen(if_key), SIZE_MAX);
             strbuf_puts(&msg, " is present)");
+            size_t before = c->errs->n;
             v_emit(c, inst, &msg);
             if (c->quick) return;
+            if (keyable(c, before))
+                key_error(c, before, "schema.missing_key_when", 2, quoted_copy(r->u.str.s, r->u.str.len, SIZE_MAX),
+                          quoted_copy(if_key, strlen(if_key), SIZE_MAX), NULL, NULL);
         }
     }
     v_count(c, sch, inst, (int64_t)inst->u.map.n, "minProperties", "maxProperties", "map", "key",
@@ -1961,6 +2089,7 @@ static void drop_missing(vctx *c, const value *inst, const char *key, size_t fir
         free(e->file);
         free(e->path);
         free(e->message);
+        for (int a = 0; a < CERR_MAX_ARGS; a++) free(e->args[a]);
         memmove(e, e + 1, (l->n - i - 1) * sizeof *e);
         l->n--;
         break;
@@ -2118,7 +2247,18 @@ static int v_bad_tag(vctx *c, const value *branches, const value *inst) {
     }
     const char *hint = iv->type == CV_STR ? hint_item(iv->u.str.s, allowed) : NULL;
     if (hint) strbuf_printf(&tail, " (did you mean \"%s\"?)", hint);
+    /* the allowed values again for the key (v_expected takes e): data */
+    char *want = NULL;
+    if (!c->quick && !e.oom)
+        want = allowed->u.list.n == 1 ? cairn_strdup(strbuf_str(&e))
+                                      : cerr_phrase("schema.one_of_items", strbuf_str(&e) + strlen("one of "), NULL);
+    size_t before = c->errs->n;
     v_expected(c, iv, &e, hint ? strbuf_str(&tail) : NULL);
+    if (keyable(c, before))
+        key_error(c, before, hint ? "schema.expected_what_hint" : "schema.expected_what", hint ? 3 : 2, want,
+                  got_phrase(iv), hint ? cairn_strdup(hint) : NULL, NULL);
+    else
+        free(want);
     strbuf_free(&tail);
     strbuf_cut(c->path, old);
     value_free(allowed);
@@ -2220,6 +2360,71 @@ static void label(const schema_set *s, strbuf *b, const value *sch, size_t index
         strbuf_printf(b, "option %zu", index + 1);
 }
 
+/* A branch's label as a key's argument: the label itself where it is the
+** author's data (a title, a definition's name, a const, const properties,
+** a description, the schema written inline), a phrase the console words
+** where label writes English (anything, nothing, "one of ...", the types,
+** "option N"). NULL on OOM. */
+static char *label_code(const schema_set *s, const value *sch, size_t index, int depth) {
+    if (sch->type == CV_BOOL) return cerr_phrase(sch->u.b ? "schema.anything" : "schema.nothing", NULL);
+    strbuf b = {0};
+    label(s, &b, sch, index, depth);
+    char *text = text_of(&b);
+    strbuf_free(&b);
+    if (!text || value_get_str(sch, "title", NULL)) return text;
+    const value *r = value_map_get(sch, "$ref");
+    if (r && r->type == CV_STR) { /* as label decides */
+        const ann *a = ann_find(s, r);
+        const value *t = a ? a->target : NULL;
+        if (!(t && t->type == CV_MAP && value_get_str(t, "title", NULL)) && t && depth < 8 &&
+            !(schema_types(s, t, 0) & (T_LIST | T_MAP))) {
+            free(text);
+            return label_code(s, t, index, depth + 1);
+        }
+        return text;
+    }
+    if (value_map_get(sch, "const")) return text;
+    char *code = NULL;
+    const value *e = value_map_get(sch, "enum");
+    strbuf tags = {0};
+    if (e && e->type == CV_LIST) {
+        code = cerr_phrase("schema.one_of_items", text + strlen("one of "), NULL);
+    } else if (put_tags(s, &tags, sch)) {
+        strbuf_free(&tags);
+        return text;
+    } else if (value_map_get(sch, "type")) {
+        code = types_phrase(type_mask(value_map_get(sch, "type")), sch);
+    } else if (value_get_str(sch, "description", NULL) || index == SIZE_MAX) {
+        strbuf_free(&tags);
+        return text;
+    } else {
+        char number[24];
+        snprintf(number, sizeof number, "%zu", index + 1);
+        code = cerr_phrase("schema.option", number, NULL);
+    }
+    strbuf_free(&tags);
+    free(text);
+    return code;
+}
+
+/* The labels of branches (those with no errors when passing_only) as the
+** phrase "list" of label_code's; NULL on OOM. */
+static char *labels_code(const schema_set *s, const value *branches, const size_t *errs_by_branch,
+                         int passing_only) {
+    size_t n = branches->u.list.n, k = 0;
+    char **codes = calloc(n ? n : 1, sizeof *codes);
+    if (!codes) return NULL;
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (passing_only && errs_by_branch[i]) continue;
+        if (!(codes[k++] = label_code(s, branches->u.list.items[i], i, 0))) ok = 0;
+    }
+    char *list = ok ? cerr_phrasev("list", (const char *const *)codes, k) : NULL;
+    for (size_t i = 0; i < k; i++) free(codes[i]);
+    free(codes);
+    return list;
+}
+
 /* A schema's label, or when it has none, the schema itself written inline. */
 static void label_or_inline(const schema_set *s, strbuf *b, const value *sch) {
     label(s, b, sch, SIZE_MAX, 0);
@@ -2313,7 +2518,11 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         labels(c->set, &msg, branches, count, 1);
         strbuf_puts(&msg, " (expected exactly one); got ");
         put_description(&msg, inst);
+        size_t before = c->errs->n;
         v_emit(c, inst, &msg);
+        if (keyable(c, before))
+            key_error(c, before, "schema.more_than_one", 2, labels_code(c->set, branches, count, 1),
+                      got_phrase(inst), NULL, NULL);
         goto done;
     }
     size_t pick = SIZE_MAX, positives = 0, candidates = 0, fewest = SIZE_MAX, nfewest = 0;
@@ -2351,15 +2560,22 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
     }
     if (v_bad_tag(c, branches, inst)) goto done;
     strbuf_puts(&msg, "matches none of: ");
+    int reasons = 0; /* a branch's reason is an English message: then no key */
     for (size_t i = 0; i < n; i++) {
         if (i) strbuf_puts(&msg, ", ");
         size_t start = msg.n;
         label(c->set, &msg, branches->u.list.items[i], i, 0);
+        size_t labelled = msg.n;
         if (scratch[i].n) put_reason(c, &msg, start, &scratch[i].items[0], inst);
+        if (msg.n != labelled) reasons = 1;
     }
     strbuf_puts(&msg, "; got ");
     put_description(&msg, inst);
+    size_t before = c->errs->n;
     v_emit(c, inst, &msg);
+    if (!reasons && keyable(c, before))
+        key_error(c, before, "schema.none_of", 2, labels_code(c->set, branches, count, 0), got_phrase(inst), NULL,
+                  NULL);
 done:
     for (size_t i = 0; i < n; i++) cerr_free(&scratch[i]);
     free(scratch);
@@ -2377,13 +2593,21 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         put_inline(&e, k, 0);
         const char *tail = NULL;
-        char buf[128];
+        char buf[128], hint[104];
         if (k->type == CV_STR && inst->type == CV_STR &&
             suggest_distance_swaps(inst->u.str.s, k->u.str.s) <= hint_limit(inst->u.str.s)) {
             snprintf(buf, sizeof buf, " (did you mean \"%.100s\"?)", k->u.str.s);
+            snprintf(hint, sizeof hint, "%.100s", k->u.str.s);
             tail = buf;
         }
+        char *want = text_of(&e); /* the value itself: data */
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, tail);
+        if (keyable(c, before))
+            key_error(c, before, tail ? "schema.expected_what_hint" : "schema.expected_what", tail ? 3 : 2, want,
+                      got_phrase(inst), tail ? cairn_strdup(hint) : NULL, NULL);
+        else
+            free(want);
         if (c->quick) return;
     }
     const value *en = sg(c, sch, "enum");
@@ -2425,7 +2649,9 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     if (c->depth >= CAIRN_SCHEMA_MAX_DEPTH) {
         strbuf msg = {0};
         strbuf_puts(&msg, "schema nesting too deep here");
+        size_t before = c->errs->n;
         v_emit(c, inst, &msg);
+        if (keyable(c, before)) key_error(c, before, "schema.too_deep", 0, NULL, NULL, NULL, NULL);
         return;
     }
     c->depth++;
@@ -2434,7 +2660,10 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
             strbuf msg = {0};
             strbuf_puts(&msg, "no value is allowed here, got ");
             put_description(&msg, inst);
+            size_t before = c->errs->n;
             v_emit(c, inst, &msg);
+            if (keyable(c, before))
+                key_error(c, before, "schema.nothing_allowed", 1, got_phrase(inst), NULL, NULL, NULL);
         }
         goto out;
     }
@@ -2500,7 +2729,13 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         strbuf_puts(&e, "anything except ");
         label_or_inline(c->set, &e, neg);
+        char *what = e.oom ? NULL : cerr_phrase("schema.anything_except", strbuf_str(&e) + strlen("anything except "), NULL);
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        if (keyable(c, before))
+            key_error(c, before, "schema.expected_what", 2, what, got_phrase(inst), NULL, NULL);
+        else
+            free(what);
     }
     STOP();
     const value *cond = sg(c, sch, "if");
