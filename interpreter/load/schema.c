@@ -2478,6 +2478,70 @@ static void put_reason(const vctx *c, strbuf *msg, size_t start, const cairn_err
     strbuf_free(&why);
 }
 
+/* A keyed error as a phrase of its catalogue entry ("error.KEY" and its
+** arguments); "schema.expected", whose arguments are codes, as the entry
+** "error.schema.expected_what" with the types and the value got as
+** phrases. NULL when it has no key, reports an errno, or for lack of memory. */
+static char *error_phrase(const cairn_error *e) {
+    if (!e->key || e->sys_errno) return NULL;
+    if (strcmp(e->key, "schema.expected") == 0) {
+        for (int i = 0; i < 4; i++)
+            if (!e->args[i]) return NULL;
+        char *want = cerr_phrase("schema.types", e->args[0], e->args[1], NULL);
+        char *got = cerr_phrase("schema.got", e->args[2], e->args[3], NULL);
+        char *p = want && got ? cerr_phrase("error.schema.expected_what", want, got, NULL) : NULL;
+        free(want);
+        free(got);
+        return p;
+    }
+    char key[96];
+    snprintf(key, sizeof key, "error.%s", e->key);
+    size_t n = 0;
+    while (n < CERR_MAX_ARGS && e->args[n]) n++;
+    return cerr_phrasev(key, (const char *const *)e->args, n);
+}
+
+/* put_reason's " (why)" as a phrase: the branch's first error e, keyed,
+** at its path relative to the value's ("schema.reason_at"), or at the
+** value itself without its ", got ..." and what follows (the "expected
+** ..." refusals, as "schema.expected_only").
+** NULL when e has no key or it cannot be said so (then the line stays
+** English). */
+static char *reason_phrase(const vctx *c, const cairn_error *e, const value *inst) {
+    const char *here = strbuf_str(c->path);
+    const char *rel = e->path ? e->path : "";
+    size_t hl = strlen(here);
+    if (strncmp(rel, here, hl) == 0) rel += hl;
+    if (*rel == '.') rel++;
+    if (*rel) {
+        char *sub = error_phrase(e);
+        char *p = sub ? cerr_phrase("schema.reason_at", rel, sub, NULL) : NULL;
+        free(sub);
+        return p;
+    }
+    char *desc = value_describe(inst);
+    char *tail = desc ? cairn_strfmt(", got %s", desc) : NULL;
+    int has_got = tail && strstr(e->message, tail);
+    free(desc);
+    free(tail);
+    if (!has_got) return error_phrase(e); /* the whole message is the reason */
+    if (!e->key) return NULL;
+    /* what is left is "expected X" (a did-you-mean after the got goes too) */
+    char *want = NULL;
+    if (strcmp(e->key, "schema.expected") == 0 && e->args[0] && e->args[1])
+        want = cerr_phrase("schema.types", e->args[0], e->args[1], NULL);
+    else if ((strcmp(e->key, "schema.expected_what") == 0 || strcmp(e->key, "schema.expected_what_hint") == 0) &&
+             e->args[0])
+        want = cairn_strdup(e->args[0]);
+    else if ((strcmp(e->key, "schema.one_of") == 0 || strcmp(e->key, "schema.one_of_hint") == 0) && e->args[0])
+        want = cerr_phrase("schema.one_of_items", e->args[0], NULL);
+    else
+        return NULL;
+    char *p = want ? cerr_phrase("schema.expected_only", want, NULL) : NULL;
+    free(want);
+    return p;
+}
+
 /* anyOf (one = 0) and oneOf (one = 1). When no branch matches, the errors
 ** of the branch the author evidently meant are reported (picked by a
 ** const/enum property, or for lists and maps by being the only branch of
@@ -2560,22 +2624,37 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
     }
     if (v_bad_tag(c, branches, inst)) goto done;
     strbuf_puts(&msg, "matches none of: ");
-    int reasons = 0; /* a branch's reason is an English message: then no key */
+    /* the same for the console's languages: each label, with its reason
+    ** as a phrase where one is shown */
+    char **codes = calloc(n, sizeof *codes);
+    int coded = codes != NULL;
     for (size_t i = 0; i < n; i++) {
         if (i) strbuf_puts(&msg, ", ");
         size_t start = msg.n;
         label(c->set, &msg, branches->u.list.items[i], i, 0);
         size_t labelled = msg.n;
         if (scratch[i].n) put_reason(c, &msg, start, &scratch[i].items[0], inst);
-        if (msg.n != labelled) reasons = 1;
+        if (!coded) continue;
+        char *lab = label_code(c->set, branches->u.list.items[i], i, 0);
+        if (lab && msg.n != labelled) { /* put_reason said why */
+            char *why = reason_phrase(c, &scratch[i].items[0], inst);
+            codes[i] = why ? cerr_phrase("schema.label_reason", lab, why, NULL) : NULL;
+            free(why);
+            free(lab);
+        } else {
+            codes[i] = lab;
+        }
+        if (!codes[i]) coded = 0;
     }
     strbuf_puts(&msg, "; got ");
     put_description(&msg, inst);
     size_t before = c->errs->n;
     v_emit(c, inst, &msg);
-    if (!reasons && keyable(c, before))
-        key_error(c, before, "schema.none_of", 2, labels_code(c->set, branches, count, 0), got_phrase(inst), NULL,
-                  NULL);
+    if (coded && keyable(c, before))
+        key_error(c, before, "schema.none_of", 2, cerr_phrasev("list", (const char *const *)codes, n), got_phrase(inst),
+                  NULL, NULL);
+    for (size_t i = 0; codes && i < n; i++) free(codes[i]);
+    free(codes);
 done:
     for (size_t i = 0; i < n; i++) cerr_free(&scratch[i]);
     free(scratch);

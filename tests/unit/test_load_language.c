@@ -18,6 +18,8 @@
 
 #include "error.h"
 #include "repl_text.h"
+#include "schema.h"
+#include "yload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -255,6 +257,54 @@ static void test_phrases(void **state) {
     free(outer);
 }
 
+/* The one error of validating YAML text inst against schema text sch,
+** worded in lang (the English message for "en"). */
+static char *refusal_in(const char *lang, const char *sch, const char *inst) {
+    schema_set *set = schema_set_new();
+    assert_non_null(set);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    const value *s = schema_load_string(set, "s.yaml", sch, strlen(sch), &errs);
+    assert_non_null(s);
+    value *v = yload_string("i.yaml", inst, strlen(inst), NULL, &errs);
+    assert_non_null(v);
+    assert_int_equal(schema_validate(set, s, NULL, v, NULL, &errs), 1);
+    char *text = repl_error_message_in(lang, &errs.items[0]);
+    value_free(v);
+    cerr_free(&errs);
+    schema_set_free(set);
+    return text;
+}
+
+/* "matches none of" with the reason of a branch that is no restatement of
+** its label: at the value itself (the ", got ..." dropped: the pattern),
+** or at a key below it (b), or a whole message (a missing key); the other
+** branch's reason only restates it ("expected integer >= 1" after
+** "integer >= 1") and is not shown */
+static void test_none_of_reasons(void **state) {
+    (void)state;
+    const char *pattern = "anyOf: [{type: string, pattern: \"^[a-z]+$\"}, {type: integer, minimum: 1}]";
+    char *en = refusal_in("en", pattern, "ABC");
+    assert_string_equal(en, "matches none of: string (expected string matching \"^[a-z]+$\"), integer >= 1; "
+                            "got string \"ABC\"");
+    char *de = refusal_in("de", pattern, "ABC");
+    assert_string_equal(de, "passt zu keinem von: Text (erwartet: Text nach dem Muster \"^[a-z]+$\"), ganze Zahl "
+                            ">= 1; bekommen: Text \"ABC\"");
+    free(en);
+    free(de);
+    /* two map branches with one error each: neither is picked */
+    const char *maps = "anyOf: [{type: object, required: [a]}, "
+                       "{type: object, properties: {b: {type: integer}}, required: [b]}]";
+    en = refusal_in("en", maps, "{b: x}");
+    assert_string_equal(en, "matches none of: map (missing required key \"a\"), map (b: expected integer, got "
+                            "string \"x\"); got a map of 1 key");
+    char *el = refusal_in("el", maps, "{b: x}");
+    assert_string_equal(el, "δεν ταιριάζει με κανένα από: πίνακας (λείπει το απαραίτητο κλειδί \"a\"), πίνακας (b: "
+                            "αναμενόταν ακέραιος, δόθηκε κείμενο \"x\")· δόθηκε ένας πίνακας με 1 κλειδί");
+    free(en);
+    free(el);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     if (!(cairn = cairn_next_to(argv[0]))) return 1;
@@ -265,6 +315,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_flags_before_a_game),
         cmocka_unit_test(test_visibility_path),
         cmocka_unit_test(test_phrases),
+        cmocka_unit_test(test_none_of_reasons),
     };
     int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
