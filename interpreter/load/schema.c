@@ -539,12 +539,69 @@ static void c_error(cctx *c, const value *at, const char *fmt, ...) {
 
 static void c_oom(cctx *c, const value *at) { c_error(c, at, "out of memory while checking the schema"); }
 
-/* "expected <what>, got <description of v>" at v. */
+/* A schema error at `at` with its key for the console's languages
+** (base/error.h): fmt's only conversions are %s, its arguments strings
+** (at most four), the key's arguments in order. */
+static void c_errk(cctx *c, const value *at, const char *key, const char *fmt, ...) {
+    const char *args[4] = {NULL};
+    int n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    for (const char *p = fmt; (p = strchr(p, '%')) && n < 4; p += 2)
+        if (p[1] == 's') args[n++] = va_arg(ap, const char *);
+    va_end(ap);
+    size_t before = c->errs->n;
+    va_start(ap, fmt);
+    strbuf msg = {0};
+    strbuf_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    c_error(c, at, "%s", msg.oom ? "(out of memory)" : strbuf_str(&msg));
+    if (!msg.oom) cerr_key4(c->errs, before, key, args[0], args[1], args[2], args[3]);
+    strbuf_free(&msg);
+}
+
+static char *got_phrase(const value *inst);
+
+/* What c_expected's callers ask for, with the key of its words for the
+** console's languages. */
+static const struct {
+    const char *what, *key;
+} c_wants[] = {
+    {"a type name or a non-empty list of type names", "schema.c.type_names"},
+    {"a type name", "schema.c.type_name"},
+    {"a regular expression (string)", "schema.c.regex"},
+    {"a map of schemas", "schema.c.schema_map"},
+    {"list of strings", "schema.c.strings"},
+    {"string", "schema.c.string"},
+    {"\"https://json-schema.org/draft/2020-12/schema\" (the only draft cairn reads)", "schema.c.dialect"},
+    {"list", "schema.c.list"},
+    {"non-empty list", "schema.c.non_empty_list"},
+    {"non-empty list of schemas", "schema.c.schema_list"},
+    {"map of pattern -> schema", "schema.c.pattern_map"},
+    {"integer >= 0", "schema.c.non_negative"},
+    {"integer", "schema.c.integer"},
+    {"integer > 0", "schema.c.positive"},
+    {"boolean", "schema.c.boolean"},
+    {"map of key -> list of keys", "schema.c.dependent"},
+    {"string (a reference such as \"#/$defs/name\")", "schema.c.ref"},
+    {"schema (map or boolean)", "schema.c.schema"},
+};
+
+/* "expected <what>, got <description of v>" at v; keyed as
+** "schema.expected_what" when what is one of c_wants. */
 static void c_expected(cctx *c, const value *v, const char *what) {
     strbuf d = {0};
     put_description(&d, v);
+    size_t before = c->errs->n;
     c_error(c, v, "expected %s, got %s", what, d.oom ? "?" : strbuf_str(&d));
     strbuf_free(&d);
+    for (size_t i = 0; i < sizeof c_wants / sizeof c_wants[0]; i++) {
+        if (strcmp(what, c_wants[i].what) != 0) continue;
+        char *want = cerr_phrase(c_wants[i].key, NULL), *got = got_phrase(v);
+        if (want && got) cerr_key4(c->errs, before, "schema.expected_what", want, got, NULL, NULL);
+        free(want);
+        free(got);
+    }
 }
 
 /* A key's bit in ann.keys: a cheap mix of its first bytes (two keys may
@@ -572,10 +629,10 @@ static void check_schema(cctx *c, const value *node);
 static void check_type(cctx *c, const value *v) {
     if (v->type == CV_STR) {
         if (!type_bit(v->u.str.s))
-            c_error(c, v,
-                    "unknown type \"%s\" (expected null, boolean, integer, number, string, array "
-                    "or object)",
-                    v->u.str.s);
+            c_errk(c, v, "schema.c.unknown_type",
+                   "unknown type \"%s\" (expected null, boolean, integer, number, string, array "
+                   "or object)",
+                   v->u.str.s);
         return;
     }
     if (v->type != CV_LIST || v->u.list.n == 0) {
@@ -592,7 +649,7 @@ static void check_type(cctx *c, const value *v) {
         else
             for (size_t j = 0; j < i; j++)
                 if (value_equal(v->u.list.items[j], t, 0))
-                    c_error(c, t, "type \"%s\" is listed twice", t->u.str.s);
+                    c_errk(c, t, "schema.c.type_twice", "type \"%s\" is listed twice", t->u.str.s);
         strbuf_cut(&c->path, old);
     }
 }
@@ -650,11 +707,11 @@ static void check_key_list(cctx *c, const value *v) {
         if (t->type != CV_STR)
             c_expected(c, t, "string");
         else if (strlen(t->u.str.s) != t->u.str.len)
-            c_error(c, t, "a key name cannot contain a NUL byte");
+            c_errk(c, t, "schema.c.key_nul", "a key name cannot contain a NUL byte");
         else
             for (size_t j = 0; j < i; j++)
                 if (value_equal(v->u.list.items[j], t, 0))
-                    c_error(c, t, "\"%s\" is listed twice", t->u.str.s);
+                    c_errk(c, t, "schema.c.listed_twice", "\"%s\" is listed twice", t->u.str.s);
         strbuf_cut(&c->path, old);
     }
 }
@@ -775,16 +832,17 @@ static void check_schema(cctx *c, const value *node) {
             for (size_t j = 0; unsupported[j]; j++)
                 if (strcmp(unsupported[j], name) == 0) known = 1;
             if (known) {
-                c_error(c, k, "schema keyword \"%s\" is not supported by cairn (see docs/schemas.md)",
-                        name);
+                c_errk(c, k, "schema.c.unsupported", "schema keyword \"%s\" is not supported by cairn (see docs/schemas.md)",
+                       name);
                 continue;
             }
             suggest_nearest sg = hint_start(name);
             for (size_t j = 0; j < N_KEYWORDS; j++) suggest_try(&sg, keywords[j].name);
             if (sg.best)
-                c_error(c, k, "unknown schema keyword \"%s\" (did you mean \"%s\"?)", name, sg.best);
+                c_errk(c, k, "schema.c.unknown_keyword_hint", "unknown schema keyword \"%s\" (did you mean \"%s\"?)", name,
+                       sg.best);
             else
-                c_error(c, k, "unknown schema keyword \"%s\"", name);
+                c_errk(c, k, "schema.c.unknown_keyword", "unknown schema keyword \"%s\"", name);
             continue;
         }
         size_t old = path_key(&c->path, name);
@@ -897,7 +955,7 @@ static void resolve_ref(cctx *c, const value *ref) {
     strbuf_cut(&c->path, 0);
     strbuf_puts(&c->path, a && a->where ? a->where : "");
     if (memchr(text, ':', flen)) {
-        c_error(c, ref, "$ref \"%s\": only local files can be referenced, not URIs", text);
+        c_errk(c, ref, "schema.c.ref_uri", "$ref \"%s\": only local files can be referenced, not URIs", text);
         return;
     }
     sfile *tf = c->f;
@@ -932,16 +990,19 @@ static void resolve_ref(cctx *c, const value *ref) {
             }
         }
         if (!canon) {
-            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(errno));
+            int e = errno;
+            size_t before = c->errs->n;
+            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(e));
+            cerr_key(c->errs, before, "schema.c.ref_unreadable", e, text, strbuf_str(&name));
             strbuf_free(&name);
             return;
         }
         if (!ref_allowed(c->set, canon)) {
             /* refused before it is opened: its text never reaches a message */
-            c_error(c, ref,
-                    "$ref \"%s\": %s is outside the folders a schema may refer to (the "
-                    "ruleset's folders, or the schema's own folder, and cairn's schemas folder)",
-                    text, strbuf_str(&name));
+            c_errk(c, ref, "schema.c.ref_outside",
+                   "$ref \"%s\": %s is outside the folders a schema may refer to (the "
+                   "ruleset's folders, or the schema's own folder, and cairn's schemas folder)",
+                   text, strbuf_str(&name));
             free(canon);
             strbuf_free(&name);
             return;
@@ -954,7 +1015,7 @@ static void resolve_ref(cctx *c, const value *ref) {
             return;
         }
         if (tf->state == SF_FAILED || !tf->root) {
-            c_error(c, ref, "$ref \"%s\": schema file %s has errors", text, strbuf_str(&name));
+            c_errk(c, ref, "schema.c.ref_has_errors", "$ref \"%s\": schema file %s has errors", text, strbuf_str(&name));
             strbuf_free(&name);
             return;
         }
@@ -967,7 +1028,7 @@ static void resolve_ref(cctx *c, const value *ref) {
     } else {
         ann *t = ann_find(c->set, target);
         if (!t || t->kind != ANN_SCHEMA) {
-            c_error(c, ref, "$ref \"%s\" does not point at a schema", text);
+            c_errk(c, ref, "schema.c.ref_not_schema", "$ref \"%s\" does not point at a schema", text);
         } else {
             a = ann_find(c->set, ref); /* loading may have moved the table */
             if (a) a->target = target;
@@ -1192,7 +1253,7 @@ static const value *file_fragment(schema_set *s, sfile *f, const char *frag, cer
     if (!t)
         cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" not found: %s", frag, why.oom ? "?" : strbuf_str(&why));
     else if (!a || a->kind != ANN_SCHEMA)
-        cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" does not point at a schema", frag);
+        cerr_addk(errs, f->name, 0, 0, NULL, "schema.c.fragment_not_schema", "\"#%s\" does not point at a schema", frag);
     strbuf_free(&why);
     return a && a->kind == ANN_SCHEMA ? t : NULL;
 }
@@ -1213,7 +1274,10 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
     sfile *f = sfile_by_name(s, file);
     char *canon = f ? NULL : realpath(file, NULL);
     if (!f && !canon) {
-        cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(errno));
+        int e = errno;
+        size_t before = errs->n;
+        cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(e));
+        cerr_key(errs, before, "schema.c.unreadable", e, NULL, NULL);
         free(file);
         return NULL;
     }

@@ -8,7 +8,8 @@
 ** error, a duplicate key, values of the wrong size or pattern) and `set`
 ** values the state schema refuses; `cairn play` is given bad --set,
 ** --players and --preset under --lang de and el and under a German locale;
-** a ruleset with a bad visibility path is played in German and Greek.
+** a ruleset with a bad visibility path, and one whose schema file does
+** not compile, are played in German and Greek.
 ** Every expected line is written out. English stays as it was: the same
 ** refusals under --lang en. Also the phrases of base/error.h on their own:
 ** one nested in another, and a malformed one falling back to English.
@@ -208,6 +209,43 @@ static void test_visibility_path(void **state) {
     free(cmd);
 }
 
+/* A ruleset whose schema file does not compile (a misspelt keyword, a
+** bound that is text): refused at load, in --lang's language */
+static void test_schema_file(void **state) {
+    (void)state;
+    char *make = cairn_strfmt("rm -rf %s/c4s && cp -r %s/rulesets/connect4 %s/c4s && sed -i "
+                              "'s/  rows: {type: integer, minimum: 1, maximum: 20}/  rows: {type: integer, minimun: 1, "
+                              "maximum: \"20\"}/' %s/c4s/schemas/board.schema.yaml",
+                              tmpdir, root, tmpdir, tmpdir);
+    assert_non_null(make);
+    assert_int_equal(system(make), 0);
+    free(make);
+    const char *de[] = {
+        "./c4s/schemas/board.schema.yaml:9:25: properties.rows: unbekanntes Schlüsselwort \"minimun\" im Schema "
+        "(meintest du \"minimum\"?)",
+        "./c4s/schemas/board.schema.yaml:9:46: properties.rows.maximum: erwartet: ganze Zahl, bekommen: Text \"20\"",
+    };
+    const char *el[] = {
+        "./c4s/schemas/board.schema.yaml:9:25: properties.rows: άγνωστη λέξη-κλειδί σχήματος \"minimun\" (μήπως "
+        "εννοείς \"minimum\";)",
+        "./c4s/schemas/board.schema.yaml:9:46: properties.rows.maximum: αναμενόταν ακέραιος, δόθηκε κείμενο \"20\"",
+    };
+    const char *en[] = {
+        "./c4s/schemas/board.schema.yaml:9:25: properties.rows: unknown schema keyword \"minimun\" (did you mean "
+        "\"minimum\"?)",
+        "./c4s/schemas/board.schema.yaml:9:46: properties.rows.maximum: expected integer, got string \"20\"",
+    };
+    char *cmd = cairn_strfmt("%s play ./c4s --lang de", cairn);
+    expect_lines(cmd, de, 2);
+    free(cmd);
+    cmd = cairn_strfmt("%s play ./c4s --lang el", cairn);
+    expect_lines(cmd, el, 2);
+    free(cmd);
+    cmd = cairn_strfmt("%s play ./c4s --lang en", cairn);
+    expect_lines(cmd, en, 2);
+    free(cmd);
+}
+
 /* Phrases (base/error.h): nested ones worded by their entries, the plural
 ** by the first argument; a malformed one, or an argument holding a mark,
 ** leaves the English message. */
@@ -314,6 +352,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_english_as_before),
         cmocka_unit_test(test_flags_before_a_game),
         cmocka_unit_test(test_visibility_path),
+        cmocka_unit_test(test_schema_file),
         cmocka_unit_test(test_phrases),
         cmocka_unit_test(test_none_of_reasons),
     };
