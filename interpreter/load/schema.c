@@ -537,8 +537,6 @@ static void c_error(cctx *c, const value *at, const char *fmt, ...) {
     strbuf_free(&msg);
 }
 
-static void c_oom(cctx *c, const value *at) { c_error(c, at, "out of memory while checking the schema"); }
-
 /* A schema error at `at` with its key for the console's languages
 ** (base/error.h): fmt's only conversions are %s, its arguments strings
 ** (at most four), the key's arguments in order. */
@@ -559,6 +557,8 @@ static void c_errk(cctx *c, const value *at, const char *key, const char *fmt, .
     if (!msg.oom) cerr_key4(c->errs, before, key, args[0], args[1], args[2], args[3]);
     strbuf_free(&msg);
 }
+
+static void c_oom(cctx *c, const value *at) { c_errk(c, at, "oom", "out of memory while checking the schema"); }
 
 static char *got_phrase(const value *inst);
 
@@ -1208,7 +1208,7 @@ static sfile *load_entry(schema_set *s, sfile *f, const char *text, size_t len, 
     size_t n0 = errs->n, c0 = cerr_count(errs);
     int oom0 = errs->oom;
     if (GROW(s->batch, s->capbatch, s->nbatch + 1) != 0) {
-        cerr_add(errs, f->name, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, f->name, 0, 0, NULL, "oom", "out of memory loading the schema");
         f->state = SF_FAILED;
         keep_errors(f, errs, n0, c0);
         return f;
@@ -1238,7 +1238,7 @@ static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr
     if (f) return f;
     f = sfile_add(s, name, canon);
     if (!f) {
-        cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, name, 0, 0, NULL, "oom", "out of memory loading the schema");
         return NULL;
     }
     return load_entry(s, f, NULL, 0, errs);
@@ -1262,7 +1262,7 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
     const char *hash = strchr(path, '#');
     char *file = hash ? malloc((size_t)(hash - path) + 1) : cairn_strdup(path);
     if (!file) {
-        cerr_add(errs, path, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, path, 0, 0, NULL, "oom", "out of memory loading the schema");
         return NULL;
     }
     if (hash) {
@@ -1299,7 +1299,7 @@ const value *schema_load_string(schema_set *s, const char *name, const char *tex
                                 cerr_list *errs) {
     sfile *f = sfile_add(s, name, NULL);
     if (!f) {
-        cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, name, 0, 0, NULL, "oom", "out of memory loading the schema");
         return NULL;
     }
     set_batch_root(s, name);
@@ -1521,7 +1521,7 @@ static void type_codes(strbuf *types, strbuf *bounds, int mask, const value *sch
 ** "true"; "" for null), a list's or map's size ("2"). Not for a map key's
 ** error (its "key ...: " prefix has no key). */
 static void key_expected(vctx *c, size_t before, int mask, const value *sch, const value *inst) {
-    if (c->key || c->errs->n != before + 1) return;
+    if (c->errs->n != before + 1) return;
     int type_index = 0;
     while (type_index < 5 && inst_bit(inst) != 1 << type_index) type_index++;
     strbuf types = {0}, bounds = {0}, got = {0};
@@ -1549,7 +1549,7 @@ static void key_expected(vctx *c, size_t before, int mask, const value *sch, con
 ** console's languages: the items as the message lists them (data, no
 ** language's words) and what was got, a scalar as the message quotes it. */
 static void key_one_of(vctx *c, size_t before, const strbuf *items, const value *inst, const char *hint) {
-    if (c->key || c->quick || c->errs->n != before + 1 || items->oom) return;
+    if (c->quick || c->errs->n != before + 1 || items->oom) return;
     if (inst->type == CV_LIST || inst->type == CV_MAP || inst->type == CV_NULL) return;
     char *d = value_describe(inst); /* "string \"abc\"", "integer 3" */
     const char *sp = d ? strchr(d, ' ') : NULL;
@@ -1558,10 +1558,11 @@ static void key_one_of(vctx *c, size_t before, const strbuf *items, const value 
 }
 
 /* Whether the error just added (c->errs->n was `before`) can be given a
-** key for the console's languages: not in a pass-or-fail probe, not a map
-** key's error (its "key ...: " prefix has no key), and it was stored. */
+** key for the console's languages: not in a pass-or-fail probe, and it was
+** stored. A map key's error (propertyNames) is keyed as if it had no
+** "key ...: " prefix; key_prefixed puts the prefix in its key after. */
 static int keyable(const vctx *c, size_t before) {
-    return !c->quick && !c->key && c->errs->n == before + 1;
+    return !c->quick && c->errs->n == before + 1;
 }
 
 /* Gives that error key and up to four arguments (phrases, base/error.h, or
@@ -1837,6 +1838,7 @@ static void v_unique(vctx *c, const value *inst) {
 
 static int v_valid(vctx *c, const value *sch, const value *inst);
 static void label_or_inline(const schema_set *s, strbuf *b, const value *sch);
+static char *label_code(const schema_set *s, const value *sch, size_t index, int depth);
 
 /* contains, minContains (default 1), maxContains: how many items match. */
 static void v_contains(vctx *c, const value *sch, const value *inst) {
@@ -1872,7 +1874,21 @@ static void v_contains(vctx *c, const value *sch, const value *inst) {
     if (count == 0) strbuf_puts(&tail, " (none matches)");
     else strbuf_printf(&tail, " (%zu match%s: %s)", count, count == 1 ? "es" : "", strbuf_str(&where));
     if (where.oom) tail.oom = 1;
+    /* the same for the console's languages */
+    char *items = count_code("items", mn->u.i ? mn : NULL, mx), *lab = label_code(c->set, has, SIZE_MAX, 0);
+    char *want = items && lab ? cerr_phrase("schema.list_with", items, lab, NULL) : NULL;
+    char number[24];
+    snprintf(number, sizeof number, "%zu", count);
+    char *matches = count ? cerr_phrase("schema.matches", number, where.oom ? "" : strbuf_str(&where), NULL)
+                          : cerr_phrase("schema.none_matches", NULL);
+    free(items);
+    free(lab);
+    size_t before = c->errs->n;
     v_expected(c, inst, &e, tail.oom ? NULL : strbuf_str(&tail));
+    if (!tail.oom && keyable(c, before))
+        key_error(c, before, "schema.expected_what_then", 3, want, got_phrase(inst), matches, NULL);
+    else
+        free(want), free(matches);
     strbuf_free(&tail);
     strbuf_free(&where);
 }
@@ -1937,6 +1953,33 @@ static int misspelt_in(const vctx *c, const value *sch, const value *inst, const
     return 0;
 }
 
+static char *error_phrase(const cairn_error *e);
+
+/* The errors since index first, made for map key c->key (their message
+** has the prefix "key "NAME": "), keyed as "schema.key_prefix": the name
+** and the error's own entry as a phrase. One that cannot be said so loses
+** its key (its English message stands). */
+static void key_prefixed(vctx *c, size_t first) {
+    for (size_t i = first; !c->quick && i < c->errs->n; i++) {
+        cairn_error *e = &c->errs->items[i];
+        if (!e->key) continue;
+        char *inner = error_phrase(e), *name = cairn_strdup(c->key);
+        for (int a = 0; a < CERR_MAX_ARGS; a++) {
+            free(e->args[a]);
+            e->args[a] = NULL;
+        }
+        e->sys_errno = 0;
+        e->key = inner && name ? "schema.key_prefix" : NULL;
+        if (e->key) {
+            e->args[0] = name;
+            e->args[1] = inner;
+        } else {
+            free(name);
+            free(inner);
+        }
+    }
+}
+
 /* "unknown key "capcity" (did you mean "capacity"?)" at the key itself. */
 static void v_unknown_key(vctx *c, const value *k, const char *hint) {
     strbuf msg = {0};
@@ -1996,7 +2039,9 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
         for (size_t i = 0; i < inst->u.map.n; i++) {
             const char *saved = c->key;
             c->key = inst->u.map.items[i].key->u.str.s;
+            size_t first = c->errs->n;
             v_node(c, names, inst->u.map.items[i].key);
+            key_prefixed(c, first);
             c->key = saved;
         }
     const value *props = sg(c, sch, "properties");
@@ -2169,7 +2214,7 @@ static void v_unevaluated(vctx *c, const value *sch, const value *uep, const val
     unsigned char *seen = calloc(n, 1);
     if (!seen) {
         *c->oom = 1;
-        cerr_add(c->errs, NULL, 0, 0, NULL, "out of memory while validating");
+        cerr_addk(c->errs, NULL, 0, 0, NULL, "oom", "out of memory while validating");
         return;
     }
     mark_evaluated(c, sch, inst, seen, 1, 0);
@@ -2631,7 +2676,7 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         free(scratch);
         free(count);
         *c->oom = 1;
-        cerr_add(c->errs, NULL, 0, 0, NULL, "out of memory while validating");
+        cerr_addk(c->errs, NULL, 0, 0, NULL, "oom", "out of memory while validating");
         return;
     }
     size_t passing = 0;
@@ -2921,7 +2966,7 @@ int schema_validate(schema_set *s, const value *schema, const char *schema_path,
     free(memo.tab);
     if (oom || path.oom) {
         errs->oom = 1;
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory while validating");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory while validating");
     }
     strbuf_free(&path);
     size_t n = cerr_count(errs) - base;

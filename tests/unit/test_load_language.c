@@ -343,6 +343,32 @@ static void test_none_of_reasons(void **state) {
     free(el);
 }
 
+/* contains (how many items match) and propertyNames (a key's own
+** refusal, its "key ...: " prefix) */
+static void test_contains_and_key_names(void **state) {
+    (void)state;
+    /* one item of [2, 3] is 2, at [0]: two were asked for */
+    const char *contains = "{type: array, contains: {const: 2}, minContains: 2}";
+    char *en = refusal_in("en", contains, "[2, 3]");
+    assert_string_equal(en, "expected list with at least 2 items matching 2, got a list of 2 items (1 matches: [0])");
+    char *de = refusal_in("de", contains, "[2, 3]");
+    assert_string_equal(de, "erwartet: Liste mit mindestens 2 Einträgen passend zu 2, bekommen: eine Liste mit 2 "
+                            "Einträgen (1 passt: [0])");
+    char *el = refusal_in("el", contains, "[3]");
+    assert_string_equal(el, "αναμενόταν λίστα με τουλάχιστον 2 στοιχεία (ταίριασμα με 2), δόθηκε μια λίστα με 1 "
+                            "στοιχείο (κανένα δεν ταιριάζει)");
+    free(en);
+    free(de);
+    free(el);
+    const char *names = "{type: object, propertyNames: {pattern: \"^[a-z]+$\"}}";
+    en = refusal_in("en", names, "{Ab: 1}");
+    assert_string_equal(en, "key \"Ab\": expected string matching \"^[a-z]+$\", got string \"Ab\"");
+    de = refusal_in("de", names, "{Ab: 1}");
+    assert_string_equal(de, "Schlüssel \"Ab\": erwartet: Text nach dem Muster \"^[a-z]+$\", bekommen: Text \"Ab\"");
+    free(en);
+    free(de);
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     if (!(cairn = cairn_next_to(argv[0]))) return 1;
@@ -355,6 +381,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_schema_file),
         cmocka_unit_test(test_phrases),
         cmocka_unit_test(test_none_of_reasons),
+        cmocka_unit_test(test_contains_and_key_names),
     };
     int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
