@@ -530,7 +530,7 @@ static void bad_tag(loader *L, int line, int col, const char *tag, const char *o
          core ? "!!" : "", core ? tag + strlen(CORE_TAG) : tag, on);
     char *shown = cairn_strfmt("%s%s", core ? "!!" : "", core ? tag + strlen(CORE_TAG) : tag);
     char key[32];
-    snprintf(key, sizeof key, "yaml.a.%s", on + strcspn(on, " ") + 1); /* "a scalar": yaml.a.scalar */
+    snprintf(key, sizeof key, "yaml.on.%s", on + strcspn(on, " ") + 1); /* "a scalar": yaml.on.scalar */
     char *what = cerr_phrase(key, NULL);
     if (shown && what) lkey(L, before, "yaml.tag", shown, what, NULL, NULL);
     free(shown);

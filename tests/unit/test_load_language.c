@@ -60,6 +60,13 @@ static void put_bad_saves(void) {
                        "ruleset: {name: k, id: k, version: \"1\", fingerprint: \"xyz\"}\n"
                        "seats: []\nseed: 1\nlog: []\nposition: 0\n"
                        "snapshot: {state: {}, rng: \"x\", events: [], extra: 1}\n");
+    /* what the YAML reader refuses but goes on after: a float, a tag it
+    ** does not take, an alias of no anchor */
+    put_file("e.yaml", "cairn_save: 1\na: 1.5\nb: !!foo x\nc: *nope\n");
+    /* a key one column left of its map's: libyaml wants a key where it is */
+    put_file("f.yaml", "cairn_save: 1\na:\n  - 1\n b: 2\n");
+    /* a control character (0x01) in a string, the 20th byte */
+    put_file("g.yaml", "cairn_save: 1\na: \"x\001y\"\n");
 }
 
 /* Runs cmd (in tmpdir, stdout and stderr together, 250 columns so that no
@@ -87,7 +94,8 @@ static void expect_lines(const char *cmd, const char *const *want, size_t n_want
 
 /* `load` of each bad file, then input, in a game of ruleset in lang */
 static char *game_cmd(const char *ruleset, const char *lang, const char *input) {
-    return cairn_strfmt("printf 'load a.yaml\\nload b.yaml\\nload c.yaml\\nload d.yaml\\n%squit\\ny\\n' | "
+    return cairn_strfmt("printf 'load a.yaml\\nload b.yaml\\nload c.yaml\\nload d.yaml\\nload e.yaml\\nload f.yaml\\n"
+                        "load g.yaml\\n%squit\\ny\\n' | "
                         "%s play %s/rulesets/%s --lang %s --players 2 --seed 1",
                         input, cairn, root, ruleset, lang);
 }
@@ -104,6 +112,13 @@ static void test_german_kathmandu_loads(void **state) {
         "  d.yaml:3:54: ruleset.fingerprint: erwartet: Text nach dem Muster \"^[0-9a-f]{64}$\", bekommen: Text \"xyz\"",
         "  d.yaml:4:8: seats: erwartet: Liste mit 1 bis 16 Einträgen, bekommen: eine Liste mit 0 Einträgen",
         "  d.yaml:8:45: snapshot: unbekannter Schlüssel \"extra\"",
+        "  e.yaml:2:4: a: Kommazahlen sind nicht erlaubt (cairn kennt nur ganze Zahlen); setz es in Anführungszeichen, "
+        "wenn du einen Text meinst",
+        "  e.yaml:3:4: b: das Tag !!foo geht nicht bei einem einzelnen Wert (cairn versteht !!str, !!int, !!bool und "
+        "!!null bei einzelnen Werten, !!map und !!seq bei Sammlungen)",
+        "  e.yaml:4:4: c: unbekannter Anker *nope (ein Alias muss nach dem fertigen Knoten seines Ankers kommen)",
+        "  f.yaml:4:2: hier fehlt ein erwarteter Schlüssel (beim Lesen einer Tabelle in Zeile 1, Spalte 1)",
+        "  g.yaml:2:6: Steuerzeichen sind nicht erlaubt (0x1 bei Byte 19)",
         /* the state schema of Kathmandu: route has minItems 3; a player has no key x */
         "set route: state.route: erwartet: Liste mit mindestens 3 Einträgen, bekommen: eine Liste mit 0 Einträgen "
         "(nichts geändert)",
@@ -127,6 +142,10 @@ static void test_greek_yak_loads(void **state) {
         "  d.yaml:8:28: snapshot.rng: αναμενόταν κείμενο που ταιριάζει με το μοτίβο \"^[0-9a-f]{64}$\", δόθηκε "
         "κείμενο \"x\"",
         "  d.yaml:4:8: seats: αναμενόταν λίστα με 1 έως 16 στοιχεία, δόθηκε μια λίστα με 0 στοιχεία",
+        "  e.yaml:3:4: b: η ετικέτα !!foo δεν μπαίνει σε απλή τιμή (το cairn καταλαβαίνει !!str, !!int, !!bool και "
+        "!!null σε απλές τιμές, !!map και !!seq σε συλλογές)",
+        "  f.yaml:4:2: δεν βρέθηκε το αναμενόμενο κλειδί (κατά την ανάγνωση ενός πίνακα στη γραμμή 1, στήλη 1)",
+        "  g.yaml:2:6: οι χαρακτήρες ελέγχου δεν επιτρέπονται (0x1 στο byte 19)",
         /* Yak's state schema: stupa is false or an integer >= 1 (anyOf) */
         "set stupa: state.stupa: δεν ταιριάζει με κανένα από: false, ακέραιος >= 1· δόθηκε κείμενο \"x\" (τίποτα "
         "δεν άλλαξε)",
@@ -148,6 +167,10 @@ static void test_english_as_before(void **state) {
         "  c.yaml:2:1: duplicate key \"cairn_save\" (first at line 1)",
         "  d.yaml:3:54: ruleset.fingerprint: expected string matching \"^[0-9a-f]{64}$\", got string \"xyz\"",
         "  d.yaml:4:8: seats: expected list of 1 to 16 items, got a list of 0 items",
+        "  e.yaml:3:4: b: tag !!foo cannot be used on a scalar (cairn understands !!str, !!int, !!bool and !!null on "
+        "scalars, !!map and !!seq on collections)",
+        "  f.yaml:4:2: did not find expected key (while parsing a block mapping at line 1, column 1)",
+        "  g.yaml:2:6: control characters are not allowed (0x1 at byte 19)",
         "set stupa: state.stupa: matches none of: false, integer >= 1; got string \"x\" (nothing changed)",
     };
     char *cmd = game_cmd("yak", "en", "set stupa \"x\"\\n");
