@@ -2,7 +2,9 @@
 ** schema.c
 ** JSON Schema (a draft 2020-12 subset, written as YAML): loading and checking
 ** schema files, resolving $ref, and validating value trees with messages a
-** modder can act on. The supported keywords are the table below.
+** modder can act on. The supported keywords are the table below. Each
+** refusal also carries a key and its parts as phrases (base/error.h), for
+** the console to word in the game's language; the message stays English.
 */
 #if !defined(_XOPEN_SOURCE)
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -1518,8 +1520,8 @@ static void type_codes(strbuf *types, strbuf *bounds, int mask, const value *sch
 ** ("integer string", cv_names), the integer's bounds ("min=1 max=6",
 ** also xmin, xmax, mul; "" when none), the type of what was got (cv_names)
 ** and what it was: a scalar as the message quotes it ("\"abc\"", "3",
-** "true"; "" for null), a list's or map's size ("2"). Not for a map key's
-** error (its "key ...: " prefix has no key). */
+** "true"; "" for null), a list's or map's size ("2"). A map key's error
+** gets its "key ...: " prefix into its key after (key_prefixed). */
 static void key_expected(vctx *c, size_t before, int mask, const value *sch, const value *inst) {
     if (c->errs->n != before + 1) return;
     int type_index = 0;

@@ -3,6 +3,8 @@
 ** The YAML loader: libyaml events in, a located value tree out. Owns scalar
 ** resolution (YAML 1.2 core schema without floats), anchors, aliases and
 ** `<<` merge keys, and the limits that make a hostile file cheap to refuse.
+** Its refusals carry keys for the console's languages (base/error.h),
+** libyaml's commonest texts among them (yaml_texts).
 */
 #include "yload.h"
 #include "grow.h"
