@@ -326,13 +326,15 @@ typedef struct ruleset_args {
 
 static int take_check(void *ctx, const cli_item *it) {
     ruleset_args *a = ctx;
-    char *why;
-    int taken = ruleset_flags_apply(&a->flags, it, &why);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int taken = ruleset_flags_apply(&a->flags, it, &errs);
     if (taken < 0) {
-        usage_error(a->c, "%s", why ? why : "out of memory");
-        free(why);
+        usage_error(a->c, "%s", errs.n ? errs.items[0].message : "out of memory");
+        cerr_free(&errs);
         return EXIT_USAGE;
     }
+    cerr_free(&errs);
     if (taken) return 0;
     const char *v = it->values[0];
     if (cli_is(it, "debug")) {

@@ -135,6 +135,55 @@ void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, c
     key_last(l, before, key, 0, in);
 }
 
+/* Whether text is a phrase (balanced marks) or plain text without marks. */
+static int phrase_arg_ok(const char *text) {
+    int depth = 0;
+    for (const char *p = text; *p; p++) {
+        if (*p == CERR_PHRASE_OPEN) depth++;
+        else if (*p == CERR_PHRASE_CLOSE && --depth < 0) return 0;
+        else if (*p == CERR_PHRASE_SEP && depth == 0) return 0;
+    }
+    return depth == 0 && (text[0] == CERR_PHRASE_OPEN || !strchr(text, CERR_PHRASE_CLOSE));
+}
+
+char *cerr_phrasev(const char *key, const char *const *args, size_t n) {
+    size_t len = strlen(key) + 3;
+    for (size_t i = 0; i < n; i++) {
+        if (!args[i] || !phrase_arg_ok(args[i])) return NULL;
+        len += strlen(args[i]) + 1;
+    }
+    char *out = malloc(len);
+    if (!out) return NULL;
+    char *w = out;
+    *w++ = CERR_PHRASE_OPEN;
+    memcpy(w, key, strlen(key));
+    w += strlen(key);
+    for (size_t i = 0; i < n; i++) {
+        *w++ = CERR_PHRASE_SEP;
+        memcpy(w, args[i], strlen(args[i]));
+        w += strlen(args[i]);
+    }
+    *w++ = CERR_PHRASE_CLOSE;
+    *w = '\0';
+    return out;
+}
+
+char *cerr_phrase(const char *key, ...) {
+    const char *args[16];
+    size_t n = 0;
+    va_list ap;
+    va_start(ap, key);
+    for (const char *a; (a = va_arg(ap, const char *));) {
+        if (n == sizeof args / sizeof args[0]) {
+            va_end(ap);
+            return NULL;
+        }
+        args[n++] = a;
+    }
+    va_end(ap);
+    return cerr_phrasev(key, args, n);
+}
+
 /* The number of %s in fmt, or -1 when it has another conversion */
 static int count_string_args(const char *fmt) {
     int n = 0;

@@ -81,6 +81,25 @@ void cerr_key(cerr_list *l, size_t before, const char *key, int sys_errno, const
 void cerr_key4(cerr_list *l, size_t before, const char *key, const char *arg0, const char *arg1,
                const char *arg2, const char *arg3);
 
+/* A key's argument that the console words by a catalogue entry of its own
+** (a phrase), for a message made of parts: CERR_PHRASE_OPEN, the entry's
+** key, each argument after CERR_PHRASE_SEP (a phrase again, or text), then
+** CERR_PHRASE_CLOSE; "\x1eschema.list.at_least\x1f2\x1d" is "list of at
+** least 2 items". The entry's plural form is its first argument's number.
+** cerr_phrase builds one from its key and string arguments, the list ended
+** by NULL; it returns a malloc'd string, or NULL on OOM (or for an argument
+** holding one of the three marks outside a phrase of its own). */
+#define CERR_PHRASE_OPEN '\x1e'
+#define CERR_PHRASE_SEP '\x1f'
+#define CERR_PHRASE_CLOSE '\x1d'
+char *cerr_phrase(const char *key, ...)
+#if defined(__GNUC__)
+    __attribute__((sentinel))
+#endif
+    ;
+/* The same with its n arguments in an array. */
+char *cerr_phrasev(const char *key, const char *const *args, size_t n);
+
 /* The key of the reason an errno gives, for the console's catalogue:
 ** "sys.not_found" (ENOENT), "sys.permission_denied" (EACCES, EPERM),
 ** "sys.is_folder" (EISDIR), "sys.not_folder" (ENOTDIR), "sys.disk_full"

@@ -73,7 +73,7 @@ value *load_cache_yaml(load_cache *c, const char *path, cerr_list *errs) {
     for (size_t i = 0; i < c->n_files; i++)
         if (strcmp(c->files[i].path, path) == 0) {
             value *copy = value_clone(c->files[i].v);
-            if (!copy) cerr_add(errs, path, 0, 0, NULL, "out of memory copying the file's values");
+            if (!copy) cerr_addk(errs, path, 0, 0, NULL, "oom", "out of memory copying the file's values");
             return copy;
         }
     value *v = yload_file(path, errs);

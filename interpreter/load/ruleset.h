@@ -81,10 +81,11 @@ extern const cli_table ruleset_set_flag_table; /* --set */
 int ruleset_flags_init(ruleset_flags *f, int argc);
 void ruleset_flags_free(ruleset_flags *f);
 /* Takes a flag read by cli_next when it is one of the two tables' above.
-** Returns 1 when taken, 0 when it is another flag, -1 with *why (malloc'd)
-** saying what was expected: a seat count outside 1..16, a --preset or
-** --players given twice, a --set that is not DATA.PATH=VALUE. */
-int ruleset_flags_apply(ruleset_flags *f, const cli_item *it, char **why);
+** Returns 1 when taken, 0 when it is another flag, -1 with one error in
+** errs saying what was expected (keyed for the console's languages,
+** "flags.*"): a seat count outside 1..16, a --preset or --players given
+** twice, a --set that is not DATA.PATH=VALUE. */
+int ruleset_flags_apply(ruleset_flags *f, const cli_item *it, cerr_list *errs);
 /* The request the flags make (borrows from f). */
 ruleset_request ruleset_flags_request(const ruleset_flags *f);
 

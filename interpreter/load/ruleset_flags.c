@@ -42,32 +42,44 @@ void ruleset_flags_free(ruleset_flags *f) {
     f->sets = NULL;
 }
 
-static int take_set(ruleset_flags *f, const char *v, char **why) {
-    char *name, *path;
+/* --set's refusal comes from ruleset_set_split as text: the form's
+** (the one refusal it makes, worded as "flags.set_form"), or lack of
+** memory. */
+static int take_set(ruleset_flags *f, const char *v, cerr_list *errs) {
+    char *name, *path, *why = NULL;
     const char *val;
-    if (ruleset_set_split(v, &name, &path, &val, why) != 0) return -1;
+    if (ruleset_set_split(v, &name, &path, &val, &why) != 0) {
+        size_t before = errs->n;
+        int oom = !why || strcmp(why, "out of memory") == 0;
+        cerr_add(errs, NULL, 0, 0, NULL, "%s", why ? why : "out of memory");
+        cerr_key(errs, before, oom ? "oom" : "flags.set_form", 0, oom ? NULL : v, NULL);
+        free(why);
+        return -1;
+    }
     free(name);
     free(path);
     f->sets[f->n_sets++] = v;
     return 1;
 }
 
-int ruleset_flags_apply(ruleset_flags *f, const cli_item *it, char **why) {
-    *why = NULL;
+int ruleset_flags_apply(ruleset_flags *f, const cli_item *it, cerr_list *errs) {
     const char *v = it->values[0];
     if (cli_is(it, "option")) {
         f->choices[f->n_choices++] = v;
     } else if (cli_is(it, "set")) {
-        return take_set(f, v, why);
+        return take_set(f, v, errs);
     } else if (cli_is(it, "preset")) {
-        if (f->preset) return *why = cairn_strfmt("one --preset at a time; \"%s\" is a second", v), -1;
+        if (f->preset)
+            return cerr_addk(errs, NULL, 0, 0, NULL, "flags.preset_twice", "one --preset at a time; \"%s\" is a second", v), -1;
         f->preset = v;
     } else if (cli_is(it, "players")) {
-        if (f->players) return *why = cairn_strfmt("--players is given twice (\"%s\")", v), -1;
+        if (f->players)
+            return cerr_addk(errs, NULL, 0, 0, NULL, "flags.players_twice", "--players is given twice (\"%s\")", v), -1;
         char *end;
         long n = strtol(v, &end, 10);
         if (*end || !v[0] || n < 1 || n > CAIRN_MAX_SEATS)
-            return *why = cairn_strfmt("--players takes a number from 1 to %d, got \"%s\"", CAIRN_MAX_SEATS, v), -1;
+            return cerr_addk(errs, NULL, 0, 0, NULL, "flags.players_range", "--players takes a number from 1 to %s, got \"%s\"",
+                             NUMBER_TEXT(CAIRN_MAX_SEATS), v), -1;
         f->players = (int)n;
     } else {
         return 0;

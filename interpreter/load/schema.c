@@ -2,7 +2,9 @@
 ** schema.c
 ** JSON Schema (a draft 2020-12 subset, written as YAML): loading and checking
 ** schema files, resolving $ref, and validating value trees with messages a
-** modder can act on. The supported keywords are the table below.
+** modder can act on. The supported keywords are the table below. Each
+** refusal also carries a key and its parts as phrases (base/error.h), for
+** the console to word in the game's language; the message stays English.
 */
 #if !defined(_XOPEN_SOURCE)
 #define _XOPEN_SOURCE 700 /* realpath */
@@ -537,14 +539,71 @@ static void c_error(cctx *c, const value *at, const char *fmt, ...) {
     strbuf_free(&msg);
 }
 
-static void c_oom(cctx *c, const value *at) { c_error(c, at, "out of memory while checking the schema"); }
+/* A schema error at `at` with its key for the console's languages
+** (base/error.h): fmt's only conversions are %s, its arguments strings
+** (at most four), the key's arguments in order. */
+static void c_errk(cctx *c, const value *at, const char *key, const char *fmt, ...) {
+    const char *args[4] = {NULL};
+    int n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    for (const char *p = fmt; (p = strchr(p, '%')) && n < 4; p += 2)
+        if (p[1] == 's') args[n++] = va_arg(ap, const char *);
+    va_end(ap);
+    size_t before = c->errs->n;
+    va_start(ap, fmt);
+    strbuf msg = {0};
+    strbuf_vprintf(&msg, fmt, ap);
+    va_end(ap);
+    c_error(c, at, "%s", msg.oom ? "(out of memory)" : strbuf_str(&msg));
+    if (!msg.oom) cerr_key4(c->errs, before, key, args[0], args[1], args[2], args[3]);
+    strbuf_free(&msg);
+}
 
-/* "expected <what>, got <description of v>" at v. */
+static void c_oom(cctx *c, const value *at) { c_errk(c, at, "oom", "out of memory while checking the schema"); }
+
+static char *got_phrase(const value *inst);
+
+/* What c_expected's callers ask for, with the key of its words for the
+** console's languages. */
+static const struct {
+    const char *what, *key;
+} c_wants[] = {
+    {"a type name or a non-empty list of type names", "schema.c.type_names"},
+    {"a type name", "schema.c.type_name"},
+    {"a regular expression (string)", "schema.c.regex"},
+    {"a map of schemas", "schema.c.schema_map"},
+    {"list of strings", "schema.c.strings"},
+    {"string", "schema.c.string"},
+    {"\"https://json-schema.org/draft/2020-12/schema\" (the only draft cairn reads)", "schema.c.dialect"},
+    {"list", "schema.c.list"},
+    {"non-empty list", "schema.c.non_empty_list"},
+    {"non-empty list of schemas", "schema.c.schema_list"},
+    {"map of pattern -> schema", "schema.c.pattern_map"},
+    {"integer >= 0", "schema.c.non_negative"},
+    {"integer", "schema.c.integer"},
+    {"integer > 0", "schema.c.positive"},
+    {"boolean", "schema.c.boolean"},
+    {"map of key -> list of keys", "schema.c.dependent"},
+    {"string (a reference such as \"#/$defs/name\")", "schema.c.ref"},
+    {"schema (map or boolean)", "schema.c.schema"},
+};
+
+/* "expected <what>, got <description of v>" at v; keyed as
+** "schema.expected_what" when what is one of c_wants. */
 static void c_expected(cctx *c, const value *v, const char *what) {
     strbuf d = {0};
     put_description(&d, v);
+    size_t before = c->errs->n;
     c_error(c, v, "expected %s, got %s", what, d.oom ? "?" : strbuf_str(&d));
     strbuf_free(&d);
+    for (size_t i = 0; i < sizeof c_wants / sizeof c_wants[0]; i++) {
+        if (strcmp(what, c_wants[i].what) != 0) continue;
+        char *want = cerr_phrase(c_wants[i].key, NULL), *got = got_phrase(v);
+        if (want && got) cerr_key4(c->errs, before, "schema.expected_what", want, got, NULL, NULL);
+        free(want);
+        free(got);
+    }
 }
 
 /* A key's bit in ann.keys: a cheap mix of its first bytes (two keys may
@@ -572,10 +631,10 @@ static void check_schema(cctx *c, const value *node);
 static void check_type(cctx *c, const value *v) {
     if (v->type == CV_STR) {
         if (!type_bit(v->u.str.s))
-            c_error(c, v,
-                    "unknown type \"%s\" (expected null, boolean, integer, number, string, array "
-                    "or object)",
-                    v->u.str.s);
+            c_errk(c, v, "schema.c.unknown_type",
+                   "unknown type \"%s\" (expected null, boolean, integer, number, string, array "
+                   "or object)",
+                   v->u.str.s);
         return;
     }
     if (v->type != CV_LIST || v->u.list.n == 0) {
@@ -592,7 +651,7 @@ static void check_type(cctx *c, const value *v) {
         else
             for (size_t j = 0; j < i; j++)
                 if (value_equal(v->u.list.items[j], t, 0))
-                    c_error(c, t, "type \"%s\" is listed twice", t->u.str.s);
+                    c_errk(c, t, "schema.c.type_twice", "type \"%s\" is listed twice", t->u.str.s);
         strbuf_cut(&c->path, old);
     }
 }
@@ -650,11 +709,11 @@ static void check_key_list(cctx *c, const value *v) {
         if (t->type != CV_STR)
             c_expected(c, t, "string");
         else if (strlen(t->u.str.s) != t->u.str.len)
-            c_error(c, t, "a key name cannot contain a NUL byte");
+            c_errk(c, t, "schema.c.key_nul", "a key name cannot contain a NUL byte");
         else
             for (size_t j = 0; j < i; j++)
                 if (value_equal(v->u.list.items[j], t, 0))
-                    c_error(c, t, "\"%s\" is listed twice", t->u.str.s);
+                    c_errk(c, t, "schema.c.listed_twice", "\"%s\" is listed twice", t->u.str.s);
         strbuf_cut(&c->path, old);
     }
 }
@@ -775,16 +834,17 @@ static void check_schema(cctx *c, const value *node) {
             for (size_t j = 0; unsupported[j]; j++)
                 if (strcmp(unsupported[j], name) == 0) known = 1;
             if (known) {
-                c_error(c, k, "schema keyword \"%s\" is not supported by cairn (see docs/schemas.md)",
-                        name);
+                c_errk(c, k, "schema.c.unsupported", "schema keyword \"%s\" is not supported by cairn (see docs/schemas.md)",
+                       name);
                 continue;
             }
             suggest_nearest sg = hint_start(name);
             for (size_t j = 0; j < N_KEYWORDS; j++) suggest_try(&sg, keywords[j].name);
             if (sg.best)
-                c_error(c, k, "unknown schema keyword \"%s\" (did you mean \"%s\"?)", name, sg.best);
+                c_errk(c, k, "schema.c.unknown_keyword_hint", "unknown schema keyword \"%s\" (did you mean \"%s\"?)", name,
+                       sg.best);
             else
-                c_error(c, k, "unknown schema keyword \"%s\"", name);
+                c_errk(c, k, "schema.c.unknown_keyword", "unknown schema keyword \"%s\"", name);
             continue;
         }
         size_t old = path_key(&c->path, name);
@@ -897,7 +957,7 @@ static void resolve_ref(cctx *c, const value *ref) {
     strbuf_cut(&c->path, 0);
     strbuf_puts(&c->path, a && a->where ? a->where : "");
     if (memchr(text, ':', flen)) {
-        c_error(c, ref, "$ref \"%s\": only local files can be referenced, not URIs", text);
+        c_errk(c, ref, "schema.c.ref_uri", "$ref \"%s\": only local files can be referenced, not URIs", text);
         return;
     }
     sfile *tf = c->f;
@@ -932,16 +992,19 @@ static void resolve_ref(cctx *c, const value *ref) {
             }
         }
         if (!canon) {
-            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(errno));
+            int e = errno;
+            size_t before = c->errs->n;
+            c_error(c, ref, "$ref \"%s\": cannot read %s: %s", text, strbuf_str(&name), strerror(e));
+            cerr_key(c->errs, before, "schema.c.ref_unreadable", e, text, strbuf_str(&name));
             strbuf_free(&name);
             return;
         }
         if (!ref_allowed(c->set, canon)) {
             /* refused before it is opened: its text never reaches a message */
-            c_error(c, ref,
-                    "$ref \"%s\": %s is outside the folders a schema may refer to (the "
-                    "ruleset's folders, or the schema's own folder, and cairn's schemas folder)",
-                    text, strbuf_str(&name));
+            c_errk(c, ref, "schema.c.ref_outside",
+                   "$ref \"%s\": %s is outside the folders a schema may refer to (the "
+                   "ruleset's folders, or the schema's own folder, and cairn's schemas folder)",
+                   text, strbuf_str(&name));
             free(canon);
             strbuf_free(&name);
             return;
@@ -954,7 +1017,7 @@ static void resolve_ref(cctx *c, const value *ref) {
             return;
         }
         if (tf->state == SF_FAILED || !tf->root) {
-            c_error(c, ref, "$ref \"%s\": schema file %s has errors", text, strbuf_str(&name));
+            c_errk(c, ref, "schema.c.ref_has_errors", "$ref \"%s\": schema file %s has errors", text, strbuf_str(&name));
             strbuf_free(&name);
             return;
         }
@@ -967,7 +1030,7 @@ static void resolve_ref(cctx *c, const value *ref) {
     } else {
         ann *t = ann_find(c->set, target);
         if (!t || t->kind != ANN_SCHEMA) {
-            c_error(c, ref, "$ref \"%s\" does not point at a schema", text);
+            c_errk(c, ref, "schema.c.ref_not_schema", "$ref \"%s\" does not point at a schema", text);
         } else {
             a = ann_find(c->set, ref); /* loading may have moved the table */
             if (a) a->target = target;
@@ -1147,7 +1210,7 @@ static sfile *load_entry(schema_set *s, sfile *f, const char *text, size_t len, 
     size_t n0 = errs->n, c0 = cerr_count(errs);
     int oom0 = errs->oom;
     if (GROW(s->batch, s->capbatch, s->nbatch + 1) != 0) {
-        cerr_add(errs, f->name, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, f->name, 0, 0, NULL, "oom", "out of memory loading the schema");
         f->state = SF_FAILED;
         keep_errors(f, errs, n0, c0);
         return f;
@@ -1177,7 +1240,7 @@ static sfile *load_file(schema_set *s, const char *name, const char *canon, cerr
     if (f) return f;
     f = sfile_add(s, name, canon);
     if (!f) {
-        cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, name, 0, 0, NULL, "oom", "out of memory loading the schema");
         return NULL;
     }
     return load_entry(s, f, NULL, 0, errs);
@@ -1192,7 +1255,7 @@ static const value *file_fragment(schema_set *s, sfile *f, const char *frag, cer
     if (!t)
         cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" not found: %s", frag, why.oom ? "?" : strbuf_str(&why));
     else if (!a || a->kind != ANN_SCHEMA)
-        cerr_add(errs, f->name, 0, 0, NULL, "\"#%s\" does not point at a schema", frag);
+        cerr_addk(errs, f->name, 0, 0, NULL, "schema.c.fragment_not_schema", "\"#%s\" does not point at a schema", frag);
     strbuf_free(&why);
     return a && a->kind == ANN_SCHEMA ? t : NULL;
 }
@@ -1201,7 +1264,7 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
     const char *hash = strchr(path, '#');
     char *file = hash ? malloc((size_t)(hash - path) + 1) : cairn_strdup(path);
     if (!file) {
-        cerr_add(errs, path, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, path, 0, 0, NULL, "oom", "out of memory loading the schema");
         return NULL;
     }
     if (hash) {
@@ -1213,7 +1276,10 @@ const value *schema_load(schema_set *s, const char *path, cerr_list *errs) {
     sfile *f = sfile_by_name(s, file);
     char *canon = f ? NULL : realpath(file, NULL);
     if (!f && !canon) {
-        cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(errno));
+        int e = errno;
+        size_t before = errs->n;
+        cerr_add(errs, file, 0, 0, NULL, "cannot read schema file: %s", strerror(e));
+        cerr_key(errs, before, "schema.c.unreadable", e, NULL, NULL);
         free(file);
         return NULL;
     }
@@ -1235,7 +1301,7 @@ const value *schema_load_string(schema_set *s, const char *name, const char *tex
                                 cerr_list *errs) {
     sfile *f = sfile_add(s, name, NULL);
     if (!f) {
-        cerr_add(errs, name, 0, 0, NULL, "out of memory loading the schema");
+        cerr_addk(errs, name, 0, 0, NULL, "oom", "out of memory loading the schema");
         return NULL;
     }
     set_batch_root(s, name);
@@ -1446,30 +1512,22 @@ static void describe_types(strbuf *b, int mask, const value *sch) {
     }
 }
 
+static void type_codes(strbuf *types, strbuf *bounds, int mask, const value *sch);
+
 /* Gives the error v_expected added last (when l->n was `before`) the key
 ** "schema.expected" for the console's languages (base/error.h), with the
 ** words of the message in a form no language owns: the expected types
 ** ("integer string", cv_names), the integer's bounds ("min=1 max=6",
 ** also xmin, xmax, mul; "" when none), the type of what was got (cv_names)
 ** and what it was: a scalar as the message quotes it ("\"abc\"", "3",
-** "true"; "" for null), a list's or map's size ("2"). Not for a map key's
-** error (its "key ...: " prefix has no key). */
+** "true"; "" for null), a list's or map's size ("2"). A map key's error
+** gets its "key ...: " prefix into its key after (key_prefixed). */
 static void key_expected(vctx *c, size_t before, int mask, const value *sch, const value *inst) {
-    if (c->key || c->errs->n != before + 1) return;
+    if (c->errs->n != before + 1) return;
     int type_index = 0;
     while (type_index < 5 && inst_bit(inst) != 1 << type_index) type_index++;
     strbuf types = {0}, bounds = {0}, got = {0};
-    for (int i = 0; i < 6; i++)
-        if (mask & (1 << i)) strbuf_printf(&types, "%s%s", types.n ? " " : "", cv_names[i]);
-    strbuf_puts(&bounds, "");
-    if (mask & T_INT && sch) {
-        const char *names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"};
-        const char *codes[] = {"min", "max", "xmin", "xmax", "mul"};
-        for (int i = 0; i < 5; i++) {
-            const value *b = kw_int(sch, names[i]);
-            if (b) strbuf_printf(&bounds, "%s%s=%" PRId64, bounds.n ? " " : "", codes[i], b->u.i);
-        }
-    }
+    type_codes(&types, &bounds, mask, sch);
     strbuf_puts(&got, "");
     if (inst->type == CV_LIST || inst->type == CV_MAP) {
         strbuf_printf(&got, "%zu", value_len(inst));
@@ -1493,12 +1551,113 @@ static void key_expected(vctx *c, size_t before, int mask, const value *sch, con
 ** console's languages: the items as the message lists them (data, no
 ** language's words) and what was got, a scalar as the message quotes it. */
 static void key_one_of(vctx *c, size_t before, const strbuf *items, const value *inst, const char *hint) {
-    if (c->key || c->quick || c->errs->n != before + 1 || items->oom) return;
+    if (c->quick || c->errs->n != before + 1 || items->oom) return;
     if (inst->type == CV_LIST || inst->type == CV_MAP || inst->type == CV_NULL) return;
     char *d = value_describe(inst); /* "string \"abc\"", "integer 3" */
     const char *sp = d ? strchr(d, ' ') : NULL;
     if (sp) cerr_key4(c->errs, before, hint ? "schema.one_of_hint" : "schema.one_of", strbuf_str(items), sp + 1, hint, NULL);
     free(d);
+}
+
+/* Whether the error just added (c->errs->n was `before`) can be given a
+** key for the console's languages: not in a pass-or-fail probe, and it was
+** stored. A map key's error (propertyNames) is keyed as if it had no
+** "key ...: " prefix; key_prefixed puts the prefix in its key after. */
+static int keyable(const vctx *c, size_t before) {
+    return !c->quick && c->errs->n == before + 1;
+}
+
+/* Gives that error key and up to four arguments (phrases, base/error.h, or
+** text; NULL past the last), when keyable and none of the first n is NULL
+** for lack of memory (then its English message stands). Frees them. */
+static void key_error(vctx *c, size_t before, const char *key, int n, char *a0, char *a1, char *a2,
+                      char *a3) {
+    char *a[4] = {a0, a1, a2, a3};
+    int ok = keyable(c, before);
+    for (int i = 0; i < n; i++)
+        if (!a[i]) ok = 0;
+    if (ok) cerr_key4(c->errs, before, key, a[0], a[1], a[2], a[3]);
+    for (int i = 0; i < 4; i++) free(a[i]);
+}
+
+/* The types of mask and an integer's bounds from sch, as codes no
+** language owns (key_expected): "integer string", "min=1 max=6". */
+static void type_codes(strbuf *types, strbuf *bounds, int mask, const value *sch) {
+    for (int i = 0; i < 6; i++)
+        if (mask & (1 << i)) strbuf_printf(types, "%s%s", types->n ? " " : "", cv_names[i]);
+    strbuf_puts(types, "");
+    strbuf_puts(bounds, "");
+    if (mask & T_INT && sch) {
+        const char *names[] = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"};
+        const char *codes[] = {"min", "max", "xmin", "xmax", "mul"};
+        for (int i = 0; i < 5; i++) {
+            const value *b = kw_int(sch, names[i]);
+            if (b) strbuf_printf(bounds, "%s%s=%" PRId64, bounds->n ? " " : "", codes[i], b->u.i);
+        }
+    }
+}
+
+/* describe_types as a phrase the console words ("schema.types"). NULL on OOM. */
+static char *types_phrase(int mask, const value *sch) {
+    strbuf types = {0}, bounds = {0};
+    type_codes(&types, &bounds, mask, sch);
+    char *p = types.oom || bounds.oom ? NULL : cerr_phrase("schema.types", strbuf_str(&types), strbuf_str(&bounds), NULL);
+    strbuf_free(&types);
+    strbuf_free(&bounds);
+    return p;
+}
+
+/* What inst is, as the console words the "got" of a message: the phrase
+** "schema.got" with its type (cv_names) and its text (a scalar as the
+** message quotes it, a list's or map's size, "" for null). NULL on OOM. */
+static char *got_phrase(const value *inst) {
+    int t = 0;
+    while (t < 5 && inst_bit(inst) != 1 << t) t++;
+    char size[24];
+    const char *what = "";
+    char *d = NULL;
+    if (inst->type == CV_LIST || inst->type == CV_MAP) {
+        snprintf(size, sizeof size, "%zu", value_len(inst));
+        what = size;
+    } else if (inst->type != CV_NULL) {
+        d = value_describe(inst); /* "string \"abc\"", "integer 3", "boolean true" */
+        const char *sp = d ? strchr(d, ' ') : NULL;
+        if (!sp) {
+            free(d);
+            return NULL;
+        }
+        what = sp + 1;
+    }
+    char *p = cerr_phrase("schema.got", cv_names[t], what, NULL);
+    free(d);
+    return p;
+}
+
+/* The text of b, or NULL when it ran out of memory; a copy. */
+static char *text_of(const strbuf *b) { return b->oom ? NULL : cairn_strdup(strbuf_str(b)); }
+
+/* s in double quotes as put_quoted writes it; a copy, NULL on OOM. */
+static char *quoted_copy(const char *s, size_t len, size_t max) {
+    strbuf b = {0};
+    put_quoted(&b, s, len, max);
+    char *t = text_of(&b);
+    strbuf_free(&b);
+    return t;
+}
+
+/* count_phrase as a phrase the console words: "schema.list.at_least" and
+** its number, for what "string", "list" or "map". NULL on OOM. */
+static char *count_code(const char *what, const value *mn, const value *mx) {
+    char a[24], b[24], key[40];
+    const char *kind;
+    if (mn && mx && mn->u.i == mx->u.i) kind = "exactly";
+    else if (mn && mx) kind = "range";
+    else if (mn) kind = "at_least";
+    else kind = "at_most";
+    snprintf(key, sizeof key, "schema.%s.%s", what, kind);
+    snprintf(a, sizeof a, "%" PRId64, mn ? mn->u.i : mx->u.i);
+    snprintf(b, sizeof b, "%" PRId64, mx ? mx->u.i : 0);
+    return strcmp(kind, "range") == 0 ? cerr_phrase(key, a, b, NULL) : cerr_phrase(key, a, NULL);
 }
 
 /* "at least 2 items", "1 to 3 keys", "exactly 1 character". */
@@ -1523,7 +1682,10 @@ static void v_count(vctx *c, const value *sch, const value *inst, int64_t n, con
     strbuf e = {0};
     strbuf_printf(&e, "%s of ", what);
     count_phrase(&e, mn, mx, one, many);
+    size_t before = c->errs->n;
     v_expected(c, inst, &e, NULL);
+    if (keyable(c, before))
+        key_error(c, before, "schema.expected_what", 2, count_code(what, mn, mx), got_phrase(inst), NULL, NULL);
 }
 
 static int64_t utf8_length(const char *s, size_t len) {
@@ -1579,7 +1741,14 @@ static void v_str(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         strbuf_puts(&e, "string matching ");
         put_quoted(&e, pat->u.str.s, pat->u.str.len, SIZE_MAX);
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        if (keyable(c, before)) {
+            char *q = quoted_copy(pat->u.str.s, pat->u.str.len, SIZE_MAX);
+            key_error(c, before, "schema.expected_what", 2, q ? cerr_phrase("schema.matching", q, NULL) : NULL,
+                      got_phrase(inst), NULL, NULL);
+            free(q);
+        }
     }
 }
 
@@ -1653,7 +1822,14 @@ static void v_unique(vctx *c, const value *inst) {
         strbuf e = {0}, tail = {0};
         strbuf_puts(&e, "unique items");
         strbuf_printf(&tail, " again (first at [%zu])", dup[j]);
+        size_t before = c->errs->n;
         v_expected(c, inst->u.list.items[j], &e, tail.oom ? "" : strbuf_str(&tail));
+        if (keyable(c, before) && !tail.oom) {
+            char first[24];
+            snprintf(first, sizeof first, "%zu", dup[j]);
+            key_error(c, before, "schema.unique_again", 2, got_phrase(inst->u.list.items[j]),
+                      cairn_strdup(first), NULL, NULL);
+        }
         strbuf_free(&tail);
         strbuf_cut(c->path, old);
         if (c->quick) break;
@@ -1664,6 +1840,7 @@ static void v_unique(vctx *c, const value *inst) {
 
 static int v_valid(vctx *c, const value *sch, const value *inst);
 static void label_or_inline(const schema_set *s, strbuf *b, const value *sch);
+static char *label_code(const schema_set *s, const value *sch, size_t index, int depth);
 
 /* contains, minContains (default 1), maxContains: how many items match. */
 static void v_contains(vctx *c, const value *sch, const value *inst) {
@@ -1699,7 +1876,21 @@ static void v_contains(vctx *c, const value *sch, const value *inst) {
     if (count == 0) strbuf_puts(&tail, " (none matches)");
     else strbuf_printf(&tail, " (%zu match%s: %s)", count, count == 1 ? "es" : "", strbuf_str(&where));
     if (where.oom) tail.oom = 1;
+    /* the same for the console's languages */
+    char *items = count_code("items", mn->u.i ? mn : NULL, mx), *lab = label_code(c->set, has, SIZE_MAX, 0);
+    char *want = items && lab ? cerr_phrase("schema.list_with", items, lab, NULL) : NULL;
+    char number[24];
+    snprintf(number, sizeof number, "%zu", count);
+    char *matches = count ? cerr_phrase("schema.matches", number, where.oom ? "" : strbuf_str(&where), NULL)
+                          : cerr_phrase("schema.none_matches", NULL);
+    free(items);
+    free(lab);
+    size_t before = c->errs->n;
     v_expected(c, inst, &e, tail.oom ? NULL : strbuf_str(&tail));
+    if (!tail.oom && keyable(c, before))
+        key_error(c, before, "schema.expected_what_then", 3, want, got_phrase(inst), matches, NULL);
+    else
+        free(want), free(matches);
     strbuf_free(&tail);
     strbuf_free(&where);
 }
@@ -1721,7 +1912,14 @@ static void v_list(vctx *c, const value *sch, const value *inst) {
     if (items->type == CV_BOOL && !items->u.b) {
         strbuf e = {0};
         strbuf_printf(&e, "list of at most %zu item%s", np, np == 1 ? "" : "s");
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        if (keyable(c, before)) {
+            char most[24];
+            snprintf(most, sizeof most, "%zu", np);
+            key_error(c, before, "schema.expected_what", 2, cerr_phrase("schema.list.at_most", most, NULL),
+                      got_phrase(inst), NULL, NULL);
+        }
         return;
     }
     for (size_t i = np; i < n; i++) {
@@ -1757,13 +1955,44 @@ static int misspelt_in(const vctx *c, const value *sch, const value *inst, const
     return 0;
 }
 
+static char *error_phrase(const cairn_error *e);
+
+/* The errors since index first, made for map key c->key (their message
+** has the prefix "key "NAME": "), keyed as "schema.key_prefix": the name
+** and the error's own entry as a phrase. One that cannot be said so loses
+** its key (its English message stands). */
+static void key_prefixed(vctx *c, size_t first) {
+    for (size_t i = first; !c->quick && i < c->errs->n; i++) {
+        cairn_error *e = &c->errs->items[i];
+        if (!e->key) continue;
+        char *inner = error_phrase(e), *name = cairn_strdup(c->key);
+        for (int a = 0; a < CERR_MAX_ARGS; a++) {
+            free(e->args[a]);
+            e->args[a] = NULL;
+        }
+        e->sys_errno = 0;
+        e->key = inner && name ? "schema.key_prefix" : NULL;
+        if (e->key) {
+            e->args[0] = name;
+            e->args[1] = inner;
+        } else {
+            free(name);
+            free(inner);
+        }
+    }
+}
+
 /* "unknown key "capcity" (did you mean "capacity"?)" at the key itself. */
 static void v_unknown_key(vctx *c, const value *k, const char *hint) {
     strbuf msg = {0};
     strbuf_puts(&msg, "unknown key ");
     put_quoted(&msg, k->u.str.s, k->u.str.len, 60);
     if (hint) strbuf_printf(&msg, " (did you mean \"%s\"?)", hint);
+    size_t before = c->errs->n;
     v_emit(c, k, &msg);
+    if (keyable(c, before))
+        key_error(c, before, hint ? "schema.unknown_key_hint" : "schema.unknown_key", hint ? 2 : 1,
+                  quoted_copy(k->u.str.s, k->u.str.len, 60), hint ? cairn_strdup(hint) : NULL, NULL, NULL);
 }
 
 static void v_map(vctx *c, const value *sch, const value *inst) {
@@ -1776,8 +2005,12 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             strbuf msg = {0};
             strbuf_puts(&msg, "missing required key ");
             put_quoted(&msg, r->u.str.s, r->u.str.len, SIZE_MAX);
+            size_t before = c->errs->n;
             v_emit(c, inst, &msg);
             if (c->quick) return;
+            if (keyable(c, before))
+                key_error(c, before, "schema.missing_key", 1, quoted_copy(r->u.str.s, r->u.str.len, SIZE_MAX),
+                          NULL, NULL, NULL);
         }
     const value *dep = sg(c, sch, "dependentRequired");
     for (size_t i = 0; dep && dep->type == CV_MAP && i < dep->u.map.n; i++) {
@@ -1793,8 +2026,12 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
             strbuf_puts(&msg, " (required when ");
             put_quoted(&msg, if_key, strlen(if_key), SIZE_MAX);
             strbuf_puts(&msg, " is present)");
+            size_t before = c->errs->n;
             v_emit(c, inst, &msg);
             if (c->quick) return;
+            if (keyable(c, before))
+                key_error(c, before, "schema.missing_key_when", 2, quoted_copy(r->u.str.s, r->u.str.len, SIZE_MAX),
+                          quoted_copy(if_key, strlen(if_key), SIZE_MAX), NULL, NULL);
         }
     }
     v_count(c, sch, inst, (int64_t)inst->u.map.n, "minProperties", "maxProperties", "map", "key",
@@ -1804,7 +2041,9 @@ static void v_map(vctx *c, const value *sch, const value *inst) {
         for (size_t i = 0; i < inst->u.map.n; i++) {
             const char *saved = c->key;
             c->key = inst->u.map.items[i].key->u.str.s;
+            size_t first = c->errs->n;
             v_node(c, names, inst->u.map.items[i].key);
+            key_prefixed(c, first);
             c->key = saved;
         }
     const value *props = sg(c, sch, "properties");
@@ -1961,6 +2200,7 @@ static void drop_missing(vctx *c, const value *inst, const char *key, size_t fir
         free(e->file);
         free(e->path);
         free(e->message);
+        for (int a = 0; a < CERR_MAX_ARGS; a++) free(e->args[a]);
         memmove(e, e + 1, (l->n - i - 1) * sizeof *e);
         l->n--;
         break;
@@ -1976,7 +2216,7 @@ static void v_unevaluated(vctx *c, const value *sch, const value *uep, const val
     unsigned char *seen = calloc(n, 1);
     if (!seen) {
         *c->oom = 1;
-        cerr_add(c->errs, NULL, 0, 0, NULL, "out of memory while validating");
+        cerr_addk(c->errs, NULL, 0, 0, NULL, "oom", "out of memory while validating");
         return;
     }
     mark_evaluated(c, sch, inst, seen, 1, 0);
@@ -2118,7 +2358,18 @@ static int v_bad_tag(vctx *c, const value *branches, const value *inst) {
     }
     const char *hint = iv->type == CV_STR ? hint_item(iv->u.str.s, allowed) : NULL;
     if (hint) strbuf_printf(&tail, " (did you mean \"%s\"?)", hint);
+    /* the allowed values again for the key (v_expected takes e): data */
+    char *want = NULL;
+    if (!c->quick && !e.oom)
+        want = allowed->u.list.n == 1 ? cairn_strdup(strbuf_str(&e))
+                                      : cerr_phrase("schema.one_of_items", strbuf_str(&e) + strlen("one of "), NULL);
+    size_t before = c->errs->n;
     v_expected(c, iv, &e, hint ? strbuf_str(&tail) : NULL);
+    if (keyable(c, before))
+        key_error(c, before, hint ? "schema.expected_what_hint" : "schema.expected_what", hint ? 3 : 2, want,
+                  got_phrase(iv), hint ? cairn_strdup(hint) : NULL, NULL);
+    else
+        free(want);
     strbuf_free(&tail);
     strbuf_cut(c->path, old);
     value_free(allowed);
@@ -2220,6 +2471,71 @@ static void label(const schema_set *s, strbuf *b, const value *sch, size_t index
         strbuf_printf(b, "option %zu", index + 1);
 }
 
+/* A branch's label as a key's argument: the label itself where it is the
+** author's data (a title, a definition's name, a const, const properties,
+** a description, the schema written inline), a phrase the console words
+** where label writes English (anything, nothing, "one of ...", the types,
+** "option N"). NULL on OOM. */
+static char *label_code(const schema_set *s, const value *sch, size_t index, int depth) {
+    if (sch->type == CV_BOOL) return cerr_phrase(sch->u.b ? "schema.anything" : "schema.nothing", NULL);
+    strbuf b = {0};
+    label(s, &b, sch, index, depth);
+    char *text = text_of(&b);
+    strbuf_free(&b);
+    if (!text || value_get_str(sch, "title", NULL)) return text;
+    const value *r = value_map_get(sch, "$ref");
+    if (r && r->type == CV_STR) { /* as label decides */
+        const ann *a = ann_find(s, r);
+        const value *t = a ? a->target : NULL;
+        if (!(t && t->type == CV_MAP && value_get_str(t, "title", NULL)) && t && depth < 8 &&
+            !(schema_types(s, t, 0) & (T_LIST | T_MAP))) {
+            free(text);
+            return label_code(s, t, index, depth + 1);
+        }
+        return text;
+    }
+    if (value_map_get(sch, "const")) return text;
+    char *code = NULL;
+    const value *e = value_map_get(sch, "enum");
+    strbuf tags = {0};
+    if (e && e->type == CV_LIST) {
+        code = cerr_phrase("schema.one_of_items", text + strlen("one of "), NULL);
+    } else if (put_tags(s, &tags, sch)) {
+        strbuf_free(&tags);
+        return text;
+    } else if (value_map_get(sch, "type")) {
+        code = types_phrase(type_mask(value_map_get(sch, "type")), sch);
+    } else if (value_get_str(sch, "description", NULL) || index == SIZE_MAX) {
+        strbuf_free(&tags);
+        return text;
+    } else {
+        char number[24];
+        snprintf(number, sizeof number, "%zu", index + 1);
+        code = cerr_phrase("schema.option", number, NULL);
+    }
+    strbuf_free(&tags);
+    free(text);
+    return code;
+}
+
+/* The labels of branches (those with no errors when passing_only) as the
+** phrase "list" of label_code's; NULL on OOM. */
+static char *labels_code(const schema_set *s, const value *branches, const size_t *errs_by_branch,
+                         int passing_only) {
+    size_t n = branches->u.list.n, k = 0;
+    char **codes = calloc(n ? n : 1, sizeof *codes);
+    if (!codes) return NULL;
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (passing_only && errs_by_branch[i]) continue;
+        if (!(codes[k++] = label_code(s, branches->u.list.items[i], i, 0))) ok = 0;
+    }
+    char *list = ok ? cerr_phrasev("list", (const char *const *)codes, k) : NULL;
+    for (size_t i = 0; i < k; i++) free(codes[i]);
+    free(codes);
+    return list;
+}
+
 /* A schema's label, or when it has none, the schema itself written inline. */
 static void label_or_inline(const schema_set *s, strbuf *b, const value *sch) {
     label(s, b, sch, SIZE_MAX, 0);
@@ -2273,6 +2589,70 @@ static void put_reason(const vctx *c, strbuf *msg, size_t start, const cairn_err
     strbuf_free(&why);
 }
 
+/* A keyed error as a phrase of its catalogue entry ("error.KEY" and its
+** arguments); "schema.expected", whose arguments are codes, as the entry
+** "error.schema.expected_what" with the types and the value got as
+** phrases. NULL when it has no key, reports an errno, or for lack of memory. */
+static char *error_phrase(const cairn_error *e) {
+    if (!e->key || e->sys_errno) return NULL;
+    if (strcmp(e->key, "schema.expected") == 0) {
+        for (int i = 0; i < 4; i++)
+            if (!e->args[i]) return NULL;
+        char *want = cerr_phrase("schema.types", e->args[0], e->args[1], NULL);
+        char *got = cerr_phrase("schema.got", e->args[2], e->args[3], NULL);
+        char *p = want && got ? cerr_phrase("error.schema.expected_what", want, got, NULL) : NULL;
+        free(want);
+        free(got);
+        return p;
+    }
+    char key[96];
+    snprintf(key, sizeof key, "error.%s", e->key);
+    size_t n = 0;
+    while (n < CERR_MAX_ARGS && e->args[n]) n++;
+    return cerr_phrasev(key, (const char *const *)e->args, n);
+}
+
+/* put_reason's " (why)" as a phrase: the branch's first error e, keyed,
+** at its path relative to the value's ("schema.reason_at"), or at the
+** value itself without its ", got ..." and what follows (the "expected
+** ..." refusals, as "schema.expected_only").
+** NULL when e has no key or it cannot be said so (then the line stays
+** English). */
+static char *reason_phrase(const vctx *c, const cairn_error *e, const value *inst) {
+    const char *here = strbuf_str(c->path);
+    const char *rel = e->path ? e->path : "";
+    size_t hl = strlen(here);
+    if (strncmp(rel, here, hl) == 0) rel += hl;
+    if (*rel == '.') rel++;
+    if (*rel) {
+        char *sub = error_phrase(e);
+        char *p = sub ? cerr_phrase("schema.reason_at", rel, sub, NULL) : NULL;
+        free(sub);
+        return p;
+    }
+    char *desc = value_describe(inst);
+    char *tail = desc ? cairn_strfmt(", got %s", desc) : NULL;
+    int has_got = tail && strstr(e->message, tail);
+    free(desc);
+    free(tail);
+    if (!has_got) return error_phrase(e); /* the whole message is the reason */
+    if (!e->key) return NULL;
+    /* what is left is "expected X" (a did-you-mean after the got goes too) */
+    char *want = NULL;
+    if (strcmp(e->key, "schema.expected") == 0 && e->args[0] && e->args[1])
+        want = cerr_phrase("schema.types", e->args[0], e->args[1], NULL);
+    else if ((strcmp(e->key, "schema.expected_what") == 0 || strcmp(e->key, "schema.expected_what_hint") == 0) &&
+             e->args[0])
+        want = cairn_strdup(e->args[0]);
+    else if ((strcmp(e->key, "schema.one_of") == 0 || strcmp(e->key, "schema.one_of_hint") == 0) && e->args[0])
+        want = cerr_phrase("schema.one_of_items", e->args[0], NULL);
+    else
+        return NULL;
+    char *p = want ? cerr_phrase("schema.expected_only", want, NULL) : NULL;
+    free(want);
+    return p;
+}
+
 /* anyOf (one = 0) and oneOf (one = 1). When no branch matches, the errors
 ** of the branch the author evidently meant are reported (picked by a
 ** const/enum property, or for lists and maps by being the only branch of
@@ -2298,7 +2678,7 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         free(scratch);
         free(count);
         *c->oom = 1;
-        cerr_add(c->errs, NULL, 0, 0, NULL, "out of memory while validating");
+        cerr_addk(c->errs, NULL, 0, 0, NULL, "oom", "out of memory while validating");
         return;
     }
     size_t passing = 0;
@@ -2313,7 +2693,11 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
         labels(c->set, &msg, branches, count, 1);
         strbuf_puts(&msg, " (expected exactly one); got ");
         put_description(&msg, inst);
+        size_t before = c->errs->n;
         v_emit(c, inst, &msg);
+        if (keyable(c, before))
+            key_error(c, before, "schema.more_than_one", 2, labels_code(c->set, branches, count, 1),
+                      got_phrase(inst), NULL, NULL);
         goto done;
     }
     size_t pick = SIZE_MAX, positives = 0, candidates = 0, fewest = SIZE_MAX, nfewest = 0;
@@ -2351,15 +2735,37 @@ static void v_choice(vctx *c, const value *branches, const value *inst, int one)
     }
     if (v_bad_tag(c, branches, inst)) goto done;
     strbuf_puts(&msg, "matches none of: ");
+    /* the same for the console's languages: each label, with its reason
+    ** as a phrase where one is shown */
+    char **codes = calloc(n, sizeof *codes);
+    int coded = codes != NULL;
     for (size_t i = 0; i < n; i++) {
         if (i) strbuf_puts(&msg, ", ");
         size_t start = msg.n;
         label(c->set, &msg, branches->u.list.items[i], i, 0);
+        size_t labelled = msg.n;
         if (scratch[i].n) put_reason(c, &msg, start, &scratch[i].items[0], inst);
+        if (!coded) continue;
+        char *lab = label_code(c->set, branches->u.list.items[i], i, 0);
+        if (lab && msg.n != labelled) { /* put_reason said why */
+            char *why = reason_phrase(c, &scratch[i].items[0], inst);
+            codes[i] = why ? cerr_phrase("schema.label_reason", lab, why, NULL) : NULL;
+            free(why);
+            free(lab);
+        } else {
+            codes[i] = lab;
+        }
+        if (!codes[i]) coded = 0;
     }
     strbuf_puts(&msg, "; got ");
     put_description(&msg, inst);
+    size_t before = c->errs->n;
     v_emit(c, inst, &msg);
+    if (coded && keyable(c, before))
+        key_error(c, before, "schema.none_of", 2, cerr_phrasev("list", (const char *const *)codes, n), got_phrase(inst),
+                  NULL, NULL);
+    for (size_t i = 0; codes && i < n; i++) free(codes[i]);
+    free(codes);
 done:
     for (size_t i = 0; i < n; i++) cerr_free(&scratch[i]);
     free(scratch);
@@ -2377,13 +2783,21 @@ static void v_const_enum(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         put_inline(&e, k, 0);
         const char *tail = NULL;
-        char buf[128];
+        char buf[128], hint[104];
         if (k->type == CV_STR && inst->type == CV_STR &&
             suggest_distance_swaps(inst->u.str.s, k->u.str.s) <= hint_limit(inst->u.str.s)) {
             snprintf(buf, sizeof buf, " (did you mean \"%.100s\"?)", k->u.str.s);
+            snprintf(hint, sizeof hint, "%.100s", k->u.str.s);
             tail = buf;
         }
+        char *want = text_of(&e); /* the value itself: data */
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, tail);
+        if (keyable(c, before))
+            key_error(c, before, tail ? "schema.expected_what_hint" : "schema.expected_what", tail ? 3 : 2, want,
+                      got_phrase(inst), tail ? cairn_strdup(hint) : NULL, NULL);
+        else
+            free(want);
         if (c->quick) return;
     }
     const value *en = sg(c, sch, "enum");
@@ -2425,7 +2839,9 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
     if (c->depth >= CAIRN_SCHEMA_MAX_DEPTH) {
         strbuf msg = {0};
         strbuf_puts(&msg, "schema nesting too deep here");
+        size_t before = c->errs->n;
         v_emit(c, inst, &msg);
+        if (keyable(c, before)) key_error(c, before, "schema.too_deep", 0, NULL, NULL, NULL, NULL);
         return;
     }
     c->depth++;
@@ -2434,7 +2850,10 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
             strbuf msg = {0};
             strbuf_puts(&msg, "no value is allowed here, got ");
             put_description(&msg, inst);
+            size_t before = c->errs->n;
             v_emit(c, inst, &msg);
+            if (keyable(c, before))
+                key_error(c, before, "schema.nothing_allowed", 1, got_phrase(inst), NULL, NULL, NULL);
         }
         goto out;
     }
@@ -2500,7 +2919,13 @@ static void v_node(vctx *c, const value *sch, const value *inst) {
         strbuf e = {0};
         strbuf_puts(&e, "anything except ");
         label_or_inline(c->set, &e, neg);
+        char *what = e.oom ? NULL : cerr_phrase("schema.anything_except", strbuf_str(&e) + strlen("anything except "), NULL);
+        size_t before = c->errs->n;
         v_expected(c, inst, &e, NULL);
+        if (keyable(c, before))
+            key_error(c, before, "schema.expected_what", 2, what, got_phrase(inst), NULL, NULL);
+        else
+            free(what);
     }
     STOP();
     const value *cond = sg(c, sch, "if");
@@ -2543,7 +2968,7 @@ int schema_validate(schema_set *s, const value *schema, const char *schema_path,
     free(memo.tab);
     if (oom || path.oom) {
         errs->oom = 1;
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory while validating");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory while validating");
     }
     strbuf_free(&path);
     size_t n = cerr_count(errs) - base;

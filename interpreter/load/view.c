@@ -145,6 +145,22 @@ static int rules_disjoint(const view_rules *r) {
     return 1;
 }
 
+/* parse_path's messages and their catalogue keys, for the console's
+** languages: a bad path is the ruleset author's to see at load. One stays
+** English in the keyed frame: "unexpected character ...", as the word
+** "unexpected" in the catalogue would count Lua's own messages (English on
+** purpose) as the console's (test_console_language). */
+static const struct {
+    const char *text, *key;
+} path_problems[] = {
+    {"empty path", "view.p.empty"},
+    {"list index must be [*] or a number from 1", "view.p.index"},
+    {"list index too large", "view.p.index_large"},
+    {"missing ']'", "view.p.bracket"},
+    {"empty key", "view.p.empty_key"},
+    {"empty key after '.'", "view.p.empty_key_dot"},
+};
+
 view_rules *view_rules_new(const value *vis, cerr_list *errs) {
     view_rules *r = calloc(1, sizeof *r);
     if (!r) {
@@ -154,7 +170,7 @@ view_rules *view_rules_new(const value *vis, cerr_list *errs) {
     if (!vis || vis->type == CV_NULL) return r;
     const char *file = vis->file ? vis->file->name : NULL;
     if (vis->type != CV_LIST) {
-        cerr_add(errs, file, vis->line, vis->col, "visibility", "expected a list of rules");
+        cerr_addk(errs, file, vis->line, vis->col, "visibility", "view.not_list", "expected a list of rules");
         view_rules_free(r);
         return NULL;
     }
@@ -172,15 +188,15 @@ view_rules *view_rules_new(const value *vis, cerr_list *errs) {
         const char *path = value_get_str(it, "path", NULL);
         const char *pol = value_get_str(it, "policy", NULL);
         if (!path || !pol) {
-            cerr_add(errs, file, it->line, it->col, where, "expected {path: ..., policy: ...}");
+            cerr_addk(errs, file, it->line, it->col, where, "view.rule", "expected {path: ..., policy: ...}");
             continue;
         }
         int p = -1;
         for (int k = 0; k < 5; k++)
             if (strcmp(pol, policy_names[k]) == 0) p = k;
         if (p < 0) {
-            cerr_add(errs, file, it->line, it->col, where,
-                     "policy \"%s\": expected public, owner, hidden, count or order", pol);
+            cerr_addk(errs, file, it->line, it->col, where, "view.policy",
+                      "policy \"%s\": expected public, owner, hidden, count or order", pol);
             continue;
         }
         rule *ru = &r->rules[r->n];
@@ -193,7 +209,14 @@ view_rules *view_rules_new(const value *vis, cerr_list *errs) {
             return NULL;
         }
         if (bad) {
+            size_t before = errs->n;
             cerr_add(errs, file, it->line, it->col, where, "path \"%s\": %s", path, bad);
+            for (size_t k = 0; k < sizeof path_problems / sizeof path_problems[0]; k++) {
+                if (strcmp(bad, path_problems[k].text) != 0) continue;
+                char *why = cerr_phrase(path_problems[k].key, NULL);
+                if (why) cerr_key(errs, before, "view.path", 0, path, why);
+                free(why);
+            }
             rule_clear(ru);
             continue;
         }

@@ -3,6 +3,8 @@
 ** The YAML loader: libyaml events in, a located value tree out. Owns scalar
 ** resolution (YAML 1.2 core schema without floats), anchors, aliases and
 ** `<<` merge keys, and the limits that make a hostile file cheap to refuse.
+** Its refusals carry keys for the console's languages (base/error.h),
+** libyaml's commonest texts among them (yaml_texts).
 */
 #include "yload.h"
 #include "grow.h"
@@ -259,6 +261,17 @@ static void lerr(loader *L, int line, int col, int at, const char *fmt, ...) {
     va_end(ap);
 }
 
+/* Gives the error just added (L->errs->n was `before`) a key and up to
+** four arguments for the console's languages (base/error.h); a NULL
+** argument ends them. */
+static void lkey(loader *L, size_t before, const char *key, const char *a0, const char *a1,
+                 const char *a2, const char *a3) {
+    cerr_key4(L->errs, before, key, a0, a1, a2, a3);
+}
+
+/* A number as a key's argument. */
+#define NUMBER_TEXT(buf, fmt, n) (snprintf(buf, sizeof buf, fmt, n), buf)
+
 /* A problem that stops loading: a limit, a syntax error, out of memory. */
 static void lfatal(loader *L, int line, int col, int at, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -274,7 +287,11 @@ static void lfatal(loader *L, int line, int col, int at, const char *fmt, ...) {
 }
 
 static void oom(loader *L) {
-    if (!L->fatal) lfatal(L, 0, 0, AT_NONE, "out of memory while loading");
+    if (!L->fatal) {
+        size_t before = L->errs->n;
+        lfatal(L, 0, 0, AT_NONE, "out of memory while loading");
+        lkey(L, before, "yaml.oom", NULL, NULL, NULL, NULL);
+    }
     L->fatal = 1;
 }
 
@@ -284,10 +301,13 @@ static void oom(loader *L) {
 ** them. Returns 0, or -1 (fatal) when the budget would be exceeded. */
 static int charge(loader *L, long n, int line, int col) {
     if (n > L->lim.max_nodes - L->nodes) {
+        size_t before = L->errs->n;
+        char most[24];
         lfatal(L, line, col, AT_CHILD,
                "document expands to more than %ld nodes (limit CAIRN_YAML_MAX_NODES); "
                "every alias counts as a full copy of its anchor",
                L->lim.max_nodes);
+        lkey(L, before, "yaml.too_many_nodes", NUMBER_TEXT(most, "%ld", L->lim.max_nodes), NULL, NULL, NULL);
         return -1;
     }
     L->nodes += n;
@@ -297,13 +317,19 @@ static int charge(loader *L, long n, int line, int col) {
 /* Checks that height more levels fit below the open collections. */
 static int check_depth(loader *L, int height, int line, int col, const char *alias) {
     if (L->depth + height <= L->lim.max_depth) return 0;
-    if (alias)
+    size_t before = L->errs->n;
+    char most[24];
+    NUMBER_TEXT(most, "%d", L->lim.max_depth);
+    if (alias) {
         lfatal(L, line, col, AT_CHILD,
                "alias *%s would nest deeper than %d levels (limit CAIRN_YAML_MAX_DEPTH)", alias,
                L->lim.max_depth);
-    else
+        lkey(L, before, "yaml.alias_too_deep", alias, most, NULL, NULL);
+    } else {
         lfatal(L, line, col, AT_CHILD, "nesting deeper than %d levels (limit CAIRN_YAML_MAX_DEPTH)",
                L->lim.max_depth);
+        lkey(L, before, "yaml.too_deep", most, NULL, NULL, NULL);
+    }
     return -1;
 }
 
@@ -320,6 +346,14 @@ static const char *a_type(cv_type t) {
     case CV_MAP: return "a map";
     }
     return "?";
+}
+
+/* a_type as a phrase the console words ("yaml.a.list"); NULL on OOM. */
+static char *a_type_phrase(cv_type t) {
+    const char *names[] = {"null", "boolean", "integer", "string", "list", "map"};
+    char key[32];
+    snprintf(key, sizeof key, "yaml.a.%s", (unsigned)t < 6 ? names[t] : "?");
+    return cerr_phrase(key, NULL);
 }
 
 /* Nodes in v, map keys included, counting no further than cap + 1. */
@@ -491,10 +525,18 @@ static tkind tag_kind(const char *tag) {
 /* Reports an unusable tag, shown the way it was probably written. */
 static void bad_tag(loader *L, int line, int col, const char *tag, const char *on) {
     int core = strncmp(tag, CORE_TAG, strlen(CORE_TAG)) == 0;
+    size_t before = L->errs->n;
     lerr(L, line, col, AT_CHILD,
          "tag %s%s cannot be used on %s (cairn understands !!str, !!int, !!bool and !!null on "
          "scalars, !!map and !!seq on collections)",
          core ? "!!" : "", core ? tag + strlen(CORE_TAG) : tag, on);
+    char *shown = cairn_strfmt("%s%s", core ? "!!" : "", core ? tag + strlen(CORE_TAG) : tag);
+    char key[32];
+    snprintf(key, sizeof key, "yaml.on.%s", on + strcspn(on, " ") + 1); /* "a scalar": yaml.on.scalar */
+    char *what = cerr_phrase(key, NULL);
+    if (shown && what) lkey(L, before, "yaml.tag", shown, what, NULL, NULL);
+    free(shown);
+    free(what);
 }
 
 static const char *kind_noun(tkind t) {
@@ -531,16 +573,22 @@ static value *scalar_value(loader *L, const char *s, size_t len, int plain, tkin
     int64_t i = 0;
     rkind r = resolve_plain(s, len, &b, &i);
     if (r == R_FLOAT || tag == T_FLOAT) {
+        size_t before = L->errs->n;
         lerr(L, line, col, AT_CHILD,
              "floats are not allowed (cairn state is integers only); quote it if you meant a "
              "string");
+        lkey(L, before, "yaml.float", NULL, NULL, NULL, NULL);
         return value_null();
     }
     if (r == R_RANGE) {
-        char *q = quoted(s, len);
+        char *q = quoted(s, len), lo[24], hi[24];
+        size_t before = L->errs->n;
         lerr(L, line, col, AT_CHILD,
              "integer %s is out of range (cairn integers are 64-bit: %" PRId64 " to %" PRId64 ")",
              q ? q : "", INT64_MIN, INT64_MAX);
+        if (q)
+            lkey(L, before, "yaml.int_range", q, NUMBER_TEXT(lo, "%" PRId64, INT64_MIN),
+                 NUMBER_TEXT(hi, "%" PRId64, INT64_MAX), NULL);
         free(q);
         return value_null();
     }
@@ -548,8 +596,12 @@ static value *scalar_value(loader *L, const char *s, size_t len, int plain, tkin
         tkind got = r == R_INT ? T_INT : r == R_BOOL ? T_BOOL : r == R_NULL ? T_NULL : T_STR;
         if (got != tag) {
             char *q = quoted(s, len);
+            size_t before = L->errs->n;
             lerr(L, line, col, AT_CHILD, "%s is not %s (it is tagged !!%s)", q ? q : "",
                  kind_noun(tag), tagname + strlen(CORE_TAG));
+            char *kind = a_type_phrase(tag == T_INT ? CV_INT : tag == T_BOOL ? CV_BOOL : CV_NULL);
+            if (q && kind) lkey(L, before, "yaml.not_tagged", q, kind, tagname + strlen(CORE_TAG), NULL);
+            free(kind);
             free(q);
             return value_null();
         }
@@ -608,15 +660,22 @@ static int take_key(loader *L, frame *f, value *v, int merge_key) {
     f->merge = 0;
     f->key = NULL;
     if (v->type == CV_LIST || v->type == CV_MAP) {
+        size_t before = L->errs->n;
         lerr(L, v->line, v->col, AT_PARENT, "map keys must be scalars, got %s", a_type(v->type));
+        char *got = a_type_phrase(v->type);
+        if (got) lkey(L, before, "yaml.key_not_scalar", got, NULL, NULL, NULL);
+        free(got);
         f->discard = 1;
         return bury(L, v);
     }
     if (!(v = keyify(L, v))) return -1;
     if (merge_key) {
         if (f->merge_line) {
+            size_t before = L->errs->n;
+            char first[24];
             lerr(L, v->line, v->col, AT_PARENT, "duplicate key \"<<\" (first at line %d)",
                  f->merge_line);
+            lkey(L, before, "yaml.duplicate_key", "\"<<\"", NUMBER_TEXT(first, "%d", f->merge_line), NULL, NULL);
             f->discard = 1;
         } else {
             f->merge_line = v->line;
@@ -628,7 +687,9 @@ static int take_key(loader *L, frame *f, value *v, int merge_key) {
         /* keys are looked up as C strings everywhere in cairn (and Lua
         ** refuses them too, luaval.c): "a\0b" would pass as "a" */
         char *q = quoted(v->u.str.s, v->u.str.len);
+        size_t before = L->errs->n;
         lerr(L, v->line, v->col, AT_PARENT, "map key %s contains a NUL byte", q ? q : "");
+        if (q) lkey(L, before, "yaml.key_nul", q, NULL, NULL, NULL);
         free(q);
         f->discard = 1;
         return bury(L, v);
@@ -636,8 +697,11 @@ static int take_key(loader *L, frame *f, value *v, int merge_key) {
     int first;
     if (strtab_get(&f->keys, v->u.str.s, v->u.str.len, &first)) {
         char *q = quoted(v->u.str.s, v->u.str.len);
+        size_t before = L->errs->n;
+        char at[24];
         lerr(L, v->line, v->col, AT_PARENT, "duplicate key %s (first at line %d)", q ? q : "",
              first);
+        if (q) lkey(L, before, "yaml.duplicate_key", q, NUMBER_TEXT(at, "%d", first), NULL, NULL);
         free(q);
         f->discard = 1;
         return bury(L, v);
@@ -738,16 +802,25 @@ static int finish_merge(loader *L, frame *f) {
     } else if (src->type == CV_LIST) {
         for (size_t i = 0; i < src->u.list.n && rc == 0; i++) {
             const value *item = src->u.list.items[i];
-            if (item->type == CV_MAP)
+            if (item->type == CV_MAP) {
                 rc = merge_map(L, f, item, merged);
-            else
+            } else {
+                size_t before = L->errs->n;
                 lerr(L, item->line, item->col, AT_PARENT,
                      "the << merge key takes a map or a list of maps, got a list holding %s",
                      a_type(item->type));
+                char *got = a_type_phrase(item->type);
+                if (got) lkey(L, before, "yaml.merge_list", got, NULL, NULL, NULL);
+                free(got);
+            }
         }
     } else {
+        size_t before = L->errs->n;
         lerr(L, f->merge_vline, f->merge_vcol, AT_PARENT,
              "the << merge key takes a map or a list of maps, got %s", a_type(src->type));
+        char *got = a_type_phrase(src->type);
+        if (got) lkey(L, before, "yaml.merge", got, NULL, NULL, NULL);
+        free(got);
     }
     value *m = f->node;
     size_t add = merged->u.map.n;
@@ -781,8 +854,11 @@ static int on_scalar(loader *L, const yaml_event_t *ev) {
     size_t len = ev->data.scalar.length;
     const char *tagname = (const char *)ev->data.scalar.tag;
     if (len > (size_t)L->lim.max_string) {
+        size_t before = L->errs->n;
+        char most[24];
         lfatal(L, line, col, AT_CHILD, "string longer than %ld bytes (limit CAIRN_YAML_MAX_STRING)",
                L->lim.max_string);
+        lkey(L, before, "yaml.string_too_long", NUMBER_TEXT(most, "%ld", L->lim.max_string), NULL, NULL, NULL);
         return -1;
     }
     if (charge(L, 1, line, col) != 0) return -1;
@@ -868,8 +944,10 @@ static int on_alias(loader *L, const yaml_event_t *ev) {
     const char *name = (const char *)ev->data.alias.anchor;
     anchor_def *a = anchor_find(L, name);
     if (!a) {
+        size_t before = L->errs->n;
         lerr(L, line, col, AT_CHILD,
              "unknown anchor *%s (an alias must come after its anchor's node is complete)", name);
+        lkey(L, before, "yaml.unknown_anchor", name, NULL, NULL, NULL);
         if (charge(L, 1, line, col) != 0) return -1;
         value *v = at_loc(L, value_null(), line, col);
         return v ? deliver(L, v, 0, 0) : -1;
@@ -915,7 +993,63 @@ static void offset_to_mark(const loader *L, size_t off, int *line, int *col) {
     *col = cl;
 }
 
+/* libyaml's problem and context texts that a hand-written file meets
+** most, each with the catalogue key the console words it by: a small
+** fixed set of libyaml's own strings (scanner.c, parser.c, reader.c). Any
+** other text is passed on as libyaml wrote it (English); so are the two
+** with "unexpected" ("found unexpected end of stream", "... document
+** indicator"): that word in the console's catalogue would count Lua's own
+** "unexpected symbol" messages, English on purpose, as the console's
+** (test_console_language). */
+static const struct {
+    const char *text, *key;
+} yaml_texts[] = {
+    {"did not find expected key", "yaml.p.expected_key"},
+    {"did not find expected node content", "yaml.p.expected_node"},
+    {"did not find expected '-' indicator", "yaml.p.expected_dash"},
+    {"did not find expected ',' or ']'", "yaml.p.expected_comma_bracket"},
+    {"did not find expected ',' or '}'", "yaml.p.expected_comma_brace"},
+    {"did not find expected <document start>", "yaml.p.expected_document"},
+    {"mapping values are not allowed in this context", "yaml.p.mapping_values"},
+    {"block sequence entries are not allowed in this context", "yaml.p.sequence_entries"},
+    {"could not find expected ':'", "yaml.p.expected_colon"},
+    {"found character that cannot start any token", "yaml.p.bad_character"},
+    {"found unknown escape character", "yaml.p.unknown_escape"},
+    {"found a tab character that violates indentation", "yaml.p.tab_indent"},
+    {"found a tab character where an indentation space is expected", "yaml.p.tab_space"},
+    {"found undefined tag handle", "yaml.p.tag_handle"},
+    {"did not find expected alphabetic or numeric character", "yaml.p.expected_name_char"},
+    {"invalid leading UTF-8 octet", "yaml.p.utf8_leading"},
+    {"invalid trailing UTF-8 octet", "yaml.p.utf8_trailing"},
+    {"incomplete UTF-8 octet sequence", "yaml.p.utf8_incomplete"},
+    {"control characters are not allowed", "yaml.p.control"},
+    {"while parsing a block mapping", "yaml.c.block_mapping"},
+    {"while parsing a block collection", "yaml.c.block_collection"},
+    {"while parsing a flow sequence", "yaml.c.flow_sequence"},
+    {"while parsing a flow mapping", "yaml.c.flow_mapping"},
+    {"while parsing a node", "yaml.c.node"},
+    {"while scanning a simple key", "yaml.c.simple_key"},
+    {"while scanning for the next token", "yaml.c.next_token"},
+    {"while scanning a quoted scalar", "yaml.c.quoted_scalar"},
+    {"while parsing a quoted scalar", "yaml.c.quoted_scalar"},
+    {"while scanning a plain scalar", "yaml.c.plain_scalar"},
+    {"while scanning a block scalar", "yaml.c.block_scalar"},
+    {"while scanning an anchor", "yaml.c.anchor"},
+    {"while scanning an alias", "yaml.c.alias"},
+};
+
+/* libyaml's text as a key's argument: the phrase of its key when it is one
+** of yaml_texts, else the text itself (a copy; NULL on OOM). */
+static char *yaml_text_arg(const char *text) {
+    for (size_t i = 0; i < sizeof yaml_texts / sizeof yaml_texts[0]; i++)
+        if (strcmp(text, yaml_texts[i].text) == 0) return cerr_phrase(yaml_texts[i].key, NULL);
+    return cairn_strdup(text);
+}
+
 static void parser_error(loader *L, const yaml_parser_t *p) {
+    size_t before = L->errs->n;
+    char *problem = NULL, *context = NULL;
+    char a[24], b[24], c[24];
     switch (p->error) {
     case YAML_MEMORY_ERROR: oom(L); return;
     case YAML_READER_ERROR: {
@@ -931,17 +1065,36 @@ static void parser_error(loader *L, const yaml_parser_t *p) {
                    (unsigned)p->problem_value, p->problem_offset, hint);
         else
             lfatal(L, line, col, AT_NONE, "%s (at byte %zu%s)", why, p->problem_offset, hint);
+        problem = yaml_text_arg(why);
+        char *utf8 = *hint ? cerr_phrase("yaml.utf8_only", NULL) : cairn_strdup("");
+        NUMBER_TEXT(b, "%zu", p->problem_offset);
+        if (problem && utf8 && p->problem_value != -1)
+            lkey(L, before, "yaml.unreadable_value", problem, NUMBER_TEXT(a, "%X", (unsigned)p->problem_value), b, utf8);
+        else if (problem && utf8)
+            lkey(L, before, "yaml.unreadable", problem, b, utf8, NULL);
+        free(utf8);
+        free(problem);
         return;
     }
     case YAML_SCANNER_ERROR:
     case YAML_PARSER_ERROR:
-        if (p->context)
+        if (p->context) {
             lfatal(L, mark_line(p->problem_mark), mark_col(p->problem_mark), AT_NONE,
                    "%s (%s at line %d, column %d)", p->problem, p->context,
                    mark_line(p->context_mark), mark_col(p->context_mark));
-        else
+            problem = p->problem ? yaml_text_arg(p->problem) : NULL;
+            context = yaml_text_arg(p->context);
+            if (problem && context)
+                lkey(L, before, "yaml.syntax_in", problem, context, NUMBER_TEXT(a, "%d", mark_line(p->context_mark)),
+                     NUMBER_TEXT(c, "%d", mark_col(p->context_mark)));
+        } else {
             lfatal(L, mark_line(p->problem_mark), mark_col(p->problem_mark), AT_NONE, "%s",
                    p->problem ? p->problem : "syntax error");
+            problem = p->problem ? yaml_text_arg(p->problem) : cerr_phrase("yaml.p.syntax", NULL);
+            if (problem) lkey(L, before, "yaml.syntax", problem, NULL, NULL, NULL);
+        }
+        free(problem);
+        free(context);
         return;
     default:
         lfatal(L, 0, 0, AT_NONE, "YAML error: %s", p->problem ? p->problem : "unknown");
@@ -956,8 +1109,10 @@ static int on_event(loader *L, const yaml_event_t *ev) {
     case YAML_STREAM_END_EVENT: return 1;
     case YAML_DOCUMENT_START_EVENT:
         if (++L->docs > 1) {
+            size_t before = L->errs->n;
             lfatal(L, mark_line(ev->start_mark), mark_col(ev->start_mark), AT_NONE,
                    "a second document starts here; a cairn YAML file holds exactly one document");
+            lkey(L, before, "yaml.second_document", NULL, NULL, NULL, NULL);
             return -1;
         }
         return 0;
@@ -1221,13 +1376,19 @@ void yload_default_limits(yload_limits *l) {
 }
 
 static void too_big(loader *L, long long size) {
-    if (size >= 0)
+    size_t before = L->errs->n;
+    char most[24], has[24];
+    NUMBER_TEXT(most, "%ld", L->lim.max_file_bytes);
+    if (size >= 0) {
         lerr(L, 0, 0, AT_NONE,
              "file larger than %ld bytes (limit CAIRN_YAML_MAX_FILE_BYTES): it has %lld bytes",
              L->lim.max_file_bytes, size);
-    else
+        lkey(L, before, "yaml.too_big_has", most, NUMBER_TEXT(has, "%lld", size), NULL, NULL);
+    } else {
         lerr(L, 0, 0, AT_NONE, "file larger than %ld bytes (limit CAIRN_YAML_MAX_FILE_BYTES)",
              L->lim.max_file_bytes);
+        lkey(L, before, "yaml.too_big", most, NULL, NULL, NULL);
+    }
 }
 
 /* Reads the whole file, refusing it before reading when it is not a
@@ -1254,7 +1415,9 @@ static char *read_file(loader *L, const char *path, size_t *len) {
         goto fail;
     }
     if (S_ISDIR(sb.st_mode)) {
+        size_t before = L->errs->n;
         lerr(L, 0, 0, AT_NONE, "is a directory, not a YAML file");
+        lkey(L, before, "yaml.folder", NULL, NULL, NULL, NULL);
         goto fail;
     }
     if (S_ISREG(sb.st_mode) && sb.st_size > L->lim.max_file_bytes) {

@@ -1560,13 +1560,17 @@ static int parse_play_args(int argc, char **argv, repl_settings *s, play_args *a
 /* One flag or argument of `cairn play` (cli_next read it). */
 static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ruleset_flags *fl) {
     const char *cmd = a->cmd, *v = it->values[0];
-    char *why;
-    int taken = ruleset_flags_apply(fl, it, &why);
-    if (taken < 0) {
-        int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain", why ? why : "out of memory");
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    int taken = ruleset_flags_apply(fl, it, &errs);
+    if (taken < 0) { /* worded in --lang's language, else the locale's */
+        char *why = errs.n ? repl_error_message_in(usage_lang(s), &errs.items[0]) : NULL;
+        int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain", why ? why : repl_text_in(usage_lang(s), "error.oom", 0));
         free(why);
+        cerr_free(&errs);
         return rc;
     }
+    cerr_free(&errs);
     if (taken) return EXIT_OK;
     if (cli_is(it, "strict")) {
         a->strict = 1;

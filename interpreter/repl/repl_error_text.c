@@ -12,7 +12,9 @@
 ** English message, exactly as cerr_format writes it. One key is worded
 ** here rather than substituted: the state schema's "expected TYPES, got
 ** VALUE" ("schema.expected"), whose parts (types, an integer's bounds, the
-** value got) come as codes and are put into words one by one.
+** value got) come as codes and are put into words one by one. An argument
+** may be a phrase (base/error.h): a part of the message worded by an entry
+** of its own, its arguments put in the same way.
 */
 #include "repl_text.h"
 #include "repl_session.h"
@@ -135,26 +137,21 @@ static void put_bounds(strbuf *b, const char *lang, const char *bounds) {
     strbuf_free(&all);
 }
 
-/* "schema.expected" (load/schema.c's key_expected): its four arguments, the
-** types, the bounds, the type got and what it was, worded into the two of
-** "error.schema.expected". 0, or -1 (then the English message). */
-static int word_expected(const char *lang, const cairn_error *e, strbuf *want, strbuf *got) {
-    for (int i = 0; i < 4; i++)
-        if (!e->args[i]) return -1;
-    /* the types, "a, b or c", the integer with its bounds */
-    const char *types = e->args[0];
+/* The types a value may take, "a, b or c" with the integer's bounds: the
+** codes of load/schema.c ("integer string", "min=1 max=6"), appended to want. */
+static void put_types(strbuf *want, const char *lang, const char *types, const char *bounds) {
     size_t count = 0;
     for (const char *p = types; *p; p += strcspn(p, " "), p += strspn(p, " ")) count++;
     size_t i = 0;
-    strbuf last = {0};
+    strbuf all = {0}, last = {0};
     for (const char *p = types; *p; i++) {
         size_t w = strcspn(p, " ");
         strbuf one = {0};
         put_type(&one, lang, p, w);
-        if (w == 7 && strncmp(p, "integer", 7) == 0) put_bounds(&one, lang, e->args[1]);
+        if (w == 7 && strncmp(p, "integer", 7) == 0) put_bounds(&one, lang, bounds);
         if (i + 1 < count) {
-            if (i) strbuf_puts(want, ", ");
-            strbuf_puts(want, strbuf_str(&one));
+            if (i) strbuf_puts(&all, ", ");
+            strbuf_puts(&all, strbuf_str(&one));
         } else {
             strbuf_puts(&last, strbuf_str(&one));
         }
@@ -163,17 +160,16 @@ static int word_expected(const char *lang, const cairn_error *e, strbuf *want, s
         p += w;
         p += strspn(p, " ");
     }
-    if (count > 1) {
-        strbuf both = {0};
-        put_with2(&both, lang, "schema.or", strbuf_str(want), strbuf_str(&last));
-        strbuf_free(want);
-        *want = both;
-    } else {
-        strbuf_puts(want, strbuf_str(&last));
-    }
+    if (count > 1) put_with2(want, lang, "schema.or", strbuf_str(&all), strbuf_str(&last));
+    else strbuf_puts(want, strbuf_str(&last));
+    if (all.oom || last.oom) want->oom = 1;
+    strbuf_free(&all);
     strbuf_free(&last);
-    /* what was got: a scalar's type and text, a list's or map's size */
-    const char *type = e->args[2], *what = e->args[3];
+}
+
+/* What a value was, from its type's code and its text (a scalar as quoted,
+** a list's or map's size), appended to got. */
+static void put_got(strbuf *got, const char *lang, const char *type, const char *what) {
     if (strcmp(type, "list") == 0 || strcmp(type, "map") == 0) {
         put_with(got, lang, strcmp(type, "list") == 0 ? "schema.got_list" : "schema.got_map",
                  strtoll(what, NULL, 10), what);
@@ -184,7 +180,77 @@ static int word_expected(const char *lang, const cairn_error *e, strbuf *want, s
             strbuf_puts(got, what);
         }
     }
+}
+
+/* "schema.expected" (load/schema.c's key_expected): its four arguments, the
+** types, the bounds, the type got and what it was, worded into the two of
+** "error.schema.expected". 0, or -1 (then the English message). */
+static int word_expected(const char *lang, const cairn_error *e, strbuf *want, strbuf *got) {
+    for (int i = 0; i < 4; i++)
+        if (!e->args[i]) return -1;
+    put_types(want, lang, e->args[0], e->args[1]);
+    put_got(got, lang, e->args[2], e->args[3]);
     return want->oom || got->oom ? -1 : 0;
+}
+
+#define PHRASE_MAX_ARGS 16
+
+/* The phrase at *at (base/error.h, cerr_phrase) worded into b; *at moves
+** past it. Three phrases are worded here rather than by an entry:
+** "schema.types" (types and bounds, as put_types), "schema.got" (type
+** and text, as put_got) and "list" (its arguments joined by ", "). 0, or
+** -1 when it is malformed or an entry's %s do not match. */
+static int put_phrase(strbuf *b, const char *lang, const char **at, int depth) {
+    const char *p = *at;
+    if (*p != CERR_PHRASE_OPEN || depth > 8) return -1;
+    p++;
+    size_t klen = strcspn(p, "\x1d\x1f");
+    char key[96];
+    if (klen >= sizeof key) return -1;
+    memcpy(key, p, klen);
+    key[klen] = '\0';
+    p += klen;
+    strbuf parts[PHRASE_MAX_ARGS] = {{0}};
+    const char *args[PHRASE_MAX_ARGS];
+    size_t n = 0;
+    int rc = 0;
+    while (rc == 0 && *p == CERR_PHRASE_SEP) {
+        p++;
+        if (n == PHRASE_MAX_ARGS) {
+            rc = -1;
+            break;
+        }
+        strbuf_puts(&parts[n], "");
+        if (*p == CERR_PHRASE_OPEN) {
+            rc = put_phrase(&parts[n], lang, &p, depth + 1);
+        } else {
+            size_t w = strcspn(p, "\x1d\x1e\x1f");
+            strbuf_putn(&parts[n], p, w);
+            p += w;
+        }
+        if (parts[n].oom) rc = -1;
+        args[n] = strbuf_str(&parts[n]);
+        n++;
+    }
+    if (rc == 0 && *p != CERR_PHRASE_CLOSE) rc = -1;
+    if (rc == 0) {
+        *at = p + 1;
+        if (strcmp(key, "schema.types") == 0 && n == 2) {
+            put_types(b, lang, args[0], args[1]);
+        } else if (strcmp(key, "schema.got") == 0 && n == 2) {
+            put_got(b, lang, args[0], args[1]);
+        } else if (strcmp(key, "list") == 0) {
+            for (size_t i = 0; i < n; i++) {
+                if (i) strbuf_puts(b, ", ");
+                strbuf_puts(b, args[i]);
+            }
+        } else {
+            const char *fmt = repl_text_in(lang, key, n ? strtoll(args[0], NULL, 10) : 0);
+            if (fmt == key || substitute(b, fmt, args, n) != 0) rc = -1;
+        }
+    }
+    for (size_t i = 0; i < n; i++) strbuf_free(&parts[i]);
+    return rc || b->oom ? -1 : 0;
 }
 
 char *repl_error_message_in(const char *lang, const cairn_error *e) {
@@ -195,7 +261,7 @@ char *repl_error_message_in(const char *lang, const cairn_error *e) {
     if (fmt == key) return cairn_strdup(e->message); /* no entry in any language */
     const char *args[CERR_MAX_ARGS + 1];
     size_t n = 0;
-    strbuf reason = {0}, out = {0}, want = {0}, got = {0};
+    strbuf reason = {0}, out = {0}, want = {0}, got = {0}, phrases[CERR_MAX_ARGS] = {{0}};
     int ok = 1;
     if (strcmp(e->key, "schema.expected") == 0) {
         ok = word_expected(lang, e, &want, &got) == 0;
@@ -204,6 +270,12 @@ char *repl_error_message_in(const char *lang, const cairn_error *e) {
     } else {
         while (n < CERR_MAX_ARGS && e->args[n]) {
             args[n] = e->args[n];
+            if (args[n][0] == CERR_PHRASE_OPEN) { /* a part worded by an entry of its own */
+                const char *at = args[n];
+                strbuf_puts(&phrases[n], "");
+                if (put_phrase(&phrases[n], lang, &at, 0) != 0 || *at) ok = 0;
+                args[n] = strbuf_str(&phrases[n]);
+            }
             n++;
         }
     }
@@ -213,7 +285,7 @@ char *repl_error_message_in(const char *lang, const cairn_error *e) {
         snprintf(number, sizeof number, "%d", e->sys_errno);
         const char *num = number;
         const char *why = repl_text_in(lang, cerr_errno_key(e->sys_errno), 0);
-        ok = substitute(&reason, why, &num, count_s(why) ? 1 : 0) == 0;
+        ok = substitute(&reason, why, &num, count_s(why) ? 1 : 0) == 0 && ok;
         args[n++] = strbuf_str(&reason);
     }
     ok = ok && !reason.oom && substitute(&out, fmt, args, n) == 0 && !out.oom;
@@ -222,6 +294,7 @@ char *repl_error_message_in(const char *lang, const cairn_error *e) {
     strbuf_free(&reason);
     strbuf_free(&want);
     strbuf_free(&got);
+    for (size_t i = 0; i < CERR_MAX_ARGS; i++) strbuf_free(&phrases[i]);
     return text;
 }
 

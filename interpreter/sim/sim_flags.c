@@ -226,10 +226,15 @@ int sim_parse(int argc, char **argv, sim_opts *o, FILE *err) {
             int rc = row->set(o, it.values, err);
             if (rc) return rc;
         } else if (it.flag) {
-            if (ruleset_flags_apply(&o->flags, &it, &why) < 0) {
+            cerr_list errs;
+            cerr_init(&errs, 0);
+            if (ruleset_flags_apply(&o->flags, &it, &errs) < 0) {
+                why = cairn_strdup(errs.n ? errs.items[0].message : "out of memory");
+                cerr_free(&errs);
                 bad = 1;
                 break;
             }
+            cerr_free(&errs);
         } else if (!o->ruleset) {
             o->ruleset = it.values[0];
         } else {
