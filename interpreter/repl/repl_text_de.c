@@ -423,6 +423,7 @@ const repl_text_entry repl_text_de[] = {
     {"error.bot.not_param", "Bot `%s`: \"%s\" ist nicht PARAMETER=WERT", NULL},
     {"error.bot.no_budget", "Bot `%s`: gib `iterations` oder `time` einen Wert über 0", NULL},
     /* errors of a ruleset's load and checks (branch keys-check) */
+    {"check.errors", "%s: %zu Fehler", "%s: %zu Fehler"},
     {"error.ruleset.read_error", "Lesefehler", NULL},
     {"error.ruleset.file_too_big", "Datei größer als %s Bytes (Grenze CAIRN_YAML_MAX_FILE_BYTES)", NULL},
     {"error.ruleset.outside_folder", "\"%s\" liegt außerhalb des Regelordners %s: ein Manifest nennt nur Dateien in seinem eigenen Ordner", NULL},
