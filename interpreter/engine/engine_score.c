@@ -136,9 +136,10 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 lua_pop(L, 1);
                 kept += lb + sizeof *ss->items;
                 if (kept > (size_t)CAIRN_GAME_MEMORY_CAP) {
-                    cerr_add(errs, NULL, 0, 0, where, "the breakdowns hold more than %d MiB of "
-                             "text (limit CAIRN_GAME_MEMORY_CAP)",
-                             (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
+                    char mib[24];
+                    snprintf(mib, sizeof mib, "%d", (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
+                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_big", "the breakdowns hold more than %s MiB of "
+                              "text (limit CAIRN_GAME_MEMORY_CAP)", mib);
                     return -1;
                 }
                 if (!(ss->items[j - 1].label = cairn_strdup(label))) {
@@ -250,6 +251,7 @@ typedef struct totals_ctx {
     int n;
     int64_t *totals;
     const char *bad; /* what was wrong, or NULL */
+    const char *bad_key; /* its key (base/error.h) */
     int seat;
 } totals_ctx;
 
@@ -257,15 +259,16 @@ typedef struct totals_ctx {
 static int p_totals(lua_State *L) {
     totals_ctx *c = lua_touserdata(L, 1);
     unview_top(L); /* the score table itself may be a view of the state */
-    if (!lua_istable(L, 2)) return c->bad = "score(g) must return a table", 0;
+    if (!lua_istable(L, 2)) return c->bad_key = "engine.score_no_table", c->bad = "score(g) must return a table", 0;
     for (int s = 1; s <= c->n; s++) {
         lua_rawgeti(L, 2, s);
         unview_top(L);
         int present;
         c->seat = s;
-        if (!lua_istable(L, -1)) return c->bad = "each seat needs {total = <integer>, ...}", 0;
+        if (!lua_istable(L, -1))
+            return c->bad_key = "engine.score_seat", c->bad = "each seat needs {total = <integer>, ...}", 0;
         if (int_field(L, -1, "total", &c->totals[s - 1], &present) != 0 || !present)
-            return c->bad = "total must be an integer", 0;
+            return c->bad_key = "engine.score_total", c->bad = "total must be an integer", 0;
         lua_pop(L, 1);
     }
     return 0;
@@ -277,7 +280,7 @@ int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
     call_ctx c = {.h = H_SCORE, .kind = ARGS_G, .totals_only = 1};
     int rc = engine_call(e, &c, 1, errs);
     if (rc > 0) {
-        totals_ctx tc = {e->cfg.players, totals, NULL, 0};
+        totals_ctx tc = {e->cfg.players, totals, NULL, NULL, 0};
         lua_pushcfunction(L, p_totals);
         lua_insert(L, -2);
         lua_pushlightuserdata(L, &tc);
@@ -288,7 +291,9 @@ int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
         } else if (tc.bad) {
             char where[32];
             snprintf(where, sizeof where, "score[%d]", tc.seat);
+            size_t before = errs->n;
             cerr_add(errs, NULL, 0, 0, tc.seat ? where : "score", "%s", tc.bad);
+            cerr_key(errs, before, tc.bad_key, 0, NULL, NULL);
             rc = -1;
         }
     } else if (rc < 0) {

@@ -530,6 +530,8 @@ const repl_text_entry repl_text_de[] = {
     {"error.sandbox.call_cpu", "CPU-Zeitgrenze von %s ms für einen Handler-Aufruf überschritten (Grenze CAIRN_LUA_CALL_CPU_MS): der Aufruf tut Arbeit, die das Anweisungsbudget nicht sieht", NULL},
     {"error.sandbox.game_cpu", "die CPU-Zeitgrenze der Partie von %s ms überschritten (Grenze CAIRN_LUA_GAME_CPU_MS)", NULL},
     {"error.plain.map_too_large", "eine Map mit %s Schlüsseln ist zu groß", NULL},
+    {"error.engine.score_no_table", "score(g) muss eine Tabelle zurückgeben", NULL},
+    {"error.engine.score_breakdown_big", "die Aufschlüsselungen enthalten mehr als %s MiB Text (Grenze CAIRN_GAME_MEMORY_CAP)", NULL},
     /* end of keys-check */
     {"error.schema.one_of", "erwartet: eines von %s, bekommen: %s", NULL},
     {"error.schema.one_of_hint", "erwartet: eines von %s, bekommen: %s (meintest du \"%s\"?)", NULL},

@@ -530,6 +530,8 @@ const repl_text_entry repl_text_el[] = {
     {"error.sandbox.call_cpu", "ξεπεράστηκε το όριο χρόνου CPU των %s ms για μία κλήση χειριστή (όριο CAIRN_LUA_CALL_CPU_MS): η κλήση κάνει δουλειά που ο προϋπολογισμός εντολών δεν βλέπει", NULL},
     {"error.sandbox.game_cpu", "ξεπεράστηκε το όριο χρόνου CPU της παρτίδας των %s ms (όριο CAIRN_LUA_GAME_CPU_MS)", NULL},
     {"error.plain.map_too_large", "ένας χάρτης με %s κλειδιά είναι πολύ μεγάλος", NULL},
+    {"error.engine.score_no_table", "το score(g) πρέπει να επιστρέφει πίνακα", NULL},
+    {"error.engine.score_breakdown_big", "οι αναλύσεις περιέχουν περισσότερα από %s MiB κειμένου (όριο CAIRN_GAME_MEMORY_CAP)", NULL},
     /* end of keys-check */
     {"error.schema.one_of", "αναμενόταν ένα από %s, δόθηκε %s", NULL},
     {"error.schema.one_of_hint", "αναμενόταν ένα από %s, δόθηκε %s (μήπως εννοείς \"%s\";)", NULL},

@@ -531,6 +531,8 @@ const repl_text_entry repl_text_en[] = {
     {"error.sandbox.call_cpu", "CPU time limit of %s ms for one handler call exceeded (limit CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget does not see", NULL},
     {"error.sandbox.game_cpu", "the game's CPU time limit of %s ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)", NULL},
     {"error.plain.map_too_large", "a map of %s keys is too large", NULL},
+    {"error.engine.score_no_table", "score(g) must return a table", NULL},
+    {"error.engine.score_breakdown_big", "the breakdowns hold more than %s MiB of text (limit CAIRN_GAME_MEMORY_CAP)", NULL},
     /* end of keys-check */
     {"error.schema.one_of", "expected one of %s, got %s", NULL},
     {"error.schema.one_of_hint", "expected one of %s, got %s (did you mean \"%s\"?)", NULL},
