@@ -878,6 +878,20 @@ static const char *origin_text(origin o) {
     return "";
 }
 
+/* The key of a refusal that names where an option's value came from: one
+** key for each origin (in the order of the enum), since the origin's words
+** are part of the sentence in every language. */
+static const char *origin_key(const char *const keys[5], origin o) {
+    return o >= ORIGIN_DEFAULT && o <= ORIGIN_FORCED ? keys[o] : NULL;
+}
+
+static const char *const requires_excluded_keys[5] = {
+    "ruleset.requires_excluded.default", "ruleset.requires_excluded.auto", "ruleset.requires_excluded.preset",
+    "ruleset.requires_excluded.chosen", "ruleset.requires_excluded.forced"};
+static const char *const requires_set_keys[5] = {
+    "ruleset.requires_set.default", "ruleset.requires_set.auto", "ruleset.requires_set.preset",
+    "ruleset.requires_set.chosen", "ruleset.requires_set.forced"};
+
 static opt_state *find_opt(opt_state *os, size_t n, const char *id) {
     for (size_t i = 0; i < n; i++)
         if (strcmp(os[i].id, id) == 0) return &os[i];
@@ -1073,9 +1087,12 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                 const char *want;
                 if (ref_holds(os, n, r->u.str.s, &t, &want) || !t) continue;
                 if (t->excluded_by) {
+                    size_t before = errs->n;
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" (%s) excludes it", os[i].id,
                              r->u.str.s, t->excluded_by->id, origin_text(t->excluded_by->from));
+                    const char *key = origin_key(requires_excluded_keys, t->excluded_by->from);
+                    if (key) cerr_key4(errs, before, key, os[i].id, r->u.str.s, t->excluded_by->id, NULL);
                     (*refused)++;
                     return;
                 }
@@ -1085,9 +1102,12 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     t->why = os[i].id;
                     changed = 1;
                 } else {
+                    size_t before = errs->n;
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" is set otherwise %s",
                              os[i].id, r->u.str.s, t->id, origin_text(t->from));
+                    const char *key = origin_key(requires_set_keys, t->from);
+                    if (key) cerr_key4(errs, before, key, os[i].id, r->u.str.s, t->id, NULL);
                     (*refused)++;
                     return;
                 }

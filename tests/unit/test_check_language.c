@@ -22,9 +22,10 @@
 /* cairn (the binary under test), tmpdir, root and the child helpers */
 #include "testchild.h"
 
-/* Runs a shell command made from fmt; asserts it succeeded. */
-static void shell(const char *fmt, const char *a, const char *b) {
-    char *cmd = cairn_strfmt(fmt, a, b);
+/* Runs the shell command fmt with each of its (one or two) %s replaced by
+** dir; asserts it succeeded. */
+static void shell(const char *fmt, const char *dir) {
+    char *cmd = cairn_strfmt(fmt, dir, dir);
     assert_non_null(cmd);
     assert_int_equal(system(cmd), 0);
     free(cmd);
@@ -102,7 +103,7 @@ static void test_check_manifest(void **state) {
     (void)state;
     char *dir = copy_of("yak", "yak");
     shell("sed -i 's/^players: {min: 2, max: 4, default: 4}/players: {min: 5, max: 4, default: 4}/; "
-          "s/^    type: switch$/    type: switch\\n    requires: [turbo]/' '%s/ruleset.yaml'%s", dir, "");
+          "s/^    type: switch$/    type: switch\\n    requires: [turbo]/' '%s/ruleset.yaml'", dir);
     const char *en[] = {
         "%s/ruleset.yaml:11:10: players: min (5) is larger than max (4)",
         "%s/ruleset.yaml:11:36: players.default: default seat count 4 is outside min..max (5 to 4)",
@@ -146,13 +147,37 @@ static void test_check_manifest(void **state) {
     free(dir);
 }
 
+/* A Yak with a second switch, turbo (off by default), that master_builder
+** requires: asked for master_builder with turbo switched off, the refusal
+** says where turbo's value came from (`as chosen`), in each language's
+** words. */
+static void test_check_option_combination(void **state) {
+    (void)state;
+    char *dir = copy_of("yak", "yak");
+    shell("cd '%s' && printf '  - {id: turbo, name: Turbo, type: switch, default: false}\\n' > opt && "
+          "sed -i '/^visibility:/e cat opt' ruleset.yaml", dir);
+    shell("sed -i 's/^    type: switch$/    type: switch\\n    requires: [turbo]/' '%s/ruleset.yaml'", dir);
+    const char *en[] = {"%s/ruleset.yaml:34:16: master_builder: option \"master_builder\" requires \"turbo\", but "
+                        "\"turbo\" is set otherwise as chosen"};
+    const char *de[] = {"%s/ruleset.yaml:34:16: master_builder: die Option \"master_builder\" verlangt \"turbo\", aber "
+                        "\"turbo\" ist anders gesetzt (so gewählt)"};
+    const char *el[] = {"%s/ruleset.yaml:34:16: master_builder: η επιλογή \"master_builder\" απαιτεί το \"turbo\", "
+                        "αλλά το \"turbo\" έχει οριστεί αλλιώς (όπως επιλέχθηκε)"};
+    char *args = cairn_strfmt("check %s --option master_builder --option turbo=false --games 0", dir);
+    assert_int_equal(run("C", args, dir, en, 1), 1);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de, 1), 1);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el, 1), 1);
+    free(args);
+    free(dir);
+}
+
 /* A Yak with its option's overlay missing, then with an overlay naming data
 ** the manifest does not declare, then with a module that does not compile
 ** (Lua's own message stays as Lua wrote it; the verdict is worded). */
 static void test_check_components(void **state) {
     (void)state;
     char *dir = copy_of("yak", "yak");
-    shell("sed -i 's#options/master_builder.yaml#options/nothere.yaml#' '%s/ruleset.yaml'%s", dir, "");
+    shell("sed -i 's#options/master_builder.yaml#options/nothere.yaml#' '%s/ruleset.yaml'", dir);
     const char *de[] = {
         "%s/ruleset.yaml:35:14: overlay: keine Overlay-Datei \"%s/options/nothere.yaml\" (ein Pfad vom Ordner des "
         "Manifests aus)",
@@ -168,7 +193,7 @@ static void test_check_components(void **state) {
     assert_int_equal(run("C", el_args, dir, el, 2), 1);
     free(dir);
     dir = copy_of("yak", "yak");
-    shell("printf 'nosuch: {a: 1}\\n' >> '%s/options/master_builder.yaml'%s", dir, "");
+    shell("printf 'nosuch: {a: 1}\\n' >> '%s/options/master_builder.yaml'", dir);
     const char *de_data[] = {
         "%s/options/master_builder.yaml:4:1: nosuch: das Manifest deklariert keine Daten namens \"nosuch\"",
     };
@@ -179,7 +204,7 @@ static void test_check_components(void **state) {
     assert_int_equal(run("C", el_args, dir, el_data, 1), 1);
     free(dir);
     dir = copy_of("yak", "yak");
-    shell("printf 'local x = = 1\\n' > '%s/rules/broken.lua'%s", dir, "");
+    shell("printf 'local x = = 1\\n' > '%s/rules/broken.lua'", dir);
     const char *el_lua[] = {"%s/rules/broken.lua:1: unexpected symbol near '='", "%s: 1 σφάλμα"};
     assert_int_equal(run("C", el_args, dir, el_lua, 2), 1);
     free(de_args);
@@ -193,7 +218,7 @@ static void test_check_components(void **state) {
 static void test_play_refuses(void **state) {
     (void)state;
     char *dir = copy_of("yak", "yak");
-    shell("printf 'return 42\\n' > '%s/rules.lua'%s", dir, "");
+    shell("printf 'return 42\\n' > '%s/rules.lua'", dir);
     const char *el[] = {"%s/rules.lua: το σενάριο κανόνων πρέπει να επιστρέφει πίνακα χειριστών, όχι number"};
     char *args = cairn_strfmt("play %s --lang el --players 2", dir);
     assert_int_equal(run("C", args, dir, el, 1), 1);
@@ -204,16 +229,15 @@ static void test_play_refuses(void **state) {
     free(args);
     free(dir);
     dir = copy_of("kathmandu", "kathmandu");
-    shell("printf 'return {}\\n' > '%s/rules.lua'%s", dir, "");
+    shell("printf 'return {}\\n' > '%s/rules.lua'", dir);
     const char *de[] = {"die Regeln definieren keinen Handler setup(g)"};
     args = cairn_strfmt("play %s --players 2", dir);
     assert_int_equal(run("de_DE.UTF-8", args, dir, de, 1), 1);
-    shell("printf 'return {setup = function(g) g.state.x = 0.5 end}\\n' > '%s/rules.lua'%s", dir, "");
+    shell("printf 'return {setup = function(g) g.state.x = 0.5 end}\\n' > '%s/rules.lua'", dir);
     const char *de_float[] = {"state.x: Gleitkommazahlen sind nicht erlaubt (nimm ganze Zahlen), bekommen: 0.5"};
     assert_int_equal(run("de_DE.UTF-8", args, dir, de_float, 1), 1);
     free(args);
-    shell("printf 'return {setup = function(g) g.state.x = setmetatable({}, {}) end}\\n' > '%s/rules.lua'%s", dir,
-          "");
+    shell("printf 'return {setup = function(g) g.state.x = setmetatable({}, {}) end}\\n' > '%s/rules.lua'", dir);
     const char *el_meta[] = {"state.x: ένας πίνακας με μεταπίνακα δεν είναι απλά δεδομένα"};
     args = cairn_strfmt("play %s --players 2 --lang el", dir);
     assert_int_equal(run("de_DE.UTF-8", args, dir, el_meta, 1), 1);
@@ -231,7 +255,7 @@ static void reload_broken(const char *dir, const char *lang, const char *questio
     char *argv[] = {"cairn", "play", (char *)dir, "--lang", (char *)lang, "--players", "2", NULL};
     spawn(&c, argv);
     wait_for(&c, question);
-    shell(edit, dir, dir);
+    shell(edit, dir);
     say(&c, "reload\n");
     char *last = cairn_strfmt("  %s", want[n - 1]);
     char *shown = cairn_strfmt(last, dir, dir);
@@ -284,6 +308,7 @@ int main(int argc, char **argv) {
     if (!(cairn = cairn_next_to(argv[0]))) return 1;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_manifest),
+        cmocka_unit_test(test_check_option_combination),
         cmocka_unit_test(test_check_components),
         cmocka_unit_test(test_play_refuses),
         cmocka_unit_test(test_reload),
