@@ -157,8 +157,8 @@ static char *read_script(FILE *f, const char *path, size_t *len, cerr_list *errs
     if (n > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) {
         char most[24];
         snprintf(most, sizeof most, "%ld", (long)CAIRN_LUA_MAX_SOURCE_BYTES);
-        cerr_addk(errs, path, 0, 0, NULL, "check.script_too_big", "script larger than %s bytes (CAIRN_LUA_MAX_SOURCE_BYTES)",
-                  most);
+        cerr_addk(errs, path, 0, 0, NULL, "check.script_too_big",
+                  "script larger than %s bytes (CAIRN_LUA_MAX_SOURCE_BYTES)", most);
         free(buf);
         return NULL;
     }

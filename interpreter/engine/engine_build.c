@@ -130,16 +130,16 @@ static int build_rules(engine *e, cerr_list *errs) {
         if (sandbox_run_file(rt->sb, path, script_shown(rs, path), 1, errs) != 0) return -1;
         if (i == 0) {
             if (!lua_istable(L, -1)) {
-                cerr_addk(errs, path, 0, 0, NULL, "engine.rules_not_table", "the rules script must return a table of handlers, not %s",
-                         luaL_typename(L, -1));
+                cerr_addk(errs, path, 0, 0, NULL, "engine.rules_not_table",
+                          "the rules script must return a table of handlers, not %s", luaL_typename(L, -1));
                 lua_pop(L, 1);
                 return -1;
             }
         } else {
             /* an option script returns function(rules) -> rules */
             if (!lua_isfunction(L, -1)) {
-                cerr_addk(errs, path, 0, 0, NULL, "engine.option_not_function", "an option script must return function(rules), not %s",
-                         luaL_typename(L, -1));
+                cerr_addk(errs, path, 0, 0, NULL, "engine.option_not_function",
+                          "an option script must return function(rules), not %s", luaL_typename(L, -1));
                 lua_pop(L, 1);
                 return -1;
             }
@@ -152,8 +152,8 @@ static int build_rules(engine *e, cerr_list *errs) {
             }
             if (lua_isnil(L, -1)) lua_pop(L, 1); /* modified in place */
             else if (!lua_istable(L, -1)) {
-                cerr_addk(errs, path, 0, 0, NULL, "engine.option_not_rules", "the function must return the rules table, not %s",
-                         luaL_typename(L, -1));
+                cerr_addk(errs, path, 0, 0, NULL, "engine.option_not_rules",
+                          "the function must return the rules table, not %s", luaL_typename(L, -1));
                 lua_pop(L, 2);
                 return -1;
             } else lua_remove(L, -2);
@@ -301,7 +301,7 @@ int engine_restart(engine *e, cerr_list *errs) {
         ** a decision would give it (no nulls in maps, empty tables as lists) */
         if (engine_set_live(e, e->cfg.scenario) != 0) {
             cerr_addk(errs, NULL, 0, 0, "state", "engine.scenario_not_lua", "the scenario state cannot be given to Lua "
-                     "(out of memory, or a null inside a list)");
+                      "(out of memory, or a null inside a list)");
             return -1;
         }
         if (engine_check_plain(e, "state", errs) != 0) return -1;

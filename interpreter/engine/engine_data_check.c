@@ -112,7 +112,8 @@ int engine_check_data(engine *e, cerr_list *errs) {
     } else if (got->type == CV_MAP && got->u.map.n == 0) {
         bad = 0; /* {} reads back as an empty map: no problems */
     } else {
-        cerr_addk(errs, NULL, 0, 0, NULL, "engine.check_data_return", "check_data must return nil or a list of problems");
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.check_data_return",
+                  "check_data must return nil or a list of problems");
         bad = 1;
     }
     value_free(got);

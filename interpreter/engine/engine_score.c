@@ -75,7 +75,8 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
     int n = e->cfg.players;
     size_t kept = 0; /* bytes of breakdown text copied, against CAIRN_GAME_MEMORY_CAP */
     if (!lua_istable(L, si)) {
-        cerr_addk(errs, NULL, 0, 0, "score", "engine.score_not_table", "score(g) must return a table, not %s", luaL_typename(L, si));
+        cerr_addk(errs, NULL, 0, 0, "score", "engine.score_not_table", "score(g) must return a table, not %s",
+                  luaL_typename(L, si));
         return -1;
     }
     out->seats = calloc((size_t)n, sizeof *out->seats);
@@ -138,8 +139,8 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 if (kept > (size_t)CAIRN_GAME_MEMORY_CAP) {
                     char mib[24];
                     snprintf(mib, sizeof mib, "%d", (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
-                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_big", "the breakdowns hold more than %s MiB of "
-                              "text (limit CAIRN_GAME_MEMORY_CAP)", mib);
+                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_big",
+                              "the breakdowns hold more than %s MiB of text (limit CAIRN_GAME_MEMORY_CAP)", mib);
                     return -1;
                 }
                 if (!(ss->items[j - 1].label = cairn_strdup(label))) {
@@ -151,8 +152,8 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 if (kt != LUA_TNIL && kt != LUA_TSTRING) {
                     char nth[24];
                     snprintf(nth, sizeof nth, "%zu", j);
-                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_key", "breakdown[%s].key must be a string",
-                              nth);
+                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_key",
+                              "breakdown[%s].key must be a string", nth);
                     return -1;
                 }
                 if (!(ss->items[j - 1].key = cairn_strdup(kt == LUA_TSTRING ? lua_tostring(L, -1) : label))) {
@@ -197,8 +198,8 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
             if (!seen[s]) {
                 char seat[16];
                 snprintf(seat, sizeof seat, "%d", s);
-                cerr_addk(errs, NULL, 0, 0, "score.ranking", "engine.ranking_missing", "seat %s is missing from the ranking",
-                          seat);
+                cerr_addk(errs, NULL, 0, 0, "score.ranking", "engine.ranking_missing",
+                          "seat %s is missing from the ranking", seat);
                 return -1;
             }
     } else {

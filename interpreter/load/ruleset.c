@@ -588,9 +588,9 @@ static int make_path(value *v, pathctx *pc) {
     int confined = path_confined_cached(pc, v->u.str.s);
     if (confined < 0) return -1;
     if (!confined) {
-        cerr_addk(pc->errs, pc->mpath, v->line, v->col, NULL,
-                 "ruleset.outside_folder", "\"%s\" is outside the ruleset folder %s: a manifest names only files inside "
-                 "its own folder", v->u.str.s, pc->dir);
+        cerr_addk(pc->errs, pc->mpath, v->line, v->col, NULL, "ruleset.outside_folder",
+                  "\"%s\" is outside the ruleset folder %s: a manifest names only files inside its own folder",
+                  v->u.str.s, pc->dir);
         pc->bad++;
         return 0;
     }
@@ -719,8 +719,8 @@ static int refuse_nul(const value *v, const char *path, cerr_list *errs, int dep
     if (!v || depth > CAIRN_YAML_MAX_DEPTH) return 0;
     int bad = 0;
     if (v->type == CV_STR && memchr(v->u.str.s, '\0', v->u.str.len)) {
-        cerr_addk(errs, path, v->line, v->col, NULL,
-                 "ruleset.nul_byte", "a NUL byte in a manifest string (ids, names and paths are cut short at it)");
+        cerr_addk(errs, path, v->line, v->col, NULL, "ruleset.nul_byte",
+                  "a NUL byte in a manifest string (ids, names and paths are cut short at it)");
         return 1;
     }
     if (v->type == CV_LIST)
@@ -770,8 +770,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     value *ext = value_map_get(m, "extends");
     const value *inh = value_map_get(m, "inherit");
     if (!ext && inh) {
-        cerr_addk(ld->errs, path, inh->line, inh->col, "inherit",
-                 "ruleset.inherit_without_extends", "only a ruleset that extends another inherits its tests: add `extends:` or remove this");
+        cerr_addk(ld->errs, path, inh->line, inh->col, "inherit", "ruleset.inherit_without_extends",
+                  "only a ruleset that extends another inherits its tests: add `extends:` or remove this");
         value_free(m);
         free(path);
         return NULL;
@@ -808,9 +808,9 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         return NULL;
     }
     if (!pdir) {
-        cerr_addk(ld->errs, path, ext->line, ext->col, "extends",
-                 "ruleset.extends_not_found", "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)",
-                 ext->u.str.s, ruleset_share_dir());
+        cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.extends_not_found",
+                  "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)", ext->u.str.s,
+                  ruleset_share_dir());
         value_free(m);
         free(path);
         return NULL;
@@ -818,8 +818,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     char *real = realpath(pdir, NULL);
     for (int i = 0; i < depth + 1 && real; i++) {
         if (chain[i] && strcmp(chain[i], real) == 0) {
-            cerr_addk(ld->errs, path, ext->line, ext->col, "extends",
-                     "ruleset.extends_cycle", "extends cycle: \"%s\" is already being extended", ext->u.str.s);
+            cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.extends_cycle",
+                      "extends cycle: \"%s\" is already being extended", ext->u.str.s);
             free(real);
             free(pdir);
             value_free(m);
@@ -833,8 +833,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     free(real);
     free(pdir);
     if (!parent) {
-        cerr_addk(ld->errs, path, ext->line, ext->col, "extends",
-                 "ruleset.parent_errors", "the ruleset it extends has errors (above)");
+        cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.parent_errors",
+                  "the ruleset it extends has errors (above)");
         value_free(m);
         free(path);
         return NULL;
@@ -1019,14 +1019,13 @@ static void check_references(opt_state *os, size_t n, const value *presets, cerr
                     cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.excludes_itself",
                               "an option cannot exclude itself");
                 else if (eq && t->type == ROPT_SWITCH)
-                    cerr_addk(errs, mpath, r->line, r->col, os[i].id,
-                             "ruleset.switch_with_value", "\"%s\": a switch is named without =VALUE (it means: switched on)",
-                             r->u.str.s);
+                    cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.switch_with_value",
+                              "\"%s\": a switch is named without =VALUE (it means: switched on)", r->u.str.s);
                 else if (eq && !item_exists(t->def, eq + 1)) {
                     char *items = items_text(t->def);
-                    cerr_addk(errs, mpath, r->line, r->col, os[i].id,
-                             "ruleset.no_item", "\"%s\": \"%s\" has no item \"%s\" (its items: %s)", r->u.str.s, t->id,
-                             eq + 1, items ? items : "?");
+                    cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.no_item",
+                              "\"%s\": \"%s\" has no item \"%s\" (its items: %s)", r->u.str.s, t->id, eq + 1,
+                              items ? items : "?");
                     free(items);
                 }
             }
@@ -1043,15 +1042,13 @@ static void check_references(opt_state *os, size_t n, const value *presets, cerr
             if (oom) {
                 cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory reading the presets");
             } else if (!o) {
-                cerr_addk(errs, file_of(e->key), e->key->line, e->key->col,
-                         value_get_str(pr, "id", "preset"), "ruleset.preset_unknown_option", "preset names unknown option \"%s\"",
-                         e->key->u.str.s);
+                cerr_addk(errs, file_of(e->key), e->key->line, e->key->col, value_get_str(pr, "id", "preset"),
+                          "ruleset.preset_unknown_option", "preset names unknown option \"%s\"", e->key->u.str.s);
             } else if (!v) {
                 char *items = o->type == ROPT_CHOICE ? items_text(o->def) : NULL;
                 if (items)
                     cerr_addk(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
-                              "ruleset.preset_value_one_of", "not a value for this option: expected one of: %s",
-                              items);
+                              "ruleset.preset_value_one_of", "not a value for this option: expected one of: %s", items);
                 else
                     cerr_addk(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
                               "ruleset.preset_value_bool", "not a value for this option: expected true or false");
@@ -1187,12 +1184,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         r->opts[i].type = os[i].type;
         for (size_t k = 0; k < i; k++)
             if (strcmp(os[k].id, os[i].id) == 0)
-                cerr_addk(errs, mpath, def->line, def->col, "options",
-                         "ruleset.option_twice", "option \"%s\" is declared twice", os[i].id);
+                cerr_addk(errs, mpath, def->line, def->col, "options", "ruleset.option_twice",
+                          "option \"%s\" is declared twice", os[i].id);
         const value *d = value_map_get(def, "default");
         if (os[i].type == ROPT_CHOICE && !value_map_get(def, "items")) {
-            cerr_addk(errs, mpath, def->line, def->col, os[i].id,
-                     "ruleset.choice_needs_items", "a choice option needs `items`");
+            cerr_addk(errs, mpath, def->line, def->col, os[i].id, "ruleset.choice_needs_items",
+                      "a choice option needs `items`");
             continue;
         }
         value *v;
@@ -1235,12 +1232,14 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             /* say which presets there are, as a wrong --option does */
             char *ids = presets && presets->u.list.n ? ids_text(presets) : NULL;
             if (ids)
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset_list", "no preset \"%s\" in ruleset %s (its presets: %s)", req->preset,
-                         r->id, ids);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset_list",
+                          "no preset \"%s\" in ruleset %s (its presets: %s)", req->preset, r->id, ids);
             else if (presets && presets->u.list.n) /* no memory for the list */
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset", "no preset \"%s\" in ruleset %s", req->preset, r->id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset", "no preset \"%s\" in ruleset %s", req->preset,
+                          r->id);
             else
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset_none", "no preset \"%s\" in ruleset %s (it has none)", req->preset, r->id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset_none",
+                          "no preset \"%s\" in ruleset %s (it has none)", req->preset, r->id);
             free(ids);
         } else {
             const value *po = value_map_get(p, "options");
@@ -1271,23 +1270,25 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         if (!o) {
             const char *near = closest_opt(os, n, id);
             if (near)
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option_suggest", "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)",
-                         c, id, r->id, near);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option_suggest",
+                          "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)", c, id, r->id, near);
             else
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option", "--option %s: no option \"%s\" in %s", c, id, r->id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option", "--option %s: no option \"%s\" in %s", c, id,
+                          r->id);
             free(id);
             continue;
         }
         for (size_t k = 0; k < i; k++)
             if (strncmp(req->choices[k], id, len) == 0 &&
                 (req->choices[k][len] == '\0' || req->choices[k][len] == '='))
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_option_twice", "--option %s: option \"%s\" is given twice", c, id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_option_twice",
+                          "--option %s: option \"%s\" is given twice", c, id);
         value *v = parse_opt_value(o, eq ? eq + 1 : NULL);
         if (!v) {
             char *items = o->type == ROPT_CHOICE ? items_text(o->def) : NULL;
             if (items)
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_takes_one_of", "--option %s: \"%s\" takes one of: %s",
-                          c, id, items);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_takes_one_of", "--option %s: \"%s\" takes one of: %s", c,
+                          id, items);
             else
                 cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_takes_bool", "--option %s: \"%s\" takes true or false",
                           c, id);
@@ -1438,21 +1439,21 @@ static void check_appends(const value *base, const value *ov, const char *path, 
 static void apply_overlay(ruleset *r, loader *ld, const value *at) {
     const char *path = at->type == CV_STR ? at->u.str.s : "";
     if (!is_file(path)) {
-        cerr_addk(ld->errs, file_of(at), at->line, at->col, "overlay",
-                 "ruleset.no_overlay", "no overlay file \"%s\" (a path from the manifest's folder)", path);
+        cerr_addk(ld->errs, file_of(at), at->line, at->col, "overlay", "ruleset.no_overlay",
+                  "no overlay file \"%s\" (a path from the manifest's folder)", path);
         return;
     }
     value *ov = load_tracked(r, ld, path);
     if (!ov) return;
     if (ov->type != CV_MAP) {
-        cerr_addk(ld->errs, path, ov->line, ov->col, NULL,
-                 "ruleset.overlay_not_map", "an overlay must be a map keyed by data name (as in the manifest's `data`)");
+        cerr_addk(ld->errs, path, ov->line, ov->col, NULL, "ruleset.overlay_not_map",
+                  "an overlay must be a map keyed by data name (as in the manifest's `data`)");
     } else {
         for (size_t i = 0; i < ov->u.map.n; i++) {
             const value *k = ov->u.map.items[i].key;
             if (!value_map_get(r->data, k->u.str.s))
-                cerr_addk(ld->errs, path, k->line, k->col, k->u.str.s,
-                         "ruleset.no_data_named", "the manifest declares no data named \"%s\"", k->u.str.s);
+                cerr_addk(ld->errs, path, k->line, k->col, k->u.str.s, "ruleset.no_data_named",
+                          "the manifest declares no data named \"%s\"", k->u.str.s);
         }
         check_appends(r->data, ov, "", path, ld->errs);
         if (value_merge(r->data, ov) != 0) cerr_addk(ld->errs, path, 0, 0, NULL, "oom", "out of memory");
@@ -1616,8 +1617,8 @@ static void load_text(ruleset *r, loader *ld) {
         value *t = load_tracked(r, ld, e->val->u.str.s);
         if (!t) continue;
         if (t->type != CV_MAP) {
-            cerr_addk(ld->errs, e->val->u.str.s, t->line, t->col, NULL,
-                     "ruleset.text_not_map", "a text table must be a map of key: text");
+            cerr_addk(ld->errs, e->val->u.str.s, t->line, t->col, NULL, "ruleset.text_not_map",
+                      "a text table must be a map of key: text");
             value_free(t);
             continue;
         }
@@ -1630,8 +1631,8 @@ static void load_text(ruleset *r, loader *ld) {
 
 static int add_script(ruleset *r, const char *path, const value *at, cerr_list *errs) {
     if (!is_file(path)) {
-        cerr_addk(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL,
-                 "ruleset.script_not_found", "script \"%s\" not found", path);
+        cerr_addk(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL, "ruleset.script_not_found",
+                  "script \"%s\" not found", path);
         return -1;
     }
     char **s = realloc(r->scripts, (r->n_scripts + 1) * sizeof *s);
@@ -1655,8 +1656,8 @@ static void add_script_list(ruleset *r, const value *list, cerr_list *errs) {
 static void collect_scripts(ruleset *r, cerr_list *errs) {
     const value *main = value_map_get(r->manifest, "rules");
     if (!main) {
-        cerr_addk(errs, file_of(r->manifest), 1, 1, NULL,
-                 "ruleset.no_rules", "missing required key \"rules\" (the main Lua script)");
+        cerr_addk(errs, file_of(r->manifest), 1, 1, NULL, "ruleset.no_rules",
+                  "missing required key \"rules\" (the main Lua script)");
         return;
     }
     add_script(r, main->u.str.s, main, errs);
@@ -1716,8 +1717,8 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
     {
         char asked[16];
         snprintf(asked, sizeof asked, "%d", req->players);
-        cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.players_not_for", "%s is for %s to %s players, not %s", r->id,
-                  mn, mx, asked);
+        cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.players_not_for", "%s is for %s to %s players, not %s", r->id, mn,
+                  mx, asked);
         (*refused)++;
     }
 }
@@ -1839,14 +1840,14 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
         size_t len = strlen(name_or_path);
         if (is_file(name_or_path) && len >= 12 && strcmp(name_or_path + len - 12, "ruleset.yaml") == 0)
             cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.give_folder", "%s: give the ruleset's folder, not its manifest",
-                     name_or_path);
+                      name_or_path);
         else if (strchr(name_or_path, '/') || is_dir(name_or_path))
-            cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_manifest", "%s: no ruleset.yaml in this folder", name_or_path);
+            cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_manifest", "%s: no ruleset.yaml in this folder",
+                      name_or_path);
         else
-            cerr_addk(errs, NULL, 0, 0, NULL,
-                     "ruleset.not_found", "no ruleset \"%s\" (looked in ./rulesets, %s/rulesets and CAIRN_PATH; "
-                     "`cairn play` lists those found)",
-                     name_or_path, ruleset_share_dir());
+            cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.not_found",
+                      "no ruleset \"%s\" (looked in ./rulesets, %s/rulesets and CAIRN_PATH; "
+                      "`cairn play` lists those found)", name_or_path, ruleset_share_dir());
         return NULL;
     }
     loader ld = {0};

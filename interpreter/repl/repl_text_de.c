@@ -542,7 +542,7 @@ const repl_text_entry repl_text_de[] = {
     {"error.ruleset.requires_set.preset", "die Option \"%s\" verlangt \"%s\", aber \"%s\" ist anders gesetzt (durch das Preset)", NULL},
     {"error.ruleset.requires_set.chosen", "die Option \"%s\" verlangt \"%s\", aber \"%s\" ist anders gesetzt (so gewählt)", NULL},
     {"error.ruleset.requires_set.forced", "die Option \"%s\" verlangt \"%s\", aber \"%s\" ist anders gesetzt (durch die Spielerzahl)", NULL},
-    /* end of keys-check */
+    /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "erwartet: eines von %s, bekommen: %s", NULL},
     {"error.schema.one_of_hint", "erwartet: eines von %s, bekommen: %s (meintest du \"%s\"?)", NULL},
     {"error.schema.expected", "erwartet: %s, bekommen: %s", NULL},

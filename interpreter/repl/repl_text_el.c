@@ -542,7 +542,7 @@ const repl_text_entry repl_text_el[] = {
     {"error.ruleset.requires_set.preset", "η επιλογή \"%s\" απαιτεί το \"%s\", αλλά το \"%s\" έχει οριστεί αλλιώς (από το preset)", NULL},
     {"error.ruleset.requires_set.chosen", "η επιλογή \"%s\" απαιτεί το \"%s\", αλλά το \"%s\" έχει οριστεί αλλιώς (όπως επιλέχθηκε)", NULL},
     {"error.ruleset.requires_set.forced", "η επιλογή \"%s\" απαιτεί το \"%s\", αλλά το \"%s\" έχει οριστεί αλλιώς (από τον αριθμό θέσεων)", NULL},
-    /* end of keys-check */
+    /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "αναμενόταν ένα από %s, δόθηκε %s", NULL},
     {"error.schema.one_of_hint", "αναμενόταν ένα από %s, δόθηκε %s (μήπως εννοείς \"%s\";)", NULL},
     {"error.schema.expected", "αναμενόταν %s, δόθηκε %s", NULL},

@@ -543,7 +543,7 @@ const repl_text_entry repl_text_en[] = {
     {"error.ruleset.requires_set.preset", "option \"%s\" requires \"%s\", but \"%s\" is set otherwise by the preset", NULL},
     {"error.ruleset.requires_set.chosen", "option \"%s\" requires \"%s\", but \"%s\" is set otherwise as chosen", NULL},
     {"error.ruleset.requires_set.forced", "option \"%s\" requires \"%s\", but \"%s\" is set otherwise by the seat count", NULL},
-    /* end of keys-check */
+    /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "expected one of %s, got %s", NULL},
     {"error.schema.one_of_hint", "expected one of %s, got %s (did you mean \"%s\"?)", NULL},
     {"error.schema.expected", "expected %s, got %s", NULL},

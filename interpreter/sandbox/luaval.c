@@ -467,8 +467,9 @@ static value *read_table(read_ctx *c, int idx) {
         snprintf(nk, sizeof nk, "%lld", (long long)n_int);
         snprintf(lo, sizeof lo, "%lld", (long long)min_int);
         snprintf(hi, sizeof hi, "%lld", (long long)max_int);
-        r = read_fail(c, "plain.holes", "not a list: integer keys must be 1..n without holes (found %s keys from %s to %s)",
-                       nk, lo, hi);
+        r = read_fail(c, "plain.holes",
+                      "not a list: integer keys must be 1..n without holes (found %s keys from %s to %s)", nk, lo,
+                      hi);
     } else {
         c->open[c->depth++] = self;
         r = n_int ? read_list(c, t, n_int) : read_map(c, t, n_str);
@@ -725,7 +726,8 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
         if (errs)
         {
             if (c.alias)
-                cerr_addk(errs, NULL, 0, 0, what, "plain.alias", "the same table is stored twice in it (state must be a tree: "
+                cerr_addk(errs, NULL, 0, 0, what, "plain.alias",
+                          "the same table is stored twice in it (state must be a tree: "
                           "store a copy, or an id to look it up by)");
             else
                 cerr_addk(errs, NULL, 0, 0, what, "plain.not_plain", "not plain data");

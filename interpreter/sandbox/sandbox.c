@@ -529,9 +529,9 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
         if (errs)
-            cerr_addk(errs, NULL, 0, 0, NULL,
-                     "sandbox.setup_failed", "sandbox: cannot set up the Lua state: %s (memory cap %s)",
-                     lua_tostring(sb->L, -1) ? lua_tostring(sb->L, -1) : "?", cap);
+            cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.setup_failed",
+                      "sandbox: cannot set up the Lua state: %s (memory cap %s)",
+                      lua_tostring(sb->L, -1) ? lua_tostring(sb->L, -1) : "?", cap);
         sandbox_free(sb);
         return NULL;
     }
@@ -677,8 +677,7 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
             if (sb->tripped == TRIP_CPU)
                 cerr_addk(errs, file, line, 0, NULL, "sandbox.call_cpu",
                           SANDBOX_CPU_LIMIT_PHRASE " %s ms for one handler call exceeded (limit "
-                          "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget "
-                          "does not see", ms);
+                          "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget does not see", ms);
             else
                 cerr_addk(errs, file, line, 0, NULL, "sandbox.game_cpu",
                           "the game's " SANDBOX_CPU_LIMIT_PHRASE " %s ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)", ms);
@@ -739,7 +738,8 @@ int sandbox_is_cpu_limit_error(const char *message) {
 
 int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     if (sb->lost) { /* never touched again (sandbox_escaped) */
-        if (errs) cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.abandoned", "the rules' Lua state was abandoned after a hard stop");
+        if (errs) cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.abandoned",
+                            "the rules' Lua state was abandoned after a hard stop");
         return SANDBOX_ERR_RUN;
     }
     lua_State *L = sb->L;
@@ -851,7 +851,8 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
     char *buf = sb_read_source(path, NULL, &len, why, sizeof why);
     if (!buf) {
         if (errs)
-            cerr_addk(errs, chunkname ? chunkname : path, 0, 0, NULL, "sandbox.cannot_read_script", "cannot read script: %s", why);
+            cerr_addk(errs, chunkname ? chunkname : path, 0, 0, NULL, "sandbox.cannot_read_script",
+                      "cannot read script: %s", why);
         return SANDBOX_ERR_FILE;
     }
     chunk_src src = {buf, len, chunkname ? chunkname : path, path, 0};
