@@ -413,6 +413,10 @@ static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) 
         fprintf(stderr, repl_text_in(lang, "errors.more", (long long)errs->dropped), errs->dropped);
         fputc('\n', stderr);
     }
+    if (errs->oom) {
+        fputs(repl_text_in(lang, "check.errors_lost", 0), stderr);
+        fputc('\n', stderr);
+    }
     size_t n = cerr_count(errs);
     if (!n) n = 1; /* failed for lack of memory with none recorded */
     fprintf(stderr, repl_text_in(lang, "check.errors", (long long)n), ruleset, n);

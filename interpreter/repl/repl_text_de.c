@@ -424,6 +424,7 @@ const repl_text_entry repl_text_de[] = {
     {"error.bot.no_budget", "Bot `%s`: gib `iterations` oder `time` einen Wert über 0", NULL},
     /* errors of a ruleset's load and checks (branch keys-check) */
     {"check.errors", "%s: %zu Fehler", "%s: %zu Fehler"},
+    {"check.errors_lost", "(einige Fehler gingen verloren: nicht genug Arbeitsspeicher)", NULL},
     {"error.ruleset.read_error", "Lesefehler", NULL},
     {"error.ruleset.file_too_big", "Datei größer als %s Bytes (Grenze CAIRN_YAML_MAX_FILE_BYTES)", NULL},
     {"error.ruleset.outside_folder", "\"%s\" liegt außerhalb des Regelordners %s: ein Manifest nennt nur Dateien in seinem eigenen Ordner", NULL},

@@ -424,6 +424,7 @@ const repl_text_entry repl_text_el[] = {
     {"error.bot.no_budget", "ρομπότ `%s`: δώσε στο `iterations` ή στο `time` τιμή πάνω από 0", NULL},
     /* errors of a ruleset's load and checks (branch keys-check) */
     {"check.errors", "%s: %zu σφάλμα", "%s: %zu σφάλματα"},
+    {"check.errors_lost", "(κάποια σφάλματα χάθηκαν: δεν υπάρχει αρκετή μνήμη)", NULL},
     {"error.ruleset.read_error", "σφάλμα ανάγνωσης", NULL},
     {"error.ruleset.file_too_big", "αρχείο μεγαλύτερο από %s byte (όριο CAIRN_YAML_MAX_FILE_BYTES)", NULL},
     {"error.ruleset.outside_folder", "το \"%s\" είναι έξω από τον φάκελο κανόνων %s: ένα μανιφέστο ονομάζει μόνο αρχεία μέσα στον δικό του φάκελο", NULL},

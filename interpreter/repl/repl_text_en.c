@@ -425,6 +425,7 @@ const repl_text_entry repl_text_en[] = {
     {"error.bot.no_budget", "bot %s: give iterations or time a budget above 0", NULL},
     /* errors of a ruleset's load and checks (branch keys-check) */
     {"check.errors", "%s: %zu error", "%s: %zu errors"},
+    {"check.errors_lost", "(some errors were lost: out of memory)", NULL},
     {"error.ruleset.read_error", "read error", NULL},
     {"error.ruleset.file_too_big", "file larger than %s bytes (limit CAIRN_YAML_MAX_FILE_BYTES)", NULL},
     {"error.ruleset.outside_folder", "\"%s\" is outside the ruleset folder %s: a manifest names only files inside its own folder", NULL},
