@@ -12,6 +12,7 @@
 #include "error.h"
 #include "load_cache.h"
 #include "repl.h"
+#include "repl_text.h"
 #include "ruleset.h"
 #include "scaffold.h"
 #include "schema_cmd.h"
@@ -58,6 +59,7 @@ static const cli_flag check_rows[] = {
     {"cover", 0, 1, "all|each", CLI_WORDS, "all each", "every combination (all) or every value once (each)"},
     {"debug", 0, 0, "", CLI_TEXT, NULL, "print the rules' g.debug(...) and print(...) lines"},
     {"unread", 0, 0, "", CLI_TEXT, NULL, "list the data values no rule read (file:line:column)"},
+    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of the errors (default: the locale's, else English)"},
 };
 static const cli_table check_table = CLI_TABLE(check_rows);
 static const cli_table *const check_flags[] = {&ruleset_flag_table, &ruleset_set_flag_table, &check_table, NULL};
@@ -80,7 +82,8 @@ static const command commands[] = {
     {"replay", repl_replay_main, REPL_REPLAY_USAGE, REPL_REPLAY_SUMMARY, REPL_REPLAY_HELP, repl_replay_flag_tables, CLI_FILE, NULL, NULL},
     {"check", cmd_check,
      "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]\n"
-     "                   [--set DATA.PATH=VALUE]... [--cover all|each] [--unread] [--debug]",
+     "                   [--set DATA.PATH=VALUE]... [--cover all|each] [--unread] [--debug]\n"
+     "                   [--lang CODE]",
      "load, resolve and validate a ruleset, then smoke-play it",
      "Loads the ruleset (a name found along the search path, or a folder), follows\n"
      "`extends`, applies the chosen options' overlays and validates every data file\n"
@@ -101,7 +104,10 @@ static const command commands[] = {
      "with that option read it): a value a modder can edit that changes nothing.\n"
      "--debug prints the rules' g.debug(...) and print(...) lines on stdout as the\n"
      "games run (`debug rules.lua:12: text`); without it they are dropped.\n"
-     "Errors are printed with file:line:column. The last line is the verdict:\n"
+     "Errors are printed with file:line:column, worded in --lang's language, else\n"
+     "the locale's (LC_ALL, LC_MESSAGES, LANG) when cairn speaks it, else English;\n"
+     "the rules' own Lua messages stay as Lua and the ruleset wrote them.\n"
+     "The last line is the verdict:\n"
      "`ok` with a one-line summary only when everything passed, else the count\n"
      "of errors.\n"
      "Exit status: 0 ok, 1 ruleset errors (or a failed smoke game), 2 usage error.\n",
@@ -322,6 +328,7 @@ typedef struct ruleset_args {
     int cover_each; /* check --cover each: every seat count and option value once, not every pair */
     int debug; /* check --debug: the rules' g.debug lines on stdout */
     int unread; /* check --unread: list the data values no smoke game's rules read */
+    const char *lang; /* check --lang: the errors' language; NULL: the locale's */
 } ruleset_args;
 
 static int take_check(void *ctx, const cli_item *it) {
@@ -341,6 +348,8 @@ static int take_check(void *ctx, const cli_item *it) {
         a->debug = 1;
     } else if (cli_is(it, "unread")) {
         a->unread = 1;
+    } else if (cli_is(it, "lang")) {
+        a->lang = v;
     } else if (cli_is(it, "games")) {
         char *end;
         long n = strtol(v, &end, 10);
@@ -392,12 +401,28 @@ static char *options_text(const ruleset *r) {
     return s;
 }
 
-/* The closing line of a failed check, always the last line printed. */
-static int check_failed(const char *ruleset, cerr_list *errs) {
+/* The errors, each in lang (the console's catalogue, repl_text.h: a keyed
+** error in its words, any other in English), then the closing line of a
+** failed check, always the last line printed. */
+static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) {
     fflush(stdout);
-    cerr_print(stderr, errs);
+    for (size_t i = 0; i < errs->n; i++) {
+        char *s = repl_error_text_in(lang, &errs->items[i]);
+        fprintf(stderr, "%s\n", s ? s : errs->items[i].message);
+        free(s);
+    }
+    if (errs->dropped) {
+        fprintf(stderr, repl_text_in(lang, "errors.more", (long long)errs->dropped), errs->dropped);
+        fputc('\n', stderr);
+    }
+    if (errs->oom) {
+        fputs(repl_text_in(lang, "check.errors_lost", 0), stderr);
+        fputc('\n', stderr);
+    }
     size_t n = cerr_count(errs);
-    fprintf(stderr, "%s: %zu error%s\n", ruleset, n ? n : 1, n == 1 || n == 0 ? "" : "s");
+    if (!n) n = 1; /* failed for lack of memory with none recorded */
+    fprintf(stderr, repl_text_in(lang, "check.errors", (long long)n), ruleset, n);
+    fputc('\n', stderr);
     return EXIT_RULES;
 }
 
@@ -408,6 +433,9 @@ static int cmd_check(int argc, char **argv) {
         ruleset_flags_free(&a.flags);
         return EXIT_USAGE;
     }
+    /* the errors' language: --lang's, else the locale's (as cairn play's
+    ** set-up), else English */
+    const char *lang = a.lang ? a.lang : repl_locale_lang();
     ruleset_request req = ruleset_flags_request(&a.flags);
     cerr_list errs;
     cerr_init(&errs, 0);
@@ -420,7 +448,7 @@ static int cmd_check(int argc, char **argv) {
     testrun_configure(&topts); /* the smoke games get --set and --debug too */
     int rc = EXIT_OK;
     if (!r) {
-        rc = check_failed(a.ruleset, &errs);
+        rc = check_failed(a.ruleset, lang, &errs);
         load_cache_free(cache);
         cerr_free(&errs);
         ruleset_flags_free(&a.flags);
@@ -463,7 +491,7 @@ static int cmd_check(int argc, char **argv) {
     }
     unread_free(unread);
     if (cerr_count(&errs) || errs.oom) {
-        rc = check_failed(a.ruleset, &errs);
+        rc = check_failed(a.ruleset, lang, &errs);
     } else {
         check_note_tests(r, stdout);
         check_note_texts(r, stdout); /* check_text.c */

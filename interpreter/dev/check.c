@@ -36,9 +36,11 @@ static void merge_new(cerr_list *dst, const cerr_list *src) {
             free(o);
         }
         free(m);
-        if (!seen) {
-            const cairn_error *e = &src->items[i];
-            cerr_add(dst, e->file, e->line, e->col, e->path, "%s", e->message);
+        if (!seen) { /* merged as it is, its key and arguments too */
+            cerr_list one = {0};
+            one.items = (cairn_error *)&src->items[i];
+            one.n = 1;
+            cerr_merge(dst, &one);
         }
     }
     dst->dropped += src->dropped;
@@ -147,13 +149,16 @@ static char *read_script(FILE *f, const char *path, size_t *len, cerr_list *errs
     int bad = !buf || ferror(f);
     fclose(f);
     if (bad) {
-        cerr_add(errs, path, 0, 0, NULL, buf ? "read error" : "out of memory reading the script");
+        if (buf) cerr_addk(errs, path, 0, 0, NULL, "ruleset.read_error", "read error");
+        else cerr_addk(errs, path, 0, 0, NULL, "oom", "out of memory reading the script");
         free(buf);
         return NULL;
     }
     if (n > (size_t)CAIRN_LUA_MAX_SOURCE_BYTES) {
-        cerr_add(errs, path, 0, 0, NULL, "script larger than %ld bytes (CAIRN_LUA_MAX_SOURCE_BYTES)",
-                 (long)CAIRN_LUA_MAX_SOURCE_BYTES);
+        char most[24];
+        snprintf(most, sizeof most, "%ld", (long)CAIRN_LUA_MAX_SOURCE_BYTES);
+        cerr_addk(errs, path, 0, 0, NULL, "check.script_too_big",
+                  "script larger than %s bytes (CAIRN_LUA_MAX_SOURCE_BYTES)", most);
         free(buf);
         return NULL;
     }
@@ -215,8 +220,11 @@ static int check_test_scripts(const value *m, path_set *s, cerr_list *errs) {
                 set_add(s, f->u.str.s);
                 continue;
             }
+            int e = errno;
+            size_t before = errs->n;
             cerr_add(errs, f->file ? f->file->name : NULL, f->line, f->col, keys[k], "no script \"%s\": %s",
                      f->u.str.s, why);
+            cerr_key(errs, before, "check.no_script", e, f->u.str.s, NULL);
             missing++;
         }
     }
@@ -242,7 +250,7 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
     ruleset_list_free(lua, nl);
     lua_State *L = luaL_newstate();
     if (!L || s.oom) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory compiling the scripts");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory compiling the scripts");
         failed++;
     }
     for (size_t i = 0; L && !s.oom && i < s.n; i++) {
@@ -250,7 +258,10 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
         FILE *f = safe_fopen_read(s.p[i], NULL, why, sizeof why);
         if (!f) { /* a missing script was reported where it is named */
             if (errno != ENOENT) {
+                int e = errno;
+                size_t before = errs->n;
                 cerr_add(errs, s.p[i], 0, 0, NULL, "cannot read script: %s", why);
+                cerr_key(errs, before, "sandbox.cannot_read_script", e, NULL, NULL);
                 failed++;
             }
             continue;

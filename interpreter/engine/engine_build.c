@@ -146,16 +146,16 @@ static int build_rules(engine *e, cerr_list *errs) {
         if (sandbox_run_file(rt->sb, path, script_shown(rs, path), 1, errs) != 0) return -1;
         if (i == 0) {
             if (!lua_istable(L, -1)) {
-                cerr_add(errs, path, 0, 0, NULL, "the rules script must return a table of handlers, not %s",
-                         luaL_typename(L, -1));
+                cerr_addk(errs, path, 0, 0, NULL, "engine.rules_not_table",
+                          "the rules script must return a table of handlers, not %s", luaL_typename(L, -1));
                 lua_pop(L, 1);
                 return -1;
             }
         } else {
             /* an option script returns function(rules) -> rules */
             if (!lua_isfunction(L, -1)) {
-                cerr_add(errs, path, 0, 0, NULL, "an option script must return function(rules), not %s",
-                         luaL_typename(L, -1));
+                cerr_addk(errs, path, 0, 0, NULL, "engine.option_not_function",
+                          "an option script must return function(rules), not %s", luaL_typename(L, -1));
                 lua_pop(L, 1);
                 return -1;
             }
@@ -168,8 +168,8 @@ static int build_rules(engine *e, cerr_list *errs) {
             }
             if (lua_isnil(L, -1)) lua_pop(L, 1); /* modified in place */
             else if (!lua_istable(L, -1)) {
-                cerr_add(errs, path, 0, 0, NULL, "the function must return the rules table, not %s",
-                         luaL_typename(L, -1));
+                cerr_addk(errs, path, 0, 0, NULL, "engine.option_not_rules",
+                          "the function must return the rules table, not %s", luaL_typename(L, -1));
                 lua_pop(L, 2);
                 return -1;
             } else lua_remove(L, -2);
@@ -302,20 +302,22 @@ int engine_restart(engine *e, cerr_list *errs) {
     if (engine_check_data(e, errs) != 0) return -1;
     rng_seed(&e->rng, e->cfg.seed);
     if (e->cfg.scenario_rng && rng_parse(&e->rng, e->cfg.scenario_rng) != 0) {
-        cerr_add(errs, NULL, 0, 0, "rng", "not a valid RNG state (%d hex digits expected)", RNG_HEX_LEN);
+        char digits[16];
+        snprintf(digits, sizeof digits, "%d", RNG_HEX_LEN);
+        cerr_addk(errs, NULL, 0, 0, "rng", "engine.bad_rng", "not a valid RNG state (%s hex digits expected)", digits);
         return -1;
     }
     e->cur_decision = 0;
     if (e->cfg.scenario) {
         if (e->cfg.scenario->type != CV_MAP) {
-            cerr_add(errs, NULL, 0, 0, "state", "a scenario state must be a map");
+            cerr_addk(errs, NULL, 0, 0, "state", "engine.scenario_not_map", "a scenario state must be a map");
             return -1;
         }
         /* through Lua and back (as checkpoint 0), so the state has the shape
         ** a decision would give it (no nulls in maps, empty tables as lists) */
         if (engine_set_live(e, e->cfg.scenario) != 0) {
-            cerr_add(errs, NULL, 0, 0, "state", "the scenario state cannot be given to Lua "
-                     "(out of memory, or a null inside a list)");
+            cerr_addk(errs, NULL, 0, 0, "state", "engine.scenario_not_lua", "the scenario state cannot be given to Lua "
+                      "(out of memory, or a null inside a list)");
             return -1;
         }
         if (engine_check_plain(e, "state", errs) != 0) return -1;
@@ -338,7 +340,7 @@ int engine_restart(engine *e, cerr_list *errs) {
             e->in_apply = 0;
             sandbox_set_timed(e->rt.sb, 1);
         }
-        if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no setup(g) handler");
+        if (rc == 0) cerr_addk(errs, NULL, 0, 0, NULL, "engine.no_setup", "the rules define no setup(g) handler");
         if (rc <= 0) return -1;
         /* a fast game checks what setup made with its first check, as it
         ** does every decision's (settle) */
@@ -369,7 +371,7 @@ engine *engine_new(const engine_config *c, cerr_list *errs) {
 
 engine *engine_build(const engine_config *c, cerr_list *errs) {
     if (!c || !c->ruleset) {
-        cerr_add(errs, NULL, 0, 0, NULL, "no ruleset given");
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.no_ruleset", "no ruleset given");
         return NULL;
     }
     engine *e = calloc(1, sizeof *e);
@@ -389,7 +391,10 @@ engine *engine_build(const engine_config *c, cerr_list *errs) {
     }
     if (!e->cfg.players) e->cfg.players = rt->rules->players;
     if (e->cfg.players < 1 || e->cfg.players > CAIRN_MAX_SEATS) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", e->cfg.players, CAIRN_MAX_SEATS);
+        char seats[16], most[16];
+        snprintf(seats, sizeof seats, "%d", e->cfg.players);
+        snprintf(most, sizeof most, "%d", CAIRN_MAX_SEATS);
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.seats", "%s seats: cairn plays 1 to %s", seats, most);
         goto fail;
     }
     free(e->cfg.lang); /* the rules' language: given, found in the manifest, or en */

@@ -59,8 +59,10 @@ static void report(const value *data, const value *p, size_t i, cerr_list *errs)
     const value *msg = p->type == CV_MAP ? value_map_get(p, "message") : NULL;
     const value *at = p->type == CV_MAP ? value_map_get(p, "at") : NULL;
     if (!msg || msg->type != CV_STR) {
-        cerr_add(errs, NULL, 0, 0, NULL,
-                 "check_data: problem %zu must be a string or {at = ..., message = \"...\"}", i + 1);
+        char nth[24];
+        snprintf(nth, sizeof nth, "%zu", i + 1);
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.check_data_problem",
+                  "check_data: problem %s must be a string or {at = ..., message = \"...\"}", nth);
         return;
     }
     if (!at) {
@@ -71,8 +73,10 @@ static void report(const value *data, const value *p, size_t i, cerr_list *errs)
     const value *deep = NULL;
     const char *why = NULL;
     if (follow(data, at, &deep, &path, &why) != 0) {
-        cerr_add(errs, NULL, 0, 0, NULL, "check_data: problem %zu: %s (its message: %s)", i + 1, why,
-                 msg->u.str.s);
+        char nth[24];
+        snprintf(nth, sizeof nth, "%zu", i + 1);
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.check_data_at", "check_data: problem %s: %s (its message: %s)", nth,
+                  why, msg->u.str.s);
     } else if (path.oom) {
         errs->oom = 1;
     } else if (deep && deep->file) {
@@ -108,7 +112,8 @@ int engine_check_data(engine *e, cerr_list *errs) {
     } else if (got->type == CV_MAP && got->u.map.n == 0) {
         bad = 0; /* {} reads back as an empty map: no problems */
     } else {
-        cerr_add(errs, NULL, 0, 0, NULL, "check_data must return nil or a list of problems");
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.check_data_return",
+                  "check_data must return nil or a list of problems");
         bad = 1;
     }
     value_free(got);

@@ -18,14 +18,16 @@ int engine_metrics(engine *e, value **out, cerr_list *errs) {
     if (rc > 0) {
         value *v = lua_istable(L, -1) ? luaval_to_value(L, -1, "metrics(g)", errs) : NULL;
         if (!lua_istable(L, -1))
-            cerr_add(errs, NULL, 0, 0, NULL, "metrics must return a table of name = integer or {integer per seat}, not %s",
-                     luaL_typename(L, -1));
+            cerr_addk(errs, NULL, 0, 0, NULL, "engine.metrics_not_table",
+                      "metrics must return a table of name = integer or {integer per seat}, not %s",
+                      luaL_typename(L, -1));
         if (v && v->type == CV_LIST && v->u.list.n == 0) { /* an empty table reads as a list */
             value_free(v);
             v = value_map();
         }
         if (v && v->type != CV_MAP) {
-            cerr_add(errs, NULL, 0, 0, NULL, "metrics must return a table of name = integer or {integer per seat}, not a list");
+            cerr_addk(errs, NULL, 0, 0, NULL, "engine.metrics_list",
+                      "metrics must return a table of name = integer or {integer per seat}, not a list");
             value_free(v);
             v = NULL;
         }

@@ -41,7 +41,7 @@ static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs
 
 engine_rules *engine_rules_new(const engine_config *c, cerr_list *errs) {
     if (!c || !c->ruleset) {
-        cerr_add(errs, NULL, 0, 0, NULL, "no ruleset given");
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.no_ruleset", "no ruleset given");
         return NULL;
     }
     engine_rules *r = calloc(1, sizeof *r);
@@ -69,7 +69,10 @@ engine_rules *engine_rules_borrow(const ruleset *rs, int players, const engine_c
 
 static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs) {
     if (r->players < 1 || r->players > CAIRN_MAX_SEATS) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%d seats: cairn plays 1 to %d", r->players, CAIRN_MAX_SEATS);
+        char seats[16], most[16];
+        snprintf(seats, sizeof seats, "%d", r->players);
+        snprintf(most, sizeof most, "%d", CAIRN_MAX_SEATS);
+        cerr_addk(errs, NULL, 0, 0, NULL, "engine.seats", "%s seats: cairn plays 1 to %s", seats, most);
         goto fail;
     }
     if (!(r->vis = view_rules_new(r->rs->visibility, errs))) goto fail;

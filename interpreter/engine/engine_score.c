@@ -75,7 +75,8 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
     int n = e->cfg.players;
     size_t kept = 0; /* bytes of breakdown text copied, against CAIRN_GAME_MEMORY_CAP */
     if (!lua_istable(L, si)) {
-        cerr_add(errs, NULL, 0, 0, "score", "score(g) must return a table, not %s", luaL_typename(L, si));
+        cerr_addk(errs, NULL, 0, 0, "score", "engine.score_not_table", "score(g) must return a table, not %s",
+                  luaL_typename(L, si));
         return -1;
     }
     out->seats = calloc((size_t)n, sizeof *out->seats);
@@ -92,15 +93,15 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
         unview_top(L);
         int ei = lua_gettop(L), present;
         if (!lua_istable(L, ei)) {
-            cerr_add(errs, NULL, 0, 0, where, "each seat needs {total = <integer>, ...}");
+            cerr_addk(errs, NULL, 0, 0, where, "engine.score_seat", "each seat needs {total = <integer>, ...}");
             return -1;
         }
         if (int_field(L, ei, "total", &ss->total, &present) != 0 || !present) {
-            cerr_add(errs, NULL, 0, 0, where, "total must be an integer");
+            cerr_addk(errs, NULL, 0, 0, where, "engine.score_total", "total must be an integer");
             return -1;
         }
         if (int_field(L, ei, "tiebreak", &ss->tiebreak, &ss->has_tiebreak) != 0) {
-            cerr_add(errs, NULL, 0, 0, where, "tiebreak must be an integer");
+            cerr_addk(errs, NULL, 0, 0, where, "engine.score_tiebreak", "tiebreak must be an integer");
             return -1;
         }
         if (raw_field(L, ei, "breakdown") == LUA_TTABLE) {
@@ -122,7 +123,10 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                     label = lua_tostring(L, -1);
                 int64_t pts = 0;
                 if (!label || int_field(L, bi, "points", &pts, &present) != 0 || !present) {
-                    cerr_add(errs, NULL, 0, 0, where, "breakdown[%zu] needs label (string) and points (integer)", j);
+                    char nth[24];
+                    snprintf(nth, sizeof nth, "%zu", j);
+                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown",
+                              "breakdown[%s] needs label (string) and points (integer)", nth);
                     return -1;
                 }
                 /* the label and the key are copied for every line: a label
@@ -133,9 +137,10 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 lua_pop(L, 1);
                 kept += lb + sizeof *ss->items;
                 if (kept > (size_t)CAIRN_GAME_MEMORY_CAP) {
-                    cerr_add(errs, NULL, 0, 0, where, "the breakdowns hold more than %d MiB of "
-                             "text (limit CAIRN_GAME_MEMORY_CAP)",
-                             (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
+                    char mib[24];
+                    snprintf(mib, sizeof mib, "%d", (int)(CAIRN_GAME_MEMORY_CAP / (1024 * 1024)));
+                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_big",
+                              "the breakdowns hold more than %s MiB of text (limit CAIRN_GAME_MEMORY_CAP)", mib);
                     return -1;
                 }
                 if (!(ss->items[j - 1].label = cairn_strdup(label))) {
@@ -145,7 +150,10 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 /* optional stable name of the line, for statistics over many games */
                 int kt = raw_field(L, bi, "key");
                 if (kt != LUA_TNIL && kt != LUA_TSTRING) {
-                    cerr_add(errs, NULL, 0, 0, where, "breakdown[%zu].key must be a string", j);
+                    char nth[24];
+                    snprintf(nth, sizeof nth, "%zu", j);
+                    cerr_addk(errs, NULL, 0, 0, where, "engine.score_breakdown_key",
+                              "breakdown[%s].key must be a string", nth);
                     return -1;
                 }
                 if (!(ss->items[j - 1].key = cairn_strdup(kt == LUA_TSTRING ? lua_tostring(L, -1) : label))) {
@@ -173,7 +181,11 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
                 lua_Integer s = lua_tointegerx(L, -1, &ok);
                 lua_pop(L, 1);
                 if (!ok || s < 1 || s > n || seen[s]) {
-                    cerr_add(errs, NULL, 0, 0, "score.ranking", "tier %zu: each seat 1..%d once", t, n);
+                    char tier[24], most[16];
+                    snprintf(tier, sizeof tier, "%zu", t);
+                    snprintf(most, sizeof most, "%d", n);
+                    cerr_addk(errs, NULL, 0, 0, "score.ranking", "engine.ranking_tier", "tier %s: each seat 1..%s once",
+                              tier, most);
                     return -1;
                 }
                 seen[s] = 1;
@@ -184,7 +196,10 @@ static int parse_score(engine *e, int si, engine_score *out, cerr_list *errs) {
         }
         for (int s = 1; s <= n; s++)
             if (!seen[s]) {
-                cerr_add(errs, NULL, 0, 0, "score.ranking", "seat %d is missing from the ranking", s);
+                char seat[16];
+                snprintf(seat, sizeof seat, "%d", s);
+                cerr_addk(errs, NULL, 0, 0, "score.ranking", "engine.ranking_missing",
+                          "seat %s is missing from the ranking", seat);
                 return -1;
             }
     } else {
@@ -213,7 +228,7 @@ int engine_score_get(engine *e, engine_score *out, cerr_list *errs) {
     out->n = 0;
     call_ctx c = {.h = H_SCORE, .kind = ARGS_G};
     int rc = engine_call(e, &c, 1, errs);
-    if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no score(g) handler");
+    if (rc == 0) cerr_addk(errs, NULL, 0, 0, NULL, "engine.no_score", "the rules define no score(g) handler");
     if (rc > 0) {
         /* parsing pushes key strings: protected, like every allocation */
         score_ctx sc = {e, out, errs, -1};
@@ -237,6 +252,7 @@ typedef struct totals_ctx {
     int n;
     int64_t *totals;
     const char *bad; /* what was wrong, or NULL */
+    const char *bad_key; /* its key (base/error.h) */
     int seat;
 } totals_ctx;
 
@@ -244,15 +260,16 @@ typedef struct totals_ctx {
 static int p_totals(lua_State *L) {
     totals_ctx *c = lua_touserdata(L, 1);
     unview_top(L); /* the score table itself may be a view of the state */
-    if (!lua_istable(L, 2)) return c->bad = "score(g) must return a table", 0;
+    if (!lua_istable(L, 2)) return c->bad_key = "engine.score_no_table", c->bad = "score(g) must return a table", 0;
     for (int s = 1; s <= c->n; s++) {
         lua_rawgeti(L, 2, s);
         unview_top(L);
         int present;
         c->seat = s;
-        if (!lua_istable(L, -1)) return c->bad = "each seat needs {total = <integer>, ...}", 0;
+        if (!lua_istable(L, -1))
+            return c->bad_key = "engine.score_seat", c->bad = "each seat needs {total = <integer>, ...}", 0;
         if (int_field(L, -1, "total", &c->totals[s - 1], &present) != 0 || !present)
-            return c->bad = "total must be an integer", 0;
+            return c->bad_key = "engine.score_total", c->bad = "total must be an integer", 0;
         lua_pop(L, 1);
     }
     return 0;
@@ -264,7 +281,7 @@ int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
     call_ctx c = {.h = H_SCORE, .kind = ARGS_G, .totals_only = 1};
     int rc = engine_call(e, &c, 1, errs);
     if (rc > 0) {
-        totals_ctx tc = {e->cfg.players, totals, NULL, 0};
+        totals_ctx tc = {e->cfg.players, totals, NULL, NULL, 0};
         lua_pushcfunction(L, p_totals);
         lua_insert(L, -2);
         lua_pushlightuserdata(L, &tc);
@@ -275,7 +292,9 @@ int engine_score_totals(engine *e, int64_t *totals, cerr_list *errs) {
         } else if (tc.bad) {
             char where[32];
             snprintf(where, sizeof where, "score[%d]", tc.seat);
+            size_t before = errs->n;
             cerr_add(errs, NULL, 0, 0, tc.seat ? where : "score", "%s", tc.bad);
+            cerr_key(errs, before, tc.bad_key, 0, NULL, NULL);
             rc = -1;
         }
     } else if (rc < 0) {
@@ -294,8 +313,10 @@ int engine_start_seat(engine *e, int *out, cerr_list *errs) {
         int ok;
         lua_Integer s = lua_tointegerx(L, -1, &ok);
         if (!ok || s < 1 || s > e->cfg.players) {
-            cerr_add(errs, NULL, 0, 0, NULL, "start_seat must return a seat from 1 to %d, not %s",
-                     e->cfg.players, ok ? lua_tostring(L, -1) : luaL_typename(L, -1));
+            char most[16];
+            snprintf(most, sizeof most, "%d", e->cfg.players);
+            cerr_addk(errs, NULL, 0, 0, NULL, "engine.start_seat", "start_seat must return a seat from 1 to %s, not %s",
+                      most, ok ? lua_tostring(L, -1) : luaL_typename(L, -1));
             rc = -1;
         } else {
             *out = (int)s;

@@ -385,7 +385,7 @@ static int fingerprint(file_set *fs, load_cache *cache, char out[65], cerr_list 
 static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs) {
     size_t *order = fs->oom ? NULL : malloc((fs->n ? fs->n : 1) * sizeof *order);
     if (!order) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory listing the ruleset's files");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory listing the ruleset's files");
         return -1;
     }
     for (size_t i = 0; i < fs->n; i++) order[i] = i;
@@ -406,7 +406,10 @@ static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs) {
         char why[128];
         FILE *f = safe_fopen_read(path, NULL, why, sizeof why); /* no FIFO, no device */
         if (!f) {
+            int e = errno;
+            size_t before = errs->n;
             cerr_add(errs, path, 0, 0, NULL, "cannot read: %s", why);
+            cerr_key(errs, before, "file.read", e, NULL, NULL);
             rc = -1;
             break;
         }
@@ -418,12 +421,14 @@ static int fingerprint_files(file_set *fs, char out[65], cerr_list *errs) {
             total += got;
         }
         if (ferror(f)) {
-            cerr_add(errs, path, 0, 0, NULL, "read error");
+            cerr_addk(errs, path, 0, 0, NULL, "ruleset.read_error", "read error");
             rc = -1;
         } else if (total > (size_t)CAIRN_YAML_MAX_FILE_BYTES) {
             /* no file of a ruleset may be larger than the largest cairn reads */
-            cerr_add(errs, path, 0, 0, NULL, "file larger than %ld bytes (limit "
-                     "CAIRN_YAML_MAX_FILE_BYTES)", (long)CAIRN_YAML_MAX_FILE_BYTES);
+            char most[24];
+            snprintf(most, sizeof most, "%ld", (long)CAIRN_YAML_MAX_FILE_BYTES);
+            cerr_addk(errs, path, 0, 0, NULL, "ruleset.file_too_big", "file larger than %s bytes (limit "
+                      "CAIRN_YAML_MAX_FILE_BYTES)", most);
             rc = -1;
         }
         fclose(f);
@@ -583,9 +588,9 @@ static int make_path(value *v, pathctx *pc) {
     int confined = path_confined_cached(pc, v->u.str.s);
     if (confined < 0) return -1;
     if (!confined) {
-        cerr_add(pc->errs, pc->mpath, v->line, v->col, NULL,
-                 "\"%s\" is outside the ruleset folder %s: a manifest names only files inside "
-                 "its own folder", v->u.str.s, pc->dir);
+        cerr_addk(pc->errs, pc->mpath, v->line, v->col, NULL, "ruleset.outside_folder",
+                  "\"%s\" is outside the ruleset folder %s: a manifest names only files inside its own folder",
+                  v->u.str.s, pc->dir);
         pc->bad++;
         return 0;
     }
@@ -714,8 +719,8 @@ static int refuse_nul(const value *v, const char *path, cerr_list *errs, int dep
     if (!v || depth > CAIRN_YAML_MAX_DEPTH) return 0;
     int bad = 0;
     if (v->type == CV_STR && memchr(v->u.str.s, '\0', v->u.str.len)) {
-        cerr_add(errs, path, v->line, v->col, NULL,
-                 "a NUL byte in a manifest string (ids, names and paths are cut short at it)");
+        cerr_addk(errs, path, v->line, v->col, NULL, "ruleset.nul_byte",
+                  "a NUL byte in a manifest string (ids, names and paths are cut short at it)");
         return 1;
     }
     if (v->type == CV_LIST)
@@ -741,7 +746,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     refuse_nul(m, path, ld->errs, 0);
     if (cerr_count(ld->errs) != before || m->type != CV_MAP) {
         if (m->type != CV_MAP && cerr_count(ld->errs) == before)
-            cerr_add(ld->errs, path, m->line, m->col, NULL, "a manifest must be a map");
+            cerr_addk(ld->errs, path, m->line, m->col, NULL, "ruleset.manifest_not_map", "a manifest must be a map");
         value_free(m);
         free(path);
         return NULL;
@@ -755,7 +760,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     int abs_rc = push_dir(ld, dir) != 0 ? -1 : absolutize(m, &pc);
     free(pc.dir_canon);
     if (abs_rc != 0) {
-        if (abs_rc < 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
+        if (abs_rc < 0) cerr_addk(ld->errs, path, 0, 0, NULL, "oom", "out of memory");
         value_free(m);
         free(path);
         return NULL;
@@ -765,8 +770,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     value *ext = value_map_get(m, "extends");
     const value *inh = value_map_get(m, "inherit");
     if (!ext && inh) {
-        cerr_add(ld->errs, path, inh->line, inh->col, "inherit",
-                 "only a ruleset that extends another inherits its tests: add `extends:` or remove this");
+        cerr_addk(ld->errs, path, inh->line, inh->col, "inherit", "ruleset.inherit_without_extends",
+                  "only a ruleset that extends another inherits its tests: add `extends:` or remove this");
         value_free(m);
         free(path);
         return NULL;
@@ -777,9 +782,10 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
         return m;
     }
     if (depth >= CAIRN_MAX_EXTENDS) {
-        cerr_add(ld->errs, path, ext->line, ext->col, "extends",
-                 "extends chain longer than %d rulesets (limit CAIRN_MAX_EXTENDS)",
-                 CAIRN_MAX_EXTENDS);
+        char most[16];
+        snprintf(most, sizeof most, "%d", CAIRN_MAX_EXTENDS);
+        cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.extends_too_long",
+                  "extends chain longer than %s rulesets (limit CAIRN_MAX_EXTENDS)", most);
         value_free(m);
         free(path);
         return NULL;
@@ -793,16 +799,18 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     if (!pdir && !strchr(ext->u.str.s, '/')) pdir = find_on_path(ext->u.str.s, &find_oom);
     free(rel);
     if (!pdir && find_oom) {
+        size_t before = ld->errs->n;
         cerr_add(ld->errs, path, ext->line, ext->col, "extends", "out of memory looking for the ruleset \"%s\"",
                  ext->u.str.s);
+        cerr_key(ld->errs, before, "oom", 0, NULL, NULL);
         value_free(m);
         free(path);
         return NULL;
     }
     if (!pdir) {
-        cerr_add(ld->errs, path, ext->line, ext->col, "extends",
-                 "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)",
-                 ext->u.str.s, ruleset_share_dir());
+        cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.extends_not_found",
+                  "no ruleset \"%s\" found (looked in ./rulesets, %s/rulesets and CAIRN_PATH)", ext->u.str.s,
+                  ruleset_share_dir());
         value_free(m);
         free(path);
         return NULL;
@@ -810,8 +818,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     char *real = realpath(pdir, NULL);
     for (int i = 0; i < depth + 1 && real; i++) {
         if (chain[i] && strcmp(chain[i], real) == 0) {
-            cerr_add(ld->errs, path, ext->line, ext->col, "extends",
-                     "extends cycle: \"%s\" is already being extended", ext->u.str.s);
+            cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.extends_cycle",
+                      "extends cycle: \"%s\" is already being extended", ext->u.str.s);
             free(real);
             free(pdir);
             value_free(m);
@@ -825,8 +833,8 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     free(real);
     free(pdir);
     if (!parent) {
-        cerr_add(ld->errs, path, ext->line, ext->col, "extends",
-                 "the ruleset it extends has errors (above)");
+        cerr_addk(ld->errs, path, ext->line, ext->col, "extends", "ruleset.parent_errors",
+                  "the ruleset it extends has errors (above)");
         value_free(m);
         free(path);
         return NULL;
@@ -834,7 +842,7 @@ static value *load_manifest(loader *ld, const char *dir, const char **chain, int
     value_map_del(m, "extends");
     value_map_del(parent, "generate");
     if (inherit_lists(parent, m) != 0 || value_merge(parent, m) != 0) {
-        cerr_add(ld->errs, path, 0, 0, NULL, "out of memory merging over the parent ruleset");
+        cerr_addk(ld->errs, path, 0, 0, NULL, "oom", "out of memory merging over the parent ruleset");
         value_free(parent);
         value_free(m);
         free(path);
@@ -869,6 +877,20 @@ static const char *origin_text(origin o) {
     }
     return "";
 }
+
+/* The key of a refusal that names where an option's value came from: one
+** key for each origin (in the order of the enum), since the origin's words
+** are part of the sentence in every language. */
+static const char *origin_key(const char *const keys[5], origin o) {
+    return o >= ORIGIN_DEFAULT && o <= ORIGIN_FORCED ? keys[o] : NULL;
+}
+
+static const char *const requires_excluded_keys[5] = {
+    "ruleset.requires_excluded.default", "ruleset.requires_excluded.auto", "ruleset.requires_excluded.preset",
+    "ruleset.requires_excluded.chosen", "ruleset.requires_excluded.forced"};
+static const char *const requires_set_keys[5] = {
+    "ruleset.requires_set.default", "ruleset.requires_set.auto", "ruleset.requires_set.preset",
+    "ruleset.requires_set.chosen", "ruleset.requires_set.forced"};
 
 static opt_state *find_opt(opt_state *os, size_t n, const char *id) {
     for (size_t i = 0; i < n; i++)
@@ -980,21 +1002,30 @@ static void check_references(opt_state *os, size_t n, const value *presets, cerr
                 const char *eq = strchr(r->u.str.s, '=');
                 size_t len = eq ? (size_t)(eq - r->u.str.s) : strlen(r->u.str.s);
                 opt_state *t = find_opt_n(os, n, r->u.str.s, len);
-                if (!t)
-                    cerr_add(errs, mpath, r->line, r->col, os[i].id, "%s names unknown option \"%.*s\"",
-                             lists[l], (int)len, r->u.str.s);
+                if (!t) {
+                    char *id = strndup(r->u.str.s, len);
+                    if (!id) errs->oom = 1;
+                    else if (l == 0)
+                        cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.requires_unknown",
+                                  "requires names unknown option \"%s\"", id);
+                    else
+                        cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.excludes_unknown",
+                                  "excludes names unknown option \"%s\"", id);
+                    free(id);
+                } else if (t == &os[i] && l == 0)
+                    cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.requires_itself",
+                              "an option cannot require itself");
                 else if (t == &os[i])
-                    cerr_add(errs, mpath, r->line, r->col, os[i].id, "an option cannot %s itself",
-                             l == 0 ? "require" : "exclude");
+                    cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.excludes_itself",
+                              "an option cannot exclude itself");
                 else if (eq && t->type == ROPT_SWITCH)
-                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
-                             "\"%s\": a switch is named without =VALUE (it means: switched on)",
-                             r->u.str.s);
+                    cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.switch_with_value",
+                              "\"%s\": a switch is named without =VALUE (it means: switched on)", r->u.str.s);
                 else if (eq && !item_exists(t->def, eq + 1)) {
                     char *items = items_text(t->def);
-                    cerr_add(errs, mpath, r->line, r->col, os[i].id,
-                             "\"%s\": \"%s\" has no item \"%s\" (its items: %s)", r->u.str.s, t->id,
-                             eq + 1, items ? items : "?");
+                    cerr_addk(errs, mpath, r->line, r->col, os[i].id, "ruleset.no_item",
+                              "\"%s\": \"%s\" has no item \"%s\" (its items: %s)", r->u.str.s, t->id, eq + 1,
+                              items ? items : "?");
                     free(items);
                 }
             }
@@ -1009,16 +1040,18 @@ static void check_references(opt_state *os, size_t n, const value *presets, cerr
             int oom = 0;
             value *v = o ? value_from_yaml_opt(o, e->val, &oom) : NULL;
             if (oom) {
-                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the presets");
+                cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory reading the presets");
             } else if (!o) {
-                cerr_add(errs, file_of(e->key), e->key->line, e->key->col,
-                         value_get_str(pr, "id", "preset"), "preset names unknown option \"%s\"",
-                         e->key->u.str.s);
+                cerr_addk(errs, file_of(e->key), e->key->line, e->key->col, value_get_str(pr, "id", "preset"),
+                          "ruleset.preset_unknown_option", "preset names unknown option \"%s\"", e->key->u.str.s);
             } else if (!v) {
                 char *items = o->type == ROPT_CHOICE ? items_text(o->def) : NULL;
-                cerr_add(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
-                         "not a value for this option: expected %s%s", items ? "one of: " : "true or false",
-                         items ? items : "");
+                if (items)
+                    cerr_addk(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
+                              "ruleset.preset_value_one_of", "not a value for this option: expected one of: %s", items);
+                else
+                    cerr_addk(errs, file_of(e->val), e->val->line, e->val->col, e->key->u.str.s,
+                              "ruleset.preset_value_bool", "not a value for this option: expected true or false");
                 free(items);
             }
             value_free(v);
@@ -1051,9 +1084,12 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                 const char *want;
                 if (ref_holds(os, n, r->u.str.s, &t, &want) || !t) continue;
                 if (t->excluded_by) {
+                    size_t before = errs->n;
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" (%s) excludes it", os[i].id,
                              r->u.str.s, t->excluded_by->id, origin_text(t->excluded_by->from));
+                    const char *key = origin_key(requires_excluded_keys, t->excluded_by->from);
+                    if (key) cerr_key4(errs, before, key, os[i].id, r->u.str.s, t->excluded_by->id, NULL);
                     (*refused)++;
                     return;
                 }
@@ -1063,9 +1099,12 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     t->why = os[i].id;
                     changed = 1;
                 } else {
+                    size_t before = errs->n;
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "option \"%s\" requires \"%s\", but \"%s\" is set otherwise %s",
                              os[i].id, r->u.str.s, t->id, origin_text(t->from));
+                    const char *key = origin_key(requires_set_keys, t->from);
+                    if (key) cerr_key4(errs, before, key, os[i].id, r->u.str.s, t->id, NULL);
                     (*refused)++;
                     return;
                 }
@@ -1104,9 +1143,12 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
             free(moving);
             moving = t;
         }
-    cerr_add(errs, mpath, 0, 0, "options",
-             "requires and excludes never settle: %s keep switching each other on and off",
-             moving ? moving : "some options");
+    if (moving)
+        cerr_addk(errs, mpath, 0, 0, "options", "ruleset.options_never_settle",
+                  "requires and excludes never settle: %s keep switching each other on and off", moving);
+    else
+        cerr_addk(errs, mpath, 0, 0, "options", "ruleset.options_never_settle_some",
+                  "requires and excludes never settle: some options keep switching each other on and off");
     free(moving);
     (*refused)++;
 }
@@ -1124,7 +1166,7 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
     r->options = value_map();
     if (!os || !r->opts || !r->options) {
         free(os);
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
         return -1;
     }
     r->n_opts = n;
@@ -1142,12 +1184,12 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         r->opts[i].type = os[i].type;
         for (size_t k = 0; k < i; k++)
             if (strcmp(os[k].id, os[i].id) == 0)
-                cerr_add(errs, mpath, def->line, def->col, "options",
-                         "option \"%s\" is declared twice", os[i].id);
+                cerr_addk(errs, mpath, def->line, def->col, "options", "ruleset.option_twice",
+                          "option \"%s\" is declared twice", os[i].id);
         const value *d = value_map_get(def, "default");
         if (os[i].type == ROPT_CHOICE && !value_map_get(def, "items")) {
-            cerr_add(errs, mpath, def->line, def->col, os[i].id,
-                     "a choice option needs `items`");
+            cerr_addk(errs, mpath, def->line, def->col, os[i].id, "ruleset.choice_needs_items",
+                      "a choice option needs `items`");
             continue;
         }
         value *v;
@@ -1155,14 +1197,17 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             int oom = 0;
             v = value_from_yaml_opt(&os[i], d, &oom);
             if (oom) {
-                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the options");
+                cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory reading the options");
                 continue;
             }
             if (!v) {
                 char *items = os[i].type == ROPT_CHOICE ? items_text(def) : NULL;
-                cerr_add(errs, mpath, d->line, d->col, os[i].id,
-                         "default must be %s%s", items ? "one of: " : "true or false",
-                         items ? items : "");
+                if (items)
+                    cerr_addk(errs, mpath, d->line, d->col, os[i].id, "ruleset.default_one_of",
+                              "default must be one of: %s", items);
+                else
+                    cerr_addk(errs, mpath, d->line, d->col, os[i].id, "ruleset.default_bool",
+                              "default must be true or false");
                 free(items);
                 v = os[i].type == ROPT_SWITCH ? value_bool(0) : NULL;
             }
@@ -1187,12 +1232,14 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             /* say which presets there are, as a wrong --option does */
             char *ids = presets && presets->u.list.n ? ids_text(presets) : NULL;
             if (ids)
-                cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s (its presets: %s)", req->preset,
-                         r->id, ids);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset_list",
+                          "no preset \"%s\" in ruleset %s (its presets: %s)", req->preset, r->id, ids);
             else if (presets && presets->u.list.n) /* no memory for the list */
-                cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s", req->preset, r->id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset", "no preset \"%s\" in ruleset %s", req->preset,
+                          r->id);
             else
-                cerr_add(errs, NULL, 0, 0, NULL, "no preset \"%s\" in ruleset %s (it has none)", req->preset, r->id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_preset_none",
+                          "no preset \"%s\" in ruleset %s (it has none)", req->preset, r->id);
             free(ids);
         } else {
             const value *po = value_map_get(p, "options");
@@ -1201,7 +1248,7 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
                 opt_state *o = find_opt(os, n, e->key->u.str.s);
                 int oom = 0;
                 value *v = o ? value_from_yaml_opt(o, e->val, &oom) : NULL;
-                if (oom) cerr_add(errs, NULL, 0, 0, NULL, "out of memory applying the preset");
+                if (oom) cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory applying the preset");
                 if (o && v) set_opt(o, v, ORIGIN_PRESET); /* check_references reported the rest */
                 else value_free(v);
             }
@@ -1214,7 +1261,7 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         size_t len = eq ? (size_t)(eq - c) : strlen(c);
         char *id = malloc(len + 1);
         if (!id) {
-            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+            cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
             break;
         }
         memcpy(id, c, len);
@@ -1223,22 +1270,28 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
         if (!o) {
             const char *near = closest_opt(os, n, id);
             if (near)
-                cerr_add(errs, NULL, 0, 0, NULL, "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)",
-                         c, id, r->id, near);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option_suggest",
+                          "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)", c, id, r->id, near);
             else
-                cerr_add(errs, NULL, 0, 0, NULL, "--option %s: no option \"%s\" in %s", c, id, r->id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option", "--option %s: no option \"%s\" in %s", c, id,
+                          r->id);
             free(id);
             continue;
         }
         for (size_t k = 0; k < i; k++)
             if (strncmp(req->choices[k], id, len) == 0 &&
                 (req->choices[k][len] == '\0' || req->choices[k][len] == '='))
-                cerr_add(errs, NULL, 0, 0, NULL, "--option %s: option \"%s\" is given twice", c, id);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_option_twice",
+                          "--option %s: option \"%s\" is given twice", c, id);
         value *v = parse_opt_value(o, eq ? eq + 1 : NULL);
         if (!v) {
             char *items = o->type == ROPT_CHOICE ? items_text(o->def) : NULL;
-            cerr_add(errs, NULL, 0, 0, NULL, "--option %s: \"%s\" takes %s%s", c, id,
-                     items ? "one of: " : "true or false", items ? items : "");
+            if (items)
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_takes_one_of", "--option %s: \"%s\" takes one of: %s", c,
+                          id, items);
+            else
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_takes_bool", "--option %s: \"%s\" takes true or false",
+                          c, id);
             free(items);
             free(id);
             continue;
@@ -1256,21 +1309,26 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             int oom = 0;
             value *v = value_from_yaml_opt(&os[i], f, &oom);
             if (oom) {
-                cerr_add(errs, NULL, 0, 0, NULL, "out of memory reading the options");
+                cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory reading the options");
                 continue;
             }
             if (!v) {
                 char *items = os[i].type == ROPT_CHOICE ? items_text(os[i].def) : NULL;
-                cerr_add(errs, file_of(f), f->line, f->col, os[i].id, "forced to a value it cannot take: expected %s%s",
-                         items ? "one of: " : "true or false", items ? items : "");
+                if (items)
+                    cerr_addk(errs, file_of(f), f->line, f->col, os[i].id, "ruleset.forced_one_of",
+                              "forced to a value it cannot take: expected one of: %s", items);
+                else
+                    cerr_addk(errs, file_of(f), f->line, f->col, os[i].id, "ruleset.forced_bool",
+                              "forced to a value it cannot take: expected true or false");
                 free(items);
                 continue;
             }
             if (os[i].from == ORIGIN_CHOSEN && !value_equal(os[i].val, v, 0)) {
                 char *want = value_describe(v);
-                cerr_add(errs, NULL, 0, 0, NULL,
-                         "option \"%s\" is forced to %s with %d players", os[i].id,
-                         want ? want : "?", req->players);
+                char seats[16];
+                snprintf(seats, sizeof seats, "%d", req->players);
+                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.forced_with_players",
+                          "option \"%s\" is forced to %s with %s players", os[i].id, want ? want : "?", seats);
                 free(want);
                 (*refused)++;
             }
@@ -1281,7 +1339,7 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
     for (size_t i = 0; i < n; i++) {
         if (os[i].val) {
             if (value_map_set(r->options, os[i].id, os[i].val) != 0)
-                cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+                cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
         }
         os[i].val = NULL;
     }
@@ -1361,8 +1419,12 @@ static void check_appends(const value *base, const value *ov, const char *path, 
         const value *app = e->val->type == CV_MAP && e->val->u.map.n == 1 ? value_map_get(e->val, "append") : NULL;
         if (app && cur && cur->type != CV_LIST) {
             char *got = value_describe(cur);
-            cerr_add(errs, file, e->val->line, e->val->col, sub,
-                     "append needs a list to add to, but the data has %s here", got ? got : "no list");
+            if (got)
+                cerr_addk(errs, file, e->val->line, e->val->col, sub, "ruleset.append_not_list",
+                          "append needs a list to add to, but the data has %s here", got);
+            else
+                cerr_addk(errs, file, e->val->line, e->val->col, sub, "ruleset.append_no_list",
+                          "append needs a list to add to, but the data has no list here");
             free(got);
         } else if (!app) {
             check_appends(cur, e->val, sub, file, errs);
@@ -1377,24 +1439,24 @@ static void check_appends(const value *base, const value *ov, const char *path, 
 static void apply_overlay(ruleset *r, loader *ld, const value *at) {
     const char *path = at->type == CV_STR ? at->u.str.s : "";
     if (!is_file(path)) {
-        cerr_add(ld->errs, file_of(at), at->line, at->col, "overlay",
-                 "no overlay file \"%s\" (a path from the manifest's folder)", path);
+        cerr_addk(ld->errs, file_of(at), at->line, at->col, "overlay", "ruleset.no_overlay",
+                  "no overlay file \"%s\" (a path from the manifest's folder)", path);
         return;
     }
     value *ov = load_tracked(r, ld, path);
     if (!ov) return;
     if (ov->type != CV_MAP) {
-        cerr_add(ld->errs, path, ov->line, ov->col, NULL,
-                 "an overlay must be a map keyed by data name (as in the manifest's `data`)");
+        cerr_addk(ld->errs, path, ov->line, ov->col, NULL, "ruleset.overlay_not_map",
+                  "an overlay must be a map keyed by data name (as in the manifest's `data`)");
     } else {
         for (size_t i = 0; i < ov->u.map.n; i++) {
             const value *k = ov->u.map.items[i].key;
             if (!value_map_get(r->data, k->u.str.s))
-                cerr_add(ld->errs, path, k->line, k->col, k->u.str.s,
-                         "the manifest declares no data named \"%s\"", k->u.str.s);
+                cerr_addk(ld->errs, path, k->line, k->col, k->u.str.s, "ruleset.no_data_named",
+                          "the manifest declares no data named \"%s\"", k->u.str.s);
         }
         check_appends(r->data, ov, "", path, ld->errs);
-        if (value_merge(r->data, ov) != 0) cerr_add(ld->errs, path, 0, 0, NULL, "out of memory");
+        if (value_merge(r->data, ov) != 0) cerr_addk(ld->errs, path, 0, 0, NULL, "oom", "out of memory");
     }
     value_free(ov);
 }
@@ -1484,7 +1546,7 @@ static void add_table(ruleset *r, loader *ld, const char *name, const char *file
     const value **more = shared ? realloc(ld->borrowed, (ld->n_borrowed + 1) * sizeof *more) : NULL;
     if (!more) {
         value *v = load_tracked(r, ld, file);
-        if (v && value_map_set(r->data, name, v) != 0) cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        if (v && value_map_set(r->data, name, v) != 0) cerr_addk(ld->errs, file, 0, 0, NULL, "oom", "out of memory");
         return;
     }
     ld->borrowed = more;
@@ -1492,7 +1554,7 @@ static void add_table(ruleset *r, loader *ld, const char *name, const char *file
     value *slot = value_null();
     cv_entry *e = slot && value_map_set(r->data, name, slot) == 0 ? value_map_entry(r->data, name) : NULL;
     if (!e) {
-        cerr_add(ld->errs, file, 0, 0, NULL, "out of memory");
+        cerr_addk(ld->errs, file, 0, 0, NULL, "oom", "out of memory");
         return;
     }
     value_free(e->val);
@@ -1507,7 +1569,7 @@ static void add_table(ruleset *r, loader *ld, const char *name, const char *file
 static void load_data(ruleset *r, loader *ld) {
     r->data = value_map();
     if (!r->data) {
-        cerr_add(ld->errs, NULL, 0, 0, NULL, "out of memory loading the data");
+        cerr_addk(ld->errs, NULL, 0, 0, NULL, "oom", "out of memory loading the data");
         return;
     }
     const value *data = value_map_get(r->manifest, "data");
@@ -1545,7 +1607,7 @@ static void load_data(ruleset *r, loader *ld) {
 ** plural forms; howto and legend). */
 static void load_text(ruleset *r, loader *ld) {
     r->text = value_map();
-    if (!r->text) cerr_add(ld->errs, NULL, 0, 0, NULL, "out of memory loading the text");
+    if (!r->text) cerr_addk(ld->errs, NULL, 0, 0, NULL, "oom", "out of memory loading the text");
     const value *text = value_map_get(r->manifest, "text");
     char *sp = text && text->type == CV_MAP && text->u.map.n ? path_join(ruleset_schemas_dir(), "text.schema.yaml")
                                                              : NULL;
@@ -1555,29 +1617,31 @@ static void load_text(ruleset *r, loader *ld) {
         value *t = load_tracked(r, ld, e->val->u.str.s);
         if (!t) continue;
         if (t->type != CV_MAP) {
-            cerr_add(ld->errs, e->val->u.str.s, t->line, t->col, NULL,
-                     "a text table must be a map of key: text");
+            cerr_addk(ld->errs, e->val->u.str.s, t->line, t->col, NULL, "ruleset.text_not_map",
+                      "a text table must be a map of key: text");
             value_free(t);
             continue;
         }
         if (sch) loader_validate(ld, sch, sp, t);
         if (value_map_set(r->text, e->key->u.str.s, t) != 0) /* t freed */
-            cerr_add(ld->errs, e->val->u.str.s, 0, 0, NULL, "out of memory");
+            cerr_addk(ld->errs, e->val->u.str.s, 0, 0, NULL, "oom", "out of memory");
     }
     free(sp);
 }
 
 static int add_script(ruleset *r, const char *path, const value *at, cerr_list *errs) {
     if (!is_file(path)) {
-        cerr_add(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL,
-                 "script \"%s\" not found", path);
+        cerr_addk(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL, "ruleset.script_not_found",
+                  "script \"%s\" not found", path);
         return -1;
     }
     char **s = realloc(r->scripts, (r->n_scripts + 1) * sizeof *s);
     if (s) r->scripts = s;
     if (!s || !(r->scripts[r->n_scripts] = cairn_strdup(path))) {
+        size_t before = errs->n;
         cerr_add(errs, file_of(at), at ? at->line : 0, at ? at->col : 0, NULL,
                  "out of memory adding the script \"%s\"", path);
+        cerr_key(errs, before, "oom", 0, NULL, NULL);
         return -1;
     }
     r->n_scripts++;
@@ -1592,8 +1656,8 @@ static void add_script_list(ruleset *r, const value *list, cerr_list *errs) {
 static void collect_scripts(ruleset *r, cerr_list *errs) {
     const value *main = value_map_get(r->manifest, "rules");
     if (!main) {
-        cerr_add(errs, file_of(r->manifest), 1, 1, NULL,
-                 "missing required key \"rules\" (the main Lua script)");
+        cerr_addk(errs, file_of(r->manifest), 1, 1, NULL, "ruleset.no_rules",
+                  "missing required key \"rules\" (the main Lua script)");
         return;
     }
     add_script(r, main->u.str.s, main, errs);
@@ -1635,19 +1699,26 @@ static void check_players(ruleset *r, const ruleset_request *req, cerr_list *err
     const value *p = value_map_get(r->manifest, "players");
     r->min_players = (int)value_get_int(p, "min", 1);
     r->max_players = (int)value_get_int(p, "max", r->min_players);
+    char mn[16], mx[16];
+    snprintf(mn, sizeof mn, "%d", r->min_players);
+    snprintf(mx, sizeof mx, "%d", r->max_players);
     if (r->min_players > r->max_players)
-        cerr_add(errs, file_of(p), p ? p->line : 0, p ? p->col : 0, "players",
-                 "min (%d) is larger than max (%d)", r->min_players, r->max_players);
+        cerr_addk(errs, file_of(p), p ? p->line : 0, p ? p->col : 0, "players", "ruleset.players_min_max",
+                  "min (%s) is larger than max (%s)", mn, mx);
     const value *d = value_map_get(p, "default");
-    if (d && d->type == CV_INT && (d->u.i < r->min_players || d->u.i > r->max_players))
-        cerr_add(errs, file_of(d), d->line, d->col, "players.default",
-                 "default seat count %lld is outside min..max (%d to %d)", (long long)d->u.i,
-                 r->min_players, r->max_players);
+    if (d && d->type == CV_INT && (d->u.i < r->min_players || d->u.i > r->max_players)) {
+        char dn[24];
+        snprintf(dn, sizeof dn, "%lld", (long long)d->u.i);
+        cerr_addk(errs, file_of(d), d->line, d->col, "players.default", "ruleset.players_default",
+                  "default seat count %s is outside min..max (%s to %s)", dn, mn, mx);
+    }
     if (req && req->players &&
         (req->players < r->min_players || req->players > r->max_players))
     {
-        cerr_add(errs, NULL, 0, 0, NULL, "%s is for %d to %d players, not %d", r->id,
-                 r->min_players, r->max_players, req->players);
+        char asked[16];
+        snprintf(asked, sizeof asked, "%d", req->players);
+        cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.players_not_for", "%s is for %s to %s players, not %s", r->id, mn,
+                  mx, asked);
         (*refused)++;
     }
 }
@@ -1760,21 +1831,23 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     int find_oom = 0;
     char *dir = ruleset_find_oom(name_or_path, &find_oom);
     if (!dir && find_oom) {
+        size_t before = errs->n;
         cerr_add(errs, NULL, 0, 0, NULL, "out of memory looking for the ruleset \"%s\"", name_or_path);
+        cerr_key(errs, before, "oom", 0, NULL, NULL);
         return NULL;
     }
     if (!dir) {
         size_t len = strlen(name_or_path);
         if (is_file(name_or_path) && len >= 12 && strcmp(name_or_path + len - 12, "ruleset.yaml") == 0)
-            cerr_add(errs, NULL, 0, 0, NULL, "%s: give the ruleset's folder, not its manifest",
-                     name_or_path);
+            cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.give_folder", "%s: give the ruleset's folder, not its manifest",
+                      name_or_path);
         else if (strchr(name_or_path, '/') || is_dir(name_or_path))
-            cerr_add(errs, NULL, 0, 0, NULL, "%s: no ruleset.yaml in this folder", name_or_path);
+            cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.no_manifest", "%s: no ruleset.yaml in this folder",
+                      name_or_path);
         else
-            cerr_add(errs, NULL, 0, 0, NULL,
-                     "no ruleset \"%s\" (looked in ./rulesets, %s/rulesets and CAIRN_PATH; "
-                     "`cairn play` lists those found)",
-                     name_or_path, ruleset_share_dir());
+            cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.not_found",
+                      "no ruleset \"%s\" (looked in ./rulesets, %s/rulesets and CAIRN_PATH; "
+                      "`cairn play` lists those found)", name_or_path, ruleset_share_dir());
         return NULL;
     }
     loader ld = {0};
@@ -1789,7 +1862,7 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     ruleset *r = calloc(1, sizeof *r);
     if (!ld.schemas || !ld.manifest_schema_path || !r ||
         (!kept && schema_set_fallback_dir(ld.schemas, ruleset_schemas_dir()) != 0)) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
         goto fail;
     }
     ld.manifest_schema = schema_load(ld.schemas, ld.manifest_schema_path, errs);
@@ -1814,7 +1887,7 @@ static ruleset *load_combination(const char *name_or_path, const ruleset_request
     ld.dirs = NULL;
     ld.ndirs = 0;
     if (!kept && ruleset_schema_folders(r, ld.schemas) != 0) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
         goto fail;
     }
     /* hashed names use the module dir index */

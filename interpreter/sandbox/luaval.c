@@ -248,21 +248,13 @@ typedef struct read_ctx {
     size_t bytes; /* of string values so far: CAIRN_PLAIN_MAX_BYTES */
 } read_ctx;
 
-static value *read_fail(read_ctx *c, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static value *read_fail(read_ctx *c, const char *fmt, ...) {
-    if (c->errs) {
-        char msg[256];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        cerr_add(c->errs, NULL, 0, 0, path_str(&c->path), "%s", msg);
-    }
+/* Records why the value cannot be read, with its key (base/error.h): fmt's
+** only conversions are %s, taken by a0, a1, a2 in order (NULL past the
+** last), and the console words it by "error.KEY" in the game's language.
+** Returns NULL. */
+static value *read_fail(read_ctx *c, const char *key, const char *fmt, const char *a0, const char *a1,
+                         const char *a2) {
+    if (c->errs) cerr_addk(c->errs, NULL, 0, 0, path_str(&c->path), key, fmt, a0, a1, a2);
     return NULL;
 }
 
@@ -299,16 +291,23 @@ static int utf8_valid(const unsigned char *s, size_t n) {
 /* Checks a string (value or key) can be written to YAML and read back. */
 static int string_ok(read_ctx *c, const char *s, size_t n, int is_key) {
     if (n > (size_t)CAIRN_YAML_MAX_STRING) {
-        read_fail(c, "%s of %zu bytes is longer than the limit of %ld",
-                  is_key ? "a key" : "a string", n, (long)CAIRN_YAML_MAX_STRING);
+        char len[24], most[24];
+        snprintf(len, sizeof len, "%zu", n);
+        snprintf(most, sizeof most, "%ld", (long)CAIRN_YAML_MAX_STRING);
+        if (is_key)
+            read_fail(c, "plain.key_too_long", "a key of %s bytes is longer than the limit of %s", len, most, NULL);
+        else
+            read_fail(c, "plain.string_too_long", "a string of %s bytes is longer than the limit of %s", len, most,
+                       NULL);
         return 0;
     }
     if (!utf8_valid((const unsigned char *)s, n)) {
-        read_fail(c, "%s is not valid UTF-8", is_key ? "a key" : "a string");
+        if (is_key) read_fail(c, "plain.key_utf8", "a key is not valid UTF-8", NULL, NULL, NULL);
+        else read_fail(c, "plain.string_utf8", "a string is not valid UTF-8", NULL, NULL, NULL);
         return 0;
     }
     if (is_key && memchr(s, '\0', n)) {
-        read_fail(c, "a key contains a NUL byte");
+        read_fail(c, "plain.key_nul", "a key contains a NUL byte", NULL, NULL, NULL);
         return 0;
     }
     return 1;
@@ -328,7 +327,7 @@ int luaval_skey_cmp(const void *pa, const void *pb) {
 static value *read_list(read_ctx *c, int t, lua_Integer n) {
     lua_State *L = c->L;
     value *list = value_list();
-    if (!list) return read_fail(c, "out of memory");
+    if (!list) return read_fail(c, "oom", "out of memory", NULL, NULL, NULL);
     for (lua_Integer i = 1; i <= n; i++) {
         size_t cut = path_add(&c->path, "[%lld]", (long long)i);
         lua_rawgeti(L, t, i);
@@ -341,7 +340,7 @@ static value *read_list(read_ctx *c, int t, lua_Integer n) {
         }
         if (value_list_push(list, item) != 0) {
             value_free(list);
-            return read_fail(c, "out of memory");
+            return read_fail(c, "oom", "out of memory", NULL, NULL, NULL);
         }
     }
     return list;
@@ -350,8 +349,11 @@ static value *read_list(read_ctx *c, int t, lua_Integer n) {
 /* Reads a table with n string keys as a map, keys sorted by bytes. */
 static value *read_map(read_ctx *c, int t, lua_Integer n) {
     lua_State *L = c->L;
-    if (n > CAIRN_YAML_MAX_NODES || !lua_checkstack(L, (int)n + 4))
-        return read_fail(c, "a map of %lld keys is too large", (long long)n);
+    if (n > CAIRN_YAML_MAX_NODES || !lua_checkstack(L, (int)n + 4)) {
+        char nk[24];
+        snprintf(nk, sizeof nk, "%lld", (long long)n);
+        return read_fail(c, "plain.map_too_large", "a map of %s keys is too large", nk, NULL, NULL);
+    }
     int base = lua_gettop(L);
     lua_pushnil(L);
     while (lua_next(L, t)) { /* keep a copy of each key below the iteration key */
@@ -367,7 +369,7 @@ static value *read_map(read_ctx *c, int t, lua_Integer n) {
         free(items);
         value_free(map);
         lua_settop(L, base);
-        return read_fail(c, "out of memory");
+        return read_fail(c, "oom", "out of memory", NULL, NULL, NULL);
     }
     for (lua_Integer i = 0; i < n; i++) {
         ks[i].slot = base + 1 + (int)i;
@@ -382,7 +384,7 @@ static value *read_map(read_ctx *c, int t, lua_Integer n) {
         if (!string_ok(c, ks[i].s, ks[i].len, 1)) goto fail;
         value *k = value_strn(ks[i].s, ks[i].len);
         if (!k) {
-            read_fail(c, "out of memory");
+            read_fail(c, "oom", "out of memory", NULL, NULL, NULL);
             goto fail;
         }
         lua_pushvalue(L, ks[i].slot);
@@ -416,17 +418,22 @@ int luaval_plain_table(lua_State *L, int idx) {
 
 static value *read_table(read_ctx *c, int idx) {
     lua_State *L = c->L;
-    if (c->depth >= CAIRN_YAML_MAX_DEPTH)
-        return read_fail(c, "nested deeper than %d levels", CAIRN_YAML_MAX_DEPTH);
-    if (!lua_checkstack(L, 8)) return read_fail(c, "nested too deeply for the Lua stack");
+    if (c->depth >= CAIRN_YAML_MAX_DEPTH) {
+        char most[16];
+        snprintf(most, sizeof most, "%d", CAIRN_YAML_MAX_DEPTH);
+        return read_fail(c, "plain.too_deep", "nested deeper than %s levels", most, NULL, NULL);
+    }
+    if (!lua_checkstack(L, 8))
+        return read_fail(c, "plain.too_deep_stack", "nested too deeply for the Lua stack", NULL, NULL, NULL);
     int top = lua_gettop(L);
     int t = luaval_plain_table(L, idx);
-    if (!t) return read_fail(c, "a table with a metatable is not plain data");
+    if (!t) return read_fail(c, "plain.metatable", "a table with a metatable is not plain data", NULL, NULL, NULL);
     const void *self = lua_topointer(L, t);
     for (int i = 0; i < c->depth; i++) {
         if (c->open[i] == self) {
             lua_settop(L, top);
-            return read_fail(c, "a table that contains itself (a cycle) cannot be stored");
+            return read_fail(c, "plain.cycle", "a table that contains itself (a cycle) cannot be stored", NULL, NULL,
+                              NULL);
         }
     }
 
@@ -450,13 +457,19 @@ static value *read_table(read_ctx *c, int idx) {
     }
     value *r = NULL;
     if (bad) {
-        r = read_fail(c, "keys must be strings (a map) or integers 1..n (a list); found a %s key", bad);
+        r = read_fail(c, "plain.bad_key", "keys must be strings (a map) or integers 1..n (a list); found a %s key", bad,
+                       NULL, NULL);
     } else if (n_int && n_str) {
-        r = read_fail(c, "a table mixes list items (integer keys) and map fields (string keys)");
+        r = read_fail(c, "plain.mixed", "a table mixes list items (integer keys) and map fields (string keys)", NULL,
+                       NULL, NULL);
     } else if (n_int && (min_int != 1 || max_int != n_int)) {
-        r = read_fail(c, "not a list: integer keys must be 1..n without holes "
-                         "(found %lld keys from %lld to %lld)",
-                      (long long)n_int, (long long)min_int, (long long)max_int);
+        char nk[24], lo[24], hi[24];
+        snprintf(nk, sizeof nk, "%lld", (long long)n_int);
+        snprintf(lo, sizeof lo, "%lld", (long long)min_int);
+        snprintf(hi, sizeof hi, "%lld", (long long)max_int);
+        r = read_fail(c, "plain.holes",
+                      "not a list: integer keys must be 1..n without holes (found %s keys from %s to %s)", nk, lo,
+                      hi);
     } else {
         c->open[c->depth++] = self;
         r = n_int ? read_list(c, t, n_int) : read_map(c, t, n_str);
@@ -468,12 +481,16 @@ static value *read_table(read_ctx *c, int idx) {
 
 static value *read_rec(read_ctx *c, int idx) {
     lua_State *L = c->L;
-    if (++c->nodes > c->max_nodes)
+    if (++c->nodes > c->max_nodes) {
+        char most[24];
+        snprintf(most, sizeof most, "%ld", c->max_nodes);
         return c->max_nodes == CAIRN_YAML_MAX_NODES
-                   ? read_fail(c, "more than %ld values (the limit for a document)", c->max_nodes)
-                   : read_fail(c, "more than %ld values (the limit for a game "
-                                  "state, CAIRN_STATE_MAX_NODES: each is copied to C after every "
-                                  "decision; keep fewer, larger values)", c->max_nodes);
+                   ? read_fail(c, "plain.nodes_document", "more than %s values (the limit for a document)", most, NULL,
+                                NULL)
+                   : read_fail(c, "plain.nodes_state", "more than %s values (the limit for a game "
+                                "state, CAIRN_STATE_MAX_NODES: each is copied to C after every "
+                                "decision; keep fewer, larger values)", most, NULL, NULL);
+    }
     value *v = NULL;
     switch (lua_type(L, idx)) {
     case LUA_TNIL: v = value_null(); break;
@@ -482,11 +499,14 @@ static value *read_rec(read_ctx *c, int idx) {
         if (!lua_isinteger(L, idx)) {
             lua_Number x = lua_tonumber(L, idx);
             /* the range first: casting NaN or a huge float is undefined */
-            if (x > -1e18 && x < 1e18 && x == (lua_Number)(long long)x)
-                return read_fail(c, "floats are not allowed (use integers), got %.1f; "
-                                    "use // or math.tointeger",
-                                 (double)x);
-            return read_fail(c, "floats are not allowed (use integers), got %.14g", (double)x);
+            char got[48];
+            if (x > -1e18 && x < 1e18 && x == (lua_Number)(long long)x) {
+                snprintf(got, sizeof got, "%.1f", (double)x);
+                return read_fail(c, "plain.float_whole", "floats are not allowed (use integers), got %s; "
+                                  "use // or math.tointeger", got, NULL, NULL);
+            }
+            snprintf(got, sizeof got, "%.14g", (double)x);
+            return read_fail(c, "plain.float", "floats are not allowed (use integers), got %s", got, NULL, NULL);
         }
         v = value_int((int64_t)lua_tointeger(L, idx));
         break;
@@ -495,19 +515,21 @@ static value *read_rec(read_ctx *c, int idx) {
         const char *s = lua_tolstring(L, idx, &n);
         if (!string_ok(c, s, n, 0)) return NULL;
         if ((c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES)
-            return read_fail(c, "more than %ld bytes of strings (the limit for a document, "
-                             "CAIRN_PLAIN_MAX_BYTES; a string kept in many places counts at each)",
-                             (long)CAIRN_PLAIN_MAX_BYTES);
+        {
+            char most[24];
+            snprintf(most, sizeof most, "%ld", (long)CAIRN_PLAIN_MAX_BYTES);
+            return read_fail(c, "plain.bytes", "more than %s bytes of strings (the limit for a document, "
+                              "CAIRN_PLAIN_MAX_BYTES; a string kept in many places counts at each)", most, NULL, NULL);
+        }
         v = value_strn(s, n);
         break;
     }
     case LUA_TTABLE: return read_table(c, idx);
     default:
-        return read_fail(c, "a %s cannot be stored (state is plain data: maps, lists, strings, "
-                            "integers, booleans)",
-                         luaL_typename(L, idx));
+        return read_fail(c, "plain.cannot_store", "a %s cannot be stored (state is plain data: maps, lists, strings, "
+                          "integers, booleans)", luaL_typename(L, idx), NULL, NULL);
     }
-    if (!v) return read_fail(c, "out of memory");
+    if (!v) return read_fail(c, "oom", "out of memory", NULL, NULL, NULL);
     return v;
 }
 
@@ -702,10 +724,14 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     if (v) {
         value_free(v);
         if (errs)
-            cerr_add(errs, NULL, 0, 0, what,
-                     c.alias ? "the same table is stored twice in it (state must be a tree: "
-                               "store a copy, or an id to look it up by)"
-                             : "not plain data");
+        {
+            if (c.alias)
+                cerr_addk(errs, NULL, 0, 0, what, "plain.alias",
+                          "the same table is stored twice in it (state must be a tree: "
+                          "store a copy, or an id to look it up by)");
+            else
+                cerr_addk(errs, NULL, 0, 0, what, "plain.not_plain", "not plain data");
+        }
     }
     return -1;
 }

@@ -508,11 +508,12 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
     if (!sb->L) {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
-        if (errs)
-            cerr_add(errs, NULL, 0, 0, NULL,
-                     sb->mem_refusals ? "sandbox: cannot create a Lua state within a memory cap of %s"
-                                      : "sandbox: out of memory creating a Lua state (memory cap %s)",
-                     cap);
+        if (errs && sb->mem_refusals)
+            cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.state_cap",
+                      "sandbox: cannot create a Lua state within a memory cap of %s", cap);
+        else if (errs)
+            cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.state_oom",
+                      "sandbox: out of memory creating a Lua state (memory cap %s)", cap);
         sandbox_free(sb);
         return NULL;
     }
@@ -528,15 +529,15 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
         char cap[64];
         cap_text(sb->mem_cap, cap, sizeof cap);
         if (errs)
-            cerr_add(errs, NULL, 0, 0, NULL,
-                     "sandbox: cannot set up the Lua state: %s (memory cap %s)",
-                     lua_tostring(sb->L, -1) ? lua_tostring(sb->L, -1) : "?", cap);
+            cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.setup_failed",
+                      "sandbox: cannot set up the Lua state: %s (memory cap %s)",
+                      lua_tostring(sb->L, -1) ? lua_tostring(sb->L, -1) : "?", cap);
         sandbox_free(sb);
         return NULL;
     }
     return sb;
 oom:
-    if (errs) cerr_add(errs, NULL, 0, 0, NULL, "sandbox: out of memory");
+    if (errs) cerr_addk(errs, NULL, 0, 0, NULL, "oom", "sandbox: out of memory");
     sandbox_free(sb);
     return NULL;
 }
@@ -671,21 +672,24 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         if (errs) {
             const char *file = sb->err_found ? sb->err_file : sb->last_line > 0 ? sb->last_file : NULL;
             int line = sb->err_found ? sb->err_line : sb->last_line;
+            char ms[24];
+            snprintf(ms, sizeof ms, "%ld", sb->tripped == TRIP_CPU ? sb->call_cpu_ms : sb->game_cpu_ms);
             if (sb->tripped == TRIP_CPU)
-                cerr_add(errs, file, line, 0, NULL,
-                         SANDBOX_CPU_LIMIT_PHRASE " %ld ms for one handler call exceeded (limit "
-                         "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget "
-                         "does not see", sb->call_cpu_ms);
+                cerr_addk(errs, file, line, 0, NULL, "sandbox.call_cpu",
+                          SANDBOX_CPU_LIMIT_PHRASE " %s ms for one handler call exceeded (limit "
+                          "CAIRN_LUA_CALL_CPU_MS): the call runs work the instruction budget does not see", ms);
             else
-                cerr_add(errs, file, line, 0, NULL,
-                         "the game's " SANDBOX_CPU_LIMIT_PHRASE " %ld ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)",
-                         sb->game_cpu_ms);
+                cerr_addk(errs, file, line, 0, NULL, "sandbox.game_cpu",
+                          "the game's " SANDBOX_CPU_LIMIT_PHRASE " %s ms exceeded (limit CAIRN_LUA_GAME_CPU_MS)", ms);
         }
     } else if (sb->tripped == TRIP_BUDGET) {
         kind = SANDBOX_ERR_BUDGET;
-        if (errs)
-            cerr_add(errs, sb->err_found ? sb->err_file : NULL, sb->err_found ? sb->err_line : 0, 0,
-                     NULL, "instruction budget of %ld exceeded", sb->budget);
+        if (errs) {
+            char budget[24];
+            snprintf(budget, sizeof budget, "%ld", sb->budget);
+            cerr_addk(errs, sb->err_found ? sb->err_file : NULL, sb->err_found ? sb->err_line : 0, 0, NULL,
+                      "sandbox.budget", "instruction budget of %s exceeded", budget);
+        }
     } else if (sb->tripped == TRIP_MEMORY || status == LUA_ERRMEM) {
         kind = SANDBOX_ERR_MEMORY;
         const char *file = NULL;
@@ -705,9 +709,9 @@ static int report(sandbox *sb, int status, cerr_list *errs) {
         }
         if (errs) {
             if (sb->mem_refusals > sb->refusals_at_call)
-                cerr_add(errs, file, line, 0, NULL, "memory cap of %s exceeded", cap);
+                cerr_addk(errs, file, line, 0, NULL, "sandbox.memory_cap", "memory cap of %s exceeded", cap);
             else
-                cerr_add(errs, file, line, 0, NULL, "out of memory");
+                cerr_addk(errs, file, line, 0, NULL, "oom", "out of memory");
         }
     } else if (obj && obj == sb->syntax_msg && msg) {
         size_t flen, strip;
@@ -734,7 +738,8 @@ int sandbox_is_cpu_limit_error(const char *message) {
 
 int sandbox_call(sandbox *sb, int nargs, int nresults, cerr_list *errs) {
     if (sb->lost) { /* never touched again (sandbox_escaped) */
-        if (errs) cerr_add(errs, NULL, 0, 0, NULL, "the rules' Lua state was abandoned after a hard stop");
+        if (errs) cerr_addk(errs, NULL, 0, 0, NULL, "sandbox.abandoned",
+                            "the rules' Lua state was abandoned after a hard stop");
         return SANDBOX_ERR_RUN;
     }
     lua_State *L = sb->L;
@@ -846,7 +851,8 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
     char *buf = sb_read_source(path, NULL, &len, why, sizeof why);
     if (!buf) {
         if (errs)
-            cerr_add(errs, chunkname ? chunkname : path, 0, 0, NULL, "cannot read script: %s", why);
+            cerr_addk(errs, chunkname ? chunkname : path, 0, 0, NULL, "sandbox.cannot_read_script",
+                      "cannot read script: %s", why);
         return SANDBOX_ERR_FILE;
     }
     chunk_src src = {buf, len, chunkname ? chunkname : path, path, 0};
