@@ -327,7 +327,8 @@ int engine_ask(engine *e, cerr_list *errs) {
     call_ctx c = {.h = H_DECISIONS, .kind = ARGS_G};
     int rc = engine_call(e, &c, 1, errs);
     if (rc <= 0) {
-        if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
+        if (rc == 0)
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.no_decisions", "the rules define no decisions(g) handler");
         return -1;
     }
     ask_ctx ac;
@@ -347,7 +348,7 @@ int engine_ask(engine *e, cerr_list *errs) {
         ** "out of memory" for what was not) */
         const char *msg = lua_tostring(L, -1);
         if (st == LUA_ERRMEM || !msg) errs->oom = 1;
-        else cerr_add(errs, NULL, 0, 0, NULL, "reading what decisions(g) returned: %s", msg);
+        else cerr_addk(errs, NULL, 0, 0, NULL, "handler.decisions_read", "reading what decisions(g) returned: %s", msg);
         lua_settop(L, top);
         e->asked.n = 0;
         return -1;

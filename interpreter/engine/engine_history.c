@@ -73,6 +73,16 @@ int history_checkpoint(engine *e, cerr_list *errs) {
     return 0;
 }
 
+/* "decision N (seat S, "ID"): WHY", keyed "history.decision"; WHY (the
+** engine's explanation or the rules' error) stays as it came. */
+static void decision_refused(cerr_list *errs, size_t n, int seat, const char *id, const char *why) {
+    char number[24], seat_text[24];
+    snprintf(number, sizeof number, "%zu", n);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    cerr_addk(errs, NULL, 0, 0, NULL, "history.decision", "decision %s (seat %s, \"%s\"): %s", number, seat_text,
+              id, why);
+}
+
 /* Applies log[pos] again, the log entry kept. */
 static int redo_one(engine *e, cerr_list *errs) {
     const engine_logged *l = &e->log[e->pos];
@@ -86,8 +96,7 @@ static int redo_one(engine *e, cerr_list *errs) {
         cerr_free(&local);
     }
     if (st == ENGINE_OK) return 0;
-    cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", e->pos + 1, l->seat, l->id,
-             why ? why : engine_status_name(st));
+    decision_refused(errs, e->pos + 1, l->seat, l->id, why ? why : engine_status_name(st));
     free(why);
     return -1;
 }
@@ -108,8 +117,12 @@ int history_restore(engine *e, size_t p, cerr_list *errs) {
         ** already, so the game is put back where it was, the same way. */
         cerr_list again;
         cerr_init(&again, 0);
-        if (restore(e, from, &again) != 0)
-            cerr_add(errs, NULL, 0, 0, NULL, "the game could not be put back at decision %zu either", from);
+        if (restore(e, from, &again) != 0) {
+            char at[24];
+            snprintf(at, sizeof at, "%zu", from);
+            cerr_addk(errs, NULL, 0, 0, NULL, "history.not_put_back",
+                      "the game could not be put back at decision %s either", at);
+        }
         cerr_free(&again);
     }
     e->quiet--;
@@ -262,8 +275,7 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
             cerr_free(&local);
         }
         if (st != ENGINE_OK) {
-            cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", i + 1, copy[i].seat,
-                     copy[i].id, why ? why : engine_status_name(st));
+            decision_refused(errs, i + 1, copy[i].seat, copy[i].id, why ? why : engine_status_name(st));
             free(why);
             *failed_at = i;
             if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
@@ -380,8 +392,11 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
     int stopped = 0;
     if (replay_until(n, e->log, pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
         if (stopped) { /* interrupted: no verdict either; the game stays */
-            cerr_add(errs, NULL, 0, 0, NULL, "interrupted at decision %zu of %zu; the game is as it was",
-                     failed + 1, pos);
+            char at[24], of[24];
+            snprintf(at, sizeof at, "%zu", failed + 1);
+            snprintf(of, sizeof of, "%zu", pos);
+            cerr_addk(errs, NULL, 0, 0, NULL, "history.interrupted",
+                      "interrupted at decision %s of %s; the game is as it was", at, of);
             cerr_free(&rerrs);
             engine_free(n);
             return NULL;
@@ -392,8 +407,11 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
         cerr_note_oom(&rerrs, (size_t)-1, ""); /* an error lost for memory: say so */
         for (size_t i = 0; i < rerrs.n; i++)
             if (strstr(rerrs.items[i].message, "out of memory")) {
-                cerr_add(errs, NULL, 0, 0, NULL,
-                         "out of memory replaying decision %zu of %zu; the game is as it was", failed + 1, pos);
+                char at[24], of[24];
+                snprintf(at, sizeof at, "%zu", failed + 1);
+                snprintf(of, sizeof of, "%zu", pos);
+                cerr_addk(errs, NULL, 0, 0, NULL, "history.replay_oom",
+                          "out of memory replaying decision %s of %s; the game is as it was", at, of);
                 break;
             }
         if (cerr_count(errs) != before || errs->oom) {
@@ -416,7 +434,8 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
     if (e->n_log > pos && append_tail(n, e->log + pos, e->n_log - pos) != 0) {
         engine_free(n);
         engine_reload_report_free(rep);
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory keeping the undone decisions; the game is as it was");
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.tail_oom",
+                  "out of memory keeping the undone decisions; the game is as it was");
         return NULL;
     }
     /* the debug channel and trace stay where the game's embedder put them */

@@ -246,6 +246,8 @@ struct engine {
 /* A logged edit (seat 0, id "set PATH VALUE"): whether it may be applied
 ** now (NULL, ENGINE_OK) or why not (malloc'd, status set). */
 char *edit_explain(engine *e, const char *id, engine_status *status);
+/* The same into errs, keyed for the console's languages: 0, or -1. */
+int edit_explain_errs(engine *e, const char *id, cerr_list *errs);
 /* Applies it to the live state (engine_apply's part for seat 0): 1, or -1
 ** after appending why. */
 int edit_run(engine *e, const char *id, cerr_list *errs);

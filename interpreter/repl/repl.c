@@ -124,7 +124,10 @@ static void print_errors(const repl *r, FILE *out, const cerr_list *errs) {
         fprintf(out, "%s\n", s ? s : errs->items[i].message);
         free(s);
     }
-    if (errs->dropped) fprintf(out, "(%zu more errors not shown)\n", errs->dropped);
+    if (errs->dropped) {
+        fprintf(out, repl_trn(r, "errors.more", (long long)errs->dropped), errs->dropped);
+        fputc('\n', out);
+    }
 }
 
 /* ------------------------------------------------------------- seats */
@@ -996,7 +999,7 @@ static engine *make_engine(repl *r, int players, cerr_list *errs) {
             free(dflt);
             free(names);
             free(bots);
-            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+            cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
             return NULL;
         }
         for (size_t i = 0; i < s->n_names; i++)
@@ -1035,18 +1038,24 @@ int repl_new_game(repl *r) {
         int n = engine_seat_count(e);
         engine_free(e);
         e = NULL;
+        char count[24], at[24];
+        snprintf(count, sizeof count, "%d", n);
         for (size_t i = 0; i < r->set.n_names; i++)
-            if (r->set.name_seat[i] > n)
-                cerr_add(&errs, NULL, 0, 0, NULL, "--name %d=%s: no seat %d (the game has %d seats)",
-                         r->set.name_seat[i], r->set.name_val[i], r->set.name_seat[i], n);
+            if (r->set.name_seat[i] > n) {
+                snprintf(at, sizeof at, "%d", r->set.name_seat[i]);
+                cerr_addk(&errs, NULL, 0, 0, NULL, "repl.name_no_seat", "--name %s=%s: no seat %s (the game has %s seats)",
+                          at, r->set.name_val[i], at, count);
+            }
         for (size_t i = 0; i < r->set.n_bots; i++)
-            if (r->set.bot_seat[i] > n)
-                cerr_add(&errs, NULL, 0, 0, NULL, "--bot %d=%s: no seat %d (the game has %d seats)",
-                         r->set.bot_seat[i], r->set.bot_val[i], r->set.bot_seat[i], n);
+            if (r->set.bot_seat[i] > n) {
+                snprintf(at, sizeof at, "%d", r->set.bot_seat[i]);
+                cerr_addk(&errs, NULL, 0, 0, NULL, "repl.bot_no_seat", "--bot %s=%s: no seat %s (the game has %s seats)",
+                          at, r->set.bot_val[i], at, count);
+            }
         if (cerr_count(&errs) == 0) e = make_engine(r, n, &errs);
     }
     if (!e || repl_adopt_engine(r, e) != 0) {
-        if (e) cerr_add(&errs, NULL, 0, 0, NULL, "out of memory");
+        if (e) cerr_addk(&errs, NULL, 0, 0, NULL, "oom", "out of memory");
         engine_free(e);
         fflush(r->out);
         print_errors(r, r->e ? r->out : stderr, &errs); /* before any game: a startup error */
@@ -1464,12 +1473,13 @@ static int add_pair(const char *arg, int **seats, char ***vals, size_t *n) {
     return 0;
 }
 
-/* Why kind names no bot (malloc'd), or NULL when it does. */
-static char *bad_bot(const char *kind) {
+/* Why kind names no bot, in lang (malloc'd), or NULL when it does. */
+static char *bad_bot(const char *lang, const char *kind) {
     cerr_list errs;
     cerr_init(&errs, 0);
     char *m = NULL;
-    if (bot_spec_valid(kind, &errs) != 0) m = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("out of memory");
+    if (bot_spec_valid(kind, &errs) != 0)
+        m = errs.n ? repl_error_text_in(lang, &errs.items[0]) : cairn_strdup(repl_text_in(lang, "error.oom", 0));
     cerr_free(&errs);
     return m;
 }
@@ -1568,7 +1578,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
         if (rc == -2) return EXIT_FAIL;
         if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.bot", v);
-        char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
+        char *bad = bad_bot(usage_lang(s), s->bot_val[s->n_bots - 1]);
         if (bad) {
             int urc = usage(usage_lang(s), cmd, a->usage, "usage.plain", bad);
             free(bad);

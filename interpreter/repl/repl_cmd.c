@@ -667,7 +667,7 @@ static int cmd_load(repl *r, const char *args) {
             note = cairn_strdup(repl_tr(r, "load.from_scenario"));
         } else if (errs.n && errs2.n && strcmp(errs.items[0].message, errs2.items[0].message) != 0) {
             /* both readings failed differently: say why for each */
-            cerr_add(&errs, NULL, 0, 0, NULL, "and as a scenario:");
+            cerr_addk(&errs, NULL, 0, 0, NULL, "repl.and_scenario", "and as a scenario:");
             cerr_merge(&errs, &errs2);
         }
         cerr_free(&errs2);
