@@ -572,15 +572,14 @@ int save_export_scenario(const engine *e, const char *path, cerr_list *errs) {
 /* ------------------------------------------------------------- loading */
 
 /* Loads path and validates it against the save schema (or a fragment). */
-static value *read_checked(const char *path, const char *fragment, const char *marker,
-                           const char *what, cerr_list *errs) {
+static value *read_checked(const char *path, const char *fragment, const char *marker, cerr_list *errs) {
     value *v = yload_file(path, errs);
     if (!v) return NULL;
     if (v->type != CV_MAP || !value_map_get(v, marker)) {
         if (strcmp(marker, "cairn_save") == 0)
-            cerr_addk(errs, path, 0, 0, NULL, "save.not_save", "not a cairn %s (no `%s:` key)", what, marker);
+            cerr_addk(errs, path, 0, 0, NULL, "save.not_save", "not a cairn saved game (no `cairn_save:` key)");
         else
-            cerr_addk(errs, path, 0, 0, NULL, "save.not_scenario", "not a cairn %s (no `%s:` key)", what, marker);
+            cerr_addk(errs, path, 0, 0, NULL, "save.not_scenario", "not a cairn scenario (no `cairn_scenario:` key)");
         value_free(v);
         return NULL;
     }
@@ -648,7 +647,7 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
     save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
-    value *v = read_checked(path, "", "cairn_save", "saved game", errs);
+    value *v = read_checked(path, "", "cairn_save", errs);
     if (!v) return NULL;
     engine *e = NULL;
     const value *rsv = value_map_get(v, "ruleset"), *o = value_map_get(v, "options");
@@ -781,7 +780,7 @@ done:
 }
 
 static engine *start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
-    value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", "scenario", errs);
+    value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", errs);
     if (!v) return NULL;
     engine_config c = *cfg;
     size_t n_choices = 0;
