@@ -527,7 +527,7 @@ int engine_decisions(const engine *ce, engine_decision_list *out) {
 /* "did you mean" for an id matching no option: the enabled ids it is a
 ** prefix of, else the enabled ids within a small edit distance, else all
 ** enabled ids (up to 8). */
-static char *unknown_option(const engine *e, const asked_item *it, const char *id) {
+static char *unknown_option(const engine *e, const asked_item *it, const char *id, explain_why *w) {
     enum { MAXN = 8 };
     const char *pick[MAXN];
     size_t n = 0;
@@ -555,23 +555,44 @@ static char *unknown_option(const engine *e, const asked_item *it, const char *i
             if (s && !(e->asked.disabled[k] & ASK_DISABLED)) pick[n++] = s;
         }
     }
-    char *out = cairn_strfmt("no option \"%s\"; %s:", id, lead);
-    for (size_t i = 0; out && i < n; i++) {
-        char *next = cairn_strfmt("%s%s %s", out, i ? "," : "", pick[i]);
-        free(out);
-        out = next;
+    /* "a, b, c" */
+    char *list = cairn_strdup("");
+    for (size_t i = 0; list && i < n; i++) {
+        char *next = cairn_strfmt("%s%s%s", list, i ? ", " : "", pick[i]);
+        free(list);
+        list = next;
     }
+    if (!list) return NULL;
+    char *out = n ? cairn_strfmt("no option \"%s\"; %s: %s", id, lead, list) : cairn_strfmt("no option \"%s\"; %s:", id, lead);
+    if (w && out && n) { /* the options listed, for the console's words around them */
+        w->kind = strcmp(lead, "did you mean") == 0 ? "no_option" : "choose_one";
+        w->a = list;
+        list = NULL;
+    }
+    free(list);
     return out;
 }
 
-/* Why seat may not answer id now (status set), or NULL with ENGINE_OK and
-** *index set to the option's index. */
+void explain_why_free(explain_why *w) {
+    free(w->a);
+    free(w->b);
+    memset(w, 0, sizeof *w);
+}
+
 char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index) {
+    return engine_explain_why(e, seat, id, status, index, NULL);
+}
+
+/* Why seat may not answer id now (status set), or NULL with ENGINE_OK and
+** *index set to the option's index; w (when not NULL) says which reason. */
+char *engine_explain_why(engine *e, int seat, const char *id, engine_status *status, size_t *index, explain_why *w) {
     *status = ENGINE_OK;
     *index = 0;
+    if (w) memset(w, 0, sizeof *w);
     if (seat == 0 && strncmp(id, "set ", 4) == 0) return edit_explain(e, id, status); /* an edit: engine_edit.c */
     if (engine_is_over(e)) {
         *status = ENGINE_GAME_OVER;
+        if (w) w->kind = "over";
         return cairn_strdup("the game is over");
     }
     const asked_item *it = item_for(e, seat);
@@ -585,11 +606,21 @@ char *engine_explain_at(engine *e, int seat, const char *id, engine_status *stat
             free(who);
             who = next;
         }
+        int named = seat >= 1 && seat <= e->cfg.players;
         char *msg = who && *who ? cairn_strfmt("%s is not asked anything now (waiting for %s)",
-                                               seat >= 1 && seat <= e->cfg.players
-                                                   ? engine_seat_name(e, seat) : "that seat",
-                                               who)
+                                               named ? engine_seat_name(e, seat) : "that seat", who)
                                 : cairn_strdup("that seat is not asked anything now");
+        if (w && msg) { /* the names, for the console's words around them */
+            w->kind = !who || !*who ? "nobody" : named ? "not_asked" : "waiting";
+            if (who && *who && named) {
+                w->a = cairn_strdup(engine_seat_name(e, seat));
+                w->b = cairn_strdup(who);
+                if (!w->a || !w->b) explain_why_free(w);
+            } else if (who && *who) {
+                w->a = cairn_strdup(who);
+                if (!w->a) explain_why_free(w);
+            }
+        }
         free(who);
         return msg;
     }
@@ -603,7 +634,7 @@ char *engine_explain_at(engine *e, int seat, const char *id, engine_status *stat
         return reason_of(e, seat, k, id);
     }
     *status = ENGINE_UNKNOWN;
-    return unknown_option(e, it, id);
+    return unknown_option(e, it, id, w);
 }
 
 char *engine_explain(const engine *e, int seat, const char *id, engine_status *status) {

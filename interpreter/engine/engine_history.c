@@ -73,21 +73,70 @@ int history_checkpoint(engine *e, cerr_list *errs) {
     return 0;
 }
 
-/* "decision N (seat S, "ID"): WHY", keyed "history.decision"; WHY (the
-** engine's explanation or the rules' error) stays as it came. */
-static void decision_refused(cerr_list *errs, size_t n, int seat, const char *id, const char *why) {
+/* "decision N (seat S, "ID"): WHY", keyed: with the engine's own reason
+** (w->kind, engine_explain_why) one key for the whole line, so that the
+** console words the reason too; else "history.decision", WHY (the rules'
+** reason or error) as it came. */
+static void decision_refused(cerr_list *errs, size_t n, int seat, const char *id, const char *why,
+                             const explain_why *w) {
     char number[24], seat_text[24];
     snprintf(number, sizeof number, "%zu", n);
     snprintf(seat_text, sizeof seat_text, "%d", seat);
-    cerr_addk(errs, NULL, 0, 0, NULL, "history.decision", "decision %s (seat %s, \"%s\"): %s", number, seat_text,
-              id, why);
+    const char *kind = w && w->kind ? w->kind : "";
+    if (strcmp(kind, "over") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_over", "decision %s (seat %s, \"%s\"): the game is over",
+                  number, seat_text, id);
+    else if (strcmp(kind, "not_asked") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_not_asked",
+                  "decision %s (seat %s, \"%s\"): %s is not asked anything now (waiting for %s)", number, seat_text,
+                  id, w->a, w->b);
+    else if (strcmp(kind, "waiting") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_waiting",
+                  "decision %s (seat %s, \"%s\"): that seat is not asked anything now (waiting for %s)", number,
+                  seat_text, id, w->a);
+    else if (strcmp(kind, "nobody") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_nobody",
+                  "decision %s (seat %s, \"%s\"): that seat is not asked anything now", number, seat_text, id);
+    else if (strcmp(kind, "no_option") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_no_option",
+                  "decision %s (seat %s, \"%s\"): no option \"%s\"; did you mean: %s", number, seat_text, id, id, w->a);
+    else if (strcmp(kind, "choose_one") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_choose_one",
+                  "decision %s (seat %s, \"%s\"): no option \"%s\"; choose one of: %s", number, seat_text, id, id,
+                  w->a);
+    else
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision", "decision %s (seat %s, \"%s\"): %s", number,
+                  seat_text, id, why);
+}
+
+/* The engine's own reason w alone, keyed ("explain.*"), for the console's
+** report of a replay that stopped (engine_reload_report); nothing for the
+** rules' reasons. */
+static void add_reason(cerr_list *errs, const explain_why *w, const char *id) {
+    const char *kind = w->kind ? w->kind : "";
+    if (strcmp(kind, "over") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.over", "the game is over");
+    else if (strcmp(kind, "not_asked") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.not_asked", "%s is not asked anything now (waiting for %s)", w->a,
+                  w->b);
+    else if (strcmp(kind, "waiting") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.waiting", "that seat is not asked anything now (waiting for %s)",
+                  w->a);
+    else if (strcmp(kind, "nobody") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.nobody", "that seat is not asked anything now");
+    else if (strcmp(kind, "no_option") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.no_option", "no option \"%s\"; did you mean: %s", id, w->a);
+    else if (strcmp(kind, "choose_one") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.choose_one", "no option \"%s\"; choose one of: %s", id, w->a);
 }
 
 /* Applies log[pos] again, the log entry kept. */
 static int redo_one(engine *e, cerr_list *errs) {
     const engine_logged *l = &e->log[e->pos];
     engine_status st;
-    char *why = engine_explain(e, l->seat, l->id, &st);
+    size_t k;
+    explain_why w;
+    char *why = engine_explain_why(e, l->seat, l->id, &st, &k, &w);
     if (st == ENGINE_OK) {
         cerr_list local;
         cerr_init(&local, 0);
@@ -96,7 +145,8 @@ static int redo_one(engine *e, cerr_list *errs) {
         cerr_free(&local);
     }
     if (st == ENGINE_OK) return 0;
-    decision_refused(errs, e->pos + 1, l->seat, l->id, why ? why : engine_status_name(st));
+    decision_refused(errs, e->pos + 1, l->seat, l->id, why ? why : engine_status_name(st), &w);
+    explain_why_free(&w);
     free(why);
     return -1;
 }
@@ -245,8 +295,11 @@ static void drop_tail(engine *e) {
 
 /* engine_replay, asking stop(ud) before each decision: when it says 1 the
 ** replay ends there (*stopped set) as if that decision had failed. */
+/* Replays log[0..n) from the start; stop(ud), when given, is asked before
+** each decision. A refused decision adds its error to errs and, when reason
+** is given, the engine's own reason alone (add_reason). */
 static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
-                        cerr_list *errs, int (*stop)(void *ud), void *ud, int *stopped) {
+                        cerr_list *errs, int (*stop)(void *ud), void *ud, int *stopped, cerr_list *reason) {
     engine_logged *copy = log_copy(log, n); /* log may be e's own */
     if (!copy) return errs->oom = 1, -1;
     *failed_at = n;
@@ -266,7 +319,9 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
             break;
         }
         engine_status st;
-        char *why = engine_explain(e, copy[i].seat, copy[i].id, &st);
+        size_t k;
+        explain_why w;
+        char *why = engine_explain_why(e, copy[i].seat, copy[i].id, &st, &k, &w);
         if (st == ENGINE_OK) {
             cerr_list local;
             cerr_init(&local, 0);
@@ -275,7 +330,9 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
             cerr_free(&local);
         }
         if (st != ENGINE_OK) {
-            decision_refused(errs, i + 1, copy[i].seat, copy[i].id, why ? why : engine_status_name(st));
+            decision_refused(errs, i + 1, copy[i].seat, copy[i].id, why ? why : engine_status_name(st), &w);
+            if (reason) add_reason(reason, &w, copy[i].id);
+            explain_why_free(&w);
             free(why);
             *failed_at = i;
             if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
@@ -290,7 +347,7 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
 int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
                   cerr_list *errs) {
     int stopped = 0;
-    return replay_until(e, log, n, failed_at, errs, NULL, NULL, &stopped);
+    return replay_until(e, log, n, failed_at, errs, NULL, NULL, &stopped, NULL);
 }
 
 int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n) {
@@ -309,6 +366,11 @@ void engine_reload_report_free(engine_reload_report *rep) {
     free(rep->id);
     free(rep->reason);
     rep->id = rep->reason = NULL;
+    for (int i = 0; i < 2; i++) {
+        free(rep->reason_args[i]);
+        rep->reason_args[i] = NULL;
+    }
+    rep->reason_key = NULL;
 }
 
 static double now_seconds(void) {
@@ -387,10 +449,11 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
     n->debug_fn = NULL;
     rep->total = pos;
     size_t failed;
-    cerr_list rerrs;
+    cerr_list rerrs, reason;
     cerr_init(&rerrs, 0);
+    cerr_init(&reason, 1);
     int stopped = 0;
-    if (replay_until(n, e->log, pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
+    if (replay_until(n, e->log, pos, &failed, &rerrs, stop, ud, &stopped, &reason) != 0) {
         if (stopped) { /* interrupted: no verdict either; the game stays */
             char at[24], of[24];
             snprintf(at, sizeof at, "%zu", failed + 1);
@@ -398,6 +461,7 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
             cerr_addk(errs, NULL, 0, 0, NULL, "history.interrupted",
                       "interrupted at decision %s of %s; the game is as it was", at, of);
             cerr_free(&rerrs);
+            cerr_free(&reason);
             engine_free(n);
             return NULL;
         }
@@ -416,6 +480,7 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
             }
         if (cerr_count(errs) != before || errs->oom) {
             cerr_free(&rerrs);
+            cerr_free(&reason);
             engine_free(n);
             return NULL;
         }
@@ -426,10 +491,17 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
             rep->id = cairn_strdup(e->log[failed].id);
         }
         rep->reason = engine_first_error(&rerrs);
+        if (reason.n && reason.items[0].key) { /* the reason alone, keyed, for the console */
+            cairn_error *r = &reason.items[0];
+            rep->reason_key = r->key;
+            rep->reason_args[0] = r->args[0], r->args[0] = NULL;
+            rep->reason_args[1] = r->args[1], r->args[1] = NULL;
+        }
     } else {
         rep->replayed = pos;
     }
     cerr_free(&rerrs);
+    cerr_free(&reason);
     /* e->log is NULL before the first decision: no pointer arithmetic on it */
     if (e->n_log > pos && append_tail(n, e->log + pos, e->n_log - pos) != 0) {
         engine_free(n);

@@ -9,6 +9,7 @@
 #include "grow.h"
 #include "repl_session.h"
 #include "repl_signal.h"
+#include "repl_text.h"
 #include "lineedit.h"
 
 #include "bot.h"
@@ -824,6 +825,12 @@ static const char *reason_after_decision(const engine_reload_report *rep) {
 void repl_report_replay(repl *r, const engine_reload_report *rep) {
     if (rep->stopped) {
         const char *why = reason_after_decision(rep);
+        char *worded = NULL; /* the engine's own reason in the game's language */
+        if (why && rep->reason_key) {
+            cairn_error e = {.message = (char *)why, .key = rep->reason_key,
+                             .args = {rep->reason_args[0], rep->reason_args[1]}};
+            if ((worded = repl_error_message_in(repl_lang(r), &e))) why = worded;
+        }
         if (!rep->id) {
             repl_plain(r, repl_tr(r, "replay.stopped"), why ? why : repl_tr(r, "replay.refused"));
         } else {
@@ -834,6 +841,7 @@ void repl_report_replay(repl *r, const engine_reload_report *rep) {
             free(which);
         }
         repl_plain(r, repl_tr(r, "replay.kept"), rep->replayed);
+        free(worded);
     } else if (!r->script) {
         repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed, rep->seconds);
     } else {
