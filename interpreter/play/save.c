@@ -647,6 +647,7 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
     save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
+    if (opts->facts) memset(opts->facts, 0, sizeof *opts->facts);
     value *v = read_checked(path, "", "cairn_save", errs);
     if (!v) return NULL;
     engine *e = NULL;
@@ -734,6 +735,7 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
         if (!(e = engine_new(&c, errs))) goto done;
         if (note) *note = cairn_strdup("loaded as a scenario: the ruleset changed since the save, "
                                        "so the log was not replayed");
+        if (opts->facts) opts->facts->as_scenario = 1;
         goto done;
     }
     if (!(e = engine_new(&c, errs))) goto done;
@@ -762,6 +764,7 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
         e = NULL;
     }
 done:
+    if (e && unseated && opts->facts) opts->facts->unseated = unseated;
     if (e && unseated && note) {
         /* a save is data anyone may send: it never runs a command */
         char *was = *note;

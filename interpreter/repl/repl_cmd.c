@@ -649,7 +649,23 @@ static int cmd_load(repl *r, const char *args) {
     opts.trust = r->trust;
     opts.ask_trust = ask_trust;
     opts.ask_ud = r;
+    save_load_facts facts = {0};
+    opts.facts = &facts;
     engine *e = save_load(args, &opts, &note, &errs);
+    if (e && (facts.as_scenario || facts.unseated)) { /* the note in the game's language */
+        char *worded = cairn_strdup(facts.as_scenario ? repl_tr(r, "load.note_scenario") : "");
+        if (worded && facts.unseated) {
+            char *seats = cairn_strfmt(repl_trn(r, "load.note_unseated", (long long)facts.unseated), facts.unseated);
+            char *both = seats ? cairn_strfmt("%s%s%s", worded, *worded ? "; " : "", seats) : NULL;
+            free(seats);
+            free(worded);
+            worded = both;
+        }
+        if (worded) {
+            free(note);
+            note = worded;
+        }
+    }
     if (!e && scenario) {
         /* not a save: maybe a scenario written by `export` */
         cerr_list errs2;

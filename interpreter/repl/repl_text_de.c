@@ -422,6 +422,8 @@ const repl_text_entry repl_text_de[] = {
     {"error.explain.nobody", "dieser Platz wird jetzt nichts gefragt", NULL},
     {"error.explain.no_option", "keine Option \"%s\"; meintest du: %s", NULL},
     {"error.explain.choose_one", "keine Option \"%s\"; wähle eine von: %s", NULL},
+    {"load.note_scenario", "als Szenario geladen: das Regelwerk hat sich seit dem Speichern geändert, der Verlauf wurde also nicht nachgespielt", NULL},
+    {"load.note_unseated", "%zu Platz, den im Spielstand ein äußeres Programm (`exec:`) spielte, spielt jetzt ein Mensch: `bot SEAT exec:COMMAND` setzt wieder ein Programm daran", "%zu Plätze, die im Spielstand ein äußeres Programm (`exec:`) spielte, spielen jetzt Menschen: `bot SEAT exec:COMMAND` setzt wieder ein Programm daran"},
     {"error.edit.breaks_schema", "die Änderung verletzt das Schema des Zustands: nichts geändert", NULL},
     {"error.edit.too_long", "die Änderung ist als Text %s Bytes lang, länger, als ein Spielstand fassen kann (Grenze CAIRN_YAML_MAX_STRING, %s)", NULL},
     {"error.edit.not_edit", "\"%s\" ist keine Änderung (`set PATH VALUE`)", NULL},

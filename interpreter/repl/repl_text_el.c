@@ -422,6 +422,8 @@ const repl_text_entry repl_text_el[] = {
     {"error.explain.nobody", "αυτή η θέση δεν ερωτάται τίποτα τώρα", NULL},
     {"error.explain.no_option", "καμία επιλογή \"%s\"· μήπως εννοείς: %s", NULL},
     {"error.explain.choose_one", "καμία επιλογή \"%s\"· διάλεξε μία από: %s", NULL},
+    {"load.note_scenario", "φορτώθηκε ως σενάριο: οι κανόνες άλλαξαν από την αποθήκευση, οπότε το ιστορικό δεν ξαναπαίχτηκε", NULL},
+    {"load.note_unseated", "%zu θέση που στην αποθήκευση την έπαιζε εξωτερικό πρόγραμμα (`exec:`) την παίζει τώρα άνθρωπος: το `bot SEAT exec:COMMAND` βάζει ξανά πρόγραμμα", "%zu θέσεις που στην αποθήκευση τις έπαιζε εξωτερικό πρόγραμμα (`exec:`) τις παίζουν τώρα άνθρωποι: το `bot SEAT exec:COMMAND` βάζει ξανά πρόγραμμα"},
     {"error.edit.breaks_schema", "η αλλαγή παραβιάζει το σχήμα της κατάστασης: τίποτα δεν άλλαξε", NULL},
     {"error.edit.too_long", "η αλλαγή είναι %s bytes ως κείμενο, περισσότερα απ' όσα χωράει μια αποθήκευση (όριο CAIRN_YAML_MAX_STRING, %s)", NULL},
     {"error.edit.not_edit", "το \"%s\" δεν είναι αλλαγή (`set PATH VALUE`)", NULL},

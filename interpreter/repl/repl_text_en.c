@@ -423,6 +423,8 @@ const repl_text_entry repl_text_en[] = {
     {"error.explain.nobody", "that seat is not asked anything now", NULL},
     {"error.explain.no_option", "no option \"%s\"; did you mean: %s", NULL},
     {"error.explain.choose_one", "no option \"%s\"; choose one of: %s", NULL},
+    {"load.note_scenario", "loaded as a scenario: the ruleset changed since the save, so the log was not replayed", NULL},
+    {"load.note_unseated", "%zu seat played by an outside program (exec:) in the save is played by a person now: `bot SEAT exec:COMMAND` seats a program again", "%zu seats played by an outside program (exec:) in the save are played by a person now: `bot SEAT exec:COMMAND` seats a program again"},
     {"error.edit.breaks_schema", "the edit breaks the state schema: nothing changed", NULL},
     {"error.edit.too_long", "the edit is %s bytes as text, longer than a save can hold (limit CAIRN_YAML_MAX_STRING, %s)", NULL},
     {"error.edit.not_edit", "\"%s\" is no edit (set PATH VALUE)", NULL},

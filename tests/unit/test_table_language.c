@@ -119,11 +119,11 @@ static char *craft_fingerprint(const char *text, const char *name) {
 /* The saves a game's tests load: after the first decision (k1) and before
 ** any (k0), each crafted to fail one way. */
 typedef struct crafted {
-    char *past_end, *bad_log, *snapshot, *fingerprint, *redo, *other_seed;
+    char *past_end, *bad_log, *snapshot, *fingerprint, *redo, *other_seed, *exec_seat;
 } crafted;
 
 static void craft_all(const char *game, const char *args, const char *first_id, const char *first_answer,
-                      crafted *c) {
+                      const char *seat2, crafted *c) {
     char *k1 = cairn_strfmt("%s/%s1.yaml", tmpdir, game), *k0 = cairn_strfmt("%s/%s0.yaml", tmpdir, game);
     char *script = cairn_strfmt("save %s\n%s\nsave %s\nquit\nn\n", k0, first_answer, k1);
     assert_non_null(script);
@@ -133,6 +133,10 @@ static void craft_all(const char *game, const char *args, const char *first_id, 
     c->past_end = craft(t1, NULL, "\nposition: 1\n", "\nposition: 5\n", "past_end.yaml");
     c->bad_log = craft(t1, "\nlog:\n", logged, wrong, "bad_log.yaml");
     c->snapshot = craft(t1, "\nsnapshot:\n", "\n    round: 1\n", "\n    round: 2\n", "snapshot.yaml");
+    char *named = cairn_strfmt("- name: %s\n", seat2), *exec = cairn_strfmt("- name: %s\n  bot: exec:./agent\n", seat2);
+    c->exec_seat = craft(t1, "\nseats:\n", named, exec, "exec_seat.yaml"); /* never run from a file */
+    free(named);
+    free(exec);
     c->other_seed = craft(t1, NULL, "\nseed: 1\n", "\nseed: 2\n", "other_seed.yaml"); /* another start */
     c->fingerprint = craft_fingerprint(t1, "fingerprint.yaml");
     c->redo = craft(t0, NULL, "\nlog: []\n", "\nlog:\n- seat: 1\n  id: nosuch\n", "redo.yaml");
@@ -152,6 +156,7 @@ static void crafted_free(crafted *c) {
     free(c->fingerprint);
     free(c->redo);
     free(c->other_seed);
+    free(c->exec_seat);
 }
 
 static char *line(const char *fmt, const char *a) {
@@ -164,11 +169,12 @@ static void test_german_kathmandu(void **state) {
     (void)state;
     const char *args = "rulesets/kathmandu --players 2 --lang de";
     crafted c;
-    craft_all("kathmandu", args, "start 1", "1", &c);
-    char *script = cairn_strfmt("load %s\nload %s\nload %s\nload %s\nload %s\ngoto 1\nload %s\n"
+    craft_all("kathmandu", args, "start 1", "1", "Platz 2", &c);
+    char *script = cairn_strfmt("load %s\nload %s\nload %s\nload %s\nload %s\ngoto 1\nload %s\nload %s\nload --scenario %s\n"
                                 "bot 2 yak:nosuch\nbot 2 kathmandu:nosuch\n"
                                 "set order[7] 1\nset round.x 1\nset needles[1] x\nquit\nn\n",
-                                c.past_end, c.bad_log, c.snapshot, c.fingerprint, c.redo, c.other_seed);
+                                c.past_end, c.bad_log, c.snapshot, c.fingerprint, c.redo, c.other_seed, c.exec_seat,
+                                c.fingerprint);
     char *out = play(args, script);
     char *l;
     has_line(out, l = line("  %s: position: Position 5 liegt hinter dem Ende des Verlaufs (Entscheidungen: 1)", c.past_end));
@@ -193,6 +199,11 @@ static void test_german_kathmandu(void **state) {
     /* seed 2: seat 2 starts, so the logged decision of seat 1 is not asked */
     has_line(out, "  Entscheidung 1 (Platz 1, \"start 1\"): Platz 1 wird jetzt nichts gefragt (es wird auf Platz 2 "
                   "gewartet)");
+    /* the notes of a load: a seat an outside program played, a save loaded as a scenario */
+    has_line(out, "(1 Platz, den im Spielstand ein äußeres Programm (`exec:`) spielte, spielt jetzt ein Mensch: `bot SEAT "
+                  "exec:COMMAND` setzt wieder ein Programm daran)");
+    has_line(out, "(als Szenario geladen: das Regelwerk hat sich seit dem Speichern geändert, der Verlauf wurde also nicht "
+                  "nachgespielt)");
     has_line(out, "Bot `yak:nosuch`: diese Partie ist `kathmandu`, nicht `yak`");
     has_line(out, "Bot `kathmandu:nosuch`: `kathmandu` deklariert keinen Bot \"nosuch\" (`bots:` im Manifest)");
     has_line(out, "set order[7]: order ist eine Liste der Länge 2: gib einen Index von 1 bis 3 an (nichts geändert)");
@@ -213,11 +224,12 @@ static void test_greek_yak(void **state) {
     (void)state;
     const char *args = "rulesets/yak --lang el";
     crafted c;
-    craft_all("yak", args, "card build", "1", &c);
-    char *script = cairn_strfmt("load %s\nload %s\nload %s\nload %s\nload %s\ngoto 1\nload %s\n"
+    craft_all("yak", args, "card build", "1", "Θέση 2", &c);
+    char *script = cairn_strfmt("load %s\nload %s\nload %s\nload %s\nload %s\ngoto 1\nload %s\nload %s\nload --scenario %s\n"
                                 "bot 2 kathmandu:nosuch\nbot 2 yak:nosuch\n"
                                 "set carts[9] 1\nset carts[1].stop.x 1\nset carts[2].stop -5\nquit\nn\n",
-                                c.past_end, c.bad_log, c.snapshot, c.fingerprint, c.redo, c.other_seed);
+                                c.past_end, c.bad_log, c.snapshot, c.fingerprint, c.redo, c.other_seed, c.exec_seat,
+                                c.fingerprint);
     char *out = play(args, script);
     char *l;
     has_line(out, l = line("  %s: position: η θέση 5 είναι μετά το τέλος του ιστορικού (αποφάσεις: 1)", c.past_end));
@@ -235,6 +247,9 @@ static void test_greek_yak(void **state) {
     free(l);
     has_line(out, "η απόφαση 1 δεν ξαναέγινε: απόφαση 1 (θέση 1, \"nosuch\"): καμία επιλογή \"nosuch\"· διάλεξε μία "
                   "από: card build, card restock, card market· το παιχνίδι είναι στην απόφαση 0");
+    has_line(out, "(1 θέση που στην αποθήκευση την έπαιζε εξωτερικό πρόγραμμα (`exec:`) την παίζει τώρα άνθρωπος: το "
+                  "`bot SEAT exec:COMMAND` βάζει ξανά πρόγραμμα)");
+    has_line(out, "(φορτώθηκε ως σενάριο: οι κανόνες άλλαξαν από την αποθήκευση, οπότε το ιστορικό δεν ξαναπαίχτηκε)");
     has_line(out, "ρομπότ `kathmandu:nosuch`: αυτό το παιχνίδι είναι `yak`, όχι `kathmandu`");
     has_line(out, "ρομπότ `yak:nosuch`: το `yak` δεν δηλώνει ρομπότ \"nosuch\" (`bots:` στο manifest)");
     has_line(out, "set carts[9]: το carts είναι λίστα μήκους 4: δώσε θέση από 1 έως 5 (τίποτα δεν άλλαξε)");
