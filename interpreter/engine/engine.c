@@ -596,13 +596,16 @@ engine_status engine_answer_errs(engine *e, int seat, const char *id, cerr_list 
         if (edit_explain_errs(e, id, errs) != 0) return errs->n ? ENGINE_DISABLED : ENGINE_NO_MEMORY;
         return engine_apply(e, seat, id, 0, 0, errs);
     }
-    char *msg = engine_explain_at(e, seat, id, &st, &k);
-    if (st != ENGINE_OK) {
-        if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    explain_why w;
+    char *msg = engine_explain_why(e, seat, id, &st, &k, &w);
+    if (st != ENGINE_OK) { /* the engine's own reasons keyed (explain.*), the rules' as they are */
+        if (msg) explain_why_add(errs, &w, id, msg);
         else errs->oom = 1;
+        explain_why_free(&w);
         free(msg);
         return st;
     }
+    explain_why_free(&w);
     free(msg);
     return engine_apply(e, seat, id, (int)k, 0, errs);
 }

@@ -583,6 +583,28 @@ char *engine_explain_at(engine *e, int seat, const char *id, engine_status *stat
     return engine_explain_why(e, seat, id, status, index, NULL);
 }
 
+void explain_why_add(cerr_list *errs, const explain_why *w, const char *id, const char *msg) {
+    const char *kind = w->kind ? w->kind : "";
+    if (strcmp(kind, "over") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.over", "the game is over");
+    else if (strcmp(kind, "not_asked") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.not_asked", "%s is not asked anything now (waiting for %s)", w->a,
+                  w->b);
+    else if (strcmp(kind, "waiting") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.waiting", "that seat is not asked anything now (waiting for %s)",
+                  w->a);
+    else if (strcmp(kind, "nobody") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.nobody", "that seat is not asked anything now");
+    else if (strcmp(kind, "no_option") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.no_option", "no option \"%s\"; did you mean: %s", id, w->a);
+    else if (strcmp(kind, "choose_one") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.choose_one", "no option \"%s\"; choose one of: %s", id, w->a);
+    else if (msg)
+        cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    else
+        errs->oom = 1;
+}
+
 /* Why seat may not answer id now (status set), or NULL with ENGINE_OK and
 ** *index set to the option's index; w (when not NULL) says which reason. */
 char *engine_explain_why(engine *e, int seat, const char *id, engine_status *status, size_t *index, explain_why *w) {

@@ -109,27 +109,6 @@ static void decision_refused(cerr_list *errs, size_t n, int seat, const char *id
                   seat_text, id, why);
 }
 
-/* The engine's own reason w alone, keyed ("explain.*"), for the console's
-** report of a replay that stopped (engine_reload_report); nothing for the
-** rules' reasons. */
-static void add_reason(cerr_list *errs, const explain_why *w, const char *id) {
-    const char *kind = w->kind ? w->kind : "";
-    if (strcmp(kind, "over") == 0)
-        cerr_addk(errs, NULL, 0, 0, NULL, "explain.over", "the game is over");
-    else if (strcmp(kind, "not_asked") == 0)
-        cerr_addk(errs, NULL, 0, 0, NULL, "explain.not_asked", "%s is not asked anything now (waiting for %s)", w->a,
-                  w->b);
-    else if (strcmp(kind, "waiting") == 0)
-        cerr_addk(errs, NULL, 0, 0, NULL, "explain.waiting", "that seat is not asked anything now (waiting for %s)",
-                  w->a);
-    else if (strcmp(kind, "nobody") == 0)
-        cerr_addk(errs, NULL, 0, 0, NULL, "explain.nobody", "that seat is not asked anything now");
-    else if (strcmp(kind, "no_option") == 0)
-        cerr_addk(errs, NULL, 0, 0, NULL, "explain.no_option", "no option \"%s\"; did you mean: %s", id, w->a);
-    else if (strcmp(kind, "choose_one") == 0)
-        cerr_addk(errs, NULL, 0, 0, NULL, "explain.choose_one", "no option \"%s\"; choose one of: %s", id, w->a);
-}
-
 /* Applies log[pos] again, the log entry kept. */
 static int redo_one(engine *e, cerr_list *errs) {
     const engine_logged *l = &e->log[e->pos];
@@ -331,7 +310,7 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
         }
         if (st != ENGINE_OK) {
             decision_refused(errs, i + 1, copy[i].seat, copy[i].id, why ? why : engine_status_name(st), &w);
-            if (reason) add_reason(reason, &w, copy[i].id);
+            if (reason && w.kind) explain_why_add(reason, &w, copy[i].id, why);
             explain_why_free(&w);
             free(why);
             *failed_at = i;

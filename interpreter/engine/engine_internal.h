@@ -363,6 +363,10 @@ typedef struct explain_why {
 } explain_why;
 char *engine_explain_why(engine *e, int seat, const char *id, engine_status *status, size_t *index, explain_why *w);
 void explain_why_free(explain_why *w);
+/* Adds the reason to errs: keyed ("explain.*") when it is the engine's own
+** (w->kind), else msg as it is (the rules' reason); id is the option asked
+** for. */
+void explain_why_add(cerr_list *errs, const explain_why *w, const char *id, const char *msg);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
 /* The post-decision checks (state schema, then check(g)): 0, or -1 with errs. */
 int engine_run_checks(engine *e, cerr_list *errs);

@@ -714,6 +714,19 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     return id;
 }
 
+/* engine_answer's why, worded in the game's language (a keyed error of the
+** layers below: an engine's reason, a handler's failure); malloc'd or NULL. */
+static engine_status answer_worded(repl *r, int seat, const char *id, char **why) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_status st = engine_answer_errs(r->e, seat, id, &errs);
+    *why = NULL;
+    if (st != ENGINE_OK)
+        *why = errs.n ? repl_error_text(r, &errs.items[0]) : errs.oom ? cairn_strdup(repl_tr(r, "error.oom")) : NULL;
+    cerr_free(&errs);
+    return st;
+}
+
 size_t repl_run_bots(repl *r, size_t limit) {
     size_t n = 0;
     int stop = 0;
@@ -739,7 +752,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         char *why = NULL;
         engine_decision_list asked = {0}; /* the options' labels, for `why` */
         if (options >= 2 && r->why && engine_decisions(r->e, &asked) != 0) asked.n = 0;
-        engine_status st = engine_answer(r->e, s, id, &why);
+        engine_status st = answer_worded(r, s, id, &why);
         if (st == ENGINE_OK) repl_why_note(r, s, at, options, &asked); /* repl_why.c */
         engine_decision_list_free(&asked);
         if (st != ENGINE_OK) {
@@ -784,7 +797,7 @@ static char *option_label(repl *r, int seat, const char *id) {
 
 int repl_answer(repl *r, int seat, const char *id) {
     char *why = NULL;
-    engine_status st = engine_answer(r->e, seat, id, &why);
+    engine_status st = answer_worded(r, seat, id, &why);
     switch (st) {
     case ENGINE_OK:
         break;

@@ -293,6 +293,31 @@ static void test_reload_stops(void **state) {
                        "(αναμένεται: Ann)");
 }
 
+/* A handler that breaks its contract: a copy of connect4 whose render
+** returns nil once seat 2 is to move; the console's words around it (Lua's
+** own messages stay as written). */
+static void render_refused(const char *lang, const char *want) {
+    char *dir = cairn_strfmt("%s/c4-render-%s", tmpdir, lang);
+    char *cp = cairn_strfmt("cp -r %s/rulesets/connect4 %s && sed -i 's/^function rules.render(view, seat, g)$/"
+                            "function rules.render(view, seat, g) if view.turn == 2 then return nil end/' %s/rules.lua",
+                            root, dir, dir);
+    assert_non_null(cp);
+    assert_int_equal(system(cp), 0);
+    char *args = cairn_strfmt("%s --lang %s", dir, lang);
+    char *out = play(args, "4\nquit\nn\n");
+    has_line(out, want);
+    free(out);
+    free(args);
+    free(cp);
+    free(dir);
+}
+
+static void test_handler_frames(void **state) {
+    (void)state;
+    render_refused("de", "  `render` muss Text zurückgeben, nicht nil");
+    render_refused("el", "  το `render` πρέπει να επιστρέφει κείμενο, όχι nil");
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     (void)spawn, (void)spawn_on_pty, (void)say, (void)wait_for, (void)wait_end; /* testchild.h's, unused here */
@@ -301,6 +326,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_german_kathmandu),
         cmocka_unit_test(test_greek_yak),
         cmocka_unit_test(test_reload_stops),
+        cmocka_unit_test(test_handler_frames),
     };
     return cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
 }
