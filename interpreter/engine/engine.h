@@ -43,7 +43,14 @@ typedef struct engine_config {
     const char *const *names;     /* `players` names, or NULL: "Seat 1", ... */
     const char *const *bots;      /* `players` bot kinds (NULL entry: human), or NULL */
     uint64_t seed;
-    const char *lang;             /* NULL: the manifest's first language, else "en" */
+    const char *lang;             /* NULL: lang_wanted when the manifest lists it, else the
+                                     manifest's first language, else "en" */
+    const char *lang_wanted;      /* NULL, or the language the person reads (the console
+                                     passes the locale's): taken when lang is NULL and the
+                                     ruleset ships it */
+    const char *(*seat_name_format)(const char *lang); /* NULL, or a seat without a name's
+                                     default in the game's language, one %d ("Platz %d");
+                                     NULL or a format without exactly one %d: "Seat %d" */
     int checks;                   /* validate state schema + run check() after each decision */
     int track_data_reads;         /* cairn check --unread: note every read of g.data
                                      (engine_data_reads); costs a C call per read */

@@ -43,6 +43,7 @@ static void cfg_free(game_cfg *c) {
     strv_free(c->names, (size_t)c->players);
     strv_free(c->bots, (size_t)c->players);
     free(c->lang);
+    free(c->lang_wanted);
     value_free(c->scenario);
     free(c->scenario_rng);
 }
@@ -59,6 +60,8 @@ static int cfg_copy(game_cfg *d, const engine_config *c) {
     d->players = c->players;
     d->seed = c->seed;
     d->lang = cairn_strdup(c->lang ? c->lang : "");
+    d->lang_wanted = cairn_strdup(c->lang_wanted);
+    d->seat_name_format = c->seat_name_format;
     d->checks = c->checks;
     d->budget = c->budget;
     d->mem_cap = c->mem_cap;
@@ -66,21 +69,34 @@ static int cfg_copy(game_cfg *d, const engine_config *c) {
     d->fast = c->fast;
     d->scenario = c->scenario ? value_clone(c->scenario) : NULL;
     d->scenario_rng = cairn_strdup(c->scenario_rng);
-    if (!d->ruleset || !d->lang || (c->preset && !d->preset) || (c->scenario && !d->scenario) ||
+    if (!d->ruleset || !d->lang || (c->lang_wanted && !d->lang_wanted) || (c->preset && !d->preset) || (c->scenario && !d->scenario) ||
         (c->scenario_rng && !d->scenario_rng))
         oom = 1;
     return oom ? -1 : 0;
 }
 
-/* Seat names and bots, once the seat count is known. */
+/* 1 when fmt is a short printf format whose one conversion is %d (%% aside) */
+static int one_number(const char *fmt) {
+    if (!fmt || strlen(fmt) > 40) return 0;
+    int d = 0;
+    for (const char *p = fmt; (p = strchr(p, '%')); p += 2) {
+        if (p[1] == '%') continue;
+        if (p[1] != 'd' || d++) return 0;
+    }
+    return d == 1;
+}
+
+/* Seat names and bots, once the seat count and language are known. */
 static int cfg_seats(game_cfg *d, const engine_config *c) {
     size_t n = (size_t)d->players;
     d->names = calloc(n, sizeof *d->names);
     d->bots = calloc(n, sizeof *d->bots);
     if (!d->names || !d->bots) return -1;
+    const char *fmt = c->seat_name_format ? c->seat_name_format(d->lang) : NULL;
+    if (!one_number(fmt)) fmt = "Seat %d";
     for (size_t i = 0; i < n; i++) {
-        char dflt[32]; /* "Seat N": snprintf once (cairn_strfmt measures, then formats) */
-        if (!(c->names && c->names[i])) snprintf(dflt, sizeof dflt, "Seat %zu", i + 1);
+        char dflt[64]; /* "Seat N": snprintf once (cairn_strfmt measures, then formats) */
+        if (!(c->names && c->names[i])) snprintf(dflt, sizeof dflt, fmt, (int)i + 1);
         d->names[i] = cairn_strdup(c->names && c->names[i] ? c->names[i] : dflt);
         if (!d->names[i]) return -1;
         if (c->bots && c->bots[i] && !(d->bots[i] = cairn_strdup(c->bots[i]))) return -1;
@@ -435,6 +451,8 @@ engine_config engine_config_of(const game_cfg *g) {
     c.bots = (const char *const *)g->bots;
     c.seed = g->seed;
     c.lang = g->lang;
+    c.lang_wanted = g->lang_wanted;
+    c.seat_name_format = g->seat_name_format;
     c.checks = g->checks;
     c.budget = g->budget;
     c.mem_cap = g->mem_cap;

@@ -55,6 +55,8 @@ typedef struct game_cfg {
     char **bots;
     uint64_t seed;
     char *lang;
+    char *lang_wanted; /* NULL: none (engine_config's) */
+    const char *(*seat_name_format)(const char *lang); /* engine_config's */
     int checks;
     long budget;
     size_t mem_cap;

@@ -80,13 +80,21 @@ static int rules_finish(engine_rules *r, const engine_config *c, cerr_list *errs
             goto oom;
         if (!(r->state_schema = schema_load(r->schemas, ss->u.str.s, errs))) goto fail;
     }
-    const char *lang = c->lang && *c->lang ? c->lang : NULL;
-    if (!lang) {
-        const value *langs = value_map_get(r->rs->manifest, "languages");
-        lang = langs && langs->type == CV_LIST && langs->u.list.n &&
-                       langs->u.list.items[0]->type == CV_STR
-                   ? langs->u.list.items[0]->u.str.s : "en";
+    /* the language asked for (lang, else lang_wanted) when the ruleset ships
+    ** it, else its first: a game never mixes the console's words in one
+    ** language with the ruleset's in another */
+    const char *lang = NULL;
+    const value *langs = value_map_get(r->rs->manifest, "languages");
+    int listed = langs && langs->type == CV_LIST;
+    const char *asked = c->lang && *c->lang ? c->lang : c->lang_wanted;
+    for (size_t i = 0; !lang && asked && listed && i < langs->u.list.n; i++) {
+        const value *one = langs->u.list.items[i];
+        if (one->type == CV_STR && strcmp(one->u.str.s, asked) == 0) lang = one->u.str.s;
     }
+    if (!lang && asked && !listed && value_map_get(r->rs->text, asked)) lang = asked; /* no list: its text tables */
+    if (!lang)
+        lang = listed && langs->u.list.n && langs->u.list.items[0]->type == CV_STR
+                   ? langs->u.list.items[0]->u.str.s : "en";
     if (!(r->lang = cairn_strdup(lang))) goto oom;
     r->text_lang = value_map_get(r->rs->text, r->lang);
     r->text_en = value_map_get(r->rs->text, "en");

@@ -986,10 +986,17 @@ int repl_adopt_engine(repl *r, engine *e) {
 }
 
 /* Seats without a --name are called by the console's "Seat N" in the
-** language asked for (`--lang de`: "Platz 2"); English leaves them to the
-** engine. */
-static int localized_seat_names(const repl *r) {
-    return strcmp(repl_text_in(r->set.lang, "seat.default", 0), "Seat %d") != 0;
+** game's language ("Platz 2"): the engine asks, once the language is known. */
+static const char *seat_default_name(const char *lang) {
+    return repl_text_in(lang, "seat.default", 0);
+}
+
+/* The language the person reads, for a game given no --lang: the locale's
+** when the console speaks it and it is not English (the engine takes it when
+** the ruleset ships it; else the ruleset's first language), else NULL. */
+static const char *wanted_lang(const repl_settings *s) {
+    const char *loc = repl_locale_lang();
+    return s->lang || strcmp(loc, "en") == 0 ? NULL : loc;
 }
 
 /* Builds the engine for r->set with `players` seats (0: the default, and
@@ -997,19 +1004,10 @@ static int localized_seat_names(const repl *r) {
 static engine *make_engine(repl *r, int players, cerr_list *errs) {
     const repl_settings *s = &r->set;
     const char **names = NULL, **bots = NULL;
-    char **dflt = NULL;
-    if (players > 0 && (s->n_names || s->n_bots || localized_seat_names(r))) {
+    if (players > 0 && (s->n_names || s->n_bots)) {
         names = calloc((size_t)players, sizeof *names);
         bots = calloc((size_t)players, sizeof *bots);
-        dflt = calloc((size_t)players, sizeof *dflt);
-        int oom = !names || !bots || !dflt;
-        for (int i = 0; i < players && !oom; i++) {
-            names[i] = dflt[i] = cairn_strfmt(repl_text_in(s->lang, "seat.default", 0), i + 1);
-            oom = !dflt[i];
-        }
-        if (oom) {
-            for (int i = 0; dflt && i < players; i++) free(dflt[i]);
-            free(dflt);
+        if (!names || !bots) {
             free(names);
             free(bots);
             cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
@@ -1032,20 +1030,42 @@ static engine *make_engine(repl *r, int players, cerr_list *errs) {
     cfg.bots = bots;
     cfg.seed = s->seed;
     cfg.lang = s->lang;
+    cfg.lang_wanted = wanted_lang(s);
+    cfg.seat_name_format = seat_default_name;
     repl_inspect_config(r, &cfg); /* setup's g.debug lines, when debug is on */
     engine *e = engine_new(&cfg, errs);
-    for (int i = 0; dflt && i < players; i++) free(dflt[i]);
-    free(dflt);
     free(names);
     free(bots);
     return e;
+}
+
+/* --lang asked for a language the ruleset does not ship: the game is in its
+** first language (engine_rules.c), and the person is told so in the one
+** asked for. */
+static void note_language(repl *r) {
+    const char *asked = r->set.lang, *got = engine_lang(r->e);
+    if (!asked || !got || strcmp(asked, got) == 0) return;
+    const ruleset *rs = engine_ruleset(r->e);
+    const value *langs = value_map_get(rs->manifest, "languages");
+    char list[128] = "";
+    size_t used = 0;
+    for (size_t i = 0; langs && langs->type == CV_LIST && i < langs->u.list.n; i++) {
+        const value *one = langs->u.list.items[i];
+        if (one->type != CV_STR || used >= sizeof list) continue;
+        int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", one->u.str.s);
+        if (w > 0) used += (size_t)w;
+    }
+    char *text = cairn_strfmt(repl_text_in(asked, "lang.not_shipped", 0), rs->name, asked, got,
+                              used ? list : got);
+    repl_plain(r, "%s", text ? text : "?");
+    free(text);
 }
 
 int repl_new_game(repl *r) {
     cerr_list errs;
     cerr_init(&errs, 0);
     engine *e = make_engine(r, r->set.players, &errs);
-    if (e && (r->set.n_names || r->set.n_bots || localized_seat_names(r)) && r->set.players == 0) {
+    if (e && (r->set.n_names || r->set.n_bots) && r->set.players == 0) {
         /* the seat count was the ruleset's default: now known, make it again
         ** with the names and bots in place */
         int n = engine_seat_count(e);
@@ -1077,6 +1097,7 @@ int repl_new_game(repl *r) {
         return -1;
     }
     cerr_free(&errs);
+    note_language(r);
     return 0;
 }
 

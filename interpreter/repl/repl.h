@@ -49,7 +49,7 @@ int repl_serve_main(int argc, char **argv);
     "                       with parameters: 2=mcts:iterations=2000, 2=mcts:time=0.5;\n"     \
     "                       exec:COMMAND, a program on the seat protocol (docs/bots.md)\n"   \
     "  --name SEAT=NAME     the name shown for SEAT\n"                                       \
-    "  --lang CODE          language of the ruleset's texts (default: its first)\n"          \
+    "  --lang CODE          the game's language (default: the locale's, if shipped)\n"          \
     "  --load SAVE          continue a saved game\n"                                         \
     "  --undo=POLICY        all (default): any decision can be taken back; own: only your\n" \
     "                       own since the last draw or reveal; none: nothing\n"             \

@@ -11,7 +11,7 @@ static const cli_flag play_rows[] = {
     {"seed", 's', 1, "S", CLI_TEXT, NULL, "the game's seed (default: random; 1 in script mode)"},
     {"bot", 'b', 1, "SEAT=KIND", CLI_TEXT, NULL, "a bot plays SEAT (random, greedy, mcts, ismcts, RULESET:NAME, exec:COMMAND)"},
     {"name", 'n', 1, "SEAT=NAME", CLI_TEXT, NULL, "the name shown for SEAT"},
-    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of the ruleset's texts"},
+    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "the game's language"},
     {"load", 0, 1, "SAVE", CLI_FILE, NULL, "continue a saved game"},
     {"resume", 0, 0, "", CLI_TEXT, NULL, "continue the newest interrupted game (its recovery file)"},
     {"undo", 0, 1, "all|own|none", CLI_WORDS, "all own none", "what may be taken back"},

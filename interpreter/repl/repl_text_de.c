@@ -16,6 +16,7 @@ const repl_text_entry repl_text_de[] = {
     {"header.bot", "%s-Bot", NULL},
     {"header.person", "Mensch", NULL},
     {"header.hint", "Gib die Nummer oder Kennung einer Option ein, oder einen Befehl (`help` zeigt sie).", NULL},
+    {"lang.not_shipped", "%s hat keine Texte auf \"%s\": gespielt wird auf \"%s\" (seine Sprachen: %s).", NULL},
     {"turn.same_time", "(%s entscheidet zugleich)", "(%s entscheiden zugleich)"},
     {"turn.unavailable", "(nicht möglich: %s)", NULL},
     {"turn.folded", "%s: gerade nicht möglich (wähle sie, um zu hören, warum)", "%s: gerade nicht möglich (wähle eine, um zu hören, warum)"},

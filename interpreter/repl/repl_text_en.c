@@ -17,6 +17,7 @@ const repl_text_entry repl_text_en[] = {
     {"header.bot", "%s bot", NULL},
     {"header.person", "person", NULL},
     {"header.hint", "Type the number or id of an option, or a command (`help` lists them).", NULL},
+    {"lang.not_shipped", "%s has no texts in \"%s\": it is played in \"%s\" (its languages: %s).", NULL},
     {"turn.same_time", "(%s decides at the same time)", "(%s decide at the same time)"},
     {"turn.unavailable", "(unavailable: %s)", NULL},
     {"turn.folded", "%s: not possible now (choose it to hear why)", "%s: not possible now (choose one to hear why)"},

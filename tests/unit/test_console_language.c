@@ -627,6 +627,46 @@ static int check_run(const char *lang, const char *cmd, const char *const *want,
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* A game given no --lang speaks the locale's language when the ruleset ships
+** it (docs/cli.md, "Language"): the header, the seats' default names, every
+** line checked for English words. connect4 ships English only: English.
+** --lang wins over the locale. */
+static void test_game_takes_the_locale(void **state) {
+    (void)state;
+    const char *de[] = {"Kathmandu 1.0: 2 Plätze, Startwert 1", "Plätze: Platz 1 (Mensch), Platz 2 (Mensch)"};
+    char *cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
+                             "%s play rulesets/kathmandu --players 2 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("de", cmd, de, 2), 0);
+    free(cmd);
+    const char *el[] = {"Yak 1.0: 2 θέσεις, σπόρος 1", "Θέσεις: Θέση 1 (άνθρωπος), Θέση 2 (άνθρωπος)"};
+    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL LC_MESSAGES=el_GR.UTF-8 LANG=de_DE.UTF-8 "
+                       "%s play rulesets/yak --players 2 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("el", cmd, el, 2), 0);
+    free(cmd);
+    const char *en[] = {"Connect Four 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"};
+    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
+                       "%s play rulesets/connect4 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("en", cmd, en, 2), 0);
+    free(cmd);
+    const char *asked[] = {"Kathmandu 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"};
+    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
+                       "%s play rulesets/kathmandu --players 2 --lang en 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("en", cmd, asked, 2), 0);
+    free(cmd);
+    /* --lang asks for a language Himalaya does not ship: told so in German, then
+    ** played in English, console and ruleset alike */
+    const char *told[] = {"Himalaya hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen: en).",
+                          "Himalaya 1.0: 3 seats, seed 1"};
+    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | %s play rulesets/himalaya --players 3 --lang de 2>&1", root, cairn);
+    assert_non_null(cmd);
+    assert_int_equal(check_run("en", cmd, told, 2), 0);
+    free(cmd);
+}
+
 /* Before a game has a language: the set-up questions of `cairn play` with no
 ** ruleset and the usage errors of play and replay speak the locale's
 ** language (LANG here; LC_ALL and LC_MESSAGES unset), or --lang's when it
@@ -693,6 +733,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_greek_yak),
         cmocka_unit_test(test_trust_question_on_a_terminal),
         cmocka_unit_test(test_before_a_game),
+        cmocka_unit_test(test_game_takes_the_locale),
     };
     int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
