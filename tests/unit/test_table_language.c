@@ -11,7 +11,9 @@
 ** --name or --bot for a seat the game does not have. Every line is the
 ** real refusal of the real code path (build/cairn, next to this test
 ** binary, run as a person would in script mode), compared whole with the
-** German or Greek text written out here. Wide COLUMNS: no line is wrapped.
+** German or Greek text written out here; so are a `reload` that stops (a
+** copy whose options were renamed) and a render that returns nil (a copy
+** so edited). Wide COLUMNS: no line is wrapped.
 */
 #include "testutil.h"
 
@@ -264,58 +266,68 @@ static void test_greek_yak(void **state) {
     crafted_free(&c);
 }
 
-/* `reload` after a rule change that makes a logged decision fail (a copy
-** of connect4 whose apply no longer passes the turn, as
-** tests/transcripts/reload.txt does in English): the replay stops, its
-** reason in the game's language. */
-static void reload_stops(const char *lang, const char *want) {
-    char *dir = cairn_strfmt("%s/c4-%s", tmpdir, lang);
-    char *cp = cairn_strfmt("cp -r %s/rulesets/connect4 %s", root, dir);
-    assert_non_null(cp);
-    assert_int_equal(system(cp), 0);
-    char *args = cairn_strfmt("%s --lang %s --name 1=Ann --name 2=Bob", dir, lang);
-    char *script = cairn_strfmt("4\n4\n4\n!sed -i 's/g.state.turn = 3 - seat/g.state.turn = seat/' %s/rules.lua\n"
+/* A copy of rulesets/RULESET in tmpdir/name with the sed script edit (when
+** not NULL) applied to its file FILE; the copy's folder (malloc'd). */
+static char *edited_copy(const char *ruleset, const char *name, const char *file, const char *edit) {
+    char *dir = cairn_strfmt("%s/%s", tmpdir, name);
+    char *cmd = edit ? cairn_strfmt("cp -r %s/rulesets/%s %s && sed -i '%s' %s/%s", root, ruleset, dir, edit, dir, file)
+                     : cairn_strfmt("cp -r %s/rulesets/%s %s", root, ruleset, dir);
+    assert_non_null(cmd);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    return dir;
+}
+
+/* `reload` after a rule change that renames the options of the first
+** decision (as tests/transcripts/reload.txt does in English): the replay
+** stops, the engine's reason in the game's language. */
+static void test_reload_stops(void **state) {
+    (void)state;
+    char *dir = edited_copy("kathmandu", "kathmandu-start", NULL, NULL); /* edited mid-game */
+    char *args = cairn_strfmt("%s --lang de --players 2", dir);
+    char *script = cairn_strfmt("1\n!sed -i 's/common.id(\"start\", k)/common.id(\"begin\", k)/' %s/rules/round.lua\n"
                                 "reload\nquit\nn\n", dir);
     char *out = play(args, script);
-    has_line(out, want);
+    /* nothing near "start 1" among the begin N: every option */
+    has_line(out, "Nachspielen bei Entscheidung 1 von 1 angehalten (Platz 1: (geheim)): keine Option \"start 1\"; wähle "
+                  "eine von: begin 1, begin 2, begin 3, begin 4");
     free(out);
     free(script);
     free(args);
-    free(cp);
     free(dir);
-}
-
-static void test_reload_stops(void **state) {
-    (void)state;
-    reload_stops("de", "Nachspielen bei Entscheidung 2 von 3 angehalten (Bob: drop 4): Bob wird jetzt nichts gefragt "
-                       "(es wird auf Ann gewartet)");
-    reload_stops("el", "Το ξαναπαίξιμο σταμάτησε στην απόφαση 2 από 3 (Bob: drop 4): Bob: καμία ερώτηση τώρα "
-                       "(αναμένεται: Ann)");
-}
-
-/* A handler that breaks its contract: a copy of connect4 whose render
-** returns nil once seat 2 is to move; the console's words around it (Lua's
-** own messages stay as written). */
-static void render_refused(const char *lang, const char *want) {
-    char *dir = cairn_strfmt("%s/c4-render-%s", tmpdir, lang);
-    char *cp = cairn_strfmt("cp -r %s/rulesets/connect4 %s && sed -i 's/^function rules.render(view, seat, g)$/"
-                            "function rules.render(view, seat, g) if view.turn == 2 then return nil end/' %s/rules.lua",
-                            root, dir, dir);
-    assert_non_null(cp);
-    assert_int_equal(system(cp), 0);
-    char *args = cairn_strfmt("%s --lang %s", dir, lang);
-    char *out = play(args, "4\nquit\nn\n");
-    has_line(out, want);
+    dir = edited_copy("yak", "yak-cards", NULL, NULL);
+    args = cairn_strfmt("%s --lang el", dir);
+    script = cairn_strfmt("1\n!sed -i 's/common.option_id(\"card\", c)/common.option_id(\"karte\", c)/' "
+                          "%s/rules/round.lua\nreload\nquit\nn\n", dir);
+    out = play(args, script);
+    /* "karte build" is three edits from "card build": near enough to be meant */
+    has_line(out, "Το ξαναπαίξιμο σταμάτησε στην απόφαση 1 από 1 (Θέση 1: (μυστικό)): καμία επιλογή \"card build\"· μήπως "
+                  "εννοείς: karte build");
     free(out);
+    free(script);
     free(args);
-    free(cp);
     free(dir);
 }
 
+/* A handler that breaks its contract: a copy whose render returns nil; the
+** console's words around it (Lua's own messages stay as written). */
 static void test_handler_frames(void **state) {
     (void)state;
-    render_refused("de", "  `render` muss Text zurückgeben, nicht nil");
-    render_refused("el", "  το `render` πρέπει να επιστρέφει κείμενο, όχι nil");
+    char *dir = edited_copy("kathmandu", "kathmandu-render", "rules.lua",
+                            "s/^rules.render = .*/rules.render = function() return nil end/");
+    char *args = cairn_strfmt("%s --lang de --players 2", dir);
+    char *out = play(args, "quit\nn\n");
+    has_line(out, "  `render` muss Text zurückgeben, nicht nil");
+    free(out);
+    free(args);
+    free(dir);
+    dir = edited_copy("yak", "yak-render", "rules.lua", "s/^rules.render = .*/rules.render = function() return nil end/");
+    args = cairn_strfmt("%s --lang el", dir);
+    out = play(args, "quit\nn\n");
+    has_line(out, "  το `render` πρέπει να επιστρέφει κείμενο, όχι nil");
+    free(out);
+    free(args);
+    free(dir);
 }
 
 int main(int argc, char **argv) {
