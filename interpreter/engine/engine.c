@@ -241,8 +241,8 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
         int bad = history_restore(e, e->pos, &local);
         cerr_free(&local);
         if (bad) {
-            cerr_add(errs, NULL, 0, 0, NULL, "%s: out of memory rebuilding the state",
-                     engine_handler_names[c->h]);
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.rebuild_oom", "%s: out of memory rebuilding the state",
+                      engine_handler_names[c->h]);
             return -1;
         }
     }
@@ -257,8 +257,10 @@ int engine_call(engine *e, call_ctx *c, int nres, cerr_list *errs) {
             lua_pushcfunction(L, p_prepare);
             lua_pushlightuserdata(L, c);
             if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
-                cerr_add(errs, NULL, 0, 0, NULL, "%s: %s", engine_handler_names[c->h],
-                         lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "out of memory");
+                if (lua_type(L, -1) == LUA_TSTRING) /* Lua's own message, as written */
+                    cerr_add(errs, NULL, 0, 0, NULL, "%s: %s", engine_handler_names[c->h], lua_tostring(L, -1));
+                else
+                    cerr_addk(errs, NULL, 0, 0, NULL, "handler.oom", "%s: out of memory", engine_handler_names[c->h]);
                 lua_settop(L, top);
                 if (counted) sandbox_set_timed(e->rt.sb, 1);
                 return -1;
@@ -425,7 +427,10 @@ int engine_run_checks(engine *e, cerr_list *errs) {
     rc = 0;
     if (!lua_isnil(L, -1) && !(lua_isboolean(L, -1) && !lua_toboolean(L, -1))) {
         const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        cerr_add(errs, NULL, 0, 0, NULL, "check: %s", msg ? msg : "invariant broken");
+        if (msg) /* the rules' own words */
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.check", "check: %s", msg);
+        else
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.check_broken", "check: invariant broken");
         rc = -1;
     }
     lua_settop(L, top);
@@ -452,11 +457,13 @@ static int settle(engine *e, cerr_list *errs) {
     if (fast && (++e->since_check >= CAIRN_FAST_CHECK_EVERY || e->asked.n == 0)) {
         e->since_check = 0;
         if (engine_check_plain(e, "state", errs) != 0) {
-            cerr_add(errs, NULL, 0, 0, NULL,
-                     "(a fast game checks the state every %d decisions: the decision that "
-                     "broke it is one of the last %d; a strict game, as `cairn play --seed` "
-                     "plays it, names it)",
-                     CAIRN_FAST_CHECK_EVERY, CAIRN_FAST_CHECK_EVERY);
+            char every[24];
+            snprintf(every, sizeof every, "%d", CAIRN_FAST_CHECK_EVERY);
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.fast_check",
+                      "(a fast game checks the state every %s decisions: the decision that "
+                      "broke it is one of the last %s; a strict game, as `cairn play --seed` "
+                      "plays it, names it)",
+                      every, every);
             return -1;
         }
     }
@@ -467,7 +474,7 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
                            cerr_list *errs) {
     lua_State *L = e->rt.L;
     if (e->dead) {
-        cerr_add(errs, NULL, 0, 0, NULL, "this fork failed before and is over");
+        cerr_addk(errs, NULL, 0, 0, NULL, "handler.fork_over", "this fork failed before and is over");
         return ENGINE_RULES_ERROR;
     }
     int top = lua_gettop(L);
@@ -500,7 +507,8 @@ engine_status engine_apply(engine *e, int seat, const char *id, int id_index, in
     e->cur_decision = e->pos + 1;
     int rc = seat == 0 ? edit_run(e, idc, errs) : engine_call(e, &c, 0, errs);
     e->in_apply = 0;
-    if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no apply(g, seat, id) handler");
+    if (rc == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "handler.no_apply", "the rules define no apply(g, seat, id) handler");
     if (rc > 0) {
         int sr = settle(e, errs);
         rc = sr == 0 ? 1 : sr;
@@ -551,8 +559,8 @@ fail:
     sandbox_set_game_limit(e->rt.sb, 1);
     cerr_free(&local);
     if (rc == -2 && e->live_stale) /* say why, or the caller has no reason to show */
-        cerr_add(errs, NULL, 0, 0, NULL, "apply ran long and the position could not be restored "
-                 "to run it again counted");
+        cerr_addk(errs, NULL, 0, 0, NULL, "handler.apply_long",
+                  "apply ran long and the position could not be restored to run it again counted");
     if (rc == -2 && !e->live_stale) { /* it ran long: again, counted from the start */
         sandbox_set_timed(e->rt.sb, 0);
         st = engine_apply(e, seat, id, id_index, keep_log, errs);
@@ -584,13 +592,20 @@ engine_status engine_answer(engine *e, int seat, const char *id, char **why) {
 engine_status engine_answer_errs(engine *e, int seat, const char *id, cerr_list *errs) {
     engine_status st;
     size_t k;
-    char *msg = engine_explain_at(e, seat, id, &st, &k);
-    if (st != ENGINE_OK) {
-        if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    if (seat == 0 && strncmp(id, "set ", 4) == 0) { /* an edit says why not keyed (engine_edit.c) */
+        if (edit_explain_errs(e, id, errs) != 0) return errs->n ? ENGINE_DISABLED : ENGINE_NO_MEMORY;
+        return engine_apply(e, seat, id, 0, 0, errs);
+    }
+    explain_why w;
+    char *msg = engine_explain_why(e, seat, id, &st, &k, &w);
+    if (st != ENGINE_OK) { /* the engine's own reasons keyed (explain.*), the rules' as they are */
+        if (msg) explain_why_add(errs, &w, id, msg);
         else errs->oom = 1;
+        explain_why_free(&w);
         free(msg);
         return st;
     }
+    explain_why_free(&w);
     free(msg);
     return engine_apply(e, seat, id, (int)k, 0, errs);
 }
@@ -616,7 +631,8 @@ int engine_heuristic(engine *e, int seat, int64_t *out, cerr_list *errs) {
         int ok;
         *out = lua_tointegerx(L, -1, &ok);
         if (!ok) {
-            cerr_add(errs, NULL, 0, 0, NULL, "heuristic must return an integer, not %s", luaL_typename(L, -1));
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.heuristic_type", "heuristic must return an integer, not %s",
+                      luaL_typename(L, -1));
             rc = -1;
         }
     }
@@ -718,7 +734,8 @@ char *engine_render(engine *e, int seat, cerr_list *errs) {
     if (rc <= 0) return NULL;
     char *out = NULL;
     if (lua_type(L, -1) != LUA_TSTRING) {
-        cerr_add(errs, NULL, 0, 0, NULL, "render must return a string, not %s", luaL_typename(L, -1));
+        cerr_addk(errs, NULL, 0, 0, NULL, "handler.render_type", "render must return a string, not %s",
+                  luaL_typename(L, -1));
     } else {
         size_t n;
         const char *s = lua_tolstring(L, -1, &n);

@@ -508,6 +508,12 @@ typedef struct engine_reload_report {
     int seat;           /* the decision that failed */
     char *id;
     char *reason;       /* why it failed (malloc'd) */
+    /* the reason alone, when it is the engine's own ("no option ..."), as
+    ** a key for the console's languages and its arguments (malloc'd), or
+    ** NULL: the message of an error of key reason_key is reason without
+    ** its "decision N (seat S, "ID"): " */
+    const char *reason_key;
+    char *reason_args[2];
     double seconds;     /* wall time of the whole reload */
 } engine_reload_report;
 

@@ -327,7 +327,8 @@ int engine_ask(engine *e, cerr_list *errs) {
     call_ctx c = {.h = H_DECISIONS, .kind = ARGS_G};
     int rc = engine_call(e, &c, 1, errs);
     if (rc <= 0) {
-        if (rc == 0) cerr_add(errs, NULL, 0, 0, NULL, "the rules define no decisions(g) handler");
+        if (rc == 0)
+            cerr_addk(errs, NULL, 0, 0, NULL, "handler.no_decisions", "the rules define no decisions(g) handler");
         return -1;
     }
     ask_ctx ac;
@@ -347,7 +348,7 @@ int engine_ask(engine *e, cerr_list *errs) {
         ** "out of memory" for what was not) */
         const char *msg = lua_tostring(L, -1);
         if (st == LUA_ERRMEM || !msg) errs->oom = 1;
-        else cerr_add(errs, NULL, 0, 0, NULL, "reading what decisions(g) returned: %s", msg);
+        else cerr_addk(errs, NULL, 0, 0, NULL, "handler.decisions_read", "reading what decisions(g) returned: %s", msg);
         lua_settop(L, top);
         e->asked.n = 0;
         return -1;
@@ -526,7 +527,7 @@ int engine_decisions(const engine *ce, engine_decision_list *out) {
 /* "did you mean" for an id matching no option: the enabled ids it is a
 ** prefix of, else the enabled ids within a small edit distance, else all
 ** enabled ids (up to 8). */
-static char *unknown_option(const engine *e, const asked_item *it, const char *id) {
+static char *unknown_option(const engine *e, const asked_item *it, const char *id, explain_why *w) {
     enum { MAXN = 8 };
     const char *pick[MAXN];
     size_t n = 0;
@@ -554,23 +555,66 @@ static char *unknown_option(const engine *e, const asked_item *it, const char *i
             if (s && !(e->asked.disabled[k] & ASK_DISABLED)) pick[n++] = s;
         }
     }
-    char *out = cairn_strfmt("no option \"%s\"; %s:", id, lead);
-    for (size_t i = 0; out && i < n; i++) {
-        char *next = cairn_strfmt("%s%s %s", out, i ? "," : "", pick[i]);
-        free(out);
-        out = next;
+    /* "a, b, c" */
+    char *list = cairn_strdup("");
+    for (size_t i = 0; list && i < n; i++) {
+        char *next = cairn_strfmt("%s%s%s", list, i ? ", " : "", pick[i]);
+        free(list);
+        list = next;
     }
+    if (!list) return NULL;
+    char *out = n ? cairn_strfmt("no option \"%s\"; %s: %s", id, lead, list) : cairn_strfmt("no option \"%s\"; %s:", id, lead);
+    if (w && out && n) { /* the options listed, for the console's words around them */
+        w->kind = strcmp(lead, "did you mean") == 0 ? "no_option" : "choose_one";
+        w->a = list;
+        list = NULL;
+    }
+    free(list);
     return out;
 }
 
-/* Why seat may not answer id now (status set), or NULL with ENGINE_OK and
-** *index set to the option's index. */
+void explain_why_free(explain_why *w) {
+    free(w->a);
+    free(w->b);
+    memset(w, 0, sizeof *w);
+}
+
 char *engine_explain_at(engine *e, int seat, const char *id, engine_status *status, size_t *index) {
+    return engine_explain_why(e, seat, id, status, index, NULL);
+}
+
+void explain_why_add(cerr_list *errs, const explain_why *w, const char *id, const char *msg) {
+    const char *kind = w->kind ? w->kind : "";
+    if (strcmp(kind, "over") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.over", "the game is over");
+    else if (strcmp(kind, "not_asked") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.not_asked", "%s is not asked anything now (waiting for %s)", w->a,
+                  w->b);
+    else if (strcmp(kind, "waiting") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.waiting", "that seat is not asked anything now (waiting for %s)",
+                  w->a);
+    else if (strcmp(kind, "nobody") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.nobody", "that seat is not asked anything now");
+    else if (strcmp(kind, "no_option") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.no_option", "no option \"%s\"; did you mean: %s", id, w->a);
+    else if (strcmp(kind, "choose_one") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "explain.choose_one", "no option \"%s\"; choose one of: %s", id, w->a);
+    else if (msg)
+        cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    else
+        errs->oom = 1;
+}
+
+/* Why seat may not answer id now (status set), or NULL with ENGINE_OK and
+** *index set to the option's index; w (when not NULL) says which reason. */
+char *engine_explain_why(engine *e, int seat, const char *id, engine_status *status, size_t *index, explain_why *w) {
     *status = ENGINE_OK;
     *index = 0;
+    if (w) memset(w, 0, sizeof *w);
     if (seat == 0 && strncmp(id, "set ", 4) == 0) return edit_explain(e, id, status); /* an edit: engine_edit.c */
     if (engine_is_over(e)) {
         *status = ENGINE_GAME_OVER;
+        if (w) w->kind = "over";
         return cairn_strdup("the game is over");
     }
     const asked_item *it = item_for(e, seat);
@@ -584,11 +628,21 @@ char *engine_explain_at(engine *e, int seat, const char *id, engine_status *stat
             free(who);
             who = next;
         }
+        int named = seat >= 1 && seat <= e->cfg.players;
         char *msg = who && *who ? cairn_strfmt("%s is not asked anything now (waiting for %s)",
-                                               seat >= 1 && seat <= e->cfg.players
-                                                   ? engine_seat_name(e, seat) : "that seat",
-                                               who)
+                                               named ? engine_seat_name(e, seat) : "that seat", who)
                                 : cairn_strdup("that seat is not asked anything now");
+        if (w && msg) { /* the names, for the console's words around them */
+            w->kind = !who || !*who ? "nobody" : named ? "not_asked" : "waiting";
+            if (who && *who && named) {
+                w->a = cairn_strdup(engine_seat_name(e, seat));
+                w->b = cairn_strdup(who);
+                if (!w->a || !w->b) explain_why_free(w);
+            } else if (who && *who) {
+                w->a = cairn_strdup(who);
+                if (!w->a) explain_why_free(w);
+            }
+        }
         free(who);
         return msg;
     }
@@ -602,7 +656,7 @@ char *engine_explain_at(engine *e, int seat, const char *id, engine_status *stat
         return reason_of(e, seat, k, id);
     }
     *status = ENGINE_UNKNOWN;
-    return unknown_option(e, it, id);
+    return unknown_option(e, it, id, w);
 }
 
 char *engine_explain(const engine *e, int seat, const char *id, engine_status *status) {

@@ -16,6 +16,7 @@
 #include "strbuf.h"
 #include "yload.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -81,67 +82,90 @@ static void drop_locations(value *v, int depth) {
         }
 }
 
-/* "set PATH VALUE" into d; NULL, or why not (malloc'd). */
-static char *parse(const char *id, edit *d) {
+/* "set PATH VALUE" into d: 0, or -1 after adding why not to errs (keyed). */
+static int parse(const char *id, edit *d, cerr_list *errs) {
     memset(d, 0, sizeof *d);
-    if (strncmp(id, EDIT_PREFIX, strlen(EDIT_PREFIX)) != 0)
-        return cairn_strfmt("\"%s\" is no edit (set PATH VALUE)", id);
+    if (strncmp(id, EDIT_PREFIX, strlen(EDIT_PREFIX)) != 0) {
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.not_edit", "\"%s\" is no edit (set PATH VALUE)", id);
+        return -1;
+    }
     const char *p = id + strlen(EDIT_PREFIX), *sp = strchr(p, ' ');
-    if (!sp) return cairn_strdup("set PATH VALUE: the value is missing");
+    if (!sp) {
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.no_value", "set PATH VALUE: the value is missing");
+        return -1;
+    }
     d->path_text = strndup(p, (size_t)(sp - p));
-    if (!d->path_text) return cairn_strdup("out of memory");
-    char *why;
-    if (statepath_parse(d->path_text, &d->path, &why) != 0) return why;
-    if (d->path.n == 0) return cairn_strdup("set PATH VALUE: which part of the state?");
-    cerr_list errs;
-    cerr_init(&errs, 1);
+    if (!d->path_text) return errs->oom = 1, -1;
+    if (statepath_parse_errs(d->path_text, &d->path, errs) != 0) return -1;
+    if (d->path.n == 0) {
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.which_part", "set PATH VALUE: which part of the state?");
+        return -1;
+    }
+    cerr_list yerrs;
+    cerr_init(&yerrs, 1);
     const char *text = sp + 1;
-    d->val = yload_string("set", text, strlen(text), NULL, &errs);
+    d->val = yload_string("set", text, strlen(text), NULL, &yerrs);
     drop_locations(d->val, 0);
-    char *msg = d->val ? NULL : errs.n ? cairn_strfmt("the value \"%s\" does not read as YAML: %s", text, errs.items[0].message)
-                                   : cairn_strfmt("the value \"%s\" does not read as YAML", text);
-    cerr_free(&errs);
-    return msg;
+    if (!d->val && yerrs.n)
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.not_yaml_why", "the value \"%s\" does not read as YAML: %s", text,
+                  yerrs.items[0].message);
+    else if (!d->val)
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.not_yaml", "the value \"%s\" does not read as YAML", text);
+    cerr_free(&yerrs);
+    return d->val ? 0 : -1;
 }
 
 /* "the state has no MISSING (HAVE exists)": the first reached + 1 steps of p
-** are missing, the first reached exist. With errs, added to it keyed
-** "state.no_such" (MISSING) or "state.no_such_but" (MISSING, HAVE) and NULL
-** returned; else the text (malloc'd). */
-static char *no_such(const statepath *p, size_t reached, cerr_list *errs) {
+** are missing, the first reached exist; added to errs keyed
+** "state.no_such" (MISSING) or "state.no_such_but" (MISSING, HAVE). */
+static void no_such(const statepath *p, size_t reached, cerr_list *errs) {
     char *have = statepath_format(p, reached), *miss = statepath_format(p, reached + 1);
-    char *m = cairn_strfmt("the state has no %s%s%s%s", miss ? miss : "?", reached ? " (" : "",
-                           reached ? have : "", reached ? " exists)" : "");
-    if (errs) {
-        size_t n = errs->n;
-        if (m) cerr_add(errs, NULL, 0, 0, NULL, "%s", m);
-        else errs->oom = 1;
-        if (m && miss && have)
-            cerr_key(errs, n, reached ? "state.no_such_but" : "state.no_such", 0, miss, reached ? have : NULL);
-        free(m);
-        m = NULL;
-    }
+    if (!have || !miss)
+        errs->oom = 1;
+    else if (reached)
+        cerr_addk(errs, NULL, 0, 0, NULL, "state.no_such_but", "the state has no %s (%s exists)", miss, have);
+    else
+        cerr_addk(errs, NULL, 0, 0, NULL, "state.no_such", "the state has no %s", miss);
     free(have);
     free(miss);
-    return m;
 }
 
-/* Puts d->val at d->path in st (a tree the caller owns). NULL, or why not:
-** the parent must exist (the error names the longest prefix that does); a
-** map may get a new key, a list an item at 1..n, or n+1 (appended). */
-static char *put(value *st, edit *d) {
+/* "PATH is TYPE, not a map or a list", keyed by the type (a word of the
+** console's languages). */
+static void not_container(cerr_list *errs, const char *where, cv_type t) {
+    switch (t) {
+    case CV_NULL:
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.null_not_container", "%s is null, not a map or a list", where);
+        break;
+    case CV_BOOL:
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.boolean_not_container", "%s is boolean, not a map or a list", where);
+        break;
+    case CV_INT:
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.integer_not_container", "%s is integer, not a map or a list", where);
+        break;
+    default:
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.string_not_container", "%s is string, not a map or a list", where);
+        break;
+    }
+}
+
+/* Puts d->val at d->path in st (a tree the caller owns): 0, or -1 after
+** adding why not to errs: the parent must exist (the error names the
+** longest prefix that does); a map may get a new key, a list an item at
+** 1..n, or n+1 (appended). */
+static int put(value *st, edit *d, cerr_list *errs) {
     statepath parent = {d->path.steps, d->path.n - 1};
     size_t reached;
     value *at = statepath_get(st, &parent, &reached);
-    if (!at) return no_such(&d->path, reached, NULL);
+    if (!at) return no_such(&d->path, reached, errs), -1;
     const statepath_step *last = &d->path.steps[d->path.n - 1];
     value *nv = value_clone(d->val);
-    if (!nv) return cairn_strdup("out of memory");
+    if (!nv) return errs->oom = 1, -1;
     if (at->type == CV_MAP) {
         char num[32];
         snprintf(num, sizeof num, "%ld", last->index);
-        if (value_map_set(at, last->key ? last->key : num, nv) != 0) return cairn_strdup("out of memory");
-        return NULL;
+        if (value_map_set(at, last->key ? last->key : num, nv) != 0) return errs->oom = 1, -1;
+        return 0;
     }
     if (at->type == CV_LIST) {
         long i = last->index;
@@ -149,30 +173,44 @@ static char *put(value *st, edit *d) {
         if (last->key) i = strtol(last->key, &end, 10);
         if ((last->key && (*end || end == last->key)) || i < 1 || (size_t)i > at->u.list.n + 1) {
             char *where = statepath_format(&parent, parent.n);
-            char *m = cairn_strfmt("%s is a list of %zu: give an index from 1 to %zu", where && *where ? where : "the state",
-                                   at->u.list.n, at->u.list.n + 1);
+            char count[24], most[24];
+            snprintf(count, sizeof count, "%zu", at->u.list.n);
+            snprintf(most, sizeof most, "%zu", at->u.list.n + 1);
+            if (!where)
+                errs->oom = 1;
+            else if (*where)
+                cerr_addk(errs, NULL, 0, 0, NULL, "edit.list_index", "%s is a list of %s: give an index from 1 to %s",
+                          where, count, most);
+            else
+                cerr_addk(errs, NULL, 0, 0, NULL, "edit.state_list_index",
+                          "the state is a list of %s: give an index from 1 to %s", count, most);
             free(where);
             value_free(nv);
-            return m;
+            return -1;
         }
-        if ((size_t)i == at->u.list.n + 1) return value_list_push(at, nv) == 0 ? NULL : cairn_strdup("out of memory");
+        if ((size_t)i == at->u.list.n + 1) return value_list_push(at, nv) == 0 ? 0 : (errs->oom = 1, -1);
         value_free(at->u.list.items[i - 1]);
         at->u.list.items[i - 1] = nv;
-        return NULL;
+        return 0;
     }
     value_free(nv);
     char *where = statepath_format(&parent, parent.n);
-    char *m = cairn_strfmt("%s is %s, not a map or a list", where, value_type_name(at->type));
+    if (where) not_container(errs, where, at->type);
+    else errs->oom = 1;
     free(where);
-    return m;
+    return -1;
 }
 
-/* d applied to a copy of the state now, or NULL with *why. */
-static value *edited_state(engine *e, edit *d, char **why) {
+/* d applied to a copy of the state now, or NULL after adding why not. */
+static value *edited_state(engine *e, edit *d, cerr_list *errs) {
     const value *st = engine_state(e);
     value *copy = st ? value_clone(st) : NULL;
-    if (!copy) return *why = cairn_strdup(st ? "out of memory" : "the state is not plain data"), NULL;
-    if ((*why = put(copy, d)) != NULL) {
+    if (!copy) {
+        if (st) errs->oom = 1;
+        else cerr_addk(errs, NULL, 0, 0, NULL, "edit.not_plain", "the state is not plain data");
+        return NULL;
+    }
+    if (put(copy, d, errs) != 0) {
         value_free(copy);
         return NULL;
     }
@@ -196,34 +234,77 @@ int engine_edit_check_path(engine *e, const char *path, cerr_list *errs) {
     return rc;
 }
 
-char *edit_explain(engine *e, const char *id, engine_status *status) {
+int edit_explain_errs(engine *e, const char *id, cerr_list *errs) {
     edit d;
-    char *why = parse(id, &d);
-    value *st = why ? NULL : edited_state(e, &d, &why);
+    value *st = parse(id, &d, errs) == 0 ? edited_state(e, &d, errs) : NULL;
+    int rc = st ? 0 : -1;
     value_free(st);
     edit_free(&d);
-    *status = why ? ENGINE_DISABLED : ENGINE_OK;
+    return rc;
+}
+
+char *edit_explain(engine *e, const char *id, engine_status *status) {
+    cerr_list errs;
+    cerr_init(&errs, 1);
+    int rc = edit_explain_errs(e, id, &errs);
+    char *why = rc == 0 ? NULL : engine_first_error(&errs);
+    cerr_free(&errs);
+    *status = rc == 0 ? ENGINE_OK : ENGINE_DISABLED;
     return why;
+}
+
+/* A path of the state schema's errors ("state.needles[0].height": indices
+** from 0) as a person types it for `set` (needles[1].height): indices from
+** 1, without the leading "state."; into a fresh string, NULL on OOM. */
+static char *path_as_typed(const char *path) {
+    if (strncmp(path, "state.", 6) == 0) path += 6;
+    strbuf b = {0};
+    for (const char *p = path; *p;) {
+        if (*p == '[' && isdigit((unsigned char)p[1])) {
+            char *end;
+            unsigned long long i = strtoull(p + 1, &end, 10);
+            if (*end == ']') {
+                strbuf_printf(&b, "[%llu]", i + 1);
+                p = end + 1;
+                continue;
+            }
+        }
+        strbuf_putc(&b, *p++);
+    }
+    return strbuf_take(&b);
+}
+
+/* The state schema on an edited state; its errors name the paths as typed. */
+static int schema_validate_edit(const engine_rules *r, const value *st, cerr_list *errs) {
+    size_t before = errs->n;
+    int rc = schema_validate(r->schemas, r->state_schema, NULL, st, "state", errs);
+    for (size_t i = before; i < errs->n; i++) {
+        cairn_error *err = &errs->items[i];
+        if (!err->path) continue;
+        char *typed = path_as_typed(err->path);
+        if (!typed) continue; /* out of memory: the path stays as the schema said it */
+        free(err->path);
+        err->path = typed;
+    }
+    return rc;
 }
 
 int edit_run(engine *e, const char *id, cerr_list *errs) {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     edit d;
-    char *why = parse(id, &d);
-    value *st = why ? NULL : edited_state(e, &d, &why);
+    value *st = parse(id, &d, errs) == 0 ? edited_state(e, &d, errs) : NULL;
     int rc = -1;
     const engine_rules *r = e->rt.rules;
-    if (why) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%s", why);
-    } else if (r->state_schema && schema_validate(r->schemas, r->state_schema, NULL, st, "state", errs) != 0) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the edit breaks the state schema: nothing changed");
+    if (!st) {
+        /* why not is in errs */
+    } else if (r->state_schema && schema_validate_edit(r, st, errs) != 0) {
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.breaks_schema", "the edit breaks the state schema: nothing changed");
     } else if (engine_set_live(e, st) != 0) {
         errs->oom = 1;
     } else {
         rc = 1;
     }
-    free(why);
     value_free(st);
     edit_free(&d);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -258,8 +339,12 @@ engine_status engine_edit_errs(engine *e, const char *path, const value *v, cerr
     if (!id) return errs->oom = 1, ENGINE_NO_MEMORY;
     /* the edit is saved as this text, one string: no longer than a save's */
     if (strlen(id) > (size_t)CAIRN_YAML_MAX_STRING) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the edit is %zu bytes as text, longer than a save can hold (limit "
-                 "CAIRN_YAML_MAX_STRING, %ld)", strlen(id), (long)CAIRN_YAML_MAX_STRING);
+        char size[24], limit[24];
+        snprintf(size, sizeof size, "%zu", strlen(id));
+        snprintf(limit, sizeof limit, "%ld", (long)CAIRN_YAML_MAX_STRING);
+        cerr_addk(errs, NULL, 0, 0, NULL, "edit.too_long",
+                  "the edit is %s bytes as text, longer than a save can hold (limit CAIRN_YAML_MAX_STRING, %s)",
+                  size, limit);
         free(id);
         return ENGINE_RULES_ERROR;
     }

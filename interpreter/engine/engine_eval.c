@@ -122,7 +122,9 @@ char *engine_eval(engine *e, int seat, const char *expr, value **out, cerr_list 
         char *first = why;
         why = NULL;
         got = compile(sb, expr, &why, errs);
-        if (got == 0) cerr_add(errs, NULL, 0, 0, NULL, "eval: %s", first ? first : why);
+        /* Lua's message already names the chunk ("eval:1: ..."), and the
+        ** console says `eval: ` before it: no third "eval: " here */
+        if (got == 0) cerr_add(errs, NULL, 0, 0, NULL, "%s", first ? first : why);
         free(first);
     }
     free(why);

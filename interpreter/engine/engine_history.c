@@ -73,11 +73,49 @@ int history_checkpoint(engine *e, cerr_list *errs) {
     return 0;
 }
 
+/* "decision N (seat S, "ID"): WHY", keyed: with the engine's own reason
+** (w->kind, engine_explain_why) one key for the whole line, so that the
+** console words the reason too; else "history.decision", WHY (the rules'
+** reason or error) as it came. */
+static void decision_refused(cerr_list *errs, size_t n, int seat, const char *id, const char *why,
+                             const explain_why *w) {
+    char number[24], seat_text[24];
+    snprintf(number, sizeof number, "%zu", n);
+    snprintf(seat_text, sizeof seat_text, "%d", seat);
+    const char *kind = w && w->kind ? w->kind : "";
+    if (strcmp(kind, "over") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_over", "decision %s (seat %s, \"%s\"): the game is over",
+                  number, seat_text, id);
+    else if (strcmp(kind, "not_asked") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_not_asked",
+                  "decision %s (seat %s, \"%s\"): %s is not asked anything now (waiting for %s)", number, seat_text,
+                  id, w->a, w->b);
+    else if (strcmp(kind, "waiting") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_waiting",
+                  "decision %s (seat %s, \"%s\"): that seat is not asked anything now (waiting for %s)", number,
+                  seat_text, id, w->a);
+    else if (strcmp(kind, "nobody") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_nobody",
+                  "decision %s (seat %s, \"%s\"): that seat is not asked anything now", number, seat_text, id);
+    else if (strcmp(kind, "no_option") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_no_option",
+                  "decision %s (seat %s, \"%s\"): no option \"%s\"; did you mean: %s", number, seat_text, id, id, w->a);
+    else if (strcmp(kind, "choose_one") == 0)
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision_choose_one",
+                  "decision %s (seat %s, \"%s\"): no option \"%s\"; choose one of: %s", number, seat_text, id, id,
+                  w->a);
+    else
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.decision", "decision %s (seat %s, \"%s\"): %s", number,
+                  seat_text, id, why);
+}
+
 /* Applies log[pos] again, the log entry kept. */
 static int redo_one(engine *e, cerr_list *errs) {
     const engine_logged *l = &e->log[e->pos];
     engine_status st;
-    char *why = engine_explain(e, l->seat, l->id, &st);
+    size_t k;
+    explain_why w;
+    char *why = engine_explain_why(e, l->seat, l->id, &st, &k, &w);
     if (st == ENGINE_OK) {
         cerr_list local;
         cerr_init(&local, 0);
@@ -86,8 +124,8 @@ static int redo_one(engine *e, cerr_list *errs) {
         cerr_free(&local);
     }
     if (st == ENGINE_OK) return 0;
-    cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", e->pos + 1, l->seat, l->id,
-             why ? why : engine_status_name(st));
+    decision_refused(errs, e->pos + 1, l->seat, l->id, why ? why : engine_status_name(st), &w);
+    explain_why_free(&w);
     free(why);
     return -1;
 }
@@ -108,8 +146,12 @@ int history_restore(engine *e, size_t p, cerr_list *errs) {
         ** already, so the game is put back where it was, the same way. */
         cerr_list again;
         cerr_init(&again, 0);
-        if (restore(e, from, &again) != 0)
-            cerr_add(errs, NULL, 0, 0, NULL, "the game could not be put back at decision %zu either", from);
+        if (restore(e, from, &again) != 0) {
+            char at[24];
+            snprintf(at, sizeof at, "%zu", from);
+            cerr_addk(errs, NULL, 0, 0, NULL, "history.not_put_back",
+                      "the game could not be put back at decision %s either", at);
+        }
         cerr_free(&again);
     }
     e->quiet--;
@@ -232,8 +274,11 @@ static void drop_tail(engine *e) {
 
 /* engine_replay, asking stop(ud) before each decision: when it says 1 the
 ** replay ends there (*stopped set) as if that decision had failed. */
+/* Replays log[0..n) from the start; stop(ud), when given, is asked before
+** each decision. A refused decision adds its error to errs and, when reason
+** is given, the engine's own reason alone (add_reason). */
 static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
-                        cerr_list *errs, int (*stop)(void *ud), void *ud, int *stopped) {
+                        cerr_list *errs, int (*stop)(void *ud), void *ud, int *stopped, cerr_list *reason) {
     engine_logged *copy = log_copy(log, n); /* log may be e's own */
     if (!copy) return errs->oom = 1, -1;
     *failed_at = n;
@@ -253,7 +298,9 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
             break;
         }
         engine_status st;
-        char *why = engine_explain(e, copy[i].seat, copy[i].id, &st);
+        size_t k;
+        explain_why w;
+        char *why = engine_explain_why(e, copy[i].seat, copy[i].id, &st, &k, &w);
         if (st == ENGINE_OK) {
             cerr_list local;
             cerr_init(&local, 0);
@@ -262,8 +309,9 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
             cerr_free(&local);
         }
         if (st != ENGINE_OK) {
-            cerr_add(errs, NULL, 0, 0, NULL, "decision %zu (seat %d, \"%s\"): %s", i + 1, copy[i].seat,
-                     copy[i].id, why ? why : engine_status_name(st));
+            decision_refused(errs, i + 1, copy[i].seat, copy[i].id, why ? why : engine_status_name(st), &w);
+            if (reason && w.kind) explain_why_add(reason, &w, copy[i].id, why);
+            explain_why_free(&w);
             free(why);
             *failed_at = i;
             if (append_tail(e, copy + i, n - i) != 0) errs->oom = 1;
@@ -278,7 +326,7 @@ static int replay_until(engine *e, const engine_logged *log, size_t n, size_t *f
 int engine_replay(engine *e, const engine_logged *log, size_t n, size_t *failed_at,
                   cerr_list *errs) {
     int stopped = 0;
-    return replay_until(e, log, n, failed_at, errs, NULL, NULL, &stopped);
+    return replay_until(e, log, n, failed_at, errs, NULL, NULL, &stopped, NULL);
 }
 
 int engine_set_redo_tail(engine *e, const engine_logged *log, size_t n) {
@@ -297,6 +345,11 @@ void engine_reload_report_free(engine_reload_report *rep) {
     free(rep->id);
     free(rep->reason);
     rep->id = rep->reason = NULL;
+    for (int i = 0; i < 2; i++) {
+        free(rep->reason_args[i]);
+        rep->reason_args[i] = NULL;
+    }
+    rep->reason_key = NULL;
 }
 
 static double now_seconds(void) {
@@ -375,14 +428,19 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
     n->debug_fn = NULL;
     rep->total = pos;
     size_t failed;
-    cerr_list rerrs;
+    cerr_list rerrs, reason;
     cerr_init(&rerrs, 0);
+    cerr_init(&reason, 1);
     int stopped = 0;
-    if (replay_until(n, e->log, pos, &failed, &rerrs, stop, ud, &stopped) != 0) {
+    if (replay_until(n, e->log, pos, &failed, &rerrs, stop, ud, &stopped, &reason) != 0) {
         if (stopped) { /* interrupted: no verdict either; the game stays */
-            cerr_add(errs, NULL, 0, 0, NULL, "interrupted at decision %zu of %zu; the game is as it was",
-                     failed + 1, pos);
+            char at[24], of[24];
+            snprintf(at, sizeof at, "%zu", failed + 1);
+            snprintf(of, sizeof of, "%zu", pos);
+            cerr_addk(errs, NULL, 0, 0, NULL, "history.interrupted",
+                      "interrupted at decision %s of %s; the game is as it was", at, of);
             cerr_free(&rerrs);
+            cerr_free(&reason);
             engine_free(n);
             return NULL;
         }
@@ -392,12 +450,16 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
         cerr_note_oom(&rerrs, (size_t)-1, ""); /* an error lost for memory: say so */
         for (size_t i = 0; i < rerrs.n; i++)
             if (strstr(rerrs.items[i].message, "out of memory")) {
-                cerr_add(errs, NULL, 0, 0, NULL,
-                         "out of memory replaying decision %zu of %zu; the game is as it was", failed + 1, pos);
+                char at[24], of[24];
+                snprintf(at, sizeof at, "%zu", failed + 1);
+                snprintf(of, sizeof of, "%zu", pos);
+                cerr_addk(errs, NULL, 0, 0, NULL, "history.replay_oom",
+                          "out of memory replaying decision %s of %s; the game is as it was", at, of);
                 break;
             }
         if (cerr_count(errs) != before || errs->oom) {
             cerr_free(&rerrs);
+            cerr_free(&reason);
             engine_free(n);
             return NULL;
         }
@@ -408,15 +470,23 @@ static engine *remade(const engine *e, const engine_config *c, size_t pos, int (
             rep->id = cairn_strdup(e->log[failed].id);
         }
         rep->reason = engine_first_error(&rerrs);
+        if (reason.n && reason.items[0].key) { /* the reason alone, keyed, for the console */
+            cairn_error *r = &reason.items[0];
+            rep->reason_key = r->key;
+            rep->reason_args[0] = r->args[0], r->args[0] = NULL;
+            rep->reason_args[1] = r->args[1], r->args[1] = NULL;
+        }
     } else {
         rep->replayed = pos;
     }
     cerr_free(&rerrs);
+    cerr_free(&reason);
     /* e->log is NULL before the first decision: no pointer arithmetic on it */
     if (e->n_log > pos && append_tail(n, e->log + pos, e->n_log - pos) != 0) {
         engine_free(n);
         engine_reload_report_free(rep);
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory keeping the undone decisions; the game is as it was");
+        cerr_addk(errs, NULL, 0, 0, NULL, "history.tail_oom",
+                  "out of memory keeping the undone decisions; the game is as it was");
         return NULL;
     }
     /* the debug channel and trace stay where the game's embedder put them */

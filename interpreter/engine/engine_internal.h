@@ -248,6 +248,8 @@ struct engine {
 /* A logged edit (seat 0, id "set PATH VALUE"): whether it may be applied
 ** now (NULL, ENGINE_OK) or why not (malloc'd, status set). */
 char *edit_explain(engine *e, const char *id, engine_status *status);
+/* The same into errs, keyed for the console's languages: 0, or -1. */
+int edit_explain_errs(engine *e, const char *id, cerr_list *errs);
 /* Applies it to the live state (engine_apply's part for seat 0): 1, or -1
 ** after appending why. */
 int edit_run(engine *e, const char *id, cerr_list *errs);
@@ -349,6 +351,24 @@ int engine_set_live(engine *e, const value *v);
 void engine_moved(engine *e);
 void engine_drop_events_from(engine *e, size_t from);
 char *engine_first_error(const cerr_list *errs);
+
+/* Which of the engine's own reasons engine_explain gave (for the console's
+** words around the names and ids it holds): kind "over" (the game is
+** over), "not_asked" (a: the seat's name, b: who is asked), "waiting" (a:
+** who is asked; the seat is none of the game's), "nobody" (no one is asked),
+** "no_option" (a: the ids it may have meant), "choose_one" (a: the ids to
+** choose from); NULL for a reason of the rules' (a disabled option's) or an
+** edit's. a and b are malloc'd. */
+typedef struct explain_why {
+    const char *kind;
+    char *a, *b;
+} explain_why;
+char *engine_explain_why(engine *e, int seat, const char *id, engine_status *status, size_t *index, explain_why *w);
+void explain_why_free(explain_why *w);
+/* Adds the reason to errs: keyed ("explain.*") when it is the engine's own
+** (w->kind), else msg as it is (the rules' reason); id is the option asked
+** for. */
+void explain_why_add(cerr_list *errs, const explain_why *w, const char *id, const char *msg);
 int engine_check_plain(engine *e, const char *what, cerr_list *errs);
 /* The post-decision checks (state schema, then check(g)): 0, or -1 with errs. */
 int engine_run_checks(engine *e, cerr_list *errs);

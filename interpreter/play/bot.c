@@ -311,7 +311,8 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
     if (b->k == BOT_EXEC) return bot_exec_check(b->exec, e, errs);
     if (b->k == BOT_RULESET) {
         if (strcmp(b->kind, rs->id) != 0) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: this game is %s, not %s", b->spec, rs->id, b->kind);
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.other_game", "bot %s: this game is %s, not %s", b->spec, rs->id,
+                      b->kind);
             return -1;
         }
         const value *list = rs->manifest ? value_map_get(rs->manifest, "bots") : NULL;
@@ -321,29 +322,29 @@ int bot_check(const bot *b, engine *e, cerr_list *errs) {
             declared |= id && !strcmp(id, b->name);
         }
         if (!declared) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares no bot \"%s\" (the manifest's bots:)", b->spec,
-                     rs->id, b->name);
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.undeclared", "bot %s: %s declares no bot \"%s\" (the manifest's bots:)",
+                      b->spec, rs->id, b->name);
             return -1;
         }
         if (engine_has_secrets(e) && !engine_has_determinize(e)) {
-            cerr_add(errs, NULL, 0, 0, NULL,
-                     "bot %s: %s keeps secrets and has no determinize hook, so its own bots could only run "
-                     "beside the true state; they are refused (docs/bots.md)", b->spec, rs->id);
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.own_secrets",
+                      "bot %s: %s keeps secrets and has no determinize hook, so its own bots could only run "
+                      "beside the true state; they are refused (docs/bots.md)", b->spec, rs->id);
             return -1;
         }
         if (!engine_has_ruleset_bot(e, b->name)) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s declares it but its rules have no rules.bots.%s",
-                     b->spec, rs->id, b->name);
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.no_rules_bot", "bot %s: %s declares it but its rules have no rules.bots.%s",
+                      b->spec, rs->id, b->name);
             return -1;
         }
         return 0;
     }
     int search = b->k == BOT_MCTS || b->k == BOT_ISMCTS || b->k == BOT_GREEDY;
     if (search && engine_has_secrets(e) && !engine_has_determinize(e)) {
-        cerr_add(errs, NULL, 0, 0, NULL,
-                 "bot %s: %s keeps secrets (its visibility rules) and has no determinize hook, so a %s "
-                 "bot could only look ahead by reading the true state; it is refused (docs/bots.md)",
-                 b->spec, rs->id, b->kind);
+        cerr_addk(errs, NULL, 0, 0, NULL, "bot.search_secrets",
+                  "bot %s: %s keeps secrets (its visibility rules) and has no determinize hook, so a %s "
+                  "bot could only look ahead by reading the true state; it is refused (docs/bots.md)",
+                  b->spec, rs->id, b->kind);
         return -1;
     }
     return 0;
@@ -477,11 +478,15 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
             double v = 0;
             if (!f || bad) bad = 1;
             else if (q < 0) {
-                cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" is not offered to seat %d in a sampled state "
-                         "(the ruleset's determinize?)", ids[k], seat);
+                char seat_text[24];
+                snprintf(seat_text, sizeof seat_text, "%d", seat);
+                cerr_addk(errs, NULL, 0, 0, NULL, "bot.greedy_not_offered",
+                          "greedy: \"%s\" is not offered to seat %s in a sampled state (the ruleset's determinize?)",
+                          ids[k], seat_text);
                 bad = 1;
             } else if (engine_bot_answer(f, seat, (size_t)q, &why) != ENGINE_OK) {
-                cerr_add(errs, NULL, 0, 0, NULL, "greedy: \"%s\" failed in a fork: %s", ids[k], why ? why : "?");
+                cerr_addk(errs, NULL, 0, 0, NULL, "bot.greedy_fork", "greedy: \"%s\" failed in a fork: %s", ids[k],
+                          why ? why : "?");
                 bad = 1;
             } else if (bot_margin(f, seat, &v, errs) != 0) {
                 bad = 1;
@@ -537,7 +542,10 @@ static char *greedy_choose(bot *b, engine *e, int seat, cerr_list *errs) {
 char *bot_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
     size_t n = engine_bot_option_count(e, seat);
     if (n == 0) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the %s bot of seat %d has no option it may choose", b->spec, seat);
+        char seat_text[24];
+        snprintf(seat_text, sizeof seat_text, "%d", seat);
+        cerr_addk(errs, NULL, 0, 0, NULL, "bot.no_option", "the %s bot of seat %s has no option it may choose",
+                  b->spec, seat_text);
         return NULL;
     }
     if (b->k != BOT_RANDOM && bot_check(b, e, errs) != 0) return NULL;

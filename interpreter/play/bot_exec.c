@@ -89,7 +89,8 @@ static char **split_words(const char *spec, const char *cmd, size_t len, cerr_li
             else word[w++] = c;
         }
         if (quote) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: the command has an unclosed %c", spec, quote);
+            char q[2] = {quote, '\0'};
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_unclosed", "bot %s: the command has an unclosed %s", spec, q);
             goto fail;
         }
         if (!(argv[n] = strndup(word, w))) goto oom;
@@ -97,7 +98,7 @@ static char **split_words(const char *spec, const char *cmd, size_t len, cerr_li
     }
     free(word);
     if (n == 0) {
-        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: exec: takes a command (exec:./my_agent.py)", spec);
+        cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_no_command", "bot %s: exec: takes a command (exec:./my_agent.py)", spec);
         free(argv);
         return NULL;
     }
@@ -125,8 +126,10 @@ static int set_exec_param(bot_exec *x, const char *spec, const char *item, cerr_
         errno = 0;
         double s = strtod(eq + 1, &end);
         if (!eq[1] || *end || errno || !(s > 0) || s > CAIRN_BOT_MAX_TIME) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: timeout takes seconds above 0 and up to %g, got \"%s\"", spec,
-                     CAIRN_BOT_MAX_TIME, eq + 1);
+            char most[32];
+            snprintf(most, sizeof most, "%g", CAIRN_BOT_MAX_TIME);
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_timeout",
+                      "bot %s: timeout takes seconds above 0 and up to %s, got \"%s\"", spec, most, eq + 1);
             return -1;
         }
         x->timeout_ms = (long)(s * 1000.0 + 0.5);
@@ -139,7 +142,8 @@ static int set_exec_param(bot_exec *x, const char *spec, const char *item, cerr_
         return 0;
     }
     if (!strncmp(fb, "exec:", 5)) {
-        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: the fallback is one of cairn's bots, not another program", spec);
+        cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_fallback",
+                  "bot %s: the fallback is one of cairn's bots, not another program", spec);
         return -1;
     }
     if (bot_spec_valid(fb, errs) != 0) return -1;
@@ -180,8 +184,8 @@ bot_exec *bot_exec_parse(const char *spec, const char *rest, cerr_list *errs) {
         }
         int bad = 0;
         if (!strchr(item, '=') || (strncmp(item, "timeout=", 8) && strncmp(item, "fallback=", 9))) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s: exec takes timeout=SECONDS and fallback=KIND after the command, "
-                     "not \"%s\"", spec, item);
+            cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_param",
+                      "bot %s: exec takes timeout=SECONDS and fallback=KIND after the command, not \"%s\"", spec, item);
             bad = 1;
         } else {
             bad = set_exec_param(x, spec, item, errs) != 0;
@@ -472,8 +476,10 @@ static const char *fallback_name(bot_exec *x, engine *e) {
 /* The fallback's choice for seat; NULL after appending an error. */
 static char *fallback_choose(bot_exec *x, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
     if (x->no_fallback) {
-        cerr_add(errs, NULL, 0, 0, NULL, "the outside agent of seat %d (%s) failed and has no fallback (fallback=none)",
-                 seat, x->command);
+        char seat_text[24];
+        snprintf(seat_text, sizeof seat_text, "%d", seat);
+        cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_failed",
+                  "the outside agent of seat %s (%s) failed and has no fallback (fallback=none)", seat_text, x->command);
         return NULL;
     }
     if (x->fallback) {
@@ -524,7 +530,9 @@ static char *take_queued(agent *a, engine *e, int seat) {
 char *bot_exec_choose(bot *b, engine *e, int seat, const bot_hooks *hooks, cerr_list *errs) {
     bot_exec *x = b->exec;
     if (seat < 1 || seat > CAIRN_MAX_SEATS) {
-        cerr_add(errs, NULL, 0, 0, NULL, "bot %s: no seat %d", b->spec, seat);
+        char seat_text[24];
+        snprintf(seat_text, sizeof seat_text, "%d", seat);
+        cerr_addk(errs, NULL, 0, 0, NULL, "bot.exec_no_seat", "bot %s: no seat %s", b->spec, seat_text);
         return NULL;
     }
     agent *a = &x->agents[seat];

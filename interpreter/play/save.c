@@ -218,7 +218,7 @@ static int atomic_write(const char *given, const char *text, cerr_list *errs) {
     /* overwriting a symlink writes the file it points at, not a new file in
     ** the link's place; an existing file keeps its permissions */
     if (!given || !given[0]) {
-        cerr_add(errs, NULL, 0, 0, NULL, "cannot save: no file name");
+        cerr_addk(errs, NULL, 0, 0, NULL, "save.no_name", "cannot save: no file name");
         return -1;
     }
     char *real = resolve_target(given);
@@ -489,7 +489,7 @@ static int write_value(const char *path, const char *header, const value *v, cer
     char *text = body ? cairn_strfmt("%s%s", header, body) : NULL;
     free(body);
     if (!text) {
-        cerr_add(errs, path, 0, 0, NULL, "out of memory writing the file; it is as it was");
+        cerr_addk(errs, path, 0, 0, NULL, "save.write_oom", "out of memory writing the file; it is as it was");
         return -1;
     }
     /* a file the loader would refuse is never written: it is read back with
@@ -500,8 +500,8 @@ static int write_value(const char *path, const char *header, const value *v, cer
     value *back = yload_string(path, text, strlen(text), NULL, &back_errs);
     if (!back) {
         char *m = back_errs.n ? cerr_format(&back_errs.items[0]) : NULL;
-        cerr_add(errs, path, 0, 0, NULL, "cannot save: the file would not load (%s); it is as it was",
-                 m ? m : "out of memory");
+        cerr_addk(errs, path, 0, 0, NULL, "save.would_not_load",
+                  "cannot save: the file would not load (%s); it is as it was", m ? m : "out of memory");
         free(m);
         cerr_free(&back_errs);
         free(text);
@@ -517,7 +517,7 @@ static int write_value(const char *path, const char *header, const value *v, cer
 int save_write(const engine *e, const char *path, cerr_list *errs) {
     value *v = save_to_value(e);
     if (!v) {
-        cerr_add(errs, path, 0, 0, NULL, "out of memory writing the save; the file is as it was");
+        cerr_addk(errs, path, 0, 0, NULL, "save.save_oom", "out of memory writing the save; the file is as it was");
         return -1;
     }
     const ruleset *rs = engine_ruleset(e);
@@ -529,7 +529,7 @@ int save_write(const engine *e, const char *path, cerr_list *errs) {
                                 plural_en((long long)made, "decision", "decisions"));
     int rc = -1;
     if (header) rc = write_value(path, header, v, errs);
-    else cerr_add(errs, path, 0, 0, NULL, "out of memory writing the save; the file is as it was");
+    else cerr_addk(errs, path, 0, 0, NULL, "save.save_oom", "out of memory writing the save; the file is as it was");
     free(header);
     value_free(v);
     return rc;
@@ -572,12 +572,14 @@ int save_export_scenario(const engine *e, const char *path, cerr_list *errs) {
 /* ------------------------------------------------------------- loading */
 
 /* Loads path and validates it against the save schema (or a fragment). */
-static value *read_checked(const char *path, const char *fragment, const char *marker,
-                           const char *what, cerr_list *errs) {
+static value *read_checked(const char *path, const char *fragment, const char *marker, cerr_list *errs) {
     value *v = yload_file(path, errs);
     if (!v) return NULL;
     if (v->type != CV_MAP || !value_map_get(v, marker)) {
-        cerr_add(errs, path, 0, 0, NULL, "not a cairn %s (no `%s:` key)", what, marker);
+        if (strcmp(marker, "cairn_save") == 0)
+            cerr_addk(errs, path, 0, 0, NULL, "save.not_save", "not a cairn saved game (no `cairn_save:` key)");
+        else
+            cerr_addk(errs, path, 0, 0, NULL, "save.not_scenario", "not a cairn scenario (no `cairn_scenario:` key)");
         value_free(v);
         return NULL;
     }
@@ -645,7 +647,8 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
     save_load_opts dflt = {0};
     if (!opts) opts = &dflt;
     if (note) *note = NULL;
-    value *v = read_checked(path, "", "cairn_save", "saved game", errs);
+    if (opts->facts) memset(opts->facts, 0, sizeof *opts->facts);
+    value *v = read_checked(path, "", "cairn_save", errs);
     if (!v) return NULL;
     engine *e = NULL;
     const value *rsv = value_map_get(v, "ruleset"), *o = value_map_get(v, "options");
@@ -674,8 +677,11 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
     }
     size_t position = (size_t)value_get_int(v, "position", 0);
     if (position > n_log) {
-        cerr_add(errs, path, 0, 0, "position", "position %zu is past the end of the log (%zu decisions)",
-                 position, n_log);
+        char at[24], len[24];
+        snprintf(at, sizeof at, "%zu", position);
+        snprintf(len, sizeof len, "%zu", n_log);
+        cerr_addk(errs, path, 0, 0, "position", "save.past_end",
+                  "position %s is past the end of the log (%s decisions)", at, len);
         goto done;
     }
     engine_config c;
@@ -711,11 +717,14 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
     const char *saved_fp = value_get_str(rsv, "fingerprint", "");
     int changed = strcmp(now->fingerprint, saved_fp) != 0;
     if (changed && !opts->as_scenario) {
-        cerr_add(errs, path, 0, 0, "ruleset.fingerprint",
-                 "the ruleset %s changed since this game was saved (fingerprint %.12s..., now %.12s...); "
-                 "load it as a scenario (in the REPL: load --scenario FILE) to continue from the "
-                 "saved state with the new rules",
-                 now->id, saved_fp, now->fingerprint);
+        char was[13], is[13]; /* the fingerprints' first 12 characters */
+        snprintf(was, sizeof was, "%.12s", saved_fp);
+        snprintf(is, sizeof is, "%.12s", now->fingerprint);
+        cerr_addk(errs, path, 0, 0, "ruleset.fingerprint", "save.fingerprint",
+                  "the ruleset %s changed since this game was saved (fingerprint %s..., now %s...); "
+                  "load it as a scenario (in the REPL: load --scenario FILE) to continue from the "
+                  "saved state with the new rules",
+                  now->id, was, is);
         ruleset_free(now);
         goto done;
     }
@@ -726,12 +735,15 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
         if (!(e = engine_new(&c, errs))) goto done;
         if (note) *note = cairn_strdup("loaded as a scenario: the ruleset changed since the save, "
                                        "so the log was not replayed");
+        if (opts->facts) opts->facts->as_scenario = 1;
         goto done;
     }
     if (!(e = engine_new(&c, errs))) goto done;
     size_t failed;
     if (engine_replay(e, l, position, &failed, errs) != 0) {
-        cerr_add(errs, path, 0, 0, "log", "the saved log does not replay (stopped at decision %zu)", failed + 1);
+        char at[24];
+        snprintf(at, sizeof at, "%zu", failed + 1);
+        cerr_addk(errs, path, 0, 0, "log", "save.log_stops", "the saved log does not replay (stopped at decision %s)", at);
         engine_free(e);
         e = NULL;
         goto done;
@@ -739,9 +751,9 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
     rng want, have = engine_rng(e);
     if (!value_equal(engine_state(e), value_map_get(snap, "state"), 0) ||
         rng_parse(&want, value_get_str(snap, "rng", "")) != 0 || memcmp(&want, &have, sizeof want) != 0) {
-        cerr_add(errs, path, 0, 0, "snapshot",
-                 "replaying the log does not reproduce the saved state (the file was edited, or "
-                 "the rules are not deterministic)");
+        cerr_addk(errs, path, 0, 0, "snapshot", "save.snapshot",
+                  "replaying the log does not reproduce the saved state (the file was edited, or "
+                  "the rules are not deterministic)");
         engine_free(e);
         e = NULL;
         goto done;
@@ -752,6 +764,7 @@ static engine *load_save(const char *path, const save_load_opts *opts, char **no
         e = NULL;
     }
 done:
+    if (e && unseated && opts->facts) opts->facts->unseated = unseated;
     if (e && unseated && note) {
         /* a save is data anyone may send: it never runs a command */
         char *was = *note;
@@ -770,7 +783,7 @@ done:
 }
 
 static engine *start_scenario(const char *path, const engine_config *cfg, cerr_list *errs) {
-    value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", "scenario", errs);
+    value *v = read_checked(path, "#/$defs/scenario", "cairn_scenario", errs);
     if (!v) return NULL;
     engine_config c = *cfg;
     size_t n_choices = 0;

@@ -25,6 +25,15 @@ int save_write(const engine *e, const char *path, cerr_list *errs);
 ** 0, or -1 with an error naming the path (the file is then as it was). */
 int save_write_text(const char *path, const char *text, cerr_list *errs);
 
+/* What save_load's note says, as facts for a caller that words them in its
+** own language (the console): the save was loaded as a scenario (the
+** ruleset changed), and how many seats an outside program played (exec:),
+** played by people now. */
+typedef struct save_load_facts {
+    int as_scenario;
+    size_t unseated;
+} save_load_facts;
+
 typedef struct save_load_opts {
     /* The ruleset changed since the save (fingerprint differs): start a new
     ** game from the saved snapshot as a scenario instead of refusing. */
@@ -41,6 +50,7 @@ typedef struct save_load_opts {
     ** refused. */
     int (*ask_trust)(void *ud, const char *folder);
     void *ask_ud;
+    save_load_facts *facts; /* when not NULL: filled as the note is written */
 } save_load_opts;
 
 /* Whether the ruleset a save or scenario at path names (a name, or a

@@ -191,8 +191,11 @@ int seat_protocol_state(engine *e, int seat, size_t news_since, int width, int h
                         cerr_list *errs) {
     int n = engine_seat_count(e);
     if (seat < 0 || seat > n) {
-        cerr_add(errs, NULL, 0, 0, NULL, "seat protocol: no seat %d (this game has seats 1 to %d, 0 to watch)", seat,
-                 n);
+        char seat_text[24], last[24];
+        snprintf(seat_text, sizeof seat_text, "%d", seat);
+        snprintf(last, sizeof last, "%d", n);
+        cerr_addk(errs, NULL, 0, 0, NULL, "seat.no_seat_watch",
+                  "seat protocol: no seat %s (this game has seats 1 to %s, 0 to watch)", seat_text, last);
         return -1;
     }
     engine_decision_list dl = {0};
@@ -402,7 +405,11 @@ int seat_protocol_read(engine *e, int seat, const char *line, char ***ids, size_
     *n = 0;
     int seats = engine_seat_count(e);
     if (seat < 1 || seat > seats) {
-        cerr_add(errs, NULL, 0, 0, NULL, "seat protocol: no seat %d (this game has seats 1 to %d)", seat, seats);
+        char seat_text[24], last[24];
+        snprintf(seat_text, sizeof seat_text, "%d", seat);
+        snprintf(last, sizeof last, "%d", seats);
+        cerr_addk(errs, NULL, 0, 0, NULL, "seat.no_seat", "seat protocol: no seat %s (this game has seats 1 to %s)",
+                  seat_text, last);
         return -1;
     }
     json_object *root = NULL;

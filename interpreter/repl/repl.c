@@ -124,7 +124,10 @@ static void print_errors(const repl *r, FILE *out, const cerr_list *errs) {
         fprintf(out, "%s\n", s ? s : errs->items[i].message);
         free(s);
     }
-    if (errs->dropped) fprintf(out, "(%zu more errors not shown)\n", errs->dropped);
+    if (errs->dropped) {
+        fprintf(out, repl_trn(r, "errors.more", (long long)errs->dropped), errs->dropped);
+        fputc('\n', out);
+    }
 }
 
 /* ------------------------------------------------------------- seats */
@@ -711,6 +714,19 @@ static char *bot_pick(repl *r, int s, int *interrupted) {
     return id;
 }
 
+/* engine_answer's why, worded in the game's language (a keyed error of the
+** layers below: an engine's reason, a handler's failure); malloc'd or NULL. */
+static engine_status answer_worded(repl *r, int seat, const char *id, char **why) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_status st = engine_answer_errs(r->e, seat, id, &errs);
+    *why = NULL;
+    if (st != ENGINE_OK)
+        *why = errs.n ? repl_error_text(r, &errs.items[0]) : errs.oom ? cairn_strdup(repl_tr(r, "error.oom")) : NULL;
+    cerr_free(&errs);
+    return st;
+}
+
 size_t repl_run_bots(repl *r, size_t limit) {
     size_t n = 0;
     int stop = 0;
@@ -736,7 +752,7 @@ size_t repl_run_bots(repl *r, size_t limit) {
         char *why = NULL;
         engine_decision_list asked = {0}; /* the options' labels, for `why` */
         if (options >= 2 && r->why && engine_decisions(r->e, &asked) != 0) asked.n = 0;
-        engine_status st = engine_answer(r->e, s, id, &why);
+        engine_status st = answer_worded(r, s, id, &why);
         if (st == ENGINE_OK) repl_why_note(r, s, at, options, &asked); /* repl_why.c */
         engine_decision_list_free(&asked);
         if (st != ENGINE_OK) {
@@ -781,7 +797,7 @@ static char *option_label(repl *r, int seat, const char *id) {
 
 int repl_answer(repl *r, int seat, const char *id) {
     char *why = NULL;
-    engine_status st = engine_answer(r->e, seat, id, &why);
+    engine_status st = answer_worded(r, seat, id, &why);
     switch (st) {
     case ENGINE_OK:
         break;
@@ -994,7 +1010,7 @@ static engine *make_engine(repl *r, int players, cerr_list *errs) {
         if (!names || !bots) {
             free(names);
             free(bots);
-            cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+            cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
             return NULL;
         }
         for (size_t i = 0; i < s->n_names; i++)
@@ -1055,18 +1071,24 @@ int repl_new_game(repl *r) {
         int n = engine_seat_count(e);
         engine_free(e);
         e = NULL;
+        char count[24], at[24];
+        snprintf(count, sizeof count, "%d", n);
         for (size_t i = 0; i < r->set.n_names; i++)
-            if (r->set.name_seat[i] > n)
-                cerr_add(&errs, NULL, 0, 0, NULL, "--name %d=%s: no seat %d (the game has %d seats)",
-                         r->set.name_seat[i], r->set.name_val[i], r->set.name_seat[i], n);
+            if (r->set.name_seat[i] > n) {
+                snprintf(at, sizeof at, "%d", r->set.name_seat[i]);
+                cerr_addk(&errs, NULL, 0, 0, NULL, "repl.name_no_seat", "--name %s=%s: no seat %s (the game has %s seats)",
+                          at, r->set.name_val[i], at, count);
+            }
         for (size_t i = 0; i < r->set.n_bots; i++)
-            if (r->set.bot_seat[i] > n)
-                cerr_add(&errs, NULL, 0, 0, NULL, "--bot %d=%s: no seat %d (the game has %d seats)",
-                         r->set.bot_seat[i], r->set.bot_val[i], r->set.bot_seat[i], n);
+            if (r->set.bot_seat[i] > n) {
+                snprintf(at, sizeof at, "%d", r->set.bot_seat[i]);
+                cerr_addk(&errs, NULL, 0, 0, NULL, "repl.bot_no_seat", "--bot %s=%s: no seat %s (the game has %s seats)",
+                          at, r->set.bot_val[i], at, count);
+            }
         if (cerr_count(&errs) == 0) e = make_engine(r, n, &errs);
     }
     if (!e || repl_adopt_engine(r, e) != 0) {
-        if (e) cerr_add(&errs, NULL, 0, 0, NULL, "out of memory");
+        if (e) cerr_addk(&errs, NULL, 0, 0, NULL, "oom", "out of memory");
         engine_free(e);
         fflush(r->out);
         print_errors(r, r->e ? r->out : stderr, &errs); /* before any game: a startup error */
@@ -1485,12 +1507,13 @@ static int add_pair(const char *arg, int **seats, char ***vals, size_t *n) {
     return 0;
 }
 
-/* Why kind names no bot (malloc'd), or NULL when it does. */
-static char *bad_bot(const char *kind) {
+/* Why kind names no bot, in lang (malloc'd), or NULL when it does. */
+static char *bad_bot(const char *lang, const char *kind) {
     cerr_list errs;
     cerr_init(&errs, 0);
     char *m = NULL;
-    if (bot_spec_valid(kind, &errs) != 0) m = errs.n ? cerr_format(&errs.items[0]) : cairn_strdup("out of memory");
+    if (bot_spec_valid(kind, &errs) != 0)
+        m = errs.n ? repl_error_text_in(lang, &errs.items[0]) : cairn_strdup(repl_text_in(lang, "error.oom", 0));
     cerr_free(&errs);
     return m;
 }
@@ -1593,7 +1616,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
         if (rc == -2) return EXIT_FAIL;
         if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.bot", v);
-        char *bad = bad_bot(s->bot_val[s->n_bots - 1]);
+        char *bad = bad_bot(usage_lang(s), s->bot_val[s->n_bots - 1]);
         if (bad) {
             int urc = usage(usage_lang(s), cmd, a->usage, "usage.plain", bad);
             free(bad);

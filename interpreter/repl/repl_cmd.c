@@ -9,6 +9,7 @@
 #include "grow.h"
 #include "repl_session.h"
 #include "repl_signal.h"
+#include "repl_text.h"
 #include "lineedit.h"
 
 #include "bot.h"
@@ -648,7 +649,23 @@ static int cmd_load(repl *r, const char *args) {
     opts.trust = r->trust;
     opts.ask_trust = ask_trust;
     opts.ask_ud = r;
+    save_load_facts facts = {0};
+    opts.facts = &facts;
     engine *e = save_load(args, &opts, &note, &errs);
+    if (e && (facts.as_scenario || facts.unseated)) { /* the note in the game's language */
+        char *worded = cairn_strdup(facts.as_scenario ? repl_tr(r, "load.note_scenario") : "");
+        if (worded && facts.unseated) {
+            char *seats = cairn_strfmt(repl_trn(r, "load.note_unseated", (long long)facts.unseated), facts.unseated);
+            char *both = seats ? cairn_strfmt("%s%s%s", worded, *worded ? "; " : "", seats) : NULL;
+            free(seats);
+            free(worded);
+            worded = both;
+        }
+        if (worded) {
+            free(note);
+            note = worded;
+        }
+    }
     if (!e && scenario) {
         /* not a save: maybe a scenario written by `export` */
         cerr_list errs2;
@@ -667,7 +684,7 @@ static int cmd_load(repl *r, const char *args) {
             note = cairn_strdup(repl_tr(r, "load.from_scenario"));
         } else if (errs.n && errs2.n && strcmp(errs.items[0].message, errs2.items[0].message) != 0) {
             /* both readings failed differently: say why for each */
-            cerr_add(&errs, NULL, 0, 0, NULL, "and as a scenario:");
+            cerr_addk(&errs, NULL, 0, 0, NULL, "repl.and_scenario", "and as a scenario:");
             cerr_merge(&errs, &errs2);
         }
         cerr_free(&errs2);
@@ -824,6 +841,12 @@ static const char *reason_after_decision(const engine_reload_report *rep) {
 void repl_report_replay(repl *r, const engine_reload_report *rep) {
     if (rep->stopped) {
         const char *why = reason_after_decision(rep);
+        char *worded = NULL; /* the engine's own reason in the game's language */
+        if (why && rep->reason_key) {
+            cairn_error e = {.message = (char *)why, .key = rep->reason_key,
+                             .args = {rep->reason_args[0], rep->reason_args[1]}};
+            if ((worded = repl_error_message_in(repl_lang(r), &e))) why = worded;
+        }
         if (!rep->id) {
             repl_plain(r, repl_tr(r, "replay.stopped"), why ? why : repl_tr(r, "replay.refused"));
         } else {
@@ -834,6 +857,7 @@ void repl_report_replay(repl *r, const engine_reload_report *rep) {
             free(which);
         }
         repl_plain(r, repl_tr(r, "replay.kept"), rep->replayed);
+        free(worded);
     } else if (!r->script) {
         repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed, rep->seconds);
     } else {

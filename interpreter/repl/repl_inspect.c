@@ -240,7 +240,7 @@ static value *read_value(repl *r, const char *text) {
     if (looks_lua_table(text) || (text[0] == '{' && strchr(text, ':') == NULL && strchr(text, '}'))) {
         char *shown = engine_eval(r->e, r->viewer, text, &v, &errs);
         free(shown);
-        if (!v && errs.n == 0) cerr_add(&errs, NULL, 0, 0, NULL, "not plain data");
+        if (!v && errs.n == 0) cerr_addk(&errs, NULL, 0, 0, NULL, "repl.not_plain", "not plain data");
     } else {
         v = yload_string("set", text, strlen(text), NULL, &errs);
     }

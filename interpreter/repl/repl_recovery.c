@@ -64,7 +64,7 @@ static char *recovery_path(void) {
 int repl_recovery_write(const engine *e, char **path, cerr_list *errs) {
     *path = recovery_path();
     if (!*path) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory naming the recovery file");
+        cerr_addk(errs, NULL, 0, 0, NULL, "repl.recovery_name_oom", "out of memory naming the recovery file");
         return -1;
     }
     if (save_write(e, *path, errs) == 0) return 0;

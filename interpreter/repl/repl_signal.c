@@ -59,7 +59,10 @@ int repl_signal_recover(const engine *e, const char *lang, FILE *err) {
             fprintf(err, "%s\n", s ? s : errs.items[i].message);
             free(s);
         }
-        if (errs.dropped) fprintf(err, "(%zu more errors not shown)\n", errs.dropped);
+        if (errs.dropped) {
+            fprintf(err, repl_text_in(lang, "errors.more", (long long)errs.dropped), errs.dropped);
+            fputc('\n', err);
+        }
         if (errs.oom) fprintf(err, "(some errors were lost: out of memory)\n");
     }
     fflush(err);

@@ -407,7 +407,9 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
     memset(&a6, 0, sizeof a6);
     int v6 = 0;
     if (port < 0 || port > 65535) {
-        cerr_add(errs, NULL, 0, 0, NULL, "--port %d: a port is 0 (any free one) to 65535", port);
+        char port_text[24];
+        snprintf(port_text, sizeof port_text, "%d", port);
+        cerr_addk(errs, NULL, 0, 0, NULL, "serve.port", "--port %s: a port is 0 (any free one) to 65535", port_text);
         return NULL;
     }
     if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
@@ -418,16 +420,16 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
         a6.sin6_family = AF_INET6;
         a6.sin6_port = htons((uint16_t)port);
     } else {
-        cerr_add(errs, NULL, 0, 0, NULL,
-                 "--bind %s: not an IP address (127.0.0.1, the default, serves this machine only; 0.0.0.0 every network)",
-                 bind);
+        cerr_addk(errs, NULL, 0, 0, NULL, "serve.bind",
+                  "--bind %s: not an IP address (127.0.0.1, the default, serves this machine only; 0.0.0.0 every network)",
+                  bind);
         return NULL;
     }
     serve *s = calloc(1, sizeof *s);
     if (!s || !(s->seats = calloc((size_t)n_seats + 1, sizeof *s->seats)) || serve_queue_init(&s->q) != 0) {
         if (s) free(s->seats);
         free(s);
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
         return NULL;
     }
     s->n_seats = n_seats;
@@ -440,7 +442,10 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
     for (int i = 1; i <= n_seats; i++) {
         s->seats[i].served = served[i] != 0;
         if (s->seats[i].served && serve_token_new(s->seats[i].token) != 0) {
-            cerr_add(errs, NULL, 0, 0, NULL, "no random bytes for the seats' tokens (getrandom: %s)", strerror(errno));
+            int e = errno;
+            size_t before = errs->n;
+            cerr_add(errs, NULL, 0, 0, NULL, "no random bytes for the seats' tokens (getrandom: %s)", strerror(e));
+            cerr_key(errs, before, "serve.no_random", e, NULL, NULL);
             serve_stop(s);
             return NULL;
         }
@@ -458,18 +463,20 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
                             MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
                             MHD_OPTION_END);
     if (!s->d) {
+        char port_text[24];
+        snprintf(port_text, sizeof port_text, "%d", port);
         if (port)
-            cerr_add(errs, NULL, 0, 0, NULL, "cannot serve on %s port %d (taken, or not this machine's address?)",
-                     bind, port);
+            cerr_addk(errs, NULL, 0, 0, NULL, "serve.taken",
+                      "cannot serve on %s port %s (taken, or not this machine's address?)", bind, port_text);
         else
-            cerr_add(errs, NULL, 0, 0, NULL, "cannot serve on %s (not this machine's address?)", bind);
+            cerr_addk(errs, NULL, 0, 0, NULL, "serve.not_here", "cannot serve on %s (not this machine's address?)", bind);
         serve_stop(s);
         return NULL;
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
     s->port = di ? di->port : port;
     if (!(s->host = link_host(bind, v6))) {
-        cerr_add(errs, NULL, 0, 0, NULL, "out of memory");
+        cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
         serve_stop(s);
         return NULL;
     }
