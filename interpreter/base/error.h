@@ -51,6 +51,11 @@ void cerr_add(cerr_list *l, const char *file, int line, int col, const char *pat
 #endif
     ;
 
+/* A key written where it is kept (a table, a field) before it reaches
+** cerr_key: the same literal, marked so that test_error_keys finds it and
+** checks the catalogue has its wording. */
+#define CERR_KEY(k) (k)
+
 /* Records one error with its key in one call: fmt's only conversions are
 ** %s (and %%), and their arguments, strings, are the key's arguments in
 ** order (at most CERR_MAX_ARGS), so the English message and the console's

@@ -260,16 +260,16 @@ typedef struct totals_ctx {
 static int p_totals(lua_State *L) {
     totals_ctx *c = lua_touserdata(L, 1);
     unview_top(L); /* the score table itself may be a view of the state */
-    if (!lua_istable(L, 2)) return c->bad_key = "engine.score_no_table", c->bad = "score(g) must return a table", 0;
+    if (!lua_istable(L, 2)) return c->bad_key = CERR_KEY("engine.score_no_table"), c->bad = "score(g) must return a table", 0;
     for (int s = 1; s <= c->n; s++) {
         lua_rawgeti(L, 2, s);
         unview_top(L);
         int present;
         c->seat = s;
         if (!lua_istable(L, -1))
-            return c->bad_key = "engine.score_seat", c->bad = "each seat needs {total = <integer>, ...}", 0;
+            return c->bad_key = CERR_KEY("engine.score_seat"), c->bad = "each seat needs {total = <integer>, ...}", 0;
         if (int_field(L, -1, "total", &c->totals[s - 1], &present) != 0 || !present)
-            return c->bad_key = "engine.score_total", c->bad = "total must be an integer", 0;
+            return c->bad_key = CERR_KEY("engine.score_total"), c->bad = "total must be an integer", 0;
         lua_pop(L, 1);
     }
     return 0;

@@ -886,11 +886,13 @@ static const char *origin_key(const char *const keys[5], origin o) {
 }
 
 static const char *const requires_excluded_keys[5] = {
-    "ruleset.requires_excluded.default", "ruleset.requires_excluded.auto", "ruleset.requires_excluded.preset",
-    "ruleset.requires_excluded.chosen", "ruleset.requires_excluded.forced"};
+    CERR_KEY("ruleset.requires_excluded.default"), CERR_KEY("ruleset.requires_excluded.auto"),
+    CERR_KEY("ruleset.requires_excluded.preset"), CERR_KEY("ruleset.requires_excluded.chosen"),
+    CERR_KEY("ruleset.requires_excluded.forced")};
 static const char *const requires_set_keys[5] = {
-    "ruleset.requires_set.default", "ruleset.requires_set.auto", "ruleset.requires_set.preset",
-    "ruleset.requires_set.chosen", "ruleset.requires_set.forced"};
+    CERR_KEY("ruleset.requires_set.default"), CERR_KEY("ruleset.requires_set.auto"),
+    CERR_KEY("ruleset.requires_set.preset"), CERR_KEY("ruleset.requires_set.chosen"),
+    CERR_KEY("ruleset.requires_set.forced")};
 
 static opt_state *find_opt(opt_state *os, size_t n, const char *id) {
     for (size_t i = 0; i < n; i++)

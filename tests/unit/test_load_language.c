@@ -120,9 +120,9 @@ static void test_german_kathmandu_loads(void **state) {
         "  f.yaml:4:2: hier fehlt ein erwarteter Schlüssel (beim Lesen einer Tabelle in Zeile 1, Spalte 1)",
         "  g.yaml:2:6: Steuerzeichen sind nicht erlaubt (0x1 bei Byte 19)",
         /* the state schema of Kathmandu: route has minItems 3; a player has no key x */
-        "set route: state.route: erwartet: Liste mit mindestens 3 Einträgen, bekommen: eine Liste mit 0 Einträgen "
+        "set route: route: erwartet: Liste mit mindestens 3 Einträgen, bekommen: eine Liste mit 0 Einträgen "
         "(nichts geändert)",
-        "set players[1].x: state.players[0]: unbekannter Schlüssel \"x\" (nichts geändert)",
+        "set players[1].x: players[1]: unbekannter Schlüssel \"x\" (nichts geändert)",
     };
     char *cmd = game_cmd("kathmandu", "de", "set route []\\nset players[1].x 1\\n");
     expect_lines(cmd, want, sizeof want / sizeof want[0]);
@@ -147,7 +147,7 @@ static void test_greek_yak_loads(void **state) {
         "  f.yaml:4:2: δεν βρέθηκε το αναμενόμενο κλειδί (κατά την ανάγνωση ενός πίνακα στη γραμμή 1, στήλη 1)",
         "  g.yaml:2:6: οι χαρακτήρες ελέγχου δεν επιτρέπονται (0x1 στο byte 19)",
         /* Yak's state schema: stupa is false or an integer >= 1 (anyOf) */
-        "set stupa: state.stupa: δεν ταιριάζει με κανένα από: false, ακέραιος >= 1· δόθηκε κείμενο \"x\" (τίποτα "
+        "set stupa: stupa: δεν ταιριάζει με κανένα από: false, ακέραιος >= 1· δόθηκε κείμενο \"x\" (τίποτα "
         "δεν άλλαξε)",
         "set nosuch: state: άγνωστο κλειδί \"nosuch\" (τίποτα δεν άλλαξε)",
     };
@@ -171,7 +171,7 @@ static void test_english_as_before(void **state) {
         "scalars, !!map and !!seq on collections)",
         "  f.yaml:4:2: did not find expected key (while parsing a block mapping at line 1, column 1)",
         "  g.yaml:2:6: control characters are not allowed (0x1 at byte 19)",
-        "set stupa: state.stupa: matches none of: false, integer >= 1; got string \"x\" (nothing changed)",
+        "set stupa: stupa: matches none of: false, integer >= 1; got string \"x\" (nothing changed)",
     };
     char *cmd = game_cmd("yak", "en", "set stupa \"x\"\\n");
     expect_lines(cmd, want, sizeof want / sizeof want[0]);
