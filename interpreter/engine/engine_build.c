@@ -379,12 +379,15 @@ engine *engine_build(const engine_config *c, cerr_list *errs) {
     free(e->cfg.lang); /* the rules' language: given, found in the manifest, or en */
     if (!(e->cfg.lang = cairn_strdup(rt->rules->lang))) goto oom;
     if (cfg_seats(&e->cfg, c) != 0) goto oom;
-    if (rules_take_sandbox(rt->rules, rt, errs) != 0) goto fail;
+    if (rules_take_sandbox(rt->rules, rt, e->cfg.fast, errs) != 0) goto fail;
     e->hub = rt->kit->hub;
     e->hub->e = e;
-    if (build_rules(e, errs) != 0) goto fail;
-    /* from here on handler calls may be stopped and run again: no globals */
-    if (sandbox_seal_globals(rt->sb) != 0) goto oom;
+    if (rt->ref_rules == LUA_NOREF) { /* not kept from the last fast game: load them */
+        if (build_rules(e, errs) != 0) goto fail;
+        /* from here on handler calls may be stopped and run again: no globals */
+        if (sandbox_seal_globals(rt->sb) != 0) goto oom;
+        if (e->cfg.fast) rules_keep(rt); /* before any handler runs */
+    }
     lua_pushcfunction(rt->L, p_handlers);
     lua_pushlightuserdata(rt->L, rt);
     if (lua_pcall(rt->L, 1, 0, 0) != LUA_OK) {

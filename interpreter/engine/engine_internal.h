@@ -151,6 +151,9 @@ typedef struct sandbox_kit {
     int slot_h[H_COUNT];
     int ref_hnames;
     int ref_ids, ref_labels, ref_reasons, ref_prompts; /* LUA_NOREF: made at the next start */
+    /* the rules table a fast game loaded and kept for the next fast game
+    ** (sandbox_keep: put back as loaded at every start); LUA_NOREF: none */
+    int ref_rules_kept;
     value *seats;
 } sandbox_kit;
 
@@ -379,9 +382,15 @@ void history_free(engine *e);
 int history_restore(engine *e, size_t p, cerr_list *errs);
 
 /* ---- engine_rules.c */
-/* A sandbox for a game of these rules: from the pool (reset) or new, with
-** g.data and g.options. */
-int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs);
+/* A sandbox for a game of these rules: from the pool or new, with g.data
+** and g.options. A fast game given a pooled sandbox whose rules are kept
+** gets them put back (rt->ref_rules set: nothing to load); otherwise the
+** sandbox is reset and rt->ref_rules is LUA_NOREF (load the rules). */
+int rules_take_sandbox(engine_rules *r, game_rt *rt, int fast, cerr_list *errs);
+/* Once a fast game has loaded its rules (rt->ref_rules) and sealed the
+** globals: keeps them for the sandbox's next fast game, when they can be
+** put back (sandbox_keep); otherwise the next game loads them again. */
+void rules_keep(game_rt *rt);
 /* Gives a game's sandbox back to the pool of r (NULL: frees it). */
 void rules_give_sandbox(engine_rules *r, game_rt *rt);
 

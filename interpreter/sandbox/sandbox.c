@@ -577,6 +577,7 @@ const char *sandbox_own_traceback(const sandbox *sb, int *frames) {
 }
 
 void sandbox_forget_modules(sandbox *sb) {
+    sandbox_drop_kept(sb);
     /* setting an existing registry key to nil allocates nothing */
     lua_pushnil(sb->L);
     lua_rawsetp(sb->L, LUA_REGISTRYINDEX, &LOADED_KEY);
@@ -879,6 +880,7 @@ int sandbox_reset(sandbox *sb) {
     lua_State *L = sb->L;
     sb->game_ticks_used = 0; /* a new game: a new CPU total */
     lua_settop(L, 0);
+    sandbox_drop_kept(sb); /* the chunks run again: nothing of the last load is kept */
     sb_reads_clear(L); /* a new game: its own reads */
     lua_pushcfunction(L, p_reset);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
