@@ -181,25 +181,40 @@ static int p_handlers(lua_State *L) {
         }
         k->ref_hnames = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules); /* 2 */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_hnames); /* 3 */
-    for (int h = 0; h < H_COUNT; h++) {
-        lua_rawgeti(L, 3, h + 1);
-        if (lua_rawget(L, 2) != LUA_TFUNCTION) {
-            lua_pop(L, 1);
-            continue;
+    if (k->handlers_kept) { /* kept rules, put back as loaded: the same handlers */
+        for (int h = 0; h < H_COUNT; h++)
+            if (k->kept_h & (1u << h)) rt->ref_h[h] = k->slot_h[h];
+    } else {
+        unsigned found = 0;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules); /* 2 */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_hnames); /* 3 */
+        for (int h = 0; h < H_COUNT; h++) {
+            lua_rawgeti(L, 3, h + 1);
+            if (lua_rawget(L, 2) != LUA_TFUNCTION) {
+                lua_pop(L, 1);
+                continue;
+            }
+            if (k->slot_h[h] == LUA_NOREF) k->slot_h[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+            else lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]); /* its key exists: no allocation */
+            rt->ref_h[h] = k->slot_h[h];
+            found |= 1u << h;
         }
-        if (k->slot_h[h] == LUA_NOREF) k->slot_h[h] = luaL_ref(L, LUA_REGISTRYINDEX);
-        else lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]); /* its key exists: no allocation */
-        rt->ref_h[h] = k->slot_h[h];
+        if (rt->ref_rules != LUA_NOREF && rt->ref_rules == k->ref_rules_kept) {
+            k->handlers_kept = 1;
+            k->kept_h = found;
+        }
     }
     int *tables[] = {&k->ref_ids, &k->ref_labels, &k->ref_reasons, &k->ref_prompts};
     for (int i = 0; i < 4; i++) {
         if (*tables[i] == LUA_NOREF) {
             /* the ids sized for a usual decision list: no growing on the first */
-            lua_createtable(L, i == 0 ? 16 : 0, 0);
+            lua_createtable(L, i == 0 ? ASK_IDS_ROOM : 0, 0);
             *tables[i] = luaL_ref(L, LUA_REGISTRYINDEX);
         }
+    }
+    if (k->ref_ask_keys == LUA_NOREF) {
+        ask_keys_push(L);
+        k->ref_ask_keys = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     rt->ref_ids = k->ref_ids, rt->ref_labels = k->ref_labels;
     rt->ref_reasons = k->ref_reasons, rt->ref_prompts = k->ref_prompts;

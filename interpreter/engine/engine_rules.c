@@ -167,7 +167,7 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
         k->ref_grenderfields = LUA_NOREF;
     for (int h = 0; h < H_COUNT; h++) k->slot_h[h] = LUA_NOREF;
     k->ref_hnames = k->ref_ids = k->ref_labels = k->ref_reasons = k->ref_prompts = LUA_NOREF;
-    k->ref_rules_kept = LUA_NOREF;
+    k->ref_rules_kept = k->ref_ask_keys = LUA_NOREF;
     sandbox_config sc;
     memset(&sc, 0, sizeof sc);
     sc.mem_cap = r->mem_cap;
@@ -194,8 +194,18 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
 /* Forgets the kit's kept rules: its next game loads them again. */
 static void kit_drop_kept(sandbox_kit *k) {
     if (k->ref_rules_kept == LUA_NOREF) return;
-    luaL_unref(sandbox_state(k->sb), LUA_REGISTRYINDEX, k->ref_rules_kept); /* allocates nothing */
+    lua_State *L = sandbox_state(k->sb);
+    luaL_unref(L, LUA_REGISTRYINDEX, k->ref_rules_kept); /* allocates nothing */
     k->ref_rules_kept = LUA_NOREF;
+    if (k->handlers_kept) { /* the slots hold false between games again */
+        for (int h = 0; h < H_COUNT; h++) {
+            if (!(k->kept_h & (1u << h))) continue;
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]);
+        }
+        k->handlers_kept = 0;
+        k->kept_h = 0;
+    }
     sandbox_drop_kept(k->sb);
 }
 
@@ -244,11 +254,14 @@ void rules_give_sandbox(engine_rules *r, game_rt *rt) {
         *refs[i] = LUA_NOREF;
     }
     /* the handlers' slots stay the kit's, holding false (an existing key:
-    ** no allocation) until the next game puts its own functions there */
+    ** no allocation) until the next game puts its own functions there; with
+    ** kept rules they keep the kept handlers */
     for (int h = 0; h < H_COUNT; h++) {
         if (rt->ref_h[h] == LUA_NOREF) continue;
-        lua_pushboolean(L, 0);
-        lua_rawseti(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
+        if (!k->handlers_kept) {
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
+        }
         rt->ref_h[h] = LUA_NOREF;
     }
     /* the engine's option tables: the engine handed them back (engine_free) */

@@ -504,6 +504,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
              grace_ms, sb->call_cpu_ms);
     for (char *q = sb->hard_msg; *q; q++) /* raw to fd 2: no control byte from a folder name */
         if ((unsigned char)*q < 0x20 ? *q != '\n' : (unsigned char)*q >= 0x7f) *q = '?';
+    sb->hard_len = strlen(sb->hard_msg); /* once: every top-level call hands it to the watch */
     sb->L = lua_newstate(sb_alloc, sb);
     if (!sb->L) {
         char cap[64];
@@ -623,7 +624,7 @@ static void begin_call(sandbox *sb, int fn) {
     long hard = (long)sb->watch.deadline + sb->hard_grace_ticks;
     sb->watch.hard = (sig_atomic_t)(hard > 0 && hard < INT_MAX ? hard : INT_MAX);
     sb->watch.hard_msg = sb->hard_msg;
-    sb->watch.hard_len = (sig_atomic_t)strlen(sb->hard_msg);
+    sb->watch.hard_len = (sig_atomic_t)sb->hard_len;
     if (sb->timed_allowed && !sb->counted_only && sb->tick_limit) {
         sb->watch.limit = sb->tick_limit;
         if (budget_watch_start(&sb->watch) == 0) {

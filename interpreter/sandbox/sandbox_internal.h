@@ -59,6 +59,7 @@ struct sandbox {
     /* the hard stop's grace in ticks, and the message it writes (budget.h) */
     long hard_grace_ticks;
     char hard_msg[512];
+    size_t hard_len; /* strlen(hard_msg) */
     int game_limit_hit;
     /* Left by a hard stop (sandbox_escaped): L is never touched again, not
     ** even freed; unclaimed is a block the allocator got as the stop came. */
