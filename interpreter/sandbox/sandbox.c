@@ -10,7 +10,8 @@
 ** replaced library functions (printing without addresses, work charged by
 ** its size) sandbox_lib.c; require sandbox_require.c; deterministic
 ** pairs/next, read-only tables and the table library sandbox_tables.c;
-** string matching sandbox_pattern.c.
+** string matching sandbox_pattern.c; the loaded rules kept from one game to
+** the next and put back, sandbox_keep.c.
 */
 /* realpath is XSI: confining require to its folders needs it */
 #if !defined(_XOPEN_SOURCE)

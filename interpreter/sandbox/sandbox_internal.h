@@ -5,7 +5,8 @@
 ** sandbox_catch.c: pcall, load and coroutines; sandbox_lib.c: the replaced
 ** library functions; sandbox_require.c: require; sandbox_tables.c: deterministic pairs/next,
 ** read-only tables, raw access and the table library; sandbox_pattern.c:
-** string matching charged to the budget). Nothing else includes it.
+** string matching charged to the budget; sandbox_keep.c: loaded rules kept
+** for the next game and put back). Nothing else includes it.
 */
 #ifndef CAIRN_SANDBOX_INTERNAL_H
 #define CAIRN_SANDBOX_INTERNAL_H
