@@ -197,25 +197,40 @@ static int p_handlers(lua_State *L) {
         }
         k->ref_hnames = luaL_ref(L, LUA_REGISTRYINDEX);
     }
-    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules); /* 2 */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_hnames); /* 3 */
-    for (int h = 0; h < H_COUNT; h++) {
-        lua_rawgeti(L, 3, h + 1);
-        if (lua_rawget(L, 2) != LUA_TFUNCTION) {
-            lua_pop(L, 1);
-            continue;
+    if (k->handlers_kept) { /* kept rules, put back as loaded: the same handlers */
+        for (int h = 0; h < H_COUNT; h++)
+            if (k->kept_h & (1u << h)) rt->ref_h[h] = k->slot_h[h];
+    } else {
+        unsigned found = 0;
+        lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules); /* 2 */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, k->ref_hnames); /* 3 */
+        for (int h = 0; h < H_COUNT; h++) {
+            lua_rawgeti(L, 3, h + 1);
+            if (lua_rawget(L, 2) != LUA_TFUNCTION) {
+                lua_pop(L, 1);
+                continue;
+            }
+            if (k->slot_h[h] == LUA_NOREF) k->slot_h[h] = luaL_ref(L, LUA_REGISTRYINDEX);
+            else lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]); /* its key exists: no allocation */
+            rt->ref_h[h] = k->slot_h[h];
+            found |= 1u << h;
         }
-        if (k->slot_h[h] == LUA_NOREF) k->slot_h[h] = luaL_ref(L, LUA_REGISTRYINDEX);
-        else lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]); /* its key exists: no allocation */
-        rt->ref_h[h] = k->slot_h[h];
+        if (rt->ref_rules != LUA_NOREF && rt->ref_rules == k->ref_rules_kept) {
+            k->handlers_kept = 1;
+            k->kept_h = found;
+        }
     }
     int *tables[] = {&k->ref_ids, &k->ref_labels, &k->ref_reasons, &k->ref_prompts};
     for (int i = 0; i < 4; i++) {
         if (*tables[i] == LUA_NOREF) {
             /* the ids sized for a usual decision list: no growing on the first */
-            lua_createtable(L, i == 0 ? 16 : 0, 0);
+            lua_createtable(L, i == 0 ? ASK_IDS_ROOM : 0, 0);
             *tables[i] = luaL_ref(L, LUA_REGISTRYINDEX);
         }
+    }
+    if (k->ref_ask_keys == LUA_NOREF) {
+        ask_keys_push(L);
+        k->ref_ask_keys = luaL_ref(L, LUA_REGISTRYINDEX);
     }
     rt->ref_ids = k->ref_ids, rt->ref_labels = k->ref_labels;
     rt->ref_reasons = k->ref_reasons, rt->ref_prompts = k->ref_prompts;
@@ -400,12 +415,15 @@ engine *engine_build(const engine_config *c, cerr_list *errs) {
     free(e->cfg.lang); /* the rules' language: given, found in the manifest, or en */
     if (!(e->cfg.lang = cairn_strdup(rt->rules->lang))) goto oom;
     if (cfg_seats(&e->cfg, c) != 0) goto oom;
-    if (rules_take_sandbox(rt->rules, rt, errs) != 0) goto fail;
+    if (rules_take_sandbox(rt->rules, rt, e->cfg.fast, errs) != 0) goto fail;
     e->hub = rt->kit->hub;
     e->hub->e = e;
-    if (build_rules(e, errs) != 0) goto fail;
-    /* from here on handler calls may be stopped and run again: no globals */
-    if (sandbox_seal_globals(rt->sb) != 0) goto oom;
+    if (rt->ref_rules == LUA_NOREF) { /* not kept from the last fast game: load them */
+        if (build_rules(e, errs) != 0) goto fail;
+        /* from here on handler calls may be stopped and run again: no globals */
+        if (sandbox_seal_globals(rt->sb) != 0) goto oom;
+        if (e->cfg.fast) rules_keep(rt); /* before any handler runs */
+    }
     lua_pushcfunction(rt->L, p_handlers);
     lua_pushlightuserdata(rt->L, rt);
     if (lua_pcall(rt->L, 1, 0, 0) != LUA_OK) {

@@ -95,6 +95,12 @@ typedef struct asked_set {
 /* asked_set.disabled's bits */
 enum { ASK_DISABLED = 1, ASK_AVOIDED = 2 };
 
+/* The engine's ids table is made with room for this many ids in its list
+** part: a usual decision list fills it without growing, and a fast game's
+** plain read (engine_decisions.c), which may not allocate, stores no
+** further. */
+#define ASK_IDS_ROOM 16
+
 /* A ruleset loaded, validated and compiled once for many games
 ** (engine_rules.c). */
 struct engine_rules {
@@ -153,6 +159,19 @@ typedef struct sandbox_kit {
     int slot_h[H_COUNT];
     int ref_hnames;
     int ref_ids, ref_labels, ref_reasons, ref_prompts; /* LUA_NOREF: made at the next start */
+    /* the rules table a fast game loaded and kept for the next fast game
+    ** (sandbox_keep: put back as loaded at every start); LUA_NOREF: none */
+    int ref_rules_kept;
+    /* with kept rules: the handler slots keep their functions between games
+    ** (bit h of kept_h set: slot_h[h] holds handler h), looked up once */
+    int handlers_kept;
+    unsigned kept_h;
+    /* the keys the decision reader reads by, as Lua strings (ask_keys_push,
+    ** made with the kit's option tables) */
+    int ref_ask_keys;
+    /* the ids table has held more than ASK_IDS_ROOM ids (its list part may
+    ** have been resized since): no plain reads in this sandbox */
+    int ids_grown;
     value *seats;
 } sandbox_kit;
 
@@ -400,10 +419,21 @@ void history_free(engine *e);
 /* Back to position p: the nearest checkpoint, then replay. */
 int history_restore(engine *e, size_t p, cerr_list *errs);
 
+/* ---- engine_decisions.c */
+/* Protected callers: pushes the list of keys a fast game's decision reader
+** reads by (seat, hidden, options, disabled, id, bot; sandbox_kit.ref_ask_keys). */
+void ask_keys_push(lua_State *L);
+
 /* ---- engine_rules.c */
-/* A sandbox for a game of these rules: from the pool (reset) or new, with
-** g.data and g.options. */
-int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs);
+/* A sandbox for a game of these rules: from the pool or new, with g.data
+** and g.options. A fast game given a pooled sandbox whose rules are kept
+** gets them put back (rt->ref_rules set: nothing to load); otherwise the
+** sandbox is reset and rt->ref_rules is LUA_NOREF (load the rules). */
+int rules_take_sandbox(engine_rules *r, game_rt *rt, int fast, cerr_list *errs);
+/* Once a fast game has loaded its rules (rt->ref_rules) and sealed the
+** globals: keeps them for the sandbox's next fast game, when they can be
+** put back (sandbox_keep); otherwise the next game loads them again. */
+void rules_keep(game_rt *rt);
 /* Gives a game's sandbox back to the pool of r (NULL: frees it). */
 void rules_give_sandbox(engine_rules *r, game_rt *rt);
 

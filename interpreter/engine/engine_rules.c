@@ -5,7 +5,10 @@
 ** process plays with it, plus a small pool of sandboxes that finished games
 ** hand back. A new game takes a pooled sandbox and resets it
 ** (sandbox_reset: a fresh environment, the compiled chunks run again), so
-** nothing a script kept in a global or an upvalue reaches the next game.
+** nothing a script kept in a global or an upvalue reaches the next game. A
+** fast game skips the loading when the last fast game in that sandbox kept
+** its rules (sandbox_keep): every table and upvalue the loading left is put
+** back as it was, which the next game cannot tell from a new load.
 */
 #include "engine_internal.h"
 #include "limits.h"
@@ -175,6 +178,7 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
         k->ref_grenderfields = LUA_NOREF;
     for (int h = 0; h < H_COUNT; h++) k->slot_h[h] = LUA_NOREF;
     k->ref_hnames = k->ref_ids = k->ref_labels = k->ref_reasons = k->ref_prompts = LUA_NOREF;
+    k->ref_rules_kept = k->ref_ask_keys = LUA_NOREF;
     sandbox_config sc;
     memset(&sc, 0, sizeof sc);
     sc.mem_cap = r->mem_cap;
@@ -198,13 +202,37 @@ static sandbox_kit *kit_new(engine_rules *r, cerr_list *errs) {
     return k;
 }
 
-int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs) {
+/* Forgets the kit's kept rules: its next game loads them again. */
+static void kit_drop_kept(sandbox_kit *k) {
+    if (k->ref_rules_kept == LUA_NOREF) return;
+    lua_State *L = sandbox_state(k->sb);
+    luaL_unref(L, LUA_REGISTRYINDEX, k->ref_rules_kept); /* allocates nothing */
+    k->ref_rules_kept = LUA_NOREF;
+    if (k->handlers_kept) { /* the slots hold false between games again */
+        for (int h = 0; h < H_COUNT; h++) {
+            if (!(k->kept_h & (1u << h))) continue;
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, LUA_REGISTRYINDEX, k->slot_h[h]);
+        }
+        k->handlers_kept = 0;
+        k->kept_h = 0;
+    }
+    sandbox_drop_kept(k->sb);
+}
+
+int rules_take_sandbox(engine_rules *r, game_rt *rt, int fast, cerr_list *errs) {
     sandbox_kit *k;
+    rt->ref_rules = LUA_NOREF;
     if (r->n_pool > 0) {
         k = r->pool[--r->n_pool];
-        if (sandbox_reset(k->sb) != 0) {
-            kit_free(k);
-            return errs->oom = 1, -1;
+        if (fast && k->ref_rules_kept != LUA_NOREF && sandbox_restore_kept(k->sb) == 0) {
+            rt->ref_rules = k->ref_rules_kept; /* put back as loaded: nothing to run again */
+        } else {
+            kit_drop_kept(k); /* a strict game loads its rules afresh */
+            if (sandbox_reset(k->sb) != 0) {
+                kit_free(k);
+                return errs->oom = 1, -1;
+            }
         }
     } else if (!(k = kit_new(r, errs))) {
         return -1;
@@ -215,21 +243,36 @@ int rules_take_sandbox(engine_rules *r, game_rt *rt, cerr_list *errs) {
     return 0;
 }
 
+void rules_keep(game_rt *rt) {
+    sandbox_kit *k = rt->kit;
+    lua_State *L = rt->L;
+    if (k->ref_rules_kept != LUA_NOREF || rt->ref_rules == LUA_NOREF || !lua_checkstack(L, 1)) return;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, rt->ref_rules);
+    /* not kept (something the record cannot put back, or no memory): the
+    ** next game runs the chunks again, as a strict game does */
+    if (sandbox_keep(k->sb, -1) == 0) k->ref_rules_kept = rt->ref_rules;
+    lua_pop(L, 1);
+}
+
 void rules_give_sandbox(engine_rules *r, game_rt *rt) {
     sandbox_kit *k = rt->kit;
     if (!k) return;
     lua_State *L = rt->L;
+    if (rt->ref_rules == k->ref_rules_kept) rt->ref_rules = LUA_NOREF; /* the kit's */
     int *refs[] = {&rt->ref_rules, &rt->ref_state};
     for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++) {
         luaL_unref(L, LUA_REGISTRYINDEX, *refs[i]); /* allocates nothing */
         *refs[i] = LUA_NOREF;
     }
     /* the handlers' slots stay the kit's, holding false (an existing key:
-    ** no allocation) until the next game puts its own functions there */
+    ** no allocation) until the next game puts its own functions there; with
+    ** kept rules they keep the kept handlers */
     for (int h = 0; h < H_COUNT; h++) {
         if (rt->ref_h[h] == LUA_NOREF) continue;
-        lua_pushboolean(L, 0);
-        lua_rawseti(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
+        if (!k->handlers_kept) {
+            lua_pushboolean(L, 0);
+            lua_rawseti(L, LUA_REGISTRYINDEX, rt->ref_h[h]);
+        }
         rt->ref_h[h] = LUA_NOREF;
     }
     /* the engine's option tables: the engine handed them back (engine_free) */

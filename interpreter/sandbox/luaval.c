@@ -583,6 +583,11 @@ typedef struct check_ctx {
     seen_set set;
     int alias;         /* failed on the tree rule */
     int oom;
+    /* the last strings found plain, by object: a state repeats a few
+    ** strings many times (a board's cells), checked once each */
+    const void *plain_str[4];
+    size_t plain_len[4];
+    unsigned plain_next;
 } check_ctx;
 
 /* Adds p to the set; 1 if it was there already, -1 out of memory. */
@@ -618,6 +623,25 @@ int luaval_string_plain(const char *s, size_t n, int is_key) {
 
 static int check_rec(check_ctx *c, int idx);
 
+/* The string at idx (a value): counted, and plain (luaval_string_plain). */
+static int check_string(check_ctx *c, int idx) {
+    lua_State *L = c->L;
+    const void *p = lua_topointer(L, idx);
+    size_t n;
+    for (unsigned i = 0; i < 4; i++) {
+        if (c->plain_str[i] == p) {
+            n = c->plain_len[i];
+            return (c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES ? -1 : 0;
+        }
+    }
+    const char *s = lua_tolstring(L, idx, &n);
+    if ((c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES || !luaval_string_plain(s, n, 0)) return -1;
+    c->plain_str[c->plain_next & 3] = p;
+    c->plain_len[c->plain_next & 3] = n;
+    c->plain_next++;
+    return 0;
+}
+
 static int check_table(check_ctx *c, int idx) {
     lua_State *L = c->L;
     if (c->depth >= CAIRN_YAML_MAX_DEPTH || !lua_checkstack(L, 6)) return -1;
@@ -643,6 +667,7 @@ static int check_table(check_ctx *c, int idx) {
             int vt = lua_rawgeti(L, t, (lua_Integer)i);
             if (vt == LUA_TNIL) rc = -1;
             else if (vt == LUA_TNUMBER) rc = ++c->nodes > c->max_nodes || !lua_isinteger(L, -1) ? -1 : 0;
+            else if (vt == LUA_TSTRING) rc = ++c->nodes > c->max_nodes ? -1 : check_string(c, -1);
             else rc = check_rec(c, lua_gettop(L)); /* check_rec's own rules, as for any value */
             lua_pop(L, 1);
         }
@@ -688,12 +713,7 @@ static int check_rec(check_ctx *c, int idx) {
     case LUA_TNIL:
     case LUA_TBOOLEAN: return 0;
     case LUA_TNUMBER: return lua_isinteger(L, idx) ? 0 : -1;
-    case LUA_TSTRING: {
-        size_t n;
-        const char *s = lua_tolstring(L, idx, &n);
-        if ((c->bytes += n) > (size_t)CAIRN_PLAIN_MAX_BYTES) return -1;
-        return luaval_string_plain(s, n, 0) ? 0 : -1;
-    }
+    case LUA_TSTRING: return check_string(c, idx);
     case LUA_TTABLE: return check_table(c, idx);
     default: return -1;
     }
@@ -708,6 +728,8 @@ int luaval_check(lua_State *L, int idx, const char *what, cerr_list *errs) {
     c.bytes = 0;
     luaval_seen_init(&c.set);
     c.alias = c.oom = 0;
+    memset(c.plain_str, 0, sizeof c.plain_str);
+    c.plain_next = 0;
     idx = lua_absindex(L, idx);
     int rc = check_rec(&c, idx);
     luaval_seen_free(&c.set);

@@ -10,7 +10,8 @@
 ** replaced library functions (printing without addresses, work charged by
 ** its size) sandbox_lib.c; require sandbox_require.c; deterministic
 ** pairs/next, read-only tables and the table library sandbox_tables.c;
-** string matching sandbox_pattern.c.
+** string matching sandbox_pattern.c; the loaded rules kept from one game to
+** the next and put back, sandbox_keep.c.
 */
 /* realpath is XSI: confining require to its folders needs it */
 #if !defined(_XOPEN_SOURCE)
@@ -504,6 +505,7 @@ sandbox *sandbox_new(const sandbox_config *c, cerr_list *errs) {
              grace_ms, sb->call_cpu_ms);
     for (char *q = sb->hard_msg; *q; q++) /* raw to fd 2: no control byte from a folder name */
         if ((unsigned char)*q < 0x20 ? *q != '\n' : (unsigned char)*q >= 0x7f) *q = '?';
+    sb->hard_len = strlen(sb->hard_msg); /* once: every top-level call hands it to the watch */
     sb->L = lua_newstate(sb_alloc, sb);
     if (!sb->L) {
         char cap[64];
@@ -578,6 +580,7 @@ const char *sandbox_own_traceback(const sandbox *sb, int *frames) {
 }
 
 void sandbox_forget_modules(sandbox *sb) {
+    sandbox_drop_kept(sb);
     /* setting an existing registry key to nil allocates nothing */
     lua_pushnil(sb->L);
     lua_rawsetp(sb->L, LUA_REGISTRYINDEX, &LOADED_KEY);
@@ -623,7 +626,7 @@ static void begin_call(sandbox *sb, int fn) {
     long hard = (long)sb->watch.deadline + sb->hard_grace_ticks;
     sb->watch.hard = (sig_atomic_t)(hard > 0 && hard < INT_MAX ? hard : INT_MAX);
     sb->watch.hard_msg = sb->hard_msg;
-    sb->watch.hard_len = (sig_atomic_t)strlen(sb->hard_msg);
+    sb->watch.hard_len = (sig_atomic_t)sb->hard_len;
     if (sb->timed_allowed && !sb->counted_only && sb->tick_limit) {
         sb->watch.limit = sb->tick_limit;
         if (budget_watch_start(&sb->watch) == 0) {
@@ -885,6 +888,7 @@ int sandbox_reset(sandbox *sb) {
     lua_State *L = sb->L;
     sb->game_ticks_used = 0; /* a new game: a new CPU total */
     lua_settop(L, 0);
+    sandbox_drop_kept(sb); /* the chunks run again: nothing of the last load is kept */
     sb_reads_clear(L); /* a new game: its own reads */
     lua_pushcfunction(L, p_reset);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {

@@ -229,6 +229,33 @@ int sandbox_reset(sandbox *sb);
 ** Returns 0, or -1 out of memory (nothing changed). */
 int sandbox_seal_globals(sandbox *sb);
 
+/* Keeps the loaded rules for the next game (sandbox_keep.c): records every
+** table reachable from the value at idx (the rules table), from require's
+** cache and from the sealed globals (contents and metatable), and every
+** upvalue of every Lua function reached, so that sandbox_restore_kept can
+** put them all back as they are now. Call once the rules are loaded and the
+** globals sealed, before any handler runs. Returns 0 (kept), 1 when the
+** rules reach something no record can put back (a coroutine, a userdata, a
+** C function carrying state; nothing kept: run the chunks again with
+** sandbox_reset), -1 out of memory (nothing kept). */
+int sandbox_keep(sandbox *sb, int idx);
+
+/* Starts the next game on the kept rules: every table and upvalue recorded
+** by sandbox_keep is put back (a table a game changed gets its recorded
+** contents and metatable again, a variable its value; a module first
+** required during a game is forgotten), the game's CPU total and reads
+** start afresh. The globals stay sealed. Assumes an empty stack. Returns 0,
+** or -1 (nothing kept, or out of memory: then sandbox_reset and load
+** again). */
+int sandbox_restore_kept(sandbox *sb);
+
+/* Forgets what sandbox_keep recorded (sandbox_reset and
+** sandbox_forget_modules do too). */
+void sandbox_drop_kept(sandbox *sb);
+
+/* Whether the loaded rules are kept (sandbox_keep since the last reset). */
+int sandbox_is_kept(const sandbox *sb);
+
 /* Forgets every module `require` has loaded, so the next require reads the
 ** file again (hot reload). */
 void sandbox_forget_modules(sandbox *sb);

@@ -5,7 +5,8 @@
 ** sandbox_catch.c: pcall, load and coroutines; sandbox_lib.c: the replaced
 ** library functions; sandbox_require.c: require; sandbox_tables.c: deterministic pairs/next,
 ** read-only tables, raw access and the table library; sandbox_pattern.c:
-** string matching charged to the budget). Nothing else includes it.
+** string matching charged to the budget; sandbox_keep.c: loaded rules kept
+** for the next game and put back). Nothing else includes it.
 */
 #ifndef CAIRN_SANDBOX_INTERNAL_H
 #define CAIRN_SANDBOX_INTERNAL_H
@@ -59,12 +60,17 @@ struct sandbox {
     /* the hard stop's grace in ticks, and the message it writes (budget.h) */
     long hard_grace_ticks;
     char hard_msg[512];
+    size_t hard_len; /* strlen(hard_msg) */
     int game_limit_hit;
     /* Left by a hard stop (sandbox_escaped): L is never touched again, not
     ** even freed; unclaimed is a block the allocator got as the stop came. */
     int lost;
     void *unclaimed;
     int sealed; /* sandbox_seal_globals: assigning a global is an error */
+    /* sandbox_keep (sandbox_keep.c): the loaded rules are kept for the next
+    ** game; the record holds kept_tables tables and kept_cells upvalues */
+    int kept;
+    lua_Integer kept_tables, kept_cells;
     int game_limit_off; /* sandbox_set_game_limit(sb, 0): taking a decision back */
     int watched; /* the timer watches the current top-level call */
     int depth;   /* nesting of sandbox_call */
@@ -214,6 +220,12 @@ int sb_env_newindex(lua_State *L);
 /* sandbox_seal.c: undoes sandbox_seal_globals (the moved globals leave the
 ** library table). Protected callers only (sandbox_reset's). */
 void sb_unseal(lua_State *L);
+/* sandbox_seal.c: pushes the table whose keys name the sealed globals (1),
+** or nothing when none were moved (0). */
+int sb_push_sealed(lua_State *L);
+/* sandbox_tables.c: whether the table at idx is one no script can change: a
+** read-only proxy, the global environment, or the metatable guard. */
+int sb_table_protected(lua_State *L, int idx);
 void sb_freeze_rec(lua_State *L, int t, int name_idx, int memo, int depth);
 int sb_tsort(lua_State *L);
 int sb_tinsert(lua_State *L);

@@ -67,6 +67,12 @@ int sandbox_seal_globals(sandbox *sb) {
     return 0;
 }
 
+int sb_push_sealed(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SEALED_KEY) == LUA_TTABLE) return 1;
+    lua_pop(L, 1);
+    return 0;
+}
+
 void sb_unseal(lua_State *L) {
     sandbox *sb = SB(L);
     if (!sb->sealed) return;

@@ -260,6 +260,18 @@ static int protection_of(lua_State *L, int idx) {
     return r;
 }
 
+static void push_mtguard(lua_State *L);
+
+int sb_table_protected(lua_State *L, int idx) {
+    idx = lua_absindex(L, idx);
+    if (protection_of(L, idx)) return 1;
+    if (lua_type(L, idx) != LUA_TTABLE) return 0;
+    push_mtguard(L);
+    int r = lua_rawequal(L, -1, idx);
+    lua_pop(L, 1);
+    return r;
+}
+
 /* Pushes the name of the proxy at idx for messages. */
 static const char *proxy_name(lua_State *L, int idx) {
     if (lua_getmetatable(L, idx)) {

@@ -9,7 +9,8 @@
 local M = {}
 
 -- M.new() -> an empty id set, {parts = {}, tree = {}, pairs = {}}. A ruleset keeps one in a module
--- local: a new game runs the module again, so no id set outlives its game.
+-- local: a new game starts from the module as its loading left it (run again, or put back
+-- as it was: docs/lua-api.md, "One process, many games"), so no id set outlives its game.
 ---@return cairn.IdSet
 function M.new() return { parts = {}, tree = {}, pairs = {} } end
 

@@ -786,6 +786,51 @@ static void test_reload_stops_at_script_error(void **st) {
     assert_int_equal(system(rm), 0);
 }
 
+/* A fast game reads a usual decision list without a protected call
+** (engine_decisions.c, read_plain) and hands anything else to the full
+** reader: each way the list can break the contract is reported as in a
+** strict game (a fast game does not look for an id given twice). */
+static void test_broken_decisions_in_a_fast_game(void **st) {
+    (void)st;
+    static const struct {
+        const char *mode, *needle;
+    } cases[] = {
+        {"no-options", "needs a non-empty list of options"},
+        {"bad-seat", "needs seat = 1..2"},
+        {"twice", "seat 1 is asked twice at once"},
+        {"not-a-list", "must return a list"},
+        {"bad-disabled", "disabled must be a string"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char *choice = cairn_strfmt("mode=%s", cases[i].mode);
+        const char *choices[] = {choice};
+        engine_config c;
+        memset(&c, 0, sizeof c);
+        c.ruleset = "tests/fixtures/engine/broken";
+        c.players = 2;
+        c.choices = choices;
+        c.n_choices = 1;
+        c.fast = 1;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine *e = engine_new(&c, &errs);
+        assert_null(e);
+        int found = 0;
+        for (size_t k = 0; k < errs.n; k++) {
+            char *line = cerr_format(&errs.items[k]);
+            if (strstr(line, cases[i].needle)) found = 1;
+            free(line);
+        }
+        if (!found) {
+            fprintf(stderr, "mode %s:\n", cases[i].mode);
+            cerr_print(stderr, &errs);
+        }
+        assert_true(found);
+        cerr_free(&errs);
+        free(choice);
+    }
+}
+
 /* Each way a ruleset can break the contract at the start is reported (and
 ** cleaned up: ASan runs this too). */
 static void test_broken_rulesets(void **st) {
@@ -1001,6 +1046,7 @@ int main(void) {
         cmocka_unit_test(test_g_api),
         cmocka_unit_test(test_reload_stops_at_script_error),
         cmocka_unit_test(test_broken_rulesets),
+        cmocka_unit_test(test_broken_decisions_in_a_fast_game),
         cmocka_unit_test(test_testrun_reports_failures),
         cmocka_unit_test(test_bad_configs),
         cmocka_unit_test(test_check_data_locates_problems),

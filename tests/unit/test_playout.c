@@ -45,29 +45,79 @@ static size_t play_out(engine *e) {
     return n;
 }
 
-/* Nothing a script keeps in a global, an upvalue or a module table reaches
-** the next game of the same loaded rules: each game's setup sees zeros,
-** though the first game counted 4 calls in each place. */
-static void test_games_share_nothing(void **st) {
-    (void)st;
-    engine_config c = config(FIXTURE("engine/leaky"), 1, 1);
+/* Counts the debug channel's "rules loaded" lines: the fixtures print it
+** at their top level, so it counts the loads of the rules. */
+static void count_loads(void *ud, const char *line) {
+    if (strstr(line, "rules loaded")) ++*(int *)ud;
+}
+
+/* Nothing a script keeps in a global, an upvalue, a module table, a table
+** nested in one, a metatable, a closure, a module required late or the
+** rules table reaches the next game of the same loaded rules: each game's
+** setup sees zeros, though the first game counted 4 calls in each place.
+** Strict games load the rules again for every game (3 loads in 3 games);
+** fast games load them once and put back what a game changed (1 load). */
+static void games_share_nothing(int fast) {
+    engine_config c = config(FIXTURE("engine/leaky"), 1, fast);
+    int loads = 0;
+    c.debug = count_loads;
+    c.debug_ud = &loads;
     cerr_list errs;
     cerr_init(&errs, 0);
     engine_rules *r = engine_rules_new(&c, &errs);
     assert_non_null(r);
     c.rules = r;
+    static const char *const seen[] = {"global_seen", "upvalue_seen", "module_seen", "deep_seen", "made_seen",
+                                       "meta_seen",   "bump_seen",    "rules_seen",  "late_seen"};
     for (int game = 0; game < 3; game++) {
         engine *e = engine_new(&c, &errs);
+        if (!e) fprintf(stderr, "%s\n", errs.n ? errs.items[0].message : "?");
         assert_non_null(e);
         const value *s = engine_state(e);
-        assert_int_equal(value_get_int(s, "global_seen", -1), 0);
-        assert_int_equal(value_get_int(s, "upvalue_seen", -1), 0);
-        assert_int_equal(value_get_int(s, "module_seen", -1), 0);
+        for (size_t i = 0; i < sizeof seen / sizeof seen[0]; i++) {
+            if (value_get_int(s, seen[i], -1) != 0) fprintf(stderr, "game %d: %s\n", game + 1, seen[i]);
+            assert_int_equal(value_get_int(s, seen[i], -1), 0);
+        }
         assert_int_equal(play_out(e), 3); /* setup + 3 steps: 4 calls kept in each place */
         engine_free(e);
     }
+    assert_int_equal(loads, fast ? 1 : 3);
     engine_rules_free(r);
     cerr_free(&errs);
+}
+
+static void test_games_share_nothing(void **st) {
+    (void)st;
+    games_share_nothing(0);
+    games_share_nothing(1);
+}
+
+/* A coroutine made while the rules load cannot be put back as it was: a
+** fast game loads such rules again for every game, as a strict one does, and
+** each game's count starts at 0 (3 loads in 3 games either way). */
+static void test_rules_with_a_coroutine_load_every_game(void **st) {
+    (void)st;
+    for (int fast = 0; fast <= 1; fast++) {
+        engine_config c = config(FIXTURE("engine/leaky_thread"), 1, fast);
+        int loads = 0;
+        c.debug = count_loads;
+        c.debug_ud = &loads;
+        cerr_list errs;
+        cerr_init(&errs, 0);
+        engine_rules *r = engine_rules_new(&c, &errs);
+        assert_non_null(r);
+        c.rules = r;
+        for (int game = 0; game < 3; game++) {
+            engine *e = engine_new(&c, &errs);
+            assert_non_null(e);
+            assert_int_equal(value_get_int(engine_state(e), "counted", -1), 0);
+            assert_int_equal(play_out(e), 2);
+            engine_free(e);
+        }
+        assert_int_equal(loads, 3);
+        engine_rules_free(r);
+        cerr_free(&errs);
+    }
 }
 
 /* The label the engine shows for each option of the one decision asked. */
@@ -368,6 +418,7 @@ static void test_budget_timer_is_exact(void **st) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_games_share_nothing),
+        cmocka_unit_test(test_rules_with_a_coroutine_load_every_game),
         cmocka_unit_test(test_games_share_no_labels),
         cmocka_unit_test(test_state_int),
         cmocka_unit_test(test_fast_plays_as_strict),
