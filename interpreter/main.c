@@ -406,15 +406,7 @@ static char *options_text(const ruleset *r) {
 ** failed check, always the last line printed. */
 static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) {
     fflush(stdout);
-    for (size_t i = 0; i < errs->n; i++) {
-        char *s = repl_error_text_in(lang, &errs->items[i]);
-        fprintf(stderr, "%s\n", s ? s : errs->items[i].message);
-        free(s);
-    }
-    if (errs->dropped) {
-        fprintf(stderr, repl_text_in(lang, "errors.more", (long long)errs->dropped), errs->dropped);
-        fputc('\n', stderr);
-    }
+    repl_print_errors_in(lang, stderr, errs);
     if (errs->oom) {
         fputs(repl_text_in(lang, "check.errors_lost", 0), stderr);
         fputc('\n', stderr);

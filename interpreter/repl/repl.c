@@ -119,15 +119,7 @@ void repl_board_block(repl *r, const char *markup) {
 }
 
 static void print_errors(const repl *r, FILE *out, const cerr_list *errs) {
-    for (size_t i = 0; i < errs->n; i++) {
-        char *s = repl_error_text(r, &errs->items[i]);
-        fprintf(out, "%s\n", s ? s : errs->items[i].message);
-        free(s);
-    }
-    if (errs->dropped) {
-        fprintf(out, repl_trn(r, "errors.more", (long long)errs->dropped), errs->dropped);
-        fputc('\n', out);
-    }
+    repl_print_errors_in(repl_lang(r), out, errs);
 }
 
 /* ------------------------------------------------------------- seats */

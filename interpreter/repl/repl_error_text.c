@@ -320,6 +320,18 @@ char *repl_value_words(const repl *r, const value *v) {
     return strbuf_take(&b);
 }
 
+void repl_print_errors_in(const char *lang, FILE *out, const cerr_list *errs) {
+    for (size_t i = 0; i < errs->n; i++) {
+        char *s = repl_error_text_in(lang, &errs->items[i]);
+        fprintf(out, "%s\n", s ? s : errs->items[i].message);
+        free(s);
+    }
+    if (errs->dropped) {
+        fprintf(out, repl_text_in(lang, "errors.more", (long long)errs->dropped), errs->dropped);
+        fputc('\n', out);
+    }
+}
+
 char *repl_error_text(const repl *r, const cairn_error *e) {
     return repl_error_text_in(repl_lang(r), e);
 }

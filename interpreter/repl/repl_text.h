@@ -45,5 +45,8 @@ const char *repl_locale_lang(void);
 ** malloc'd; NULL on OOM. */
 char *repl_error_message_in(const char *lang, const cairn_error *e);
 char *repl_error_text_in(const char *lang, const cairn_error *e);
+/* Every error of errs to out, one a line, each as repl_error_text_in words
+** it, then "(N more errors not shown)" in lang when some were dropped. */
+void repl_print_errors_in(const char *lang, FILE *out, const cerr_list *errs);
 
 #endif
