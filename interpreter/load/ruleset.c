@@ -885,6 +885,11 @@ static const char *origin_key(const char *const keys[5], origin o) {
     return o >= ORIGIN_DEFAULT && o <= ORIGIN_FORCED ? keys[o] : NULL;
 }
 
+/* The phrase keys of the origins (in the order of the enum), for a refusal
+** that names two of them (base/error.h, cerr_phrase) */
+static const char *const origin_phrase[5] = {"ruleset.origin.default", "ruleset.origin.auto",
+                                             "ruleset.origin.preset", "ruleset.origin.chosen",
+                                             "ruleset.origin.forced"};
 static const char *const requires_excluded_keys[5] = {
     CERR_KEY("ruleset.requires_excluded.default"), CERR_KEY("ruleset.requires_excluded.auto"),
     CERR_KEY("ruleset.requires_excluded.preset"), CERR_KEY("ruleset.requires_excluded.chosen"),
@@ -1128,9 +1133,17 @@ static void settle_constraints(opt_state *os, size_t n, cerr_list *errs, const c
                     os[i].excluded_by = t;
                     changed = 1;
                 } else {
+                    size_t before = errs->n;
                     cerr_add(errs, mpath, r->line, r->col, os[i].id,
                              "options \"%s\" (%s) and \"%s\" (%s) exclude each other", os[i].id,
                              origin_text(os[i].from), t->id, origin_text(t->from));
+                    /* each origin a phrase of its own, worded by the console */
+                    char *mine = cerr_phrase(origin_phrase[os[i].from], NULL);
+                    char *theirs = cerr_phrase(origin_phrase[t->from], NULL);
+                    if (mine && theirs)
+                        cerr_key4(errs, before, "ruleset.exclude_each_other", os[i].id, mine, t->id, theirs);
+                    free(mine);
+                    free(theirs);
                     (*refused)++;
                     return;
                 }

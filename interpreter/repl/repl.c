@@ -1456,7 +1456,13 @@ static int usage(const char *lang, const char *cmd, const char *usage_text, cons
     fprintf(stderr, "cairn %s: ", cmd);
     fprintf(stderr, repl_text_in(lang, key, 0), arg);
     fputc('\n', stderr);
-    fprintf(stderr, repl_text_in(lang, "usage.line", 0), usage_text);
+    /* the usage text is flags, as typed, but for its one phrase */
+    const char *asks = strstr(usage_text, REPL_PLAY_ASKS);
+    char *worded = asks ? cairn_strfmt("%.*s%s%s", (int)(asks - usage_text), usage_text,
+                                       repl_text_in(lang, "usage.asks", 0), asks + strlen(REPL_PLAY_ASKS))
+                        : NULL;
+    fprintf(stderr, repl_text_in(lang, "usage.line", 0), worded ? worded : usage_text);
+    free(worded);
     fputc('\n', stderr);
     return EXIT_USAGE;
 }

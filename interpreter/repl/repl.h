@@ -26,12 +26,15 @@ int repl_replay_main(int argc, char **argv);
 ** (repl_serve.c, interpreter/serve/). Exit status as play's. */
 int repl_serve_main(int argc, char **argv);
 
+/* The one phrase of the usage text that is words, not flags: worded in the
+** usage error's language (usage.asks) */
+#define REPL_PLAY_ASKS "(asks the ruleset, the seat count and who plays)"
 #define REPL_PLAY_USAGE                                                                     \
     "cairn play RULESET [--players N] [--option ID[=VALUE]]... [--preset NAME] [--seed S]\n" \
     "                  [--bot SEAT=KIND]... [--name SEAT=NAME]... [--lang CODE]\n"           \
     "                  [--set DATA.PATH=VALUE]... [--undo=all|own|none] [--script FILE] [--strict]\n" \
     "       cairn play --load SAVE|--resume [--undo=all|own|none] [--script FILE] [--strict] [--trust]\n" \
-    "       cairn play            (asks the ruleset, the seat count and who plays)"
+    "       cairn play            " REPL_PLAY_ASKS
 #define REPL_PLAY_SUMMARY "play a game in the console: hot-seat humans and bots"
 #define REPL_PLAY_HELP                                                                        \
     "Starts a game and a console to play it. Whenever a person must decide, the\n"            \

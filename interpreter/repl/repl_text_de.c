@@ -347,6 +347,7 @@ const repl_text_entry repl_text_de[] = {
     ** language when it came first, else the locale's */
     {"usage.plain", "%s", NULL},
     {"usage.line", "Aufruf: %s", NULL},
+    {"usage.asks", "(fragt nach Regelwerk, Platzzahl und wer spielt)", NULL},
     {"usage.undo", "--undo nimmt all, own oder none, nicht \"%s\"", NULL},
     {"usage.seed", "--seed nimmt eine Zahl, nicht \"%s\"", NULL},
     {"usage.bot", "--bot nimmt SEAT=KIND (2=random), nicht \"%s\"", NULL},
@@ -627,6 +628,13 @@ const repl_text_entry repl_text_de[] = {
     {"error.ruleset.requires_set.preset", "die Option \"%s\" verlangt \"%s\", aber \"%s\" ist anders gesetzt (durch das Preset)", NULL},
     {"error.ruleset.requires_set.chosen", "die Option \"%s\" verlangt \"%s\", aber \"%s\" ist anders gesetzt (so gewählt)", NULL},
     {"error.ruleset.requires_set.forced", "die Option \"%s\" verlangt \"%s\", aber \"%s\" ist anders gesetzt (durch die Spielerzahl)", NULL},
+    /* the two options' origins are phrases (base/error.h, cerr_phrase) */
+    {"error.ruleset.exclude_each_other", "die Optionen \"%s\" (%s) und \"%s\" (%s) schließen einander aus", NULL},
+    {"ruleset.origin.default", "voreingestellt", NULL},
+    {"ruleset.origin.auto", "weil eine andere Option sie verlangt", NULL},
+    {"ruleset.origin.preset", "durch das Preset", NULL},
+    {"ruleset.origin.chosen", "so gewählt", NULL},
+    {"ruleset.origin.forced", "durch die Spielerzahl", NULL},
     /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "erwartet: eines von %s, bekommen: %s", NULL},
     {"error.schema.one_of_hint", "erwartet: eines von %s, bekommen: %s (meintest du \"%s\"?)", NULL},

@@ -347,6 +347,7 @@ const repl_text_entry repl_text_el[] = {
     ** language when it came first, else the locale's */
     {"usage.plain", "%s", NULL},
     {"usage.line", "χρήση: %s", NULL},
+    {"usage.asks", "(ρωτά το σύνολο κανόνων, τον αριθμό θέσεων και ποιος παίζει)", NULL},
     {"usage.undo", "το --undo παίρνει all, own ή none, όχι \"%s\"", NULL},
     {"usage.seed", "το --seed παίρνει αριθμό, όχι \"%s\"", NULL},
     {"usage.bot", "το --bot παίρνει SEAT=KIND (2=random), όχι \"%s\"", NULL},
@@ -627,6 +628,13 @@ const repl_text_entry repl_text_el[] = {
     {"error.ruleset.requires_set.preset", "η επιλογή \"%s\" απαιτεί το \"%s\", αλλά το \"%s\" έχει οριστεί αλλιώς (από το preset)", NULL},
     {"error.ruleset.requires_set.chosen", "η επιλογή \"%s\" απαιτεί το \"%s\", αλλά το \"%s\" έχει οριστεί αλλιώς (όπως επιλέχθηκε)", NULL},
     {"error.ruleset.requires_set.forced", "η επιλογή \"%s\" απαιτεί το \"%s\", αλλά το \"%s\" έχει οριστεί αλλιώς (από τον αριθμό θέσεων)", NULL},
+    /* the two options' origins are phrases (base/error.h, cerr_phrase) */
+    {"error.ruleset.exclude_each_other", "οι επιλογές \"%s\" (%s) και \"%s\" (%s) αποκλείουν η μία την άλλη", NULL},
+    {"ruleset.origin.default", "από προεπιλογή", NULL},
+    {"ruleset.origin.auto", "επειδή την απαιτεί άλλη επιλογή", NULL},
+    {"ruleset.origin.preset", "από το preset", NULL},
+    {"ruleset.origin.chosen", "όπως επιλέχθηκε", NULL},
+    {"ruleset.origin.forced", "από τον αριθμό θέσεων", NULL},
     /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "αναμενόταν ένα από %s, δόθηκε %s", NULL},
     {"error.schema.one_of_hint", "αναμενόταν ένα από %s, δόθηκε %s (μήπως εννοείς \"%s\";)", NULL},

@@ -348,6 +348,7 @@ const repl_text_entry repl_text_en[] = {
     ** language when it came first, else the locale's */
     {"usage.plain", "%s", NULL},
     {"usage.line", "usage: %s", NULL},
+    {"usage.asks", "(asks the ruleset, the seat count and who plays)", NULL},
     {"usage.undo", "--undo takes all, own or none, got \"%s\"", NULL},
     {"usage.seed", "--seed takes a number, got \"%s\"", NULL},
     {"usage.bot", "--bot takes SEAT=KIND (2=random), got \"%s\"", NULL},
@@ -628,6 +629,13 @@ const repl_text_entry repl_text_en[] = {
     {"error.ruleset.requires_set.preset", "option \"%s\" requires \"%s\", but \"%s\" is set otherwise by the preset", NULL},
     {"error.ruleset.requires_set.chosen", "option \"%s\" requires \"%s\", but \"%s\" is set otherwise as chosen", NULL},
     {"error.ruleset.requires_set.forced", "option \"%s\" requires \"%s\", but \"%s\" is set otherwise by the seat count", NULL},
+    /* the two options' origins are phrases (base/error.h, cerr_phrase) */
+    {"error.ruleset.exclude_each_other", "options \"%s\" (%s) and \"%s\" (%s) exclude each other", NULL},
+    {"ruleset.origin.default", "by default", NULL},
+    {"ruleset.origin.auto", "because another option requires it", NULL},
+    {"ruleset.origin.preset", "by the preset", NULL},
+    {"ruleset.origin.chosen", "as chosen", NULL},
+    {"ruleset.origin.forced", "by the seat count", NULL},
     /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "expected one of %s, got %s", NULL},
     {"error.schema.one_of_hint", "expected one of %s, got %s (did you mean \"%s\"?)", NULL},

@@ -169,6 +169,21 @@ static void test_check_option_combination(void **state) {
     assert_int_equal(run("el_GR.UTF-8", args, dir, el, 1), 1);
     free(args);
     free(dir);
+    /* two options that exclude each other, both chosen: each origin a phrase
+    ** worded in the language (Himalaya's two inventory rules) */
+    dir = copy_of("himalaya", "himalaya");
+    const char *en2[] = {"%s/ruleset.yaml:64:16: long-range-inventory: options \"long-range-inventory\" (as chosen) "
+                         "and \"complete-inventory\" (as chosen) exclude each other"};
+    const char *de2[] = {"%s/ruleset.yaml:64:16: long-range-inventory: die Optionen \"long-range-inventory\" (so "
+                         "gewählt) und \"complete-inventory\" (so gewählt) schließen einander aus"};
+    const char *el2[] = {"%s/ruleset.yaml:64:16: long-range-inventory: οι επιλογές \"long-range-inventory\" (όπως "
+                         "επιλέχθηκε) και \"complete-inventory\" (όπως επιλέχθηκε) αποκλείουν η μία την άλλη"};
+    args = cairn_strfmt("check %s --option long-range-inventory --option complete-inventory --games 0", dir);
+    assert_int_equal(run("C", args, dir, en2, 1), 1);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de2, 1), 1);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el2, 1), 1);
+    free(args);
+    free(dir);
 }
 
 /* A Yak with its option's overlay missing, then with an overlay naming data
