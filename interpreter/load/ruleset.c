@@ -1597,10 +1597,14 @@ static void load_data(ruleset *r, loader *ld) {
     value_free(touched);
     run_overlays(r, ld);
     for (size_t i = 0; ld->req && i < ld->req->n_sets; i++) {
-        char *why = NULL;
-        if (ruleset_apply_set(r->data, ld->req->sets[i], &why) != 0)
+        char *why = NULL, *phrase = NULL;
+        if (ruleset_apply_set(r->data, ld->req->sets[i], &why, &phrase) != 0) {
+            size_t before = ld->errs->n;
             cerr_add(ld->errs, NULL, 0, 0, NULL, "--set %s: %s", ld->req->sets[i], why ? why : "out of memory");
+            if (why && phrase) cerr_key(ld->errs, before, "ruleset.set_refused", 0, ld->req->sets[i], phrase);
+        }
         free(why);
+        free(phrase);
     }
     /* validate after overlays and --set, so neither can break a table unseen */
     for (size_t i = 0; data && i < data->u.map.n; i++) {
@@ -2010,10 +2014,19 @@ int ruleset_set_split(const char *set, char **name, char **path, const char **va
     return -1;
 }
 
-int ruleset_data_set(value *root, const char *path, const char *yaml, char **why) {
+/* *why (English) and, when phrase is not NULL, *phrase: the phrase key with
+** its one argument (NULL: none). -1. */
+static int set_refused(char **why, char **phrase, const char *key, const char *english, const char *arg) {
+    *why = arg ? cairn_strfmt(english, arg) : cairn_strdup(english);
+    if (phrase) *phrase = cerr_phrase(key, arg, NULL);
+    return -1;
+}
+
+int ruleset_data_set(value *root, const char *path, const char *yaml, char **why, char **phrase) {
     *why = NULL;
+    if (phrase) *phrase = NULL;
     char *p = cairn_strdup(path);
-    if (!p) return *why = cairn_strdup("out of memory"), -1;
+    if (!p) return set_refused(why, phrase, "ruleset.set.oom", "out of memory", NULL);
     value *v = root, *parent = NULL;
     const char *key = NULL;
     for (char *save = NULL, *k = strtok_r(p, ".", &save); k; k = strtok_r(NULL, ".", &save)) {
@@ -2028,14 +2041,14 @@ int ruleset_data_set(value *root, const char *path, const char *yaml, char **why
             v = NULL;
         }
         if (!v) {
-            *why = cairn_strfmt("no \"%s\" there in the data", k);
+            set_refused(why, phrase, "ruleset.set.no_such", "no \"%s\" there in the data", k);
             free(p);
             return -1;
         }
     }
     if (!parent) {
         free(p);
-        return *why = cairn_strdup("which part of the data?"), -1;
+        return set_refused(why, phrase, "ruleset.set.which_part", "which part of the data?", NULL);
     }
     cerr_list errs;
     cerr_init(&errs, 0);
@@ -2043,10 +2056,10 @@ int ruleset_data_set(value *root, const char *path, const char *yaml, char **why
     cerr_free(&errs);
     int rc = -1;
     if (!nv) {
-        *why = cairn_strdup("the value does not read as YAML");
+        set_refused(why, phrase, "ruleset.set.not_yaml", "the value does not read as YAML", NULL);
     } else if (parent->type == CV_MAP) {
         rc = value_map_set(parent, key, nv) == 0 ? 0 : -1;
-        if (rc) *why = cairn_strdup("out of memory");
+        if (rc) set_refused(why, phrase, "ruleset.set.oom", "out of memory", NULL);
     } else { /* a list item, by index from 1 (walked above) */
         size_t i = (size_t)strtol(key, NULL, 10) - 1;
         value_free(parent->u.list.items[i]);
@@ -2057,14 +2070,18 @@ int ruleset_data_set(value *root, const char *path, const char *yaml, char **why
     return rc;
 }
 
-int ruleset_apply_set(value *data, const char *set, char **why) {
+int ruleset_apply_set(value *data, const char *set, char **why, char **phrase) {
     char *name, *path;
     const char *val;
-    if (ruleset_set_split(set, &name, &path, &val, why) != 0) return -1;
+    if (phrase) *phrase = NULL;
+    if (ruleset_set_split(set, &name, &path, &val, why) != 0) {
+        if (phrase) *phrase = cerr_phrase("ruleset.set.form", set, NULL);
+        return -1;
+    }
     value *d = value_map_get(data, name);
     int rc = -1;
-    if (!d) *why = cairn_strfmt("no data \"%s\"", name);
-    else rc = ruleset_data_set(d, path, val, why);
+    if (!d) set_refused(why, phrase, "ruleset.set.no_data", "no data \"%s\"", name);
+    else rc = ruleset_data_set(d, path, val, why, phrase);
     free(name);
     free(path);
     return rc;

@@ -92,14 +92,16 @@ ruleset_request ruleset_flags_request(const ruleset_flags *f);
 /* --set: a data override without writing a mod. Puts the YAML value text at
 ** the dotted path below root ("a.b.2.c": maps by key, lists by index from
 ** 1, as Lua counts). The path must exist. 0, or -1 with *why (malloc'd):
-** `no "c" there in the data`, a value that does not read as YAML. */
-int ruleset_data_set(value *root, const char *path, const char *yaml, char **why);
+** `no "c" there in the data`, a value that does not read as YAML; and, when
+** phrase is not NULL, *phrase: the same reason as a phrase the console words
+** (base/error.h, cerr_phrase; malloc'd, NULL without memory). */
+int ruleset_data_set(value *root, const char *path, const char *yaml, char **why, char **phrase);
 /* Splits "DATA.PATH=VALUE" (scoring.bonus=4); 0, or -1 with *why saying
 ** what was expected. name and path are malloc'd, *value points into set. */
 int ruleset_set_split(const char *set, char **name, char **path, const char **value, char **why);
 /* Applies one "DATA.PATH=VALUE" to data (a map: data name -> contents, as
 ** ruleset.data). 0, or -1 with *why naming the data, the path or the value. */
-int ruleset_apply_set(value *data, const char *set, char **why);
+int ruleset_apply_set(value *data, const char *set, char **why, char **phrase);
 
 /* Folders searched for a ruleset given by name, in order: ./rulesets, the
 ** installed share folder, then each entry of CAIRN_PATH (colon-separated).

@@ -635,6 +635,14 @@ const repl_text_entry repl_text_de[] = {
     {"ruleset.origin.preset", "durch das Preset", NULL},
     {"ruleset.origin.chosen", "so gewählt", NULL},
     {"ruleset.origin.forced", "durch die Spielerzahl", NULL},
+    /* --set's refusal at load, its reason a phrase (ruleset_apply_set) */
+    {"error.ruleset.set_refused", "--set %s: %s", NULL},
+    {"ruleset.set.no_such", "kein \"%s\" an dieser Stelle der Daten", NULL},
+    {"ruleset.set.no_data", "keine Daten \"%s\"", NULL},
+    {"ruleset.set.which_part", "welcher Teil der Daten?", NULL},
+    {"ruleset.set.not_yaml", "der Wert lässt sich nicht als YAML lesen", NULL},
+    {"ruleset.set.oom", "nicht genug Arbeitsspeicher", NULL},
+    {"ruleset.set.form", "--set nimmt DATEN.PFAD=WERT (scoring.bonus=4), nicht \"%s\"", NULL},
     /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "erwartet: eines von %s, bekommen: %s", NULL},
     {"error.schema.one_of_hint", "erwartet: eines von %s, bekommen: %s (meintest du \"%s\"?)", NULL},

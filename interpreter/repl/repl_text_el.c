@@ -635,6 +635,14 @@ const repl_text_entry repl_text_el[] = {
     {"ruleset.origin.preset", "από το preset", NULL},
     {"ruleset.origin.chosen", "όπως επιλέχθηκε", NULL},
     {"ruleset.origin.forced", "από τον αριθμό θέσεων", NULL},
+    /* --set's refusal at load, its reason a phrase (ruleset_apply_set) */
+    {"error.ruleset.set_refused", "--set %s: %s", NULL},
+    {"ruleset.set.no_such", "δεν υπάρχει \"%s\" εκεί στα δεδομένα", NULL},
+    {"ruleset.set.no_data", "δεν υπάρχουν δεδομένα \"%s\"", NULL},
+    {"ruleset.set.which_part", "ποιο μέρος των δεδομένων;", NULL},
+    {"ruleset.set.not_yaml", "η τιμή δεν διαβάζεται ως YAML", NULL},
+    {"ruleset.set.oom", "δεν υπάρχει αρκετή μνήμη", NULL},
+    {"ruleset.set.form", "το --set θέλει ΔΕΔΟΜΕΝΑ.ΔΙΑΔΡΟΜΗ=ΤΙΜΗ (scoring.bonus=4), όχι \"%s\"", NULL},
     /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "αναμενόταν ένα από %s, δόθηκε %s", NULL},
     {"error.schema.one_of_hint", "αναμενόταν ένα από %s, δόθηκε %s (μήπως εννοείς \"%s\";)", NULL},

@@ -636,6 +636,14 @@ const repl_text_entry repl_text_en[] = {
     {"ruleset.origin.preset", "by the preset", NULL},
     {"ruleset.origin.chosen", "as chosen", NULL},
     {"ruleset.origin.forced", "by the seat count", NULL},
+    /* --set's refusal at load, its reason a phrase (ruleset_apply_set) */
+    {"error.ruleset.set_refused", "--set %s: %s", NULL},
+    {"ruleset.set.no_such", "no \"%s\" there in the data", NULL},
+    {"ruleset.set.no_data", "no data \"%s\"", NULL},
+    {"ruleset.set.which_part", "which part of the data?", NULL},
+    {"ruleset.set.not_yaml", "the value does not read as YAML", NULL},
+    {"ruleset.set.oom", "out of memory", NULL},
+    {"ruleset.set.form", "--set takes DATA.PATH=VALUE (scoring.bonus=4), got \"%s\"", NULL},
     /* (end of the errors of a ruleset's load and checks) */
     {"error.schema.one_of", "expected one of %s, got %s", NULL},
     {"error.schema.one_of_hint", "expected one of %s, got %s (did you mean \"%s\"?)", NULL},

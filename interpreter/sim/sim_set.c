@@ -55,7 +55,7 @@ static int apply_set(const ruleset *rs, set_file *files, size_t *n, const char *
         f->is_map = entry->type == CV_MAP;
     }
     /* the one implementation of --set (ruleset.c), on the file as written */
-    rc = ruleset_data_set(f->data, path, val, &why);
+    rc = ruleset_data_set(f->data, path, val, &why, NULL);
     if (rc) fprintf(err, "cairn sim: --set %s: %s\n", set, why ? why : "out of memory");
     free(why);
 done:

@@ -198,6 +198,11 @@ static void test_flags_before_a_game(void **state) {
         {"", "--lang el --preset a --preset b", "cairn play: ένα --preset τη φορά· το \"b\" είναι δεύτερο"},
         {"LANG=de_DE.UTF-8", "--players 2 --players 3", "cairn play: --players steht zweimal da (\"3\")"},
         {"LANG=el_GR.UTF-8", "--players 2 --players 3", "cairn play: το --players δόθηκε δύο φορές (\"3\")"},
+        /* --set's refusal when the ruleset loads: its reason a phrase */
+        {"", "--lang de --set scoring.nosuch=1", "--set scoring.nosuch=1: kein \"nosuch\" an dieser Stelle der Daten"},
+        {"", "--lang el --set nosuch.x=1", "--set nosuch.x=1: δεν υπάρχουν δεδομένα \"nosuch\""},
+        {"", "--lang de --set scoring.offering_track=[a", "--set scoring.offering_track=[a: der Wert lässt sich nicht als YAML lesen"},
+        {"", "--lang en --set scoring.nosuch=1", "--set scoring.nosuch=1: no \"nosuch\" there in the data"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *cmd = cairn_strfmt("env -u LC_ALL -u LC_MESSAGES %s %s play %s/rulesets/kathmandu %s", cases[i].env,
