@@ -56,23 +56,45 @@ typedef struct ask_ctx {
     int bad;
     char where[48];
     char why[160];
+    /* the refusal's key (base/error.h) and its arguments, for the console */
+    const char *key;
+    char args[3][64];
+    size_t nargs;
 } ask_ctx;
 
-static int ask_bad(ask_ctx *c, size_t i, const char *fmt, ...)
+static int ask_bad(ask_ctx *c, size_t i, const char *key, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 4, 5)))
 #endif
     ;
 
-static int ask_bad(ask_ctx *c, size_t i, const char *fmt, ...) {
+/* The list decisions(g) returned breaks the contract at item i (0: the
+** list): fmt's only conversions are %s, whose arguments (strings, at most
+** 3) are key's too. */
+static int ask_bad(ask_ctx *c, size_t i, const char *key, const char *fmt, ...) {
     if (i) snprintf(c->where, sizeof c->where, "decisions[%zu]", i);
     else snprintf(c->where, sizeof c->where, "decisions");
-    va_list ap;
+    va_list ap, args;
     va_start(ap, fmt);
+    va_copy(args, ap);
     vsnprintf(c->why, sizeof c->why, fmt, ap);
     va_end(ap);
+    size_t n = 0;
+    for (const char *p = fmt; (p = strchr(p, '%')); p += 2)
+        if (p[1] == 's') n++;
+    for (size_t a = 0; a < 3; a++)
+        snprintf(c->args[a], sizeof c->args[a], "%s", a < n ? va_arg(args, const char *) : "");
+    va_end(args);
+    c->key = n <= 3 ? key : NULL;
+    c->nargs = n;
     c->bad = 1;
     return 0;
+}
+
+/* v as text in buf, for a refusal's argument */
+static const char *num(char buf[24], long long v) {
+    snprintf(buf, 24, "%lld", v);
+    return buf;
 }
 
 /* The table at idx, or the live table behind a read-only view of it (a
@@ -120,6 +142,7 @@ static int p_read_asked(lua_State *L) {
     ** (g.labels off, its texts unformatted keys: engine_texts.c) reads them
     ** only when it asks again with g.labels on (ask_labelled) */
     int texts = strict || e->labels_on;
+    char nb[24], nb2[24], nb3[24]; /* a refusal's numbers as text (num) */
     a->n = 0;
     a->n_opts = 0;
     if (a->extras) {
@@ -141,12 +164,12 @@ static int p_read_asked(lua_State *L) {
     }
     size_t k = 0;
     if (lua_isnil(L, 2)) goto done;
-    if (!lua_istable(L, 2)) return ask_bad(c, 0, "decisions(g) must return a list, not %s", luaL_typename(L, 2));
+    if (!lua_istable(L, 2)) return ask_bad(c, 0, CERR_KEY("decisions.not_list"), "decisions(g) must return a list, not %s", luaL_typename(L, 2));
     int res = see_through(L, 2);
     size_t nd = lua_rawlen(L, res);
     if (nd == 0) {
         lua_pushnil(L);
-        if (lua_next(L, res)) return ask_bad(c, 0, "decisions(g) must return a list, not a map");
+        if (lua_next(L, res)) return ask_bad(c, 0, CERR_KEY("decisions.a_map"), "decisions(g) must return a list, not a map");
         goto done;
     }
     if (grow_array((void **)&a->items, &a->cap, nd, sizeof *a->items) != 0)
@@ -154,16 +177,16 @@ static int p_read_asked(lua_State *L) {
     for (size_t i = 1; i <= nd; i++) {
         int base = lua_gettop(L);
         lua_rawgeti(L, res, (lua_Integer)i);
-        if (!lua_istable(L, -1)) return ask_bad(c, i, "needs seat = 1..%d", e->cfg.players);
+        if (!lua_istable(L, -1)) return ask_bad(c, i, CERR_KEY("decisions.seat"), "needs seat = 1..%s", num(nb, e->cfg.players));
         int d = see_through(L, -1);
         lua_pushvalue(L, K_SEAT);
         int ok, st = lua_rawget(L, d);
         lua_Integer seat = lua_tointegerx(L, -1, &ok);
         lua_pop(L, 1);
         if (!ok || st != LUA_TNUMBER || seat < 1 || seat > e->cfg.players)
-            return ask_bad(c, i, "needs seat = 1..%d", e->cfg.players);
+            return ask_bad(c, i, CERR_KEY("decisions.seat"), "needs seat = 1..%s", num(nb, e->cfg.players));
         for (size_t j = 0; j < a->n; j++)
-            if (a->items[j].seat == seat) return ask_bad(c, i, "seat %d is asked twice at once", (int)seat);
+            if (a->items[j].seat == seat) return ask_bad(c, i, CERR_KEY("decisions.twice"), "seat %s is asked twice at once", num(nb, (long long)seat));
         asked_item *it = &a->items[a->n];
         it->seat = (int)seat;
         it->first = k + 1;
@@ -182,10 +205,10 @@ static int p_read_asked(lua_State *L) {
         }
         lua_pushvalue(L, K_OPTIONS);
         lua_rawget(L, d);
-        if (!lua_istable(L, -1)) return ask_bad(c, i, "needs a non-empty list of options");
+        if (!lua_istable(L, -1)) return ask_bad(c, i, CERR_KEY("decisions.no_options"), "needs a non-empty list of options");
         int opts = see_through(L, -1);
         size_t no = lua_rawlen(L, opts);
-        if (no == 0) return ask_bad(c, i, "needs a non-empty list of options");
+        if (no == 0) return ask_bad(c, i, CERR_KEY("decisions.no_options"), "needs a non-empty list of options");
         size_t cap = a->cap_opts;
         if (grow_array((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
             grow_array((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
@@ -211,7 +234,7 @@ static int p_read_asked(lua_State *L) {
                 lua_pushvalue(L, K_DISABLED);
                 int dt = lua_rawget(L, o);
                 if (dt != LUA_TNIL && dt != LUA_TSTRING && dt != LUA_TBOOLEAN)
-                    return ask_bad(c, i, "options[%zu].disabled must be a string (the reason)", j);
+                    return ask_bad(c, i, CERR_KEY("decisions.disabled"), "options[%s].disabled must be a string (the reason)", num(nb, (long long)j));
                 dis = dt == LUA_TSTRING || (dt == LUA_TBOOLEAN && lua_toboolean(L, -1));
                 if (dt == LUA_TSTRING && texts) { /* `disabled = true`: reason(g, seat, id) says why */
                     lua_rawseti(L, REASONS, (lua_Integer)(k + 1));
@@ -222,7 +245,7 @@ static int p_read_asked(lua_State *L) {
                 lua_pushvalue(L, K_BOT); /* `bot = false`: search bots pass it by */
                 int bt = lua_rawget(L, o);
                 if (bt != LUA_TNIL && bt != LUA_TBOOLEAN)
-                    return ask_bad(c, i, "options[%zu].bot must be a boolean (false: search bots pass it by)", j);
+                    return ask_bad(c, i, CERR_KEY("decisions.bot"), "options[%s].bot must be a boolean (false: search bots pass it by)", num(nb, (long long)j));
                 avoid = bt == LUA_TBOOLEAN && !lua_toboolean(L, -1);
                 lua_pop(L, 1);
                 if (texts) {
@@ -236,7 +259,7 @@ static int p_read_asked(lua_State *L) {
                 }
                 lua_pushvalue(L, K_ID);
                 if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)
-                    return ask_bad(c, i, "options[%zu] needs a non-empty string id", j);
+                    return ask_bad(c, i, CERR_KEY("decisions.id_needed"), "options[%s] needs a non-empty string id", num(nb, (long long)j));
                 obj = lua_topointer(L, -1);
                 if (!strict && k < a->n_opts_filled && obj == a->id_obj[k + 1]) {
                     /* the string the engine's table holds here, as above */
@@ -248,7 +271,7 @@ static int p_read_asked(lua_State *L) {
                     continue;
                 }
             } else if (t != LUA_TSTRING) {
-                return ask_bad(c, i, "options[%zu] must be an id (a string) or {id = ..., label = ...}", j);
+                return ask_bad(c, i, CERR_KEY("decisions.option_form"), "options[%s] must be an id (a string) or {id = ..., label = ...}", num(nb, (long long)j));
             }
             /* the id is on top (a string id is checked for emptiness here);
             ** C sees ids up to a NUL, so one inside would make `one\0evil`
@@ -256,20 +279,22 @@ static int p_read_asked(lua_State *L) {
             {
                 size_t idlen;
                 const char *ids = lua_tolstring(L, -1, &idlen);
-                if (idlen == 0) return ask_bad(c, i, "options[%zu] is an empty id", j);
+                if (idlen == 0) return ask_bad(c, i, CERR_KEY("decisions.empty_id"), "options[%s] is an empty id", num(nb, (long long)j));
                 if (memchr(ids, '\0', idlen))
-                    return ask_bad(c, i, "options[%zu]: an id may not hold a NUL byte", j);
+                    return ask_bad(c, i, CERR_KEY("decisions.nul"), "options[%s]: an id may not hold a NUL byte", num(nb, (long long)j));
                 /* an answer is saved as its id: no longer than a save's string */
                 if (idlen > (size_t)CAIRN_YAML_MAX_STRING)
-                    return ask_bad(c, i, "options[%zu]: an id of %zu bytes is longer than a save can hold "
-                                   "(limit CAIRN_YAML_MAX_STRING, %ld)", j, idlen, (long)CAIRN_YAML_MAX_STRING);
+                    return ask_bad(c, i, CERR_KEY("decisions.id_too_long"),
+                                   "options[%s]: an id of %s bytes is longer than a save can hold "
+                                   "(limit CAIRN_YAML_MAX_STRING, %s)", num(nb, (long long)j),
+                                   num(nb2, (long long)idlen), num(nb3, (long long)CAIRN_YAML_MAX_STRING));
             }
             if (strict) { /* no id twice in one decision */
                 for (size_t q = it->first; q <= k; q++) {
                     lua_rawgeti(L, IDS, (lua_Integer)q);
                     int same = lua_rawequal(L, -1, -2);
                     lua_pop(L, 1);
-                    if (same) return ask_bad(c, i, "option id \"%s\" appears twice", lua_tostring(L, -1));
+                    if (same) return ask_bad(c, i, CERR_KEY("decisions.id_twice"), "option id \"%s\" appears twice", lua_tostring(L, -1));
                 }
             }
             a->id_obj[k + 1] = obj;
@@ -476,7 +501,11 @@ int engine_ask(engine *e, cerr_list *errs) {
     lua_settop(L, top);
     if (ac.bad) {
         e->asked.n = 0;
+        size_t before = errs->n;
         cerr_add(errs, NULL, 0, 0, ac.where, "%s", ac.why);
+        const char *a[3] = {NULL, NULL, NULL};
+        for (size_t k = 0; k < ac.nargs && k < 3; k++) a[k] = ac.args[k];
+        if (ac.key) cerr_key4(errs, before, ac.key, a[0], a[1], a[2], NULL);
         return -1;
     }
     return 0;

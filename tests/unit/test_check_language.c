@@ -258,6 +258,20 @@ static void test_play_refuses(void **state) {
     assert_int_equal(run("de_DE.UTF-8", args, dir, el_meta, 1), 1);
     free(args);
     free(dir);
+    /* what decisions(g) returns breaks its contract (engine_decisions.c) */
+    dir = copy_of("kathmandu", "kathmandu");
+    shell("sed -i 's/^return rules$/rules.decisions = function(g) return {x = 1} end\\nreturn rules/' '%s/rules.lua'",
+          dir);
+    const char *de_map[] = {"decisions: decisions(g) muss eine Liste zurückgeben, keine Tabelle mit Schlüsseln"};
+    args = cairn_strfmt("play %s --players 2 --lang de", dir);
+    assert_int_equal(run("C", args, dir, de_map, 1), 1);
+    free(args);
+    shell("sed -i 's/return {x = 1}/return {{seat = 1, options = {\\\"a\\\", \\\"a\\\"}}}/' '%s/rules.lua'", dir);
+    const char *de_twice[] = {"decisions[1]: die Kennung \"a\" steht zweimal da"};
+    args = cairn_strfmt("play %s --players 2 --lang de", dir);
+    assert_int_equal(run("C", args, dir, de_twice, 1), 1);
+    free(args);
+    free(dir);
 }
 
 /* A game of the copy at dir in lang (people in both seats: it waits at the
