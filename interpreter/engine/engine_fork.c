@@ -53,7 +53,7 @@ static int fork_adopt(engine *f, cerr_list *errs) {
         bad = gapi_refresh_state(f) != 0;
     }
     if (bad) {
-        cerr_add(errs, NULL, 0, 0, "state", "cannot fork: out of memory");
+        cerr_addk(errs, NULL, 0, 0, "state", "fork.oom", "cannot fork: out of memory");
         return -1;
     }
     return engine_ask(f, errs) == 0 ? 0 : -1;
@@ -70,7 +70,7 @@ static int copy_state(engine *e, engine *f, cerr_list *errs) {
         lua_pop(from, 1);
     }
     if (bad) {
-        cerr_add(errs, NULL, 0, 0, NULL, "cannot fork: out of memory, or the state is not plain data");
+        cerr_addk(errs, NULL, 0, 0, NULL, "fork.oom_or_not_plain", "cannot fork: out of memory, or the state is not plain data");
         return -1;
     }
     return 0;
@@ -289,14 +289,14 @@ static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint6
     char where[256];
     if (rc <= 0) {
         hook_where(f, where, sizeof where);
-        if (rc == -2) cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) ran out of time", where);
+        if (rc == -2) cerr_addk(errs, NULL, 0, 0, NULL, "fork.determinize_time", "determinize (%s) ran out of time", where);
         lua_settop(L, top);
         return -1;
     }
     if (!lua_istable(L, -1)) {
         hook_where(f, where, sizeof where);
-        cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) must return a state table, not %s", where,
-                 luaL_typename(L, -1));
+        cerr_addk(errs, NULL, 0, 0, NULL, "fork.determinize_not_table", "determinize (%s) must return a state table, not %s",
+                  where, luaL_typename(L, -1));
         lua_settop(L, top);
         return -1;
     }
@@ -314,12 +314,23 @@ static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint6
     if (got && seen && !same) {
         char path[200];
         first_diff(view, seen, path, sizeof path, 0);
-        cerr_add(errs, NULL, 0, 0, NULL,
-                 "determinize (%s) returned a state that shows seat %d something else than its view, at %s",
-                 where, seat, path[0] ? path : "the top");
+        char seat_text[24];
+        snprintf(seat_text, sizeof seat_text, "%d", seat);
+        if (path[0])
+            cerr_addk(errs, NULL, 0, 0, NULL, "fork.determinize_shows",
+                      "determinize (%s) returned a state that shows seat %s something else than its view, at %s",
+                      where, seat_text, path);
+        else
+            cerr_addk(errs, NULL, 0, 0, NULL, "fork.determinize_shows_top",
+                      "determinize (%s) returned a state that shows seat %s something else than its view, at the top",
+                      where, seat_text);
     } else if (check && (!got || !seen)) {
-        cerr_add(errs, NULL, 0, 0, NULL, "determinize (%s) returned a state that is not plain data%s", where,
-                 got ? " (out of memory)" : "");
+        if (got)
+            cerr_addk(errs, NULL, 0, 0, NULL, "fork.determinize_oom",
+                      "determinize (%s) returned a state that is not plain data (out of memory)", where);
+        else
+            cerr_addk(errs, NULL, 0, 0, NULL, "fork.determinize_not_plain",
+                      "determinize (%s) returned a state that is not plain data", where);
     }
     value_free(got);
     value_free(seen);
@@ -335,7 +346,7 @@ static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint6
 
 engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs) {
     if (!engine_has_handler(e, H_DETERMINIZE)) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+        cerr_addk(errs, NULL, 0, 0, NULL, "fork.no_determinize", "%s has no determinize hook", e->rt.rules->rs->id);
         return NULL;
     }
     engine *f = fork_shell(e, reseed ? reseed : 1, errs);
@@ -354,7 +365,7 @@ int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64
     }
     if (!reseed) reseed = 1;
     if (view && !engine_has_handler(e, H_DETERMINIZE)) {
-        cerr_add(errs, NULL, 0, 0, NULL, "%s has no determinize hook", e->rt.rules->rs->id);
+        cerr_addk(errs, NULL, 0, 0, NULL, "fork.no_determinize", "%s has no determinize hook", e->rt.rules->rs->id);
         return -1;
     }
     engine_fork_rewind(f, e);
@@ -452,7 +463,8 @@ static char *run_rbot(rbot_ctx *c, cerr_list *errs) {
             break;
         }
         if (!c->found) {
-            cerr_add(errs, NULL, 0, 0, NULL, "%s has no bot \"%s\" (rules.bots.%s)", f->rt.rules->rs->id, name, name);
+            cerr_addk(errs, NULL, 0, 0, NULL, "fork.no_bot", "%s has no bot \"%s\" (rules.bots.%s)", f->rt.rules->rs->id, name,
+                      name);
             break;
         }
         if (counted) sandbox_set_timed(f->rt.sb, 0);
@@ -464,15 +476,18 @@ static char *run_rbot(rbot_ctx *c, cerr_list *errs) {
         }
         if (st != SANDBOX_OK) break;
         if (lua_type(L, -1) != LUA_TSTRING) {
-            cerr_add(errs, NULL, 0, 0, NULL, "bot %s must return one of the option ids, not %s", name,
-                     luaL_typename(L, -1));
+            cerr_addk(errs, NULL, 0, 0, NULL, "fork.bot_not_id", "bot %s must return one of the option ids, not %s", name,
+                      luaL_typename(L, -1));
         } else {
             const char *id = lua_tostring(L, -1);
             for (size_t k = 0; k < c->n_ids && !out; k++)
                 if (!strcmp(c->ids[k], id) && !(out = cairn_strdup(id))) errs->oom = 1;
-            if (!out && !errs->oom)
-                cerr_add(errs, NULL, 0, 0, NULL, "bot %s chose \"%s\", which seat %d may not choose now", name, id,
-                         c->seat);
+            if (!out && !errs->oom) {
+                char seat_text[24];
+                snprintf(seat_text, sizeof seat_text, "%d", c->seat);
+                cerr_addk(errs, NULL, 0, 0, NULL, "fork.bot_chose",
+                          "bot %s chose \"%s\", which seat %s may not choose now", name, id, seat_text);
+            }
         }
         break;
     }
@@ -483,9 +498,9 @@ static char *run_rbot(rbot_ctx *c, cerr_list *errs) {
 char *engine_ruleset_bot(engine *e, const char *name, int seat, uint64_t reseed, cerr_list *errs) {
     int secret = engine_has_secrets(e);
     if (secret && !engine_has_handler(e, H_DETERMINIZE)) {
-        cerr_add(errs, NULL, 0, 0, NULL,
-                 "bot %s: %s keeps secrets and has no determinize hook, so its own bots could only run "
-                 "beside the true state; they are refused (docs/bots.md)", name, e->rt.rules->rs->id);
+        cerr_addk(errs, NULL, 0, 0, NULL, "fork.bot_secrets",
+                  "bot %s: %s keeps secrets and has no determinize hook, so its own bots could only run "
+                  "beside the true state; they are refused (docs/bots.md)", name, e->rt.rules->rs->id);
         return NULL;
     }
     value *view = engine_view(e, seat);

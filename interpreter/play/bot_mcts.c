@@ -268,7 +268,8 @@ static long guided_pick(engine *f, int seat, size_t n, void *ud) {
         else if (engine_fork_refill(x->scratch, f, NULL, seat, rng_next(x->r) | 1, x->errs) != 0) goto fail;
         if (!x->scratch) goto fail;
         if (engine_bot_answer(x->scratch, seat, k, &why) != ENGINE_OK) {
-            cerr_add(x->errs, NULL, 0, 0, NULL, "mcts: a guided rollout's move failed: %s", why ? why : "?");
+            cerr_addk(x->errs, NULL, 0, 0, NULL, "mcts.rollout_failed", "mcts: a guided rollout's move failed: %s",
+                      why ? why : "?");
             free(why);
             goto fail;
         }
@@ -297,7 +298,10 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
             if (!engine_is_asked(f, s)) continue;
             if (choose_arm(t, cur, f, s, b->c, r, &st->picks[st->n_picks]) != 0) {
                 if (t->oom) return errs->oom = 1, -1;
-                cerr_add(errs, NULL, 0, 0, NULL, "mcts: seat %d is asked in a fork but has no enabled option", s);
+                char seat_text[24];
+                snprintf(seat_text, sizeof seat_text, "%d", s);
+                cerr_addk(errs, NULL, 0, 0, NULL, "mcts.no_option",
+                          "mcts: seat %s is asked in a fork but has no enabled option", seat_text);
                 return -1;
             }
             st->n_picks++;
@@ -314,8 +318,10 @@ static int iterate(mcts_ctx *x, engine *f, rng *r, cerr_list *errs) {
             char *why = NULL;
             engine_status es = engine_bot_answer(f, p->seat, (size_t)k, &why);
             if (es != ENGINE_OK) {
-                cerr_add(errs, NULL, 0, 0, NULL, "mcts: \"%s\" of seat %d failed in a fork: %s", t->syms[p->sym],
-                         p->seat, why ? why : engine_status_name(es));
+                char seat_text[24];
+                snprintf(seat_text, sizeof seat_text, "%d", p->seat);
+                cerr_addk(errs, NULL, 0, 0, NULL, "mcts.move_failed", "mcts: \"%s\" of seat %s failed in a fork: %s",
+                          t->syms[p->sym], seat_text, why ? why : engine_status_name(es));
                 free(why);
                 return -1;
             }

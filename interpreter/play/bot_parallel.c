@@ -277,20 +277,33 @@ static int reap(child *c, int p, int procs, cerr_list *errs) {
     pid_t w;
     do w = wait4(c->pid, &status, 0, &ru);
     while (w < 0 && errno == EINTR);
+    char worker[24], of[24], code[24]; /* the numbers of its errors, as text */
+    snprintf(worker, sizeof worker, "%d", p);
+    snprintf(of, sizeof of, "%d", procs);
     if (w < 0) {
-        cerr_add(errs, NULL, 0, 0, NULL, "mcts: search worker %d of %d could not be waited for: %s", p, procs,
-                 strerror(errno));
+        int e = errno;
+        size_t before = errs->n;
+        cerr_add(errs, NULL, 0, 0, NULL, "mcts: search worker %s of %s could not be waited for: %s", worker, of,
+                 strerror(e));
+        cerr_key(errs, before, "mcts.worker_wait", e, worker, of);
         return -1;
     }
     workers_cpu_ns += ((int64_t)ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000 +
                       ((int64_t)ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
+    snprintf(code, sizeof code, "%d", WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
     if (WIFSIGNALED(status))
-        cerr_add(errs, NULL, 0, 0, NULL, "mcts: search worker %d of %d (a process of this bot's search) was ended by signal %d (%s)",
-                 p, procs, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        cerr_addk(errs, NULL, 0, 0, NULL, "mcts.worker_signal",
+                  "mcts: search worker %s of %s (a process of this bot's search) was ended by signal %s (%s)", worker,
+                  of, code, strsignal(WTERMSIG(status)));
+    else if (WEXITSTATUS(status) == 1)
+        cerr_addk(errs, NULL, 0, 0, NULL, "mcts.worker_status_above",
+                  "mcts: search worker %s of %s (a process of this bot's search) ended with status %s (its message, "
+                  "if any, is above)", worker, of, code);
     else
-        cerr_add(errs, NULL, 0, 0, NULL, "mcts: search worker %d of %d (a process of this bot's search) ended with status %d%s",
-                 p, procs, WEXITSTATUS(status), WEXITSTATUS(status) == 1 ? " (its message, if any, is above)" : "");
+        cerr_addk(errs, NULL, 0, 0, NULL, "mcts.worker_status",
+                  "mcts: search worker %s of %s (a process of this bot's search) ended with status %s", worker, of,
+                  code);
     return -1;
 }
 
@@ -302,7 +315,11 @@ static int take_results(child *c, int p, int procs, size_t n, mcts_root *roots, 
     while (r.at < r.n) {
         int rc = get_search(&r, roots, n, errs);
         if (rc < 0) {
-            cerr_add(errs, NULL, 0, 0, NULL, "mcts: search worker %d of %d sent statistics that end short", p, procs);
+            char worker[24], of[24];
+            snprintf(worker, sizeof worker, "%d", p);
+            snprintf(of, sizeof of, "%d", procs);
+            cerr_addk(errs, NULL, 0, 0, NULL, "mcts.worker_short",
+                      "mcts: search worker %s of %s sent statistics that end short", worker, of);
             return -1;
         }
         if (rc > 0) failed = 1;

@@ -9,6 +9,7 @@
 ** their rules' invariants, options marked `bot = false` passed by, and
 ** `cairn sim --bots`.
 */
+#include "repl_text.h"
 #include "testutil.h"
 #include "bot.h"
 #include "engine.h"
@@ -137,6 +138,12 @@ static void test_bad_determinize_is_caught(void **st) {
     if (!strstr(m, "baddet/rules.lua:6")) fprintf(stderr, "%s\n", m);
     assert_non_null(strstr(m, "baddet/rules.lua:6"));
     assert_non_null(strstr(m, "at cards[1]"));
+    /* keyed (engine_fork.c, fork.determinize_shows): the console words it */
+    char *de = repl_error_message_in("de", &errs.items[0]);
+    assert_non_null(de);
+    assert_non_null(strstr(de, "baddet/rules.lua:6) gab einen Spielstand zurück, der Platz 1 etwas anderes zeigt als "
+                               "seine Sicht, bei cards[1]"));
+    free(de);
     bot_free(b);
     engine_free(e);
     cerr_free(&errs);
