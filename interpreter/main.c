@@ -449,6 +449,19 @@ static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) 
     return EXIT_RULES;
 }
 
+/* check's notes (check.h) on stdout in lang, each "note: " and its words
+** (a keyed note in the catalogue's, else its English message); then the
+** list is emptied. */
+static void print_notes(cerr_list *notes, const char *lang) {
+    for (size_t i = 0; i < notes->n; i++) {
+        char *m = repl_error_message_in(lang, &notes->items[i]);
+        printf(repl_text_in(lang, "check.note", 0), m ? m : notes->items[i].message);
+        fputc('\n', stdout);
+        free(m);
+    }
+    cerr_clear(notes);
+}
+
 /* The smoke games' summary line in lang: games played, option
 ** combinations, and every reason a combination was not played. */
 static void smoke_line(const testrun_tally *t, const char *lang) {
@@ -513,7 +526,10 @@ static int cmd_check(int argc, char **argv) {
     /* everything that can be checked without playing, whatever the
     ** defaults: each option value's overlay and scripts, every script's
     ** syntax; a syntax error is a ruleset error, never a smoke game's */
-    check_option_values(a.ruleset, r, cache, stdout, &errs);
+    cerr_list notes; /* check's notes (check.h), each printed in lang */
+    cerr_init(&notes, 0);
+    check_option_values(a.ruleset, r, cache, &notes, &errs);
+    print_notes(&notes, lang);
     load_cache_free(cache);
     check_compile_scripts(r, &errs);
     /* the ruleset's own data checks (check_data), at the data's lines */
@@ -554,11 +570,13 @@ static int cmd_check(int argc, char **argv) {
     if (cerr_count(&errs) || errs.oom) {
         rc = check_failed(a.ruleset, lang, &errs);
     } else {
-        check_note_tests(r, stdout);
-        check_note_texts(r, stdout); /* check_text.c */
+        check_note_tests(r, &notes);
+        check_note_texts(r, &notes); /* check_text.c */
+        print_notes(&notes, lang);
         check_ok_line(r, lang);
     }
     ruleset_free(r);
+    cerr_free(&notes);
     cerr_free(&errs);
     ruleset_flags_free(&a.flags); /* after the games: req and they borrowed its strings */
     return rc;
