@@ -671,7 +671,7 @@ const repl_text_entry repl_text_de[] = {
     {"check.smoke.capped", "; %ld Kombination jenseits von CAIRN_SMOKE_MAX_COMBINATIONS (%d) nicht gespielt, ihre Overlays und Skripte trotzdem geprüft", "; %ld Kombinationen jenseits von CAIRN_SMOKE_MAX_COMBINATIONS (%d) nicht gespielt, ihre Overlays und Skripte trotzdem geprüft"},
     {"check.smoke.thinned", "; %ld Paar aus Platzzahl und Kombination von --cover each ausgelassen: jede Platzzahl und jeder Wert einer Option mindestens einmal gespielt", "; %ld Paare aus Platzzahl und Kombination von --cover each ausgelassen: jede Platzzahl und jeder Wert einer Option mindestens einmal gespielt"},
     {"error.smoke.game", "Probespiel: %s, Optionen [%s], Startwert %s%s", NULL},
-    {"smoke.players", "%s Platz", "%s Plätze"},
+    {"smoke.players", "%s Spieler", "%s Spieler"},
     {"smoke.not_over", ": nach %s Entscheidung nicht zu Ende", ": nach %s Entscheidungen nicht zu Ende"},
     {"check.ok", "ok %s %s: %s, %s, Optionen: %s; Fingerabdruck %.16s", NULL},
     {"check.ok.files", "%zu Datei", "%zu Dateien"},
