@@ -683,7 +683,7 @@ const repl_text_entry repl_text_el[] = {
     {"error.check.note.lacks_keys", "στο %s λείπουν %s των αγγλικών, που φαίνονται στα αγγλικά σε παιχνίδι στα %s:%s", NULL},
     {"check.note.keys", "%s κλειδί", "%s κλειδιά"},
     {"check.note.listed", "%s%s", NULL},
-    {"check.note.and_more", " και %s ακόμη", NULL},
+    {"check.note.and_more", " και %s ακόμη", " και %s ακόμη"},
     {"error.unread.value", "το %s δεν διαβάζεται από κανέναν κανόνα σε %s (--unread): μια τιμή που δεν αλλάζει τίποτα", NULL},
     {"unread.games", "%s παιχνίδι", "%s παιχνίδια"},
     {"error.schema.one_of", "αναμενόταν ένα από %s, δόθηκε %s", NULL},

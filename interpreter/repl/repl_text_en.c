@@ -684,7 +684,7 @@ const repl_text_entry repl_text_en[] = {
     {"error.check.note.lacks_keys", "%s lacks %s of English, shown in English in a game in %s:%s", NULL},
     {"check.note.keys", "%s key", "%s keys"},
     {"check.note.listed", "%s%s", NULL},
-    {"check.note.and_more", " and %s more", NULL},
+    {"check.note.and_more", " and %s more", " and %s more"},
     {"error.unread.value", "%s is read by no rule in %s (--unread): a value that changes nothing", NULL},
     {"unread.games", "%s game", "%s games"},
     {"error.schema.one_of", "expected one of %s, got %s", NULL},
