@@ -60,7 +60,7 @@ static const cli_flag check_rows[] = {
     {"cover", 0, 1, "all|each", CLI_WORDS, "all each", "every combination (all) or every value once (each)"},
     {"debug", 0, 0, "", CLI_TEXT, NULL, "print the rules' g.debug(...) and print(...) lines"},
     {"unread", 0, 0, "", CLI_TEXT, NULL, "list the data values no rule read (file:line:column)"},
-    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of the errors (default: the locale's, else English)"},
+    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of all it prints (default: the locale's, else English)"},
 };
 static const cli_table check_table = CLI_TABLE(check_rows);
 static const cli_table *const check_flags[] = {&ruleset_flag_table, &ruleset_set_flag_table, &check_table, NULL};
@@ -105,9 +105,10 @@ static const command commands[] = {
      "with that option read it): a value a modder can edit that changes nothing.\n"
      "--debug prints the rules' g.debug(...) and print(...) lines on stdout as the\n"
      "games run (`debug rules.lua:12: text`); without it they are dropped.\n"
-     "Errors are printed with file:line:column, worded in --lang's language, else\n"
-     "the locale's (LC_ALL, LC_MESSAGES, LANG) when cairn speaks it, else English;\n"
-     "the rules' own Lua messages stay as Lua and the ruleset wrote them.\n"
+     "Errors are printed with file:line:column. All check prints (errors, notes,\n"
+     "the smoke line, the verdict, usage errors) is worded in --lang's language,\n"
+     "else the locale's (LC_ALL, LC_MESSAGES, LANG) when cairn speaks it, else\n"
+     "English; the rules' own Lua messages stay as Lua and the ruleset wrote them.\n"
      "The last line is the verdict:\n"
      "`ok` with a one-line summary only when everything passed, else the count\n"
      "of errors.\n"
