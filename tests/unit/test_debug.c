@@ -347,19 +347,25 @@ static void options_and_data_change_mid_game(void **st) {
 static void one_set_implementation(void **st) {
     (void)st;
     value *data = yaml("scoring: {gain: 1, tiers: [1, 2, 3]}\nboard: {rows: 6}\n");
-    char *why = NULL;
-    assert_int_equal(ruleset_apply_set(data, "scoring.gain=4", &why), 0);
-    assert_int_equal(ruleset_apply_set(data, "scoring.tiers.2=[7, 8]", &why), 0);
+    char *why = NULL, *phrase = NULL;
+    assert_int_equal(ruleset_apply_set(data, "scoring.gain=4", &why, NULL), 0);
+    assert_int_equal(ruleset_apply_set(data, "scoring.tiers.2=[7, 8]", &why, NULL), 0);
     const value *sc = value_map_get(data, "scoring");
     assert_int_equal(value_get_int(sc, "gain", 0), 4);
     assert_int_equal(value_map_get(sc, "tiers")->u.list.items[1]->u.list.n, 2);
-    assert_int_equal(ruleset_apply_set(data, "scoring.tiers.4=1", &why), -1);
+    /* each refusal in English, and as a phrase for the console (its key, then
+    ** its argument: base/error.h's marks) */
+    assert_int_equal(ruleset_apply_set(data, "scoring.tiers.4=1", &why, &phrase), -1);
     assert_string_equal(why, "no \"4\" there in the data");
+    assert_string_equal(phrase, "\x1eruleset.set.no_such\x1f" "4\x1d");
     free(why);
-    assert_int_equal(ruleset_apply_set(data, "nodata.x=1", &why), -1);
+    free(phrase);
+    assert_int_equal(ruleset_apply_set(data, "nodata.x=1", &why, &phrase), -1);
     assert_string_equal(why, "no data \"nodata\"");
+    assert_string_equal(phrase, "\x1eruleset.set.no_data\x1fnodata\x1d");
     free(why);
-    assert_int_equal(ruleset_apply_set(data, "gain=4", &why), -1);
+    free(phrase);
+    assert_int_equal(ruleset_apply_set(data, "gain=4", &why, NULL), -1);
     assert_non_null(strstr(why, "--set takes DATA.PATH=VALUE"));
     free(why);
     value_free(data);
