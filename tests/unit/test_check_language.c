@@ -402,6 +402,32 @@ static void test_check_smoke_frame(void **state) {
     free(dir);
 }
 
+/* The note on an option value the manifest never allows alone, its reason
+** worded by its own key: a Kathmandu whose tents require long-game, which
+** excludes tents (and tents exclude characters). --games 0: no smoke. */
+static void test_check_note_never_alone(void **state) {
+    (void)state;
+    char *dir = copy_of("kathmandu", "kathmandu");
+    shell("sed -i '/^  - id: long-game$/,/^    default: false$/s/^    default: false$/    excludes: [tents]\\n"
+          "    default: false/; /^  - id: tents$/,/^    default: false$/s/^    default: false$/    excludes: "
+          "[characters]\\n    requires: [long-game]\\n    default: false/' '%s/ruleset.yaml'",
+          dir);
+    const char *de[] = {"Hinweis: Option tents=true ist allein nie erlaubt (die Option \"tents\" verlangt "
+                        "\"long-game\", aber \"tents\" (so gewählt) schließt sie aus); die Probespiele versuchen "
+                        "sie mit den anderen"};
+    const char *el[] = {"σημείωση: η επιλογή tents=true δεν επιτρέπεται ποτέ μόνη της (η επιλογή \"tents\" "
+                        "απαιτεί το \"long-game\", αλλά το \"tents\" (όπως επιλέχθηκε) την αποκλείει)· τα "
+                        "δοκιμαστικά παιχνίδια τη δοκιμάζουν με τις άλλες"};
+    const char *en[] = {"note: option tents=true is never allowed on its own (option \"tents\" requires "
+                        "\"long-game\", but \"tents\" (as chosen) excludes it); smoke play tries it with the others"};
+    char *args = cairn_strfmt("check %s --games 0", dir);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de, 1), 0);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el, 1), 0);
+    assert_int_equal(run("C", args, dir, en, 1), 0);
+    free(args);
+    free(dir);
+}
+
 #define CHECK_USAGE_LINE "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]"
 
 /* check's usage errors in --lang's language when it came before, else the
@@ -461,6 +487,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_check_components),
         cmocka_unit_test(test_check_passes),
         cmocka_unit_test(test_check_smoke_frame),
+        cmocka_unit_test(test_check_note_never_alone),
         cmocka_unit_test(test_check_usage),
         cmocka_unit_test(test_play_refuses),
         cmocka_unit_test(test_reload),
