@@ -10,6 +10,7 @@
 #include "cliflags.h"
 #include "engine.h"
 #include "error.h"
+#include "limits.h"
 #include "load_cache.h"
 #include "repl.h"
 #include "repl_text.h"
@@ -59,7 +60,7 @@ static const cli_flag check_rows[] = {
     {"cover", 0, 1, "all|each", CLI_WORDS, "all each", "every combination (all) or every value once (each)"},
     {"debug", 0, 0, "", CLI_TEXT, NULL, "print the rules' g.debug(...) and print(...) lines"},
     {"unread", 0, 0, "", CLI_TEXT, NULL, "list the data values no rule read (file:line:column)"},
-    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of the errors (default: the locale's, else English)"},
+    {"lang", 0, 1, "CODE", CLI_TEXT, NULL, "language of all it prints (default: the locale's, else English)"},
 };
 static const cli_table check_table = CLI_TABLE(check_rows);
 static const cli_table *const check_flags[] = {&ruleset_flag_table, &ruleset_set_flag_table, &check_table, NULL};
@@ -104,9 +105,10 @@ static const command commands[] = {
      "with that option read it): a value a modder can edit that changes nothing.\n"
      "--debug prints the rules' g.debug(...) and print(...) lines on stdout as the\n"
      "games run (`debug rules.lua:12: text`); without it they are dropped.\n"
-     "Errors are printed with file:line:column, worded in --lang's language, else\n"
-     "the locale's (LC_ALL, LC_MESSAGES, LANG) when cairn speaks it, else English;\n"
-     "the rules' own Lua messages stay as Lua and the ruleset wrote them.\n"
+     "Errors are printed with file:line:column. All check prints (errors, notes,\n"
+     "the smoke line, the verdict, usage errors) is worded in --lang's language,\n"
+     "else the locale's (LC_ALL, LC_MESSAGES, LANG) when cairn speaks it, else\n"
+     "English; the rules' own Lua messages stay as Lua and the ruleset wrote them.\n"
      "The last line is the verdict:\n"
      "`ok` with a one-line summary only when everything passed, else the count\n"
      "of errors.\n"
@@ -182,6 +184,18 @@ static int usage_error(const command *c, const char *fmt, const char *arg) {
     return EXIT_USAGE;
 }
 
+/* A usage error of `cairn check` in lang (the catalogue's `key`, one %s
+** for arg, as cairn play's; "usage.plain" passes a text through), then the
+** usage line. The other commands' usage errors are English (usage_error). */
+static int usage_error_in(const command *c, const char *lang, const char *key, const char *arg) {
+    fprintf(stderr, "cairn %s: ", c->name);
+    fprintf(stderr, repl_text_in(lang, key, 0), arg);
+    fputc('\n', stderr);
+    fprintf(stderr, repl_text_in(lang, "usage.line", 0), c->usage);
+    fputc('\n', stderr);
+    return EXIT_USAGE;
+}
+
 /* ------------------------------------------------------------- commands */
 
 static int cmd_help(int argc, char **argv) {
@@ -209,9 +223,11 @@ static int cmd_version(int argc, char **argv) {
 
 /* Reads a command's flags and arguments with the one parser; each item goes
 ** to take(ctx, item), which returns 0 or prints its error and returns
-** EXIT_USAGE. Returns 0 or EXIT_USAGE. */
+** EXIT_USAGE. Returns 0 or EXIT_USAGE. lang_at, when not NULL, is where
+** the command keeps its --lang so far (NULL there: the locale's): the
+** parser's errors are worded in that language (cairn check); else English. */
 static int read_flags(const command *c, int argc, char **argv, int (*take)(void *ctx, const cli_item *it),
-                      void *ctx) {
+                      void *ctx, const char *const *lang_at) {
     cli_parser p;
     cli_item it;
     char *why;
@@ -222,7 +238,15 @@ static int read_flags(const command *c, int argc, char **argv, int (*take)(void 
         if (rc) return rc;
     }
     if (got < 0) {
-        usage_error(c, "%s", why ? why : "out of memory");
+        if (lang_at) {
+            const char *lang = *lang_at ? *lang_at : repl_locale_lang();
+            char *worded = repl_cli_error_in(lang, &p, why);
+            usage_error_in(c, lang, "usage.plain",
+                           worded ? worded : why ? why : repl_text_in(lang, "error.oom", 0));
+            free(worded);
+        } else {
+            usage_error(c, "%s", why ? why : "out of memory");
+        }
         free(why);
         return EXIT_USAGE;
     }
@@ -275,7 +299,7 @@ static int list_ids(const char *name, int presets) {
 
 static int cmd_list(int argc, char **argv) {
     list_args a = {0, NULL, NULL};
-    if (read_flags(find_command("list"), argc, argv, take_list, &a)) return EXIT_USAGE;
+    if (read_flags(find_command("list"), argc, argv, take_list, &a, NULL)) return EXIT_USAGE;
     if (a.options) return list_ids(a.options, 0);
     if (a.presets) return list_ids(a.presets, 1);
     size_t n;
@@ -331,13 +355,22 @@ typedef struct ruleset_args {
     const char *lang; /* check --lang: the errors' language; NULL: the locale's */
 } ruleset_args;
 
+/* The language of check's usage errors: --lang's when it came before,
+** else the locale's (repl_text.h), as cairn play's. */
+static const char *check_usage_lang(const ruleset_args *a) {
+    return a->lang ? a->lang : repl_locale_lang();
+}
+
 static int take_check(void *ctx, const cli_item *it) {
     ruleset_args *a = ctx;
     cerr_list errs;
     cerr_init(&errs, 0);
     int taken = ruleset_flags_apply(&a->flags, it, &errs);
     if (taken < 0) {
-        usage_error(a->c, "%s", errs.n ? errs.items[0].message : "out of memory");
+        const char *lang = check_usage_lang(a);
+        char *why = errs.n ? repl_error_message_in(lang, &errs.items[0]) : NULL;
+        usage_error_in(a->c, lang, "usage.plain", why ? why : repl_text_in(lang, "error.oom", 0));
+        free(why);
         cerr_free(&errs);
         return EXIT_USAGE;
     }
@@ -353,18 +386,16 @@ static int take_check(void *ctx, const cli_item *it) {
     } else if (cli_is(it, "games")) {
         char *end;
         long n = strtol(v, &end, 10);
-        if (!v[0] || *end || n < 0 || n > 10000)
-            return usage_error(a->c, "--games takes a number from 0 to 10000, got \"%s\"", v);
+        if (!v[0] || *end || n < 0 || n > 10000) return usage_error_in(a->c, check_usage_lang(a), "usage.games", v);
         a->games = (int)n;
     } else if (cli_is(it, "cover")) {
         if (strcmp(v, "all") != 0 && strcmp(v, "each") != 0)
-            return usage_error(a->c, "--cover takes all (every seat count and option combination, the "
-                                     "default) or each (every seat count and option value at least once)%s", "");
+            return usage_error_in(a->c, check_usage_lang(a), "usage.cover", "");
         a->cover_each = strcmp(v, "each") == 0;
     } else if (!a->ruleset) {
         a->ruleset = v;
     } else {
-        return usage_error(a->c, "one ruleset at a time; \"%s\" is one too many", v);
+        return usage_error_in(a->c, check_usage_lang(a), "usage.one_ruleset", v);
     }
     return 0;
 }
@@ -374,13 +405,14 @@ static int parse_ruleset_args(const command *c, int argc, char **argv, ruleset_a
     a->c = c;
     a->games = -1;
     if (ruleset_flags_init(&a->flags, argc) != 0) return -1;
-    if (read_flags(c, argc, argv, take_check, a)) return -1;
-    if (!a->ruleset) return usage_error(c, "which ruleset?%s", ""), -1;
+    if (read_flags(c, argc, argv, take_check, a, &a->lang)) return -1;
+    if (!a->ruleset) return usage_error_in(c, check_usage_lang(a), "usage.which_ruleset", ""), -1;
     return 0;
 }
 
-/* "expansion, length=long" for the options in effect; "none" if none. */
-static char *options_text(const ruleset *r) {
+/* "expansion, length=long" for the options in effect; "none" in lang if
+** none. */
+static char *options_text(const ruleset *r, const char *lang) {
     char *s = cairn_strdup("");
     for (size_t i = 0; s && i < r->options->u.map.n; i++) {
         const cv_entry *e = &r->options->u.map.items[i];
@@ -396,7 +428,7 @@ static char *options_text(const ruleset *r) {
     }
     if (s && !s[0]) {
         free(s);
-        s = cairn_strdup("none");
+        s = cairn_strdup(repl_text_in(lang, "check.options_none", 0));
     }
     return s;
 }
@@ -416,6 +448,52 @@ static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) 
     fprintf(stderr, repl_text_in(lang, "check.errors", (long long)n), ruleset, n);
     fputc('\n', stderr);
     return EXIT_RULES;
+}
+
+/* check's notes (check.h) on stdout in lang, each "note: " and its words
+** (a keyed note in the catalogue's, else its English message); then the
+** list is emptied. */
+static void print_notes(cerr_list *notes, const char *lang) {
+    for (size_t i = 0; i < notes->n; i++) {
+        char *m = repl_error_message_in(lang, &notes->items[i]);
+        printf(repl_text_in(lang, "check.note", 0), m ? m : notes->items[i].message);
+        fputc('\n', stdout);
+        free(m);
+    }
+    cerr_clear(notes);
+}
+
+/* The smoke games' summary line in lang: games played, option
+** combinations, and every reason a combination was not played. */
+static void smoke_line(const testrun_tally *t, const char *lang) {
+    printf(repl_text_in(lang, "check.smoke.games", t->played), t->played);
+    printf(repl_text_in(lang, "check.smoke.combos", t->combos), t->combos);
+    if (t->skipped) {
+        printf(repl_text_in(lang, "check.smoke.skipped", t->skipped), t->skipped);
+        /* each reason is the manifest's message (English) and its count */
+        for (int i = 0; i < TESTRUN_MAX_REASONS && t->reason[i]; i++)
+            printf("%s %s (%ld)", i ? ";" : "", t->reason[i], t->reason_count[i]);
+        if (t->other_reasons) printf(repl_text_in(lang, "check.smoke.other", t->other_reasons), t->other_reasons);
+    }
+    if (t->capped)
+        printf(repl_text_in(lang, "check.smoke.capped", t->capped), t->capped, CAIRN_SMOKE_MAX_COMBINATIONS);
+    if (t->thinned) printf(repl_text_in(lang, "check.smoke.thinned", t->thinned), t->thinned);
+    printf(")\n");
+}
+
+/* The verdict of a check that passed, in lang: the ruleset, its files and
+** data tables, the options in effect and the fingerprint. */
+static void check_ok_line(const ruleset *r, const char *lang) {
+    char *opts = options_text(r, lang);
+    char *files = cairn_strfmt(repl_text_in(lang, "check.ok.files", (long long)r->n_files), r->n_files);
+    size_t n_tables = value_len(r->data);
+    char *tables = cairn_strfmt(repl_text_in(lang, "check.ok.tables", (long long)n_tables), n_tables);
+    printf(repl_text_in(lang, "check.ok", 0), r->id, r->version, files ? files : "?", tables ? tables : "?",
+           opts ? opts : "?", r->fingerprint);
+    fputc('\n', stdout);
+    free(files);
+    free(tables);
+    free(opts);
 }
 
 static int cmd_check(int argc, char **argv) {
@@ -449,7 +527,10 @@ static int cmd_check(int argc, char **argv) {
     /* everything that can be checked without playing, whatever the
     ** defaults: each option value's overlay and scripts, every script's
     ** syntax; a syntax error is a ruleset error, never a smoke game's */
-    check_option_values(a.ruleset, r, cache, stdout, &errs);
+    cerr_list notes; /* check's notes (check.h), each printed in lang */
+    cerr_init(&notes, 0);
+    check_option_values(a.ruleset, r, cache, &notes, &errs);
+    print_notes(&notes, lang);
     load_cache_free(cache);
     check_compile_scripts(r, &errs);
     /* the ruleset's own data checks (check_data), at the data's lines */
@@ -463,8 +544,13 @@ static int cmd_check(int argc, char **argv) {
     ** asked about included */
     unread_set *unread = a.unread ? unread_new() : NULL;
     if (a.unread && !unread) errs.oom = 1;
-    if (cerr_count(&errs) == 0 && !errs.oom && a.games != 0)
-        testrun_smoke_reads(a.ruleset, a.games < 0 ? 0 : a.games, a.cover_each, stdout, unread, &errs);
+    if (cerr_count(&errs) == 0 && !errs.oom && a.games != 0) {
+        testrun_tally tally;
+        memset(&tally, 0, sizeof tally);
+        testrun_smoke_reads(a.ruleset, a.games < 0 ? 0 : a.games, a.cover_each, &tally, unread, &errs);
+        if (tally.combos) smoke_line(&tally, lang); /* 0: it stopped before playing (its errors say why) */
+        testrun_tally_free(&tally);
+    }
     if (unread && cerr_count(&errs) == 0 && a.games != 0) {
         /* the ruleset's own scenario tests and golden games reach what random
         ** play rarely does (the last space of a track, an empty deck): their
@@ -485,15 +571,13 @@ static int cmd_check(int argc, char **argv) {
     if (cerr_count(&errs) || errs.oom) {
         rc = check_failed(a.ruleset, lang, &errs);
     } else {
-        check_note_tests(r, stdout);
-        check_note_texts(r, stdout); /* check_text.c */
-        char *opts = options_text(r);
-        printf("ok %s %s: %zu files, %zu data table%s, options: %s; fingerprint %.16s\n", r->id,
-               r->version, r->n_files, value_len(r->data), value_len(r->data) == 1 ? "" : "s",
-               opts ? opts : "?", r->fingerprint);
-        free(opts);
+        check_note_tests(r, &notes);
+        check_note_texts(r, &notes); /* check_text.c */
+        print_notes(&notes, lang);
+        check_ok_line(r, lang);
     }
     ruleset_free(r);
+    cerr_free(&notes);
     cerr_free(&errs);
     ruleset_flags_free(&a.flags); /* after the games: req and they borrowed its strings */
     return rc;

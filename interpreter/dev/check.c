@@ -66,10 +66,11 @@ static char **values_of(const ruleset_option *o, size_t *n) {
 }
 
 /* Loads name with `choice` alone at each seat count until the manifest
-** allows it. Returns 0 loaded, 1 forbidden everywhere (*why: the first
-** reason, malloc'd), -1 failed (errors appended). */
+** allows it. Returns 0 loaded, 1 forbidden everywhere (*why: the errors of
+** the first refusal, malloc'd, or NULL without memory), -1 failed (errors
+** appended). */
 static int load_value(const char *name, const ruleset *r, load_cache *cache, const char *choice,
-                      char **why, cerr_list *errs) {
+                      cerr_list **why, cerr_list *errs) {
     const char *choices[1] = {choice};
     *why = NULL;
     for (int p = r->min_players; p <= r->max_players; p++) {
@@ -78,10 +79,14 @@ static int load_value(const char *name, const ruleset *r, load_cache *cache, con
         cerr_init(&local, 0);
         int refused = 0;
         int rc = ruleset_verdict_cached(name, &req, cache, &refused, &local) == 0 ? 0 : refused ? 1 : -1;
-        if (rc == 1 && !*why && local.n) *why = cairn_strdup(local.items[0].message);
+        if (rc == 1 && !*why && local.n && (*why = calloc(1, sizeof **why))) {
+            **why = local; /* kept: its errors are the reason */
+            cerr_init(&local, 0);
+        }
         if (rc == -1) merge_new(errs, &local);
         cerr_free(&local);
         if (rc != 1) {
+            if (*why) cerr_free(*why);
             free(*why);
             *why = NULL;
             return rc;
@@ -90,7 +95,30 @@ static int load_value(const char *name, const ruleset *r, load_cache *cache, con
     return 1;
 }
 
-int check_option_values(const char *name, const ruleset *r, load_cache *cache, FILE *notes,
+/* The note on an option value the manifest forbids at every seat count:
+** its reason (why's first error, may be NULL) as a phrase of its own key
+** ("error.KEY" with its arguments) when it has one the phrase can carry,
+** else its English message. */
+static void note_never_alone(cerr_list *notes, const char *choice, const cerr_list *why) {
+    const cairn_error *e = why && why->n ? &why->items[0] : NULL;
+    const char *english = e ? e->message : "the manifest forbids it";
+    char *reason = NULL;
+    if (e && e->key && !e->sys_errno && strcmp(e->key, "schema.expected") != 0) {
+        char key[96];
+        snprintf(key, sizeof key, "error.%s", e->key);
+        size_t n = 0;
+        while (n < CERR_MAX_ARGS && e->args[n]) n++;
+        reason = cerr_phrasev(key, (const char *const *)e->args, n);
+    }
+    size_t before = notes->n;
+    cerr_add(notes, NULL, 0, 0, NULL, "option %s is never allowed on its own (%s); smoke play tries it with the others",
+             choice, english);
+    cerr_key(notes, before, "check.note.never_alone", 0, choice,
+             reason ? reason : english);
+    free(reason);
+}
+
+int check_option_values(const char *name, const ruleset *r, load_cache *cache, cerr_list *notes,
                         cerr_list *errs) {
     int failed = 0;
     for (size_t i = 0; i < r->n_opts; i++) {
@@ -101,13 +129,11 @@ int check_option_values(const char *name, const ruleset *r, load_cache *cache, F
             return failed + 1;
         }
         for (size_t k = 0; k < n; k++) {
-            char *why = NULL;
+            cerr_list *why = NULL;
             int rc = load_value(name, r, cache, vals[k], &why, errs);
             if (rc < 0) failed++;
-            if (rc == 1 && notes)
-                fprintf(notes, "note: option %s is never allowed on its own (%s); smoke play tries it "
-                               "with the others\n",
-                        vals[k], why ? why : "the manifest forbids it");
+            if (rc == 1 && notes) note_never_alone(notes, vals[k], why);
+            if (why) cerr_free(why);
             free(why);
         }
         for (size_t k = 0; k < n; k++) free(vals[k]);
@@ -276,14 +302,15 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
 
 /* ------------------------------------------------------------------ notes */
 
-void check_note_tests(const ruleset *r, FILE *out) {
+void check_note_tests(const ruleset *r, cerr_list *notes) {
     if (r->n_module_dirs < 2) return;
     static const char *const keys[] = {"tests", "golden", "unit", "generate"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         const value *v = value_map_get(r->manifest, keys[i]);
         if (v && value_len(v)) return;
     }
-    fprintf(out, "note: %s has no tests of its own; a mod runs its parent's only with "
-                 "`inherit: [tests, golden, unit]` in its manifest (docs/testing.md)\n",
-            r->id);
+    cerr_addk(notes, NULL, 0, 0, NULL, "check.note.no_tests",
+              "%s has no tests of its own; a mod runs its parent's only with "
+              "`inherit: [tests, golden, unit]` in its manifest (docs/testing.md)",
+              r->id);
 }

@@ -21,10 +21,11 @@ struct load_cache;
 ** first seat count from players.min where the manifest allows it. Appends
 ** every error found, each once. A value the manifest forbids at every seat
 ** count is not an error (another combination may allow it; smoke play tries
-** them): it gets a line on notes (may be NULL). Returns the number of
+** them): it gets a note on notes (may be NULL; see check_note_tests).
+** Returns the number of
 ** values whose load failed. cache (may be NULL) is what the loads share
 ** (load_cache.h): r's own load, made with it, leaves it ready. */
-int check_option_values(const char *name, const ruleset *r, struct load_cache *cache, FILE *notes,
+int check_option_values(const char *name, const ruleset *r, struct load_cache *cache, cerr_list *notes,
                         cerr_list *errs);
 
 /* Compiles, without running it, every script the manifest names (the main
@@ -36,13 +37,18 @@ int check_option_values(const char *name, const ruleset *r, struct load_cache *c
 ** Returns the number of failures. */
 int check_compile_scripts(const ruleset *r, cerr_list *errs);
 
-/* Prints a line on out when r is a mod (its manifest `extends` another)
-** that has no tests at all (scenario, golden, unit, generated): it
-** inherits its parent's only when its manifest says so (`inherit:`). */
-void check_note_tests(const ruleset *r, FILE *out);
+/* cairn check's notes are not errors but are kept as cairn_errors in a
+** list of their own: an English message and a key ("check.note.*") with
+** its arguments, so that the caller words each in its language (main.c:
+** the console's catalogue, "error.check.note.*", after "note: ").
+**
+** Adds a note when r is a mod (its manifest `extends` another) that has no
+** tests at all (scenario, golden, unit, generated): it inherits its
+** parent's only when its manifest says so (`inherit:`). */
+void check_note_tests(const ruleset *r, cerr_list *notes);
 
-/* Prints a line on out for each language of r that lacks keys of English
+/* Adds a note for each language of r that lacks keys of English
 ** (check_text.c): those texts would show in English. */
-void check_note_texts(const ruleset *r, FILE *out);
+void check_note_texts(const ruleset *r, cerr_list *notes);
 
 #endif

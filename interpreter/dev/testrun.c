@@ -967,6 +967,33 @@ static char *replay_agrees(engine *e, const engine_config *c, const char *where)
     return msg;
 }
 
+/* A smoke game's failure: its English message, and, when it opens with the
+** game's frame (where), the key "smoke.game" with the frame's facts (the
+** seat count as the phrase "smoke.players", the options, the seed) and the
+** rest ("smoke.not_over" when the game did not end, else the English
+** rest), so that cairn check words the frame in its language. */
+static void smoke_error(cerr_list *errs, const char *msg, const char *where, int players, const combo *cb,
+                        uint64_t seed, int not_over) {
+    size_t before = errs->n;
+    cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    size_t w = strlen(where);
+    if (strncmp(msg, where, w) != 0) return;
+    char seats[24], seed_text[24], most[24];
+    snprintf(seats, sizeof seats, "%d", players);
+    snprintf(seed_text, sizeof seed_text, "%" PRIu64, seed);
+    snprintf(most, sizeof most, "%d", CAIRN_TEST_MAX_DECISIONS);
+    strbuf opts = {0};
+    strbuf_puts(&opts, "");
+    for (size_t i = 0; i < cb->n; i++) strbuf_printf(&opts, "%s%s", i ? " " : "", cb->choices[i]);
+    char *seats_phrase = cerr_phrase("smoke.players", seats, NULL);
+    char *rest = not_over ? cerr_phrase("smoke.not_over", most, NULL) : cairn_strdup(msg + w);
+    if (seats_phrase && rest && !opts.oom)
+        cerr_key4(errs, before, "smoke.game", seats_phrase, strbuf_str(&opts), seed_text, rest);
+    free(seats_phrase);
+    free(rest);
+    strbuf_free(&opts);
+}
+
 static int smoke_game(const char *name, int players, const combo *cb, uint64_t seed,
                       const view_rules *vr, unsigned char *matched, int selftest, unread_set *unread,
                       cerr_list *errs) {
@@ -985,6 +1012,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     for (size_t i = 0; i < cb->n; i++) strbuf_printf(&where, "%s%s", i ? " " : "", cb->choices[i]);
     strbuf_printf(&where, "], seed %" PRIu64, seed);
     char *msg = NULL;
+    int not_over = 0; /* msg says the game did not end in time */
     run_config(&c);
     c.track_data_reads = unread != NULL;
     engine *e = engine_new(&c, &local);
@@ -1018,6 +1046,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     while (!msg && !engine_is_over(e)) {
         if (k >= CAIRN_TEST_MAX_DECISIONS) {
             msg = cairn_strfmt("%s: not over after %d decisions", where.s, CAIRN_TEST_MAX_DECISIONS);
+            not_over = 1;
             break;
         }
         engine_decision_list d;
@@ -1108,7 +1137,7 @@ static int smoke_game(const char *name, int players, const combo *cb, uint64_t s
     }
 done:
     if (!msg && unread && e && unread_add_game(unread, e) != 0) msg = cairn_strdup("--unread: out of memory");
-    if (msg) cerr_add(errs, NULL, 0, 0, NULL, "%s", msg);
+    if (msg) smoke_error(errs, msg, where.s, players, cb, seed, not_over);
     free(msg);
     strbuf_free(&where);
     cerr_free(&local);
@@ -1117,57 +1146,63 @@ done:
     return msg ? -1 : 0;
 }
 
-/* Why combinations were skipped: each distinct reason the manifest gave,
+/* Notes why the manifest refused a combination: each distinct reason,
 ** with how many combinations it refused. */
-#define SMOKE_MAX_REASONS 4
-typedef struct skip_reasons {
-    char *text[SMOKE_MAX_REASONS];
-    long count[SMOKE_MAX_REASONS];
-    long other; /* refused for a reason beyond the first SMOKE_MAX_REASONS */
-} skip_reasons;
-
-static void skip_note(skip_reasons *sr, const cerr_list *why) {
+static void skip_note(testrun_tally *t, const cerr_list *why) {
     const char *m = why->n ? why->items[0].message : "refused";
-    for (int i = 0; i < SMOKE_MAX_REASONS; i++) {
-        if (!sr->text[i]) {
-            if (!(sr->text[i] = cairn_strdup(m))) break;
+    for (int i = 0; i < TESTRUN_MAX_REASONS; i++) {
+        if (!t->reason[i]) {
+            if (!(t->reason[i] = cairn_strdup(m))) break;
         }
-        if (strcmp(sr->text[i], m) == 0) {
-            sr->count[i]++;
+        if (strcmp(t->reason[i], m) == 0) {
+            t->reason_count[i]++;
             return;
         }
     }
-    sr->other++;
+    t->other_reasons++;
 }
 
-/* The smoke summary: games played, combinations, and every reason a
-** combination was not played. */
-static void smoke_summary(FILE *out, long played, long combos, long skipped, long capped, long thinned,
-                          const skip_reasons *sr) {
-    fprintf(out, "smoke: %ld game%s played (%ld option combination%s", played, played == 1 ? "" : "s",
-            combos, combos == 1 ? "" : "s");
-    if (skipped) {
-        fprintf(out, "; %ld seat count and combination pair%s skipped as the manifest forbids them:", skipped,
-                skipped == 1 ? "" : "s");
-        for (int i = 0; i < SMOKE_MAX_REASONS && sr->text[i]; i++)
-            fprintf(out, "%s %s (%ld)", i ? ";" : "", sr->text[i], sr->count[i]);
-        if (sr->other) fprintf(out, "; other reasons (%ld)", sr->other);
+void testrun_tally_free(testrun_tally *t) {
+    for (int i = 0; i < TESTRUN_MAX_REASONS; i++) {
+        free(t->reason[i]);
+        t->reason[i] = NULL;
     }
-    if (capped)
+}
+
+/* The smoke summary in English, for testrun_smoke's callers (cairn check
+** words the same facts in its language: main.c): games played,
+** combinations, and every reason a combination was not played. */
+static void smoke_summary(FILE *out, const testrun_tally *t) {
+    fprintf(out, "smoke: %ld game%s played (%ld option combination%s", t->played, t->played == 1 ? "" : "s",
+            t->combos, t->combos == 1 ? "" : "s");
+    if (t->skipped) {
+        fprintf(out, "; %ld seat count and combination pair%s skipped as the manifest forbids them:", t->skipped,
+                t->skipped == 1 ? "" : "s");
+        for (int i = 0; i < TESTRUN_MAX_REASONS && t->reason[i]; i++)
+            fprintf(out, "%s %s (%ld)", i ? ";" : "", t->reason[i], t->reason_count[i]);
+        if (t->other_reasons) fprintf(out, "; other reasons (%ld)", t->other_reasons);
+    }
+    if (t->capped)
         fprintf(out, "; %ld combination%s beyond CAIRN_SMOKE_MAX_COMBINATIONS (%d) not played, their "
                      "overlays and scripts checked all the same",
-                capped, capped == 1 ? "" : "s", CAIRN_SMOKE_MAX_COMBINATIONS);
-    if (thinned)
+                t->capped, t->capped == 1 ? "" : "s", CAIRN_SMOKE_MAX_COMBINATIONS);
+    if (t->thinned)
         fprintf(out, "; %ld seat count and combination pair%s left out by --cover each: every seat count "
-                     "and every option value played at least once", thinned, thinned == 1 ? "" : "s");
+                     "and every option value played at least once", t->thinned, t->thinned == 1 ? "" : "s");
     fprintf(out, ")\n");
 }
 
 int testrun_smoke(const char *name, int games, int cover_each, FILE *out, cerr_list *errs) {
-    return testrun_smoke_reads(name, games, cover_each, out, NULL, errs);
+    testrun_tally t;
+    memset(&t, 0, sizeof t);
+    int rc = testrun_smoke_reads(name, games, cover_each, &t, NULL, errs);
+    /* a ruleset that does not load played nothing and says so by its errors */
+    if (out && t.combos) smoke_summary(out, &t);
+    testrun_tally_free(&t);
+    return rc;
 }
 
-int testrun_smoke_reads(const char *name, int games, int cover_each, FILE *out, unread_set *unread,
+int testrun_smoke_reads(const char *name, int games, int cover_each, testrun_tally *tally, unread_set *unread,
                         cerr_list *errs) {
     ruleset_request req = {NULL, 0, NULL, 0, NULL, 0};
     ruleset *rs = ruleset_load(name, &req, errs);
@@ -1184,8 +1219,6 @@ int testrun_smoke_reads(const char *name, int games, int cover_each, FILE *out, 
     unsigned char *seen_seats = calloc((size_t)(rs->max_players > 0 ? rs->max_players : 0) + 1, 1);
     size_t *first = calloc(no + 1, sizeof *first);
     unsigned char *seen_val = NULL;
-    skip_reasons sr;
-    memset(&sr, 0, sizeof sr);
     view_rules *vr = view_rules_new(rs->visibility, errs);
     unsigned char *matched = calloc(vr && view_rules_count(vr) ? view_rules_count(vr) : 1, 1);
     if (!vals || !nv || !digit || !cb.choices || !vr || !matched) {
@@ -1234,7 +1267,7 @@ int testrun_smoke_reads(const char *name, int games, int cover_each, FILE *out, 
                 int refused = 0;
                 ruleset *probe = ruleset_load_combination(name, &r2, &refused, &why);
                 if (!probe && refused) {
-                    skip_note(&sr, &why);
+                    skip_note(tally, &why);
                     skipped++;
                 } else if (!probe) {
                     cerr_merge(errs, &why);
@@ -1279,12 +1312,15 @@ int testrun_smoke_reads(const char *name, int games, int cover_each, FILE *out, 
                  value_get_str(rule, "path", "?"), value_get_str(rule, "policy", "?"), played);
         rc = -1;
     }
-    if (out) smoke_summary(out, played, combos, skipped, capped, thinned, &sr);
+    tally->played = played;
+    tally->combos = combos;
+    tally->skipped = skipped;
+    tally->capped = capped;
+    tally->thinned = thinned;
 done:
     free(first);
     free(seen_val);
     free(seen_seats);
-    for (int i = 0; i < SMOKE_MAX_REASONS; i++) free(sr.text[i]);
     for (size_t i = 0; vals && i < no; i++) strs_free(vals[i], nv[i]);
     free(vals);
     free(nv);

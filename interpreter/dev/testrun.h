@@ -63,9 +63,26 @@ int testrun_ruleset(const char *ruleset, int regen, int verbose, FILE *out, cerr
 ** game passed, -1 otherwise. */
 int testrun_smoke(const char *ruleset, int games, int cover_each, FILE *out, cerr_list *errs);
 
-/* testrun_smoke, and with unread (not NULL; unread.h) every game noting
-** which data values its rules read, for `cairn check --unread`. */
-int testrun_smoke_reads(const char *ruleset, int games, int cover_each, FILE *out, struct unread_set *unread,
-                        cerr_list *errs);
+/* What smoke play did, as facts for the caller to word (cairn check words
+** them in its language): games played, option combinations, the pairs of
+** seat count and combination the manifest forbids (with up to
+** TESTRUN_MAX_REASONS distinct reasons, each the manifest's message and how
+** many it refused, and how many for other reasons), the combinations past
+** CAIRN_SMOKE_MAX_COMBINATIONS not played and the pairs --cover each left
+** out. Zero-initialise; testrun_tally_free frees the reasons. */
+#define TESTRUN_MAX_REASONS 4
+typedef struct testrun_tally {
+    long played, combos, skipped, capped, thinned;
+    char *reason[TESTRUN_MAX_REASONS]; /* owned; NULL past the last */
+    long reason_count[TESTRUN_MAX_REASONS];
+    long other_reasons;
+} testrun_tally;
+void testrun_tally_free(testrun_tally *t);
+
+/* testrun_smoke with its summary as facts in tally (not NULL) instead of a
+** line, and with unread (may be NULL; unread.h) every game noting which
+** data values its rules read, for `cairn check --unread`. */
+int testrun_smoke_reads(const char *ruleset, int games, int cover_each, testrun_tally *tally,
+                        struct unread_set *unread, cerr_list *errs);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,10 +228,19 @@ size_t unread_add_errors(const unread_set *u, cerr_list *errs) {
     for (size_t i = 0; i < u->n; i++)
         if (!u->places[i].read) list[k++] = &u->places[i];
     qsort(list, k, sizeof *list, by_place);
-    for (size_t i = 0; i < k; i++)
+    /* keyed unread.value, the games counted by the phrase unread.games, so
+    ** that cairn check words it in its language */
+    char games[24];
+    snprintf(games, sizeof games, "%ld", u->games);
+    char *games_phrase = cerr_phrase("unread.games", games, NULL);
+    for (size_t i = 0; i < k; i++) {
+        size_t before = errs->n;
         cerr_add(errs, list[i]->file, list[i]->line, list[i]->col, list[i]->path,
                  "%s is read by no rule in %ld game%s (--unread): a value that changes nothing",
                  list[i]->shown, u->games, u->games == 1 ? "" : "s");
+        if (games_phrase) cerr_key(errs, before, "unread.value", 0, list[i]->shown, games_phrase);
+    }
+    free(games_phrase);
     if (u->oom) errs->oom = 1;
     free(list);
     return k;

@@ -1467,19 +1467,6 @@ static int usage(const char *lang, const char *cmd, const char *usage_text, cons
     return EXIT_USAGE;
 }
 
-/* cli_next's error in lang by its key (cliflags.h), or NULL (then why
-** stands). malloc'd. */
-static char *cli_error_in(const char *lang, const cli_parser *p, const char *why) {
-    if (!why || !p->why_key) return NULL;
-    cairn_error e;
-    memset(&e, 0, sizeof e);
-    e.message = (char *)why;
-    e.key = p->why_key;
-    e.args[0] = (char *)p->why_args[0];
-    e.args[1] = p->why_args[1][0] ? (char *)p->why_args[1] : NULL;
-    return repl_error_message_in(lang, &e);
-}
-
 /* The language of a usage error: --lang's when it came before, else the
 ** locale's (repl_text.h). */
 static const char *usage_lang(const repl_settings *s) {
@@ -1659,7 +1646,7 @@ static int parse_play_flags(int argc, char **argv, repl_settings *s, play_args *
         if (rc != EXIT_OK) return rc;
     }
     if (got < 0) {
-        char *worded = cli_error_in(usage_lang(s), &p, why);
+        char *worded = repl_cli_error_in(usage_lang(s), &p, why);
         int rc = usage(usage_lang(s), cmd, a->usage, "usage.plain",
                        worded ? worded : why ? why : "out of memory");
         free(worded);
@@ -1867,7 +1854,7 @@ int repl_replay_main(int argc, char **argv) {
         else return usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.one_save", it.values[0]);
     }
     if (got < 0) {
-        char *worded = cli_error_in(repl_locale_lang(), &p, why);
+        char *worded = repl_cli_error_in(repl_locale_lang(), &p, why);
         int rc = usage(repl_locale_lang(), "replay", REPL_REPLAY_USAGE, "usage.plain",
                        worded ? worded : why ? why : "out of memory");
         free(worded);

@@ -19,6 +19,7 @@
 #include "repl_text.h"
 #include "repl_session.h"
 
+#include "cliflags.h"
 #include "error.h"
 #include "strbuf.h"
 #include "value.h"
@@ -334,4 +335,15 @@ void repl_print_errors_in(const char *lang, FILE *out, const cerr_list *errs) {
 
 char *repl_error_text(const repl *r, const cairn_error *e) {
     return repl_error_text_in(repl_lang(r), e);
+}
+
+char *repl_cli_error_in(const char *lang, const cli_parser *p, const char *why) {
+    if (!why || !p->why_key) return NULL;
+    cairn_error e;
+    memset(&e, 0, sizeof e);
+    e.message = (char *)why;
+    e.key = p->why_key;
+    e.args[0] = (char *)p->why_args[0];
+    e.args[1] = p->why_args[1][0] ? (char *)p->why_args[1] : NULL;
+    return repl_error_message_in(lang, &e);
 }

@@ -44,6 +44,12 @@ const char *repl_locale_lang(void);
 ** whole line as cerr_format writes it ("file:line: path: message").
 ** malloc'd; NULL on OOM. */
 char *repl_error_message_in(const char *lang, const cairn_error *e);
+
+/* The command line parser's error (cli_next's why, cliflags.h) in lang by
+** its key, or NULL (then why stands, English). malloc'd. For the usage
+** errors of cairn play, replay and check. */
+struct cli_parser;
+char *repl_cli_error_in(const char *lang, const struct cli_parser *p, const char *why);
 char *repl_error_text_in(const char *lang, const cairn_error *e);
 /* Every error of errs to out, one a line, each as repl_error_text_in words
 ** it, then "(N more errors not shown)" in lang when some were dropped. */

@@ -9,7 +9,9 @@
 ** after the ruleset's files were edited into a broken state (the game's
 ** language). Copies of the shipped Yak and Kathmandu are broken in several
 ** ways in a scratch folder; the lines expected are written out here.
-** English stays as it was; a Lua syntax error stays as Lua wrote it. Runs
+** So is every other line of `cairn check` (its smoke summary, notes, ok
+** line, smoke-game frame and usage errors). English stays as it was; a Lua
+** syntax error stays as Lua wrote it. Runs
 ** build/cairn (next to this test binary).
 */
 #include "testutil.h"
@@ -301,6 +303,150 @@ static void reload_broken(const char *dir, const char *lang, const char *questio
     }
 }
 
+/* A check that passes, in German and Greek: the smoke line (plural: 6
+** games, 2 combinations = the switch master_builder off and on; 3 seat
+** counts x 2 combinations x 1 game = 6), the note on a language lacking
+** keys of English (2 keys; 10 keys, 8 listed and "2 more") and the ok line
+** (32 files, 8 data tables of the shipped Yak); with --cover each the pairs
+** left out (4 played: 2, 3, 4 seats off, then 2 seats on; 2 left out). And
+** English as it always was. */
+static void test_check_passes(void **state) {
+    (void)state;
+    char *dir = copy_of("yak", "yak");
+    const char *de[] = {
+        "Probespiele: 6 Partien gespielt (2 Kombinationen von Optionen)",
+        "ok yak 1.0: 32 Dateien, 8 Datentabellen, Optionen: keine; Fingerabdruck 73df36bb2425f1dd",
+    };
+    const char *el[] = {
+        "δοκιμαστικά: 6 παιχνίδια παίχτηκαν (2 συνδυασμοί επιλογών)",
+        "ok yak 1.0: 32 αρχεία, 8 πίνακες δεδομένων, επιλογές: καμία· αποτύπωμα 73df36bb2425f1dd",
+    };
+    const char *en[] = {
+        "smoke: 6 games played (2 option combinations)",
+        "ok yak 1.0: 32 files, 8 data tables, options: none; fingerprint 73df36bb2425f1dd",
+    };
+    char *args = cairn_strfmt("check %s --games 1", dir);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de, 2), 0);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el, 2), 0);
+    assert_int_equal(run("C", args, dir, en, 2), 0);
+    free(args);
+    const char *de_each[] = {
+        "Probespiele: 4 Partien gespielt (2 Kombinationen von Optionen; 2 Paare aus Platzzahl und Kombination "
+        "von --cover each ausgelassen: jede Platzzahl und jeder Wert einer Option mindestens einmal gespielt)",
+    };
+    args = cairn_strfmt("check %s --games 1 --cover each --lang de", dir);
+    assert_int_equal(run("C", args, dir, de_each, 1), 0);
+    free(args);
+    /* English gains keys the Greek lacks: 2, then 10 */
+    shell("printf 'zz_a: \"a\"\\nzz_b: \"b\"\\n' >> '%s/text/en.yaml'", dir);
+    const char *de_two[] = {"Hinweis: %s/text/el.yaml fehlen 2 Schlüssel des Englischen, in einer Partie auf el "
+                            "englisch gezeigt: zz_a, zz_b"};
+    const char *el_two[] = {"σημείωση: στο %s/text/el.yaml λείπουν 2 κλειδιά των αγγλικών, που φαίνονται στα "
+                            "αγγλικά σε παιχνίδι στα el: zz_a, zz_b"};
+    args = cairn_strfmt("check %s --games 1", dir);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de_two, 1), 0);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el_two, 1), 0);
+    shell("for i in 1 2 3 4 5 6 7 8; do echo \"zz_$i: x\" >> '%s/text/en.yaml'; done", dir);
+    const char *de_ten[] = {"Hinweis: %s/text/el.yaml fehlen 10 Schlüssel des Englischen, in einer Partie auf el "
+                            "englisch gezeigt: zz_a, zz_b, zz_1, zz_2, zz_3, zz_4, zz_5, zz_6 und 2 weitere"};
+    const char *el_ten[] = {"σημείωση: στο %s/text/el.yaml λείπουν 10 κλειδιά των αγγλικών, που φαίνονται στα "
+                            "αγγλικά σε παιχνίδι στα el: zz_a, zz_b, zz_1, zz_2, zz_3, zz_4, zz_5, zz_6 και 2 ακόμη"};
+    const char *en_ten[] = {"note: %s/text/el.yaml lacks 10 keys of English, shown in English in a game in el: "
+                            "zz_a, zz_b, zz_1, zz_2, zz_3, zz_4, zz_5, zz_6 and 2 more"};
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de_ten, 1), 0);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el_ten, 1), 0);
+    assert_int_equal(run("C", args, dir, en_ten, 1), 0);
+    free(args);
+    free(dir);
+}
+
+/* A smoke game that never ends (the fixture engine/broken's mode=fine
+** never says the game is over), at 1 seat (singular: 1 game, 1
+** combination, as the other modes are not played after the first failure)
+** and, in a copy with 2 seats at least, at 2 seats. */
+static void test_check_smoke_frame(void **state) {
+    (void)state;
+    char *dir = cairn_strfmt("%s/broken", tmpdir);
+    assert_non_null(dir);
+    char *cmd = cairn_strfmt("rm -rf '%s' && cp -r '%s/tests/fixtures/engine/broken' '%s'", dir, root, dir);
+    assert_non_null(cmd);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    const char *de[] = {
+        "Probespiele: 1 Partie gespielt (1 Kombination von Optionen)",
+        "Probespiel: 1 Spieler, Optionen [mode=fine], Startwert 1: nach 10000 Entscheidungen nicht zu Ende",
+        "%s: 1 Fehler",
+    };
+    const char *el[] = {
+        "δοκιμαστικά: 1 παιχνίδι παίχτηκε (1 συνδυασμός επιλογών)",
+        "δοκιμαστικό παιχνίδι: 1 παίκτης, επιλογές [mode=fine], σπόρος 1: δεν τελείωσε μετά από 10000 αποφάσεις",
+        "%s: 1 σφάλμα",
+    };
+    const char *en[] = {
+        "smoke: 1 game played (1 option combination)",
+        "smoke game: 1 players, options [mode=fine], seed 1: not over after 10000 decisions",
+        "%s: 1 error",
+    };
+    char *args = cairn_strfmt("check %s --games 1", dir);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de, 3), 1);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el, 3), 1);
+    assert_int_equal(run("C", args, dir, en, 3), 1);
+    shell("sed -i 's/^players: {min: 1, max: 2}/players: {min: 2, max: 2}/' '%s/ruleset.yaml'", dir);
+    const char *de_two[] = {"Probespiel: 2 Spieler, Optionen [mode=fine], Startwert 1: nach 10000 Entscheidungen "
+                            "nicht zu Ende"};
+    const char *el_two[] = {"δοκιμαστικό παιχνίδι: 2 παίκτες, επιλογές [mode=fine], σπόρος 1: δεν τελείωσε μετά "
+                            "από 10000 αποφάσεις"};
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de_two, 1), 1);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el_two, 1), 1);
+    free(args);
+    free(dir);
+}
+
+/* The note on an option value the manifest never allows alone, its reason
+** worded by its own key: a Kathmandu whose tents require long-game, which
+** excludes tents (and tents exclude characters). --games 0: no smoke. */
+static void test_check_note_never_alone(void **state) {
+    (void)state;
+    char *dir = copy_of("kathmandu", "kathmandu");
+    shell("sed -i '/^  - id: long-game$/,/^    default: false$/s/^    default: false$/    excludes: [tents]\\n"
+          "    default: false/; /^  - id: tents$/,/^    default: false$/s/^    default: false$/    excludes: "
+          "[characters]\\n    requires: [long-game]\\n    default: false/' '%s/ruleset.yaml'",
+          dir);
+    const char *de[] = {"Hinweis: Option tents=true ist allein nie erlaubt (die Option \"tents\" verlangt "
+                        "\"long-game\", aber \"tents\" (so gewählt) schließt sie aus); die Probespiele versuchen "
+                        "sie mit den anderen"};
+    const char *el[] = {"σημείωση: η επιλογή tents=true δεν επιτρέπεται ποτέ μόνη της (η επιλογή \"tents\" "
+                        "απαιτεί το \"long-game\", αλλά το \"tents\" (όπως επιλέχθηκε) την αποκλείει)· τα "
+                        "δοκιμαστικά παιχνίδια τη δοκιμάζουν με τις άλλες"};
+    const char *en[] = {"note: option tents=true is never allowed on its own (option \"tents\" requires "
+                        "\"long-game\", but \"tents\" (as chosen) excludes it); smoke play tries it with the others"};
+    char *args = cairn_strfmt("check %s --games 0", dir);
+    assert_int_equal(run("de_DE.UTF-8", args, dir, de, 1), 0);
+    assert_int_equal(run("el_GR.UTF-8", args, dir, el, 1), 0);
+    assert_int_equal(run("C", args, dir, en, 1), 0);
+    free(args);
+    free(dir);
+}
+
+#define CHECK_USAGE_LINE "cairn check RULESET [--option ID[=VALUE]]... [--preset NAME] [--players N] [--games N]"
+
+/* check's usage errors in --lang's language when it came before, else the
+** locale's, then the usage line: no ruleset, an unknown flag, a bad
+** --games. */
+static void test_check_usage(void **state) {
+    (void)state;
+    const char *de[] = {"cairn check: welches Regelwerk?", "Aufruf: " CHECK_USAGE_LINE};
+    assert_int_equal(run("de_DE.UTF-8", "check", "", de, 2), 2);
+    assert_int_equal(run("C", "check --lang de", "", de, 2), 2);
+    const char *de_flag[] = {"cairn check: unbekannte Option \"--nosuch\"", "Aufruf: " CHECK_USAGE_LINE};
+    assert_int_equal(run("C", "check --lang de yak --nosuch", "", de_flag, 2), 2);
+    const char *el[] = {"cairn check: το --games παίρνει αριθμό από 0 έως 10000, όχι \"x\"",
+                        "χρήση: " CHECK_USAGE_LINE};
+    assert_int_equal(run("el_GR.UTF-8", "check yak --games x", "", el, 2), 2);
+    const char *en[] = {"cairn check: unknown flag \"--nosuch\"", "usage: " CHECK_USAGE_LINE};
+    assert_int_equal(run("C", "check yak --nosuch", "", en, 2), 2);
+}
+
 #define EL_HEAD "το `reload` απέτυχε· το παιχνίδι συνεχίζει με τους κανόνες που είχε:"
 
 /* `reload` in a German Kathmandu and a Greek Yak game after the ruleset was
@@ -339,6 +485,10 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_check_manifest),
         cmocka_unit_test(test_check_option_combination),
         cmocka_unit_test(test_check_components),
+        cmocka_unit_test(test_check_passes),
+        cmocka_unit_test(test_check_smoke_frame),
+        cmocka_unit_test(test_check_note_never_alone),
+        cmocka_unit_test(test_check_usage),
         cmocka_unit_test(test_play_refuses),
         cmocka_unit_test(test_reload),
     };
