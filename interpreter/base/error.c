@@ -197,12 +197,18 @@ static int count_string_args(const char *fmt) {
 
 void cerr_addk(cerr_list *l, const char *file, int line, int col, const char *path,
                const char *key, const char *fmt, ...) {
-    va_list ap, args;
+    va_list ap;
     va_start(ap, fmt);
+    cerr_vaddk(l, file, line, col, path, key, fmt, ap);
+    va_end(ap);
+}
+
+void cerr_vaddk(cerr_list *l, const char *file, int line, int col, const char *path,
+                const char *key, const char *fmt, va_list ap) {
+    va_list args;
     va_copy(args, ap);
     size_t before = l->n;
     add_owned(l, cairn_strdup(file), line, col, cairn_strdup(path), cairn_vstrfmt(fmt, ap));
-    va_end(ap);
     int n = count_string_args(fmt);
     if (n >= 0 && n <= CERR_MAX_ARGS) {
         const char *in[CERR_MAX_ARGS] = {NULL};

@@ -68,6 +68,13 @@ void cerr_addk(cerr_list *l, const char *file, int line, int col, const char *pa
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
+/* The same with a va_list (for a function that takes a key and a format) */
+void cerr_vaddk(cerr_list *l, const char *file, int line, int col, const char *path,
+                const char *key, const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 0)))
+#endif
+    ;
 
 /* For a function that failed after `before` errors were in l: when it
 ** added none (every failure but a lack of memory adds one) or could not

@@ -53,13 +53,8 @@ fail:
 
 typedef struct ask_ctx {
     engine *e;
+    cerr_list *errs; /* where a refusal goes, keyed (ask_bad) */
     int bad;
-    char where[48];
-    char why[160];
-    /* the refusal's key (base/error.h) and its arguments, for the console */
-    const char *key;
-    char args[3][64];
-    size_t nargs;
 } ask_ctx;
 
 static int ask_bad(ask_ctx *c, size_t i, const char *key, const char *fmt, ...)
@@ -69,24 +64,16 @@ static int ask_bad(ask_ctx *c, size_t i, const char *key, const char *fmt, ...)
     ;
 
 /* The list decisions(g) returned breaks the contract at item i (0: the
-** list): fmt's only conversions are %s, whose arguments (strings, at most
-** 3) are key's too. */
+** list): the refusal goes to c->errs with its key (cerr_vaddk: fmt's only
+** conversions are %s, whose arguments are key's too). */
 static int ask_bad(ask_ctx *c, size_t i, const char *key, const char *fmt, ...) {
-    if (i) snprintf(c->where, sizeof c->where, "decisions[%zu]", i);
-    else snprintf(c->where, sizeof c->where, "decisions");
-    va_list ap, args;
+    char where[48];
+    if (i) snprintf(where, sizeof where, "decisions[%zu]", i);
+    else snprintf(where, sizeof where, "decisions");
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(args, ap);
-    vsnprintf(c->why, sizeof c->why, fmt, ap);
+    cerr_vaddk(c->errs, NULL, 0, 0, where, key, fmt, ap);
     va_end(ap);
-    size_t n = 0;
-    for (const char *p = fmt; (p = strchr(p, '%')); p += 2)
-        if (p[1] == 's') n++;
-    for (size_t a = 0; a < 3; a++)
-        snprintf(c->args[a], sizeof c->args[a], "%s", a < n ? va_arg(args, const char *) : "");
-    va_end(args);
-    c->key = n <= 3 ? key : NULL;
-    c->nargs = n;
     c->bad = 1;
     return 0;
 }
@@ -164,12 +151,12 @@ static int p_read_asked(lua_State *L) {
     }
     size_t k = 0;
     if (lua_isnil(L, 2)) goto done;
-    if (!lua_istable(L, 2)) return ask_bad(c, 0, CERR_KEY("decisions.not_list"), "decisions(g) must return a list, not %s", luaL_typename(L, 2));
+    if (!lua_istable(L, 2)) return ask_bad(c, 0, "decisions.not_list", "decisions(g) must return a list, not %s", luaL_typename(L, 2));
     int res = see_through(L, 2);
     size_t nd = lua_rawlen(L, res);
     if (nd == 0) {
         lua_pushnil(L);
-        if (lua_next(L, res)) return ask_bad(c, 0, CERR_KEY("decisions.a_map"), "decisions(g) must return a list, not a map");
+        if (lua_next(L, res)) return ask_bad(c, 0, "decisions.a_map", "decisions(g) must return a list, not a map");
         goto done;
     }
     if (grow_array((void **)&a->items, &a->cap, nd, sizeof *a->items) != 0)
@@ -177,16 +164,16 @@ static int p_read_asked(lua_State *L) {
     for (size_t i = 1; i <= nd; i++) {
         int base = lua_gettop(L);
         lua_rawgeti(L, res, (lua_Integer)i);
-        if (!lua_istable(L, -1)) return ask_bad(c, i, CERR_KEY("decisions.seat"), "needs seat = 1..%s", num(nb, e->cfg.players));
+        if (!lua_istable(L, -1)) return ask_bad(c, i, "decisions.seat", "needs seat = 1..%s", num(nb, e->cfg.players));
         int d = see_through(L, -1);
         lua_pushvalue(L, K_SEAT);
         int ok, st = lua_rawget(L, d);
         lua_Integer seat = lua_tointegerx(L, -1, &ok);
         lua_pop(L, 1);
         if (!ok || st != LUA_TNUMBER || seat < 1 || seat > e->cfg.players)
-            return ask_bad(c, i, CERR_KEY("decisions.seat"), "needs seat = 1..%s", num(nb, e->cfg.players));
+            return ask_bad(c, i, "decisions.seat", "needs seat = 1..%s", num(nb, e->cfg.players));
         for (size_t j = 0; j < a->n; j++)
-            if (a->items[j].seat == seat) return ask_bad(c, i, CERR_KEY("decisions.twice"), "seat %s is asked twice at once", num(nb, (long long)seat));
+            if (a->items[j].seat == seat) return ask_bad(c, i, "decisions.twice", "seat %s is asked twice at once", num(nb, (long long)seat));
         asked_item *it = &a->items[a->n];
         it->seat = (int)seat;
         it->first = k + 1;
@@ -205,10 +192,10 @@ static int p_read_asked(lua_State *L) {
         }
         lua_pushvalue(L, K_OPTIONS);
         lua_rawget(L, d);
-        if (!lua_istable(L, -1)) return ask_bad(c, i, CERR_KEY("decisions.no_options"), "needs a non-empty list of options");
+        if (!lua_istable(L, -1)) return ask_bad(c, i, "decisions.no_options", "needs a non-empty list of options");
         int opts = see_through(L, -1);
         size_t no = lua_rawlen(L, opts);
-        if (no == 0) return ask_bad(c, i, CERR_KEY("decisions.no_options"), "needs a non-empty list of options");
+        if (no == 0) return ask_bad(c, i, "decisions.no_options", "needs a non-empty list of options");
         size_t cap = a->cap_opts;
         if (grow_array((void **)&a->id_obj, &cap, k + no + 1, sizeof *a->id_obj) != 0 ||
             grow_array((void **)&a->disabled, &a->cap_opts, k + no + 1, 1) != 0)
@@ -234,7 +221,7 @@ static int p_read_asked(lua_State *L) {
                 lua_pushvalue(L, K_DISABLED);
                 int dt = lua_rawget(L, o);
                 if (dt != LUA_TNIL && dt != LUA_TSTRING && dt != LUA_TBOOLEAN)
-                    return ask_bad(c, i, CERR_KEY("decisions.disabled"), "options[%s].disabled must be a string (the reason)", num(nb, (long long)j));
+                    return ask_bad(c, i, "decisions.disabled", "options[%s].disabled must be a string (the reason)", num(nb, (long long)j));
                 dis = dt == LUA_TSTRING || (dt == LUA_TBOOLEAN && lua_toboolean(L, -1));
                 if (dt == LUA_TSTRING && texts) { /* `disabled = true`: reason(g, seat, id) says why */
                     lua_rawseti(L, REASONS, (lua_Integer)(k + 1));
@@ -245,7 +232,7 @@ static int p_read_asked(lua_State *L) {
                 lua_pushvalue(L, K_BOT); /* `bot = false`: search bots pass it by */
                 int bt = lua_rawget(L, o);
                 if (bt != LUA_TNIL && bt != LUA_TBOOLEAN)
-                    return ask_bad(c, i, CERR_KEY("decisions.bot"), "options[%s].bot must be a boolean (false: search bots pass it by)", num(nb, (long long)j));
+                    return ask_bad(c, i, "decisions.bot", "options[%s].bot must be a boolean (false: search bots pass it by)", num(nb, (long long)j));
                 avoid = bt == LUA_TBOOLEAN && !lua_toboolean(L, -1);
                 lua_pop(L, 1);
                 if (texts) {
@@ -259,7 +246,7 @@ static int p_read_asked(lua_State *L) {
                 }
                 lua_pushvalue(L, K_ID);
                 if (lua_rawget(L, o) != LUA_TSTRING || lua_rawlen(L, -1) == 0)
-                    return ask_bad(c, i, CERR_KEY("decisions.id_needed"), "options[%s] needs a non-empty string id", num(nb, (long long)j));
+                    return ask_bad(c, i, "decisions.id_needed", "options[%s] needs a non-empty string id", num(nb, (long long)j));
                 obj = lua_topointer(L, -1);
                 if (!strict && k < a->n_opts_filled && obj == a->id_obj[k + 1]) {
                     /* the string the engine's table holds here, as above */
@@ -271,7 +258,7 @@ static int p_read_asked(lua_State *L) {
                     continue;
                 }
             } else if (t != LUA_TSTRING) {
-                return ask_bad(c, i, CERR_KEY("decisions.option_form"), "options[%s] must be an id (a string) or {id = ..., label = ...}", num(nb, (long long)j));
+                return ask_bad(c, i, "decisions.option_form", "options[%s] must be an id (a string) or {id = ..., label = ...}", num(nb, (long long)j));
             }
             /* the id is on top (a string id is checked for emptiness here);
             ** C sees ids up to a NUL, so one inside would make `one\0evil`
@@ -279,12 +266,12 @@ static int p_read_asked(lua_State *L) {
             {
                 size_t idlen;
                 const char *ids = lua_tolstring(L, -1, &idlen);
-                if (idlen == 0) return ask_bad(c, i, CERR_KEY("decisions.empty_id"), "options[%s] is an empty id", num(nb, (long long)j));
+                if (idlen == 0) return ask_bad(c, i, "decisions.empty_id", "options[%s] is an empty id", num(nb, (long long)j));
                 if (memchr(ids, '\0', idlen))
-                    return ask_bad(c, i, CERR_KEY("decisions.nul"), "options[%s]: an id may not hold a NUL byte", num(nb, (long long)j));
+                    return ask_bad(c, i, "decisions.nul", "options[%s]: an id may not hold a NUL byte", num(nb, (long long)j));
                 /* an answer is saved as its id: no longer than a save's string */
                 if (idlen > (size_t)CAIRN_YAML_MAX_STRING)
-                    return ask_bad(c, i, CERR_KEY("decisions.id_too_long"),
+                    return ask_bad(c, i, "decisions.id_too_long",
                                    "options[%s]: an id of %s bytes is longer than a save can hold "
                                    "(limit CAIRN_YAML_MAX_STRING, %s)", num(nb, (long long)j),
                                    num(nb2, (long long)idlen), num(nb3, (long long)CAIRN_YAML_MAX_STRING));
@@ -294,7 +281,7 @@ static int p_read_asked(lua_State *L) {
                     lua_rawgeti(L, IDS, (lua_Integer)q);
                     int same = lua_rawequal(L, -1, -2);
                     lua_pop(L, 1);
-                    if (same) return ask_bad(c, i, CERR_KEY("decisions.id_twice"), "option id \"%s\" appears twice", lua_tostring(L, -1));
+                    if (same) return ask_bad(c, i, "decisions.id_twice", "option id \"%s\" appears twice", lua_tostring(L, -1));
                 }
             }
             a->id_obj[k + 1] = obj;
@@ -478,6 +465,7 @@ int engine_ask(engine *e, cerr_list *errs) {
     }
     ask_ctx ac;
     ac.e = e;
+    ac.errs = errs;
     ac.bad = 0;
     if (!lua_checkstack(L, 3) || push_reader(L) != 0) {
         lua_settop(L, top);
@@ -501,11 +489,6 @@ int engine_ask(engine *e, cerr_list *errs) {
     lua_settop(L, top);
     if (ac.bad) {
         e->asked.n = 0;
-        size_t before = errs->n;
-        cerr_add(errs, NULL, 0, 0, ac.where, "%s", ac.why);
-        const char *a[3] = {NULL, NULL, NULL};
-        for (size_t k = 0; k < ac.nargs && k < 3; k++) a[k] = ac.args[k];
-        if (ac.key) cerr_key4(errs, before, ac.key, a[0], a[1], a[2], NULL);
         return -1;
     }
     return 0;

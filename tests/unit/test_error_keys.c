@@ -138,7 +138,8 @@ static const struct {
     int key_arg;
     int passes_key; /* a helper: its body passes its parameter `key` on */
 } calls[] = {
-    {"cerr_addk", 5, 0},
+    {"cerr_addk", 5, 1},  /* its body passes its key to cerr_vaddk */
+    {"cerr_vaddk", 5, 0},
     {"cerr_key", 2, 0},
     {"cerr_key4", 2, 0},
     {"path_error", 1, 1}, /* base/statepath.c */
@@ -146,6 +147,7 @@ static const struct {
     {"lkey", 2, 1},       /* load/yload.c */
     {"c_errk", 2, 1},     /* load/schema.c, a schema file's refusals */
     {"key_error", 2, 1},  /* load/schema.c, a value's refusals */
+    {"ask_bad", 2, 1},    /* engine/engine_decisions.c */
     {"CERR_KEY", 0, 0},   /* base/error.h: a key kept in a table or field first */
 };
 
@@ -202,8 +204,15 @@ static void scan_text(const char *file, char *text, scan_counts *c) {
             /* a definition or declaration ("void cerr_key(cerr_list *l, ..."), no call */
             const char *before = p;
             while (before > text && isspace((unsigned char)before[-1])) before--;
-            if (before - text >= 4 && strncmp(before - 4, "void", 4) == 0) continue;
             if (before > text && before[-1] == '*') continue; /* "char *name(" */
+            /* after a type's name ("void name(", "static int name("), not
+            ** after a keyword that a call follows (`return`, `else`, `do`) */
+            const char *word = before;
+            while (word > text && (isalnum((unsigned char)word[-1]) || word[-1] == '_')) word--;
+            size_t wl = (size_t)(before - word);
+            int keyword = (wl == 6 && strncmp(word, "return", 6) == 0) || (wl == 4 && strncmp(word, "else", 4) == 0) ||
+                          (wl == 2 && strncmp(word, "do", 2) == 0);
+            if (wl && !keyword) continue;
             const char *a = open + 1, *e = arg_end(a);
             for (int i = 0; i < calls[k].key_arg && *e == ','; i++) {
                 a = e + 1;
@@ -318,7 +327,7 @@ static void test_the_scan_catches_a_wrong_key(void **state) {
     assert_int_equal(c.missing, 0);
     assert_int_equal(c.unreadable, 0);
 
-    char typo[] = "cerr_addk(errs, NULL, 0, 0, NULL, \"save.no_nmae\", \"cannot save: no file name\");\n";
+    char typo[] = "else cerr_addk(errs, NULL, 0, 0, NULL, \"save.no_nmae\", \"cannot save: no file name\");\n";
     memset(&c, 0, sizeof c);
     scan_text("typo.c", typo, &c);
     assert_int_equal(c.calls, 1);
