@@ -540,24 +540,15 @@ static void c_error(cctx *c, const value *at, const char *fmt, ...) {
 }
 
 /* A schema error at `at` with its key for the console's languages
-** (base/error.h): fmt's only conversions are %s, its arguments strings
-** (at most four), the key's arguments in order. */
+** (base/error.h, cerr_vaddk): fmt's only conversions are %s, its arguments
+** strings, the key's arguments in order. */
 static void c_errk(cctx *c, const value *at, const char *key, const char *fmt, ...) {
-    const char *args[4] = {NULL};
-    int n = 0;
+    if (c->path.oom) c->errs->oom = 1;
     va_list ap;
     va_start(ap, fmt);
-    for (const char *p = fmt; (p = strchr(p, '%')) && n < 4; p += 2)
-        if (p[1] == 's') args[n++] = va_arg(ap, const char *);
+    cerr_vaddk(c->errs, at && at->file ? at->file->name : c->f->name, at ? at->line : 0, at ? at->col : 0,
+               strbuf_str(&c->path), key, fmt, ap);
     va_end(ap);
-    size_t before = c->errs->n;
-    va_start(ap, fmt);
-    strbuf msg = {0};
-    strbuf_vprintf(&msg, fmt, ap);
-    va_end(ap);
-    c_error(c, at, "%s", msg.oom ? "(out of memory)" : strbuf_str(&msg));
-    if (!msg.oom) cerr_key4(c->errs, before, key, args[0], args[1], args[2], args[3]);
-    strbuf_free(&msg);
 }
 
 static void c_oom(cctx *c, const value *at) { c_errk(c, at, "oom", "out of memory while checking the schema"); }
