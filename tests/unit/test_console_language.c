@@ -633,38 +633,30 @@ static int check_run(const char *lang, const char *cmd, const char *const *want,
 ** --lang wins over the locale. */
 static void test_game_takes_the_locale(void **state) {
     (void)state;
-    const char *de[] = {"Kathmandu 1.0: 2 Plätze, Startwert 1", "Plätze: Platz 1 (Mensch), Platz 2 (Mensch)"};
-    char *cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
-                             "%s play rulesets/kathmandu --players 2 2>&1", root, cairn);
-    assert_non_null(cmd);
-    assert_int_equal(check_run("de", cmd, de, 2), 0);
-    free(cmd);
-    const char *el[] = {"Yak 1.0: 2 θέσεις, σπόρος 1", "Θέσεις: Θέση 1 (άνθρωπος), Θέση 2 (άνθρωπος)"};
-    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL LC_MESSAGES=el_GR.UTF-8 LANG=de_DE.UTF-8 "
-                       "%s play rulesets/yak --players 2 2>&1", root, cairn);
-    assert_non_null(cmd);
-    assert_int_equal(check_run("el", cmd, el, 2), 0);
-    free(cmd);
-    const char *en[] = {"Connect Four 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"};
-    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
-                       "%s play rulesets/connect4 2>&1", root, cairn);
-    assert_non_null(cmd);
-    assert_int_equal(check_run("en", cmd, en, 2), 0);
-    free(cmd);
-    const char *asked[] = {"Kathmandu 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"};
-    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 "
-                       "%s play rulesets/kathmandu --players 2 --lang en 2>&1", root, cairn);
-    assert_non_null(cmd);
-    assert_int_equal(check_run("en", cmd, asked, 2), 0);
-    free(cmd);
-    /* --lang asks for a language Himalaya does not ship: told so in German, then
-    ** played in English, console and ruleset alike */
-    const char *told[] = {"Himalaya hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen: en).",
-                          "Himalaya 1.0: 3 seats, seed 1"};
-    cmd = cairn_strfmt("cd %s && printf 'quit\\n' | %s play rulesets/himalaya --players 3 --lang de 2>&1", root, cairn);
-    assert_non_null(cmd);
-    assert_int_equal(check_run("en", cmd, told, 2), 0);
-    free(cmd);
+    static const struct {
+        const char *checked, *env, *args, *want[2];
+    } cases[] = {
+        {"de", "-u LC_MESSAGES LANG=de_DE.UTF-8", "rulesets/kathmandu --players 2",
+         {"Kathmandu 1.0: 2 Plätze, Startwert 1", "Plätze: Platz 1 (Mensch), Platz 2 (Mensch)"}},
+        {"el", "LC_MESSAGES=el_GR.UTF-8 LANG=de_DE.UTF-8", "rulesets/yak --players 2",
+         {"Yak 1.0: 2 θέσεις, σπόρος 1", "Θέσεις: Θέση 1 (άνθρωπος), Θέση 2 (άνθρωπος)"}},
+        {"en", "-u LC_MESSAGES LANG=de_DE.UTF-8", "rulesets/connect4",
+         {"Connect Four 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"}},
+        {"en", "-u LC_MESSAGES LANG=de_DE.UTF-8", "rulesets/kathmandu --players 2 --lang en",
+         {"Kathmandu 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"}},
+        /* --lang asks for a language Himalaya does not ship: told so in
+        ** German, then played in English, console and ruleset alike */
+        {"en", "-u LC_MESSAGES -u LANG", "rulesets/himalaya --players 3 --lang de",
+         {"Himalaya hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen: en).",
+          "Himalaya 1.0: 3 seats, seed 1"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL %s %s play %s 2>&1", root, cases[i].env,
+                                 cairn, cases[i].args);
+        assert_non_null(cmd);
+        assert_int_equal(check_run(cases[i].checked, cmd, cases[i].want, 2), 0);
+        free(cmd);
+    }
 }
 
 /* Before a game has a language: the set-up questions of `cairn play` with no
