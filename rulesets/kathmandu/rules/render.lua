@@ -357,7 +357,7 @@ end
 
 -- compact_route(g, view) -> the route one column a field (no blanks between
 -- fields), for a short or narrow screen: a yak's number on its field, the border strips
--- and the storm wall as in the full route, each board's name cut to its width
+-- and the storm wall as in the full route, each board's name cut to its width with a dot
 ---@param g cairn.G
 ---@param view table
 ---@return string[]
@@ -376,7 +376,9 @@ local function compact_route(g, view)
   for b, id in ipairs(view.route) do
     local bn = board_name(id)
     local h = bn .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
-    if utf8.len(h) > W then h = bn:sub(1, W - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or bn:sub(W, W)) end
+    if utf8.len(h) > W then -- its first W - 1 letters, then the needle or a dot: "Kathm."
+      h = bn:sub(1, utf8.offset(bn, W) - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or ".")
+    end
     head[#head + 1] = pad(h, W) .. " "
   end
   local lines = { table.concat(head) }
