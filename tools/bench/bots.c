@@ -4,12 +4,12 @@
 ** Connect Four, Yak 4, Himalaya 6 and Kathmandu 4 against a UCT written in
 ** plain Lua over the same rules in the same process (tools/bench/uct.lua),
 ** measured in alternating slices (as paired.c measures Connect Four): a
-** slice of cairn's search (one bot_choose of BOTS_SLICE iterations), then
-** one of the plain UCT's from the same position, again and again, each
-** timed in the thread's CPU time. The position: seed 1, random moves until
-** decision BOTS_AT or later asks a seat with more than one option; in a game
-** with secrets both sample every iteration's state from that seat's view
-** with the ruleset's determinize. docs/bench.md, "Bots".
+** slice of cairn's search (one bot_choose of BOTS_SLICE iterations, on one
+** core), then one of the plain UCT's from the same position, again and
+** again, each timed in the thread's CPU time. The position: seed 1, random
+** moves until decision BOTS_AT or later asks a seat with more than one
+** option; in a game with secrets both sample every iteration's state from
+** that seat's view with the ruleset's determinize. docs/bench.md, "Bots".
 */
 #include "bench.h"
 #include "bot.h"
@@ -125,7 +125,10 @@ int bots_bench(double seconds, bots_result *out, size_t *n_out) {
         c.seed = 1;
         engine *e = engine_new(&c, &errs);
         int seat = e ? position(e) : 0;
-        bot *b = seat ? bot_new("mcts:iterations=" BENCH_STR(BOTS_SLICE), &errs) : NULL;
+        /* cores=1: every search of the slice in this thread, whose CPU time is
+        ** what is counted (a worker process's would not be: the first slice,
+        ** before the bot knows an iteration's cost, forked one for half) */
+        bot *b = seat ? bot_new("mcts:iterations=" BENCH_STR(BOTS_SLICE) ",cores=1", &errs) : NULL;
         const ruleset *rs = e ? engine_ruleset(e) : NULL;
         lua_State *L = b ? plain_open(rs, r->seats) : NULL;
         value *view = L && engine_has_secrets(e) ? engine_view(e, seat) : NULL;
