@@ -1211,6 +1211,17 @@ static int show_candidates(repl *r, int seat, const char *text) {
     return 1;
 }
 
+/* The commands word is a likely misspelling of, as the hint names them
+** ("`save`", "`log` or `load`"), or NULL (also when out of memory: a hint
+** is not worth an error). Freed by the caller. */
+static char *near_hint(const repl *r, const char *word) {
+    const char *near[2];
+    size_t n = repl_near_commands(r, word, near);
+    if (n == 0) return NULL;
+    if (n == 1) return cairn_strfmt("`%s`", near[0]);
+    return cairn_strfmt(repl_tr(r, "answer.near_two"), near[0], near[1]);
+}
+
 /* One `;`-separated part of a line. Returns 0 or -1. */
 static int run_segment(repl *r, char *seg) {
     char *args = seg + strcspn(seg, " \t");
@@ -1278,19 +1289,29 @@ static int run_segment(repl *r, char *seg) {
             free(ex);
             ex = cairn_strfmt(repl_tr(r, "answer.no_match"), seg, options_of(r, seat));
         }
-        if (strchr(seg, ' '))
+        char *near = near_hint(r, word); /* "svae": save */
+        if (near)
+            repl_fail(r, repl_tr(r, "answer.near_command"), ex ? ex : repl_tr(r, "answer.no_option"), near);
+        else if (strchr(seg, ' '))
             repl_fail(r, "%s", ex ? ex : repl_tr(r, "answer.no_option"));
         else
             repl_fail(r, repl_tr(r, "answer.or_command"), ex ? ex : repl_tr(r, "answer.no_option"));
         free(ex);
+        free(near);
         return -1;
     }
-    if (r->replay)
+    char *near = near_hint(r, word);
+    if (r->replay && near)
+        repl_fail(r, repl_tr(r, "help.no_command_near"), word, near);
+    else if (r->replay)
         repl_fail(r, repl_tr(r, "help.no_command"), word);
+    else if (near)
+        repl_fail(r, repl_tr(r, "answer.nobody_asked_near"), word, near);
     else if (engine_is_over(r->e))
         repl_fail(r, repl_tr(r, "answer.game_over"), seg);
     else
         repl_fail(r, repl_tr(r, "answer.nobody_asked"), word);
+    free(near);
     return -1;
 }
 

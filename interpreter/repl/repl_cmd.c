@@ -17,6 +17,7 @@
 #include "markup.h"
 #include "ruleset.h"
 #include "save.h"
+#include "suggest.h"
 #include "value.h"
 
 #include <ctype.h>
@@ -120,6 +121,25 @@ int repl_is_command(const repl *r, const char *word) {
             (strcmp(commands[i].name, word) == 0 || (commands[i].alias && strcmp(commands[i].alias, word) == 0)))
             return 1;
     return 0;
+}
+
+size_t repl_near_commands(const repl *r, const char *word, const char *out[2]) {
+    size_t len = strlen(word), limit = len >= 7 ? 2 : 1, best = SUGGEST_FAR, n = 0;
+    if (len < 2) return 0; /* one letter is near every short command */
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        if (!available(r, &commands[i])) continue;
+        /* an alias of one or two letters (n, b, !) is near too much to hint at */
+        const char *names[2] = {commands[i].name,
+                                commands[i].alias && strlen(commands[i].alias) > 2 ? commands[i].alias : NULL};
+        for (int k = 0; k < 2 && names[k]; k++) {
+            size_t d = suggest_distance_swaps(word, names[k]);
+            if (d == 0 || d > limit || d > best) continue;
+            if (d < best) best = d, n = 0;
+            if (n < 2) out[n] = names[k];
+            n++;
+        }
+    }
+    return n;
 }
 
 size_t repl_play_words(const char **out, size_t max) {

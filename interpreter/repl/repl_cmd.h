@@ -21,6 +21,13 @@ int repl_command(repl *r, const char *word, const char *args);
 size_t repl_complete(void *ctx, const char *line, size_t cursor, char ***out, size_t *n);
 /* 1 when word names a command. */
 int repl_is_command(const repl *r, const char *word);
+/* The commands of this mode (play or replay) that word is a likely
+** misspelling of ("svae": save): one edit away, or two for a word of seven
+** or more letters, a swap of neighbours counting one ("ready" is not near
+** redo). The closest, at most two of them ("lod": log and load) into out;
+** returns how many there are at that distance. For the hint after input
+** that is neither a command nor an answer. */
+size_t repl_near_commands(const repl *r, const char *word, const char *out[2]);
 
 /* After a reload or a remade game: which files changed is said by the
 ** caller; this says where the replay stopped (if it did), whether the rules
