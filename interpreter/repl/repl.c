@@ -664,9 +664,9 @@ static void think_tick(void *ud, long iterations, double seconds) {
     think_ctx *t = ud;
     static const char wheel[] = "|/-\\";
     if (!t->r->interactive || seconds < REPL_SPINNER_AFTER) return;
-    char text[128];
-    snprintf(text, sizeof text, "%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)",
-             wheel[(int)(seconds * 10) % 4], iterations, seconds);
+    char text[256]; /* the longest wording (Greek) is about 110 bytes */
+    snprintf(text, sizeof text, repl_trn(t->r, "think.spinner", iterations), wheel[(int)(seconds * 10) % 4],
+             iterations, seconds);
     status_line_show(&t->line, text);
 }
 

@@ -205,6 +205,7 @@ const repl_text_entry repl_text_en[] = {
     {"why.greedy", "%s: one move ahead, by the provisional score plus the ruleset's heuristic", NULL},
     {"why.greedy_sampled", "%s: one move ahead, by the provisional score plus the ruleset's heuristic, averaged over sampled states", NULL},
     {"why.search", "%s: %ld iterations, rollouts of %ld decision, in %.2f s", "%s: %ld iterations, rollouts of %ld decisions, in %.2f s"},
+    {"think.spinner", "%c thinking: %ld iteration, %.1f s (Ctrl-C: answer now)", "%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)"},
     {"why.search_up_to", "%s: %ld iterations, rollouts of up to %ld decision, in %.2f s", "%s: %ld iterations, rollouts of up to %ld decisions, in %.2f s"},
     {"why.sampled", " (each on a state sampled from this seat's view)", NULL},
     {"why.stopped", ", stopped early (Ctrl-C)", NULL},

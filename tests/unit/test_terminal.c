@@ -144,6 +144,32 @@ static void test_spinner_in_place(void **st) {
     stop(&c);
 }
 
+/* The same in Greek: the spinner speaks the game's language ("σκέφτεται:",
+** not "thinking:") and is erased as in English. */
+static void test_spinner_in_the_language(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/yak", root);
+    char *argv[] = {"cairn", "play", rs, "--players", "2", "--bot", "2=mcts:time=1", "--seed", "3", "--lang", "el", NULL};
+    child c;
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "cairn:Θέση 1>"); /* seat 1's first question, after the bot's card */
+    say(&c, "1\n");                /* Build (Κατασκευή): the bot reveals and thinks again */
+    c.buf[0] = '\0';
+    c.n = 0;
+    wait_for(&c, "πάρε"); /* seat 1's Build question: take a stone */
+    pause_ms(200);
+    drain(&c);
+    assert_non_null(strstr(c.buf, "σκέφτεται: ")); /* the spinner was drawn in Greek ... */
+    assert_null(strstr(c.buf, "thinking"));
+    static screen s;
+    play_bytes(&s, c.buf, c.n);
+    assert_clean(&s);
+    assert_null(screen_find(&s, "σκέφτεται")); /* ... and erased */
+    assert_non_null(screen_find(&s, "cairn:Θέση 1>"));
+    stop(&c);
+}
+
 /* The same game with its output in a pipe: no spinner, no control byte. */
 static void test_no_spinner_in_a_pipe(void **st) {
     (void)st;
@@ -233,6 +259,7 @@ int main(int argc, char **argv) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_terminal_model),
         cmocka_unit_test(test_spinner_in_place),
+        cmocka_unit_test(test_spinner_in_the_language),
         cmocka_unit_test(test_no_spinner_in_a_pipe),
         cmocka_unit_test(test_sim_bar_on_a_terminal),
         cmocka_unit_test(test_sim_lines_in_a_pipe),
