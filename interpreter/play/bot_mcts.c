@@ -387,8 +387,8 @@ int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const 
         errs->oom = 1;
         return -1;
     }
-    /* pool=K: the search's first K iterations sample as without it and keep
-    ** their states; iteration i > K starts from kept state i mod K, with its
+    /* pool=K: the search's iterations 0..K-1 sample as without it and keep
+    ** their states; iteration i >= K starts from kept state i mod K, with its
     ** own chance (engine_fork_pool.c). Per search: the same on any core count */
     long pool = sampled ? b->pool : 0;
     value **kept = pool > 0 ? calloc((size_t)pool, sizeof *kept) : NULL;
