@@ -4,7 +4,7 @@
 ** sandboxes reset between games, fast games playing exactly as strict ones,
 ** checkpoints behind undo and goto, read-only views refusing writes at the
 ** script's line, forks and playouts that never touch the game they came
-** from, a sampled state kept and a fork refilled from it, and the budget's
+** from, a sampled state kept and a fork refilled (and replayed counted) from it, and the budget's
 ** CPU timer giving the exact count's verdict.
 */
 #include "testutil.h"
@@ -449,6 +449,44 @@ static void test_fork_recounts_a_long_decision(void **st) {
     engine_free(e);
 }
 
+/* The same from a kept sample: the fork is played again from the kept state
+** (two rolls), not from the game's (three by then): 2 + roll + long = 4
+** rolls; and a second fork from the same sample and stream ends the same. */
+static void test_fork_recounts_from_a_kept_sample(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/long_fork"), 5, 0);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    answer_ok(e, 1, "roll");
+    answer_ok(e, 1, "roll");
+    engine *f = engine_fork(e, 0, &errs);
+    assert_non_null(f);
+    value *kept = engine_fork_take_sample(f, &errs); /* rolls: 2 */
+    assert_non_null(kept);
+    answer_ok(e, 1, "roll"); /* the game's rolls: 3 */
+    uint64_t ends[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_fork_refill_sample(f, e, kept, 7, &errs), 0);
+        answer_ok(f, 1, "roll");
+        answer_ok(f, 1, "long");
+        engine_stats s;
+        engine_get_stats(f, &s);
+        assert_true(s.recounted >= 1); /* it ran under the timer first (then the sandbox counts always) */
+        const value *rolls = value_map_get(engine_state(f), "rolls");
+        assert_non_null(rolls);
+        assert_int_equal(rolls->u.list.n, 4);
+        ends[i] = engine_state_hash(f);
+    }
+    assert_true(ends[0] == ends[1]);
+    assert_int_equal(errs.n, 0);
+    engine_free(f);
+    value_free(kept);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
 /* A handler that never ends, under the default budget: the CPU timer stops
 ** it, it runs again counted, and the error is the count's, at its line. */
 static void test_budget_timer_is_exact(void **st) {
@@ -487,6 +525,7 @@ int main(void) {
         cmocka_unit_test(test_fork_errors),
         cmocka_unit_test(test_budget_timer_is_exact),
         cmocka_unit_test(test_fork_recounts_a_long_decision),
+        cmocka_unit_test(test_fork_recounts_from_a_kept_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
