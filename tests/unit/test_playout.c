@@ -4,8 +4,8 @@
 ** sandboxes reset between games, fast games playing exactly as strict ones,
 ** checkpoints behind undo and goto, read-only views refusing writes at the
 ** script's line, forks and playouts that never touch the game they came
-** from, a sampled state kept and a fork refilled (and replayed counted) from it, and the budget's
-** CPU timer giving the exact count's verdict.
+** from, a sampled state kept and a fork refilled (and replayed counted)
+** from it, and the budget's CPU timer giving the exact count's verdict.
 */
 #include "testutil.h"
 #include "engine.h"
