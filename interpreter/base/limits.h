@@ -286,6 +286,9 @@
 #if !defined(CAIRN_BOT_CHECKED_SAMPLES)
 #define CAIRN_BOT_CHECKED_SAMPLES 32 /* samples of one fork checked against the view (all with checks on) */
 #endif
+#if !defined(CAIRN_BOT_MAX_POOL)
+#define CAIRN_BOT_MAX_POOL 256 /* the most sampled states `pool=` keeps per search (each a copy of the state) */
+#endif
 #if !defined(CAIRN_BOT_SAMPLES)
 #define CAIRN_BOT_SAMPLES 4 /* greedy's sampled states per option in a game with secrets */
 #endif

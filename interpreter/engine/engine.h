@@ -311,6 +311,31 @@ engine *engine_fork_sampled(engine *e, const value *view, int seat, uint64_t res
 ** after appending an error (f may then only be freed). */
 int engine_fork_refill(engine *f, engine *e, const value *view, int seat, uint64_t reseed, cerr_list *errs);
 
+/* A pool of sampled states (engine_fork_pool.c): a search may keep the
+** states determinize sampled and start later iterations from them instead
+** of sampling again (the bots' `pool=K`).
+**
+** The state fork f holds at its start (no decision made yet) as a new value
+** (free it with value_free): taken right after engine_fork_sampled or
+** engine_fork_refill with a view, the state determinize sampled. NULL after
+** appending an error: f is no fork at its start, the state is not plain
+** data, or out of memory. */
+value *engine_fork_take_sample(engine *f, cerr_list *errs);
+
+/* Starts fork f (of e's rules) over at e's position from state, a sample
+** taken by engine_fork_take_sample at this position, without calling
+** determinize or checking it again (the fork's first samples are checked
+** when drawn: CAIRN_BOT_CHECKED_SAMPLES); chance is drawn afresh from
+** reseed, as a fresh sample's would be. state is borrowed and must stay as
+** it is while f is used (a decision that runs long under the budget's timer
+** is played again from it). 0, or -1 after appending an error (f may then
+** only be freed). */
+int engine_fork_refill_sample(engine *f, engine *e, const value *state, uint64_t reseed, cerr_list *errs);
+
+/* How many states determinize has sampled into fork f (engine_fork_sampled
+** and every engine_fork_refill with a view); 0 for a copied fork. */
+size_t engine_fork_samples(const engine *f);
+
 /* A bot the ruleset ships: rules.bots[name](view, seat, options, g) with
 ** seat's view, its enabled option ids and render's g (no state). It runs
 ** in a fork with a sandbox of its own, never beside the true state: in a

@@ -43,7 +43,7 @@ static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
 /* Makes the table on top of f's stack the fork's live state (popping it),
 ** then asks the first decisions. 0, or -1 after an error (f is then freed
 ** by the caller). */
-static int fork_adopt(engine *f, cerr_list *errs) {
+int engine_fork_adopt(engine *f, cerr_list *errs) {
     lua_State *to = f->rt.L;
     int ref = luaL_ref(to, LUA_REGISTRYINDEX); /* allocates: only a slot, checked */
     int bad = ref == LUA_REFNIL || ref == LUA_NOREF;
@@ -59,7 +59,7 @@ static int fork_adopt(engine *f, cerr_list *errs) {
     return engine_ask(f, errs) == 0 ? 0 : -1;
 }
 
-/* e's live state copied onto f's Lua stack, for fork_adopt. 0, or -1 with
+/* e's live state copied onto f's Lua stack, for engine_fork_adopt. 0, or -1 with
 ** the error. */
 static int copy_state(engine *e, engine *f, cerr_list *errs) {
     lua_State *from = e->rt.L, *to = f->rt.L;
@@ -80,6 +80,7 @@ static int copy_state(engine *e, engine *f, cerr_list *errs) {
 static void fork_source(engine *f, engine *e, const value *view, int seat, uint64_t reseed) {
     f->fork_src = e;
     f->fork_view = view;
+    f->fork_kept = NULL;
     f->fork_seat = seat;
     f->fork_reseed = reseed;
 }
@@ -92,7 +93,7 @@ engine *engine_fork(engine *e, uint64_t reseed, cerr_list *errs) {
         engine_free(f);
         return NULL;
     }
-    if (fork_adopt(f, errs) != 0) {
+    if (engine_fork_adopt(f, errs) != 0) {
         engine_free(f);
         return NULL;
     }
@@ -338,8 +339,8 @@ static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint6
         lua_settop(L, top);
         return -1;
     }
-    rng_seed_stream(&f->rng, reseed, (uint64_t)e->pos + 0x9e3779b97f4a7c15ull);
-    int bad = fork_adopt(f, errs);
+    rng_seed_stream(&f->rng, reseed, (uint64_t)e->pos + ENGINE_SAMPLE_CHANCE_TAG);
+    int bad = engine_fork_adopt(f, errs);
     lua_settop(L, top);
     return bad;
 }
@@ -388,11 +389,12 @@ void engine_fork_rewind(engine *f, engine *e) {
 
 int engine_fork_fill(engine *f, cerr_list *errs) {
     engine *e = f->fork_src;
+    if (f->fork_kept) return engine_fork_fill_kept(f, errs);
     if (f->fork_view) return fill_sampled(f, e, f->fork_view, f->fork_seat, f->fork_reseed, errs);
     f->rng = e->rng;
     if (f->fork_reseed) rng_seed_stream(&f->rng, f->fork_reseed, e->pos);
     if (copy_state(e, f, errs) != 0) return -1;
-    return fork_adopt(f, errs);
+    return engine_fork_adopt(f, errs);
 }
 
 /* ------------------------------------------------------- ruleset bots */

@@ -243,6 +243,7 @@ struct engine {
     ** they were while the fork is used (a bot's decision: they do) */
     engine *fork_src;
     const value *fork_view; /* NULL: the state was copied, not sampled */
+    const value *fork_kept; /* not NULL: filled from this sample, kept earlier (engine_fork_pool.c) */
     int fork_seat;
     uint64_t fork_reseed;
     int fork_recounting; /* replaying its decisions counted: no second replay */
@@ -351,9 +352,19 @@ int engine_ask(engine *e, cerr_list *errs);
 
 /* engine_fork.c: fork f back to its start at e's position (no decision
 ** made, alive), and filled again from what it was last filled from (its
-** fork_src, fork_view, fork_seat and fork_reseed): 0, or -1 after an error. */
+** fork_src, fork_view or fork_kept, fork_seat and fork_reseed): 0, or -1
+** after an error. */
 void engine_fork_rewind(engine *f, engine *e);
 int engine_fork_fill(engine *f, cerr_list *errs);
+/* What a sampled fork's chance stream is drawn from beside its reseed: the
+** origin's position plus this (determinize drew from the position alone). */
+#define ENGINE_SAMPLE_CHANCE_TAG 0x9e3779b97f4a7c15ull
+/* engine_fork.c: makes the table on top of f's stack the fork's live state
+** (popping it), then asks the first decisions. 0, or -1 after an error. */
+int engine_fork_adopt(engine *f, cerr_list *errs);
+/* engine_fork_pool.c: fills f from its fork_kept sample, its chance drawn
+** from fork_reseed. 0, or -1 after an error. */
+int engine_fork_fill_kept(engine *f, cerr_list *errs);
 
 /* engine_fork_recount.c: fork f's decision (seat, id) ran long under the
 ** budget's CPU timer; plays it again counted, after the fork's decisions

@@ -31,6 +31,7 @@ static const bot_param search_params[] = {
     {"epsilon", "heuristic rollouts: the share of random moves (default 0.1)"},
     {"searches", "independent searches an iteration budget is split into, merged (default 4)"},
     {"cores", "processes the searches run on (default: the CPUs this process may use)"},
+    {"pool", "games with secrets: states each search samples and then reuses in turn (default 0: a new one every iteration)"},
     {NULL, NULL},
 };
 static const bot_param greedy_params[] = {
@@ -98,18 +99,20 @@ static int set_param(bot *b, const kind_def *kd, const char *key, const char *va
         cerr_key4(errs, n, "bot.number", b->spec, key, val, NULL);
         return -1;
     }
-    if (!strcmp(key, "iterations") || !strcmp(key, "depth") || !strcmp(key, "samples")) {
-        if (d != floor(d) || d > (double)CAIRN_BOT_MAX_ITERATIONS) {
+    if (!strcmp(key, "iterations") || !strcmp(key, "depth") || !strcmp(key, "samples") || !strcmp(key, "pool")) {
+        long top = !strcmp(key, "pool") ? CAIRN_BOT_MAX_POOL : CAIRN_BOT_MAX_ITERATIONS;
+        if (d != floor(d) || d > (double)top) {
             size_t n = errs->n;
             cerr_add(errs, NULL, 0, 0, NULL, "bot %s: %s takes a whole number up to %ld, got \"%s\"", b->spec,
-                     key, CAIRN_BOT_MAX_ITERATIONS, val);
+                     key, top, val);
             char most[32];
-            snprintf(most, sizeof most, "%ld", CAIRN_BOT_MAX_ITERATIONS);
+            snprintf(most, sizeof most, "%ld", top);
             cerr_key4(errs, n, "bot.whole_up_to", b->spec, key, most, val);
             return -1;
         }
         if (!strcmp(key, "iterations")) b->iterations = (long)d, b->iterations_given = 1;
         else if (!strcmp(key, "depth")) b->depth = (long)d, b->depth_given = 1;
+        else if (!strcmp(key, "pool")) b->pool = (long)d;
         else b->samples = d < 1 ? 1 : (long)d;
     } else if (!strcmp(key, "searches") || !strcmp(key, "cores")) {
         long most = !strcmp(key, "searches") ? CAIRN_BOT_MAX_SEARCHES : CAIRN_BOT_MAX_CORES;

@@ -116,6 +116,8 @@ typedef struct bot_reasons {
     size_t options;          /* UNIFORM: how many; SEARCH: how many more than rows */
     long iterations, depth;  /* SEARCH: the rollouts' length (depth_is_limit: "up to") */
     int depth_is_limit, sampled, stopped, timed; /* sampled: on states sampled from the seat's view */
+    int pooled;              /* SEARCH: on `samples` states sampled, each reused in turn (`pool=`) */
+    long samples;            /* SEARCH: the states determinize sampled, summed over the searches */
     double seconds;
     bot_why_row rows[BOT_WHY_ROWS];
     size_t n_rows;

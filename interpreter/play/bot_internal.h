@@ -35,6 +35,7 @@ struct bot {
     double epsilon;   /* guided rollouts: the share of random moves */
     long searches;    /* search: the searches a decision is split into (root parallel) */
     long cores;       /* search: the processes they run on (0: bot_cores_default) */
+    long pool;        /* search, games with secrets: states each search samples, then reuses in turn (0: none) */
     double iter_ns;   /* search: CPU per iteration in its last decision (0: none yet) */
     char *name;       /* ruleset bot: its name in the manifest */
     char *why;        /* the last choice explained */
@@ -107,6 +108,7 @@ typedef struct mcts_root {
     mcts_arm_total *arms; /* in the order the ids were first added */
     size_t n, cap;
     long iterations;      /* summed */
+    long samples;         /* states determinize sampled, summed */
     int stopped;          /* a search was interrupted (Ctrl-C) */
 } mcts_root;
 

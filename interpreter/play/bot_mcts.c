@@ -3,7 +3,8 @@
 ** Monte Carlo tree search: UCT (Kocsis & Szepesvari) over forks, and its
 ** information-set form (Cowling, Powley & Whitehouse's single-observer
 ** ISMCTS) for games with secrets. Each iteration takes a fork (of the real
-** position, or of a state sampled from the bot's view by determinize),
+** position, or of a state sampled from the bot's view by determinize; with
+** `pool=K` one of the search's first K samples, kept and reused in turn),
 ** walks the tree choosing by UCB1, adds one node, plays the rest at random
 ** (to the end, or `depth` decisions and then the evaluation: the
 ** provisional score plus the ruleset's heuristic) and backs the
@@ -386,6 +387,17 @@ int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const 
         errs->oom = 1;
         return -1;
     }
+    /* pool=K: the search's iterations 0..K-1 sample as without it and keep
+    ** their states; iteration i >= K starts from kept state i mod K, with its
+    ** own chance (engine_fork_pool.c). Per search: the same on any core count */
+    long pool = sampled ? b->pool : 0;
+    value **kept = pool > 0 ? calloc((size_t)pool, sizeof *kept) : NULL;
+    if (pool > 0 && !kept) {
+        value_free(view);
+        search_free(&x.t);
+        errs->oom = 1;
+        return -1;
+    }
     double last_tick = now_seconds();
     long iters = 0;
     int bad = 0;
@@ -406,13 +418,19 @@ int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const 
         rng_seed_stream(&r, share->stream, (uint64_t)iters);
         uint64_t reseed = rng_next(&r) | 1;
         /* one fork, started over for every iteration (a sandbox costs more than a playout) */
+        value **slot = pool > 0 ? &kept[iters % pool] : NULL;
         if (!f) f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+        else if (slot && *slot) bad = engine_fork_refill_sample(f, e, *slot, reseed, errs) != 0;
         else if (engine_fork_refill(f, e, view, seat, reseed, errs) != 0) bad = 1;
+        if (f && !bad && slot && !*slot && !(*slot = engine_fork_take_sample(f, errs))) bad = 1;
         if (!f || bad || iterate(&x, f, &r, errs) != 0) bad = 1;
         if (bad) break;
         iters++;
     }
+    if (f) out->samples += (long)engine_fork_samples(f);
     engine_free(f);
+    for (long i = 0; i < pool; i++) value_free(kept[i]);
+    free(kept);
     out->iterations += iters;
     /* the root's statistics for seat, in the order the arms were made */
     seat_arms *sa = bad ? NULL : arms_of(&x.t.nodes[0], seat);

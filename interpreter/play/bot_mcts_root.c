@@ -52,6 +52,7 @@ int mcts_root_merge(mcts_root *into, const mcts_root *from) {
         if (mcts_root_add(into, a->id, a->n, a->avail, a->w) != 0) return -1;
     }
     into->iterations += from->iterations;
+    into->samples += from->samples;
     into->stopped |= from->stopped;
     return 0;
 }
@@ -107,12 +108,18 @@ static char *explain(bot *b, const mcts_root *root, size_t searches, int procs, 
     b->reasons.depth_is_limit = b->depth <= 0;
     b->reasons.seconds = secs;
     b->reasons.sampled = sampled;
+    b->reasons.samples = root->samples;
+    b->reasons.pooled = sampled && b->pool > 0;
     b->reasons.stopped = root->stopped;
     b->reasons.timed = b->time > 0;
-    strbuf_printf(&w, "%s: %ld iterations, rollouts of %s%ld decisions, in %.2f s%s%s", b->spec, root->iterations,
-                  b->depth > 0 ? "" : "up to ", b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS, secs,
-                  sampled ? " (each on a state sampled from this seat's view)" : "",
-                  root->stopped ? ", stopped early (Ctrl-C)" : "");
+    strbuf_printf(&w, "%s: %ld iterations, rollouts of %s%ld decisions, in %.2f s", b->spec, root->iterations,
+                  b->depth > 0 ? "" : "up to ", b->depth > 0 ? b->depth : (long)CAIRN_TEST_MAX_DECISIONS, secs);
+    if (sampled && b->pool > 0)
+        strbuf_printf(&w, " (on %ld state%s sampled from this seat's view, reused in turn)", root->samples,
+                      root->samples == 1 ? "" : "s");
+    else if (sampled)
+        strbuf_printf(&w, " (each on a state sampled from this seat's view)");
+    strbuf_printf(&w, "%s", root->stopped ? ", stopped early (Ctrl-C)" : "");
     if (searches > 1) strbuf_printf(&w, "; %zu searches merged, on %d core%s", searches, procs, procs == 1 ? "" : "s");
     if (b->time > 0) strbuf_printf(&w, "; a time budget, so another run may choose otherwise");
     strbuf_printf(&w, "\n  %-20s %8s %8s\n", "option", "visits", "value");

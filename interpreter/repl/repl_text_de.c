@@ -206,6 +206,7 @@ const repl_text_entry repl_text_de[] = {
     {"why.search", "%s: %ld Durchläufe, Simulationen von %ld Entscheidung, in %.2f s", "%s: %ld Durchläufe, Simulationen von %ld Entscheidungen, in %.2f s"},
     {"think.spinner", "%c überlegt: %ld Durchlauf, %.1f s (Ctrl-C: sofort antworten)", "%c überlegt: %ld Durchläufe, %.1f s (Ctrl-C: sofort antworten)"},
     {"why.search_up_to", "%s: %ld Durchläufe, Simulationen von bis zu %ld Entscheidung, in %.2f s", "%s: %ld Durchläufe, Simulationen von bis zu %ld Entscheidungen, in %.2f s"},
+    {"why.pooled", " (auf %ld Stand aus der Sicht dieses Platzes, wiederverwendet)", " (auf %ld Ständen aus der Sicht dieses Platzes, reihum wiederverwendet)"},
     {"why.sampled", " (jeweils auf einem Stand aus der Sicht dieses Platzes)", NULL},
     {"why.stopped", ", früh abgebrochen (Ctrl-C)", NULL},
     {"why.timed", "; mit Zeitgrenze, ein anderer Lauf kann anders wählen", NULL},

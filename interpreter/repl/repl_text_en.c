@@ -207,6 +207,7 @@ const repl_text_entry repl_text_en[] = {
     {"why.search", "%s: %ld iterations, rollouts of %ld decision, in %.2f s", "%s: %ld iterations, rollouts of %ld decisions, in %.2f s"},
     {"think.spinner", "%c thinking: %ld iteration, %.1f s (Ctrl-C: answer now)", "%c thinking: %ld iterations, %.1f s (Ctrl-C: answer now)"},
     {"why.search_up_to", "%s: %ld iterations, rollouts of up to %ld decision, in %.2f s", "%s: %ld iterations, rollouts of up to %ld decisions, in %.2f s"},
+    {"why.pooled", " (on %ld state sampled from this seat's view, reused)", " (on %ld states sampled from this seat's view, reused in turn)"},
     {"why.sampled", " (each on a state sampled from this seat's view)", NULL},
     {"why.stopped", ", stopped early (Ctrl-C)", NULL},
     {"why.timed", "; a time budget, so another run may choose otherwise", NULL},

@@ -52,7 +52,8 @@ static char *word_reasons(const repl *r, int seat, const bot_reasons *b, const e
     case BOT_WHY_SEARCH:
         strbuf_printf(&w, repl_trn(r, b->depth_is_limit ? "why.search_up_to" : "why.search", (long long)b->depth), spec,
                       b->iterations, b->depth, b->seconds);
-        if (b->sampled) strbuf_printf(&w, "%s", repl_tr(r, "why.sampled"));
+        if (b->pooled) strbuf_printf(&w, repl_trn(r, "why.pooled", (long long)b->samples), b->samples);
+        else if (b->sampled) strbuf_printf(&w, "%s", repl_tr(r, "why.sampled"));
         if (b->stopped) strbuf_printf(&w, "%s", repl_tr(r, "why.stopped"));
         if (b->timed) strbuf_printf(&w, "%s", repl_tr(r, "why.timed"));
         strbuf_printf(&w, "\n  %8s %8s  %s", repl_tr(r, "why.col_visits"), repl_tr(r, "why.col_value"),

@@ -6,8 +6,9 @@
 ** block in connect4, iteration budgets giving the same choice every run,
 ** no cheating (two true states with one view give one choice, goofspiel
 ** Yak, Himalaya, Kathmandu), samples of Himalaya and Kathmandu keeping
-** their rules' invariants, options marked `bot = false` passed by, and
-** `cairn sim --bots`.
+** their rules' invariants, options marked `bot = false` passed by,
+** `pool=K` calling determinize K times a search (and refused out of range),
+** and `cairn sim --bots`.
 */
 #include "repl_text.h"
 #include "testutil.h"
@@ -87,6 +88,12 @@ static void test_specs(void **st) {
     assert_non_null(b);
     assert_string_equal(bot_kind(b), "yak");
     bot_free(b);
+    b = bot_new("ismcts:pool=256", &errs); /* CAIRN_BOT_MAX_POOL */
+    assert_non_null(b);
+    bot_free(b);
+    b = bot_new("mcts:pool=0", &errs);
+    assert_non_null(b);
+    bot_free(b);
     assert_int_equal(errs.n, 0);
     cerr_free(&errs);
     bad_spec("nosuch", "the kinds are: random, greedy, mcts");
@@ -96,6 +103,12 @@ static void test_specs(void **st) {
     bad_spec("random:iterations=5", "it takes none");
     bad_spec("mcts:iterations=0", "budget above 0");
     bad_spec("mcts:rollout=clever", "rollout is random or heuristic");
+    /* pool=: a whole number from 0 to CAIRN_BOT_MAX_POOL (256), search bots only */
+    bad_spec("mcts:pool=-1", "pool takes a number >= 0, got \"-1\"");
+    bad_spec("ismcts:pool=some", "pool takes a number >= 0, got \"some\"");
+    bad_spec("mcts:pool=2.5", "pool takes a whole number up to 256, got \"2.5\"");
+    bad_spec("mcts:pool=257", "pool takes a whole number up to 256, got \"257\"");
+    bad_spec("greedy:pool=4", "no parameter \"pool\"");
 }
 
 /* A game that keeps secrets and has no determinize: every search bot is
@@ -182,8 +195,10 @@ static void test_iterations_repeat(void **st) {
         {"connect4", "mcts:iterations=200", 2, 1},
         {"goofspiel", "mcts:iterations=150,depth=4", 3, 2},
         {"connect4", "mcts:iterations=60,rollout=heuristic,epsilon=0.2", 2, 1},
+        {"goofspiel", "mcts:iterations=150,depth=4,pool=8", 3, 2},  /* samples kept and reused */
+        {"kathmandu", "mcts:iterations=60,depth=4,pool=4", 3, 1},
     };
-    for (size_t i = 0; i < 3; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         engine *e = game(cases[i].rs, 5, cases[i].players, &errs);
         char *w1, *w2;
         char *a = choose(cases[i].spec, e, cases[i].seat, &w1);
@@ -263,6 +278,7 @@ static void test_no_cheating_goofspiel(void **st) {
     (void)st;
     no_cheating("goofspiel", 2, 2, 5, "mcts:iterations=120,depth=6"); /* seat 1 has bid, secretly */
     no_cheating("goofspiel", 2, 1, 6, "greedy");
+    no_cheating("goofspiel", 2, 2, 5, "mcts:iterations=120,depth=6,pool=5"); /* from kept samples */
 }
 
 static void test_no_cheating_yak(void **st) {
@@ -287,6 +303,94 @@ static void test_no_cheating_kathmandu(void **st) {
     no_cheating("kathmandu", 2, 1, 2, "mcts:iterations=60,depth=6");
     no_cheating("kathmandu", 3, 2, 30, "mcts:iterations=40,depth=4");
     no_cheating("kathmandu", 4, 4, 20, "greedy");
+    no_cheating("kathmandu", 3, 2, 30, "mcts:iterations=40,depth=4,pool=3");
+}
+
+/* spec's decision for seat: its choice (malloc'd), the states determinize
+** sampled for it (the bot's reasons: the forks' counts summed over the
+** searches) and the explanation after its first line into *stats. */
+static char *choose_counted(const char *spec, engine *e, int seat, long *samples, char **head, char **stats) {
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    bot *b = bot_new(spec, &errs);
+    assert_non_null(b);
+    char *id = bot_choose(b, e, seat, NULL, &errs);
+    if (!id && errs.n) fprintf(stderr, "%s: %s\n", spec, errs.items[0].message);
+    assert_non_null(id);
+    bot_reasons r;
+    assert_int_equal(bot_reasons_copy(b, &r), 0);
+    *samples = r.samples;
+    char *w = bot_why(b);
+    char *nl = strchr(w, '\n');
+    assert_non_null(nl);
+    *stats = strdup(nl);
+    *nl = '\0';
+    *head = w;
+    bot_reasons_free(&r);
+    bot_free(b);
+    cerr_free(&errs);
+    return id;
+}
+
+/* pool=K: a search calls the ruleset's determinize for its first K
+** iterations only and starts every later one from one of those states;
+** pool=0 calls it every iteration. Goofspiel, 2 seats, seat 1's first bid
+** (the other's hand and the prize deck hidden); the count is the engine's
+** (engine_fork_samples), summed over the searches:
+**   40 iterations, searches=1, pool=0:  one search of 40, a sample each: 40
+**   40 iterations, searches=1, pool=6:  6 sampled, 34 reused: 6
+**   40 iterations, 4 searches, pool=6:  4 searches of 10, 6 each: 24
+**   the same on 2 cores:               the workers send their counts: 24
+**   18 iterations, 4 searches, pool=6:  searches of 5, 5, 4, 4, all below 6,
+**                                      so every iteration samples: 18, and
+**                                      the choice and statistics of pool=0
+**   connect4 (no secrets), pool=6:      nothing sampled: 0, and pool=0's
+**                                      choice and statistics */
+static void test_pool_samples_once_per_slot(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = game("goofspiel", 5, 2, &errs);
+    struct { const char *spec; long samples; const char *says; } cases[] = {
+        {"mcts:iterations=40,searches=1,cores=1", 40, "(each on a state sampled from this seat's view)"},
+        {"mcts:iterations=40,searches=1,pool=6,cores=1", 6, "(on 6 states sampled from this seat's view, reused in turn)"},
+        {"mcts:iterations=40,pool=6,cores=1", 24, "(on 24 states sampled"},
+        {"ismcts:iterations=40,pool=6,cores=2", 24, "(on 24 states sampled"},
+        {"mcts:iterations=18,pool=6,cores=1", 18, "(on 18 states sampled"},
+        {"mcts:iterations=18,cores=1", 18, "(each on a state sampled"},
+        {"mcts:iterations=40,searches=1,pool=1,cores=1", 1, "(on 1 state sampled from this seat's view, reused in turn)"},
+    };
+    char *ids[7], *stats[7];
+    for (size_t i = 0; i < 7; i++) {
+        long n = -1;
+        char *head;
+        ids[i] = choose_counted(cases[i].spec, e, 1, &n, &head, &stats[i]);
+        if (n != cases[i].samples || !strstr(head, cases[i].says)) fprintf(stderr, "%s: %ld: %s\n", cases[i].spec, n, head);
+        assert_int_equal(n, cases[i].samples);
+        assert_non_null(strstr(head, cases[i].says));
+        free(head);
+    }
+    /* one choice on 1 and 2 cores; pool 6 above every search's budget plays as pool 0 */
+    assert_string_equal(ids[2], ids[3]);
+    assert_string_equal(stats[2], stats[3]);
+    assert_string_equal(ids[4], ids[5]);
+    assert_string_equal(stats[4], stats[5]);
+    for (size_t i = 0; i < 7; i++) free(ids[i]), free(stats[i]);
+    engine_free(e);
+
+    e = game("connect4", 5, 2, &errs);
+    long n0 = -1, n6 = -1;
+    char *h0, *h6, *s0, *s6;
+    char *a = choose_counted("mcts:iterations=60,cores=1", e, 1, &n0, &h0, &s0);
+    char *b = choose_counted("mcts:iterations=60,pool=6,cores=1", e, 1, &n6, &h6, &s6);
+    assert_int_equal(n0, 0);
+    assert_int_equal(n6, 0);
+    assert_null(strstr(h6, "sampled"));
+    assert_string_equal(a, b);
+    assert_string_equal(s0, s6);
+    free(a), free(b), free(h0), free(h6), free(s0), free(s6);
+    engine_free(e);
+    cerr_free(&errs);
 }
 
 /* Rules-faithful samples: a state drawn by Himalaya's and Kathmandu's
@@ -649,6 +753,7 @@ int main(void) {
         cmocka_unit_test(test_bad_determinize_is_caught),
         cmocka_unit_test(test_connect4_win_and_block),
         cmocka_unit_test(test_iterations_repeat),
+        cmocka_unit_test(test_pool_samples_once_per_slot),
         cmocka_unit_test(test_no_cheating_goofspiel),
         cmocka_unit_test(test_no_cheating_yak),
         cmocka_unit_test(test_no_cheating_himalaya),

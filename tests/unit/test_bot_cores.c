@@ -117,6 +117,8 @@ static void test_same_on_any_core_count(void **st) {
     same_on_1_2_4("connect4", 2, 3, "mcts:iterations=300", ": 300 iterations,");
     /* a game with secrets: every iteration on a sampled state; 90 split 23, 23, 22, 22 */
     same_on_1_2_4("goofspiel", 2, 5, "mcts:iterations=90,depth=4", ": 90 iterations,");
+    /* kept samples (pool=5): each search samples 5 states and reuses them; 4 x 5 = 20 */
+    same_on_1_2_4("goofspiel", 2, 5, "mcts:iterations=90,depth=4,pool=5", "(on 20 states sampled");
 }
 
 /* fewer iterations than searches: as many searches as iterations */

@@ -4,7 +4,8 @@
 ** sandboxes reset between games, fast games playing exactly as strict ones,
 ** checkpoints behind undo and goto, read-only views refusing writes at the
 ** script's line, forks and playouts that never touch the game they came
-** from, and the budget's CPU timer giving the exact count's verdict.
+** from, a sampled state kept and a fork refilled (and replayed counted)
+** from it, and the budget's CPU timer giving the exact count's verdict.
 */
 #include "testutil.h"
 #include "engine.h"
@@ -333,6 +334,63 @@ static void test_forks(void **st) {
     cerr_free(&errs);
 }
 
+/* A sample kept (engine_fork_pool.c): the state determinize drew into a fork
+** is taken as a value; a fork refilled from it stands on that state again
+** (without calling determinize: its count stays 1) at the game's position,
+** with its chance from the new stream: the same stream plays the same game
+** twice, another one another game. Taking a sample after a decision, or
+** from a game that is no fork, is refused. */
+static void test_fork_keeps_a_sample(void **st) {
+    (void)st;
+    engine_config c = config("goofspiel", 3, 0);
+    c.players = 2;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    assert_int_equal(engine_bot_move(e, 1, NULL), ENGINE_OK); /* seat 1 bids, unseen by seat 2 */
+    value *view = engine_view(e, 2);
+    assert_non_null(view);
+    engine *f = engine_fork_sampled(e, view, 2, 7, &errs);
+    assert_non_null(f);
+    assert_int_equal(engine_fork_samples(f), 1);
+    value *kept = engine_fork_take_sample(f, &errs);
+    assert_non_null(kept);
+    uint64_t sampled = engine_state_hash(f);
+
+    /* played on, then refilled from the kept state: where it stood */
+    assert_true(engine_playout(f, 1000, NULL, NULL, &errs) > 0);
+    assert_true(engine_is_over(f));
+    assert_null(engine_fork_take_sample(f, &errs)); /* no longer at its start */
+    assert_non_null(strstr(errs.items[0].message, "not a fork at its start"));
+    cerr_clear(&errs);
+    assert_int_equal(engine_fork_refill_sample(f, e, kept, 11, &errs), 0);
+    assert_true(engine_state_hash(f) == sampled);
+    assert_int_equal(engine_fork_origin(f), engine_position(e));
+    assert_false(engine_is_over(f));
+    assert_int_equal(engine_fork_samples(f), 1); /* determinize did not run */
+    assert_true(engine_playout(f, 1000, NULL, NULL, &errs) > 0);
+    uint64_t end11 = engine_state_hash(f);
+    assert_int_equal(engine_fork_refill_sample(f, e, kept, 11, &errs), 0); /* the same stream: the same game */
+    assert_true(engine_playout(f, 1000, NULL, NULL, &errs) > 0);
+    assert_true(engine_state_hash(f) == end11);
+    assert_int_equal(engine_fork_refill_sample(f, e, kept, 12, &errs), 0); /* another: another game */
+    assert_true(engine_playout(f, 1000, NULL, NULL, &errs) > 0);
+    assert_true(engine_state_hash(f) != end11);
+    /* the sample itself is untouched by the games played from it */
+    assert_int_equal(engine_fork_refill_sample(f, e, kept, 13, &errs), 0);
+    assert_true(engine_state_hash(f) == sampled);
+    assert_int_equal(errs.n, 0);
+    engine_free(f);
+
+    assert_null(engine_fork_take_sample(e, &errs)); /* the game itself is no fork */
+    assert_int_equal(errs.n, 1);
+    value_free(kept);
+    value_free(view);
+    engine_free(e);
+    cerr_free(&errs);
+}
+
 /* A failing decision inside a fork ends the fork with an error that says
 ** where; the game it came from is untouched and plays on. */
 static void test_fork_errors(void **st) {
@@ -391,6 +449,44 @@ static void test_fork_recounts_a_long_decision(void **st) {
     engine_free(e);
 }
 
+/* The same from a kept sample: the fork is played again from the kept state
+** (two rolls), not from the game's (three by then): 2 + roll + long = 4
+** rolls; and a second fork from the same sample and stream ends the same. */
+static void test_fork_recounts_from_a_kept_sample(void **st) {
+    (void)st;
+    engine_config c = config(FIXTURE("engine/long_fork"), 5, 0);
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine *e = engine_new(&c, &errs);
+    assert_non_null(e);
+    answer_ok(e, 1, "roll");
+    answer_ok(e, 1, "roll");
+    engine *f = engine_fork(e, 0, &errs);
+    assert_non_null(f);
+    value *kept = engine_fork_take_sample(f, &errs); /* rolls: 2 */
+    assert_non_null(kept);
+    answer_ok(e, 1, "roll"); /* the game's rolls: 3 */
+    uint64_t ends[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(engine_fork_refill_sample(f, e, kept, 7, &errs), 0);
+        answer_ok(f, 1, "roll");
+        answer_ok(f, 1, "long");
+        engine_stats s;
+        engine_get_stats(f, &s);
+        assert_true(s.recounted >= 1); /* it ran under the timer first (then the sandbox counts always) */
+        const value *rolls = value_map_get(engine_state(f), "rolls");
+        assert_non_null(rolls);
+        assert_int_equal(rolls->u.list.n, 4);
+        ends[i] = engine_state_hash(f);
+    }
+    assert_true(ends[0] == ends[1]);
+    assert_int_equal(errs.n, 0);
+    engine_free(f);
+    value_free(kept);
+    cerr_free(&errs);
+    engine_free(e);
+}
+
 /* A handler that never ends, under the default budget: the CPU timer stops
 ** it, it runs again counted, and the error is the count's, at its line. */
 static void test_budget_timer_is_exact(void **st) {
@@ -425,9 +521,11 @@ int main(void) {
         cmocka_unit_test(test_checkpoints),
         cmocka_unit_test(test_read_only_views),
         cmocka_unit_test(test_forks),
+        cmocka_unit_test(test_fork_keeps_a_sample),
         cmocka_unit_test(test_fork_errors),
         cmocka_unit_test(test_budget_timer_is_exact),
         cmocka_unit_test(test_fork_recounts_a_long_decision),
+        cmocka_unit_test(test_fork_recounts_from_a_kept_sample),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,6 +263,8 @@ typedef struct bots_result {
     const char *ruleset;
     int seats;
     long depth, slices;
+    long slice;       /* iterations per slice (BENCH_BOTS_SLICE) */
+    char spec[256];   /* cairn's bot (BENCH_BOTS_SPEC added) */
     double cairn_cpu, plain_cpu, cairn_rate, plain_rate, ratio;
     int ok;
 } bots_result;

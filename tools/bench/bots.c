@@ -10,6 +10,9 @@
 ** moves until decision BOTS_AT or later asks a seat with more than one
 ** option; in a game with secrets both sample every iteration's state from
 ** that seat's view with the ruleset's determinize. docs/bench.md, "Bots".
+** BENCH_BOTS_SLICE changes the slice (default BOTS_SLICE) and
+** BENCH_BOTS_SPEC adds parameters to cairn's mcts (`pool=16,searches=1`),
+** for measuring a bot's options; the default run is neither.
 */
 #include "bench.h"
 #include "bot.h"
@@ -22,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BOTS_SLICE 100      /* iterations per slice, on each side */
+#define BOTS_SLICE 100      /* iterations per slice, on each side (BENCH_BOTS_SLICE) */
 #define BOTS_AT 8           /* the position: at least this many decisions in */
 #define BOTS_UCT_LUA "tools/bench/uct.lua"
 #define BOTS_STDLIB "stdlib"
@@ -73,7 +76,8 @@ static lua_State *plain_open(const ruleset *rs, int seats) {
 }
 
 /* One slice of the plain UCT; its CPU seconds, or -1 after bench_fail. */
-static double plain_slice(lua_State *L, const value *state, const value *view, int seat, long depth, uint64_t seed) {
+static double plain_slice(lua_State *L, const value *state, const value *view, int seat, long slice, long depth,
+                          uint64_t seed) {
     lua_settop(L, 1);
     lua_pushvalue(L, 1);
     if (luaval_push(L, state) != 0 || (view ? luaval_push(L, view) : (lua_pushnil(L), 0)) != 0) {
@@ -81,7 +85,7 @@ static double plain_slice(lua_State *L, const value *state, const value *view, i
         return -1;
     }
     lua_pushinteger(L, seat);
-    lua_pushinteger(L, BOTS_SLICE);
+    lua_pushinteger(L, slice);
     lua_pushinteger(L, depth);
     lua_pushinteger(L, (lua_Integer)seed);
     double c0 = bench_cpu_now();
@@ -110,12 +114,27 @@ static int position(engine *e) {
 int bots_bench(double seconds, bots_result *out, size_t *n_out) {
     *n_out = 0;
     const char *only = getenv("BENCH_ONLY") && *getenv("BENCH_ONLY") ? getenv("BENCH_ONLY") : NULL;
+    const char *extra = getenv("BENCH_BOTS_SPEC") && *getenv("BENCH_BOTS_SPEC") ? getenv("BENCH_BOTS_SPEC") : NULL;
+    const char *slice_env = getenv("BENCH_BOTS_SLICE");
+    long slice = slice_env && *slice_env ? strtol(slice_env, NULL, 10) : BOTS_SLICE;
+    if (slice < 1 || slice > 1000000) {
+        bench_fail("bots: BENCH_BOTS_SLICE takes iterations from 1 to 1000000, got \"%s\"", slice_env);
+        return -1;
+    }
+    char spec[256];
+    int w = snprintf(spec, sizeof spec, "mcts:iterations=%ld,cores=1%s%s", slice, extra ? "," : "", extra ? extra : "");
+    if (w < 0 || (size_t)w >= sizeof spec) {
+        bench_fail("bots: BENCH_BOTS_SPEC is too long");
+        return -1;
+    }
     for (size_t g = 0; g < N_BOT_GAMES; g++) {
         if (only && !bench_listed(only, bot_games[g].ruleset)) continue;
         bots_result *r = &out[(*n_out)++];
         memset(r, 0, sizeof *r);
         r->ruleset = bot_games[g].ruleset;
         r->seats = bot_games[g].seats;
+        r->slice = slice;
+        snprintf(r->spec, sizeof r->spec, "%s", spec);
         cerr_list errs;
         cerr_init(&errs, 0);
         engine_config c;
@@ -128,7 +147,7 @@ int bots_bench(double seconds, bots_result *out, size_t *n_out) {
         /* cores=1: every search of the slice in this thread, whose CPU time is
         ** what is counted (a worker process's would not be: the first slice,
         ** before the bot knows an iteration's cost, forked one for half) */
-        bot *b = seat ? bot_new("mcts:iterations=" BENCH_STR(BOTS_SLICE) ",cores=1", &errs) : NULL;
+        bot *b = seat ? bot_new(spec, &errs) : NULL;
         const ruleset *rs = e ? engine_ruleset(e) : NULL;
         lua_State *L = b ? plain_open(rs, r->seats) : NULL;
         value *view = L && engine_has_secrets(e) ? engine_view(e, seat) : NULL;
@@ -150,14 +169,14 @@ int bots_bench(double seconds, bots_result *out, size_t *n_out) {
                     bench_fail("bots: %s: %s", r->ruleset, errs.n ? errs.items[0].message : "no choice");
                     break;
                 }
-                double p = plain_slice(L, state, view, seat, depth, seed++);
+                double p = plain_slice(L, state, view, seat, slice, depth, seed++);
                 if (p < 0) break;
                 r->plain_cpu += p;
                 r->slices++;
             }
             r->depth = depth;
-            r->cairn_rate = r->cairn_cpu > 0 ? (double)(r->slices * BOTS_SLICE) / r->cairn_cpu : 0;
-            r->plain_rate = r->plain_cpu > 0 ? (double)(r->slices * BOTS_SLICE) / r->plain_cpu : 0;
+            r->cairn_rate = r->cairn_cpu > 0 ? (double)(r->slices * slice) / r->cairn_cpu : 0;
+            r->plain_rate = r->plain_cpu > 0 ? (double)(r->slices * slice) / r->plain_cpu : 0;
             r->ratio = r->plain_rate > 0 ? r->cairn_rate / r->plain_rate : 0;
             r->ok = r->slices > 0 && !bench_failure_count();
         }
@@ -172,8 +191,9 @@ int bots_bench(double seconds, bots_result *out, size_t *n_out) {
 
 void bots_print(const bots_result *r, size_t n) {
     printf("\nbots: mcts iterations per CPU-second, cairn against a UCT in plain Lua over the same rules\n"
-           "(tools/bench/uct.lua), alternating slices of %d iterations, from one position per game:\n",
-           BOTS_SLICE);
+           "(tools/bench/uct.lua), alternating slices of %ld iterations, from one position per game:\n",
+           n ? r[0].slice : (long)BOTS_SLICE);
+    if (n && (r[0].slice != BOTS_SLICE || getenv("BENCH_BOTS_SPEC"))) printf("  (cairn's bot: %s)\n", r[0].spec);
     printf("  %-14s %6s %7s %12s %12s %8s %s\n", "game", "depth", "slices", "cairn it/s", "plain it/s", "ratio",
            "target >= 0.5");
     for (size_t i = 0; i < n; i++)
