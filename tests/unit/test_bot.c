@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "sim.h"
 #include "view.h"
+#include "testbot.h"
 
 #include <stdio.h>
 
@@ -41,13 +42,8 @@ static void answer_ok(engine *e, int seat, const char *id) {
 
 /* The bot's choice, which must succeed. */
 static char *choose(const char *spec, engine *e, int seat, char **why) {
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    bot *b = bot_new(spec, &errs);
-    assert_non_null(b);
-    char *id = bot_choose(b, e, seat, NULL, &errs);
-    if (!id && errs.n) fprintf(stderr, "%s: %s\n", spec, errs.items[0].message);
-    assert_non_null(id);
+    bot *b;
+    char *id = test_bot_decide(spec, e, seat, NULL, &b);
     if (why) {
         char *w = bot_why(b);
         /* the first line holds the time taken: only the rest must repeat */
@@ -56,7 +52,6 @@ static char *choose(const char *spec, engine *e, int seat, char **why) {
         free(w);
     }
     bot_free(b);
-    cerr_free(&errs);
     return id;
 }
 
@@ -310,13 +305,8 @@ static void test_no_cheating_kathmandu(void **st) {
 ** sampled for it (the bot's reasons: the forks' counts summed over the
 ** searches) and the explanation after its first line into *stats. */
 static char *choose_counted(const char *spec, engine *e, int seat, long *samples, char **head, char **stats) {
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    bot *b = bot_new(spec, &errs);
-    assert_non_null(b);
-    char *id = bot_choose(b, e, seat, NULL, &errs);
-    if (!id && errs.n) fprintf(stderr, "%s: %s\n", spec, errs.items[0].message);
-    assert_non_null(id);
+    bot *b;
+    char *id = test_bot_decide(spec, e, seat, NULL, &b);
     bot_reasons r;
     assert_int_equal(bot_reasons_copy(b, &r), 0);
     *samples = r.samples;
@@ -328,7 +318,6 @@ static char *choose_counted(const char *spec, engine *e, int seat, long *samples
     *head = w;
     bot_reasons_free(&r);
     bot_free(b);
-    cerr_free(&errs);
     return id;
 }
 

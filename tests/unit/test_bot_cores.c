@@ -13,6 +13,7 @@
 #include "bot.h"
 #include "engine.h"
 #include "sim.h"
+#include "testbot.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -45,16 +46,10 @@ static int asked(engine *e, int players) {
 
 /* spec's choice for seat (must succeed), its explanation into *why. */
 static char *choose(const char *spec, engine *e, int seat, const bot_hooks *h, char **why) {
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    bot *b = bot_new(spec, &errs);
-    assert_non_null(b);
-    char *id = bot_choose(b, e, seat, h, &errs);
-    if (!id && errs.n) fprintf(stderr, "%s: %s\n", spec, errs.items[0].message);
-    assert_non_null(id);
+    bot *b;
+    char *id = test_bot_decide(spec, e, seat, h, &b);
     *why = bot_why(b);
     bot_free(b);
-    cerr_free(&errs);
     return id;
 }
 

@@ -21,6 +21,17 @@ static engine_config config(const char *rs, uint64_t seed, int fast) {
     return c;
 }
 
+/* A game of rs (players 0: the ruleset's default) with errs ready, which
+** must start. */
+static engine *start(const char *rs, uint64_t seed, int fast, int players, cerr_list *errs) {
+    engine_config c = config(rs, seed, fast);
+    c.players = players;
+    cerr_init(errs, 0);
+    engine *e = engine_new(&c, errs);
+    assert_non_null(e);
+    return e;
+}
+
 static void answer_ok(engine *e, int seat, const char *id) {
     char *why = NULL;
     engine_status st = engine_answer(e, seat, id, &why);
@@ -226,12 +237,8 @@ static void test_fast_plays_as_strict(void **st) {
 ** back exactly the positions passed: state hash and RNG. */
 static void test_checkpoints(void **st) {
     (void)st;
-    engine_config c = config("yak", 4, 0);
-    c.players = 2;
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start("yak", 4, 0, 2, &errs);
     enum { N = 60 };
     uint64_t h[N + 1];
     h[0] = engine_state_hash(e);
@@ -262,11 +269,8 @@ static void test_checkpoints(void **st) {
 ** at the line of the write, and the state is unchanged. */
 static void test_read_only_views(void **st) {
     (void)st;
-    engine_config c = config(FIXTURE("engine/writer"), 1, 0);
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start(FIXTURE("engine/writer"), 1, 0, 0, &errs);
     uint64_t h = engine_state_hash(e);
     engine_score sc;
     assert_int_equal(engine_score_get(e, &sc, &errs), -1);
@@ -298,11 +302,8 @@ static void test_read_only_views(void **st) {
 ** reseed plays the same game, and reseed 0 plays as the origin would. */
 static void test_forks(void **st) {
     (void)st;
-    engine_config c = config("connect4", 7, 0);
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start("connect4", 7, 0, 0, &errs);
     for (int k = 0; k < 5; k++) assert_int_equal(engine_bot_move(e, k % 2 + 1, NULL), ENGINE_OK);
     uint64_t h = engine_state_hash(e);
     size_t pos = engine_position(e);
@@ -342,12 +343,8 @@ static void test_forks(void **st) {
 ** from a game that is no fork, is refused. */
 static void test_fork_keeps_a_sample(void **st) {
     (void)st;
-    engine_config c = config("goofspiel", 3, 0);
-    c.players = 2;
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start("goofspiel", 3, 0, 2, &errs);
     assert_int_equal(engine_bot_move(e, 1, NULL), ENGINE_OK); /* seat 1 bids, unseen by seat 2 */
     value *view = engine_view(e, 2);
     assert_non_null(view);
@@ -395,12 +392,8 @@ static void test_fork_keeps_a_sample(void **st) {
 ** where; the game it came from is untouched and plays on. */
 static void test_fork_errors(void **st) {
     (void)st;
-    engine_config c = config(FIXTURE("engine/txn"), 3, 0);
-    c.players = 1;
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start(FIXTURE("engine/txn"), 3, 0, 1, &errs);
     answer_ok(e, 1, "inc");
     uint64_t h = engine_state_hash(e);
     engine *f = engine_fork(e, 0, &errs);
@@ -425,11 +418,8 @@ static void test_fork_errors(void **st) {
 ** included. */
 static void test_fork_recounts_a_long_decision(void **st) {
     (void)st;
-    engine_config c = config(FIXTURE("engine/long_fork"), 5, 0);
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start(FIXTURE("engine/long_fork"), 5, 0, 0, &errs);
     answer_ok(e, 1, "roll");
     engine *f = engine_fork(e, 0, &errs);
     assert_non_null(f);
@@ -454,11 +444,8 @@ static void test_fork_recounts_a_long_decision(void **st) {
 ** rolls; and a second fork from the same sample and stream ends the same. */
 static void test_fork_recounts_from_a_kept_sample(void **st) {
     (void)st;
-    engine_config c = config(FIXTURE("engine/long_fork"), 5, 0);
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start(FIXTURE("engine/long_fork"), 5, 0, 0, &errs);
     answer_ok(e, 1, "roll");
     answer_ok(e, 1, "roll");
     engine *f = engine_fork(e, 0, &errs);
@@ -491,12 +478,8 @@ static void test_fork_recounts_from_a_kept_sample(void **st) {
 ** it, it runs again counted, and the error is the count's, at its line. */
 static void test_budget_timer_is_exact(void **st) {
     (void)st;
-    engine_config c = config(FIXTURE("engine/txn"), 3, 0);
-    c.players = 1;
     cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    assert_non_null(e);
+    engine *e = start(FIXTURE("engine/txn"), 3, 0, 1, &errs);
     uint64_t h = engine_state_hash(e);
     char *why = NULL;
     assert_int_equal(engine_answer(e, 1, "loop", &why), ENGINE_RULES_ERROR);
