@@ -665,8 +665,9 @@ static void think_tick(void *ud, long iterations, double seconds) {
     static const char wheel[] = "|/-\\";
     if (!t->r->interactive || seconds < REPL_SPINNER_AFTER) return;
     char text[256]; /* the longest wording (Greek) is about 110 bytes */
+    char secs[REPL_DECIMAL_MAX];
     snprintf(text, sizeof text, repl_trn(t->r, "think.spinner", iterations), wheel[(int)(seconds * 10) % 4],
-             iterations, seconds);
+             iterations, repl_decimal(t->r, seconds, 1, secs));
     status_line_show(&t->line, text);
 }
 

@@ -879,7 +879,9 @@ void repl_report_replay(repl *r, const engine_reload_report *rep) {
         repl_plain(r, repl_tr(r, "replay.kept"), rep->replayed);
         free(worded);
     } else if (!r->script) {
-        repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed, rep->seconds);
+        char secs[REPL_DECIMAL_MAX];
+        repl_plain(r, repl_trn(r, "reload.replayed_in", (long long)rep->replayed), rep->replayed,
+                   repl_decimal(r, rep->seconds, 3, secs));
     } else {
         repl_plain(r, repl_trn(r, "reload.replayed", (long long)rep->replayed), rep->replayed);
     }

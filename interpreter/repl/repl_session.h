@@ -256,6 +256,11 @@ const char *repl_lang(const repl *r);
 /* The message `key` (a format string); repl_trn: the plural form for n. */
 const char *repl_tr(const repl *r, const char *key);
 const char *repl_trn(const repl *r, const char *key, long long n);
+/* v with `places` decimals and the game's language's decimal point (the
+** catalogue's "number.decimal_point": 1.5 in English, 1,5 in German and
+** Greek) into out, which it returns. */
+enum { REPL_DECIMAL_MAX = 48 };
+const char *repl_decimal(const repl *r, double v, int places, char out[REPL_DECIMAL_MAX]);
 /* 1 when a is yes (no) in English or in the game's language: y, yes, and
 ** the catalogue's "answer.yes_words" ("j ja", "ν ναι"), any case. */
 int repl_is_yes(const repl *r, const char *a);

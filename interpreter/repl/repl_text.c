@@ -76,6 +76,14 @@ const char *repl_trn(const repl *r, const char *key, long long n) {
     return repl_text_in(repl_lang(r), key, n);
 }
 
+const char *repl_decimal(const repl *r, double v, int places, char out[REPL_DECIMAL_MAX]) {
+    snprintf(out, REPL_DECIMAL_MAX, "%.*f", places, v);
+    const char *point = repl_tr(r, "number.decimal_point");
+    char *dot = strchr(out, '.');
+    if (dot && point[0] && !point[1]) *dot = point[0]; /* a one-byte point: "," */
+    return out;
+}
+
 /* a is one of the words (separated by spaces) of list, any case */
 static int one_of(const char *a, const char *list) {
     size_t n = strlen(a);

@@ -35,6 +35,7 @@ static const char *label_of(const engine_decision_list *asked, int seat, const c
 static char *word_reasons(const repl *r, int seat, const bot_reasons *b, const engine_decision_list *asked) {
     strbuf w = {0};
     const char *spec = r->bot[seat];
+    char num[REPL_DECIMAL_MAX]; /* a number in the game's language (repl_decimal) */
     switch (b->kind) {
     case BOT_WHY_NONE: strbuf_printf(&w, "%s", repl_tr(r, "why.no_choice")); break;
     case BOT_WHY_ONLY: strbuf_printf(&w, repl_tr(r, "why.only"), spec); break;
@@ -46,12 +47,12 @@ static char *word_reasons(const repl *r, int seat, const bot_reasons *b, const e
         strbuf_printf(&w, repl_tr(r, b->sampled ? "why.greedy_sampled" : "why.greedy"), spec);
         strbuf_printf(&w, "\n  %10s  %s", repl_tr(r, "why.col_score"), repl_tr(r, "why.col_option"));
         for (size_t i = 0; i < b->n_rows; i++)
-            strbuf_printf(&w, "\n  %10.2f  %s%s", b->rows[i].value, label_of(asked, seat, b->rows[i].id),
+            strbuf_printf(&w, "\n  %10s  %s%s", repl_decimal(r, b->rows[i].value, 2, num), label_of(asked, seat, b->rows[i].id),
                           b->rows[i].chosen ? repl_tr(r, "why.chosen") : "");
         break;
     case BOT_WHY_SEARCH:
         strbuf_printf(&w, repl_trn(r, b->depth_is_limit ? "why.search_up_to" : "why.search", (long long)b->depth), spec,
-                      b->iterations, b->depth, b->seconds);
+                      b->iterations, b->depth, repl_decimal(r, b->seconds, 2, num));
         if (b->pooled) strbuf_printf(&w, repl_trn(r, "why.pooled", (long long)b->samples), b->samples);
         else if (b->sampled) strbuf_printf(&w, "%s", repl_tr(r, "why.sampled"));
         if (b->stopped) strbuf_printf(&w, "%s", repl_tr(r, "why.stopped"));
@@ -59,7 +60,7 @@ static char *word_reasons(const repl *r, int seat, const bot_reasons *b, const e
         strbuf_printf(&w, "\n  %8s %8s  %s", repl_tr(r, "why.col_visits"), repl_tr(r, "why.col_value"),
                       repl_tr(r, "why.col_option"));
         for (size_t i = 0; i < b->n_rows; i++)
-            strbuf_printf(&w, "\n  %8u %7.1f%%  %s%s", b->rows[i].visits, b->rows[i].value,
+            strbuf_printf(&w, "\n  %8u %7s%%  %s%s", b->rows[i].visits, repl_decimal(r, b->rows[i].value, 1, num),
                           label_of(asked, seat, b->rows[i].id), b->rows[i].chosen ? repl_tr(r, "why.chosen") : "");
         if (b->options) strbuf_printf(&w, "\n  %s", "");
         if (b->options) strbuf_printf(&w, repl_trn(r, "why.more", (long long)b->options), b->options);

@@ -8,6 +8,8 @@
 ** those, leave no "^M" or "^[" as visible text, and never reach a pipe.
 */
 #include "testutil.h"
+
+#include <ctype.h>
 #include "testchild.h"
 
 #include <stdio.h>
@@ -160,8 +162,15 @@ static void test_spinner_in_the_language(void **st) {
     wait_for(&c, "πάρε"); /* seat 1's Build question: take a stone */
     pause_ms(200);
     drain(&c);
-    assert_non_null(strstr(c.buf, "σκέφτεται: ")); /* the spinner was drawn in Greek ... */
+    const char *spun = strstr(c.buf, "σκέφτεται: ");
+    assert_non_null(spun); /* the spinner was drawn in Greek ... */
     assert_null(strstr(c.buf, "thinking"));
+    /* ... with a Greek decimal comma in its seconds ("..., 0,5 s (Ctrl-C"),
+    ** where the number would read "0.5" in English */
+    const char *unit = strstr(spun, " s (Ctrl-C");
+    assert_non_null(unit);
+    assert_true(unit - spun > 3 && unit[-2] == ',' && isdigit((unsigned char)unit[-1]) &&
+                isdigit((unsigned char)unit[-3]));
     static screen s;
     play_bytes(&s, c.buf, c.n);
     assert_clean(&s);
