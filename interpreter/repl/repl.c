@@ -1032,11 +1032,12 @@ static engine *make_engine(repl *r, int players, cerr_list *errs) {
     return e;
 }
 
-/* --lang asked for a language the ruleset does not ship: the game is in its
-** first language (engine_rules.c), and the person is told so in the one
-** asked for. */
+/* --lang, or without it the locale, asked for a language the ruleset does
+** not ship: the game is in its first language (engine_rules.c), and the
+** person is told so in the one asked for (a German locale playing Yak reads
+** why the game is English). */
 static void note_language(repl *r) {
-    const char *asked = r->set.lang, *got = engine_lang(r->e);
+    const char *asked = r->set.lang ? r->set.lang : wanted_lang(&r->set), *got = engine_lang(r->e);
     if (!asked || !got || strcmp(asked, got) == 0) return;
     const ruleset *rs = engine_ruleset(r->e);
     const value *langs = value_map_get(rs->manifest, "languages");

@@ -629,8 +629,9 @@ static int check_run(const char *lang, const char *cmd, const char *const *want,
 
 /* A game given no --lang speaks the locale's language when the ruleset ships
 ** it (docs/cli.md, "Language"): the header, the seats' default names, every
-** line checked for English words. connect4 ships English only: English.
-** --lang wins over the locale. */
+** line checked for English words. connect4 ships English only: English,
+** after one line in German that says so (a German locale reading an
+** English game is told why). --lang wins over the locale. */
 static void test_game_takes_the_locale(void **state) {
     (void)state;
     static const struct {
@@ -641,7 +642,8 @@ static void test_game_takes_the_locale(void **state) {
         {"el", "LC_MESSAGES=el_GR.UTF-8 LANG=de_DE.UTF-8", "rulesets/yak --players 2",
          {"Yak 1.0: 2 θέσεις, σπόρος 1", "Θέσεις: Θέση 1 (άνθρωπος), Θέση 2 (άνθρωπος)"}},
         {"en", "-u LC_MESSAGES LANG=de_DE.UTF-8", "rulesets/connect4",
-         {"Connect Four 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"}},
+         {"Connect Four hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen:", /* wrapped at 80 */
+          "Connect Four 1.0: 2 seats, seed 1"}},
         {"en", "-u LC_MESSAGES LANG=de_DE.UTF-8", "rulesets/kathmandu --players 2 --lang en",
          {"Kathmandu 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"}},
         /* --lang asks for a language Himalaya does not ship: told so in
