@@ -294,24 +294,40 @@ static lua_Integer counted_len(lua_State *L, int idx, const char *fn) {
 ** search from 1 finds: t[b] ~= nil (or b == 0) and t[b + 1] == nil. Reads
 ** keys only, so the answer is the table's contents', never its layout's.
 ** The doubling stops before lua_Integer would overflow (a table cannot hold
-** 2^62 entries). */
-static lua_Integer searched_border(lua_State *L, int idx) {
+** 2^62 entries).
+** Each probe is one lua_rawgeti; the values it pushes are dropped `room`
+** at a time (one lua_settop for up to `room` probes, not one each: in a
+** playout this search is the cost of `#`, and the pops were a third of it).
+** The caller guarantees `room` free stack slots (room >= 1). */
+static lua_Integer searched_border(lua_State *L, int idx, int room) {
+    int top = lua_gettop(L), pushed = 0;
+#define PROBE_IS_NIL(k)                                                                            \
+    (pushed == room ? (lua_settop(L, top), pushed = 0) : 0, pushed++,                           \
+     lua_rawgeti(L, idx, (k)) == LUA_TNIL)
     lua_Integer i = 0, j = 1;
-    while (lua_rawgeti(L, idx, j) != LUA_TNIL) {
-        lua_pop(L, 1);
+    while (!PROBE_IS_NIL(j)) {
         i = j;
-        if (j > LUA_MAXINTEGER / 2) return i;
+        if (j > LUA_MAXINTEGER / 2) {
+            lua_settop(L, top);
+            return i;
+        }
         j *= 2;
     }
-    lua_pop(L, 1);
     while (j - i > 1) { /* t[i] set (or i == 0), t[j] nil */
         lua_Integer m = i + (j - i) / 2;
-        if (lua_rawgeti(L, idx, m) == LUA_TNIL) j = m;
+        if (PROBE_IS_NIL(m)) j = m;
         else i = m;
-        lua_pop(L, 1);
     }
+#undef PROBE_IS_NIL
+    lua_settop(L, top);
     return i;
 }
+
+/* The free stack slots searched_border may fill before it pops: Lua calls
+** a C function with LUA_MINSTACK (20) free above its arguments, and
+** sb_len_checked's fast path pushes nothing else before the search, so 16
+** need no lua_checkstack there. A border below 2^8 takes at most 17 probes. */
+#define LEN_PROBE_ROOM 16
 
 lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
     idx = lua_absindex(L, idx);
@@ -327,14 +343,15 @@ lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
         }
     }
     if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, idx));
-    if (!SB(L)->strict_len) return searched_border(L, idx);
+    if (!SB(L)->strict_len)
+        return searched_border(L, idx, lua_checkstack(L, LEN_PROBE_ROOM) ? LEN_PROBE_ROOM : 1);
     return counted_len(L, idx, fn);
 }
 
 /* __cairn_len(v): `#v`, refusing a table with holes. */
 int sb_len_checked(lua_State *L) {
     if (lua_type(L, 1) == LUA_TTABLE && !SB(L)->strict_len && !lua_getmetatable(L, 1)) {
-        lua_pushinteger(L, searched_border(L, 1)); /* the common case, at once */
+        lua_pushinteger(L, searched_border(L, 1, LEN_PROBE_ROOM)); /* the common case, at once */
         return 1;
     }
     luaL_checkany(L, 1);

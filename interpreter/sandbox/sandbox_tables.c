@@ -125,7 +125,13 @@ int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
     int view = 0; /* a view of the state made by guard.c */
-    if (guard_target(L, 1)) {
+    /* views, proxies and __pairs need a metatable: a plain table skips
+    ** asking for them */
+    int has_mt = lua_getmetatable(L, 1);
+    if (has_mt) lua_pop(L, 1);
+    if (!has_mt) {
+        lua_pushvalue(L, 1);
+    } else if (guard_target(L, 1)) {
         lua_insert(L, 1);
         view = 1;
     } else if (sandbox_readonly_target(L, 1)) {
@@ -192,11 +198,15 @@ int sb_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
     int view = 0; /* a view of the state made by guard.c: at 3, its table at 1 */
-    if (guard_target(L, 1)) {
+    /* views and proxies have a metatable; a plain table (a loop's common
+    ** case) skips asking for their marks */
+    int has_mt = lua_getmetatable(L, 1);
+    if (has_mt) lua_pop(L, 1);
+    if (has_mt && guard_target(L, 1)) {
         lua_rotate(L, 1, 1); /* T, P, k */
         lua_rotate(L, 2, 1); /* T, k, P */
         view = 3;
-    } else if (sandbox_readonly_target(L, 1)) {
+    } else if (has_mt && sandbox_readonly_target(L, 1)) {
         if (SB(L)->track_reads) note_all(L, 1);
         lua_replace(L, 1);
     }
