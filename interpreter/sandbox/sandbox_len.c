@@ -8,7 +8,11 @@
 ** asked for another `#`, so every chunk is rewritten before it is compiled:
 ** `#X` becomes `__cairn_len(X)` (only parentheses are added, so every line
 ** keeps its number), and the length every table function and rawlen take
-** goes through sb_len_of too.
+** goes through sb_len_of too. A chunk so rewritten starts, on its first
+** line, with `local __cairn_len <const> = __cairn_len; `, so each `#` reads
+** an upvalue, not the global environment through its __index; a chunk that
+** one more local or upvalue takes past Lua's limits is compiled again
+** without it (sb_len_unprefix).
 **
 ** Two answers, both from the table's contents alone (never its layout):
 ** - check mode (`cairn check`, `cairn test`) counts: a table whose positive
@@ -16,10 +20,10 @@
 **   a designer finds the hole;
 ** - play, sims and playouts take the border a doubling then binary search
 **   from 1 finds (t[b] ~= nil and t[b+1] == nil, probing t[1], t[2], t[4]...):
-**   O(log n) raw reads, the one border of a table without holes (Lua's
-**   answer), and for a table with holes one that depends only on which
-**   keys are set, so it is the same in every run, build and mode that
-**   answers. Counting there cost connect4's sim 15-25% (docs/sandbox.md).
+**   O(log n) raw reads (their values dropped once per search, not once a
+**   read), the one border of a table without holes (Lua's answer), and for
+**   a table with holes one that depends only on which keys are set, so it
+**   is the same in every run, build and mode that answers. Counting there cost connect4's sim 15-25% (docs/sandbox.md).
 ** Strings, and tables or userdata with a __len metamethod, behave as `#`
 ** does.
 **
@@ -209,6 +213,10 @@ static void rewrite_range(rewrite *w, const char *p, const char *e, int nest) {
     }
 }
 
+/* What a rewritten chunk starts with (after a "#!" line): see the end of
+** sb_len_rewrite. */
+#define LEN_PREFIX "local " LEN_NAME " <const> = " LEN_NAME "; "
+
 char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz) {
     rewrite w;
     memset(&w, 0, sizeof w);
@@ -241,12 +249,11 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
     ** each `#` then reads an upvalue, not the global environment through
     ** its __index (a table miss and a metamethod a time, in the hottest
     ** loops of a playout); scripts cannot name it, so nothing else changes */
-    static const char prefix[] = "local " LEN_NAME " <const> = " LEN_NAME "; ";
     size_t at = (len > 0 && src[0] == '#') ? (size_t)(p - src) + 1 : 0;
     if (at > w.out.n) at = w.out.n; /* a "#!" line alone: nothing after it */
     strbuf joined = {0};
     strbuf_putn(&joined, w.out.s, at);
-    strbuf_putn(&joined, prefix, sizeof prefix - 1);
+    strbuf_putn(&joined, LEN_PREFIX, sizeof LEN_PREFIX - 1);
     strbuf_putn(&joined, w.out.s + at, w.out.n - at);
     strbuf_free(&w.out);
     if (joined.oom) {
@@ -257,6 +264,19 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
     }
     *out_len = joined.n;
     return strbuf_take(&joined);
+}
+
+int sb_len_unprefix(char *text, size_t *len) {
+    size_t at = 0, n = sizeof LEN_PREFIX - 1;
+    if (*len > 0 && text[0] == '#') { /* after the "#!" line */
+        const char *nl = memchr(text, '\n', *len);
+        if (!nl) return 0;
+        at = (size_t)(nl - text) + 1;
+    }
+    if (*len - at < n || memcmp(text + at, LEN_PREFIX, n) != 0) return 0;
+    memmove(text + at, text + at + n, *len - at - n);
+    *len -= n;
+    return 1;
 }
 
 /* Counts the table at idx (absolute): its length when its positive integer
