@@ -20,10 +20,11 @@
 **   a designer finds the hole;
 ** - play, sims and playouts take the border a doubling then binary search
 **   from 1 finds (t[b] ~= nil and t[b+1] == nil, probing t[1], t[2], t[4]...):
-**   O(log n) raw reads (their values dropped once per search, not once a
-**   read), the one border of a table without holes (Lua's answer), and for
-**   a table with holes one that depends only on which keys are set, so it
-**   is the same in every run, build and mode that answers. Counting there cost connect4's sim 15-25% (docs/sandbox.md).
+**   O(log n) raw reads (no pop per read: searched_border), the one border
+**   of a table without holes (Lua's answer), and for a table with holes
+**   one that depends only on which keys are set, so it is the same in every
+**   run, build and mode that answers. Counting there cost connect4's sim
+**   15-25% (docs/sandbox.md).
 ** Strings, and tables or userdata with a __len metamethod, behave as `#`
 ** does.
 **
