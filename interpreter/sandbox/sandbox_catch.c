@@ -148,6 +148,10 @@ int sb_load(lua_State *L) {
     }
     status = rewritten ? luaL_loadbufferx(L, rewritten, rl, chunkname, "t")
                        : luaL_loadbufferx(L, text, l, chunkname, "t");
+    if (status == LUA_ERRSYNTAX && rewritten && sb_len_unprefix(rewritten, &rl)) {
+        lua_pop(L, 1); /* a chunk at Lua's limits: again without the `#` local */
+        status = luaL_loadbufferx(L, rewritten, rl, chunkname, "t");
+    }
     free(rewritten);
     if (status != LUA_OK) {
         sb_no_swallow(L, status);

@@ -261,6 +261,14 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
 ** (sb_presize_rewrite; without memory for it, the text as it is). Returns
 ** and fails as sb_len_rewrite does. */
 char *sb_chunk_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz);
+/* A chunk sb_chunk_rewrite returned starts with one more local, the `#`
+** function (sandbox_len.c), which can take a chunk at Lua's limits (200
+** locals, 255 upvalues a function) past them. When the chunk failed to
+** compile, sb_len_unprefix removes that local in place (its `#` then read
+** the global: slower, the same answers) and returns 1 so that the caller
+** compiles it again, whose error, if any, is about the text as written;
+** 0 when text has no such local. */
+int sb_len_unprefix(char *text, size_t *len);
 int sb_len_checked(lua_State *L);
 /* The length every table function and rawlen uses (sandbox_len.c): a
 ** string's bytes; a __len metamethod's answer (unless raw); with

@@ -8,7 +8,11 @@
 ** asked for another `#`, so every chunk is rewritten before it is compiled:
 ** `#X` becomes `__cairn_len(X)` (only parentheses are added, so every line
 ** keeps its number), and the length every table function and rawlen take
-** goes through sb_len_of too.
+** goes through sb_len_of too. A chunk so rewritten starts, on its first
+** line, with `local __cairn_len <const> = __cairn_len; `, so each `#` reads
+** an upvalue, not the global environment through its __index; a chunk that
+** one more local or upvalue takes past Lua's limits is compiled again
+** without it (sb_len_unprefix).
 **
 ** Two answers, both from the table's contents alone (never its layout):
 ** - check mode (`cairn check`, `cairn test`) counts: a table whose positive
@@ -16,10 +20,11 @@
 **   a designer finds the hole;
 ** - play, sims and playouts take the border a doubling then binary search
 **   from 1 finds (t[b] ~= nil and t[b+1] == nil, probing t[1], t[2], t[4]...):
-**   O(log n) raw reads, the one border of a table without holes (Lua's
-**   answer), and for a table with holes one that depends only on which
-**   keys are set, so it is the same in every run, build and mode that
-**   answers. Counting there cost connect4's sim 15-25% (docs/sandbox.md).
+**   O(log n) raw reads (no pop per read: searched_border), the one border
+**   of a table without holes (Lua's answer), and for a table with holes
+**   one that depends only on which keys are set, so it is the same in every
+**   run, build and mode that answers. Counting there cost connect4's sim
+**   15-25% (docs/sandbox.md).
 ** Strings, and tables or userdata with a __len metamethod, behave as `#`
 ** does.
 **
@@ -209,6 +214,10 @@ static void rewrite_range(rewrite *w, const char *p, const char *e, int nest) {
     }
 }
 
+/* What a rewritten chunk starts with (after a "#!" line): see the end of
+** sb_len_rewrite. */
+#define LEN_PREFIX "local " LEN_NAME " <const> = " LEN_NAME "; "
+
 char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, size_t whysz) {
     rewrite w;
     memset(&w, 0, sizeof w);
@@ -241,12 +250,11 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
     ** each `#` then reads an upvalue, not the global environment through
     ** its __index (a table miss and a metamethod a time, in the hottest
     ** loops of a playout); scripts cannot name it, so nothing else changes */
-    static const char prefix[] = "local " LEN_NAME " <const> = " LEN_NAME "; ";
     size_t at = (len > 0 && src[0] == '#') ? (size_t)(p - src) + 1 : 0;
     if (at > w.out.n) at = w.out.n; /* a "#!" line alone: nothing after it */
     strbuf joined = {0};
     strbuf_putn(&joined, w.out.s, at);
-    strbuf_putn(&joined, prefix, sizeof prefix - 1);
+    strbuf_putn(&joined, LEN_PREFIX, sizeof LEN_PREFIX - 1);
     strbuf_putn(&joined, w.out.s + at, w.out.n - at);
     strbuf_free(&w.out);
     if (joined.oom) {
@@ -257,6 +265,19 @@ char *sb_len_rewrite(const char *src, size_t len, size_t *out_len, char *why, si
     }
     *out_len = joined.n;
     return strbuf_take(&joined);
+}
+
+int sb_len_unprefix(char *text, size_t *len) {
+    size_t at = 0, n = sizeof LEN_PREFIX - 1;
+    if (*len > 0 && text[0] == '#') { /* after the "#!" line */
+        const char *nl = memchr(text, '\n', *len);
+        if (!nl) return 0;
+        at = (size_t)(nl - text) + 1;
+    }
+    if (*len - at < n || memcmp(text + at, LEN_PREFIX, n) != 0) return 0;
+    memmove(text + at, text + at + n, *len - at - n);
+    *len -= n;
+    return 1;
 }
 
 /* Counts the table at idx (absolute): its length when its positive integer
@@ -294,24 +315,40 @@ static lua_Integer counted_len(lua_State *L, int idx, const char *fn) {
 ** search from 1 finds: t[b] ~= nil (or b == 0) and t[b + 1] == nil. Reads
 ** keys only, so the answer is the table's contents', never its layout's.
 ** The doubling stops before lua_Integer would overflow (a table cannot hold
-** 2^62 entries). */
-static lua_Integer searched_border(lua_State *L, int idx) {
+** 2^62 entries).
+** Each probe is one lua_rawgeti, whose value stays on the stack: they are
+** dropped `room` at a time, and the last *left of them by the caller (a C
+** function's results are the top of its stack, so sb_len_checked pushes
+** the answer over them and drops none). In a playout this search is the
+** cost of `#`, and a pop per probe was a fifth of it. The caller
+** guarantees `room` free stack slots (room >= 1). */
+static lua_Integer searched_border(lua_State *L, int idx, int room, int *left) {
+    int pushed = 0;
+#define PROBE_IS_NIL(k)                                                                            \
+    (pushed == room ? (lua_pop(L, room), pushed = 0) : 0, pushed++,                             \
+     lua_rawgeti(L, idx, (k)) == LUA_TNIL)
     lua_Integer i = 0, j = 1;
-    while (lua_rawgeti(L, idx, j) != LUA_TNIL) {
-        lua_pop(L, 1);
+    while (!PROBE_IS_NIL(j)) {
         i = j;
-        if (j > LUA_MAXINTEGER / 2) return i;
+        if (j > LUA_MAXINTEGER / 2) break;
         j *= 2;
     }
-    lua_pop(L, 1);
     while (j - i > 1) { /* t[i] set (or i == 0), t[j] nil */
         lua_Integer m = i + (j - i) / 2;
-        if (lua_rawgeti(L, idx, m) == LUA_TNIL) j = m;
+        if (PROBE_IS_NIL(m)) j = m;
         else i = m;
-        lua_pop(L, 1);
     }
+#undef PROBE_IS_NIL
+    *left = pushed;
     return i;
 }
+
+/* The free stack slots searched_border may fill before it pops: Lua calls
+** a C function with LUA_MINSTACK (20) free above its arguments, and
+** sb_len_checked's fast path pushes nothing else before the search and one
+** value after it, so 16 need no lua_checkstack there. A border below 2^8
+** takes at most 17 probes. */
+#define LEN_PROBE_ROOM 16
 
 lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
     idx = lua_absindex(L, idx);
@@ -327,14 +364,20 @@ lua_Integer sb_len_of(lua_State *L, int idx, const char *fn, int raw) {
         }
     }
     if (t != LUA_TTABLE) return luaL_error(L, "attempt to get length of a %s value", luaL_typename(L, idx));
-    if (!SB(L)->strict_len) return searched_border(L, idx);
+    if (!SB(L)->strict_len) {
+        int left, room = lua_checkstack(L, LEN_PROBE_ROOM) ? LEN_PROBE_ROOM : 1;
+        lua_Integer b = searched_border(L, idx, room, &left);
+        lua_pop(L, left);
+        return b;
+    }
     return counted_len(L, idx, fn);
 }
 
 /* __cairn_len(v): `#v`, refusing a table with holes. */
 int sb_len_checked(lua_State *L) {
     if (lua_type(L, 1) == LUA_TTABLE && !SB(L)->strict_len && !lua_getmetatable(L, 1)) {
-        lua_pushinteger(L, searched_border(L, 1)); /* the common case, at once */
+        int left; /* the probes' values stay under the result: Lua drops them */
+        lua_pushinteger(L, searched_border(L, 1, LEN_PROBE_ROOM, &left)); /* the common case */
         return 1;
     }
     luaL_checkany(L, 1);

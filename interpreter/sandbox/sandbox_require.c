@@ -81,6 +81,10 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
         if (status == LUA_OK) status = LUA_ERRSYNTAX;
     } else {
         status = chunk_store_load(L, buf, len, lua_tostring(L, -1)); /* compiled once */
+        if (status == LUA_ERRSYNTAX && rewritten && sb_len_unprefix(rewritten, &len)) {
+            lua_pop(L, 1); /* a chunk at Lua's limits: again without the `#` local */
+            status = chunk_store_load(L, buf, len, lua_tostring(L, -1));
+        }
     }
     free(rewritten);
     if (status == LUA_ERRSYNTAX) {

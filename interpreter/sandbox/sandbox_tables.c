@@ -39,16 +39,21 @@ typedef struct okey {
     lua_Integer pos; /* where the key sits in the unsorted key list */
 } okey;
 
-/* Reads the key at idx. Raises for keys that have no fixed order. The
-** string pointer stays valid while the key is in its table. */
-static void okey_of(lua_State *L, int idx, okey *k, const char *fn) {
+/* Reads the key at idx, a key read from a table when table_key (a table
+** stores a float with an integer's value, 2.0, as the integer 2, so one
+** conversion tells integers from floats there; next's argument may be
+** 2.0). Raises for keys that have no fixed order. The string pointer stays
+** valid while the key is in its table. */
+static void okey_of(lua_State *L, int idx, okey *k, const char *fn, int table_key) {
+    int is_integer;
     switch (lua_type(L, idx)) {
     case LUA_TNUMBER:
-        if (!lua_isinteger(L, idx)) /* which float is met first depends on addresses: name none */
+        k->i = lua_tointegerx(L, idx, &is_integer);
+        /* a float: which one is met first depends on addresses, so none */
+        if (!is_integer || (!table_key && !lua_isinteger(L, idx)))
             luaL_error(L, "%s: a table with a float key has no fixed order "
                           "(keys must be integers, strings or booleans)", fn);
         k->rank = 0;
-        k->i = lua_tointeger(L, idx);
         break;
     case LUA_TSTRING:
         k->rank = 1;
@@ -65,7 +70,7 @@ static void okey_of(lua_State *L, int idx, okey *k, const char *fn) {
     }
 }
 
-static int okey_cmp(const okey *a, const okey *b) {
+static inline int okey_cmp(const okey *a, const okey *b) {
     if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
     if (a->rank == 1) {
         size_t n = a->len < b->len ? a->len : b->len;
@@ -125,7 +130,13 @@ int sb_pairs(lua_State *L) {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
     int view = 0; /* a view of the state made by guard.c */
-    if (guard_target(L, 1)) {
+    /* views, proxies and __pairs need a metatable: a plain table skips
+    ** asking for them */
+    int has_mt = lua_getmetatable(L, 1);
+    if (has_mt) lua_pop(L, 1);
+    if (!has_mt) {
+        lua_pushvalue(L, 1);
+    } else if (guard_target(L, 1)) {
         lua_insert(L, 1);
         view = 1;
     } else if (sandbox_readonly_target(L, 1)) {
@@ -164,7 +175,7 @@ int sb_pairs(lua_State *L) {
     while (lua_next(L, 1)) {
         lua_pop(L, 1);
         if (j == n) return luaL_error(L, "pairs: table changed while being read");
-        okey_of(L, -1, &ks[j], "pairs");
+        okey_of(L, -1, &ks[j], "pairs", 1);
         ks[j].pos = j + 1;
         lua_pushvalue(L, -1);
         lua_rawseti(L, 4, ++j);
@@ -192,17 +203,21 @@ int sb_next(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 2);
     int view = 0; /* a view of the state made by guard.c: at 3, its table at 1 */
-    if (guard_target(L, 1)) {
+    /* views and proxies have a metatable; a plain table (a loop's common
+    ** case) skips asking for their marks */
+    int has_mt = lua_getmetatable(L, 1);
+    if (has_mt) lua_pop(L, 1);
+    if (has_mt && guard_target(L, 1)) {
         lua_rotate(L, 1, 1); /* T, P, k */
         lua_rotate(L, 2, 1); /* T, k, P */
         view = 3;
-    } else if (sandbox_readonly_target(L, 1)) {
+    } else if (has_mt && sandbox_readonly_target(L, 1)) {
         if (SB(L)->track_reads) note_all(L, 1);
         lua_replace(L, 1);
     }
     okey prev = {0}, best = {0}, k = {0};
     int has_prev = !lua_isnil(L, 2), has_best = 0;
-    if (has_prev) okey_of(L, 2, &prev, "next");
+    if (has_prev) okey_of(L, 2, &prev, "next", 0);
     lua_pushnil(L); /* the best key so far */
     int best_slot = lua_gettop(L);
     lua_Integer n = 0;
@@ -210,7 +225,7 @@ int sb_next(lua_State *L) {
     while (lua_next(L, 1)) {
         lua_pop(L, 1);
         n++;
-        okey_of(L, -1, &k, "next");
+        okey_of(L, -1, &k, "next", 1);
         if ((!has_prev || okey_cmp(&k, &prev) > 0) && (!has_best || okey_cmp(&k, &best) < 0)) {
             best = k;
             has_best = 1;

@@ -619,6 +619,20 @@ static void pairs_order_is_fixed(void **state) {
     expect_error(f, "for k in pairs({[{}] = 1}) do end", SANDBOX_ERR_RUN, "a table with a table key has no fixed order");
     expect_error(f, "for k in pairs({[1.5] = 1}) do end", SANDBOX_ERR_RUN, "float key");
     expect_error(f, "return next({[print] = 1})", SANDBOX_ERR_RUN, "no fixed order");
+    /* a float key met in a small table (next's scan), and next's own
+    ** argument: 2.0 is refused though a table would store it as 2 */
+    expect_error(f, "for k in pairs({1, [2.5] = 1}) do end", SANDBOX_ERR_RUN,
+                 "next: a table with a float key has no fixed order");
+    expect_error(f, "return next({1, 2}, 2.0)", SANDBOX_ERR_RUN, "next: a table with a float key");
+    /* a table with a metatable that is neither view nor proxy: its own
+    ** contents, in order; a __pairs metamethod answers instead */
+    expect_true(f, "local t = setmetatable({b = 1, a = 2, [3] = 0}, {}) local r = {} "
+                   "for k in pairs(t) do r[#r + 1] = tostring(k) end "
+                   "return table.concat(r, ' ') == '3 a b' and next(t) == 3 and next(t, 3) == 'a'");
+    expect_true(f, "local t = setmetatable({a = 1}, {__pairs = function(t) "
+                   "  return function(_, k) if k == nil then return 'z', 26 end end, t, nil end}) "
+                   "local r = {} for k, v in pairs(t) do r[#r + 1] = k .. v end "
+                   "return table.concat(r) == 'z26'");
     /* a field removed during the loop is skipped; changing values is fine */
     expect_true(f, "local t = {a = 1, b = 2, c = 3} local seen = {} "
                    "for k, v in pairs(t) do seen[#seen + 1] = k t.c = nil t.a = 10 end "
@@ -826,6 +840,83 @@ static void plain_len_is_searched(void **state) {
     expect_error(f, "local __cairn_len = 2 return __cairn_len", SANDBOX_ERR_SYNTAX, "reserves");
 }
 
+/* The search is the definition: a test-side copy of it in Lua (rawget
+** probes 1, 2, 4, ... then halves) must give what `#`, rawlen and
+** table.insert take on tables with holes, many of them, including borders
+** past 2^8, whose searches take more than the 16 probes sandbox_len.c drops
+** at once. Worked by hand, 1..300 without 288: doubling t[1] .. t[256] set,
+** t[512] nil (i = 256, j = 512); then 384, 320, 288 nil (j = 288); 272,
+** 280, 284, 286, 287 set: 287 after 18 probes (Lua's own `#` says 300). */
+static void plain_len_matches_the_doubling_search(void **state) {
+    fx *f = *state;
+    expect_true(f, "local t = {} for i = 1, 300 do t[i] = i end t[288] = nil\n"
+                   "return #t == 287 and rawlen(t) == 287");
+    expect_true(f,
+                "local function doubling(t)\n"
+                "  local i, j = 0, 1\n"
+                "  while rawget(t, j) ~= nil do i = j j = j * 2 end\n"
+                "  while j - i > 1 do\n"
+                "    local m = i + (j - i) // 2\n"
+                "    if rawget(t, m) == nil then j = m else i = m end\n"
+                "  end\n"
+                "  return i\n"
+                "end\n"
+                "local seed, differ, holed = 7, 0, 0\n"
+                "local function rand(n) seed = (seed * 1103515245 + 12345) % 2147483648 return seed % n end\n"
+                "for case = 1, 300 do\n"
+                "  local n = 1 + rand(case < 200 and 40 or 2000)\n"
+                "  local t = {}\n"
+                "  for i = 1, n do t[i] = i end\n"
+                "  for _ = 1, rand(4) do t[1 + rand(n)] = nil end\n"
+                "  if rand(3) == 0 then t[n + 1 + rand(n)] = true end\n"
+                "  local want = doubling(t)\n"
+                "  if want ~= n then holed = holed + 1 end\n"
+                "  local u = {} for k, v in pairs(t) do u[k] = v end\n"
+                "  table.insert(u, 'x')\n"
+                "  if #t ~= want or rawlen(t) ~= want or u[want + 1] ~= 'x' then differ = differ + 1 end\n"
+                "end\n"
+                "return differ == 0 and holed > 100");
+}
+
+/* A chunk at Lua's limits still loads: the `#` function is a local of the
+** rewritten chunk (one more local, and one more upvalue for a function
+** using `#`), and a chunk that fails so is compiled again without it,
+** each `#` then reading the global. 199 locals + `t` = 200, the most a
+** function may have; g uses 150 of the chunk's locals, 104 of f's and a
+** global (_ENV), 255 upvalues, the most a function may have. An error past
+** the limit is about the text as written. */
+static void len_at_lua_limits(void **state) {
+    fx *f = *state;
+    static char code[40000];
+    char *p = code;
+    p += sprintf(p, "local a0");
+    for (int i = 1; i < 199; i++) p += sprintf(p, ", a%d", i);
+    p += sprintf(p, " = 1\nlocal t = {1, 2, 3}\nreturn #t == 3 and a198 == nil\n");
+    expect_true(f, code);
+    p = code; /* the same through load */
+    p += sprintf(p, "local src = 'local a0");
+    for (int i = 1; i < 199; i++) p += sprintf(p, ", a%d", i);
+    p += sprintf(p, " = 1 local t = {1, 2} return #t'\nreturn load(src)() == 2\n");
+    expect_true(f, code);
+    p = code;
+    for (int i = 0; i < 150; i++) p += sprintf(p, "local c%d = %d\n", i, i);
+    p += sprintf(p, "local function f()\n");
+    for (int i = 0; i < 104; i++) p += sprintf(p, "  local l%d = %d\n", i, i);
+    p += sprintf(p, "  local function g()\n    local s = 0\n");
+    for (int i = 0; i < 150; i++) p += sprintf(p, "    s = s + c%d\n", i);
+    for (int i = 0; i < 104; i++) p += sprintf(p, "    s = s + l%d\n", i);
+    p += sprintf(p, "    return s + #{1, 2} + math.max(0, 1)\n  end\n  return g()\nend\n");
+    /* 0 + .. + 149 = 149 * 150 / 2 = 11175, 0 + .. + 103 = 103 * 104 / 2
+    ** = 5356, 2 and 1 */
+    p += sprintf(p, "return f() == 11175 + 5356 + 2 + 1\n");
+    expect_true(f, code);
+    p = code; /* 201 locals: Lua's error, on the line of the 201st */
+    p += sprintf(p, "local a0");
+    for (int i = 1; i < 200; i++) p += sprintf(p, ", a%d", i);
+    p += sprintf(p, " = 1\nlocal t = {}\nreturn #t\n");
+    expect_error(f, code, SANDBOX_ERR_SYNTAX, CHUNK ":2: too many local variables (limit is 200)");
+}
+
 /* The bytes the result of code keeps alive (after full collections). */
 static size_t kept_bytes(fx *f, const char *code) {
     assert_int_equal(run(f, code), SANDBOX_OK);
@@ -953,6 +1044,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(engine_globals, setup, teardown),
         cmocka_unit_test_setup_teardown(strict_len_keeps_meaning, setup_strict, teardown),
         cmocka_unit_test_setup_teardown(plain_len_is_searched, setup, teardown),
+        cmocka_unit_test_setup_teardown(plain_len_matches_the_doubling_search, setup, teardown),
+        cmocka_unit_test_setup_teardown(len_at_lua_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(empty_tables_get_room, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
