@@ -616,8 +616,9 @@ static void show_turn(repl *r) {
     hand_over(r, s);
     /* the board, then what happened since this seat's last decision just
     ** above its options: on a short terminal the news stays on screen
-    ** (repl_layout.c) */
+    ** (repl_layout.c); an undo another seat typed is told there, once */
     repl_show_turn_screen(r, s, below_decision);
+    r->undone.by = 0;
 }
 
 struct bot *repl_brain(repl *r, int seat) {

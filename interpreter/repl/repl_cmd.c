@@ -431,6 +431,7 @@ static int cmd_undo(repl *r, const char *args) {
         repl_fail(r, "%s", repl_tr(r, engine_position(r->e) == 0 ? "undo.nothing_start" : "undo.nothing_person"));
         return -1;
     }
+    size_t from = engine_position(r->e), first = (size_t)-1;
     for (long i = 0; i < k; i++) {
         size_t back = undo_target(r);
         char *refused = back == (size_t)-1 ? NULL : undo_policy_refusal(r, back);
@@ -442,11 +443,14 @@ static int cmd_undo(repl *r, const char *args) {
         }
         const engine_logged *l = undo_once(r);
         if (!l) break;
+        first = (size_t)(l - engine_log(r->e, &n));
         char *d = describe_logged(r, l, 0);
         repl_say(r, 2, repl_tr(r, "undo.undone"), d ? d : "?");
         free(d);
     }
     repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), log_length(r));
+    if (first != (size_t)-1)
+        r->undone = (repl_undo_note){r->viewer, engine_position(r->e), log_length(r), from - engine_position(r->e), first};
     mark_moved(r);
     return 0;
 }

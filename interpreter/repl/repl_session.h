@@ -70,6 +70,18 @@ typedef struct repl_why_record {
     size_t next;                       /* choices noted so far */
 } repl_why_record;
 
+/* The last `undo` (repl_cmd.c), for the news of the next person at the
+** keyboard when that is another seat than the one that typed it: a hot-seat
+** screen is cleared between them, so "Undone: ..." was never theirs to read.
+** Told once (repl_layout.c), and only while the game still stands where the
+** undo left it. */
+typedef struct repl_undo_note {
+    int by;          /* the seat at the keyboard that typed it; 0: none pending */
+    size_t at, len;  /* the position and the log's length it left */
+    size_t taken;    /* decisions taken back in all (bots' included) */
+    size_t first;    /* the earliest person's decision taken back (its log index) */
+} repl_undo_note;
+
 typedef struct repl {
     repl_settings set;
     struct engine *e;
@@ -89,6 +101,7 @@ typedef struct repl {
     int changed;       /* the game moved during this input line */
     int answered;      /* a person answered during this input line */
     int over_shown;    /* final scores shown for this position */
+    repl_undo_note undone; /* the last `undo`, told to the next seat at the keyboard */
     char *save_path;   /* the last file saved to or loaded from */
     char *recovery;    /* the recovery copy written for this session (repl_recovery.c), or NULL */
     int recovery_warned; /* said once that no recovery copy can be written */

@@ -127,6 +127,7 @@ const repl_text_entry repl_text_de[] = {
     {"undo.refused", "Zurücknehmen nicht möglich: %s", NULL},
     {"undo.undone", "Zurückgenommen: %s", NULL},
     {"undo.at", "Bei Entscheidung %zu von %zu.", NULL},
+    {"undo.news", "%s hat %zu Entscheidung zurückgenommen: %s.", "%s hat %zu Entscheidungen zurückgenommen, als erste %s."},
     {"redo.nothing", "nichts zu wiederholen", NULL},
     {"redo.failed", "Wiederholen scheiterte bei Entscheidung %zu", NULL},
     {"redo.redone", "Wiederholt: %s", NULL},

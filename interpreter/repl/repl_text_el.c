@@ -127,6 +127,7 @@ const repl_text_entry repl_text_el[] = {
     {"undo.refused", "δεν γίνεται αναίρεση: %s", NULL},
     {"undo.undone", "Αναιρέθηκε: %s", NULL},
     {"undo.at", "Στην απόφαση %zu από %zu.", NULL},
+    {"undo.news", "Ο/Η %s πήρε πίσω %zu απόφαση: %s.", "Ο/Η %s πήρε πίσω %zu αποφάσεις, πρώτη από αυτές: %s."},
     {"redo.nothing", "τίποτα για επανάληψη", NULL},
     {"redo.failed", "η επανάληψη απέτυχε στην απόφαση %zu", NULL},
     {"redo.redone", "Επαναλήφθηκε: %s", NULL},

@@ -128,6 +128,7 @@ const repl_text_entry repl_text_en[] = {
     {"undo.refused", "cannot undo: %s", NULL},
     {"undo.undone", "Undone: %s", NULL},
     {"undo.at", "At decision %zu of %zu.", NULL},
+    {"undo.news", "%s took back %zu decision: %s.", "%s took back %zu decisions, the first of them %s."},
     {"redo.nothing", "nothing to redo", NULL},
     {"redo.failed", "redo failed at decision %zu", NULL},
     {"redo.redone", "Redone: %s", NULL},
