@@ -618,7 +618,7 @@ static void show_turn(repl *r) {
     ** above its options: on a short terminal the news stays on screen
     ** (repl_layout.c); an undo another seat typed is told there, once */
     repl_show_turn_screen(r, s, below_decision);
-    r->undone.by = 0;
+    if (r->undone.by != r->viewer) r->undone.by = 0; /* told; the typist's own turn keeps it for a next undo */
 }
 
 struct bot *repl_brain(repl *r, int seat) {

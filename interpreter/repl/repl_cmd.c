@@ -449,8 +449,13 @@ static int cmd_undo(repl *r, const char *args) {
         free(d);
     }
     repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), log_length(r));
-    if (first != (size_t)-1)
-        r->undone = (repl_undo_note){r->viewer, engine_position(r->e), log_length(r), from - engine_position(r->e), first};
+    if (first != (size_t)-1) {
+        /* undos one after the other by one seat are told as one */
+        const repl_undo_note *u = &r->undone;
+        size_t before = u->by == r->viewer && u->at == from && u->len == log_length(r) ? u->taken : 0;
+        r->undone = (repl_undo_note){r->viewer, engine_position(r->e), log_length(r),
+                                     before + from - engine_position(r->e), first};
+    }
     mark_moved(r);
     return 0;
 }

@@ -82,13 +82,14 @@ static int count_lines(const char *s, size_t len) {
     return n;
 }
 
-/* The last `undo`, when another seat typed it (repl_undo_note): "Ann took
-** back 3 decisions, from Bob: end the turn on." */
+/* The last `undo`, when another seat typed it and the screen was cleared
+** since (repl_undo_note): "Ann took back 1 decision: Bob: bid 5." */
 static void undo_news(repl *r) {
     const repl_undo_note *u = &r->undone;
     size_t n;
     engine_log(r->e, &n);
-    if (!u->by || u->by == r->viewer || engine_position(r->e) != u->at || n != u->len) return;
+    /* without secrets nothing was cleared: the Undone: line is still just above */
+    if (!r->secret || !u->by || u->by == r->viewer || engine_position(r->e) != u->at || n != u->len) return;
     char *d = repl_describe_logged(r, u->first, 0);
     repl_say(r, 2, repl_trn(r, "undo.news", (long long)u->taken), repl_seat_name(r, u->by), u->taken, d ? d : "?");
     free(d);
