@@ -966,6 +966,7 @@ int repl_adopt_engine(repl *r, engine *e) {
     r->bot = bot;
     r->seen = seen;
     r->seen_pos = seen_pos;
+    r->undone.by = 0; /* an undo in the game before is no news in this one */
     r->viewer = 0;
     for (int i = n; i >= 1; i--)
         if (!bot[i] && !r->server) r->viewer = i; /* serving: the console shows the public board */

@@ -174,6 +174,7 @@ void repl_mark_all_seen(repl *r) {
         r->seen[i] = count;
         r->seen_pos[i] = pos;
     }
+    r->undone.by = 0; /* nor an undo before a load or a jump */
 }
 
 void repl_show_events(repl *r, int seat) {
