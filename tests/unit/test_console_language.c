@@ -303,6 +303,12 @@ static void words_of_text(const char *s, char *words, size_t n, int values) {
             int path = (*p && strchr("_/[", *p)) || (*p == '.' && isalnum((unsigned char)p[1])) ||
                        (start > s && strchr("_/", start[-1])) ||
                        (start > s + 1 && start[-1] == '.' && isalnum((unsigned char)start[-2]));
+            /* ... anywhere in a token with a slash: a temporary folder's
+            ** random name ("/tmp/cairn-lang-TV0oNE") holds any word */
+            const char *t0 = start, *t1 = p;
+            while (t0 > s && !isspace((unsigned char)t0[-1])) t0--;
+            while (*t1 && !isspace((unsigned char)*t1)) t1++;
+            if (memchr(t0, '/', (size_t)(t1 - t0))) path = 1;
             if (path) flag = 1;
             int capitals = p - start > 1;
             for (const char *c = start; c < p && capitals; c++) capitals = isupper((unsigned char)*c);

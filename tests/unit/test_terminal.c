@@ -195,6 +195,54 @@ static void test_no_spinner_in_a_pipe(void **st) {
         if ((unsigned char)c.buf[i] < 0x20 && c.buf[i] != '\n') fail_msg("control byte 0x%02x at %zu", c.buf[i], i);
 }
 
+/* The output of connect4 with an mcts bot and `why`, at COLUMNS=width
+** (NULL if it could not be run). */
+static char *why_at_width(int width) {
+    char *cmd = cairn_strfmt("printf '4\\nwhy\\nquit\\nn\\n' | COLUMNS=%d %s play %s/rulesets/connect4 "
+                             "--bot 2=mcts:iterations=20 --seed 3 2>&1",
+                             width, cairn, root);
+    assert_non_null(cmd);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    assert_non_null(p);
+    char *out = calloc(1, 65536);
+    assert_non_null(out);
+    size_t n = fread(out, 1, 65535, p);
+    out[n] = '\0';
+    assert_int_equal(pclose(p), 0);
+    return out;
+}
+
+/* `why` never wraps a number away from its unit: "in 0.00 s" keeps its
+** seconds on one line (a no-break space between them). The width is chosen
+** so that the unit alone would not fit: the head line is measured at width
+** 200, then shown at one column less than its length. */
+static void test_why_keeps_seconds_with_their_unit(void **st) {
+    (void)st;
+    char *wide = why_at_width(200);
+    const char *head = strstr(wide, "iterations, rollouts of");
+    assert_non_null(head);
+    while (head > wide && head[-1] != '\n') head--;
+    const char *end = strchr(head, '\n');
+    assert_non_null(end);
+    /* "... in 0.00<U+00A0>s": digits, the two bytes of U+00A0, the unit */
+    assert_true(end - head > 4 && end[-1] == 's' && (unsigned char)end[-2] == 0xA0 &&
+                (unsigned char)end[-3] == 0xC2 && isdigit((unsigned char)end[-4]));
+    int columns = (int)(end - head) - 2; /* display width: U+00A0 is one column of two bytes */
+    free(wide);
+    char *narrow = why_at_width(columns - 1);
+    head = strstr(narrow, "iterations, rollouts of");
+    assert_non_null(head);
+    const char *unit = strstr(head, "\xc2\xa0s");
+    assert_non_null(unit);
+    assert_true(isdigit((unsigned char)unit[-1])); /* the number is still in front of it */
+    assert_null(strstr(narrow, "\n  s\n"));          /* and no line holds the unit alone */
+    const char *line = unit;
+    while (line > narrow && line[-1] != '\n') line--;
+    assert_true(line > head); /* the line was wrapped: the number went with its unit */
+    free(narrow);
+}
+
 /* `cairn sim` on a terminal: a bar redrawn in place with the games, the
 ** rate and the time left, which ends on its own line at 100%; no "10%" log
 ** lines, and a rate never "0.0". */
@@ -270,6 +318,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_spinner_in_place),
         cmocka_unit_test(test_spinner_in_the_language),
         cmocka_unit_test(test_no_spinner_in_a_pipe),
+        cmocka_unit_test(test_why_keeps_seconds_with_their_unit),
         cmocka_unit_test(test_sim_bar_on_a_terminal),
         cmocka_unit_test(test_sim_lines_in_a_pipe),
     };
