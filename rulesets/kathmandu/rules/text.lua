@@ -5,6 +5,7 @@
 local common = require "rules.common"
 local tables = require "cairn.tables"
 local turn = require "rules.turn"
+local setup = require "rules.setup"
 local ctext = require "cairn.text"   -- name: a text with no arguments, looked up once a game
 
 local M = {}
@@ -112,7 +113,9 @@ function M.label(g, seat, id)
   elseif verb == "pass" then
     return g.text(st.phase == "tent" and "label.no_tent" or "label.pass")
   elseif verb == "start" then
-    return g.text("label.start", a[2])
+    -- the board's rows are numbered, its start fields are not: the label names the row
+    local f = setup.start_fields(g)[tonumber(a[2])]
+    return g.text("label.start", a[2], f[1])
   elseif verb == "tent" then
     return g.text("label.tent", name(g, "land.", a[2]), common.seat_name(g, st.tent_ask.seat))
   end
