@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "error.h"
 #include "limits.h"
+#include "markup.h"
 #include "load_cache.h"
 #include "repl.h"
 #include "repl_text.h"
@@ -172,8 +173,17 @@ static const char *nearest_command(const char *name, char *buf, size_t size) {
 static void print_overview(FILE *out) {
     fprintf(out, "cairn %s: a rules-as-data board-game interpreter\n\n", CAIRN_VERSION);
     fprintf(out, "usage: cairn COMMAND [ARGS]\n\ncommands:\n");
+    int width = 0; /* the longest name's: every summary starts in one column */
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        if ((int)strlen(commands[i].name) > width) width = (int)strlen(commands[i].name);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        /* a long summary goes on under itself, within 80 columns */
+        char *line = cairn_strfmt("  %-*s  %s", width, commands[i].name, commands[i].summary);
+        char *wrapped = line ? markup_wrap(line, 80, width + 4) : NULL;
+        fprintf(out, "%s\n", wrapped ? wrapped : line ? line : commands[i].name);
+        free(wrapped);
+        free(line);
+    }
     fprintf(out, "\n`cairn help COMMAND` explains one command. Docs: docs/ (README.md first).\n");
 }
 
