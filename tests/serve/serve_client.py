@@ -88,6 +88,18 @@ class Server:
         assert st == 200, "state of seat %d: HTTP %d %r" % (seat, st, body[:200])
         return json.loads(body), body
 
+    def state_patient(self, seat, tries=50):
+        """The seat's state, as state() gives it, waiting out the per-token rate limit
+        (429): a check that polls while the seat's page polls too shares the token's
+        CAIRN_SERVE_RATE_PER_SECOND with it."""
+        for _ in range(tries):
+            st, _, body = self.request("GET", self.path(seat, "/state"))
+            if st != 429:
+                break
+            time.sleep(0.2)
+        assert st == 200, "state of seat %d: HTTP %d %r" % (seat, st, body[:200])
+        return json.loads(body), body
+
     def answer(self, seat, msg):
         st, _, body = self.request("POST", self.path(seat, "/answer"), json.dumps(msg).encode(),
                                    {"Content-Type": "application/json"})

@@ -38,6 +38,8 @@
   var lang = "en";
   var state = null;
   var sending = false;
+  var inFlight = null; /* the position the answer on its way was given at */
+  var queued = null;   /* an answer given meanwhile: { body, asked } */
 
   function $(id) { return document.getElementById(id); }
   function t(key) {
@@ -70,8 +72,15 @@
     });
   }
 
+  /* The same question again (the event stream and a fetch after an answer
+     both bring the state) keeps its buttons: a tap that lands while they
+     were made anew would be lost, its press on the old button and its
+     release on the new one. */
   function renderQuestion(st) {
     var q = st.question, box = $("question"), opts = $("options");
+    var key = q ? JSON.stringify([st.position, st.lang, q]) : "";
+    if (key && key === opts.dataset.key) return;
+    opts.dataset.key = key;
     clear(opts);
     box.hidden = !q;
     if (!q) return;
@@ -173,12 +182,24 @@
   /* An answer names the position it was given at: one made on a question
      that changed meanwhile is refused ("stale"), never applied to another.
      When only another seat moved and this question is the same, it is sent
-     again once, at the new position. */
+     again once, at the new position. An answer given while the one before
+     is still on its way is sent after it, when it was given at a newer
+     position (the next question shown before the first reply came back);
+     a second tap at the same position is dropped, never sent twice. */
   function send(body) {
-    if (sending) return;
-    sending = true;
     var asked = state;
-    if (state) body.position = state.position;
+    if (asked) body.position = asked.position;
+    if (sending) {
+      if (asked && asked.position !== inFlight) queued = { body: body, asked: asked };
+      return;
+    }
+    transmit(body, asked);
+  }
+
+  function transmit(body, asked) {
+    sending = true;
+    inFlight = asked ? asked.position : null;
+    document.body.dataset.sending = "1";
     showError("");
     post(body).then(function (reply) {
       if (reply.ok || reply.code !== "stale") return reply;
@@ -192,14 +213,27 @@
           return post(body);
         });
     }).then(function (reply) {
-      sending = false; /* the next question may be answered at once */
       if (!reply.ok) showError(reply.error || reply.code);
-      else $("text").value = "";
+      else if (body.text !== undefined) $("text").value = "";
+      sent();
       fetchState();
     }).catch(function (e) {
-      sending = false;
       showError(e.message);
+      sent();
     });
+  }
+
+  /* The answer on its way has its reply: the next may go (one given
+     meanwhile goes now). */
+  function sent() {
+    sending = false;
+    inFlight = null;
+    document.body.dataset.sending = "";
+    if (queued) {
+      var q = queued;
+      queued = null;
+      transmit(q.body, q.asked);
+    }
   }
 
   $("free").addEventListener("submit", function (ev) {
