@@ -218,11 +218,12 @@ function M.finish(g)
     local outs, values = {}, {}
     for _, s in ipairs(sorted) do values[#values + 1] = common.seat_name(g, s) .. " " .. m[step.influence][s] end
     for i = 1, math.min(step.out, #sorted - 1) do outs[i] = sorted[i] end
-    local tie = ""
+    local tie, tie_line = "", nil
     local last, keep = outs[#outs], sorted[#outs + 1]
     local crit, a, b = separated(last, keep)
     if crit then
       tie = t(g, "tie." .. crit, common.seat_name(g, last), a or 0, common.seat_name(g, keep), b or 0)
+      tie_line = t(g, "line.tie_" .. crit, common.seat_name(g, last), a or 0, common.seat_name(g, keep), b or 0)
     end
     local names = {}
     for i, s in ipairs(outs) do names[i] = common.seat_name(g, s) end
@@ -233,7 +234,9 @@ function M.finish(g)
     for i = #outs, 1, -1 do tier_list[#tier_list + 1] = { outs[i] } end
     out_tiers[k] = tier_list
     for _, s in ipairs(outs) do
-      note(s, t(g, "line.out", k, t(g, "influence." .. step.influence), m[step.influence][s], s == last and tie or ""))
+      note(s, t(g, "line.out", k, t(g, "influence." .. step.influence), m[step.influence][s]))
+      -- the tie that put this seat out, as a row of its own under it (the log says it in a sentence)
+      if s == last and tie_line then note(s, tie_line) end
       alive[s] = false
       if g.data.scoring.remove_pieces_of_eliminated then remove_pieces(g, s) end
     end
