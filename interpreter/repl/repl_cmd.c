@@ -490,6 +490,52 @@ static int cmd_redo(repl *r, const char *args) {
     return 0;
 }
 
+/* What the REPL says meanwhile, kept in memory to be said on a screen
+** (news_head) instead of printed at once. */
+typedef struct said {
+    FILE *out, *mem;
+    char *buf;
+    size_t len;
+} said;
+
+static int said_begin(repl *r, said *s) {
+    s->buf = NULL;
+    s->len = 0;
+    s->mem = open_memstream(&s->buf, &s->len);
+    if (!s->mem) return -1;
+    s->out = r->out;
+    r->out = s->mem;
+    return 0;
+}
+
+static void said_end(repl *r, said *s) {
+    r->out = s->out;
+    if (fclose(s->mem) != 0) {
+        free(s->buf);
+        s->buf = NULL;
+        s->len = 0;
+    }
+}
+
+/* Below a replay's board: the scores, at the end of a finished game. */
+static void below_replay(repl *r, int seat) {
+    (void)seat;
+    if (engine_is_over(r->e) && engine_position(r->e) == log_length(r)) repl_show_scores(r, 1);
+}
+
+/* The screen after a replay's step or jump, as a turn's is made
+** (repl_show_turn_screen): the board fitted to the terminal, then `head`
+** (the decision replayed, or where the replay is; NULL: nothing), the
+** events since and, at the end of a finished game, the scores, all just
+** above the prompt, where the eye is when Enter steps. */
+static void replay_screen(repl *r, const char *head, size_t len) {
+    r->news_head = head;
+    r->news_head_len = head ? len : 0;
+    repl_show_turn_screen(r, r->viewer, below_replay);
+    r->news_head = NULL;
+    r->news_head_len = 0;
+}
+
 static int replay_jump(repl *r, size_t to);
 
 static int cmd_goto(repl *r, const char *args) {
@@ -750,12 +796,16 @@ static int cmd_load(repl *r, const char *args) {
         engine_goto(r->e, 0);
         r->viewer = 0;
         const ruleset *rs = engine_ruleset(r->e);
+        /* what is replayed, said on the first screen under its board */
+        said head = {0};
+        int captured = said_begin(r, &head) == 0;
         repl_say(r, 2, repl_trn(r, "replay.head", (long long)n), rs->name, rs->version, r->n_seats,
                  (unsigned long long)engine_seed(r->e), n);
         if (note) repl_plain(r, "(%s)", note);
         repl_plain(r, repl_tr(r, "replay.start"), args);
-        repl_show_events(r, r->viewer);
-        repl_show_board(r, r->viewer);
+        if (captured) said_end(r, &head);
+        replay_screen(r, head.buf, head.len);
+        free(head.buf);
     } else {
         repl_plain(r, repl_tr(r, "load.loaded"), args, engine_position(r->e), log_length(r));
         if (note) repl_plain(r, "(%s)", note);
@@ -1176,6 +1226,8 @@ static int cmd_quit(repl *r, const char *args) {
 
 /* ------------------------------------------------------------ replays */
 
+/* Replays the next decision and says which it was, then what it did.
+** 1: the end of the save, -1: it could not be replayed. */
 static int replay_step(repl *r) {
     size_t n;
     const engine_logged *log = engine_log(r->e, &n);
@@ -1195,23 +1247,28 @@ static int replay_step(repl *r) {
 static int cmd_next(repl *r, const char *args) {
     long k = count_arg(r, "next", args, 1);
     if (k < 0) return -1;
-    for (long i = 0; i < k; i++) {
-        int rc = replay_step(r);
-        if (rc == 1) {
-            if (i == 0) {
-                repl_plain(r, repl_tr(r, "replay.end"), engine_position(r->e));
-                if (engine_is_over(r->e)) repl_show_scores(r, 1);
-                return 0;
-            }
-            break;
-        }
-        if (rc < 0) {
-            repl_fail(r, repl_tr(r, "replay.failed"), engine_position(r->e) + 1);
-            return -1;
-        }
+    /* the steps (each decision and its events) are said on the screen,
+    ** under the board they led to */
+    said head = {0};
+    int captured = said_begin(r, &head) == 0;
+    int rc = 0;
+    long i = 0;
+    for (; i < k && rc == 0; i++) rc = replay_step(r);
+    if (captured) said_end(r, &head);
+    if (rc == 1 && i == 1) { /* nothing replayed: the end */
+        free(head.buf);
+        repl_plain(r, repl_tr(r, "replay.end"), engine_position(r->e));
+        if (engine_is_over(r->e)) repl_show_scores(r, 1);
+        return 0;
     }
-    repl_show_board(r, r->viewer);
-    if (engine_is_over(r->e) && engine_position(r->e) == log_length(r)) repl_show_scores(r, 1);
+    if (rc < 0) {
+        if (head.buf) fwrite(head.buf, 1, head.len, r->out);
+        free(head.buf);
+        repl_fail(r, repl_tr(r, "replay.failed"), engine_position(r->e) + 1);
+        return -1;
+    }
+    replay_screen(r, head.buf, head.len);
+    free(head.buf);
     return 0;
 }
 
@@ -1222,8 +1279,12 @@ static int replay_jump(repl *r, size_t to) {
     }
     /* a jump is not news: the events up to here count as seen */
     repl_mark_all_seen(r);
+    said head = {0};
+    int captured = said_begin(r, &head) == 0;
     repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), log_length(r));
-    repl_show_board(r, r->viewer);
+    if (captured) said_end(r, &head);
+    replay_screen(r, head.buf, head.len);
+    free(head.buf);
     return 0;
 }
 
@@ -1245,9 +1306,7 @@ static int cmd_first(repl *r, const char *args) {
 
 static int cmd_last(repl *r, const char *args) {
     if (no_args(r, "last", args)) return -1;
-    int rc = replay_jump(r, log_length(r));
-    if (rc == 0 && engine_is_over(r->e)) repl_show_scores(r, 1);
-    return rc;
+    return replay_jump(r, log_length(r)); /* the scores below the board, at the end of a finished game */
 }
 
 static int cmd_play(repl *r, const char *args) {

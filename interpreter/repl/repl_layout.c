@@ -97,6 +97,7 @@ static void undo_news(repl *r) {
 
 static void news(repl *r, int seat) {
     (void)seat;
+    if (r->news_head) fwrite(r->news_head, 1, r->news_head_len, r->out);
     undo_news(r);
     repl_show_events(r, r->viewer);
 }

@@ -131,6 +131,9 @@ typedef struct repl {
     int rows;          /* the terminal's rows at the last turn screen, 0: not known */
     int options_in_columns; /* a turn too tall for the screen: the options in columns */
     int news_joined;   /* ... and still too tall: each run's events on one paragraph */
+    const char *news_head; /* said above the news at the next turn screen (a replay's step or
+                           ** jump, repl_cmd.c; its text, not owned), NULL: nothing */
+    size_t news_head_len;
     int guarded;       /* a command runs under the hard stop's escape (repl_hard_stop.c) */
     FILE *page_saved;  /* r->out while a page is kept in page_mem */
     FILE *page_mem;
