@@ -131,25 +131,93 @@ static void moves_add(repl *r, moves *m, int viewer, size_t index) {
     m->n_shown++;
 }
 
+/* On a screen too short for the news line by line (r->news_joined,
+** repl_layout.c) a run's events are one paragraph. Its last events, when
+** they are another seat's ("Seat 4 reveals Market." at the end of Seat 3's
+** turn), open that seat's paragraph instead when its run comes next, so
+** that each paragraph tells one seat's turn. A paragraph waits here until
+** the next run is known. */
+typedef struct news_para {
+    markup_buf head; /* the paragraph, up to its tail */
+    markup_buf tail; /* its last events, all of another seat than the run's; empty: none */
+    int tail_seat;
+} news_para;
+
+/* The seat whose name opens an event's text ("Ann takes 3 milk."), 0 when
+** none does (a sentence that starts otherwise, as the Greek "Ο/Η Άννα ..."
+** does: such text stays with its run). The longest name wins ("Seat 1"
+** against "Seat 10"). */
+static int event_seat(repl *r, const char *text) {
+    int best = 0;
+    size_t best_len = 0;
+    for (int s = 1; s <= r->n_seats; s++) {
+        const char *name = repl_seat_name(r, s);
+        size_t n = name ? strlen(name) : 0;
+        if (n > best_len && strncmp(text, name, n) == 0 && text[n] == ' ') {
+            best = s;
+            best_len = n;
+        }
+    }
+    return best;
+}
+
+static void para_say(repl *r, markup_buf *b) {
+    char *t = markup_buf_take(b);
+    if (t && *t) repl_say(r, 2, "%s", t);
+    free(t);
+}
+
+/* Says the waiting paragraph; its tail goes with it, unless the next run
+** is the tail's seat's (next_seat): then the tail starts that run's
+** paragraph. */
+static void para_resolve(repl *r, news_para *p, int next_seat) {
+    if (p->tail.len && p->tail_seat == next_seat) {
+        para_say(r, &p->head);
+        p->head = p->tail;
+        p->tail = (markup_buf){0};
+    } else {
+        if (p->tail.len) {
+            char *t = markup_buf_take(&p->tail);
+            markup_buf_printf(&p->head, "%s%s", p->head.len ? " " : "", t ? t : "");
+            free(t);
+        }
+        para_say(r, &p->head);
+    }
+    p->tail_seat = 0;
+}
+
 /* Says the events ev[*j..] of the decisions up to `upto` (1-based), each on
-** its own line; on a screen too short for them so (r->news_joined,
-** repl_layout.c), those of one run as one paragraph, wrapped. */
-static void say_events(repl *r, const engine_event_list *ev, size_t *j, size_t upto) {
+** its own line; on a screen too short for them so (r->news_joined), those
+** of one run (seat's) as one paragraph, left waiting in p. */
+static void say_events(repl *r, news_para *p, int seat, const engine_event_list *ev, size_t *j, size_t upto) {
     if (!r->news_joined) {
         for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j) repl_say(r, 2, "%s", ev->items[*j].text);
         return;
     }
-    markup_buf b = {0};
-    for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j)
-        markup_buf_printf(&b, "%s%s", b.len ? " " : "", ev->items[*j].text);
-    char *line = markup_buf_take(&b);
-    if (line && *line) repl_say(r, 2, "%s", line);
-    free(line);
+    for (; *j < ev->n && ev->items[*j].decision <= upto; ++*j) {
+        const char *t = ev->items[*j].text;
+        int s = seat ? event_seat(r, t) : 0; /* setup's events (no run) stay together */
+        if (s && s != seat && s != p->tail_seat) {
+            /* another seat's from here on, so far: the paragraph's tail */
+            char *old = markup_buf_take(&p->tail);
+            if (old && *old) markup_buf_printf(&p->head, "%s%s", p->head.len ? " " : "", old);
+            free(old);
+            p->tail_seat = s;
+        } else if (s && s == seat && p->tail.len) {
+            /* the run's seat again: the tail was not the end */
+            char *old = markup_buf_take(&p->tail);
+            if (old && *old) markup_buf_printf(&p->head, "%s%s", p->head.len ? " " : "", old);
+            free(old);
+            p->tail_seat = 0;
+        }
+        markup_buf *into = p->tail_seat ? &p->tail : &p->head;
+        markup_buf_printf(into, "%s%s", into->len ? " " : "", t);
+    }
 }
 
 /* Says the run's line, then the events of the decisions up to `upto`
 ** (1-based: the run's last), from ev[*j] on. */
-static void moves_flush(repl *r, moves *m, const engine_event_list *ev, size_t *j, size_t upto) {
+static void moves_flush(repl *r, moves *m, news_para *p, const engine_event_list *ev, size_t *j, size_t upto) {
     /* a run whose every decision the rules told with an event of its own
     ** ("Ann drops a disc in column 4", "Bob has bid") is not said twice;
     ** any other run is listed whole, the told decisions too */
@@ -158,8 +226,9 @@ static void moves_flush(repl *r, moves *m, const engine_event_list *ev, size_t *
         size_t d = ev->items[k].decision;
         if (d > m->first && d != last) narrated++, last = d;
     }
+    para_resolve(r, p, m->seat);
     if (narrated < m->n_hidden + m->n_shown) moves_say(r, m);
-    say_events(r, ev, j, upto);
+    say_events(r, p, m->seat, ev, j, upto);
     free(markup_buf_take(&m->shown));
     memset(m, 0, sizeof *m);
 }
@@ -189,11 +258,12 @@ void repl_show_events(repl *r, int seat) {
         return;
     }
     moves m = {0};
+    news_para para = {0};
     size_t j = 0;
-    moves_flush(r, &m, &ev, &j, *seen_pos); /* events of decisions told before (setup's) */
+    moves_flush(r, &m, &para, &ev, &j, *seen_pos); /* events of decisions told before (setup's) */
     for (size_t i = *seen_pos; i < pos; i++) {
         int seat_i = engine_log_is_edit(&log[i]) ? 0 : log[i].seat;
-        if (i > *seen_pos && seat_i != m.seat) moves_flush(r, &m, &ev, &j, i);
+        if (i > *seen_pos && seat_i != m.seat) moves_flush(r, &m, &para, &ev, &j, i);
         if (i == *seen_pos || seat_i != m.seat) m.first = i;
         m.seat = seat_i;
         /* the viewer's own need no telling, nor a replay's (it says each
@@ -201,7 +271,8 @@ void repl_show_events(repl *r, int seat) {
         m.told = seat_i && seat_i != seat && !r->replay;
         if (m.told) moves_add(r, &m, seat, i);
         else if (seat_i && seat_i == seat && !r->replay && repl_was_forced(r, i)) { /* repl_forced.c */
-            moves_flush(r, &m, &ev, &j, i);
+            moves_flush(r, &m, &para, &ev, &j, i);
+            para_resolve(r, &para, 0);
             const char *label = logged_label(r, i, seat);
             char *eid = label ? NULL : markup_escape(log[i].id);
             repl_say(r, 2, repl_tr(r, "news.taken"), label ? label : eid ? eid : "?");
@@ -210,8 +281,9 @@ void repl_show_events(repl *r, int seat) {
             m.first = i;
         }
     }
-    moves_flush(r, &m, &ev, &j, pos);
-    say_events(r, &ev, &j, SIZE_MAX);
+    moves_flush(r, &m, &para, &ev, &j, pos);
+    say_events(r, &para, 0, &ev, &j, SIZE_MAX);
+    para_resolve(r, &para, 0);
     engine_event_list_free(&ev);
     *seen = count;
     *seen_pos = pos;
