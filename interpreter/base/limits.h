@@ -284,7 +284,7 @@
 #define CAIRN_BOT_PARALLEL_MIN_MS 100 /* an iteration budget expected to cost less CPU runs in one process */
 #endif
 #if !defined(CAIRN_BOT_CHECKED_SAMPLES)
-#define CAIRN_BOT_CHECKED_SAMPLES 32 /* samples of one fork checked against the view (all with checks on) */
+#define CAIRN_BOT_CHECKED_SAMPLES 32 /* samples of one bot decision checked against the view, shared by its searches (all with checks on) */
 #endif
 #if !defined(CAIRN_BOT_MAX_POOL)
 #define CAIRN_BOT_MAX_POOL 256 /* the most sampled states `pool=` keeps per search (each a copy of the state) */

@@ -335,6 +335,14 @@ int engine_fork_refill_sample(engine *f, engine *e, const value *state, uint64_t
 /* How many states determinize has sampled into fork f (engine_fork_sampled
 ** and every engine_fork_refill with a view); 0 for a copied fork. */
 size_t engine_fork_samples(const engine *f);
+/* How many of them were checked against the seat's view: the first
+** CAIRN_BOT_CHECKED_SAMPLES, or the first n after engine_fork_check_first
+** (every one when the game runs with checks on). */
+size_t engine_fork_checked(const engine *f);
+/* Fork f checks its first n samples (counting the one it was made with,
+** which was checked: at least that one). A decision's searches share
+** CAIRN_BOT_CHECKED_SAMPLES this way (bot_mcts_root.c). */
+void engine_fork_check_first(engine *f, size_t n);
 
 /* A bot the ruleset ships: rules.bots[name](view, seat, options, g) with
 ** seat's view, its enabled option ids and render's g (no state). It runs

@@ -37,6 +37,7 @@ static engine *fork_shell(engine *e, uint64_t reseed, cerr_list *errs) {
     f->fork_of_pos = e->pos;
     f->rng = e->rng;
     if (reseed) rng_seed_stream(&f->rng, reseed, e->pos);
+    f->check_first = (size_t)CAIRN_BOT_CHECKED_SAMPLES;
     return f;
 }
 
@@ -302,12 +303,14 @@ static int fill_sampled(engine *f, engine *e, const value *view, int seat, uint6
         return -1;
     }
     /* the contract: the state sampled shows the seat exactly what it saw;
-    ** checked for the first samples of a fork (one bot decision: a hook
-    ** that breaks it does so for the position, whatever it draws) and for
+    ** checked for the first samples of a fork (f->check_first: a bot
+    ** decision's searches share CAIRN_BOT_CHECKED_SAMPLES; a hook that
+    ** breaks it does so for the position, whatever it draws) and for
     ** every sample when the game runs with checks on; the check (the state
     ** made a value, its view taken and compared) cost a fifth of an
     ** iteration in Yak, Himalaya and Kathmandu */
-    int check = f->samples++ < (size_t)CAIRN_BOT_CHECKED_SAMPLES || e->cfg.checks;
+    int check = f->samples++ < f->check_first || e->cfg.checks;
+    if (check) f->checked++;
     value *got = check ? luaval_to_value(L, -1, "determinize", errs) : NULL;
     value *seen = got ? view_of(e->rt.rules->vis, got, seat) : NULL;
     int same = !check || (seen && same_value(seen, view));

@@ -58,3 +58,10 @@ int engine_fork_fill_kept(engine *f, cerr_list *errs) {
 }
 
 size_t engine_fork_samples(const engine *f) { return f->samples; }
+
+size_t engine_fork_checked(const engine *f) { return f->checked; }
+
+void engine_fork_check_first(engine *f, size_t n) {
+    /* the sample the fork was made with was checked already: at least that one */
+    f->check_first = n > f->samples ? n : f->samples;
+}

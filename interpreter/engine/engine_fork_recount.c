@@ -41,12 +41,13 @@ engine_status engine_fork_recount(engine *f, int seat, const char *id, cerr_list
         made[i] = f->log[i];
         f->log[i].id = NULL;
     }
-    size_t samples = f->samples; /* the sample's check is not made twice */
+    size_t samples = f->samples, checked = f->checked; /* the sample's check is not made twice */
     sandbox_count_always(f->rt.sb, 1); /* until the sandbox goes back to its pool */
     f->fork_recounting = 1;
     engine_fork_rewind(f, f->fork_src);
     engine_status st = engine_fork_fill(f, errs) == 0 ? ENGINE_OK : ENGINE_RULES_ERROR;
     f->samples = samples;
+    f->checked = checked;
     for (size_t i = 0; i < n && st == ENGINE_OK; i++) st = engine_apply(f, made[i].seat, made[i].id, 0, 0, errs);
     if (st == ENGINE_OK) st = engine_apply(f, seat, last, 0, 0, errs);
     f->fork_recounting = 0;

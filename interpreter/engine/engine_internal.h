@@ -236,6 +236,8 @@ struct engine {
     engine_stats stats;
     size_t fork_of_pos;  /* a fork: the origin's position when forked; else (size_t)-1 */
     size_t samples;      /* a fork: states determinize has filled it with */
+    size_t check_first;  /* a fork: how many of its first samples are checked against the view */
+    size_t checked;      /* a fork: the samples checked so far */
     int dead;            /* a fork whose decision failed: it plays no more */
     /* a fork: where it was last filled from, so that a decision that ran
     ** long under the budget's timer can be played again counted from there

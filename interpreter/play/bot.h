@@ -118,6 +118,7 @@ typedef struct bot_reasons {
     int depth_is_limit, sampled, stopped, timed; /* sampled: on states sampled from the seat's view */
     int pooled;              /* SEARCH: on `samples` states sampled, each reused in turn (`pool=`) */
     long samples;            /* SEARCH: the states determinize sampled, summed over the searches */
+    long checked;            /* SEARCH: ... of them checked against the seat's view (CAIRN_BOT_CHECKED_SAMPLES) */
     double seconds;
     bot_why_row rows[BOT_WHY_ROWS];
     size_t n_rows;

@@ -109,6 +109,7 @@ typedef struct mcts_root {
     size_t n, cap;
     long iterations;      /* summed */
     long samples;         /* states determinize sampled, summed */
+    long checked;         /* ... of them checked against the seat's view, summed */
     int stopped;          /* a search was interrupted (Ctrl-C) */
 } mcts_root;
 
@@ -128,6 +129,7 @@ typedef struct mcts_share {
     long iterations;
     double start, deadline;
     long counted;
+    long checked; /* the search's share of the decision's CAIRN_BOT_CHECKED_SAMPLES */
 } mcts_share;
 
 /* bot_mcts.c: one search (UCT, or ISMCTS in a game with secrets) from e for

@@ -419,7 +419,10 @@ int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const 
         uint64_t reseed = rng_next(&r) | 1;
         /* one fork, started over for every iteration (a sandbox costs more than a playout) */
         value **slot = pool > 0 ? &kept[iters % pool] : NULL;
-        if (!f) f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+        if (!f) {
+            f = sampled ? engine_fork_sampled(e, view, seat, reseed, errs) : engine_fork(e, reseed, errs);
+            if (f) engine_fork_check_first(f, (size_t)share->checked);
+        }
         else if (slot && *slot) bad = engine_fork_refill_sample(f, e, *slot, reseed, errs) != 0;
         else if (engine_fork_refill(f, e, view, seat, reseed, errs) != 0) bad = 1;
         if (f && !bad && slot && !*slot && !(*slot = engine_fork_take_sample(f, errs))) bad = 1;
@@ -427,7 +430,7 @@ int bot_mcts_search(bot *b, engine *e, int seat, const mcts_share *share, const 
         if (bad) break;
         iters++;
     }
-    if (f) out->samples += (long)engine_fork_samples(f);
+    if (f) out->samples += (long)engine_fork_samples(f), out->checked += (long)engine_fork_checked(f);
     engine_free(f);
     for (long i = 0; i < pool; i++) value_free(kept[i]);
     free(kept);

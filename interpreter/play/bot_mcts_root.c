@@ -53,6 +53,7 @@ int mcts_root_merge(mcts_root *into, const mcts_root *from) {
     }
     into->iterations += from->iterations;
     into->samples += from->samples;
+    into->checked += from->checked;
     into->stopped |= from->stopped;
     return 0;
 }
@@ -93,6 +94,9 @@ static size_t plan(const bot *b, uint64_t base, int cores, double start, mcts_sh
         s->start = start;
         s->deadline = b->time > 0 ? start + b->time : 0;
         s->counted = 0;
+        /* the samples checked against the view: the decision's first
+        ** CAIRN_BOT_CHECKED_SAMPLES in all, dealt out as the iterations are */
+        s->checked = CAIRN_BOT_CHECKED_SAMPLES / n + (i < CAIRN_BOT_CHECKED_SAMPLES % n);
     }
     return (size_t)n;
 }
@@ -109,6 +113,7 @@ static char *explain(bot *b, const mcts_root *root, size_t searches, int procs, 
     b->reasons.seconds = secs;
     b->reasons.sampled = sampled;
     b->reasons.samples = root->samples;
+    b->reasons.checked = root->checked;
     b->reasons.pooled = sampled && b->pool > 0;
     b->reasons.stopped = root->stopped;
     b->reasons.timed = b->time > 0;

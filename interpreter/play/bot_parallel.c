@@ -70,6 +70,7 @@ static void put_search(strbuf *s, size_t index, int rc, const mcts_root *r, cons
     put_u64(s, rc == 0 ? 0 : 1);
     put_u64(s, (uint64_t)r->iterations);
     put_u64(s, (uint64_t)r->samples);
+    put_u64(s, (uint64_t)r->checked);
     put_u64(s, (uint64_t)r->stopped);
     put_u64(s, r->n);
     for (size_t i = 0; i < r->n; i++) {
@@ -121,12 +122,13 @@ static char *get_str(reader *r, int *oom) {
 ** errors into errs. 0; 1 when the search failed; -1 when the bytes end or
 ** make no sense. */
 static int get_search(reader *r, mcts_root *roots, size_t n, cerr_list *errs) {
-    uint64_t index = get_u64(r), failed = get_u64(r), iters = get_u64(r), samples = get_u64(r);
+    uint64_t index = get_u64(r), failed = get_u64(r), iters = get_u64(r), samples = get_u64(r), checked = get_u64(r);
     uint64_t stopped = get_u64(r), arms = get_u64(r);
     if (r->bad || index >= n) return -1;
     mcts_root *root = &roots[index];
     root->iterations += (long)iters;
     root->samples += (long)samples;
+    root->checked += (long)checked;
     root->stopped |= stopped != 0;
     for (uint64_t i = 0; i < arms && !r->bad; i++) {
         int oom = 0;

@@ -382,6 +382,55 @@ static void test_pool_samples_once_per_slot(void **st) {
     cerr_free(&errs);
 }
 
+/* The view check (CAIRN_BOT_CHECKED_SAMPLES, 32) covers a decision's first
+** 32 samples in all: its searches share them as they share the iterations
+** (it covered the first 32 of every search: 128 at the default 4). A game
+** run with checks on checks every sample. Goofspiel, 2 seats, seat 1's
+** first bid, a sample every iteration:
+**   200 iterations, 4 searches:           8 a search (32 / 4): 32 of 200
+**   200 iterations, 3 searches:           11 + 11 + 10: 32
+**   200 iterations, 1 search:             32
+**   the same 4 searches on 2 cores:       the workers send their counts: 32
+**   20 iterations, 4 searches:            5 each, all below 8: 20
+**   200 iterations, 4 searches, checks on: every one: 200 */
+static void test_a_decision_checks_its_first_samples(void **st) {
+    (void)st;
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    struct { int checks; const char *spec; long samples, checked; } cases[] = {
+        {0, "mcts:iterations=200,cores=1", 200, 32},
+        {0, "mcts:iterations=200,searches=3,cores=1", 200, 32},
+        {0, "mcts:iterations=200,searches=1,cores=1", 200, 32},
+        {0, "mcts:iterations=200,cores=2", 200, 32},
+        {0, "mcts:iterations=20,cores=1", 20, 20},
+        {1, "mcts:iterations=200,cores=1", 200, 200},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        engine_config c;
+        memset(&c, 0, sizeof c);
+        c.ruleset = "goofspiel";
+        c.seed = 5;
+        c.players = 2;
+        c.checks = cases[i].checks;
+        engine *e = engine_new(&c, &errs);
+        assert_non_null(e);
+        bot *b;
+        char *id = test_bot_decide(cases[i].spec, e, 1, NULL, &b);
+        bot_reasons r;
+        assert_int_equal(bot_reasons_copy(b, &r), 0);
+        if (r.samples != cases[i].samples || r.checked != cases[i].checked)
+            fprintf(stderr, "%s (checks %d): %ld sampled, %ld checked\n", cases[i].spec, cases[i].checks, r.samples,
+                    r.checked);
+        assert_int_equal(r.samples, cases[i].samples);
+        assert_int_equal(r.checked, cases[i].checked);
+        bot_reasons_free(&r);
+        bot_free(b);
+        free(id);
+        engine_free(e);
+    }
+    cerr_free(&errs);
+}
+
 /* Rules-faithful samples: a state drawn by Himalaya's and Kathmandu's
 ** determinize keeps every invariant of the ruleset's check() (cubes, rings,
 ** cards, tiles conserved) and the state schema, and play goes on from it:
@@ -753,6 +802,7 @@ int main(void) {
         cmocka_unit_test(test_goofspiel_samples_respect_played),
         cmocka_unit_test(test_bots_pass_by_bot_false),
         cmocka_unit_test(test_ruleset_bot_defaults),
+        cmocka_unit_test(test_a_decision_checks_its_first_samples),
         cmocka_unit_test(test_shipped_rulesets_have_hooks),
         cmocka_unit_test(test_sim_bots),
     };
