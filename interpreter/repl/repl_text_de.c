@@ -39,7 +39,7 @@ const repl_text_entry repl_text_de[] = {
     {"answer.disabled", "gesperrt", NULL},
     {"turn.group", "(%zu Optionen: `%s` zeigt sie)", NULL},
     {"answer.could_be", "\"%s\" kann diese %zu Option sein; gib ihre Nummer ein:", "\"%s\" kann eine dieser %zu Optionen sein; gib ihre Nummer ein:"},
-    {"answer.or_command", "%s (oder ein Befehl: `help` zeigt sie)", NULL},
+    {"answer.or_command", "%s (oder einen Befehl: `help` zeigt sie)", NULL},
     {"answer.nobody_asked_near", "kein Befehl \"%s\"; meintest du %s?", NULL},
     {"answer.near_command", "%s (meintest du den Befehl %s?)", NULL},
     {"answer.near_two", "`%s` oder `%s`", NULL},
