@@ -238,6 +238,15 @@ end
 -- the legend: the same two lines all game long (the data and the language do not
 -- change), made once
 local legend_data, legend_lang, legend_lines
+-- legend_indent(g) -> where the legend's items start: its second line's own blanks, which
+-- the language sets under its "Legend: " ("Legende: " is one wider), so that a wrapped
+-- line goes on under them too
+---@param g cairn.G
+---@return integer
+local function legend_indent(g)
+  return #g.text("render.legend2"):match("^ *")
+end
+
 ---@param g cairn.G
 ---@return string[]
 local function legend(g)
@@ -431,10 +440,11 @@ function M.render(view, seat, g)
   for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
   local extra = { g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile),
     #ks > 0 and table.concat(ks, " ") or "-") }
+  local legend_from = #extra + 1
   for _, l in ipairs(legend(g)) do extra[#extra + 1] = l end
   local room = g.height - #top - #seats
-  for _, e in ipairs(extra) do
-    local f = fitted(e, cols, 8)
+  for i, e in ipairs(extra) do
+    local f = fitted(e, cols, i >= legend_from and legend_indent(g) or 8)
     if #f > room then break end
     for _, l in ipairs(f) do top[#top + 1] = l end
     room = room - #f
@@ -472,7 +482,7 @@ function full_render(view, seat, g)
     if cols < WIDEST then l = l:gsub(" +$", "") end
     add(l)
   end
-  for _, l in ipairs(legend(g)) do add_fitted(l, 8) end
+  for _, l in ipairs(legend(g)) do add_fitted(l, legend_indent(g)) end
   local cities = {}
   for _, key in ipairs(city_keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
