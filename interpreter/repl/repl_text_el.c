@@ -30,7 +30,7 @@ const repl_text_entry repl_text_el[] = {
     {"scores.now", "Βαθμολογία", NULL},
     {"scores.tiebreak", "(ισοβαθμία: %s)", NULL},
     {"scores.draw", "{bold}Ισοπαλία{/} μεταξύ: %s.", NULL},
-    {"scores.winner", "{bold}Νικητής: %s{/}", "{bold}Νικητές: %s{/}"},
+    {"scores.winner", "{bold}Νίκη: %s{/}", "{bold}Μοιρασμένη νίκη: %s{/}"},
     {"hotseat.cleared", "[η οθόνη καθάρισε]", NULL},
     {"hotseat.pass", "-- δώσε το πληκτρολόγιο στον/στην %s --", NULL},
     {"hotseat.pass_enter", "{bold}-- δώσε το πληκτρολόγιο στον/στην %s, μετά πάτα Enter --{/}", NULL},

@@ -84,7 +84,7 @@ static void test_plural_forms(void **state) {
     /* de and el: one for exactly 1, other else (CLDR) */
     assert_string_equal(repl_text_in("de", "news.decided", 1), "%s hat entschieden.");
     assert_string_equal(repl_text_in("de", "news.decided", 3), "%s hat %zu Entscheidungen getroffen.");
-    assert_string_equal(repl_text_in("el", "scores.winner", 2), "{bold}Νικητές: %s{/}");
+    assert_string_equal(repl_text_in("el", "scores.winner", 2), "{bold}Μοιρασμένη νίκη: %s{/}");
     assert_string_equal(repl_text_in("en", "header.game", 1), "{bold}%s{/} %s: %d seat, seed %llu");
     /* a language the console does not speak falls back to English */
     assert_string_equal(repl_text_in("fr", "scores.final", 0), "Final scores");
