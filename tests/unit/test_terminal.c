@@ -228,7 +228,7 @@ static void test_why_keeps_seconds_with_their_unit(void **st) {
     /* "... in 0.00<U+00A0>s": digits, the two bytes of U+00A0, the unit */
     assert_true(end - head > 4 && end[-1] == 's' && (unsigned char)end[-2] == 0xA0 &&
                 (unsigned char)end[-3] == 0xC2 && isdigit((unsigned char)end[-4]));
-    int columns = (int)(end - head) - 2; /* display width: U+00A0 is one column of two bytes */
+    int columns = (int)(end - head) - 1; /* its display width: U+00A0 is one column of two bytes */
     free(wide);
     char *narrow = why_at_width(columns - 1);
     head = strstr(narrow, "iterations, rollouts of");
