@@ -490,33 +490,6 @@ static int cmd_redo(repl *r, const char *args) {
     return 0;
 }
 
-/* What the REPL says meanwhile, kept in memory to be said on a screen
-** (news_head) instead of printed at once. */
-typedef struct said {
-    FILE *out, *mem;
-    char *buf;
-    size_t len;
-} said;
-
-static int said_begin(repl *r, said *s) {
-    s->buf = NULL;
-    s->len = 0;
-    s->mem = open_memstream(&s->buf, &s->len);
-    if (!s->mem) return -1;
-    s->out = r->out;
-    r->out = s->mem;
-    return 0;
-}
-
-static void said_end(repl *r, said *s) {
-    r->out = s->out;
-    if (fclose(s->mem) != 0) {
-        free(s->buf);
-        s->buf = NULL;
-        s->len = 0;
-    }
-}
-
 /* Below a replay's board: the scores, at the end of a finished game. */
 static void below_replay(repl *r, int seat) {
     (void)seat;
@@ -524,16 +497,20 @@ static void below_replay(repl *r, int seat) {
 }
 
 /* The screen after a replay's step or jump, as a turn's is made
-** (repl_show_turn_screen): the board fitted to the terminal, then `head`
-** (the decision replayed, or where the replay is; NULL: nothing), the
+** (repl_show_turn_screen): the board fitted to the terminal, then what was
+** said into `head` since repl_capture_begin (the decision replayed, or
+** where the replay is; printed already when it could not be kept), the
 ** events since and, at the end of a finished game, the scores, all just
 ** above the prompt, where the eye is when Enter steps. */
-static void replay_screen(repl *r, const char *head, size_t len) {
-    r->news_head = head;
-    r->news_head_len = head ? len : 0;
+static void replay_screen(repl *r, repl_capture *head) {
+    size_t len;
+    char *said = repl_capture_end(r, head, &len);
+    r->news_head = said;
+    r->news_head_len = len;
     repl_show_turn_screen(r, r->viewer, below_replay);
     r->news_head = NULL;
     r->news_head_len = 0;
+    free(said);
 }
 
 static int replay_jump(repl *r, size_t to);
@@ -797,15 +774,13 @@ static int cmd_load(repl *r, const char *args) {
         r->viewer = 0;
         const ruleset *rs = engine_ruleset(r->e);
         /* what is replayed, said on the first screen under its board */
-        said head = {0};
-        int captured = said_begin(r, &head) == 0;
+        repl_capture head;
+        repl_capture_begin(r, &head);
         repl_say(r, 2, repl_trn(r, "replay.head", (long long)n), rs->name, rs->version, r->n_seats,
                  (unsigned long long)engine_seed(r->e), n);
         if (note) repl_plain(r, "(%s)", note);
         repl_plain(r, repl_tr(r, "replay.start"), args);
-        if (captured) said_end(r, &head);
-        replay_screen(r, head.buf, head.len);
-        free(head.buf);
+        replay_screen(r, &head);
     } else {
         repl_plain(r, repl_tr(r, "load.loaded"), args, engine_position(r->e), log_length(r));
         if (note) repl_plain(r, "(%s)", note);
@@ -1249,26 +1224,26 @@ static int cmd_next(repl *r, const char *args) {
     if (k < 0) return -1;
     /* the steps (each decision and its events) are said on the screen,
     ** under the board they led to */
-    said head = {0};
-    int captured = said_begin(r, &head) == 0;
+    repl_capture head;
+    repl_capture_begin(r, &head);
     int rc = 0;
     long i = 0;
     for (; i < k && rc == 0; i++) rc = replay_step(r);
-    if (captured) said_end(r, &head);
-    if (rc == 1 && i == 1) { /* nothing replayed: the end */
-        free(head.buf);
-        repl_plain(r, repl_tr(r, "replay.end"), engine_position(r->e));
-        if (engine_is_over(r->e)) repl_show_scores(r, 1);
+    if (rc == 0 || (rc == 1 && i > 1)) {
+        replay_screen(r, &head);
         return 0;
     }
+    /* nothing replayed (the end), or a step that failed: what was said, then why */
+    size_t len;
+    char *said = repl_capture_end(r, &head, &len);
+    if (said) fwrite(said, 1, len, r->out);
+    free(said);
     if (rc < 0) {
-        if (head.buf) fwrite(head.buf, 1, head.len, r->out);
-        free(head.buf);
         repl_fail(r, repl_tr(r, "replay.failed"), engine_position(r->e) + 1);
         return -1;
     }
-    replay_screen(r, head.buf, head.len);
-    free(head.buf);
+    repl_plain(r, repl_tr(r, "replay.end"), engine_position(r->e));
+    if (engine_is_over(r->e)) repl_show_scores(r, 1);
     return 0;
 }
 
@@ -1279,12 +1254,10 @@ static int replay_jump(repl *r, size_t to) {
     }
     /* a jump is not news: the events up to here count as seen */
     repl_mark_all_seen(r);
-    said head = {0};
-    int captured = said_begin(r, &head) == 0;
+    repl_capture head;
+    repl_capture_begin(r, &head);
     repl_plain(r, repl_tr(r, "undo.at"), engine_position(r->e), log_length(r));
-    if (captured) said_end(r, &head);
-    replay_screen(r, head.buf, head.len);
-    free(head.buf);
+    replay_screen(r, &head);
     return 0;
 }
 

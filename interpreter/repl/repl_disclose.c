@@ -161,6 +161,19 @@ static int event_seat(repl *r, const char *text) {
     return best;
 }
 
+/* Adds text to a paragraph, a space before it unless it is the first. */
+static void para_add(markup_buf *b, const char *text) {
+    markup_buf_printf(b, "%s%s", b->len ? " " : "", text);
+}
+
+/* The tail back into the paragraph's head: it was not the paragraph's end. */
+static void para_untail(news_para *p) {
+    char *t = markup_buf_take(&p->tail);
+    if (t && *t) para_add(&p->head, t);
+    free(t);
+    p->tail_seat = 0;
+}
+
 static void para_say(repl *r, markup_buf *b) {
     char *t = markup_buf_take(b);
     if (t && *t) repl_say(r, 2, "%s", t);
@@ -175,15 +188,11 @@ static void para_resolve(repl *r, news_para *p, int next_seat) {
         para_say(r, &p->head);
         p->head = p->tail;
         p->tail = (markup_buf){0};
+        p->tail_seat = 0;
     } else {
-        if (p->tail.len) {
-            char *t = markup_buf_take(&p->tail);
-            markup_buf_printf(&p->head, "%s%s", p->head.len ? " " : "", t ? t : "");
-            free(t);
-        }
+        para_untail(p);
         para_say(r, &p->head);
     }
-    p->tail_seat = 0;
 }
 
 /* Says the events ev[*j..] of the decisions up to `upto` (1-based), each on
@@ -199,19 +208,12 @@ static void say_events(repl *r, news_para *p, int seat, const engine_event_list 
         int s = seat ? event_seat(r, t) : 0; /* setup's events (no run) stay together */
         if (s && s != seat && s != p->tail_seat) {
             /* another seat's from here on, so far: the paragraph's tail */
-            char *old = markup_buf_take(&p->tail);
-            if (old && *old) markup_buf_printf(&p->head, "%s%s", p->head.len ? " " : "", old);
-            free(old);
+            para_untail(p);
             p->tail_seat = s;
-        } else if (s && s == seat && p->tail.len) {
-            /* the run's seat again: the tail was not the end */
-            char *old = markup_buf_take(&p->tail);
-            if (old && *old) markup_buf_printf(&p->head, "%s%s", p->head.len ? " " : "", old);
-            free(old);
-            p->tail_seat = 0;
+        } else if (s && s == seat && p->tail_seat) {
+            para_untail(p); /* the run's seat again: the tail was not the end */
         }
-        markup_buf *into = p->tail_seat ? &p->tail : &p->head;
-        markup_buf_printf(into, "%s%s", into->len ? " " : "", t);
+        para_add(p->tail_seat ? &p->tail : &p->head, t);
     }
 }
 

@@ -59,21 +59,39 @@ void repl_show_board(repl *r, int seat) {
     show_board_rows(r, seat, 0);
 }
 
-/* Runs fn into memory: its text (malloc'd, *len bytes), or NULL. */
-static char *capture(repl *r, int seat, void (*fn)(repl *r, int seat), size_t *len) {
-    char *buf = NULL;
+void repl_capture_begin(repl *r, repl_capture *c) {
+    c->buf = NULL;
+    c->len = 0;
+    c->mem = open_memstream(&c->buf, &c->len);
+    if (!c->mem) return;
+    c->out = r->out;
+    r->out = c->mem;
+}
+
+char *repl_capture_end(repl *r, repl_capture *c, size_t *len) {
     *len = 0;
-    FILE *mem = open_memstream(&buf, len);
-    if (!mem) return NULL;
-    FILE *out = r->out;
-    r->out = mem;
-    fn(r, seat);
-    r->out = out;
-    if (fclose(mem) != 0) {
-        free(buf);
+    if (!c->mem) return NULL;
+    r->out = c->out;
+    int bad = fclose(c->mem) != 0;
+    c->mem = NULL;
+    if (bad) {
+        free(c->buf);
         return NULL;
     }
-    return buf;
+    *len = c->len;
+    return c->buf;
+}
+
+/* Runs fn into memory: its text (malloc'd, *len bytes), or NULL. */
+static char *capture(repl *r, int seat, void (*fn)(repl *r, int seat), size_t *len) {
+    repl_capture c;
+    repl_capture_begin(r, &c);
+    if (!c.mem) {
+        *len = 0;
+        return NULL;
+    }
+    fn(r, seat);
+    return repl_capture_end(r, &c, len);
 }
 
 static int count_lines(const char *s, size_t len) {

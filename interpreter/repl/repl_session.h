@@ -249,6 +249,20 @@ int repl_term_height(const repl *r);
 ** (the news and the options), then that. */
 void repl_show_turn_screen(repl *r, int seat, void (*below)(repl *r, int seat));
 
+/* What the REPL says between repl_capture_begin and repl_capture_end, kept
+** in memory instead of printed (to measure a screen, or to say it on one). */
+typedef struct repl_capture {
+    FILE *out, *mem; /* mem NULL: nothing is being captured (no memory) */
+    char *buf;
+    size_t len;
+} repl_capture;
+/* From now on r->out writes into c; when that cannot be, r->out is left as
+** it is (the text is then printed at once) and c captures nothing. */
+void repl_capture_begin(repl *r, repl_capture *c);
+/* r->out back as it was; the text said since (malloc'd, *len bytes), or
+** NULL when nothing could be captured. */
+char *repl_capture_end(repl *r, repl_capture *c, size_t *len);
+
 /* `look`: the current question and its board again, as at the turn. */
 void repl_show_current(repl *r);
 
