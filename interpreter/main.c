@@ -542,7 +542,8 @@ static int cmd_check(int argc, char **argv) {
     check_option_values(a.ruleset, r, cache, &notes, &errs);
     print_notes(&notes, lang);
     load_cache_free(cache);
-    check_compile_scripts(r, &errs);
+    /* sandboxes load the scripts after it when smoke play or the data check follow */
+    check_compile_scripts(r, a.games != 0 || engine_may_check_data(r), &errs);
     /* the ruleset's own data checks (check_data), at the data's lines */
     if (cerr_count(&errs) == 0) {
         engine_config ec = {.ruleset = a.ruleset, .choices = req.choices, .n_choices = req.n_choices,

@@ -6,10 +6,10 @@
 */
 #include "check.h"
 #include "grow.h"
-#include "chunk_store.h"
 #include "limits.h"
 #include "load_cache.h"
 #include "safe_open.h"
+#include "sandbox.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -194,17 +194,24 @@ static char *read_script(FILE *f, const char *path, size_t *len, cerr_list *errs
 
 /* Compiles the script open as f in L (never runs it). Lua's message starts with
 ** "<path>:<line>: "; that becomes the error's location. */
-static int compile_one(lua_State *L, FILE *f, const char *path, cerr_list *errs) {
+static int compile_one(lua_State *L, FILE *f, const char *path, const char *shown, int keep, cerr_list *errs) {
     size_t len;
     char *src = read_script(f, path, &len, errs);
     if (!src) return -1;
-    char *chunk = cairn_strfmt("@%s", path);
-    if (!chunk) {
+    char *chunk = cairn_strfmt("@%s", path), *as_run = cairn_strfmt("@%s", shown);
+    if (!chunk || !as_run) {
+        free(chunk);
+        free(as_run);
         free(src);
         errs->oom = 1;
         return -1;
     }
-    int st = chunk_store_load(L, src, len, chunk); /* the sandbox reuses it */
+    /* kept: compiled as the sandbox compiles it, by the name it gives the
+    ** file, so that its load is spared the work; a text that fails, or one
+    ** not kept, is compiled as it is (Lua's own message) */
+    int st = keep ? sandbox_precompile(L, src, len, as_run) : -1;
+    if (st != LUA_OK) st = luaL_loadbufferx(L, src, len, chunk, "t");
+    free(as_run);
     free(chunk);
     free(src);
     if (st == LUA_OK) {
@@ -257,10 +264,11 @@ static int check_test_scripts(const value *m, path_set *s, cerr_list *errs) {
     return missing;
 }
 
-int check_compile_scripts(const ruleset *r, cerr_list *errs) {
+int check_compile_scripts(const ruleset *r, int sandboxes_follow, cerr_list *errs) {
     path_set s = {0};
     const value *m = r->manifest;
     int failed = check_test_scripts(m, &s, errs);
+    size_t scripts_from = s.n; /* the scripts the engine runs, named as it names them */
     set_add(&s, value_get_str(m, "rules", NULL));
     const value *opts = value_map_get(m, "options");
     for (size_t i = 0; opts && opts->type == CV_LIST && i < opts->u.list.n; i++) {
@@ -270,6 +278,7 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
         for (size_t k = 0; items && items->type == CV_LIST && k < items->u.list.n; k++)
             set_add_list(&s, value_map_get(items->u.list.items[k], "scripts"));
     }
+    size_t scripts_to = s.n;
     size_t nl;
     char **lua = ruleset_lua_files(r, &nl);
     for (size_t i = 0; i < nl; i++) set_add(&s, lua[i]);
@@ -292,7 +301,9 @@ int check_compile_scripts(const ruleset *r, cerr_list *errs) {
             }
             continue;
         }
-        if (compile_one(L, f, s.p[i], errs) != 0) failed++;
+        int script = i >= scripts_from && i < scripts_to;
+        const char *shown = script ? ruleset_script_shown(r, s.p[i]) : s.p[i];
+        if (compile_one(L, f, s.p[i], shown, sandboxes_follow, errs) != 0) failed++;
     }
     if (L) lua_close(L);
     for (size_t i = 0; i < s.n; i++) free(s.p[i]);

@@ -34,8 +34,11 @@ int check_option_values(const char *name, const ruleset *r, struct load_cache *c
 ** (modules, test helpers), in text mode as the sandbox does. Appends
 ** "file:line: message" for each that does not compile, and an error at the
 ** manifest's line for a `unit:` or `generate:` file that is not there.
-** Returns the number of failures. */
-int check_compile_scripts(const ruleset *r, cerr_list *errs);
+** sandboxes_follow: sandboxes will load the scripts in this process (smoke
+** play, the data check), so each is compiled as the sandbox compiles it and
+** kept (sandbox_precompile), sparing them the work; else each is compiled
+** as written, the cheaper pass. Returns the number of failures. */
+int check_compile_scripts(const ruleset *r, int sandboxes_follow, cerr_list *errs);
 
 /* cairn check's notes are not errors but are kept as cairn_errors in a
 ** list of their own: an English message and a key ("check.note.*") with

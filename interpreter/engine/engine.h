@@ -82,6 +82,9 @@ int engine_check_ruleset_data(const engine_config *c, cerr_list *errs);
 ** again unless a seat count not given makes the default one force an
 ** option, and only the sandbox the check runs in is built. */
 int engine_check_loaded_data(const ruleset *rs, const engine_config *c, cerr_list *errs);
+/* Whether engine_check_loaded_data builds a sandbox for rs: some Lua file
+** of rs may define the check_data handler (it spells "check_data"). */
+int engine_may_check_data(const ruleset *rs);
 
 /* Loads the ruleset, builds the sandbox, runs setup (or takes the scenario)
 ** and asks for the first decisions. Returns NULL after appending errors

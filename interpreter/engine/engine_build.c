@@ -104,18 +104,6 @@ static int cfg_seats(game_cfg *d, const engine_config *c) {
     return 0;
 }
 
-/* A script's name as errors show it: relative to the ruleset's parent folder
-** when it lies below it ("connect4/rules.lua"), else the path. */
-static const char *script_shown(const ruleset *rs, const char *path) {
-    const char *d = rs->dir;
-    size_t n = strlen(d);
-    while (n > 0 && d[n - 1] == '/') n--;
-    size_t p = n;
-    while (p > 0 && d[p - 1] != '/') p--;
-    if (strncmp(path, d, n) == 0 && path[n] == '/') return path + p;
-    return path;
-}
-
 /* Pops the value on top into the registry; -1 on OOM (value popped). */
 static int p_ref(lua_State *L) {
     int *ref = lua_touserdata(L, 1);
@@ -143,7 +131,7 @@ static int build_rules(engine *e, cerr_list *errs) {
     const ruleset *rs = rt->rules->rs;
     for (size_t i = 0; i < rs->n_scripts; i++) {
         const char *path = rs->scripts[i];
-        if (sandbox_run_file(rt->sb, path, script_shown(rs, path), 1, errs) != 0) return -1;
+        if (sandbox_run_file(rt->sb, path, ruleset_script_shown(rs, path), 1, errs) != 0) return -1;
         if (i == 0) {
             if (!lua_istable(L, -1)) {
                 cerr_addk(errs, path, 0, 0, NULL, "engine.rules_not_table",

@@ -164,12 +164,11 @@ static int file_mentions(const char *path, const char *word) {
     return found;
 }
 
-/* Whether some Lua file of rs may define the check_data handler. The
-** engine finds handlers by name in the rules table, so a ruleset none of
-** whose .lua files spells "check_data" has none, and no sandbox is built
-** to ask it (docs/lua-api.md, Data checks). The interpreter's stdlib
-** defines no handlers. */
-static int may_define_check_data(const ruleset *rs) {
+/* engine.h. The engine finds handlers by name in the rules table, so a
+** ruleset none of whose .lua files spells "check_data" has none, and no
+** sandbox is built to ask it (docs/lua-api.md, Data checks). The
+** interpreter's stdlib defines no handlers. */
+int engine_may_check_data(const ruleset *rs) {
     size_t n = 0;
     char **files = ruleset_lua_files(rs, &n);
     if (!files) return 1; /* none listed, or out of memory: ask the rules */
@@ -180,7 +179,7 @@ static int may_define_check_data(const ruleset *rs) {
 }
 
 int engine_check_loaded_data(const ruleset *rs, const engine_config *c, cerr_list *errs) {
-    if (!may_define_check_data(rs)) return 0;
+    if (!engine_may_check_data(rs)) return 0;
     int players = c->players;
     if (!players) {
         players = (int)value_get_int(value_map_get(rs->manifest, "players"), "default", rs->min_players);

@@ -350,6 +350,16 @@ static void files_add_lua(file_set *fs, const char *dir, const char *prefix, int
     if (walk_lua(dir, prefix, depth, 0, add_lua_file, fs) != 0) fs->oom = 1;
 }
 
+const char *ruleset_script_shown(const ruleset *r, const char *path) {
+    const char *d = r->dir;
+    size_t n = strlen(d);
+    while (n > 0 && d[n - 1] == '/') n--;
+    size_t p = n;
+    while (p > 0 && d[p - 1] != '/') p--;
+    if (strncmp(path, d, n) == 0 && path[n] == '/') return path + p;
+    return path;
+}
+
 char **ruleset_lua_files(const ruleset *r, size_t *n) {
     file_set fs = {0};
     for (size_t i = 0; i < r->n_module_dirs; i++) walk_lua(r->module_dirs[i], "", 0, 1, add_lua_file, &fs);

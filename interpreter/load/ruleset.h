@@ -148,6 +148,11 @@ int ruleset_verdict_cached(const char *name_or_path, const ruleset_request *req,
                            struct load_cache *cache, int *refused, cerr_list *errs);
 void ruleset_free(ruleset *r);
 
+/* A script's name as errors show it, and its chunk name in the sandbox:
+** relative to the ruleset's parent folder when it lies below it
+** ("connect4/rules.lua", a pointer into path), else path itself. */
+const char *ruleset_script_shown(const ruleset *r, const char *path);
+
 /* Every .lua file below the ruleset's folder and each extends parent's,
 ** tests/ included, as paths from the working folder. The caller frees the
 ** list and its strings (ruleset_list_free). *n is 0 and NULL returned when

@@ -1,12 +1,13 @@
 /*
 ** chunk_store.c
 ** The process's compiled Lua chunks (chunk_store.h): per chunk name and
-** exact text, the bytecode lua_dump made of the function Lua compiled from
-** that text. A later load of the same name and text undumps it, which is
-** several times cheaper than lexing and parsing it again and gives the
-** same function (lua_dump keeps the source name, lines, local and upvalue
-** names; the main chunk's one upvalue is set to the loading state's
-** globals either way, and the sandbox replaces it with its own _ENV).
+** exact text (as the caller was given it, before the sandbox's rewrite),
+** the bytecode lua_dump made of the function compiled from it. A later
+** find of the same name and text undumps it, which is several times
+** cheaper than rewriting, lexing and parsing it again and gives the same
+** function (lua_dump keeps the source name, lines, local and upvalue names;
+** the main chunk's one upvalue is set to the loading state's globals
+** either way, and the sandbox replaces it with its own _ENV).
 */
 #include "chunk_store.h"
 #include "grow.h"
@@ -136,7 +137,7 @@ static const char *read_code(lua_State *L, void *ud, size_t *size) {
     return r->s->code;
 }
 
-int chunk_store_load(lua_State *L, const char *text, size_t len, const char *chunkname) {
+int chunk_store_find(lua_State *L, const char *text, size_t len, const char *chunkname) {
     const stored *s = find(text, len, chunkname);
     if (s) {
         reading r = {s, 0};
@@ -148,7 +149,9 @@ int chunk_store_load(lua_State *L, const char *text, size_t len, const char *chu
         lua_pop(L, 1); /* out of memory, say: compiling the text tells */
     }
     store.misses++;
-    int st = luaL_loadbufferx(L, text, len, chunkname, "t");
-    if (st == LUA_OK) keep(L, text, len, chunkname);
-    return st;
+    return -1;
+}
+
+void chunk_store_keep(lua_State *L, const char *text, size_t len, const char *chunkname) {
+    if (lua_isfunction(L, -1) && !lua_iscfunction(L, -1)) keep(L, text, len, chunkname);
 }

@@ -125,6 +125,15 @@ int sandbox_run_file(sandbox *sb, const char *path, const char *chunkname, int n
 int sandbox_run_string(sandbox *sb, const char *code, size_t len, const char *chunkname,
                        int nresults, cerr_list *errs);
 
+/* Compiles text as a sandbox compiles a script it loads (`#` rewritten:
+** sandbox_len.c), in any Lua state L, and keeps the bytecode in the chunk
+** store, so that a sandbox that later loads the same text under the same
+** chunk name ("@<path>") is spared the compile (`cairn check` compiles
+** every script before its data check loads them). LUA_OK with the function
+** pushed; otherwise nothing pushed (compile the text as it is for the
+** message Lua gives). Raises nothing. */
+int sandbox_precompile(lua_State *L, const char *text, size_t len, const char *chunkname);
+
 /* "stack traceback:\n\t<file>:<line>: in ..." of the last failed call,
 ** trimmed to ruleset frames; "" after a success. Owned by sb, valid until
 ** the next call. */

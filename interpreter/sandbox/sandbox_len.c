@@ -178,8 +178,10 @@ static int line_of(const rewrite *w, const char *p) {
     return line;
 }
 
-/* Copies [p, e) to w->out with each `#X` wrapped. */
+/* Copies [p, e) to w->out with each `#X` wrapped: the text between two
+** rewrites in one piece. */
 static void rewrite_range(rewrite *w, const char *p, const char *e, int nest) {
+    const char *copied = p; /* [copied, p) is still to be copied */
     while (p < e && !w->bad_line) {
         const char *from = p;
         char c = *p;
@@ -198,20 +200,21 @@ static void rewrite_range(rewrite *w, const char *p, const char *e, int nest) {
             const char *end = operand_end(at, e);
             const char *after = end ? skip_blank(end, e) : NULL;
             if (end && !(after < e && *after == '^')) {
+                strbuf_putn(&w->out, copied, (size_t)(from - copied));
                 strbuf_puts(&w->out, LEN_NAME "(");
                 strbuf_putn(&w->out, from + 1, (size_t)(at - from - 1)); /* blanks, lines */
                 rewrite_range(w, at, end, nest + 1);
                 strbuf_putc(&w->out, ')');
                 w->changed = 1;
-                p = end;
+                p = copied = end;
                 continue;
             }
             p = from + 1;
         } else {
             p = from + 1;
         }
-        strbuf_putn(&w->out, from, (size_t)(p - from));
     }
+    strbuf_putn(&w->out, copied, (size_t)(p - copied));
 }
 
 /* What a rewritten chunk starts with (after a "#!" line): see the end of

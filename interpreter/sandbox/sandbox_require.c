@@ -56,6 +56,35 @@ static int push_chunk_error(lua_State *L) {
     return 1;
 }
 
+/* Compiles buf as the sandbox compiles every chunk (sb_chunk_check, then
+** sb_chunk_rewrite), named chunkname, once per process: a text compiled so
+** before is loaded from the chunk store, rewrite and all. Returns -1
+** with nothing pushed and why filled when the text is refused before Lua
+** sees it; else 0 with the function or Lua's message pushed and its status
+** in *status. Raises nothing. */
+static int compile_as_sandbox(lua_State *L, const char *buf, size_t len, const char *chunkname, int *status,
+                              char *why, size_t whysz) {
+    if (chunk_store_find(L, buf, len, chunkname) == LUA_OK) {
+        *status = LUA_OK;
+        return 0;
+    }
+    if (sb_chunk_check(buf, len, why, whysz) != 0) return -1;
+    /* `#` the same in every run, room in empty tables (sb_chunk_rewrite) */
+    size_t rlen = 0;
+    char *rewritten = sb_chunk_rewrite(buf, len, &rlen, why, whysz);
+    if (!rewritten && rlen == (size_t)-1) return -1;
+    const char *code = rewritten ? rewritten : buf;
+    size_t code_len = rewritten ? rlen : len;
+    *status = luaL_loadbufferx(L, code, code_len, chunkname, "t");
+    if (*status == LUA_ERRSYNTAX && rewritten && sb_len_unprefix(rewritten, &code_len)) {
+        lua_pop(L, 1); /* a chunk at Lua's limits: again without the `#` local */
+        *status = luaL_loadbufferx(L, code, code_len, chunkname, "t");
+    }
+    if (*status == LUA_OK) chunk_store_keep(L, buf, len, chunkname);
+    free(rewritten);
+    return 0;
+}
+
 /* Loads a chunk in text mode, named by the "@<chunk name>" string on top of
 ** the stack, which it replaces with the function or the error. Raises
 ** nothing (the caller may hold malloc'd memory); a compile error is
@@ -64,34 +93,27 @@ int sb_load_text(lua_State *L, const char *buf, size_t len) {
     sandbox *sb = SB(L);
     char why[160];
     int status;
-    char *rewritten = NULL;
-    size_t rlen = 0;
-    int bad = sb_chunk_check(buf, len, why, sizeof why) != 0;
-    if (!bad) { /* `#` the same in every run, room in empty tables (sb_chunk_rewrite) */
-        rewritten = sb_chunk_rewrite(buf, len, &rlen, why, sizeof why);
-        bad = !rewritten && rlen == (size_t)-1;
-        if (rewritten) buf = rewritten, len = rlen;
-    }
-    if (bad) {
+    if (compile_as_sandbox(L, buf, len, lua_tostring(L, -1), &status, why, sizeof why) != 0) {
         /* the message is made protected: this function raises nothing */
         lua_pushcfunction(L, push_chunk_error);
         lua_pushvalue(L, -2);
         lua_pushlightuserdata(L, why);
         status = lua_pcall(L, 2, 1, 0);
         if (status == LUA_OK) status = LUA_ERRSYNTAX;
-    } else {
-        status = chunk_store_load(L, buf, len, lua_tostring(L, -1)); /* compiled once */
-        if (status == LUA_ERRSYNTAX && rewritten && sb_len_unprefix(rewritten, &len)) {
-            lua_pop(L, 1); /* a chunk at Lua's limits: again without the `#` local */
-            status = chunk_store_load(L, buf, len, lua_tostring(L, -1));
-        }
     }
-    free(rewritten);
     if (status == LUA_ERRSYNTAX) {
         sb->syntax_msg = lua_topointer(L, -1);
         snprintf(sb->syntax_file, sizeof sb->syntax_file, "%s", lua_tostring(L, -2) + 1);
     }
     lua_remove(L, -2);
+    return status;
+}
+
+int sandbox_precompile(lua_State *L, const char *text, size_t len, const char *chunkname) {
+    char why[160];
+    int status;
+    if (compile_as_sandbox(L, text, len, chunkname, &status, why, sizeof why) != 0) return LUA_ERRSYNTAX;
+    if (status != LUA_OK) lua_pop(L, 1);
     return status;
 }
 

@@ -5,9 +5,12 @@
 ** schemas, passes and fingerprints) is the ruleset an uncached load gives,
 ** with the same errors in the same order at the same places, whatever was
 ** loaded before it; and check_data on the ruleset already loaded reports
-** what a fresh engine reports.
+** what a fresh engine reports; and the scripts check compiles for their
+** syntax are not compiled again when its data check's sandbox loads them.
 */
 #include "testutil.h"
+#include "check.h"
+#include "chunk_store.h"
 #include "engine.h"
 #include "error.h"
 #include "load_cache.h"
@@ -265,12 +268,48 @@ static void test_loaded_data_check(void **st) {
     cerr_free(&loaded);
 }
 
+/* `cairn check` compiles every script of the ruleset (check_compile_scripts),
+** then its data check builds an engine whose sandbox loads them: that load
+** comes from the chunk store. The datacheck fixture has one script,
+** rules.lua, requiring nothing: check compiles 1 chunk, the data check 0
+** (before the sandbox's `#` rewrite was shared with check: 1, rules.lua
+** again, since check had compiled the text as written). */
+static void test_check_compile_spares_the_sandbox(void **st) {
+    (void)st;
+    chunk_store_clear();
+    cerr_list errs;
+    cerr_init(&errs, 0);
+    engine_config c;
+    memset(&c, 0, sizeof c);
+    c.ruleset = DATACHECK;
+    const char *mend[] = {"board.cells.2.next=a"}; /* as test_loaded_data_check */
+    c.sets = mend;
+    c.n_sets = 1;
+    ruleset_request req = {NULL, 0, NULL, 0, mend, 1};
+    ruleset *rs = ruleset_load(c.ruleset, &req, &errs);
+    assert_non_null(rs);
+    size_t h0, m0, h1, m1, h2, m2;
+    chunk_store_counts(&h0, &m0);
+    assert_int_equal(check_compile_scripts(rs, 1, &errs), 0);
+    chunk_store_counts(&h1, &m1);
+    assert_int_equal(m1 - m0, 1); /* rules.lua */
+    assert_int_equal(engine_check_loaded_data(rs, &c, &errs), 0);
+    chunk_store_counts(&h2, &m2);
+    assert_int_equal(m2 - m1, 0);
+    assert_true(h2 - h1 >= 1); /* rules.lua, from the store */
+    assert_int_equal(errs.n, 0);
+    ruleset_free(rs);
+    cerr_free(&errs);
+    chunk_store_clear();
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cached_loads_agree),
         cmocka_unit_test(test_cached_errors_agree),
         cmocka_unit_test(test_cached_verdicts_agree),
         cmocka_unit_test(test_loaded_data_check),
+        cmocka_unit_test(test_check_compile_spares_the_sandbox),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,9 +3,8 @@
 ** A Lua text compiled once per process (chunk_store.c): the second load of
 ** the same name and text, in another state, is served from the stored
 ** bytecode and behaves as the compiled text does (same results, same
-** line numbers in its errors); a different text or name is compiled; a
-** syntax error is Lua's own message; a text Lua refuses as binary stays
-** refused.
+** line numbers in its errors); a different text or name is compiled; only
+** a function is kept; a text given as bytecode is never loaded as such.
 */
 #include "testutil.h"
 #include "chunk_store.h"
@@ -22,13 +21,22 @@ static const char TEXT[] = "local t = {}\n"
                            "end\n"
                            "return f\n";
 
+/* Loads text as the sandbox does (sandbox_require.c, without its rewrite):
+** the kept function, else compiled and kept. */
+static int load_kept(lua_State *L, const char *text, size_t len, const char *name) {
+    if (chunk_store_find(L, text, len, name) == LUA_OK) return LUA_OK;
+    int st = luaL_loadbufferx(L, text, len, name, "t");
+    if (st == LUA_OK) chunk_store_keep(L, text, len, name);
+    return st;
+}
+
 /* Loads TEXT as name in a new state, calls its f(true) and f(false); the
 ** result and the error text. */
 static void run(const char *text, const char *name, lua_Integer *got, char *err, size_t errsz) {
     lua_State *L = luaL_newstate();
     assert_non_null(L);
     luaL_openlibs(L);
-    assert_int_equal(chunk_store_load(L, text, strlen(text), name), LUA_OK);
+    assert_int_equal(load_kept(L, text, strlen(text), name), LUA_OK);
     assert_int_equal(lua_pcall(L, 0, 1, 0), LUA_OK);
     lua_pushvalue(L, -1);
     lua_pushboolean(L, 1);
@@ -84,22 +92,33 @@ static void test_other_text_or_name_compiles(void **st) {
     chunk_store_clear();
 }
 
-static void test_errors_are_luas(void **st) {
+static void test_only_functions_are_kept(void **st) {
     (void)st;
     chunk_store_clear();
     lua_State *L = luaL_newstate();
     assert_non_null(L);
     const char *bad = "local x = = 1\n";
-    for (int i = 0; i < 2; i++) { /* a text that failed is never stored */
-        assert_int_equal(chunk_store_load(L, bad, strlen(bad), "@bad.lua"), LUA_ERRSYNTAX);
+    size_t h0, m0, h1, m1;
+    chunk_store_counts(&h0, &m0);
+    for (int i = 0; i < 2; i++) { /* the message is not kept as the text's chunk */
+        assert_int_equal(load_kept(L, bad, strlen(bad), "@bad.lua"), LUA_ERRSYNTAX);
         assert_string_equal(lua_tostring(L, -1), "bad.lua:1: unexpected symbol near '='");
+        chunk_store_keep(L, bad, strlen(bad), "@bad.lua");
         lua_pop(L, 1);
     }
-    /* bytecode given as a text is refused as in text mode */
-    assert_int_equal(chunk_store_load(L, TEXT, strlen(TEXT), "@ok.lua"), LUA_OK);
+    lua_pushcfunction(L, luaopen_base); /* nor a C function */
+    chunk_store_keep(L, bad, strlen(bad), "@bad.lua");
     lua_pop(L, 1);
+    assert_int_equal(chunk_store_find(L, bad, strlen(bad), "@bad.lua"), -1);
+    assert_int_equal(lua_gettop(L), 0);
+    chunk_store_counts(&h1, &m1);
+    assert_int_equal(h1 - h0, 0);
+    assert_int_equal(m1 - m0, 3); /* two loads and the find */
+    /* bytecode given as a text is never loaded as bytecode: not found, and
+    ** refused as in text mode */
     const char binary[] = "\x1bLua";
-    assert_int_equal(chunk_store_load(L, binary, 4, "@bin.lua"), LUA_ERRSYNTAX);
+    assert_int_equal(chunk_store_find(L, binary, 4, "@bin.lua"), -1);
+    assert_int_equal(load_kept(L, binary, 4, "@bin.lua"), LUA_ERRSYNTAX);
     assert_non_null(strstr(lua_tostring(L, -1), "attempt to load a binary chunk"));
     lua_close(L);
     chunk_store_clear();
@@ -109,7 +128,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_second_load_is_stored),
         cmocka_unit_test(test_other_text_or_name_compiles),
-        cmocka_unit_test(test_errors_are_luas),
+        cmocka_unit_test(test_only_functions_are_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
