@@ -1,10 +1,11 @@
 /*
 ** repl_setup.c
 ** `cairn play` with no ruleset: asks which ruleset (from those found), how
-** many seats, and which seats people play (Enter: you in seat 1, random
-** bots in the others), then fills the settings as --players and --bot
-** would. Each question takes Enter for its default and asks again after a
-** wrong answer; the end of the input gives up.
+** many seats, which seats people play (Enter: you in seat 1, bots in the
+** others) and, when bots play, which kind (Enter: mcts, an opponent that
+** plays well), then fills the settings as --players and --bot would. Each
+** question takes Enter for its default and asks again after a wrong
+** answer; the end of the input gives up.
 */
 #include "repl_session.h"
 
@@ -16,8 +17,10 @@
 #include <string.h>
 #include <strings.h>
 
-/* The bot kind the wizard seats where no person plays. */
-#define REPL_SETUP_BOT "random"
+/* The bot kinds the wizard offers where no person plays, the default first:
+** mcts decides within a second on every shipped game (docs/bots.md). */
+static const char *const SETUP_BOTS[] = {"mcts", "greedy", "random"};
+#define SETUP_N_BOTS (sizeof SETUP_BOTS / sizeof SETUP_BOTS[0])
 
 static char *trimmed(char *s) {
     while (*s == ' ' || *s == '\t') s++;
@@ -137,12 +140,33 @@ static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
     return 0;
 }
 
-/* Seats people play into r->set as --bot pairs for the others; 0, or -1
+/* The bot kind for the seats no person plays (one of SETUP_BOTS), or NULL
 ** at the end of the input. */
+static const char *ask_bot(repl *r) {
+    repl_say(r, 2, "%s", repl_tr(r, "setup.bots"));
+    for (;;) {
+        int eof;
+        char *line = repl_ask(r, "cairn:bots> ", &eof);
+        if (!line) {
+            if (eof) return NULL;
+            continue;
+        }
+        char *t = trimmed(line);
+        const char *kind = *t ? NULL : SETUP_BOTS[0];
+        for (size_t i = 0; !kind && i < SETUP_N_BOTS; i++)
+            if (!strcasecmp(t, SETUP_BOTS[i])) kind = SETUP_BOTS[i];
+        if (!kind) repl_fail(r, repl_tr(r, "setup.bad_bot"), t);
+        free(line);
+        if (kind) return kind;
+    }
+}
+
+/* Seats people play, and the bot kind for the others, into r->set as
+** --bot pairs; 0, or -1 at the end of the input. */
 static int ask_people(repl *r, int seats) {
     unsigned char *people = calloc((size_t)seats + 1, 1);
     if (!people) return -1;
-    repl_say(r, 2, repl_tr(r, "setup.people"), REPL_SETUP_BOT);
+    repl_say(r, 2, "%s", repl_tr(r, "setup.people"));
     int rc = -1;
     for (;;) {
         int eof;
@@ -158,15 +182,17 @@ static int ask_people(repl *r, int seats) {
             break;
         }
     }
+    int bots = 0;
+    for (int s = 1; s <= seats; s++) bots += !people[s];
+    const char *bot = rc == 0 && bots > 0 ? ask_bot(r) : NULL;
+    if (bots > 0 && !bot) rc = -1;
     for (int s = 1; rc == 0 && s <= seats; s++) {
         if (people[s]) continue;
-        char pair[32];
-        snprintf(pair, sizeof pair, "%d=%s", s, REPL_SETUP_BOT);
         int *bs = realloc(r->set.bot_seat, (r->set.n_bots + 1) * sizeof *bs);
         if (bs) r->set.bot_seat = bs;
         char **bv = bs ? realloc(r->set.bot_val, (r->set.n_bots + 1) * sizeof *bv) : NULL;
         if (bv) r->set.bot_val = bv;
-        char *kind = bv ? strdup(REPL_SETUP_BOT) : NULL;
+        char *kind = bv ? strdup(bot) : NULL;
         if (!kind) {
             rc = -1;
             break;
