@@ -10,6 +10,7 @@
 #include "repl_session.h"
 
 #include "engine.h"
+#include "markup.h"
 #include "repl_cmd.h"
 #include "save_match.h"
 
@@ -30,18 +31,30 @@ static size_t unsaved(const repl *r) {
     return n;
 }
 
+/* Columns a question shown as the prompt leaves for the answer (a file
+** name such as kathmandu-seed665713.save fits after it). */
+#define REPL_ANSWER_ROOM 24
+
 /* Asks question; the answer trimmed (malloc'd), or NULL: *eof at the end of
-** the input, else Ctrl-C. A terminal shows the question as the prompt;
-** script mode says it, then reads at cairn:confirm>. */
+** the input, else Ctrl-C. A terminal shows the question as the prompt, and
+** one too long for a line with room for the answer wrapped at its words,
+** its last line the prompt (the terminal would break it anywhere, a file
+** name too); script mode says it, then reads at cairn:confirm>. */
 static char *ask_line(repl *r, const char *question, int *eof) {
     char *line;
     if (r->script) {
         repl_say(r, 0, "%s", question);
         line = repl_ask(r, REPL_CONFIRM_PROMPT, eof);
     } else {
-        char *q = cairn_strfmt("%s ", question);
+        int room = r->width - REPL_ANSWER_ROOM;
+        int fits = r->width <= 0 || (int)markup_width(question, strlen(question)) < room;
+        char *wrapped = fits ? NULL : markup_wrap(question, room > 20 ? room : 20, 0);
+        const char *last = wrapped ? strrchr(wrapped, '\n') : NULL;
+        if (last) repl_say(r, 0, "%.*s", (int)(last - wrapped), wrapped);
+        char *q = cairn_strfmt("%s ", last ? last + 1 : question);
         line = repl_ask(r, q ? q : question, eof);
         free(q);
+        free(wrapped);
     }
     if (!line) return NULL;
     char *a = line;

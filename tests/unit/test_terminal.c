@@ -195,6 +195,39 @@ static void test_no_spinner_in_a_pipe(void **st) {
         if ((unsigned char)c.buf[i] < 0x20 && c.buf[i] != '\n') fail_msg("control byte 0x%02x at %zu", c.buf[i], i);
 }
 
+/* `quit` with a game not saved asks whether to save it, the question the
+** prompt. At 80 columns "Save it before leaving? (y/n, or a file name) [y:
+** connect4-seed3.save]: " (72 columns, then the answer) is wrapped at its
+** words, the file name whole on the prompt's line, where the terminal
+** itself would have cut it anywhere once the answer is typed. */
+static void test_save_question_wraps_at_words(void **st) {
+    (void)st;
+    char rs[4200];
+    snprintf(rs, sizeof rs, "%s/rulesets/connect4", root);
+    char *argv[] = {"cairn", "play", rs, "--seed", "3", NULL};
+    child c;
+    spawn_on_pty(&c, argv);
+    wait_for(&c, "cairn:Seat 1>");
+    say(&c, "4\n");
+    wait_for(&c, "cairn:Seat 2>");
+    say(&c, "quit\n");
+    wait_for(&c, ".save]: ");
+    pause_ms(100);
+    drain(&c);
+    static screen s;
+    play_bytes(&s, c.buf, c.n);
+    assert_clean(&s);
+    const char *q = screen_find(&s, "Save it before leaving?");
+    const char *p = screen_find(&s, "connect4-seed3.save]:");
+    if (!q || !p || strcmp(q, "Save it before leaving? (y/n, or a file name) [y:") != 0 ||
+        strncmp(p, "connect4-seed3.save]:", 21) != 0) {
+        screen_dump(&s);
+        fail();
+    }
+    say(&c, "n\n");
+    wait_end(&c);
+}
+
 /* The output of connect4 with an mcts bot and `why`, at COLUMNS=width
 ** (NULL if it could not be run). */
 static char *why_at_width(int width) {
@@ -319,6 +352,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_spinner_in_the_language),
         cmocka_unit_test(test_no_spinner_in_a_pipe),
         cmocka_unit_test(test_why_keeps_seconds_with_their_unit),
+        cmocka_unit_test(test_save_question_wraps_at_words),
         cmocka_unit_test(test_sim_bar_on_a_terminal),
         cmocka_unit_test(test_sim_lines_in_a_pipe),
     };
