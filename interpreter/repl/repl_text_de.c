@@ -479,6 +479,8 @@ const repl_text_entry repl_text_de[] = {
     {"error.bot.exec_no_seat", "Bot `%s`: kein Platz %s", NULL},
     {"error.seat.no_seat_watch", "Platzprotokoll: kein Platz %s (diese Partie hat die Plätze 1 bis %s, 0 zum Zuschauen)", NULL},
     {"error.seat.no_seat", "Platzprotokoll: kein Platz %s (diese Partie hat die Plätze 1 bis %s)", NULL},
+    {"error.serve.no_library", "libmicrohttpd (%s, Debians Paket libmicrohttpd12) ließ sich nicht öffnen: %s", NULL},
+    {"error.serve.no_function", "%s hat kein %s: nicht die libmicrohttpd, für die cairn gebaut wurde", NULL},
     {"error.serve.port", "--port %s: ein Port ist 0 (irgendein freier) bis 65535", NULL},
     {"error.serve.bind", "--bind %s: keine IP-Adresse (127.0.0.1, die Vorgabe, bedient nur diesen Rechner; 0.0.0.0 jedes Netz)", NULL},
     {"error.serve.no_random", "keine Zufallsbytes für die Schlüssel der Plätze (`getrandom`: %s)", NULL},

@@ -479,6 +479,8 @@ const repl_text_entry repl_text_el[] = {
     {"error.bot.exec_no_seat", "ρομπότ `%s`: δεν υπάρχει θέση %s", NULL},
     {"error.seat.no_seat_watch", "πρωτόκολλο θέσεων: δεν υπάρχει θέση %s (αυτό το παιχνίδι έχει θέσεις 1 έως %s, 0 για θεατή)", NULL},
     {"error.seat.no_seat", "πρωτόκολλο θέσεων: δεν υπάρχει θέση %s (αυτό το παιχνίδι έχει θέσεις 1 έως %s)", NULL},
+    {"error.serve.no_library", "η libmicrohttpd (%s, το πακέτο libmicrohttpd12 του Debian) δεν άνοιξε: %s", NULL},
+    {"error.serve.no_function", "η %s δεν έχει %s: δεν είναι η libmicrohttpd για την οποία φτιάχτηκε το cairn", NULL},
     {"error.serve.port", "--port %s: μια θύρα είναι από 0 (οποιαδήποτε ελεύθερη) έως 65535", NULL},
     {"error.serve.bind", "--bind %s: δεν είναι διεύθυνση IP (το 127.0.0.1, το προεπιλεγμένο, εξυπηρετεί μόνο αυτόν τον υπολογιστή· το 0.0.0.0 κάθε δίκτυο)", NULL},
     {"error.serve.no_random", "δεν υπάρχουν τυχαία bytes για τα κλειδιά των θέσεων (`getrandom`: %s)", NULL},

@@ -480,6 +480,8 @@ const repl_text_entry repl_text_en[] = {
     {"error.bot.exec_no_seat", "bot %s: no seat %s", NULL},
     {"error.seat.no_seat_watch", "seat protocol: no seat %s (this game has seats 1 to %s, 0 to watch)", NULL},
     {"error.seat.no_seat", "seat protocol: no seat %s (this game has seats 1 to %s)", NULL},
+    {"error.serve.no_library", "libmicrohttpd (%s, Debian's package libmicrohttpd12) could not be opened: %s", NULL},
+    {"error.serve.no_function", "%s has no %s: not the libmicrohttpd cairn was built for", NULL},
     {"error.serve.port", "--port %s: a port is 0 (any free one) to 65535", NULL},
     {"error.serve.bind", "--bind %s: not an IP address (127.0.0.1, the default, serves this machine only; 0.0.0.0 every network)", NULL},
     {"error.serve.no_random", "no random bytes for the seats' tokens (getrandom: %s)", NULL},

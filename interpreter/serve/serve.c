@@ -5,17 +5,18 @@
 ** authenticated by its seat token and rate limited, the page's files from
 ** a fixed table, states and answers handed to the console's thread
 ** (serve_queue.c), and server-sent events fed by serve_publish. No thread
-** of libmicrohttpd ever touches the engine.
+** of libmicrohttpd ever touches the engine. The library is opened when the
+** first server starts (serve_mhd.c), not linked.
 */
 #include "serve.h"
 #include "serve_internal.h"
+#include "serve_mhd.h"
 
 #include "engine.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -58,23 +59,29 @@ typedef struct request {
     int too_big;
 } request;
 
+
+/* libmicrohttpd's functions (serve_mhd.h): set by the first serve_start
+** before its server's threads start, read only after; the same table for
+** every server of the process. */
+static const serve_mhd *mhd;
+
 /* ------------------------------------------------------------ answers */
 
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type, const char *body,
                                  int close_after) {
-    struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *r = mhd->create_response_from_buffer(strlen(body), (void *)body, MHD_RESPMEM_MUST_COPY);
     if (!r) return MHD_NO;
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "Referrer-Policy", "no-referrer"); /* the token never leaves in a Referer */
-    MHD_add_response_header(r, "X-Frame-Options", "DENY");
-    MHD_add_response_header(r, "Content-Security-Policy",
+    mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+    mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    mhd->add_response_header(r, "X-Content-Type-Options", "nosniff");
+    mhd->add_response_header(r, "Referrer-Policy", "no-referrer"); /* the token never leaves in a Referer */
+    mhd->add_response_header(r, "X-Frame-Options", "DENY");
+    mhd->add_response_header(r, "Content-Security-Policy",
                             "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                             "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-    if (close_after) MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-    enum MHD_Result ok = MHD_queue_response(c, status, r);
-    MHD_destroy_response(r);
+    if (close_after) mhd->add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    enum MHD_Result ok = mhd->queue_response(c, status, r);
+    mhd->destroy_response(r);
     return ok;
 }
 
@@ -181,23 +188,23 @@ static enum MHD_Result start_stream(serve *s, struct MHD_Connection *c, int seat
     st->seat = seat;
     /* a page that comes back names the last state it had: sent again only
     ** when the game moved since */
-    const char *last = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
+    const char *last = mhd->lookup_connection_value(c, MHD_HEADER_KIND, "Last-Event-ID");
     if (last) {
         char *end;
         unsigned long long id = strtoull(last, &end, 10);
         if (*last && !*end) st->sent = id;
     }
-    struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
+    struct MHD_Response *r = mhd->create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, stream_read, st, stream_free);
     if (!r) {
         free(st);
         return MHD_NO;
     }
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
-    MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-    enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_OK, r);
-    MHD_destroy_response(r);
+    mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream; charset=utf-8");
+    mhd->add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    mhd->add_response_header(r, "X-Content-Type-Options", "nosniff");
+    mhd->add_response_header(r, "Referrer-Policy", "no-referrer");
+    enum MHD_Result ok = mhd->queue_response(c, MHD_HTTP_OK, r);
+    mhd->destroy_response(r);
     return ok;
 }
 
@@ -252,7 +259,7 @@ static enum MHD_Result begin(serve *s, struct MHD_Connection *c, const char *url
                              request **out) {
     *out = NULL;
     /* the connection's own count of requests (keep-alive) */
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const union MHD_ConnectionInfo *ci = mhd->get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     if (ci && ci->socket_context) {
         unsigned *count = ci->socket_context;
         if (++*count > CAIRN_SERVE_MAX_REQUESTS_PER_CONNECTION) return too_many(c, 1);
@@ -283,17 +290,17 @@ static enum MHD_Result begin(serve *s, struct MHD_Connection *c, const char *url
         return not_found(c);
     }
     if ((rq.rt == ROUTE_ANSWER && !post) || (rq.rt != ROUTE_ANSWER && !get)) {
-        struct MHD_Response *r = MHD_create_response_from_buffer(strlen("method not allowed\n"),
+        struct MHD_Response *r = mhd->create_response_from_buffer(strlen("method not allowed\n"),
                                                                  (void *)"method not allowed\n", MHD_RESPMEM_PERSISTENT);
         if (!r) return MHD_NO;
-        MHD_add_response_header(r, "Allow", rq.rt == ROUTE_ANSWER ? "POST" : "GET, HEAD");
-        MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
-        enum MHD_Result ok = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
-        MHD_destroy_response(r);
+        mhd->add_response_header(r, "Allow", rq.rt == ROUTE_ANSWER ? "POST" : "GET, HEAD");
+        mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
+        enum MHD_Result ok = mhd->queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
+        mhd->destroy_response(r);
         return ok;
     }
     if (rq.rt == ROUTE_ANSWER) {
-        const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        const char *len = mhd->lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (len && strtoull(len, NULL, 10) > CAIRN_SERVE_MAX_BODY)
             return send_text(c, MHD_HTTP_CONTENT_TOO_LARGE, "text/plain; charset=utf-8", "the body is too long\n", 1);
     }
@@ -412,6 +419,7 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
         cerr_addk(errs, NULL, 0, 0, NULL, "serve.port", "--port %s: a port is 0 (any free one) to 65535", port_text);
         return NULL;
     }
+    if (!mhd && !(mhd = serve_mhd_open(errs))) return NULL;
     if (inet_pton(AF_INET, bind, &a4.sin_addr) == 1) {
         a4.sin_family = AF_INET;
         a4.sin_port = htons((uint16_t)port);
@@ -453,7 +461,7 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
     signal(SIGPIPE, SIG_IGN); /* a page that went away is no reason to stop */
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
     if (v6) flags |= MHD_USE_IPv6;
-    s->d = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, handle, s,
+    s->d = mhd->start_daemon(flags, (uint16_t)port, NULL, NULL, handle, s,
                             MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4,
                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)CAIRN_SERVE_MAX_CONNECTIONS,
                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CAIRN_SERVE_IDLE_SECONDS,
@@ -473,7 +481,7 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
         serve_stop(s);
         return NULL;
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *di = mhd->get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
     s->port = di ? di->port : port;
     if (!(s->host = link_host(bind, v6))) {
         cerr_addk(errs, NULL, 0, 0, NULL, "oom", "out of memory");
@@ -493,7 +501,7 @@ void serve_stop(serve *s) {
     s->q.closed = 1;
     pthread_cond_broadcast(&s->q.done);
     pthread_mutex_unlock(&s->q.lock);
-    if (s->d) MHD_stop_daemon(s->d);
+    if (s->d) mhd->stop_daemon(s->d);
     serve_queue_destroy(&s->q);
     pthread_cond_destroy(&s->moved);
     pthread_mutex_destroy(&s->lock);
