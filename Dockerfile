@@ -7,7 +7,8 @@
 # installed tree and the runtime libraries.
 FROM debian:bookworm AS build
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      make gcc libc6-dev pkg-config libyaml-dev liblua5.4-dev libedit-dev libcmocka-dev git ca-certificates \
+      make gcc libc6-dev pkg-config libyaml-dev liblua5.4-dev libedit-dev libjson-c-dev libmicrohttpd-dev \
+      libqrencode-dev libcmocka-dev git ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -16,7 +17,7 @@ RUN git config --global --add safe.directory /src && make -j"$(nproc)" && make i
 
 FROM debian:bookworm-slim
 RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      libyaml-0-2 liblua5.4-0 libedit2 \
+      libyaml-0-2 liblua5.4-0 libedit2 libjson-c5 libqrencode4 libmicrohttpd12 \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/usr/local/ /usr/local/
 WORKDIR /work
