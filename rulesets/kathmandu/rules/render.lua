@@ -408,8 +408,9 @@ local function compact_route(g, view)
 end
 
 -- the full board's lines (below), or on a screen of g.height rows too few for it the
--- compact board: the header, the route one column a field, every seat on one line and
--- the viewer's own seat in full, and what else fits (the displays, the legend)
+-- compact board: the header, the route one column a field, every seat on one line, and
+-- in the rows left the viewer's yak tile and supply, the displays, the rest of the
+-- viewer's seat and the legend, in that order, while they fit
 local full_render
 ---@param view table
 ---@param seat integer? nil: no seat's (a spectator's)
@@ -425,30 +426,36 @@ function M.render(view, seat, g)
   local cols = columns(g)
   local top = fitted(head, cols, 2)
   for _, l in ipairs(compact_route(g, view)) do top[#top + 1] = l end
-  -- every seat on one line; the viewer's own in full when it fits
+  -- every seat on one line, then in the rows left, most useful first: the viewer's yak
+  -- tile and supply (what a player holds is told nowhere else on the screen), the
+  -- displays, the rest of the viewer's seat, the legend (also in `rules`)
   local seats, own = {}, nil
   for s = 1, #view.players do
     local sl = seat_lines(g, view, s, cols)
     seats[#seats + 1] = sl[1]
     if s == seat then own = { at = #seats, lines = sl } end
   end
-  if own and #top + #seats + #own.lines - 1 <= g.height then
-    for k = #own.lines, 2, -1 do table.insert(seats, own.at + 1, own.lines[k]) end
-  end
-  -- the displays and the legend while they fit, most useful first
+  local room = g.height - #top - #seats
+  local own_more = own and #own.lines - 1 or 0
+  local own_shown = math.min(own_more, 2, room)
+  room = room - own_shown
   local ks = {}
   for _, v in ipairs(view.kathmandu) do ks[#ks + 1] = tostring(v) end
-  local extra = { g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile),
-    #ks > 0 and table.concat(ks, " ") or "-") }
-  local legend_from = #extra + 1
-  for _, l in ipairs(legend(g)) do extra[#extra + 1] = l end
-  local room = g.height - #top - #seats
-  for i, e in ipairs(extra) do
-    local f = fitted(e, cols, i >= legend_from and legend_indent(g) or 8)
-    if #f > room then break end
-    for _, l in ipairs(f) do top[#top + 1] = l end
-    room = room - #f
+  local displays = fitted(g.text("render.maps", list_text(g, "map_half.", view.maps), count(view.map_pile),
+    #ks > 0 and table.concat(ks, " ") or "-"), cols, 8)
+  if #displays <= room then
+    for _, l in ipairs(displays) do top[#top + 1] = l end
+    room = room - #displays
+    local more = math.min(own_more - own_shown, room)
+    own_shown, room = own_shown + more, room - more
+    for _, e in ipairs(legend(g)) do
+      local f = fitted(e, cols, legend_indent(g))
+      if #f > room then break end
+      for _, l in ipairs(f) do top[#top + 1] = l end
+      room = room - #f
+    end
   end
+  for k = own_shown + 1, 2, -1 do table.insert(seats, own.at + 1, own.lines[k]) end
   for _, l in ipairs(seats) do top[#top + 1] = l end
   return table.concat(top, "\n")
 end
