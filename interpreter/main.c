@@ -543,9 +543,10 @@ static int cmd_check(int argc, char **argv) {
     print_notes(&notes, lang);
     load_cache_free(cache);
     /* sandboxes load the scripts after it when smoke play or the data check follow */
-    check_compile_scripts(r, a.games != 0 || engine_may_check_data(r), &errs);
+    int data_check = engine_may_check_data(r);
+    check_compile_scripts(r, a.games != 0 || data_check, &errs);
     /* the ruleset's own data checks (check_data), at the data's lines */
-    if (cerr_count(&errs) == 0) {
+    if (cerr_count(&errs) == 0 && data_check) {
         engine_config ec = {.ruleset = a.ruleset, .choices = req.choices, .n_choices = req.n_choices,
                             .preset = req.preset, .players = req.players, .sets = req.sets,
                             .n_sets = req.n_sets};
