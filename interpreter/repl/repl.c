@@ -1498,8 +1498,7 @@ static const char *usage_lang(const repl_settings *s) {
     return s->lang ? s->lang : repl_locale_lang();
 }
 
-/* SEAT=VALUE into the pair arrays. Returns 0, or -1 (bad), -2 (OOM). */
-static int add_pair(const char *arg, int **seats, char ***vals, size_t *n) {
+int repl_add_seat_pair(const char *arg, int **seats, char ***vals, size_t *n) {
     const char *eq = strchr(arg, '=');
     if (!eq || eq == arg || !eq[1]) return -1;
     char *end;
@@ -1623,7 +1622,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
         s->seed = n;
         a->seed_given = 1;
     } else if (cli_is(it, "bot")) {
-        int rc = add_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
+        int rc = repl_add_seat_pair(v, &s->bot_seat, &s->bot_val, &s->n_bots);
         if (rc == -2) return EXIT_FAIL;
         if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.bot", v);
         char *bad = bad_bot(usage_lang(s), s->bot_val[s->n_bots - 1]);
@@ -1633,7 +1632,7 @@ static int take_play_flag(const cli_item *it, repl_settings *s, play_args *a, ru
             return urc;
         }
     } else if (cli_is(it, "name")) {
-        int rc = add_pair(v, &s->name_seat, &s->name_val, &s->n_names);
+        int rc = repl_add_seat_pair(v, &s->name_seat, &s->name_val, &s->n_names);
         if (rc == -2) return EXIT_FAIL;
         if (rc < 0) return usage(usage_lang(s), cmd, a->usage, "usage.name", v);
     } else if (cli_is(it, "lang")) {

@@ -310,6 +310,9 @@ char *repl_value_words(const repl *r, const value *v);
 
 /* How many seats people play (no bot). */
 int repl_people(const repl *r);
+/* SEAT=VALUE (`--bot 2=mcts`, `--name 1=Ann`) into the settings' pair
+** arrays. Returns 0, or -1 (bad), -2 (OOM). */
+int repl_add_seat_pair(const char *arg, int **seats, char ***vals, size_t *n);
 /* Clears the terminal (and its scrollback); script mode prints a marker
 ** line instead. */
 void repl_clear_screen(repl *r);

@@ -29,6 +29,16 @@ static char *trimmed(char *s) {
     return s;
 }
 
+/* The next line typed at prompt (malloc'd), asked again after Ctrl-C; NULL
+** at the end of the input. */
+static char *next_answer(repl *r, const char *prompt) {
+    for (;;) {
+        int eof;
+        char *line = repl_ask(r, prompt, &eof);
+        if (line || eof) return line;
+    }
+}
+
 /* The ruleset chosen (malloc'd, *rs_out loaded for its seat counts), or NULL. */
 static char *ask_ruleset(repl *r, ruleset **rs_out) {
     size_t n;
@@ -58,12 +68,8 @@ static char *ask_ruleset(repl *r, ruleset **rs_out) {
     repl_say(r, 2, "%s", repl_tr(r, "setup.which"));
     char *chosen = NULL;
     while (!chosen) {
-        int eof;
-        char *line = repl_ask(r, "cairn:ruleset> ", &eof);
-        if (!line) {
-            if (eof) break;
-            continue;
-        }
+        char *line = next_answer(r, "cairn:ruleset> ");
+        if (!line) break;
         char *t = trimmed(line);
         char *end;
         long k = strtol(t, &end, 10);
@@ -98,12 +104,8 @@ static int ask_seats(repl *r, const ruleset *rs) {
     if (lo == hi) return lo;
     repl_say(r, 2, repl_tr(r, "setup.seats"), lo, hi, dflt);
     for (;;) {
-        int eof;
-        char *line = repl_ask(r, "cairn:seats> ", &eof);
-        if (!line) {
-            if (eof) return 0;
-            continue;
-        }
+        char *line = next_answer(r, "cairn:seats> ");
+        if (!line) return 0;
         char *t = trimmed(line), *end;
         long k = *t ? strtol(t, &end, 10) : dflt;
         int ok = (!*t || *end == '\0') && k >= lo && k <= hi;
@@ -145,12 +147,8 @@ static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
 static const char *ask_bot(repl *r) {
     repl_say(r, 2, "%s", repl_tr(r, "setup.bots"));
     for (;;) {
-        int eof;
-        char *line = repl_ask(r, "cairn:bots> ", &eof);
-        if (!line) {
-            if (eof) return NULL;
-            continue;
-        }
+        char *line = next_answer(r, "cairn:bots> ");
+        if (!line) return NULL;
         char *t = trimmed(line);
         const char *kind = *t ? NULL : SETUP_BOTS[0];
         for (size_t i = 0; !kind && i < SETUP_N_BOTS; i++)
@@ -169,12 +167,8 @@ static int ask_people(repl *r, int seats) {
     repl_say(r, 2, "%s", repl_tr(r, "setup.people"));
     int rc = -1;
     for (;;) {
-        int eof;
-        char *line = repl_ask(r, "cairn:people> ", &eof);
-        if (!line) {
-            if (eof) break;
-            continue;
-        }
+        char *line = next_answer(r, "cairn:people> ");
+        if (!line) break;
         int ok = parse_people(r, trimmed(line), seats, people) == 0;
         free(line);
         if (ok) {
@@ -188,17 +182,9 @@ static int ask_people(repl *r, int seats) {
     if (bots > 0 && !bot) rc = -1;
     for (int s = 1; rc == 0 && s <= seats; s++) {
         if (people[s]) continue;
-        int *bs = realloc(r->set.bot_seat, (r->set.n_bots + 1) * sizeof *bs);
-        if (bs) r->set.bot_seat = bs;
-        char **bv = bs ? realloc(r->set.bot_val, (r->set.n_bots + 1) * sizeof *bv) : NULL;
-        if (bv) r->set.bot_val = bv;
-        char *kind = bv ? strdup(bot) : NULL;
-        if (!kind) {
-            rc = -1;
-            break;
-        }
-        r->set.bot_seat[r->set.n_bots] = s;
-        r->set.bot_val[r->set.n_bots++] = kind;
+        char pair[32]; /* as `--bot 2=mcts` gives it */
+        snprintf(pair, sizeof pair, "%d=%s", s, bot);
+        if (repl_add_seat_pair(pair, &r->set.bot_seat, &r->set.bot_val, &r->set.n_bots) != 0) rc = -1;
     }
     free(people);
     return rc;
