@@ -59,7 +59,6 @@ typedef struct request {
     int too_big;
 } request;
 
-
 /* libmicrohttpd's functions (serve_mhd.h): set by the first serve_start
 ** before its server's threads start, read only after; the same table for
 ** every server of the process. */
@@ -77,8 +76,8 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
     mhd->add_response_header(r, "Referrer-Policy", "no-referrer"); /* the token never leaves in a Referer */
     mhd->add_response_header(r, "X-Frame-Options", "DENY");
     mhd->add_response_header(r, "Content-Security-Policy",
-                            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-                            "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+                             "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                             "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     if (close_after) mhd->add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ok = mhd->queue_response(c, status, r);
     mhd->destroy_response(r);
@@ -291,7 +290,7 @@ static enum MHD_Result begin(serve *s, struct MHD_Connection *c, const char *url
     }
     if ((rq.rt == ROUTE_ANSWER && !post) || (rq.rt != ROUTE_ANSWER && !get)) {
         struct MHD_Response *r = mhd->create_response_from_buffer(strlen("method not allowed\n"),
-                                                                 (void *)"method not allowed\n", MHD_RESPMEM_PERSISTENT);
+                                                                  (void *)"method not allowed\n", MHD_RESPMEM_PERSISTENT);
         if (!r) return MHD_NO;
         mhd->add_response_header(r, "Allow", rq.rt == ROUTE_ANSWER ? "POST" : "GET, HEAD");
         mhd->add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain; charset=utf-8");
@@ -462,14 +461,14 @@ serve *serve_start(const char *bind, int port, int n_seats, const int *served, c
     unsigned flags = MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
     if (v6) flags |= MHD_USE_IPv6;
     s->d = mhd->start_daemon(flags, (uint16_t)port, NULL, NULL, handle, s,
-                            MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4,
-                            MHD_OPTION_CONNECTION_LIMIT, (unsigned)CAIRN_SERVE_MAX_CONNECTIONS,
-                            MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CAIRN_SERVE_IDLE_SECONDS,
-                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, s,
-                            MHD_OPTION_NOTIFY_CONNECTION, connection_note, s,
-                            MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
-                            MHD_OPTION_END);
+                             MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&a6 : (struct sockaddr *)&a4,
+                             MHD_OPTION_CONNECTION_LIMIT, (unsigned)CAIRN_SERVE_MAX_CONNECTIONS,
+                             MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CAIRN_SERVE_IDLE_SECONDS,
+                             MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(32 * 1024),
+                             MHD_OPTION_NOTIFY_COMPLETED, completed, s,
+                             MHD_OPTION_NOTIFY_CONNECTION, connection_note, s,
+                             MHD_OPTION_UNESCAPE_CALLBACK, no_unescape, s,
+                             MHD_OPTION_END);
     if (!s->d) {
         char port_text[24];
         snprintf(port_text, sizeof port_text, "%d", port);

@@ -18,7 +18,6 @@
 ** (its threads may outlive a server), and the table is filled before the
 ** first server thread starts, then only read. */
 static serve_mhd table;
-static int opened;
 
 /* Each function's name and where its pointer goes. */
 #define FN(field, name) {#name, offsetof(serve_mhd, field)}
@@ -39,7 +38,6 @@ static const struct {
 };
 
 const serve_mhd *serve_mhd_open(cerr_list *errs) {
-    if (opened) return &table;
     void *lib = dlopen(CAIRN_MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         const char *why = dlerror();
@@ -61,6 +59,5 @@ const serve_mhd *serve_mhd_open(cerr_list *errs) {
         *(void **)((char *)&found + FUNCTIONS[i].at) = fn;
     }
     table = found;
-    opened = 1;
     return &table;
 }

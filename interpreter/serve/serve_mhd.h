@@ -28,10 +28,9 @@ typedef struct serve_mhd {
     __typeof__(MHD_destroy_response) *destroy_response;
 } serve_mhd;
 
-/* The functions, the library opened the first time (later calls give the
-** same table); NULL with an error saying what is missing when the library
-** or one of them cannot be found. Not for two threads at once: serve_start
-** calls it before any server thread runs. */
+/* Opens the library and gives its functions; NULL with an error saying what
+** is missing when the library or one of them cannot be found. Called once
+** a process, before any server thread runs (serve_start keeps the table). */
 const serve_mhd *serve_mhd_open(cerr_list *errs);
 
 #endif
