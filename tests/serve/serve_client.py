@@ -83,18 +83,13 @@ class Server:
         finally:
             s.close()
 
-    def state(self, seat):
-        st, _, body = self.request("GET", self.path(seat, "/state"))
-        assert st == 200, "state of seat %d: HTTP %d %r" % (seat, st, body[:200])
-        return json.loads(body), body
-
-    def state_patient(self, seat, tries=50):
-        """The seat's state, as state() gives it, waiting out the per-token rate limit
-        (429): a check that polls while the seat's page polls too shares the token's
-        CAIRN_SERVE_RATE_PER_SECOND with it."""
-        for _ in range(tries):
+    def state(self, seat, patient=False):
+        """The seat's state (the parsed JSON and its bytes). patient: wait out the
+        per-token rate limit (429), for a check that polls while the seat's page polls
+        too and shares the token's CAIRN_SERVE_RATE_PER_SECOND with it."""
+        for _ in range(50 if patient else 1):
             st, _, body = self.request("GET", self.path(seat, "/state"))
-            if st != 429:
+            if st != 429 or not patient:
                 break
             time.sleep(0.2)
         assert st == 200, "state of seat %d: HTTP %d %r" % (seat, st, body[:200])
