@@ -1302,9 +1302,21 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
             if (near)
                 cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option_suggest",
                           "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)", c, id, r->id, near);
-            else
-                cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option", "--option %s: no option \"%s\" in %s", c, id,
-                          r->id);
+            else {
+                /* say which options there are, as a wrong --preset does */
+                const value *opts = value_map_get(r->manifest, "options");
+                char *ids = opts && opts->type == CV_LIST && opts->u.list.n ? ids_text(opts) : NULL;
+                if (ids)
+                    cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option_list",
+                              "--option %s: no option \"%s\" in %s (its options: %s)", c, id, r->id, ids);
+                else if (n == 0)
+                    cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option_none",
+                              "--option %s: no option \"%s\" in %s (it has none)", c, id, r->id);
+                else /* no memory for the list */
+                    cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.cli_no_option", "--option %s: no option \"%s\" in %s", c,
+                              id, r->id);
+                free(ids);
+            }
             free(id);
             continue;
         }

@@ -1057,31 +1057,43 @@ static void note_language(repl *r) {
     free(text);
 }
 
+/* Adds an error for each --name and --bot whose seat the game of n seats
+** does not have; their number. */
+static int seats_beyond(const repl *r, int n, cerr_list *errs) {
+    char count[24], at[24];
+    int bad = 0;
+    snprintf(count, sizeof count, "%d", n);
+    for (size_t i = 0; i < r->set.n_names; i++)
+        if (r->set.name_seat[i] > n) {
+            snprintf(at, sizeof at, "%d", r->set.name_seat[i]);
+            cerr_addk(errs, NULL, 0, 0, NULL, "repl.name_no_seat", "--name %s=%s: no seat %s (the game has %s seats)",
+                      at, r->set.name_val[i], at, count);
+            bad++;
+        }
+    for (size_t i = 0; i < r->set.n_bots; i++)
+        if (r->set.bot_seat[i] > n) {
+            snprintf(at, sizeof at, "%d", r->set.bot_seat[i]);
+            cerr_addk(errs, NULL, 0, 0, NULL, "repl.bot_no_seat", "--bot %s=%s: no seat %s (the game has %s seats)", at,
+                      r->set.bot_val[i], at, count);
+            bad++;
+        }
+    return bad;
+}
+
 int repl_new_game(repl *r) {
     cerr_list errs;
     cerr_init(&errs, 0);
-    engine *e = make_engine(r, r->set.players, &errs);
+    engine *e = NULL;
+    /* a seat count given (--players, or the game's own at `new`): a name or
+    ** bot for a seat beyond it is refused, never dropped without a word */
+    if (r->set.players == 0 || seats_beyond(r, r->set.players, &errs) == 0) e = make_engine(r, r->set.players, &errs);
     if (e && (r->set.n_names || r->set.n_bots) && r->set.players == 0) {
         /* the seat count was the ruleset's default: now known, make it again
         ** with the names and bots in place */
         int n = engine_seat_count(e);
         engine_free(e);
         e = NULL;
-        char count[24], at[24];
-        snprintf(count, sizeof count, "%d", n);
-        for (size_t i = 0; i < r->set.n_names; i++)
-            if (r->set.name_seat[i] > n) {
-                snprintf(at, sizeof at, "%d", r->set.name_seat[i]);
-                cerr_addk(&errs, NULL, 0, 0, NULL, "repl.name_no_seat", "--name %s=%s: no seat %s (the game has %s seats)",
-                          at, r->set.name_val[i], at, count);
-            }
-        for (size_t i = 0; i < r->set.n_bots; i++)
-            if (r->set.bot_seat[i] > n) {
-                snprintf(at, sizeof at, "%d", r->set.bot_seat[i]);
-                cerr_addk(&errs, NULL, 0, 0, NULL, "repl.bot_no_seat", "--bot %s=%s: no seat %s (the game has %s seats)",
-                          at, r->set.bot_val[i], at, count);
-            }
-        if (cerr_count(&errs) == 0) e = make_engine(r, n, &errs);
+        if (seats_beyond(r, n, &errs) == 0) e = make_engine(r, n, &errs);
     }
     if (!e || repl_adopt_engine(r, e) != 0) {
         if (e) cerr_addk(&errs, NULL, 0, 0, NULL, "oom", "out of memory");

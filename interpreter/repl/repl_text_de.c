@@ -552,6 +552,8 @@ const repl_text_entry repl_text_de[] = {
     {"error.ruleset.no_preset_none", "kein Preset \"%s\" im Regelwerk %s (es hat keine)", NULL},
     {"error.ruleset.cli_no_option_suggest", "--option %s: keine Option \"%s\" in %s (meintest du \"%s\"?)", NULL},
     {"error.ruleset.cli_no_option", "--option %s: keine Option \"%s\" in %s", NULL},
+    {"error.ruleset.cli_no_option_list", "--option %s: keine Option \"%s\" in %s (seine Optionen: %s)", NULL},
+    {"error.ruleset.cli_no_option_none", "--option %s: keine Option \"%s\" in %s (es hat keine)", NULL},
     {"error.ruleset.cli_option_twice", "--option %s: die Option \"%s\" ist zweimal angegeben", NULL},
     {"error.ruleset.cli_takes_one_of", "--option %s: \"%s\" nimmt einen von: %s", NULL},
     {"error.ruleset.cli_takes_bool", "--option %s: \"%s\" nimmt true oder false", NULL},

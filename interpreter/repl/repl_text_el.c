@@ -552,6 +552,8 @@ const repl_text_entry repl_text_el[] = {
     {"error.ruleset.no_preset_none", "κανένα preset \"%s\" στο σύνολο κανόνων %s (δεν έχει κανένα)", NULL},
     {"error.ruleset.cli_no_option_suggest", "--option %s: καμία επιλογή \"%s\" στο %s (μήπως εννοείς \"%s\";)", NULL},
     {"error.ruleset.cli_no_option", "--option %s: καμία επιλογή \"%s\" στο %s", NULL},
+    {"error.ruleset.cli_no_option_list", "--option %s: καμία επιλογή \"%s\" στο %s (οι επιλογές του: %s)", NULL},
+    {"error.ruleset.cli_no_option_none", "--option %s: καμία επιλογή \"%s\" στο %s (δεν έχει καμία)", NULL},
     {"error.ruleset.cli_option_twice", "--option %s: η επιλογή \"%s\" δίνεται δύο φορές", NULL},
     {"error.ruleset.cli_takes_one_of", "--option %s: το \"%s\" παίρνει ένα από: %s", NULL},
     {"error.ruleset.cli_takes_bool", "--option %s: το \"%s\" παίρνει true ή false", NULL},

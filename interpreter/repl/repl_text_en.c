@@ -553,6 +553,8 @@ const repl_text_entry repl_text_en[] = {
     {"error.ruleset.no_preset_none", "no preset \"%s\" in ruleset %s (it has none)", NULL},
     {"error.ruleset.cli_no_option_suggest", "--option %s: no option \"%s\" in %s (did you mean \"%s\"?)", NULL},
     {"error.ruleset.cli_no_option", "--option %s: no option \"%s\" in %s", NULL},
+    {"error.ruleset.cli_no_option_list", "--option %s: no option \"%s\" in %s (its options: %s)", NULL},
+    {"error.ruleset.cli_no_option_none", "--option %s: no option \"%s\" in %s (it has none)", NULL},
     {"error.ruleset.cli_option_twice", "--option %s: option \"%s\" is given twice", NULL},
     {"error.ruleset.cli_takes_one_of", "--option %s: \"%s\" takes one of: %s", NULL},
     {"error.ruleset.cli_takes_bool", "--option %s: \"%s\" takes true or false", NULL},
