@@ -462,6 +462,16 @@
 #define CAIRN_SERVE_MAX_STATE_BYTES (4L * 1024 * 1024)
 #endif
 
+/* The widths a page may ask its board drawn at (`/state?cols=N`, the
+** columns of its board's box: g.width for the rules' render); a narrower
+** ask is drawn at the least, a wider one at the most. */
+#if !defined(CAIRN_SERVE_MIN_COLS)
+#define CAIRN_SERVE_MIN_COLS 30
+#endif
+#if !defined(CAIRN_SERVE_MAX_COLS)
+#define CAIRN_SERVE_MAX_COLS 240
+#endif
+
 /* News items a page is sent with each state: the newest ones. */
 #if !defined(CAIRN_SERVE_NEWS_KEPT)
 #define CAIRN_SERVE_NEWS_KEPT 40

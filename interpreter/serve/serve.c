@@ -30,6 +30,7 @@ typedef struct seat_slot {
     serve_bucket bucket;
     int closed;   /* a bot plays it now: its page may watch, not answer (the console's thread only) */
     char *state;  /* the newest published state message, or NULL */
+    int cols;     /* the columns its page last said its board has, 0 before (the console's thread only) */
     uint64_t gen; /* its event id */
 } seat_slot;
 
@@ -54,6 +55,7 @@ typedef enum { ROUTE_FILE, ROUTE_STATE, ROUTE_ANSWER, ROUTE_EVENTS } route;
 typedef struct request {
     route rt;
     int seat;
+    int cols; /* /state?cols=N, clamped; 0 when not given */
     const serve_file *file;
     strbuf body;
     int too_big;
@@ -215,6 +217,7 @@ static enum MHD_Result run_job(serve *s, struct MHD_Connection *c, request *rq) 
     memset(&job, 0, sizeof job);
     job.kind = rq->rt == ROUTE_STATE ? SERVE_JOB_STATE : SERVE_JOB_ANSWER;
     job.seat = rq->seat;
+    job.cols = rq->cols;
     job.body = rq->body.s ? rq->body.s : "";
     if (serve_queue_run(&s->q, &job) != 0) {
         strbuf_free(&job.reply);
@@ -252,6 +255,14 @@ static enum MHD_Result send_file(struct MHD_Connection *c, const serve_file *f, 
     return ok;
 }
 
+/* The width a page asks its board drawn at (`?cols=N`): N within
+** CAIRN_SERVE_MIN_COLS..CAIRN_SERVE_MAX_COLS, or 0 when it is not a number. */
+static int cols_asked(const char *v) {
+    if (!v || !*v || strlen(v) > 6 || strspn(v, "0123456789") != strlen(v)) return 0;
+    long n = strtol(v, NULL, 10);
+    return n < CAIRN_SERVE_MIN_COLS ? CAIRN_SERVE_MIN_COLS : n > CAIRN_SERVE_MAX_COLS ? CAIRN_SERVE_MAX_COLS : (int)n;
+}
+
 /* First call for a request: which seat, which route, the limits. Returns
 ** MHD_YES with *rq set to go on, or the answer already queued (*rq NULL). */
 static enum MHD_Result begin(serve *s, struct MHD_Connection *c, const char *url, const char *method,
@@ -279,6 +290,7 @@ static enum MHD_Result begin(serve *s, struct MHD_Connection *c, const char *url
         rq.file = serve_page_file("");
     } else if (strcmp(rest, "/state") == 0) {
         rq.rt = ROUTE_STATE;
+        rq.cols = cols_asked(mhd->lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "cols"));
     } else if (strcmp(rest, "/answer") == 0) {
         rq.rt = ROUTE_ANSWER;
     } else if (strcmp(rest, "/events") == 0) {
@@ -533,6 +545,23 @@ int serve_wake_fd(const serve *s) {
     return s->q.wake[0];
 }
 
+/* slot's newest state is msg (a copy kept) when it differs from the one
+** published: its event streams send it. On the console's thread. */
+static void keep_published(serve *s, seat_slot *slot, const char *msg) {
+    char *copy = msg ? strdup(msg) : NULL;
+    if (!copy) return; /* the streams keep the one before; the page has this one */
+    pthread_mutex_lock(&s->lock);
+    if (!slot->state || strcmp(slot->state, copy) != 0) {
+        free(slot->state);
+        slot->state = copy;
+        copy = NULL;
+        slot->gen = ++s->next_gen;
+        pthread_cond_broadcast(&s->moved);
+    }
+    pthread_mutex_unlock(&s->lock);
+    free(copy);
+}
+
 int serve_pump(serve *s, engine *e, serve_answered_fn answered, void *ctx) {
     serve_queue_drain(&s->q);
     int moved = 0;
@@ -545,7 +574,13 @@ int serve_pump(serve *s, engine *e, serve_answered_fn answered, void *ctx) {
             strbuf_puts(&job->reply, "{\"type\":\"reply\",\"ok\":false,\"code\":\"bot\","
                                      "\"error\":\"a bot plays this seat now (the console's `human` gives it back)\"}");
         } else if (job->kind == SERVE_JOB_STATE) {
-            if (serve_seat_state(e, job->seat, s->lang, &job->reply) != 0) job->status = 500;
+            seat_slot *slot = &s->seats[job->seat];
+            int resized = job->cols && job->cols != slot->cols;
+            if (job->cols) slot->cols = job->cols;
+            if (serve_seat_state(e, job->seat, s->lang, slot->cols, &job->reply) != 0)
+                job->status = 500;
+            else if (resized)
+                keep_published(s, slot, job->reply.s); /* its event stream too, at the new width */
         } else if (serve_seat_answer(e, job->seat, job->body, &job->reply) == 1) {
             int seat = job->seat;
             serve_queue_finish(&s->q, job); /* the page hears "ok" before the bots move; job is gone */
@@ -563,20 +598,8 @@ void serve_publish(serve *s, engine *e, const char *lang) {
     for (int i = 1; i <= s->n_seats; i++) {
         if (!s->seats[i].served) continue;
         strbuf b = {0};
-        serve_seat_state(e, i, lang, &b);
-        if (b.oom || !b.s) {
-            strbuf_free(&b);
-            continue;
-        }
-        pthread_mutex_lock(&s->lock);
-        seat_slot *slot = &s->seats[i];
-        if (!slot->state || strcmp(slot->state, b.s) != 0) {
-            free(slot->state);
-            slot->state = strbuf_take(&b);
-            slot->gen = ++s->next_gen;
-            pthread_cond_broadcast(&s->moved);
-        }
-        pthread_mutex_unlock(&s->lock);
+        serve_seat_state(e, i, lang, s->seats[i].cols, &b);
+        if (!b.oom && b.s) keep_published(s, &s->seats[i], b.s);
         strbuf_free(&b);
     }
 }

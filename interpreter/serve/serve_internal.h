@@ -54,6 +54,7 @@ typedef struct serve_job {
     serve_job_kind kind;
     int seat;
     const char *body; /* an answer's body (NUL-terminated), the request's */
+    int cols;         /* a state's: the columns the page's board has (0: not said) */
     strbuf reply;     /* the message to send */
     int status;       /* the HTTP status */
     int taken, done;
@@ -97,9 +98,10 @@ const serve_file *serve_page_file(const char *name);
 /* ---- serve_seat.c: the seat protocol's messages ---- */
 
 /* seat's state message (one JSON object) into out, with the newest
-** CAIRN_SERVE_NEWS_KEPT news and the page's language. 0, or -1 with an
+** CAIRN_SERVE_NEWS_KEPT news and the page's language, the board drawn for
+** cols columns (g.width; 0: the ruleset's own size). 0, or -1 with an
 ** error message in out. */
-int serve_seat_state(struct engine *e, int seat, const char *lang, strbuf *out);
+int serve_seat_state(struct engine *e, int seat, const char *lang, int cols, strbuf *out);
 /* Applies one answer body for seat; the protocol's reply in reply. 1 when
 ** the game moved, 0 when it did not (the reply says why). */
 int serve_seat_answer(struct engine *e, int seat, const char *body, strbuf *reply);

@@ -23,14 +23,15 @@ static void state_error(strbuf *out, const char *why) {
     strbuf_putc(out, '}');
 }
 
-int serve_seat_state(engine *e, int seat, const char *lang, strbuf *out) {
+int serve_seat_state(engine *e, int seat, const char *lang, int cols, strbuf *out) {
     size_t count = engine_event_count(e);
     size_t since = count > CAIRN_SERVE_NEWS_KEPT ? count - CAIRN_SERVE_NEWS_KEPT : 0;
     cerr_list errs;
     cerr_init(&errs, 0);
-    /* the board at the width of a phone held upright is not known: the
-    ** ruleset's own size, and the page scrolls it sideways */
-    int rc = seat_protocol_state(e, seat, since, 0, 0, out, &errs);
+    /* the board as wide as the page's box says (a phone held upright: some
+    ** 40 columns), as tall as it likes: the page scrolls down, never sideways
+    ** when the rules' render keeps within g.width */
+    int rc = seat_protocol_state(e, seat, since, cols, 0, out, &errs);
     if (rc != 0 || out->oom) {
         char *m = errs.n ? cerr_format(&errs.items[0]) : NULL;
         state_error(out, m ? m : "out of memory");

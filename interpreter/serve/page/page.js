@@ -153,8 +153,28 @@
     renderScores(st);
   }
 
+  /* How many characters of the board's font fit across its box: sent with
+     each request for the state, so the rules draw the board that wide
+     (g.width) and a phone held upright need not scroll it sideways. */
+  var cols = 0;
+  function boardCols() {
+    var pre = $("board"), probe = document.createElement("span");
+    probe.className = "probe";
+    probe.textContent = "0000000000";
+    pre.appendChild(probe);
+    var ch = probe.getBoundingClientRect().width / 10;
+    pre.removeChild(probe);
+    var cs = window.getComputedStyle(pre);
+    var inner = pre.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return ch > 0 && inner > 0 ? Math.floor(inner / ch) : 0;
+  }
+  function stateUrl() {
+    cols = boardCols();
+    return BASE + "/state" + (cols > 0 ? "?cols=" + cols : "");
+  }
+
   function fetchState() {
-    return fetch(BASE + "/state", { cache: "no-store" })
+    return fetch(stateUrl(), { cache: "no-store" })
       .then(function (r) { return r.ok ? r.json() : null; })
       .then(function (st) { if (st) render(st); })
       .catch(function () {});
@@ -203,7 +223,7 @@
     showError("");
     post(body).then(function (reply) {
       if (reply.ok || reply.code !== "stale") return reply;
-      return fetch(BASE + "/state", { cache: "no-store" }).then(function (r) { return r.json(); })
+      return fetch(stateUrl(), { cache: "no-store" }).then(function (r) { return r.json(); })
         .then(function (now) {
           if (!sameQuestion(asked, now, body)) {
             render(now);
@@ -261,6 +281,13 @@
       c.hidden = false;
     };
   }
+
+  /* a phone turned, a window resized: the board again at the new width */
+  var resizing = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { if (boardCols() !== cols) fetchState(); }, 250);
+  });
 
   fetchState();
   listen();

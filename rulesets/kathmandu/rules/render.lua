@@ -18,7 +18,8 @@ local MARKUP = { mountain = "{dim}", city = "{magenta}{bold}", temple = "{red}{b
 local pad, name_of, name = ctext.pad, ctext.seat_name, ctext.name
 -- the board's width: at most 119 columns (a 120-column screen keeps its last one free),
 -- or the screen's own width when the console says it is narrower (g.width); the route's
--- rows (80 columns on six boards) are never broken
+-- rows are never broken: where they do not fit (80 columns on six boards, 106 on eight)
+-- the route is drawn one column a field, in bands of as many boards as fit
 local WIDEST = 119
 ---@param g cairn.G
 ---@return integer
@@ -364,13 +365,17 @@ local function seat_lines(g, view, s, cols)
   return out
 end
 
--- compact_route(g, view) -> the route one column a field (no blanks between
+-- compact_route(g, view, cols) -> the route one column a field (no blanks between
 -- fields), for a short or narrow screen: a yak's number on its field, the border strips
--- and the storm wall as in the full route, each board's name cut to its width with a dot
+-- and the storm wall as in the full route, each board's name cut to its width with a dot.
+-- Where even that is wider than cols (a phone's page), the boards come in bands of as
+-- many as fit, one under the other, each band's rows starting with the border strip
+-- (or the storm wall) before its first board.
 ---@param g cairn.G
 ---@param view table
+---@param cols integer
 ---@return string[]
-local function compact_route(g, view)
+local function compact_route(g, view, cols)
   local data = g.data
   local cells = cell_glyphs(data)
   local W = data.boards.size.cols
@@ -381,27 +386,35 @@ local function compact_route(g, view)
       yaks[k] = yaks[k] and "*" or tostring(s)
     end
   end
-  local head = { "   " }
-  for b, id in ipairs(view.route) do
-    local bn = board_name(id)
-    local h = bn .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
-    if utf8.len(h) > W then -- its first W - 1 letters, then the needle or a dot: "Kathm."
-      h = bn:sub(1, utf8.offset(bn, W) - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or ".")
-    end
-    head[#head + 1] = pad(h, W) .. " "
-  end
-  local lines = { table.concat(head) }
-  for r, row in ipairs(view.map) do
-    local out = { (view.wall == 0) and (string.format("%2d", r) .. "{red}{bold}#{/}") or string.format("%2d ", r) }
-    local letters = { row:byte(1, -1) }
-    for c = 1, #row do
-      local y = yaks[r * 1000 + c]
-      out[#out + 1] = y and ("{bold}{red}" .. y .. "{/}") or cells[letters[c]].text
-      if c % W == 0 and c < #row then
-        out[#out + 1] = (c // W == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
+  local boards = #view.route
+  local per = math.max(1, math.min(boards, (cols - 3) // (W + 1))) -- "12#" and W + 1 a board
+  local lines = {}
+  for first = 1, boards, per do
+    local last = math.min(first + per - 1, boards)
+    local head = { "   " }
+    for b = first, last do
+      local bn = board_name(view.route[b])
+      local h = bn .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
+      if utf8.len(h) > W then -- its first W - 1 letters, then the needle or a dot: "Kathm."
+        h = bn:sub(1, utf8.offset(bn, W) - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or ".")
       end
+      head[#head + 1] = pad(h, W) .. " "
     end
-    lines[#lines + 1] = table.concat(out)
+    lines[#lines + 1] = table.concat(head)
+    -- before the first board: the storm wall, else (a later band) the strip it starts at
+    local before = (view.wall == first - 1) and "{red}{bold}#{/}" or (first > 1 and "{dim}|{/}" or " ")
+    for r, row in ipairs(view.map) do
+      local out = { string.format("%2d", r) .. before }
+      local letters = { row:byte(1, -1) }
+      for c = (first - 1) * W + 1, last * W do
+        local y = yaks[r * 1000 + c]
+        out[#out + 1] = y and ("{bold}{red}" .. y .. "{/}") or cells[letters[c]].text
+        if c % W == 0 and c < last * W then
+          out[#out + 1] = (c // W == view.wall) and "{red}{bold}#{/}" or "{dim}|{/}"
+        end
+      end
+      lines[#lines + 1] = table.concat(out)
+    end
   end
   for i, l in ipairs(lines) do lines[i] = l:gsub(" +$", "") end
   return lines
@@ -425,7 +438,7 @@ function M.render(view, seat, g)
   if not g.height or #lines <= g.height then return table.concat(lines, "\n") end
   local cols = columns(g)
   local top = fitted(head, cols, 2)
-  for _, l in ipairs(compact_route(g, view)) do top[#top + 1] = l end
+  for _, l in ipairs(compact_route(g, view, cols)) do top[#top + 1] = l end
   -- every seat on one line, then in the rows left, most useful first: the viewer's yak
   -- tile and supply (what a player holds is told nowhere else on the screen), the
   -- displays, the rest of the viewer's seat, the legend (also in `rules`)
@@ -483,12 +496,15 @@ function full_render(view, seat, g)
     what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " ")))
   add_fitted(head, 2)
   local route, city_keys = route_lines(g, view)
-  for _, l in ipairs(route) do
+  local widest = 0
+  for i, l in ipairs(route) do
     -- on a narrow screen without the blanks the rows end in: they would make the
     -- terminal wrap a line that fits
-    if cols < WIDEST then l = l:gsub(" +$", "") end
-    add(l)
+    if cols < WIDEST then route[i] = l:gsub(" +$", "") end
+    widest = math.max(widest, ctext.width(route[i]))
   end
+  if widest > cols then route = compact_route(g, view, cols) end -- one column a field, in bands
+  for _, l in ipairs(route) do add(l) end
   for _, l in ipairs(legend(g)) do add_fitted(l, legend_indent(g)) end
   local cities = {}
   for _, key in ipairs(city_keys) do
