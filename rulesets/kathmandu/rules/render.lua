@@ -38,14 +38,14 @@ local function markup_of(l) return ctext.tags(l.markup) end
 
 local wrap = ctext.wrap
 
--- fitted(line, cols, indent) -> the lines a line takes on the board: itself at the full
--- width, else broken where it has two spaces (cairn.text.fit)
+-- fitted(line, cols, indent) -> the lines a line takes on the board: itself where it
+-- fits, else broken where it has two spaces (cairn.text.fit), at the full width too (five
+-- equipment cards on display made a line of 129 columns)
 ---@param line string
 ---@param cols integer
 ---@param indent integer
 ---@return string[]
 local function fitted(line, cols, indent)
-  if cols == WIDEST then return { line } end
   return ctext.fit(line, cols, indent)
 end
 
@@ -352,8 +352,9 @@ local function seat_lines(g, view, s, cols)
   -- a blank before the dice even after the longest head ("Startperson (Kundschafter)")
   local first = pad(head, 39) .. " " .. dice_text(g, p) .. "  " .. ex .. "  " .. yak
   local out = fitted(first, cols, 4)
+  local supply = table.concat(res, " ")
   local parts = {
-    table.concat(res, " "),
+    supply,
     g.text("render.equipment_held", list_text(g, "equipment.", p.equipment)),
     g.text("render.animals_held", list_text(g, "animal.", p.animals)),
     g.text("render.maps_held", list_text(g, "map_half.", p.halves), list_text(g, "map_pair.", p.chests)),
@@ -361,7 +362,13 @@ local function seat_lines(g, view, s, cols)
     g.text("render.candles", data.game.candles - p.candles),
   }
   if tents ~= "" then parts[#parts + 1] = tents:sub(3) end
-  for _, l in ipairs(wrap("    ", parts, 4, cols)) do out[#out + 1] = l end
+  if 4 + ctext.width(supply) > cols then -- a narrow screen: the supply a resource a part
+    table.remove(parts, 1)
+    for i = #res, 1, -1 do table.insert(parts, 1, res[i]) end
+  end
+  for _, l in ipairs(wrap("    ", parts, 4, cols)) do
+    for _, f in ipairs(fitted(l, cols, 4)) do out[#out + 1] = f end -- a part wider than a line: at its words
+  end
   return out
 end
 
@@ -510,7 +517,7 @@ function full_render(view, seat, g)
   for _, key in ipairs(city_keys) do
     cities[#cities + 1] = "{magenta}" .. key .. "{/} " .. list_text(g, nil, view.cities[key])
   end
-  for _, l in ipairs(wrap(g.text("render.cities"), cities, 8, cols)) do add(l) end
+  for _, l in ipairs(wrap(g.text("render.cities"), cities, 8, cols)) do add_fitted(l, 8) end -- a city wider than a line: at its words
   local specials = {}
   for _, k in ipairs(data.goods.kinds) do
     local o = view.specials[k]
