@@ -6,7 +6,7 @@
 -- added up.
 
 local deck = require "cairn.deck"
-local ctext = require "cairn.text"   -- pad by columns: shared with every render
+local ctext = require "cairn.text"   -- pad and fit by columns: shared with every render
 
 local rules = {}
 
@@ -162,6 +162,13 @@ function rules.render(view, seat, g)
   if seat then
     local hand = view.hands[seat]
     lines[#lines + 1] = g.text("hand") .. ": " .. table.concat(hand, " ")
+  end
+  if g.width then -- a narrow screen (a phone's page): a line broken where it does not fit
+    local fitted = {}
+    for _, l in ipairs(lines) do
+      for _, f in ipairs(ctext.fit(l, g.width, 2)) do fitted[#fitted + 1] = f end
+    end
+    lines = fitted
   end
   return table.concat(lines, "\n")
 end
