@@ -394,7 +394,7 @@ function M.chest(g, seat, colour)
   common.remove(p.halves, colour .. "-a")
   common.remove(p.halves, colour .. "-b")
   p.chests[#p.chests + 1] = colour
-  common.log(g, "log.chest", common.seat_name(g, seat), colour)
+  common.log(g, "log.chest", common.seat_name(g, seat), ctext.name(g, "map_pair.", colour))
 end
 
 -- after an action: more actions, or the turn ends when none is left

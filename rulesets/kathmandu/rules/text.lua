@@ -19,8 +19,8 @@ local name = ctext.name
 local function res_name(g, r) return name(g, "res.", r) end
 
 -- move_label: where the move ends and what it will cost, short (the scout's eight
--- options go in two columns at 80): "N 3 −1: 2,1 start field; needle; +1 exhaustion"; steps
--- lost show in the steps and the exhaustion
+-- options go in two columns at 80): "N 3 −1: 2,1 start field; needle; +1 exhaustion" (the
+-- parts separated by label.sep); steps lost show in the steps and the exhaustion
 ---@param g cairn.G
 ---@param seat integer
 ---@param a (string|integer)[] the option id's words
@@ -56,7 +56,8 @@ local function move_label(g, seat, a)
   if kat then parts[#parts + 1] = g.text("label.kathmandu") end
   if exhaustion > 0 then parts[#parts + 1] = g.text("label.costs_exhaustion", exhaustion) end
   if #parts == 0 then return head end
-  return head .. "; " .. table.concat(parts, "; ")
+  local sep = name(g, "label.", "sep")   -- "; ", in Greek "· " (";" is its question mark)
+  return head .. sep .. table.concat(parts, sep)
 end
 
 ---@param g cairn.G

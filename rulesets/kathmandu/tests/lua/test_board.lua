@@ -79,7 +79,7 @@ for _ = 1, 40 do   -- a few turns in, so that hands and displays hold something
 end
 local function check_width(game, width, max)
   game.width = width
-  for _, lang in ipairs({ "en", "de" }) do
+  for _, lang in ipairs({ "en", "de", "el" }) do
     game.lang = lang
     local text = render.render(game.state, 1, game)
     local n = 0
@@ -89,12 +89,12 @@ local function check_width(game, width, max)
       if width then assert(not plain:find(" $"), lang .. ": a blank at the end of: " .. plain) end
       n = n + 1
     end
-    assert(n >= 20 and text:find("#") and text:find(lang == "en" and "Legend" or "Legende"))
+    assert(n >= 20 and text:find("#") and text:find(({ en = "Legend", de = "Legende", el = "Υπόμνημα" })[lang]))
     assert(text:find("{dim}" .. string.rep("-", width or 119) .. "{/}", 1, true), "the rule line")
   end
   game.width = nil
 end
--- in English and in German
+-- in English, German and Greek
 check_width(g, nil, 120)
 -- on an 80-column screen (g.width) a game of six boards fits 80 (its route's rows are 80
 -- wide; the long game's eight boards are not), the rule line is 80 dashes and no line ends

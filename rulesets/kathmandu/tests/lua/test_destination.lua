@@ -159,8 +159,11 @@ g.state.equipment_discard = {}
 -- (the chest came from the display; the discard pile is empty again)
 fake.turn(g, 1, 5, 8, { pink = 1 })
 fake.play(g, 1, "die pink", "move north")
+local before = #g.events
 fake.play(g, 1, "chest red")
 assert(#p.halves == 0 and p.chests[1] == "red" and not common.has(p.equipment, "chest"))
+-- the log names the pair in the game's language (map_pair.red), not by its colour's id
+assert(fake.events_since(g, before) == "Ann locks the red pair in a chest.", fake.events_since(g, before))
 
 -- 6. Kathmandu: Ann on (1,12) with 2 exhaustion, a 4 east (board 2's needle: a compass)
 --    over the strip (food paid) to
