@@ -708,7 +708,7 @@ static int cmd_load(repl *r, const char *args) {
         char *worded = cairn_strdup(facts.as_scenario ? repl_tr(r, "load.note_scenario") : "");
         if (worded && facts.unseated) {
             char *seats = cairn_strfmt(repl_trn(r, "load.note_unseated", (long long)facts.unseated), facts.unseated);
-            char *both = seats ? cairn_strfmt("%s%s%s", worded, *worded ? "; " : "", seats) : NULL;
+            char *both = seats ? cairn_strfmt("%s%s%s", worded, *worded ? repl_tr(r, "list.sep") : "", seats) : NULL;
             free(seats);
             free(worded);
             worded = both;

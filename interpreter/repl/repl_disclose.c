@@ -87,7 +87,7 @@ typedef struct moves {
 ** decision", "6 secret decisions"). */
 static void moves_put_hidden(repl *r, moves *m) {
     if (!m->pending) return;
-    if (m->items++) markup_buf_puts(&m->shown, "; ");
+    if (m->items++) markup_buf_puts(&m->shown, repl_tr(r, "list.sep"));
     markup_buf_printf(&m->shown, repl_trn(r, "news.secret", (long long)m->pending), m->pending);
     m->pending = 0;
 }
@@ -126,7 +126,7 @@ static void moves_add(repl *r, moves *m, int viewer, size_t index) {
         return;
     }
     moves_put_hidden(r, m);
-    markup_buf_printf(&m->shown, "%s%s%s", m->items++ ? "; " : "", label,
+    markup_buf_printf(&m->shown, "%s%s%s", m->items++ ? repl_tr(r, "list.sep") : "", label,
                       repl_was_forced(r, index) ? repl_tr(r, "news.only_option") : "");
     m->n_shown++;
 }

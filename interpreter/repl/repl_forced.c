@@ -107,7 +107,7 @@ int repl_cmd_auto_forced(repl *r, const char *args) {
     markup_buf b = {0};
     for (int s = 1; s <= r->n_seats && s < 32; s++)
         if ((seats >> s) & 1u)
-            markup_buf_printf(&b, "%s%s %s", b.len ? "; " : "", repl_seat_name(r, s),
+            markup_buf_printf(&b, "%s%s %s", b.len ? repl_tr(r, "list.sep") : "", repl_seat_name(r, s),
                               repl_tr(r, r->bot[s] || repl_forced_on(r, s) ? "forced.on" : "forced.off"));
     char *list = markup_buf_take(&b);
     repl_plain(r, repl_tr(r, "forced.list"), list ? list : "?");

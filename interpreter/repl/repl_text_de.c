@@ -103,6 +103,7 @@ const repl_text_entry repl_text_de[] = {
     {"help.no_command", "kein Befehl \"%s\" (`help` zeigt sie)", NULL},
     {"help.no_command_near", "kein Befehl \"%s\"; meintest du %s?", NULL},
     {"news.only_option", " (die einzige Option)", NULL},
+    {"list.sep", "; ", NULL},
     {"news.taken", "{dim}Für dich gewählt: %s (die einzige Option; mit `auto forced off` wählst du selbst).{/}", NULL},
     {"keep.changed", "Diese Partie (%zu Entscheidung) hat sich seit dem letzten Speichern geändert.", "Diese Partie (%zu Entscheidungen) hat sich seit dem letzten Speichern geändert."},
     {"keep.ask", "Vorher speichern (%s)? (j/n oder ein Dateiname) [j: %s]:", NULL},

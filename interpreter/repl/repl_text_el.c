@@ -103,6 +103,7 @@ const repl_text_entry repl_text_el[] = {
     {"help.no_command", "καμία εντολή \"%s\" (η `help` τις δείχνει)", NULL},
     {"help.no_command_near", "καμία εντολή \"%s\"· μήπως εννοείς την %s;", NULL},
     {"news.only_option", " (η μόνη επιλογή)", NULL},
+    {"list.sep", " · ", NULL}, /* ";" is the Greek question mark */
     {"news.taken", "{dim}Επιλέχθηκε για σένα: %s (η μόνη επιλογή· με `auto forced off` διαλέγεις μόνος/η σου).{/}", NULL},
     {"keep.changed", "Αυτό το παιχνίδι (%zu απόφαση) άλλαξε από την τελευταία αποθήκευση.", "Αυτό το παιχνίδι (%zu αποφάσεις) άλλαξε από την τελευταία αποθήκευση."},
     {"keep.ask", "Αποθήκευση πριν (%s); (ν/ο ή όνομα αρχείου) [ν: %s]:", NULL},

@@ -104,6 +104,7 @@ const repl_text_entry repl_text_en[] = {
     {"help.no_command", "no command \"%s\" (`help` lists them)", NULL},
     {"help.no_command_near", "no command \"%s\"; did you mean %s?", NULL},
     {"news.only_option", " (the only option)", NULL},
+    {"list.sep", "; ", NULL}, /* between the items of one line: moves, seats, notes */
     {"news.taken", "{dim}Taken for you: %s (the only option; `auto forced off` to choose it).{/}", NULL},
     {"keep.changed", "This game (%zu decision) changed since it was last saved.", "This game (%zu decisions) changed since it was last saved."},
     {"keep.ask", "Save it before %s? (y/n, or a file name) [y: %s]:", NULL},
