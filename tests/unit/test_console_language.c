@@ -519,6 +519,30 @@ static void test_greek_yak(void **state) {
     free(rm);
 }
 
+/* Yak in German: four bots to the end with the master builder's bonus cards
+** (on the board and in the scores), then two people against two bots with the
+** commands and answers above, and the replay of their save. */
+static void test_german_yak(void **state) {
+    (void)state;
+    play_in("de",
+            "yak --lang de --players 4 --option master_builder --bot 1=random --bot 2=random --bot 3=random "
+            "--bot 4=random --seed 5",
+            "true");
+    char dir[] = "/tmp/cairn-lang-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *input = commands_then_answers(dir, "yak");
+    char *args = cairn_strfmt("%s/yak --lang de --players 4 --bot 3=greedy --bot 4=greedy --seed 3", dir);
+    assert_non_null(input);
+    assert_non_null(args);
+    play_in("de", args, input);
+    replay_in("de", dir);
+    free(args);
+    free(input);
+    char *rm = cairn_strfmt("rm -rf %s", dir);
+    assert_int_equal(rm ? system(rm) : -1, 0);
+    free(rm);
+}
+
 /* The n-th occurrence of text in c's output, waited for as wait_for does. */
 static void wait_for_nth(child *c, const char *text, int n) {
     for (int tick = 0; tick < WAIT_TICKS; tick++) {
@@ -733,6 +757,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_locale_lang),
         cmocka_unit_test(test_german_kathmandu),
         cmocka_unit_test(test_greek_yak),
+        cmocka_unit_test(test_german_yak),
         cmocka_unit_test(test_trust_question_on_a_terminal),
         cmocka_unit_test(test_before_a_game),
         cmocka_unit_test(test_game_takes_the_locale),

@@ -182,7 +182,8 @@ local function tower_line(data, tw, hint)
   return table.concat(rows, "{dim}/{/}")
 end
 
--- one player on one line: the compact board's form of player_block
+-- one player on one line: the compact board's form of player_block (each food by its
+-- short name, food_short.*: a language whose names are long abbreviates them there)
 ---@param g cairn.G
 ---@param view table
 ---@param seat integer
@@ -196,7 +197,7 @@ local function player_line(g, view, seat, viewer, kinds)
   local total, food = 0, {}
   for _, k in ipairs(kinds) do
     total = total + (p.food[k] or 0)
-    food[#food + 1] = string.format("%s %d", name(g, "food.", k), p.food[k] or 0)
+    food[#food + 1] = string.format("%s %d", name(g, "food_short.", k), p.food[k] or 0)
   end
   local act = view.action
   local placing = type(act) == "table" and act.seat == seat and act.step == "place"
@@ -218,6 +219,18 @@ local function fog_track(data, fog)
     cells[#cells + 1] = (i <= fog.track) and on_track or "{dim}.{/}"
   end
   return table.concat(cells)
+end
+
+-- food_column(g, kinds) -> the columns a cart's food takes on its line: 24, or more in a
+-- language whose food names need them (every kind of food at the cart's capacity, as
+-- food_line writes it, and a space), so the carts' food totals line up
+---@param g cairn.G
+---@param kinds string[] the food kinds in order
+---@return integer
+local function food_column(g, kinds)
+  local most = {}
+  for _, k in ipairs(kinds) do most[k] = g.data.carts.capacity.food end
+  return math.max(24, ctext.width(food_line(g, most, kinds)) + 1)
 end
 
 -- M.render(view, seat, g) -> the board.
@@ -256,6 +269,7 @@ function M.render(view, seat, g)
   end
   add(rule)
   -- the carts, in stop order
+  local food_w = food_column(g, kinds)
   for stop = 1, view.stops do
     for _, cart in ipairs(view.carts) do
       if cart.stop == stop then
@@ -270,7 +284,7 @@ function M.render(view, seat, g)
         add(string.format("%s %s %s [%s]  %s",
           pad(g.text("render.stop", stop), 7), pad(who, 10),
           pad(name(g, "cart.", cart.id), 20), table.concat(st),
-          pad(food_line(g, cart.food, carried), 24) .. string.format(" %d/%d", total, data.carts.capacity.food)))
+          pad(food_line(g, cart.food, carried), food_w) .. string.format(" %d/%d", total, data.carts.capacity.food)))
       end
     end
   end

@@ -1,7 +1,10 @@
 -- rulesets/yak/tests/lua/test_yak_selfplay.lua
 -- Plays random legal Yak games to the end with the fake g: every seat count, with and
 -- without master builder, checking the invariants after every decision and that every
--- rendered line fits 80 columns and every score breakdown adds up to its total. One
+-- rendered line fits 80 columns in every language of the ruleset (the full board; the
+-- compact one of a short terminal in German, which abbreviates the food there: English's
+-- and Greek's compact line takes 85 and 87 columns when one seat holds both the baby yak
+-- and the stupa) and every score breakdown adds up to its total. One
 -- game per seat count and option value: each is a full game, and a unit test has the
 -- instruction budget of one sandbox call (`cairn check` smoke-plays many more).
 
@@ -20,14 +23,32 @@ local function view_of(g, seat)
   return v
 end
 
-local function check_render(g)
-  for seat = 0, #g.seats do
-    local text = g.rules.render(view_of(g, seat > 0 and seat or nil), seat > 0 and seat or nil, g)
-    for line in (text .. "\n"):gmatch("(.-)\n") do
-      assert(visible(line) <= 80, "render line too wide (" .. visible(line) .. "): " .. line)
-      assert(not line:match(" $"), "render line ends in a space: " .. line)
+-- the languages of the ruleset, sorted, each with its g.text
+local langs, texts = {}, {}
+for lang in pairs(test.ruleset().text) do langs[#langs + 1] = lang end
+table.sort(langs)
+for _, l in ipairs(langs) do texts[l] = fake.text(l) end
+
+-- check_render(g, only): every seat's board (and a spectator's) in language `only`, or in
+-- every language; the game's own language and text are put back
+local function check_render(g, only)
+  local lang, text_of = g.lang, g.text
+  for _, l in ipairs(langs) do
+    if not only or l == only then
+      g.lang, g.text = l, texts[l]
+      for _, height in ipairs(l == "de" and { false, 1 } or { false }) do
+        g.height = height or nil
+        for seat = 0, #g.seats do
+          local text = g.rules.render(view_of(g, seat > 0 and seat or nil), seat > 0 and seat or nil, g)
+          for line in (text .. "\n"):gmatch("(.-)\n") do
+            assert(visible(line) <= 80, l .. ": render line too wide (" .. visible(line) .. "): " .. line)
+            assert(not line:match(" $"), l .. ": render line ends in a space: " .. line)
+          end
+        end
+      end
     end
   end
+  g.lang, g.text, g.height = lang, text_of, nil
 end
 
 local function play(seats, seed, options)
@@ -46,7 +67,7 @@ local function play(seats, seed, options)
     fake.play(g, d.seat, id)
     steps = steps + 1
     assert(steps < 20000, "game does not end")
-    if steps % 25 == 0 then check_render(g) end
+    if steps % 25 == 0 then check_render(g, langs[steps // 25 % #langs + 1]) end   -- in turn
   end
   check_render(g)
   local scores = g.rules.score(g)

@@ -25,4 +25,5 @@ for lang, t in pairs(loaded.text) do
 end
 assert(test.text(loaded.text, "en")("score.singles", 1) == "1 single stone")
 assert(test.text(loaded.text, "el")("score.singles", 2) == "2 μεμονωμένες πέτρες")
+assert(test.text(loaded.text, "de")("score.singles", 2) == "2 Einzelsteine")
 print("test_yak_texts ok")
