@@ -83,12 +83,14 @@ class Server:
         finally:
             s.close()
 
-    def state(self, seat, patient=False):
+    def state(self, seat, patient=False, cols=None):
         """The seat's state (the parsed JSON and its bytes). patient: wait out the
         per-token rate limit (429), for a check that polls while the seat's page polls
-        too and shares the token's CAIRN_SERVE_RATE_PER_SECOND with it."""
+        too and shares the token's CAIRN_SERVE_RATE_PER_SECOND with it. cols: the
+        width the page asks the board drawn at (`?cols=`, as the page sends it)."""
+        rest = "/state" if cols is None else "/state?cols=" + str(cols)
         for _ in range(50 if patient else 1):
-            st, _, body = self.request("GET", self.path(seat, "/state"))
+            st, _, body = self.request("GET", self.path(seat, rest))
             if st != 429 or not patient:
                 break
             time.sleep(0.2)

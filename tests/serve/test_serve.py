@@ -9,12 +9,17 @@ tests/serve/test_serve.py
   while seat 2's own messages do hold it (so the check can fail); the
   console answers for seat 1 after `view 1`, and `undo` at the console
   reaches the pages.
+- width: the page says how many columns its board's box holds
+  (`/state?cols=N`) and the board comes drawn that wide (Yak's render
+  keeps within g.width down to 30 columns), to that state's reply and to
+  the seat's event stream; the other seat's board keeps its width; a
+  width that is not a number is ignored, one below 30 drawn at 30.
 - hostile: bad tokens, a body too long, bad JSON, path traversal (plain and
   percent-encoded), wrong methods, a burst (429), a thousand connections
   opened and dropped; the game is unchanged after all of them and a good
   request is still answered.
 
-Usage: test_serve.py CAIRN [yak|hostile]...  Every loop is bounded in count
+Usage: test_serve.py CAIRN [yak|width|hostile]...  Every loop is bounded in count
 and time; only 127.0.0.1 is ever contacted.
 """
 import json
@@ -171,6 +176,44 @@ def test_yak(cairn):
         srv.stop()
 
 
+def widest(st):
+    return max((len(l) for l in (st.get("board") or "").splitlines()), default=0)
+
+
+def test_width(cairn):
+    print("== serve yak: the board drawn as wide as the page's box (?cols=)")
+    srv = Server(cairn, ["yak", "--players", "2", "--seed", "3"], 2)
+    try:
+        ev1 = Events(srv, 1, 20)
+        st, _ = srv.state(1)
+        full = widest(st)
+        # Yak's board puts the towers side by side: 79 columns at the ruleset's own size
+        check(full > 60, "seat 1's board is %d columns wide without a width (expected Yak's own, over 60)" % full)
+        st, _ = srv.state(1, cols=40)
+        check(0 < widest(st) <= 40, "seat 1's board asked at 40 columns is %d wide" % widest(st))
+        narrow_board = st.get("board")
+        st2, _ = srv.state(2)
+        check(widest(st2) == full, "seat 2's board changed width (%d, was %d) when seat 1's page narrowed" %
+              (widest(st2), full))
+        st, _ = srv.state(1, cols="abc")
+        check(st.get("board") == narrow_board, "a width that is no number changed seat 1's board")
+        st, _ = srv.state(1, cols=5)
+        check(0 < widest(st) <= 30, "seat 1's board asked at 5 columns (drawn at 30) is %d wide" % widest(st))
+        st, _ = srv.state(1, cols=40)
+        deadline = time.time() + 10
+        while time.time() < deadline and not any(
+                json.loads(d).get("board") == narrow_board for _, d in ev1.events):
+            time.sleep(0.05)
+        ev1.close()
+        boards = [json.loads(d).get("board") for _, d in ev1.events]
+        check(narrow_board in boards, "seat 1's event stream never sent the board at 40 columns (%d events)" %
+              len(boards))
+        check(boards and boards[-1] == narrow_board,
+              "the last state seat 1's event stream sent is not the one at 40 columns")
+    finally:
+        srv.stop()
+
+
 def test_hostile(cairn):
     print("== serve hostile: bad tokens, long bodies, bad JSON, traversal, bursts, a thousand connections")
     srv = Server(cairn, ["yak", "--players", "2", "--seed", "3"], 2)
@@ -283,9 +326,9 @@ def test_hostile(cairn):
 
 def main():
     cairn = sys.argv[1]
-    which = sys.argv[2:] or ["yak", "hostile"]
+    which = sys.argv[2:] or ["yak", "width", "hostile"]
     for w in which:
-        {"yak": test_yak, "hostile": test_hostile}[w](cairn)
+        {"yak": test_yak, "width": test_width, "hostile": test_hostile}[w](cairn)
     if failures:
         print("serve: %d check(s) failed" % len(failures))
         return 1

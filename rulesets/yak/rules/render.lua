@@ -3,6 +3,8 @@
 -- Uses only the view (what the seat may see) and g.data / g.text. When the console says
 -- the board has fewer rows than the full one needs (g.height), the players' towers are
 -- drawn one line each (the compact board): the header, carts and what is going on stay.
+-- On a narrower screen (g.width: a phone's page) the towers come one under the other,
+-- and a line that does not fit is broken between its fields.
 
 local tables = require "cairn.tables"
 local ctext = require "cairn.text"   -- width, pad, paint, seat names, names: shared with every render
@@ -15,6 +17,21 @@ local COLUMN = 40      -- two player boards side by side
 
 local pad, paint, name_of, name = ctext.pad, ctext.paint, ctext.seat_name, ctext.name
 local RULE = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
+
+-- the lines that lines become on a screen of cols columns: each as it is where it fits,
+-- else broken between its fields (cairn.text.fit), the pieces after the first indented
+---@param lines string[]
+---@param cols integer?
+---@param indent integer
+---@return string[]
+local function fit_all(lines, cols, indent)
+  if not cols then return lines end
+  local out = {}
+  for _, l in ipairs(lines) do
+    for _, f in ipairs(ctext.fit(l, cols, indent)) do out[#out + 1] = f end
+  end
+  return out
+end
 
 ---@param data table
 ---@param stone string
@@ -155,7 +172,31 @@ local function player_block(g, view, seat, viewer, kinds)
   for i, l in ipairs(tl) do
     out[#out + 1] = pad(l, 22) .. (info[i] or "")
   end
-  return out
+  return out, tl, info
+end
+
+-- a player's block on a screen of cols columns: as player_block draws it where it fits,
+-- else the head, the tower and below it the card and the food, each broken to fit
+---@param g cairn.G
+---@param view table
+---@param seat integer
+---@param viewer integer?
+---@param kinds string[]
+---@param cols integer
+---@return string[]
+local function narrow_block(g, view, seat, viewer, kinds, cols)
+  local out, tl, info = player_block(g, view, seat, viewer, kinds)
+  local wide = false
+  for _, l in ipairs(out) do wide = wide or ctext.width(l) > cols end
+  if not wide then return out end
+  local lines = fit_all({ out[1] }, cols, 2)
+  for _, l in ipairs(tl) do lines[#lines + 1] = l end
+  local rest = {}
+  for i, s in ipairs(info) do rest[#rest + 1] = (i == 1) and s or s:gsub("^ +", "") end
+  for _, l in ipairs(ctext.wrap("", rest, 2, cols)) do
+    for _, f in ipairs(ctext.fit(l, cols, 2)) do lines[#lines + 1] = f end
+  end
+  return lines
 end
 
 -- the tower on one line, base first, rows apart by "/": "GG+../..../.../../." ("+": legal)
@@ -244,7 +285,9 @@ function M.render(view, seat, g)
   for _, k in ipairs(data.foods.kinds) do kinds[#kinds + 1] = k.id end
   local lines = {}
   local function add(s) lines[#lines + 1] = s end
-  local rule = RULE
+  -- the screen's width when it is narrower than the board (nil: the board's own 80)
+  local cols = (g.width and g.width < WIDTH) and math.max(g.width, 20) or nil
+  local rule = cols and ("{dim}" .. string.rep("-", cols - 1) .. "{/}") or RULE
 
   local phase = name(g, "phase.", view.phase)
   local route = {}
@@ -288,15 +331,19 @@ function M.render(view, seat, g)
       end
     end
   end
-  local top = lines -- the header and the carts, shared by both forms
+  local top = fit_all(lines, cols, 2) -- the header and the carts, shared by both forms
   lines = {}
   add(rule)
-  -- the players, two boards per line pair
+  -- the players, two boards per line pair; on a narrow screen one under the other
   local n = #view.players
-  for s = 1, n, 2 do
-    local a = player_block(g, view, s, seat, kinds)
-    local b = (s + 1 <= n) and player_block(g, view, s + 1, seat, kinds) or {}
-    for i = 1, #a do add(b[i] and (pad(a[i], COLUMN) .. b[i]) or a[i]) end
+  for s = 1, n, cols and 1 or 2 do
+    if cols then
+      for _, l in ipairs(narrow_block(g, view, s, seat, kinds, cols)) do add(l) end
+    else
+      local a = player_block(g, view, s, seat, kinds)
+      local b = (s + 1 <= n) and player_block(g, view, s + 1, seat, kinds) or {}
+      for i = 1, #a do add(b[i] and (pad(a[i], COLUMN) .. b[i]) or a[i]) end
+    end
     add("")
   end
   local players = lines
@@ -312,11 +359,13 @@ function M.render(view, seat, g)
     if act.owed and act.owed > 0 then extra = extra .. "  " .. g.text("render.owed", act.owed) end
     add(g.text("render.acting", name_of(g, act.seat), name(g, "card.", act.card)) .. extra)
   end
-  local tail = lines
+  local tail = fit_all(lines, cols, 2)
   local full = #top + #players + #tail
   if g.height and full > g.height then -- the compact board: one line a player
     players = { rule }
-    for s = 1, n do players[#players + 1] = player_line(g, view, s, seat, kinds) end
+    for s = 1, n do
+      for _, l in ipairs(fit_all({ player_line(g, view, s, seat, kinds) }, cols, 4)) do players[#players + 1] = l end
+    end
   end
   local out = {}
   for _, part in ipairs({ top, players, tail }) do
