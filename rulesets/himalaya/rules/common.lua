@@ -5,6 +5,7 @@
 local derived = require "cairn.derived"
 local ids = require "cairn.ids"
 local tables = require "cairn.tables"
+local ctext = require "cairn.text"   -- name: a data id's word, looked up once a game
 local map = require "rules.map"
 
 local M = {}
@@ -14,6 +15,42 @@ local M = {}
 ---@param ... any
 ---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
+
+-- the words of data ids in the game's language (text keys by id, looked up once a game):
+-- a cube type ("cube.salt"), a path type ("path.dirt"), an action in a program
+-- ("word.dirt": short, one word; "action.dirt" is its name on a label)
+---@param g cairn.G
+---@param t string a cube type
+---@return string
+function M.cube_name(g, t) return ctext.name(g, "cube.", t) end
+---@param g cairn.G
+---@param t string a path type
+---@return string
+function M.path_word(g, t) return ctext.name(g, "path.", t) end
+---@param g cairn.G
+---@param a string an action
+---@return string
+function M.action_word(g, a) return ctext.name(g, "word.", a) end
+
+-- M.program_text(g, prog) -> the actions of a program, one word each: "dirt ice deal"
+---@param g cairn.G
+---@param prog string[]
+---@return string
+function M.program_text(g, prog)
+  local words = {}
+  for i, a in ipairs(prog) do words[i] = M.action_word(g, a) end
+  return table.concat(words, " ")
+end
+
+-- M.cubes_text(g, cubes) -> cube types by name, one each: "salt salt tea"
+---@param g cairn.G
+---@param cubes string[]
+---@return string
+function M.cubes_text(g, cubes)
+  local words = {}
+  for i, c in ipairs(cubes) do words[i] = M.cube_name(g, c) end
+  return table.concat(words, " ")
+end
 
 ---@param g cairn.G
 ---@param seat integer
@@ -160,7 +197,7 @@ function M.ring_def(g, id) return tables.by(g.data.rings.rings, "id", id) end
 function M.wants_text(g, id)
   local r, parts = M.ring_def(g, id), {}
   for _, t in ipairs(M.types(g.data)) do
-    if r.wants[t] then parts[#parts + 1] = r.wants[t] .. " " .. t end
+    if r.wants[t] then parts[#parts + 1] = r.wants[t] .. " " .. M.cube_name(g, t) end
   end
   return table.concat(parts, " + ")
 end
