@@ -159,7 +159,10 @@ function fixed(g)
   local words = { villages_head = g.text("render.villages_head"), regions = g.text("render.regions"),
     stupa = "{bold}" .. g.text("render.stupa") .. "{/}:",
     programmed = g.text("render.programmed"), programming = g.text("render.programming") }
-  drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g),
+  -- the villages' holds column: as wide as the language's heading says (its word for an
+  -- order may be longer than English's)
+  local holds_w = tonumber(g.text("render.holds_width")) or 27
+  drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g), holds_w = holds_w,
     months = cells, inventory = inv, regions = regions, initials = {}, words = words,
     data = g.data, lang = g.lang }
   return drawn
@@ -269,7 +272,7 @@ function full_render(view, seat, g)
       holds = fix.orders[vil.ring]
     end
     local stupa = vil.stupa and (fix.words.stupa .. initial(g, vil.stupa)) or ""
-    out[#out + 1] = (col.text .. " " .. pad(holds, 27) .. " " .. pad(stupa, 8) .. " " .. (here[col.number] or "")):gsub(" +$", "")
+    out[#out + 1] = (col.text .. " " .. pad(holds, fix.holds_w) .. " " .. pad(stupa, 8) .. " " .. (here[col.number] or "")):gsub(" +$", "")
   end
   -- regions
   local regs = {}
