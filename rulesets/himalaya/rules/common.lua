@@ -55,10 +55,7 @@ end
 ---@param g cairn.G
 ---@param seat integer
 ---@return string
-function M.seat_name(g, seat)
-  local s = g.seats and g.seats[seat]
-  return (s and s.name) or ("seat " .. seat)
-end
+function M.seat_name(g, seat) return ctext.seat_name(g, seat) end   -- else the text "seat"
 
 ---@param g cairn.G
 ---@return table the board: paths, regions, names and levels by village

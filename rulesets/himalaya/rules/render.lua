@@ -35,7 +35,7 @@ local function colour_of(g, s) return g.data.tribes.tribes[s].colour end
 ---@param s integer a seat
 ---@return string
 local function tribe(g, s)
-  return "{" .. colour_of(g, s) .. "}" .. (g.seats[s] and g.seats[s].name or ("seat " .. s)) .. "{/}"
+  return "{" .. colour_of(g, s) .. "}" .. common.seat_name(g, s) .. "{/}"
 end
 
 -- initial(g, s) -> "{red}A1{/}": the seat's colour, its name's first letter and number
