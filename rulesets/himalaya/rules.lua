@@ -138,7 +138,7 @@ function rules.label(g, seat, id)
   local p = st.pending
   if p then
     if p.kind == "reward" or p.kind == "envoys" then return rewards.label(g, seat, id) end
-    if p.kind == "market" then return common.t(g, "opt.take", id:sub(6)) end
+    if p.kind == "market" then return common.t(g, "opt.take", common.cube_name(g, id:sub(6))) end
     if p.kind == "deliver" then
       return common.t(g, "opt." .. id, common.wants_text(g, st.villages[p.village].ring), common.village_name(g, p.village))
     end
@@ -162,7 +162,7 @@ function rules.prompt(g, seat)
     if p.kind == "envoys" then return common.t(g, "prompt.envoys", name, p.left) end
     if p.kind == "market" then return common.t(g, "prompt.market", name, common.village_name(g, p.village)) end
     if p.kind == "deliver" then return common.t(g, "prompt.deliver", name, common.village_name(g, p.village)) end
-    if p.kind == "inventory" then return common.t(g, "prompt.inventory", name, p.what) end
+    if p.kind == "inventory" then return common.t(g, "prompt.inventory", name, common.cube_name(g, p.what)) end
     return common.t(g, "prompt.inv_stupa", name)
   end
   if st.phase == "program" then return program.prompt(g, seat) end

@@ -5,6 +5,7 @@
 local derived = require "cairn.derived"
 local ids = require "cairn.ids"
 local tables = require "cairn.tables"
+local ctext = require "cairn.text"   -- seat_name
 local map = require "rules.map"
 
 local M = {}
@@ -15,13 +16,65 @@ local M = {}
 ---@return string
 function M.t(g, key, ...) return g.text(key, ...) end
 
+-- the words of data ids in the game's language (text keys by id): a cube type
+-- ("cube.salt"), a path type ("path.dirt"), an action in a program ("word.dirt": short, one
+-- word; "action.dirt" is its name on a label). The news of every decision name them, so
+-- they are looked up once per game data and language, not once per event: a random game
+-- spends its time in apply, and the arguments of an event are worked out even in a playout
+-- that keeps none (6% of `cairn sim himalaya` when each word was a call of cairn.text's name)
+local words_data, words_lang, words
+---@param g cairn.G
+---@return table the words by kind (cube, path, word) and id
+local function words_of(g)
+  if words_data == g.data and words_lang == g.lang then return words end
+  local w = { cube = {}, path = {}, word = {} }
+  for _, ty in ipairs(g.data.resources.types) do w.cube[ty.id] = g.text("cube." .. ty.id) end
+  for _, ty in ipairs(g.data.game.path_types) do w.path[ty] = g.text("path." .. ty) end
+  for _, a in ipairs(M.ACTION_IDS) do w.word[a] = g.text("word." .. a) end
+  words_data, words_lang, words = g.data, g.lang, w
+  return w
+end
+
+---@param g cairn.G
+---@param t string a cube type
+---@return string
+function M.cube_name(g, t) return words_of(g).cube[t] end
+---@param g cairn.G
+---@param t string a path type
+---@return string
+function M.path_word(g, t) return words_of(g).path[t] end
+---@param g cairn.G
+---@param a string an action
+---@return string
+function M.action_word(g, a) return words_of(g).word[a] end
+
+-- M.program_text(g, prog) -> the actions of a program, one word each: "dirt ice deal"
+---@param g cairn.G
+---@param prog string[]
+---@return string
+function M.program_text(g, prog)
+  local n = #prog
+  if n == 0 then return "" end
+  local w = words_of(g).word
+  local s = w[prog[1]]
+  for i = 2, n do s = s .. " " .. w[prog[i]] end
+  return s
+end
+
+-- M.cubes_text(g, cubes) -> cube types by name, one each: "salt salt tea"
+---@param g cairn.G
+---@param cubes string[]
+---@return string
+function M.cubes_text(g, cubes)
+  local w, out = words_of(g).cube, {}
+  for i, c in ipairs(cubes) do out[i] = w[c] end
+  return table.concat(out, " ")
+end
+
 ---@param g cairn.G
 ---@param seat integer
 ---@return string
-function M.seat_name(g, seat)
-  local s = g.seats and g.seats[seat]
-  return (s and s.name) or ("seat " .. seat)
-end
+function M.seat_name(g, seat) return ctext.seat_name(g, seat) end   -- else the text "seat"
 
 ---@param g cairn.G
 ---@return table the board: paths, regions, names and levels by village
@@ -160,7 +213,7 @@ function M.ring_def(g, id) return tables.by(g.data.rings.rings, "id", id) end
 function M.wants_text(g, id)
   local r, parts = M.ring_def(g, id), {}
   for _, t in ipairs(M.types(g.data)) do
-    if r.wants[t] then parts[#parts + 1] = r.wants[t] .. " " .. t end
+    if r.wants[t] then parts[#parts + 1] = r.wants[t] .. " " .. M.cube_name(g, t) end
   end
   return table.concat(parts, " + ")
 end

@@ -83,7 +83,8 @@ end
 function M.target_name(g, kind, target)
   if kind == "market" then return common.village_name(g, tonumber(target)) end
   local p = common.board(g).by_id[target]
-  return t(g, "path_name", p.type, common.village_name(g, p.ends[1]), common.village_name(g, p.ends[2]))
+  return t(g, "path_name", common.path_word(g, p.type), common.village_name(g, p.ends[1]),
+    common.village_name(g, p.ends[2]))
 end
 
 ---@param g cairn.G

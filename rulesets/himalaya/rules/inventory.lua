@@ -49,13 +49,13 @@ end
 function M.give_token(g, seat, kind)
   local st = g.state
   if st.tokens_left <= 0 then
-    g.log(t(g, "log.no_tokens", common.seat_name(g, seat), kind))
+    g.log(t(g, "log.no_tokens", common.seat_name(g, seat), common.cube_name(g, kind)))
     return
   end
   st.tokens_left = st.tokens_left - 1
   local p = st.players[seat]
   p.tokens, p.token_count = p.tokens + 1, p.token_count + 1
-  g.log(t(g, "log.token", common.seat_name(g, seat), kind, g.data.game.inventory.reward))
+  g.log(t(g, "log.token", common.seat_name(g, seat), common.cube_name(g, kind), g.data.game.inventory.reward))
 end
 
 -- M.start(g): compute the winners of the month's inventory; the base rule gives tokens at once
@@ -67,7 +67,7 @@ function M.start(g)
   for _, kind in ipairs(common.types(g.data)) do
     local winners, n = M.majority(g, kind)
     if not winners then
-      g.log(t(g, "log.inventory_none", kind, n))
+      g.log(t(g, "log.inventory_none", common.cube_name(g, kind), n))
     else
       for _, who in ipairs(winners) do
         if variant(g) then queue[#queue + 1] = { seat = who, kind = kind } else M.give_token(g, who, kind) end

@@ -44,13 +44,13 @@ function M.apply(g, seat, id)
   local prog = st.programs[seat]
   if M.IS_ACTION[id] then
     prog[#prog + 1] = id
-    g.log_text({ to = seat }, "log.you_program", #prog, g.text("action." .. id), table.concat(prog, " "))
+    g.log_text({ to = seat }, "log.you_program", #prog, g.text("action." .. id), common.program_text(g, prog))
   elseif id == "back" then
     prog[#prog] = nil
-    g.log_text({ to = seat }, "log.you_back", table.concat(prog, " "))
+    g.log_text({ to = seat }, "log.you_back", common.program_text(g, prog))
   else -- ready
     st.ready[seat] = true
-    g.log_text({ to = seat }, "log.you_ready", table.concat(prog, " "))
+    g.log_text({ to = seat }, "log.you_ready", common.program_text(g, prog))
     g.log_text({ except = seat }, "log.has_programmed", common.seat_name(g, seat))
     for s = 1, #g.seats do if not st.ready[s] then return false end end
     return true
@@ -58,10 +58,37 @@ function M.apply(g, seat, id)
   return false
 end
 
+-- the words a typed program may use, by the action each stands for: the ids (dirt, ice,
+-- stone, deal, rest, in every language), and the game language's words for them, its short
+-- word (`word.dirt`) and its name when that is one word (`action.dirt`), in any case, or a
+-- prefix of two letters or more of one of them that names one action only (German:
+-- `programm erde eis handeln rast stein handeln`, `er ei ha ra st ha`). "program" is the
+-- line's first word, or the language's (`word.program`).
+---@param g cairn.G
+---@return table<string, string> action by typed word (lower case)
+local function typed_words(g)
+  local got, ambiguous = {}, {}
+  local function add(w, id)
+    if got[w] and got[w] ~= id then ambiguous[w] = true else got[w] = id end
+  end
+  for _, id in ipairs(FILLING) do
+    for _, key in ipairs({ "word.", "action." }) do
+      local w = ctext.name(g, key, id):lower()
+      if w ~= id and not w:find("%s") then
+        for k = 2, #w do add(w:sub(1, k), id) end
+      end
+    end
+  end
+  for w in pairs(ambiguous) do got[w] = nil end
+  for _, id in ipairs(FILLING) do got[id] = id end
+  return got
+end
+
 -- M.parse(g, seat, text) -> the answers a whole program typed on one line stands for
 -- (the console asks when no option matches): `program dirt ice deal rest stone deal`, or
--- the actions alone, laid on an empty program one action each. A line that names actions
--- but cannot be laid gets the reason (a string); anything else is not a program (nil).
+-- the actions alone, laid on an empty program one action each (typed_words: the ids or the
+-- game language's words). A line that names actions but cannot be laid gets the reason (a
+-- string); anything else is not a program (nil).
 ---@param g cairn.G
 ---@param seat integer
 ---@param text string
@@ -71,17 +98,21 @@ function M.parse(g, seat, text)
   if st.phase ~= "program" or st.ready[seat] then return nil end
   local words = {}
   for w in text:gmatch("%S+") do words[#words + 1] = w end
-  local named = words[1] == "program"
+  local first = words[1] and words[1]:lower()
+  local named = first == "program" or (first ~= nil and first == ctext.name(g, "word.", "program"):lower())
   if named then table.remove(words, 1) end
   local size = g.data.game.pieces.actions
-  for _, w in ipairs(words) do
-    if not M.IS_ACTION[w] then return named and common.t(g, "why.not_action", w) or nil end
+  local typed = typed_words(g)
+  for i, w in ipairs(words) do
+    local id = M.IS_ACTION[w] and w or typed[w:lower()]
+    if not id then return named and common.t(g, "why.not_action", w) or nil end
+    words[i] = id
   end
   if #words == 0 then return named and common.t(g, "why.program_words", size) or nil end
   if #words > size then return common.t(g, "why.program_long", size, #words) end
   local prog = st.programs[seat]
   if #prog + #words > size then
-    return common.t(g, "why.program_room", #prog, table.concat(prog, " "), size - #prog)
+    return common.t(g, "why.program_room", #prog, common.program_text(g, prog), size - #prog)
   end
   return words
 end
@@ -93,7 +124,7 @@ function M.reveal(g)
   local parts = {}
   for _, s in ipairs(st.order) do
     st.revealed[s], st.programs[s] = st.programs[s], {}
-    parts[#parts + 1] = common.seat_name(g, s) .. ": " .. table.concat(st.revealed[s], " ")
+    parts[#parts + 1] = common.seat_name(g, s) .. ": " .. common.program_text(g, st.revealed[s])
   end
   g.log_text("log.reveal", table.concat(parts, "; "))
 end
@@ -107,7 +138,7 @@ function M.label(g, seat, id)
   if M.IS_ACTION[id] then
     return common.t(g, "opt.action", ctext.name(g, "action.", id))   -- the prompt names the slot
   end
-  return common.t(g, "opt." .. id, table.concat(prog, " "))
+  return common.t(g, "opt." .. id, common.program_text(g, prog))
 end
 
 ---@param g cairn.G
@@ -116,10 +147,10 @@ end
 function M.prompt(g, seat)
   local prog = g.state.programs[seat]
   if #prog >= g.data.game.pieces.actions then
-    return common.t(g, "prompt.program_full", common.seat_name(g, seat), table.concat(prog, " "))
+    return common.t(g, "prompt.program_full", common.seat_name(g, seat), common.program_text(g, prog))
   end
   return common.t(g, "prompt.program", common.seat_name(g, seat), g.state.month, #prog + 1,
-    #prog > 0 and table.concat(prog, " ") or "-")
+    #prog > 0 and common.program_text(g, prog) or "-")
 end
 
 ---@param g cairn.G
@@ -127,7 +158,7 @@ end
 ---@param id string
 ---@return string
 function M.reason(g, seat, id)
-  return common.t(g, "why.program_full", g.data.game.pieces.actions, table.concat(g.state.programs[seat], " "))
+  return common.t(g, "why.program_full", g.data.game.pieces.actions, common.program_text(g, g.state.programs[seat]))
 end
 
 return M

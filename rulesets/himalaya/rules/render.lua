@@ -9,8 +9,15 @@ local ctext = require "cairn.text"   -- width and pad: shared with every render
 
 local M = {}
 
-local ABBR = { dirt = "d", ice = "i", stone = "s" }
-local pad = ctext.pad
+local pad, name = ctext.pad, ctext.name
+
+-- the one-letter words of the board, by data id, in the game's language: a path type on
+-- the map and in a village's paths (d dirt), a cube type and a level on the compact board
+-- (s salt, h house)
+---@param g cairn.G
+---@param ty string a path type
+---@return string
+local function path_letter(g, ty) return name(g, "path_short.", ty) end
 
 -- what does not change during a game (the data, the language) is drawn once: each
 -- village's number, name, level and paths; the orders of the rings; the map; the month
@@ -28,7 +35,7 @@ local function colour_of(g, s) return g.data.tribes.tribes[s].colour end
 ---@param s integer a seat
 ---@return string
 local function tribe(g, s)
-  return "{" .. colour_of(g, s) .. "}" .. (g.seats[s] and g.seats[s].name or ("seat " .. s)) .. "{/}"
+  return "{" .. colour_of(g, s) .. "}" .. common.seat_name(g, s) .. "{/}"
 end
 
 -- initial(g, s) -> "{red}A1{/}": the seat's colour, its name's first letter and number
@@ -68,14 +75,14 @@ local function map_grid(g)
   local far = {}
   for _, p in ipairs(g.data.map.paths) do
     local a, b = at[p.ends[1]], at[p.ends[2]]
-    local ch = ABBR[p.type]
+    local ch = path_letter(g, p.type)
     if a[1] == b[1] and math.abs(a[2] - b[2]) == 1 then
       local r, c = a[1] * 2 - 1, math.min(a[2], b[2]) * 6 - 5
       for k = 3, 5 do grid[r][c + k - 1 + 1] = (k == 4) and ch or "-" end
     elseif a[2] == b[2] and math.abs(a[1] - b[1]) == 1 then
       grid[math.min(a[1], b[1]) * 2][a[2] * 6 - 5 + 1] = ch
     else
-      far[#far + 1] = string.format("%d-%d %s", p.ends[1], p.ends[2], p.type)
+      far[#far + 1] = string.format("%d-%d %s", p.ends[1], p.ends[2], common.path_word(g, p.type))
     end
   end
   local out = { g.text("render.map") }
@@ -97,14 +104,17 @@ local function village_columns(g)
       paths[a][p.type] = b
     end
   end
+  -- the level column: each level's word (`level_col.house`), as wide as the widest
+  local level_w = 0
+  for _, l in ipairs(data.game.levels) do level_w = math.max(level_w, ctext.width(name(g, "level_col.", l.name))) end
   local cols = {}
   for _, v in ipairs(data.map.villages) do
     local pstr = {}
     for _, ty in ipairs(data.game.path_types) do
-      pstr[#pstr + 1] = ABBR[ty] .. ":" .. (paths[v.number][ty] and string.format("%-2d", paths[v.number][ty]) or "- ")
+      pstr[#pstr + 1] = path_letter(g, ty) .. ":" .. (paths[v.number][ty] and string.format("%-2d", paths[v.number][ty]) or "- ")
     end
     cols[#cols + 1] = { number = v.number, text = string.format("%2d %s %s %s", v.number, pad(v.name, 10),
-      data.game.levels[v.level].name:sub(1, 5), table.concat(pstr, " ")) }
+      pad(name(g, "level_col.", data.game.levels[v.level].name), level_w), table.concat(pstr, " ")) }
   end
   return cols
 end
@@ -117,7 +127,7 @@ local function ring_orders(g)
   for _, r in ipairs(g.data.rings.rings) do
     local parts = {}
     for _, ty in ipairs(common.types(g.data)) do
-      if r.wants[ty] then parts[#parts + 1] = r.wants[ty] .. " " .. ty end
+      if r.wants[ty] then parts[#parts + 1] = r.wants[ty] .. " " .. common.cube_name(g, ty) end
     end
     orders[r.id] = "{cyan}" .. g.text("render.order", table.concat(parts, "+")) .. "{/}"
   end
@@ -149,7 +159,10 @@ function fixed(g)
   local words = { villages_head = g.text("render.villages_head"), regions = g.text("render.regions"),
     stupa = "{bold}" .. g.text("render.stupa") .. "{/}:",
     programmed = g.text("render.programmed"), programming = g.text("render.programming") }
-  drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g),
+  -- the villages' holds column: as wide as the language's heading says (its word for an
+  -- order may be longer than English's)
+  local holds_w = tonumber(g.text("render.holds_width")) or 27
+  drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g), holds_w = holds_w,
     months = cells, inventory = inv, regions = regions, initials = {}, words = words,
     data = g.data, lang = g.lang }
   return drawn
@@ -175,20 +188,20 @@ local function compact_villages(g, view, here, cols)
     local vil = view.villages[v.number]
     local holds = {}
     if #vil.cubes > 0 then
-      for _, c in ipairs(vil.cubes) do holds[#holds + 1] = c:sub(1, 1) end
+      for _, c in ipairs(vil.cubes) do holds[#holds + 1] = name(g, "cube_short.", c) end
       holds = table.concat(holds)
     elseif vil.ring then
       local r = common.ring_def(g, vil.ring)
-      local parts = { "{cyan}o" }
+      local parts = { "{cyan}" .. g.text("render.order_short") }
       for _, ty in ipairs(common.types(g.data)) do
-        if r.wants[ty] then parts[#parts + 1] = r.wants[ty] .. ty:sub(1, 1) end
+        if r.wants[ty] then parts[#parts + 1] = r.wants[ty] .. name(g, "cube_short.", ty) end
       end
       holds = table.concat(parts) .. "{/}"
     else
       holds = ""
     end
     local cell = string.format("%2d %s %s %s", v.number, pad(v.name:sub(1, 9), 9),
-      g.data.game.levels[v.level].name:sub(1, 1), pad(holds, 5))
+      name(g, "level_short.", g.data.game.levels[v.level].name), pad(holds, 5))
     if vil.stupa then cell = cell .. " " .. initial(g, vil.stupa) end
     if here[v.number] then cell = cell .. " " .. here[v.number]:gsub(" +$", "") end
     cells[#cells + 1] = cell
@@ -254,12 +267,12 @@ function full_render(view, seat, g)
     local vil = view.villages[col.number]
     local holds = ""
     if #vil.cubes > 0 then
-      holds = table.concat(vil.cubes, " ")
+      holds = common.cubes_text(g, vil.cubes)
     elseif vil.ring then
       holds = fix.orders[vil.ring]
     end
     local stupa = vil.stupa and (fix.words.stupa .. initial(g, vil.stupa)) or ""
-    out[#out + 1] = (col.text .. " " .. pad(holds, 27) .. " " .. pad(stupa, 8) .. " " .. (here[col.number] or "")):gsub(" +$", "")
+    out[#out + 1] = (col.text .. " " .. pad(holds, fix.holds_w) .. " " .. pad(stupa, 8) .. " " .. (here[col.number] or "")):gsub(" +$", "")
   end
   -- regions
   local regs = {}
@@ -282,7 +295,8 @@ function full_render(view, seat, g)
     elseif type(view.revealed[s]) == "table" then
       local cells = {}
       for i, a in ipairs(view.revealed[s]) do
-        cells[i] = (view.phase == "resolve" and i == view.slot) and ("{bold}" .. a .. "{/}") or a
+        local w = common.action_word(g, a)
+        cells[i] = (view.phase == "resolve" and i == view.slot) and ("{bold}" .. w .. "{/}") or w
       end
       status = table.concat(cells, " ")
     else
@@ -298,7 +312,7 @@ function full_render(view, seat, g)
     local p = view.players[seat]
     local cubes = {}
     for _, ty in ipairs(common.types(g.data)) do
-      if type(p.cubes) == "table" and p.cubes[ty] > 0 then cubes[#cubes + 1] = p.cubes[ty] .. " " .. ty end
+      if type(p.cubes) == "table" and p.cubes[ty] > 0 then cubes[#cubes + 1] = p.cubes[ty] .. " " .. common.cube_name(g, ty) end
     end
     local rings = {}
     if type(p.rings) == "table" then
@@ -308,7 +322,7 @@ function full_render(view, seat, g)
       #rings > 0 and table.concat(rings, "+") or "-", type(p.tokens) == "number" and p.tokens or 0)
     local prog = view.programs[seat]
     if view.phase == "program" and type(prog) == "table" then
-      out[#out + 1] = g.text("render.program", #prog > 0 and table.concat(prog, " ") or "-")
+      out[#out + 1] = g.text("render.program", #prog > 0 and common.program_text(g, prog) or "-")
     end
   end
   local tail_from = #out + 1

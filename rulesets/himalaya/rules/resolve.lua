@@ -29,11 +29,12 @@ function M.move_caravan(g, seat, kind, storm_before)
   local from = st.caravans[seat]
   local p = b.path[from][kind]
   local here = common.village_name(g, from)
-  if not p then return wasted(g, seat, kind, t(g, "why.no_path", kind, here)) end
+  local way = common.path_word(g, kind)
+  if not p then return wasted(g, seat, kind, t(g, "why.no_path", way, here)) end
   local to = common.village_name(g, p.to)
   local yeti = st.placed.yeti[p.id]
   if yeti and (g.data.events.yeti_blocks == "everyone" or yeti ~= seat) then
-    return wasted(g, seat, kind, t(g, "why.yeti", kind, here, to))
+    return wasted(g, seat, kind, t(g, "why.yeti", way, here, to))
   end
   -- a snowstorm: events.snowstorm_actions actions of the path's type in a row cross it; each
   -- but the last is spent in the storm (an action of another type loses the crossing: act)
@@ -42,13 +43,13 @@ function M.move_caravan(g, seat, kind, storm_before)
     spent = spent + 1
     if spent < g.data.events.snowstorm_actions then
       st.storm[seat], st.storm_actions[seat] = p.id, spent
-      g.log_text("log.storm_wait", st.slot, common.seat_name(g, seat), kind, here, to)
+      g.log_text("log.storm_wait", st.slot, common.seat_name(g, seat), way, here, to)
       return
     end
     st.storm_actions[seat] = 0
   end
   st.caravans[seat] = p.to
-  g.log_text("log.move", st.slot, common.seat_name(g, seat), kind, here, to)
+  g.log_text("log.move", st.slot, common.seat_name(g, seat), way, here, to)
 end
 
 -- M.lacking(g, seat, ring) -> nil when seat holds every cube the ring wants, else "needs 2
@@ -61,7 +62,7 @@ function M.lacking(g, seat, ring)
   local cubes, r = g.state.players[seat].cubes, common.ring_def(g, ring)
   for _, k in ipairs(common.types(g.data)) do
     local want = r.wants[k]
-    if want and cubes[k] < want then return t(g, "why.needs", want, k, cubes[k]) end
+    if want and cubes[k] < want then return t(g, "why.needs", want, common.cube_name(g, k), cubes[k]) end
   end
   return nil
 end
@@ -80,7 +81,7 @@ function M.take_cube(g, seat, v, kind)
   local p = st.players[seat]
   p.cubes[c] = p.cubes[c] + 1
   st.took[seat] = st.took[seat] | (1 << v)
-  g.log_text("log.take", st.slot, common.seat_name(g, seat), c, common.village_name(g, v), #cubes)
+  g.log_text("log.take", st.slot, common.seat_name(g, seat), common.cube_name(g, c), common.village_name(g, v), #cubes)
 end
 
 -- deliver: the cubes go back into the bag, the ring leaves the village; the rewards follow

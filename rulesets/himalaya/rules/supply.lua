@@ -123,7 +123,7 @@ function M.place_cubes(g, quiet)
   st.villages[v].cubes = common.sort_cubes(g.data, cubes)
   if not quiet then
     g.log(common.t(g, "log.cubes_placed", common.t(g, g.state.village_tokens and "drawn.token" or "drawn.die"),
-      rolled, v, common.village_name(g, v), table.concat(cubes, " ")))
+      rolled, v, common.village_name(g, v), common.cubes_text(g, cubes)))
   end
   return v
 end
