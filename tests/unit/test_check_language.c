@@ -142,7 +142,7 @@ static void test_check_manifest(void **state) {
     args = cairn_strfmt("check %s --lang de --players 2", dir);
     assert_int_equal(run("C", args, dir, de_seats, 2), 1);
     free(args);
-    const char *el_option[] = {"--option turbo: καμία επιλογή \"turbo\" στο yak", "%s: 4 σφάλματα"};
+    const char *el_option[] = {"--option turbo: καμία επιλογή \"turbo\" στο yak (οι επιλογές του: master_builder)", "%s: 4 σφάλματα"};
     args = cairn_strfmt("check %s --lang el --option turbo", dir);
     assert_int_equal(run("C", args, dir, el_option, 2), 1);
     free(args);

@@ -676,11 +676,11 @@ static void test_game_takes_the_locale(void **state) {
           "Connect Four 1.0: 2 seats, seed 1"}},
         {"en", "-u LC_MESSAGES LANG=de_DE.UTF-8", "rulesets/kathmandu --players 2 --lang en",
          {"Kathmandu 1.0: 2 seats, seed 1", "Seats: Seat 1 (person), Seat 2 (person)"}},
-        /* --lang asks for a language Yak does not ship: told so in
+        /* --lang asks for a language Goofspiel does not ship: told so in
         ** German, then played in English, console and ruleset alike */
-        {"en", "-u LC_MESSAGES -u LANG", "rulesets/yak --players 3 --lang de",
-         {"Yak hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen: en, el).",
-          "Yak 1.0: 3 seats, seed 1"}},
+        {"en", "-u LC_MESSAGES -u LANG", "rulesets/goofspiel --players 3 --lang de",
+         {"Goofspiel hat keine Texte auf \"de\": gespielt wird auf \"en\" (seine Sprachen: en,", /* wrapped at 80 */
+          "Goofspiel 1.0: 3 seats, seed 1"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *cmd = cairn_strfmt("cd %s && printf 'quit\\n' | env -u LC_ALL %s %s play %s 2>&1", root, cases[i].env,
