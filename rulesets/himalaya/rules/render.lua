@@ -48,7 +48,8 @@ local function initial(g, s)
   local initials = fixed(g).initials
   local got = initials[s]
   if got and got.name == name then return got.text end
-  local text = "{" .. colour_of(g, s) .. "}" .. name:sub(1, 1) .. s .. "{/}"
+  -- the first character, not byte: Θέση, Άννα
+  local text = "{" .. colour_of(g, s) .. "}" .. (name:match("^[%z\1-\127\194-\244][\128-\191]*") or "?") .. s .. "{/}"
   initials[s] = { name = name, text = text }
   return text
 end
@@ -162,7 +163,10 @@ function fixed(g)
   -- the villages' holds column: as wide as the language's heading says (its word for an
   -- order may be longer than English's)
   local holds_w = tonumber(g.text("render.holds_width")) or 27
+  -- the stupa column: its word, a colon and a seat's initial (8 in English: stupa:A1)
+  local stupa_w = math.max(8, ctext.width(g.text("render.stupa")) + 3)
   drawn = { map = map_grid(g), villages = village_columns(g), orders = ring_orders(g), holds_w = holds_w,
+    stupa_w = stupa_w,
     months = cells, inventory = inv, regions = regions, initials = {}, words = words,
     data = g.data, lang = g.lang }
   return drawn
@@ -200,7 +204,7 @@ local function compact_villages(g, view, here, cols)
     else
       holds = ""
     end
-    local cell = string.format("%2d %s %s %s", v.number, pad(v.name:sub(1, 9), 9),
+    local cell = string.format("%2d %s %s %s", v.number, pad(v.name:sub(1, (utf8.offset(v.name, 10) or #v.name + 1) - 1), 9),
       name(g, "level_short.", g.data.game.levels[v.level].name), pad(holds, 5))
     if vil.stupa then cell = cell .. " " .. initial(g, vil.stupa) end
     if here[v.number] then cell = cell .. " " .. here[v.number]:gsub(" +$", "") end
@@ -272,7 +276,7 @@ function full_render(view, seat, g)
       holds = fix.orders[vil.ring]
     end
     local stupa = vil.stupa and (fix.words.stupa .. initial(g, vil.stupa)) or ""
-    out[#out + 1] = (col.text .. " " .. pad(holds, fix.holds_w) .. " " .. pad(stupa, 8) .. " " .. (here[col.number] or "")):gsub(" +$", "")
+    out[#out + 1] = (col.text .. " " .. pad(holds, fix.holds_w) .. " " .. pad(stupa, fix.stupa_w) .. " " .. (here[col.number] or "")):gsub(" +$", "")
   end
   -- regions
   local regs = {}
