@@ -2,7 +2,8 @@
 -- Himalaya: the board as one seat sees it, within 100 columns: the month track, the
 -- village-token row, the villages (number, name, level, paths by type, cubes or order,
 -- stupa, caravans), the regions with their envoys, the seat's screen, the programs, and the
--- map: the path graph drawn on the villages' grid positions (map.yaml `at`).
+-- map: the path graph drawn on the villages' grid positions (map.yaml `at`). On a screen too
+-- short or too narrow for it (g.height, g.width) the compact board, each line within g.width.
 
 local common = require "rules.common"
 local ctext = require "cairn.text"   -- width and pad: shared with every render
@@ -231,8 +232,22 @@ local full_render
 ---@param g cairn.G
 ---@return string
 function M.render(view, seat, g)
-  local out, compact = full_render(view, seat, g, false)
-  if g.height and #out > g.height then out = compact() end
+  local out, compact, map_from = full_render(view, seat, g, false)
+  -- each line within g.width (a narrow console, a phone's page): broken where it does not
+  -- fit; the map cannot be broken, so a board wider than the screen goes without it (the
+  -- villages' rows keep their paths); too tall for the screen, the compact board
+  local function fit(lines)
+    if not g.width then return lines end
+    local fitted = {}
+    for _, l in ipairs(lines) do
+      for _, f in ipairs(ctext.fit(l, g.width, 2)) do fitted[#fitted + 1] = f end
+    end
+    return fitted
+  end
+  local wide = false
+  for _, l in ipairs(g.width and out or {}) do wide = wide or ctext.width(l) > g.width end
+  if wide then out = fit({ table.unpack(out, 1, map_from - 1) }) end
+  if g.height and #out > g.height then out = fit(compact()) end
   return table.concat(out, "\n")
 end
 
@@ -261,7 +276,19 @@ function full_render(view, seat, g)
   end
   local head_lines = #out
   -- villages
-  out[#out + 1] = fix.words.villages_head
+  -- on a screen narrower than a village's row (g.width: a phone's page), each village on
+  -- two lines: its number, name, level and paths, then what it holds, its stupa and the
+  -- caravans there; the heading so too
+  local split_at = g.width and ctext.width(fix.villages[1].text) or nil
+  local split = split_at and ctext.width(fix.words.villages_head) > g.width
+  if split then
+    local h = fix.words.villages_head
+    local cut = utf8.offset(h, split_at + 1) or #h + 1
+    out[#out + 1] = (h:sub(1, cut - 1)):gsub(" +$", "")
+    out[#out + 1] = "    " .. (h:sub(cut)):gsub("^ +", ""):gsub("  +", "  ")
+  else
+    out[#out + 1] = fix.words.villages_head
+  end
   local here = {}
   for s = 1, n do
     local v = view.caravans[s]
@@ -276,8 +303,16 @@ function full_render(view, seat, g)
       holds = fix.orders[vil.ring]
     end
     local stupa = vil.stupa and (fix.words.stupa .. initial(g, vil.stupa)) or ""
-    out[#out + 1] = (col.text .. " " .. pad(holds, fix.holds_w) .. " " .. pad(stupa, fix.stupa_w) .. " " .. (here[col.number] or "")):gsub(" +$", "")
+    local row = (col.text .. " " .. pad(holds, fix.holds_w) .. " " .. pad(stupa, fix.stupa_w) .. " " .. (here[col.number] or "")):gsub(" +$", "")
+    if split and ctext.width(row) > g.width then
+      out[#out + 1] = (col.text:gsub(" +$", ""))
+      local rest = (holds .. "  " .. stupa .. "  " .. (here[col.number] or "")):gsub("^ +", ""):gsub(" +$", "")
+      if rest ~= "" then out[#out + 1] = "    " .. rest end
+    else
+      out[#out + 1] = row
+    end
   end
+  local villages_end = #out
   -- regions
   local regs = {}
   for _, r in ipairs(fix.regions) do
@@ -339,12 +374,12 @@ function full_render(view, seat, g)
     local c = {}
     for i = 1, head_lines do c[#c + 1] = out[i] end
     for _, l in ipairs(compact_villages(g, view, here, width)) do c[#c + 1] = l end
-    for i = head_lines + 1 + #fix.villages + 1, tail_from - 1 do c[#c + 1] = out[i] end
+    for i = villages_end + 1, tail_from - 1 do c[#c + 1] = out[i] end
     if not g.height or #c <= g.height then return c end
     local t = {}
     for i = 1, head_lines do t[#t + 1] = out[i] end
     for _, l in ipairs(compact_villages(g, view, here, width)) do t[#t + 1] = l end
-    for i = head_lines + 1 + #fix.villages + 1, players_from - 1 do t[#t + 1] = out[i] end
+    for i = villages_end + 1, players_from - 1 do t[#t + 1] = out[i] end
     -- the seats as many to a line as the width holds (two when the statuses are long)
     local cellw = 0
     for s = 1, n do cellw = math.max(cellw, ctext.width(short[s])) end
@@ -361,7 +396,7 @@ function full_render(view, seat, g)
     else for _, l in ipairs(own) do t[#t + 1] = l end end
     return t
   end
-  return out, compact
+  return out, compact, tail_from
 end
 
 return M
