@@ -45,13 +45,14 @@ end
 ---@param s integer a seat
 ---@return string
 local function initial(g, s)
-  local name = g.seats[s] and g.seats[s].name or ("S" .. s)
+  local seat_name = g.seats[s] and g.seats[s].name or ("S" .. s)
   local initials = fixed(g).initials
   local got = initials[s]
-  if got and got.name == name then return got.text end
+  if got and got.name == seat_name then return got.text end
   -- the first character, not byte: Θέση, Άννα
-  local text = "{" .. colour_of(g, s) .. "}" .. (name:match("^[%z\1-\127\194-\244][\128-\191]*") or "?") .. s .. "{/}"
-  initials[s] = { name = name, text = text }
+  local first = seat_name:match("^[%z\1-\127\194-\244][\128-\191]*") or "?"
+  local text = "{" .. colour_of(g, s) .. "}" .. first .. s .. "{/}"
+  initials[s] = { name = seat_name, text = text }
   return text
 end
 
