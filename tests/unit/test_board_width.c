@@ -15,6 +15,7 @@
 #include "engine.h"
 #include "markup.h"
 #include "ruleset.h"
+#include "testgame.h"
 
 static const int widths[] = {30, 40, 60, 80, 119};
 #define N_WIDTHS (sizeof widths / sizeof widths[0])
@@ -30,13 +31,7 @@ static engine *game(const char *rs, const char *preset, int players, uint64_t se
     c.players = players;
     c.seed = seed;
     c.lang = lang;
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    if (!e && errs.n) fprintf(stderr, "%s\n", errs.items[0].message);
-    assert_non_null(e);
-    cerr_free(&errs);
-    return e;
+    return test_game_new(&c);
 }
 
 /* The widest line of the board drawn for seat (0: a spectator) at width;

@@ -480,43 +480,38 @@ static char *commands_then_answers(const char *dir, const char *rs) {
     return in;
 }
 
-static void test_german_kathmandu(void **state) {
-    (void)state;
-    play_in("de", "kathmandu --preset full --lang de --bot 1=greedy --bot 2=greedy --bot 3=greedy --bot 4=greedy --seed 5",
-            "true");
-    /* two people at the keyboard (the keyboard passes), bots in the others: the
-    ** options, the news of the bots' turns, refused answers */
+/* Two people at the keyboard of ruleset (with args after its folder, a copy
+** in a temporary folder) in lang: the commands and answers above, then the
+** replay of their save. */
+static void people_play(const char *lang, const char *ruleset, const char *args) {
     char dir[] = "/tmp/cairn-lang-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char *input = commands_then_answers(dir, "kathmandu");
-    char *args = cairn_strfmt("%s/kathmandu --preset full --lang de --bot 3=greedy --bot 4=greedy --seed 5", dir);
+    char *input = commands_then_answers(dir, ruleset);
+    char *all = cairn_strfmt("%s/%s %s", dir, ruleset, args);
     assert_non_null(input);
-    assert_non_null(args);
-    play_in("de", args, input);
-    replay_in("de", dir);
-    free(args);
+    assert_non_null(all);
+    play_in(lang, all, input);
+    replay_in(lang, dir);
+    free(all);
     free(input);
     char *rm = cairn_strfmt("rm -rf %s", dir);
     assert_int_equal(rm ? system(rm) : -1, 0);
     free(rm);
 }
 
+static void test_german_kathmandu(void **state) {
+    (void)state;
+    play_in("de", "kathmandu --preset full --lang de --bot 1=greedy --bot 2=greedy --bot 3=greedy --bot 4=greedy --seed 5",
+            "true");
+    /* two people at the keyboard (the keyboard passes), bots in the others: the
+    ** options, the news of the bots' turns, refused answers */
+    people_play("de", "kathmandu", "--preset full --lang de --bot 3=greedy --bot 4=greedy --seed 5");
+}
+
 static void test_greek_yak(void **state) {
     (void)state;
     play_in("el", "yak --lang el --players 3 --bot 1=random --bot 2=random --bot 3=random --seed 2", "true");
-    char dir[] = "/tmp/cairn-lang-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char *input = commands_then_answers(dir, "yak");
-    char *args = cairn_strfmt("%s/yak --lang el --players 3 --bot 3=random --seed 2", dir);
-    assert_non_null(input);
-    assert_non_null(args);
-    play_in("el", args, input);
-    replay_in("el", dir);
-    free(args);
-    free(input);
-    char *rm = cairn_strfmt("rm -rf %s", dir);
-    assert_int_equal(rm ? system(rm) : -1, 0);
-    free(rm);
+    people_play("el", "yak", "--lang el --players 3 --bot 3=random --seed 2");
 }
 
 /* Yak in German: four bots to the end with the master builder's bonus cards
@@ -528,19 +523,7 @@ static void test_german_yak(void **state) {
             "yak --lang de --players 4 --option master_builder --bot 1=random --bot 2=random --bot 3=random "
             "--bot 4=random --seed 5",
             "true");
-    char dir[] = "/tmp/cairn-lang-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char *input = commands_then_answers(dir, "yak");
-    char *args = cairn_strfmt("%s/yak --lang de --players 4 --bot 3=greedy --bot 4=greedy --seed 3", dir);
-    assert_non_null(input);
-    assert_non_null(args);
-    play_in("de", args, input);
-    replay_in("de", dir);
-    free(args);
-    free(input);
-    char *rm = cairn_strfmt("rm -rf %s", dir);
-    assert_int_equal(rm ? system(rm) : -1, 0);
-    free(rm);
+    people_play("de", "yak", "--lang de --players 4 --bot 3=greedy --bot 4=greedy --seed 3");
 }
 
 /* The n-th occurrence of text in c's output, waited for as wait_for does. */

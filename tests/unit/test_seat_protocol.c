@@ -21,6 +21,7 @@
 #include "seat_protocol.h"
 #include "sim.h"
 #include "strbuf.h"
+#include "testgame.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,13 +40,7 @@ static engine *game(const char *rs, uint64_t seed, int players) {
     c.ruleset = rs;
     c.seed = seed;
     c.players = players;
-    cerr_list errs;
-    cerr_init(&errs, 0);
-    engine *e = engine_new(&c, &errs);
-    if (!e && errs.n) fprintf(stderr, "%s\n", errs.items[0].message);
-    assert_non_null(e);
-    cerr_free(&errs);
-    return e;
+    return test_game_new(&c);
 }
 
 /* Seat's state message (malloc'd). */
