@@ -46,6 +46,7 @@ local wrap = ctext.wrap
 ---@param indent integer
 ---@return string[]
 local function fitted(line, cols, indent)
+  if #line <= cols then return { line } end -- no wider than its bytes: it fits, unmeasured
   return ctext.fit(line, cols, indent)
 end
 
@@ -503,12 +504,15 @@ function full_render(view, seat, g)
     what, g.text("render.wall", view.wall), g.text("render.weather", table.concat(weather, " ")))
   add_fitted(head, 2)
   local route, city_keys = route_lines(g, view)
+  -- a row is 3 columns and 2 W + 1 a board (the last board's strip a blank): measured only
+  -- where that could be wider than the screen
+  local measure = 3 + #view.route * (2 * data.boards.size.cols + 1) > cols
   local widest = 0
   for i, l in ipairs(route) do
     -- on a narrow screen without the blanks the rows end in: they would make the
     -- terminal wrap a line that fits
     if cols < WIDEST then route[i] = l:gsub(" +$", "") end
-    widest = math.max(widest, ctext.width(route[i]))
+    if measure then widest = math.max(widest, ctext.width(route[i])) end
   end
   if widest > cols then route = compact_route(g, view, cols) end -- one column a field, in bands
   for _, l in ipairs(route) do add(l) end
