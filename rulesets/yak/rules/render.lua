@@ -363,8 +363,8 @@ function M.render(view, seat, g)
   local full = #top + #players + #tail
   if g.height and full > g.height then -- the compact board: one line a player
     players = { rule }
-    for s = 1, n do
-      for _, l in ipairs(fit_all({ player_line(g, view, s, seat, kinds) }, cols, 4)) do players[#players + 1] = l end
+    for s = 1, n do -- a line wider than the screen (the baby yak and the stupa on one seat: 87 columns) broken
+      for _, l in ipairs(fit_all({ player_line(g, view, s, seat, kinds) }, g.width, 4)) do players[#players + 1] = l end
     end
   end
   local out = {}
