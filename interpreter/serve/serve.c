@@ -545,11 +545,11 @@ int serve_wake_fd(const serve *s) {
     return s->q.wake[0];
 }
 
-/* slot's newest state is msg (a copy kept) when it differs from the one
-** published: its event streams send it. On the console's thread. */
-static void keep_published(serve *s, seat_slot *slot, const char *msg) {
-    char *copy = msg ? strdup(msg) : NULL;
-    if (!copy) return; /* the streams keep the one before; the page has this one */
+/* slot's newest state is msg (malloc'd, taken: kept or freed) when it
+** differs from the one published: its event streams send it. NULL (no
+** memory) keeps the one before. On the console's thread. */
+static void keep_published(serve *s, seat_slot *slot, char *copy) {
+    if (!copy) return;
     pthread_mutex_lock(&s->lock);
     if (!slot->state || strcmp(slot->state, copy) != 0) {
         free(slot->state);
@@ -580,7 +580,7 @@ int serve_pump(serve *s, engine *e, serve_answered_fn answered, void *ctx) {
             if (serve_seat_state(e, job->seat, s->lang, slot->cols, &job->reply) != 0)
                 job->status = 500;
             else if (resized)
-                keep_published(s, slot, job->reply.s); /* its event stream too, at the new width */
+                keep_published(s, slot, strdup(job->reply.s)); /* its event stream too, at the new width */
         } else if (serve_seat_answer(e, job->seat, job->body, &job->reply) == 1) {
             int seat = job->seat;
             serve_queue_finish(&s->q, job); /* the page hears "ok" before the bots move; job is gone */
@@ -599,7 +599,7 @@ void serve_publish(serve *s, engine *e, const char *lang) {
         if (!s->seats[i].served) continue;
         strbuf b = {0};
         serve_seat_state(e, i, lang, s->seats[i].cols, &b);
-        if (!b.oom && b.s) keep_published(s, &s->seats[i], b.s);
+        if (!b.oom && b.s) keep_published(s, &s->seats[i], strbuf_take(&b));
         strbuf_free(&b);
     }
 }
