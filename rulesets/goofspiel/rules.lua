@@ -163,14 +163,8 @@ function rules.render(view, seat, g)
     local hand = view.hands[seat]
     lines[#lines + 1] = g.text("hand") .. ": " .. table.concat(hand, " ")
   end
-  if g.width then -- a narrow screen (a phone's page): a line broken where it does not fit
-    local fitted = {}
-    for _, l in ipairs(lines) do
-      for _, f in ipairs(ctext.fit(l, g.width, 2)) do fitted[#fitted + 1] = f end
-    end
-    lines = fitted
-  end
-  return table.concat(lines, "\n")
+  -- a narrow screen (a phone's page): a line broken where it does not fit
+  return table.concat(ctext.fit_lines(lines, g.width, 2), "\n")
 end
 
 -- For bots that search a game with secrets (docs/bots.md): a full state that shows `seat`

@@ -158,7 +158,7 @@ end
 ---@param indent integer
 ---@return string[]
 function M.fit(line, max, indent)
-  if M.width(line) <= max then return { line } end
+  if #line <= max or M.width(line) <= max then return { line } end -- no wider than its bytes: unmeasured
   local lines = {}
   local lead, rest = line:match("^( *)(.*)$")
   local cur, cur_w, gap = lead, #lead, ""
@@ -182,6 +182,21 @@ function M.fit(line, max, indent)
   end
   lines[#lines + 1] = cur
   return lines
+end
+
+-- M.fit_lines(lines, max, indent) -> every line of lines fitted to max columns (M.fit), in
+-- order; lines itself when max is nil (the screen's width is not known).
+---@param lines string[]
+---@param max integer?
+---@param indent integer
+---@return string[]
+function M.fit_lines(lines, max, indent)
+  if not max then return lines end
+  local out = {}
+  for _, l in ipairs(lines) do
+    for _, f in ipairs(M.fit(l, max, indent)) do out[#out + 1] = f end
+  end
+  return out
 end
 
 -- M.name(g, prefix, part) -> g.text(prefix .. part), a text with no arguments (a

@@ -237,14 +237,7 @@ function M.render(view, seat, g)
   -- each line within g.width (a narrow console, a phone's page): broken where it does not
   -- fit; the map cannot be broken, so a board wider than the screen goes without it (the
   -- villages' rows keep their paths); too tall for the screen, the compact board
-  local function fit(lines)
-    if not g.width then return lines end
-    local fitted = {}
-    for _, l in ipairs(lines) do
-      for _, f in ipairs(ctext.fit(l, g.width, 2)) do fitted[#fitted + 1] = f end
-    end
-    return fitted
-  end
+  local function fit(lines) return ctext.fit_lines(lines, g.width, 2) end
   local wide = false
   for _, l in ipairs(g.width and out or {}) do wide = wide or ctext.width(l) > g.width end
   if wide then out = fit({ table.unpack(out, 1, map_from - 1) }) end

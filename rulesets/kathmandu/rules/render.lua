@@ -46,7 +46,6 @@ local wrap = ctext.wrap
 ---@param indent integer
 ---@return string[]
 local function fitted(line, cols, indent)
-  if #line <= cols then return { line } end -- no wider than its bytes: it fits, unmeasured
   return ctext.fit(line, cols, indent)
 end
 

@@ -18,20 +18,7 @@ local COLUMN = 40      -- two player boards side by side
 local pad, paint, name_of, name = ctext.pad, ctext.paint, ctext.seat_name, ctext.name
 local RULE = "{dim}" .. string.rep("-", WIDTH - 1) .. "{/}"
 
--- the lines that lines become on a screen of cols columns: each as it is where it fits,
--- else broken between its fields (cairn.text.fit), the pieces after the first indented
----@param lines string[]
----@param cols integer?
----@param indent integer
----@return string[]
-local function fit_all(lines, cols, indent)
-  if not cols then return lines end
-  local out = {}
-  for _, l in ipairs(lines) do
-    for _, f in ipairs(ctext.fit(l, cols, indent)) do out[#out + 1] = f end
-  end
-  return out
-end
+local fit_all = ctext.fit_lines -- each line broken between its fields where it does not fit
 
 ---@param data table
 ---@param stone string
