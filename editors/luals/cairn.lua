@@ -397,6 +397,11 @@ function text.wrap(head, parts, indent, max) end
 ---@param indent integer
 ---@return string[]
 function text.fit(line, max, indent) end
+---@param lines string[]
+---@param max integer?
+---@param indent integer
+---@return string[]
+function text.fit_lines(lines, max, indent) end
 ---@param g cairn.G
 ---@param seat integer
 ---@return string

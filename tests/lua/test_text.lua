@@ -50,11 +50,12 @@ assert(#lines == 3 and lines[1] == "Equipment: rope (snowfield)," and
 lines = T.fit("{bold}KATHMANDU{/}  round 1/6  choosing  storm wall at strip 0", 30, 2)
 assert(#lines == 2 and lines[1] == "{bold}KATHMANDU{/}  round 1/6  choosing" and
   lines[2] == "  storm wall at strip 0")
--- fit_lines: each line fitted in order ("aa  bb" at 4: "aa", "  bb"), nil max: the same list
-local list = { "aa  bb", "c" }
-lines = T.fit_lines(list, 4, 2)
-assert(#lines == 3 and lines[1] == "aa" and lines[2] == "  bb" and lines[3] == "c", table.concat(lines, "|"))
-assert(T.fit_lines(list, nil, 2) == list)
+-- fit_lines: each line fitted in order ("aaa  bb" is 7 > 4: "aaa", then " bb" indented
+-- by 1; "c" fits), nil max: the same list
+local list = { "aaa  bb", "c" }
+lines = T.fit_lines(list, 4, 1)
+assert(#lines == 3 and lines[1] == "aaa" and lines[2] == " bb" and lines[3] == "c", table.concat(lines, "|"))
+assert(T.fit_lines(list, nil, 1) == list)
 -- a word wider than max stays whole
 lines = T.fit("abcdefghijklmnopqrstuvwxyz0123456789 x", 10, 2)
 assert(#lines == 2 and lines[1] == "abcdefghijklmnopqrstuvwxyz0123456789" and lines[2] == "  x")
