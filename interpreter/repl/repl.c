@@ -94,6 +94,13 @@ void repl_plain(repl *r, const char *fmt, ...) {
     va_end(ap);
 }
 
+void repl_plain_hanging(repl *r, int indent, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    emitv(r, indent, 0, fmt, ap);
+    va_end(ap);
+}
+
 void repl_fail(repl *r, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);

@@ -228,6 +228,23 @@ static int cmd_help(repl *r, const char *args) {
     return rc;
 }
 
+/* A command's details as paragraphs, to be wrapped at the terminal's width:
+** the catalogue breaks its lines for 80 columns, so a line is joined to the
+** next unless either is empty or indented (an example, kept on its own
+** line). Malloc'd; NULL on OOM. */
+static char *reflowed(const char *text) {
+    char *out = strdup(text);
+    if (!out) return NULL;
+    for (char *nl = strchr(out, '\n'); nl; nl = strchr(nl + 1, '\n')) {
+        const char *line = nl;
+        while (line > out && line[-1] != '\n') line--;
+        int this_plain = line < nl && line[0] != ' ';
+        int next_plain = nl[1] != '\0' && nl[1] != '\n' && nl[1] != ' ';
+        if (this_plain && next_plain) *nl = ' ';
+    }
+    return out;
+}
+
 static int help(repl *r, const char *args) {
     if (args[0]) {
         const repl_cmd *c = find_cmd(r, args);
@@ -239,7 +256,9 @@ static int help(repl *r, const char *args) {
         if (c->alias) repl_plain(r, repl_tr(r, "help.also"), c->alias);
         char key[64];
         snprintf(key, sizeof key, "detail.%s", c->name);
-        fprintf(r->out, "%s\n", repl_tr(r, key));
+        char *text = reflowed(repl_tr(r, key));
+        repl_plain_hanging(r, 0, "%s", text ? text : repl_tr(r, key));
+        free(text);
         return 0;
     }
     size_t w = 0;
@@ -255,7 +274,9 @@ static int help(repl *r, const char *args) {
         snprintf(head, sizeof head, "%s %s", c->name, c->args);
         char key[64];
         snprintf(key, sizeof key, "help.%s", c->name);
-        fprintf(r->out, "  %-*s  %s\n", (int)w, head, repl_tr(r, key));
+        /* a description too long for the terminal wraps under itself, not
+        ** under the command names (German and Greek ones are longer) */
+        repl_plain_hanging(r, (int)w + 4, "  %-*s  %s", (int)w, head, repl_tr(r, key));
     }
     if (r->replay)
         repl_plain(r, "%s", repl_tr(r, "help.replay"));

@@ -160,6 +160,13 @@ void repl_fail(repl *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+/* repl_plain with `indent` spaces before each continuation line: a row of
+** a two-column list (`help`) whose second column wraps under itself. */
+void repl_plain_hanging(repl *r, int indent, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 /* The `rules` command (repl_rules.c): how to play, the legend, the rulebook,
 ** options and assumed values; with an option id, that option. */
 int repl_show_rules(repl *r, const char *args);

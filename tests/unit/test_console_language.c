@@ -20,6 +20,7 @@
 #include "testutil.h"
 
 #include "error.h"
+#include "markup.h"
 #include "repl_text.h"
 #include "statepath.h"
 
@@ -728,6 +729,57 @@ static void test_before_a_game(void **state) {
     free(cmd);
 }
 
+/* The lines `cairn play ARGS` prints for input, at a width of cols (script
+** mode reads $COLUMNS), into out (size n); the number of lines. */
+static size_t lines_at(const char *lang, int cols, const char *input, char *out, size_t n) {
+    char *cmd = cairn_strfmt("printf '%s' | COLUMNS=%d %s play connect4 --lang %s 2>&1", input, cols,
+                             cairn, lang);
+    assert_non_null(cmd);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    assert_non_null(p);
+    size_t len = fread(out, 1, n - 1, p);
+    out[len] = '\0';
+    assert_int_equal(pclose(p), 0);
+    assert_true(len < n - 1); /* all of it was read */
+    size_t lines = 0;
+    for (const char *c = out; *c; c++) lines += *c == '\n';
+    return lines;
+}
+
+/* `help` and `help CMD` of every command keep within the console's width in
+** every language: a German or Greek description wraps under itself, and a
+** command's details are wrapped as paragraphs, not at the catalogue's 80
+** columns (German `undo`'s line was 85 columns wide, English `help auto` 81). */
+static void test_help_fits_the_width(void **state) {
+    (void)state;
+    static char out[1 << 17];
+    for (size_t l = 0; repl_text_langs[l].lang; l++) {
+        const char *lang = repl_text_langs[l].lang;
+        /* the commands, from `help`'s list at a width no line reaches */
+        lines_at(lang, 400, "help\\nquit\\n", out, sizeof out);
+        char input[4096] = "help\\n";
+        size_t commands = 0;
+        for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n")) {
+            char name[32];
+            if (strncmp(line, "  ", 2) != 0 || sscanf(line + 2, "%31[a-z]", name) != 1) continue;
+            strncat(input, "help ", sizeof input - strlen(input) - 1);
+            strncat(input, name, sizeof input - strlen(input) - 1);
+            strncat(input, "\\n", sizeof input - strlen(input) - 1);
+            commands++;
+        }
+        strncat(input, "quit\\n", sizeof input - strlen(input) - 1);
+        assert_true(commands >= 25); /* help's list was read */
+        for (int cols = 50; cols <= 80; cols += 30) {
+            size_t lines = lines_at(lang, cols, input, out, sizeof out);
+            assert_true(lines > 2 * commands); /* every command's details were printed */
+            for (char *line = strtok(out, "\n"); line; line = strtok(NULL, "\n"))
+                if (markup_width(line, strlen(line)) > (size_t)cols)
+                    fail_msg("%s at %d columns: %s", lang, cols, line);
+        }
+    }
+}
+
 int main(int argc, char **argv) {
     (void)argc;
     if (!(cairn = cairn_next_to(argv[0]))) return 1;
@@ -744,6 +796,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_trust_question_on_a_terminal),
         cmocka_unit_test(test_before_a_game),
         cmocka_unit_test(test_game_takes_the_locale),
+        cmocka_unit_test(test_help_fits_the_width),
     };
     int rc = cmocka_run_group_tests(tests, testchild_setup, testchild_teardown);
     free(cairn);
