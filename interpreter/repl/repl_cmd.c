@@ -1178,8 +1178,11 @@ static int cmd_seed(repl *r, const char *args) {
     const char *const *sets = engine_sets(r->e, &ns);
     for (size_t i = 0; i < ns; i++) markup_buf_printf(&b, strpbrk(sets[i], " '\"$`\\{}[]") ? " --set '%s'" : " --set %s", sets[i]);
     for (int i = 1; i <= r->n_seats; i++) {
-        char dflt[32];
-        snprintf(dflt, sizeof dflt, "Seat %d", i);
+        /* a seat without --name has the console's default in the game's
+        ** language ("Platz 2"), which is no name to give again: in another
+        ** language the seat would be "Platz 2" still */
+        char dflt[64];
+        snprintf(dflt, sizeof dflt, repl_text_in(engine_lang(r->e), "seat.default", 0), i);
         const char *name = repl_seat_name(r, i);
         if (strcmp(name, dflt) != 0)
             markup_buf_printf(&b, strpbrk(name, " '\"$`\\") ? " --name '%d=%s'" : " --name %d=%s", i, name);
