@@ -415,12 +415,31 @@ static size_t group_run(const engine_decision *d, size_t i) {
     return n;
 }
 
+/* The word to type for a run of n options from i: the first word of their
+** labels where all the labels start with it (up to a ':' or a space; the
+** labels are in the game's language: "Markttag", "Yeti-Spuren"), else the
+** first word of their ids ("market"), which answers in every language; so
+** also when the label's word is a command's name (the command would run).
+** Malloc'd; NULL on OOM. */
+static char *group_word(repl *r, const engine_decision *d, size_t i, size_t n, int ids) {
+    const char *a = d->options[i].label;
+    size_t len = a ? strcspn(a, ": ") : 0;
+    for (size_t k = 1; k < n && len > 0 && !ids; k++) {
+        const char *l = d->options[i + k].label;
+        if (!l || strncmp(l, a, len) != 0 || (l[len] != ':' && l[len] != ' ')) len = 0;
+    }
+    char *word = ids || len == 0 ? NULL : strndup(a, len);
+    if (word && !repl_is_command(r, word)) return word;
+    free(word);
+    return strndup(d->options[i].id, strcspn(d->options[i].id, " "));
+}
+
 /* A run of n options from i as one line: their numbers, the first and the
 ** last by id in English (short: "market 1 … market 20"), else the first by
 ** its label (labels are long), and how to see them all. */
 static void show_group(repl *r, const engine_decision *d, size_t i, size_t n, int ids) {
     const engine_option *a = &d->options[i], *z = &d->options[i + n - 1];
-    char *word = strndup(a->id, strcspn(a->id, " "));
+    char *word = group_word(r, d, i, n, ids);
     char *ea = markup_escape(a->id), *ez = markup_escape(z->id), *ew = word ? markup_escape(word) : NULL;
     const char *first = ids || !a->label ? ea : a->label, *last = ids || !z->label ? ez : z->label;
     markup_buf b = {0};
