@@ -11,6 +11,7 @@
 #include "engine.h"
 #include "error.h"
 #include "limits.h"
+#include "help_wrap.h"
 #include "markup.h"
 #include "load_cache.h"
 #include "repl.h"
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #if !defined(CAIRN_VERSION)
 #define CAIRN_VERSION "0.0.0"
@@ -220,7 +222,26 @@ static int cmd_help(int argc, char **argv) {
                 nearest_command(argv[1], hint, sizeof hint));
         return EXIT_USAGE;
     }
-    printf("usage: %s\n\n%s\n%s", c->usage, c->summary, c->help);
+    /* written for a wide terminal: fitted to this one (help_wrap.c), the
+    ** summary a paragraph of its own */
+    int width = markup_term_width(STDOUT_FILENO);
+    char *usage = cairn_strfmt("usage: %s", c->usage);
+    char *fitted_usage = usage ? help_wrap(usage, width) : NULL;
+    char *summary = markup_wrap(c->summary, width, 0);
+    char *body = help_wrap(c->help, width);
+    if (!fitted_usage || !summary || !body) {
+        free(usage);
+        free(fitted_usage);
+        free(summary);
+        free(body);
+        fprintf(stderr, "cairn help: out of memory\n");
+        return EXIT_RULES;
+    }
+    printf("%s\n\n%s\n%s", fitted_usage, summary, body);
+    free(usage);
+    free(fitted_usage);
+    free(summary);
+    free(body);
     return EXIT_OK;
 }
 
