@@ -402,6 +402,10 @@ function text.fit(line, max, indent) end
 ---@param indent integer
 ---@return string[]
 function text.fit_lines(lines, max, indent) end
+---@param s string
+---@param n integer
+---@return string
+function text.cut(s, n) end
 ---@param g cairn.G
 ---@param seat integer
 ---@return string

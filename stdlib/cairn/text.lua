@@ -1,7 +1,7 @@
 -- cairn/text.lua
 -- Text for boards drawn in a terminal: the visible width of a line with colour markup,
--- padding, markup tags from a list, wrapping a line of parts, fitting a line to the
--- screen, a seat's name. Pure
+-- padding, cutting a name to a column, markup tags from a list, wrapping a line of parts,
+-- fitting a line to the screen, a seat's name. Pure
 -- functions over strings; a render uses them instead of its own copies.
 
 local M = {}
@@ -197,6 +197,18 @@ function M.fit_lines(lines, max, indent)
     for _, f in ipairs(M.fit(l, max, indent)) do out[#out + 1] = f end
   end
   return out
+end
+
+-- M.cut(s, n) -> the first n characters of s, s itself when it has no more: a name cut to
+-- its column ("Tengboche" to 5: "Tengb"; "Άννα" to 1: "Ά"). s is plain text (no markup
+-- tags: a cut could leave one open); a character takes one column, as in M.width.
+---@param s string
+---@param n integer
+---@return string
+function M.cut(s, n)
+  if n <= 0 then return "" end
+  local after = utf8.offset(s, n + 1)
+  return after and s:sub(1, after - 1) or s
 end
 
 -- M.name(g, prefix, part) -> g.text(prefix .. part), a text with no arguments (a

@@ -56,6 +56,11 @@ local list = { "aaa  bb", "c" }
 lines = T.fit_lines(list, 4, 1)
 assert(#lines == 3 and lines[1] == "aaa" and lines[2] == " bb" and lines[3] == "c", table.concat(lines, "|"))
 assert(T.fit_lines(list, nil, 1) == list)
+-- cut: characters, not bytes ("Άννα" is 8 bytes, 4 characters); shorter: s itself
+assert(T.cut("Tengboche", 5) == "Tengb")
+assert(T.cut("Άννα", 1) == "Ά" and T.cut("Άννα", 3) == "Άνν")
+assert(T.cut("Lukla", 9) == "Lukla" and T.cut("Lukla", 5) == "Lukla")
+assert(T.cut("Lukla", 0) == "" and T.cut("", 3) == "")
 -- a word wider than max stays whole
 lines = T.fit("abcdefghijklmnopqrstuvwxyz0123456789 x", 10, 2)
 assert(#lines == 2 and lines[1] == "abcdefghijklmnopqrstuvwxyz0123456789" and lines[2] == "  x")

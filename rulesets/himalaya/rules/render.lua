@@ -6,7 +6,7 @@
 -- short or too narrow for it (g.height, g.width) the compact board, each line within g.width.
 
 local common = require "rules.common"
-local ctext = require "cairn.text"   -- width and pad: shared with every render
+local ctext = require "cairn.text"   -- width, pad and cut: shared with every render
 
 local M = {}
 
@@ -50,7 +50,8 @@ local function initial(g, s)
   local got = initials[s]
   if got and got.name == seat_name then return got.text end
   -- the first character, not byte: Θέση, Άννα
-  local first = seat_name:match("^[%z\1-\127\194-\244][\128-\191]*") or "?"
+  local first = ctext.cut(seat_name, 1)
+  if first == "" then first = "?" end
   local text = "{" .. colour_of(g, s) .. "}" .. first .. s .. "{/}"
   initials[s] = { name = seat_name, text = text }
   return text
@@ -206,7 +207,7 @@ local function compact_villages(g, view, here, cols)
     else
       holds = ""
     end
-    local cell = string.format("%2d %s %s %s", v.number, pad(v.name:sub(1, (utf8.offset(v.name, 10) or #v.name + 1) - 1), 9),
+    local cell = string.format("%2d %s %s %s", v.number, pad(ctext.cut(v.name, 9), 9),
       name(g, "level_short.", g.data.game.levels[v.level].name), pad(holds, 5))
     if vil.stupa then cell = cell .. " " .. initial(g, vil.stupa) end
     if here[v.number] then cell = cell .. " " .. here[v.number]:gsub(" +$", "") end
@@ -277,9 +278,9 @@ function full_render(view, seat, g)
   local split = split_at and ctext.width(fix.words.villages_head) > g.width
   if split then
     local h = fix.words.villages_head
-    local cut = utf8.offset(h, split_at + 1) or #h + 1
-    out[#out + 1] = (h:sub(1, cut - 1)):gsub(" +$", "")
-    out[#out + 1] = "    " .. (h:sub(cut)):gsub("^ +", ""):gsub("  +", "  ")
+    local first = ctext.cut(h, split_at)
+    out[#out + 1] = first:gsub(" +$", "")
+    out[#out + 1] = "    " .. (h:sub(#first + 1)):gsub("^ +", ""):gsub("  +", "  ")
   else
     out[#out + 1] = fix.words.villages_head
   end

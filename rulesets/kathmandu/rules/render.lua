@@ -403,7 +403,7 @@ local function compact_route(g, view, cols)
       local bn = board_name(view.route[b])
       local h = bn .. (view.needles[b] and NEEDLE[view.needles[b]] or "")
       if utf8.len(h) > W then -- its first W - 1 letters, then the needle or a dot: "Kathm."
-        h = bn:sub(1, utf8.offset(bn, W) - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or ".")
+        h = ctext.cut(bn, W - 1) .. (view.needles[b] and NEEDLE[view.needles[b]] or ".")
       end
       head[#head + 1] = pad(h, W) .. " "
     end
