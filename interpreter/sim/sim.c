@@ -659,6 +659,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     h.bots = bots;
     h.find = o->find;
     h.seatings = x->tour ? sim_tour_seatings(x->tour) : 0;
+    h.width = sim_text_width();
     if (json && !(x->json = open_out(json, err))) return 1;
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
@@ -908,4 +909,21 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     return rc;
 }
 
-int sim_command(int argc, char **argv) { return sim_run(argc, argv, stdout, stderr); }
+/* The report is made whole, then printed fitted to the terminal (sim_fit.c);
+** to a file or a pipe it goes as it is made. */
+int sim_command(int argc, char **argv) {
+    int width = sim_text_width();
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = width > 0 ? open_memstream(&text, &len) : NULL;
+    if (!m) return sim_run(argc, argv, stdout, stderr);
+    int rc = sim_run(argc, argv, m, stderr);
+    if (fclose(m) != 0) {
+        free(text);
+        fprintf(stderr, "cairn sim: out of memory\n");
+        return 1;
+    }
+    sim_print_fitted(stdout, text, width);
+    free(text);
+    return rc;
+}

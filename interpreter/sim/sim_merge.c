@@ -354,7 +354,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             .players = players, .checks = value_get_bool(run, "checks", 0), .compare = compare,
             .games = (long)value_get_int(run, "games", 0), .seed = (uint64_t)value_get_int(run, "seed", 0),
             .bots = run_str(run, "bots"), .find = *run_str(run, "find") ? run_str(run, "find") : NULL,
-            .sweep = sweep, .seatings = lab.tour ? sim_tour_seatings(lab.tour) : 0};
+            .sweep = sweep, .seatings = lab.tour ? sim_tour_seatings(lab.tour) : 0, .width = sim_text_width()};
         char key[16];
         for (int i = 2; i < variants; i++) { /* a sweep's further columns */
             snprintf(key, sizeof key, "label_%c", 'a' + i);

@@ -22,11 +22,76 @@
 
 typedef char cell[48];
 
-static void row(FILE *out, const char *name, cell *c, int n) {
+static void print_row(FILE *out, const char *name, const cell *c, int n) {
     int w = fprintf(out, "%s", name);
     fprintf(out, "%*s", w < NAME_W ? NAME_W - w : 1, "");
     for (int i = 0; i < n; i++) fprintf(out, "%*s", CELL_W, c[i]);
     fputc('\n', out);
+}
+
+/* A table with a column per seat, kept until it ends and then printed whole
+** when it fits the width (h->width; 0: any), else in blocks of as many seats
+** as fit, each block with all the rows (its own header row first): at 80
+** columns a 4-seat table is two blocks of two seats, not rows the terminal
+** wraps. A heading row is a line of text printed in every block. */
+typedef struct table_row {
+    char name[NAME_W * 4];
+    int heading;
+    cell c[CAIRN_MAX_SEATS];
+} table_row;
+
+typedef struct seat_table {
+    FILE *out;
+    int seats, width;
+    table_row *rows; /* NULL when out of memory: each row printed at once, whole */
+    size_t n, cap;
+} seat_table;
+
+static void table_begin(seat_table *tb, FILE *out, int seats, int width, size_t rows) {
+    tb->out = out;
+    tb->seats = seats;
+    tb->width = width;
+    tb->n = 0;
+    tb->cap = rows;
+    tb->rows = width > 0 && NAME_W + seats * CELL_W > width ? malloc(rows * sizeof *tb->rows) : NULL;
+}
+
+static void row(seat_table *tb, const char *name, cell *c, int n) {
+    if (!tb->rows || tb->n == tb->cap) {
+        print_row(tb->out, name, c, n);
+        return;
+    }
+    table_row *r = &tb->rows[tb->n++];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->heading = 0;
+    memcpy(r->c, c, (size_t)n * sizeof *c);
+}
+
+static void heading(seat_table *tb, const char *text) {
+    if (!tb->rows || tb->n == tb->cap) {
+        fprintf(tb->out, "%s\n", text);
+        return;
+    }
+    table_row *r = &tb->rows[tb->n++];
+    snprintf(r->name, sizeof r->name, "%s", text);
+    r->heading = 1;
+}
+
+static void table_end(seat_table *tb) {
+    if (tb->rows) {
+        int per = (tb->width - NAME_W) / CELL_W;
+        if (per < 1) per = 1;
+        for (int first = 0; first < tb->seats; first += per) {
+            int k = tb->seats - first < per ? tb->seats - first : per;
+            for (size_t i = 0; i < tb->n; i++) {
+                const table_row *r = &tb->rows[i];
+                if (r->heading) fprintf(tb->out, "%s\n", r->name);
+                else print_row(tb->out, r->name, r->c + first, k);
+            }
+        }
+    }
+    free(tb->rows);
+    tb->rows = NULL;
 }
 
 /* A sample of n values known by its sum and sum of squares. */
@@ -173,23 +238,25 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
     if (t->failed) fprintf(out, ", %ld failed (not counted below)\n", t->failed);
     failures(out, h, t, 0);
     if (!g) return;
+    seat_table tb;
+    table_begin(&tb, out, n, h->width, 8 + t->n_labels); /* 7 rows, a heading, the labels */
     for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "seat %d", i + 1);
-    row(out, "", c, n);
+    row(&tb, "", c, n);
     for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "%.2f", t->share[i]);
-    row(out, "wins", c, n);
+    row(&tb, "wins", c, n);
     for (int i = 0; i < n; i++) share_cell(c[i], t->share[i], g);
-    row(out, "win share", c, n);
+    row(&tb, "win share", c, n);
     int scored = 0;
     for (int i = 0; i < n; i++) scored |= t->score[i].min != 0 || t->score[i].max != 0;
     if (scored) {
         for (int i = 0; i < n; i++) mean_cell(c[i], &t->score[i]);
-        row(out, "score mean", c, n);
+        row(&tb, "score mean", c, n);
         for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "%.2f", stats_sd(&t->score[i]));
-        row(out, "score sd", c, n);
+        row(&tb, "score sd", c, n);
         for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "%.0f", t->score[i].min);
-        row(out, "score min", c, n);
+        row(&tb, "score min", c, n);
         for (int i = 0; i < n; i++) snprintf(c[i], sizeof c[i], "%.0f", t->score[i].max);
-        row(out, "score max", c, n);
+        row(&tb, "score max", c, n);
     }
     int shown = 0;
     for (size_t l = 0; l < t->n_labels; l++) {
@@ -197,15 +264,16 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
         int any = 0;
         for (int i = 0; i < n; i++) any |= lb->sumsq[i] != 0;
         if (!any) continue; /* always zero */
-        if (!shown++) fprintf(out, "breakdown, mean points per game [95%%]:\n");
+        if (!shown++) heading(&tb, "breakdown, mean points per game [95%]:");
         for (int i = 0; i < n; i++) {
             stats_interval iv = sim_label_ci(t, lb, i, NULL);
             snprintf(c[i], sizeof(cell), "%.2f [%.2f, %.2f]", lb->sum[i] / (double)g, iv.lo, iv.hi);
         }
         char name[NAME_W * 4];
         snprintf(name, sizeof name, "  %s", lb->key);
-        row(out, name, c, n);
+        row(&tb, name, c, n);
     }
+    table_end(&tb);
     if (t->shared) fprintf(out, "shared wins: %ld of %ld games (a tie splits the win)\n", t->shared, g);
     fprintf(out, "mean winning margin: %.2f\n", t->margin / (double)g);
     share_note(out, "seat", t->share, g, n);
@@ -214,18 +282,20 @@ void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int in
     if (t->with_starter == g && n > 1 && t->other_starter) {
         fprintf(out, "by turn position (from %s%s at the start):\n", strchr(h->starter, '(') ? "" : "state.",
                 h->starter);
+        table_begin(&tb, out, n, h->width, 3);
         for (int p = 0; p < n; p++) {
             const char *o = ordinal(p + 1);
             if (o) snprintf(c[p], sizeof c[p], "%s", o);
             else snprintf(c[p], sizeof c[p], "%dth", p + 1);
         }
-        row(out, "", c, n);
+        row(&tb, "", c, n);
         for (int p = 0; p < n; p++) share_cell(c[p], t->pos_share[p], g);
-        row(out, "win share", c, n);
+        row(&tb, "win share", c, n);
         if (scored) {
             for (int p = 0; p < n; p++) mean_cell(c[p], &t->pos_score[p]);
-            row(out, "score mean", c, n);
+            row(&tb, "score mean", c, n);
         }
+        table_end(&tb);
         share_note(out, "position", t->pos_share, g, n);
     }
     if (scored) {
