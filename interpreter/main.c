@@ -494,22 +494,38 @@ static void print_notes(cerr_list *notes, const char *lang) {
     cerr_clear(notes);
 }
 
+/* A line of check's verdict: as it is to a file or a pipe, wrapped at the
+** terminal's width on a terminal, its continuation indented by 2 (the smoke
+** line lists every reason a combination was skipped: Himalaya's was 360
+** columns). */
+static void print_line_fitted(const char *line) {
+    char *w = isatty(STDOUT_FILENO) ? markup_wrap(line, markup_term_width(STDOUT_FILENO), 2) : NULL;
+    printf("%s\n", w ? w : line);
+    free(w);
+}
+
 /* The smoke games' summary line in lang: games played, option
 ** combinations, and every reason a combination was not played. */
 static void smoke_line(const testrun_tally *t, const char *lang) {
-    printf(repl_text_in(lang, "check.smoke.games", t->played), t->played);
-    printf(repl_text_in(lang, "check.smoke.combos", t->combos), t->combos);
+    markup_buf b = {0};
+    markup_buf_printf(&b, repl_text_in(lang, "check.smoke.games", t->played), t->played);
+    markup_buf_printf(&b, repl_text_in(lang, "check.smoke.combos", t->combos), t->combos);
     if (t->skipped) {
-        printf(repl_text_in(lang, "check.smoke.skipped", t->skipped), t->skipped);
+        markup_buf_printf(&b, repl_text_in(lang, "check.smoke.skipped", t->skipped), t->skipped);
         /* each reason is the manifest's message (English) and its count */
         for (int i = 0; i < TESTRUN_MAX_REASONS && t->reason[i]; i++)
-            printf("%s %s (%ld)", i ? ";" : "", t->reason[i], t->reason_count[i]);
-        if (t->other_reasons) printf(repl_text_in(lang, "check.smoke.other", t->other_reasons), t->other_reasons);
+            markup_buf_printf(&b, "%s %s (%ld)", i ? ";" : "", t->reason[i], t->reason_count[i]);
+        if (t->other_reasons)
+            markup_buf_printf(&b, repl_text_in(lang, "check.smoke.other", t->other_reasons), t->other_reasons);
     }
     if (t->capped)
-        printf(repl_text_in(lang, "check.smoke.capped", t->capped), t->capped, CAIRN_SMOKE_MAX_COMBINATIONS);
-    if (t->thinned) printf(repl_text_in(lang, "check.smoke.thinned", t->thinned), t->thinned);
-    printf(")\n");
+        markup_buf_printf(&b, repl_text_in(lang, "check.smoke.capped", t->capped), t->capped,
+                          CAIRN_SMOKE_MAX_COMBINATIONS);
+    if (t->thinned) markup_buf_printf(&b, repl_text_in(lang, "check.smoke.thinned", t->thinned), t->thinned);
+    markup_buf_puts(&b, ")");
+    char *line = markup_buf_take(&b);
+    print_line_fitted(line ? line : repl_text_in(lang, "error.oom", 0));
+    free(line);
 }
 
 /* The verdict of a check that passed, in lang: the ruleset, its files and
@@ -519,9 +535,10 @@ static void check_ok_line(const ruleset *r, const char *lang) {
     char *files = cairn_strfmt(repl_text_in(lang, "check.ok.files", (long long)r->n_files), r->n_files);
     size_t n_tables = value_len(r->data);
     char *tables = cairn_strfmt(repl_text_in(lang, "check.ok.tables", (long long)n_tables), n_tables);
-    printf(repl_text_in(lang, "check.ok", 0), r->id, r->version, files ? files : "?", tables ? tables : "?",
-           opts ? opts : "?", r->fingerprint);
-    fputc('\n', stdout);
+    char *line = cairn_strfmt(repl_text_in(lang, "check.ok", 0), r->id, r->version, files ? files : "?",
+                              tables ? tables : "?", opts ? opts : "?", r->fingerprint);
+    print_line_fitted(line ? line : repl_text_in(lang, "error.oom", 0));
+    free(line);
     free(files);
     free(tables);
     free(opts);
