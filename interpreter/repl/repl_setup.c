@@ -68,7 +68,7 @@ static char *ask_ruleset(repl *r, ruleset **rs_out) {
     repl_say(r, 2, "%s", repl_tr(r, "setup.which"));
     char *chosen = NULL;
     while (!chosen) {
-        char *line = next_answer(r, "cairn:ruleset> ");
+        char *line = next_answer(r, repl_tr(r, "setup.prompt.ruleset"));
         if (!line) break;
         char *t = trimmed(line);
         char *end;
@@ -104,7 +104,7 @@ static int ask_seats(repl *r, const ruleset *rs) {
     if (lo == hi) return lo;
     repl_say(r, 2, repl_tr(r, "setup.seats"), lo, hi, dflt);
     for (;;) {
-        char *line = next_answer(r, "cairn:seats> ");
+        char *line = next_answer(r, repl_tr(r, "setup.prompt.seats"));
         if (!line) return 0;
         char *t = trimmed(line), *end;
         long k = *t ? strtol(t, &end, 10) : dflt;
@@ -121,12 +121,12 @@ static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
     memset(people, 0, (size_t)seats + 1);
     int any = 0;
     for (char *w = strtok(t, " ,"); w; w = strtok(NULL, " ,")) {
-        if (!strcasecmp(w, "all")) {
+        if (!strcasecmp(w, "all") || !strcasecmp(w, repl_tr(r, "setup.all"))) {
             memset(people + 1, 1, (size_t)seats);
             any = 1;
             continue;
         }
-        if (!strcasecmp(w, "none")) {
+        if (!strcasecmp(w, "none") || !strcasecmp(w, repl_tr(r, "setup.none"))) {
             any = 1;
             continue;
         }
@@ -147,7 +147,7 @@ static int parse_people(repl *r, char *t, int seats, unsigned char *people) {
 static const char *ask_bot(repl *r) {
     repl_say(r, 2, "%s", repl_tr(r, "setup.bots"));
     for (;;) {
-        char *line = next_answer(r, "cairn:bots> ");
+        char *line = next_answer(r, repl_tr(r, "setup.prompt.bots"));
         if (!line) return NULL;
         char *t = trimmed(line);
         const char *kind = *t ? NULL : SETUP_BOTS[0];
@@ -167,7 +167,7 @@ static int ask_people(repl *r, int seats) {
     repl_say(r, 2, "%s", repl_tr(r, "setup.people"));
     int rc = -1;
     for (;;) {
-        char *line = next_answer(r, "cairn:people> ");
+        char *line = next_answer(r, repl_tr(r, "setup.prompt.people"));
         if (!line) break;
         int ok = parse_people(r, trimmed(line), seats, people) == 0;
         free(line);

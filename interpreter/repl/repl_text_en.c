@@ -382,6 +382,14 @@ const repl_text_entry repl_text_en[] = {
     {"setup.bots", "Which bot plays the other seats? `mcts` (looks ahead: up to a second a move), `greedy` (one move ahead) or `random` (at once, without a plan); Enter: mcts.", NULL},
     {"setup.bad_bot", "\"%s\": type mcts, greedy or random", NULL},
     {"setup.bad_people", "\"%s\": give seat numbers from 1 to %d (or `all`, `none`)", NULL},
+    /* the set-up's prompts, and the words for every seat and no seat (the
+    ** English ones answer in every language) */
+    {"setup.prompt.ruleset", "cairn:ruleset> ", NULL},
+    {"setup.prompt.seats", "cairn:seats> ", NULL},
+    {"setup.prompt.people", "cairn:people> ", NULL},
+    {"setup.prompt.bots", "cairn:bots> ", NULL},
+    {"setup.all", "all", NULL},
+    {"setup.none", "none", NULL},
     {"setup.players", "%d player", "%d players"},
     {"setup.players_range", "%d-%d players", NULL},
     /* the errors of the layers below (repl_error_text.c): "error.KEY", and the
