@@ -512,9 +512,14 @@ static void smoke_line(const testrun_tally *t, const char *lang) {
     markup_buf_printf(&b, repl_text_in(lang, "check.smoke.combos", t->combos), t->combos);
     if (t->skipped) {
         markup_buf_printf(&b, repl_text_in(lang, "check.smoke.skipped", t->skipped), t->skipped);
-        /* each reason is the manifest's message (English) and its count */
-        for (int i = 0; i < TESTRUN_MAX_REASONS && t->reason[i]; i++)
-            markup_buf_printf(&b, "%s %s (%ld)", i ? ";" : "", t->reason[i], t->reason_count[i]);
+        /* each reason is the manifest's error, in lang where the catalogue
+        ** words it, and its count */
+        for (int i = 0; i < TESTRUN_MAX_REASONS && t->reason[i]; i++) {
+            char *said = (size_t)i < t->why.n ? repl_error_message_in(lang, &t->why.items[i]) : NULL;
+            markup_buf_printf(&b, "%s%s (%ld)", i ? repl_text_in(lang, "list.sep", 0) : " ",
+                              said ? said : t->reason[i], t->reason_count[i]);
+            free(said);
+        }
         if (t->other_reasons)
             markup_buf_printf(&b, repl_text_in(lang, "check.smoke.other", t->other_reasons), t->other_reasons);
     }

@@ -1153,6 +1153,12 @@ static void skip_note(testrun_tally *t, const cerr_list *why) {
     for (int i = 0; i < TESTRUN_MAX_REASONS; i++) {
         if (!t->reason[i]) {
             if (!(t->reason[i] = cairn_strdup(m))) break;
+            if (why->n && t->why.n == (size_t)i) { /* kept whole, for cairn check's languages */
+                cerr_list first = *why;
+                first.n = 1, first.dropped = 0, first.oom = 0;
+                if (t->why.limit == 0) cerr_init(&t->why, TESTRUN_MAX_REASONS);
+                cerr_merge(&t->why, &first);
+            }
         }
         if (strcmp(t->reason[i], m) == 0) {
             t->reason_count[i]++;
@@ -1167,6 +1173,7 @@ void testrun_tally_free(testrun_tally *t) {
         free(t->reason[i]);
         t->reason[i] = NULL;
     }
+    cerr_free(&t->why);
 }
 
 /* The smoke summary in English, for testrun_smoke's callers (cairn check

@@ -75,6 +75,9 @@ typedef struct testrun_tally {
     long played, combos, skipped, capped, thinned;
     char *reason[TESTRUN_MAX_REASONS]; /* owned; NULL past the last */
     long reason_count[TESTRUN_MAX_REASONS];
+    /* reason[i]'s error as the manifest gave it (its key and arguments, for
+    ** the console's languages), where why.n > i; zero until the first reason */
+    cerr_list why;
     long other_reasons;
 } testrun_tally;
 void testrun_tally_free(testrun_tally *t);

@@ -566,7 +566,7 @@ const repl_text_entry repl_text_de[] = {
     {"error.ruleset.cli_takes_bool", "--option %s: \"%s\" nimmt true oder false", NULL},
     {"error.ruleset.forced_one_of", "auf einen Wert gezwungen, den sie nicht annehmen kann: erwartet wird einer von: %s", NULL},
     {"error.ruleset.forced_bool", "auf einen Wert gezwungen, den sie nicht annehmen kann: erwartet wird true oder false", NULL},
-    {"error.ruleset.forced_with_players", "die Option \"%s\" ist bei %s Spielern auf %s festgelegt", NULL},
+    {"error.ruleset.forced_with_players", "die Option \"%s\" ist fest auf %s, bei %s Spielern", NULL},
     {"error.ruleset.append_not_list", "`append` braucht eine Liste zum Anhängen, aber die Daten haben hier %s", NULL},
     {"error.ruleset.append_no_list", "`append` braucht eine Liste zum Anhängen, aber die Daten haben hier keine Liste", NULL},
     {"error.ruleset.no_overlay", "keine Overlay-Datei \"%s\" (ein Pfad vom Ordner des Manifests aus)", NULL},

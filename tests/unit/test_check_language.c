@@ -372,6 +372,35 @@ static void test_check_passes(void **state) {
     free(dir);
 }
 
+/* The combinations the manifest forbids, in the smoke line, say why in the
+** language. The fixture `forced` has 12 combinations (`long` x Goofspiel's
+** `tricks` x its 3 `cards`) at 2, 3 and 4 seats: at 3 seats `long` is forced
+** off, refusing its 6 combinations there; `long` excludes `tricks`, refusing
+** their 3 at 2 and at 4 seats (6); 36 - 12 = 24 played. Greek parts the
+** reasons with its list separator (" · "), not ";", its question mark.
+** English as it was. */
+static void test_check_skipped_reasons(void **state) {
+    (void)state;
+    char *args = cairn_strfmt("check %s/tests/fixtures/rulesets/forced --games 1", root);
+    assert_non_null(args);
+    const char *de[] = {"Probespiele: 24 Partien gespielt (12 Kombinationen von Optionen; 12 Paare aus Platzzahl "
+                        "und Kombination ausgelassen, da das Manifest sie verbietet: die Option \"long\" ist fest "
+                        "auf boolean false, bei 3 Spielern (6); die Optionen \"long\" (so gewählt) und \"tricks\" "
+                        "(so gewählt) schließen einander aus (6))"};
+    const char *el[] = {"δοκιμαστικά: 24 παιχνίδια παίχτηκαν (12 συνδυασμοί επιλογών · 12 ζεύγη αριθμού θέσεων "
+                        "και συνδυασμού παραλείφθηκαν, καθώς το μανιφέστο τα απαγορεύει: η επιλογή \"long\" είναι "
+                        "υποχρεωτικά boolean false με 3 παίκτες (6) · οι επιλογές \"long\" (όπως επιλέχθηκε) και "
+                        "\"tricks\" (όπως επιλέχθηκε) αποκλείουν η μία την άλλη (6))"};
+    const char *en[] = {"smoke: 24 games played (12 option combinations; 12 seat count and combination pairs "
+                        "skipped as the manifest forbids them: option \"long\" is forced to boolean false with 3 "
+                        "players (6); options \"long\" (as chosen) and \"tricks\" (as chosen) exclude each "
+                        "other (6))"};
+    assert_int_equal(run("de_DE.UTF-8", args, "", de, 1), 0);
+    assert_int_equal(run("el_GR.UTF-8", args, "", el, 1), 0);
+    assert_int_equal(run("C", args, "", en, 1), 0);
+    free(args);
+}
+
 /* A smoke game that never ends (the fixture engine/broken's mode=fine
 ** never says the game is over), at 1 seat (singular: 1 game, 1
 ** combination, as the other modes are not played after the first failure)
@@ -499,6 +528,7 @@ int main(int argc, char **argv) {
         cmocka_unit_test(test_check_components),
         cmocka_unit_test(test_check_passes),
         cmocka_unit_test(test_check_smoke_frame),
+        cmocka_unit_test(test_check_skipped_reasons),
         cmocka_unit_test(test_check_note_never_alone),
         cmocka_unit_test(test_check_usage),
         cmocka_unit_test(test_play_refuses),
