@@ -267,6 +267,46 @@ static void show_options(repl *r, const ruleset *rs) {
     }
 }
 
+/* The manifest's presets: each id, its name in the game's language (text
+** key preset.ID, else the manifest's name) and the options it sets (a switch
+** on by its id, off as ID=off, a choice as ID=ITEM). Nothing when it has none. */
+static void show_presets(repl *r, const ruleset *rs) {
+    const value *ps = value_map_get(rs->manifest, "presets");
+    if (!ps || ps->type != CV_LIST || !ps->u.list.n) return;
+    repl_plain(r, "%s", repl_tr(r, "rules.presets"));
+    size_t w = 0;
+    for (size_t i = 0; i < ps->u.list.n; i++) {
+        size_t n = strlen(value_get_str(ps->u.list.items[i], "id", "?"));
+        if (n > w) w = n;
+    }
+    for (size_t i = 0; i < ps->u.list.n; i++) {
+        const value *p = ps->u.list.items[i];
+        const char *id = value_get_str(p, "id", "?");
+        const value *opts = value_map_get(p, "options");
+        markup_buf b = {0};
+        for (size_t k = 0; opts && opts->type == CV_MAP && k < opts->u.map.n; k++) {
+            const char *key = opts->u.map.items[k].key->u.str.s;
+            const value *v = opts->u.map.items[k].val;
+            markup_buf_puts(&b, k ? ", " : "");
+            if (v->type == CV_BOOL && v->u.b) {
+                markup_buf_puts(&b, key);
+            } else if (v->type == CV_BOOL) {
+                markup_buf_printf(&b, "%s=off", key);
+            } else {
+                char *t = flow_text(v);
+                markup_buf_printf(&b, "%s=%s", key, t ? t : "?");
+                free(t);
+            }
+        }
+        char *set = markup_buf_take(&b);
+        char *line = cairn_strfmt("  %-*s  %s: %s", (int)w, id,
+                                  localized(r, rs, "preset.", id, "", value_get_str(p, "name", id)), set ? set : "?");
+        if (line) emit_wrapped(r, line, (int)w + 4);
+        free(line);
+        free(set);
+    }
+}
+
 static void show_assumptions(repl *r, const ruleset *rs) {
     const value *as = value_map_get(rs->manifest, "assumptions");
     if (!as || as->type != CV_LIST || !as->u.list.n) {
@@ -321,6 +361,7 @@ int repl_show_rules(repl *r, const char *args) {
     if (legend) show_text(r, repl_tr(r, "rules.legend"), legend);
     show_rulebook(r, rs);
     show_options(r, rs);
+    show_presets(r, rs);
     const char *preset = engine_preset(r->e);
     if (preset) repl_plain(r, repl_tr(r, "rules.preset"), preset);
     show_assumptions(r, rs);

@@ -56,6 +56,7 @@ const repl_text_entry repl_text_de[] = {
     {"rules.options", "Optionen:", NULL},
     {"rules.no_options", "Optionen: keine.", NULL},
     {"rules.preset", "Voreinstellung: %s", NULL},
+    {"rules.presets", "Voreinstellungen (cairn play --preset ID):", NULL},
     {"rules.assumptions", "Angenommene Werte (wo die Regeln schweigen):", NULL},
     {"rules.no_assumptions", "Angenommene Werte: keine.", NULL},
     {"rules.source", "(Quelle: %s)", NULL},

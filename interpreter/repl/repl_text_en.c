@@ -57,6 +57,7 @@ const repl_text_entry repl_text_en[] = {
     {"rules.options", "Options:", NULL},
     {"rules.no_options", "Options: none.", NULL},
     {"rules.preset", "Preset: %s", NULL},
+    {"rules.presets", "Presets (cairn play --preset ID):", NULL},
     {"rules.assumptions", "Assumed values (where the rulebook is silent):", NULL},
     {"rules.no_assumptions", "Assumed values: none declared.", NULL},
     {"rules.source", "(source: %s)", NULL},
