@@ -1366,7 +1366,11 @@ static int resolve_options(ruleset *r, const ruleset_request *req, cerr_list *er
                 continue;
             }
             if (os[i].from == ORIGIN_CHOSEN && !value_equal(os[i].val, v, 0)) {
-                char *want = value_describe(v);
+                /* as `rules` shows an option's value: a switch on or off, a
+                ** choice by its item ("boolean true" read as a type) */
+                char *want = v->type == CV_BOOL ? cairn_strdup(v->u.b ? "on" : "off")
+                             : v->type == CV_STR ? cairn_strdup(v->u.str.s)
+                                                 : value_describe(v);
                 char seats[16];
                 snprintf(seats, sizeof seats, "%d", req->players);
                 cerr_addk(errs, NULL, 0, 0, NULL, "ruleset.forced_with_players",

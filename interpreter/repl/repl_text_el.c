@@ -56,7 +56,7 @@ const repl_text_entry repl_text_el[] = {
     {"rules.options", "Επιλογές:", NULL},
     {"rules.no_options", "Επιλογές: καμία.", NULL},
     {"rules.preset", "Προρύθμιση: %s", NULL},
-    {"rules.presets", "Προεπιλογές (cairn play --preset ID):", NULL},
+    {"rules.presets", "Προρυθμίσεις (cairn play --preset ID):", NULL},
     {"rules.assumptions", "Υποθέσεις (όπου οι κανόνες σωπαίνουν):", NULL},
     {"rules.no_assumptions", "Υποθέσεις: καμία.", NULL},
     {"rules.source", "(πηγή: %s)", NULL},

@@ -385,14 +385,14 @@ static void test_check_skipped_reasons(void **state) {
     assert_non_null(args);
     const char *de[] = {"Probespiele: 24 Partien gespielt (12 Kombinationen von Optionen; 12 Paare aus Platzzahl "
                         "und Kombination ausgelassen, da das Manifest sie verbietet: die Option \"long\" ist fest "
-                        "auf boolean false, bei 3 Spielern (6); die Optionen \"long\" (so gewählt) und \"tricks\" "
+                        "auf off, bei 3 Spielern (6); die Optionen \"long\" (so gewählt) und \"tricks\" "
                         "(so gewählt) schließen einander aus (6))"};
     const char *el[] = {"δοκιμαστικά: 24 παιχνίδια παίχτηκαν (12 συνδυασμοί επιλογών · 12 ζεύγη αριθμού θέσεων "
                         "και συνδυασμού παραλείφθηκαν, καθώς το μανιφέστο τα απαγορεύει: η επιλογή \"long\" είναι "
-                        "υποχρεωτικά boolean false με 3 παίκτες (6) · οι επιλογές \"long\" (όπως επιλέχθηκε) και "
+                        "υποχρεωτικά off με 3 παίκτες (6) · οι επιλογές \"long\" (όπως επιλέχθηκε) και "
                         "\"tricks\" (όπως επιλέχθηκε) αποκλείουν η μία την άλλη (6))"};
     const char *en[] = {"smoke: 24 games played (12 option combinations; 12 seat count and combination pairs "
-                        "skipped as the manifest forbids them: option \"long\" is forced to boolean false with 3 "
+                        "skipped as the manifest forbids them: option \"long\" is forced to off with 3 "
                         "players (6); options \"long\" (as chosen) and \"tricks\" (as chosen) exclude each "
                         "other (6))"};
     assert_int_equal(run("de_DE.UTF-8", args, "", de, 1), 0);

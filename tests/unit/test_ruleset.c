@@ -121,7 +121,7 @@ static void test_forced_and_requires(void **st) {
     const char *c2[] = {"expansion=false"};
     r = load(MINI, c2, 1, NULL, 5, &errs);
     assert_null(r);
-    assert_true(has_error(&errs, "\"expansion\" is forced to boolean true with 5 players"));
+    assert_true(has_error(&errs, "\"expansion\" is forced to on with 5 players"));
     cerr_free(&errs);
 }
 
@@ -374,7 +374,7 @@ static void test_refused_combinations(void **st) {
     cerr_init(&errs, 0);
     assert_null(ruleset_load_combination(MINI, &req, &refused, &errs));
     assert_int_equal(refused, 1);
-    assert_true(has_error(&errs, "forced to boolean true with 5 players"));
+    assert_true(has_error(&errs, "forced to on with 5 players"));
     cerr_free(&errs);
 
     const char *both[] = {"quiet", "extra_cart"}; /* quiet excludes extra_cart */
