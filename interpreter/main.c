@@ -481,19 +481,6 @@ static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) 
     return EXIT_RULES;
 }
 
-/* check's notes (check.h) on stdout in lang, each "note: " and its words
-** (a keyed note in the catalogue's, else its English message); then the
-** list is emptied. */
-static void print_notes(cerr_list *notes, const char *lang) {
-    for (size_t i = 0; i < notes->n; i++) {
-        char *m = repl_error_message_in(lang, &notes->items[i]);
-        printf(repl_text_in(lang, "check.note", 0), m ? m : notes->items[i].message);
-        fputc('\n', stdout);
-        free(m);
-    }
-    cerr_clear(notes);
-}
-
 /* A line of check's verdict: as it is to a file or a pipe, wrapped at the
 ** terminal's width on a terminal, its continuation indented by 2 (the smoke
 ** line lists every reason a combination was skipped: Himalaya's was 360
@@ -502,6 +489,20 @@ static void print_line_fitted(const char *line) {
     char *w = isatty(STDOUT_FILENO) ? markup_wrap(line, markup_term_width(STDOUT_FILENO), 2) : NULL;
     printf("%s\n", w ? w : line);
     free(w);
+}
+
+/* check's notes (check.h) on stdout in lang, each "note: " and its words
+** (a keyed note in the catalogue's, else its English message); then the
+** list is emptied. */
+static void print_notes(cerr_list *notes, const char *lang) {
+    for (size_t i = 0; i < notes->n; i++) {
+        char *m = repl_error_message_in(lang, &notes->items[i]);
+        char *line = cairn_strfmt(repl_text_in(lang, "check.note", 0), m ? m : notes->items[i].message);
+        print_line_fitted(line ? line : repl_text_in(lang, "error.oom", 0));
+        free(line);
+        free(m);
+    }
+    cerr_clear(notes);
 }
 
 /* The smoke games' summary line in lang: games played, option
