@@ -486,9 +486,8 @@ static int check_failed(const char *ruleset, const char *lang, cerr_list *errs) 
 ** line lists every reason a combination was skipped: Himalaya's was 360
 ** columns). */
 static void print_line_fitted(const char *line) {
-    char *w = isatty(STDOUT_FILENO) ? markup_wrap(line, markup_term_width(STDOUT_FILENO), 2) : NULL;
-    printf("%s\n", w ? w : line);
-    free(w);
+    markup_print_fitted(stdout, line, markup_tty_width(STDOUT_FILENO));
+    fputc('\n', stdout);
 }
 
 /* check's notes (check.h) on stdout in lang, each "note: " and its words

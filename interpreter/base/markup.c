@@ -302,3 +302,26 @@ int markup_term_width(int fd) {
     if (w <= 0) w = 80;
     return w < MARKUP_MIN_WIDTH ? MARKUP_MIN_WIDTH : w;
 }
+
+int markup_tty_width(int fd) { return isatty(fd) ? markup_term_width(fd) : 0; }
+
+void markup_print_fitted(FILE *out, const char *text, int width) {
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char *line = strndup(p, len);
+        size_t lead = 0;
+        while (line && line[lead] == ' ') lead++;
+        char *w = line && width > 0 && markup_width(line, len) > (size_t)width
+                      ? markup_wrap(line, width, (int)lead + 2)
+                      : NULL;
+        if (w) fputs(w, out);
+        else if (line) fputs(line, out);
+        else fwrite(p, 1, len, out); /* out of memory: as it was */
+        if (nl) fputc('\n', out);
+        free(w);
+        free(line);
+        if (!nl) break;
+        p = nl + 1;
+    }
+}

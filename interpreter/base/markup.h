@@ -2,13 +2,14 @@
 ** markup.h
 ** The colour markup of ruleset text ({red}, {bold}, {/} ... and {{ for a
 ** literal brace), turned into ANSI escapes for a terminal or stripped for
-** everything else; display widths of UTF-8 text; width-aware wrapping.
-** Nothing here prints or keeps state.
+** everything else; display widths of UTF-8 text; width-aware wrapping, and
+** printing a text fitted to a terminal. Nothing here keeps state.
 */
 #ifndef CAIRN_MARKUP_H
 #define CAIRN_MARKUP_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* Renders src: each known tag becomes its ANSI escape (ansi != 0) or
@@ -63,5 +64,12 @@ void markup_buf_free(markup_buf *b);
 /* Columns of the terminal on fd (TIOCGWINSZ), else $COLUMNS, else 80;
 ** never below 20. */
 int markup_term_width(int fd);
+/* markup_term_width when fd is a terminal, else 0 (no limit): output to a
+** file or a pipe, which scripts and the docs read, keeps its lines whole
+** (cairn sim's report, cairn check's verdict). */
+int markup_tty_width(int fd);
+/* text to out, each line wider than width (<= 0: none) wrapped, its
+** continuation indented two more than the line; the rest as it is. */
+void markup_print_fitted(FILE *out, const char *text, int width);
 
 #endif

@@ -14,6 +14,7 @@
 #include "safe_open.h"
 #include "sim_internal.h"
 #include "limits.h" /* CAIRN_TEST_MAX_DECISIONS: when a game counts as stuck */
+#include "markup.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -659,7 +660,7 @@ static int sim_go(const sim_opts *o, sim_ctx *x, FILE *out, FILE *err) {
     h.bots = bots;
     h.find = o->find;
     h.seatings = x->tour ? sim_tour_seatings(x->tour) : 0;
-    h.width = sim_text_width();
+    h.width = markup_tty_width(STDOUT_FILENO);
     if (json && !(x->json = open_out(json, err))) return 1;
     if (o->csv && !(x->csv = open_out(o->csv, err))) return 1;
     if (x->json) json_run(x->json, &h, x, first, last);
@@ -909,10 +910,10 @@ int sim_run(int argc, char **argv, FILE *out, FILE *err) {
     return rc;
 }
 
-/* The report is made whole, then printed fitted to the terminal (sim_fit.c);
+/* The report is made whole, then printed fitted to the terminal (markup_print_fitted);
 ** to a file or a pipe it goes as it is made. */
 int sim_command(int argc, char **argv) {
-    int width = sim_text_width();
+    int width = markup_tty_width(STDOUT_FILENO);
     char *text = NULL;
     size_t len = 0;
     FILE *m = width > 0 ? open_memstream(&text, &len) : NULL;
@@ -923,7 +924,7 @@ int sim_command(int argc, char **argv) {
         fprintf(stderr, "cairn sim: out of memory\n");
         return 1;
     }
-    sim_print_fitted(stdout, text, width);
+    markup_print_fitted(stdout, text, width);
     free(text);
     return rc;
 }

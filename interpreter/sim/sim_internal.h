@@ -445,19 +445,10 @@ typedef struct sim_header {
     uint64_t seed;
     const char *bots;         /* "random,random" */
     long seatings;            /* --tournament: each seed plays this many games (0: one) */
-    int width;                /* the columns the report fits in (sim_text_width; 0: any) */
+    int width;                /* the columns the report fits in (markup_tty_width; 0: any) */
 } sim_header;
 
 void sim_report_text(FILE *out, const sim_header *h, const sim_totals *t, int interrupted);
-
-/* ------------------------------------------------------------ sim_fit.c */
-
-/* The columns the text report is fitted to when stdout is a terminal (its
-** width, else $COLUMNS, else 80); 0 (no limit) for a file or a pipe. */
-int sim_text_width(void);
-/* text (a whole report) to out, each line wider than width wrapped, its
-** continuation indented two more than the line. */
-void sim_print_fitted(FILE *out, const char *text, int width);
 
 void sim_report_compare(FILE *out, const sim_header *h, const sim_compare *c, int interrupted);
 /* The summary object of the JSON layout (after "summary": ). */

@@ -13,6 +13,7 @@
 #include "sim_internal.h"
 #include "error.h"
 #include "limits.h"
+#include "markup.h"
 #include "safe_open.h"
 #include "yload.h"
 
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 typedef struct part {
     const char *path;
@@ -354,7 +356,7 @@ int sim_merge(int argc, char **argv, FILE *out, FILE *err) {
             .players = players, .checks = value_get_bool(run, "checks", 0), .compare = compare,
             .games = (long)value_get_int(run, "games", 0), .seed = (uint64_t)value_get_int(run, "seed", 0),
             .bots = run_str(run, "bots"), .find = *run_str(run, "find") ? run_str(run, "find") : NULL,
-            .sweep = sweep, .seatings = lab.tour ? sim_tour_seatings(lab.tour) : 0, .width = sim_text_width()};
+            .sweep = sweep, .seatings = lab.tour ? sim_tour_seatings(lab.tour) : 0, .width = markup_tty_width(STDOUT_FILENO)};
         char key[16];
         for (int i = 2; i < variants; i++) { /* a sweep's further columns */
             snprintf(key, sizeof key, "label_%c", 'a' + i);
